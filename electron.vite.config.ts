@@ -1,0 +1,28 @@
+// Builds the three Electron targets into out/: main (Node, ESM), preload
+// (CommonJS, because a sandboxed preload cannot be an ES module) and the renderer.
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest';
+import { InvalidParameterError, parseTaskListQuery } from './task-list-query';
+
+function parse(query: string) {
+  return parseTaskListQuery(new URLSearchParams(query));
+}
+
+describe('parseTaskListQuery', () => {
+  test('defaults to title ascending with no filter', () => {
+    expect(parse('org_id=o1&limit=5')).toEqual({ filter: { search_fields: 'all' }, sort_by: 'title', sort_order: 'asc' });
+  });
+
+  test('ORs repeated and comma-separated values of one key', () => {
+    const q = parse('filter[status]=blocked,completed&filter[status]=in_progress');
+    expect(q.filter.status).toEqual(['blocked', 'completed', 'in_progress']);
+  });
+
+  test('keeps a search text whole, commas and all', () => {
+    expect(parse('filter[search]=' + encodeURIComponent('a,b (%_*')).filter.search).toBe('a,b (%_*');
+  });
+
+  test.each([
+    ['filter[colour]=red', 'filter[colour]'],
+    ['filter[status]=done', 'filter[status]'],
+    ['filter[task_type]=goal', 'filter[task_type]'],
+    ['sort_by=nonsense', 'sort_by'],
+    ['sort_order=up', 'sort_order'],
+    ['filter[due_after]=2026-02-30', 'filter[due_after]'],
+  ])('refuses %s naming the parameter', (query, loc) => {
+    try {
+      parse(query);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidParameterError);
+      expect((error as InvalidParameterError).loc).toEqual(['query', loc]);
+    }
+  });
+
+  test('lists the allowed values of a closed set', () => {
+    try {
+      parse('filter[review]=maybe');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as InvalidParameterError).allowed).toContain('none');
+    }
+  });
+});

@@ -1,0 +1,70 @@
+// The task resource as the service sends it. Its shape is assumed (gaps.md), so
+// the schema is lenient: unknown fields are kept, unknown enum values stay
+// strings, optional fields may be missing. Strict only where the contract is.
+import { z } from 'zod';
+
+export const TASK_STATUSES = ['not_started', 'in_progress', 'blocked', 'completed'] as const;
+export const TASK_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const TASK_TYPES = ['task', 'bug'] as const;
+export const TASK_CREATED_VIA = ['app', 'api', 'sdk', 'mcp'] as const;
+export const TASK_REVIEWS = ['pending', 'accepted', 'rejected'] as const;
+
+/** Field bounds from gaps.md: a title of 1..500 characters, a description up to 100 000. */
+export const TASK_TITLE_MAX = 500;
+export const TASK_DESCRIPTION_MAX = 100_000;
+
+const nullableString = z.string().nullable().optional();
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+
+export const taskSchema = z.looseObject({
+  task_id: z.string().min(1),
+  org_id: nullableString,
+  project_id: nullableString,
+  team_id: nullableString,
+  section_id: nullableString,
+  sprint_id: nullableString,
+  goal_id: nullableString,
+  milestone_id: nullableString,
+  parent_task_id: nullableString,
+  title: z.string(),
+  description: nullableString,
+  status: z.string(),
+  priority: nullableString,
+  assignee: nullableString,
+  tags: z.array(z.string()).nullable().optional(),
+  due_date: isoDate.nullable().optional(),
+  start_date: isoDate.nullable().optional(),
+  task_type: nullableString,
+  created_via: nullableString,
+  review: nullableString,
+  position: z.number().nullable().optional(),
+  created_by: nullableString,
+  updated_by: nullableString,
+  created_at: nullableString,
+  updated_at: nullableString,
+  completed_at: nullableString,
+});
+export type Task = z.infer<typeof taskSchema>;
+
+/** The fields a person may change on a task (what a merge-patch from us may carry). */
+export const EDITABLE_TASK_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assignee',
+  'tags',
+  'due_date',
+  'start_date',
+  'project_id',
+  'team_id',
+  'section_id',
+  'sprint_id',
+  'goal_id',
+  'milestone_id',
+  'parent_task_id',
+  'task_type',
+  'review',
+  'position',
+] as const;
+export type EditableTaskField = (typeof EDITABLE_TASK_FIELDS)[number];
