@@ -119,9 +119,11 @@ export function expandScopes(granted: Iterable<string>): Set<string> {
 
 /**
  * Refuses the request unless the token holds `scope`. `null` marks an internal
- * operation, which no token may call (contract, Scopes rule 3).
+ * operation, which no token may call (contract, Scopes rule 3); `undefined`
+ * (a route without `config.scope`) accepts any valid token, as `GET /v1/me`.
  */
-export function requireScope(ctx: AuthContext, scope: string | null): void {
+export function requireScope(ctx: AuthContext, scope: string | null | undefined): void {
+  if (scope === undefined) return;
   if (scope !== null && ctx.scopes.has(scope)) return;
   throw new ProblemReply(
     403,
