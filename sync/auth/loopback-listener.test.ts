@@ -1,0 +1,233 @@
+import { request as httpRequest, Agent } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { LoopbackListenError, OAuthProtocolError, SignInAttemptEndedError } from './auth-errors';
+import {
+  type LoopbackListener,
+  type LoopbackListenerOptions,
+  startLoopbackListener,
+} from './loopback-listener';
+
+const STATE = 'state-0123456789abcdefghijklmnopqrstuvwxyz';
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A raw HTTP request, so tests can send what browsers never would (other Host headers, absolute targets). */
+function send(
+  port: number,
+  target: string,
+  options: { method?: string; host?: string; agent?: Agent } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: target,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `127.0.0.1:${port}` },
+        agent: options.agent ?? false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const open: LoopbackListener[] = [];
+async function listen(options: Partial<LoopbackListenerOptions> = {}): Promise<LoopbackListener> {
+  const listener = await startLoopbackListener({ expectedState: STATE, ...options });
+  open.push(listener);
+  return listener;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('loopback listener', () => {
+  test('binds 127.0.0.1 on a port the OS picks and serves /callback', async () => {
+    const listener = await listen();
+    expect(listener.port).toBeGreaterThan(0);
+    expect(listener.redirectUri).toBe(`http://127.0.0.1:${listener.port}/callback`);
+  });
+
+  test('accepts the genuine redirect, tells the browser the app takes over, and closes', async () => {
+    const listener = await listen();
+    const reply = await send(listener.port, `/callback?code=the-code&state=${STATE}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('go back to the app');
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
+    expect(await listener.callback).toEqual({ code: 'the-code' });
+    // A second callback after success finds nobody listening.
+    await expect(send(listener.port, `/callback?code=again&state=${STATE}`)).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+  });
+
+  test('a callback with another state is refused with 400 and the genuine one still succeeds', async () => {
+    const listener = await listen();
+    const forged = await send(listener.port, '/callback?code=forged&state=not-the-state');
+    expect(forged.status).toBe(400);
+    expect(forged.body).toContain('does not belong to the sign-in');
+    expect((await send(listener.port, '/callback?code=forged')).status).toBe(400);
+    expect((await send(listener.port, `/callback?code=forged&state=${STATE}&state=${STATE}`)).status).toBe(
+      400,
+    );
+    expect((await send(listener.port, `/callback?error=access_denied&state=nope`)).status).toBe(400);
+    expect((await send(listener.port, `/callback?code=genuine&state=${STATE}`)).status).toBe(200);
+    expect(await listener.callback).toEqual({ code: 'genuine' });
+  });
+
+  test.each<[string, { target: string; method?: string; host?: string }]>([
+    ['another path', { target: `/other?code=c&state=${STATE}` }],
+    ['a longer path', { target: `/callback/x?code=c&state=${STATE}` }],
+    ['a trailing slash', { target: `/callback/?code=c&state=${STATE}` }],
+    ['POST', { target: `/callback?code=c&state=${STATE}`, method: 'POST' }],
+    ['PUT', { target: `/callback?code=c&state=${STATE}`, method: 'PUT' }],
+    ['localhost as Host', { target: `/callback?code=c&state=${STATE}`, host: 'localhost:PORT' }],
+    [
+      'another Host (DNS rebinding)',
+      { target: `/callback?code=c&state=${STATE}`, host: 'evil.example:PORT' },
+    ],
+    ['an absolute-form target', { target: `http://127.0.0.1:PORT/callback?code=c&state=${STATE}` }],
+  ])('%s answers 404 and does not end the attempt', async (_name, { target, method, host }) => {
+    const listener = await listen();
+    const port = String(listener.port);
+    const reply = await send(listener.port, target.replace('PORT', port), {
+      ...(method ? { method } : {}),
+      ...(host ? { host: host.replace('PORT', port) } : {}),
+    });
+    expect(reply.status).toBe(404);
+    expect((await send(listener.port, `/callback?code=genuine&state=${STATE}`)).status).toBe(200);
+    expect(await listener.callback).toEqual({ code: 'genuine' });
+  });
+
+  test('HEAD answers 404 too', async () => {
+    const listener = await listen();
+    expect((await send(listener.port, `/callback?code=c&state=${STATE}`, { method: 'HEAD' })).status).toBe(
+      404,
+    );
+  });
+
+  test('an error on the redirect (access_denied) ends the attempt with a typed error and tells the browser', async () => {
+    const listener = await listen();
+    const reply = await send(
+      listener.port,
+      `/callback?error=access_denied&error_description=${encodeURIComponent('The person declined')}&state=${STATE}`,
+    );
+    expect(reply.body).toContain('Sign-in was declined');
+    const error = await rejection(listener.callback);
+    expect(error).toBeInstanceOf(OAuthProtocolError);
+    expect(error).toMatchObject({
+      type: 'oauth-error',
+      stage: 'authorization',
+      code: 'access_denied',
+      description: 'The person declined',
+    });
+  });
+
+  test('what the redirect carries is never reflected unescaped into the page', async () => {
+    const listener = await listen();
+    const evil = '<script>alert(1)</script><img src=x>';
+    const reply = await send(
+      listener.port,
+      `/callback?error=${encodeURIComponent(evil)}&error_description=${encodeURIComponent(evil)}&state=${STATE}`,
+    );
+    expect(reply.body).not.toContain('<script>');
+    expect(reply.body).not.toContain('<img');
+    expect(reply.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(await rejection(listener.callback)).toBeInstanceOf(OAuthProtocolError);
+  });
+
+  test('a genuine redirect without a code ends the attempt with invalid_request', async () => {
+    const listener = await listen();
+    expect((await send(listener.port, `/callback?state=${STATE}`)).status).toBe(400);
+    expect(await rejection(listener.callback)).toMatchObject({
+      code: 'invalid_request',
+      stage: 'authorization',
+    });
+  });
+
+  test('an idle keep-alive connection from an earlier stray request does not hold the listener open', async () => {
+    const listener = await listen();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await send(listener.port, '/favicon.ico', { agent })).status).toBe(404);
+      expect((await send(listener.port, `/callback?code=c&state=${STATE}`)).status).toBe(200);
+      expect(await listener.callback).toEqual({ code: 'c' });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  test('gives up after its timeout with a typed error, and closes', async () => {
+    const listener = await listen({ timeoutMs: 20 });
+    const error = await rejection(listener.callback);
+    expect(error).toBeInstanceOf(SignInAttemptEndedError);
+    expect(error).toMatchObject({ type: 'attempt-ended', reason: 'timeout' });
+    await expect(send(listener.port, `/callback?code=c&state=${STATE}`)).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+  });
+
+  test('ends on cancel through its AbortSignal', async () => {
+    const controller = new AbortController();
+    const listener = await listen({ signal: controller.signal });
+    controller.abort();
+    expect(await rejection(listener.callback)).toMatchObject({ type: 'attempt-ended', reason: 'cancelled' });
+  });
+
+  test('keeps the reason of an abort that says the attempt was superseded', async () => {
+    const controller = new AbortController();
+    const listener = await listen({ signal: controller.signal });
+    controller.abort(new SignInAttemptEndedError('superseded'));
+    expect(await rejection(listener.callback)).toMatchObject({ reason: 'superseded' });
+  });
+
+  test('close() cancels a waiting attempt and resolves once the port is closed', async () => {
+    const listener = await listen();
+    await listener.close();
+    expect(await rejection(listener.callback)).toMatchObject({ reason: 'cancelled' });
+    await expect(send(listener.port, '/callback')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  test('refuses to start on an already aborted signal', async () => {
+    const error = await rejection(listen({ signal: AbortSignal.abort() }));
+    expect(error).toMatchObject({ type: 'attempt-ended', reason: 'cancelled' });
+  });
+
+  test('an explicitly chosen port that is already taken fails with a clear error', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    const address = blocker.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const error = await rejection(listen({ port: address.port }));
+      expect(error).toBeInstanceOf(LoopbackListenError);
+      expect(error).toMatchObject({ type: 'loopback-unavailable', port: address.port, code: 'EADDRINUSE' });
+      expect((error as Error).message).toBe(
+        `Cannot receive the sign-in: port ${address.port} on 127.0.0.1 is already in use.`,
+      );
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});
