@@ -63,5 +63,7 @@ export const problemSchema = z.looseObject({
   instance: z.string().optional(),
   request_id: z.string().optional(),
   errors: z.array(problemErrorItemSchema).optional(),
+  /** Only on `mfa-required`. */
+  mfa: z.looseObject({}).optional(),
 });
 export type Problem = z.infer<typeof problemSchema>;

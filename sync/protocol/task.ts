@@ -68,3 +68,9 @@ export const EDITABLE_TASK_FIELDS = [
   'position',
 ] as const;
 export type EditableTaskField = (typeof EDITABLE_TASK_FIELDS)[number];
+
+/** A JSON merge-patch of a task: only the fields a person changed (null clears a field). */
+export type TaskPatch = { [Field in EditableTaskField]?: Task[Field] | null };
+
+/** Body of `POST /v1/tasks`: `org_id` and `title` required, any editable field optional. */
+export type TaskCreateBody = TaskPatch & { org_id: string; title: string };

@@ -1,0 +1,62 @@
+// Goals (`GoalOut`), the grouped answer of `GET /v1/goals` (one ETag for all
+// groups) and the soft delete's `GoalDeleted`. All documented. Goal `status`
+// values beyond the default `open` are not shown, so any string is kept.
+import { z } from 'zod';
+import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
+
+export const goalSchema = z.looseObject({
+  goal_id: idField,
+  org_id: idField,
+  project_id: idField,
+  name: z.string(),
+  target_date: optionalDate,
+  description: optionalString,
+  position: optionalInt,
+  status: optionalString,
+  closed_at: optionalString,
+  closed_by: optionalString,
+  converted_from_task_id: optionalString,
+  created_by: optionalString,
+  updated_by: optionalString,
+  created_at: optionalString,
+  updated_at: optionalString,
+  tasks_total: optionalInt,
+  tasks_completed: optionalInt,
+  tasks: z.array(freeFormObjectSchema).nullish(),
+});
+export type Goal = z.infer<typeof goalSchema>;
+
+/** One project's goals inside the grouped answer. */
+export const projectGoalsSchema = z.looseObject({
+  project_id: idField,
+  data: z.array(goalSchema),
+  next_cursor: z.string().nullable(),
+  goals_tasks_total: z.number().int(),
+  goals_tasks_completed: z.number().int(),
+});
+export type ProjectGoals = z.infer<typeof projectGoalsSchema>;
+
+/** `GET /v1/goals?org_id=…`: every live goal grouped by project; `total` counts goals in all groups. */
+export const groupedGoalsSchema = z.looseObject({
+  org_id: idField,
+  projects: z.array(projectGoalsSchema),
+  total: z.number().int(),
+});
+export type GroupedGoals = z.infer<typeof groupedGoalsSchema>;
+
+/** `DELETE /v1/projects/{project_id}/goals/{goal_id}`: the goal's tasks stay, unfiled. */
+export const goalDeletedSchema = z.looseObject({
+  ok: z.boolean(),
+  goal_id: idField,
+  unfiled_tasks: z.number().int(),
+});
+export type GoalDeleted = z.infer<typeof goalDeletedSchema>;
+
+/** Body of `POST /v1/projects/{project_id}/goals` (its shape is assumed). */
+export interface GoalCreateBody {
+  name: string;
+  description?: string | null;
+  target_date?: string | null;
+  position?: number | null;
+  [field: string]: unknown;
+}

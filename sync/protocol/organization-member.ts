@@ -1,0 +1,32 @@
+// An organization member (`OrganizationMemberInDB`), as documented: ids
+// required, `email` and `username` present but nullable, `kind` one of
+// `user` / `service_account` (absent means `user`).
+import { z } from 'zod';
+import { idField, optionalBoolean, optionalString } from './wire-fields';
+
+export const MEMBER_KINDS = ['user', 'service_account'] as const;
+
+export const organizationMemberSchema = z.looseObject({
+  // Documented as a uuid; kept as any non-empty id so a member is never lost
+  // over the spelling of its key (the mirror keys on it, it never parses it).
+  user_id: idField,
+  org_id: idField,
+  email: z.string().nullable(),
+  username: z.string().nullable(),
+  designation: optionalString,
+  designation_id: optionalString,
+  role: optionalString,
+  invited_by: optionalString,
+  updated_by: optionalString,
+  delete_reason: optionalString,
+  deleted_by: optionalString,
+  is_active: optionalBoolean,
+  invited_at: optionalString,
+  accepted_at: optionalString,
+  updated_at: optionalString,
+  deleted_at: optionalString,
+  last_active_at: optionalString,
+  kind: z.enum(MEMBER_KINDS).nullish(),
+  mfa_enrolled: optionalBoolean,
+});
+export type OrganizationMember = z.infer<typeof organizationMemberSchema>;

@@ -1,0 +1,42 @@
+// Teams (`TeamOut`, `TeamDetail`) and their members (`TeamMemberOut`), as the
+// contract documents them: required fields and closed role sets are enforced;
+// fields it does not mark required may be absent or null; unknown fields kept.
+import { z } from 'zod';
+import { idField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
+
+export const TEAM_ROLES = ['owner', 'member'] as const;
+export const teamRoleSchema = z.enum(TEAM_ROLES);
+
+export const teamSchema = z.looseObject({
+  team_id: idField,
+  org_id: idField,
+  name: z.string(),
+  description: optionalString,
+  created_by: optionalString,
+  updated_by: optionalString,
+  created_at: optionalString,
+  updated_at: optionalString,
+  is_active: optionalBoolean,
+  member_count: optionalInt,
+  project_count: optionalInt,
+  /** The caller's own role on the team; null when not on it. */
+  team_role: teamRoleSchema.nullish(),
+});
+export type Team = z.infer<typeof teamSchema>;
+
+export const teamMemberSchema = z.looseObject({
+  team_id: idField,
+  user_id: idField,
+  team_role: teamRoleSchema,
+  username: optionalString,
+  added_by: optionalString,
+  created_at: optionalString,
+  updated_at: optionalString,
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+
+/** The answer of a single team read or `PATCH /v1/teams/{team_id}`. */
+export const teamDetailSchema = teamSchema.extend({
+  members: z.array(teamMemberSchema),
+});
+export type TeamDetail = z.infer<typeof teamDetailSchema>;

@@ -1,0 +1,304 @@
+import { describe, expect, test } from 'vitest';
+import type { z } from 'zod';
+import { accessTokenSchema, tokenCreatedSchema } from './access-token';
+import { goalDeletedSchema, goalSchema, groupedGoalsSchema } from './goal';
+import { healthSchema } from './health';
+import { listPageSchema } from './list-page';
+import { meSchema } from './me';
+import { oauthErrorSchema, oauthTokenSchema } from './oauth-token';
+import { organizationSchema } from './organization';
+import { organizationMemberSchema } from './organization-member';
+import { problemSchema, problemTypeName } from './problem';
+import { projectSchema } from './project';
+import { sectionSchema } from './section';
+import { sprintSchema } from './sprint';
+import { taskSchema } from './task';
+import { taskCommentSchema } from './task-comment';
+import { taskHistoryEntrySchema } from './task-history';
+import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
+
+const goal = {
+  goal_id: 'g1',
+  org_id: 'o1',
+  project_id: 'p1',
+  name: 'Ship',
+  status: 'open',
+  target_date: '2026-12-01',
+  tasks_total: 3,
+  tasks_completed: 1,
+};
+const teamMember = { team_id: 't1', user_id: 'u1', team_role: 'owner', username: 'ada' };
+const token = {
+  token_id: 'tok1',
+  org_id: 'o1',
+  principal_user_id: 'u1',
+  created_by: 'u1',
+  name: 'laptop',
+  token_prefix: 'svc_live_abcd',
+  kind: 'live',
+  grant_type: 'personal',
+  scopes: ['tasks:read'],
+  status: 'active',
+};
+
+/** A valid answer of each resource, and a field whose absence must fail (documented) or pass (assumed). */
+const resources: {
+  name: string;
+  schema: z.ZodType;
+  sample: Record<string, unknown>;
+  required: string;
+}[] = [
+  {
+    name: 'organization',
+    schema: organizationSchema,
+    sample: { org_id: 'o1', name: 'Acme', slug: 'acme' },
+    required: 'org_id',
+  },
+  {
+    name: 'project',
+    schema: projectSchema,
+    sample: { project_id: 'p1', org_id: 'o1', name: 'Web', status: 'active' },
+    required: 'project_id',
+  },
+  {
+    name: 'team',
+    schema: teamSchema,
+    sample: { team_id: 't1', org_id: 'o1', name: 'Core', team_role: null },
+    required: 'name',
+  },
+  { name: 'team member', schema: teamMemberSchema, sample: teamMember, required: 'team_role' },
+  {
+    name: 'team detail',
+    schema: teamDetailSchema,
+    sample: { team_id: 't1', org_id: 'o1', name: 'Core', members: [teamMember] },
+    required: 'members',
+  },
+  {
+    name: 'organization member',
+    schema: organizationMemberSchema,
+    sample: { user_id: 'u1', org_id: 'o1', email: null, username: 'ada', kind: 'user' },
+    required: 'email',
+  },
+  {
+    name: 'section',
+    schema: sectionSchema,
+    sample: {
+      section_id: 's1',
+      org_id: 'o1',
+      name: 'Doing',
+      scope_type: 'project',
+      scope_id: 'p1',
+      position: 1.5,
+    },
+    required: 'position',
+  },
+  {
+    name: 'sprint',
+    schema: sprintSchema,
+    sample: {
+      sprint_id: 'sp1',
+      org_id: 'o1',
+      team_id: 't1',
+      name: 'S1',
+      start_date: '2026-11-02',
+      end_date: '2026-11-16',
+    },
+    required: 'end_date',
+  },
+  { name: 'goal', schema: goalSchema, sample: goal, required: 'project_id' },
+  {
+    name: 'grouped goals',
+    schema: groupedGoalsSchema,
+    sample: {
+      org_id: 'o1',
+      projects: [
+        { project_id: 'p1', data: [goal], next_cursor: null, goals_tasks_total: 3, goals_tasks_completed: 1 },
+      ],
+      total: 1,
+    },
+    required: 'total',
+  },
+  {
+    name: 'goal deleted',
+    schema: goalDeletedSchema,
+    sample: { ok: true, goal_id: 'g1', unfiled_tasks: 4 },
+    required: 'unfiled_tasks',
+  },
+  {
+    name: 'task comment',
+    schema: taskCommentSchema,
+    sample: { comment_id: 'c1', task_id: 'k1', content: 'hi', replies: [] },
+    required: 'comment_id',
+  },
+  {
+    name: 'task history entry',
+    schema: taskHistoryEntrySchema,
+    sample: {
+      history_id: 'h1',
+      task_id: 'k1',
+      action: 'updated',
+      created_by: 'ada',
+      metadata: [{ field: 'status', old: 'blocked', new: 'completed' }],
+    },
+    required: 'action',
+  },
+  {
+    name: 'me',
+    schema: meSchema,
+    sample: { user_id: 'u1', username: 'ada', email: 'a@x.test', org_id: 'o1' },
+    required: 'username',
+  },
+  {
+    name: 'oauth token',
+    schema: oauthTokenSchema,
+    sample: {
+      access_token: 'svc_live_x',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: 'r1',
+      scope: 'tasks:read',
+    },
+    required: 'access_token',
+  },
+  { name: 'oauth error', schema: oauthErrorSchema, sample: { error: 'invalid_grant' }, required: 'error' },
+  { name: 'health', schema: healthSchema, sample: { status: 'ok' }, required: 'status' },
+  { name: 'access token', schema: accessTokenSchema, sample: token, required: 'token_prefix' },
+  {
+    name: 'token created',
+    schema: tokenCreatedSchema,
+    sample: { ...token, token: 'svc_live_secret' },
+    required: 'token',
+  },
+  {
+    name: 'task',
+    schema: taskSchema,
+    sample: { task_id: 'k1', title: 'Fix', status: 'in_progress', tags: ['a'], due_date: '2026-11-30' },
+    required: 'task_id',
+  },
+];
+
+describe('wire schemas', () => {
+  test.each(resources)(
+    '$name: accepts a valid answer and keeps fields it does not know',
+    ({ schema, sample }) => {
+      const parsed = schema.parse({ ...sample, brand_new_field: { nested: [1, 2] } }) as Record<
+        string,
+        unknown
+      >;
+      expect(parsed).toMatchObject(sample);
+      expect(parsed.brand_new_field).toEqual({ nested: [1, 2] });
+    },
+  );
+
+  test.each(resources)(
+    '$name: refuses an answer without its required field, naming it',
+    ({ schema, sample, required }) => {
+      const { [required]: _dropped, ...rest } = sample;
+      const result = schema.safeParse(rest);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((issue) => issue.path.join('.'))).toContain(required);
+    },
+  );
+
+  test.each([
+    [
+      'task status',
+      taskSchema,
+      { task_id: 'k1', title: 'x', status: 'in_review', priority: 'critical', task_type: 'epic' },
+    ],
+    ['project status', projectSchema, { project_id: 'p1', status: 'frozen' }],
+    [
+      'sprint status',
+      sprintSchema,
+      {
+        sprint_id: 's',
+        org_id: 'o',
+        team_id: 't',
+        name: 'n',
+        start_date: '2026-01-01',
+        end_date: '2026-01-14',
+        status: 'planned',
+      },
+    ],
+    ['goal status', goalSchema, { ...goal, status: 'achieved' }],
+  ] as const)('keeps an unknown value of an assumed set (%s) as a string', (_name, schema, sample) => {
+    expect(schema.parse(sample)).toMatchObject(sample);
+  });
+
+  test.each([
+    [
+      'a section scope',
+      sectionSchema,
+      { section_id: 's1', org_id: 'o1', name: 'x', scope_type: 'galaxy', scope_id: 'p1', position: 0 },
+      'scope_type',
+    ],
+    ['a team role', teamMemberSchema, { ...teamMember, team_role: 'boss' }, 'team_role'],
+    ['a token kind', accessTokenSchema, { ...token, kind: 'demo' }, 'kind'],
+  ] as const)('refuses a value outside a documented set (%s)', (_name, schema, sample, field) => {
+    const result = schema.safeParse(sample);
+    expect(result.error?.issues[0]?.path).toEqual([field]);
+  });
+
+  test('tolerates a missing or null optional field', () => {
+    expect(goalSchema.safeParse({ ...goal, description: null, target_date: undefined }).success).toBe(true);
+    expect(taskSchema.safeParse({ task_id: 'k1', title: 'x', status: 'blocked', tags: null }).success).toBe(
+      true,
+    );
+  });
+
+  test('refuses a documented date in another format', () => {
+    const result = sprintSchema.safeParse({
+      sprint_id: 's',
+      org_id: 'o',
+      team_id: 't',
+      name: 'n',
+      start_date: '01/02/2026',
+      end_date: '2026-01-14',
+    });
+    expect(result.error?.issues[0]?.path).toEqual(['start_date']);
+  });
+
+  test('reads replies of replies, and names the field deep inside them', () => {
+    const thread = {
+      comment_id: 'c1',
+      task_id: 'k1',
+      replies: [
+        { comment_id: 'c2', task_id: 'k1', replies: [{ comment_id: 'c3', task_id: 'k1', mood: 'happy' }] },
+      ],
+    };
+    const parsed = taskCommentSchema.parse(thread);
+    expect(parsed.replies?.[0]?.replies?.[0]).toEqual({ comment_id: 'c3', task_id: 'k1', mood: 'happy' });
+
+    const broken = {
+      ...thread,
+      replies: [{ comment_id: 'c2', task_id: 'k1', replies: [{ task_id: 'k1' }] }],
+    };
+    const result = taskCommentSchema.safeParse(broken);
+    expect(result.error?.issues[0]?.path).toEqual(['replies', 0, 'replies', 0, 'comment_id']);
+  });
+
+  test('a list page is generic over its item, needs next_cursor, and may carry total', () => {
+    const pageSchema = listPageSchema(taskSchema);
+    const page = pageSchema.parse({
+      data: [{ task_id: 'k1', title: 'x', status: 'blocked' }],
+      next_cursor: 'abc',
+      total: 7,
+    });
+    expect(page.data[0]?.task_id).toBe('k1');
+    expect(pageSchema.parse({ data: [], next_cursor: null }).total).toBeUndefined();
+    expect(pageSchema.safeParse({ data: [] }).error?.issues[0]?.path).toEqual(['next_cursor']);
+    expect(
+      pageSchema.safeParse({ data: [{ title: 'x', status: 'y' }], next_cursor: null }).error?.issues[0]?.path,
+    ).toEqual(['data', 0, 'task_id']);
+  });
+
+  test('a problem under the former name has the same type name', () => {
+    const problem = problemSchema.parse({
+      type: 'urn:oldname:problem:precondition-failed',
+      title: 'x',
+      status: 412,
+    });
+    expect(problemTypeName(problem.type)).toBe('precondition-failed');
+    expect(problemTypeName('about:blank')).toBeNull();
+  });
+});
