@@ -50,7 +50,7 @@ describe('redaction', () => {
       inspect(grant),
       JSON.stringify(grant),
       JSON.stringify({ grant }),
-      `${String(grant)}`,
+      inspect({ nested: { grant } }),
     ]) {
       expect(shown).not.toContain(ACCESS);
       expect(shown).not.toContain(REFRESH);
