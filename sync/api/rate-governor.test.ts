@@ -1,0 +1,182 @@
+import { describe, expect, test } from 'vitest';
+import { ManualApiClock, settle } from './clock';
+import { type RateObservation, type RatePermit, type RequestLane, RateGovernor } from './rate-governor';
+
+function ok(limit: number, remaining: number, resetSeconds: number): RateObservation {
+  return { status: 200, limit, remaining, resetSeconds, retryAfterSeconds: null };
+}
+
+/** Queues requests and records the order in which the governor lets them go. */
+function harness(options: { backgroundShare?: number } = {}) {
+  const clock = new ManualApiClock();
+  const governor = new RateGovernor({ clock, ...options });
+  const granted: string[] = [];
+  const permits = new Map<string, RatePermit>();
+  const request = (label: string, lane: RequestLane, signal?: AbortSignal) => {
+    const pending = governor.acquire(lane, signal).then((permit) => {
+      granted.push(label);
+      permits.set(label, permit);
+      return permit;
+    });
+    return pending;
+  };
+  const release = (label: string, observation: RateObservation | null) => {
+    const permit = permits.get(label);
+    if (!permit) throw new Error(`${label} was not granted`);
+    permit.release(observation);
+  };
+  return { clock, governor, granted, request, release };
+}
+
+describe('RateGovernor', () => {
+  test('sends one request until an answer tells the budget, then as many as the budget allows', async () => {
+    const h = harness();
+    void h.request('a', 'background');
+    void h.request('b', 'background');
+    void h.request('c', 'background');
+    await settle();
+    expect(h.granted).toEqual(['a']);
+    h.release('a', ok(10, 9, 60));
+    await settle();
+    expect(h.granted).toEqual(['a', 'b', 'c']);
+  });
+
+  test('stays inside the remaining budget and waits for the window to reset', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(5, 2, 10));
+    for (const label of ['a', 'b', 'c']) void h.request(label, 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a', 'b']);
+    await h.clock.advance(9_900);
+    expect(h.granted).toHaveLength(3);
+    await h.clock.advance(200);
+    expect(h.granted).toEqual(['probe', 'a', 'b', 'c']);
+  });
+
+  test('a person-initiated request overtakes background requests queued before it', async () => {
+    const h = harness();
+    void h.request('probe', 'background');
+    await settle();
+    h.release('probe', ok(10, 0, 5));
+    void h.request('pull-1', 'background');
+    void h.request('pull-2', 'background');
+    void h.request('pull-3', 'background');
+    void h.request('push-edit', 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe']);
+    // The window resets: the budget is relearnt with one request, the person's.
+    await h.clock.advance(5_000);
+    expect(h.granted).toEqual(['probe', 'push-edit']);
+    h.release('push-edit', ok(10, 9, 60));
+    await settle();
+    expect(h.granted).toEqual(['probe', 'push-edit', 'pull-1', 'pull-2', 'pull-3']);
+  });
+
+  test('when budget frees up, waiting person-initiated requests go first', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 1, 30));
+    void h.request('a', 'background');
+    void h.request('b', 'background');
+    void h.request('open-task', 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a']);
+    await h.clock.advance(30_000);
+    expect(h.granted).toEqual(['probe', 'a', 'open-task']);
+  });
+
+  test('background work never takes more than its share of a window; person-initiated work still goes', async () => {
+    const h = harness({ backgroundShare: 0.5 });
+    void h.request('probe', 'background');
+    await settle();
+    h.release('probe', ok(10, 9, 60));
+    for (let i = 1; i <= 6; i++) void h.request(`pull-${i}`, 'background');
+    await settle();
+    // probe + pull-1..4 = 5 = half of 10.
+    expect(h.granted).toEqual(['probe', 'pull-1', 'pull-2', 'pull-3', 'pull-4']);
+    void h.request('push', 'user');
+    await settle();
+    expect(h.granted.at(-1)).toBe('push');
+    expect(h.governor.state().queued.background).toBe(2);
+    // The next window gives background its share again.
+    await h.clock.advance(60_000);
+    expect(h.granted.at(-1)).toBe('pull-5');
+  });
+
+  test('the background share can be changed while running', async () => {
+    const h = harness({ backgroundShare: 0 });
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 9, 60));
+    void h.request('pull', 'background');
+    await settle();
+    expect(h.granted).toEqual(['probe']);
+    h.governor.setBackgroundShare(1);
+    await settle();
+    expect(h.granted).toEqual(['probe', 'pull']);
+  });
+
+  test('after a 429 no request of either lane goes until Retry-After has passed', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 9, 60));
+    void h.request('x', 'background');
+    await settle();
+    h.release('x', { status: 429, limit: 10, remaining: 0, resetSeconds: 50, retryAfterSeconds: 3 });
+    void h.request('user-after', 'user');
+    void h.request('background-after', 'background');
+    await h.clock.advance(2_900);
+    expect(h.granted).toEqual(['probe', 'x']);
+    await h.clock.advance(200);
+    // One request relearns the budget after the wait, the person's first.
+    expect(h.granted).toEqual(['probe', 'x', 'user-after']);
+    h.release('user-after', ok(10, 5, 47));
+    await settle();
+    expect(h.granted).toEqual(['probe', 'x', 'user-after', 'background-after']);
+  });
+
+  test('counts requests still in flight as spent when an answer reports the budget', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 4, 60));
+    for (const label of ['a', 'b', 'c', 'd', 'e']) void h.request(label, 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a', 'b', 'c', 'd']);
+    // `a` answers with remaining 3: b, c and d may not be counted yet, so nothing is left.
+    h.release('a', ok(10, 3, 59));
+    await settle();
+    expect(h.granted).toHaveLength(5);
+  });
+
+  test('an aborted wait leaves the queue and rejects', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    const controller = new AbortController();
+    const waiting = h.request('abandoned', 'background', controller.signal);
+    void h.request('next', 'background');
+    controller.abort(new Error('person closed the view'));
+    await expect(waiting).rejects.toThrow('person closed the view');
+    h.release('probe', ok(10, 9, 60));
+    await settle();
+    expect(h.granted).toEqual(['probe', 'next']);
+  });
+
+  test('a new token starts from an unknown budget', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', { status: 429, limit: 10, remaining: 0, resetSeconds: 60, retryAfterSeconds: 60 });
+    void h.request('after-refresh', 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe']);
+    h.governor.tokenChanged();
+    await settle();
+    expect(h.granted).toEqual(['probe', 'after-refresh']);
+  });
+});

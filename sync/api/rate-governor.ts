@@ -1,0 +1,253 @@
+// Keeps one token's requests inside the service's rate budget (600 a minute):
+// it learns the window from X-RateLimit-Limit/-Remaining/-Reset, lets requests
+// go while budget is left, holds them after a 429 for Retry-After, and serves
+// person-initiated work before background pulling, which may be capped to a
+// share of the budget.
+//
+// It spends the budget in bursts rather than spreading it evenly: the service
+// counts requests per window, and a re-sync wins by revalidating many pages at
+// once, which even spacing would forbid.
+import { type ApiClock, systemApiClock } from './clock';
+
+/** `user`: a person is waiting (push an edit, open a task). `background`: pulling and polling. */
+export type RequestLane = 'user' | 'background';
+
+/** What an answer said about the budget; null fields were absent. */
+export interface RateObservation {
+  status: number;
+  limit: number | null;
+  remaining: number | null;
+  /** Seconds until the window resets (`X-RateLimit-Reset`). */
+  resetSeconds: number | null;
+  retryAfterSeconds: number | null;
+}
+
+export interface RatePermit {
+  /** Call once when the request ended: with what the answer said, or null when no answer came. */
+  release(observation: RateObservation | null): void;
+}
+
+export interface RateGovernorOptions {
+  clock?: ApiClock;
+  /** Share of each window's budget that background work may use, 0..1 (default 1: no cap). */
+  backgroundShare?: number;
+  /** Wait after a 429 that names no Retry-After, in seconds (default 1). */
+  defaultRetryAfterSeconds?: number;
+}
+
+export interface RateGovernorState {
+  /** False until an answer has told the budget (and again after each window ends). */
+  known: boolean;
+  limit: number | null;
+  /** Requests we may still send in this window, counting those in flight as spent. */
+  remaining: number;
+  windowEndsAt: number;
+  blockedUntil: number;
+  inFlight: number;
+  backgroundUsed: number;
+  queued: { user: number; background: number };
+}
+
+interface Waiter {
+  lane: RequestLane;
+  resolve(permit: RatePermit): void;
+  reject(reason: unknown): void;
+  detach(): void;
+}
+
+/** Reset times come in whole seconds; answers within this of each other are the same window. */
+const SAME_WINDOW_TOLERANCE_MS = 1000;
+
+export class RateGovernor {
+  private readonly clock: ApiClock;
+  private backgroundShare: number;
+  private readonly defaultRetryAfterSeconds: number;
+
+  private known = false;
+  private limit: number | null = null;
+  private remaining = 0;
+  private windowEndsAt = 0;
+  private blockedUntil = 0;
+  private inFlight = 0;
+  /** While the budget is unknown, one request at a time goes to learn it. */
+  private probeInFlight = false;
+  private backgroundUsed = 0;
+  private readonly queues: Record<RequestLane, Waiter[]> = { user: [], background: [] };
+  private cancelWake: (() => void) | null = null;
+  private wakeAt = Number.POSITIVE_INFINITY;
+
+  constructor(options: RateGovernorOptions = {}) {
+    this.clock = options.clock ?? systemApiClock;
+    this.backgroundShare = clampShare(options.backgroundShare ?? 1);
+    this.defaultRetryAfterSeconds = options.defaultRetryAfterSeconds ?? 1;
+  }
+
+  /** Waits until a request in `lane` may be sent. Rejects with the signal's reason when aborted. */
+  acquire(lane: RequestLane, signal?: AbortSignal): Promise<RatePermit> {
+    return new Promise<RatePermit>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+        return;
+      }
+      const onAbort = (): void => {
+        const queue = this.queues[lane];
+        const at = queue.indexOf(waiter);
+        if (at !== -1) queue.splice(at, 1);
+        if (signal) reject(abortReason(signal));
+        this.pump();
+      };
+      const waiter: Waiter = {
+        lane,
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queues[lane].push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Changes the background cap (the scheduler asks for "never more than half"). */
+  setBackgroundShare(share: number): void {
+    this.backgroundShare = clampShare(share);
+    this.pump();
+  }
+
+  /**
+   * The token changed (a refresh): the service counts per token, so what we
+   * knew of the old one's budget no longer applies.
+   */
+  tokenChanged(): void {
+    this.known = false;
+    this.blockedUntil = 0;
+    this.backgroundUsed = 0;
+    this.pump();
+  }
+
+  state(): RateGovernorState {
+    this.rollWindowIfDue(this.clock.now());
+    return {
+      known: this.known,
+      limit: this.limit,
+      remaining: this.remaining,
+      windowEndsAt: this.windowEndsAt,
+      blockedUntil: this.blockedUntil,
+      inFlight: this.inFlight,
+      backgroundUsed: this.backgroundUsed,
+      queued: { user: this.queues.user.length, background: this.queues.background.length },
+    };
+  }
+
+  private backgroundCap(): number {
+    return this.limit === null ? Number.POSITIVE_INFINITY : Math.floor(this.limit * this.backgroundShare);
+  }
+
+  private rollWindowIfDue(now: number): void {
+    if (this.known && now >= this.windowEndsAt) {
+      // A new window: send one request to learn it before spending it.
+      this.known = false;
+      this.backgroundUsed = 0;
+    }
+  }
+
+  private canSend(lane: RequestLane, now: number): boolean {
+    if (now < this.blockedUntil) return false;
+    this.rollWindowIfDue(now);
+    if (lane === 'background' && this.backgroundUsed >= this.backgroundCap()) return false;
+    if (!this.known) return !this.probeInFlight;
+    return this.remaining > 0;
+  }
+
+  private pump(): void {
+    const now = this.clock.now();
+    for (;;) {
+      let lane: RequestLane | null = null;
+      if (this.queues.user.length > 0 && this.canSend('user', now)) lane = 'user';
+      else if (this.queues.background.length > 0 && this.canSend('background', now)) lane = 'background';
+      if (lane === null) break;
+      const waiter = this.queues[lane].shift();
+      if (!waiter) break;
+      waiter.detach();
+      waiter.resolve(this.grant(lane));
+    }
+    this.scheduleWake(now);
+  }
+
+  private grant(lane: RequestLane): RatePermit {
+    const probe = !this.known;
+    if (probe) this.probeInFlight = true;
+    this.inFlight += 1;
+    this.remaining -= 1;
+    if (lane === 'background') this.backgroundUsed += 1;
+    let released = false;
+    return {
+      release: (observation) => {
+        if (released) return;
+        released = true;
+        if (observation) this.observe(observation);
+        if (probe) this.probeInFlight = false;
+        this.inFlight -= 1;
+        this.pump();
+      },
+    };
+  }
+
+  /** Reads an answer's headers; called while the answering request still counts as in flight. */
+  private observe(observation: RateObservation): void {
+    const now = this.clock.now();
+    if (observation.status === 429) {
+      const wait = observation.retryAfterSeconds ?? observation.resetSeconds ?? this.defaultRetryAfterSeconds;
+      this.blockedUntil = Math.max(this.blockedUntil, now + wait * 1000);
+      // Relearn the budget with one request once the wait is over.
+      this.known = false;
+      return;
+    }
+    const { limit, remaining, resetSeconds } = observation;
+    if (limit === null || remaining === null || resetSeconds === null) return;
+    const resetAt = now + resetSeconds * 1000;
+    // Others in flight may or may not be counted in `remaining` yet: assume not.
+    const othersInFlight = this.inFlight - 1;
+    const fresh = remaining - othersInFlight;
+    this.limit = limit;
+    if (!this.known || resetAt > this.windowEndsAt + SAME_WINDOW_TOLERANCE_MS) {
+      if (this.known) this.backgroundUsed = 0;
+      this.known = true;
+      this.remaining = fresh;
+      this.windowEndsAt = resetAt;
+    } else {
+      this.remaining = Math.min(this.remaining, fresh);
+      this.windowEndsAt = Math.max(this.windowEndsAt, resetAt);
+    }
+  }
+
+  private scheduleWake(now: number): void {
+    const waiting = this.queues.user.length + this.queues.background.length;
+    let at = Number.POSITIVE_INFINITY;
+    if (waiting > 0) {
+      if (now < this.blockedUntil) at = this.blockedUntil;
+      else if (this.known) at = this.windowEndsAt;
+      // Unknown and waiting: the answer in flight will pump.
+    }
+    if (at === this.wakeAt) return;
+    this.cancelWake?.();
+    this.cancelWake = null;
+    this.wakeAt = at;
+    if (at !== Number.POSITIVE_INFINITY) {
+      this.cancelWake = this.clock.schedule(at - now, () => {
+        this.cancelWake = null;
+        this.wakeAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      });
+    }
+  }
+}
+
+function clampShare(share: number): number {
+  if (!Number.isFinite(share)) return 1;
+  return Math.min(1, Math.max(0, share));
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
