@@ -1,0 +1,131 @@
+// The programmatic handle tests hold on a running emulator: faults, changes
+// made by the peer member (as the API would make them: new ETag, updated_at,
+// history), read access for assertions, and tokens.
+import type { Clock } from './clock';
+import type { EmulatorContext, RequestLogEntry } from './emulator-context';
+import type { FaultPlan } from './faults';
+import type { MintTokenInput, TokenRecord } from './identity/identity-store';
+import type { RateLimitConfig } from './rate-limit';
+import type { HistoryRecord, TaskRecord } from './records';
+import { type CreateCounts, viewerOf } from './store';
+import {
+  createTask,
+  deleteTask,
+  parseTaskCreate,
+  parseTaskPatch,
+  patchTask,
+  readableTask,
+  type TaskCreateInput,
+  type TaskPatchInput,
+} from './task-changes';
+
+export interface MintTokenOptions {
+  scopes: string[];
+  /** Default: the main member. */
+  principalUserId?: string;
+  name?: string;
+  kind?: 'live' | 'test';
+  projectIds?: string[] | null;
+  expiresAt?: string | null;
+}
+
+export interface EmulatorControl {
+  /** Latency, dropped connections, 500s, 429 bursts, short/empty pages, refused cursors. */
+  readonly faults: FaultPlan;
+  readonly clock: Clock;
+  /** The peer member changes a task (validated like a PATCH; throws ProblemReply on a bad patch). */
+  peerEdit(taskId: string, patch: TaskPatchInput): TaskRecord;
+  /** The peer member creates a task (`org_id` defaults to the organization). */
+  peerCreate(fields: Omit<TaskCreateInput, 'org_id'> & { org_id?: string }): TaskRecord;
+  peerDelete(taskId: string): void;
+  /** A copy of one task as the API would send it, or undefined when it does not exist. */
+  task(taskId: string): TaskRecord | undefined;
+  /** The ETag the API sends for a task now. */
+  taskEtag(taskId: string): string | undefined;
+  /** Copies of every task (no particular order). */
+  tasks(): TaskRecord[];
+  taskCount(): number;
+  history(taskId: string): HistoryRecord[];
+  /** Successful creates through the API (replays of an Idempotency-Key not counted). */
+  creates(): CreateCounts;
+  /** Requests answered so far (oldest first; the control API's own are not logged). */
+  requests(): readonly RequestLogEntry[];
+  clearRequests(): void;
+  mintToken(options: MintTokenOptions): { token: string; record: TokenRecord };
+  revokeToken(tokenId: string, reason?: string): void;
+  setOAuthAutoApprove(on: boolean): void;
+  setRateLimit(config: Partial<RateLimitConfig>): void;
+}
+
+function copy(task: TaskRecord): TaskRecord {
+  return { ...task, tags: [...task.tags] };
+}
+
+export function createControl(ctx: EmulatorContext): EmulatorControl {
+  const { store } = ctx;
+  const peer = () => viewerOf(store.peerMember, null);
+  return {
+    faults: ctx.faults,
+    clock: ctx.clock,
+    peerEdit(taskId, patch) {
+      const viewer = peer();
+      const entry = readableTask(store, viewer, taskId);
+      patchTask(store, viewer, entry, parseTaskPatch(patch));
+      return copy(entry.record);
+    },
+    peerCreate(fields) {
+      const input = parseTaskCreate({ org_id: store.org.org_id, ...fields });
+      return copy(createTask(store, peer(), input).record);
+    },
+    peerDelete(taskId) {
+      const viewer = peer();
+      deleteTask(store, viewer, readableTask(store, viewer, taskId));
+    },
+    task(taskId) {
+      const entry = store.tasks.get(taskId);
+      return entry ? copy(entry.record) : undefined;
+    },
+    taskEtag(taskId) {
+      return store.tasks.get(taskId)?.etag;
+    },
+    tasks() {
+      return [...store.tasks.values()].map((entry) => copy(entry.record));
+    },
+    taskCount() {
+      return store.tasks.size;
+    },
+    history(taskId) {
+      return store.historyOf(taskId).map((h) => ({ ...h }));
+    },
+    creates() {
+      return { ...store.creates };
+    },
+    requests() {
+      return ctx.requestLog;
+    },
+    clearRequests() {
+      ctx.requestLog.length = 0;
+    },
+    mintToken(options) {
+      const input: MintTokenInput = {
+        principalUserId: options.principalUserId ?? store.mainUserId,
+        name: options.name ?? 'minted by a test',
+        scopes: options.scopes,
+        createdBy: store.mainUserId,
+        ...(options.kind !== undefined ? { kind: options.kind } : {}),
+        ...(options.projectIds !== undefined ? { projectIds: options.projectIds } : {}),
+        ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
+      };
+      return ctx.identity.mintToken(input);
+    },
+    revokeToken(tokenId, reason) {
+      ctx.identity.revokeToken(tokenId, store.mainUserId, reason);
+    },
+    setOAuthAutoApprove(on) {
+      ctx.oauthAutoApprove = on;
+    },
+    setRateLimit(config) {
+      Object.assign(ctx.rateLimiter.config, config);
+    },
+  };
+}

@@ -1,0 +1,184 @@
+// The emulator's stored records, in the field order the service sends them
+// (contract's Resources part; gaps.md for tasks, projects and organizations).
+// Derived fields (counts, durations) are computed when a record is read.
+
+export interface OrganizationRecord {
+  org_id: string;
+  name: string;
+  slug: string;
+  created_at: string;
+}
+
+export interface OrganizationMemberRecord {
+  user_id: string;
+  org_id: string;
+  email: string | null;
+  username: string | null;
+  designation: string | null;
+  designation_id: string | null;
+  role: 'owner' | 'admin' | 'member';
+  invited_by: string | null;
+  updated_by: string | null;
+  delete_reason: string | null;
+  deleted_by: string | null;
+  is_active: boolean;
+  invited_at: string | null;
+  accepted_at: string | null;
+  updated_at: string | null;
+  deleted_at: string | null;
+  last_active_at: string | null;
+  kind: 'user' | 'service_account';
+  mfa_enrolled: boolean | null;
+}
+
+export interface ProjectRecord {
+  project_id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  status: 'active' | 'archived';
+  team_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamRecord {
+  team_id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  is_active: boolean;
+}
+
+export interface TeamMemberRecord {
+  team_id: string;
+  user_id: string;
+  team_role: 'owner' | 'member';
+  username: string | null;
+  added_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SectionScopeType = 'project' | 'team' | 'user';
+
+export interface SectionRecord {
+  section_id: string;
+  org_id: string;
+  name: string;
+  scope_type: SectionScopeType;
+  scope_id: string;
+  position: number;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SprintRecord {
+  sprint_id: string;
+  org_id: string;
+  team_id: string;
+  name: string;
+  description: string | null;
+  goal: string | null;
+  start_date: string;
+  end_date: string;
+  status: string;
+  completed_at: string | null;
+  completed_by: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  is_active: boolean;
+}
+
+export interface GoalRecord {
+  goal_id: string;
+  org_id: string;
+  project_id: string;
+  name: string;
+  target_date: string | null;
+  description: string | null;
+  position: number;
+  status: string;
+  closed_at: string | null;
+  closed_by: string | null;
+  converted_from_task_id: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Soft delete: a deleted goal is kept but no longer listed or readable. */
+  deleted_at: string | null;
+}
+
+export interface TaskRecord {
+  task_id: string;
+  org_id: string;
+  project_id: string | null;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  milestone_id: string | null;
+  parent_task_id: string | null;
+  title: string;
+  description: string | null;
+  status: string;
+  priority: string | null;
+  assignee: string | null;
+  tags: string[];
+  due_date: string | null;
+  start_date: string | null;
+  task_type: string;
+  created_via: string | null;
+  review: string | null;
+  position: number;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface MentionRecord {
+  user_id: string | null;
+  username: string | null;
+  email: string | null;
+}
+
+export interface CommentRecord {
+  comment_id: string;
+  task_id: string;
+  org_id: string;
+  parent_comment_id: string | null;
+  content: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  mentions: MentionRecord[];
+}
+
+export interface FieldChange {
+  field: string;
+  new: unknown;
+  old: unknown;
+}
+
+export interface HistoryRecord {
+  history_id: string;
+  task_id: string;
+  action: 'created' | 'updated' | 'deleted';
+  created_by: string;
+  created_at: string;
+  title: string | null;
+  metadata: FieldChange[] | null;
+  hash_id: string | null;
+  updated_at: string | null;
+}

@@ -1,0 +1,244 @@
+// Goals: the organization-wide list grouped by project under one ETag, the
+// per-project list, create, PATCH (and its deprecated PUT), and the soft delete
+// that keeps a goal's tasks in the project with `goal_id` null.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { daySchema, parseOr422, text } from '../body-validation';
+import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, markDeprecated, sendBody, sendJson, sendList } from '../json-reply';
+import { compareCodePoints, compareNumber, compareText, parseSort, queryPairs } from '../paging';
+import { ProblemReply } from '../problem';
+import type { GoalRecord, ProjectRecord } from '../records';
+import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+
+const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
+type GoalSortKey = (typeof SORT_KEYS)[number];
+
+const goalCreateSchema = z.object({
+  name: text(1, 120),
+  description: text(0, 10_000).nullable().optional(),
+  target_date: daySchema.nullable().optional(),
+  position: z.number().int().nullable().optional(),
+});
+const goalPatchSchema = z.object({
+  name: text(1, 120).optional(),
+  description: text(0, 10_000).nullable().optional(),
+  target_date: daySchema.nullable().optional(),
+  position: z.number().int().optional(),
+  status: z.enum(['open', 'closed']).optional(),
+});
+const goalsQuerySchema = z.object({ org_id: z.string().min(1) });
+
+export function serializeGoal(store: EmulatorStore, viewer: Viewer, g: GoalRecord): Record<string, unknown> {
+  const counts = store.taskCounts(viewer).goal.get(g.goal_id);
+  const { deleted_at: _deleted, ...fields } = g;
+  return { ...fields, tasks_total: counts?.total ?? 0, tasks_completed: counts?.completed ?? 0, tasks: null };
+}
+
+function readableProject(store: EmulatorStore, viewer: Viewer, projectId: string): ProjectRecord {
+  const project = store.projects.get(projectId);
+  if (!project || !canSeeProject(viewer, projectId)) {
+    throw new ProblemReply(404, null, 'Not Found', `project ${projectId} not found`);
+  }
+  return project;
+}
+
+function liveGoal(store: EmulatorStore, viewer: Viewer, projectId: string, goalId: string): GoalRecord {
+  readableProject(store, viewer, projectId);
+  const goal = store.goals.get(goalId);
+  if (!goal || goal.project_id !== projectId || goal.deleted_at !== null) {
+    throw new ProblemReply(404, null, 'Not Found', `goal ${goalId} not found`);
+  }
+  return goal;
+}
+
+function goalValue(g: GoalRecord, sortBy: GoalSortKey): string | number | null {
+  return g[sortBy];
+}
+
+function compareGoalValue(sortBy: GoalSortKey, a: string | number | null, b: string | number | null): number {
+  if (sortBy === 'position') return compareNumber(a as number | null, b as number | null);
+  return compareText(a as string | null, b as string | null);
+}
+
+const byPosition = (a: GoalRecord, b: GoalRecord) =>
+  a.position - b.position || compareCodePoints(a.goal_id, b.goal_id);
+
+export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+  type ProjectParams = { Params: { project_id: string } };
+  type GoalParams = { Params: { project_id: string; goal_id: string } };
+
+  app.get(
+    '/v1/goals',
+    { config: { scope: 'projects:read', operationId: 'goals.list_grouped' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const { org_id: orgId } = parseOr422(goalsQuerySchema, Object.fromEntries(params), 'query');
+      requireOwnOrg(ctx, orgId, ['query', 'org_id']);
+      const viewer = viewerFor(ctx, request);
+      const projects = [...store.projects.values()]
+        .filter((p) => canSeeProject(viewer, p.project_id))
+        .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.project_id, b.project_id));
+      const groups: Record<string, unknown>[] = [];
+      let total = 0;
+      for (const project of projects) {
+        const goals = [...store.goals.values()]
+          .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
+          .sort(byPosition);
+        if (goals.length === 0) continue;
+        const data = goals.map((g) => serializeGoal(store, viewer, g));
+        total += goals.length;
+        groups.push({
+          project_id: project.project_id,
+          data,
+          next_cursor: null,
+          goals_tasks_total: data.reduce((sum, g) => sum + (g.tasks_total as number), 0),
+          goals_tasks_completed: data.reduce((sum, g) => sum + (g.tasks_completed as number), 0),
+        });
+      }
+      return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
+    },
+  );
+
+  app.get<ProjectParams>(
+    '/v1/projects/:project_id/goals',
+    { config: { scope: 'projects:read', operationId: 'goals.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const viewer = viewerFor(ctx, request);
+      const project = readableProject(store, viewer, request.params.project_id);
+      const sort = parseSort(params, SORT_KEYS, 'position');
+      const sorted = [...store.goals.values()]
+        .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
+        .sort(
+          (a, b) =>
+            compareGoalValue(sort.sortBy, goalValue(a, sort.sortBy), goalValue(b, sort.sortBy)) ||
+            compareCodePoints(a.goal_id, b.goal_id),
+        );
+      return sendList(ctx, request, reply, {
+        queryKey: `goals\u0000${project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
+        sortedAsc: sorted,
+        order: sort.sortOrder,
+        defaultLimit: 100,
+        params,
+        positionOf: (g) => ({ value: goalValue(g, sort.sortBy), id: g.goal_id }),
+        compareToPosition: (g, p) =>
+          compareGoalValue(sort.sortBy, goalValue(g, sort.sortBy), p.value) ||
+          compareCodePoints(g.goal_id, p.id),
+        serialize: (g) => serializeGoal(store, viewer, g),
+      });
+    },
+  );
+
+  app.get<GoalParams>(
+    '/v1/projects/:project_id/goals/:goal_id',
+    { config: { scope: 'projects:read', operationId: 'goals.get' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const goal = liveGoal(store, viewer, request.params.project_id, request.params.goal_id);
+      return sendJson(request, reply, 200, serializeGoal(store, viewer, goal));
+    },
+  );
+
+  app.post<ProjectParams>(
+    '/v1/projects/:project_id/goals',
+    { config: { scope: 'projects:write', operationId: 'goals.create', idempotent: true } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const project = readableProject(store, viewer, request.params.project_id);
+      const input = parseOr422(goalCreateSchema, request.body, 'body');
+      const now = store.nowIso();
+      let position = 0;
+      for (const g of store.goals.values())
+        if (g.project_id === project.project_id) position = Math.max(position, g.position);
+      const goal: GoalRecord = {
+        goal_id: store.newId('gol'),
+        org_id: store.org.org_id,
+        project_id: project.project_id,
+        name: input.name,
+        target_date: input.target_date ?? null,
+        description: input.description ?? null,
+        position: input.position ?? position + 1024,
+        status: 'open',
+        closed_at: null,
+        closed_by: null,
+        converted_from_task_id: null,
+        created_by: viewer.username,
+        updated_by: viewer.username,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      };
+      store.goals.set(goal.goal_id, goal);
+      store.creates.goals += 1;
+      store.touch();
+      reply.header('location', `/v1/projects/${project.project_id}/goals/${goal.goal_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeGoal(store, viewer, goal)));
+    },
+  );
+
+  const update = (deprecated: boolean) => (request: FastifyRequest<GoalParams>, reply: FastifyReply) => {
+    const { project_id: projectId, goal_id: goalId } = request.params;
+    if (deprecated) markDeprecated(reply, `/v1/projects/${projectId}/goals/${goalId}`);
+    const viewer = viewerFor(ctx, request);
+    const goal = liveGoal(store, viewer, projectId, goalId);
+    checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
+    const patch = parseOr422(goalPatchSchema, request.body, 'body');
+    const next: GoalRecord = { ...goal };
+    if (patch.name !== undefined) next.name = patch.name;
+    if (patch.description !== undefined) next.description = patch.description;
+    if (patch.target_date !== undefined) next.target_date = patch.target_date;
+    if (patch.position !== undefined) next.position = patch.position;
+    const now = store.nowIso();
+    if (patch.status !== undefined && patch.status !== goal.status) {
+      next.status = patch.status;
+      next.closed_at = patch.status === 'closed' ? now : null;
+      next.closed_by = patch.status === 'closed' ? viewer.username : null;
+    }
+    if (JSON.stringify(next) !== JSON.stringify(goal)) {
+      next.updated_at = now;
+      next.updated_by = viewer.username;
+      store.goals.set(next.goal_id, next);
+      store.touch();
+    }
+    return sendJson(request, reply, 200, serializeGoal(store, viewer, next));
+  };
+  app.patch<GoalParams>(
+    '/v1/projects/:project_id/goals/:goal_id',
+    { config: { scope: 'projects:write', operationId: 'goals.update' } },
+    update(false),
+  );
+  app.put<GoalParams>(
+    '/v1/projects/:project_id/goals/:goal_id',
+    { config: { scope: 'projects:write', operationId: 'goals.replace', deprecated: true } },
+    update(true),
+  );
+
+  app.delete<GoalParams>(
+    '/v1/projects/:project_id/goals/:goal_id',
+    { config: { scope: 'projects:write', operationId: 'goals.delete' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const goal = liveGoal(store, viewer, request.params.project_id, request.params.goal_id);
+      checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
+      const now = store.nowIso();
+      store.goals.set(goal.goal_id, {
+        ...goal,
+        deleted_at: now,
+        updated_at: now,
+        updated_by: viewer.username,
+      });
+      let unfiled = 0;
+      for (const entry of [...store.tasks.values()]) {
+        if (entry.record.goal_id === goal.goal_id) {
+          store.updateTask(entry, { ...entry.record, goal_id: null });
+          unfiled += 1;
+        }
+      }
+      store.touch();
+      return sendJson(request, reply, 200, { ok: true, goal_id: goal.goal_id, unfiled_tasks: unfiled });
+    },
+  );
+}

@@ -1,0 +1,256 @@
+// Sections: groups of tasks in a project, team or user scope. Listed for one
+// scope or every scope the caller can read; names are unique in their scope
+// (409); deleting one leaves its tasks unsectioned.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parseOr422, text, fieldProblem } from '../body-validation';
+import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, sendBody, sendList } from '../json-reply';
+import { compareCodePoints, compareText, invalidParameter, parseSort, queryPairs } from '../paging';
+import { ProblemReply } from '../problem';
+import type { SectionRecord, SectionScopeType } from '../records';
+import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+
+const SCOPE_TYPES = ['project', 'team', 'user'] as const;
+const SORT_KEYS = ['position', 'name', 'created_at'] as const;
+
+const sectionCreateSchema = z.object({
+  org_id: z.string().min(1).max(1000),
+  scope_type: z.enum(SCOPE_TYPES),
+  scope_id: z.string().min(1).max(1000),
+  name: text(1, 120),
+  position: z.number().finite().nullable().optional(),
+});
+const sectionPatchSchema = z.object({
+  name: text(1, 120).optional(),
+  position: z.number().finite().nullable().optional(),
+});
+
+export function canReadScope(
+  store: EmulatorStore,
+  viewer: Viewer,
+  type: SectionScopeType,
+  scopeId: string,
+): boolean {
+  switch (type) {
+    case 'project':
+      return store.projects.has(scopeId) && canSeeProject(viewer, scopeId);
+    case 'team':
+      return store.teams.has(scopeId);
+    case 'user':
+      return scopeId === viewer.username;
+  }
+}
+
+export function serializeSection(
+  store: EmulatorStore,
+  viewer: Viewer,
+  s: SectionRecord,
+): Record<string, unknown> {
+  return {
+    section_id: s.section_id,
+    org_id: s.org_id,
+    name: s.name,
+    scope_type: s.scope_type,
+    scope_id: s.scope_id,
+    position: s.position,
+    task_count: store.taskCounts(viewer).section.get(s.section_id) ?? 0,
+    created_by: s.created_by,
+    updated_by: s.updated_by,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+function readableSection(store: EmulatorStore, viewer: Viewer, sectionId: string): SectionRecord {
+  const section = store.sections.get(sectionId);
+  if (!section || !canReadScope(store, viewer, section.scope_type, section.scope_id)) {
+    throw new ProblemReply(404, null, 'Not Found', `section ${sectionId} not found`);
+  }
+  return section;
+}
+
+function requireUniqueName(
+  store: EmulatorStore,
+  scope: { scope_type: string; scope_id: string },
+  name: string,
+  except?: string,
+) {
+  const lower = name.toLowerCase();
+  for (const s of store.sections.values()) {
+    if (
+      s.section_id !== except &&
+      s.scope_type === scope.scope_type &&
+      s.scope_id === scope.scope_id &&
+      s.name.toLowerCase() === lower
+    ) {
+      throw new ProblemReply(
+        409,
+        null,
+        'Conflict',
+        `A section named '${s.name}' already exists in this ${s.scope_type}.`,
+      );
+    }
+  }
+}
+
+function endPosition(
+  store: EmulatorStore,
+  scope: { scope_type: string; scope_id: string },
+  except?: string,
+): number {
+  let max = 0;
+  for (const s of store.sections.values()) {
+    if (s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
+      max = Math.max(max, s.position);
+  }
+  return max + 1024;
+}
+
+function sectionValue(s: SectionRecord, sortBy: (typeof SORT_KEYS)[number]): string | number {
+  return s[sortBy];
+}
+
+function compareSectionValue(
+  sortBy: (typeof SORT_KEYS)[number],
+  a: string | number,
+  b: string | number,
+): number {
+  if (sortBy === 'position') return Number(a) - Number(b);
+  return compareText(String(a), String(b));
+}
+
+export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+
+  app.get(
+    '/v1/sections',
+    { config: { scope: 'tasks:read', operationId: 'sections.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
+      const viewer = viewerFor(ctx, request);
+      const scopeType = params.get('scope_type');
+      const scopeId = params.get('scope_id');
+      if (scopeType !== null && !(SCOPE_TYPES as readonly string[]).includes(scopeType)) {
+        throw invalidParameter('scope_type', `scope_type cannot be '${scopeType}'`, SCOPE_TYPES);
+      }
+      const sort = parseSort(params, SORT_KEYS, 'position');
+      const sorted = [...store.sections.values()]
+        .filter(
+          (s) =>
+            (scopeType === null || s.scope_type === scopeType) &&
+            (scopeId === null || s.scope_id === scopeId) &&
+            canReadScope(store, viewer, s.scope_type, s.scope_id),
+        )
+        .sort(
+          (a, b) =>
+            compareSectionValue(sort.sortBy, sectionValue(a, sort.sortBy), sectionValue(b, sort.sortBy)) ||
+            compareCodePoints(a.section_id, b.section_id),
+        );
+      return sendList(ctx, request, reply, {
+        queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
+        sortedAsc: sorted,
+        order: sort.sortOrder,
+        defaultLimit: 100,
+        params,
+        positionOf: (s) => ({ value: sectionValue(s, sort.sortBy), id: s.section_id }),
+        compareToPosition: (s, p) =>
+          compareSectionValue(sort.sortBy, sectionValue(s, sort.sortBy), p.value ?? '') ||
+          compareCodePoints(s.section_id, p.id),
+        serialize: (s) => serializeSection(store, viewer, s),
+      });
+    },
+  );
+
+  app.get<{ Params: { section_id: string } }>(
+    '/v1/sections/:section_id',
+    { config: { scope: 'tasks:read', operationId: 'sections.get' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const section = readableSection(store, viewer, request.params.section_id);
+      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, section)));
+    },
+  );
+
+  app.post(
+    '/v1/sections',
+    { config: { scope: 'tasks:write', operationId: 'sections.create', idempotent: true } },
+    (request, reply) => {
+      const input = parseOr422(sectionCreateSchema, request.body, 'body');
+      requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
+      const viewer = viewerFor(ctx, request);
+      if (!canReadScope(store, viewer, input.scope_type, input.scope_id)) {
+        const expected =
+          input.scope_type === 'user' ? 'your own username' : `the id of a ${input.scope_type} you can read`;
+        throw fieldProblem(['body', 'scope_id'], `scope_id must be ${expected}`);
+      }
+      requireUniqueName(store, input, input.name);
+      const now = store.nowIso();
+      const section: SectionRecord = {
+        section_id: store.newId('sec'),
+        org_id: store.org.org_id,
+        name: input.name,
+        scope_type: input.scope_type,
+        scope_id: input.scope_id,
+        position: input.position ?? endPosition(store, input),
+        created_by: viewer.username,
+        updated_by: viewer.username,
+        created_at: now,
+        updated_at: now,
+      };
+      store.sections.set(section.section_id, section);
+      store.creates.sections += 1;
+      store.touch();
+      reply.header('location', `/v1/sections/${section.section_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeSection(store, viewer, section)));
+    },
+  );
+
+  app.patch<{ Params: { section_id: string } }>(
+    '/v1/sections/:section_id',
+    { config: { scope: 'tasks:write', operationId: 'sections.update' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const section = readableSection(store, viewer, request.params.section_id);
+      checkIfMatch(request, sendableEtag(store, viewer, section));
+      const patch = parseOr422(sectionPatchSchema, request.body, 'body');
+      const next: SectionRecord = { ...section };
+      if (patch.name !== undefined) {
+        requireUniqueName(store, section, patch.name, section.section_id);
+        next.name = patch.name;
+      }
+      if (patch.position !== undefined)
+        next.position = patch.position ?? endPosition(store, section, section.section_id);
+      if (next.name !== section.name || next.position !== section.position) {
+        next.updated_at = store.nowIso();
+        next.updated_by = viewer.username;
+        store.sections.set(next.section_id, next);
+        store.touch();
+      }
+      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, next)));
+    },
+  );
+
+  app.delete<{ Params: { section_id: string } }>(
+    '/v1/sections/:section_id',
+    { config: { scope: 'tasks:write', operationId: 'sections.delete' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const section = readableSection(store, viewer, request.params.section_id);
+      checkIfMatch(request, sendableEtag(store, viewer, section));
+      store.sections.delete(section.section_id);
+      for (const entry of [...store.tasks.values()]) {
+        if (entry.record.section_id === section.section_id)
+          store.updateTask(entry, { ...entry.record, section_id: null });
+      }
+      store.touch();
+      return reply.code(204).send();
+    },
+  );
+}
+
+function sendableEtag(store: EmulatorStore, viewer: Viewer, section: SectionRecord): string {
+  return etagOfJson(serializeSection(store, viewer, section));
+}

@@ -1,0 +1,251 @@
+// Sprints of a team: listed latest first (completed ones too) with `total`;
+// created and changed under the contract's rules — a name unique among the
+// team's active sprints (case-insensitive, 409), never both `end_date` and
+// `duration_weeks` (422); the end date is stored and the weeks derived.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { daySchema, fieldProblem, parseOr422, text, validationProblem } from '../body-validation';
+import { type EmulatorContext, viewerFor } from '../emulator-context';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, sendBody, sendJson, sendList } from '../json-reply';
+import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
+import { ProblemReply } from '../problem';
+import type { SprintRecord, TeamRecord } from '../records';
+import type { EmulatorStore, Viewer } from '../store';
+
+const DAY = 86_400_000;
+const SORT_KEYS = ['start_date', 'end_date', 'name', 'created_at'] as const;
+/** Lengths offered as presets; any other length is labelled `Custom`. */
+const PRESET_WEEKS = new Set([1, 2, 3, 4]);
+const DEFAULT_WEEKS = 2;
+
+const sprintCreateSchema = z.object({
+  name: text(1, 120),
+  description: text(0, 2000).nullable().optional(),
+  goal: text(0, 2000).nullable().optional(),
+  start_date: daySchema,
+  end_date: daySchema.nullable().optional(),
+  duration_weeks: z.number().int().min(1).max(52).nullable().optional(),
+});
+const sprintPatchSchema = z.object({
+  name: text(1, 120).optional(),
+  description: text(0, 2000).nullable().optional(),
+  goal: text(0, 2000).nullable().optional(),
+  start_date: daySchema.optional(),
+  end_date: daySchema.optional(),
+  duration_weeks: z.number().int().min(1).max(52).nullable().optional(),
+  status: z.enum(['active', 'completed']).optional(),
+});
+
+export function sprintDuration(startDate: string, endDate: string): { weeks: number | null; label: string } {
+  const days = Math.round((Date.parse(endDate) - Date.parse(startDate)) / DAY) + 1;
+  const weeks = days % 7 === 0 && days / 7 >= 1 && days / 7 <= 52 ? days / 7 : null;
+  const label =
+    weeks !== null && PRESET_WEEKS.has(weeks) ? `${weeks} week${weeks === 1 ? '' : 's'}` : 'Custom';
+  return { weeks, label };
+}
+
+function endFromWeeks(startDate: string, weeks: number): string {
+  return new Date(Date.parse(startDate) + (weeks * 7 - 1) * DAY).toISOString().slice(0, 10);
+}
+
+export function serializeSprint(
+  store: EmulatorStore,
+  viewer: Viewer,
+  s: SprintRecord,
+): Record<string, unknown> {
+  const counts = store.taskCounts(viewer).sprint.get(s.sprint_id);
+  const duration = sprintDuration(s.start_date, s.end_date);
+  return {
+    ...s,
+    duration_weeks: duration.weeks,
+    duration_label: duration.label,
+    task_count: counts?.total ?? 0,
+    completed_count: counts?.completed ?? 0,
+  };
+}
+
+function teamOr404(store: EmulatorStore, teamId: string): TeamRecord {
+  const team = store.teams.get(teamId);
+  if (!team) throw new ProblemReply(404, null, 'Not Found', `team ${teamId} not found`);
+  return team;
+}
+
+/** Team members and the organization's owners and admins may change a team's sprints. */
+function requireTeamEditor(store: EmulatorStore, viewer: Viewer, team: TeamRecord): void {
+  const onTeam = (store.teamMembers.get(team.team_id) ?? []).some((m) => m.user_id === viewer.member.user_id);
+  if (!onTeam && viewer.member.role === 'member') {
+    throw new ProblemReply(403, null, 'Forbidden', `You cannot edit the sprints of team ${team.name}.`);
+  }
+}
+
+function requireUniqueActiveName(store: EmulatorStore, teamId: string, name: string, except?: string): void {
+  const lower = name.toLowerCase();
+  for (const s of store.sprints.values()) {
+    if (
+      s.sprint_id !== except &&
+      s.team_id === teamId &&
+      s.is_active &&
+      s.status === 'active' &&
+      s.name.toLowerCase() === lower
+    ) {
+      throw new ProblemReply(
+        409,
+        null,
+        'Conflict',
+        `The team already has an active sprint named '${s.name}'.`,
+      );
+    }
+  }
+}
+
+const bothEndAndWeeks = () =>
+  validationProblem([
+    { loc: ['body', 'end_date'], msg: 'send end_date or duration_weeks, not both', type: 'value_error' },
+    {
+      loc: ['body', 'duration_weeks'],
+      msg: 'send end_date or duration_weeks, not both',
+      type: 'value_error',
+    },
+  ]);
+
+function sprintValue(s: SprintRecord, sortBy: (typeof SORT_KEYS)[number]): string {
+  return s[sortBy];
+}
+
+export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+  type TeamParams = { Params: { team_id: string } };
+  type SprintParams = { Params: { team_id: string; sprint_id: string } };
+
+  const readableSprint = (teamId: string, sprintId: string): SprintRecord => {
+    teamOr404(store, teamId);
+    const sprint = store.sprints.get(sprintId);
+    if (!sprint || sprint.team_id !== teamId || !sprint.is_active) {
+      throw new ProblemReply(404, null, 'Not Found', `sprint ${sprintId} not found`);
+    }
+    return sprint;
+  };
+
+  app.get<TeamParams>(
+    '/v1/teams/:team_id/sprints',
+    { config: { scope: 'teams:read', operationId: 'sprints.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const team = teamOr404(store, request.params.team_id);
+      const viewer = viewerFor(ctx, request);
+      const sort = parseSort(params, SORT_KEYS, 'start_date');
+      // Latest first unless the caller asks for an order.
+      const order =
+        params.get('sort_by') === null && params.get('sort_order') === null ? 'desc' : sort.sortOrder;
+      const compare = (a: string, b: string) =>
+        sort.sortBy === 'name' ? compareText(a, b) : compareCodePoints(a, b);
+      const sorted = [...store.sprints.values()]
+        .filter((s) => s.team_id === team.team_id && s.is_active)
+        .sort(
+          (a, b) =>
+            compare(sprintValue(a, sort.sortBy), sprintValue(b, sort.sortBy)) ||
+            compareCodePoints(a.sprint_id, b.sprint_id),
+        );
+      return sendList(ctx, request, reply, {
+        queryKey: `sprints\u0000${team.team_id}\u0000${sort.sortBy}\u0000${order}`,
+        sortedAsc: sorted,
+        order,
+        defaultLimit: 1000,
+        params,
+        positionOf: (s) => ({ value: sprintValue(s, sort.sortBy), id: s.sprint_id }),
+        compareToPosition: (s, p) =>
+          compare(sprintValue(s, sort.sortBy), String(p.value)) || compareCodePoints(s.sprint_id, p.id),
+        serialize: (s) => serializeSprint(store, viewer, s),
+        extra: { total: sorted.length },
+      });
+    },
+  );
+
+  app.get<SprintParams>(
+    '/v1/teams/:team_id/sprints/:sprint_id',
+    { config: { scope: 'teams:read', operationId: 'sprints.get' } },
+    (request, reply) => {
+      const sprint = readableSprint(request.params.team_id, request.params.sprint_id);
+      return sendJson(request, reply, 200, serializeSprint(store, viewerFor(ctx, request), sprint));
+    },
+  );
+
+  app.post<TeamParams>(
+    '/v1/teams/:team_id/sprints',
+    { config: { scope: 'teams:write', operationId: 'sprints.create', idempotent: true } },
+    (request, reply) => {
+      const team = teamOr404(store, request.params.team_id);
+      const viewer = viewerFor(ctx, request);
+      requireTeamEditor(store, viewer, team);
+      const input = parseOr422(sprintCreateSchema, request.body, 'body');
+      if (input.end_date != null && input.duration_weeks != null) throw bothEndAndWeeks();
+      const endDate = input.end_date ?? endFromWeeks(input.start_date, input.duration_weeks ?? DEFAULT_WEEKS);
+      if (endDate < input.start_date)
+        throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
+      requireUniqueActiveName(store, team.team_id, input.name);
+      const now = store.nowIso();
+      const sprint: SprintRecord = {
+        sprint_id: store.newId('spr'),
+        org_id: store.org.org_id,
+        team_id: team.team_id,
+        name: input.name,
+        description: input.description ?? null,
+        goal: input.goal ?? null,
+        start_date: input.start_date,
+        end_date: endDate,
+        status: 'active',
+        completed_at: null,
+        completed_by: null,
+        created_by: viewer.username,
+        updated_by: viewer.username,
+        created_at: now,
+        updated_at: now,
+        is_active: true,
+      };
+      store.sprints.set(sprint.sprint_id, sprint);
+      store.creates.sprints += 1;
+      store.touch();
+      reply.header('location', `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeSprint(store, viewer, sprint)));
+    },
+  );
+
+  app.patch<SprintParams>(
+    '/v1/teams/:team_id/sprints/:sprint_id',
+    { config: { scope: 'teams:write', operationId: 'sprints.update' } },
+    (request, reply) => {
+      const sprint = readableSprint(request.params.team_id, request.params.sprint_id);
+      const viewer = viewerFor(ctx, request);
+      requireTeamEditor(store, viewer, teamOr404(store, sprint.team_id));
+      checkIfMatch(request, etagOfJson(serializeSprint(store, viewer, sprint)));
+      const patch = parseOr422(sprintPatchSchema, request.body, 'body');
+      if (patch.end_date !== undefined && patch.duration_weeks != null) throw bothEndAndWeeks();
+      const next: SprintRecord = { ...sprint };
+      if (patch.name !== undefined) next.name = patch.name;
+      if (patch.description !== undefined) next.description = patch.description;
+      if (patch.goal !== undefined) next.goal = patch.goal;
+      if (patch.start_date !== undefined) next.start_date = patch.start_date;
+      if (patch.end_date !== undefined) next.end_date = patch.end_date;
+      if (patch.duration_weeks != null) next.end_date = endFromWeeks(next.start_date, patch.duration_weeks);
+      if (next.end_date < next.start_date)
+        throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
+      const now = store.nowIso();
+      if (patch.status !== undefined && patch.status !== sprint.status) {
+        next.status = patch.status;
+        next.completed_at = patch.status === 'completed' ? now : null;
+        next.completed_by = patch.status === 'completed' ? viewer.username : null;
+      }
+      if (next.status === 'active' && (next.name !== sprint.name || sprint.status !== 'active')) {
+        requireUniqueActiveName(store, sprint.team_id, next.name, sprint.sprint_id);
+      }
+      if (JSON.stringify(next) !== JSON.stringify(sprint)) {
+        next.updated_at = now;
+        next.updated_by = viewer.username;
+        store.sprints.set(next.sprint_id, next);
+        store.touch();
+      }
+      return sendJson(request, reply, 200, serializeSprint(store, viewer, next));
+    },
+  );
+}

@@ -1,0 +1,185 @@
+// What happens around a task: its comments (threads of replies, idempotent
+// creates) and its history (one entry per change, `{field, new, old}` each).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parseOr422, text } from '../body-validation';
+import { type EmulatorContext, viewerFor } from '../emulator-context';
+import { sendBody, sendList } from '../json-reply';
+import { compareCodePoints, parseSort, queryPairs } from '../paging';
+import { ProblemReply } from '../problem';
+import type { CommentRecord, HistoryRecord } from '../records';
+import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import { readableTask } from '../task-changes';
+
+const commentCreateSchema = z.object({
+  task_id: z.string().min(1).max(1000),
+  content: text(1, 100_000),
+});
+const replyCreateSchema = z.object({
+  parent_comment_id: z.string().min(1).max(1000),
+  content: text(1, 100_000),
+});
+const taskIdQuerySchema = z.object({ task_id: z.string().min(1) });
+
+function serializeComment(store: EmulatorStore, comment: CommentRecord): Record<string, unknown> {
+  const replies = (store.commentsByTask.get(comment.task_id) ?? []).filter(
+    (c) => c.parent_comment_id === comment.comment_id,
+  );
+  return {
+    comment_id: comment.comment_id,
+    task_id: comment.task_id,
+    task_title: store.tasks.get(comment.task_id)?.record.title ?? null,
+    created_by: comment.created_by,
+    comment: comment.content,
+    content: comment.content,
+    parent_comment_id: comment.parent_comment_id,
+    org_id: comment.org_id,
+    created_at: comment.created_at,
+    updated_at: comment.updated_at,
+    mentions: comment.mentions,
+    replies: replies.map((r) => serializeComment(store, r)),
+  };
+}
+
+function readableComment(store: EmulatorStore, viewer: Viewer, commentId: string): CommentRecord {
+  const comment = store.comments.get(commentId);
+  const task = comment ? store.tasks.get(comment.task_id) : undefined;
+  if (!comment || !task || !canSeeProject(viewer, task.record.project_id)) {
+    throw new ProblemReply(404, null, 'Not Found', `comment ${commentId} not found`);
+  }
+  return comment;
+}
+
+function addComment(
+  store: EmulatorStore,
+  viewer: Viewer,
+  taskId: string,
+  parentId: string | null,
+  content: string,
+): CommentRecord {
+  const task = readableTask(store, viewer, taskId);
+  const now = store.nowIso();
+  const mentioned = [...content.matchAll(/@([A-Za-z0-9._-]+)/g)]
+    .map((m) => store.memberByUsername(m[1] ?? ''))
+    .filter((m) => m !== undefined);
+  const comment: CommentRecord = {
+    comment_id: store.sequentialId('cmt'),
+    task_id: task.record.task_id,
+    org_id: store.org.org_id,
+    parent_comment_id: parentId,
+    content,
+    created_by: viewer.username,
+    created_at: now,
+    updated_at: now,
+    mentions: [...new Set(mentioned)].map((m) => ({
+      user_id: m.user_id,
+      username: m.username,
+      email: m.email,
+    })),
+  };
+  store.comments.set(comment.comment_id, comment);
+  const list = store.commentsByTask.get(comment.task_id) ?? [];
+  list.push(comment);
+  store.commentsByTask.set(comment.task_id, list);
+  store.creates.comments += 1;
+  store.touch();
+  return comment;
+}
+
+const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+  compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id);
+
+export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+
+  app.get(
+    '/v1/task-comments',
+    { config: { scope: 'tasks:read', operationId: 'task-comments.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
+      const viewer = viewerFor(ctx, request);
+      readableTask(store, viewer, taskId);
+      const sort = parseSort(params, ['created_at'] as const, 'created_at');
+      const threads = (store.commentsByTask.get(taskId) ?? [])
+        .filter((c) => c.parent_comment_id === null)
+        .sort((a, b) => byCreation({ ...a, id: a.comment_id }, { ...b, id: b.comment_id }));
+      return sendList(ctx, request, reply, {
+        queryKey: `task-comments\u0000${taskId}\u0000${sort.sortOrder}`,
+        sortedAsc: threads,
+        order: sort.sortOrder,
+        defaultLimit: 100,
+        params,
+        positionOf: (c) => ({ value: c.created_at, id: c.comment_id }),
+        compareToPosition: (c, p) =>
+          compareCodePoints(c.created_at, String(p.value)) || compareCodePoints(c.comment_id, p.id),
+        serialize: (c) => serializeComment(store, c),
+      });
+    },
+  );
+
+  app.get<{ Params: { comment_id: string } }>(
+    '/v1/task-comments/:comment_id',
+    { config: { scope: 'tasks:read', operationId: 'task-comments.get' } },
+    (request, reply) => {
+      const comment = readableComment(store, viewerFor(ctx, request), request.params.comment_id);
+      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, comment)));
+    },
+  );
+
+  app.post(
+    '/v1/task-comments',
+    { config: { scope: 'tasks:write', operationId: 'task-comments.create', idempotent: true } },
+    (request, reply) => {
+      const input = parseOr422(commentCreateSchema, request.body, 'body');
+      const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
+      reply.header('location', `/v1/task-comments/${comment.comment_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
+    },
+  );
+
+  app.post(
+    '/v1/task-comments/reply',
+    { config: { scope: 'tasks:write', operationId: 'task-comments.reply', idempotent: true } },
+    (request, reply) => {
+      const input = parseOr422(replyCreateSchema, request.body, 'body');
+      const viewer = viewerFor(ctx, request);
+      const parent = readableComment(store, viewer, input.parent_comment_id);
+      const comment = addComment(store, viewer, parent.task_id, parent.comment_id, input.content);
+      reply.header('location', `/v1/task-comments/${comment.comment_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
+    },
+  );
+
+  app.get(
+    '/v1/task-history',
+    { config: { scope: 'tasks:read', operationId: 'task-history.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
+      const viewer = viewerFor(ctx, request);
+      const known =
+        store.tasks.has(taskId) || store.history.has(taskId) || store.pendingCreationHistory.has(taskId);
+      if (!known || !canSeeProject(viewer, store.historyProject.get(taskId) ?? null)) {
+        throw new ProblemReply(404, null, 'Not Found', `task ${taskId} not found`);
+      }
+      const sort = parseSort(params, ['created_at'] as const, 'created_at');
+      const title = params.get('title');
+      const entries = store
+        .historyOf(taskId)
+        .filter((h) => title === null || h.title === title)
+        .sort((a, b) => byCreation({ ...a, id: a.history_id }, { ...b, id: b.history_id }));
+      return sendList<HistoryRecord>(ctx, request, reply, {
+        queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}\u0000${sort.sortOrder}`,
+        sortedAsc: entries,
+        order: sort.sortOrder,
+        defaultLimit: 1000,
+        params,
+        positionOf: (h) => ({ value: h.created_at, id: h.history_id }),
+        compareToPosition: (h, p) =>
+          compareCodePoints(h.created_at, String(p.value)) || compareCodePoints(h.history_id, p.id),
+        serialize: (h) => h,
+      });
+    },
+  );
+}

@@ -1,0 +1,110 @@
+// Tasks: list (the whole filter table, cached pages), get, create
+// (Idempotency-Key), PATCH as JSON merge-patch with If-Match, the deprecated
+// PUT, and DELETE with If-Match.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  InvalidParameterError,
+  parseTaskListQuery,
+  type TaskListQuery,
+} from '../../../sync/protocol/task-list-query';
+import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { checkIfMatch, markDeprecated, pathOf, sendBody } from '../json-reply';
+import { invalidParameter, parseLimit, parseOffset, queryPairs } from '../paging';
+import {
+  createTask,
+  deleteTask,
+  parseTaskCreate,
+  parseTaskPatch,
+  patchTask,
+  readableTask,
+} from '../task-changes';
+
+interface TaskParams {
+  task_id: string;
+}
+
+export function parseTaskQuery(params: URLSearchParams): TaskListQuery {
+  try {
+    return parseTaskListQuery(params);
+  } catch (error) {
+    if (error instanceof InvalidParameterError)
+      throw invalidParameter(error.loc[1] ?? 'query', error.message, error.allowed);
+    throw error;
+  }
+}
+
+export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.get('/v1/tasks', { config: { scope: 'tasks:read', operationId: 'tasks.list' } }, (request, reply) => {
+    const params = queryPairs(request.url);
+    requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
+    const viewer = viewerFor(ctx, request);
+    const limit = parseLimit(params.get('limit'), 100);
+    const cursor = params.get('cursor');
+    const offset = cursor === null ? parseOffset(params.get('offset')) : 0;
+    const query = parseTaskQuery(params);
+    const short = ctx.faults.take('short-page', request.method, pathOf(request.url));
+    const page = ctx.tasks.page({
+      viewer,
+      query,
+      limit,
+      cursor,
+      offset,
+      ...(short ? { shortPage: short.pageSize ?? 1 } : {}),
+    });
+    return sendBody(request, reply, 200, page.body, page.etag);
+  });
+
+  app.get<{ Params: TaskParams }>(
+    '/v1/tasks/:task_id',
+    { config: { scope: 'tasks:read', operationId: 'tasks.get' } },
+    (request, reply) => {
+      const entry = readableTask(ctx.store, viewerFor(ctx, request), request.params.task_id);
+      return sendBody(request, reply, 200, entry.json, entry.etag);
+    },
+  );
+
+  app.post(
+    '/v1/tasks',
+    { config: { scope: 'tasks:write', operationId: 'tasks.create', idempotent: true } },
+    (request, reply) => {
+      const input = parseTaskCreate(request.body);
+      requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
+      const entry = createTask(ctx.store, viewerFor(ctx, request), input);
+      reply.header('location', `/v1/tasks/${entry.record.task_id}`);
+      return sendBody(request, reply, 201, entry.json, entry.etag);
+    },
+  );
+
+  const update =
+    (deprecated: boolean) => (request: FastifyRequest<{ Params: TaskParams }>, reply: FastifyReply) => {
+      if (deprecated) markDeprecated(reply, `/v1/tasks/${request.params.task_id}`);
+      const viewer = viewerFor(ctx, request);
+      const entry = readableTask(ctx.store, viewer, request.params.task_id);
+      checkIfMatch(request, entry.etag);
+      patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body));
+      return sendBody(request, reply, 200, entry.json, entry.etag);
+    };
+  app.patch<{ Params: TaskParams }>(
+    '/v1/tasks/:task_id',
+    { config: { scope: 'tasks:write', operationId: 'tasks.update' } },
+    update(false),
+  );
+  // Deprecated: the same partial update as PATCH (omitted fields stay), with the deprecation headers.
+  app.put<{ Params: TaskParams }>(
+    '/v1/tasks/:task_id',
+    { config: { scope: 'tasks:write', operationId: 'tasks.replace', deprecated: true } },
+    update(true),
+  );
+
+  app.delete<{ Params: TaskParams }>(
+    '/v1/tasks/:task_id',
+    { config: { scope: 'tasks:write', operationId: 'tasks.delete' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const entry = readableTask(ctx.store, viewer, request.params.task_id);
+      checkIfMatch(request, entry.etag);
+      deleteTask(ctx.store, viewer, entry);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,126 @@
+// Teams: the list ordered by name with `total` and a name search, a team's
+// detail with its members, and PATCH (plus the deprecated PUT) for the team
+// owner or an organization owner or admin.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseOr422, text } from '../body-validation';
+import { type EmulatorContext, viewerFor, requireOwnOrg } from '../emulator-context';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, markDeprecated, sendJson, sendList } from '../json-reply';
+import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
+import { ProblemReply } from '../problem';
+import type { TeamRecord } from '../records';
+import type { EmulatorStore, Viewer } from '../store';
+
+const teamPatchSchema = z.object({
+  // `null` leaves the name as it is: a team always has one.
+  name: text(1, 120).nullable().optional(),
+  description: text(0, 2000).nullable().optional(),
+});
+const teamsQuerySchema = z.object({ org_id: z.string().min(1) });
+
+export function serializeTeam(
+  store: EmulatorStore,
+  viewer: Viewer,
+  team: TeamRecord,
+): Record<string, unknown> {
+  const members = store.teamMembers.get(team.team_id) ?? [];
+  let projectCount = 0;
+  for (const p of store.projects.values()) if (p.team_id === team.team_id) projectCount += 1;
+  return {
+    ...team,
+    member_count: members.length,
+    project_count: projectCount,
+    team_role: members.find((m) => m.user_id === viewer.member.user_id)?.team_role ?? null,
+  };
+}
+
+function serializeTeamDetail(
+  store: EmulatorStore,
+  viewer: Viewer,
+  team: TeamRecord,
+): Record<string, unknown> {
+  return { ...serializeTeam(store, viewer, team), members: store.teamMembers.get(team.team_id) ?? [] };
+}
+
+function teamOr404(store: EmulatorStore, teamId: string): TeamRecord {
+  const team = store.teams.get(teamId);
+  if (!team) throw new ProblemReply(404, null, 'Not Found', `team ${teamId} not found`);
+  return team;
+}
+
+export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+  type TeamParams = { Params: { team_id: string } };
+
+  app.get('/v1/teams', { config: { scope: 'teams:read', operationId: 'teams.list' } }, (request, reply) => {
+    const params = queryPairs(request.url);
+    const { org_id: orgId } = parseOr422(teamsQuerySchema, Object.fromEntries(params), 'query');
+    requireOwnOrg(ctx, orgId, ['query', 'org_id']);
+    const viewer = viewerFor(ctx, request);
+    const sort = parseSort(params, ['name'] as const, 'name');
+    const search = params.get('search')?.toLowerCase() ?? '';
+    const sorted = [...store.teams.values()]
+      .filter((t) => t.is_active && t.name.toLowerCase().includes(search))
+      .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.team_id, b.team_id));
+    return sendList(ctx, request, reply, {
+      queryKey: `teams\u0000${search}\u0000${sort.sortOrder}`,
+      sortedAsc: sorted,
+      order: sort.sortOrder,
+      defaultLimit: 50,
+      params,
+      positionOf: (t) => ({ value: t.name, id: t.team_id }),
+      compareToPosition: (t, p) => compareText(t.name, String(p.value)) || compareCodePoints(t.team_id, p.id),
+      serialize: (t) => serializeTeam(store, viewer, t),
+      extra: { total: sorted.length },
+    });
+  });
+
+  app.get<TeamParams>(
+    '/v1/teams/:team_id',
+    { config: { scope: 'teams:read', operationId: 'teams.get' } },
+    (request, reply) => {
+      const team = teamOr404(store, request.params.team_id);
+      return sendJson(request, reply, 200, serializeTeamDetail(store, viewerFor(ctx, request), team));
+    },
+  );
+
+  const update = (deprecated: boolean) => (request: FastifyRequest<TeamParams>, reply: FastifyReply) => {
+    if (deprecated) markDeprecated(reply, `/v1/teams/${request.params.team_id}`);
+    const team = teamOr404(store, request.params.team_id);
+    const viewer = viewerFor(ctx, request);
+    const owner = (store.teamMembers.get(team.team_id) ?? []).some(
+      (m) => m.user_id === viewer.member.user_id && m.team_role === 'owner',
+    );
+    if (!owner && viewer.member.role === 'member') {
+      throw new ProblemReply(
+        403,
+        null,
+        'Forbidden',
+        'Only the team owner or an organization owner or admin may change a team.',
+      );
+    }
+    checkIfMatch(request, etagOfJson(serializeTeamDetail(store, viewer, team)));
+    const patch = parseOr422(teamPatchSchema, request.body, 'body');
+    const next: TeamRecord = { ...team };
+    if (patch.name != null) next.name = patch.name;
+    if (patch.description !== undefined) next.description = patch.description;
+    if (next.name !== team.name || next.description !== team.description) {
+      next.updated_at = store.nowIso();
+      next.updated_by = viewer.username;
+      store.teams.set(next.team_id, next);
+      store.touch();
+    }
+    return sendJson(request, reply, 200, serializeTeamDetail(store, viewer, next));
+  };
+  app.patch<TeamParams>(
+    '/v1/teams/:team_id',
+    { config: { scope: 'teams:write', operationId: 'teams.update' } },
+    update(false),
+  );
+  app.put<TeamParams>(
+    '/v1/teams/:team_id',
+    { config: { scope: 'teams:write', operationId: 'teams.replace', deprecated: true } },
+    update(true),
+  );
+}

@@ -1,0 +1,318 @@
+// The emulator's in-memory data: one organization and everything in it, a
+// version counter that moves on every write (list caches key on it), and the
+// per-task caches (serialized body, ETag, lower-cased search text) that make a
+// repeated read O(1).
+import type { Clock } from './clock';
+import { DeterministicRandom } from './deterministic-random';
+import { etagOf } from './entity-tag';
+import type {
+  CommentRecord,
+  GoalRecord,
+  HistoryRecord,
+  OrganizationMemberRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  SectionRecord,
+  SprintRecord,
+  TaskRecord,
+  TeamMemberRecord,
+  TeamRecord,
+} from './records';
+
+/** Who is asking, as far as what they may read: their member record and their token's project restriction. */
+export interface Viewer {
+  member: OrganizationMemberRecord;
+  username: string;
+  /** null: every project of the organization. */
+  projectIds: ReadonlySet<string> | null;
+  /** Stable text naming the project restriction, for cache keys. */
+  visibilityKey: string;
+}
+
+export function viewerOf(member: OrganizationMemberRecord, projectIds: readonly string[] | null): Viewer {
+  const restricted = projectIds === null ? null : new Set(projectIds);
+  return {
+    member,
+    username: member.username ?? member.user_id,
+    projectIds: restricted,
+    visibilityKey: restricted === null ? '*' : [...restricted].sort().join(','),
+  };
+}
+
+export function canSeeProject(viewer: Viewer, projectId: string | null): boolean {
+  if (viewer.projectIds === null) return true;
+  return projectId !== null && viewer.projectIds.has(projectId);
+}
+
+/** A stored task with the caches derived from it; `record` is replaced, never mutated. */
+export class TaskEntry {
+  private jsonCache: string | undefined;
+  private etagCache: string | undefined;
+  private lowerCache: { title: string; description: string; id: string; tags: string[] } | undefined;
+  /** Per-sort-key comparison keys, filled and cleared by the task list. */
+  sortKeys: unknown[] = [];
+
+  constructor(public record: TaskRecord) {}
+
+  get json(): string {
+    this.jsonCache ??= JSON.stringify(this.record);
+    return this.jsonCache;
+  }
+
+  get etag(): string {
+    this.etagCache ??= etagOf(this.json);
+    return this.etagCache;
+  }
+
+  /** Unicode lower case of the searchable fields (task-list-query.ts: search). */
+  get lower(): { title: string; description: string; id: string; tags: string[] } {
+    this.lowerCache ??= {
+      title: this.record.title.toLowerCase(),
+      description: (this.record.description ?? '').toLowerCase(),
+      id: this.record.task_id.toLowerCase(),
+      tags: this.record.tags.map((tag) => tag.toLowerCase()),
+    };
+    return this.lowerCache;
+  }
+
+  replace(record: TaskRecord): void {
+    this.record = record;
+    this.jsonCache = undefined;
+    this.etagCache = undefined;
+    this.lowerCache = undefined;
+    this.sortKeys = [];
+  }
+}
+
+export type TaskChange =
+  | { kind: 'insert'; entry: TaskEntry }
+  | { kind: 'update'; entry: TaskEntry; before: TaskRecord }
+  | { kind: 'delete'; entry: TaskEntry };
+
+export interface TaskCounts {
+  section: Map<string, number>;
+  sprint: Map<string, { total: number; completed: number }>;
+  /** Subtasks excluded (contract: GoalOut.tasks_total). */
+  goal: Map<string, { total: number; completed: number }>;
+}
+
+export interface CreateCounts {
+  tasks: number;
+  comments: number;
+  sections: number;
+  sprints: number;
+  goals: number;
+}
+
+export class EmulatorStore {
+  org: OrganizationRecord = { org_id: '', name: '', slug: '', created_at: '' };
+  readonly members = new Map<string, OrganizationMemberRecord>();
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly teams = new Map<string, TeamRecord>();
+  readonly teamMembers = new Map<string, TeamMemberRecord[]>();
+  readonly sections = new Map<string, SectionRecord>();
+  readonly sprints = new Map<string, SprintRecord>();
+  readonly goals = new Map<string, GoalRecord>();
+  readonly tasks = new Map<string, TaskEntry>();
+  readonly comments = new Map<string, CommentRecord>();
+  readonly commentsByTask = new Map<string, CommentRecord[]>();
+  /** History by task id; kept after a task is deleted (the history of a deleted task stays readable). */
+  readonly history = new Map<string, HistoryRecord[]>();
+  /** The project a task was last in, for the visibility of the history of deleted tasks. */
+  readonly historyProject = new Map<string, string | null>();
+  /** Seeded tasks whose `created` history entry is written on first need, so seeding 100 000 tasks stays fast. */
+  readonly pendingCreationHistory = new Set<string>();
+  readonly creates: CreateCounts = { tasks: 0, comments: 0, sections: 0, sprints: 0, goals: 0 };
+  mainUserId = '';
+  peerUserId = '';
+
+  /** Moves on every write; list pages and counts are cached per version. */
+  version = 0;
+  private readonly ids: DeterministicRandom;
+  private sequence = 0;
+  private readonly taskListeners: ((change: TaskChange) => void)[] = [];
+  private countsCache = new Map<string, TaskCounts>();
+  private countsVersion = -1;
+
+  constructor(
+    readonly clock: Clock,
+    seed: number,
+  ) {
+    this.ids = new DeterministicRandom((seed ^ 0x5eed1d5) >>> 0);
+  }
+
+  /** A new random-looking id; deterministic for a given seed and sequence of writes. */
+  newId(prefix: string): string {
+    return `${prefix}_${this.ids.token(12)}`;
+  }
+
+  /** A new id that sorts after every id made before it (history and comments keep creation order on ties). */
+  sequentialId(prefix: string): string {
+    this.sequence += 1;
+    return `${prefix}_${this.sequence.toString(36).padStart(10, '0')}`;
+  }
+
+  nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  /** Today's date in UTC, `YYYY-MM-DD`. */
+  today(): string {
+    return this.nowIso().slice(0, 10);
+  }
+
+  touch(): void {
+    this.version += 1;
+  }
+
+  memberByUsername(username: string): OrganizationMemberRecord | undefined {
+    for (const member of this.members.values()) if (member.username === username) return member;
+    return undefined;
+  }
+
+  get mainMember(): OrganizationMemberRecord {
+    return this.requireMember(this.mainUserId);
+  }
+
+  get peerMember(): OrganizationMemberRecord {
+    return this.requireMember(this.peerUserId);
+  }
+
+  private requireMember(userId: string): OrganizationMemberRecord {
+    const member = this.members.get(userId);
+    if (!member) throw new Error(`no member ${userId}`);
+    return member;
+  }
+
+  onTaskChange(listener: (change: TaskChange) => void): void {
+    this.taskListeners.push(listener);
+  }
+
+  private notify(change: TaskChange): void {
+    for (const listener of this.taskListeners) listener(change);
+  }
+
+  insertTask(record: TaskRecord): TaskEntry {
+    const entry = new TaskEntry(record);
+    this.tasks.set(record.task_id, entry);
+    this.historyProject.set(record.task_id, record.project_id);
+    this.touch();
+    this.notify({ kind: 'insert', entry });
+    return entry;
+  }
+
+  updateTask(entry: TaskEntry, record: TaskRecord): void {
+    const before = entry.record;
+    entry.replace(record);
+    this.historyProject.set(record.task_id, record.project_id);
+    this.touch();
+    this.notify({ kind: 'update', entry, before });
+  }
+
+  deleteTask(entry: TaskEntry): void {
+    this.tasks.delete(entry.record.task_id);
+    this.touch();
+    this.notify({ kind: 'delete', entry });
+  }
+
+  historyOf(taskId: string): HistoryRecord[] {
+    this.materializeCreationHistory(taskId);
+    return this.history.get(taskId) ?? [];
+  }
+
+  appendHistory(record: HistoryRecord): void {
+    this.materializeCreationHistory(record.task_id);
+    const list = this.history.get(record.task_id) ?? [];
+    list.push(record);
+    this.history.set(record.task_id, list);
+  }
+
+  /** Writes the `created` entry of a seeded task, from its record as seeded (call before changing it). */
+  materializeCreationHistory(taskId: string): void {
+    if (!this.pendingCreationHistory.delete(taskId)) return;
+    const entry = this.tasks.get(taskId);
+    if (!entry) return;
+    const task = entry.record;
+    const list = this.history.get(taskId) ?? [];
+    list.unshift(creationHistory(this.sequentialId('hst'), task, task.created_by ?? 'system'));
+    this.history.set(taskId, list);
+  }
+
+  /** Task counts per section, sprint and goal, over the tasks the viewer can read. */
+  taskCounts(viewer: Viewer): TaskCounts {
+    if (this.countsVersion !== this.version) {
+      this.countsCache = new Map();
+      this.countsVersion = this.version;
+    }
+    const cached = this.countsCache.get(viewer.visibilityKey);
+    if (cached) return cached;
+    const counts: TaskCounts = { section: new Map(), sprint: new Map(), goal: new Map() };
+    for (const { record: task } of this.tasks.values()) {
+      if (!canSeeProject(viewer, task.project_id)) continue;
+      const completed = task.status === 'completed' ? 1 : 0;
+      if (task.section_id !== null)
+        counts.section.set(task.section_id, (counts.section.get(task.section_id) ?? 0) + 1);
+      if (task.sprint_id !== null) {
+        const c = counts.sprint.get(task.sprint_id) ?? { total: 0, completed: 0 };
+        c.total += 1;
+        c.completed += completed;
+        counts.sprint.set(task.sprint_id, c);
+      }
+      if (task.goal_id !== null && task.parent_task_id === null) {
+        const c = counts.goal.get(task.goal_id) ?? { total: 0, completed: 0 };
+        c.total += 1;
+        c.completed += completed;
+        counts.goal.set(task.goal_id, c);
+      }
+    }
+    this.countsCache.set(viewer.visibilityKey, counts);
+    return counts;
+  }
+}
+
+/** The fields a `created` history entry lists: every field set at creation. */
+const HISTORY_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assignee',
+  'tags',
+  'due_date',
+  'start_date',
+  'project_id',
+  'team_id',
+  'section_id',
+  'sprint_id',
+  'goal_id',
+  'milestone_id',
+  'parent_task_id',
+  'task_type',
+  'review',
+  'position',
+] as const satisfies readonly (keyof TaskRecord)[];
+
+export function creationHistory(historyId: string, task: TaskRecord, by: string): HistoryRecord {
+  const metadata = HISTORY_FIELDS.filter((field) => {
+    const value = task[field];
+    return value !== null && !(Array.isArray(value) && value.length === 0);
+  }).map((field) => ({ field, new: task[field], old: null }));
+  return {
+    history_id: historyId,
+    task_id: task.task_id,
+    action: 'created',
+    created_by: by,
+    created_at: task.created_at,
+    title: task.title,
+    metadata,
+    hash_id: null,
+    updated_at: task.created_at,
+  };
+}
+
+/** The `{field, new, old}` list of what changed between two versions of a task. */
+export function changedFields(before: TaskRecord, after: TaskRecord) {
+  return HISTORY_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])).map(
+    (field) => ({ field, new: after[field], old: before[field] }),
+  );
+}
