@@ -1,0 +1,71 @@
+// The app's own preferences (theme, last window bounds) in a small JSON file
+// in userData. A missing, unreadable or half-written file gives defaults for
+// what cannot be read, never a failed start; writes replace the file atomically.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { themePreferenceSchema } from '../ipc/contract';
+
+const rectangleSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number().positive(),
+  height: z.number().positive(),
+});
+
+export const settingsSchema = z.object({
+  theme: themePreferenceSchema.catch('system'),
+  window: z
+    .object({
+      bounds: rectangleSchema.optional().catch(undefined),
+      maximized: z.boolean().catch(false),
+    })
+    .catch({ maximized: false }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = { theme: 'system', window: { maximized: false } };
+
+export function readSettingsFile(filePath: string): Settings {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+  const parsed = settingsSchema.safeParse(json);
+  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+}
+
+export function writeSettingsFile(filePath: string, settings: Settings): void {
+  mkdirSync(dirname(filePath), { recursive: true });
+  const temporary = `${filePath}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(settingsSchema.parse(settings), null, 2)}\n`);
+  renameSync(temporary, filePath);
+}
+
+/** The settings of this run: read once, written through on every change. */
+export class SettingsStore {
+  #current: Settings;
+
+  constructor(readonly filePath: string) {
+    this.#current = readSettingsFile(filePath);
+  }
+
+  get(): Settings {
+    return this.#current;
+  }
+
+  update(change: (current: Settings) => Settings): Settings {
+    const next = settingsSchema.parse(change(this.#current));
+    writeSettingsFile(this.filePath, next);
+    this.#current = next;
+    return next;
+  }
+}
