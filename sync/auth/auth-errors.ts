@@ -83,7 +83,7 @@ export class OAuthProtocolError extends AuthError {
 const ERROR_CODE_PATTERN = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 const DESCRIPTION_PATTERN = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,300}$/;
 
-export type SignedOutReason = 'refresh-token-refused' | 'no-refresh-token' | 'pasted-token-rejected';
+export type SignedOutReason = 'refresh-token-refused' | 'no-refresh-token';
 
 /**
  * The session cannot continue without the person signing in again. Nothing
@@ -96,9 +96,7 @@ export class SignedOutError extends AuthError {
     super(
       reason === 'no-refresh-token'
         ? 'Not signed in: no saved sign-in was found. Sign in again.'
-        : reason === 'pasted-token-rejected'
-          ? 'Signed out: the pasted access token is no longer accepted and cannot be renewed. Paste a new one or sign in.'
-          : 'Signed out: the saved sign-in is no longer accepted by the server. Sign in again.',
+        : 'Signed out: the saved sign-in is no longer accepted by the server. Sign in again.',
     );
   }
 }

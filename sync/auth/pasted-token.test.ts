@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { PastedTokenRefusedError, SignedOutError } from './auth-errors';
-import { classifyPastedToken, pastedTokenCredentials } from './pasted-token';
+import { PastedTokenRefusedError } from './auth-errors';
+import { classifyPastedToken } from './pasted-token';
 
 const SECRET = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
 
@@ -46,15 +46,5 @@ describe('classifyPastedToken', () => {
 
   test('the unknown-prefix message names the prefixes that are accepted', () => {
     expect(() => classifyPastedToken('abc')).toThrow(/svc_live_.*svc_test_/);
-  });
-});
-
-describe('pastedTokenCredentials', () => {
-  test('hands out the pasted token, and cannot renew it: a refresh means signed out', async () => {
-    const credentials = pastedTokenCredentials(classifyPastedToken(`svc_test_${SECRET}`));
-    expect(await credentials.getAccessToken()).toBe(`svc_test_${SECRET}`);
-    const error = await credentials.refresh().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SignedOutError);
-    expect(error).toMatchObject({ type: 'signed-out', reason: 'pasted-token-rejected' });
   });
 });

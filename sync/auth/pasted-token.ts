@@ -1,9 +1,12 @@
 // Access tokens a person pastes instead of signing in through the browser:
 // recognise live and test tokens (a test token signs in read-only) and refuse
-// anything else before it is ever sent. Whether the service accepts the token is
-// checked afterwards with `GET /v1/me` by the API client (sync/api/).
-import { PastedTokenRefusedError, SignedOutError } from './auth-errors';
-import type { CredentialSource } from './credential-source';
+// anything else before it is ever sent.
+//
+// The seam: `classifyPastedToken(text)` here, then `staticCredentials(token)`
+// from sync/api/credentials.ts (a pasted token cannot be renewed, so expiry
+// signs out), then `GET /v1/me` through the API client to learn whose token it
+// is before the account is kept.
+import { PastedTokenRefusedError } from './auth-errors';
 
 export type TokenKind = 'live' | 'test';
 
@@ -42,16 +45,4 @@ export function classifyPastedToken(pasted: string): PastedToken {
   if (!known) throw new PastedTokenRefusedError('unknown-prefix');
   if (!SECRET_PATTERN.test(token.slice(known.prefix.length))) throw new PastedTokenRefusedError('malformed');
   return { token, kind: known.kind, readOnly: known.kind === 'test', legacy: known.legacy };
-}
-
-/**
- * The credential source for a pasted token: it cannot be renewed, so a 401
- * from the service (expired, revoked) means the person must paste or sign in
- * again. The API client checks it with `GET /v1/me` before the account is kept.
- */
-export function pastedTokenCredentials(pasted: PastedToken): CredentialSource {
-  return {
-    getAccessToken: () => Promise.resolve(pasted.token),
-    refresh: () => Promise.reject(new SignedOutError('pasted-token-rejected')),
-  };
 }

@@ -12,7 +12,7 @@ import {
   type SignedOutReason,
 } from './auth-errors';
 import { oauthEndpoint, parseAuthUrl } from './auth-url';
-import type { CredentialSource } from './credential-source';
+import type { CredentialSource } from '../api/credentials';
 import type { SecretStore } from './secret-store';
 import { type TokenGrant, requestTokens } from './token-endpoint';
 
