@@ -149,6 +149,9 @@ export const teamOperations = {
     path: '/v1/teams',
     query: { org_id: p.orgId },
   })),
+  get: readOperation('teams.get', teamDetailSchema, (p: { teamId: string }) => ({
+    path: `/v1/teams/${seg(p.teamId)}`,
+  })),
   update: updateOperation<
     z.infer<typeof teamDetailSchema>,
     { name?: string | null; description?: string | null },
@@ -172,6 +175,9 @@ export const sectionOperations = {
       query: { org_id: p.orgId, scope_type: p.scopeType, scope_id: p.scopeId },
     }),
   ),
+  get: readOperation('sections.get', sectionSchema, (p: { sectionId: string }) => ({
+    path: `/v1/sections/${seg(p.sectionId)}`,
+  })),
   create: createOperation<z.infer<typeof sectionSchema>, SectionCreateBody, NoParams>(
     'sections.create',
     sectionSchema,
@@ -193,6 +199,9 @@ export const sprintOperations = {
   list: listOperation('sprints.list', sprintSchema, (p: { teamId: string }) => ({
     path: `/v1/teams/${seg(p.teamId)}/sprints`,
   })),
+  get: readOperation('sprints.get', sprintSchema, (p: { teamId: string; sprintId: string }) => ({
+    path: `/v1/teams/${seg(p.teamId)}/sprints/${seg(p.sprintId)}`,
+  })),
   create: createOperation<z.infer<typeof sprintSchema>, SprintCreateBody, { teamId: string }>(
     'sprints.create',
     sprintSchema,
@@ -211,9 +220,16 @@ export const sprintOperations = {
 
 export const goalOperations = {
   /** Every live goal, grouped by project, under one ETag. */
-  grouped: readOperation('goals.list', groupedGoalsSchema, (p: { orgId: string }) => ({
+  grouped: readOperation('goals.list_grouped', groupedGoalsSchema, (p: { orgId: string }) => ({
     path: '/v1/goals',
     query: { org_id: p.orgId },
+  })),
+  /** One project's goals, to continue a group of the grouped answer past its `next_cursor`. */
+  listInProject: listOperation('goals.list', goalSchema, (p: { projectId: string }) => ({
+    path: `/v1/projects/${seg(p.projectId)}/goals`,
+  })),
+  get: readOperation('goals.get', goalSchema, (p: { projectId: string; goalId: string }) => ({
+    path: `/v1/projects/${seg(p.projectId)}/goals/${seg(p.goalId)}`,
   })),
   create: createOperation<z.infer<typeof goalSchema>, GoalCreateBody, { projectId: string }>(
     'goals.create',
@@ -264,6 +280,9 @@ export const taskCommentOperations = {
   list: listOperation('task-comments.list', taskCommentSchema, (p: { taskId: string }) => ({
     path: '/v1/task-comments',
     query: { task_id: p.taskId },
+  })),
+  get: readOperation('task-comments.get', taskCommentSchema, (p: { commentId: string }) => ({
+    path: `/v1/task-comments/${seg(p.commentId)}`,
   })),
   create: createOperation<z.infer<typeof taskCommentSchema>, TaskCommentCreateBody, NoParams>(
     'task-comments.create',
