@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
 import { ApiClient, type ApiClientOptions } from './api-client';
 import { staticCredentials } from './credentials';
-import { NetworkError, ProblemError, RequestAbortedError } from './errors';
+import { InvalidResponseError, NetworkError, ProblemError, RequestAbortedError } from './errors';
 import { healthOperation, meOperations, taskOperations, teamOperations } from './operations';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, random: () => 0.5 };
@@ -433,4 +433,75 @@ test('every request names the app and its version, over kept-alive connections',
     await api.close();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+describe('answers no contract allows, from a server that is not the service', () => {
+  let baseUrl: string;
+  let reply: (path: string) => { status: number; type: string; body: string };
+  const server = createServer((request, response) => {
+    const { status, type, body } = reply(request.url ?? '/');
+    response.writeHead(status, { 'content-type': type }).end(body);
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function api(): ApiClient {
+    return new ApiClient({
+      baseUrl,
+      credentials: staticCredentials('svc_live_not_checked_here'),
+      retry: { ...FAST_RETRY, maxAttempts: 2 },
+    });
+  }
+
+  test('a 200 whose body misses a required field is an error naming the operation and the field', async () => {
+    reply = () => ({
+      status: 200,
+      type: 'application/json',
+      body: JSON.stringify({
+        data: [
+          { task_id: 'k1', title: 'ok', status: 's' },
+          { title: 'no id', status: 's' },
+        ],
+        next_cursor: null,
+      }),
+    });
+    const client = api();
+    try {
+      const error = await failure(client.listPage(taskOperations.list, { orgId: 'o1' }));
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error).toMatchObject({ operation: 'tasks.list', path: 'data[1].task_id' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a 200 whose body is cut short is an error about the body', async () => {
+    reply = () => ({ status: 200, type: 'application/json', body: '{"user_id":"u1","usern' });
+    const client = api();
+    try {
+      expect(await failure(client.read(meOperations.get, {}))).toMatchObject({
+        kind: 'invalid-response',
+        path: '(body)',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('an HTML error page from a proxy is still a typed error, retried like any 5xx', async () => {
+    reply = () => ({ status: 502, type: 'text/html', body: '<html><h1>502 Bad Gateway</h1></html>' });
+    const client = api();
+    try {
+      const error = await failure(client.read(meOperations.get, {}));
+      expect(error).toBeInstanceOf(ProblemError);
+      expect(error).toMatchObject({ status: 502, type: 'about:blank', attempts: 2 });
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -180,3 +180,33 @@ describe('RateGovernor', () => {
     expect(h.granted).toEqual(['probe', 'after-refresh']);
   });
 });
+
+describe('RateGovernor windows', () => {
+  test('an answer from a window the service started sooner than reckoned restores the budget', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 1, 60));
+    void h.request('a', 'user');
+    void h.request('b', 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a']);
+    h.release('a', ok(10, 9, 60 + 30));
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a', 'b']);
+  });
+
+  test('answers of the same window arriving out of order never raise the budget', async () => {
+    const h = harness();
+    void h.request('probe', 'user');
+    await settle();
+    h.release('probe', ok(10, 3, 60));
+    for (const label of ['a', 'b', 'c', 'd']) void h.request(label, 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe', 'a', 'b', 'c']);
+    h.release('b', ok(10, 1, 59));
+    h.release('a', ok(10, 2, 60));
+    await settle();
+    expect(h.granted).toHaveLength(4);
+  });
+});

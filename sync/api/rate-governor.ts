@@ -55,8 +55,11 @@ interface Waiter {
   detach(): void;
 }
 
-/** Reset times come in whole seconds; answers within this of each other are the same window. */
-const SAME_WINDOW_TOLERANCE_MS = 1000;
+/**
+ * Reset times come in whole seconds and answers take a while to arrive: resets
+ * within this of each other belong to the same window.
+ */
+const SAME_WINDOW_TOLERANCE_MS = 2000;
 
 export class RateGovernor {
   private readonly clock: ApiClock;
@@ -210,7 +213,10 @@ export class RateGovernor {
     const othersInFlight = this.inFlight - 1;
     const fresh = remaining - othersInFlight;
     this.limit = limit;
-    if (!this.known || resetAt > this.windowEndsAt + SAME_WINDOW_TOLERANCE_MS) {
+    // The service started a new window sooner than we reckoned: its reset moved
+    // well past ours and the budget went back up.
+    const newWindow = resetAt > this.windowEndsAt + SAME_WINDOW_TOLERANCE_MS && fresh > this.remaining;
+    if (!this.known || newWindow) {
       if (this.known) this.backgroundUsed = 0;
       this.known = true;
       this.remaining = fresh;
