@@ -23,7 +23,7 @@ export interface ConsentBrowserScript {
 }
 
 export interface ConsentBrowser {
-  openUrl(url: string): void;
+  openUrl: (url: string) => void;
   /** URLs passed to openUrl, in order. */
   readonly opened: string[];
   /** Every page visited by the last browse, in order. */
