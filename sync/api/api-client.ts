@@ -2,6 +2,7 @@
 // front of every authenticated request, retries where repeating is safe, token
 // refresh on expiry, and every answer either validated against its schema or
 // turned into a typed error. It never touches the mirror or the outbox.
+import { createHash } from 'node:crypto';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { ListPage } from '../protocol/list-page';
@@ -176,10 +177,13 @@ export class ApiClient {
     rateLimited: 0,
     refreshes: 0,
   };
+  // Tokens are remembered only by fingerprint (SHA-256), never by value.
   /** The refresh under way (or last done) and the expired token it replaces: one refresh per expiry. */
   private refreshing: { from: string; done: Promise<void> } | null = null;
   /** The token the service last refused for good, so we stop sending it. */
-  private signedOut: { token: string; reason: SignedOutReason } | null = null;
+  private signedOut: { tokenId: string; reason: SignedOutReason } | null = null;
+  /** The token last sent: the service counts its budget per token. */
+  private lastTokenId: string | null = null;
 
   constructor(options: ApiClientOptions) {
     const url = new URL(options.baseUrl);
@@ -381,6 +385,7 @@ export class ApiClient {
       attempt += 1;
       if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);
       const token = spec.authenticated ? await this.currentToken(spec.operation) : null;
+      const tokenId = token === null ? null : tokenFingerprint(token);
       const headers: Record<string, string> = {
         accept: 'application/json, application/problem+json',
         'user-agent': this.userAgent,
@@ -458,15 +463,15 @@ export class ApiClient {
         throw problem.withAttempts(attempt + rateLimitRetries);
       }
 
-      if (answer.status === 401 && token !== null) {
+      if (answer.status === 401 && tokenId !== null) {
         const reason = signedOutReasonOf(problem.type);
         if (reason === 'token-expired' && !refreshed && this.credentials.refresh) {
           refreshed = true;
-          await this.refreshAfterExpiry(spec.operation, token);
+          await this.refreshAfterExpiry(spec.operation, tokenId);
           attempt -= 1;
           continue;
         }
-        throw this.signOut(spec.operation, token, reason, problem.requestId);
+        throw this.signOut(spec.operation, tokenId, reason, problem.requestId);
       }
 
       if (isRetryableStatus(answer.status, problem.type) && safe && attempt < this.retry.maxAttempts) {
@@ -497,9 +502,12 @@ export class ApiClient {
 
   private async currentToken(operation: string): Promise<string> {
     const token = await this.credentials.getAccessToken();
-    if (this.signedOut !== null && this.signedOut.token === token) {
+    const tokenId = tokenFingerprint(token);
+    if (this.signedOut !== null && this.signedOut.tokenId === tokenId) {
       throw new SignedOutError(operation, this.signedOut.reason, null);
     }
+    if (this.lastTokenId !== null && this.lastTokenId !== tokenId) this.governor.tokenChanged();
+    this.lastTokenId = tokenId;
     return token;
   }
 
@@ -510,18 +518,18 @@ export class ApiClient {
    * other failure signs out.
    */
   private async refreshAfterExpiry(operation: string, expired: string): Promise<void> {
+    // `expired` is the expired token's fingerprint.
     const credentials = this.credentials;
     if (!credentials.refresh) throw this.signOut(operation, expired, 'token-expired', null);
     let flight = this.refreshing?.from === expired ? this.refreshing : null;
     if (flight === null) {
-      const current = await this.credentials.getAccessToken();
+      const current = tokenFingerprint(await this.credentials.getAccessToken());
       if (current !== expired) return;
       flight = this.refreshing?.from === expired ? this.refreshing : null;
     }
     if (flight === null) {
       const done = credentials.refresh().then(() => {
         this.counters.refreshes += 1;
-        this.governor.tokenChanged();
       });
       flight = { from: expired, done };
       this.refreshing = flight;
@@ -541,12 +549,12 @@ export class ApiClient {
 
   private signOut(
     operation: string,
-    token: string,
+    tokenId: string,
     reason: SignedOutReason,
     requestId: string | null,
   ): SignedOutError {
-    if (this.signedOut?.token !== token) {
-      this.signedOut = { token, reason };
+    if (this.signedOut?.tokenId !== tokenId) {
+      this.signedOut = { tokenId, reason };
       this.credentials.onSignedOut?.(reason);
     }
     return new SignedOutError(operation, reason, requestId);
@@ -561,6 +569,10 @@ export class ApiClient {
     const search = query.toString();
     return `${this.basePath}${endpoint.path}${search === '' ? '' : `?${search}`}`;
   }
+}
+
+function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
 }
 
 function signedOutReasonOf(type: string): SignedOutReason {
