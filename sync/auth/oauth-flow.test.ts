@@ -202,6 +202,11 @@ describe('browser sign-in against the emulator', () => {
     expect(error).toMatchObject({ reason: 'timeout' });
   });
 
+  test('an openUrl that never settles does not outlast the attempt', async () => {
+    const flow = signInWith({ openUrl: () => new Promise<void>(() => undefined), attemptTimeoutMs: 30 });
+    expect(await failure(flow.signIn())).toMatchObject({ type: 'attempt-ended', reason: 'timeout' });
+  });
+
   test('cancel() ends a waiting attempt, and so does the caller’s AbortSignal', async () => {
     const opened: string[] = [];
     const flow = signInWith({ openUrl: (url) => void opened.push(url) });

@@ -108,13 +108,14 @@ export class OAuthSignIn {
         code_challenge_method: pkce.method,
       }).toString();
       assertOpenableInBrowser(authorize.href, this.authUrl);
-      try {
-        await this.deps.openUrl(authorize.href);
-      } catch {
-        throw new BrowserOpenError();
-      }
-
-      const { code } = await listener.callback;
+      // Not awaited alone: an openUrl that never settles must not outlast the attempt's timeout.
+      const browserFailed = Promise.resolve()
+        .then(() => this.deps.openUrl(authorize.href))
+        .then(
+          () => new Promise<never>(() => undefined),
+          () => Promise.reject(new BrowserOpenError()),
+        );
+      const { code } = await Promise.race([listener.callback, browserFailed]);
       return await requestTokens(
         oauthEndpoint(this.authUrl, 'token'),
         {
