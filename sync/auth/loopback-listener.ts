@@ -73,6 +73,8 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     outcome = verdict.outcome;
     const winner = request.socket;
     response.on('finish', () => shutDown(winner));
+    // A browser that hangs up before the page is sent must not leave the attempt open either.
+    response.on('close', () => shutDown(winner));
     answer(response, verdict.status, verdict.page, true);
   });
   server.on('connection', (socket) => {
