@@ -3,7 +3,7 @@
 // equal bodies and any change to a body changes its ETag.
 import { createHash } from 'node:crypto';
 
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 

@@ -20,7 +20,7 @@ export function sendBody(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  body: string,
+  body: string | Buffer,
   etag: string = etagOf(body),
 ): FastifyReply {
   reply.header('etag', etag);

@@ -122,6 +122,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog: [],
     oauthAutoApprove: options.oauthAutoApprove ?? false,
   };
+  // Sorted before the first request: the default order and the stable one gaps.md recommends for a full pass.
+  ctx.tasks.index('title');
+  ctx.tasks.index('created_at');
   const app = buildServer(ctx);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });

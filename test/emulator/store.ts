@@ -44,23 +44,57 @@ export function canSeeProject(viewer: Viewer, projectId: string | null): boolean
   return projectId !== null && viewer.projectIds.has(projectId);
 }
 
+// Strings that JSON.stringify would escape: quotes, backslashes, control characters, and surrogates (lone ones are escaped).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function quote(value: string | null): string {
+  if (value === null) return 'null';
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+}
+
+/**
+ * Exactly `JSON.stringify(task)` for a TaskRecord (same keys, same order, same
+ * escapes), about twice as fast: a list page of 100 000 tasks is serialized once.
+ */
+export function serializeTask(r: TaskRecord): string {
+  let tags = '';
+  for (let i = 0; i < r.tags.length; i++) tags += (i > 0 ? ',' : '') + quote(r.tags[i] as string);
+  return (
+    `{"task_id":${quote(r.task_id)},"org_id":${quote(r.org_id)},"project_id":${quote(r.project_id)}` +
+    `,"team_id":${quote(r.team_id)},"section_id":${quote(r.section_id)},"sprint_id":${quote(r.sprint_id)}` +
+    `,"goal_id":${quote(r.goal_id)},"milestone_id":${quote(r.milestone_id)},"parent_task_id":${quote(r.parent_task_id)}` +
+    `,"title":${quote(r.title)},"description":${quote(r.description)},"status":${quote(r.status)}` +
+    `,"priority":${quote(r.priority)},"assignee":${quote(r.assignee)},"tags":[${tags}]` +
+    `,"due_date":${quote(r.due_date)},"start_date":${quote(r.start_date)},"task_type":${quote(r.task_type)}` +
+    `,"created_via":${quote(r.created_via)},"review":${quote(r.review)},"position":${JSON.stringify(r.position)}` +
+    `,"created_by":${quote(r.created_by)},"updated_by":${quote(r.updated_by)},"created_at":${quote(r.created_at)}` +
+    `,"updated_at":${quote(r.updated_at)},"completed_at":${quote(r.completed_at)}}`
+  );
+}
+
 /** A stored task with the caches derived from it; `record` is replaced, never mutated. */
 export class TaskEntry {
-  private jsonCache: string | undefined;
+  private bytesCache: Buffer | undefined;
   private etagCache: string | undefined;
   private lowerCache: { title: string; description: string; id: string; tags: string[] } | undefined;
-  /** Per-sort-key comparison keys, filled and cleared by the task list. */
+  /** Per-sort-key comparison keys, filled and cleared by the task list (null is a key; undefined: not computed). */
   sortKeys: unknown[] = [];
 
   constructor(public record: TaskRecord) {}
 
+  /** The task's body as sent (UTF-8), built once per version of the task. */
+  get bytes(): Buffer {
+    this.bytesCache ??= Buffer.from(serializeTask(this.record));
+    return this.bytesCache;
+  }
+
   get json(): string {
-    this.jsonCache ??= JSON.stringify(this.record);
-    return this.jsonCache;
+    return this.bytes.toString('utf8');
   }
 
   get etag(): string {
-    this.etagCache ??= etagOf(this.json);
+    this.etagCache ??= etagOf(this.bytes);
     return this.etagCache;
   }
 
@@ -77,7 +111,7 @@ export class TaskEntry {
 
   replace(record: TaskRecord): void {
     this.record = record;
-    this.jsonCache = undefined;
+    this.bytesCache = undefined;
     this.etagCache = undefined;
     this.lowerCache = undefined;
     this.sortKeys = [];

@@ -21,8 +21,18 @@ import { compareCodePoints, type CursorCodec, type CursorPosition, firstAfter } 
 import type { TaskRecord } from './records';
 import { canSeeProject, type EmulatorStore, type TaskEntry, type Viewer } from './store';
 
-/** A comparison key: nulls are the largest value; then rank, then lower case, then the text as sent. */
-type SortKey = { rank: number; lower: string; raw: string } | null;
+/**
+ * A comparison key: nulls are the largest value; then rank, then lower case,
+ * then the text as sent. `plain`: no character at or above U+D800, so the
+ * native (UTF-16) comparison already is the code point order.
+ */
+type SortKey = { rank: number; lower: string; raw: string; plain: boolean } | null;
+
+const NOT_PLAIN = /[\ud800-\uffff]/;
+
+function key(rank: number, lower: string, raw: string): NonNullable<SortKey> {
+  return { rank, lower, raw, plain: !NOT_PLAIN.test(lower) && !NOT_PLAIN.test(raw) };
+}
 
 const SORT_KEY_SLOTS: Record<TaskSortKey, number> = {
   task_id: 0,
@@ -57,34 +67,43 @@ export function sortKeyOf(sortBy: TaskSortKey, value: string | null): SortKey {
     const ranks = sortBy === 'priority_rank' ? PRIORITY_RANK : STATUS_RANK;
     const rank = ranks[value];
     // Unknown values come after the known ones, by name.
-    return rank === undefined
-      ? { rank: 4, lower: value.toLowerCase(), raw: value }
-      : { rank, lower: '', raw: '' };
+    return rank === undefined ? key(4, value.toLowerCase(), value) : key(rank, '', '');
   }
-  return { rank: 0, lower: value.toLowerCase(), raw: value };
+  return key(0, value.toLowerCase(), value);
 }
 
 function compareKeys(a: SortKey, b: SortKey): number {
   if (a === b) return 0;
   if (a === null) return b === null ? 0 : 1;
   if (b === null) return -1;
-  return a.rank - b.rank || compareCodePoints(a.lower, b.lower) || compareCodePoints(a.raw, b.raw);
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  if (a.plain && b.plain) {
+    if (a.lower !== b.lower) return a.lower < b.lower ? -1 : 1;
+    return a.raw === b.raw ? 0 : a.raw < b.raw ? -1 : 1;
+  }
+  return compareCodePoints(a.lower, b.lower) || compareCodePoints(a.raw, b.raw);
 }
 
 function keyOfEntry(entry: TaskEntry, sortBy: TaskSortKey): SortKey {
   const slot = SORT_KEY_SLOTS[sortBy];
-  if (slot in entry.sortKeys) return entry.sortKeys[slot] as SortKey;
-  const key = sortKeyOf(sortBy, sortValueOf(entry.record, sortBy));
-  entry.sortKeys[slot] = key;
-  return key;
+  const cached = entry.sortKeys[slot];
+  if (cached !== undefined) return cached as SortKey;
+  const computed = sortKeyOf(sortBy, sortValueOf(entry.record, sortBy));
+  entry.sortKeys[slot] = computed;
+  return computed;
 }
 
 /** Ascending order of a sort key, ties broken by task id. */
 export function compareTasks(sortBy: TaskSortKey, a: TaskEntry, b: TaskEntry): number {
   return (
     compareKeys(keyOfEntry(a, sortBy), keyOfEntry(b, sortBy)) ||
-    compareCodePoints(a.record.task_id, b.record.task_id)
+    compareIds(a.record.task_id, b.record.task_id)
   );
+}
+
+/** Task ids are ASCII: the native comparison is the code point order. */
+function compareIds(a: string, b: string): number {
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 function compareToPosition(
@@ -190,7 +209,7 @@ export function normalizedQueryKey(query: TaskListQuery, username: string): stri
 }
 
 export interface TaskPage {
-  body: string;
+  body: Buffer;
   etag: string;
 }
 
@@ -205,6 +224,8 @@ export interface TaskPageRequest {
 }
 
 const FILTERED_CACHE_SIZE = 32;
+const PAGE_START = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
 const PAGE_CACHE_BYTES = 512 * 1024 * 1024;
 
 export class TaskListEngine {
@@ -248,7 +269,17 @@ export class TaskListEngine {
   index(sortBy: TaskSortKey): TaskEntry[] {
     let index = this.indexes.get(sortBy);
     if (!index) {
-      index = [...this.store.tasks.values()].sort((a, b) => compareTasks(sortBy, a, b));
+      // Decorate, sort, undecorate: each key computed once, not twice per comparison.
+      const entries = [...this.store.tasks.values()];
+      const keys = entries.map((entry) => keyOfEntry(entry, sortBy));
+      const ids = entries.map((entry) => entry.record.task_id);
+      const order = Array.from(entries.keys());
+      order.sort(
+        (i, j) =>
+          compareKeys(keys[i] as SortKey, keys[j] as SortKey) ||
+          compareIds(ids[i] as string, ids[j] as string),
+      );
+      index = order.map((i) => entries[i] as TaskEntry);
       this.indexes.set(sortBy, index);
     }
     return index;
@@ -335,12 +366,13 @@ export class TaskListEngine {
       next = this.cursors.encode(cursorKey, positionOfEntry(last, query.sort_by));
     }
 
-    let body = '{"data":[';
+    const parts: Buffer[] = [PAGE_START];
     for (let i = 0; i < items.length; i++) {
-      if (i > 0) body += ',';
-      body += (items[i] as TaskEntry).json;
+      if (i > 0) parts.push(COMMA);
+      parts.push((items[i] as TaskEntry).bytes);
     }
-    body += `],"next_cursor":${next === null ? 'null' : `"${next}"`}}`;
+    parts.push(Buffer.from(`],"next_cursor":${next === null ? 'null' : `"${next}"`}}`));
+    const body = Buffer.concat(parts);
     const page: TaskPage = { body, etag: etagOf(body) };
     if (cacheable) {
       this.pages.set(cacheKey, page);

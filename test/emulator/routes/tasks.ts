@@ -59,7 +59,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     { config: { scope: 'tasks:read', operationId: 'tasks.get' } },
     (request, reply) => {
       const entry = readableTask(ctx.store, viewerFor(ctx, request), request.params.task_id);
-      return sendBody(request, reply, 200, entry.json, entry.etag);
+      return sendBody(request, reply, 200, entry.bytes, entry.etag);
     },
   );
 
@@ -71,7 +71,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
       const entry = createTask(ctx.store, viewerFor(ctx, request), input);
       reply.header('location', `/v1/tasks/${entry.record.task_id}`);
-      return sendBody(request, reply, 201, entry.json, entry.etag);
+      return sendBody(request, reply, 201, entry.bytes, entry.etag);
     },
   );
 
@@ -82,7 +82,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const entry = readableTask(ctx.store, viewer, request.params.task_id);
       checkIfMatch(request, entry.etag);
       patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body));
-      return sendBody(request, reply, 200, entry.json, entry.etag);
+      return sendBody(request, reply, 200, entry.bytes, entry.etag);
     };
   app.patch<{ Params: TaskParams }>(
     '/v1/tasks/:task_id',

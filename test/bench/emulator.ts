@@ -1,0 +1,113 @@
+// `npm run bench -- emulator [--tasks 100000] [--limit 1000]`: how fast the
+// emulator answers, so that it is never what a client benchmark measures. The
+// emulator runs as its own process (as `npm run emulator` does) with the tasks
+// seeded; a bare undici client walks every page of `GET /v1/tasks` at
+// limit=1000, then walks again sending each page's ETag in If-None-Match (every
+// answer a 304). The last stdout line is one JSON object of figures.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Client } from 'undici';
+
+const { values } = parseArgs({
+  options: { tasks: { type: 'string', default: '100000' }, limit: { type: 'string', default: '1000' } },
+});
+const taskCount = Number(values.tasks);
+const limit = Number(values.limit);
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+const root = join(import.meta.dirname, '..', '..');
+const started = performance.now();
+const child = spawn(
+  join(root, 'node_modules', '.bin', 'tsx'),
+  [
+    join(root, 'test', 'emulator', 'cli.ts'),
+    '--port',
+    '0',
+    '--seed',
+    '42',
+    '--seed-tasks',
+    String(taskCount),
+    '--rate-limit-live',
+    '1000000',
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const lines = createInterface({ input: child.stdout });
+const [firstLine] = (await once(lines, 'line')) as [string];
+const startupMs = performance.now() - started;
+const info = JSON.parse(firstLine) as { base_url: string; org_id: string; tokens: { live: string } };
+
+const client = new Client(info.base_url, { pipelining: 1 });
+const headers = { authorization: `Bearer ${info.tokens.live}` };
+
+try {
+  // Walk 1: every page, fresh.
+  const pages: { path: string; etag: string }[] = [];
+  const pageMs: number[] = [];
+  let cursor: string | null = null;
+  let seen = 0;
+  do {
+    const path: string =
+      `/v1/tasks?org_id=${info.org_id}&limit=${limit}` +
+      (cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
+    const t0 = performance.now();
+    const response = await client.request({ method: 'GET', path, headers });
+    const text = await response.body.text();
+    pageMs.push(performance.now() - t0);
+    if (response.statusCode !== 200) throw new Error(`page ${pages.length}: ${response.statusCode} ${text}`);
+    const body = JSON.parse(text) as { data: unknown[]; next_cursor: string | null };
+    seen += body.data.length;
+    pages.push({ path, etag: String(response.headers.etag) });
+    cursor = body.next_cursor;
+  } while (cursor !== null);
+  if (seen !== taskCount) throw new Error(`walked ${seen} tasks, expected ${taskCount}`);
+
+  // Walk 2: the same pages with If-None-Match: all 304.
+  const notModifiedMs: number[] = [];
+  for (const page of pages) {
+    const t0 = performance.now();
+    const response = await client.request({
+      method: 'GET',
+      path: page.path,
+      headers: { ...headers, 'if-none-match': page.etag },
+    });
+    await response.body.text();
+    notModifiedMs.push(performance.now() - t0);
+    if (response.statusCode !== 304) throw new Error(`revalidating ${page.path}: ${response.statusCode}`);
+  }
+
+  console.log(
+    JSON.stringify({
+      tasks: seen,
+      limit,
+      pages: pages.length,
+      startup_ms: Math.round(startupMs),
+      first_page_ms: round(pageMs[0] ?? 0),
+      page_ms: round(median(pageMs)),
+      page_p95_ms: round(percentile(pageMs, 95)),
+      walk_ms: Math.round(pageMs.reduce((a, b) => a + b, 0)),
+      not_modified_ms: round(median(notModifiedMs)),
+      not_modified_p95_ms: round(percentile(notModifiedMs, 95)),
+    }),
+  );
+} finally {
+  await client.close();
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
