@@ -1,18 +1,20 @@
-// The OAuth authorization-code flow with PKCE over real HTTP: consent page,
-// redirects, code exchange, refresh rotation and grant revocation on reuse.
+// The OAuth authorization-code flow with PKCE over real HTTP against the
+// emulator: consent page, redirects, code exchange, refresh rotation and grant
+// revocation on reuse.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type IdentityTestServer, startIdentityTestServer } from './identity-test-server';
+import { ManualClock } from '../clock';
+import { type RunningEmulator, startEmulator } from '../start';
 
-const CLIENT_ID = 'svcc_desktop';
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
-let server: IdentityTestServer;
+let emulator: RunningEmulator;
+const clock = new ManualClock();
 beforeAll(async () => {
-  server = await startIdentityTestServer();
+  emulator = await startEmulator({ clock, seedTasks: 20 });
 });
 afterAll(async () => {
-  await server.stop();
+  await emulator.stop();
 });
 
 function pkce(): { verifier: string; challenge: string } {
@@ -23,7 +25,7 @@ function pkce(): { verifier: string; challenge: string } {
 function authorizeUrl(overrides: Record<string, string | null> = {}, challenge = pkce().challenge): string {
   const params: Record<string, string | null> = {
     response_type: 'code',
-    client_id: CLIENT_ID,
+    client_id: emulator.clientId,
     redirect_uri: REDIRECT,
     scope: 'tasks:write org:read',
     state: 'st-123',
@@ -31,7 +33,7 @@ function authorizeUrl(overrides: Record<string, string | null> = {}, challenge =
     code_challenge_method: 'S256',
     ...overrides,
   };
-  const url = new URL('/oauth/authorize', server.baseUrl);
+  const url = new URL('/oauth/authorize', emulator.authUrl);
   for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
   return url.toString();
 }
@@ -50,7 +52,7 @@ async function consent(decision: 'approve' | 'deny', url: string): Promise<URL> 
     if (!match?.[1]) throw new Error(`no ${name} field on the consent page`);
     return match[1];
   };
-  const answer = await fetch(new URL('/oauth/authorize', server.baseUrl), {
+  const answer = await fetch(new URL('/oauth/authorize', emulator.authUrl), {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -63,7 +65,7 @@ async function consent(decision: 'approve' | 'deny', url: string): Promise<URL> 
 async function tokenRequest(
   form: Record<string, string>,
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const response = await fetch(new URL('/oauth/token', server.baseUrl), {
+  const response = await fetch(new URL('/oauth/token', emulator.authUrl), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form),
@@ -88,12 +90,12 @@ const exchange = (code: string, verifier: string, redirect = REDIRECT) =>
     grant_type: 'authorization_code',
     code,
     redirect_uri: redirect,
-    client_id: CLIENT_ID,
+    client_id: emulator.clientId,
     code_verifier: verifier,
   });
 
 async function meStatus(accessToken: string): Promise<{ status: number; type?: string }> {
-  const response = await fetch(new URL('/v1/me', server.baseUrl), {
+  const response = await fetch(new URL('/v1/me', emulator.authUrl), {
     headers: { authorization: `Bearer ${accessToken}` },
   });
   const body = (await response.json()) as { type?: string };
@@ -112,7 +114,7 @@ describe('authorize', () => {
     expect(html).toContain('value="approve"');
     expect(html).toContain('value="deny"');
     expect(html).toContain('name="csrf_token"');
-    expect(html).toContain('>main<');
+    expect(html).toContain(`>${emulator.me.username}<`);
     expect(html).toContain('svc-desktop');
     expect(html).toContain('tasks:write');
   });
@@ -175,7 +177,7 @@ describe('authorize', () => {
     const consentId = /name="consent_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
     const post = (csrfToken: string) =>
-      fetch(new URL('/oauth/authorize', server.baseUrl), {
+      fetch(new URL('/oauth/authorize', emulator.authUrl), {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -202,29 +204,38 @@ describe('token endpoint', () => {
       token_type: 'Bearer',
       expires_in: 3600,
       scope: 'tasks:write org:read',
-      org_id: 'org_identity',
+      org_id: emulator.orgId,
     });
     expect(body['access_token']).toMatch(/^svc_live_/);
     expect(typeof body['refresh_token']).toBe('string');
     expect(await meStatus(body['access_token'] as string)).toEqual({ status: 200 });
-    const record = server.store.getToken(
-      server.store.authenticate(`Bearer ${body['access_token'] as string}`).tokenId,
+    const accessToken = body['access_token'] as string;
+    const listed = await fetch(new URL('/v1/tokens?limit=1000', emulator.baseUrl), {
+      headers: { authorization: `Bearer ${emulator.tokens.live}` },
+    });
+    const records = ((await listed.json()) as { data: Record<string, unknown>[] }).data;
+    const record = records.find(
+      (t) => t['grant_type'] === 'authorization_code' && accessToken.startsWith(t['token_prefix'] as string),
     );
-    expect(record).toMatchObject({ grant_type: 'authorization_code', client_id: CLIENT_ID, kind: 'live' });
-    expect(Date.parse(record?.expires_at ?? '') - server.clock.now()).toBe(3600_000);
+    expect(record).toMatchObject({
+      grant_type: 'authorization_code',
+      client_id: emulator.clientId,
+      kind: 'live',
+    });
+    expect(Date.parse(String(record?.['expires_at'])) - clock.now()).toBe(3600_000);
   });
 
   test('the access token expires after one hour: token-expired', async () => {
     const { code, verifier } = await approvedCode();
     const { body } = await exchange(code, verifier);
-    server.clock.advance(3600_000);
+    clock.advance(3600_000);
     try {
       expect(await meStatus(body['access_token'] as string)).toEqual({
         status: 401,
         type: 'urn:svc:problem:token-expired',
       });
     } finally {
-      server.clock.advance(-3600_000);
+      clock.advance(-3600_000);
     }
   });
 
@@ -251,7 +262,7 @@ describe('token endpoint', () => {
 
   test('a code past its 60 seconds is invalid_grant', async () => {
     const { code, verifier } = await approvedCode();
-    server.clock.advance(60_000);
+    clock.advance(60_000);
     const { status, body } = await exchange(code, verifier);
     expect(status).toBe(400);
     expect(body['error']).toBe('invalid_grant');
@@ -269,7 +280,11 @@ describe('token endpoint', () => {
     const { code, verifier } = await approvedCode();
     const first = (await exchange(code, verifier)).body;
     const refresh = (token: unknown) =>
-      tokenRequest({ grant_type: 'refresh_token', refresh_token: token as string, client_id: CLIENT_ID });
+      tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: token as string,
+        client_id: emulator.clientId,
+      });
     const second = await refresh(first['refresh_token']);
     expect(second.status).toBe(200);
     expect(second.headers.get('cache-control')).toBe('no-store');
@@ -292,14 +307,14 @@ describe('token endpoint', () => {
     const wider = await tokenRequest({
       grant_type: 'refresh_token',
       refresh_token: first['refresh_token'] as string,
-      client_id: CLIENT_ID,
+      client_id: emulator.clientId,
       scope: 'admin',
     });
     expect(wider.body['error']).toBe('invalid_scope');
     const narrower = await tokenRequest({
       grant_type: 'refresh_token',
       refresh_token: first['refresh_token'] as string,
-      client_id: CLIENT_ID,
+      client_id: emulator.clientId,
       scope: 'org:read',
     });
     expect(narrower.status).toBe(200);
@@ -314,16 +329,16 @@ describe('token endpoint', () => {
     });
     expect(unknownClient.status).toBe(401);
     expect(unknownClient.body['error']).toBe('invalid_client');
-    const password = await tokenRequest({ grant_type: 'password', client_id: CLIENT_ID });
+    const password = await tokenRequest({ grant_type: 'password', client_id: emulator.clientId });
     expect(password.status).toBe(400);
     expect(password.body['error']).toBe('unsupported_grant_type');
   });
 
   test('a JSON body is refused: the token endpoint takes form encoding', async () => {
-    const response = await fetch(new URL('/oauth/token', server.baseUrl), {
+    const response = await fetch(new URL('/oauth/token', emulator.authUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: 'x', client_id: CLIENT_ID }),
+      body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: 'x', client_id: emulator.clientId }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
@@ -332,16 +347,18 @@ describe('token endpoint', () => {
 
 describe('auto-approve', () => {
   test('GET /oauth/authorize answers the redirect with a code at once', async () => {
-    const auto = await startIdentityTestServer({ oauthAutoApprove: true });
+    emulator.control.setOAuthAutoApprove(true);
     try {
-      const url = authorizeUrl().replace(server.baseUrl, auto.baseUrl);
-      const response = await get(url);
+      const { verifier, challenge } = pkce();
+      const response = await get(authorizeUrl({}, challenge));
       expect(response.status).toBe(302);
       const location = new URL(response.headers.get('location') ?? '');
-      expect(location.searchParams.get('code')).toBeTruthy();
       expect(location.searchParams.get('state')).toBe('st-123');
+      const code = location.searchParams.get('code') ?? '';
+      expect((await exchange(code, verifier)).status).toBe(200);
     } finally {
-      await auto.stop();
+      emulator.control.setOAuthAutoApprove(false);
     }
+    expect((await get(authorizeUrl())).status).toBe(200);
   });
 });

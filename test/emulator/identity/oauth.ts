@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ProblemReply } from '../problem';
 import { type IdentityStore, type Member, isKnownScope } from './identity-store';
 
 /** The one registered client: public (no secret), so PKCE is what binds the code to it. */
@@ -440,8 +441,10 @@ ${scopes}
 export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthority): void {
   void app.register(async (scope) => {
     await scope.register(formbody);
-    // Parser failures (bad content type, malformed body) answer in OAuth's own shape.
+    // Parser failures (bad content type, malformed body) answer in OAuth's own shape;
+    // the server's own problems (rate limit, injected faults) go on to its handler.
     scope.setErrorHandler((error: unknown, request, reply) => {
+      if (error instanceof ProblemReply) throw error;
       const status = (error as { statusCode?: number }).statusCode;
       const message = error instanceof Error ? error.message : String(error);
       const clientFault = status !== undefined && status < 500;
@@ -453,7 +456,7 @@ export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthor
         .send({ error: oauthError.error, error_description: message });
     });
 
-    scope.get('/oauth/authorize', (request, reply) => {
+    scope.get('/oauth/authorize', { config: { operationId: 'oauth.authorize' } }, (request, reply) => {
       const checked = authority.checkAuthorize(request.query as Record<string, unknown>);
       if ('page' in checked) return errorPage(reply, checked.page);
       if ('redirect' in checked) {
@@ -483,7 +486,7 @@ export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthor
         .send(consentPage(member, checked.ok, consentId, csrf));
     });
 
-    scope.post('/oauth/authorize', (request, reply) => {
+    scope.post('/oauth/authorize', { config: { operationId: 'oauth.consent' } }, (request, reply) => {
       const form = (request.body ?? {}) as Record<string, unknown>;
       const consentId = form['consent_id'];
       const csrf = form['csrf_token'];
@@ -513,7 +516,7 @@ export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthor
       return redirectTo(reply, pending.redirectUri, { code, state: pending.state });
     });
 
-    scope.post('/oauth/token', (request, reply) => {
+    scope.post('/oauth/token', { config: { operationId: 'oauth.token' } }, (request, reply) => {
       void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const contentType = request.headers['content-type'] ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(contentType)) {

@@ -1,16 +1,19 @@
-// /v1/me and the token routes over real HTTP: minting shows the secret once,
-// listing never does, rotation and revocation end the old token, and the
-// contract's 401 and 403 problems come back as documented.
+// /v1/me and the token routes over real HTTP against the emulator: minting
+// shows the secret once, listing never does, rotation and revocation end the
+// old token, and the contract's 401 and 403 problems come back as documented.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ManualClock } from '../clock';
+import { type RunningEmulator, startEmulator } from '../start';
 import { type IdentityTestServer, startIdentityTestServer } from './identity-test-server';
 
-let server: IdentityTestServer;
+let emulator: RunningEmulator;
+const clock = new ManualClock();
 beforeAll(async () => {
-  server = await startIdentityTestServer();
+  emulator = await startEmulator({ clock, seedTasks: 20 });
 });
 afterAll(async () => {
-  await server.stop();
+  await emulator.stop();
 });
 
 interface Answer {
@@ -23,7 +26,7 @@ async function call(method: string, path: string, token: string | null, body?: u
   const headers: Record<string, string> = {};
   if (token !== null) headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(new URL(path, server.baseUrl), {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
     method,
     headers,
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -37,14 +40,14 @@ async function call(method: string, path: string, token: string | null, body?: u
 }
 
 const mintBody = (extra: Record<string, unknown> = {}) => ({
-  org_id: 'org_identity',
+  org_id: emulator.orgId,
   name: 'ci',
   scopes: ['tasks:read'],
   ...extra,
 });
 
 async function mint(extra: Record<string, unknown> = {}): Promise<{ token: string; token_id: string }> {
-  const answer = await call('POST', '/v1/tokens', server.liveToken, mintBody(extra));
+  const answer = await call('POST', '/v1/tokens', emulator.tokens.live, mintBody(extra));
   expect(answer.status).toBe(200);
   return { token: answer.body['token'] as string, token_id: answer.body['token_id'] as string };
 }
@@ -52,16 +55,43 @@ async function mint(extra: Record<string, unknown> = {}): Promise<{ token: strin
 const problemType = (answer: Answer): unknown => answer.body['type'];
 
 test('GET /v1/me names the token’s principal', async () => {
-  const me = await call('GET', '/v1/me', server.liveToken);
+  const me = await call('GET', '/v1/me', emulator.tokens.live);
   expect(me.status).toBe(200);
   expect(me.body).toEqual({
-    user_id: 'u_main',
-    username: 'main',
-    email: 'main@example.test',
-    org_id: 'org_identity',
+    user_id: emulator.me.user_id,
+    username: emulator.me.username,
+    email: expect.stringContaining('@') as unknown,
+    org_id: emulator.orgId,
   });
-  const peer = await call('GET', '/v1/me', server.peerToken);
-  expect(peer.body['username']).toBe('peer');
+  const peer = await call('GET', '/v1/me', emulator.tokens.peer);
+  expect(peer.body['user_id']).toBe(emulator.peer.user_id);
+  expect(peer.body['username']).toBe(emulator.peer.username);
+});
+
+test('GET /v1/me answers an ETag, and 304 when unchanged', async () => {
+  const headers = { authorization: `Bearer ${emulator.tokens.live}` };
+  const first = await fetch(new URL('/v1/me', emulator.baseUrl), { headers });
+  const etag = first.headers.get('etag');
+  expect(etag).toBeTruthy();
+  const again = await fetch(new URL('/v1/me', emulator.baseUrl), {
+    headers: { ...headers, 'if-none-match': etag ?? '' },
+  });
+  expect(again.status).toBe(304);
+  expect(await again.text()).toBe('');
+});
+
+test('a GET /v1/tokens page answers an ETag that follows use counts', async () => {
+  // Every authenticated call counts a use of its token, which the list shows,
+  // so the page (and its ETag) changes with each call made.
+  const headers = { authorization: `Bearer ${emulator.tokens.live}` };
+  const first = await fetch(new URL('/v1/tokens', emulator.baseUrl), { headers });
+  const etag = first.headers.get('etag') ?? '';
+  expect(etag).toMatch(/^"/);
+  const again = await fetch(new URL('/v1/tokens', emulator.baseUrl), {
+    headers: { ...headers, 'if-none-match': etag },
+  });
+  expect(again.status).toBe(200);
+  expect(again.headers.get('etag')).not.toBe(etag);
 });
 
 describe('401 problems', () => {
@@ -75,30 +105,17 @@ describe('401 problems', () => {
   });
 
   test('a token past its expires_at is token-expired', async () => {
-    const expiresAt = new Date(server.clock.now() + 10 * 60_000).toISOString();
+    const expiresAt = new Date(clock.now() + 10 * 60_000).toISOString();
     const { token } = await mint({ expires_at: expiresAt });
     expect((await call('GET', '/v1/me', token)).status).toBe(200);
-    server.clock.advance(10 * 60_000);
+    clock.advance(10 * 60_000);
     try {
       const answer = await call('GET', '/v1/me', token);
       expect(answer.status).toBe(401);
       expect(problemType(answer)).toBe('urn:svc:problem:token-expired');
     } finally {
-      server.clock.advance(-10 * 60_000);
+      clock.advance(-10 * 60_000);
     }
-  });
-
-  test('a token minted under the earlier prefix still authenticates', async () => {
-    const { token } = server.store.mintToken({
-      principalUserId: 'u_main',
-      name: 'old',
-      scopes: ['org:read'],
-      createdBy: 'u_main',
-      legacyPrefix: true,
-    });
-    expect(token.startsWith('svc_')).toBe(false);
-    expect((await call('GET', '/v1/me', token)).status).toBe(200);
-    expect((await call('GET', '/v1/tokens', token)).status).toBe(200);
   });
 });
 
@@ -107,16 +124,16 @@ describe('POST /v1/tokens', () => {
     const answer = await call(
       'POST',
       '/v1/tokens',
-      server.liveToken,
+      emulator.tokens.live,
       mintBody({ scopes: ['tasks:write'], project_ids: ['p1'] }),
     );
     expect(answer.status).toBe(200);
     const token = answer.body['token'] as string;
     expect(token).toMatch(/^svc_live_/);
     expect(answer.body).toMatchObject({
-      org_id: 'org_identity',
-      principal_user_id: 'u_main',
-      created_by: 'u_main',
+      org_id: emulator.orgId,
+      principal_user_id: emulator.me.user_id,
+      created_by: emulator.me.user_id,
       name: 'ci',
       token_prefix: token.slice(0, 13),
       kind: 'live',
@@ -148,15 +165,57 @@ describe('POST /v1/tokens', () => {
     ['a malformed expires_at', { expires_at: 'tomorrow' }, 'expires_at'],
     ['an expires_at in the past', { expires_at: '2000-01-01T00:00:00Z' }, 'expires_at'],
   ])('%s is a 422 naming the field', async (_name, extra, field) => {
-    const answer = await call('POST', '/v1/tokens', server.liveToken, mintBody(extra));
+    const answer = await call('POST', '/v1/tokens', emulator.tokens.live, mintBody(extra));
     expect(answer.status).toBe(422);
     expect(problemType(answer)).toBe('urn:svc:problem:validation');
     const errors = answer.body['errors'] as { loc: string[]; msg: string; type: string }[];
     expect(errors.some((e) => e.loc[0] === 'body' && e.loc[1] === field && e.msg && e.type)).toBe(true);
   });
 
+  test('an owner may mint for a service account of the organization, not for another person', async () => {
+    const members = await call(
+      'GET',
+      `/v1/organization-members/${emulator.orgId}?limit=1000`,
+      emulator.tokens.live,
+    );
+    const account = (members.body['data'] as { user_id: string; kind?: string; username: string }[]).find(
+      (m) => m.kind === 'service_account',
+    );
+    if (!account) throw new Error('the seed has no service account');
+    const minted = await call(
+      'POST',
+      '/v1/tokens',
+      emulator.tokens.live,
+      mintBody({ principal_user_id: account.user_id }),
+    );
+    expect(minted.status).toBe(200);
+    expect(minted.body).toMatchObject({
+      principal_user_id: account.user_id,
+      principal_display: account.username,
+      grant_type: 'service_account',
+      created_by: emulator.me.user_id,
+    });
+    const asAccount = await call('GET', '/v1/me', minted.body['token'] as string);
+    expect(asAccount.body['user_id']).toBe(account.user_id);
+
+    const forPeer = await call(
+      'POST',
+      '/v1/tokens',
+      emulator.tokens.live,
+      mintBody({ principal_user_id: emulator.peer.user_id }),
+    );
+    expect(forPeer.status).toBe(403);
+    const forNobody = await call(
+      'POST',
+      '/v1/tokens',
+      emulator.tokens.live,
+      mintBody({ principal_user_id: 'u_nobody' }),
+    );
+    expect(forNobody.status).toBe(422);
+  });
+
   test('a token without org:write is refused with insufficient-scope naming org:write', async () => {
-    const answer = await call('POST', '/v1/tokens', server.peerToken, mintBody());
+    const answer = await call('POST', '/v1/tokens', emulator.tokens.peer, mintBody());
     expect(answer.status).toBe(403);
     expect(problemType(answer)).toBe('urn:svc:problem:insufficient-scope');
     expect((answer.body['errors'] as { required: string }[])[0]?.required).toBe('org:write');
@@ -166,7 +225,7 @@ describe('POST /v1/tokens', () => {
     const answer = await call(
       'POST',
       '/v1/tokens',
-      server.liveToken,
+      emulator.tokens.live,
       mintBody({ scopes: ['webhooks:read'] }),
     );
     expect(answer.status).toBe(403);
@@ -176,18 +235,18 @@ describe('POST /v1/tokens', () => {
 
 describe('GET /v1/tokens', () => {
   test('needs org:read: a members:read token is told which scope it lacks', async () => {
-    const answer = await call('GET', '/v1/tokens', server.peerToken);
+    const answer = await call('GET', '/v1/tokens', emulator.tokens.peer);
     expect(answer.status).toBe(403);
     expect((answer.body['errors'] as { required: string }[])[0]?.required).toBe('org:read');
   });
 
   test('lists records but never a secret or its hash', async () => {
     const { token, token_id } = await mint({ name: 'secret-check' });
-    const answer = await call('GET', '/v1/tokens?limit=1000', server.liveToken);
+    const answer = await call('GET', '/v1/tokens?limit=1000', emulator.tokens.live);
     expect(answer.status).toBe(200);
     const text = JSON.stringify(answer.body);
     const hash = createHash('sha256').update(token).digest('hex');
-    for (const secret of [token, token.slice('svc_live_'.length), hash, server.liveToken]) {
+    for (const secret of [token, token.slice('svc_live_'.length), hash, emulator.tokens.live]) {
       expect(text).not.toContain(secret);
     }
     const listed = (answer.body['data'] as Record<string, unknown>[]).find((t) => t['token_id'] === token_id);
@@ -198,12 +257,14 @@ describe('GET /v1/tokens', () => {
 
   test('pages by limit and an opaque cursor until next_cursor is null, each token once', async () => {
     for (let i = 0; i < 3; i++) await mint({ name: `page-${i}` });
-    const total = server.store.listTokens().length;
+    const total = (
+      (await call('GET', '/v1/tokens?limit=1000', emulator.tokens.live)).body['data'] as unknown[]
+    ).length;
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `limit=2&cursor=${encodeURIComponent(cursor)}` : 'limit=2';
-      const page = await call('GET', `/v1/tokens?${query}`, server.liveToken);
+      const page = await call('GET', `/v1/tokens?${query}`, emulator.tokens.live);
       expect(page.status).toBe(200);
       const data = page.body['data'] as { token_id: string }[];
       expect(data.length).toBeLessThanOrEqual(2);
@@ -215,11 +276,11 @@ describe('GET /v1/tokens', () => {
   });
 
   test('an unknown sort_by is invalid-parameter listing what is allowed; a forged cursor is refused', async () => {
-    const sort = await call('GET', '/v1/tokens?sort_by=name', server.liveToken);
+    const sort = await call('GET', '/v1/tokens?sort_by=name', emulator.tokens.live);
     expect(sort.status).toBe(400);
     expect(problemType(sort)).toBe('urn:svc:problem:invalid-parameter');
     expect((sort.body['errors'] as { allowed: string[] }[])[0]?.allowed).toEqual(['created_at']);
-    const cursor = await call('GET', '/v1/tokens?cursor=not-a-cursor', server.liveToken);
+    const cursor = await call('GET', '/v1/tokens?cursor=not-a-cursor', emulator.tokens.live);
     expect(cursor.status).toBe(400);
     expect(problemType(cursor)).toBe('urn:svc:problem:invalid-parameter');
   });
@@ -228,7 +289,7 @@ describe('GET /v1/tokens', () => {
 describe('rotation and revocation', () => {
   test('rotate revokes the old token (reason rotation) and answers a new one with rotated_from', async () => {
     const old = await mint({ scopes: ['tasks:write'] });
-    const answer = await call('POST', `/v1/tokens/${old.token_id}/rotate`, server.liveToken);
+    const answer = await call('POST', `/v1/tokens/${old.token_id}/rotate`, emulator.tokens.live);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       rotated_from: old.token_id,
@@ -241,16 +302,19 @@ describe('rotation and revocation', () => {
     const refused = await call('GET', '/v1/me', old.token);
     expect(refused.status).toBe(401);
     expect(problemType(refused)).toBe('urn:svc:problem:token-revoked');
-    expect(server.store.getToken(old.token_id)).toMatchObject({
+    const listed = (await call('GET', '/v1/tokens?limit=1000', emulator.tokens.live)).body['data'] as {
+      token_id: string;
+    }[];
+    expect(listed.find((t) => t.token_id === old.token_id)).toMatchObject({
       status: 'revoked',
       revoke_reason: 'rotation',
-      revoked_by: 'u_main',
+      revoked_by: emulator.me.user_id,
     });
   });
 
   test('DELETE revokes: 200 {ok: true}, then the token is token-revoked', async () => {
     const { token, token_id } = await mint();
-    const answer = await call('DELETE', `/v1/tokens/${token_id}`, server.liveToken);
+    const answer = await call('DELETE', `/v1/tokens/${token_id}`, emulator.tokens.live);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ ok: true });
     const refused = await call('GET', '/v1/me', token);
@@ -259,7 +323,39 @@ describe('rotation and revocation', () => {
   });
 
   test('an unknown token id is 404', async () => {
-    expect((await call('DELETE', '/v1/tokens/tok_missing', server.liveToken)).status).toBe(404);
-    expect((await call('POST', '/v1/tokens/tok_missing/rotate', server.liveToken)).status).toBe(404);
+    expect((await call('DELETE', '/v1/tokens/tok_missing', emulator.tokens.live)).status).toBe(404);
+    expect((await call('POST', '/v1/tokens/tok_missing/rotate', emulator.tokens.live)).status).toBe(404);
+  });
+});
+
+describe('tokens minted before the rename', () => {
+  // The emulator's control handle mints under the current prefix only, so the
+  // identity routes are served here on their own to present an earlier-prefix token over HTTP.
+  let bare: IdentityTestServer;
+  beforeAll(async () => {
+    bare = await startIdentityTestServer();
+  });
+  afterAll(async () => {
+    await bare.stop();
+  });
+
+  test('a token under the earlier prefix still authenticates and holds its scopes', async () => {
+    const { token } = bare.store.mintToken({
+      principalUserId: bare.me.user_id,
+      name: 'old',
+      scopes: ['org:read'],
+      createdBy: bare.me.user_id,
+      legacyPrefix: true,
+    });
+    expect(token.startsWith('svc_')).toBe(false);
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await fetch(new URL('/v1/me', bare.baseUrl), { headers })).status).toBe(200);
+    expect((await fetch(new URL('/v1/tokens', bare.baseUrl), { headers })).status).toBe(200);
+    const write = await fetch(new URL('/v1/tokens', bare.baseUrl), {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ org_id: bare.store.orgId, name: 'x', scopes: ['org:read'] }),
+    });
+    expect(write.status).toBe(403);
   });
 });
