@@ -1,6 +1,12 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { APP_ENTRY_URL, pageOrigin, resolveAppFile, trustedPageUrlCheck } from './app-protocol';
+import {
+  APP_ENTRY_URL,
+  contentTypeFor,
+  pageOrigin,
+  resolveAppFile,
+  trustedPageUrlCheck,
+} from './app-protocol';
 
 const root = resolve('/srv/app/out/renderer');
 
@@ -50,4 +56,16 @@ describe('our pages', () => {
     expect(isOurs('app://svc-desktop.evil/index.html')).toBe(false);
     expect(isOurs('https://svc-desktop/')).toBe(false);
   });
+});
+
+test.each([
+  ['/r/index.html', 'text/html; charset=utf-8'],
+  ['/r/assets/index-B6kMthpG.js', 'text/javascript; charset=utf-8'],
+  ['/r/assets/INDEX.CSS', 'text/css; charset=utf-8'],
+  ['/r/assets/inter.woff2', 'font/woff2'],
+  ['/r/assets/logo.svg', 'image/svg+xml'],
+  ['/r/LICENSE', 'application/octet-stream'],
+  ['/r/x.exe', 'application/octet-stream'],
+])('%s is served as %s', (file, type) => {
+  expect(contentTypeFor(file)).toBe(type);
 });

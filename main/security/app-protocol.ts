@@ -68,3 +68,31 @@ export function resolveAppFile(requestUrl: string, rootDir: string): string | nu
   const file = resolve(root, `.${path}`);
   return file.startsWith(root + sep) ? file : null;
 }
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The Content-Type of a file we serve; module scripts load only with a JavaScript type (and `nosniff`). */
+export function contentTypeFor(filePath: string): string {
+  const dot = filePath.lastIndexOf('.');
+  const extension = dot === -1 ? '' : filePath.slice(dot).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
