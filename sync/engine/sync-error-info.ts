@@ -1,0 +1,28 @@
+// Turns whatever a sync step threw into SyncErrorInfo: plain data the UI can
+// branch on (kind, problem type, status), with no stack and no secrets.
+import { ApiError, ProblemError, redactSecrets } from '../api/errors';
+import type { SyncErrorInfo } from './sync-events';
+
+export function errorInfo(error: unknown): SyncErrorInfo {
+  if (error instanceof ApiError) {
+    return {
+      kind: error.kind,
+      type: error instanceof ProblemError ? error.type : null,
+      status: error instanceof ProblemError ? error.status : null,
+      operation: error.operation,
+      message: error.message,
+    };
+  }
+  if (error instanceof Error && error.name === 'MirrorStorageError') {
+    const problem = (error as Error & { problem?: unknown }).problem;
+    return {
+      kind: 'storage',
+      type: typeof problem === 'string' ? problem : null,
+      status: null,
+      operation: null,
+      message: redactSecrets(error.message),
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'internal', type: null, status: null, operation: null, message: redactSecrets(message) };
+}

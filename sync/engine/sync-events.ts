@@ -1,0 +1,143 @@
+// Everything the sync engine tells the app, as one tagged union the main
+// process forwards to the UI: progress of a pass, online/offline, sign-out,
+// remote changes and notifications, and (added by the push side) pushes and
+// conflicts. Plain data only, so events cross IPC and worker boundaries as is.
+import type { SignedOutReason } from '../api/errors';
+
+/** The collections pull mirrors, in the order a full pass visits them. */
+export const PULLED_COLLECTIONS = [
+  'organizations',
+  'me',
+  'projects',
+  'teams',
+  'organization_members',
+  'sections',
+  'sprints',
+  'goals',
+  'tasks',
+] as const;
+export type PulledCollection = (typeof PULLED_COLLECTIONS)[number];
+
+/** Why a sync ran: the scheduler's reasons, and the person's. */
+export type SyncReason =
+  | 'start'
+  | 'sync-now'
+  | 'network-returned'
+  | 'poll-full'
+  | 'poll-hot'
+  | 'poll-new'
+  | 'local-edit'
+  | 'open-task';
+
+/** One changed field of an updated resource. */
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** What a pull changed in the mirror, remote changes only (local edits are not listed). */
+export interface ResourceChange {
+  collection: PulledCollection;
+  id: string;
+  kind: 'created' | 'updated' | 'deleted';
+  /** For `updated`: the fields whose server value changed. Empty otherwise. */
+  fields: FieldChange[];
+  /** The resource's server copy after the change (before it, for `deleted`). */
+  resource: Readonly<Record<string, unknown>>;
+}
+
+export type NotificationKind = 'task-assigned' | 'task-status-changed' | 'task-commented';
+
+/** A change worth telling the signed-in person about. */
+export interface SyncNotification {
+  kind: NotificationKind;
+  task_id: string;
+  title: string;
+  /** Who made the change, when the service says (`updated_by`, or a comment's author). */
+  by: string | null;
+  /** `task-status-changed`: from and to; `task-commented`: how many new comments. */
+  detail: Readonly<Record<string, unknown>>;
+}
+
+/** Progress of one collection within a pass; the UI shows it as is. */
+export interface PullProgress {
+  collection: PulledCollection;
+  /** '' for a collection listed whole; the team id for sprints. */
+  scope: string;
+  pagesDone: number;
+  /** Items received in this pass so far (from 200 pages and from pages confirmed by 304). */
+  itemsDone: number;
+  /** Best guess of the collection's size: the last pass's count or the service's `total`; null when unknown. */
+  estimatedTotal: number | null;
+  /** Pages answered 304 so far. */
+  notModified: number;
+}
+
+/** What went wrong, in a form that crosses IPC; the UI branches on `kind` and `type`. */
+export interface SyncErrorInfo {
+  /** `network`, `problem`, `invalid-response`, `signed-out`, `aborted`, `storage`, or `internal`. */
+  kind: string;
+  /** The problem type for `problem`, the storage problem for `storage`; null otherwise. */
+  type: string | null;
+  status: number | null;
+  operation: string | null;
+  message: string;
+}
+
+export interface PullSummary {
+  /** Resources received in 200 answers. */
+  pulled: number;
+  /** 304 answers. */
+  notModified: number;
+  /** HTTP requests sent for this pull (retries included). */
+  requests: number;
+  /** Pages whose pass restarted because the service refused a cursor. */
+  restarts: number;
+  /** Every collection whose pass reached its last page (deletions were applied for these). */
+  completed: PulledCollection[];
+  changes: ResourceChange[];
+  notifications: SyncNotification[];
+  /** True when this pull was the first complete one of this mirror: its changes are not announced. */
+  initial: boolean;
+}
+
+/** Push-engine owns the meaning of these counts; the façade only adds them up. */
+export interface PushSummary {
+  /** Operations the server accepted. */
+  pushed: number;
+  /** Conflicts opened by this push. */
+  conflicts: number;
+  /** Operations that failed (422 and the like) or were blocked (read-only). */
+  failed: number;
+  /** HTTP requests sent for this push. */
+  requests: number;
+}
+
+export interface SyncSummary {
+  pulled: number;
+  pushed: number;
+  /** Conflicts open after the sync. */
+  conflicts: number;
+  requests: number;
+  not_modified: number;
+  failed: number;
+  changes: number;
+  notifications: number;
+}
+
+export type SyncEvent =
+  | { type: 'sync-started'; reason: SyncReason; tier: 'full' | 'hot' | 'new' | 'push' }
+  | ({ type: 'progress' } & PullProgress)
+  | { type: 'sync-finished'; reason: SyncReason; summary: SyncSummary }
+  | { type: 'sync-failed'; reason: SyncReason; error: SyncErrorInfo }
+  | { type: 'online' }
+  | { type: 'offline'; error: SyncErrorInfo }
+  | { type: 'signed-out'; reason: SignedOutReason }
+  /** Remote changes a pull applied, and the notifications they raise (never for the first full sync). */
+  | { type: 'changes'; changes: ResourceChange[]; notifications: SyncNotification[] }
+  /** When the scheduler will next poll, and which tier. */
+  | { type: 'poll-scheduled'; tier: 'full' | 'hot' | 'new'; at: number };
+// push-engine: add 'pushed' / 'conflict' variants above this line.
+
+export type SyncEventListener = (event: SyncEvent) => void;
