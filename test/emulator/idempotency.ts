@@ -13,7 +13,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
 }
 
 interface KeyEntry {

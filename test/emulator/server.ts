@@ -226,7 +226,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
         ctx.idempotency.finish(scopeKey, {
           status: reply.statusCode,
           headers,
-          body: typeof payload === 'string' ? payload : '',
+          body: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : '',
         });
       } else {
         ctx.idempotency.abandon(scopeKey);
