@@ -137,7 +137,30 @@ export type SyncEvent =
   /** Remote changes a pull applied, and the notifications they raise (never for the first full sync). */
   | { type: 'changes'; changes: ResourceChange[]; notifications: SyncNotification[] }
   /** When the scheduler will next poll, and which tier. */
-  | { type: 'poll-scheduled'; tier: 'full' | 'hot' | 'new'; at: number };
-// push-engine: add 'pushed' / 'conflict' variants above this line.
+  | { type: 'poll-scheduled'; tier: 'full' | 'hot' | 'new'; at: number }
+  /** The server accepted a queued operation (`serverId`: the task's id after a create). */
+  | {
+      type: 'pushed';
+      opId: string;
+      entityType: string;
+      entityId: string;
+      kind: 'create' | 'update' | 'delete';
+      serverId: string;
+    }
+  /** A local temporary id was replaced by the server's everywhere (a screen showing it should follow). */
+  | { type: 'id-remapped'; entityType: string; from: string; to: string }
+  /** An operation waits for the person: fields changed on both sides, or the task was deleted remotely. */
+  | {
+      type: 'conflict';
+      opId: string;
+      entityType: string;
+      entityId: string;
+      conflict: 'edited' | 'deleted-remotely';
+      fields: string[];
+    }
+  /** The server refused an operation's content (422): it waits, editable, with the server's errors. */
+  | { type: 'push-failed'; opId: string; entityType: string; entityId: string; error: SyncErrorInfo }
+  /** Writes are refused for this token (`test-token-read-only`, `insufficient-scope`): the account is read-only for `scope`. */
+  | { type: 'read-only'; scope: string; reason: string; opId: string };
 
 export type SyncEventListener = (event: SyncEvent) => void;
