@@ -1,0 +1,47 @@
+// How often each tier of pulling runs, how it backs off while nothing changes
+// and how the scheduler probes while offline. The numbers are chosen against
+// the budget: 600 requests a minute, at most half of it in the background.
+//
+// At the tightest setting the background spends about 6 (hot) + 1 (new) + 11
+// (a 110-request full pass every 10 minutes) requests a minute: a few percent
+// of its half, leaving room for bursts (a concurrent re-sync, sync now).
+import type { PullTier } from '../engine/sync-engine';
+
+export interface TierPolicy {
+  /** Interval right after something changed. */
+  baseMs: number;
+  /** Longest interval while nothing changes. */
+  maxMs: number;
+}
+
+export interface PollPolicy {
+  tiers: Record<PullTier, TierPolicy>;
+  /** Each poll that changed nothing multiplies its tier's interval by this. */
+  backoffFactor: number;
+  /** Health probes while offline: first after `probeBaseMs`, doubling up to `probeMaxMs`. */
+  probeBaseMs: number;
+  probeMaxMs: number;
+  /** A burst of local edits is pushed once, this long after the last of them. */
+  pushDebounceMs: number;
+  /** Pushes that failed on a 5xx or an invalid answer are retried after this. */
+  pushRetryMs: number;
+}
+
+export const DEFAULT_POLL_POLICY: PollPolicy = {
+  tiers: {
+    // Tasks assigned to me, the open task, the current sprint, comments on my tasks.
+    hot: { baseMs: 30_000, maxMs: 5 * 60_000 },
+    // Tasks created since the newest we know (filter[created_after]): one request.
+    new: { baseMs: 60_000, maxMs: 10 * 60_000 },
+    // Every collection, every page revalidated (deletions are only seen here).
+    full: { baseMs: 10 * 60_000, maxMs: 60 * 60_000 },
+  },
+  backoffFactor: 2,
+  probeBaseMs: 2_000,
+  probeMaxMs: 60_000,
+  pushDebounceMs: 250,
+  pushRetryMs: 30_000,
+};
+
+/** The share of each rate-limit window that background pulling may take. */
+export const BACKGROUND_SHARE = 0.5;
