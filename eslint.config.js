@@ -60,6 +60,27 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One gate in main, one bridge in preload: raw IPC objects go to nothing else
+    // (main/index.ts hands ipcMain to the gate; preload/index.ts builds window.svc).
+    files: ['main/**/*.ts', 'preload/**/*.ts'],
+    ignores: ['main/index.ts', 'preload/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              importNames: ['ipcMain', 'ipcRenderer'],
+              message:
+                'Register handlers through main/ipc/gate.ts; the renderer talks through preload/bridge.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
     // Tests, the emulator, benchmarks and command-line entry points print on purpose.
