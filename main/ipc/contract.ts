@@ -5,6 +5,24 @@
 // Adding a call: one entry in `invokeChannels` here, one handler in a handler
 // map registered with the gate (main/ipc/gate.ts). Names are `resource:verb`.
 import { z } from 'zod';
+import {
+  accountListSchema,
+  accountSummarySchema,
+  filedTasksRequestSchema,
+  filedTasksSchema,
+  mirrorChangedSchema,
+  serverSettingsSchema,
+  signOutSchema,
+  syncStatusSchema,
+  taskActivitySchema,
+  taskCreateSchema,
+  taskDetailSchema,
+  taskPageSchema,
+  taskPatchSchema,
+  taskQueryRequestSchema,
+  tokenSignInSchema,
+  workspaceSchema,
+} from './screen-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -33,10 +51,54 @@ export const invokeChannels = {
   'settings:set': { input: rendererSettingsSchema.partial().strict(), output: rendererSettingsSchema },
   /** Opens an https link the person clicked in their browser; other schemes are refused (`url-refused`). */
   'external-link:open': { input: z.strictObject({ url: z.string().max(8192) }), output: z.null() },
+
+  // Accounts (main/ipc/account-handlers.ts). Failures carry the sign-in error's type (`token-invalid`, `oauth-denied`, …).
+  'accounts:list': { input: noInput, output: accountListSchema },
+  /** The server settings the sign-in form starts from (configuration, or the last one used). */
+  'accounts:server-defaults': { input: noInput, output: serverSettingsSchema },
+  'accounts:sign-in-token': { input: tokenSignInSchema, output: accountSummarySchema },
+  /** Opens the consent page in the browser and answers once the loopback redirect arrived and tokens were exchanged. */
+  'accounts:start-oauth': {
+    input: z.strictObject({ server: serverSettingsSchema }),
+    output: accountSummarySchema,
+  },
+  'accounts:cancel-oauth': { input: noInput, output: z.null() },
+  'accounts:sign-out': { input: signOutSchema, output: accountListSchema },
+  'accounts:switch': {
+    input: z.strictObject({ account_id: z.string().min(1).max(200) }),
+    output: accountSummarySchema,
+  },
+  /** "Try the demo": starts the local emulator with sample data and signs in to it. */
+  'demo:start': { input: noInput, output: accountSummarySchema },
+
+  // The current account's mirror (main/ipc/task-handlers.ts): read locally, never waiting on the network.
+  'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema },
+  'tasks:filed': { input: filedTasksRequestSchema, output: filedTasksSchema },
+  'task:get': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: taskDetailSchema },
+  /** Applies at once and queues the change for the server. */
+  'task:edit': {
+    input: z.strictObject({ task_id: z.string().min(1).max(1000), patch: taskPatchSchema }),
+    output: taskDetailSchema,
+  },
+  'task:create': { input: z.strictObject({ fields: taskCreateSchema }), output: taskDetailSchema },
+  'task:delete': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: z.null() },
+  /** Comments and history as cached; a refresh is asked for behind, announced by `mirror:changed`. */
+  'task:activity': {
+    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    output: taskActivitySchema,
+  },
+  /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
+  'workspace:get': { input: noInput, output: workspaceSchema },
+  'sync:status': { input: noInput, output: syncStatusSchema },
+  /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status`. */
+  'sync:now': { input: noInput, output: z.null() },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const eventChannels = {
   'settings:changed': rendererSettingsSchema,
+  'accounts:changed': accountListSchema,
+  'sync:status-changed': syncStatusSchema,
+  'mirror:changed': mirrorChangedSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -1,0 +1,325 @@
+// What the screens send and read over the bridge: accounts, the task list in
+// the service's own filter/sort vocabulary, a task and its edits, the sidebar's
+// collections with their counts, and the sync status. The channels that use
+// these are declared in ./contract; no Electron here.
+import { z } from 'zod';
+import { taskCommentSchema } from '../../sync/protocol/task-comment';
+import { taskHistoryEntrySchema } from '../../sync/protocol/task-history';
+import { SORT_ORDERS, TASK_SORT_KEYS } from '../../sync/protocol/task-list-query';
+import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../sync/protocol/task';
+
+// ---- accounts ----------------------------------------------------------------
+
+/** Where an account's service lives: a self-hosted or staging service is one field away. */
+export const serverSettingsSchema = z.strictObject({
+  base_url: z.string().min(1).max(2000),
+  auth_url: z.string().min(1).max(2000),
+  client_id: z.string().min(1).max(200),
+});
+export type ServerSettings = z.infer<typeof serverSettingsSchema>;
+
+export const accountSummarySchema = z.object({
+  account_id: z.string(),
+  username: z.string(),
+  user_id: z.string(),
+  org_id: z.string(),
+  org_name: z.string().nullable(),
+  server: serverSettingsSchema,
+  /** Signed in with a test token or a token without write scopes: edits are refused before they are queued. */
+  read_only: z.boolean(),
+  /** `signed-out` keeps the mirror and queued edits until the person signs in again. */
+  state: z.enum(['signed-in', 'signed-out']),
+  /** The account the window shows. */
+  current: z.boolean(),
+  /** Runs against the local emulator started by "Try the demo". */
+  demo: z.boolean(),
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;
+
+export const accountListSchema = z.object({
+  accounts: z.array(accountSummarySchema),
+  current: z.string().nullable(),
+});
+export type AccountList = z.infer<typeof accountListSchema>;
+
+export const tokenSignInSchema = z.strictObject({
+  server: serverSettingsSchema,
+  token: z.string().min(1).max(4096),
+});
+
+export const signOutSchema = z.strictObject({
+  account_id: z.string().min(1).max(200),
+  /** With edits still queued: keep them for the next sign-in to the same account (the default) or drop them. */
+  keep_pending: z.boolean().optional(),
+});
+
+// ---- the task list -----------------------------------------------------------------
+
+const filterValues = z.array(z.string().min(1).max(1000)).max(500);
+const filterDay = z.string().max(10);
+
+/**
+ * `filter[...]` of `GET /v1/tasks`, one key per filter; the values are checked
+ * by the service's own parser (sync/protocol/task-list-query.ts), so the
+ * mirror refuses what the service would, with its `invalid-parameter` error.
+ */
+export const taskFilterSchema = z.strictObject({
+  status: filterValues.optional(),
+  priority: filterValues.optional(),
+  /** Usernames, or `me`. */
+  assignee: filterValues.optional(),
+  /** Project ids, or `__unfiled__`. */
+  project: filterValues.optional(),
+  tags: filterValues.optional(),
+  due_after: filterDay.optional(),
+  due_before: filterDay.optional(),
+  created_after: filterDay.optional(),
+  created_before: filterDay.optional(),
+  overdue: z.boolean().optional(),
+  search: z.string().max(1000).optional(),
+  search_fields: z.enum(['all', 'title']).optional(),
+  /** Team ids, or `__none__`. */
+  team: filterValues.optional(),
+  task_type: filterValues.optional(),
+  created_via: filterValues.optional(),
+  review: filterValues.optional(),
+});
+export type TaskFilter = z.infer<typeof taskFilterSchema>;
+
+export const taskListQuerySchema = z.strictObject({
+  filter: taskFilterSchema,
+  sort_by: z.enum(TASK_SORT_KEYS),
+  sort_order: z.enum(SORT_ORDERS),
+});
+export type TaskListQueryInput = z.infer<typeof taskListQuerySchema>;
+
+export const taskQueryRequestSchema = z.strictObject({
+  query: taskListQuerySchema,
+  /** The `next` of the previous page; absent or null for the first page. */
+  after: z.string().max(4000).nullable().optional(),
+  /** Default 200, at most 1000. */
+  limit: z.number().int().min(1).max(1000).optional(),
+  /** Also count every match (the first page of a list asks; later pages need not). */
+  count: z.boolean().optional(),
+});
+
+/**
+ * How a task stands with the server, for the mark beside it: edits waiting to
+ * be pushed, a conflict waiting for the person, an edit the server refused, or
+ * an edit blocked because the account may not write.
+ */
+export const syncMarkSchema = z.enum(['pending', 'conflict', 'failed', 'blocked']).nullable();
+export type SyncMark = z.infer<typeof syncMarkSchema>;
+
+/** A task as a list row shows it (its effective values: pending edits included). */
+export const taskRowSchema = z.object({
+  task_id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  priority: z.string().nullable(),
+  assignee: z.string().nullable(),
+  project_id: z.string().nullable(),
+  team_id: z.string().nullable(),
+  section_id: z.string().nullable(),
+  sprint_id: z.string().nullable(),
+  goal_id: z.string().nullable(),
+  tags: z.array(z.string()),
+  due_date: z.string().nullable(),
+  start_date: z.string().nullable(),
+  created_at: z.string().nullable(),
+  task_type: z.string().nullable(),
+  review: z.string().nullable(),
+  position: z.number().nullable(),
+  sync_mark: syncMarkSchema,
+});
+export type TaskRow = z.infer<typeof taskRowSchema>;
+
+export const taskPageSchema = z.object({
+  rows: z.array(taskRowSchema),
+  next: z.string().nullable(),
+  /** Every match of the query, when asked for. */
+  count: z.number().int().nullable(),
+});
+export type TaskPage = z.infer<typeof taskPageSchema>;
+
+/**
+ * The tasks filed in some sections, sprints or goals (the board, the sprint
+ * and goal views): not part of the service's list vocabulary, so a channel of
+ * its own, ordered by `position` then title.
+ */
+export const filedTasksRequestSchema = z.strictObject({
+  field: z.enum(['section_id', 'sprint_id', 'goal_id']),
+  values: z.array(z.string().min(1).max(1000)).min(1).max(200),
+  /** Default 2000, at most 5000. */
+  limit: z.number().int().min(1).max(5000).optional(),
+});
+
+export const filedTasksSchema = z.object({
+  rows: z.array(taskRowSchema),
+  /** More matched than `limit`. */
+  truncated: z.boolean(),
+});
+export type FiledTasks = z.infer<typeof filedTasksSchema>;
+
+// ---- one task -------------------------------------------------------------------------
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .nullable();
+const reference = z.string().min(1).max(1000).nullable();
+
+/** A JSON merge-patch of the fields a person may change (null clears a field). */
+export const taskPatchSchema = z.strictObject({
+  title: z.string().trim().min(1).max(TASK_TITLE_MAX).optional(),
+  description: z.string().max(TASK_DESCRIPTION_MAX).nullable().optional(),
+  status: z.string().min(1).max(100).optional(),
+  priority: z.string().min(1).max(100).nullable().optional(),
+  assignee: z.string().min(1).max(200).nullable().optional(),
+  tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  due_date: day.optional(),
+  start_date: day.optional(),
+  project_id: reference.optional(),
+  team_id: reference.optional(),
+  section_id: reference.optional(),
+  sprint_id: reference.optional(),
+  goal_id: reference.optional(),
+  parent_task_id: reference.optional(),
+  task_type: z.string().min(1).max(50).optional(),
+  review: z.string().min(1).max(50).nullable().optional(),
+  position: z.number().finite().nullable().optional(),
+});
+export type TaskPatchInput = z.infer<typeof taskPatchSchema>;
+
+export const taskCreateSchema = taskPatchSchema.extend({
+  title: z.string().trim().min(1).max(TASK_TITLE_MAX),
+});
+
+export const taskDetailSchema = z.object({
+  /** The effective task (unknown fields kept). */
+  task: taskSchema,
+  sync_mark: syncMarkSchema,
+  /** Fields whose shown value is a local edit not yet accepted by the server. */
+  pending_fields: z.array(z.string()),
+  /** The server no longer lists the task; it stays while edits to it are pending. */
+  server_gone: z.boolean(),
+});
+export type TaskDetail = z.infer<typeof taskDetailSchema>;
+
+export const taskActivitySchema = z.object({
+  comments: z.array(taskCommentSchema),
+  history: z.array(taskHistoryEntrySchema),
+  /** False when nothing was cached yet and the server could not be asked (offline). */
+  cached: z.boolean(),
+});
+export type TaskActivity = z.infer<typeof taskActivitySchema>;
+
+// ---- the sidebar's collections ---------------------------------------------------
+
+export const sprintSummarySchema = z.object({
+  sprint_id: z.string(),
+  team_id: z.string(),
+  name: z.string(),
+  status: z.string().nullable(),
+  start_date: z.string(),
+  end_date: z.string(),
+  duration_label: z.string().nullable(),
+  task_count: z.number().int(),
+  completed_count: z.number().int(),
+  /** Runs today and is not completed. */
+  current: z.boolean(),
+});
+export type SprintSummary = z.infer<typeof sprintSummarySchema>;
+
+export const workspaceSchema = z.object({
+  me: z.object({ username: z.string(), user_id: z.string() }).nullable(),
+  organization: z.object({ org_id: z.string(), name: z.string() }).nullable(),
+  projects: z.array(
+    z.object({
+      project_id: z.string(),
+      name: z.string(),
+      status: z.string().nullable(),
+      team_id: z.string().nullable(),
+    }),
+  ),
+  teams: z.array(
+    z.object({
+      team_id: z.string(),
+      name: z.string(),
+      sprints: z.array(sprintSummarySchema),
+    }),
+  ),
+  goals: z.array(
+    z.object({
+      goal_id: z.string(),
+      project_id: z.string(),
+      name: z.string(),
+      status: z.string().nullable(),
+      target_date: z.string().nullable(),
+      tasks_total: z.number().int(),
+      tasks_completed: z.number().int(),
+    }),
+  ),
+  sections: z.array(
+    z.object({
+      section_id: z.string(),
+      name: z.string(),
+      scope_type: z.string(),
+      scope_id: z.string(),
+      position: z.number(),
+      task_count: z.number().int(),
+    }),
+  ),
+  members: z.array(z.object({ user_id: z.string(), username: z.string(), active: z.boolean() })),
+  /** Tag values in use, most used first (for the tag filter and the editor's suggestions). */
+  tags: z.array(z.string()),
+});
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+// ---- sync status -----------------------------------------------------------------
+
+/** Why the app cannot reach the service, in a form the renderer words for a person. */
+export const syncProblemSchema = z.object({
+  /** `network`, `problem`, `signed-out`, `storage`, `internal`, … (SyncErrorInfo.kind). */
+  kind: z.string(),
+  /** The problem type name (`rate-limit`, `token-revoked`, …) or storage problem, when there is one. */
+  type: z.string().nullable(),
+  message: z.string(),
+});
+export type SyncProblem = z.infer<typeof syncProblemSchema>;
+
+export const syncStatusSchema = z.object({
+  account_id: z.string().nullable(),
+  connection: z.enum(['online', 'offline', 'unknown']),
+  /** Why offline (or why the last sync failed). */
+  problem: syncProblemSchema.nullable(),
+  syncing: z.boolean(),
+  last_synced_at: z.string().nullable(),
+  pending_count: z.number().int(),
+  conflict_count: z.number().int(),
+  failed_count: z.number().int(),
+  /** While the first full sync of the account runs: what it is fetching and how far it got. */
+  first_sync: z
+    .object({
+      collection: z.string(),
+      items_done: z.number().int(),
+      estimated_total: z.number().int().nullable(),
+    })
+    .nullable(),
+  /** The account may read but not write (test token or missing scope). */
+  read_only: z.boolean(),
+  signed_out: z.boolean(),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+/** Something in the mirror changed; lists and open screens reload what concerns them. */
+export const mirrorChangedSchema = z.object({
+  account_id: z.string().nullable(),
+  /** Collections that changed (`tasks`, `sections`, `task_comments`, …). */
+  collections: z.array(z.string()),
+  /** The tasks that changed, when known; null means "any". */
+  task_ids: z.array(z.string()).nullable(),
+  /** Temporary ids replaced by the server's (a screen showing one follows it). */
+  remapped: z.array(z.object({ from: z.string(), to: z.string() })),
+});
+export type MirrorChanged = z.infer<typeof mirrorChangedSchema>;
