@@ -1,0 +1,524 @@
+// Drains the outbox: creates, merge-patches and deletes sent in order per task
+// (tasks in parallel, bounded), each claimed durably before it leaves so a kill
+// at any instant neither loses it nor sends a different body under its key.
+// A 412 is merged per field against the edit's base; what cannot be merged
+// waits for the person as a conflict.
+import type { ApiClient } from '../api/api-client';
+import type { ApiClock } from '../api/clock';
+import { ApiError, NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
+import { meOperations, taskOperations } from '../api/operations';
+import { errorInfo } from '../engine/sync-error-info';
+import type { PushSummary, SyncEventListener } from '../engine/sync-events';
+import { threeWayMerge } from '../merge/three-way-merge';
+import type { TaskCreateBody } from '../protocol/task';
+import type { FieldValues, PushOp, PushStore, ServerTask } from './push-store';
+
+export interface PusherOptions {
+  store: PushStore;
+  api: ApiClient;
+  /** Unused for now: every wait happens in the API client, on its clock. */
+  clock?: ApiClock;
+  onEvent?: SyncEventListener;
+  /** Tasks pushed at the same time. Default 4: enough to keep a paced budget busy over a slow link. */
+  concurrency?: number;
+  /** Rebases of one operation in one pass before it waits for the next (a task that keeps changing). Default 3. */
+  maxRebases?: number;
+}
+
+/** The scope a task write needs; a 403 on it makes the account read-only for it. */
+export const TASK_WRITE_SCOPE = 'tasks:write';
+
+/** Why pushing stopped early: no point sending more now. */
+type Stop = SignedOutError | NetworkError | RequestAbortedError;
+
+interface PassState {
+  summary: PushSummary;
+  /** Tasks being pushed now (their current ids). */
+  busy: Set<string>;
+  /** Tasks set aside for this pass (a transient failure, or too many rebases). */
+  parked: Set<string>;
+  stop: Stop | null;
+  /** Something outside the network went wrong (the mirror): stop and report it. */
+  fatal: { error: unknown } | null;
+  signal: AbortSignal | undefined;
+  /** Wakes workers waiting for a task to free up. */
+  changed: () => void;
+  waitForChange: () => Promise<void>;
+}
+
+/** A problem body that can be stored: what the service said, never a stack. */
+function problemRecord(error: unknown): unknown {
+  if (error instanceof ProblemError) {
+    return {
+      status: error.status,
+      type: error.type,
+      detail: error.detail,
+      errors: error.errors,
+      request_id: error.requestId,
+    };
+  }
+  const info = errorInfo(error);
+  return { status: info.status, type: info.type ?? info.kind, detail: info.message, errors: [] };
+}
+
+function isStop(error: unknown): error is Stop {
+  return (
+    error instanceof SignedOutError || error instanceof NetworkError || error instanceof RequestAbortedError
+  );
+}
+
+/** 403s that mean "this token may not write", as opposed to "not this task". */
+function readOnlyScope(error: ProblemError): string | null {
+  if (error.status !== 403) return null;
+  if (error.type === 'test-token-read-only') return TASK_WRITE_SCOPE;
+  if (error.type === 'insufficient-scope') {
+    const required = (error.errors[0] as { required?: unknown } | undefined)?.required;
+    return typeof required === 'string' ? required : TASK_WRITE_SCOPE;
+  }
+  return null;
+}
+
+export class Pusher {
+  private readonly store: PushStore;
+  private readonly api: ApiClient;
+  private readonly emit: SyncEventListener;
+  private readonly concurrency: number;
+  private readonly maxRebases: number;
+  /** Scopes the service refused to this account (until `clearReadOnly`). */
+  private readonly readOnly = new Map<string, string>();
+  private orgIdCache: string | null = null;
+  /** One pass at a time: a second call joins the one running. */
+  private running: Promise<PushSummary> | null = null;
+
+  constructor(options: PusherOptions) {
+    this.store = options.store;
+    this.api = options.api;
+    this.emit = options.onEvent ?? (() => undefined);
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.maxRebases = Math.max(1, options.maxRebases ?? 3);
+  }
+
+  /** Scopes this account may not write (filled by 403 `test-token-read-only` / `insufficient-scope`). */
+  get readOnlyScopes(): ReadonlyMap<string, string> {
+    return this.readOnly;
+  }
+
+  /** After a new sign-in: try writing again, blocked operations included. */
+  async clearReadOnly(): Promise<number> {
+    this.readOnly.clear();
+    return this.store.unblockAll();
+  }
+
+  openConflicts(): Promise<number> {
+    return this.store.openConflictCount();
+  }
+
+  /**
+   * Sends every operation that can go now. Stops early (and throws) when
+   * signed out, offline or aborted, leaving the outbox as it stands; anything
+   * else that goes wrong with one operation is recorded on it and the others go on.
+   */
+  pushAll(options: { signal?: AbortSignal } = {}): Promise<PushSummary> {
+    if (this.running) return this.running;
+    const run = this.pass(options.signal).finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async pass(signal: AbortSignal | undefined): Promise<PushSummary> {
+    const requestsBefore = this.api.stats.requests;
+    let waiters: (() => void)[] = [];
+    const state: PassState = {
+      summary: { pushed: 0, conflicts: 0, failed: 0, requests: 0 },
+      busy: new Set(),
+      parked: new Set(),
+      stop: null,
+      fatal: null,
+      signal,
+      changed: () => {
+        const wake = waiters;
+        waiters = [];
+        for (const resolve of wake) resolve();
+      },
+      waitForChange: () => new Promise((resolve) => waiters.push(resolve)),
+    };
+    if (!this.readOnly.has(TASK_WRITE_SCOPE)) {
+      await Promise.all(Array.from({ length: this.concurrency }, () => this.worker(state)));
+    }
+    state.summary.requests = this.api.stats.requests - requestsBefore;
+    if (state.fatal) throw state.fatal.error;
+    if (state.stop) throw state.stop;
+    return state.summary;
+  }
+
+  private async worker(state: PassState): Promise<void> {
+    for (;;) {
+      if (state.stop || state.fatal || this.readOnly.has(TASK_WRITE_SCOPE)) return;
+      if (state.signal?.aborted) {
+        state.stop = new RequestAbortedError('push');
+        state.changed();
+        return;
+      }
+      const op = await this.nextOp(state);
+      if (!op) {
+        if (state.busy.size === 0) {
+          state.changed();
+          return;
+        }
+        await state.waitForChange();
+        continue;
+      }
+      state.busy.add(op.entityId);
+      let after = op.entityId;
+      try {
+        after = await this.pushOne(op, state);
+      } catch (error) {
+        if (isStop(error)) state.stop ??= error;
+        else state.fatal ??= { error };
+      } finally {
+        state.busy.delete(op.entityId);
+        state.busy.delete(after);
+        state.changed();
+      }
+    }
+  }
+
+  /** The oldest ready operation of a task nobody is pushing and that is not set aside. */
+  private async nextOp(state: PassState): Promise<PushOp | null> {
+    const skip = (op: PushOp) => state.busy.has(op.entityId) || state.parked.has(op.entityId);
+    const ready = await this.store.ready(state.busy.size + state.parked.size + 1);
+    return ready.find((op) => !skip(op)) ?? null;
+  }
+
+  /** Pushes one operation to its end for this pass; returns the task's id after it. */
+  private async pushOne(op: PushOp, state: PassState): Promise<string> {
+    switch (op.kind) {
+      case 'create':
+        return this.pushCreate(op, state);
+      case 'update':
+        return this.pushUpdate(op, state);
+      case 'delete':
+        return this.pushDelete(op, state);
+    }
+  }
+
+  private async pushCreate(op: PushOp, state: PassState): Promise<string> {
+    const orgId = await this.organizationId(state.signal);
+    const claimed = await this.store.start(op.opId);
+    try {
+      const body = { ...claimed.patch, org_id: orgId } as unknown as TaskCreateBody;
+      const answer = await this.api.create(
+        taskOperations.create,
+        {},
+        body,
+        this.requestOptions(state, { idempotencyKey: claimed.opId }),
+      );
+      const taskId = await this.store.settle(claimed.opId, {
+        task: answer.body as FieldValues,
+        etag: answer.etag,
+      });
+      this.accepted(state, claimed, taskId);
+      if (taskId !== claimed.entityId) {
+        this.emit({ type: 'id-remapped', entityType: 'task', from: claimed.entityId, to: taskId });
+      }
+      return taskId;
+    } catch (error) {
+      await this.failed(claimed, op, error, state);
+      return claimed.entityId;
+    }
+  }
+
+  private async pushUpdate(op: PushOp, state: PassState): Promise<string> {
+    let current: PushOp | null = op;
+    if (current.baseEtag === null) {
+      // No version known to send If-Match with: read it and merge as after a 412.
+      current = await this.mergeWithServer(current, state);
+      if (!current) return op.entityId;
+    }
+    for (let round = 0; round < this.maxRebases; round++) {
+      const claimed: PushOp = await this.store.start(current.opId);
+      try {
+        const answer = await this.api.update(
+          taskOperations.update,
+          { taskId: claimed.entityId },
+          claimed.patch,
+          this.requestOptions(state, { ifMatch: claimed.baseEtag, idempotencyKey: claimed.opId }),
+        );
+        await this.store.settle(claimed.opId, { task: answer.body as FieldValues, etag: answer.etag });
+        this.accepted(state, claimed, claimed.entityId);
+        return claimed.entityId;
+      } catch (error) {
+        if (error instanceof ProblemError && error.status === 412) {
+          current = await this.mergeWithServer(claimed, state);
+          if (!current) return op.entityId;
+          continue;
+        }
+        if (error instanceof ProblemError && error.status === 404) {
+          await this.deletedRemotely(claimed, state);
+          return op.entityId;
+        }
+        await this.failed(claimed, current, error, state);
+        return op.entityId;
+      }
+    }
+    // The task kept changing under us: try again next pass rather than spin.
+    state.parked.add(op.entityId);
+    return op.entityId;
+  }
+
+  /**
+   * Reads the server's version and merges the operation into it per field.
+   * Returns the operation to send now (rebased), or null when it is settled,
+   * in conflict, or could not be read (recorded on it).
+   */
+  private async mergeWithServer(op: PushOp, state: PassState): Promise<PushOp | null> {
+    let theirs: ServerTask;
+    try {
+      theirs = await this.readTask(op.entityId, state);
+    } catch (error) {
+      if (error instanceof ProblemError && error.status === 404) {
+        await this.deletedRemotely(op, state);
+        return null;
+      }
+      await this.failed(op, op, error, state);
+      return null;
+    }
+    await this.store.landServerCopy(theirs);
+    const merge = threeWayMerge({ base: op.baseValues, mine: op.patch, theirs: theirs.task });
+    const baseOf = (fields: Iterable<string>): FieldValues => {
+      const out: FieldValues = {};
+      for (const field of fields) out[field] = theirs.task[field] ?? null;
+      return out;
+    };
+    if (merge.conflicts.length > 0) {
+      const patch: FieldValues = { ...merge.rebased };
+      for (const conflict of merge.conflicts) patch[conflict.field] = conflict.mine;
+      await this.store.conflict(op.opId, {
+        deleted: false,
+        theirsEtag: theirs.etag,
+        fields: merge.conflicts,
+        patch,
+        baseValues: baseOf(Object.keys(merge.rebased)),
+      });
+      state.summary.conflicts += merge.conflicts.length;
+      this.emit({
+        type: 'conflict',
+        opId: op.opId,
+        entityType: 'task',
+        entityId: op.entityId,
+        conflict: 'edited',
+        fields: merge.conflicts.map((c) => c.field),
+      });
+      return null;
+    }
+    const opId = await this.store.rebase(op.opId, {
+      baseEtag: theirs.etag,
+      patch: merge.rebased,
+      baseValues: baseOf(Object.keys(merge.rebased)),
+    });
+    if (Object.keys(merge.rebased).length === 0) {
+      // Everything I changed is on the server already (settled, or a retry of a write that had landed).
+      this.accepted(state, op, op.entityId);
+      return null;
+    }
+    return {
+      ...op,
+      opId,
+      patch: merge.rebased,
+      baseEtag: theirs.etag,
+      baseValues: baseOf(Object.keys(merge.rebased)),
+    };
+  }
+
+  private async pushDelete(op: PushOp, state: PassState): Promise<string> {
+    let current = op;
+    if (current.baseEtag === null) {
+      try {
+        const theirs = await this.readTask(op.entityId, state);
+        await this.store.landServerCopy(theirs);
+        current = { ...current, baseEtag: theirs.etag };
+      } catch (error) {
+        if (error instanceof ProblemError && error.status === 404) {
+          await this.store.settle(op.opId, null);
+          this.accepted(state, op, op.entityId);
+          return op.entityId;
+        }
+        await this.failed(op, op, error, state);
+        return op.entityId;
+      }
+    }
+    const claimed = await this.store.start(current.opId);
+    try {
+      await this.api.remove(
+        taskOperations.delete,
+        { taskId: claimed.entityId },
+        this.requestOptions(state, { ifMatch: current.baseEtag }),
+      );
+      await this.store.settle(claimed.opId, null);
+      this.accepted(state, claimed, claimed.entityId);
+    } catch (error) {
+      if (error instanceof ProblemError && error.status === 404) {
+        // Already gone: what the person wanted.
+        await this.store.settle(claimed.opId, null);
+        this.accepted(state, claimed, claimed.entityId);
+      } else if (error instanceof ProblemError && error.status === 412) {
+        await this.heldDelete(claimed, state);
+      } else {
+        await this.failed(claimed, current, error, state);
+      }
+    }
+    return op.entityId;
+  }
+
+  /** Someone changed the task after the person deleted it: show them, do not delete their work unseen. */
+  private async heldDelete(op: PushOp, state: PassState): Promise<void> {
+    let theirs: ServerTask;
+    try {
+      theirs = await this.readTask(op.entityId, state);
+    } catch (error) {
+      if (error instanceof ProblemError && error.status === 404) {
+        await this.store.settle(op.opId, null);
+        this.accepted(state, op, op.entityId);
+        return;
+      }
+      await this.failed(op, op, error, state);
+      return;
+    }
+    await this.store.landServerCopy(theirs);
+    const problem = {
+      status: 412,
+      type: 'edited-remotely',
+      detail:
+        'The task changed on the server after you deleted it. Retry to delete the new version, or drop the delete to keep the task.',
+      errors: [],
+    };
+    await this.store.holdDelete(op.opId, theirs.etag, problem);
+    state.summary.failed += 1;
+    this.emit({
+      type: 'push-failed',
+      opId: op.opId,
+      entityType: 'task',
+      entityId: op.entityId,
+      error: {
+        kind: 'problem',
+        type: 'edited-remotely',
+        status: 412,
+        operation: 'tasks.delete',
+        message: problem.detail,
+      },
+    });
+  }
+
+  private async deletedRemotely(op: PushOp, state: PassState): Promise<void> {
+    await this.store.conflict(op.opId, { deleted: true });
+    state.summary.conflicts += 1;
+    this.emit({
+      type: 'conflict',
+      opId: op.opId,
+      entityType: 'task',
+      entityId: op.entityId,
+      conflict: 'deleted-remotely',
+      fields: Object.keys(op.patch),
+    });
+  }
+
+  /**
+   * Records why an operation did not go through. `claimed` is the operation
+   * as sent, `before` as it was before `start` (to put back when nothing left).
+   */
+  private async failed(claimed: PushOp, before: PushOp, error: unknown, state: PassState): Promise<void> {
+    if (error instanceof SignedOutError) {
+      // Nothing reached the service: the outbox stays exactly as it was.
+      if (claimed.state === 'in_flight' && claimed.attempts > before.attempts)
+        await this.store.unstart(before);
+      throw error;
+    }
+    if (error instanceof NetworkError || error instanceof RequestAbortedError) {
+      // It may have arrived: it stays sendable with the same body and key.
+      await this.store.fail(claimed.opId, 'queued', problemRecord(error));
+      throw error;
+    }
+    if (error instanceof ProblemError) {
+      const scope = readOnlyScope(error);
+      if (scope !== null) {
+        await this.store.fail(claimed.opId, 'blocked', problemRecord(error));
+        state.summary.failed += 1;
+        if (!this.readOnly.has(scope)) {
+          this.readOnly.set(scope, error.type);
+          this.emit({ type: 'read-only', scope, reason: error.type, opId: claimed.opId });
+        }
+        return;
+      }
+      if (isRefusal(error)) {
+        await this.store.fail(claimed.opId, 'failed', problemRecord(error));
+        state.summary.failed += 1;
+        this.emit({
+          type: 'push-failed',
+          opId: claimed.opId,
+          entityType: 'task',
+          entityId: claimed.entityId,
+          error: errorInfo(error),
+        });
+        return;
+      }
+    }
+    if (error instanceof ApiError) {
+      // 5xx or 429 past the client's retries, or an answer that broke the contract: try again next pass.
+      await this.store.fail(claimed.opId, 'queued', problemRecord(error));
+      state.parked.add(claimed.entityId);
+      return;
+    }
+    throw error;
+  }
+
+  private accepted(state: PassState, op: PushOp, taskId: string): void {
+    state.summary.pushed += 1;
+    this.emit({
+      type: 'pushed',
+      opId: op.opId,
+      entityType: 'task',
+      entityId: op.entityId,
+      kind: op.kind,
+      serverId: taskId,
+    });
+  }
+
+  private async readTask(taskId: string, state: PassState): Promise<ServerTask> {
+    const answer = await this.api.read(taskOperations.get, { taskId }, this.requestOptions(state, {}));
+    if (answer.status === 304) throw new Error('tasks.get answered 304 to a request without If-None-Match');
+    return { task: answer.body as FieldValues, etag: answer.etag };
+  }
+
+  private async organizationId(signal: AbortSignal | undefined): Promise<string> {
+    if (this.orgIdCache !== null) return this.orgIdCache;
+    const known = await this.store.orgId();
+    if (known !== null) {
+      this.orgIdCache = known;
+      return known;
+    }
+    const answer = await this.api.read(meOperations.get, {}, { lane: 'user', signal });
+    if (answer.status === 304) throw new Error('me.get answered 304 to a request without If-None-Match');
+    const orgId = answer.body.org_id;
+    if (typeof orgId !== 'string' || orgId === '') {
+      throw new Error('me.get did not name the organization: cannot create a task without its org_id');
+    }
+    this.orgIdCache = orgId;
+    return orgId;
+  }
+
+  private requestOptions<Extra extends object>(
+    state: PassState,
+    extra: Extra,
+  ): Extra & { lane: 'user'; signal?: AbortSignal } {
+    return { ...extra, lane: 'user', ...(state.signal ? { signal: state.signal } : {}) };
+  }
+}
+
+/** Answers that refuse the operation's content or target for good: the person must change something. */
+function isRefusal(error: ProblemError): boolean {
+  if (error.status === 429 || error.status >= 500) return false;
+  if (error.status === 409 && error.type === 'idempotency-key-in-flight') return false;
+  return error.status >= 400;
+}
