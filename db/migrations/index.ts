@@ -1,0 +1,15 @@
+// Every migration in order, listed by hand: bundlers cannot follow directory
+// scanning, so Kysely's Migrator reads this static list instead.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001_initial';
+
+/** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};
+
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
+
+export const staticMigrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};

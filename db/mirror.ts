@@ -1,0 +1,807 @@
+// The local mirror of one account: what every screen reads (effective rows:
+// server copy plus pending edits), what the sync engine writes (validated pages
+// with their bookkeeping, settled operations), and the outbox in between. All
+// methods are synchronous and each write is one SQLite transaction, so no
+// transaction ever spans an await; file problems surface as MirrorStorageError.
+import type { Database, Statement } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { ChangeFeed, type NewNotification, type Notification } from './change-feed';
+import {
+  checkResource,
+  type CollectionName,
+  COLLECTIONS,
+  type CollectionSpec,
+  columnValues,
+  type OtherCollection,
+} from './collections';
+import {
+  asStorageError,
+  IncompletePassError,
+  type MalformedRowError,
+  NotInMirrorError,
+} from './mirror-errors';
+import {
+  type Conflict,
+  type ConflictInput,
+  type ConflictResolution,
+  Outbox,
+  type OutboxOp,
+  type OutboxState,
+  sameJson,
+  type ServerAnswer,
+} from './outbox';
+import type { MirrorDatabase } from './schema';
+import { type PassState, type StoredPage, SyncPasses } from './sync-passes';
+import { checkTask, type TaskObject } from './task-columns';
+import { type AccountIdentity, TaskOverlay } from './task-overlay';
+import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
+import { TaskStore } from './task-store';
+import { WordIndex } from './word-index';
+
+export type Resource = Record<string, unknown>;
+
+export interface CreatedResource {
+  collection: CollectionName;
+  id: string;
+  after: Resource;
+}
+
+export interface UpdatedResource {
+  collection: CollectionName;
+  id: string;
+  before: Resource;
+  after: Resource;
+  /** Only the fields whose value changed. */
+  changes: Record<string, { before: unknown; after: unknown }>;
+}
+
+export interface DeletedResource {
+  collection: CollectionName;
+  id: string;
+  before: Resource;
+}
+
+/** What a write from the server changed in the mirror's server copies (the feed for notifications). */
+export interface ChangeList {
+  created: CreatedResource[];
+  updated: UpdatedResource[];
+  deleted: DeletedResource[];
+  /** Tasks the server no longer has but that hold pending local edits: kept (marked server_gone) until settled. */
+  goneWithPendingEdits: string[];
+}
+
+export interface PageInput {
+  collection: CollectionName;
+  /** '' (default) for a collection listed whole; the team id for sprints; the task id for comments and history. */
+  scope?: string;
+  /**
+   * A filtered listing (e.g. `filter[created_after]`, the hot set): its items
+   * are stored, but it never counts toward removing what it did not return.
+   */
+  partial?: boolean;
+  /** 0 for the first page of the pass. */
+  pageIndex: number;
+  cursorSent: string | null;
+  /** The page's ETag (sent back as If-None-Match next time). */
+  etag: string | null;
+  nextCursor: string | null;
+  /** The page's items, already validated by the sync engine; the mirror checks the fields it reads. */
+  items: readonly unknown[];
+  /** ETags of single items when known (a list page carries none). */
+  itemEtags?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A malformed row is rejected alone and the rest of the page is applied: one
+ * bad row must not stall the whole sync. The rejected row keeps its previous
+ * copy (and is not removed by the pass), and the page is recorded without its
+ * ETag so the next pass fetches it again rather than getting a 304.
+ */
+export interface PageApplied {
+  changes: ChangeList;
+  rejected: MalformedRowError[];
+  /** Items identical to the stored copy. */
+  unchanged: number;
+  passNo: number;
+}
+
+export interface MirroredTask {
+  /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */
+  task: TaskObject;
+  /** The server's copy as it sent it; null for a task created here and not yet accepted. */
+  server: TaskObject | null;
+  etag: string | null;
+  pending: boolean;
+  /** A delete is pending: lists no longer show it. */
+  hidden: boolean;
+  serverGone: boolean;
+}
+
+export interface MirrorOptions {
+  /** The current time as ISO 8601 (tests pass a fixed clock). */
+  now?: () => string;
+}
+
+const emptyChanges = (): ChangeList => ({ created: [], updated: [], deleted: [], goneWithPendingEdits: [] });
+
+function fieldChanges(
+  before: Resource,
+  after: Resource,
+): Record<string, { before: unknown; after: unknown }> {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!sameJson(before[key], after[key]))
+      changes[key] = { before: before[key] ?? null, after: after[key] ?? null };
+  }
+  return changes;
+}
+
+interface CollectionStatements {
+  select: Statement<[string], { raw_json: string; seen_pass: number }>;
+  upsert: Statement<unknown[]>;
+  seen: Statement<[number, string]>;
+  seenMany: Statement<[number, string]>;
+  removeUnseen: Statement<[string, number], { id: string; raw_json: string }>;
+}
+
+export class Mirror {
+  readonly words: WordIndex;
+  private readonly store: TaskStore;
+  private readonly overlay: TaskOverlay;
+  private readonly outbox: Outbox;
+  private readonly passes: SyncPasses;
+  private readonly queries: TaskQueries;
+  private readonly feed: ChangeFeed;
+  private readonly now: () => string;
+  private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();
+  private readonly taskSeenMany: Statement<[number, string]>;
+  private accountCache: AccountIdentity | null = null;
+  private aggregateCache: { version: number; key: string; value: unknown }[] = [];
+
+  constructor(
+    private readonly db: Database,
+    /** The database file (for error messages). */
+    readonly file: string,
+    /** Typed access for reads of the small collections; writes go through this class. */
+    readonly kysely: Kysely<MirrorDatabase>,
+    options: MirrorOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date().toISOString());
+    this.words = new WordIndex(db);
+    this.store = new TaskStore(db, this.words);
+    this.overlay = new TaskOverlay(db, this.store, () => this.account());
+    this.outbox = new Outbox(db, this.store, this.overlay, this.now);
+    this.passes = new SyncPasses(db);
+    this.queries = new TaskQueries(db, this.words);
+    this.feed = new ChangeFeed(db);
+    this.taskSeenMany = db.prepare(
+      'UPDATE tasks SET seen_pass = ? WHERE task_id IN (SELECT value FROM json_each(?))',
+    );
+  }
+
+  /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
+  private write<T>(work: () => T): T {
+    try {
+      const result = this.db.transaction(work).immediate();
+      this.words.committed();
+      return result;
+    } catch (error) {
+      this.words.rolledBack();
+      throw asStorageError(error, this.file);
+    }
+  }
+
+  private read<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw asStorageError(error, this.file);
+    }
+  }
+
+  // ---- account -------------------------------------------------------------
+
+  account(): AccountIdentity {
+    if (this.accountCache === null) {
+      const rows = this.read(
+        () =>
+          this.db.prepare("SELECT key, value FROM meta WHERE key IN ('org_id', 'username')").all() as {
+            key: string;
+            value: string;
+          }[],
+      );
+      const get = (key: string) => rows.find((r) => r.key === key)?.value ?? null;
+      this.accountCache = { orgId: get('org_id'), username: get('username') };
+    }
+    return this.accountCache;
+  }
+
+  /** Who this mirror belongs to (one file per signed-in account). */
+  setAccount(account: { orgId: string; username: string }): void {
+    this.write(() => {
+      const upsert = this.db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      );
+      upsert.run('org_id', account.orgId);
+      upsert.run('username', account.username);
+    });
+    this.accountCache = { orgId: account.orgId, username: account.username };
+  }
+
+  // ---- reading tasks ----------------------------------------------------------
+
+  /** A page of the task list, in the service's vocabulary and order (see task-query.ts). */
+  queryTasks(query: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
+    return this.read(() => this.queries.page(query, options));
+  }
+
+  countTasks(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+    return this.read(() => this.queries.count(query, options));
+  }
+
+  getTask(taskId: string): MirroredTask | null {
+    return this.read(() => {
+      const row = this.store.byId(taskId);
+      if (!row) return null;
+      const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+      const task = row.local_json === null ? server : (JSON.parse(row.local_json) as TaskObject);
+      return {
+        task: task as TaskObject,
+        server,
+        etag: row.etag,
+        pending: row.pending > 0,
+        hidden: row.hidden === 1,
+        serverGone: row.server_gone === 1,
+      };
+    });
+  }
+
+  /** Every shown task's effective JSON, one text per task (for export), by task id. */
+  *exportTasks(): Generator<string> {
+    const rows = this.read(
+      () =>
+        this.db
+          .prepare(
+            'SELECT coalesce(local_json, server_json) AS json FROM tasks WHERE hidden = 0 ORDER BY task_id',
+          )
+          .all() as { json: string }[],
+    );
+    for (const row of rows) yield row.json;
+  }
+
+  /** How many (effective, shown) tasks the mirror holds. */
+  taskCount(): number {
+    return this.read(
+      () => (this.db.prepare('SELECT count(*) AS n FROM tasks WHERE hidden = 0').get() as { n: number }).n,
+    );
+  }
+
+  private cachedAggregate<T>(key: string, compute: () => T): T {
+    const hit = this.aggregateCache.find((c) => c.key === key && c.version === this.store.version);
+    if (hit) return hit.value as T;
+    const value = this.read(compute);
+    this.aggregateCache = [
+      ...this.aggregateCache.filter((c) => c.key !== key),
+      { key, version: this.store.version, value },
+    ];
+    return value;
+  }
+
+  /** `task_count` per section: tasks filed in it, every status. */
+  sectionTaskCounts(): Map<string, number> {
+    return this.cachedAggregate('sections', () => {
+      const rows = this.db
+        .prepare(
+          'SELECT section_id AS id, count(*) AS n FROM tasks WHERE hidden = 0 AND section_id IS NOT NULL GROUP BY section_id',
+        )
+        .all() as { id: string; n: number }[];
+      return new Map(rows.map((r) => [r.id, r.n]));
+    });
+  }
+
+  /** `task_count` / `completed_count` per sprint. */
+  sprintTaskCounts(): Map<string, { total: number; completed: number }> {
+    return this.cachedAggregate('sprints', () => this.completionCounts('sprint_id', ''));
+  }
+
+  /** `tasks_total` / `tasks_completed` per goal, subtasks excluded (contract: GoalOut). */
+  goalTaskCounts(): Map<string, { total: number; completed: number }> {
+    return this.cachedAggregate('goals', () =>
+      this.completionCounts('goal_id', 'AND parent_task_id IS NULL'),
+    );
+  }
+
+  private completionCounts(column: string, extra: string): Map<string, { total: number; completed: number }> {
+    const rows = this.db
+      .prepare(
+        `SELECT ${column} AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND ${column} IS NOT NULL ${extra} GROUP BY ${column}`,
+      )
+      .all() as { id: string; total: number; completed: number }[];
+    return new Map(rows.map((r) => [r.id, { total: r.total, completed: r.completed }]));
+  }
+
+  /** Open tasks the person is assigned to or created, most recently updated first (which comments to watch). */
+  myOpenTaskIds(username: string, limit: number): string[] {
+    return this.read(() =>
+      (
+        this.db
+          .prepare(
+            `SELECT task_id FROM tasks WHERE hidden = 0 AND k_status_rank <> 3 AND (assignee = ? OR created_by = ?)
+              ORDER BY updated_at DESC, task_id LIMIT ?`,
+          )
+          .all(username, username, limit) as { task_id: string }[]
+      ).map((r) => r.task_id),
+    );
+  }
+
+  /** The UTC day of the newest task creation held (for `filter[created_after]`), or null. */
+  newestTaskDay(): string | null {
+    return this.read(() => {
+      const row = this.db
+        .prepare(
+          "SELECT created_day FROM tasks WHERE k_created < x'' AND created_day IS NOT NULL ORDER BY k_created DESC LIMIT 1",
+        )
+        .get() as { created_day: string } | undefined;
+      return row?.created_day ?? null;
+    });
+  }
+
+  // ---- reading the other collections -----------------------------------------
+
+  /** Ids of the stored resources of a collection (e.g. team ids, to pull their sprints). */
+  resourceIds(collection: OtherCollection, scope?: string): string[] {
+    return this.resources(collection, scope).map((r) => r[COLLECTIONS[collection].idField] as string);
+  }
+
+  /** The stored resources of a collection (raw JSON as sent), by id; `scope` narrows sprints, comments, history. */
+  resources(collection: OtherCollection, scope?: string): Resource[] {
+    const spec = COLLECTIONS[collection];
+    return this.read(() => {
+      let query = this.kysely.selectFrom(spec.table).select(['raw_json']);
+      if (scope !== undefined) query = query.where('scope', '=', scope);
+      const { sql, parameters } = query.orderBy(spec.idField as 'scope').compile();
+      const rows = this.db.prepare(sql).all(...parameters) as { raw_json: string }[];
+      return rows.map((r) => JSON.parse(r.raw_json) as Resource);
+    });
+  }
+
+  // ---- pulling: passes and pages ---------------------------------------------
+
+  /** Starts a pass over a list, or returns the running one to resume. */
+  beginPass(collection: CollectionName, scope = '', options: { partial?: boolean } = {}): PassState {
+    return this.write(() => {
+      this.passes.begin(collection, scope, options.partial ?? false, this.now());
+      return this.passes.state(collection, scope) as PassState;
+    });
+  }
+
+  /** The pass and its pages as last recorded (null if the list was never pulled). */
+  passState(collection: CollectionName, scope = ''): PassState | null {
+    return this.read(() => this.passes.state(collection, scope));
+  }
+
+  /** The server refused a cursor: a fresh pass from the first page. */
+  restartPass(collection: CollectionName, scope = '', options: { partial?: boolean } = {}): PassState {
+    return this.write(() => {
+      this.passes.restart(collection, scope, options.partial ?? false, this.now());
+      return this.passes.state(collection, scope) as PassState;
+    });
+  }
+
+  storedPage(collection: CollectionName, scope: string, pageIndex: number): StoredPage | null {
+    return this.read(() => this.passes.page(collection, scope, pageIndex));
+  }
+
+  /**
+   * Stores one page answered 200, with its bookkeeping, in one transaction,
+   * and returns what changed. Starts a pass if none is running.
+   */
+  applyPage(input: PageInput): PageApplied {
+    const scope = input.scope ?? '';
+    const partial = input.partial ?? false;
+    return this.write(() => {
+      const pass = this.passes.begin(input.collection, scope, partial, this.now());
+      const seenPass = partial ? null : pass.pass_no;
+      const result: PageApplied = {
+        changes: emptyChanges(),
+        rejected: [],
+        unchanged: 0,
+        passNo: pass.pass_no,
+      };
+      const ids: string[] = [];
+      for (const item of input.items) {
+        const id =
+          input.collection === 'tasks'
+            ? this.applyTaskItem(item, seenPass, input.itemEtags, result)
+            : this.applyResourceItem(
+                COLLECTIONS[input.collection],
+                scope,
+                item,
+                seenPass,
+                input.itemEtags,
+                result,
+              );
+        if (id !== null) ids.push(id);
+      }
+      this.passes.record(input.collection, scope, {
+        pageIndex: input.pageIndex,
+        passNo: pass.pass_no,
+        cursorSent: input.cursorSent,
+        etag: result.rejected.length > 0 ? null : input.etag,
+        nextCursor: input.nextCursor,
+        ids,
+        fetchedAt: this.now(),
+      });
+      return result;
+    });
+  }
+
+  private applyTaskItem(
+    item: unknown,
+    seenPass: number | null,
+    itemEtags: ReadonlyMap<string, string> | undefined,
+    result: PageApplied,
+  ): string | null {
+    const bad = checkTask(item);
+    if (bad) {
+      result.rejected.push(bad);
+      if (bad.id !== null && seenPass !== null) {
+        const existing = this.store.byId(bad.id);
+        if (existing) this.store.seen(existing.rid, seenPass);
+      }
+      return bad.id;
+    }
+    const task = item as TaskObject;
+    const id = task.task_id as string;
+    const json = JSON.stringify(task);
+    const existing = this.store.byId(id);
+    const etag = itemEtags?.get(id) ?? null;
+    if (existing && existing.server_json === json && !existing.server_gone) {
+      if (seenPass !== null && existing.seen_pass !== seenPass) this.store.seen(existing.rid, seenPass);
+      result.unchanged++;
+      return id;
+    }
+    this.overlay.writeServerCopy(existing, task, json, etag, seenPass ?? existing?.seen_pass ?? 0);
+    this.noteChange('tasks', id, existing?.server_json ?? null, task, result.changes);
+    return id;
+  }
+
+  private noteChange(
+    collection: CollectionName,
+    id: string,
+    beforeJson: string | null,
+    after: Resource,
+    changes: ChangeList,
+  ): void {
+    if (beforeJson === null) {
+      changes.created.push({ collection, id, after });
+      return;
+    }
+    const before = JSON.parse(beforeJson) as Resource;
+    const fields = fieldChanges(before, after);
+    if (Object.keys(fields).length > 0)
+      changes.updated.push({ collection, id, before, after, changes: fields });
+  }
+
+  private statementsFor(spec: CollectionSpec): CollectionStatements {
+    let statements = this.collectionStatements.get(spec.table);
+    if (!statements) {
+      const columns = spec.columns.map(([name]) => name);
+      const all = [spec.idField, 'scope', 'seen_pass', ...columns, 'etag', 'fetched_at', 'raw_json'];
+      statements = {
+        select: this.db.prepare(`SELECT raw_json, seen_pass FROM ${spec.table} WHERE ${spec.idField} = ?`),
+        upsert: this.db.prepare(
+          `INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
+           ON CONFLICT (${spec.idField}) DO UPDATE SET ${all
+             .slice(1)
+             .map((c) => `${c} = excluded.${c}`)
+             .join(', ')}`,
+        ),
+        seen: this.db.prepare(`UPDATE ${spec.table} SET seen_pass = ? WHERE ${spec.idField} = ?`),
+        seenMany: this.db.prepare(
+          `UPDATE ${spec.table} SET seen_pass = ? WHERE ${spec.idField} IN (SELECT value FROM json_each(?))`,
+        ),
+        removeUnseen: this.db.prepare(
+          `DELETE FROM ${spec.table} WHERE scope = ? AND seen_pass < ? RETURNING ${spec.idField} AS id, raw_json`,
+        ),
+      };
+      this.collectionStatements.set(spec.table, statements);
+    }
+    return statements;
+  }
+
+  private applyResourceItem(
+    spec: CollectionSpec,
+    scope: string,
+    item: unknown,
+    seenPass: number | null,
+    itemEtags: ReadonlyMap<string, string> | undefined,
+    result: PageApplied,
+  ): string | null {
+    const statements = this.statementsFor(spec);
+    const checked = checkResource(spec, item);
+    if ('reason' in checked) {
+      result.rejected.push(checked);
+      if (checked.id !== null && seenPass !== null) statements.seen.run(seenPass, checked.id);
+      return checked.id;
+    }
+    const { id, object } = checked;
+    const json = JSON.stringify(object);
+    const existing = statements.select.get(id);
+    if (existing && existing.raw_json === json) {
+      if (seenPass !== null && existing.seen_pass !== seenPass) statements.seen.run(seenPass, id);
+      result.unchanged++;
+      return id;
+    }
+    statements.upsert.run(
+      id,
+      scope,
+      seenPass ?? existing?.seen_pass ?? 0,
+      ...columnValues(spec, object),
+      itemEtags?.get(id) ?? null,
+      this.now(),
+      json,
+    );
+    this.noteChange(spec.table, id, existing?.raw_json ?? null, object, result.changes);
+    return id;
+  }
+
+  /** A page answered 304: its stored ids count as returned in this pass. Returns the stored page (its next_cursor). */
+  reusePage(collection: CollectionName, scope: string, pageIndex: number): StoredPage {
+    return this.write(() => {
+      const page = this.passes.page(collection, scope, pageIndex);
+      if (!page) throw new NotInMirrorError('page', `${collection}/${scope}/${pageIndex}`);
+      const pass = this.passes.begin(collection, scope, false, this.now());
+      this.passes.reuse(collection, scope, pageIndex, pass.pass_no, this.now());
+      if (pass.partial === 0) {
+        const ids = JSON.stringify(page.ids);
+        if (collection === 'tasks') this.taskSeenMany.run(pass.pass_no, ids);
+        else this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, ids);
+      }
+      return { ...page, passNo: pass.pass_no };
+    });
+  }
+
+  /**
+   * Ends a pass whose last page (`lastPageIndex`, whose next_cursor was null)
+   * was applied, and, unless the pass was partial, removes what it did not
+   * return. Refuses (IncompletePassError) when a page of the chain was not
+   * fetched in this pass: only a complete pass may remove anything.
+   */
+  completePass(collection: CollectionName, scope: string, lastPageIndex: number): ChangeList {
+    const changes = this.write(() => {
+      const state = this.passes.state(collection, scope);
+      if (!state || state.state !== 'running') throw new IncompletePassError(collection, scope, 0);
+      for (let i = 0; i <= lastPageIndex; i++) {
+        const page = state.pages.find((p) => p.pageIndex === i);
+        if (!page || page.passNo !== state.passNo) throw new IncompletePassError(collection, scope, i);
+      }
+      this.passes.complete(collection, scope, lastPageIndex, this.now());
+      const changes = emptyChanges();
+      if (state.partial) return changes;
+      if (collection === 'tasks') this.removeUnseenTasks(state.passNo, changes);
+      else {
+        for (const row of this.statementsFor(COLLECTIONS[collection]).removeUnseen.all(scope, state.passNo)) {
+          changes.deleted.push({ collection, id: row.id, before: JSON.parse(row.raw_json) as Resource });
+        }
+      }
+      return changes;
+    });
+    // A full pass is when the task rows have changed most: refresh the planner's statistics.
+    if (collection === 'tasks' && scope === '') this.optimize();
+    return changes;
+  }
+
+  private removeUnseenTasks(passNo: number, changes: ChangeList): void {
+    const unseen = this.db
+      .prepare(
+        'SELECT rid, task_id, server_json, pending FROM tasks WHERE seen_pass < ? AND server_json IS NOT NULL AND server_gone = 0',
+      )
+      .all(passNo) as { rid: number; task_id: string; server_json: string; pending: number }[];
+    const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
+    const dropCached = [
+      this.db.prepare('DELETE FROM task_comments WHERE scope = ?'),
+      this.db.prepare('DELETE FROM task_history WHERE scope = ?'),
+    ];
+    for (const row of unseen) {
+      if (row.pending > 0) {
+        markGone.run(row.rid);
+        changes.goneWithPendingEdits.push(row.task_id);
+        continue;
+      }
+      this.store.remove(row.rid);
+      for (const statement of dropCached) statement.run(row.task_id);
+      changes.deleted.push({
+        collection: 'tasks',
+        id: row.task_id,
+        before: JSON.parse(row.server_json) as Resource,
+      });
+    }
+  }
+
+  private runningTaskPass(): number | null {
+    const pass = this.passes.row('tasks', '');
+    return pass && pass.state === 'running' && pass.partial === 0 ? pass.pass_no : null;
+  }
+
+  /**
+   * A single task read from the server (GET, or the body of a 412 read): it
+   * becomes the server copy; pending edits stay on top of it.
+   */
+  applyServerTask(task: unknown, etag: string | null): ChangeList {
+    return this.write(() => {
+      const bad = checkTask(task);
+      if (bad) throw bad;
+      const object = task as TaskObject;
+      const id = object.task_id as string;
+      const json = JSON.stringify(object);
+      const existing = this.store.byId(id);
+      const changes = emptyChanges();
+      const seenPass = this.runningTaskPass() ?? existing?.seen_pass ?? 0;
+      if (existing && existing.server_json === json && existing.etag === etag && !existing.server_gone)
+        return changes;
+      this.overlay.writeServerCopy(existing, object, json, etag, seenPass);
+      this.noteChange('tasks', id, existing?.server_json ?? null, object, changes);
+      return changes;
+    });
+  }
+
+  /** A single read answered 404: the task is gone from the server (kept while edits are pending). */
+  removeServerTask(taskId: string): ChangeList {
+    return this.write(() => {
+      const changes = emptyChanges();
+      const row = this.store.byId(taskId);
+      if (!row || row.server_json === null) return changes;
+      if (row.pending > 0) {
+        this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(row.rid);
+        changes.goneWithPendingEdits.push(taskId);
+      } else {
+        this.store.remove(row.rid);
+        changes.deleted.push({
+          collection: 'tasks',
+          id: taskId,
+          before: JSON.parse(row.server_json) as Resource,
+        });
+      }
+      return changes;
+    });
+  }
+
+  // ---- local edits and the outbox -------------------------------------------
+
+  /** Queues a new task; it shows at once under a temporary id (`local-…`). */
+  createTask(fields: TaskObject): { taskId: string; opId: string } {
+    return this.write(() => this.outbox.create(fields));
+  }
+
+  /** Queues an edit (only the fields given); shown at once. Null when it changes nothing. */
+  editTask(taskId: string, patch: TaskObject): { opId: string } | null {
+    return this.write(() => this.outbox.update(taskId, patch));
+  }
+
+  /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */
+  deleteTask(taskId: string): { opId: string } | null {
+    return this.write(() => this.outbox.delete(taskId));
+  }
+
+  outboxOps(states?: readonly OutboxState[]): OutboxOp[] {
+    return this.read(() => this.outbox.list(states));
+  }
+
+  outboxOp(opId: string): OutboxOp {
+    return this.read(() => this.outbox.op(opId));
+  }
+
+  /** What may be sent now: per task its oldest unsettled operation, if queued or in flight. */
+  readyOps(limit = 100): OutboxOp[] {
+    return this.read(() => this.outbox.ready(limit));
+  }
+
+  /** Marks an operation in flight (durably) just before its request is sent. */
+  startOp(opId: string): OutboxOp {
+    return this.write(() => this.outbox.start(opId));
+  }
+
+  /**
+   * The server accepted an operation: `answer` is its reply (task and ETag)
+   * for a create or update, null for a delete. Returns the task id after it
+   * (the server's id for a create: the temporary one is replaced everywhere).
+   */
+  settleOp(opId: string, answer: ServerAnswer | null): string {
+    return this.write(() => this.outbox.settle(opId, answer, this.runningTaskPass()));
+  }
+
+  failOp(opId: string, state: 'failed' | 'blocked' | 'queued', problem: unknown): void {
+    this.write(() => this.outbox.fail(opId, state, problem));
+  }
+
+  /** Sends a failed or blocked operation again, optionally with changed values (then under a new key). Returns its op id. */
+  retryOp(opId: string, patch?: TaskObject): string {
+    return this.write(() => this.outbox.retry(opId, patch));
+  }
+
+  /** After a 412 merge that left only fields the person changed: re-send against `baseEtag`. Returns the op id to send. */
+  rebaseOp(
+    opId: string,
+    rebase: { baseEtag: string | null; patch?: TaskObject; baseValues?: TaskObject },
+  ): string {
+    return this.write(() => this.outbox.rebase(opId, rebase));
+  }
+
+  /**
+   * Parks an operation in conflict for the person (see Outbox.conflict). Land
+   * the server's current version first with {@link applyServerTask}.
+   */
+  conflictOp(opId: string, conflict: ConflictInput): Conflict[] {
+    return this.write(() => this.outbox.conflict(opId, conflict));
+  }
+
+  /** A delete refused with 412: waits as failed against the newer version. */
+  holdDelete(opId: string, theirsEtag: string | null, problem: unknown): void {
+    this.write(() => this.outbox.holdDelete(opId, theirsEtag, problem));
+  }
+
+  /** Puts an operation back exactly as before startOp (its request certainly never left). */
+  unstartOp(opId: string, before: { state: OutboxState; attempts: number }): void {
+    this.write(() => this.outbox.unstart(opId, before));
+  }
+
+  /** Blocked operations back to the queue. Returns how many. */
+  unblockAll(): number {
+    return this.write(() => this.outbox.unblockAll());
+  }
+
+  openConflictCount(): number {
+    return this.read(() => this.outbox.openConflictCount());
+  }
+
+  conflicts(state?: 'open' | 'resolved'): Conflict[] {
+    return this.read(() => this.outbox.conflicts(state));
+  }
+
+  resolveConflict(conflictId: string, resolution: ConflictResolution): Conflict {
+    return this.write(() => this.outbox.resolve(conflictId, resolution));
+  }
+
+  /** Gives up an operation; its change leaves the effective row. */
+  dropOp(opId: string): void {
+    this.write(() => this.outbox.drop(opId));
+  }
+
+  // ---- notifications -----------------------------------------------------------
+
+  addNotifications(items: readonly NewNotification[]): number[] {
+    return this.write(() => this.feed.add(items, this.now()));
+  }
+
+  notifications(forUser: string, options: { unseenOnly?: boolean; limit?: number } = {}): Notification[] {
+    return this.read(() => this.feed.list(forUser, options));
+  }
+
+  markNotificationsSeen(ids: readonly number[]): void {
+    this.write(() => this.feed.markSeen(ids, this.now()));
+  }
+
+  // ---- upkeep --------------------------------------------------------------------
+
+  /** Refreshes the query planner's statistics (bounded work; done after a full task pass). */
+  optimize(): void {
+    this.read(() => this.db.pragma('optimize'));
+  }
+
+  /** Copies the write-ahead log into the database file when nothing reads it (idle time). */
+  checkpoint(): void {
+    this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    try {
+      this.db.pragma('optimize');
+    } catch {
+      // Statistics are an optimisation; closing must not fail for them.
+    }
+    this.db.close();
+  }
+}

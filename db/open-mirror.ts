@@ -1,0 +1,122 @@
+// Opens (or creates) the mirror file of one account: connection settings chosen
+// for durability, the SQL functions the queries use, and the schema migrated
+// forward with Kysely's Migrator over the static migration list.
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
+import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
+import { Mirror, type MirrorOptions } from './mirror';
+import type { MirrorDatabase } from './schema';
+
+export interface OpenMirrorOptions extends MirrorOptions {
+  /** Open without writing (export, inspection); the file must exist and be migrated. */
+  readonly?: boolean;
+  /** How long a write waits for another connection's lock before failing as `locked` (default 5000 ms). */
+  busyTimeoutMs?: number;
+  /** Migrate only up to this migration (tests of upgrades); default: the latest. */
+  migrateTo?: string;
+}
+
+/** SQLite does run DDL inside transactions: let the Migrator wrap each run in one, so a crash leaves no half schema. */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class MirrorDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalSqliteAdapter();
+  }
+}
+
+function registerFunctions(db: Database.Database): void {
+  const tagsOf = (json: unknown): string[] => {
+    if (typeof json !== 'string') return [];
+    const parsed = JSON.parse(json) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((t): t is string => typeof t === 'string') : [];
+  };
+  // Only for search terms and tags holding the tag separator (U+001F), which the indexed columns cannot answer.
+  db.function('mirror_tags_contain', { deterministic: true }, (json: unknown, term: unknown) =>
+    typeof term === 'string' && tagsOf(json).some((tag) => tag.toLowerCase().includes(term)) ? 1 : 0,
+  );
+  db.function('mirror_has_tag', { deterministic: true }, (json: unknown, tag: unknown) =>
+    tagsOf(json).includes(tag as string) ? 1 : 0,
+  );
+}
+
+export async function migrateMirror(
+  kysely: Kysely<MirrorDatabase>,
+  file: string,
+  target?: string,
+): Promise<void> {
+  const migrator = new Migrator({ db: kysely, provider: staticMigrationProvider });
+  const result = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
+  if (result.error !== undefined) {
+    const mapped = asStorageError(result.error, file);
+    if (mapped instanceof MirrorStorageError) throw mapped;
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const detail = failed
+      ? `migration ${failed.migrationName} failed`
+      : `its migrations do not match this app's (${result.error instanceof Error ? result.error.message : 'unknown error'})`;
+    throw new MirrorVersionError(file, detail, { cause: result.error });
+  }
+}
+
+/** Opens the mirror file (created if missing), migrated to the latest schema. */
+export async function openMirror(file: string, options: OpenMirrorOptions = {}): Promise<Mirror> {
+  let db: Database.Database;
+  try {
+    db = new Database(file, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+    });
+  } catch (error) {
+    throw asStorageError(error, file);
+  }
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Reads page 1: a file that is not a database fails here, as `corrupt`.
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      // WAL with synchronous=NORMAL may lose the last commits on power loss
+      // (they are durable only at the next checkpoint). An edit the app has
+      // acknowledged must survive that, so every commit is fsynced: FULL. It
+      // costs one fsync per transaction, and pulls commit a whole page at once.
+      db.pragma('synchronous = FULL');
+      db.pragma('journal_size_limit = 67108864');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
+    // Bounded statistics gathering: `PRAGMA optimize` stays a few milliseconds at 100 000 tasks.
+    db.pragma('analysis_limit = 1000');
+    registerFunctions(db);
+  } catch (error) {
+    db.close();
+    throw asStorageError(error, file);
+  }
+  const kysely = new Kysely<MirrorDatabase>({ dialect: new MirrorDialect({ database: db }) });
+  try {
+    if (options.readonly) {
+      const applied = db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'")
+        .get()
+        ? (db.prepare('SELECT max(name) AS name FROM kysely_migration').get() as { name: string | null }).name
+        : null;
+      if (applied !== LATEST_MIGRATION) {
+        throw new MirrorVersionError(
+          file,
+          `schema ${applied ?? 'none'} is not ${LATEST_MIGRATION} and cannot be migrated read-only`,
+        );
+      }
+    } else {
+      await migrateMirror(kysely, file, options.migrateTo);
+    }
+  } catch (error) {
+    db.close();
+    throw asStorageError(error, file);
+  }
+  return new Mirror(db, file, kysely, options);
+}

@@ -1,0 +1,757 @@
+// The outbox of local task changes: queueing (with coalescing of edits not yet
+// sent), the states an operation moves through while the sync engine pushes
+// it, conflicts and their resolution, and the replacement of a temporary id by
+// the server's. Every method runs inside the caller's transaction, together
+// with the effective-row update it implies.
+import { randomUUID } from 'node:crypto';
+import type { Database, Statement } from 'better-sqlite3';
+import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../sync/protocol/task';
+import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
+import type { OutboxRow } from './schema';
+import { checkTask, type TaskObject } from './task-columns';
+import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
+import type { TaskStore } from './task-store';
+
+export type OutboxState = 'queued' | 'in_flight' | 'done' | 'conflict' | 'failed' | 'blocked';
+export type OutboxKind = 'create' | 'update' | 'delete';
+
+/** A queued change as the sync engine sees it. */
+export interface OutboxOp {
+  seq: number;
+  /** Send as the `Idempotency-Key`. */
+  opId: string;
+  entityType: 'task';
+  /** The task id; a `local-…` temporary id until its create is done. */
+  entityId: string;
+  kind: OutboxKind;
+  /** The merge-patch (for a create, the body without `org_id`). */
+  patch: TaskObject;
+  /** Send as `If-Match`; null when unknown (read the task first) or for a create. */
+  baseEtag: string | null;
+  /** The server's values of the patched fields when the edit was made: the merge base on 412. */
+  baseValues: TaskObject;
+  state: OutboxState;
+  attempts: number;
+  lastProblem: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FieldConflict {
+  field: string;
+  base: unknown;
+  mine: unknown;
+  theirs: unknown;
+}
+
+/** An open (or settled) disagreement between a local edit and the server, for one field. */
+export interface Conflict extends FieldConflict {
+  conflictId: string;
+  opId: string;
+  entityType: 'task';
+  entityId: string;
+  theirsEtag: string | null;
+  state: 'open' | 'resolved';
+  resolution: ConflictResolution | null;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+/** Keep my value, take theirs, or settle on a new one. */
+export type ConflictResolution = { take: 'mine' } | { take: 'theirs' } | { value: unknown };
+
+/** The field of a conflict that stands for "the task was deleted on the server". */
+export const DELETED_REMOTELY = '*';
+
+export const TEMPORARY_ID_PREFIX = 'local-';
+
+export function isTemporaryId(id: unknown): boolean {
+  return typeof id === 'string' && id.startsWith(TEMPORARY_ID_PREFIX);
+}
+
+const EDITABLE = new Set<string>(EDITABLE_TASK_FIELDS);
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const NULLABLE_TEXT = new Set([
+  'priority',
+  'assignee',
+  'project_id',
+  'team_id',
+  'section_id',
+  'sprint_id',
+  'goal_id',
+  'milestone_id',
+  'parent_task_id',
+  'review',
+]);
+
+/** Refuses an edit the server would refuse for its shape (its 422 is still the final word). */
+function checkEdit(patch: TaskObject): void {
+  for (const [field, value] of Object.entries(patch)) {
+    if (!EDITABLE.has(field)) throw new InvalidEditError(field, 'is not a field a person may change');
+    const fail = (reason: string) => new InvalidEditError(field, reason);
+    if (field === 'title') {
+      if (typeof value !== 'string' || value.length < 1 || value.length > TASK_TITLE_MAX) {
+        throw fail(`must be text of 1 to ${TASK_TITLE_MAX} characters`);
+      }
+    } else if (field === 'description') {
+      if (value !== null && (typeof value !== 'string' || value.length > TASK_DESCRIPTION_MAX)) {
+        throw fail(`must be text of at most ${TASK_DESCRIPTION_MAX} characters, or null`);
+      }
+    } else if (field === 'status' || field === 'task_type') {
+      if (typeof value !== 'string' || value.length === 0) throw fail('must be a non-empty text');
+    } else if (field === 'tags') {
+      if (!Array.isArray(value) || value.some((tag) => typeof tag !== 'string'))
+        throw fail('must be a list of texts');
+    } else if (field === 'due_date' || field === 'start_date') {
+      if (
+        value !== null &&
+        (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value)))
+      ) {
+        throw fail('must be a date YYYY-MM-DD, or null');
+      }
+    } else if (field === 'position') {
+      if (value !== null && (typeof value !== 'number' || !Number.isFinite(value)))
+        throw fail('must be a number, or null');
+    } else if (NULLABLE_TEXT.has(field)) {
+      if (value !== null && typeof value !== 'string') throw fail('must be text, or null');
+    }
+  }
+}
+
+/** Structural equality of JSON values (key order ignored). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return a === b || (a ?? null) === (b ?? null);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((v, i) => sameJson(v, other[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function opOf(row: OutboxRow): OutboxOp {
+  return {
+    seq: row.seq,
+    opId: row.op_id,
+    entityType: 'task',
+    entityId: row.entity_id,
+    kind: row.kind as OutboxKind,
+    patch: JSON.parse(row.patch) as TaskObject,
+    baseEtag: row.base_etag,
+    baseValues: JSON.parse(row.base_values) as TaskObject,
+    state: row.state as OutboxState,
+    attempts: row.attempts,
+    lastProblem: row.last_problem === null ? null : (JSON.parse(row.last_problem) as unknown),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+interface ConflictRowJson {
+  conflict_id: string;
+  op_id: string;
+  entity_type: string;
+  entity_id: string;
+  field: string;
+  base: string;
+  mine: string;
+  theirs: string;
+  theirs_etag: string | null;
+  state: string;
+  resolution: string | null;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+function conflictOf(row: ConflictRowJson): Conflict {
+  return {
+    conflictId: row.conflict_id,
+    opId: row.op_id,
+    entityType: 'task',
+    entityId: row.entity_id,
+    field: row.field,
+    base: JSON.parse(row.base) as unknown,
+    mine: JSON.parse(row.mine) as unknown,
+    theirs: JSON.parse(row.theirs) as unknown,
+    theirsEtag: row.theirs_etag,
+    state: row.state as Conflict['state'],
+    resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as ConflictResolution),
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+  };
+}
+
+function pick(source: TaskObject | null, fields: Iterable<string>): TaskObject {
+  const out: TaskObject = {};
+  for (const field of fields) out[field] = source?.[field] ?? null;
+  return out;
+}
+
+function replaceIdIn(object: TaskObject, from: string, to: string): TaskObject {
+  const out: TaskObject = {};
+  for (const [k, v] of Object.entries(object)) out[k] = v === from ? to : v;
+  return out;
+}
+
+/** How an operation came into conflict (see {@link Outbox.conflict}). */
+export type ConflictInput =
+  | {
+      deleted: false;
+      theirsEtag: string | null;
+      fields: readonly FieldConflict[];
+      patch?: TaskObject;
+      baseValues?: TaskObject;
+    }
+  | { deleted: true };
+
+/** A server answer to a create or an update: the task and its ETag. */
+export interface ServerAnswer {
+  task: unknown;
+  etag: string | null;
+}
+
+export class Outbox {
+  private readonly byOpId: Statement<[string], OutboxRow>;
+  private readonly lastUnsettled: Statement<[string], OutboxRow>;
+  private readonly insertOp: Statement<unknown[]>;
+  private readonly updatePatch: Statement<[string, string, string, string]>;
+  private readonly setState: Statement<[string, string | null, string, string]>;
+  private readonly deleteOp: Statement<[string]>;
+  private readonly entityOps: Statement<[string], OutboxRow>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: TaskStore,
+    private readonly overlay: TaskOverlay,
+    private readonly now: () => string,
+  ) {
+    this.byOpId = db.prepare('SELECT * FROM outbox WHERE op_id = ?');
+    this.lastUnsettled = db.prepare(
+      `SELECT * FROM outbox WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL}
+        ORDER BY seq DESC LIMIT 1`,
+    );
+    this.insertOp = db.prepare(
+      `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
+       VALUES (?, 'task', ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+    );
+    this.updatePatch = db.prepare(
+      'UPDATE outbox SET patch = ?, base_values = ?, updated_at = ? WHERE op_id = ?',
+    );
+    this.setState = db.prepare(
+      'UPDATE outbox SET state = ?, last_problem = ?, updated_at = ? WHERE op_id = ?',
+    );
+    this.deleteOp = db.prepare('DELETE FROM outbox WHERE op_id = ?');
+    this.entityOps = db.prepare(
+      `SELECT * FROM outbox WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+    );
+  }
+
+  private row(opId: string): OutboxRow {
+    const row = this.byOpId.get(opId);
+    if (!row) throw new NotInMirrorError('operation', opId);
+    return row;
+  }
+
+  op(opId: string): OutboxOp {
+    return opOf(this.row(opId));
+  }
+
+  /** Queues a new task; its row shows at once under a temporary id. */
+  create(fields: TaskObject): { taskId: string; opId: string } {
+    if (typeof fields.title !== 'string') throw new InvalidEditError('title', 'is required');
+    checkEdit(fields);
+    const taskId = `${TEMPORARY_ID_PREFIX}${randomUUID()}`;
+    const opId = randomUUID();
+    const at = this.now();
+    this.insertOp.run(opId, taskId, 'create', JSON.stringify(fields), null, '{}', at, at);
+    this.overlay.refresh(taskId);
+    return { taskId, opId };
+  }
+
+  /**
+   * Queues an edit of a task; shown at once. Folds into the entity's last
+   * operation while that one was never sent; fields set back to their base
+   * value drop out. Returns null when nothing is left to send.
+   */
+  update(taskId: string, patch: TaskObject): { opId: string } | null {
+    checkEdit(patch);
+    const row = this.store.byId(taskId);
+    if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
+    const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+    const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+    const last = this.lastUnsettled.get(taskId);
+    const at = this.now();
+
+    if (last && last.state === 'queued' && last.attempts === 0 && last.kind !== 'delete') {
+      const merged = JSON.parse(last.patch) as TaskObject;
+      const base = JSON.parse(last.base_values) as TaskObject;
+      for (const [field, value] of Object.entries(patch)) {
+        if (last.kind === 'update' && !(field in merged)) base[field] = server?.[field] ?? null;
+        merged[field] = value;
+        if (last.kind === 'update' && sameJson(value, base[field])) {
+          delete merged[field];
+          delete base[field];
+        }
+      }
+      if (last.kind === 'update' && Object.keys(merged).length === 0) this.deleteOp.run(last.op_id);
+      else this.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
+      this.overlay.refresh(taskId);
+      return Object.keys(merged).length === 0 && last.kind === 'update' ? null : { opId: last.op_id };
+    }
+
+    const changed: TaskObject = {};
+    for (const [field, value] of Object.entries(patch)) {
+      if (!sameJson(value, effective[field] ?? null)) changed[field] = value;
+    }
+    if (Object.keys(changed).length === 0) return null;
+    const opId = randomUUID();
+    this.insertOp.run(
+      opId,
+      taskId,
+      'update',
+      JSON.stringify(changed),
+      server === null ? null : row.etag,
+      JSON.stringify(server === null ? {} : pick(server, Object.keys(changed))),
+      at,
+      at,
+    );
+    this.overlay.refresh(taskId);
+    return { opId };
+  }
+
+  /**
+   * Queues a delete; the task disappears from lists at once. A task that
+   * never reached the server is simply dropped (null: nothing to send).
+   */
+  delete(taskId: string): { opId: string } | null {
+    const row = this.store.byId(taskId);
+    if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
+    const ops = this.entityOps.all(taskId);
+    const unsent = (op: OutboxRow) => op.state === 'queued' && op.attempts === 0;
+    if (row.server_json === null && ops.every(unsent)) {
+      for (const op of ops) this.deleteOp.run(op.op_id);
+      this.overlay.refresh(taskId);
+      return null;
+    }
+    // Unsent edits of a task about to be deleted are moot.
+    for (const op of ops) if (op.kind === 'update' && unsent(op)) this.deleteOp.run(op.op_id);
+    const opId = randomUUID();
+    const at = this.now();
+    this.insertOp.run(opId, taskId, 'delete', '{}', row.etag, '{}', at, at);
+    this.overlay.refresh(taskId);
+    return { opId };
+  }
+
+  list(states?: readonly OutboxState[]): OutboxOp[] {
+    const rows =
+      states === undefined
+        ? (this.db.prepare('SELECT * FROM outbox ORDER BY seq').all() as OutboxRow[])
+        : (this.db
+            .prepare(`SELECT * FROM outbox WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY seq`)
+            .all(...states) as OutboxRow[]);
+    return rows.map(opOf);
+  }
+
+  /**
+   * Operations that may be sent now, oldest first: for each entity only its
+   * oldest unsettled operation, and only while queued or in flight (an
+   * in-flight one after a restart is re-sent with the same key). An operation
+   * that refers to another task's temporary id waits for that create.
+   */
+  ready(limit: number): OutboxOp[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM outbox o WHERE o.state IN ('queued', 'in_flight')
+           AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.entity_type = o.entity_type AND p.entity_id = o.entity_id
+                            AND p.seq < o.seq AND p.state IN ${UNSETTLED_SQL})
+         ORDER BY o.seq`,
+      )
+      .iterate() as IterableIterator<OutboxRow>;
+    const ready: OutboxOp[] = [];
+    for (const row of rows) {
+      const op = opOf(row);
+      if (isTemporaryId(op.entityId) && op.kind !== 'create') continue;
+      if (Object.values(op.patch).some(isTemporaryId)) continue;
+      ready.push(op);
+      if (ready.length >= limit) break;
+    }
+    return ready;
+  }
+
+  /** The engine is about to send it: in flight, one more attempt. Durable before the request leaves. */
+  start(opId: string): OutboxOp {
+    const row = this.row(opId);
+    if (row.state !== 'queued' && row.state !== 'in_flight')
+      throw new OutboxStateError(opId, row.state, 'send it');
+    this.db
+      .prepare(
+        "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ? WHERE op_id = ?",
+      )
+      .run(this.now(), opId);
+    return this.op(opId);
+  }
+
+  /**
+   * The server accepted the operation. A create's temporary id is replaced by
+   * the server's everywhere (its row, its queued operations, references from
+   * other tasks' pending edits); the answer becomes the task's server copy and
+   * later operations made against the same version are rebased onto the new one.
+   * Returns the task id after the operation (the server's id for a create).
+   */
+  settle(opId: string, answer: ServerAnswer | null, runningPass: number | null): string {
+    const row = this.row(opId);
+    if (row.state === 'done') return row.entity_id;
+    if (row.kind === 'delete') {
+      this.setState.run('done', null, this.now(), opId);
+      const task = this.store.byId(row.entity_id);
+      for (const op of this.entityOps.all(row.entity_id))
+        this.setState.run('done', null, this.now(), op.op_id);
+      if (task) this.store.remove(task.rid);
+      return row.entity_id;
+    }
+    if (!answer)
+      throw new OutboxStateError(opId, row.state, 'settle a create or update without the server answer');
+    const bad = checkTask(answer.task);
+    if (bad) throw bad;
+    const server = answer.task as TaskObject;
+    const serverId = server.task_id as string;
+    if (row.kind === 'update' && serverId !== row.entity_id) {
+      throw new MalformedRowError('tasks', serverId, 'task_id', `answers for ${row.entity_id}, not for it`);
+    }
+    let taskId = row.entity_id;
+    if (row.kind === 'create' && serverId !== taskId) {
+      this.remapTemporaryId(taskId, serverId);
+      taskId = serverId;
+    }
+    this.setState.run('done', null, this.now(), opId);
+
+    const sentPatch = JSON.parse(row.patch) as TaskObject;
+    for (const later of this.entityOps.all(taskId)) {
+      if (later.kind === 'delete') {
+        if (later.base_etag === null || later.base_etag === row.base_etag) {
+          this.db.prepare('UPDATE outbox SET base_etag = ? WHERE op_id = ?').run(answer.etag, later.op_id);
+        }
+        continue;
+      }
+      if (later.kind !== 'update') continue;
+      // Made against the version this operation changed (or against no server copy yet): the answer is its base now.
+      if (later.base_etag !== row.base_etag) continue;
+      const patch = JSON.parse(later.patch) as TaskObject;
+      const base = JSON.parse(later.base_values) as TaskObject;
+      for (const field of Object.keys(patch)) {
+        if (row.kind === 'create' || field in sentPatch) base[field] = server[field] ?? null;
+      }
+      this.db
+        .prepare('UPDATE outbox SET base_etag = ?, base_values = ? WHERE op_id = ?')
+        .run(answer.etag, JSON.stringify(base), later.op_id);
+    }
+    const existing = this.store.byId(taskId);
+    const seenPass = runningPass ?? existing?.seen_pass ?? 0;
+    this.overlay.writeServerCopy(existing, server, JSON.stringify(server), answer.etag, seenPass);
+    return taskId;
+  }
+
+  private remapTemporaryId(from: string, to: string): void {
+    const existing = this.store.byId(to);
+    const temporary = this.store.byId(from);
+    if (existing) {
+      // The created task already came down in a pull: keep that row, drop the temporary one.
+      if (temporary) this.store.remove(temporary.rid);
+    } else if (temporary) {
+      this.store.rename(temporary.rid, to);
+    }
+    this.db
+      .prepare("UPDATE outbox SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
+      .run(to, from);
+    this.db
+      .prepare("UPDATE conflicts SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
+      .run(to, from);
+    this.db
+      .prepare("UPDATE change_feed SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
+      .run(to, from);
+    this.db.prepare('UPDATE task_comments SET task_id = ?, scope = ? WHERE task_id = ?').run(to, to, from);
+    // Other tasks' pending edits naming the temporary id (a subtask of a new task): point them at the real one.
+    const referring = this.db
+      .prepare(
+        `SELECT op_id, entity_id, patch, base_values FROM outbox
+          WHERE state IN ${UNSETTLED_SQL} AND (instr(patch, ?) > 0 OR instr(base_values, ?) > 0)`,
+      )
+      .all(from, from) as { op_id: string; entity_id: string; patch: string; base_values: string }[];
+    const touched = new Set<string>();
+    for (const op of referring) {
+      const patch = replaceIdIn(JSON.parse(op.patch) as TaskObject, from, to);
+      const base = replaceIdIn(JSON.parse(op.base_values) as TaskObject, from, to);
+      this.updatePatch.run(JSON.stringify(patch), JSON.stringify(base), this.now(), op.op_id);
+      touched.add(op.entity_id);
+    }
+    for (const taskId of touched) if (taskId !== to) this.overlay.refresh(taskId);
+    this.overlay.refresh(to);
+  }
+
+  /**
+   * The operation did not go through: `failed` (the server refused it, e.g.
+   * 422; editable and retryable), `blocked` (not allowed, e.g. a read-only
+   * token), or back to `queued` (a transient failure; it will be sent again
+   * with the same key).
+   */
+  fail(opId: string, state: 'failed' | 'blocked' | 'queued', problem: unknown): void {
+    const row = this.row(opId);
+    if (row.state === 'done') throw new OutboxStateError(opId, row.state, `mark it ${state}`);
+    this.setState.run(state, problem === undefined ? null : JSON.stringify(problem), this.now(), opId);
+  }
+
+  /** A failed or blocked operation goes back to the queue (under a new key if its body changes). */
+  retry(opId: string, patch?: TaskObject): string {
+    const row = this.row(opId);
+    if (row.state !== 'failed' && row.state !== 'blocked')
+      throw new OutboxStateError(opId, row.state, 'retry it');
+    if (patch === undefined) {
+      this.setState.run('queued', row.last_problem, this.now(), opId);
+      return opId;
+    }
+    checkEdit(patch);
+    const newId = randomUUID();
+    this.db
+      .prepare(
+        "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+      )
+      .run(newId, JSON.stringify({ ...(JSON.parse(row.patch) as TaskObject), ...patch }), this.now(), opId);
+    this.overlay.refresh(row.entity_id);
+    return newId;
+  }
+
+  /**
+   * After a 412 whose merge left only fields the person changed: send them
+   * again against the current version. A different body goes under a new key.
+   */
+  rebase(
+    opId: string,
+    rebase: { baseEtag: string | null; patch?: TaskObject; baseValues?: TaskObject },
+  ): string {
+    const row = this.row(opId);
+    if (row.state === 'done') throw new OutboxStateError(opId, row.state, 'rebase it');
+    const oldPatch = JSON.parse(row.patch) as TaskObject;
+    const patch = rebase.patch ?? oldPatch;
+    const base = { ...(JSON.parse(row.base_values) as TaskObject), ...(rebase.baseValues ?? {}) };
+    for (const field of Object.keys(base)) if (!(field in patch)) delete base[field];
+    const at = this.now();
+    if (Object.keys(patch).length === 0) {
+      this.setState.run('done', null, at, opId);
+      this.overlay.refresh(row.entity_id);
+      return opId;
+    }
+    const newId = sameJson(patch, oldPatch) ? opId : randomUUID();
+    this.db
+      .prepare(
+        "UPDATE outbox SET op_id = ?, patch = ?, base_etag = ?, base_values = ?, state = 'queued', updated_at = ? WHERE op_id = ?",
+      )
+      .run(newId, JSON.stringify(patch), rebase.baseEtag, JSON.stringify(base), at, opId);
+    this.overlay.refresh(row.entity_id);
+    return newId;
+  }
+
+  /**
+   * Parks an operation for the person. `fields`: changed on both sides (base,
+   * mine, theirs); `patch` / `baseValues`: what is still to send besides them
+   * after the merge (default: the operation's own), against `theirsEtag`.
+   * `deleted`: the task is gone from the server (one conflict on
+   * {@link DELETED_REMOTELY}). The effective row keeps showing mine.
+   */
+  conflict(opId: string, conflict: ConflictInput): Conflict[] {
+    const row = this.row(opId);
+    if (row.state === 'done') throw new OutboxStateError(opId, row.state, 'record a conflict on it');
+    const at = this.now();
+    const oldPatch = JSON.parse(row.patch) as TaskObject;
+    const oldBase = JSON.parse(row.base_values) as TaskObject;
+    const list: readonly FieldConflict[] = conflict.deleted
+      ? [{ field: DELETED_REMOTELY, base: oldBase, mine: oldPatch, theirs: null }]
+      : conflict.fields;
+    const insert = this.db.prepare(
+      `INSERT INTO conflicts (conflict_id, op_id, entity_type, entity_id, field, base, mine, theirs, theirs_etag, state, created_at)
+       VALUES (?, ?, 'task', ?, ?, ?, ?, ?, ?, 'open', ?)`,
+    );
+    const theirsEtag = conflict.deleted ? null : conflict.theirsEtag;
+    const ids: string[] = [];
+    for (const c of list) {
+      const id = randomUUID();
+      ids.push(id);
+      insert.run(
+        id,
+        opId,
+        row.entity_id,
+        c.field,
+        JSON.stringify(c.base ?? null),
+        JSON.stringify(c.mine ?? null),
+        JSON.stringify(c.theirs ?? null),
+        theirsEtag,
+        at,
+      );
+    }
+    if (conflict.deleted) {
+      this.setState.run('conflict', null, at, opId);
+      this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE task_id = ?').run(row.entity_id);
+    } else {
+      const patch: TaskObject = { ...(conflict.patch ?? oldPatch) };
+      const base: TaskObject = { ...oldBase, ...(conflict.baseValues ?? {}) };
+      for (const c of conflict.fields) {
+        patch[c.field] = c.mine ?? null;
+        base[c.field] = c.theirs ?? null;
+      }
+      for (const field of Object.keys(base)) if (!(field in patch)) delete base[field];
+      this.db
+        .prepare(
+          "UPDATE outbox SET state = 'conflict', patch = ?, base_etag = ?, base_values = ?, updated_at = ? WHERE op_id = ?",
+        )
+        .run(JSON.stringify(patch), theirsEtag, JSON.stringify(base), at, opId);
+    }
+    this.overlay.refresh(row.entity_id);
+    return ids.map((id) => this.conflictById(id));
+  }
+
+  /**
+   * A delete refused with 412 (the task changed after the person deleted it):
+   * it waits as `failed`, now against the newer version; retrying deletes that
+   * version, dropping it keeps the task.
+   */
+  holdDelete(opId: string, theirsEtag: string | null, problem: unknown): void {
+    const row = this.row(opId);
+    if (row.kind !== 'delete' || row.state === 'done')
+      throw new OutboxStateError(opId, row.state, 'hold it as a delete');
+    this.db
+      .prepare(
+        "UPDATE outbox SET state = 'failed', base_etag = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
+      )
+      .run(theirsEtag, JSON.stringify(problem ?? null), this.now(), opId);
+  }
+
+  /** Puts an operation back exactly as before `start` (a request that certainly never left). */
+  unstart(opId: string, before: { state: OutboxState; attempts: number }): void {
+    const row = this.row(opId);
+    if (row.state !== 'in_flight') throw new OutboxStateError(opId, row.state, 'put it back');
+    this.db
+      .prepare('UPDATE outbox SET state = ?, attempts = ?, updated_at = ? WHERE op_id = ?')
+      .run(before.state, before.attempts, this.now(), opId);
+  }
+
+  /** Blocked operations go back to the queue (the account may have become writable). Returns how many. */
+  unblockAll(): number {
+    return this.db
+      .prepare("UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'blocked'")
+      .run(this.now()).changes;
+  }
+
+  openConflictCount(): number {
+    return (
+      this.db.prepare("SELECT count(*) AS n FROM conflicts WHERE state = 'open'").get() as { n: number }
+    ).n;
+  }
+
+  conflictById(conflictId: string): Conflict {
+    const row = this.db.prepare('SELECT * FROM conflicts WHERE conflict_id = ?').get(conflictId) as
+      ConflictRowJson | undefined;
+    if (!row) throw new NotInMirrorError('conflict', conflictId);
+    return conflictOf(row);
+  }
+
+  conflicts(state?: 'open' | 'resolved'): Conflict[] {
+    const rows = (
+      state === undefined
+        ? this.db.prepare('SELECT * FROM conflicts ORDER BY created_at, rowid').all()
+        : this.db.prepare('SELECT * FROM conflicts WHERE state = ? ORDER BY created_at, rowid').all(state)
+    ) as ConflictRowJson[];
+    return rows.map(conflictOf);
+  }
+
+  /**
+   * Settles one conflict. When the operation has no open conflict left it
+   * re-enters the queue under a new key (its body changed), or is done when
+   * nothing is left to send. "Mine" on a task deleted remotely re-creates it.
+   */
+  resolve(conflictId: string, resolution: ConflictResolution): Conflict {
+    const conflict = this.conflictById(conflictId);
+    if (conflict.state !== 'open') return conflict;
+    const row = this.row(conflict.opId);
+    const at = this.now();
+    this.db
+      .prepare(
+        "UPDATE conflicts SET state = 'resolved', resolution = ?, resolved_at = ? WHERE conflict_id = ?",
+      )
+      .run(JSON.stringify(resolution), at, conflictId);
+    const patch = JSON.parse(row.patch) as TaskObject;
+    const base = JSON.parse(row.base_values) as TaskObject;
+
+    if (conflict.field === DELETED_REMOTELY) {
+      if ('take' in resolution && resolution.take === 'theirs') {
+        this.setState.run('done', null, at, row.op_id);
+        this.dropGoneTask(row.entity_id);
+      } else {
+        this.recreate(row, 'value' in resolution ? (resolution.value as TaskObject) : null);
+      }
+      return this.conflictById(conflictId);
+    }
+
+    if ('value' in resolution) patch[conflict.field] = resolution.value;
+    else if (resolution.take === 'theirs') {
+      delete patch[conflict.field];
+      delete base[conflict.field];
+    }
+    const open = this.db
+      .prepare("SELECT count(*) AS n FROM conflicts WHERE op_id = ? AND state = 'open'")
+      .get(row.op_id) as { n: number };
+    if (open.n > 0) {
+      this.updatePatch.run(JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
+    } else if (Object.keys(patch).length === 0) {
+      this.updatePatch.run('{}', '{}', at, row.op_id);
+      this.setState.run('done', null, at, row.op_id);
+    } else {
+      this.db
+        .prepare(
+          "UPDATE outbox SET op_id = ?, patch = ?, base_values = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+        )
+        .run(randomUUID(), JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
+    }
+    this.overlay.refresh(row.entity_id);
+    return this.conflictById(conflictId);
+  }
+
+  /** A task deleted on the server whose local edits the person gave up: it goes once nothing else is pending. */
+  private dropGoneTask(taskId: string): void {
+    const task = this.store.byId(taskId);
+    if (task && this.entityOps.all(taskId).length === 0) this.store.remove(task.rid);
+    else this.overlay.refresh(taskId);
+  }
+
+  /** The person keeps a task deleted on the server: it comes back as a new task with its current values. */
+  private recreate(row: OutboxRow, values: TaskObject | null): void {
+    const task = this.store.byId(row.entity_id);
+    const effective =
+      task === undefined ? {} : (JSON.parse(task.local_json ?? (task.server_json as string)) as TaskObject);
+    const body: TaskObject = {};
+    for (const field of EDITABLE_TASK_FIELDS) {
+      const value = (values ?? effective)[field];
+      if (value !== undefined && value !== null) body[field] = value;
+    }
+    const at = this.now();
+    for (const op of this.entityOps.all(row.entity_id)) this.setState.run('done', null, at, op.op_id);
+    if (task) this.store.remove(task.rid);
+    const created = this.create(body);
+    this.db
+      .prepare("UPDATE conflicts SET entity_id = ? WHERE op_id = ? AND state = 'resolved'")
+      .run(created.taskId, row.op_id);
+  }
+
+  /** Gives up an operation: its change disappears from the effective row. */
+  drop(opId: string): void {
+    const row = this.row(opId);
+    this.deleteOp.run(opId);
+    const task = this.store.byId(row.entity_id);
+    if (task && task.server_gone && this.entityOps.all(row.entity_id).length === 0)
+      this.store.remove(task.rid);
+    else this.overlay.refresh(row.entity_id);
+  }
+}

@@ -1,0 +1,300 @@
+// The mirror's tables as Kysely types: one interface per table, with
+// Selectable / Insertable / Updateable aliases. Kept in step with db/migrations
+// by the migration test, which compares these names with the live schema.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Sort keys hold text, an integer rank, or an empty blob standing for null:
+ * SQLite orders integers < text < blobs, which is exactly "known ranks, then
+ * unknown values by name, then nulls as the largest value".
+ */
+export type SortKeyValue = string | number | Uint8Array;
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/**
+ * One task: the server's copy (raw JSON as sent, ETag) and the columns of the
+ * EFFECTIVE row (server copy with pending local edits applied), which are what
+ * every query filters, sorts and shows.
+ */
+export interface TasksTable {
+  rid: Generated<number>;
+  task_id: string;
+  /** 1 while a local delete is pending: the row is the merge base, not shown. */
+  hidden: Generated<number>;
+  /** Number of unsettled outbox operations on this task. */
+  pending: Generated<number>;
+  /** 1 when a complete pass no longer returned it but pending edits keep it. */
+  server_gone: Generated<number>;
+  /** The pass of the full task list that last returned it. */
+  seen_pass: Generated<number>;
+  title: string;
+  k_title: string;
+  status: string;
+  k_status: string;
+  k_status_rank: SortKeyValue;
+  priority: string | null;
+  k_priority: SortKeyValue;
+  k_priority_rank: SortKeyValue;
+  /**
+   * `t_*`: the raw value as a tie-breaker, '' for null (the `k_*` key already
+   * puts nulls last): never null, so that keyset row-value comparisons work.
+   */
+  t_priority: string;
+  assignee: string | null;
+  k_assignee: SortKeyValue;
+  t_assignee: string;
+  project_id: string | null;
+  k_project: SortKeyValue;
+  t_project: string;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  milestone_id: string | null;
+  parent_task_id: string | null;
+  /** JSON array text. */
+  tags: string;
+  /** Tags framed by U+001F (`\u001fa\u001fb\u001f`) for exact matching; '' when none. */
+  tags_key: string;
+  due_date: string | null;
+  k_due: SortKeyValue;
+  start_date: string | null;
+  k_start: SortKeyValue;
+  created_at: string | null;
+  k_created: SortKeyValue;
+  t_created: string;
+  /** UTC day of created_at (YYYY-MM-DD). */
+  created_day: string | null;
+  task_type: string | null;
+  k_task_type: SortKeyValue;
+  t_task_type: string;
+  created_via: string | null;
+  review: string | null;
+  position: number | null;
+  updated_at: string | null;
+  completed_at: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  /** Unicode lower case of the searchable texts, for exact substring checks. */
+  search_body: string;
+  search_id: string;
+  search_tags: string;
+  etag: string | null;
+  /** The task exactly as the server last sent it; null for a local create not yet sent. */
+  server_json: string | null;
+  /** The effective task as JSON when it differs from server_json (pending edits). */
+  local_json: string | null;
+}
+
+interface CollectionRow {
+  /** '' for a collection listed whole; the team id for sprints; the task id for comments and history. */
+  scope: string;
+  seen_pass: Generated<number>;
+  raw_json: string;
+  etag: string | null;
+  fetched_at: string;
+}
+
+export interface OrganizationsTable extends CollectionRow {
+  org_id: string;
+  name: string | null;
+  slug: string | null;
+}
+
+export interface ProjectsTable extends CollectionRow {
+  project_id: string;
+  org_id: string | null;
+  name: string | null;
+  status: string | null;
+  team_id: string | null;
+}
+
+export interface TeamsTable extends CollectionRow {
+  team_id: string;
+  org_id: string | null;
+  name: string | null;
+}
+
+export interface OrganizationMembersTable extends CollectionRow {
+  user_id: string;
+  org_id: string | null;
+  username: string | null;
+  email: string | null;
+  role: string | null;
+  is_active: number | null;
+}
+
+export interface SectionsTable extends CollectionRow {
+  section_id: string;
+  name: string | null;
+  scope_type: string | null;
+  scope_id: string | null;
+  position: number | null;
+}
+
+export interface SprintsTable extends CollectionRow {
+  sprint_id: string;
+  team_id: string | null;
+  name: string | null;
+  status: string | null;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+export interface GoalsTable extends CollectionRow {
+  goal_id: string;
+  project_id: string | null;
+  name: string | null;
+  status: string | null;
+  position: number | null;
+}
+
+export interface TaskCommentsTable extends CollectionRow {
+  comment_id: string;
+  task_id: string;
+  parent_comment_id: string | null;
+  created_at: string | null;
+}
+
+export interface TaskHistoryTable extends CollectionRow {
+  history_id: string;
+  task_id: string;
+  created_at: string | null;
+}
+
+export interface SearchWordsTable {
+  word_id: Generated<number>;
+  word: string;
+}
+
+/** Per collection and scope: the current or last pass over its list. */
+export interface SyncPassesTable {
+  collection: string;
+  scope: string;
+  pass_no: number;
+  /** 'running' | 'complete' */
+  state: string;
+  /** 1: a filtered listing, which never removes anything. */
+  partial: number;
+  started_at: string;
+  completed_at: string | null;
+}
+
+/** One page of the last pass: what was sent, what came back. */
+export interface SyncPagesTable {
+  collection: string;
+  scope: string;
+  page_index: number;
+  pass_no: number;
+  cursor_sent: string | null;
+  etag: string | null;
+  next_cursor: string | null;
+  /** JSON array of the ids the page held. */
+  item_ids: string;
+  fetched_at: string;
+}
+
+export interface OutboxTable {
+  seq: Generated<number>;
+  /** Stable; sent as the Idempotency-Key. */
+  op_id: string;
+  entity_type: string;
+  entity_id: string;
+  /** 'create' | 'update' | 'delete' */
+  kind: string;
+  /** JSON merge-patch of the changed fields (for a create: the body). */
+  patch: string;
+  base_etag: string | null;
+  /** JSON object: the server's values of the patched fields when the edit was made. */
+  base_values: string;
+  /** 'queued' | 'in_flight' | 'done' | 'conflict' | 'failed' | 'blocked' */
+  state: string;
+  attempts: number;
+  /** JSON problem+json body (or a local description) of the last failure. */
+  last_problem: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConflictsTable {
+  conflict_id: string;
+  op_id: string;
+  entity_type: string;
+  entity_id: string;
+  field: string;
+  /** JSON values. */
+  base: string;
+  mine: string;
+  theirs: string;
+  theirs_etag: string | null;
+  /** 'open' | 'resolved' */
+  state: string;
+  /** JSON: {"take":"mine"} | {"take":"theirs"} | {"value":...} */
+  resolution: string | null;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface ChangeFeedTable {
+  id: Generated<number>;
+  created_at: string;
+  /** What happened, e.g. 'task-assigned', 'task-status-changed', 'task-commented'. */
+  kind: string;
+  entity_type: string;
+  entity_id: string;
+  /** The username the notification is for. */
+  for_user: string;
+  /** JSON details for display. */
+  summary: string;
+  seen_at: string | null;
+}
+
+export interface MirrorDatabase {
+  meta: MetaTable;
+  tasks: TasksTable;
+  organizations: OrganizationsTable;
+  projects: ProjectsTable;
+  teams: TeamsTable;
+  organization_members: OrganizationMembersTable;
+  sections: SectionsTable;
+  sprints: SprintsTable;
+  goals: GoalsTable;
+  task_comments: TaskCommentsTable;
+  task_history: TaskHistoryTable;
+  search_words: SearchWordsTable;
+  sync_passes: SyncPassesTable;
+  sync_pages: SyncPagesTable;
+  outbox: OutboxTable;
+  conflicts: ConflictsTable;
+  change_feed: ChangeFeedTable;
+}
+
+export type TaskRow = Selectable<TasksTable>;
+export type NewTaskRow = Insertable<TasksTable>;
+export type TaskRowUpdate = Updateable<TasksTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
+export type SectionRow = Selectable<SectionsTable>;
+export type SprintRow = Selectable<SprintsTable>;
+export type GoalRow = Selectable<GoalsTable>;
+export type TaskCommentRow = Selectable<TaskCommentsTable>;
+export type TaskHistoryRow = Selectable<TaskHistoryTable>;
+export type SyncPassRow = Selectable<SyncPassesTable>;
+export type SyncPageRow = Selectable<SyncPagesTable>;
+export type NewSyncPageRow = Insertable<SyncPagesTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type NewOutboxRow = Insertable<OutboxTable>;
+export type OutboxRowUpdate = Updateable<OutboxTable>;
+export type ConflictRow = Selectable<ConflictsTable>;
+export type NewConflictRow = Insertable<ConflictsTable>;
+export type ChangeFeedRow = Selectable<ChangeFeedTable>;
+export type NewChangeFeedRow = Insertable<ChangeFeedTable>;
+
+/** Virtual (FTS5) tables: not queried through Kysely, listed for the schema test. */
+export const VIRTUAL_TABLES = ['task_words', 'search_word_trigrams'] as const;

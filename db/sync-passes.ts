@@ -1,0 +1,160 @@
+// Sync bookkeeping per collection and scope: the current (or last) pass over a
+// list and the pages it fetched (cursor sent, ETag, next_cursor received, the
+// ids each held), so that a 304 can reuse a page, an interrupted pass resumes
+// where it stopped, and only a complete pass removes what it did not return.
+import type { Database, Statement } from 'better-sqlite3';
+import type { SyncPageRow, SyncPassRow } from './schema';
+
+export interface StoredPage {
+  pageIndex: number;
+  passNo: number;
+  cursorSent: string | null;
+  /** Send as If-None-Match; null when the page must be fetched again (e.g. it held a malformed row). */
+  etag: string | null;
+  nextCursor: string | null;
+  ids: string[];
+  fetchedAt: string;
+}
+
+export interface PassState {
+  collection: string;
+  scope: string;
+  passNo: number;
+  state: 'running' | 'complete';
+  partial: boolean;
+  startedAt: string;
+  completedAt: string | null;
+  /** Where a running pass goes on: the first page not yet fetched in it, and the cursor to send for it. */
+  resume: { pageIndex: number; cursor: string | null };
+  /** The pages fetched so far end with a null next_cursor: the pass can be completed. */
+  chainEnded: boolean;
+  /** Pages of the last pass (their ETags and cursors allow concurrent revalidation). */
+  pages: StoredPage[];
+}
+
+function pageOf(row: SyncPageRow): StoredPage {
+  return {
+    pageIndex: row.page_index,
+    passNo: row.pass_no,
+    cursorSent: row.cursor_sent,
+    etag: row.etag,
+    nextCursor: row.next_cursor,
+    ids: JSON.parse(row.item_ids) as string[],
+    fetchedAt: row.fetched_at,
+  };
+}
+
+export class SyncPasses {
+  private readonly selectPass: Statement<[string, string], SyncPassRow>;
+  private readonly upsertPass: Statement<[string, string, number, number, string]>;
+  private readonly selectPages: Statement<[string, string], SyncPageRow>;
+  private readonly selectPage: Statement<[string, string, number], SyncPageRow>;
+  private readonly upsertPage: Statement<unknown[]>;
+  private readonly touch: Statement<[number, string, string, string, number]>;
+  private readonly dropAfter: Statement<[string, string, number]>;
+  private readonly finish: Statement<[string, string, string]>;
+
+  constructor(db: Database) {
+    this.selectPass = db.prepare('SELECT * FROM sync_passes WHERE collection = ? AND scope = ?');
+    this.upsertPass = db.prepare(
+      `INSERT INTO sync_passes (collection, scope, pass_no, state, partial, started_at, completed_at)
+       VALUES (?, ?, ?, 'running', ?, ?, NULL)
+       ON CONFLICT (collection, scope) DO UPDATE SET pass_no = excluded.pass_no, state = 'running',
+         partial = excluded.partial, started_at = excluded.started_at, completed_at = NULL`,
+    );
+    this.selectPages = db.prepare(
+      'SELECT * FROM sync_pages WHERE collection = ? AND scope = ? ORDER BY page_index',
+    );
+    this.selectPage = db.prepare(
+      'SELECT * FROM sync_pages WHERE collection = ? AND scope = ? AND page_index = ?',
+    );
+    this.upsertPage = db.prepare(
+      `INSERT INTO sync_pages (collection, scope, page_index, pass_no, cursor_sent, etag, next_cursor, item_ids, fetched_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (collection, scope, page_index) DO UPDATE SET pass_no = excluded.pass_no,
+         cursor_sent = excluded.cursor_sent, etag = excluded.etag, next_cursor = excluded.next_cursor,
+         item_ids = excluded.item_ids, fetched_at = excluded.fetched_at`,
+    );
+    this.touch = db.prepare(
+      'UPDATE sync_pages SET pass_no = ?, fetched_at = ? WHERE collection = ? AND scope = ? AND page_index = ?',
+    );
+    this.dropAfter = db.prepare(
+      'DELETE FROM sync_pages WHERE collection = ? AND scope = ? AND page_index > ?',
+    );
+    this.finish = db.prepare(
+      "UPDATE sync_passes SET state = 'complete', completed_at = ? WHERE collection = ? AND scope = ?",
+    );
+  }
+
+  row(collection: string, scope: string): SyncPassRow | undefined {
+    return this.selectPass.get(collection, scope);
+  }
+
+  state(collection: string, scope: string): PassState | null {
+    const pass = this.row(collection, scope);
+    if (!pass) return null;
+    const pages = this.selectPages.all(collection, scope).map(pageOf);
+    let k = 0;
+    while (k < pages.length && pages[k]?.pageIndex === k && pages[k]?.passNo === pass.pass_no) k++;
+    const previous = k > 0 ? pages[k - 1] : undefined;
+    return {
+      collection,
+      scope,
+      passNo: pass.pass_no,
+      state: pass.state as PassState['state'],
+      partial: pass.partial === 1,
+      startedAt: pass.started_at,
+      completedAt: pass.completed_at,
+      resume: { pageIndex: k, cursor: previous?.nextCursor ?? null },
+      chainEnded: previous !== undefined && previous.nextCursor === null,
+      pages,
+    };
+  }
+
+  /** Starts a pass, or returns the running one (an interrupted pass resumes). */
+  begin(collection: string, scope: string, partial: boolean, at: string): SyncPassRow {
+    const pass = this.row(collection, scope);
+    if (pass && pass.state === 'running') return pass;
+    this.upsertPass.run(collection, scope, (pass?.pass_no ?? 0) + 1, partial ? 1 : 0, at);
+    return this.row(collection, scope) as SyncPassRow;
+  }
+
+  /** A new pass from the first page (the server refused a cursor): what the old one saw no longer counts. */
+  restart(collection: string, scope: string, partial: boolean, at: string): SyncPassRow {
+    const pass = this.row(collection, scope);
+    this.upsertPass.run(collection, scope, (pass?.pass_no ?? 0) + 1, partial ? 1 : 0, at);
+    return this.row(collection, scope) as SyncPassRow;
+  }
+
+  page(collection: string, scope: string, pageIndex: number): StoredPage | null {
+    const row = this.selectPage.get(collection, scope, pageIndex);
+    return row ? pageOf(row) : null;
+  }
+
+  pages(collection: string, scope: string): StoredPage[] {
+    return this.selectPages.all(collection, scope).map(pageOf);
+  }
+
+  record(collection: string, scope: string, page: StoredPage): void {
+    this.upsertPage.run(
+      collection,
+      scope,
+      page.pageIndex,
+      page.passNo,
+      page.cursorSent,
+      page.etag,
+      page.nextCursor,
+      JSON.stringify(page.ids),
+      page.fetchedAt,
+    );
+  }
+
+  reuse(collection: string, scope: string, pageIndex: number, passNo: number, at: string): void {
+    this.touch.run(passNo, at, collection, scope, pageIndex);
+  }
+
+  complete(collection: string, scope: string, lastPageIndex: number, at: string): void {
+    this.dropAfter.run(collection, scope, lastPageIndex);
+    this.finish.run(at, collection, scope);
+  }
+}

@@ -1,0 +1,233 @@
+// From a task's JSON to the columns the mirror filters, sorts and searches on:
+// the check of the fields it reads (the same rules as sync/protocol/task.ts,
+// without the cost of a full parse) and the derived sort and search keys, so
+// that SQLite's plain binary order gives task-list-query.ts's order.
+import { PRIORITY_RANK, STATUS_RANK } from '../sync/protocol/task-list-query';
+import { MalformedRowError } from './mirror-errors';
+import type { SortKeyValue } from './schema';
+
+/** A task as JSON: the fields we know, and any others kept untouched. */
+export type TaskObject = Record<string, unknown>;
+
+/** The key of a null value: an empty blob sorts after every number and text. */
+export const NULL_KEY: Buffer = Buffer.alloc(0);
+
+/** Separates tags in the `tags_key` / `search_tags` columns; never inside a search term's match unless the term has it. */
+export const TAG_SEPARATOR = '\u001f';
+
+const NULLABLE_STRING_FIELDS = [
+  'org_id',
+  'project_id',
+  'team_id',
+  'section_id',
+  'sprint_id',
+  'goal_id',
+  'milestone_id',
+  'parent_task_id',
+  'description',
+  'priority',
+  'assignee',
+  'task_type',
+  'created_via',
+  'review',
+  'created_by',
+  'updated_by',
+  'created_at',
+  'updated_at',
+  'completed_at',
+] as const;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Checks the fields the mirror stores in columns, by the rules of `taskSchema`
+ * (sync/protocol/task.ts). Returns the error naming the first bad field, or
+ * null. Unknown fields are not looked at: they are kept as sent.
+ */
+export function checkTask(value: unknown): MalformedRowError | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return new MalformedRowError('tasks', null, '(row)', 'is not a JSON object');
+  }
+  const task = value as TaskObject;
+  const rawId = task.task_id;
+  const id = typeof rawId === 'string' && rawId.length > 0 ? rawId : null;
+  if (id === null) return new MalformedRowError('tasks', null, 'task_id', 'must be a non-empty string');
+  const bad = (field: string, reason: string) => new MalformedRowError('tasks', id, field, reason);
+  if (typeof task.title !== 'string') return bad('title', 'must be a string');
+  if (typeof task.status !== 'string') return bad('status', 'must be a string');
+  for (const field of NULLABLE_STRING_FIELDS) {
+    const v = task[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') return bad(field, 'must be a string or null');
+  }
+  const tags = task.tags;
+  if (tags !== undefined && tags !== null) {
+    if (!Array.isArray(tags)) return bad('tags', 'must be an array of strings or null');
+    for (const tag of tags)
+      if (typeof tag !== 'string') return bad('tags', 'must be an array of strings or null');
+  }
+  for (const field of ['due_date', 'start_date'] as const) {
+    const v = task[field];
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE.test(v))) {
+      return bad(field, 'must be a date YYYY-MM-DD or null');
+    }
+  }
+  const position = task.position;
+  if (position !== undefined && position !== null && typeof position !== 'number') {
+    return bad('position', 'must be a number or null');
+  }
+  return null;
+}
+
+function str(task: TaskObject, field: string): string | null {
+  const v = task[field];
+  return typeof v === 'string' ? v : null;
+}
+
+function lowerKey(value: string | null): SortKeyValue {
+  return value === null ? NULL_KEY : value.toLowerCase();
+}
+
+function rankKey(ranks: Readonly<Record<string, number>>, value: string | null): SortKeyValue {
+  if (value === null) return NULL_KEY;
+  // Own properties only: a status named `constructor` is an unknown value, not a rank.
+  return Object.hasOwn(ranks, value) ? (ranks[value] as number) : value.toLowerCase();
+}
+
+const ISO_DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const UTC_SUFFIX = /(?:[zZ]|[+-]00:?00)$/;
+
+/**
+ * The UTC day of a date-time, or null when it is not one (a null date never
+ * matches a date bound). Its first ten characters are then within a day of it,
+ * which lets the created-date filters narrow the created_at index first.
+ */
+export function utcDayOf(value: string | null): string | null {
+  if (value === null || !ISO_DAY_PREFIX.test(value)) return null;
+  if (value.length === 10 || UTC_SUFFIX.test(value)) return value.slice(0, 10);
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return null;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Every column of a task row that follows from the (effective) task. */
+export interface TaskColumns {
+  task_id: string;
+  title: string;
+  k_title: string;
+  status: string;
+  k_status: string;
+  k_status_rank: SortKeyValue;
+  priority: string | null;
+  k_priority: SortKeyValue;
+  k_priority_rank: SortKeyValue;
+  t_priority: string;
+  assignee: string | null;
+  k_assignee: SortKeyValue;
+  t_assignee: string;
+  project_id: string | null;
+  k_project: SortKeyValue;
+  t_project: string;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  milestone_id: string | null;
+  parent_task_id: string | null;
+  tags: string;
+  tags_key: string;
+  due_date: string | null;
+  k_due: SortKeyValue;
+  start_date: string | null;
+  k_start: SortKeyValue;
+  created_at: string | null;
+  k_created: SortKeyValue;
+  t_created: string;
+  created_day: string | null;
+  task_type: string | null;
+  k_task_type: SortKeyValue;
+  t_task_type: string;
+  created_via: string | null;
+  review: string | null;
+  position: number | null;
+  updated_at: string | null;
+  completed_at: string | null;
+  created_by: string | null;
+  updated_by: string | null;
+  search_id: string;
+  search_tags: string;
+  search_body: string;
+}
+
+/** The column values of a checked task (see {@link checkTask}). */
+export function taskColumns(task: TaskObject): TaskColumns {
+  const taskId = task.task_id as string;
+  const title = task.title as string;
+  const status = task.status as string;
+  const priority = str(task, 'priority');
+  const assignee = str(task, 'assignee');
+  const projectId = str(task, 'project_id');
+  const dueDate = str(task, 'due_date');
+  const startDate = str(task, 'start_date');
+  const createdAt = str(task, 'created_at');
+  const taskType = str(task, 'task_type');
+  const rawTags = task.tags;
+  const tags = Array.isArray(rawTags) ? (rawTags as string[]) : [];
+  const position = task.position;
+  const statusLower = status.toLowerCase();
+  let lowerTags = '';
+  for (const tag of tags) lowerTags += TAG_SEPARATOR + tag.toLowerCase();
+  return {
+    task_id: taskId,
+    title,
+    k_title: title.toLowerCase(),
+    status,
+    k_status: statusLower,
+    k_status_rank: Object.hasOwn(STATUS_RANK, status) ? (STATUS_RANK[status] as number) : statusLower,
+    priority,
+    k_priority: lowerKey(priority),
+    k_priority_rank: rankKey(PRIORITY_RANK, priority),
+    t_priority: priority ?? '',
+    assignee,
+    k_assignee: lowerKey(assignee),
+    t_assignee: assignee ?? '',
+    project_id: projectId,
+    k_project: lowerKey(projectId),
+    t_project: projectId ?? '',
+    team_id: str(task, 'team_id'),
+    section_id: str(task, 'section_id'),
+    sprint_id: str(task, 'sprint_id'),
+    goal_id: str(task, 'goal_id'),
+    milestone_id: str(task, 'milestone_id'),
+    parent_task_id: str(task, 'parent_task_id'),
+    tags: JSON.stringify(tags),
+    tags_key: tags.length === 0 ? '' : TAG_SEPARATOR + tags.join(TAG_SEPARATOR) + TAG_SEPARATOR,
+    due_date: dueDate,
+    k_due: dueDate ?? NULL_KEY,
+    start_date: startDate,
+    k_start: startDate ?? NULL_KEY,
+    created_at: createdAt,
+    k_created: lowerKey(createdAt),
+    t_created: createdAt ?? '',
+    created_day: utcDayOf(createdAt),
+    task_type: taskType,
+    k_task_type: lowerKey(taskType),
+    t_task_type: taskType ?? '',
+    created_via: str(task, 'created_via'),
+    review: str(task, 'review'),
+    position: typeof position === 'number' ? position : null,
+    updated_at: str(task, 'updated_at'),
+    completed_at: str(task, 'completed_at'),
+    created_by: str(task, 'created_by'),
+    updated_by: str(task, 'updated_by'),
+    search_id: taskId.toLowerCase(),
+    search_tags: tags.length === 0 ? '' : lowerTags + TAG_SEPARATOR,
+    search_body: (str(task, 'description') ?? '').toLowerCase(),
+  };
+}
+
+/** The text whose words go into the word index: every searchable field, lower case. */
+export function searchableText(
+  columns: Pick<TaskColumns, 'k_title' | 'search_body' | 'search_id' | 'search_tags'>,
+): string {
+  return `${columns.k_title} ${columns.search_body} ${columns.search_id} ${columns.search_tags}`;
+}

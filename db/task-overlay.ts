@@ -1,0 +1,166 @@
+// Local state = server state + pending edits. Computes a task's effective row
+// from its server copy (the merge base, kept as sent) and the unsettled outbox
+// operations on it, and writes it; called when a server copy lands under
+// pending edits and whenever an edit is queued or settled.
+import type { Database, Statement } from 'better-sqlite3';
+import type { TaskObject } from './task-columns';
+import type { StoredTask, TaskStore } from './task-store';
+
+/** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
+export const UNSETTLED_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
+export const UNSETTLED_SQL = `(${UNSETTLED_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+export interface PendingOp {
+  kind: string;
+  patch: string;
+  created_at: string;
+}
+
+/** Who the local rows of new tasks say made them. */
+export interface AccountIdentity {
+  orgId: string | null;
+  username: string | null;
+}
+
+/** What a task created here looks like until the server answers with the real one. */
+export function localTaskDefaults(taskId: string, createdAt: string, account: AccountIdentity): TaskObject {
+  return {
+    task_id: taskId,
+    org_id: account.orgId,
+    project_id: null,
+    team_id: null,
+    section_id: null,
+    sprint_id: null,
+    goal_id: null,
+    milestone_id: null,
+    parent_task_id: null,
+    description: null,
+    status: 'not_started',
+    priority: null,
+    assignee: null,
+    tags: [],
+    due_date: null,
+    start_date: null,
+    task_type: 'task',
+    created_via: null,
+    review: null,
+    position: null,
+    created_by: account.username,
+    updated_by: account.username,
+    created_at: createdAt,
+    updated_at: createdAt,
+    completed_at: null,
+  };
+}
+
+export interface Effective {
+  /** null: nothing to show (no server copy and no create pending). */
+  task: TaskObject | null;
+  pending: number;
+  hidden: boolean;
+}
+
+/**
+ * Applies pending operations in order to a server copy. A merge-patch from us
+ * only ever carries whole top-level fields, so applying it is a shallow
+ * assign; null stays null (the server keeps nullable fields as null).
+ */
+export function effectiveTask(
+  taskId: string,
+  server: TaskObject | null,
+  ops: readonly PendingOp[],
+  account: AccountIdentity,
+): Effective {
+  let task = server;
+  let hidden = false;
+  for (const op of ops) {
+    const patch = JSON.parse(op.patch) as TaskObject;
+    if (op.kind === 'create')
+      task = { ...(task ?? localTaskDefaults(taskId, op.created_at, account)), ...patch };
+    else if (op.kind === 'update') task = task === null ? null : { ...task, ...patch };
+    else hidden = true;
+  }
+  if (task !== null && task.task_id !== taskId) task = { ...task, task_id: taskId };
+  return { task, pending: ops.length, hidden };
+}
+
+export class TaskOverlay {
+  private readonly unsettled: Statement<[string], PendingOp>;
+
+  constructor(
+    db: Database,
+    private readonly store: TaskStore,
+    private readonly account: () => AccountIdentity,
+  ) {
+    this.unsettled = db.prepare(
+      `SELECT kind, patch, created_at FROM outbox
+        WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+    );
+  }
+
+  pendingOps(taskId: string): PendingOp[] {
+    return this.unsettled.all(taskId);
+  }
+
+  /**
+   * Stores a new server copy of a task and rewrites its effective row: the
+   * server copy alone when nothing is pending, or with the pending edits on
+   * top (the person keeps seeing their edit; the copy becomes the new base).
+   */
+  writeServerCopy(
+    existing: StoredTask | undefined,
+    server: TaskObject,
+    serverJson: string,
+    etag: string | null,
+    seenPass: number,
+  ): number {
+    if (existing === undefined || existing.pending === 0) {
+      return this.store.write(existing, server, {
+        etag,
+        server_json: serverJson,
+        local_json: null,
+        seen_pass: seenPass,
+        pending: 0,
+        hidden: 0,
+        server_gone: 0,
+      });
+    }
+    const taskId = server.task_id as string;
+    const effective = effectiveTask(taskId, server, this.pendingOps(taskId), this.account());
+    const task = effective.task ?? server;
+    return this.store.write(existing, task, {
+      etag,
+      server_json: serverJson,
+      local_json: JSON.stringify(task),
+      seen_pass: seenPass,
+      pending: effective.pending,
+      hidden: effective.hidden ? 1 : 0,
+      server_gone: 0,
+    });
+  }
+
+  /**
+   * Recomputes a task's effective row from its stored server copy and its
+   * unsettled operations; removes the row when neither is left. Returns the
+   * effective task, or null when there is nothing to show.
+   */
+  refresh(taskId: string): TaskObject | null {
+    const existing = this.store.byId(taskId);
+    const server = existing?.server_json ? (JSON.parse(existing.server_json) as TaskObject) : null;
+    const effective = effectiveTask(taskId, server, this.pendingOps(taskId), this.account());
+    if (effective.task === null) {
+      if (existing) this.store.remove(existing.rid);
+      return null;
+    }
+    this.store.write(existing, effective.task, {
+      etag: existing?.etag ?? null,
+      server_json: existing?.server_json ?? null,
+      local_json: effective.pending > 0 ? JSON.stringify(effective.task) : null,
+      seen_pass: existing?.seen_pass ?? 0,
+      pending: effective.pending,
+      hidden: effective.hidden ? 1 : 0,
+      server_gone: existing?.server_gone ?? 0,
+    });
+    return effective.task;
+  }
+}

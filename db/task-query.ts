@@ -1,0 +1,541 @@
+// Answers the task list's vocabulary (sync/protocol/task-list-query.ts) from the
+// effective task rows, with the same ids in the same order as the service, in
+// keyset pages. A search or tag filter that narrows to a few thousand tasks is
+// answered from the word index's candidates, sorted; anything broader walks the
+// sort index and checks each row until the page is full.
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  InvalidParameterError,
+  ME,
+  NO_TEAM,
+  NULL_VALUE,
+  parseTaskListQuery,
+  PRIORITY_RANK,
+  STATUS_RANK,
+  TASK_FILTER_KEYS,
+  type TaskListFilter,
+  type TaskListQuery,
+  type TaskSortKey,
+  UNFILED_PROJECT,
+} from '../sync/protocol/task-list-query';
+import { NULL_KEY, TAG_SEPARATOR } from './task-columns';
+import { allOfAnyQuery, anyOfAllQuery, type WordIndex, wordsOf } from './word-index';
+
+export interface TaskQueryOptions {
+  /** The signed-in person's username: what `assignee=me` means. */
+  me: string;
+  /** Today as a UTC day `YYYY-MM-DD`: what `overdue` compares with. */
+  today: string;
+  /** Page size: default 200, at most 1000. */
+  limit?: number;
+  /** The `next` of the previous page. */
+  after?: string | null;
+}
+
+/** A task as a list shows it: its effective values. */
+export interface TaskListItem {
+  task_id: string;
+  title: string;
+  status: string;
+  priority: string | null;
+  assignee: string | null;
+  project_id: string | null;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  milestone_id: string | null;
+  parent_task_id: string | null;
+  tags: string[];
+  due_date: string | null;
+  start_date: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  completed_at: string | null;
+  task_type: string | null;
+  created_via: string | null;
+  review: string | null;
+  position: number | null;
+  /** Local edits not yet accepted by the server are part of these values. */
+  pending: boolean;
+  /** The server no longer lists it; pending edits keep it until they are settled. */
+  server_gone: boolean;
+}
+
+/** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
+export type TaskQueryPath = 'candidates' | 'walk' | 'groups' | 'empty';
+
+export interface TaskListPage {
+  items: TaskListItem[];
+  /** Pass as `after` for the next page; null on the last page. */
+  next: string | null;
+  path: TaskQueryPath;
+}
+
+/** Anything the service's parser accepts: a parsed query, or the query string's pairs. */
+export type TaskQueryInput = TaskListQuery | URLSearchParams | Iterable<readonly [string, string]>;
+
+/** Above this many candidates a search is "broad": walking the sort order finds a page sooner. */
+const CANDIDATE_LIMIT = 3000;
+/** A term word found inside more vocabulary words than this narrows too little to look up. */
+const MAX_WORDS_PER_PART = 300;
+const DEFAULT_LIMIT = 200;
+/** A search word found in no task: nothing can match. */
+const NO_MATCH = Symbol('no match');
+const MAX_LIMIT = 1000;
+
+const ITEM_COLUMNS =
+  't.task_id, t.title, t.status, t.priority, t.assignee, t.project_id, t.team_id, t.section_id, t.sprint_id, ' +
+  't.goal_id, t.milestone_id, t.parent_task_id, t.tags, t.due_date, t.start_date, t.created_at, t.updated_at, ' +
+  't.completed_at, t.task_type, t.created_via, t.review, t.position, t.pending, t.server_gone';
+
+/** The ORDER BY columns of each sort key, ascending; each list ends in the tie-breakers and never holds a null. */
+const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
+  task_id: ['task_id'],
+  title: ['k_title', 'title', 'task_id'],
+  status: ['k_status', 'status', 'task_id'],
+  priority: ['k_priority', 't_priority', 'task_id'],
+  due_date: ['k_due', 'task_id'],
+  start_date: ['k_start', 'task_id'],
+  created_at: ['k_created', 't_created', 'task_id'],
+  assignee: ['k_assignee', 't_assignee', 'task_id'],
+  project_id: ['k_project', 't_project', 'task_id'],
+  priority_rank: ['k_priority_rank', 't_priority', 'task_id'],
+  status_rank: ['k_status_rank', 'status', 'task_id'],
+  task_type: ['k_task_type', 't_task_type', 'task_id'],
+};
+
+type KeyValue = string | number | Buffer;
+
+interface ItemRow {
+  task_id: string;
+  title: string;
+  status: string;
+  priority: string | null;
+  assignee: string | null;
+  project_id: string | null;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  milestone_id: string | null;
+  parent_task_id: string | null;
+  tags: string;
+  due_date: string | null;
+  start_date: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  completed_at: string | null;
+  task_type: string | null;
+  created_via: string | null;
+  review: string | null;
+  position: number | null;
+  pending: number;
+  server_gone: number;
+  s0: KeyValue;
+  s1?: KeyValue;
+  s2?: KeyValue;
+}
+
+function itemOf(row: ItemRow): TaskListItem {
+  return {
+    task_id: row.task_id,
+    title: row.title,
+    status: row.status,
+    priority: row.priority,
+    assignee: row.assignee,
+    project_id: row.project_id,
+    team_id: row.team_id,
+    section_id: row.section_id,
+    sprint_id: row.sprint_id,
+    goal_id: row.goal_id,
+    milestone_id: row.milestone_id,
+    parent_task_id: row.parent_task_id,
+    tags: JSON.parse(row.tags) as string[],
+    due_date: row.due_date,
+    start_date: row.start_date,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+    task_type: row.task_type,
+    created_via: row.created_via,
+    review: row.review,
+    position: row.position,
+    pending: row.pending > 0,
+    server_gone: row.server_gone > 0,
+  };
+}
+
+function isParsedQuery(input: TaskQueryInput): input is TaskListQuery {
+  return (
+    typeof (input as TaskListQuery).sort_by === 'string' &&
+    typeof (input as TaskListQuery).filter === 'object'
+  );
+}
+
+/** The pairs a parsed query stands for: running them through the parser again refuses what the service would. */
+export function taskQueryParams(query: TaskListQuery): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const key of TASK_FILTER_KEYS) {
+    const value = query.filter[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) pairs.push([`filter[${key}]`, v]);
+    else pairs.push([`filter[${key}]`, String(value)]);
+  }
+  pairs.push(['sort_by', query.sort_by], ['sort_order', query.sort_order]);
+  return pairs;
+}
+
+/** Parses any accepted input into a query, with the service's errors for unknown keys and values. */
+export function normalizeTaskQuery(input: TaskQueryInput): TaskListQuery {
+  return parseTaskListQuery(isParsedQuery(input) ? taskQueryParams(input) : input);
+}
+
+function addDays(day: string, days: number): string {
+  const ms = Date.parse(`${day}T00:00:00Z`) + days * 86_400_000;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Compares sort key values as SQLite's binary collation does: numbers < text < blobs, text by code point. */
+function compareKeyValues(a: KeyValue, b: KeyValue): number {
+  const kind = (v: KeyValue) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
+  const ka = kind(a);
+  const kb = kind(b);
+  if (ka !== kb) return ka - kb;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  return Buffer.compare(a as Buffer, b as Buffer);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+interface Cursor {
+  sortBy: TaskSortKey;
+  order: 'asc' | 'desc';
+  values: KeyValue[];
+}
+
+function encodeCursor(cursor: Cursor): string {
+  const values = cursor.values.map((v) => (Buffer.isBuffer(v) ? { null: true } : v));
+  return Buffer.from(JSON.stringify({ s: cursor.sortBy, o: cursor.order, v: values })).toString('base64url');
+}
+
+function decodeCursor(text: string, query: TaskListQuery): Cursor {
+  const refuse = () =>
+    new InvalidParameterError(['query', 'cursor'], 'the cursor does not belong to this sort order', null);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse();
+  }
+  const { s, o, v } = (parsed ?? {}) as { s?: unknown; o?: unknown; v?: unknown };
+  const width = SORT_COLUMNS[query.sort_by].length;
+  if (s !== query.sort_by || o !== query.sort_order || !Array.isArray(v) || v.length !== width)
+    throw refuse();
+  const values = v.map((item: unknown): KeyValue => {
+    if (typeof item === 'string' || typeof item === 'number') return item;
+    if (typeof item === 'object' && item !== null && (item as { null?: unknown }).null === true)
+      return NULL_KEY;
+    throw refuse();
+  });
+  return { sortBy: query.sort_by, order: query.sort_order, values };
+}
+
+interface Where {
+  sql: string[];
+  params: unknown[];
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+function nullableIn(where: Where, column: string, values: readonly string[], nullToken: string): void {
+  const concrete = values.filter((v) => v !== nullToken);
+  const orNull = values.includes(nullToken);
+  const parts: string[] = [];
+  if (concrete.length > 0) {
+    parts.push(`${column} IN (${marks(concrete.length)})`);
+    where.params.push(...concrete);
+  }
+  if (orNull) parts.push(`${column} IS NULL`);
+  where.sql.push(`(${parts.join(' OR ')})`);
+}
+
+/** Every filter but the search text's exact check, as SQL over `tasks t`. */
+function filterWhere(f: TaskListFilter, me: string, today: string): Where {
+  const where: Where = { sql: ['t.hidden = 0'], params: [] };
+  if (f.status) {
+    where.sql.push(`t.k_status_rank IN (${marks(f.status.length)})`);
+    where.params.push(...f.status.map((s) => STATUS_RANK[s]));
+  }
+  if (f.priority) {
+    where.sql.push(`t.k_priority_rank IN (${marks(f.priority.length)})`);
+    where.params.push(...f.priority.map((p) => PRIORITY_RANK[p]));
+  }
+  if (f.assignee) {
+    const names = [...new Set(f.assignee.map((a) => (a === ME ? me : a)))];
+    // The lower-case key lets the assignee index narrow; the raw column decides.
+    where.sql.push(`t.k_assignee IN (${marks(names.length)})`, `t.assignee IN (${marks(names.length)})`);
+    where.params.push(...names.map((n) => n.toLowerCase()), ...names);
+  }
+  if (f.project) {
+    const ids = f.project.filter((p) => p !== UNFILED_PROJECT);
+    const keys: KeyValue[] = ids.map((p) => p.toLowerCase());
+    if (f.project.includes(UNFILED_PROJECT)) keys.push(NULL_KEY);
+    where.sql.push(`t.k_project IN (${marks(keys.length)})`);
+    where.params.push(...keys);
+    nullableIn(where, 't.project_id', f.project, UNFILED_PROJECT);
+  }
+  if (f.team) nullableIn(where, 't.team_id', f.team, NO_TEAM);
+  if (f.created_via) nullableIn(where, 't.created_via', f.created_via, NULL_VALUE);
+  if (f.review) nullableIn(where, 't.review', f.review, NULL_VALUE);
+  if (f.task_type) {
+    where.sql.push(
+      `t.k_task_type IN (${marks(f.task_type.length)})`,
+      `t.task_type IN (${marks(f.task_type.length)})`,
+    );
+    where.params.push(...f.task_type.map((v) => v.toLowerCase()), ...f.task_type);
+  }
+  if (f.tags) {
+    const parts = f.tags.map((tag) => {
+      if (tag.includes(TAG_SEPARATOR)) {
+        where.params.push(tag);
+        return 'mirror_has_tag(t.tags, ?)';
+      }
+      where.params.push(TAG_SEPARATOR + tag + TAG_SEPARATOR);
+      return 'instr(t.tags_key, ?) > 0';
+    });
+    where.sql.push(`(${parts.join(' OR ')})`);
+  }
+  // Dates are text; a null date's key is a blob, which sorts after all text.
+  if (f.due_after !== undefined) {
+    where.sql.push("t.k_due >= ? AND t.k_due < x''");
+    where.params.push(f.due_after);
+  }
+  if (f.due_before !== undefined) {
+    where.sql.push('t.k_due <= ?');
+    where.params.push(f.due_before);
+  }
+  // created_day decides; the bound on k_created (a day wider: an offset moves
+  // the written date at most a day from the UTC one) lets its index narrow.
+  if (f.created_after !== undefined) {
+    where.sql.push('t.created_day >= ?', 't.k_created >= ?');
+    where.params.push(f.created_after, addDays(f.created_after, -1));
+  }
+  if (f.created_before !== undefined) {
+    where.sql.push('t.created_day <= ?', 't.k_created < ?');
+    where.params.push(f.created_before, addDays(f.created_before, 2));
+  }
+  if (f.overdue === true) {
+    where.sql.push('t.k_due < ?', `t.k_status_rank <> ${STATUS_RANK.completed}`);
+    where.params.push(today);
+  }
+  if (f.search !== undefined) {
+    const term = f.search.toLowerCase();
+    if (f.search_fields === 'title') {
+      where.sql.push('instr(t.k_title, ?) > 0');
+      where.params.push(term);
+    } else {
+      const tags = term.includes(TAG_SEPARATOR)
+        ? 'mirror_tags_contain(t.tags, ?)'
+        : 'instr(t.search_tags, ?) > 0';
+      where.sql.push(
+        `(instr(t.k_title, ?) > 0 OR instr(t.search_body, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags})`,
+      );
+      where.params.push(term, term, term, term);
+    }
+  }
+  return where;
+}
+
+/** A group of a grouped walk: one value of the sort key, walked in task id order on the rank index. */
+interface SortGroup {
+  /** The rank index's first column value (rank, lower-case name, or the null key). */
+  rank: KeyValue;
+  /** Its second column (the raw value, '' for null). */
+  raw: string;
+  /** The group's place in the sort order: its `k_*` value. */
+  key: KeyValue;
+}
+
+const GROUPED: Partial<
+  Record<TaskSortKey, { rankColumn: string; rawColumn: string; known: Record<string, number> }>
+> = {
+  status: { rankColumn: 'k_status_rank', rawColumn: 'status', known: STATUS_RANK },
+  priority: { rankColumn: 'k_priority_rank', rawColumn: 't_priority', known: PRIORITY_RANK },
+};
+
+export class TaskQueries {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly words: WordIndex,
+  ) {}
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * The word-index query a search or tag filter narrows to, 'none' when some
+   * word of the search term is in no task at all, or null when nothing narrows.
+   */
+  private candidateQuery(f: TaskListFilter): string | typeof NO_MATCH | null {
+    const parts: string[] = [];
+    if (f.search !== undefined) {
+      const groups: string[][] = [];
+      for (const part of wordsOf(f.search.toLowerCase())) {
+        const found = this.words.wordsWith(part, MAX_WORDS_PER_PART);
+        if (found === null) continue;
+        if (found.length === 0) return NO_MATCH;
+        groups.push(found);
+      }
+      if (groups.length > 0) parts.push(allOfAnyQuery(groups));
+    }
+    if (f.tags) {
+      const alternatives = f.tags.map((tag) => wordsOf(tag.toLowerCase()));
+      if (alternatives.every((words) => words.length > 0)) parts.push(anyOfAllQuery(alternatives));
+    }
+    return parts.length === 0 ? null : parts.join(' AND ');
+  }
+
+  /** Row ids to answer from, or null to walk the sort order. */
+  private candidates(f: TaskListFilter): number[] | null {
+    const query = this.candidateQuery(f);
+    if (query === null) return null;
+    if (query === NO_MATCH) return [];
+    const found = this.words.match(query, CANDIDATE_LIMIT + 1);
+    return found.length > CANDIDATE_LIMIT ? null : found;
+  }
+
+  page(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
+    const query = normalizeTaskQuery(input);
+    const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
+    const after = options.after ? decodeCursor(options.after, query) : null;
+    const where = filterWhere(query.filter, options.me, options.today);
+    const rids = this.candidates(query.filter);
+    if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
+
+    const columns = SORT_COLUMNS[query.sort_by];
+    const desc = query.sort_order === 'desc';
+    const sortSelect = columns.map((c, i) => `t.${c} AS s${i}`).join(', ');
+    let rows: ItemRow[];
+    let path: TaskQueryPath;
+    if (rids === null && GROUPED[query.sort_by]) {
+      rows = this.groupedWalk(query.sort_by, desc, where, after, limit + 1, query.filter);
+      path = 'groups';
+    } else {
+      const sql = [...where.sql];
+      const params = [...where.params];
+      if (after) {
+        sql.push(
+          `(${columns.map((c) => `t.${c}`).join(', ')}) ${desc ? '<' : '>'} (${marks(columns.length)})`,
+        );
+        params.push(...after.values);
+      }
+      const order = columns.map((c) => `t.${c}${desc ? ' DESC' : ''}`).join(', ');
+      const from = rids === null ? 'tasks t' : 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value';
+      if (rids !== null) params.unshift(JSON.stringify(rids));
+      const text = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
+      rows = this.statement(text).all(...params, limit + 1) as ItemRow[];
+      path = rids === null ? 'walk' : 'candidates';
+    }
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    const last = rows[rows.length - 1];
+    const next =
+      more && last
+        ? encodeCursor({
+            sortBy: query.sort_by,
+            order: query.sort_order,
+            values: columns.map((_, i) => (last as unknown as Record<string, KeyValue>)[`s${i}`] as KeyValue),
+          })
+        : null;
+    return { items: rows.map(itemOf), next, path };
+  }
+
+  count(input: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+    const query = normalizeTaskQuery(input);
+    const where = filterWhere(query.filter, options.me, options.today);
+    const rids = this.candidates(query.filter);
+    if (rids !== null && rids.length === 0) return 0;
+    const from = rids === null ? 'tasks t' : 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value';
+    const params = rids === null ? where.params : [JSON.stringify(rids), ...where.params];
+    const row = this.statement(`SELECT count(*) AS n FROM ${from} WHERE ${where.sql.join(' AND ')}`).get(
+      ...params,
+    ) as { n: number };
+    return row.n;
+  }
+
+  /** The values present of a grouped sort key, in ascending sort order. */
+  private groups(sortBy: TaskSortKey, f: TaskListFilter): SortGroup[] {
+    const spec = GROUPED[sortBy];
+    if (!spec) return [];
+    const allowed = sortBy === 'status' ? f.status : sortBy === 'priority' ? f.priority : undefined;
+    const groups: SortGroup[] = [];
+    for (const [name, rank] of Object.entries(spec.known)) {
+      if (allowed && !allowed.includes(name)) continue;
+      groups.push({ rank, raw: name, key: name.toLowerCase() });
+    }
+    if (!allowed) {
+      // Values the contract does not name: their key is their lower-case text (text sorts after ranks).
+      const unknown = this.statement(
+        `SELECT DISTINCT t.${spec.rankColumn} AS rank, t.${spec.rawColumn} AS raw FROM tasks t
+          WHERE t.${spec.rankColumn} > 3 AND t.${spec.rankColumn} < x''`,
+      ).all() as { rank: string; raw: string }[];
+      for (const { rank, raw } of unknown) groups.push({ rank, raw, key: rank });
+      if (sortBy === 'priority') groups.push({ rank: NULL_KEY, raw: '', key: NULL_KEY });
+    }
+    return groups.sort((a, b) => compareKeyValues(a.key, b.key) || compareCodePoints(a.raw, b.raw));
+  }
+
+  /** A status or priority sort: each value's tasks in id order on the rank index, value after value. */
+  private groupedWalk(
+    sortBy: TaskSortKey,
+    desc: boolean,
+    where: Where,
+    after: Cursor | null,
+    want: number,
+    f: TaskListFilter,
+  ): ItemRow[] {
+    const spec = GROUPED[sortBy] as NonNullable<(typeof GROUPED)[TaskSortKey]>;
+    const columns = SORT_COLUMNS[sortBy];
+    const sortSelect = columns.map((c, i) => `t.${c} AS s${i}`).join(', ');
+    let groups = this.groups(sortBy, f);
+    if (desc) groups = groups.reverse();
+    const rows: ItemRow[] = [];
+    const base = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM tasks t WHERE ${where.sql.join(' AND ')} AND t.${spec.rankColumn} = ? AND t.${spec.rawColumn} = ?`;
+    const order = ` ORDER BY t.task_id${desc ? ' DESC' : ''} LIMIT ?`;
+    for (const group of groups) {
+      let idBound: string | null = null;
+      if (after) {
+        const [key, raw, id] = after.values as [KeyValue, string, string];
+        const position = compareKeyValues(group.key, key) || compareCodePoints(group.raw, raw);
+        if (desc ? position > 0 : position < 0) continue;
+        if (position === 0) idBound = id;
+      }
+      const sql = idBound === null ? base + order : `${base} AND t.task_id ${desc ? '<' : '>'} ?${order}`;
+      const params = [...where.params, group.rank, group.raw, ...(idBound === null ? [] : [idBound])];
+      const found = this.statement(sql).all(...params, want - rows.length) as ItemRow[];
+      rows.push(...found);
+      if (rows.length >= want) break;
+    }
+    return rows;
+  }
+}

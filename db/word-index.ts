@@ -1,0 +1,119 @@
+// Substring search that stays cheap to write: each task's searchable text goes
+// into an FTS5 index of WORDS (a few dozen tokens a task, where a trigram index
+// of the whole text takes hundreds and measured 2-3 times slower to fill), and
+// every distinct word into a small vocabulary with an FTS5 trigram index. A
+// search term's words are looked up in the vocabulary by substring; the tasks
+// holding those words are the candidates, checked exactly afterwards.
+import type { Database, Statement } from 'better-sqlite3';
+
+/**
+ * A word: a run of the characters FTS5's `ascii` tokenizer (tokenchars '-_')
+ * keeps in a token: ASCII letters and digits, '-', '_', and every non-ASCII
+ * character. Texts are lower-cased first, so no A-Z remain. The rule is per
+ * character, so a term found inside a text has each of its words inside one of
+ * the text's words: that is what makes the vocabulary lookup sound.
+ */
+const NON_WORD = /[^a-z0-9_\-\u0080-\uffff]+/;
+
+/** Splits lower-cased text into its words (no empty strings). */
+export function wordsOf(text: string): string[] {
+  const parts = text.split(NON_WORD);
+  if (parts.length > 0 && parts[0] === '') parts.shift();
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+/** Code points, not UTF-16 units: the trigram tokenizer counts characters. */
+function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function quoted(word: string): string {
+  return `"${word.replaceAll('"', '""')}"`;
+}
+
+/** Words shorter than this cannot be looked up by trigram; such a term part narrows nothing. */
+export const MIN_LOOKUP_CHARS = 3;
+
+export class WordIndex {
+  /** Words known to be in `search_words`; filled as words are met, not loaded up front. */
+  private readonly known = new Set<string>();
+  /** Words added to `known` inside the open transaction: forgotten again if it rolls back. */
+  private added: string[] = [];
+  private readonly insertWord: Statement<[string]>;
+  private readonly insertTrigrams: Statement<[number | bigint, string]>;
+  private readonly insertTask: Statement<[number, string]>;
+  private readonly deleteTask: Statement<[number]>;
+  private readonly wordsContaining: Statement<[string, string, number], { word: string }>;
+  private readonly matchTasks: Statement<[string, number], { rowid: number }>;
+
+  constructor(db: Database) {
+    this.insertWord = db.prepare('INSERT OR IGNORE INTO search_words (word) VALUES (?)');
+    this.insertTrigrams = db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)');
+    this.insertTask = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
+    this.deleteTask = db.prepare('DELETE FROM task_words WHERE rowid = ?');
+    this.wordsContaining = db.prepare(
+      `SELECT w.word AS word FROM search_word_trigrams
+         JOIN search_words w ON w.word_id = search_word_trigrams.rowid
+        WHERE search_word_trigrams MATCH ? AND instr(w.word, ?) > 0
+        LIMIT ?`,
+    );
+    this.matchTasks = db.prepare('SELECT rowid FROM task_words WHERE task_words MATCH ? LIMIT ?');
+  }
+
+  /** Indexes a task's (lower-case) searchable text under its row id. */
+  add(rid: number, text: string): void {
+    for (const word of wordsOf(text)) {
+      if (this.known.has(word)) continue;
+      const { changes, lastInsertRowid } = this.insertWord.run(word);
+      if (changes > 0) this.insertTrigrams.run(lastInsertRowid, word);
+      this.known.add(word);
+      this.added.push(word);
+    }
+    this.insertTask.run(rid, text);
+  }
+
+  remove(rid: number): void {
+    this.deleteTask.run(rid);
+  }
+
+  /** The enclosing transaction committed: the words added are in the file for good. */
+  committed(): void {
+    this.added = [];
+  }
+
+  /** The enclosing transaction rolled back: forget the words it added. */
+  rolledBack(): void {
+    for (const word of this.added) this.known.delete(word);
+    this.added = [];
+  }
+
+  /**
+   * The vocabulary words containing `part` (one word of a search term, lower
+   * case), or null when there are more than `max` (the part narrows too little
+   * to be worth an OR of them) or it is too short to look up.
+   */
+  wordsWith(part: string, max: number): string[] | null {
+    if (characterCount(part) < MIN_LOOKUP_CHARS) return null;
+    const rows = this.wordsContaining.all(quoted(part), part, max + 1);
+    if (rows.length > max) return null;
+    return rows.map((r) => r.word);
+  }
+
+  /** Row ids of tasks matching an FTS5 query over words, at most `limit`. */
+  match(query: string, limit: number): number[] {
+    return this.matchTasks.all(query, limit).map((r) => r.rowid);
+  }
+}
+
+/** An FTS5 query that is true when, for every group, the text holds one of its words. */
+export function allOfAnyQuery(groups: readonly (readonly string[])[]): string {
+  return groups.map((words) => `(${words.map(quoted).join(' OR ')})`).join(' AND ');
+}
+
+/** An FTS5 query true when the text holds every word of one of the alternatives. */
+export function anyOfAllQuery(alternatives: readonly (readonly string[])[]): string {
+  return `(${alternatives.map((words) => `(${words.map(quoted).join(' AND ')})`).join(' OR ')})`;
+}
