@@ -170,7 +170,6 @@ export class Pusher {
         await state.waitForChange();
         continue;
       }
-      state.busy.add(op.entityId);
       let after = op.entityId;
       try {
         after = await this.pushOne(op, state);
@@ -185,11 +184,14 @@ export class Pusher {
     }
   }
 
-  /** The oldest ready operation of a task nobody is pushing and that is not set aside. */
+  /** The oldest ready operation of a task nobody is pushing and that is not set aside; marks the task busy. */
   private async nextOp(state: PassState): Promise<PushOp | null> {
     const skip = (op: PushOp) => state.busy.has(op.entityId) || state.parked.has(op.entityId);
     const ready = await this.store.ready(state.busy.size + state.parked.size + 1);
-    return ready.find((op) => !skip(op)) ?? null;
+    // Taken in the same turn as it is chosen, so two workers never pick the same task.
+    const op = ready.find((candidate) => !skip(candidate)) ?? null;
+    if (op) state.busy.add(op.entityId);
+    return op;
   }
 
   /** Pushes one operation to its end for this pass; returns the task's id after it. */

@@ -1,0 +1,60 @@
+// The pusher's port onto the SQLite mirror: each call is one of the mirror's
+// transactions, so every step of a push is durable before the next begins.
+import type { Mirror } from '../../db/mirror';
+import type { OutboxOp } from '../../db/outbox';
+import type { PusherDeps } from '../engine/sync-engine';
+import type { FieldValues, PushOp, PushStore } from './push-store';
+import { Pusher, type PusherOptions } from './pusher';
+
+function pushOpOf(op: OutboxOp): PushOp {
+  return {
+    seq: op.seq,
+    opId: op.opId,
+    entityType: op.entityType,
+    entityId: op.entityId,
+    kind: op.kind,
+    patch: op.patch as FieldValues,
+    baseEtag: op.baseEtag,
+    baseValues: op.baseValues as FieldValues,
+    state: op.state,
+    attempts: op.attempts,
+  };
+}
+
+export function mirrorPushStore(mirror: Mirror): PushStore {
+  // The mirror is synchronous (better-sqlite3); each call is a short transaction.
+  return {
+    orgId: () => Promise.resolve(mirror.account().orgId),
+    ready: (limit) => Promise.resolve(mirror.readyOps(limit).map(pushOpOf)),
+    start: (opId) => Promise.resolve(pushOpOf(mirror.startOp(opId))),
+    unstart: (op) => Promise.resolve(mirror.unstartOp(op.opId, { state: op.state, attempts: op.attempts })),
+    settle: (opId, answer) => Promise.resolve(mirror.settleOp(opId, answer)),
+    landServerCopy: (server) => {
+      mirror.applyServerTask(server.task, server.etag);
+      return Promise.resolve();
+    },
+    rebase: (opId, rebase) => Promise.resolve(mirror.rebaseOp(opId, rebase)),
+    conflict: (opId, conflict) => {
+      mirror.conflictOp(opId, conflict);
+      return Promise.resolve();
+    },
+    holdDelete: (opId, theirsEtag, problem) => Promise.resolve(mirror.holdDelete(opId, theirsEtag, problem)),
+    fail: (opId, state, problem) => Promise.resolve(mirror.failOp(opId, state, problem)),
+    unblockAll: () => Promise.resolve(mirror.unblockAll()),
+    openConflictCount: () => Promise.resolve(mirror.openConflictCount()),
+  };
+}
+
+/** The pusher over a mirror, in the shape the sync engine's `createPusher` takes. */
+export function createMirrorPusher(
+  deps: PusherDeps<Mirror>,
+  options: Omit<PusherOptions, 'store' | 'api' | 'clock' | 'onEvent'> = {},
+): Pusher {
+  return new Pusher({
+    ...options,
+    store: mirrorPushStore(deps.mirror),
+    api: deps.api,
+    clock: deps.clock,
+    onEvent: deps.onEvent,
+  });
+}

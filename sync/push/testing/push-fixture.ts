@@ -1,0 +1,107 @@
+// A test bench for pushing: an emulator over real HTTP, a mirror in a fresh
+// SQLite file, an API client and a pusher, plus the ways tests load tasks into
+// the mirror (a single read with its ETag, or a list page without).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Mirror } from '../../../db/mirror';
+import { openMirror } from '../../../db/open-mirror';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../test/emulator/start';
+import { ApiClient } from '../../api/api-client';
+import { staticCredentials } from '../../api/credentials';
+import { taskOperations } from '../../api/operations';
+import type { SyncEvent } from '../../engine/sync-events';
+import { mirrorPushStore } from '../mirror-push-store';
+import { Pusher } from '../pusher';
+
+export interface PushFixture {
+  emulator: RunningEmulator;
+  dir: string;
+  file: string;
+  mirror: Mirror;
+  api: ApiClient;
+  pusher: Pusher;
+  events: SyncEvent[];
+  /** Reads tasks one by one (each with its ETag) into the mirror. */
+  loadTasks(taskIds: readonly string[]): Promise<void>;
+  /** Stores the first page of the task list (no per-task ETags, as a pull does). */
+  loadListed(): Promise<void>;
+  /** Ids of the first `count` seeded tasks the main member can read, in a stable order. */
+  taskIds(count: number): string[];
+  /** A client with another token (read-only, narrow scopes, revoked...). */
+  apiWith(token: string): ApiClient;
+  close(): Promise<void>;
+}
+
+export interface PushFixtureOptions extends EmulatorOptions {
+  /** Which of the emulator's tokens the pusher uses. Default live. */
+  token?: 'live' | 'test';
+}
+
+/** Quick retries: tests meet drops and 500s without waiting seconds. */
+export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40 };
+
+export async function startPushFixture(options: PushFixtureOptions = {}): Promise<PushFixture> {
+  const emulator = await startEmulator({ seedTasks: 12, ...options });
+  const dir = await mkdtemp(join(tmpdir(), 'svc-push-'));
+  const file = join(dir, 'mirror.db');
+  const mirror = await openMirror(file);
+  mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+  const clients: ApiClient[] = [];
+  const apiWith = (token: string): ApiClient => {
+    const client = new ApiClient({
+      baseUrl: emulator.baseUrl,
+      credentials: staticCredentials(token),
+      retry: FAST_RETRY,
+    });
+    clients.push(client);
+    return client;
+  };
+  const api = apiWith(emulator.tokens[options.token ?? 'live']);
+  const events: SyncEvent[] = [];
+  const pusher = new Pusher({ store: mirrorPushStore(mirror), api, onEvent: (event) => events.push(event) });
+  const reader = apiWith(emulator.tokens.live);
+  return {
+    emulator,
+    dir,
+    file,
+    mirror,
+    api,
+    pusher,
+    events,
+    async loadTasks(taskIds) {
+      for (const taskId of taskIds) {
+        const answer = await reader.read(taskOperations.get, { taskId });
+        if (answer.status !== 200) throw new Error(`tasks.get ${taskId} answered ${answer.status}`);
+        mirror.applyServerTask(answer.body, answer.etag);
+      }
+    },
+    async loadListed() {
+      const answer = await reader.listPage(taskOperations.list, { orgId: emulator.orgId }, { limit: 1000 });
+      if (answer.status !== 200) throw new Error(`tasks.list answered ${answer.status}`);
+      mirror.applyPage({
+        collection: 'tasks',
+        partial: true,
+        pageIndex: 0,
+        cursorSent: null,
+        etag: answer.etag,
+        nextCursor: answer.body.next_cursor,
+        items: answer.body.data,
+      });
+    },
+    taskIds(count) {
+      return emulator.control
+        .tasks()
+        .map((task) => task.task_id)
+        .sort()
+        .slice(0, count);
+    },
+    apiWith,
+    async close() {
+      mirror.close();
+      await Promise.all(clients.map((client) => client.close()));
+      await emulator.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
