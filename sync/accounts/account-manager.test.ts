@@ -1,0 +1,459 @@
+// Accounts against the emulator over real HTTP, with real registry, secrets
+// and mirror files in a temporary directory: pasted and browser sign-in,
+// read-only test tokens, the same-account rule, sign-in refused by the
+// service without losing queued edits, sign-out, restarts, several accounts.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { systemApiClock } from '../api/clock';
+import { SignedOutError as ApiSignedOutError } from '../api/errors';
+import { meOperations, taskOperations } from '../api/operations';
+import { PastedTokenRefusedError } from '../auth/auth-errors';
+import { FileSecretStore, refreshTokenKey } from '../auth/secret-store';
+import { consentBrowser } from '../auth/testing/consent-browser';
+import { createMirrorPusher } from '../push/mirror-push-store';
+import { AccountMismatchError, TokenNotAcceptedError } from './account-errors';
+import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
+import { REGISTRY_FILE_NAME } from './account-registry';
+import type { AccountRuntime, AccountState } from './account-runtime';
+import { accessTokenKey, withEncryptionReport } from './account-secrets';
+
+let emulator: RunningEmulator;
+let directory: string;
+let secretsFile: string;
+const managers: AccountManager[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 6, oauthAutoApprove: true });
+});
+afterAll(async () => {
+  await emulator.stop();
+});
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'svc-accounts-'));
+  secretsFile = join(directory, 'secrets.json');
+});
+afterEach(async () => {
+  for (const manager of managers.splice(0)) await manager.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+const FAST_RETRY = { retry: { baseDelayMs: 5, maxDelayMs: 40 } };
+
+/** A manager over the test directory; secrets in a 0600 file labelled as a real keychain unless told otherwise. */
+async function openManager(overrides: Partial<AccountManagerOptions> = {}): Promise<AccountManager> {
+  const manager = await AccountManager.open({
+    directory,
+    secrets: withEncryptionReport(new FileSecretStore(secretsFile), true),
+    defaults: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
+    // The engine's push half is enough to see queued edits go out.
+    createEngine: ({ mirror, api, onEvent }) => {
+      const pusher = createMirrorPusher({ mirror, api, clock: systemApiClock, onEvent });
+      return { pushOnce: () => pusher.pushAll() };
+    },
+    client: FAST_RETRY,
+    ...overrides,
+  });
+  managers.push(manager);
+  return manager;
+}
+
+async function closeManager(manager: AccountManager): Promise<void> {
+  managers.splice(managers.indexOf(manager), 1);
+  await manager.close();
+}
+
+function stateReached(runtime: AccountRuntime<Mirror>, state: AccountState): Promise<void> {
+  if (runtime.status.state === state) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = runtime.subscribe((event) => {
+      if (event.type === 'status' && event.status.state === state) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+/** Puts one of the emulator's tasks into an account's mirror, as a single read would, and edits it there. */
+function queueEdit(runtime: AccountRuntime<Mirror>, title: string): string {
+  const task =
+    emulator.control.tasks().find((t) => t.assignee === emulator.me.username) ?? emulator.control.tasks()[0];
+  if (!task) throw new Error('the emulator has no task');
+  runtime.mirror.applyServerTask(task, emulator.control.taskEtag(task.task_id) ?? null);
+  expect(runtime.mirror.editTask(task.task_id, { title })).not.toBeNull();
+  return task.task_id;
+}
+
+async function filesContaining(secrets: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await readdir(directory)) {
+    if (name === 'secrets.json') continue;
+    const bytes = await readFile(join(directory, name));
+    for (const secret of secrets) if (bytes.includes(secret)) found.push(name);
+  }
+  return found;
+}
+
+describe('pasted tokens', () => {
+  test('a live token signs in as the token’s user, with its own mirror file, and becomes the current account', async () => {
+    const manager = await openManager();
+    const result = await manager.signInWithToken({ token: ` Bearer ${emulator.tokens.live} ` });
+
+    expect(result.created).toBe(true);
+    expect(result.account).toMatchObject({
+      base_url: emulator.baseUrl,
+      identity: { user_id: emulator.me.user_id, username: emulator.me.username, org_id: emulator.orgId },
+      token_kind: 'live',
+      read_only: false,
+      state: 'signed-in',
+      current: true,
+    });
+    expect(existsSync(result.account.mirror_path)).toBe(true);
+    expect(manager.current()?.id).toBe(result.account.id);
+    const session = manager.runtime(result.account.id).session;
+    const me = await session?.api.read(meOperations.get, {});
+    expect(me).toMatchObject({ status: 200, body: { user_id: emulator.me.user_id } });
+  });
+
+  test('a test token signs in read-only, and the account says so', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.test });
+    expect(account).toMatchObject({ token_kind: 'test', read_only: true, state: 'read-only' });
+    expect(manager.runtime(account.id).status.state).toBe('read-only');
+  });
+
+  test('something that is not a token of this service is refused before it is sent', async () => {
+    const manager = await openManager();
+    emulator.control.clearRequests();
+    const refused = manager.signInWithToken({ token: 'ghp_0123456789abcdefghijklmnop' });
+    await expect(refused).rejects.toBeInstanceOf(PastedTokenRefusedError);
+    await expect(refused).rejects.toThrow(/should start with svc_live_ or svc_test_/);
+    expect(emulator.control.requests()).toEqual([]);
+    expect(manager.list()).toEqual([]);
+  });
+
+  test('a well-formed token the service does not know is refused with a clear message, and no account is kept', async () => {
+    const manager = await openManager();
+    const refused = manager.signInWithToken({ token: 'svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    await expect(refused).rejects.toBeInstanceOf(TokenNotAcceptedError);
+    await expect(refused).rejects.toThrow(/does not recognise this token/);
+    expect(manager.list()).toEqual([]);
+    expect(existsSync(join(directory, REGISTRY_FILE_NAME))).toBe(false);
+  });
+
+  test('a revoked pasted token signs the account out when the service refuses it, keeping the mirror', async () => {
+    const manager = await openManager();
+    const minted = emulator.control.mintToken({ scopes: ['tasks:write'], name: 'to be revoked' });
+    const { account } = await manager.signInWithToken({ token: minted.token });
+    const runtime = manager.runtime(account.id);
+    emulator.control.revokeToken(minted.record.token_id);
+
+    await expect(runtime.session?.api.read(meOperations.get, {})).rejects.toBeInstanceOf(ApiSignedOutError);
+    await stateReached(runtime, 'signed-out');
+
+    expect(manager.list()[0]).toMatchObject({ state: 'signed-out', signed_out_reason: 'sign-in-refused' });
+    expect(existsSync(account.mirror_path)).toBe(true);
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(account.id))).toBeUndefined();
+  });
+});
+
+describe('browser sign-in', () => {
+  test('signs in through the consent page, saves the refresh token, and the session reaches the API', async () => {
+    const manager = await openManager();
+    const browser = consentBrowser();
+    const { account } = await manager.signInWithBrowser({ openUrl: browser.openUrl });
+
+    expect(browser.opened[0]).toMatch(new RegExp(`^${emulator.authUrl}/oauth/authorize\\?`));
+    expect(account).toMatchObject({
+      token_kind: 'oauth',
+      state: 'signed-in',
+      identity: { user_id: emulator.me.user_id, org_id: emulator.orgId },
+    });
+    expect(await new FileSecretStore(secretsFile).get(refreshTokenKey(account.id))).toMatch(/^svcr_/);
+    const answer = await manager.runtime(account.id).session?.api.read(meOperations.get, {});
+    expect(answer?.status).toBe(200);
+  });
+
+  test('a declined consent adds no account', async () => {
+    const manager = await openManager();
+    emulator.control.setOAuthAutoApprove(false);
+    try {
+      const denied = manager.signInWithBrowser({ openUrl: consentBrowser({ decision: 'deny' }).openUrl });
+      await expect(denied).rejects.toMatchObject({ type: 'oauth-error', code: 'access_denied' });
+    } finally {
+      emulator.control.setOAuthAutoApprove(true);
+    }
+    expect(manager.list()).toEqual([]);
+  });
+
+  test('a spent refresh token signs the account out without losing its queued edit, which goes out after signing in again', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithBrowser({ openUrl: consentBrowser().openUrl });
+    const runtime = manager.runtime(account.id);
+    const taskId = queueEdit(runtime, 'Queued before the sign-in was refused');
+
+    // Rotate once, then put the spent refresh token back, as a restored backup or a second copy of the app would.
+    const file = new FileSecretStore(secretsFile);
+    const spent = await file.get(refreshTokenKey(account.id));
+    await runtime.session?.keeper?.refresh();
+    await file.set(refreshTokenKey(account.id), spent as string);
+    await expect(runtime.session?.credentials.refresh?.()).rejects.toBeInstanceOf(ApiSignedOutError);
+    await stateReached(runtime, 'signed-out');
+
+    expect(manager.list()[0]).toMatchObject({
+      id: account.id,
+      state: 'signed-out',
+      signed_out_reason: 'sign-in-refused',
+      queued_edits: 1,
+    });
+    expect(await file.get(refreshTokenKey(account.id))).toBeUndefined();
+    expect(emulator.control.task(taskId)?.title).not.toBe('Queued before the sign-in was refused');
+
+    const again = await manager.signInWithBrowser({
+      accountId: account.id,
+      openUrl: consentBrowser().openUrl,
+    });
+    expect(again).toMatchObject({
+      created: false,
+      queued_edits: 1,
+      account: { id: account.id, state: 'signed-in' },
+    });
+    await runtime.pushQueuedEdits();
+    expect(emulator.control.task(taskId)?.title).toBe('Queued before the sign-in was refused');
+    expect(runtime.queuedEditCount()).toBe(0);
+  });
+});
+
+describe('the same account', () => {
+  test('signing in again as another user is refused, naming both, and changes nothing', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    const before = await readFile(join(directory, REGISTRY_FILE_NAME), 'utf8');
+
+    const other = manager.signInWithToken({ accountId: account.id, token: emulator.tokens.peer });
+    await expect(other).rejects.toBeInstanceOf(AccountMismatchError);
+    await expect(other).rejects.toThrow(
+      new RegExp(
+        `This account is ${emulator.me.username} .*but the sign-in was for ${emulator.peer.username}`,
+      ),
+    );
+    expect(await readFile(join(directory, REGISTRY_FILE_NAME), 'utf8')).toBe(before);
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(account.id))).toBe(emulator.tokens.live);
+  });
+
+  test('signing in again to an account of another organization is refused', async () => {
+    const first = await openManager();
+    const { account } = await first.signInWithToken({ token: emulator.tokens.live });
+    await closeManager(first);
+    // The account as if it had been made for another organization of the same user.
+    const file = join(directory, REGISTRY_FILE_NAME);
+    await writeFile(file, (await readFile(file, 'utf8')).replaceAll(emulator.orgId, 'org_elsewhere'));
+
+    const manager = await openManager();
+    const other = manager.signInWithBrowser({ accountId: account.id, openUrl: consentBrowser().openUrl });
+    await expect(other).rejects.toMatchObject({
+      type: 'account-mismatch',
+      expected: { org_id: 'org_elsewhere' },
+      actual: { org_id: emulator.orgId },
+    });
+  });
+
+  test('adding an account that is already listed signs in to it again instead of adding a second', async () => {
+    const manager = await openManager();
+    const first = await manager.signInWithToken({ token: emulator.tokens.test });
+    const second = await manager.signInWithBrowser({ openUrl: consentBrowser().openUrl });
+    expect(second).toMatchObject({
+      created: false,
+      account: { id: first.account.id, token_kind: 'oauth', read_only: false },
+    });
+    expect(manager.list()).toHaveLength(1);
+    // The pasted token is forgotten once the browser sign-in replaced it.
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(first.account.id))).toBeUndefined();
+  });
+});
+
+describe('sign-out', () => {
+  test('with queued edits it reports them first and does nothing until told', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    queueEdit(manager.runtime(account.id), 'Not sent yet');
+
+    expect(await manager.signOut(account.id)).toEqual({ status: 'queued-edits', queued_edits: 1 });
+    expect(manager.list()[0]).toMatchObject({ state: 'signed-in', queued_edits: 1 });
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(account.id))).toBe(emulator.tokens.live);
+  });
+
+  test('keeping the queued edits forgets the secrets but keeps the mirror for the next sign-in, across a restart', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    const taskId = queueEdit(manager.runtime(account.id), 'Kept for the next sign-in');
+
+    expect(await manager.signOut(account.id, { keepQueuedEdits: true })).toEqual({
+      status: 'signed-out',
+      kept_edits: 1,
+      discarded_edits: 0,
+      removed: false,
+    });
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(account.id))).toBeUndefined();
+    await closeManager(manager);
+
+    const reopened = await openManager();
+    expect(reopened.list()[0]).toMatchObject({
+      state: 'signed-out',
+      signed_out_reason: 'by-person',
+      queued_edits: 1,
+    });
+    await reopened.signInWithToken({ accountId: account.id, token: emulator.tokens.live });
+    await reopened.runtime(account.id).pushQueuedEdits();
+    expect(emulator.control.task(taskId)?.title).toBe('Kept for the next sign-in');
+  });
+
+  test('discarding the queued edits deletes the mirror and removes the account', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    queueEdit(manager.runtime(account.id), 'Thrown away');
+
+    expect(await manager.signOut(account.id, { keepQueuedEdits: false })).toEqual({
+      status: 'signed-out',
+      kept_edits: 0,
+      discarded_edits: 1,
+      removed: true,
+    });
+    expect(manager.list()).toEqual([]);
+    expect(manager.current()).toBeNull();
+    expect((await readdir(directory)).filter((name) => name.startsWith('mirror-'))).toEqual([]);
+    expect(await new FileSecretStore(secretsFile).get(accessTokenKey(account.id))).toBeUndefined();
+  });
+
+  test('signing out of a browser session deletes its refresh token', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithBrowser({ openUrl: consentBrowser().openUrl });
+    expect(await manager.signOut(account.id)).toMatchObject({ status: 'signed-out', removed: true });
+    expect(await new FileSecretStore(secretsFile).get(refreshTokenKey(account.id))).toBeUndefined();
+  });
+});
+
+describe('restarts and secrets', () => {
+  test('both kinds of sign-in resume after a restart with a keychain', async () => {
+    const first = await openManager();
+    const pasted = await first.signInWithToken({ token: emulator.tokens.live });
+    const peer = await first.signInWithToken({ token: emulator.tokens.peer });
+    await first.signInWithBrowser({ accountId: pasted.account.id, openUrl: consentBrowser().openUrl });
+    await closeManager(first);
+
+    const manager = await openManager();
+    expect(manager.list().map((a) => [a.token_kind, a.state])).toEqual([
+      ['oauth', 'signed-in'],
+      ['live', 'signed-in'],
+    ]);
+    for (const account of manager.list()) {
+      const answer = await manager.runtime(account.id).session?.api.read(meOperations.get, {});
+      expect(answer?.status).toBe(200);
+    }
+    expect(peer.account.identity.username).toBe(emulator.peer.username);
+  });
+
+  test('without a real keychain secrets are kept for the session only: after a restart the account is signed out', async () => {
+    const secrets = withEncryptionReport(new FileSecretStore(secretsFile), false);
+    const first = await openManager({ secrets });
+    expect(first.secretPersistence).toBe('session-only');
+    const { account } = await first.signInWithToken({ token: emulator.tokens.live });
+    expect(first.list()[0]?.state).toBe('signed-in');
+    expect(existsSync(secretsFile)).toBe(false);
+    await closeManager(first);
+
+    const manager = await openManager({ secrets });
+    expect(manager.list()[0]).toMatchObject({
+      id: account.id,
+      state: 'signed-out',
+      signed_out_reason: 'sign-in-not-kept',
+    });
+  });
+
+  test('when the person opts in without a keychain, the sign-in outlives a restart', async () => {
+    const secrets = withEncryptionReport(new FileSecretStore(secretsFile), false);
+    const first = await openManager({ secrets });
+    await first.signInWithToken({ token: emulator.tokens.live });
+    await first.setKeepSecretsWithoutKeychain(true);
+    expect(first.secretPersistence).toBe('unencrypted-by-choice');
+    await closeManager(first);
+
+    const manager = await openManager({ secrets });
+    expect(manager.secretPersistence).toBe('unencrypted-by-choice');
+    expect(manager.list()[0]?.state).toBe('signed-in');
+  });
+
+  test('no token is ever written in clear to the registry or a mirror', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    queueEdit(manager.runtime(account.id), 'An edit in the mirror');
+    const oauth = await manager.signInWithToken({ token: emulator.tokens.peer });
+    await manager.signInWithBrowser({ accountId: account.id, openUrl: consentBrowser().openUrl });
+    const refreshToken = await new FileSecretStore(secretsFile).get(refreshTokenKey(account.id));
+    await manager.runtime(account.id).pushQueuedEdits();
+    await manager
+      .runtime(oauth.account.id)
+      .session?.api.listPage(taskOperations.list, { orgId: emulator.orgId }, { limit: 5 });
+    await closeManager(manager);
+
+    const secrets = [
+      emulator.tokens.live,
+      emulator.tokens.peer,
+      refreshToken as string,
+      'svc_live_',
+      'svcr_',
+    ];
+    expect(await filesContaining(secrets)).toEqual([]);
+    expect((await readdir(directory)).filter((n) => n.startsWith('mirror-')).length).toBeGreaterThanOrEqual(
+      2,
+    );
+  });
+});
+
+describe('several accounts', () => {
+  test('two accounts on two servers side by side, each with its own mirror file and status, and a switcher', async () => {
+    const second = await startEmulator({ seed: 7, seedTasks: 3 });
+    try {
+      const manager = await openManager();
+      const events: AccountsEvent[] = [];
+      manager.subscribe((event) => events.push(event));
+      const a = await manager.signInWithToken({ token: emulator.tokens.live });
+      const b = await manager.signInWithToken({
+        token: second.tokens.test,
+        server: { base_url: second.baseUrl, auth_url: second.authUrl },
+      });
+
+      expect(second.orgId).not.toBe(emulator.orgId);
+      expect(b.account).toMatchObject({
+        base_url: second.baseUrl,
+        identity: { org_id: second.orgId },
+        state: 'read-only',
+      });
+      expect(a.account.mirror_path).not.toBe(b.account.mirror_path);
+      expect(existsSync(a.account.mirror_path) && existsSync(b.account.mirror_path)).toBe(true);
+      expect(manager.current()?.id).toBe(b.account.id);
+
+      await manager.switchTo(a.account.id);
+      expect(manager.current()?.id).toBe(a.account.id);
+      expect(manager.currentRuntime()?.id).toBe(a.account.id);
+      expect(events.at(-1)).toMatchObject({ type: 'accounts-changed', current_account_id: a.account.id });
+
+      // An edit in one mirror is not in the other, and signing one out leaves the other signed in.
+      queueEdit(manager.runtime(a.account.id), 'Only in the first account');
+      expect(manager.runtime(b.account.id).queuedEditCount()).toBe(0);
+      await manager.signOut(b.account.id);
+      expect(manager.list().map((x) => [x.id, x.state])).toEqual([[a.account.id, 'signed-in']]);
+      expect(existsSync(b.account.mirror_path)).toBe(false);
+
+      const answers = await manager.runtime(a.account.id).session?.api.read(meOperations.get, {});
+      expect(answers?.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,631 @@
+// The accounts a person is signed in to, side by side: each with its own
+// mirror file, session and sync engine. Signs in (pasted token or browser),
+// signs out (asking first when edits are queued), reacts to the service
+// refusing a saved sign-in, and switches between accounts. Main's IPC handlers
+// and the browser test host both drive the app's accounts through this class.
+import { mkdir, rm } from 'node:fs/promises';
+import type { Dispatcher } from 'undici';
+import { ApiClient, type ApiClientOptions } from '../api/api-client';
+import type { CredentialSource } from '../api/credentials';
+import {
+  SignedOutError as ApiSignedOutError,
+  type SignedOutReason as ApiSignedOutReason,
+} from '../api/errors';
+import { apiCredentials } from '../auth/api-credentials';
+import { OAuthSignIn } from '../auth/oauth-flow';
+import { classifyPastedToken } from '../auth/pasted-token';
+import { refreshTokenKey } from '../auth/secret-store';
+import { TokenKeeper } from '../auth/token-keeper';
+import { openMirror as openMirrorFile } from '../../db/open-mirror';
+import type { Mirror } from '../../db/mirror';
+import { AccountMismatchError, AccountNotFoundError } from './account-errors';
+import {
+  type AccountIdentity,
+  type AccountRecord,
+  AccountRegistry,
+  type SignedOutReason,
+  type TokenKind,
+  mirrorFileNameFor,
+  newAccountId,
+} from './account-registry';
+import {
+  type AccountMirror,
+  AccountRuntime,
+  type AccountRuntimeEvent,
+  type AccountSession,
+  type AccountState,
+  type CreateSyncEngine,
+} from './account-runtime';
+import {
+  AccountSecrets,
+  type AccountSecretStore,
+  type SecretPersistence,
+  accessTokenKey,
+  secretKeysOf,
+} from './account-secrets';
+import { identityOfToken } from './identity-check';
+import { type ServerSettings, resolveServerSettings } from './server-settings';
+
+export interface AccountManagerOptions<M extends AccountMirror = Mirror> {
+  /** App-data directory: the registry (accounts.json) and one mirror file per account. */
+  directory: string;
+  /** Where secrets are kept between runs (main: safeStorage; a Node host: a labelled file store). */
+  secrets: AccountSecretStore;
+  /** Server settings used when a sign-in does not give its own (see serverDefaultsFromEnvironment). */
+  defaults: Partial<ServerSettings>;
+  /** Opens (creating if needed) an account's mirror file; default db/'s openMirror. */
+  openMirror?: (file: string) => Promise<M>;
+  /** Builds a signed-in account's engine; none: sessions have no engine (nothing syncs). */
+  createEngine?: CreateSyncEngine<M>;
+  /** Start each engine's scheduler when its account signs in (the app: yes; tests driving syncs by hand: no). */
+  startEngines?: boolean;
+  /** Milliseconds since the epoch (token expiry); default Date.now. */
+  now?: () => number;
+  /** undici dispatcher for every request (tests); default each client's own pool. */
+  dispatcher?: Dispatcher;
+  /** Extra API client settings for every account (tests shorten retries). */
+  client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'dispatcher'>>;
+  /** How long a browser sign-in waits; default 5 minutes (the flow's). */
+  signInTimeoutMs?: number;
+}
+
+/** One account as the UI lists it: plain data, fit for IPC. */
+export interface AccountSummary {
+  id: string;
+  base_url: string;
+  auth_url: string;
+  client_id: string;
+  identity: AccountIdentity;
+  token_kind: TokenKind;
+  read_only: boolean;
+  /** Absolute path of the account's mirror file. */
+  mirror_path: string;
+  state: AccountState;
+  signed_out_reason: SignedOutReason | null;
+  queued_edits: number;
+  current: boolean;
+}
+
+export interface SignInResult {
+  account: AccountSummary;
+  /** False when this signed in again to an account already listed. */
+  created: boolean;
+  /** Edits that were waiting for this sign-in; they are being pushed now. */
+  queued_edits: number;
+}
+
+export interface PastedTokenSignIn {
+  /** What the person pasted (surrounding space and a `Bearer ` label are forgiven). */
+  token: string;
+  /** Sign in again to this account (it must be the same user and organization). */
+  accountId?: string;
+  /** Server settings over the defaults (ignored with `accountId`: the account keeps its own). */
+  server?: Partial<ServerSettings>;
+}
+
+export interface BrowserSignIn {
+  /** Opens the consent page: main passes shell.openExternal, tests a scripted browser. */
+  openUrl: (url: string) => void | Promise<void>;
+  accountId?: string;
+  server?: Partial<ServerSettings>;
+  signal?: AbortSignal;
+}
+
+export type SignOutResult =
+  /** Done: secrets forgotten; the account is listed signed out with its mirror kept (`kept_edits` > 0), or removed. */
+  | { status: 'signed-out'; kept_edits: number; discarded_edits: number; removed: boolean }
+  /** Nothing done yet: edits are queued, ask the person and call again with `keepQueuedEdits`. */
+  | { status: 'queued-edits'; queued_edits: number };
+
+export type AccountsEvent =
+  | { type: 'accounts-changed'; accounts: AccountSummary[]; current_account_id: string | null }
+  | { type: 'account-event'; account_id: string; event: Exclude<AccountRuntimeEvent, { type: 'status' }> };
+
+export class AccountManager<M extends AccountMirror = Mirror> {
+  readonly #options: AccountManagerOptions<M>;
+  readonly #registry: AccountRegistry;
+  readonly #secrets: AccountSecrets;
+  readonly #runtimes = new Map<string, AccountRuntime<M>>();
+  readonly #listeners = new Set<(event: AccountsEvent) => void>();
+  /** Registry and session changes, one at a time (waiting for the browser happens outside). */
+  #exclusive: Promise<unknown> = Promise.resolve();
+  #attempt: OAuthSignIn | null = null;
+
+  private constructor(options: AccountManagerOptions<M>, registry: AccountRegistry, secrets: AccountSecrets) {
+    this.#options = options;
+    this.#registry = registry;
+    this.#secrets = secrets;
+  }
+
+  /**
+   * Reads the registry, opens every account's mirror and resumes the sessions
+   * whose secrets are still kept (without a network request: the first request
+   * tells whether the service still accepts them). An account whose secret is
+   * gone (kept for the last session only) is marked signed out.
+   */
+  static async open<M extends AccountMirror = Mirror>(
+    options: AccountManagerOptions<M>,
+  ): Promise<AccountManager<M>> {
+    await mkdir(options.directory, { recursive: true });
+    const registry = await AccountRegistry.open(options.directory);
+    const secrets = new AccountSecrets(options.secrets, registry.contents.keep_secrets_without_keychain);
+    const manager = new AccountManager(options, registry, secrets);
+    for (const record of registry.accounts) {
+      const runtime = await manager.#openRuntime(record);
+      if (!record.signed_in) continue;
+      const session = await manager.#resumeSession(runtime);
+      if (session) runtime.attach(session, options.startEngines ?? false);
+      else await manager.#markSignedOut(runtime, 'sign-in-not-kept');
+    }
+    return manager;
+  }
+
+  // ---- reading -----------------------------------------------------------------
+
+  list(): AccountSummary[] {
+    return this.#registry.accounts.map((record) => this.#summary(record));
+  }
+
+  current(): AccountSummary | null {
+    const id = this.#registry.contents.current_account_id;
+    const record = id === null ? undefined : this.#registry.account(id);
+    return record ? this.#summary(record) : null;
+  }
+
+  /** The account's runtime (mirror, session, status); throws AccountNotFoundError. */
+  runtime(accountId: string): AccountRuntime<M> {
+    const runtime = this.#runtimes.get(accountId);
+    if (!runtime) throw new AccountNotFoundError(accountId);
+    return runtime;
+  }
+
+  currentRuntime(): AccountRuntime<M> | null {
+    const id = this.#registry.contents.current_account_id;
+    return id === null ? null : (this.#runtimes.get(id) ?? null);
+  }
+
+  /** Whether secrets outlive this run, and how (see SecretPersistence). The UI tells the person when `session-only`. */
+  get secretPersistence(): SecretPersistence {
+    return this.#secrets.persistence;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: (event: AccountsEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  // ---- switching and settings -----------------------------------------------------
+
+  async switchTo(accountId: string): Promise<AccountSummary> {
+    return this.#serialized(async () => {
+      if (!this.#registry.account(accountId)) throw new AccountNotFoundError(accountId);
+      await this.#registry.update((draft) => {
+        draft.current_account_id = accountId;
+      });
+      this.#announce();
+      return this.#summary(this.#registry.account(accountId) as AccountRecord);
+    });
+  }
+
+  /**
+   * The person's choice where the OS offers no real keychain: keep secrets
+   * between runs anyway (`true`), or for this session only. Moves the secrets
+   * already kept accordingly.
+   */
+  async setKeepSecretsWithoutKeychain(keep: boolean): Promise<void> {
+    await this.#serialized(async () => {
+      await this.#registry.update((draft) => {
+        draft.keep_secrets_without_keychain = keep;
+      });
+      await this.#secrets.setKeepWithoutKeychain(
+        keep,
+        this.#registry.accounts.flatMap((account) => secretKeysOf(account.id)),
+      );
+      this.#announce();
+    });
+  }
+
+  // ---- signing in ------------------------------------------------------------------
+
+  /**
+   * Signs in with a pasted access token: recognised by its prefix
+   * (PastedTokenRefusedError otherwise), then checked with `GET /v1/me`
+   * (TokenNotAcceptedError when the service refuses it). A test token signs
+   * in read-only. Signing in to an account already listed must be as the same
+   * user in the same organization (AccountMismatchError); its queued edits
+   * are then pushed.
+   */
+  async signInWithToken(input: PastedTokenSignIn): Promise<SignInResult> {
+    const pasted = classifyPastedToken(input.token);
+    const server = this.#serverFor(input.accountId, input.server);
+    const identity = await identityOfToken(server.base_url, pasted.token, this.#clientOptions());
+    return this.#serialized(async () => {
+      const { record, created } = this.#target(input.accountId, server, identity);
+      await this.#secrets.set(accessTokenKey(record.id), pasted.token);
+      await this.#secrets.delete(refreshTokenKey(record.id));
+      const kind: TokenKind = pasted.kind;
+      return this.#completeSignIn(record, created, kind, pasted.readOnly, (runtime) =>
+        this.#pastedTokenSession(runtime, pasted.token),
+      );
+    });
+  }
+
+  /**
+   * Signs in through the system browser (OAuth with PKCE on a loopback
+   * redirect), then asks `GET /v1/me` who signed in. Starting a sign-in
+   * abandons one still waiting; cancelSignIn ends it. Rejects with the auth
+   * layer's typed errors (access denied, timeout, cancelled...) and with
+   * AccountMismatchError as signInWithToken. The refresh token is saved
+   * before the session uses the access token.
+   */
+  async signInWithBrowser(input: BrowserSignIn): Promise<SignInResult> {
+    const server = this.#serverFor(input.accountId, input.server);
+    this.#attempt?.cancel();
+    const attempt = new OAuthSignIn(
+      { authUrl: server.auth_url, clientId: server.client_id },
+      {
+        openUrl: input.openUrl,
+        ...(this.#options.now ? { now: this.#options.now } : {}),
+        ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
+        ...(this.#options.signInTimeoutMs !== undefined
+          ? { attemptTimeoutMs: this.#options.signInTimeoutMs }
+          : {}),
+      },
+    );
+    this.#attempt = attempt;
+    let grant;
+    try {
+      grant = await attempt.signIn(input.signal ? { signal: input.signal } : {});
+    } finally {
+      if (this.#attempt === attempt) this.#attempt = null;
+    }
+    const me = await identityOfToken(server.base_url, grant.accessToken, this.#clientOptions());
+    // The grant names the organization the token is for; /v1/me may leave it out.
+    const identity: AccountIdentity = { ...me, org_id: grant.orgId };
+    return this.#serialized(async () => {
+      const { record, created } = this.#target(input.accountId, server, identity);
+      await this.#secrets.delete(accessTokenKey(record.id));
+      const keeper = await TokenKeeper.fromGrant(grant, this.#keeperOptions(record));
+      return this.#completeSignIn(record, created, 'oauth', false, (runtime) =>
+        this.#oauthSession(runtime, keeper),
+      );
+    });
+  }
+
+  /** Ends the browser sign-in that is waiting, if any (it rejects as cancelled). */
+  cancelSignIn(): void {
+    this.#attempt?.cancel();
+  }
+
+  // ---- signing out ------------------------------------------------------------------
+
+  /**
+   * Signs out: forgets the account's secrets. With edits still queued and no
+   * `keepQueuedEdits` decision, does nothing and reports them, so the caller
+   * can ask the person. `keepQueuedEdits: true` keeps the mirror and its
+   * outbox for the next sign-in to the same account (the account stays listed,
+   * signed out); otherwise the mirror is deleted with any edits and the account
+   * is removed from the list. Also how a signed-out account is given up.
+   */
+  async signOut(accountId: string, options: { keepQueuedEdits?: boolean } = {}): Promise<SignOutResult> {
+    return this.#serialized(async () => {
+      const runtime = this.runtime(accountId);
+      const queued = runtime.queuedEditCount();
+      if (queued > 0 && options.keepQueuedEdits === undefined) {
+        return { status: 'queued-edits', queued_edits: queued };
+      }
+      const keep = queued > 0 && options.keepQueuedEdits === true;
+      await this.#forgetSecrets(runtime);
+      if (keep) {
+        await this.#markSignedOut(runtime, 'by-person');
+        return { status: 'signed-out', kept_edits: queued, discarded_edits: 0, removed: false };
+      }
+      await runtime.close();
+      this.#runtimes.delete(accountId);
+      const mirrorPath = this.#registry.mirrorPath(runtime.record);
+      await this.#registry.update((draft) => {
+        draft.accounts = draft.accounts.filter((account) => account.id !== accountId);
+        if (draft.current_account_id === accountId) draft.current_account_id = draft.accounts[0]?.id ?? null;
+      });
+      await removeMirrorFiles(mirrorPath);
+      this.#announce();
+      return { status: 'signed-out', kept_edits: 0, discarded_edits: queued, removed: true };
+    });
+  }
+
+  /** Detaches every session and closes every mirror; secrets and the registry stay as they are. */
+  async close(): Promise<void> {
+    this.#attempt?.cancel();
+    await this.#serialized(async () => {
+      for (const runtime of this.#runtimes.values()) await runtime.close();
+      this.#runtimes.clear();
+    });
+    this.#listeners.clear();
+  }
+
+  // ---- inside ------------------------------------------------------------------------
+
+  #serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#exclusive.then(work);
+    this.#exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  #serverFor(accountId: string | undefined, overrides: Partial<ServerSettings> | undefined): ServerSettings {
+    if (accountId !== undefined) {
+      const record = this.#registry.account(accountId);
+      if (!record) throw new AccountNotFoundError(accountId);
+      return { base_url: record.base_url, auth_url: record.auth_url, client_id: record.client_id };
+    }
+    return resolveServerSettings(this.#options.defaults, overrides);
+  }
+
+  /**
+   * Which account a sign-in is for: the one asked for (it must be the same
+   * user and organization), else one already listed for the same server, user
+   * and organization, else a new one.
+   */
+  #target(
+    accountId: string | undefined,
+    server: ServerSettings,
+    identity: AccountIdentity,
+  ): { record: AccountRecord; created: boolean } {
+    if (accountId !== undefined) {
+      const record = this.#registry.account(accountId);
+      if (!record) throw new AccountNotFoundError(accountId);
+      if (record.identity.user_id !== identity.user_id || record.identity.org_id !== identity.org_id) {
+        throw new AccountMismatchError(
+          record.id,
+          { username: record.identity.username, org_id: record.identity.org_id },
+          { username: identity.username, org_id: identity.org_id },
+        );
+      }
+      return { record: { ...record, identity: { ...record.identity, ...identity } }, created: false };
+    }
+    const existing = this.#registry.accounts.find(
+      (account) =>
+        account.base_url === server.base_url &&
+        account.identity.user_id === identity.user_id &&
+        account.identity.org_id === identity.org_id,
+    );
+    if (existing) {
+      return {
+        record: { ...existing, ...server, identity: { ...existing.identity, ...identity } },
+        created: false,
+      };
+    }
+    const id = newAccountId();
+    return {
+      record: {
+        id,
+        ...server,
+        identity,
+        token_kind: 'live',
+        read_only: false,
+        mirror_file: mirrorFileNameFor(id),
+        signed_in: false,
+        signed_out_reason: null,
+        created_at: new Date(this.#now()).toISOString(),
+        signed_in_at: null,
+      },
+      created: true,
+    };
+  }
+
+  async #completeSignIn(
+    target: AccountRecord,
+    created: boolean,
+    kind: TokenKind,
+    readOnly: boolean,
+    makeSession: (runtime: AccountRuntime<M>) => AccountSession,
+  ): Promise<SignInResult> {
+    const record: AccountRecord = {
+      ...target,
+      token_kind: kind,
+      read_only: readOnly,
+      signed_in: true,
+      signed_out_reason: null,
+      signed_in_at: new Date(this.#now()).toISOString(),
+    };
+    await this.#registry.update((draft) => {
+      const index = draft.accounts.findIndex((account) => account.id === record.id);
+      if (index === -1) draft.accounts.push(record);
+      else draft.accounts[index] = record;
+      draft.current_account_id ??= record.id;
+      if (created) draft.current_account_id = record.id;
+    });
+    let runtime = this.#runtimes.get(record.id);
+    if (runtime) {
+      await runtime.detach();
+      runtime.setRecord(record);
+    } else {
+      runtime = await this.#openRuntime(record);
+    }
+    if (record.identity.org_id !== null) {
+      runtime.mirror.setAccount({ orgId: record.identity.org_id, username: record.identity.username });
+    }
+    // Edits blocked while the account could not write may go now.
+    if (!readOnly) runtime.mirror.unblockAll();
+    const queued = runtime.queuedEditCount();
+    runtime.attach(makeSession(runtime), this.#options.startEngines ?? false);
+    this.#announce();
+    if (queued > 0) void runtime.pushQueuedEdits();
+    return { account: this.#summary(record), created, queued_edits: queued };
+  }
+
+  async #openRuntime(record: AccountRecord): Promise<AccountRuntime<M>> {
+    const open =
+      this.#options.openMirror ?? ((file: string) => openMirrorFile(file) as unknown as Promise<M>);
+    const runtime = new AccountRuntime<M>(record, await open(this.#registry.mirrorPath(record)));
+    runtime.subscribe((event) => {
+      if (event.type === 'status') this.#announce();
+      else this.#emit({ type: 'account-event', account_id: record.id, event });
+    });
+    this.#runtimes.set(record.id, runtime);
+    return runtime;
+  }
+
+  /** The session of an account signed in at the last run, if its secret is still kept. */
+  async #resumeSession(runtime: AccountRuntime<M>): Promise<AccountSession | null> {
+    const record = runtime.record;
+    if (record.token_kind === 'oauth') {
+      if ((await this.#secrets.get(refreshTokenKey(record.id))) === undefined) return null;
+      return this.#oauthSession(runtime, TokenKeeper.resume(this.#keeperOptions(record)));
+    }
+    const token = await this.#secrets.get(accessTokenKey(record.id));
+    return token === undefined ? null : this.#pastedTokenSession(runtime, token);
+  }
+
+  #pastedTokenSession(runtime: AccountRuntime<M>, token: string): AccountSession {
+    return this.#session(runtime, { getAccessToken: () => Promise.resolve(token) }, null);
+  }
+
+  #oauthSession(runtime: AccountRuntime<M>, keeper: TokenKeeper): AccountSession {
+    return this.#session(runtime, apiCredentials(keeper), keeper);
+  }
+
+  #session(runtime: AccountRuntime<M>, inner: CredentialSource, keeper: TokenKeeper | null): AccountSession {
+    const record = runtime.record;
+    let session: AccountSession | null = null;
+    const credentials = watchedCredentials(inner, (reason) => {
+      // A refresh that failed for another reason than the service refusing it (the secret store) is not a sign-out.
+      const ended = keeper === null || keeper.state === 'signed-out' || reason !== 'token-expired';
+      if (ended && session !== null) void this.#sessionRefused(runtime, session);
+    });
+    const api = new ApiClient({
+      ...this.#options.client,
+      baseUrl: record.base_url,
+      credentials,
+      ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
+    });
+    const engine =
+      this.#options.createEngine?.({
+        accountId: record.id,
+        mirror: runtime.mirror,
+        api,
+        me: { user_id: record.identity.user_id, username: record.identity.username },
+        readOnly: record.read_only,
+        onEvent: (event) => runtime.emit({ type: 'sync', event }),
+      }) ?? null;
+    session = { api, credentials, keeper, engine };
+    return session;
+  }
+
+  /** The service refused the saved sign-in: signed out, mirror and outbox kept, the dead secret dropped. */
+  #sessionRefused(runtime: AccountRuntime<M>, session: AccountSession): Promise<void> {
+    return this.#serialized(async () => {
+      if (runtime.session !== session) return;
+      // The dead secret first, so nothing that sees the account signed out can still find it.
+      await Promise.all(secretKeysOf(runtime.id).map((key) => this.#secrets.delete(key))).catch(
+        () => undefined,
+      );
+      await this.#markSignedOut(runtime, 'sign-in-refused');
+    });
+  }
+
+  async #markSignedOut(runtime: AccountRuntime<M>, reason: SignedOutReason): Promise<void> {
+    const record: AccountRecord = { ...runtime.record, signed_in: false, signed_out_reason: reason };
+    await this.#registry.putAccount(record);
+    runtime.setRecord(record);
+    await runtime.detach();
+    this.#announce();
+  }
+
+  async #forgetSecrets(runtime: AccountRuntime<M>): Promise<void> {
+    await runtime.session?.keeper?.forget();
+    for (const key of secretKeysOf(runtime.id)) await this.#secrets.delete(key);
+  }
+
+  #keeperOptions(record: AccountRecord) {
+    return {
+      authUrl: record.auth_url,
+      clientId: record.client_id,
+      store: this.#secrets,
+      storeKey: refreshTokenKey(record.id),
+      ...(this.#options.now ? { now: this.#options.now } : {}),
+      ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
+    };
+  }
+
+  #clientOptions() {
+    return {
+      ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
+      ...(this.#options.client ? { client: this.#options.client } : {}),
+    };
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  #summary(record: AccountRecord): AccountSummary {
+    const runtime = this.#runtimes.get(record.id);
+    const status = runtime?.status;
+    return {
+      id: record.id,
+      base_url: record.base_url,
+      auth_url: record.auth_url,
+      client_id: record.client_id,
+      identity: record.identity,
+      token_kind: record.token_kind,
+      read_only: record.read_only,
+      mirror_path: this.#registry.mirrorPath(record),
+      state: status?.state ?? 'signed-out',
+      signed_out_reason: status ? status.signed_out_reason : record.signed_out_reason,
+      queued_edits: status?.queued_edits ?? 0,
+      current: this.#registry.contents.current_account_id === record.id,
+    };
+  }
+
+  #announce(): void {
+    this.#emit({
+      type: 'accounts-changed',
+      accounts: this.list(),
+      current_account_id: this.#registry.contents.current_account_id,
+    });
+  }
+
+  #emit(event: AccountsEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's bug must not break the accounts.
+      }
+    }
+  }
+}
+
+/**
+ * Credentials that report when the service no longer accepts them: a 401 the
+ * API client took as final, or a refresh the token keeper ended with
+ * `invalid_grant` (spent, revoked or expired refresh token).
+ */
+function watchedCredentials(
+  inner: CredentialSource,
+  onRefused: (reason: ApiSignedOutReason) => void,
+): CredentialSource {
+  const watch = async (pending: Promise<string>): Promise<string> => {
+    try {
+      return await pending;
+    } catch (error) {
+      if (error instanceof ApiSignedOutError) onRefused(error.reason);
+      throw error;
+    }
+  };
+  const refresh = inner.refresh?.bind(inner);
+  return {
+    getAccessToken: () => watch(inner.getAccessToken()),
+    ...(refresh ? { refresh: () => watch(refresh()) } : {}),
+    onSignedOut: (reason) => {
+      inner.onSignedOut?.(reason);
+      onRefused(reason);
+    },
+  };
+}
+
+/** Deletes a mirror and the files SQLite keeps beside it. */
+export async function removeMirrorFiles(file: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(`${file}${suffix}`, { force: true });
+}

@@ -1,0 +1,177 @@
+// The list of accounts, kept as JSON in the app-data directory beside the
+// accounts' mirror files: per account its server, signed-in identity, token
+// kind, read-only flag, state and mirror file. No secret is ever written here.
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AccountRegistryUnreadableError } from './account-errors';
+
+export const REGISTRY_FILE_NAME = 'accounts.json';
+
+export const accountIdentitySchema = z.looseObject({
+  user_id: z.string().min(1),
+  username: z.string().min(1),
+  email: z.string().nullable(),
+  org_id: z.string().nullable(),
+});
+export type AccountIdentity = z.infer<typeof accountIdentitySchema>;
+
+/** How the account signed in last: a pasted live or test token, or the browser (OAuth). */
+export const tokenKindSchema = z.enum(['live', 'test', 'oauth']);
+export type TokenKind = z.infer<typeof tokenKindSchema>;
+
+/**
+ * Why an account is signed out:
+ * - `by-person`: signed out on purpose.
+ * - `sign-in-refused`: the service no longer accepts the saved sign-in (a spent or revoked
+ *   refresh token, `invalid_grant`; a revoked, expired or unknown pasted token).
+ * - `sign-in-not-kept`: no saved sign-in was found at start (kept for the session only,
+ *   no real keychain; or the keychain lost it).
+ */
+export const signedOutReasonSchema = z.enum(['by-person', 'sign-in-refused', 'sign-in-not-kept']);
+export type SignedOutReason = z.infer<typeof signedOutReasonSchema>;
+
+export const accountRecordSchema = z.looseObject({
+  id: z.string().min(1),
+  base_url: z.string().min(1),
+  auth_url: z.string().min(1),
+  client_id: z.string().min(1),
+  identity: accountIdentitySchema,
+  token_kind: tokenKindSchema,
+  /** A test token: reads only; the UI says so instead of failing on the first write. */
+  read_only: z.boolean(),
+  /** The mirror's file name, relative to the registry's directory. */
+  mirror_file: z.string().min(1),
+  signed_in: z.boolean(),
+  signed_out_reason: signedOutReasonSchema.nullable(),
+  created_at: z.string(),
+  signed_in_at: z.string().nullable(),
+});
+export type AccountRecord = z.infer<typeof accountRecordSchema>;
+
+export const registryFileSchema = z.looseObject({
+  version: z.literal(1),
+  current_account_id: z.string().nullable(),
+  /** The person chose to stay signed in although the OS offers no real keychain. */
+  keep_secrets_without_keychain: z.boolean(),
+  accounts: z.array(accountRecordSchema),
+});
+export type RegistryContents = z.infer<typeof registryFileSchema>;
+
+const EMPTY: RegistryContents = {
+  version: 1,
+  current_account_id: null,
+  keep_secrets_without_keychain: false,
+  accounts: [],
+};
+
+/** A fresh account id; also names the mirror file, so only safe file-name characters. */
+export function newAccountId(): string {
+  return randomUUID();
+}
+
+export function mirrorFileNameFor(accountId: string): string {
+  return `mirror-${accountId}.sqlite`;
+}
+
+/**
+ * The registry file and its contents in memory. Reads once; every change is
+ * written atomically (temporary file, flush, rename) before `update` resolves,
+ * one change at a time.
+ */
+export class AccountRegistry {
+  #contents: RegistryContents;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly directory: string,
+    contents: RegistryContents,
+  ) {
+    this.#contents = contents;
+  }
+
+  get file(): string {
+    return join(this.directory, REGISTRY_FILE_NAME);
+  }
+
+  /** A missing file is an empty registry; a file that does not parse is an error (never overwritten). */
+  static async open(directory: string): Promise<AccountRegistry> {
+    const file = join(directory, REGISTRY_FILE_NAME);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return new AccountRegistry(directory, structuredClone(EMPTY));
+      throw new AccountRegistryUnreadableError(file, (error as NodeJS.ErrnoException).code ?? 'read failed');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AccountRegistryUnreadableError(file, 'not JSON');
+    }
+    const parsed = registryFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(file)');
+      throw new AccountRegistryUnreadableError(
+        file,
+        `unexpected ${[...new Set(paths)].slice(0, 3).join(', ')}`,
+      );
+    }
+    return new AccountRegistry(directory, parsed.data);
+  }
+
+  get contents(): Readonly<RegistryContents> {
+    return this.#contents;
+  }
+
+  get accounts(): readonly AccountRecord[] {
+    return this.#contents.accounts;
+  }
+
+  account(id: string): AccountRecord | undefined {
+    return this.#contents.accounts.find((account) => account.id === id);
+  }
+
+  mirrorPath(account: AccountRecord): string {
+    return join(this.directory, account.mirror_file);
+  }
+
+  /** Applies `change` to a copy and writes it; the contents change only once the file has. */
+  update(change: (draft: RegistryContents) => void): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const draft = structuredClone(this.#contents);
+      change(draft);
+      const next = registryFileSchema.parse(draft);
+      await this.#write(next);
+      this.#contents = next;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Adds or replaces the account with `record.id`. */
+  putAccount(record: AccountRecord): Promise<void> {
+    return this.update((draft) => {
+      const index = draft.accounts.findIndex((account) => account.id === record.id);
+      if (index === -1) draft.accounts.push(record);
+      else draft.accounts[index] = record;
+    });
+  }
+
+  async #write(contents: RegistryContents): Promise<void> {
+    await mkdir(this.directory, { recursive: true });
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    await rm(temporary, { force: true });
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(contents, null, 2)}\n`, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, this.file);
+  }
+}

@@ -1,0 +1,192 @@
+// One account while the app runs: its mirror (open whether or not it is signed
+// in, so its data and queued edits stay readable), and while signed in its
+// session: the API client, the credentials and the sync engine. The account
+// manager attaches and detaches sessions; the app reads and listens here.
+import type { ApiClient } from '../api/api-client';
+import type { CredentialSource } from '../api/credentials';
+import type { TokenKeeper } from '../auth/token-keeper';
+import type { SyncIdentity } from '../engine/sync-engine';
+import type { SyncEvent, SyncEventListener } from '../engine/sync-events';
+import { errorInfo } from '../engine/sync-error-info';
+import type { SyncErrorInfo } from '../engine/sync-events';
+import type { AccountRecord, SignedOutReason } from './account-registry';
+
+/** Outbox states of an edit the server has not accepted yet (db/task-overlay's UNSETTLED_STATES). */
+export const QUEUED_EDIT_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
+
+/** What the accounts need of a mirror; db/'s Mirror has it. */
+export interface AccountMirror {
+  outboxOps(states?: readonly (typeof QUEUED_EDIT_STATES)[number][]): readonly unknown[];
+  /** Blocked (read-only) operations back to the queue; returns how many. */
+  unblockAll(): number;
+  /** Records whose mirror this is. */
+  setAccount(account: { orgId: string; username: string }): void;
+  close(): void;
+}
+
+/**
+ * The sync engine as an account drives it; sync/engine's SyncEngine fits.
+ * `start`/`stop` are the scheduler, when the engine has one.
+ */
+export interface AccountSyncEngine {
+  pushOnce(options?: { signal?: AbortSignal }): Promise<unknown>;
+  start?(): void;
+  stop?(): Promise<void>;
+}
+
+export interface SyncEngineInput<M extends AccountMirror> {
+  accountId: string;
+  mirror: M;
+  api: ApiClient;
+  me: SyncIdentity;
+  /** A test token: the engine should not try to write. */
+  readOnly: boolean;
+  onEvent: SyncEventListener;
+}
+
+export type CreateSyncEngine<M extends AccountMirror> = (input: SyncEngineInput<M>) => AccountSyncEngine;
+
+/** What a signed-in account has on top of its mirror. */
+export interface AccountSession {
+  readonly api: ApiClient;
+  readonly credentials: CredentialSource;
+  /** The OAuth session; null for a pasted token. */
+  readonly keeper: TokenKeeper | null;
+  /** Null when the host gave no engine factory. */
+  readonly engine: AccountSyncEngine | null;
+}
+
+/** `read-only`: signed in with a test token (reads work, writes are refused by the service). */
+export type AccountState = 'signed-in' | 'read-only' | 'signed-out';
+
+export interface AccountStatus {
+  state: AccountState;
+  /** Why, when signed out. */
+  signed_out_reason: SignedOutReason | null;
+  /** Edits the server has not accepted yet (queued, sending, in conflict, refused or blocked). */
+  queued_edits: number;
+}
+
+export type AccountRuntimeEvent =
+  | { type: 'status'; status: AccountStatus }
+  | { type: 'sync'; event: SyncEvent }
+  /** Pushing the queued edits after a sign-in failed (offline, refused...): they stay queued. */
+  | { type: 'push-failed'; error: SyncErrorInfo };
+
+export class AccountRuntime<M extends AccountMirror = AccountMirror> {
+  readonly id: string;
+  readonly mirror: M;
+  #record: AccountRecord;
+  #session: AccountSession | null = null;
+  #pushing: Promise<void> | null = null;
+  readonly #listeners = new Set<(event: AccountRuntimeEvent) => void>();
+  #closed = false;
+
+  constructor(record: AccountRecord, mirror: M) {
+    this.id = record.id;
+    this.#record = record;
+    this.mirror = mirror;
+  }
+
+  /** The account as last saved in the registry. */
+  get record(): AccountRecord {
+    return this.#record;
+  }
+
+  /** Null while signed out. */
+  get session(): AccountSession | null {
+    return this.#session;
+  }
+
+  get status(): AccountStatus {
+    const signedIn = this.#session !== null;
+    return {
+      state: !signedIn ? 'signed-out' : this.#record.read_only ? 'read-only' : 'signed-in',
+      signed_out_reason: signedIn ? null : this.#record.signed_out_reason,
+      queued_edits: this.queuedEditCount(),
+    };
+  }
+
+  queuedEditCount(): number {
+    return this.#closed ? 0 : this.mirror.outboxOps(QUEUED_EDIT_STATES).length;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: (event: AccountRuntimeEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Sends the queued edits now. One push at a time: a call while one runs
+   * joins it. Never rejects: a failure is reported as a `push-failed` event and
+   * the edits stay queued for the engine's next push.
+   */
+  pushQueuedEdits(): Promise<void> {
+    if (this.#pushing) return this.#pushing;
+    const engine = this.#session?.engine;
+    if (!engine) return Promise.resolve();
+    const run = engine
+      .pushOnce()
+      .then(
+        () => undefined,
+        (error: unknown) => this.emit({ type: 'push-failed', error: errorInfo(error) }),
+      )
+      .finally(() => {
+        this.#pushing = null;
+        this.emitStatus();
+      });
+    this.#pushing = run;
+    return run;
+  }
+
+  // ---- for the account manager --------------------------------------------------------
+
+  /** @internal The registry changed this account. */
+  setRecord(record: AccountRecord): void {
+    this.#record = record;
+  }
+
+  /** @internal Starts a session (replacing any); the engine's scheduler starts when `startEngine`. */
+  attach(session: AccountSession, startEngine: boolean): void {
+    this.#session = session;
+    if (startEngine) session.engine?.start?.();
+    this.emitStatus();
+  }
+
+  /** @internal Ends the session: stops the engine, lets requests under way finish, closes the client. */
+  async detach(): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    this.#session = null;
+    this.emitStatus();
+    await session.engine?.stop?.();
+    await this.#pushing;
+    await session.api.close();
+  }
+
+  /** @internal Detaches and closes the mirror; the runtime is unusable afterwards. */
+  async close(): Promise<void> {
+    await this.detach();
+    if (this.#closed) return;
+    this.#closed = true;
+    this.mirror.close();
+    this.#listeners.clear();
+  }
+
+  /** @internal */
+  emit(event: AccountRuntimeEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's bug must not break the account.
+      }
+    }
+  }
+
+  /** @internal */
+  emitStatus(): void {
+    if (!this.#closed) this.emit({ type: 'status', status: this.status });
+  }
+}
