@@ -7,7 +7,11 @@ function parse(query: string) {
 
 describe('parseTaskListQuery', () => {
   test('defaults to title ascending with no filter', () => {
-    expect(parse('org_id=o1&limit=5')).toEqual({ filter: { search_fields: 'all' }, sort_by: 'title', sort_order: 'asc' });
+    expect(parse('org_id=o1&limit=5')).toEqual({
+      filter: { search_fields: 'all' },
+      sort_by: 'title',
+      sort_order: 'asc',
+    });
   });
 
   test('ORs repeated and comma-separated values of one key', () => {

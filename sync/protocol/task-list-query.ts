@@ -174,7 +174,11 @@ export function parseTaskListQuery(params: Iterable<readonly [string, string]>):
     }
     if (name === 'sort_order') {
       if (!(SORT_ORDERS as readonly string[]).includes(value)) {
-        throw new InvalidParameterError(['query', 'sort_order'], `sort_order cannot be '${value}'`, SORT_ORDERS);
+        throw new InvalidParameterError(
+          ['query', 'sort_order'],
+          `sort_order cannot be '${value}'`,
+          SORT_ORDERS,
+        );
       }
       sortOrder = value as SortOrder;
       continue;
@@ -199,7 +203,8 @@ export function parseTaskListQuery(params: Iterable<readonly [string, string]>):
     const loc = ['query', `filter[${key}]`];
     if (key !== 'search') {
       const empty = values.find((v) => v === '');
-      if (empty !== undefined) throw new InvalidParameterError(loc, `filter[${key}] has an empty value`, null);
+      if (empty !== undefined)
+        throw new InvalidParameterError(loc, `filter[${key}] has an empty value`, null);
     }
     if (key in CLOSED_VALUES) {
       const allowed: readonly string[] = CLOSED_VALUES[key as keyof typeof CLOSED_VALUES];
@@ -216,7 +221,11 @@ export function parseTaskListQuery(params: Iterable<readonly [string, string]>):
       case 'created_after':
       case 'created_before':
         if (!isValidDay(first)) {
-          throw new InvalidParameterError(loc, `filter[${key}] must be a date YYYY-MM-DD, not '${first}'`, null);
+          throw new InvalidParameterError(
+            loc,
+            `filter[${key}] must be a date YYYY-MM-DD, not '${first}'`,
+            null,
+          );
         }
         filter[key] = first;
         break;
