@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 function createTask(key: string, title = 'idempotent', extra: Record<string, string> = {}) {
-  return callApi<TaskRecord>(emulator, 'POST', '/v1/tasks', {
+  return callApi<TaskRecord & { type?: string }>(emulator, 'POST', '/v1/tasks', {
     body: { org_id: emulator.orgId, title },
     headers: { 'idempotency-key': key, ...extra },
   });
