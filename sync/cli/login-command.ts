@@ -1,0 +1,303 @@
+// `login`: the headless command's browser sign-in. Runs the app's OAuth flow,
+// prints the consent address on stderr (and opens a browser unless
+// --no-browser), then keeps the refresh token beside the database so that
+// `sync --db FILE` works afterwards without --token (resolveStoredCredentials).
+import { spawn } from 'node:child_process';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import type { CredentialSource } from '../api/credentials';
+import { ApiError } from '../api/errors';
+import {
+  AccountError,
+  AccountMismatchError,
+  AccountRegistryUnreadableError,
+} from '../accounts/account-errors';
+import { type AccountIdentity, accountIdentitySchema } from '../accounts/account-registry';
+import { identityOfToken } from '../accounts/identity-check';
+import { resolveServerSettings, serverDefaultsFromEnvironment } from '../accounts/server-settings';
+import { apiCredentials } from '../auth/api-credentials';
+import { AuthError } from '../auth/auth-errors';
+import { OAuthSignIn } from '../auth/oauth-flow';
+import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
+import { TokenKeeper } from '../auth/token-keeper';
+
+/** What a command writes to and reads from; the process's own streams in real use. */
+export interface CommandIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Opens a URL in the system browser; default the platform's command (openInBrowser). */
+  openBrowser?: (url: string) => Promise<void>;
+  /** Ends a waiting sign-in (Ctrl-C). */
+  signal?: AbortSignal;
+  /** undici dispatcher for every request (tests). */
+  dispatcher?: Dispatcher;
+}
+
+/** A database file belongs to one account; its secrets are kept under this id in the file beside it. */
+const DATABASE_ACCOUNT_ID = 'database';
+
+/** The non-secret half of a headless sign-in: which server and who. */
+export const storedLoginSchema = z.looseObject({
+  version: z.literal(1),
+  base_url: z.string().min(1),
+  auth_url: z.string().min(1),
+  client_id: z.string().min(1),
+  identity: accountIdentitySchema,
+  signed_in_at: z.string(),
+});
+export type StoredLogin = z.infer<typeof storedLoginSchema>;
+
+/** Where the headless sign-in's server and identity are kept (the refresh token: secretFileBesideDatabase). */
+export function loginFileBesideDatabase(databasePath: string): string {
+  return `${databasePath}.login.json`;
+}
+
+const USAGE = `Usage: login --db FILE [--base-url URL] [--auth-url URL] [--client-id ID] [--no-browser]
+
+Signs in through the browser (OAuth) and keeps the sign-in beside the database
+FILE, so that \`sync --db FILE\` works without --token.
+  --base-url    the API server (default: $SVC_BASE_URL)
+  --auth-url    the sign-in server (default: $SVC_AUTH_URL, else the base URL)
+  --client-id   the OAuth client id (default: $SVC_CLIENT_ID, else svcc_desktop)
+  --no-browser  only print the sign-in address; open it yourself
+`;
+
+/** Exit codes: 0 signed in, 1 sign-in failed or refused, 2 bad arguments. */
+export async function runLogin(argv: string[], io: CommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'base-url': { type: 'string' },
+        'auth-url': { type: 'string' },
+        'client-id': { type: 'string' },
+        db: { type: 'string' },
+        'no-browser': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.db === undefined || values.db === '') {
+    io.stderr.write(`login needs --db FILE: the database the sign-in is for.\n\n${USAGE}`);
+    return 2;
+  }
+  const database = resolve(values.db);
+
+  try {
+    const server = resolveServerSettings(serverDefaultsFromEnvironment(io.env ?? process.env), {
+      ...(values['base-url'] !== undefined ? { base_url: values['base-url'] } : {}),
+      ...(values['auth-url'] !== undefined ? { auth_url: values['auth-url'] } : {}),
+      ...(values['client-id'] !== undefined ? { client_id: values['client-id'] } : {}),
+    });
+    const previous = await readStoredLogin(database);
+    const openBrowser = io.openBrowser ?? openInBrowser;
+    const noBrowser = values['no-browser'];
+
+    const signIn = new OAuthSignIn(
+      { authUrl: server.auth_url, clientId: server.client_id },
+      {
+        openUrl: (url) => {
+          io.stderr.write(
+            `To sign in, open this address in your browser:\n\n  ${url}\n\nWaiting for the browser...\n`,
+          );
+          if (noBrowser) return;
+          // A browser that cannot be opened is not a failed sign-in: the address is printed above.
+          openBrowser(url).catch(() => {
+            io.stderr.write('Could not open a browser; open the address above yourself.\n');
+          });
+        },
+        ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
+      },
+    );
+    const grant = await signIn.signIn(io.signal ? { signal: io.signal } : {});
+    const me = await identityOfToken(server.base_url, grant.accessToken, {
+      ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
+    });
+    const identity: AccountIdentity = { ...me, org_id: grant.orgId };
+    if (
+      previous &&
+      (previous.base_url !== server.base_url ||
+        previous.identity.user_id !== identity.user_id ||
+        previous.identity.org_id !== identity.org_id)
+    ) {
+      // The database mirrors another account: its queued edits must not go out under this one.
+      throw new AccountMismatchError(
+        database,
+        { username: previous.identity.username, org_id: previous.identity.org_id },
+        { username: identity.username, org_id: identity.org_id },
+      );
+    }
+
+    // No OS keychain is reachable from plain Node here (that needs a native addon this project
+    // does not ship), so the refresh token goes to a 0600 file beside the database.
+    const secretsFile = secretFileBesideDatabase(database);
+    await TokenKeeper.fromGrant(grant, {
+      authUrl: server.auth_url,
+      clientId: server.client_id,
+      store: new FileSecretStore(secretsFile),
+      storeKey: refreshTokenKey(DATABASE_ACCOUNT_ID),
+      ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
+    });
+    await writeStoredLogin(database, {
+      version: 1,
+      ...server,
+      identity,
+      signed_in_at: new Date().toISOString(),
+    });
+    io.stderr.write(
+      `No OS keychain is reachable from this command, so the refresh token is stored unencrypted in\n` +
+        `  ${secretsFile}\nreadable only by you (mode 0600). Delete that file to sign out.\n`,
+    );
+    io.stdout.write(
+      `Signed in as ${identity.username}${identity.org_id ? ` (organization ${identity.org_id})` : ''}. ` +
+        `\`sync --db ${values.db}\` now works without --token.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof AuthError || error instanceof AccountError || error instanceof ApiError) {
+      io.stderr.write(`Sign-in failed: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** What `sync` uses when no --token is given: the sign-in `login` kept beside the database. */
+export interface StoredCredentials {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+  identity: AccountIdentity;
+  /** Hand to the API client: renews the access token with the stored refresh token, saving each rotation first. */
+  credentials: CredentialSource;
+  keeper: TokenKeeper;
+  /** The 0600 file holding the refresh token. */
+  secretsFile: string;
+}
+
+/**
+ * The sign-in `login` stored for `databasePath`, or null when there is none
+ * (never signed in, or the refresh token was deleted). Makes no request: the
+ * first API call renews the access token, and a refused refresh token
+ * surfaces there as the API client's SignedOutError.
+ */
+export async function resolveStoredCredentials(
+  databasePath: string,
+  options: { dispatcher?: Dispatcher; now?: () => number } = {},
+): Promise<StoredCredentials | null> {
+  const database = resolve(databasePath);
+  const login = await readStoredLogin(database);
+  if (!login) return null;
+  const secretsFile = secretFileBesideDatabase(database);
+  const store = new FileSecretStore(secretsFile);
+  const storeKey = refreshTokenKey(DATABASE_ACCOUNT_ID);
+  if ((await store.get(storeKey)) === undefined) return null;
+  const keeper = TokenKeeper.resume({
+    authUrl: login.auth_url,
+    clientId: login.client_id,
+    store,
+    storeKey,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return {
+    baseUrl: login.base_url,
+    authUrl: login.auth_url,
+    clientId: login.client_id,
+    identity: login.identity,
+    credentials: apiCredentials(keeper),
+    keeper,
+    secretsFile,
+  };
+}
+
+async function readStoredLogin(database: string): Promise<StoredLogin | null> {
+  const file = loginFileBesideDatabase(database);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AccountRegistryUnreadableError(file, (error as NodeJS.ErrnoException).code ?? 'read failed');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new AccountRegistryUnreadableError(file, 'not JSON');
+  }
+  const parsed = storedLoginSchema.safeParse(json);
+  if (!parsed.success) throw new AccountRegistryUnreadableError(file, 'unexpected contents');
+  return parsed.data;
+}
+
+async function writeStoredLogin(database: string, login: StoredLogin): Promise<void> {
+  const file = loginFileBesideDatabase(database);
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await rm(temporary, { force: true });
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(login, null, 2)}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
+}
+
+/** The platform's "open this URL" command. */
+export function browserCommand(
+  platform: NodeJS.Platform,
+  url: string,
+): { command: string; args: string[]; verbatim: boolean } {
+  if (platform === 'darwin') return { command: 'open', args: [url], verbatim: false };
+  // `start` is a cmd built-in; the quotes keep cmd from reading the URL's `&` as a command separator.
+  if (platform === 'win32')
+    return { command: 'cmd', args: ['/d', '/s', '/c', `start "" "${url}"`], verbatim: true };
+  return { command: 'xdg-open', args: [url], verbatim: false };
+}
+
+/** Opens `url` with the platform's command; rejects when that cannot run or reports failure. */
+export function openInBrowser(url: string, platform: NodeJS.Platform = process.platform): Promise<void> {
+  const { command, args, verbatim } = browserCommand(platform, url);
+  return new Promise((resolveOpened, reject) => {
+    const child = spawn(command, args, {
+      detached: true,
+      stdio: 'ignore',
+      windowsVerbatimArguments: verbatim,
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolveOpened() : reject(new Error(`${command} exited with ${code}`)),
+    );
+    child.unref();
+  });
+}
+
+// Runnable on its own (`tsx sync/cli/login-command.ts --db FILE ...`) until the command's main entry routes to it.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const cancel = new AbortController();
+  process.once('SIGINT', () => cancel.abort());
+  process.exitCode = await runLogin(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: cancel.signal,
+  });
+}
