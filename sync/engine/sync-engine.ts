@@ -2,8 +2,18 @@
 // pull, push and a full sync on demand, and a scheduler (start/stop) that
 // polls in tiers within the rate budget. Pull and push live in their own
 // folders; this class wires them and turns what happens into SyncEvents.
+import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
+import { ApiError, SignedOutError } from '../api/errors';
+import { healthOperation } from '../api/operations';
+import { MirrorPullStore } from '../pull/mirror-pull-store';
+import { createMirrorPusher } from '../push/mirror-push-store';
+import { Puller } from '../pull/puller';
+import type { PullStore } from '../pull/pull-store';
+import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
+import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
+import { errorInfo } from './sync-error-info';
 import type {
   PullSummary,
   PushSummary,
@@ -12,7 +22,6 @@ import type {
   SyncReason,
   SyncSummary,
 } from './sync-events';
-import { errorInfo } from './sync-error-info';
 
 /** The signed-in person: pull needs the username to tell which tasks are "mine". */
 export interface SyncIdentity {
@@ -24,73 +33,100 @@ export interface SyncIdentity {
 export interface PushRunner {
   pushAll(options?: { signal?: AbortSignal }): Promise<PushSummary>;
   /** Conflicts open now (for the summary); absent: counted as the push reported them. */
-  openConflicts?(): number;
+  openConflicts?(): number | Promise<number>;
 }
 
 /** Which part of the data a pull covers (see sync/schedule for when each runs). */
 export type PullTier = 'full' | 'hot' | 'new';
 
-/** What pulling looks like from here; sync/pull implements it. */
+/** What pulling looks like from here; sync/pull's Puller implements it. */
 export interface PullRunner {
   pull(options: { tier: PullTier; signal?: AbortSignal | undefined }): Promise<PullSummary>;
-  /** Revalidates one task now, in the person's lane (opening a task). */
-  refreshTask?(taskId: string, options?: { signal?: AbortSignal }): Promise<PullSummary>;
+  /** Revalidates one task (and its comments) now, in the person's lane. */
+  refreshTask(taskId: string, options?: { signal?: AbortSignal }): Promise<PullSummary>;
+  /** The task on screen joins the hot set. */
+  setOpenTask(taskId: string | null): void;
 }
 
-export interface SyncEngineDeps<Mirror = unknown> {
-  mirror: Mirror;
-  api: ApiClient;
-  me: SyncIdentity;
-  clock?: ApiClock;
-  onEvent?: SyncEventListener;
-  /** Builds the puller; the default is sync/pull's. */
-  createPuller?: (deps: PullerDeps<Mirror>) => PullRunner;
-  /** Builds the pusher; push-engine's Pusher wires itself in here. */
-  createPusher?: (deps: PusherDeps<Mirror>) => PushRunner;
-}
-
-export interface PullerDeps<Mirror = unknown> {
-  mirror: Mirror;
-  api: ApiClient;
-  me: SyncIdentity;
-  clock: ApiClock;
-  emit: SyncEventListener;
-}
-
-export interface PusherDeps<Mirror = unknown> {
-  mirror: Mirror;
+export interface PusherDeps<M = Mirror> {
+  mirror: M;
   api: ApiClient;
   clock: ApiClock;
   onEvent: SyncEventListener;
 }
 
-const NO_PUSH: PushRunner = {
-  pushAll: () => Promise.resolve({ pushed: 0, conflicts: 0, failed: 0, requests: 0 }),
-};
+export interface SyncEngineDeps {
+  mirror: Mirror;
+  /** One client per account; the engine caps its background lane at half the budget. */
+  api: ApiClient;
+  me: SyncIdentity;
+  clock?: ApiClock;
+  onEvent?: SyncEventListener;
+  /** Builds the pusher; default push-engine's Pusher over the mirror. */
+  createPusher?: (deps: PusherDeps) => PushRunner;
+  /** Where pull writes; default the mirror in this thread. */
+  pullStore?: PullStore;
+  /** Pages revalidated at once during a re-sync (default 8). */
+  concurrency?: number;
+  /** Poll intervals and backoff (defaults in sync/schedule/poll-policy.ts). */
+  pollPolicy?: Partial<PollPolicy>;
+}
 
-export class SyncEngine<Mirror = unknown> {
+export class SyncEngine {
   readonly clock: ApiClock;
   private readonly listeners = new Set<SyncEventListener>();
   private readonly puller: PullRunner;
   private readonly pusher: PushRunner;
-  /** One sync at a time: a second request joins the one running. */
+  private readonly scheduler: SyncScheduler;
+  /** One full sync at a time: a second request joins the one running. */
   private running: Promise<SyncSummary> | null = null;
 
-  constructor(private readonly deps: SyncEngineDeps<Mirror>) {
+  constructor(private readonly deps: SyncEngineDeps) {
     this.clock = deps.clock ?? systemApiClock;
     if (deps.onEvent) this.listeners.add(deps.onEvent);
     const emit: SyncEventListener = (event) => this.emit(event);
-    if (!deps.createPuller) throw new TypeError('SyncEngine needs createPuller until sync/pull lands');
-    this.puller = deps.createPuller({
-      mirror: deps.mirror,
+    // Background pulling never takes more than half of each window: the rest is the person's.
+    deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
+    this.puller = new Puller({
+      store: deps.pullStore ?? new MirrorPullStore(deps.mirror, () => this.clock.now()),
       api: deps.api,
       me: deps.me,
-      clock: this.clock,
       emit,
+      now: () => this.clock.now(),
+      ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
     });
-    this.pusher =
-      deps.createPusher?.({ mirror: deps.mirror, api: deps.api, clock: this.clock, onEvent: emit }) ??
-      NO_PUSH;
+    const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock: this.clock, onEvent: emit };
+    this.pusher = deps.createPusher ? deps.createPusher(pusherDeps) : createMirrorPusher(pusherDeps);
+    this.scheduler = new SyncScheduler(
+      this.clock,
+      {
+        pull: async (tier, reason, signal) => {
+          if (tier === 'full') {
+            const summary = await this.syncOnce({ signal, reason });
+            return { changed: summary.changes > 0 };
+          }
+          const pulled = await this.pullTier(tier, reason, signal);
+          return { changed: pulled.changes.length > 0 };
+        },
+        push: async (signal) => {
+          await this.pusher.pushAll({ signal });
+        },
+        refreshTask: async (taskId, signal) => {
+          const pulled = await this.puller.refreshTask(taskId, { signal });
+          return { changed: pulled.changes.length > 0 };
+        },
+        probe: (signal) => this.probe(signal),
+      },
+      {
+        connectivity: (state, cause) => {
+          if (state === 'online') this.emit({ type: 'online' });
+          else if (state === 'offline') this.emit({ type: 'offline', error: errorInfo(cause) });
+          // signed-out is announced by the sync that met it.
+        },
+        pollScheduled: (tier, at) => this.emit({ type: 'poll-scheduled', tier, at }),
+      },
+      deps.pollPolicy,
+    );
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -99,7 +135,9 @@ export class SyncEngine<Mirror = unknown> {
     return () => this.listeners.delete(listener);
   }
 
-  /** One full pull pass over every collection, in dependency order. */
+  // ---- on demand -------------------------------------------------------------
+
+  /** One pull: by default a full pass over every collection, in dependency order. */
   pullOnce(options: { signal?: AbortSignal; tier?: PullTier } = {}): Promise<PullSummary> {
     return this.puller.pull({ tier: options.tier ?? 'full', signal: options.signal });
   }
@@ -109,34 +147,66 @@ export class SyncEngine<Mirror = unknown> {
     return this.pusher.pushAll(options);
   }
 
-  /** Push, pull, push: local edits reach the server before the pull and what the pull rebased goes out after. */
-  syncOnce(
-    options: { signal?: AbortSignal; reason?: SyncReason; tier?: PullTier } = {},
-  ): Promise<SyncSummary> {
+  /** Push, full pull, push: local edits reach the server first, and what the pull rebased goes out after. */
+  syncOnce(options: { signal?: AbortSignal; reason?: SyncReason } = {}): Promise<SyncSummary> {
     if (this.running) return this.running;
-    const reason = options.reason ?? 'sync-now';
-    const run = this.runSync(reason, options.tier ?? 'full', options.signal).finally(() => {
+    const run = this.runSync(options.reason ?? 'sync-now', options.signal).finally(() => {
       this.running = null;
     });
     this.running = run;
     return run;
   }
 
-  private async runSync(
-    reason: SyncReason,
-    tier: PullTier,
-    signal: AbortSignal | undefined,
-  ): Promise<SyncSummary> {
-    this.emit({ type: 'sync-started', reason, tier });
+  // ---- scheduled ---------------------------------------------------------------
+
+  /** Pulls now, then keeps polling (tiered) and pushing after edits until stop(). */
+  start(): void {
+    this.scheduler.start();
+  }
+
+  /** Stops polling and aborts the work in progress; resolves when it has ended. */
+  stop(): Promise<void> {
+    return this.scheduler.stop();
+  }
+
+  /** The person's "sync now": a full sync at once, polling tightened. Resolves when it ended. */
+  syncNow(): Promise<void> {
+    return this.scheduler.syncNow();
+  }
+
+  /** Call after queueing a local edit in the mirror: it is pushed right away when online. */
+  localEdit(): void {
+    this.scheduler.localEdit();
+  }
+
+  /** The task on screen (null when none): revalidated now and kept in the hot set while open. */
+  openTask(taskId: string | null): void {
+    this.puller.setOpenTask(taskId);
+    this.scheduler.openTask(taskId);
+  }
+
+  /** The operating system reports a network change: if sync is offline, it checks at once. */
+  networkChanged(): void {
+    this.scheduler.networkChanged();
+  }
+
+  state(): SchedulerState {
+    return this.scheduler.state();
+  }
+
+  // ---- internals ---------------------------------------------------------------
+
+  private async runSync(reason: SyncReason, signal: AbortSignal | undefined): Promise<SyncSummary> {
+    this.emit({ type: 'sync-started', reason, tier: 'full' });
     try {
       const signalOption = signal ? { signal } : {};
       const first = await this.pusher.pushAll(signalOption);
-      const pulled = await this.puller.pull({ tier, signal });
+      const pulled = await this.puller.pull({ tier: 'full', signal });
       const second = await this.pusher.pushAll(signalOption);
       const summary: SyncSummary = {
         pulled: pulled.pulled,
         pushed: first.pushed + second.pushed,
-        conflicts: this.pusher.openConflicts?.() ?? first.conflicts + second.conflicts,
+        conflicts: (await this.pusher.openConflicts?.()) ?? first.conflicts + second.conflicts,
         requests: first.requests + pulled.requests + second.requests,
         not_modified: pulled.notModified,
         failed: first.failed + second.failed,
@@ -146,8 +216,48 @@ export class SyncEngine<Mirror = unknown> {
       this.emit({ type: 'sync-finished', reason, summary });
       return summary;
     } catch (error) {
-      this.emit({ type: 'sync-failed', reason, error: errorInfo(error) });
+      this.failed(reason, error);
       throw error;
+    }
+  }
+
+  private async pullTier(tier: PullTier, reason: SyncReason, signal: AbortSignal): Promise<PullSummary> {
+    this.emit({ type: 'sync-started', reason, tier });
+    try {
+      const pulled = await this.puller.pull({ tier, signal });
+      this.emit({
+        type: 'sync-finished',
+        reason,
+        summary: {
+          pulled: pulled.pulled,
+          pushed: 0,
+          conflicts: (await this.pusher.openConflicts?.()) ?? 0,
+          requests: pulled.requests,
+          not_modified: pulled.notModified,
+          failed: 0,
+          changes: pulled.changes.length,
+          notifications: pulled.notifications.length,
+        },
+      });
+      return pulled;
+    } catch (error) {
+      this.failed(reason, error);
+      throw error;
+    }
+  }
+
+  private failed(reason: SyncReason, error: unknown): void {
+    if (error instanceof SignedOutError) this.emit({ type: 'signed-out', reason: error.reason });
+    this.emit({ type: 'sync-failed', reason, error: errorInfo(error) });
+  }
+
+  /** `GET /v1/health`: any answer from the service means it is reachable. */
+  private async probe(signal: AbortSignal): Promise<boolean> {
+    try {
+      await this.deps.api.read(healthOperation, {}, { signal, lane: 'user' });
+      return true;
+    } catch (error) {
+      return error instanceof ApiError && error.kind === 'problem';
     }
   }
 

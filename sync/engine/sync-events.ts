@@ -18,6 +18,9 @@ export const PULLED_COLLECTIONS = [
 ] as const;
 export type PulledCollection = (typeof PULLED_COLLECTIONS)[number];
 
+/** What a change can be about: the pulled collections, and comments (cached per task on demand). */
+export type ChangedCollection = Exclude<PulledCollection, 'me'> | 'task_comments';
+
 /** Why a sync ran: the scheduler's reasons, and the person's. */
 export type SyncReason =
   | 'start'
@@ -38,7 +41,7 @@ export interface FieldChange {
 
 /** What a pull changed in the mirror, remote changes only (local edits are not listed). */
 export interface ResourceChange {
-  collection: PulledCollection;
+  collection: ChangedCollection;
   id: string;
   kind: 'created' | 'updated' | 'deleted';
   /** For `updated`: the fields whose server value changed. Empty otherwise. */
@@ -62,7 +65,7 @@ export interface SyncNotification {
 
 /** Progress of one collection within a pass; the UI shows it as is. */
 export interface PullProgress {
-  collection: PulledCollection;
+  collection: PulledCollection | 'task_comments';
   /** '' for a collection listed whole; the team id for sprints. */
   scope: string;
   pagesDone: number;

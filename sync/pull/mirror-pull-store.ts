@@ -1,0 +1,208 @@
+// PullStore over the mirror in this thread: each call is one of the mirror's
+// synchronous transactions; change lists are translated into the engine's
+// ResourceChange shape (created, updated with before/after per field, deleted).
+import type { ChangeList, Mirror } from '../../db/mirror';
+import type { ResourceChange, SyncNotification } from '../engine/sync-events';
+import type { PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
+
+const OPEN_STATUSES = 'not_started,in_progress,blocked';
+
+export function resourceChanges(list: ChangeList): ResourceChange[] {
+  const out: ResourceChange[] = [];
+  for (const created of list.created) {
+    out.push({
+      collection: created.collection as StoredCollection,
+      id: created.id,
+      kind: 'created',
+      fields: [],
+      resource: created.after,
+    });
+  }
+  for (const updated of list.updated) {
+    out.push({
+      collection: updated.collection as StoredCollection,
+      id: updated.id,
+      kind: 'updated',
+      fields: Object.entries(updated.changes).map(([field, change]) => ({
+        field,
+        before: change.before,
+        after: change.after,
+      })),
+      resource: updated.after,
+    });
+  }
+  for (const deleted of list.deleted) {
+    out.push({
+      collection: deleted.collection as StoredCollection,
+      id: deleted.id,
+      kind: 'deleted',
+      fields: [],
+      resource: deleted.before,
+    });
+  }
+  return out;
+}
+
+function utcDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+export class MirrorPullStore implements PullStore {
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
+    return settle(() => {
+      const state = this.mirror.passState(collection, scope);
+      if (!state) return null;
+      return { passNo: state.passNo, state: state.state, resume: state.resume, pages: state.pages };
+    });
+  }
+
+  beginPass(
+    collection: StoredCollection,
+    scope: string,
+    options: { partial: boolean; restart: boolean },
+  ): Promise<{ passNo: number }> {
+    return settle(() => {
+      const state = options.restart
+        ? this.mirror.restartPass(collection, scope, { partial: options.partial })
+        : this.mirror.beginPass(collection, scope, { partial: options.partial });
+      return { passNo: state.passNo };
+    });
+  }
+
+  applyPage(
+    collection: StoredCollection,
+    scope: string,
+    partial: boolean,
+    page: Parameters<PullStore['applyPage']>[3],
+  ): Promise<PageOutcome> {
+    return settle(() => {
+      const applied = this.mirror.applyPage({
+        collection,
+        scope,
+        partial,
+        pageIndex: page.pageIndex,
+        cursorSent: page.cursorSent,
+        etag: page.etag,
+        nextCursor: page.nextCursor,
+        items: page.items,
+      });
+      return {
+        changes: resourceChanges(applied.changes),
+        rejected: applied.rejected.map((r) => ({ id: r.id, field: r.field, reason: r.reason })),
+      };
+    });
+  }
+
+  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void> {
+    return settle(() => {
+      this.mirror.reusePage(collection, scope, pageIndex);
+    });
+  }
+
+  completePass(
+    collection: StoredCollection,
+    scope: string,
+    lastPageIndex: number,
+  ): Promise<ResourceChange[]> {
+    return settle(() => resourceChanges(this.mirror.completePass(collection, scope, lastPageIndex)));
+  }
+
+  applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
+    return settle(() => resourceChanges(this.mirror.applyServerTask(task, etag)));
+  }
+
+  removeTask(taskId: string): Promise<ResourceChange[]> {
+    return settle(() => resourceChanges(this.mirror.removeServerTask(taskId)));
+  }
+
+  task(taskId: string): Promise<{ server: Record<string, unknown> | null; etag: string | null } | null> {
+    return settle(() => {
+      const row = this.mirror.getTask(taskId);
+      return row ? { server: row.server, etag: row.etag } : null;
+    });
+  }
+
+  ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]> {
+    const idField = ID_FIELDS[collection];
+    return settle(() =>
+      this.mirror
+        .resources(collection, scope)
+        .map((r) => r[idField])
+        .filter((id): id is string => typeof id === 'string'),
+    );
+  }
+
+  resources(
+    collection: Exclude<StoredCollection, 'tasks'>,
+    scope?: string,
+  ): Promise<Record<string, unknown>[]> {
+    return settle(() => this.mirror.resources(collection, scope));
+  }
+
+  myOpenTaskIds(username: string, limit: number): Promise<string[]> {
+    return settle(() => {
+      const query = new URLSearchParams({
+        'filter[assignee]': 'me',
+        'filter[status]': OPEN_STATUSES,
+        sort_by: 'due_date',
+        sort_order: 'asc',
+      });
+      const page = this.mirror.queryTasks(query, { me: username, today: utcDay(this.now()), limit });
+      return page.items.map((t) => t.task_id);
+    });
+  }
+
+  newestTaskDay(): Promise<string | null> {
+    return settle(() => {
+      const query = new URLSearchParams({ sort_by: 'created_at', sort_order: 'desc' });
+      const page = this.mirror.queryTasks(query, { me: '', today: utcDay(this.now()), limit: 1 });
+      const createdAt = page.items[0]?.created_at ?? null;
+      return createdAt === null ? null : createdAt.slice(0, 10);
+    });
+  }
+
+  addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void> {
+    return settle(() => {
+      if (notifications.length === 0) return;
+      this.mirror.addNotifications(
+        notifications.map((n) => ({
+          kind: n.kind,
+          entityType: 'task',
+          entityId: n.task_id,
+          forUser,
+          summary: { title: n.title, by: n.by, ...n.detail },
+        })),
+      );
+    });
+  }
+
+  setAccount(account: { orgId: string; username: string }): Promise<void> {
+    return settle(() => this.mirror.setAccount(account));
+  }
+}
+
+const ID_FIELDS: Record<Exclude<StoredCollection, 'tasks'>, string> = {
+  organizations: 'org_id',
+  projects: 'project_id',
+  teams: 'team_id',
+  organization_members: 'user_id',
+  sections: 'section_id',
+  sprints: 'sprint_id',
+  goals: 'goal_id',
+  task_comments: 'comment_id',
+};
+
+/** Runs a synchronous mirror call, turning a throw into a rejected promise. */
+function settle<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the mirror's typed error on as it is
+    return Promise.reject(error);
+  }
+}

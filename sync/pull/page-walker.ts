@@ -1,0 +1,324 @@
+// Walks one list (a collection in one scope) page by page, as the contract
+// asks: If-None-Match with each page's stored ETag, a 304 reusing the stored
+// next_cursor and membership, short and empty pages followed while the cursor
+// is not null, a refused cursor restarting the pass, deletions only when the
+// chain ended. Two things make it fast without bending those rules:
+// - pages known from the last pass are revalidated concurrently (bounded),
+//   keyed by the cursor they were sent with, and used only when the chain
+//   actually reaches that cursor;
+// - applying page N to the mirror overlaps fetching page N+1.
+import { ProblemError } from '../api/errors';
+import type { ResourceChange } from '../engine/sync-events';
+import type { PullStore, StoredCollection, StoredPageRecord } from './pull-store';
+
+export type PageAnswer =
+  | {
+      status: 200;
+      etag: string | null;
+      items: Record<string, unknown>[];
+      nextCursor: string | null;
+      /** The service's count of the whole list, when it says. */
+      total: number | null;
+    }
+  | { status: 304 };
+
+/** One list on the service: how to fetch a page of it. */
+export interface ListSource {
+  fetch(cursor: string | null, ifNoneMatch: string | null, signal: AbortSignal): Promise<PageAnswer>;
+}
+
+export interface WalkProgress {
+  pagesDone: number;
+  itemsDone: number;
+  notModified: number;
+  estimatedTotal: number | null;
+}
+
+export interface WalkOptions {
+  collection: StoredCollection;
+  scope: string;
+  source: ListSource;
+  store: PullStore;
+  /** A filtered listing: recorded, but never removes anything. */
+  partial: boolean;
+  /** Pages revalidated at once (1: one after another). */
+  concurrency: number;
+  signal?: AbortSignal | undefined;
+  onProgress?: (progress: WalkProgress) => void;
+  /** Times a refused cursor may restart the pass before giving up. Default 3. */
+  maxRestarts?: number;
+}
+
+export interface WalkResult {
+  changes: ResourceChange[];
+  /** Resources received in 200 pages. */
+  pulled: number;
+  notModified: number;
+  pages: number;
+  restarts: number;
+  /** Ids held by the pages of this pass (the list's size when complete). */
+  items: number;
+  /** Rows the mirror refused (the rest of their pages applied; those pages are fetched whole next time). */
+  rejected: number;
+}
+
+/** The service kept answering empty pages with the cursor it was sent: following it would never end. */
+export class CursorLoopError extends Error {
+  override readonly name = 'CursorLoopError';
+  constructor(
+    readonly collection: string,
+    readonly scope: string,
+  ) {
+    super(`${collection}${scope ? ` (${scope})` : ''}: the service repeated a cursor; the pass stopped`);
+  }
+}
+
+/** 400 invalid-parameter naming `cursor`: the cursor stopped being accepted. */
+export function isRefusedCursor(error: unknown): boolean {
+  if (!(error instanceof ProblemError) || error.status !== 400 || error.type !== 'invalid-parameter')
+    return false;
+  if (error.errors.length === 0) return true;
+  return error.errors.some((item) => {
+    const loc = (item as { loc?: unknown }).loc;
+    return Array.isArray(loc) ? loc.includes('cursor') : loc === 'cursor';
+  });
+}
+
+class RefusedCursor extends Error {}
+
+/** How many applied pages may wait behind the fetches (bounds memory while the mirror catches up). */
+const MAX_QUEUED_APPLIES = 2;
+
+/** Empty pages in a row that repeat their cursor before the walk calls it a loop. */
+const MAX_SAME_CURSOR_RUNS = 50;
+
+const FIRST = '\u0000first';
+const keyOf = (cursor: string | null): string => cursor ?? FIRST;
+
+export async function walkList(options: WalkOptions): Promise<WalkResult> {
+  const { store, collection, scope } = options;
+  const maxRestarts = options.maxRestarts ?? 3;
+  let restarts = 0;
+  let restart = false;
+  for (;;) {
+    const before = await store.pass(collection, scope);
+    const { passNo } = await store.beginPass(collection, scope, { partial: options.partial, restart });
+    const resuming = !restart && before !== null && before.state === 'running' && before.passNo === passNo;
+    try {
+      const result = await walkChain(options, {
+        passNo,
+        startIndex: resuming ? before.resume.pageIndex : 0,
+        startCursor: resuming ? before.resume.cursor : null,
+        known: before?.pages ?? [],
+        doneBefore: resuming ? before.pages.filter((p) => p.passNo === passNo) : [],
+      });
+      return { ...result, restarts };
+    } catch (error) {
+      if (error instanceof RefusedCursor || isRefusedCursor(error)) {
+        if (restarts < maxRestarts) {
+          restarts += 1;
+          restart = true;
+          continue;
+        }
+        throw error instanceof RefusedCursor ? error.cause : error;
+      }
+      throw error;
+    }
+  }
+}
+
+interface ChainStart {
+  passNo: number;
+  startIndex: number;
+  startCursor: string | null;
+  /** Stored pages (any pass): what revalidation may ask about. */
+  known: readonly StoredPageRecord[];
+  /** Pages already fetched in this (resumed) pass. */
+  doneBefore: readonly StoredPageRecord[];
+}
+
+async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<WalkResult, 'restarts'>> {
+  const { store, collection, scope, source } = options;
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const limiter = new Limiter(Math.max(1, options.concurrency));
+
+  // The last pass's pages by the cursor they were sent with; this pass's own pages are not asked again.
+  const known = new Map<string, StoredPageRecord>();
+  for (const page of start.known) {
+    if (page.passNo === start.passNo && page.pageIndex < start.startIndex) continue;
+    const key = keyOf(page.cursorSent);
+    if (!known.has(key)) known.set(key, page);
+  }
+  const lastPassItems = start.known.reduce((sum, p) => sum + p.ids.length, 0);
+
+  const inFlight = new Map<string, { etagSent: string | null; answer: Promise<PageAnswer> }>();
+  const request = (cursor: string | null): { etagSent: string | null; answer: Promise<PageAnswer> } => {
+    const key = keyOf(cursor);
+    const existing = inFlight.get(key);
+    if (existing) return existing;
+    const etagSent = known.get(key)?.etag ?? null;
+    const answer = limiter.run(() => source.fetch(cursor, etagSent, signal));
+    // Speculative answers may never be used; their failures are read when (if) they are.
+    answer.catch(() => undefined);
+    const entry = { etagSent, answer };
+    inFlight.set(key, entry);
+    return entry;
+  };
+  /** Revalidate the stored chain ahead of us, concurrently, as far as it goes. */
+  const speculateFrom = (cursor: string | null): void => {
+    if (options.concurrency <= 1) return;
+    let key = keyOf(cursor);
+    let next = cursor;
+    const seen = new Set<string>();
+    for (;;) {
+      const page = known.get(key);
+      if (!page || page.etag === null || seen.has(key)) return;
+      seen.add(key);
+      request(next);
+      if (page.nextCursor === null) return;
+      next = page.nextCursor;
+      key = keyOf(next);
+    }
+  };
+
+  const changes: ResourceChange[] = [];
+  const progress: WalkProgress = {
+    pagesDone: start.doneBefore.length,
+    itemsDone: start.doneBefore.reduce((sum, p) => sum + p.ids.length, 0),
+    notModified: 0,
+    estimatedTotal: lastPassItems > 0 ? lastPassItems : null,
+  };
+  let pulled = 0;
+  let rejected = 0;
+  let applying: Promise<void> = Promise.resolve();
+  let queuedApplies = 0;
+  const failed: { first: { error: unknown } | null } = { first: null };
+  /** Read through a call: the applies set it between awaits, which narrowing cannot see. */
+  const throwIfApplyFailed = (): void => {
+    if (failed.first) throw failed.first.error;
+  };
+  const enqueue = (apply: () => Promise<ResourceChange[] | void>): void => {
+    queuedApplies += 1;
+    applying = applying.then(async () => {
+      try {
+        if (failed.first) return;
+        // Let the request for the next page go out before this page's synchronous write.
+        await yieldToIo();
+        const applied = await apply();
+        if (applied) changes.push(...applied);
+      } catch (error) {
+        failed.first ??= { error };
+      } finally {
+        queuedApplies -= 1;
+      }
+    });
+  };
+
+  let index = start.startIndex;
+  let cursor = start.startCursor;
+  /** Empty pages may hand back the cursor they were sent with; only an endless run of them is a loop. */
+  let sameCursorRuns = 0;
+  speculateFrom(cursor);
+  try {
+    for (;;) {
+      throwIfApplyFailed();
+      const key = keyOf(cursor);
+      const { etagSent, answer: pending } = request(cursor);
+      let answer: PageAnswer;
+      try {
+        answer = await pending;
+      } catch (error) {
+        if (cursor !== null && isRefusedCursor(error))
+          throw new RefusedCursor('cursor refused', { cause: error });
+        throw error;
+      }
+      inFlight.delete(key);
+      const pageIndex = index;
+      let nextCursor: string | null;
+      if (answer.status === 304) {
+        const stored = known.get(key);
+        if (!stored || etagSent === null) {
+          throw new Error(`${collection}: a 304 for a page that was not asked conditionally`);
+        }
+        if (stored.pageIndex !== pageIndex) {
+          // The chain shifted (pages were added or removed before this one): the
+          // mirror reuses pages by position, so fetch this one whole instead.
+          known.delete(key);
+          inFlight.delete(key);
+          continue;
+        }
+        nextCursor = stored.nextCursor;
+        progress.notModified += 1;
+        progress.itemsDone += stored.ids.length;
+        enqueue(() => store.reusePage(collection, scope, pageIndex));
+      } else {
+        nextCursor = answer.nextCursor;
+        pulled += answer.items.length;
+        progress.itemsDone += answer.items.length;
+        if (answer.total !== null) progress.estimatedTotal = answer.total;
+        const page = { pageIndex, cursorSent: cursor, etag: answer.etag, nextCursor, items: answer.items };
+        enqueue(async () => {
+          const outcome = await store.applyPage(collection, scope, options.partial, page);
+          rejected += outcome.rejected.length;
+          return outcome.changes;
+        });
+        // The chain moved away from what we knew: revalidate ahead of the new cursor.
+        if (nextCursor !== null && !inFlight.has(keyOf(nextCursor))) speculateFrom(nextCursor);
+      }
+      progress.pagesDone += 1;
+      if (progress.estimatedTotal !== null && progress.itemsDone > progress.estimatedTotal) {
+        progress.estimatedTotal = progress.itemsDone;
+      }
+      options.onProgress?.({ ...progress });
+      if (nextCursor === null) {
+        await applying;
+        throwIfApplyFailed();
+        changes.push(...(await store.completePass(collection, scope, pageIndex)));
+        return {
+          changes,
+          pulled,
+          notModified: progress.notModified,
+          pages: progress.pagesDone,
+          items: progress.itemsDone,
+          rejected,
+        };
+      }
+      sameCursorRuns = nextCursor === cursor ? sameCursorRuns + 1 : 0;
+      if (sameCursorRuns > MAX_SAME_CURSOR_RUNS) throw new CursorLoopError(collection, scope);
+      // Fetch the next page now; wait for the mirror only when it falls behind.
+      request(nextCursor);
+      if (queuedApplies > MAX_QUEUED_APPLIES) await applying;
+      index += 1;
+      cursor = nextCursor;
+    }
+  } finally {
+    stop.abort(new Error('walk ended'));
+    // Whatever was queued is applied (or failed) before the walk reports.
+    await applying;
+  }
+}
+
+/** One macrotask turn: lets pending socket writes and timers run. */
+function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** At most `limit` fetches at once, in the order asked. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    try {
+      return await task();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}

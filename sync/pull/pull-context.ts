@@ -1,0 +1,56 @@
+// What a resource module gets to pull with: the API client, the mirror (as a
+// PullStore), who is signed in and into which organization, how many pages to
+// revalidate at once, and where progress goes.
+import type { ApiClient } from '../api/api-client';
+import type { RequestLane } from '../api/rate-governor';
+import type { SyncIdentity } from '../engine/sync-engine';
+import type { PulledCollection, ResourceChange } from '../engine/sync-events';
+import type { WalkProgress } from './page-walker';
+import type { PullStore } from './pull-store';
+
+export interface PullContext {
+  api: ApiClient;
+  store: PullStore;
+  me: SyncIdentity;
+  /** The organization the token is for (from `/v1/me`, else the only organization listed). */
+  orgId: string;
+  lane: RequestLane;
+  signal: AbortSignal | undefined;
+  /** Pages revalidated at once. */
+  concurrency: number;
+  onProgress(collection: PulledCollection | 'task_comments', scope: string, progress: WalkProgress): void;
+  /** Values kept in memory between pulls of this engine (single-read ETags). */
+  memo: Map<string, unknown>;
+}
+
+export interface ResourcePullResult {
+  changes: ResourceChange[];
+  pulled: number;
+  notModified: number;
+  restarts: number;
+  /** Every list of the resource reached its last page in this pull. */
+  complete: boolean;
+}
+
+/** One synced resource: every module has this shape and is registered in pulled-resources.ts. */
+export interface PulledResource {
+  readonly collection: PulledCollection;
+  pull(ctx: PullContext): Promise<ResourcePullResult>;
+}
+
+export const emptyResult = (): ResourcePullResult => ({
+  changes: [],
+  pulled: 0,
+  notModified: 0,
+  restarts: 0,
+  complete: true,
+});
+
+export function addResult(into: ResourcePullResult, more: ResourcePullResult): ResourcePullResult {
+  into.changes.push(...more.changes);
+  into.pulled += more.pulled;
+  into.notModified += more.notModified;
+  into.restarts += more.restarts;
+  into.complete &&= more.complete;
+  return into;
+}

@@ -1,0 +1,86 @@
+// What pulling needs of the mirror, and nothing more: pass bookkeeping, one
+// page applied per transaction with its record, a 304 page reused, a pass
+// completed (the only place deletions happen), single task reads. Promises,
+// so that the writes could be served by a worker without changing pull.
+import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';
+
+export interface StoredPageRecord {
+  pageIndex: number;
+  passNo: number;
+  cursorSent: string | null;
+  /** Null when the page must be fetched whole again (it held a row the mirror refused). */
+  etag: string | null;
+  nextCursor: string | null;
+  ids: string[];
+}
+
+export interface PassRecord {
+  passNo: number;
+  state: 'running' | 'complete';
+  /** Where a running pass goes on: the first page not fetched in it and the cursor to send. */
+  resume: { pageIndex: number; cursor: string | null };
+  /** Pages as last recorded (this pass's and older ones): their cursors and ETags drive revalidation. */
+  pages: StoredPageRecord[];
+}
+
+/** A page as the service sent it (200), ready to apply. */
+export interface FetchedPage {
+  pageIndex: number;
+  cursorSent: string | null;
+  etag: string | null;
+  nextCursor: string | null;
+  /** Raw resources, validated and kept whole (unknown fields included). */
+  items: readonly Record<string, unknown>[];
+}
+
+/** Lists the mirror keeps pass bookkeeping for. */
+export type StoredCollection = ChangedCollection;
+
+export interface PageOutcome {
+  changes: ResourceChange[];
+  /** Rows the mirror refused (named by resource and field); the rest of the page was applied. */
+  rejected: { id: string | null; field: string; reason: string }[];
+}
+
+export interface PullStore {
+  /** The pass of this list (running or last complete), or null before the first. */
+  pass(collection: StoredCollection, scope: string): Promise<PassRecord | null>;
+  /** Starts a pass, or continues the running one; `restart` always starts a new one from page 0. */
+  beginPass(
+    collection: StoredCollection,
+    scope: string,
+    options: { partial: boolean; restart: boolean },
+  ): Promise<{ passNo: number }>;
+  /** Upserts the page's resources and records the page, in one transaction. */
+  applyPage(
+    collection: StoredCollection,
+    scope: string,
+    partial: boolean,
+    page: FetchedPage,
+  ): Promise<PageOutcome>;
+  /** A 304: the stored page `pageIndex` counts as returned by this pass. */
+  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void>;
+  /** The pass reached its last page: removes what it did not return (never for partial passes). */
+  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<ResourceChange[]>;
+  /** A task read on its own (an opened task): its server copy, pending edits kept on top. */
+  applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]>;
+  /** A single read found the task gone (404). */
+  removeTask(taskId: string): Promise<ResourceChange[]>;
+  /** The stored server copy and ETag of a task. */
+  task(taskId: string): Promise<{ server: Record<string, unknown> | null; etag: string | null } | null>;
+  /** Ids of the stored resources of a collection (e.g. team ids, for sprints). */
+  ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]>;
+  /** Stored resources of a collection, raw. */
+  resources(
+    collection: Exclude<StoredCollection, 'tasks'>,
+    scope?: string,
+  ): Promise<Record<string, unknown>[]>;
+  /** Not completed tasks the person is assigned to or created, most recently updated first (comment watch). */
+  myOpenTaskIds(username: string, limit: number): Promise<string[]>;
+  /** The UTC day of the newest task creation the mirror holds (for `filter[created_after]`). */
+  newestTaskDay(): Promise<string | null>;
+  /** Keeps notifications in the mirror's change feed (what the UI lists, seen or not). */
+  addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void>;
+  /** Who the mirror belongs to. */
+  setAccount(account: { orgId: string; username: string }): Promise<void>;
+}

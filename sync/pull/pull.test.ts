@@ -1,0 +1,386 @@
+// Pulling against the emulator over real HTTP into a real SQLite mirror: the
+// paging rules (304 reuse, short and empty pages, refused cursors), deletions
+// only after a complete pass, resuming an interrupted pass after a restart,
+// 429/5xx/malformed answers, and the change list with its notifications.
+import { afterEach, describe, expect, test } from 'vitest';
+import { InvalidResponseError, NetworkError } from '../api/errors';
+import { taskCommentOperations } from '../api/operations';
+import type { SyncEvent } from '../engine/sync-events';
+import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+
+let fixture: PullFixture | null = null;
+
+async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
+  fixture = await startPullFixture(options);
+  return fixture;
+}
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+function taskListRequests(f: PullFixture) {
+  return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
+}
+
+function serverTaskIds(f: PullFixture): string[] {
+  return f.emulator.control
+    .tasks()
+    .map((t) => t.task_id)
+    .sort();
+}
+
+function progressOf(events: readonly SyncEvent[], collection: string) {
+  return events.flatMap((e) => (e.type === 'progress' && e.collection === collection ? [e] : []));
+}
+
+describe('a full pull', () => {
+  test('the first sync mirrors every collection and announces nothing', async () => {
+    const f = await setUp();
+    const summary = await f.engine.pullOnce();
+    expect(summary.initial).toBe(true);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(summary.completed).toEqual([
+      'organizations',
+      'me',
+      'projects',
+      'teams',
+      'organization_members',
+      'sections',
+      'sprints',
+      'goals',
+      'tasks',
+    ]);
+    for (const collection of [
+      'projects',
+      'teams',
+      'organization_members',
+      'sections',
+      'sprints',
+      'goals',
+    ] as const) {
+      expect(f.mirror.resources(collection).length, collection).toBeGreaterThan(0);
+    }
+    expect(summary.notifications).toEqual([]);
+    expect(f.events.some((e) => e.type === 'changes')).toBe(false);
+    expect(f.mirror.notifications(f.emulator.me.username)).toEqual([]);
+  });
+
+  test('a re-sync with nothing changed revalidates every page with its ETag and gets only 304s', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce();
+    expect(summary.pulled).toBe(0);
+    expect(summary.changes).toEqual([]);
+    const tasks = taskListRequests(f);
+    expect(tasks).toHaveLength(3);
+    expect(tasks.every((r) => r.ifNoneMatch !== null && r.status === 304)).toBe(true);
+    expect(summary.notModified).toBe(f.emulator.control.requests().filter((r) => r.status === 304).length);
+    expect(f.mirroredTaskIds()).toHaveLength(2500);
+  });
+
+  test('a re-sync revalidates known pages concurrently; a first sync walks them one at a time', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.setLatency(40, { pathPrefix: '/v1/tasks' });
+    await f.engine.pullOnce();
+    expect(f.relay.maxTasksInFlight).toBe(1);
+    f.relay.resetCounts();
+    await f.engine.pullOnce();
+    expect(f.relay.maxTasksInFlight).toBe(3);
+  });
+
+  test('a changed page is fetched whole; pages before it are reused from their 304', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    // The newest task sits on the last page (created_at order).
+    const last = f.emulator.control
+      .tasks()
+      .sort((a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? ''))[2499];
+    f.emulator.control.peerEdit(last?.task_id ?? '', { title: 'renamed by the peer' });
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce();
+    expect(taskListRequests(f).map((r) => r.status)).toEqual([304, 304, 200]);
+    expect(summary.pulled).toBeGreaterThanOrEqual(500);
+    expect(summary.changes.map((c) => [c.collection, c.id, c.kind])).toEqual([
+      ['tasks', last?.task_id, 'updated'],
+    ]);
+    expect(summary.changes[0]?.fields).toContainEqual({
+      field: 'title',
+      before: last?.title,
+      after: 'renamed by the peer',
+    });
+    expect(f.mirror.getTask(last?.task_id ?? '')?.task.title).toBe('renamed by the peer');
+  });
+});
+
+describe('paging quirks', () => {
+  test('short and empty pages that still carry a cursor are followed to the end', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.shortPages(2, { pathPrefix: '/v1/tasks', pageSize: 7 });
+    f.emulator.control.faults.emptyPages(2, { pathPrefix: '/v1/tasks' });
+    const summary = await f.engine.pullOnce();
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(taskListRequests(f).length).toBeGreaterThanOrEqual(7);
+    expect(summary.completed).toContain('tasks');
+  });
+
+  test('stored cursors that expired only cost their speculative requests: the walk follows the fresh ones', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    f.emulator.control.faults.expireCursors();
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce();
+    expect(summary.restarts).toBe(0);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+  });
+
+  test('a resumed pass whose cursor is refused starts over from the first page and still completes', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const gone = serverTaskIds(f)[10] ?? '';
+    f.emulator.control.peerDelete(gone);
+    f.emulator.control.faults.expireCursors();
+    const stop = new AbortController();
+    const unsubscribe = f.engine.subscribe((event) => {
+      if (event.type === 'progress' && event.collection === 'tasks' && event.pagesDone === 1) stop.abort();
+    });
+    await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
+    unsubscribe();
+    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    // The cursor the pass would resume with stops being accepted.
+    f.emulator.control.faults.expireCursors();
+    await f.reopen();
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce();
+    expect(summary.restarts).toBe(1);
+    expect(taskListRequests(f)[0]?.status).toBe(400);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(summary.changes.filter((c) => c.kind === 'deleted').map((c) => c.id)).toEqual([gone]);
+  });
+
+  test('an injected cursor refusal mid-walk also restarts and completes', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.rejectCursors(1, { pathPrefix: '/v1/tasks' });
+    const summary = await f.engine.pullOnce();
+    expect(summary.restarts).toBe(1);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+  });
+});
+
+describe('deletions and interrupted passes', () => {
+  test('a pass cut off by dropped connections removes nothing; a new engine on the same file resumes it and then removes', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const ids = serverTaskIds(f);
+    const deleted = [ids[0] ?? '', ids[2000] ?? ''];
+    for (const id of deleted) f.emulator.control.peerDelete(id);
+    f.emulator.control.peerCreate({ title: 'created while we were away' });
+    f.emulator.control.faults.expireCursors();
+    // Drop every tasks request once the second page of the new pass is in.
+    const unsubscribe = f.engine.subscribe((event) => {
+      if (
+        event.type === 'progress' &&
+        event.collection === 'tasks' &&
+        event.scope === '' &&
+        event.pagesDone === 1
+      ) {
+        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
+      }
+    });
+    const failure = await f.engine.pullOnce().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    unsubscribe();
+    expect(failure).toBeInstanceOf(NetworkError);
+    // Nothing removed: the pass did not see every page.
+    for (const id of deleted) expect(f.mirror.getTask(id)).not.toBeNull();
+    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+
+    f.emulator.control.faults.clear();
+    await f.reopen();
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce();
+    // It went on from the page after the last one applied, not from the start.
+    const first = taskListRequests(f)[0];
+    expect(first?.query).toContain('cursor=');
+    for (const id of deleted) expect(f.mirror.getTask(id)).toBeNull();
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(
+      summary.changes
+        .filter((c) => c.kind === 'deleted')
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...deleted].sort());
+    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+  });
+
+  test('a task with pending local edits keeps them when the server copy changes, and the server copy becomes the base', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const id = serverTaskIds(f)[5] ?? '';
+    f.mirror.editTask(id, { title: 'my own title' });
+    f.emulator.control.peerEdit(id, { status: 'blocked', title: 'their title' });
+    await f.engine.pullOnce();
+    const row = f.mirror.getTask(id);
+    expect(row?.task.title).toBe('my own title');
+    expect(row?.task.status).toBe('blocked');
+    expect(row?.server?.title).toBe('their title');
+    expect(row?.pending).toBe(true);
+  });
+});
+
+describe('failing answers', () => {
+  test('429 answers are waited out for Retry-After and the pull completes', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.rateLimitBurst(2, { pathPrefix: '/v1/tasks', retryAfterSeconds: 1 });
+    await f.engine.pullOnce();
+    expect(f.api.stats.rateLimited).toBe(2);
+    const log = taskListRequests(f);
+    const limited = log.filter((r) => r.status === 429);
+    const after = log.find((r) => r.status === 200);
+    expect(limited).toHaveLength(2);
+    expect((after?.at ?? 0) - (limited[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    expect(f.mirroredTaskIds()).toHaveLength(2500);
+  });
+
+  test('5xx answers are retried and the pull completes', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.serverErrors(2, { pathPrefix: '/v1/tasks' });
+    await f.engine.pullOnce();
+    expect(taskListRequests(f).filter((r) => r.status === 500)).toHaveLength(2);
+    expect(f.mirroredTaskIds()).toHaveLength(2500);
+  });
+
+  test('a malformed page fails the pull naming the field, writes nothing of that page, and the next pull recovers', async () => {
+    const f = await setUp();
+    let served = 0;
+    f.relay.rewrite = (url, body) => {
+      if (!url.startsWith('/v1/tasks?')) return body;
+      served += 1;
+      // The second page: its first task loses its id.
+      return served === 2 ? body.replace(/"task_id":"[^"]+"/, '"task_id":17') : body;
+    };
+    const failure = await f.engine.pullOnce().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(InvalidResponseError);
+    expect((failure as InvalidResponseError).operation).toBe('tasks.list');
+    expect((failure as InvalidResponseError).path).toBe('data[0].task_id');
+    // Only the first page landed.
+    expect(f.mirroredTaskIds()).toHaveLength(1000);
+    f.relay.rewrite = null;
+    await f.engine.pullOnce();
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+  });
+});
+
+describe('the change list', () => {
+  test('peer edits, creates and deletes come back as changes with before and after, and raise notifications for me', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const me = f.emulator.me.username;
+    const [a, b, c] = f.emulator.control.tasks().filter((t) => t.assignee !== me && t.created_by !== me);
+    const mine = f.emulator.control.tasks().find((t) => t.assignee === me && t.status !== 'completed');
+    if (!a || !b || !c || !mine) throw new Error('the seed lacks tasks for this test');
+    f.emulator.control.peerEdit(a.task_id, { assignee: me });
+    f.emulator.control.peerEdit(b.task_id, { priority: 'urgent' });
+    f.emulator.control.peerEdit(mine.task_id, { status: 'blocked' });
+    f.emulator.control.peerDelete(c.task_id);
+    const created = f.emulator.control.peerCreate({ title: 'for you', assignee: me });
+    f.events.length = 0;
+    const summary = await f.engine.pullOnce();
+    const byId = new Map(summary.changes.filter((x) => x.collection === 'tasks').map((x) => [x.id, x]));
+    expect(byId.get(a.task_id)?.fields).toContainEqual({ field: 'assignee', before: a.assignee, after: me });
+    expect(byId.get(b.task_id)?.fields).toContainEqual({
+      field: 'priority',
+      before: b.priority,
+      after: 'urgent',
+    });
+    expect(byId.get(c.task_id)).toMatchObject({ kind: 'deleted', resource: { task_id: c.task_id } });
+    expect(byId.get(created.task_id)).toMatchObject({ kind: 'created', resource: { title: 'for you' } });
+    expect(summary.notifications.map((n) => [n.kind, n.task_id]).sort()).toEqual(
+      [
+        ['task-assigned', a.task_id],
+        ['task-assigned', created.task_id],
+        ['task-status-changed', mine.task_id],
+      ].sort(),
+    );
+    expect(f.events.filter((e) => e.type === 'changes')).toHaveLength(1);
+    expect(
+      f.mirror
+        .notifications(me)
+        .map((n) => n.kind)
+        .sort(),
+    ).toEqual(['task-assigned', 'task-assigned', 'task-status-changed']);
+  });
+
+  test('a new comment by someone else on my task is found by the hot pull', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const me = f.emulator.me.username;
+    const mine = f.emulator.control.tasks().find((t) => t.assignee === me && t.status !== 'completed');
+    if (!mine) throw new Error('the seed has no open task of mine');
+    f.engine.openTask(mine.task_id);
+    // The first look at a task's comments fills the cache quietly.
+    await f.engine.pullOnce({ tier: 'hot' });
+    const peer = f.apiWith(f.emulator.tokens.peer);
+    await peer.create(
+      taskCommentOperations.create,
+      {},
+      { task_id: mine.task_id, content: 'Can you look at this?' },
+      {
+        idempotencyKey: 'comment-1',
+      },
+    );
+    const summary = await f.engine.pullOnce({ tier: 'hot' });
+    expect(summary.notifications).toEqual([
+      expect.objectContaining({
+        kind: 'task-commented',
+        task_id: mine.task_id,
+        by: f.emulator.peer.username,
+        detail: { count: 1 },
+      }),
+    ]);
+  });
+
+  test('the new-task tier finds a task created remotely with one filtered request', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const created = f.emulator.control.peerCreate({ title: 'brand new' });
+    f.emulator.control.clearRequests();
+    const summary = await f.engine.pullOnce({ tier: 'new' });
+    expect(summary.changes.map((c) => [c.kind, c.id])).toEqual([['created', created.task_id]]);
+    const requests = f.emulator.control.requests();
+    expect(requests.filter((r) => r.path === '/v1/tasks')).toHaveLength(1);
+    expect(decodeURIComponent(requests.find((r) => r.path === '/v1/tasks')?.query ?? '')).toContain(
+      'filter[created_after]=',
+    );
+  });
+});
+
+describe('progress', () => {
+  test('progress names the collection and counts pages and items; a re-sync knows the total up front', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    const first = progressOf(f.events, 'tasks');
+    expect(first.map((p) => [p.pagesDone, p.itemsDone])).toEqual([
+      [1, 1000],
+      [2, 2000],
+      [3, 2500],
+    ]);
+    f.events.length = 0;
+    await f.engine.pullOnce();
+    const again = progressOf(f.events, 'tasks');
+    expect(again.map((p) => [p.pagesDone, p.itemsDone, p.estimatedTotal, p.notModified])).toEqual([
+      [1, 1000, 2500, 1],
+      [2, 2000, 2500, 2],
+      [3, 2500, 2500, 3],
+    ]);
+    expect(progressOf(f.events, 'sprints').length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,36 @@
+// Every synced resource, once, in the order a full pull visits them: what a
+// later one needs (the organization, the teams whose sprints are listed)
+// comes first. Adding a resource is a module in resources/ and a line here.
+import type { PulledCollection } from '../engine/sync-events';
+import type { PulledResource } from './pull-context';
+import { goalsResource } from './resources/goals';
+import { meResource } from './resources/me';
+import { organizationMembersResource } from './resources/organization-members';
+import { organizationsResource } from './resources/organizations';
+import { projectsResource } from './resources/projects';
+import { sectionsResource } from './resources/sections';
+import { sprintsResource } from './resources/sprints';
+import { tasksResource } from './resources/tasks';
+import { teamsResource } from './resources/teams';
+
+function registry(resources: readonly PulledResource[]): ReadonlyMap<PulledCollection, PulledResource> {
+  const map = new Map<PulledCollection, PulledResource>();
+  for (const resource of resources) {
+    if (map.has(resource.collection)) throw new Error(`${resource.collection} is registered twice`);
+    map.set(resource.collection, resource);
+  }
+  return map;
+}
+
+/** In dependency order (a Map keeps insertion order). */
+export const PULLED_RESOURCES = registry([
+  organizationsResource,
+  meResource,
+  projectsResource,
+  teamsResource,
+  organizationMembersResource,
+  sectionsResource,
+  sprintsResource,
+  goalsResource,
+  tasksResource,
+]);

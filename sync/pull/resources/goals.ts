@@ -1,0 +1,88 @@
+// Goals come grouped by project under one ETag (`GET /v1/goals`): that answer
+// is walked as a one-page list. A group that says it has more (`next_cursor`)
+// is continued through the project's own goal list, as its own scope.
+import { goalOperations } from '../../api/operations';
+import type { ListSource, PageAnswer } from '../page-walker';
+import { walkList } from '../page-walker';
+import {
+  addResult,
+  emptyResult,
+  type PullContext,
+  type PulledResource,
+  type ResourcePullResult,
+} from '../pull-context';
+
+function groupedSource(ctx: PullContext, continuations: Map<string, string>): ListSource {
+  return {
+    async fetch(_cursor, ifNoneMatch, signal): Promise<PageAnswer> {
+      const answer = await ctx.api.read(
+        goalOperations.grouped,
+        { orgId: ctx.orgId },
+        { ifNoneMatch, signal, lane: ctx.lane },
+      );
+      if (answer.status === 304) return { status: 304 };
+      const items: Record<string, unknown>[] = [];
+      for (const group of answer.body.projects) {
+        items.push(...group.data);
+        if (group.next_cursor !== null) continuations.set(group.project_id, group.next_cursor);
+      }
+      return { status: 200, etag: answer.etag, items, nextCursor: null, total: answer.body.total };
+    },
+  };
+}
+
+/** One project's goals after the first group page: "page 0" starts at the group's cursor. */
+function continuationSource(ctx: PullContext, projectId: string, firstCursor: string): ListSource {
+  return {
+    async fetch(cursor, ifNoneMatch, signal): Promise<PageAnswer> {
+      const answer = await ctx.api.listPage(
+        goalOperations.listInProject,
+        { projectId },
+        { cursor: cursor ?? firstCursor, limit: 1000 },
+        { ifNoneMatch, signal, lane: ctx.lane },
+      );
+      if (answer.status === 304) return { status: 304 };
+      return {
+        status: 200,
+        etag: answer.etag,
+        items: answer.body.data,
+        nextCursor: answer.body.next_cursor,
+        total: null,
+      };
+    },
+  };
+}
+
+export const goalsResource: PulledResource = {
+  collection: 'goals',
+  async pull(ctx: PullContext): Promise<ResourcePullResult> {
+    const result = emptyResult();
+    const continuations = new Map<string, string>();
+    const grouped = await walkList({
+      collection: 'goals',
+      scope: '',
+      source: groupedSource(ctx, continuations),
+      store: ctx.store,
+      partial: false,
+      concurrency: 1,
+      signal: ctx.signal,
+      onProgress: (progress) => ctx.onProgress('goals', '', progress),
+    });
+    addResult(result, { ...grouped, complete: true });
+    for (const [projectId, cursor] of continuations) {
+      const scope = `project:${projectId}`;
+      const walk = await walkList({
+        collection: 'goals',
+        scope,
+        source: continuationSource(ctx, projectId, cursor),
+        store: ctx.store,
+        partial: false,
+        concurrency: ctx.concurrency,
+        signal: ctx.signal,
+        onProgress: (progress) => ctx.onProgress('goals', scope, progress),
+      });
+      addResult(result, { ...walk, complete: true });
+    }
+    return result;
+  },
+};

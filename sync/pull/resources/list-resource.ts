@@ -1,0 +1,56 @@
+// The common shape of a resource pulled as cursor-paged lists: one list per
+// scope (most have the single scope ''), each walked by the page walker. Only
+// the operation, its parameters and its page size differ per resource.
+import type { PageRequest } from '../../api/api-client';
+import type { ListOperation } from '../../api/operations';
+import type { PulledCollection } from '../../engine/sync-events';
+import { walkList } from '../page-walker';
+import {
+  addResult,
+  emptyResult,
+  type PullContext,
+  type PulledResource,
+  type ResourcePullResult,
+} from '../pull-context';
+import { listSource } from '../list-source';
+import type { StoredCollection } from '../pull-store';
+
+export interface ListResourceSpec<Item extends object, Params> {
+  collection: Exclude<PulledCollection, 'me'> & StoredCollection;
+  operation: ListOperation<Item, Params>;
+  /** The scopes to list and each one's parameters (default: the single scope ''). */
+  scopes(ctx: PullContext): Promise<{ scope: string; params: Params }[]>;
+  page: Omit<PageRequest, 'cursor'>;
+}
+
+export function listResource<Item extends object, Params>(
+  spec: ListResourceSpec<Item, Params>,
+): PulledResource {
+  return {
+    collection: spec.collection,
+    async pull(ctx: PullContext): Promise<ResourcePullResult> {
+      const result = emptyResult();
+      const scopes = await spec.scopes(ctx);
+      // Small per-scope lists (sprints per team) go side by side; each walks its own pages.
+      const walks = scopes.map(({ scope, params }) =>
+        walkList({
+          collection: spec.collection,
+          scope,
+          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane),
+          store: ctx.store,
+          partial: false,
+          concurrency: ctx.concurrency,
+          signal: ctx.signal,
+          onProgress: (progress) => ctx.onProgress(spec.collection, scope, progress),
+        }),
+      );
+      // Wait for every walk before reporting, so none writes after the pull ended.
+      const settled = await Promise.allSettled(walks);
+      for (const outcome of settled) {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        addResult(result, { ...outcome.value, complete: true });
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// `GET /v1/me`: who the token acts as and for which organization. Not a list:
+// read under its ETag (kept in memory; one request per full pull) and written
+// to the mirror as the account the file belongs to.
+import { meOperations, organizationOperations } from '../../api/operations';
+import { emptyResult, type PullContext, type PulledResource, type ResourcePullResult } from '../pull-context';
+
+const ME_ETAG = 'me.etag';
+const ME_BODY = 'me.body';
+
+export interface MeFields {
+  user_id: string;
+  username: string;
+  org_id: string | null;
+}
+
+/** The answer of `/v1/me` read earlier by this engine, if any (no request). */
+export function rememberedMe(memo: ReadonlyMap<string, unknown>): MeFields | null {
+  return (memo.get(ME_BODY) as MeFields | undefined) ?? null;
+}
+
+/** Reads `/v1/me` (304 reuses the remembered answer) and decides the organization. */
+export async function readMe(
+  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal'>,
+): Promise<MeFields & { notModified: boolean }> {
+  const etag = ctx.memo.get(ME_ETAG);
+  const answer = await ctx.api.read(
+    meOperations.get,
+    {},
+    { ifNoneMatch: typeof etag === 'string' ? etag : null, signal: ctx.signal, lane: ctx.lane },
+  );
+  if (answer.status === 304) {
+    const body = ctx.memo.get(ME_BODY) as MeFields | undefined;
+    if (body) return { ...body, notModified: true };
+    return readMe({ ...ctx, memo: new Map() });
+  }
+  let orgId = answer.body.org_id ?? null;
+  if (orgId === null) {
+    // The contract assumes org_id in /v1/me; without it, the token's organization is the one listed.
+    const orgs = await ctx.api.listPage(
+      organizationOperations.list,
+      {},
+      { limit: 2 },
+      { signal: ctx.signal, lane: ctx.lane },
+    );
+    if (orgs.status === 200 && orgs.body.data.length === 1) orgId = orgs.body.data[0]?.org_id ?? null;
+  }
+  const fields: MeFields = { user_id: answer.body.user_id, username: answer.body.username, org_id: orgId };
+  ctx.memo.set(ME_ETAG, answer.etag);
+  ctx.memo.set(ME_BODY, fields);
+  return { ...fields, notModified: false };
+}
+
+export const meResource: PulledResource = {
+  collection: 'me',
+  async pull(ctx: PullContext): Promise<ResourcePullResult> {
+    const me = await readMe(ctx);
+    const result = emptyResult();
+    if (me.notModified) result.notModified = 1;
+    else {
+      result.pulled = 1;
+      if (me.org_id !== null) await ctx.store.setAccount({ orgId: me.org_id, username: me.username });
+    }
+    return result;
+  },
+};

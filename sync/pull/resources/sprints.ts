@@ -1,0 +1,13 @@
+// Sprints, listed per team (the contract has no organization-wide list): one
+// list per team the mirror holds, each its own pass, so a sprint removed from
+// one team's list is removed from that team only.
+import { sprintOperations } from '../../api/operations';
+import { listResource } from './list-resource';
+
+export const sprintsResource = listResource({
+  collection: 'sprints',
+  operation: sprintOperations.list,
+  scopes: async (ctx) =>
+    (await ctx.store.ids('teams')).map((teamId) => ({ scope: teamId, params: { teamId } })),
+  page: { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' },
+});

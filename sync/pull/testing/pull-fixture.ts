@@ -1,0 +1,96 @@
+// A test bench for pulling: an emulator over real HTTP (optionally behind a
+// relay that can corrupt answers), a mirror in a fresh SQLite file, an API
+// client and a sync engine that records its events; `reopen` builds a new
+// engine on the same file, as after a restart.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Mirror } from '../../../db/mirror';
+import { openMirror } from '../../../db/open-mirror';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../test/emulator/start';
+import { ApiClient } from '../../api/api-client';
+import { staticCredentials } from '../../api/credentials';
+import { SyncEngine, type SyncEngineDeps } from '../../engine/sync-engine';
+import type { SyncEvent } from '../../engine/sync-events';
+import { type RelayProxy, startRelayProxy } from './relay-proxy';
+
+/** Quick retries: tests meet drops and 500s without waiting seconds. */
+export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, maxAttempts: 3 };
+
+export interface PullFixture {
+  emulator: RunningEmulator;
+  relay: RelayProxy;
+  file: string;
+  mirror: Mirror;
+  api: ApiClient;
+  engine: SyncEngine;
+  events: SyncEvent[];
+  /** Closes the engine's mirror and client and opens new ones on the same file. */
+  reopen(): Promise<void>;
+  /** A client with another token (the peer's, to comment as someone else). */
+  apiWith(token: string): ApiClient;
+  /** Ids of the tasks in the mirror. */
+  mirroredTaskIds(): string[];
+  close(): Promise<void>;
+}
+
+export interface PullFixtureOptions extends EmulatorOptions {
+  engine?: Partial<Omit<SyncEngineDeps, 'mirror' | 'api' | 'me' | 'onEvent'>>;
+}
+
+export async function startPullFixture(options: PullFixtureOptions = {}): Promise<PullFixture> {
+  const emulator = await startEmulator({ seedTasks: 2500, ...options });
+  const relay = await startRelayProxy(emulator.baseUrl);
+  const dir = await mkdtemp(join(tmpdir(), 'svc-pull-'));
+  const file = join(dir, 'mirror.db');
+  const clients: ApiClient[] = [];
+  const apiWith = (token: string): ApiClient => {
+    const client = new ApiClient({
+      baseUrl: relay.baseUrl,
+      credentials: staticCredentials(token),
+      retry: FAST_RETRY,
+    });
+    clients.push(client);
+    return client;
+  };
+  const events: SyncEvent[] = [];
+  const build = async () => {
+    const mirror = await openMirror(file);
+    const api = apiWith(emulator.tokens.live);
+    const engine = new SyncEngine({
+      mirror,
+      api,
+      me: emulator.me,
+      onEvent: (event) => events.push(event),
+      ...options.engine,
+    });
+    return { mirror, api, engine };
+  };
+  const fixture: PullFixture = {
+    emulator,
+    relay,
+    file,
+    ...(await build()),
+    events,
+    async reopen() {
+      await fixture.engine.stop();
+      fixture.mirror.close();
+      Object.assign(fixture, await build());
+    },
+    apiWith,
+    mirroredTaskIds() {
+      return [...fixture.mirror.exportTasks()].map(
+        (json) => (JSON.parse(json) as { task_id: string }).task_id,
+      );
+    },
+    async close() {
+      await fixture.engine.stop();
+      await Promise.all(clients.map((c) => c.close()));
+      fixture.mirror.close();
+      await relay.close();
+      await emulator.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
