@@ -18,7 +18,9 @@ export const DESKTOP_CLIENT_ID = 'svcc_desktop';
  * base URL, as the service serves both) and `SVC_CLIENT_ID`. There is no
  * built-in service address: a build for a given service passes its own.
  */
-export function serverDefaultsFromEnvironment(env: NodeJS.ProcessEnv): Partial<ServerSettings> {
+export function serverDefaultsFromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<ServerSettings> {
   const base = env.SVC_BASE_URL?.trim();
   const auth = env.SVC_AUTH_URL?.trim() || base;
   return {

@@ -13,7 +13,7 @@ import { meOperations } from '../api/operations';
 import { secretFileBesideDatabase } from '../auth/secret-store';
 import { consentBrowser } from '../auth/testing/consent-browser';
 import {
-  type CommandIo,
+  type LoginIo,
   browserCommand,
   loginFileBesideDatabase,
   resolveStoredCredentials,
@@ -46,20 +46,20 @@ function serverArgs(): string[] {
 
 /** Captures a command's output; `address` settles with the sign-in address once it is printed. */
 function capturedIo(
-  extra: Partial<CommandIo> = {},
-): CommandIo & { out: () => string; err: () => string; address: Promise<string> } {
+  extra: Partial<LoginIo> = {},
+): LoginIo & { out: () => string; err: () => string; address: Promise<string> } {
   let out = '';
   let err = '';
   let found: (url: string) => void = () => undefined;
   const address = new Promise<string>((resolve) => (found = resolve));
   return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: {
-      write: (text: string) => {
-        err += text;
-        const match = AUTHORIZE_LINE.exec(err);
-        if (match?.[1]) found(match[1]);
-      },
+    stdout: (text: string) => {
+      out += text;
+    },
+    stderr: (text: string) => {
+      err += text;
+      const match = AUTHORIZE_LINE.exec(err);
+      if (match?.[1]) found(match[1]);
     },
     env: {},
     out: () => out,

@@ -25,16 +25,19 @@ import { OAuthSignIn } from '../auth/oauth-flow';
 import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
 import { TokenKeeper } from '../auth/token-keeper';
 
-/** What a command writes to and reads from; the process's own streams in real use. */
-export interface CommandIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Default process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Opens a URL in the system browser; default the platform's command (openInBrowser). */
-  openBrowser?: (url: string) => Promise<void>;
+/**
+ * What the command writes to and reads from: the shape of the headless
+ * command's CliIo (sync/cli/cli-io.ts), so its main entry can pass its own,
+ * plus what tests replace.
+ */
+export interface LoginIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
   /** Ends a waiting sign-in (Ctrl-C). */
   signal?: AbortSignal;
+  /** Opens a URL in the system browser; default the platform's command (openInBrowser). */
+  openBrowser?: (url: string) => Promise<void>;
   /** undici dispatcher for every request (tests). */
   dispatcher?: Dispatcher;
 }
@@ -69,7 +72,7 @@ FILE, so that \`sync --db FILE\` works without --token.
 `;
 
 /** Exit codes: 0 signed in, 1 sign-in failed or refused, 2 bad arguments. */
-export async function runLogin(argv: string[], io: CommandIo): Promise<number> {
+export async function runLogin(argv: string[], io: LoginIo): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -86,21 +89,21 @@ export async function runLogin(argv: string[], io: CommandIo): Promise<number> {
       allowPositionals: false,
     }));
   } catch (error) {
-    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
   }
   if (values.help) {
-    io.stdout.write(USAGE);
+    io.stdout(USAGE);
     return 0;
   }
   if (values.db === undefined || values.db === '') {
-    io.stderr.write(`login needs --db FILE: the database the sign-in is for.\n\n${USAGE}`);
+    io.stderr(`login needs --db FILE: the database the sign-in is for.\n\n${USAGE}`);
     return 2;
   }
   const database = resolve(values.db);
 
   try {
-    const server = resolveServerSettings(serverDefaultsFromEnvironment(io.env ?? process.env), {
+    const server = resolveServerSettings(serverDefaultsFromEnvironment(io.env), {
       ...(values['base-url'] !== undefined ? { base_url: values['base-url'] } : {}),
       ...(values['auth-url'] !== undefined ? { auth_url: values['auth-url'] } : {}),
       ...(values['client-id'] !== undefined ? { client_id: values['client-id'] } : {}),
@@ -113,13 +116,13 @@ export async function runLogin(argv: string[], io: CommandIo): Promise<number> {
       { authUrl: server.auth_url, clientId: server.client_id },
       {
         openUrl: (url) => {
-          io.stderr.write(
+          io.stderr(
             `To sign in, open this address in your browser:\n\n  ${url}\n\nWaiting for the browser...\n`,
           );
           if (noBrowser) return;
           // A browser that cannot be opened is not a failed sign-in: the address is printed above.
           openBrowser(url).catch(() => {
-            io.stderr.write('Could not open a browser; open the address above yourself.\n');
+            io.stderr('Could not open a browser; open the address above yourself.\n');
           });
         },
         ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
@@ -160,18 +163,18 @@ export async function runLogin(argv: string[], io: CommandIo): Promise<number> {
       identity,
       signed_in_at: new Date().toISOString(),
     });
-    io.stderr.write(
+    io.stderr(
       `No OS keychain is reachable from this command, so the refresh token is stored unencrypted in\n` +
         `  ${secretsFile}\nreadable only by you (mode 0600). Delete that file to sign out.\n`,
     );
-    io.stdout.write(
+    io.stdout(
       `Signed in as ${identity.username}${identity.org_id ? ` (organization ${identity.org_id})` : ''}. ` +
         `\`sync --db ${values.db}\` now works without --token.\n`,
     );
     return 0;
   } catch (error) {
     if (error instanceof AuthError || error instanceof AccountError || error instanceof ApiError) {
-      io.stderr.write(`Sign-in failed: ${error.message}\n`);
+      io.stderr(`Sign-in failed: ${error.message}\n`);
       return 1;
     }
     throw error;
@@ -296,8 +299,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   const cancel = new AbortController();
   process.once('SIGINT', () => cancel.abort());
   process.exitCode = await runLogin(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
     signal: cancel.signal,
   });
 }
