@@ -127,6 +127,25 @@ describe('pasted tokens', () => {
     expect(manager.runtime(account.id).status.state).toBe('read-only');
   });
 
+  test('an edit refused to a test token waits, and goes out once the account signs in again with a live token', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.test });
+    const runtime = manager.runtime(account.id);
+    const taskId = queueEdit(runtime, 'Written while read-only');
+    await runtime.pushQueuedEdits();
+    expect(runtime.mirror.outboxOps(['blocked'])).toHaveLength(1);
+    expect(emulator.control.task(taskId)?.title).not.toBe('Written while read-only');
+
+    const live = await manager.signInWithToken({ token: emulator.tokens.live });
+    expect(live).toMatchObject({
+      created: false,
+      queued_edits: 1,
+      account: { id: account.id, state: 'signed-in' },
+    });
+    await runtime.pushQueuedEdits();
+    expect(emulator.control.task(taskId)?.title).toBe('Written while read-only');
+  });
+
   test('something that is not a token of this service is refused before it is sent', async () => {
     const manager = await openManager();
     emulator.control.clearRequests();

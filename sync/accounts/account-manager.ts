@@ -428,20 +428,28 @@ export class AccountManager<M extends AccountMirror = Mirror> {
       signed_out_reason: null,
       signed_in_at: new Date(this.#now()).toISOString(),
     };
-    await this.#registry.update((draft) => {
-      const index = draft.accounts.findIndex((account) => account.id === record.id);
-      if (index === -1) draft.accounts.push(record);
-      else draft.accounts[index] = record;
-      draft.current_account_id ??= record.id;
-      if (created) draft.current_account_id = record.id;
-    });
+    // The mirror first: an account is only listed once its mirror could be opened.
     let runtime = this.#runtimes.get(record.id);
-    if (runtime) {
-      await runtime.detach();
-      runtime.setRecord(record);
-    } else {
-      runtime = await this.#openRuntime(record);
+    const opened = runtime === undefined;
+    runtime ??= await this.#openRuntime(record);
+    try {
+      await this.#registry.update((draft) => {
+        const index = draft.accounts.findIndex((account) => account.id === record.id);
+        if (index === -1) draft.accounts.push(record);
+        else draft.accounts[index] = record;
+        if (created || draft.current_account_id === null) draft.current_account_id = record.id;
+      });
+    } catch (error) {
+      if (opened) {
+        await runtime.close();
+        this.#runtimes.delete(record.id);
+        await removeMirrorFiles(this.#registry.mirrorPath(record));
+        for (const key of secretKeysOf(record.id)) await this.#secrets.delete(key).catch(() => undefined);
+      }
+      throw error;
     }
+    await runtime.detach();
+    runtime.setRecord(record);
     if (record.identity.org_id !== null) {
       runtime.mirror.setAccount({ orgId: record.identity.org_id, username: record.identity.username });
     }
