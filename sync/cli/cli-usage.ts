@@ -1,0 +1,51 @@
+// The headless command's contract with the tools that call it: exit codes, the
+// usage text, and the usage error every bad invocation becomes.
+
+/** Exit codes (other tools rely on them). */
+export const EXIT = {
+  ok: 0,
+  /** A sync that ended with errors or conflicts; any other failure at run time. */
+  failed: 1,
+  /** Bad usage: unknown command or option, missing or malformed value, unknown task, operation or conflict. */
+  usage: 2,
+  /** The token is invalid, expired or revoked. */
+  signedOut: 3,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A mistake in how the command was called; the message says how to call it. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `usage: svc-desktop <command> [options]     (or: npm run cli -- <command> [options])
+
+commands:
+  sync --base-url URL --token TOKEN --db FILE [--once | --watch]
+      --once (the default): one full pass (push, pull, push), then exit. Progress on stderr;
+      the last stdout line is {"pulled","pushed","conflicts","tasks","requests","not_modified"}.
+      --watch: keep syncing on the poll schedule until SIGINT or SIGTERM.
+      The token may come from the SVC_TOKEN environment variable instead of --token.
+  export --db FILE [--collection tasks]
+      The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
+      Collections: tasks (default), organizations, projects, teams, organization_members,
+      sections, sprints, goals.
+  edit --db FILE --task ID --set field=value [--set field=value ...]
+  create --db FILE --set title=TEXT [--set field=value ...]
+      Queue a change as the app does, without network; it is sent by the next sync.
+      Values: null clears a field ("null" in JSON quotes is the text null); tags as a comma
+      list (a,b) or a JSON array (["a","b,c"]); position as a number; any other field as text.
+  outbox --db FILE
+      Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON.
+  conflicts --db FILE
+      Open conflicts as NDJSON (base, mine and theirs for one field each).
+  resolve --db FILE --conflict ID --take mine|theirs
+      Settles one conflict; the change re-enters the outbox and goes with the next sync.
+      A conflict on field "*" is a task deleted on the server: mine re-creates it, theirs lets it go.
+  retry --db FILE --op ID [--set field=value ...]
+      Sends a failed (refused, e.g. 422) or blocked operation again, optionally corrected.
+  drop --db FILE --op ID
+      Gives up a queued, failed, blocked or conflicting operation; its change leaves the mirror.
+
+exit codes: 0 success; 1 a sync that ended with errors or conflicts (or another failure);
+            2 bad usage; 3 signed out (token invalid, expired or revoked).`;

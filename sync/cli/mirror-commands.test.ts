@@ -1,0 +1,267 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
+import type { CliIo } from './cli-io';
+import { runCli } from './run-cli';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout as NDJSON. */
+  lines: Record<string, unknown>[];
+}
+
+async function cli(...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: {},
+  };
+  const code = await runCli(argv, io);
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, stdout, stderr, lines };
+}
+
+/** A mirror file holding a few tasks read from the emulator; closed so the command opens it itself. */
+async function preparedMirror(): Promise<{ f: PushFixture; ids: string[] }> {
+  const f = (fixture = await startPushFixture());
+  const ids = f.taskIds(3);
+  await f.loadTasks(ids);
+  return { f, ids };
+}
+
+describe('bad usage exits 2 and says what to do', () => {
+  test.each([
+    [[], 'usage: svc-desktop'],
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['export'], '--db is required'],
+    [['export', '--db', '/nonexistent/mirror.db'], 'run with --help'],
+    [['edit', '--db', 'x.db', '--task', 't', '--set', 'nonsense'], 'field=value'],
+    [['edit', '--db', 'x.db', '--task', 't', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['create', '--db', 'x.db', '--set', 'priority=high'], 'title=TEXT is required'],
+    [['resolve', '--db', 'x.db', '--conflict', 'c', '--take', 'both'], 'mine or theirs'],
+    [
+      ['sync', '--db', 'x.db', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--once', '--watch'],
+      'not both',
+    ],
+    [['sync', '--db', 'x.db', '--base-url', 'http://127.0.0.1:9'], 'SVC_TOKEN'],
+    [['sync', '--db', 'x.db', '--base-url', 'ftp://example.com', '--token', 't'], 'http or https'],
+    [['sync', '--db', 'x.db', '--token', 't'], '--base-url is required'],
+  ])('%j', async (argv, hint) => {
+    const run = await cli(...argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(hint);
+    expect(run.stdout).toBe('');
+  });
+
+  test('a mirror file that does not exist is named, with how to create it', async () => {
+    const run = await cli('outbox', '--db', join('/tmp', 'svc-no-such-dir', 'm.db'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no mirror at .*m\.db.*sync --base-url URL --token TOKEN --db/);
+  });
+
+  test('--help prints the usage and succeeds', async () => {
+    const run = await cli('sync', '--help');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('exit codes: 0 success');
+  });
+});
+
+describe('offline commands on a mirror file', () => {
+  test('edit queues a change as the app does; export shows it applied; outbox lists it', async () => {
+    const { f, ids } = await preparedMirror();
+    const taskId = ids[0] as string;
+    f.mirror.close();
+
+    const edit = await cli(
+      'edit',
+      '--db',
+      f.file,
+      '--task',
+      taskId,
+      '--set',
+      'title=From the CLI',
+      '--set',
+      'tags=x, y',
+      '--set',
+      'description=null',
+    );
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(edit.lines).toEqual([{ task_id: taskId, op_id: expect.any(String) as unknown, queued: true }]);
+
+    const exported = await cli('export', '--db', f.file);
+    expect(exported.code).toBe(0);
+    expect(exported.lines).toHaveLength(3);
+    const row = exported.lines.find((task) => task.task_id === taskId);
+    expect(row).toMatchObject({ title: 'From the CLI', tags: ['x', 'y'], description: null });
+    // Raw resources: every field the server sent is still there.
+    expect(Object.keys(row ?? {})).toEqual(expect.arrayContaining(['org_id', 'created_at', 'updated_by']));
+
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.lines).toEqual([
+      expect.objectContaining({
+        op_id: edit.lines[0]?.op_id,
+        entity_id: taskId,
+        kind: 'update',
+        state: 'queued',
+        patch: { title: 'From the CLI', tags: ['x', 'y'], description: null },
+      }),
+    ]);
+    // Nothing was sent.
+    expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  test('an edit that changes nothing queues nothing', async () => {
+    const { f, ids } = await preparedMirror();
+    const title = f.mirror.getTask(ids[0] as string)?.task.title as string;
+    f.mirror.close();
+    const edit = await cli('edit', '--db', f.file, '--task', ids[0] as string, '--set', `title=${title}`);
+    expect(edit.lines).toEqual([{ task_id: ids[0], op_id: null, queued: false }]);
+  });
+
+  test('create queues a task under a temporary id', async () => {
+    const { f } = await preparedMirror();
+    f.mirror.close();
+    const created = await cli(
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      'title=Born in a terminal',
+      '--set',
+      'priority=high',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.lines[0]).toMatchObject({
+      task_id: expect.stringMatching(/^local-/) as unknown,
+      queued: true,
+    });
+    const exported = await cli('export', '--db', f.file);
+    expect(exported.lines.find((t) => t.title === 'Born in a terminal')).toMatchObject({ priority: 'high' });
+  });
+
+  test('an unknown task or a refused value exits 2 with what to do', async () => {
+    const { f, ids } = await preparedMirror();
+    f.mirror.close();
+    const unknown = await cli('edit', '--db', f.file, '--task', 'tsk_nope', '--set', 'title=x');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('export --db');
+    const refused = await cli(
+      'edit',
+      '--db',
+      f.file,
+      '--task',
+      ids[0] as string,
+      '--set',
+      'due_date=tomorrow',
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cannot set 'due_date'");
+  });
+
+  test('conflicts lists open conflicts; resolve settles one and the change re-enters the outbox', async () => {
+    const { f, ids } = await preparedMirror();
+    const taskId = ids[0] as string;
+    f.mirror.editTask(taskId, { title: 'Mine' });
+    f.emulator.control.peerEdit(taskId, { title: 'Theirs' });
+    await f.pusher.pushAll();
+    f.mirror.close();
+
+    const conflicts = await cli('conflicts', '--db', f.file);
+    expect(conflicts.code).toBe(0);
+    expect(conflicts.lines).toEqual([
+      expect.objectContaining({
+        entity_id: taskId,
+        field: 'title',
+        mine: 'Mine',
+        theirs: 'Theirs',
+        state: 'open',
+      }),
+    ]);
+    const conflictId = conflicts.lines[0]?.conflict_id as string;
+
+    const resolved = await cli('resolve', '--db', f.file, '--conflict', conflictId, '--take', 'mine');
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.lines[0]).toMatchObject({
+      conflict_id: conflictId,
+      state: 'resolved',
+      resolution: { take: 'mine' },
+    });
+    expect((await cli('conflicts', '--db', f.file)).lines).toEqual([]);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([
+      expect.objectContaining({ entity_id: taskId, state: 'queued', patch: { title: 'Mine' } }),
+    ]);
+
+    const again = await cli('resolve', '--db', f.file, '--conflict', conflictId, '--take', 'theirs');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already resolved');
+    const missing = await cli('resolve', '--db', f.file, '--conflict', 'nope', '--take', 'theirs');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('conflicts --db');
+  });
+
+  test('retry sends a refused operation again with a corrected value; drop gives one up', async () => {
+    const { f, ids } = await preparedMirror();
+    const refused = f.mirror.editTask(ids[0] as string, { assignee: 'nobody-by-that-name' });
+    const given = f.mirror.editTask(ids[1] as string, { assignee: 'nobody-either' });
+    await f.pusher.pushAll();
+    f.mirror.close();
+
+    const retried = await cli(
+      'retry',
+      '--db',
+      f.file,
+      '--op',
+      refused?.opId as string,
+      '--set',
+      `assignee=${f.emulator.peer.username}`,
+    );
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.lines[0]).toMatchObject({
+      state: 'queued',
+      patch: { assignee: f.emulator.peer.username },
+    });
+    const dropped = await cli('drop', '--db', f.file, '--op', given?.opId as string);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.lines.map((op) => op.entity_id)).toEqual([ids[0]]);
+    const notFailed = await cli('retry', '--db', f.file, '--op', outbox.lines[0]?.op_id as string);
+    expect(notFailed.code).toBe(2);
+    expect(notFailed.stderr).toContain('only failed or blocked');
+  });
+
+  test('export of another collection gives its raw rows', async () => {
+    const { f } = await preparedMirror();
+    f.mirror.applyPage({
+      collection: 'projects',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: [
+        { project_id: 'prj_b', org_id: f.emulator.orgId, name: 'B', extra_field: { kept: true } },
+        { project_id: 'prj_a', org_id: f.emulator.orgId, name: 'A' },
+      ],
+    });
+    f.mirror.close();
+    const exported = await cli('export', '--db', f.file, '--collection', 'projects');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.lines.map((p) => p.project_id)).toEqual(['prj_a', 'prj_b']);
+    expect(exported.lines[1]).toMatchObject({ extra_field: { kept: true } });
+    const bad = await cli('export', '--db', f.file, '--collection', 'widgets');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('use one of organizations, projects');
+  });
+});

@@ -1,0 +1,272 @@
+// The headless command's offline subcommands: they read or change the mirror
+// file only (no network), exactly as the app does through the same Mirror
+// methods, and print NDJSON on stdout.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
+import type { Mirror } from '../../db/mirror';
+import type { Conflict, OutboxOp } from '../../db/outbox';
+import { openMirror } from '../../db/open-mirror';
+import { EXIT, type ExitCode, UsageError } from './cli-usage';
+import type { CliIo } from './cli-io';
+import { parseSetValues } from './set-values';
+
+/** Collections `export` offers: those the mirror keeps whole (comments and history are per-task caches). */
+const EXPORTABLE: readonly CollectionName[] = COLLECTION_NAMES.filter(
+  (name) => name !== 'task_comments' && name !== 'task_history',
+);
+
+const ID_FIELDS: Readonly<Record<string, string>> = {
+  organizations: 'org_id',
+  projects: 'project_id',
+  teams: 'team_id',
+  organization_members: 'user_id',
+  sections: 'section_id',
+  sprints: 'sprint_id',
+  goals: 'goal_id',
+};
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** Parses one subcommand's options strictly: unknown options and stray arguments are usage errors. */
+export function parseOptions<O extends Options>(
+  command: string,
+  args: readonly string[],
+  options: O,
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>
+>['values'] {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}`);
+  }
+}
+
+export function required(command: string, name: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`${command}: --${name} is required`);
+  return value;
+}
+
+async function openExisting(command: string, file: string, readonly: boolean): Promise<Mirror> {
+  if (!existsSync(file)) {
+    throw new UsageError(
+      `${command}: there is no mirror at ${file}; check --db, or create it with: sync --base-url URL --token TOKEN --db ${file}`,
+    );
+  }
+  return openMirror(file, { readonly });
+}
+
+async function withMirror<T>(
+  command: string,
+  file: string,
+  readonly: boolean,
+  work: (mirror: Mirror) => Promise<T> | T,
+): Promise<T> {
+  const mirror = await openExisting(command, file, readonly);
+  try {
+    return await work(mirror);
+  } finally {
+    mirror.close();
+  }
+}
+
+function line(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value)}\n`);
+}
+
+function linesOf(io: CliIo, texts: Iterable<string>): void {
+  let chunk = '';
+  for (const text of texts) {
+    chunk += `${text}\n`;
+    if (chunk.length > 1 << 16) {
+      io.stdout(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') io.stdout(chunk);
+}
+
+export async function exportCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('export', args, { db: { type: 'string' }, collection: { type: 'string' } });
+  const file = required('export', 'db', values.db);
+  const collection = values.collection ?? 'tasks';
+  if (!isCollectionName(collection) || !EXPORTABLE.includes(collection)) {
+    throw new UsageError(`export: unknown --collection '${collection}'; use one of ${EXPORTABLE.join(', ')}`);
+  }
+  await withMirror('export', file, true, async (mirror) => {
+    if (collection === 'tasks') {
+      linesOf(io, mirror.exportTasks());
+      return;
+    }
+    const idField = ID_FIELDS[collection] as string;
+    const rows = await sql<{
+      raw_json: string;
+    }>`SELECT raw_json FROM ${sql.table(collection)} ORDER BY ${sql.ref(idField)}`.execute(mirror.kysely);
+    linesOf(
+      io,
+      rows.rows.map((row) => row.raw_json),
+    );
+  });
+  return EXIT.ok;
+}
+
+export async function editCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('edit', args, {
+    db: { type: 'string' },
+    task: { type: 'string' },
+    set: { type: 'string', multiple: true },
+  });
+  const file = required('edit', 'db', values.db);
+  const taskId = required('edit', 'task', values.task);
+  const patch = parseSetValues(values.set ?? []);
+  if (Object.keys(patch).length === 0) throw new UsageError('edit: give at least one --set field=value');
+  return withMirror('edit', file, false, (mirror) => {
+    const queued = mirror.editTask(taskId, patch);
+    line(io, { task_id: taskId, op_id: queued?.opId ?? null, queued: queued !== null });
+    return EXIT.ok;
+  });
+}
+
+export async function createCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('create', args, {
+    db: { type: 'string' },
+    set: { type: 'string', multiple: true },
+  });
+  const file = required('create', 'db', values.db);
+  const fields = parseSetValues(values.set ?? []);
+  if (typeof fields.title !== 'string') throw new UsageError('create: --set title=TEXT is required');
+  return withMirror('create', file, false, (mirror) => {
+    const created = mirror.createTask(fields);
+    line(io, { task_id: created.taskId, op_id: created.opId, queued: true });
+    return EXIT.ok;
+  });
+}
+
+/** An operation as one NDJSON line (the outbox's own field names). */
+export function outboxLine(op: OutboxOp): Record<string, unknown> {
+  return {
+    op_id: op.opId,
+    seq: op.seq,
+    entity_type: op.entityType,
+    entity_id: op.entityId,
+    kind: op.kind,
+    state: op.state,
+    patch: op.patch,
+    base_etag: op.baseEtag,
+    base_values: op.baseValues,
+    attempts: op.attempts,
+    last_problem: op.lastProblem,
+    created_at: op.createdAt,
+    updated_at: op.updatedAt,
+  };
+}
+
+/** A conflict as one NDJSON line. `field` "*" means the task was deleted on the server. */
+export function conflictLine(conflict: Conflict): Record<string, unknown> {
+  return {
+    conflict_id: conflict.conflictId,
+    op_id: conflict.opId,
+    entity_type: conflict.entityType,
+    entity_id: conflict.entityId,
+    field: conflict.field,
+    base: conflict.base,
+    mine: conflict.mine,
+    theirs: conflict.theirs,
+    theirs_etag: conflict.theirsEtag,
+    state: conflict.state,
+    resolution: conflict.resolution,
+    created_at: conflict.createdAt,
+    resolved_at: conflict.resolvedAt,
+  };
+}
+
+export async function outboxCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('outbox', args, { db: { type: 'string' } });
+  const file = required('outbox', 'db', values.db);
+  await withMirror('outbox', file, true, (mirror) => {
+    const ops = mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+    linesOf(
+      io,
+      ops.map((op) => JSON.stringify(outboxLine(op))),
+    );
+  });
+  return EXIT.ok;
+}
+
+export async function conflictsCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('conflicts', args, { db: { type: 'string' } });
+  const file = required('conflicts', 'db', values.db);
+  await withMirror('conflicts', file, true, (mirror) => {
+    linesOf(
+      io,
+      mirror.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict))),
+    );
+  });
+  return EXIT.ok;
+}
+
+export async function resolveCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('resolve', args, {
+    db: { type: 'string' },
+    conflict: { type: 'string' },
+    take: { type: 'string' },
+  });
+  const file = required('resolve', 'db', values.db);
+  const conflictId = required('resolve', 'conflict', values.conflict);
+  const take = required('resolve', 'take', values.take);
+  if (take !== 'mine' && take !== 'theirs') {
+    throw new UsageError(`resolve: --take must be mine or theirs, not '${take}'`);
+  }
+  return withMirror('resolve', file, false, (mirror) => {
+    const before = mirror.conflicts().find((c) => c.conflictId === conflictId);
+    if (before && before.state !== 'open') {
+      throw new UsageError(
+        `resolve: conflict ${conflictId} is already resolved; list open ones with: conflicts --db ${file}`,
+      );
+    }
+    const resolved = mirror.resolveConflict(conflictId, { take });
+    line(io, conflictLine(resolved));
+    return EXIT.ok;
+  });
+}
+
+export async function retryCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('retry', args, {
+    db: { type: 'string' },
+    op: { type: 'string' },
+    set: { type: 'string', multiple: true },
+  });
+  const file = required('retry', 'db', values.db);
+  const opId = required('retry', 'op', values.op);
+  const patch = parseSetValues(values.set ?? []);
+  return withMirror('retry', file, false, (mirror) => {
+    const state = mirror.outboxOp(opId).state;
+    if (state !== 'failed' && state !== 'blocked') {
+      throw new UsageError(
+        `retry: operation ${opId} is ${state}; only failed or blocked ones are retried (see outbox --db ${file})`,
+      );
+    }
+    const newId = mirror.retryOp(opId, Object.keys(patch).length === 0 ? undefined : patch);
+    line(io, outboxLine(mirror.outboxOp(newId)));
+    return EXIT.ok;
+  });
+}
+
+export async function dropCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('drop', args, { db: { type: 'string' }, op: { type: 'string' } });
+  const file = required('drop', 'db', values.db);
+  const opId = required('drop', 'op', values.op);
+  return withMirror('drop', file, false, (mirror) => {
+    const op = mirror.outboxOp(opId);
+    if (op.state === 'done' || op.state === 'in_flight') {
+      throw new UsageError(
+        `drop: operation ${opId} is ${op.state} and cannot be given up (see outbox --db ${file})`,
+      );
+    }
+    mirror.dropOp(opId);
+    line(io, { op_id: opId, dropped: true });
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,216 @@
+// `sync`: the headless command's network subcommand. One full pass (push, pull,
+// push) or the poll scheduler until a signal, over the same engine the app
+// runs; progress on stderr and one JSON summary as the last stdout line.
+import type { Mirror } from '../../db/mirror';
+import { openMirror } from '../../db/open-mirror';
+import { ApiClient } from '../api/api-client';
+import { staticCredentials } from '../api/credentials';
+import { SignedOutError } from '../api/errors';
+import { meOperations } from '../api/operations';
+import { SyncEngine, type SyncIdentity } from '../engine/sync-engine';
+import type { SyncEvent } from '../engine/sync-events';
+import { EXIT, type ExitCode, UsageError } from './cli-usage';
+import type { CliIo } from './cli-io';
+import { parseOptions, required } from './mirror-commands';
+
+/** The last stdout line of `sync` (its field names are the interface). */
+export interface SyncCommandSummary {
+  /** Resources received in 200 answers. */
+  pulled: number;
+  /** Operations the service accepted. */
+  pushed: number;
+  /** Conflicts open after the pass. */
+  conflicts: number;
+  /** Tasks in the mirror (shown ones: pending deletes excluded). */
+  tasks: number;
+  /** HTTP requests sent (retries included). */
+  requests: number;
+  /** 304 answers. */
+  not_modified: number;
+}
+
+function baseUrlOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(
+      `sync: --base-url '${raw}' is not a URL; give the API's address, e.g. https://api.example.com`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`sync: --base-url must be an http or https address, not '${raw}'`);
+  }
+  return raw;
+}
+
+/** Tells the person on stderr what the engine is doing, one line per step. */
+function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case 'sync-started':
+        io.stderr(`sync: ${event.tier} pass started (${event.reason})\n`);
+        break;
+      case 'progress': {
+        const scope = event.scope === '' ? '' : ` ${event.scope}`;
+        const total = event.estimatedTotal === null ? '' : ` of ~${event.estimatedTotal}`;
+        io.stderr(
+          `pull ${event.collection}${scope}: ${event.pagesDone} page(s), ${event.itemsDone}${total} item(s), ${event.notModified} unchanged\n`,
+        );
+        break;
+      }
+      case 'pushed':
+        io.stderr(
+          `push: ${event.kind} of ${event.entityId} accepted${event.serverId !== event.entityId ? ` (now ${event.serverId})` : ''}\n`,
+        );
+        break;
+      case 'conflict':
+        io.stderr(
+          event.conflict === 'deleted-remotely'
+            ? `push: ${event.entityId} was deleted on the server; keep it (--take mine re-creates it) or let it go (--take theirs): see conflicts --db ${file}\n`
+            : `push: conflict on ${event.entityId} (${event.fields.join(', ')}); see conflicts --db ${file}, then resolve --db ${file} --conflict ID --take mine|theirs\n`,
+        );
+        break;
+      case 'push-failed':
+        io.stderr(
+          `push: ${event.entityId} refused: ${event.error.message}; see outbox --db ${file}, then retry --db ${file} --op ${event.opId} [--set field=value] or drop --db ${file} --op ${event.opId}\n`,
+        );
+        break;
+      case 'read-only':
+        io.stderr(
+          `push: this token may not write (${event.reason}, needs ${event.scope}); edits wait in the outbox: sync again with a token that has ${event.scope}\n`,
+        );
+        break;
+      case 'offline':
+        io.stderr(`sync: offline (${event.error.message}); edits stay queued\n`);
+        break;
+      case 'sync-failed':
+        io.stderr(`sync: failed: ${event.error.message}\n`);
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+async function readIdentity(
+  api: ApiClient,
+  signal: AbortSignal | undefined,
+): Promise<{ me: SyncIdentity; orgId: string }> {
+  const answer = await api.read(meOperations.get, {}, { lane: 'user', ...(signal ? { signal } : {}) });
+  if (answer.status === 304) throw new Error('me.get answered 304 to a request without If-None-Match');
+  const orgId = answer.body.org_id;
+  if (typeof orgId !== 'string' || orgId === '') {
+    throw new Error(
+      'the service did not say which organization the token belongs to (GET /v1/me has no org_id)',
+    );
+  }
+  return { me: { username: answer.body.username, user_id: answer.body.user_id }, orgId };
+}
+
+/** Operations that did not settle: anything left but `done`, conflicts included. */
+function unsettledCount(mirror: Mirror): number {
+  return mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).length;
+}
+
+export async function syncCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('sync', args, {
+    'base-url': { type: 'string' },
+    token: { type: 'string' },
+    db: { type: 'string' },
+    once: { type: 'boolean' },
+    watch: { type: 'boolean' },
+  });
+  const file = required('sync', 'db', values.db);
+  const baseUrl = baseUrlOf(required('sync', 'base-url', values['base-url']));
+  if (values.once && values.watch) throw new UsageError('sync: give --once or --watch, not both');
+  const token = values.token ?? io.env.SVC_TOKEN;
+  if (token === undefined || token === '') {
+    throw new UsageError('sync: pass --token TOKEN or set the SVC_TOKEN environment variable');
+  }
+
+  const api = new ApiClient({ baseUrl, credentials: staticCredentials(token) });
+  let mirror: Mirror | null = null;
+  let pulled = 0;
+  let pushed = 0;
+  const summary = (): SyncCommandSummary => ({
+    pulled,
+    pushed,
+    conflicts: mirror?.openConflictCount() ?? 0,
+    tasks: mirror?.taskCount() ?? 0,
+    requests: api.stats.requests,
+    not_modified: api.stats.notModified,
+  });
+  const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
+  try {
+    mirror = await openMirror(file);
+    const { me, orgId } = await readIdentity(api, io.signal);
+    const known = mirror.account();
+    if (known.orgId !== null && known.orgId !== orgId) {
+      throw new UsageError(
+        `sync: ${file} is the mirror of organization ${known.orgId}, but the token is for ${orgId}; use another --db for this account`,
+      );
+    }
+    mirror.setAccount({ orgId, username: me.username });
+    // This run's token may write where an earlier one could not: blocked operations try again.
+    mirror.unblockAll();
+
+    // Set from the engine's events (a closure), so kept in an object the compiler does not narrow.
+    const outcome: { signedOut: SignedOutError | null } = { signedOut: null };
+    const engine = new SyncEngine({
+      mirror,
+      api,
+      me,
+      onEvent: (event) => {
+        progressPrinter(io, file)(event);
+        if (event.type === 'pushed') pushed += 1;
+        if (event.type === 'sync-finished') pulled += event.summary.pulled;
+        if (event.type === 'signed-out') outcome.signedOut ??= new SignedOutError('sync', event.reason, null);
+      },
+    });
+
+    if (values.watch) {
+      await watch(engine, io, () => outcome.signedOut !== null);
+      if (outcome.signedOut) throw outcome.signedOut;
+    } else {
+      await engine.syncOnce({ reason: 'sync-now', ...(io.signal ? { signal: io.signal } : {}) });
+    }
+
+    printSummary();
+    const open = mirror.openConflictCount();
+    const unsettled = unsettledCount(mirror);
+    if (open > 0 || unsettled > 0) {
+      io.stderr(
+        `sync: ${open} conflict(s) open and ${unsettled} operation(s) not settled; see conflicts --db ${file} and outbox --db ${file}\n`,
+      );
+      return EXIT.failed;
+    }
+    return EXIT.ok;
+  } catch (error) {
+    // Whatever happened, tools still get the summary as the last stdout line.
+    if (!(error instanceof UsageError)) printSummary();
+    throw error;
+  } finally {
+    mirror?.close();
+    await api.close();
+  }
+}
+
+/** Runs the scheduler until SIGINT/SIGTERM (the io's signal) or a sign-out. */
+async function watch(engine: SyncEngine, io: CliIo, isSignedOut: () => boolean): Promise<void> {
+  engine.start();
+  io.stderr('sync: watching; stop with Ctrl-C (SIGINT) or SIGTERM\n');
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (isSignedOut()) done();
+    }, 200);
+    const done = () => {
+      clearInterval(timer);
+      io.signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    if (io.signal?.aborted) done();
+    else io.signal?.addEventListener('abort', done, { once: true });
+  });
+  await engine.stop();
+}
