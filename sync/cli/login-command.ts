@@ -72,11 +72,11 @@ FILE, so that \`sync --db FILE\` works without --token.
 `;
 
 /** Exit codes: 0 signed in, 1 sign-in failed or refused, 2 bad arguments. */
-export async function runLogin(argv: string[], io: LoginIo): Promise<number> {
+export async function runLogin(argv: readonly string[], io: LoginIo): Promise<0 | 1 | 2> {
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: [...argv],
       options: {
         'base-url': { type: 'string' },
         'auth-url': { type: 'string' },
