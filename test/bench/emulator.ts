@@ -5,6 +5,7 @@
 // limit=1000, then walks again sending each page's ETag in If-None-Match (every
 // answer a 304). The last stdout line is one JSON object of figures.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +32,22 @@ function percentile(samples: number[], p: number): number {
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
+const TASK_START = Buffer.from('{"task_id":');
+
+function countTasks(page: Buffer): number {
+  let count = 0;
+  for (let at = page.indexOf(TASK_START); at !== -1; at = page.indexOf(TASK_START, at + 1)) count += 1;
+  return count;
+}
+
+/** The page ends `"next_cursor":null}` or `"next_cursor":"…"}`: read it off the tail. */
+function nextCursorOf(page: Buffer): string | null {
+  const tail = page.subarray(Math.max(0, page.length - 600)).toString('utf8');
+  const match = /"next_cursor":(null|"([^"]*)")\}$/.exec(tail);
+  if (!match) throw new Error(`no next_cursor at the end of the page: …${tail.slice(-80)}`);
+  return match[2] ?? null;
+}
+
 const root = join(import.meta.dirname, '..', '..');
 const started = performance.now();
 const child = spawn(
@@ -51,12 +68,35 @@ const child = spawn(
 const lines = createInterface({ input: child.stdout });
 const [firstLine] = (await once(lines, 'line')) as [string];
 const startupMs = performance.now() - started;
-const info = JSON.parse(firstLine) as { base_url: string; org_id: string; tokens: { live: string } };
+const info = JSON.parse(firstLine) as {
+  base_url: string;
+  org_id: string;
+  admin_secret: string;
+  tokens: { live: string };
+};
 
 const client = new Client(info.base_url, { pipelining: 1 });
 const headers = { authorization: `Bearer ${info.tokens.live}` };
 
+/** The emulator's own CPU time so far (ms): its cost apart from whatever else the machine is doing. */
+async function emulatorCpuMs(): Promise<number> {
+  const response = await client.request({
+    method: 'GET',
+    path: '/_emulator/process',
+    headers: { 'x-emulator-admin': info.admin_secret },
+  });
+  const usage = (await response.body.json()) as {
+    cpu_user_ms: number;
+    cpu_system_ms: number;
+    rss_bytes: number;
+  };
+  rssBytes = usage.rss_bytes;
+  return usage.cpu_user_ms + usage.cpu_system_ms;
+}
+let rssBytes = 0;
+
 try {
+  const cpuAtStart = await emulatorCpuMs();
   // Walk 1: every page, fresh.
   const pages: { path: string; etag: string }[] = [];
   const pageMs: number[] = [];
@@ -68,15 +108,18 @@ try {
       (cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
     const t0 = performance.now();
     const response = await client.request({ method: 'GET', path, headers });
-    const text = await response.body.text();
+    // A bare client: the bytes as they come, not decoded into a string (the emulator is what is measured).
+    const bytes = Buffer.from(await response.body.arrayBuffer());
     pageMs.push(performance.now() - t0);
-    if (response.statusCode !== 200) throw new Error(`page ${pages.length}: ${response.statusCode} ${text}`);
-    const body = JSON.parse(text) as { data: unknown[]; next_cursor: string | null };
-    seen += body.data.length;
+    if (response.statusCode !== 200)
+      throw new Error(`page ${pages.length}: ${response.statusCode} ${bytes.toString()}`);
+    seen += countTasks(bytes);
     pages.push({ path, etag: String(response.headers.etag) });
-    cursor = body.next_cursor;
+    cursor = nextCursorOf(bytes);
   } while (cursor !== null);
   if (seen !== taskCount) throw new Error(`walked ${seen} tasks, expected ${taskCount}`);
+
+  const cpuAfterWalk = await emulatorCpuMs();
 
   // Walk 2: the same pages with If-None-Match: all 304.
   const notModifiedMs: number[] = [];
@@ -87,10 +130,12 @@ try {
       path: page.path,
       headers: { ...headers, 'if-none-match': page.etag },
     });
-    await response.body.text();
+    await response.body.dump();
     notModifiedMs.push(performance.now() - t0);
     if (response.statusCode !== 304) throw new Error(`revalidating ${page.path}: ${response.statusCode}`);
   }
+
+  const cpuAfterRevalidation = await emulatorCpuMs();
 
   console.log(
     JSON.stringify({
@@ -104,6 +149,10 @@ try {
       walk_ms: Math.round(pageMs.reduce((a, b) => a + b, 0)),
       not_modified_ms: round(median(notModifiedMs)),
       not_modified_p95_ms: round(percentile(notModifiedMs, 95)),
+      emulator_cpu_ms_per_page: round((cpuAfterWalk - cpuAtStart) / pages.length),
+      emulator_cpu_ms_per_304: round((cpuAfterRevalidation - cpuAfterWalk) / pages.length),
+      emulator_rss_mb: Math.round(rssBytes / 1048576),
+      load_average: os.loadavg()[0],
     }),
   );
 } finally {

@@ -141,6 +141,17 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     data: control.history(request.params.task_id),
   }));
   app.get('/_emulator/counts', () => ({ tasks: control.taskCount(), creates: control.creates() }));
+  /** The emulator process's own CPU time and memory, so a benchmark can tell its cost from a busy machine's. */
+  app.get('/_emulator/process', () => {
+    const cpu = process.cpuUsage();
+    const memory = process.memoryUsage();
+    return {
+      cpu_user_ms: cpu.user / 1000,
+      cpu_system_ms: cpu.system / 1000,
+      rss_bytes: memory.rss,
+      heap_used_bytes: memory.heapUsed,
+    };
+  });
   app.get('/_emulator/requests', () => ({ data: control.requests() }));
   app.delete('/_emulator/requests', (_request, reply) => {
     control.clearRequests();

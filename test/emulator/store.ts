@@ -73,20 +73,30 @@ export function serializeTask(r: TaskRecord): string {
   );
 }
 
+/** Revisions of task bodies: a new number, never reused, whenever a task's body changes. */
+let nextRevision = 1;
+
 /** A stored task with the caches derived from it; `record` is replaced, never mutated. */
 export class TaskEntry {
-  private bytesCache: Buffer | undefined;
+  private framedCache: Buffer | undefined;
   private etagCache: string | undefined;
   private lowerCache: { title: string; description: string; id: string; tags: string[] } | undefined;
   /** Per-sort-key comparison keys, filled and cleared by the task list (null is a key; undefined: not computed). */
   sortKeys: unknown[] = [];
+  /** Names this version of the body: equal revisions mean equal bytes (list pages build their ETag from them). */
+  revision = nextRevision++;
 
   constructor(public record: TaskRecord) {}
 
+  /** `,` and the task's body (UTF-8): list pages join these without adding separators. */
+  get framed(): Buffer {
+    this.framedCache ??= Buffer.from(`,${serializeTask(this.record)}`);
+    return this.framedCache;
+  }
+
   /** The task's body as sent (UTF-8), built once per version of the task. */
   get bytes(): Buffer {
-    this.bytesCache ??= Buffer.from(serializeTask(this.record));
-    return this.bytesCache;
+    return this.framed.subarray(1);
   }
 
   get json(): string {
@@ -111,10 +121,11 @@ export class TaskEntry {
 
   replace(record: TaskRecord): void {
     this.record = record;
-    this.bytesCache = undefined;
+    this.framedCache = undefined;
     this.etagCache = undefined;
     this.lowerCache = undefined;
     this.sortKeys = [];
+    this.revision = nextRevision++;
   }
 }
 
