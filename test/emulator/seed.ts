@@ -215,6 +215,16 @@ const STATUSES = ['not_started', 'in_progress', 'blocked', 'completed'] as const
 const PRIORITIES = ['low', 'medium', 'high', 'urgent', null] as const;
 const REVIEWS = ['pending', 'accepted', 'rejected', null] as const;
 const ORIGINS = ['app', 'api', 'sdk', 'mcp', null] as const;
+// Weighted draws for tasks past the first few (which walk every value in turn).
+const STATUS_DRAW = [
+  'not_started',
+  'not_started',
+  'in_progress',
+  'blocked',
+  'completed',
+  'completed',
+] as const;
+const ORIGIN_DRAW = ['app', 'app', 'app', 'api', 'api', 'sdk', 'mcp', null] as const;
 
 /** Titles that exercise search escaping, case-only differences, length bounds and scripts. */
 const SPECIAL_TITLES = [
@@ -492,6 +502,19 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
   const nextPosition = new Map<string, number>();
   const assignees = [...ctx.people, MAIN_USERNAME, MAIN_USERNAME];
   const longDescription = buildLongDescription(rand);
+  // Lookups per project and team, made once rather than per task.
+  const projectSections = new Map(
+    ctx.projects.map((p) => [p.project_id, ctx.sectionsByScope.get(`project:${p.project_id}`) ?? []]),
+  );
+  const teamSections = new Map(
+    ctx.teams.map((t) => [t.team_id, ctx.sectionsByScope.get(`team:${t.team_id}`) ?? []]),
+  );
+  const userSections = [
+    ctx.sectionsByScope.get(`user:${MAIN_USERNAME}`) ?? [],
+    ctx.sectionsByScope.get(`user:${PEER_USERNAME}`) ?? [],
+  ];
+  // Tasks go into the last completed sprints, the current one and the upcoming one.
+  const recentSprints = new Map([...ctx.sprintsByTeam].map(([teamId, list]) => [teamId, list.slice(2, 5)]));
 
   for (let i = 0; i < ctx.count; i++) {
     const covering = i < 60; // the first tasks walk every enum value so that a small seed has them all
@@ -503,16 +526,12 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
     let sectionId: string | null = null;
     const placement = rand.float();
     if (placement < 0.6 && project)
-      sectionId = rand.pick(ctx.sectionsByScope.get(`project:${project.project_id}`) ?? []).section_id;
-    else if (placement < 0.75 && teamId)
-      sectionId = rand.pick(ctx.sectionsByScope.get(`team:${teamId}`) ?? []).section_id;
-    else if (placement < 0.8) {
-      const user = rand.chance(0.5) ? MAIN_USERNAME : PEER_USERNAME;
-      sectionId = rand.pick(ctx.sectionsByScope.get(`user:${user}`) ?? []).section_id;
-    }
+      sectionId = rand.pick(projectSections.get(project.project_id) ?? []).section_id;
+    else if (placement < 0.75 && teamId) sectionId = rand.pick(teamSections.get(teamId) ?? []).section_id;
+    else if (placement < 0.8) sectionId = rand.pick(userSections[rand.chance(0.5) ? 0 : 1] ?? []).section_id;
 
-    const sprints = teamId ? ctx.sprintsByTeam.get(teamId) : undefined;
-    const sprintId = sprints && rand.chance(0.5) ? rand.pick(sprints.slice(2, 5)).sprint_id : null;
+    const sprints = teamId ? recentSprints.get(teamId) : undefined;
+    const sprintId = sprints && rand.chance(0.5) ? rand.pick(sprints).sprint_id : null;
     const goals = project ? (ctx.goalsByProject.get(project.project_id) ?? []) : [];
     const goalId = goals.length > 0 && rand.chance(0.3) ? rand.pick(goals).goal_id : null;
     const parent = rand.chance(0.06) ? (lastTaskOfProject.get(project?.project_id ?? null) ?? null) : null;
@@ -525,25 +544,14 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
     let description: string | null = null;
     if (i === SPECIAL_TITLES.length) description = longDescription;
     else if (rand.chance(0.7)) {
-      const n = rand.int(1, 3);
-      description = Array.from({ length: n }, () => rand.pick(SENTENCES)).join(' ');
+      description = rand.pick(SENTENCES);
+      for (let n = rand.int(1, 3); n > 1; n--) description += ' ' + rand.pick(SENTENCES);
     }
 
-    const status = covering
-      ? STATUSES[i % 4]!
-      : rand.pick([
-          'not_started',
-          'not_started',
-          'in_progress',
-          'blocked',
-          'completed',
-          'completed',
-        ] as const);
+    const status = covering ? STATUSES[i % 4]! : rand.pick(STATUS_DRAW);
     const priority = covering ? PRIORITIES[i % 5]! : rand.pick(PRIORITIES);
     const review = covering ? REVIEWS[i % 4]! : rand.chance(0.6) ? null : rand.pick(REVIEWS);
-    const createdVia = covering
-      ? ORIGINS[i % 5]!
-      : rand.pick(['app', 'app', 'app', 'api', 'api', 'sdk', 'mcp', null] as const);
+    const createdVia = covering ? ORIGINS[i % 5]! : rand.pick(ORIGIN_DRAW);
     const taskType = covering ? (i % 3 === 0 ? 'bug' : 'task') : rand.chance(0.2) ? 'bug' : 'task';
     const assignee = covering && i % 6 === 0 ? null : rand.chance(0.12) ? null : rand.pick(assignees);
     const tagCount = rand.int(0, 3);
@@ -558,7 +566,7 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
     const createdBy = rand.pick(ctx.people);
     const createdAt = iso(createdMs);
     const updatedAt = updatedMs === createdMs ? createdAt : iso(updatedMs);
-    const positionKey = sectionId ?? `none:${project?.project_id ?? ''}`;
+    const positionKey = sectionId ?? project?.project_id ?? '';
     const position = (nextPosition.get(positionKey) ?? 0) + 1024;
     nextPosition.set(positionKey, position);
 
