@@ -19,13 +19,14 @@ import { createMirrorPusher } from '../push/mirror-push-store';
 import { AccountMismatchError, TokenNotAcceptedError } from './account-errors';
 import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
 import { REGISTRY_FILE_NAME } from './account-registry';
-import type { AccountRuntime, AccountState } from './account-runtime';
+import type { AccountRuntime, AccountState, AccountSyncEngine } from './account-runtime';
 import { accessTokenKey, withEncryptionReport } from './account-secrets';
 
 let emulator: RunningEmulator;
 let directory: string;
 let secretsFile: string;
-const managers: AccountManager[] = [];
+type TestManager = AccountManager<Mirror, AccountSyncEngine>;
+const managers: TestManager[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ seedTasks: 6, oauthAutoApprove: true });
@@ -45,8 +46,10 @@ afterEach(async () => {
 const FAST_RETRY = { retry: { baseDelayMs: 5, maxDelayMs: 40 } };
 
 /** A manager over the test directory; secrets in a 0600 file labelled as a real keychain unless told otherwise. */
-async function openManager(overrides: Partial<AccountManagerOptions> = {}): Promise<AccountManager> {
-  const manager = await AccountManager.open({
+async function openManager(
+  overrides: Partial<AccountManagerOptions<Mirror, AccountSyncEngine>> = {},
+): Promise<TestManager> {
+  const manager = await AccountManager.open<Mirror, AccountSyncEngine>({
     directory,
     secrets: withEncryptionReport(new FileSecretStore(secretsFile), true),
     defaults: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
@@ -62,12 +65,15 @@ async function openManager(overrides: Partial<AccountManagerOptions> = {}): Prom
   return manager;
 }
 
-async function closeManager(manager: AccountManager): Promise<void> {
+async function closeManager(manager: TestManager): Promise<void> {
   managers.splice(managers.indexOf(manager), 1);
   await manager.close();
 }
 
-function stateReached(runtime: AccountRuntime<Mirror>, state: AccountState): Promise<void> {
+function stateReached(
+  runtime: AccountRuntime<Mirror, AccountSyncEngine>,
+  state: AccountState,
+): Promise<void> {
   if (runtime.status.state === state) return Promise.resolve();
   return new Promise((resolve) => {
     const stop = runtime.subscribe((event) => {
@@ -80,7 +86,7 @@ function stateReached(runtime: AccountRuntime<Mirror>, state: AccountState): Pro
 }
 
 /** Puts one of the emulator's tasks into an account's mirror, as a single read would, and edits it there. */
-function queueEdit(runtime: AccountRuntime<Mirror>, title: string): string {
+function queueEdit(runtime: AccountRuntime<Mirror, AccountSyncEngine>, title: string): string {
   const task =
     emulator.control.tasks().find((t) => t.assignee === emulator.me.username) ?? emulator.control.tasks()[0];
   if (!task) throw new Error('the emulator has no task');
@@ -472,6 +478,42 @@ describe('several accounts', () => {
       const answers = await manager.runtime(a.account.id).session?.api.read(meOperations.get, {});
       expect(answers?.status).toBe(200);
     } finally {
+      await second.stop();
+    }
+  });
+
+  test('with the app’s engine started, each account syncs its own organization into its own mirror', async () => {
+    const second = await startEmulator({ seed: 7, seedTasks: 4 });
+    const manager = await AccountManager.open({
+      directory,
+      secrets: withEncryptionReport(new FileSecretStore(secretsFile), true),
+      defaults: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
+      client: FAST_RETRY,
+      startEngines: true,
+    });
+    try {
+      const synced = new Set<string>();
+      const bothSynced = new Promise<void>((resolve) =>
+        manager.subscribe((event) => {
+          if (event.type !== 'account-event' || event.event.type !== 'sync') return;
+          if (event.event.event.type === 'sync-finished') synced.add(event.account_id);
+          if (synced.size === 2) resolve();
+        }),
+      );
+      const a = await manager.signInWithToken({ token: emulator.tokens.live });
+      const b = await manager.signInWithToken({
+        token: second.tokens.live,
+        server: { base_url: second.baseUrl, auth_url: second.authUrl },
+      });
+      await bothSynced;
+
+      const tasksOf = (id: string) => manager.runtime(id).mirror.taskCount();
+      expect(tasksOf(a.account.id)).toBe(emulator.control.taskCount());
+      expect(tasksOf(b.account.id)).toBe(second.control.taskCount());
+      expect(manager.runtime(a.account.id).mirror.account().orgId).toBe(emulator.orgId);
+      expect(manager.runtime(b.account.id).mirror.account().orgId).toBe(second.orgId);
+    } finally {
+      await manager.close();
       await second.stop();
     }
   });

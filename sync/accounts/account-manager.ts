@@ -18,6 +18,7 @@ import { refreshTokenKey } from '../auth/secret-store';
 import { TokenKeeper } from '../auth/token-keeper';
 import { openMirror as openMirrorFile } from '../../db/open-mirror';
 import type { Mirror } from '../../db/mirror';
+import { SyncEngine } from '../engine/sync-engine';
 import { AccountMismatchError, AccountNotFoundError } from './account-errors';
 import {
   type AccountIdentity,
@@ -34,7 +35,9 @@ import {
   type AccountRuntimeEvent,
   type AccountSession,
   type AccountState,
+  type AccountSyncEngine,
   type CreateSyncEngine,
+  type SyncEngineInput,
 } from './account-runtime';
 import {
   AccountSecrets,
@@ -46,7 +49,10 @@ import {
 import { identityOfToken } from './identity-check';
 import { type ServerSettings, resolveServerSettings } from './server-settings';
 
-export interface AccountManagerOptions<M extends AccountMirror = Mirror> {
+export interface AccountManagerOptions<
+  M extends AccountMirror = Mirror,
+  E extends AccountSyncEngine = SyncEngine,
+> {
   /** App-data directory: the registry (accounts.json) and one mirror file per account. */
   directory: string;
   /** Where secrets are kept between runs (main: safeStorage; a Node host: a labelled file store). */
@@ -55,8 +61,11 @@ export interface AccountManagerOptions<M extends AccountMirror = Mirror> {
   defaults: Partial<ServerSettings>;
   /** Opens (creating if needed) an account's mirror file; default db/'s openMirror. */
   openMirror?: (file: string) => Promise<M>;
-  /** Builds a signed-in account's engine; none: sessions have no engine (nothing syncs). */
-  createEngine?: CreateSyncEngine<M>;
+  /**
+   * Builds a signed-in account's engine. Default: sync/engine's SyncEngine over
+   * db/'s Mirror. `null`: sessions have no engine (nothing syncs).
+   */
+  createEngine?: CreateSyncEngine<M, E> | null;
   /** Start each engine's scheduler when its account signs in (the app: yes; tests driving syncs by hand: no). */
   startEngines?: boolean;
   /** Milliseconds since the epoch (token expiry); default Date.now. */
@@ -121,17 +130,21 @@ export type AccountsEvent =
   | { type: 'accounts-changed'; accounts: AccountSummary[]; current_account_id: string | null }
   | { type: 'account-event'; account_id: string; event: Exclude<AccountRuntimeEvent, { type: 'status' }> };
 
-export class AccountManager<M extends AccountMirror = Mirror> {
-  readonly #options: AccountManagerOptions<M>;
+export class AccountManager<M extends AccountMirror = Mirror, E extends AccountSyncEngine = SyncEngine> {
+  readonly #options: AccountManagerOptions<M, E>;
   readonly #registry: AccountRegistry;
   readonly #secrets: AccountSecrets;
-  readonly #runtimes = new Map<string, AccountRuntime<M>>();
+  readonly #runtimes = new Map<string, AccountRuntime<M, E>>();
   readonly #listeners = new Set<(event: AccountsEvent) => void>();
   /** Registry and session changes, one at a time (waiting for the browser happens outside). */
   #exclusive: Promise<unknown> = Promise.resolve();
   #attempt: OAuthSignIn | null = null;
 
-  private constructor(options: AccountManagerOptions<M>, registry: AccountRegistry, secrets: AccountSecrets) {
+  private constructor(
+    options: AccountManagerOptions<M, E>,
+    registry: AccountRegistry,
+    secrets: AccountSecrets,
+  ) {
     this.#options = options;
     this.#registry = registry;
     this.#secrets = secrets;
@@ -143,9 +156,9 @@ export class AccountManager<M extends AccountMirror = Mirror> {
    * tells whether the service still accepts them). An account whose secret is
    * gone (kept for the last session only) is marked signed out.
    */
-  static async open<M extends AccountMirror = Mirror>(
-    options: AccountManagerOptions<M>,
-  ): Promise<AccountManager<M>> {
+  static async open<M extends AccountMirror = Mirror, E extends AccountSyncEngine = SyncEngine>(
+    options: AccountManagerOptions<M, E>,
+  ): Promise<AccountManager<M, E>> {
     await mkdir(options.directory, { recursive: true });
     const registry = await AccountRegistry.open(options.directory);
     const secrets = new AccountSecrets(options.secrets, registry.contents.keep_secrets_without_keychain);
@@ -173,13 +186,13 @@ export class AccountManager<M extends AccountMirror = Mirror> {
   }
 
   /** The account's runtime (mirror, session, status); throws AccountNotFoundError. */
-  runtime(accountId: string): AccountRuntime<M> {
+  runtime(accountId: string): AccountRuntime<M, E> {
     const runtime = this.#runtimes.get(accountId);
     if (!runtime) throw new AccountNotFoundError(accountId);
     return runtime;
   }
 
-  currentRuntime(): AccountRuntime<M> | null {
+  currentRuntime(): AccountRuntime<M, E> | null {
     const id = this.#registry.contents.current_account_id;
     return id === null ? null : (this.#runtimes.get(id) ?? null);
   }
@@ -418,7 +431,7 @@ export class AccountManager<M extends AccountMirror = Mirror> {
     created: boolean,
     kind: TokenKind,
     readOnly: boolean,
-    makeSession: (runtime: AccountRuntime<M>) => AccountSession,
+    makeSession: (runtime: AccountRuntime<M, E>) => AccountSession<E>,
   ): Promise<SignInResult> {
     const record: AccountRecord = {
       ...target,
@@ -462,10 +475,10 @@ export class AccountManager<M extends AccountMirror = Mirror> {
     return { account: this.#summary(record), created, queued_edits: queued };
   }
 
-  async #openRuntime(record: AccountRecord): Promise<AccountRuntime<M>> {
+  async #openRuntime(record: AccountRecord): Promise<AccountRuntime<M, E>> {
     const open =
       this.#options.openMirror ?? ((file: string) => openMirrorFile(file) as unknown as Promise<M>);
-    const runtime = new AccountRuntime<M>(record, await open(this.#registry.mirrorPath(record)));
+    const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)));
     runtime.subscribe((event) => {
       if (event.type === 'status') this.#announce();
       else this.#emit({ type: 'account-event', account_id: record.id, event });
@@ -475,7 +488,7 @@ export class AccountManager<M extends AccountMirror = Mirror> {
   }
 
   /** The session of an account signed in at the last run, if its secret is still kept. */
-  async #resumeSession(runtime: AccountRuntime<M>): Promise<AccountSession | null> {
+  async #resumeSession(runtime: AccountRuntime<M, E>): Promise<AccountSession<E> | null> {
     const record = runtime.record;
     if (record.token_kind === 'oauth') {
       if ((await this.#secrets.get(refreshTokenKey(record.id))) === undefined) return null;
@@ -485,17 +498,21 @@ export class AccountManager<M extends AccountMirror = Mirror> {
     return token === undefined ? null : this.#pastedTokenSession(runtime, token);
   }
 
-  #pastedTokenSession(runtime: AccountRuntime<M>, token: string): AccountSession {
+  #pastedTokenSession(runtime: AccountRuntime<M, E>, token: string): AccountSession<E> {
     return this.#session(runtime, { getAccessToken: () => Promise.resolve(token) }, null);
   }
 
-  #oauthSession(runtime: AccountRuntime<M>, keeper: TokenKeeper): AccountSession {
+  #oauthSession(runtime: AccountRuntime<M, E>, keeper: TokenKeeper): AccountSession<E> {
     return this.#session(runtime, apiCredentials(keeper), keeper);
   }
 
-  #session(runtime: AccountRuntime<M>, inner: CredentialSource, keeper: TokenKeeper | null): AccountSession {
+  #session(
+    runtime: AccountRuntime<M, E>,
+    inner: CredentialSource,
+    keeper: TokenKeeper | null,
+  ): AccountSession<E> {
     const record = runtime.record;
-    let session: AccountSession | null = null;
+    let session: AccountSession<E> | null = null;
     const credentials = watchedCredentials(inner, (reason) => {
       // A refresh that failed for another reason than the service refusing it (the secret store) is not a sign-out.
       const ended = keeper === null || keeper.state === 'signed-out' || reason !== 'token-expired';
@@ -507,8 +524,12 @@ export class AccountManager<M extends AccountMirror = Mirror> {
       credentials,
       ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
     });
+    const createEngine =
+      this.#options.createEngine === undefined
+        ? (defaultEngine as unknown as CreateSyncEngine<M, E>)
+        : this.#options.createEngine;
     const engine =
-      this.#options.createEngine?.({
+      createEngine?.({
         accountId: record.id,
         mirror: runtime.mirror,
         api,
@@ -521,7 +542,7 @@ export class AccountManager<M extends AccountMirror = Mirror> {
   }
 
   /** The service refused the saved sign-in: signed out, mirror and outbox kept, the dead secret dropped. */
-  #sessionRefused(runtime: AccountRuntime<M>, session: AccountSession): Promise<void> {
+  #sessionRefused(runtime: AccountRuntime<M, E>, session: AccountSession<E>): Promise<void> {
     return this.#serialized(async () => {
       if (runtime.session !== session) return;
       // The dead secret first, so nothing that sees the account signed out can still find it.
@@ -532,7 +553,7 @@ export class AccountManager<M extends AccountMirror = Mirror> {
     });
   }
 
-  async #markSignedOut(runtime: AccountRuntime<M>, reason: SignedOutReason): Promise<void> {
+  async #markSignedOut(runtime: AccountRuntime<M, E>, reason: SignedOutReason): Promise<void> {
     const record: AccountRecord = { ...runtime.record, signed_in: false, signed_out_reason: reason };
     await this.#registry.putAccount(record);
     runtime.setRecord(record);
@@ -540,7 +561,7 @@ export class AccountManager<M extends AccountMirror = Mirror> {
     this.#announce();
   }
 
-  async #forgetSecrets(runtime: AccountRuntime<M>): Promise<void> {
+  async #forgetSecrets(runtime: AccountRuntime<M, E>): Promise<void> {
     await runtime.session?.keeper?.forget();
     for (const key of secretKeysOf(runtime.id)) await this.#secrets.delete(key);
   }
@@ -603,6 +624,11 @@ export class AccountManager<M extends AccountMirror = Mirror> {
       }
     }
   }
+}
+
+/** The app's engine: pull, push and the scheduler over db/'s mirror. */
+function defaultEngine(input: SyncEngineInput<Mirror>): SyncEngine {
+  return new SyncEngine({ mirror: input.mirror, api: input.api, me: input.me, onEvent: input.onEvent });
 }
 
 /**

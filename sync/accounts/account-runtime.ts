@@ -44,16 +44,18 @@ export interface SyncEngineInput<M extends AccountMirror> {
   onEvent: SyncEventListener;
 }
 
-export type CreateSyncEngine<M extends AccountMirror> = (input: SyncEngineInput<M>) => AccountSyncEngine;
+export type CreateSyncEngine<M extends AccountMirror, E extends AccountSyncEngine = AccountSyncEngine> = (
+  input: SyncEngineInput<M>,
+) => E;
 
 /** What a signed-in account has on top of its mirror. */
-export interface AccountSession {
+export interface AccountSession<E extends AccountSyncEngine = AccountSyncEngine> {
   readonly api: ApiClient;
   readonly credentials: CredentialSource;
   /** The OAuth session; null for a pasted token. */
   readonly keeper: TokenKeeper | null;
   /** Null when the host gave no engine factory. */
-  readonly engine: AccountSyncEngine | null;
+  readonly engine: E | null;
 }
 
 /** `read-only`: signed in with a test token (reads work, writes are refused by the service). */
@@ -73,11 +75,14 @@ export type AccountRuntimeEvent =
   /** Pushing the queued edits after a sign-in failed (offline, refused...): they stay queued. */
   | { type: 'push-failed'; error: SyncErrorInfo };
 
-export class AccountRuntime<M extends AccountMirror = AccountMirror> {
+export class AccountRuntime<
+  M extends AccountMirror = AccountMirror,
+  E extends AccountSyncEngine = AccountSyncEngine,
+> {
   readonly id: string;
   readonly mirror: M;
   #record: AccountRecord;
-  #session: AccountSession | null = null;
+  #session: AccountSession<E> | null = null;
   #pushing: Promise<void> | null = null;
   readonly #listeners = new Set<(event: AccountRuntimeEvent) => void>();
   #closed = false;
@@ -94,7 +99,7 @@ export class AccountRuntime<M extends AccountMirror = AccountMirror> {
   }
 
   /** Null while signed out. */
-  get session(): AccountSession | null {
+  get session(): AccountSession<E> | null {
     return this.#session;
   }
 
@@ -148,7 +153,7 @@ export class AccountRuntime<M extends AccountMirror = AccountMirror> {
   }
 
   /** @internal Starts a session (replacing any); the engine's scheduler starts when `startEngine`. */
-  attach(session: AccountSession, startEngine: boolean): void {
+  attach(session: AccountSession<E>, startEngine: boolean): void {
     this.#session = session;
     if (startEngine) session.engine?.start?.();
     this.emitStatus();
