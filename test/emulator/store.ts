@@ -171,8 +171,10 @@ export class EmulatorStore {
   mainUserId = '';
   peerUserId = '';
 
-  /** Moves on every write; list pages and counts are cached per version. */
+  /** Moves on every write. */
   version = 0;
+  /** Moves on every change to a task (insert, update, delete): task pages and counts are cached per task version. */
+  taskVersion = 0;
   private readonly ids: DeterministicRandom;
   private sequence = 0;
   private readonly taskListeners: ((change: TaskChange) => void)[] = [];
@@ -241,6 +243,7 @@ export class EmulatorStore {
     const entry = new TaskEntry(record);
     this.tasks.set(record.task_id, entry);
     this.historyProject.set(record.task_id, record.project_id);
+    this.taskVersion += 1;
     this.touch();
     this.notify({ kind: 'insert', entry });
     return entry;
@@ -250,12 +253,14 @@ export class EmulatorStore {
     const before = entry.record;
     entry.replace(record);
     this.historyProject.set(record.task_id, record.project_id);
+    this.taskVersion += 1;
     this.touch();
     this.notify({ kind: 'update', entry, before });
   }
 
   deleteTask(entry: TaskEntry): void {
     this.tasks.delete(entry.record.task_id);
+    this.taskVersion += 1;
     this.touch();
     this.notify({ kind: 'delete', entry });
   }
@@ -285,9 +290,9 @@ export class EmulatorStore {
 
   /** Task counts per section, sprint and goal, over the tasks the viewer can read. */
   taskCounts(viewer: Viewer): TaskCounts {
-    if (this.countsVersion !== this.version) {
+    if (this.countsVersion !== this.taskVersion) {
       this.countsCache = new Map();
-      this.countsVersion = this.version;
+      this.countsVersion = this.taskVersion;
     }
     const cached = this.countsCache.get(viewer.visibilityKey);
     if (cached) return cached;

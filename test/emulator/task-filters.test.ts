@@ -300,3 +300,19 @@ describe('sorting', () => {
     expect(found.map((t) => t.title)).toEqual(['ÜBER sorting', 'über sorting']);
   });
 });
+
+describe('overdue moves with the clock', () => {
+  test('a task due today becomes overdue after midnight, with no write in between', async () => {
+    const created = await callApi<TaskRecord>(emulator, 'POST', '/v1/tasks', {
+      body: { org_id: emulator.orgId, title: 'due today', due_date: today },
+    });
+    const overdue = async () => (await idsFor('filter[overdue]=true')).includes(created.body.task_id);
+    expect(await overdue()).toBe(false);
+    clock.advance(24 * 3_600_000);
+    try {
+      expect(await overdue()).toBe(true);
+    } finally {
+      clock.advance(-24 * 3_600_000);
+    }
+  });
+});

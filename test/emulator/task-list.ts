@@ -192,8 +192,11 @@ function searchMatcher(filter: TaskListFilter): ((entry: TaskEntry) => boolean) 
   };
 }
 
-/** The query in one canonical text: same meaning, same text (values sorted, `me` resolved). */
-export function normalizedQueryKey(query: TaskListQuery, username: string): string {
+/**
+ * The query in one canonical text: same meaning, same text (values sorted, `me`
+ * resolved, and for `overdue` the day it is evaluated on, since its answer moves at midnight).
+ */
+export function normalizedQueryKey(query: TaskListQuery, username: string, today: string): string {
   const filter: Record<string, unknown> = {};
   for (const key of TASK_FILTER_KEYS) {
     const value = query.filter[key];
@@ -206,6 +209,7 @@ export function normalizedQueryKey(query: TaskListQuery, username: string): stri
       filter[key] = value;
     }
   }
+  if (query.filter.overdue === true) filter.today = today;
   return JSON.stringify({ f: filter, s: query.sort_by, o: query.sort_order });
 }
 
@@ -289,11 +293,11 @@ export class TaskListEngine {
 
   /** The tasks the viewer can read that match the query, in the query's order. */
   matching(viewer: Viewer, query: TaskListQuery): TaskEntry[] {
-    if (this.filteredVersion !== this.store.version) {
+    if (this.filteredVersion !== this.store.taskVersion) {
       this.filtered.clear();
-      this.filteredVersion = this.store.version;
+      this.filteredVersion = this.store.taskVersion;
     }
-    const key = `${viewer.visibilityKey}\u0000${normalizedQueryKey(query, viewer.username)}`;
+    const key = `${viewer.visibilityKey}\u0000${normalizedQueryKey(query, viewer.username, this.store.today())}`;
     const cached = this.filtered.get(key);
     if (cached) {
       // Refresh its place in the least-recently-used order.
@@ -326,12 +330,12 @@ export class TaskListEngine {
 
   page(request: TaskPageRequest): TaskPage {
     const { viewer, query } = request;
-    const queryKey = normalizedQueryKey(query, viewer.username);
+    const queryKey = normalizedQueryKey(query, viewer.username, this.store.today());
     const cacheable = request.shortPage === undefined;
-    if (this.pagesVersion !== this.store.version || this.pagesEpoch !== this.cursors.epoch) {
+    if (this.pagesVersion !== this.store.taskVersion || this.pagesEpoch !== this.cursors.epoch) {
       this.pages.clear();
       this.pageBytes = 0;
-      this.pagesVersion = this.store.version;
+      this.pagesVersion = this.store.taskVersion;
       this.pagesEpoch = this.cursors.epoch;
     }
     const cacheKey = `${viewer.visibilityKey}\u0000${queryKey}\u0000${request.cursor ?? `@${request.offset}`}\u0000${request.limit}`;
