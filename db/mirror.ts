@@ -154,7 +154,6 @@ export class Mirror {
   private readonly feed: ChangeFeed;
   private readonly now: () => string;
   private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();
-  private readonly taskSeenMany: Statement<[number, string]>;
   private accountCache: AccountIdentity | null = null;
   private aggregateCache: { version: number; key: string; value: unknown }[] = [];
 
@@ -174,9 +173,6 @@ export class Mirror {
     this.passes = new SyncPasses(db);
     this.queries = new TaskQueries(db, this.words);
     this.feed = new ChangeFeed(db);
-    this.taskSeenMany = db.prepare(
-      'UPDATE tasks SET seen_pass = ? WHERE task_id IN (SELECT value FROM json_each(?))',
-    );
   }
 
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
@@ -555,9 +551,13 @@ export class Mirror {
       const pass = this.passes.begin(collection, scope, false, this.now());
       this.passes.reuse(collection, scope, pageIndex, pass.pass_no, this.now());
       if (pass.partial === 0) {
-        const ids = JSON.stringify(page.ids);
-        if (collection === 'tasks') this.taskSeenMany.run(pass.pass_no, ids);
-        else this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, ids);
+        if (collection === 'tasks') {
+          for (const id of page.ids) {
+            const task = this.store.byId(id);
+            if (task) this.store.seen(task.rid, pass.pass_no);
+          }
+        } else
+          this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, JSON.stringify(page.ids));
       }
       return { ...page, passNo: pass.pass_no };
     });

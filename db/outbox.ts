@@ -594,7 +594,8 @@ export class Outbox {
     }
     if (conflict.deleted) {
       this.setState.run('conflict', null, at, opId);
-      this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE task_id = ?').run(row.entity_id);
+      const task = this.store.byId(row.entity_id);
+      if (task) this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(task.rid);
     } else {
       const patch: TaskObject = { ...(conflict.patch ?? oldPatch) };
       const base: TaskObject = { ...oldBase, ...(conflict.baseValues ?? {}) };

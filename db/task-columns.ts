@@ -225,9 +225,9 @@ export function taskColumns(task: TaskObject): TaskColumns {
   };
 }
 
-/** The text whose words go into the word index: every searchable field, lower case. */
+/** The text whose words go into the word index: title, description and tags, lower case (the id has its own trigrams). */
 export function searchableText(
-  columns: Pick<TaskColumns, 'k_title' | 'search_body' | 'search_id' | 'search_tags'>,
+  columns: Pick<TaskColumns, 'k_title' | 'search_body' | 'search_tags'>,
 ): string {
-  return `${columns.k_title} ${columns.search_body} ${columns.search_id} ${columns.search_tags}`;
+  return `${columns.k_title} ${columns.search_body} ${columns.search_tags}`;
 }

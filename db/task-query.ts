@@ -19,7 +19,7 @@ import {
   UNFILED_PROJECT,
 } from '../sync/protocol/task-list-query';
 import { NULL_KEY, TAG_SEPARATOR } from './task-columns';
-import { allOfAnyQuery, anyOfAllQuery, type WordIndex, wordsOf } from './word-index';
+import { allOfAnyQuery, anyOfAllQuery, MIN_LOOKUP_CHARS, type WordIndex, wordsOf } from './word-index';
 
 export interface TaskQueryOptions {
   /** The signed-in person's username: what `assignee=me` means. */
@@ -91,7 +91,7 @@ const ITEM_COLUMNS =
 
 /** The ORDER BY columns of each sort key, ascending; each list ends in the tie-breakers and never holds a null. */
 const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
-  task_id: ['task_id'],
+  task_id: ['search_id', 'task_id'],
   title: ['k_title', 'title', 'task_id'],
   status: ['k_status', 'status', 'task_id'],
   priority: ['k_priority', 't_priority', 'task_id'],
@@ -393,35 +393,55 @@ export class TaskQueries {
   }
 
   /**
-   * The word-index query a search or tag filter narrows to, 'none' when some
-   * word of the search term is in no task at all, or null when nothing narrows.
+   * The word-index query the search term's words narrow to: NO_MATCH when some
+   * word of it is in no title, description or tag; null when no word of it is
+   * long and rare enough to narrow anything.
    */
-  private candidateQuery(f: TaskListFilter): string | typeof NO_MATCH | null {
-    const parts: string[] = [];
-    if (f.search !== undefined) {
-      const groups: string[][] = [];
-      for (const part of wordsOf(f.search.toLowerCase())) {
-        const found = this.words.wordsWith(part, MAX_WORDS_PER_PART);
-        if (found === null) continue;
-        if (found.length === 0) return NO_MATCH;
-        groups.push(found);
-      }
-      if (groups.length > 0) parts.push(allOfAnyQuery(groups));
+  private searchWordsQuery(term: string): string | typeof NO_MATCH | null {
+    const groups: string[][] = [];
+    for (const part of wordsOf(term)) {
+      const found = this.words.wordsWith(part, MAX_WORDS_PER_PART);
+      if (found === null) continue;
+      if (found.length === 0) return NO_MATCH;
+      groups.push(found);
     }
-    if (f.tags) {
-      const alternatives = f.tags.map((tag) => wordsOf(tag.toLowerCase()));
-      if (alternatives.every((words) => words.length > 0)) parts.push(anyOfAllQuery(alternatives));
-    }
-    return parts.length === 0 ? null : parts.join(' AND ');
+    return groups.length > 0 ? allOfAnyQuery(groups) : null;
   }
 
-  /** Row ids to answer from, or null to walk the sort order. */
+  /** A word-index query true for every task carrying one of the tags (null: a tag has no word to look for). */
+  private tagsQuery(tags: readonly string[] | undefined): string | null {
+    if (!tags) return null;
+    const alternatives = tags.map((tag) => wordsOf(tag.toLowerCase()));
+    return alternatives.every((words) => words.length > 0) ? anyOfAllQuery(alternatives) : null;
+  }
+
+  /**
+   * Row ids to answer from (a superset of the matches, checked exactly by the
+   * query), or null when the search and tags narrow to more than
+   * CANDIDATE_LIMIT tasks or cannot narrow at all: then the sort order is walked.
+   */
   private candidates(f: TaskListFilter): number[] | null {
-    const query = this.candidateQuery(f);
-    if (query === null) return null;
-    if (query === NO_MATCH) return [];
-    const found = this.words.match(query, CANDIDATE_LIMIT + 1);
-    return found.length > CANDIDATE_LIMIT ? null : found;
+    const tags = this.tagsQuery(f.tags);
+    if (f.search === undefined)
+      return tags === null ? null : this.limited(this.words.match(tags, CANDIDATE_LIMIT + 1));
+    const term = f.search.toLowerCase();
+    const words = this.searchWordsQuery(term);
+    if (words === null) return null;
+    const hits = new Set<number>(
+      words === NO_MATCH
+        ? []
+        : this.words.match(tags === null ? words : `${words} AND ${tags}`, CANDIDATE_LIMIT + 1),
+    );
+    if (f.search_fields === 'all') {
+      // The id is searched too: by its own trigrams, which need three characters.
+      if ([...term].length < MIN_LOOKUP_CHARS) return null;
+      for (const rid of this.words.matchId(term, CANDIDATE_LIMIT + 1)) hits.add(rid);
+    }
+    return this.limited([...hits]);
+  }
+
+  private limited(rids: number[]): number[] | null {
+    return rids.length > CANDIDATE_LIMIT ? null : rids;
   }
 
   page(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {

@@ -95,13 +95,13 @@ export interface TaskRowState {
 }
 
 export class TaskStore {
-  private readonly selectById: Statement<[string], StoredTask>;
+  private readonly selectById: Statement<[string, string], StoredTask>;
   private readonly selectByRid: Statement<[number], StoredTask>;
   private readonly insert: Statement<unknown[]>;
   private readonly update: Statement<unknown[]>;
   private readonly deleteRow: Statement<[number]>;
   private readonly markSeen: Statement<[number, number]>;
-  private readonly renameRow: Statement<[string, number]>;
+  private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
 
@@ -110,7 +110,7 @@ export class TaskStore {
     private readonly words: WordIndex,
   ) {
     const all = [...COLUMNS, ...BOOKKEEPING];
-    this.selectById = db.prepare(`SELECT ${STORED} FROM tasks WHERE task_id = ?`);
+    this.selectById = db.prepare(`SELECT ${STORED} FROM tasks WHERE search_id = ? AND task_id = ?`);
     this.selectByRid = db.prepare(`SELECT ${STORED} FROM tasks WHERE rid = ?`);
     this.insert = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`,
@@ -118,11 +118,11 @@ export class TaskStore {
     this.update = db.prepare(`UPDATE tasks SET ${all.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`);
     this.deleteRow = db.prepare('DELETE FROM tasks WHERE rid = ?');
     this.markSeen = db.prepare('UPDATE tasks SET seen_pass = ? WHERE rid = ?');
-    this.renameRow = db.prepare('UPDATE tasks SET task_id = ? WHERE rid = ?');
+    this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id = ? WHERE rid = ?');
   }
 
   byId(taskId: string): StoredTask | undefined {
-    return this.selectById.get(taskId);
+    return this.selectById.get(taskId.toLowerCase(), taskId);
   }
 
   byRid(rid: number): StoredTask | undefined {
@@ -150,6 +150,7 @@ export class TaskStore {
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.words.add(rid, searchableText(columns));
+      this.words.addId(rid, columns.search_id);
       return rid;
     }
     values.push(existing.rid);
@@ -157,11 +158,14 @@ export class TaskStore {
     if (
       existing.k_title !== columns.k_title ||
       existing.search_body !== columns.search_body ||
-      existing.search_id !== columns.search_id ||
       existing.search_tags !== columns.search_tags
     ) {
       this.words.remove(existing.rid);
       this.words.add(existing.rid, searchableText(columns));
+    }
+    if (existing.search_id !== columns.search_id) {
+      this.words.removeId(existing.rid);
+      this.words.addId(existing.rid, columns.search_id);
     }
     return existing.rid;
   }
@@ -174,11 +178,15 @@ export class TaskStore {
     this.version++;
     this.deleteRow.run(rid);
     this.words.remove(rid);
+    this.words.removeId(rid);
   }
 
-  /** Gives a row a new task id (a temporary id replaced by the server's); the caller re-writes its columns. */
+  /** Gives a row a new task id (a temporary id replaced by the server's); the caller re-writes its other columns. */
   rename(rid: number, taskId: string): void {
     this.version++;
-    this.renameRow.run(taskId, rid);
+    const lower = taskId.toLowerCase();
+    this.renameRow.run(taskId, lower, rid);
+    this.words.removeId(rid);
+    this.words.addId(rid, lower);
   }
 }

@@ -1,9 +1,11 @@
-// Substring search that stays cheap to write: each task's searchable text goes
-// into an FTS5 index of WORDS (a few dozen tokens a task, where a trigram index
-// of the whole text takes hundreds and measured 2-3 times slower to fill), and
-// every distinct word into a small vocabulary with an FTS5 trigram index. A
-// search term's words are looked up in the vocabulary by substring; the tasks
-// holding those words are the candidates, checked exactly afterwards.
+// Substring search that stays cheap to write: each task's title, description
+// and tags go into an FTS5 index of WORDS (a few dozen tokens a task, where a
+// trigram index of the whole text takes hundreds and measured 2-3 times slower
+// to fill), and every distinct word into a small vocabulary with an FTS5
+// trigram index. A search term's words are looked up in the vocabulary by
+// substring; the tasks holding those words are candidates. Task ids, unique by
+// nature, would bloat the vocabulary: they get their own trigram index. All
+// candidates are checked exactly afterwards.
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
@@ -46,6 +48,9 @@ export class WordIndex {
   private readonly insertTrigrams: Statement<[number | bigint, string]>;
   private readonly insertTask: Statement<[number, string]>;
   private readonly deleteTask: Statement<[number]>;
+  private readonly insertId: Statement<[number, string]>;
+  private readonly deleteId: Statement<[number]>;
+  private readonly matchIds: Statement<[string, number], { rowid: number }>;
   private readonly wordsContaining: Statement<[string, string, number], { word: string }>;
   private readonly matchTasks: Statement<[string, number], { rowid: number }>;
 
@@ -54,6 +59,9 @@ export class WordIndex {
     this.insertTrigrams = db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)');
     this.insertTask = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
     this.deleteTask = db.prepare('DELETE FROM task_words WHERE rowid = ?');
+    this.insertId = db.prepare('INSERT INTO task_id_trigrams (rowid, id) VALUES (?, ?)');
+    this.deleteId = db.prepare('DELETE FROM task_id_trigrams WHERE rowid = ?');
+    this.matchIds = db.prepare('SELECT rowid FROM task_id_trigrams WHERE task_id_trigrams MATCH ? LIMIT ?');
     this.wordsContaining = db.prepare(
       `SELECT w.word AS word FROM search_word_trigrams
          JOIN search_words w ON w.word_id = search_word_trigrams.rowid
@@ -61,6 +69,15 @@ export class WordIndex {
         LIMIT ?`,
     );
     this.matchTasks = db.prepare('SELECT rowid FROM task_words WHERE task_words MATCH ? LIMIT ?');
+  }
+
+  /** Indexes a task's lower-case id. */
+  addId(rid: number, id: string): void {
+    this.insertId.run(rid, id);
+  }
+
+  removeId(rid: number): void {
+    this.deleteId.run(rid);
   }
 
   /** Indexes a task's (lower-case) searchable text under its row id. */
@@ -105,6 +122,18 @@ export class WordIndex {
   /** Row ids of tasks matching an FTS5 query over words, at most `limit`. */
   match(query: string, limit: number): number[] {
     return this.matchTasks.all(query, limit).map((r) => r.rowid);
+  }
+
+  /**
+   * Row ids of tasks whose id holds every trigram of `term` (lower case, at
+   * least three characters), at most `limit`; a superset of the ids containing it.
+   */
+  matchId(term: string, limit: number): number[] {
+    const chars = [...term];
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+    if (trigrams.size === 0) return [];
+    return this.matchIds.all([...trigrams].map(quoted).join(' AND '), limit).map((r) => r.rowid);
   }
 }
 

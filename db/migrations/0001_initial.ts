@@ -107,7 +107,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('tasks')
     .addColumn('rid', 'integer', (c) => c.primaryKey())
-    .addColumn('task_id', 'text', (c) => c.notNull().unique())
+    .addColumn('task_id', 'text', (c) => c.notNull())
     .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('server_gone', 'integer', (c) => c.notNull().defaultTo(0))
@@ -179,11 +179,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const [name, columns] of sortIndexes) {
     await db.schema.createIndex(name).on('tasks').columns(columns).execute();
   }
+  // The `task_id` sort compares the lower-case id first, like every text; the
+  // same index finds a task by id and keeps ids unique.
+  await db.schema.createIndex('tasks_by_id').on('tasks').columns(['search_id', 'task_id']).unique().execute();
 
-  // Word search: the words of each task's searchable text (contentless: the
-  // text lives in `tasks`), and the vocabulary with a trigram index to find the
-  // words containing a search term.
+  // Search: the words of each task's title, description and tags (contentless:
+  // the text lives in `tasks`), the vocabulary with a trigram index to find the
+  // words containing a search term, and the trigrams of each task id.
   await sql`CREATE VIRTUAL TABLE task_words USING fts5(words, tokenize = "ascii tokenchars '-_'", content = '', contentless_delete = 1, detail = none)`.execute(
+    db,
+  );
+  await sql`CREATE VIRTUAL TABLE task_id_trigrams USING fts5(id, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1, detail = none)`.execute(
     db,
   );
   await db.schema

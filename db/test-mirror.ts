@@ -1,0 +1,97 @@
+// Test support for the mirror's tests: a real mirror file in a fresh temporary
+// folder, a fixed clock, and task JSON built from a few overrides.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Mirror } from './mirror';
+import { openMirror, type OpenMirrorOptions } from './open-mirror';
+
+export interface TestMirror {
+  mirror: Mirror;
+  dir: string;
+  file: string;
+  /** Closes and opens the same file again (what a restart does). */
+  reopen(options?: OpenMirrorOptions): Promise<Mirror>;
+  cleanup(): void;
+}
+
+/** A clock that advances one second per reading, from a fixed instant. */
+export function steppingClock(start = '2026-03-10T12:00:00.000Z'): () => string {
+  let ms = Date.parse(start);
+  return () => {
+    ms += 1000;
+    return new Date(ms).toISOString();
+  };
+}
+
+export async function openTestMirror(options: OpenMirrorOptions = {}): Promise<TestMirror> {
+  const dir = mkdtempSync(join(tmpdir(), 'mirror-test-'));
+  const file = join(dir, 'mirror.db');
+  const now = options.now ?? steppingClock();
+  const handle: TestMirror = {
+    mirror: await openMirror(file, { now, ...options }),
+    dir,
+    file,
+    async reopen(reopenOptions: OpenMirrorOptions = {}) {
+      handle.mirror.close();
+      handle.mirror = await openMirror(file, { now, ...reopenOptions });
+      return handle.mirror;
+    },
+    cleanup() {
+      handle.mirror.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  handle.mirror.setAccount({ orgId: 'org_test', username: 'ada' });
+  return handle;
+}
+
+let counter = 0;
+
+/** A complete task as the service sends it; every field can be overridden. */
+export function taskJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  counter++;
+  return {
+    task_id: `tsk_${String(counter).padStart(6, '0')}`,
+    org_id: 'org_test',
+    project_id: 'prj_a',
+    team_id: null,
+    section_id: null,
+    sprint_id: null,
+    goal_id: null,
+    milestone_id: null,
+    parent_task_id: null,
+    title: `Task ${counter}`,
+    description: null,
+    status: 'not_started',
+    priority: null,
+    assignee: null,
+    tags: [],
+    due_date: null,
+    start_date: null,
+    task_type: 'task',
+    created_via: 'app',
+    review: null,
+    position: counter * 1024,
+    created_by: 'ada',
+    updated_by: 'ada',
+    created_at: '2026-01-01T10:00:00.000Z',
+    updated_at: '2026-01-01T10:00:00.000Z',
+    completed_at: null,
+    ...overrides,
+  };
+}
+
+/** Applies tasks as one complete pass of single page (the way a first sync of a small list looks). */
+export function loadTasks(mirror: Mirror, tasks: readonly Record<string, unknown>[]): void {
+  mirror.beginPass('tasks');
+  mirror.applyPage({
+    collection: 'tasks',
+    pageIndex: 0,
+    cursorSent: null,
+    etag: '"p0"',
+    nextCursor: null,
+    items: tasks,
+  });
+  mirror.completePass('tasks', '', 0);
+}

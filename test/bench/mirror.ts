@@ -1,0 +1,291 @@
+// `npm run bench -- mirror [--tasks N]`: fills a fresh mirror with generated
+// tasks in page transactions of 1000 (as a first sync does), then times list
+// pages, selective and broad searches. The last stdout line is one JSON object.
+import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openMirror } from '../../db/open-mirror';
+
+const { values } = parseArgs({
+  options: { tasks: { type: 'string', default: '100000' }, keep: { type: 'boolean', default: false } },
+});
+const TASKS = Number(values.tasks);
+const PAGE = 1000;
+
+/** Small deterministic PRNG (mulberry32). */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rand = random(20260925);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'te',
+  'vo',
+  'zi',
+  'pa',
+  'do',
+  'gre',
+  'sto',
+  'ban',
+  'tor',
+  'lin',
+  'que',
+  'fa',
+];
+/** A vocabulary with a long tail, like real text: common words far more frequent than rare ones. */
+const VOCABULARY = Array.from({ length: 6000 }, (_, i) => {
+  const n = 2 + (i % 3);
+  let word = '';
+  for (let k = 0; k < n; k++) word += pick(SYLLABLES);
+  return `${word}${i % 7 === 0 ? String(i % 97) : ''}`;
+});
+const COMMON = [
+  'the',
+  'and',
+  'fix',
+  'page',
+  'user',
+  'error',
+  'when',
+  'should',
+  'update',
+  'list',
+  'sync',
+  'data',
+];
+function word(): string {
+  const r = rand();
+  if (r < 0.35) return pick(COMMON);
+  // Zipf-like: low indexes much more often.
+  return VOCABULARY[Math.floor(VOCABULARY.length * Math.pow(rand(), 2.5))] as string;
+}
+function words(n: number): string {
+  return Array.from({ length: n }, word).join(' ');
+}
+const ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const token = (n: number) => Array.from({ length: n }, () => pick([...ID_CHARS])).join('');
+const USERS = Array.from({ length: 60 }, (_, i) => `user${i}`);
+const PROJECTS = Array.from({ length: 40 }, () => `prj_${token(10)}`);
+const TEAMS = Array.from({ length: 10 }, () => `team_${token(10)}`);
+const TAGS = Array.from({ length: 80 }, (_, i) => (i % 5 === 0 ? `Tag-${i}` : `tag${i}`));
+const STATUSES = ['not_started', 'not_started', 'in_progress', 'blocked', 'completed', 'completed'];
+const PRIORITIES = ['low', 'medium', 'high', 'urgent', null];
+const DAY = 86_400_000;
+const START = Date.parse('2024-01-01T00:00:00Z');
+const TODAY = '2026-06-01';
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function generateTask(i: number): Record<string, unknown> {
+  const title = words(3 + Math.floor(rand() * 4));
+  let description = words(30);
+  while (description.length < 200 + rand() * 250) description += ` ${words(5)}`;
+  const tagCount = 2 + Math.floor(rand() * 2);
+  const tags = new Set<string>();
+  while (tags.size < tagCount) tags.add(pick(TAGS));
+  const created = START + i * 600_000 + Math.floor(rand() * 500_000);
+  const status = pick(STATUSES);
+  return {
+    task_id: `tsk_${token(12)}`,
+    org_id: 'org_bench',
+    project_id: rand() < 0.1 ? null : pick(PROJECTS),
+    team_id: rand() < 0.3 ? null : pick(TEAMS),
+    section_id: rand() < 0.2 ? null : `sec_${Math.floor(rand() * 300)}`,
+    sprint_id: rand() < 0.5 ? null : `spr_${Math.floor(rand() * 60)}`,
+    goal_id: rand() < 0.7 ? null : `gol_${Math.floor(rand() * 50)}`,
+    milestone_id: null,
+    parent_task_id: null,
+    title: title.charAt(0).toUpperCase() + title.slice(1),
+    description,
+    status,
+    priority: pick(PRIORITIES),
+    assignee: rand() < 0.1 ? null : pick(USERS),
+    tags: [...tags],
+    due_date: rand() < 0.35 ? null : day(Date.parse(TODAY) + Math.floor((rand() - 0.5) * 300) * DAY),
+    start_date: rand() < 0.5 ? null : day(created + Math.floor(rand() * 30) * DAY),
+    task_type: rand() < 0.2 ? 'bug' : 'task',
+    created_via: pick(['app', 'app', 'api', 'sdk', 'mcp', null]),
+    review: pick(['pending', 'accepted', 'rejected', null, null]),
+    position: (i % 500) * 1024,
+    created_by: pick(USERS),
+    updated_by: pick(USERS),
+    created_at: new Date(created).toISOString(),
+    updated_at: new Date(created + Math.floor(rand() * 90) * DAY).toISOString(),
+    completed_at: status === 'completed' ? new Date(created + 5 * DAY).toISOString() : null,
+  };
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+let peakRss = 0;
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+};
+const rssTimer = setInterval(sampleRss, 50);
+let maxBlock = 0;
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const start = performance.now();
+  const value = work();
+  const ms = performance.now() - start;
+  maxBlock = Math.max(maxBlock, ms);
+  return { value, ms };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mirror-bench-'));
+const file = join(dir, 'mirror.db');
+const mirror = await openMirror(file);
+mirror.setAccount({ orgId: 'org_bench', username: 'user7' });
+
+console.error(`generating ${TASKS} tasks…`);
+const tasks = Array.from({ length: TASKS }, (_, i) => generateTask(i));
+sampleRss();
+
+// ---- upsert: a first sync, page by page -----------------------------------------
+console.error('applying pages…');
+mirror.beginPass('tasks');
+let pageIndex = 0;
+let applyMs = 0;
+const pageTimes: number[] = [];
+for (let at = 0; at < tasks.length; at += PAGE) {
+  const items = tasks.slice(at, at + PAGE);
+  const last = at + PAGE >= tasks.length;
+  const { ms } = timed(() =>
+    mirror.applyPage({
+      collection: 'tasks',
+      pageIndex,
+      cursorSent: pageIndex === 0 ? null : `c${pageIndex}`,
+      etag: `"p${pageIndex}"`,
+      nextCursor: last ? null : `c${pageIndex + 1}`,
+      items,
+    }),
+  );
+  applyMs += ms;
+  pageTimes.push(ms);
+  pageIndex++;
+  // Let the event loop breathe between pages, as the sync engine does between requests.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+const complete = timed(() => mirror.completePass('tasks', '', pageIndex - 1));
+const upsertPerS = TASKS / (applyMs / 1000);
+console.error(
+  `upsert: ${Math.round(upsertPerS)} tasks/s, page p50 ${percentile(pageTimes, 50).toFixed(1)} ms, max ${Math.max(...pageTimes).toFixed(1)} ms; complete pass ${complete.ms.toFixed(1)} ms`,
+);
+
+// ---- list pages -----------------------------------------------------------------------
+const me = 'user7';
+const someProject = PROJECTS[3] as string;
+const someTeam = TEAMS[2] as string;
+const LISTS: string[] = [
+  'sort_by=title',
+  'sort_by=due_date',
+  'sort_by=created_at&sort_order=desc',
+  'sort_by=priority_rank&sort_order=desc',
+  'sort_by=status_rank',
+  'filter[assignee]=me&sort_by=due_date',
+  `filter[project]=${someProject}&sort_by=title`,
+  'filter[status]=not_started,in_progress&sort_by=priority_rank&sort_order=desc',
+  'filter[overdue]=true&sort_by=due_date',
+  `filter[team]=${someTeam}&sort_by=status&sort_order=desc`,
+  'filter[tags]=tag7&sort_by=created_at&sort_order=desc',
+  'filter[task_type]=bug&filter[priority]=urgent,high&sort_by=title',
+  `filter[due_after]=${TODAY}&filter[due_before]=2026-06-30&sort_by=due_date`,
+  'sort_by=assignee&sort_order=desc',
+];
+const ROUNDS = 12;
+function listTimes(
+  queries: readonly string[],
+  limit: number,
+  pages = 1,
+): { times: number[]; paths: Set<string> } {
+  const times: number[] = [];
+  const paths = new Set<string>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of queries) {
+      let after: string | null = null;
+      for (let p = 0; p < pages; p++) {
+        const { value, ms } = timed(() =>
+          mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
+        );
+        if (round > 0) times.push(ms);
+        paths.add(value.path);
+        after = value.next;
+        if (after === null) break;
+      }
+    }
+  }
+  return { times, paths };
+}
+
+const lists = listTimes(LISTS, 200, 3);
+console.error(
+  `lists: p50 ${percentile(lists.times, 50).toFixed(2)} ms, p95 ${percentile(lists.times, 95).toFixed(2)} ms`,
+);
+
+// ---- searches ---------------------------------------------------------------------------
+const rare = (n: number) => (tasks[n] as { task_id: string }).task_id.slice(4, 11);
+const SELECTIVE = [
+  `filter[search]=${VOCABULARY[5900]}&sort_by=title`,
+  `filter[search]=${VOCABULARY[4500]?.slice(1)}&sort_by=due_date`,
+  `filter[search]=${rare(1234)}`,
+  `filter[search]=${encodeURIComponent(`${VOCABULARY[3000]} ${VOCABULARY[2]}`)}&sort_by=created_at&sort_order=desc`,
+  `filter[search]=${VOCABULARY[5000]}&filter[search_fields]=title`,
+  `filter[search]=${(tasks[77] as { title: string }).title.slice(2, 14)}`,
+  `filter[search]=${VOCABULARY[1500]}&filter[status]=not_started,in_progress&sort_by=priority_rank`,
+  `filter[search]=${VOCABULARY[800]}&filter[assignee]=me`,
+];
+const BROAD = [
+  'filter[search]=the&sort_by=title',
+  'filter[search]=e&sort_by=due_date',
+  'filter[search]=sa&sort_by=created_at&sort_order=desc',
+  'filter[search]=and&sort_by=priority_rank&sort_order=desc',
+];
+const selective = listTimes(SELECTIVE, 200);
+const broad = listTimes(BROAD, 200);
+console.error(
+  `search: selective p95 ${percentile(selective.times, 95).toFixed(2)} ms (${[...selective.paths].join(',')}), broad p95 ${percentile(broad.times, 95).toFixed(2)} ms (${[...broad.paths].join(',')})`,
+);
+for (const q of [...SELECTIVE, ...BROAD]) {
+  const count = mirror.countTasks(new URLSearchParams(q), { me, today: TODAY });
+  console.error(`  ${count} tasks match ${decodeURIComponent(q)}`);
+}
+
+mirror.close();
+sampleRss();
+clearInterval(rssTimer);
+const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+const dbBytes = size(file) + size(`${file}-wal`);
+if (!values.keep) rmSync(dir, { recursive: true, force: true });
+else console.error(`kept ${file}`);
+
+console.log(
+  JSON.stringify({
+    tasks: TASKS,
+    upsert_per_s: Math.round(upsertPerS),
+    list_p95_ms: Number(percentile(lists.times, 95).toFixed(2)),
+    search_p95_ms: Number(percentile(selective.times, 95).toFixed(2)),
+    broad_search_p95_ms: Number(percentile(broad.times, 95).toFixed(2)),
+    db_mb: Number((dbBytes / 1e6).toFixed(1)),
+    peak_rss_mb: Math.round(peakRss / 1e6),
+    max_block_ms: Number(maxBlock.toFixed(1)),
+  }),
+);
