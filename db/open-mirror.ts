@@ -15,6 +15,8 @@ export interface OpenMirrorOptions extends MirrorOptions {
   busyTimeoutMs?: number;
   /** Migrate only up to this migration (tests of upgrades); default: the latest. */
   migrateTo?: string;
+  /** A ceiling on the file's size: writes beyond it fail as `full` (default: none). */
+  maxSizeMb?: number;
 }
 
 /** SQLite does run DDL inside transactions: let the Migrator wrap each run in one, so a crash leaves no half schema. */
@@ -88,6 +90,10 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
       db.pragma('journal_size_limit = 67108864');
     }
     db.pragma('foreign_keys = ON');
+    if (options.maxSizeMb !== undefined) {
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor((options.maxSizeMb * 1024 * 1024) / pageSize))}`);
+    }
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
     // Bounded statistics gathering: `PRAGMA optimize` stays a few milliseconds at 100 000 tasks.

@@ -1,0 +1,394 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { InvalidEditError, NotInMirrorError, OutboxStateError } from './mirror-errors';
+import type { Mirror } from './mirror';
+import { openMirror } from './open-mirror';
+import { DELETED_REMOTELY, isTemporaryId } from './outbox';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+
+const ME = 'ada';
+const TODAY = '2026-03-10';
+
+let handle: TestMirror;
+let mirror: Mirror;
+
+beforeEach(async () => {
+  handle = await openTestMirror();
+  mirror = handle.mirror;
+});
+afterEach(() => handle.cleanup());
+
+function titles(query = 'sort_by=title'): string[] {
+  return mirror
+    .queryTasks(new URLSearchParams(query), { me: ME, today: TODAY, limit: 1000 })
+    .items.map((t) => t.title);
+}
+
+function serverVersion(task: Record<string, unknown>, changes: Record<string, unknown>) {
+  return { ...task, ...changes, updated_at: '2026-03-10T13:00:00.000Z' };
+}
+
+describe('the overlay: local state is server state plus pending edits', () => {
+  test('an edit shows at once in lists, search and the task, and is queued with its base', () => {
+    const task = taskJson({ title: 'Write the plan', assignee: null });
+    loadTasks(mirror, [task]);
+    mirror.applyServerTask(task, '"v1"');
+    const queued = mirror.editTask(task.task_id as string, { title: 'Write the better plan', assignee: ME });
+    expect(queued).not.toBeNull();
+    expect(titles()).toEqual(['Write the better plan']);
+    expect(titles('filter[search]=better')).toEqual(['Write the better plan']);
+    expect(titles('filter[assignee]=me')).toEqual(['Write the better plan']);
+    const stored = mirror.getTask(task.task_id as string);
+    expect(stored?.task.title).toBe('Write the better plan');
+    expect(stored?.server?.title).toBe('Write the plan');
+    expect(stored?.pending).toBe(true);
+    expect(mirror.outboxOps()).toMatchObject([
+      {
+        kind: 'update',
+        entityId: task.task_id,
+        patch: { title: 'Write the better plan', assignee: ME },
+        baseEtag: '"v1"',
+        baseValues: { title: 'Write the plan', assignee: null },
+        state: 'queued',
+        attempts: 0,
+      },
+    ]);
+  });
+
+  test('a queued edit survives closing and opening the file', async () => {
+    const task = taskJson({ title: 'Before' });
+    loadTasks(mirror, [task]);
+    mirror.editTask(task.task_id as string, { title: 'After', tags: ['kept'] });
+    mirror = await handle.reopen();
+    expect(titles('filter[tags]=kept')).toEqual(['After']);
+    expect(mirror.outboxOps()).toHaveLength(1);
+  });
+
+  test('a server page under a pending edit keeps the edit and makes the new version the base', () => {
+    const task = taskJson({ title: 'Mine to change', priority: 'low' });
+    loadTasks(mirror, [task]);
+    mirror.editTask(task.task_id as string, { title: 'Changed by me' });
+    const theirs = serverVersion(task, { priority: 'urgent', title: 'Mine to change' });
+    const applied = mirror.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"p2"',
+      nextCursor: null,
+      items: [theirs],
+    });
+    expect(applied.changes.updated.map((u) => Object.keys(u.changes).sort())).toEqual([
+      ['priority', 'updated_at'],
+    ]);
+    const stored = mirror.getTask(task.task_id as string);
+    expect(stored?.task).toMatchObject({ title: 'Changed by me', priority: 'urgent' });
+    expect(stored?.server).toMatchObject({ title: 'Mine to change', priority: 'urgent' });
+    expect(titles('filter[priority]=urgent')).toEqual(['Changed by me']);
+    // The operation still says what I changed against what I saw.
+    expect(mirror.outboxOps()[0]?.baseValues).toEqual({ title: 'Mine to change' });
+  });
+
+  test('unknown fields of the server copy survive an edit', () => {
+    const task = taskJson({ title: 'Has extras', future_field: { nested: [1, 2] } });
+    loadTasks(mirror, [task]);
+    mirror.editTask(task.task_id as string, { title: 'Edited' });
+    expect(mirror.getTask(task.task_id as string)?.task.future_field).toEqual({ nested: [1, 2] });
+  });
+
+  test('a pending delete hides the task at once; deleting a task never sent leaves nothing to send', () => {
+    const task = taskJson({ title: 'To delete' });
+    loadTasks(mirror, [task]);
+    expect(mirror.deleteTask(task.task_id as string)).not.toBeNull();
+    expect(titles()).toEqual([]);
+    expect(mirror.getTask(task.task_id as string)?.hidden).toBe(true);
+    expect(() => mirror.editTask(task.task_id as string, { title: 'x' })).toThrow(NotInMirrorError);
+
+    const created = mirror.createTask({ title: 'Never sent' });
+    expect(titles()).toEqual(['Never sent']);
+    expect(mirror.deleteTask(created.taskId)).toBeNull();
+    expect(titles()).toEqual([]);
+    expect(mirror.outboxOps().map((op) => op.kind)).toEqual(['delete']);
+  });
+
+  test('edits are checked before they are queued', () => {
+    const task = taskJson();
+    loadTasks(mirror, [task]);
+    const id = task.task_id as string;
+    expect(() => mirror.editTask(id, { title: '' })).toThrow(InvalidEditError);
+    expect(() => mirror.editTask(id, { due_date: '2026-02-30x' })).toThrow(InvalidEditError);
+    expect(() => mirror.editTask(id, { tags: ['ok', 3] })).toThrow(InvalidEditError);
+    expect(() => mirror.editTask(id, { created_by: 'me' })).toThrow(InvalidEditError);
+    expect(() => mirror.createTask({ status: 'not_started' })).toThrow(InvalidEditError);
+    expect(mirror.outboxOps()).toEqual([]);
+  });
+});
+
+describe('the outbox', () => {
+  test('edits not yet sent fold into one operation; a field set back to its base drops out', () => {
+    const task = taskJson({ title: 'T', priority: 'low', status: 'not_started' });
+    loadTasks(mirror, [task]);
+    const id = task.task_id as string;
+    const first = mirror.editTask(id, { title: 'T2' });
+    const second = mirror.editTask(id, { priority: 'high', title: 'T3' });
+    expect(second?.opId).toBe(first?.opId);
+    expect(mirror.outboxOps()).toMatchObject([
+      { patch: { title: 'T3', priority: 'high' }, baseValues: { title: 'T', priority: 'low' } },
+    ]);
+    mirror.editTask(id, { title: 'T' });
+    expect(mirror.outboxOps()).toMatchObject([
+      { patch: { priority: 'high' }, baseValues: { priority: 'low' } },
+    ]);
+    expect(mirror.editTask(id, { priority: 'low' })).toBeNull();
+    expect(mirror.outboxOps()).toEqual([]);
+    expect(mirror.getTask(id)?.pending).toBe(false);
+    expect(mirror.editTask(id, { status: 'not_started' })).toBeNull();
+  });
+
+  test('an operation already sent keeps its body and key; later edits queue behind it', () => {
+    const task = taskJson({ title: 'T' });
+    loadTasks(mirror, [task]);
+    const id = task.task_id as string;
+    const first = mirror.editTask(id, { title: 'T2' }) as { opId: string };
+    expect(mirror.startOp(first.opId)).toMatchObject({ state: 'in_flight', attempts: 1 });
+    const second = mirror.editTask(id, { title: 'T3' }) as { opId: string };
+    expect(second.opId).not.toBe(first.opId);
+    expect(mirror.outboxOp(first.opId).patch).toEqual({ title: 'T2' });
+    expect(mirror.readyOps().map((op) => op.opId)).toEqual([first.opId]);
+    expect(titles()).toEqual(['T3']);
+  });
+
+  test('settling an update makes the answer the server copy and rebases what was queued behind it', () => {
+    const task = taskJson({ title: 'T', priority: 'low' });
+    loadTasks(mirror, [task]);
+    mirror.applyServerTask(task, '"v1"');
+    const id = task.task_id as string;
+    const first = mirror.editTask(id, { title: 'T2' }) as { opId: string };
+    mirror.startOp(first.opId);
+    const second = mirror.editTask(id, { title: 'T3', priority: 'high' }) as { opId: string };
+    mirror.settleOp(first.opId, { task: serverVersion(task, { title: 'T2' }), etag: '"v2"' });
+    expect(mirror.outboxOp(first.opId).state).toBe('done');
+    expect(mirror.outboxOp(second.opId)).toMatchObject({
+      baseEtag: '"v2"',
+      baseValues: { title: 'T2', priority: 'low' },
+      state: 'queued',
+    });
+    expect(mirror.getTask(id)).toMatchObject({
+      etag: '"v2"',
+      server: { title: 'T2' },
+      task: { title: 'T3' },
+    });
+    mirror.startOp(second.opId);
+    mirror.settleOp(second.opId, {
+      task: serverVersion(task, { title: 'T3', priority: 'high' }),
+      etag: '"v3"',
+    });
+    expect(mirror.getTask(id)?.pending).toBe(false);
+    expect(titles('filter[priority]=high')).toEqual(['T3']);
+  });
+
+  test('states: failed and blocked wait, retry and unblock queue again, unstart puts a claim back', () => {
+    const a = taskJson({ title: 'A' });
+    const b = taskJson({ title: 'B' });
+    loadTasks(mirror, [a, b]);
+    const opA = (mirror.editTask(a.task_id as string, { title: 'A2' }) as { opId: string }).opId;
+    const opB = (mirror.editTask(b.task_id as string, { title: 'B2' }) as { opId: string }).opId;
+    mirror.startOp(opA);
+    mirror.failOp(opA, 'failed', { status: 422, errors: [{ loc: ['body', 'title'] }] });
+    expect(mirror.outboxOp(opA)).toMatchObject({ state: 'failed', lastProblem: { status: 422 } });
+    expect(mirror.readyOps().map((op) => op.opId)).toEqual([opB]);
+    expect(titles()).toEqual(['A2', 'B2']);
+    const retried = mirror.retryOp(opA, { title: 'A3' });
+    expect(retried).not.toBe(opA);
+    expect(mirror.outboxOp(retried)).toMatchObject({ state: 'queued', attempts: 0, patch: { title: 'A3' } });
+
+    const before = mirror.outboxOp(opB);
+    mirror.startOp(opB);
+    mirror.unstartOp(opB, { state: before.state, attempts: before.attempts });
+    expect(mirror.outboxOp(opB)).toMatchObject({ state: 'queued', attempts: 0 });
+    mirror.startOp(opB);
+    mirror.failOp(opB, 'blocked', { type: 'test-token-read-only' });
+    expect(mirror.unblockAll()).toBe(1);
+    expect(mirror.outboxOp(opB).state).toBe('queued');
+    mirror.failOp(opB, 'queued', { status: 503 });
+    expect(mirror.outboxOp(opB)).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(() => mirror.retryOp(opB)).toThrow(OutboxStateError);
+    expect(() => mirror.startOp('no-such-op')).toThrow(NotInMirrorError);
+  });
+
+  test('a create shows under a temporary id, and the server id replaces it everywhere', () => {
+    const parent = mirror.createTask({ title: 'New parent', tags: ['fresh'] });
+    expect(isTemporaryId(parent.taskId)).toBe(true);
+    expect(titles('filter[search]=new parent')).toEqual(['New parent']);
+    const child = mirror.createTask({ title: 'New child', parent_task_id: parent.taskId });
+    mirror.startOp(parent.opId);
+    const edit = mirror.editTask(parent.taskId, { title: 'New parent, renamed' }) as { opId: string };
+    // The child names a task the server does not know yet, the edit waits behind its create.
+    expect(mirror.readyOps().map((op) => op.opId)).toEqual([parent.opId]);
+
+    const serverParent = taskJson({ task_id: 'tsk_server_1', title: 'New parent', tags: ['fresh'] });
+    const id = mirror.settleOp(parent.opId, { task: serverParent, etag: '"s1"' });
+    expect(id).toBe('tsk_server_1');
+    expect(mirror.getTask(parent.taskId)).toBeNull();
+    expect(mirror.getTask('tsk_server_1')).toMatchObject({
+      task: { title: 'New parent, renamed' },
+      server: { title: 'New parent' },
+      etag: '"s1"',
+    });
+    expect(mirror.outboxOp(edit.opId)).toMatchObject({
+      entityId: 'tsk_server_1',
+      baseEtag: '"s1"',
+      baseValues: { title: 'New parent' },
+    });
+    expect(mirror.outboxOp(child.opId).patch).toMatchObject({ parent_task_id: 'tsk_server_1' });
+    expect(mirror.getTask(child.taskId)?.task.parent_task_id).toBe('tsk_server_1');
+    expect(mirror.readyOps().map((op) => op.opId)).toEqual([child.opId, edit.opId]);
+    expect(titles('filter[search]=tsk_server')).toEqual(['New parent, renamed']);
+    expect(titles(`filter[search]=${parent.taskId.slice(6, 14)}`)).toEqual([]);
+  });
+
+  test('a create whose task already came down in a pull keeps one row', () => {
+    const created = mirror.createTask({ title: 'Raced' });
+    mirror.startOp(created.opId);
+    const server = taskJson({ task_id: 'tsk_raced', title: 'Raced' });
+    mirror.applyServerTask(server, '"r1"');
+    mirror.settleOp(created.opId, { task: server, etag: '"r1"' });
+    expect(titles()).toEqual(['Raced']);
+    expect(mirror.taskCount()).toBe(1);
+  });
+
+  test('settling a delete removes the task', () => {
+    const task = taskJson({ title: 'Gone soon' });
+    loadTasks(mirror, [task]);
+    const op = mirror.deleteTask(task.task_id as string) as { opId: string };
+    mirror.startOp(op.opId);
+    mirror.settleOp(op.opId, null);
+    expect(mirror.getTask(task.task_id as string)).toBeNull();
+  });
+
+  test('a delete refused with 412 waits as failed against the newer version', () => {
+    const task = taskJson({ title: 'Changed meanwhile' });
+    loadTasks(mirror, [task]);
+    const op = mirror.deleteTask(task.task_id as string) as { opId: string };
+    mirror.startOp(op.opId);
+    mirror.holdDelete(op.opId, '"v9"', { status: 412 });
+    expect(mirror.outboxOp(op.opId)).toMatchObject({ state: 'failed', baseEtag: '"v9"' });
+    mirror.dropOp(op.opId);
+    expect(titles()).toEqual(['Changed meanwhile']);
+  });
+});
+
+describe('conflicts', () => {
+  function conflicted() {
+    const task = taskJson({ title: 'Base title', priority: 'low', status: 'not_started' });
+    loadTasks(mirror, [task]);
+    mirror.applyServerTask(task, '"v1"');
+    const id = task.task_id as string;
+    const op = (mirror.editTask(id, { title: 'My title', priority: 'high' }) as { opId: string }).opId;
+    mirror.startOp(op);
+    const theirs = serverVersion(task, { title: 'Their title', status: 'blocked' });
+    mirror.applyServerTask(theirs, '"v2"');
+    const list = mirror.conflictOp(op, {
+      deleted: false,
+      theirsEtag: '"v2"',
+      fields: [{ field: 'title', base: 'Base title', mine: 'My title', theirs: 'Their title' }],
+      patch: { priority: 'high' },
+      baseValues: { priority: 'low' },
+    });
+    return { id, op, list };
+  }
+
+  test('a field changed on both sides waits for the person, showing mine over their other changes', () => {
+    const { id, op, list } = conflicted();
+    expect(list).toMatchObject([
+      { field: 'title', base: 'Base title', mine: 'My title', theirs: 'Their title' },
+    ]);
+    expect(mirror.openConflictCount()).toBe(1);
+    expect(mirror.outboxOp(op)).toMatchObject({ state: 'conflict', baseEtag: '"v2"' });
+    expect(mirror.readyOps()).toEqual([]);
+    expect(mirror.getTask(id)?.task).toMatchObject({
+      title: 'My title',
+      priority: 'high',
+      status: 'blocked',
+    });
+  });
+
+  test('taking theirs drops the field; the rest is sent again under a new key', () => {
+    const { id, op, list } = conflicted();
+    mirror.resolveConflict((list[0] as { conflictId: string }).conflictId, { take: 'theirs' });
+    const [requeued] = mirror.outboxOps(['queued']);
+    expect(requeued).toMatchObject({ patch: { priority: 'high' }, baseEtag: '"v2"', attempts: 0 });
+    expect(requeued?.opId).not.toBe(op);
+    expect(mirror.getTask(id)?.task.title).toBe('Their title');
+    expect(mirror.openConflictCount()).toBe(0);
+  });
+
+  test('keeping mine or choosing a new value re-sends it against their version', () => {
+    const { id, list } = conflicted();
+    mirror.resolveConflict((list[0] as { conflictId: string }).conflictId, { value: 'Merged title' });
+    expect(mirror.outboxOps(['queued'])[0]).toMatchObject({
+      patch: { priority: 'high', title: 'Merged title' },
+      baseValues: { priority: 'low', title: 'Their title' },
+    });
+    expect(mirror.getTask(id)?.task.title).toBe('Merged title');
+  });
+
+  test('a task deleted on the server: dropping my edit removes it, keeping it re-creates it', () => {
+    const task = taskJson({ title: 'Deleted remotely', priority: 'low' });
+    const other = taskJson({ title: 'Also deleted remotely' });
+    loadTasks(mirror, [task, other]);
+    for (const t of [task, other]) {
+      const op = (mirror.editTask(t.task_id as string, { priority: 'urgent' }) as { opId: string }).opId;
+      mirror.startOp(op);
+      mirror.conflictOp(op, { deleted: true });
+    }
+    const conflicts = mirror.conflicts('open');
+    expect(conflicts.map((c) => c.field)).toEqual([DELETED_REMOTELY, DELETED_REMOTELY]);
+    expect(mirror.getTask(task.task_id as string)?.serverGone).toBe(true);
+
+    mirror.resolveConflict((conflicts[0] as { conflictId: string }).conflictId, { take: 'theirs' });
+    expect(mirror.getTask(task.task_id as string)).toBeNull();
+
+    mirror.resolveConflict((conflicts[1] as { conflictId: string }).conflictId, { take: 'mine' });
+    const creates = mirror.outboxOps(['queued']);
+    expect(creates).toMatchObject([
+      { kind: 'create', patch: { title: 'Also deleted remotely', priority: 'urgent' } },
+    ]);
+    expect(isTemporaryId(creates[0]?.entityId)).toBe(true);
+    expect(titles()).toEqual(['Also deleted remotely']);
+  });
+});
+
+describe('crash safety', () => {
+  test('an edit acknowledged just before a kill -9 is in the outbox after a restart', async () => {
+    const task = taskJson({ title: 'Durable' });
+    loadTasks(mirror, [task]);
+    handle.mirror.close();
+    const openUrl = new URL('./open-mirror.ts', import.meta.url).href;
+    const script = `
+      const { openMirror } = await import(${JSON.stringify(openUrl)});
+      const mirror = await openMirror(${JSON.stringify(handle.file)});
+      mirror.editTask(${JSON.stringify(task.task_id)}, { title: 'Acknowledged edit' });
+      process.stdout.write('queued\\n');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('queued')) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', (code) => (code === null ? resolve() : reject(new Error(`child exited ${code}`))));
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    handle.mirror = await openMirror(handle.file);
+    mirror = handle.mirror;
+    expect(mirror.outboxOps()).toMatchObject([{ kind: 'update', patch: { title: 'Acknowledged edit' } }]);
+    expect(mirror.getTask(task.task_id as string)?.task.title).toBe('Acknowledged edit');
+  });
+});

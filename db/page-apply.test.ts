@@ -1,0 +1,311 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { taskSchema } from '../sync/protocol/task';
+import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
+import type { Mirror, PageInput } from './mirror';
+import { checkTask } from './task-columns';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+
+let handle: TestMirror;
+let mirror: Mirror;
+
+beforeEach(async () => {
+  handle = await openTestMirror();
+  mirror = handle.mirror;
+});
+afterEach(() => handle.cleanup());
+
+function page(
+  pageIndex: number,
+  items: unknown[],
+  next: string | null,
+  extra: Partial<PageInput> = {},
+): PageInput {
+  return {
+    collection: 'tasks',
+    pageIndex,
+    cursorSent: pageIndex === 0 ? null : `c${pageIndex}`,
+    etag: `"e${pageIndex}"`,
+    nextCursor: next,
+    items,
+    ...extra,
+  };
+}
+
+const ids = () =>
+  mirror
+    .queryTasks(new URLSearchParams('sort_by=task_id'), { me: 'ada', today: '2026-03-10', limit: 1000 })
+    .items.map((t) => t.task_id);
+
+describe('applying pages', () => {
+  test('returns what changed: created, updated with before and after of changed fields only, deleted', () => {
+    const a = taskJson({ title: 'A', assignee: null });
+    const b = taskJson({ title: 'B' });
+    const c = taskJson({ title: 'C' });
+    mirror.beginPass('tasks');
+    const first = mirror.applyPage(page(0, [a, b, c], null));
+    expect(first.changes.created.map((x) => x.id)).toEqual([a.task_id, b.task_id, c.task_id]);
+    expect(mirror.completePass('tasks', '', 0).deleted).toEqual([]);
+
+    mirror.beginPass('tasks');
+    const a2 = { ...a, assignee: 'ada', status: 'in_progress' };
+    const second = mirror.applyPage(page(0, [a2, b], null));
+    expect(second.unchanged).toBe(1);
+    expect(second.changes.created).toEqual([]);
+    expect(second.changes.updated).toMatchObject([
+      {
+        collection: 'tasks',
+        id: a.task_id,
+        changes: {
+          assignee: { before: null, after: 'ada' },
+          status: { before: 'not_started', after: 'in_progress' },
+        },
+        before: { assignee: null },
+        after: { assignee: 'ada' },
+      },
+    ]);
+    const removed = mirror.completePass('tasks', '', 0);
+    expect(removed.deleted).toMatchObject([{ collection: 'tasks', id: c.task_id, before: { title: 'C' } }]);
+    expect(ids()).toEqual([a.task_id, b.task_id]);
+  });
+
+  test('a malformed row is refused naming resource and field; the rest of the page is applied', () => {
+    const good = taskJson({ title: 'Good' });
+    const kept = taskJson({ title: 'Kept as it was' });
+    loadTasks(mirror, [kept]);
+    mirror.beginPass('tasks');
+    const bad = [
+      { ...kept, title: 'Broken update', due_date: 'tomorrow' },
+      { ...taskJson(), title: 42 },
+      { title: 'no id' },
+      'not an object',
+      { ...taskJson(), tags: ['ok', 7] },
+    ];
+    const applied = mirror.applyPage(page(0, [good, ...bad], null));
+    expect(applied.rejected.map((e) => [e.resource, e.field])).toEqual([
+      ['tasks', 'due_date'],
+      ['tasks', 'title'],
+      ['tasks', 'task_id'],
+      ['tasks', '(row)'],
+      ['tasks', 'tags'],
+    ]);
+    expect(applied.rejected[0]).toBeInstanceOf(MalformedRowError);
+    expect(applied.rejected[0]?.id).toBe(kept.task_id);
+    expect(applied.rejected[0]?.message).toContain('due_date');
+    // Refetch next time instead of a 304 that would skip the bad row for good.
+    expect(mirror.storedPage('tasks', '', 0)?.etag).toBeNull();
+    // The refused row keeps its previous copy and is not removed as unseen.
+    mirror.completePass('tasks', '', 0);
+    expect(mirror.getTask(kept.task_id as string)?.task.title).toBe('Kept as it was');
+    expect(mirror.getTask(good.task_id as string)?.task.title).toBe('Good');
+  });
+
+  test('the row check refuses what the wire schema refuses, for the fields the mirror reads', () => {
+    const cases: Record<string, unknown>[] = [
+      { task_id: '' },
+      { title: null },
+      { status: 3 },
+      { project_id: 5 },
+      { priority: true },
+      { tags: 'a,b' },
+      { tags: [null] },
+      { due_date: '2026-1-1' },
+      { start_date: 20260101 },
+      { position: '1' },
+      { created_at: 0 },
+    ];
+    for (const override of cases) {
+      const task = taskJson(override);
+      const field = Object.keys(override)[0] as string;
+      expect(taskSchema.safeParse(task).success, field).toBe(false);
+      expect(checkTask(task)?.field, field).toBe(field);
+    }
+    const lenient = taskJson({ status: 'archived', priority: 'critical', extra: { any: 1 }, tags: null });
+    expect(taskSchema.safeParse(lenient).success).toBe(true);
+    expect(checkTask(lenient)).toBeNull();
+  });
+
+  test('a 304 page counts its stored ids as returned, so completing the pass removes nothing', () => {
+    const tasks = [taskJson(), taskJson(), taskJson()];
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, tasks.slice(0, 2), 'c1'));
+    mirror.applyPage(page(1, tasks.slice(2), null));
+    mirror.completePass('tasks', '', 1);
+
+    const pass = mirror.beginPass('tasks');
+    expect(pass.pages.map((p) => [p.etag, p.nextCursor])).toEqual([
+      ['"e0"', 'c1'],
+      ['"e1"', null],
+    ]);
+    expect(mirror.reusePage('tasks', '', 0).nextCursor).toBe('c1');
+    mirror.reusePage('tasks', '', 1);
+    expect(mirror.completePass('tasks', '', 1).deleted).toEqual([]);
+    expect(ids()).toHaveLength(3);
+    expect(() => mirror.reusePage('tasks', '', 7)).toThrow(NotInMirrorError);
+  });
+
+  test('only a complete pass removes anything', () => {
+    const tasks = [taskJson(), taskJson(), taskJson()];
+    loadTasks(mirror, tasks);
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, tasks.slice(0, 1), 'c1'));
+    // Page 1 (the one holding the rest) was never fetched in this pass.
+    expect(() => mirror.completePass('tasks', '', 1)).toThrow(IncompletePassError);
+    expect(ids()).toHaveLength(3);
+  });
+
+  test('an interrupted pass resumes after a restart where it stopped', async () => {
+    const tasks = [taskJson(), taskJson(), taskJson()];
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, tasks.slice(0, 1), 'c1'));
+    mirror.applyPage(page(1, tasks.slice(1, 2), 'c2'));
+    mirror = await handle.reopen();
+    const resumed = mirror.beginPass('tasks');
+    expect(resumed).toMatchObject({
+      state: 'running',
+      resume: { pageIndex: 2, cursor: 'c2' },
+      chainEnded: false,
+    });
+    mirror.applyPage(page(2, tasks.slice(2), null));
+    expect(mirror.passState('tasks')?.chainEnded).toBe(true);
+    mirror.completePass('tasks', '', 2);
+    expect(mirror.passState('tasks')?.state).toBe('complete');
+    expect(ids()).toHaveLength(3);
+  });
+
+  test('a restarted pass (cursor refused) does not count what the old one saw', () => {
+    const tasks = [taskJson(), taskJson()];
+    loadTasks(mirror, tasks);
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, tasks, null));
+    const restarted = mirror.restartPass('tasks');
+    expect(restarted.resume).toEqual({ pageIndex: 0, cursor: null });
+    mirror.applyPage(page(0, tasks.slice(1), null));
+    expect(mirror.completePass('tasks', '', 0).deleted.map((d) => d.id)).toEqual([tasks[0]?.task_id]);
+  });
+
+  test('a partial (filtered) pass stores what it gets and never removes anything', () => {
+    const tasks = [taskJson(), taskJson()];
+    loadTasks(mirror, tasks);
+    const fresh = taskJson({ title: 'Fresh' });
+    mirror.beginPass('tasks', 'created_after', { partial: true });
+    mirror.applyPage(page(0, [fresh], null, { scope: 'created_after', partial: true }));
+    expect(mirror.completePass('tasks', 'created_after', 0).deleted).toEqual([]);
+    expect(ids()).toHaveLength(3);
+    // The full list's bookkeeping is untouched by the filtered one.
+    expect(mirror.passState('tasks', '')?.pages).toHaveLength(1);
+  });
+
+  test('a task with pending edits that the server no longer lists stays, marked gone', () => {
+    const task = taskJson({ title: 'Edited here' });
+    const other = taskJson();
+    loadTasks(mirror, [task, other]);
+    mirror.editTask(task.task_id as string, { title: 'Edited here, still' });
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, [other], null));
+    const changes = mirror.completePass('tasks', '', 0);
+    expect(changes.deleted).toEqual([]);
+    expect(changes.goneWithPendingEdits).toEqual([task.task_id]);
+    expect(mirror.getTask(task.task_id as string)).toMatchObject({ serverGone: true, pending: true });
+    expect(
+      mirror
+        .queryTasks(new URLSearchParams(''), { me: 'ada', today: '2026-03-10' })
+        .items.find((t) => t.task_id === task.task_id),
+    ).toMatchObject({ title: 'Edited here, still', server_gone: true });
+  });
+
+  test('single reads: a newer version lands, a 404 removes (or marks gone under pending edits)', () => {
+    const task = taskJson({ title: 'Single' });
+    const edited = taskJson({ title: 'Edited' });
+    loadTasks(mirror, [task, edited]);
+    const changes = mirror.applyServerTask({ ...task, title: 'Single v2' }, '"s2"');
+    expect(changes.updated[0]?.changes).toEqual({ title: { before: 'Single', after: 'Single v2' } });
+    expect(mirror.getTask(task.task_id as string)?.etag).toBe('"s2"');
+    expect(() => mirror.applyServerTask({ ...task, status: null }, null)).toThrow(MalformedRowError);
+    expect(mirror.removeServerTask(task.task_id as string).deleted).toHaveLength(1);
+    mirror.editTask(edited.task_id as string, { title: 'Mine' });
+    expect(mirror.removeServerTask(edited.task_id as string).goneWithPendingEdits).toEqual([edited.task_id]);
+  });
+});
+
+describe('other collections', () => {
+  test('sprints are bookkept per team: a team pass removes only that team’s unseen sprints', () => {
+    const sprint = (id: string, team: string) => ({
+      sprint_id: id,
+      team_id: team,
+      name: id,
+      start_date: '2026-03-01',
+    });
+    for (const team of ['team_a', 'team_b']) {
+      mirror.beginPass('sprints', team);
+      mirror.applyPage({
+        collection: 'sprints',
+        scope: team,
+        pageIndex: 0,
+        cursorSent: null,
+        etag: null,
+        nextCursor: null,
+        items: [sprint(`${team}_1`, team), sprint(`${team}_2`, team)],
+      });
+      mirror.completePass('sprints', team, 0);
+    }
+    mirror.beginPass('sprints', 'team_a');
+    const updated = mirror.applyPage({
+      collection: 'sprints',
+      scope: 'team_a',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: [{ ...sprint('team_a_1', 'team_a'), name: 'renamed', future: true }],
+    });
+    expect(updated.changes.updated[0]?.changes).toEqual({
+      name: { before: 'team_a_1', after: 'renamed' },
+      future: { before: null, after: true },
+    });
+    expect(mirror.completePass('sprints', 'team_a', 0).deleted.map((d) => d.id)).toEqual(['team_a_2']);
+    expect(mirror.resourceIds('sprints')).toEqual(['team_a_1', 'team_b_1', 'team_b_2']);
+    expect(mirror.resources('sprints', 'team_a')).toEqual([
+      { sprint_id: 'team_a_1', team_id: 'team_a', name: 'renamed', start_date: '2026-03-01', future: true },
+    ]);
+  });
+
+  test('a malformed resource is refused by field; comments are kept per task', () => {
+    mirror.beginPass('task_comments', 'tsk_1');
+    const applied = mirror.applyPage({
+      collection: 'task_comments',
+      scope: 'tsk_1',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"c"',
+      nextCursor: null,
+      items: [
+        { comment_id: 'cmt_1', task_id: 'tsk_1', content: 'hi' },
+        { comment_id: 'cmt_2', task_id: 12 },
+        { content: 'no id' },
+      ],
+    });
+    expect(applied.rejected.map((e) => [e.resource, e.id, e.field])).toEqual([
+      ['task_comments', 'cmt_2', 'task_id'],
+      ['task_comments', null, 'comment_id'],
+    ]);
+    expect(applied.changes.created.map((c) => c.id)).toEqual(['cmt_1']);
+    expect(mirror.resources('task_comments', 'tsk_1')).toHaveLength(1);
+  });
+
+  test('notifications are stored per person and marked seen', () => {
+    const [first] = mirror.addNotifications([
+      {
+        kind: 'task-assigned',
+        entityType: 'task',
+        entityId: 'tsk_1',
+        forUser: 'ada',
+        summary: { title: 'T' },
+      },
+      { kind: 'task-commented', entityType: 'task', entityId: 'tsk_2', forUser: 'grace', summary: {} },
+    ]);
+    expect(mirror.notifications('ada', { unseenOnly: true })).toMatchObject([{ kind: 'task-assigned' }]);
+    mirror.markNotificationsSeen([first as number]);
+    expect(mirror.notifications('ada', { unseenOnly: true })).toEqual([]);
+    expect(mirror.notifications('ada')[0]?.seenAt).not.toBeNull();
+  });
+});
