@@ -11,6 +11,7 @@ import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
 import { Puller } from '../pull/puller';
 import type { PullStore } from '../pull/pull-store';
+import { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
 import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
 import { errorInfo } from './sync-error-info';
@@ -64,7 +65,13 @@ export interface SyncEngineDeps {
   onEvent?: SyncEventListener;
   /** Builds the pusher; default push-engine's Pusher over the mirror. */
   createPusher?: (deps: PusherDeps) => PushRunner;
-  /** Where pull writes; default the mirror in this thread. */
+  /**
+   * Apply pulled pages in a worker thread with its own connection to
+   * `mirror.file` (default true), so that no page write stalls this thread.
+   * False: in this thread, through `mirror` (each page then blocks for its write).
+   */
+  pullInWorker?: boolean;
+  /** Where pull writes, instead of either of the above. */
   pullStore?: PullStore;
   /** Pages revalidated at once during a re-sync (default 8). */
   concurrency?: number;
@@ -76,6 +83,8 @@ export class SyncEngine {
   readonly clock: ApiClock;
   private readonly listeners = new Set<SyncEventListener>();
   private readonly puller: PullRunner;
+  private readonly pullStore: PullStore;
+  private workerStore: WorkerPullStore | null = null;
   private readonly pusher: PushRunner;
   private readonly scheduler: SyncScheduler;
   /** One full sync at a time: a second request joins the one running. */
@@ -87,8 +96,12 @@ export class SyncEngine {
     const emit: SyncEventListener = (event) => this.emit(event);
     // Background pulling never takes more than half of each window: the rest is the person's.
     deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
+    if (deps.pullStore) this.pullStore = deps.pullStore;
+    else if (deps.pullInWorker ?? true)
+      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file);
+    else this.pullStore = new MirrorPullStore(deps.mirror, () => this.clock.now());
     this.puller = new Puller({
-      store: deps.pullStore ?? new MirrorPullStore(deps.mirror, () => this.clock.now()),
+      store: this.pullStore,
       api: deps.api,
       me: deps.me,
       emit,
@@ -167,6 +180,12 @@ export class SyncEngine {
   /** Stops polling and aborts the work in progress; resolves when it has ended. */
   stop(): Promise<void> {
     return this.scheduler.stop();
+  }
+
+  /** Stops, and ends the pull worker (its connection to the mirror file). The engine may be started again. */
+  async close(): Promise<void> {
+    await this.scheduler.stop();
+    await this.workerStore?.close();
   }
 
   /** The person's "sync now": a full sync at once, polling tightened. Resolves when it ended. */

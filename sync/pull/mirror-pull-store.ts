@@ -3,6 +3,7 @@
 // ResourceChange shape (created, updated with before/after per field, deleted).
 import type { ChangeList, Mirror } from '../../db/mirror';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
+import { checkedItems } from './deferred-validation';
 import type { PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
 
 const OPEN_STATUSES = 'not_started,in_progress,blocked';
@@ -48,6 +49,9 @@ function utcDay(now: number): string {
 }
 
 export class MirrorPullStore implements PullStore {
+  /** The API client validates in this thread already; items are checked here only when a page says so. */
+  readonly validatesItems: boolean = false;
+
   constructor(
     private readonly mirror: Mirror,
     private readonly now: () => number = Date.now,
@@ -89,10 +93,13 @@ export class MirrorPullStore implements PullStore {
         cursorSent: page.cursorSent,
         etag: page.etag,
         nextCursor: page.nextCursor,
-        items: page.items,
+        items:
+          page.uncheckedFrom === undefined
+            ? page.items
+            : checkedItems(page.uncheckedFrom, page.items, page.nextCursor),
       });
       return {
-        changes: resourceChanges(applied.changes),
+        changes: page.announce ? resourceChanges(applied.changes) : [],
         rejected: applied.rejected.map((r) => ({ id: r.id, field: r.field, reason: r.reason })),
       };
     });

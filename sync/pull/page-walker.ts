@@ -19,6 +19,8 @@ export type PageAnswer =
       nextCursor: string | null;
       /** The service's count of the whole list, when it says. */
       total: number | null;
+      /** The items were not validated yet: the store checks them against this operation. */
+      uncheckedFrom?: string;
     }
   | { status: 304 };
 
@@ -45,6 +47,8 @@ export interface WalkOptions {
   concurrency: number;
   signal?: AbortSignal | undefined;
   onProgress?: (progress: WalkProgress) => void;
+  /** False: build no change list for 200 pages (the first full sync). Default true. */
+  announce?: boolean;
   /** Times a refused cursor may restart the pass before giving up. Default 3. */
   maxRestarts?: number;
 }
@@ -257,7 +261,15 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         pulled += answer.items.length;
         progress.itemsDone += answer.items.length;
         if (answer.total !== null) progress.estimatedTotal = answer.total;
-        const page = { pageIndex, cursorSent: cursor, etag: answer.etag, nextCursor, items: answer.items };
+        const page = {
+          pageIndex,
+          cursorSent: cursor,
+          etag: answer.etag,
+          nextCursor,
+          items: answer.items,
+          announce: options.announce ?? true,
+          ...(answer.uncheckedFrom !== undefined ? { uncheckedFrom: answer.uncheckedFrom } : {}),
+        };
         enqueue(async () => {
           const outcome = await store.applyPage(collection, scope, options.partial, page);
           rejected += outcome.rejected.length;

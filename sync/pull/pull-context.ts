@@ -16,6 +16,8 @@ export interface PullContext {
   orgId: string;
   lane: RequestLane;
   signal: AbortSignal | undefined;
+  /** False during the first full sync: pages report no change list. */
+  announce: boolean;
   /** Pages revalidated at once. */
   concurrency: number;
   onProgress(collection: PulledCollection | 'task_comments', scope: string, progress: WalkProgress): void;
@@ -35,6 +37,8 @@ export interface ResourcePullResult {
 /** One synced resource: every module has this shape and is registered in pulled-resources.ts. */
 export interface PulledResource {
   readonly collection: PulledCollection;
+  /** What must be pulled first (the organization id comes from `me`; sprints are listed per team). */
+  readonly needs: readonly PulledCollection[];
   pull(ctx: PullContext): Promise<ResourcePullResult>;
 }
 

@@ -31,6 +31,17 @@ export interface FetchedPage {
   nextCursor: string | null;
   /** Raw resources, validated and kept whole (unknown fields included). */
   items: readonly Record<string, unknown>[];
+  /**
+   * False for the first full sync: nothing is announced, so the page's change
+   * list is neither built nor sent back (100 000 "created" entries would only cost memory).
+   */
+  announce: boolean;
+  /**
+   * Set when the items are not validated yet (the API client checked only the
+   * envelope): the store checks them against this list operation's schema
+   * first, and writes nothing if they fail.
+   */
+  uncheckedFrom?: string;
 }
 
 /** Lists the mirror keeps pass bookkeeping for. */
@@ -43,6 +54,8 @@ export interface PageOutcome {
 }
 
 export interface PullStore {
+  /** True when applyPage validates items itself (pages may then arrive with only their envelope checked). */
+  readonly validatesItems: boolean;
   /** The pass of this list (running or last complete), or null before the first. */
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null>;
   /** Starts a pass, or continues the running one; `restart` always starts a new one from page 0. */

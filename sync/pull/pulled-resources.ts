@@ -1,6 +1,7 @@
-// Every synced resource, once, in the order a full pull visits them: what a
-// later one needs (the organization, the teams whose sprints are listed)
-// comes first. Adding a resource is a module in resources/ and a line here.
+// Every synced resource, once, in dependency order: what a later one needs
+// (the organization, the teams whose sprints are listed) comes first, and a
+// full pull starts each as soon as what it needs is done. Adding a resource
+// is a module in resources/ and a line here.
 import type { PulledCollection } from '../engine/sync-events';
 import type { PulledResource } from './pull-context';
 import { goalsResource } from './resources/goals';
@@ -17,6 +18,10 @@ function registry(resources: readonly PulledResource[]): ReadonlyMap<PulledColle
   const map = new Map<PulledCollection, PulledResource>();
   for (const resource of resources) {
     if (map.has(resource.collection)) throw new Error(`${resource.collection} is registered twice`);
+    for (const need of resource.needs) {
+      if (!map.has(need))
+        throw new Error(`${resource.collection} needs ${need}, which must be registered before it`);
+    }
     map.set(resource.collection, resource);
   }
   return map;

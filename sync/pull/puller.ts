@@ -64,20 +64,42 @@ export class Puller implements PullRunner {
     const requestsBefore = this.options.api.stats.requests;
     const initial = options.tier === 'full' && (await this.firstFullPull());
     const ctx = await this.context('background', options.signal, options.tier !== 'full');
+    ctx.announce = !initial;
     const result = emptyResult();
     const completed: PulledCollection[] = [];
     if (options.tier === 'full') {
-      for (const resource of PULLED_RESOURCES.values()) {
-        addResult(result, await resource.pull(ctx));
-        completed.push(resource.collection);
-        if (resource.collection === 'me') ctx.orgId = await this.orgId(ctx);
-      }
+      completed.push(...(await this.pullAll(ctx, result)));
     } else if (options.tier === 'new') {
       addResult(result, await this.pullNewTasks(ctx));
     } else {
       addResult(result, await this.pullHotSet(ctx));
     }
     return this.finish(result, initial, completed, requestsBefore);
+  }
+
+  /**
+   * Every resource, each started as soon as what it needs is done, so that the
+   * small independent lists cost one round trip together, not one each.
+   * Waits for all before reporting; the first failure is thrown.
+   */
+  private async pullAll(ctx: PullContext, result: ResourcePullResult): Promise<PulledCollection[]> {
+    const done = new Map<PulledCollection, Promise<void>>();
+    const failures: unknown[] = [];
+    const finished = new Set<PulledCollection>();
+    for (const resource of PULLED_RESOURCES.values()) {
+      const needs = resource.needs.map((need) => done.get(need) ?? Promise.resolve());
+      const run = Promise.all(needs).then(async () => {
+        addResult(result, await resource.pull(ctx));
+        if (resource.collection === 'me') ctx.orgId = await this.orgId(ctx);
+        finished.add(resource.collection);
+      });
+      // A failure is recorded once here; what needed it does not start.
+      run.catch((error: unknown) => failures.push(error));
+      done.set(resource.collection, run);
+    }
+    await Promise.allSettled(done.values());
+    if (failures.length > 0) throw failures[0];
+    return [...PULLED_RESOURCES.keys()].filter((collection) => finished.has(collection));
   }
 
   /** Revalidates one task and its comments in the person's lane (they just opened it). */
@@ -138,6 +160,7 @@ export class Puller implements PullRunner {
       store: this.options.store,
       me: this.options.me,
       orgId: '',
+      announce: true,
       lane,
       signal,
       concurrency: this.concurrency,
@@ -172,6 +195,7 @@ export class Puller implements PullRunner {
         { orgId: ctx.orgId },
         { ...TASK_PAGE, filter },
         ctx.lane,
+        ctx.store.validatesItems,
       ),
       store: ctx.store,
       partial: true,
@@ -264,7 +288,14 @@ export class Puller implements PullRunner {
           ...(await walkList({
             collection: 'task_comments',
             scope: taskId,
-            source: listSource(ctx.api, taskCommentOperations.list, { taskId }, { limit: 1000 }, ctx.lane),
+            source: listSource(
+              ctx.api,
+              taskCommentOperations.list,
+              { taskId },
+              { limit: 1000 },
+              ctx.lane,
+              ctx.store.validatesItems,
+            ),
             store: ctx.store,
             partial: false,
             concurrency: 1,

@@ -55,6 +55,7 @@ function continuationSource(ctx: PullContext, projectId: string, firstCursor: st
 
 export const goalsResource: PulledResource = {
   collection: 'goals',
+  needs: ['me'],
   async pull(ctx: PullContext): Promise<ResourcePullResult> {
     const result = emptyResult();
     const continuations = new Map<string, string>();
@@ -65,6 +66,7 @@ export const goalsResource: PulledResource = {
       store: ctx.store,
       partial: false,
       concurrency: 1,
+      announce: ctx.announce,
       signal: ctx.signal,
       onProgress: (progress) => ctx.onProgress('goals', '', progress),
     });
@@ -78,6 +80,7 @@ export const goalsResource: PulledResource = {
         store: ctx.store,
         partial: false,
         concurrency: ctx.concurrency,
+        announce: ctx.announce,
         signal: ctx.signal,
         onProgress: (progress) => ctx.onProgress('goals', scope, progress),
       });

@@ -17,6 +17,7 @@ import type { StoredCollection } from '../pull-store';
 
 export interface ListResourceSpec<Item extends object, Params> {
   collection: Exclude<PulledCollection, 'me'> & StoredCollection;
+  needs: readonly PulledCollection[];
   operation: ListOperation<Item, Params>;
   /** The scopes to list and each one's parameters (default: the single scope ''). */
   scopes(ctx: PullContext): Promise<{ scope: string; params: Params }[]>;
@@ -28,6 +29,7 @@ export function listResource<Item extends object, Params>(
 ): PulledResource {
   return {
     collection: spec.collection,
+    needs: spec.needs,
     async pull(ctx: PullContext): Promise<ResourcePullResult> {
       const result = emptyResult();
       const scopes = await spec.scopes(ctx);
@@ -36,10 +38,11 @@ export function listResource<Item extends object, Params>(
         walkList({
           collection: spec.collection,
           scope,
-          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane),
+          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store.validatesItems),
           store: ctx.store,
           partial: false,
           concurrency: ctx.concurrency,
+          announce: ctx.announce,
           signal: ctx.signal,
           onProgress: (progress) => ctx.onProgress(spec.collection, scope, progress),
         }),

@@ -52,6 +52,7 @@ export async function readMe(
 
 export const meResource: PulledResource = {
   collection: 'me',
+  needs: [],
   async pull(ctx: PullContext): Promise<ResourcePullResult> {
     const me = await readMe(ctx);
     const result = emptyResult();

@@ -4,6 +4,7 @@ import { listResource } from './list-resource';
 
 export const organizationMembersResource = listResource({
   collection: 'organization_members',
+  needs: ['me'],
   operation: organizationMemberOperations.list,
   scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
   page: { limit: 1000 },

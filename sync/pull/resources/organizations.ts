@@ -4,6 +4,7 @@ import { listResource } from './list-resource';
 
 export const organizationsResource = listResource({
   collection: 'organizations',
+  needs: [],
   operation: organizationOperations.list,
   scopes: () => Promise.resolve([{ scope: '', params: {} }]),
   page: { limit: 1000 },

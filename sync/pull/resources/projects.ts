@@ -4,6 +4,7 @@ import { listResource } from './list-resource';
 
 export const projectsResource = listResource({
   collection: 'projects',
+  needs: ['me'],
   operation: projectOperations.list,
   scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
   page: { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' },

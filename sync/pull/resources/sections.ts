@@ -4,6 +4,7 @@ import { listResource } from './list-resource';
 
 export const sectionsResource = listResource({
   collection: 'sections',
+  needs: ['me'],
   operation: sectionOperations.list,
   scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
   page: { limit: 1000 },

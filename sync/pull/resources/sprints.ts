@@ -6,6 +6,7 @@ import { listResource } from './list-resource';
 
 export const sprintsResource = listResource({
   collection: 'sprints',
+  needs: ['teams'],
   operation: sprintOperations.list,
   scopes: async (ctx) =>
     (await ctx.store.ids('teams')).map((teamId) => ({ scope: teamId, params: { teamId } })),

@@ -8,6 +8,7 @@ export const TASK_PAGE = { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' }
 
 export const tasksResource = listResource({
   collection: 'tasks',
+  needs: ['me'],
   operation: taskOperations.list,
   scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
   page: TASK_PAGE,

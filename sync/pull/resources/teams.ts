@@ -4,6 +4,7 @@ import { listResource } from './list-resource';
 
 export const teamsResource = listResource({
   collection: 'teams',
+  needs: ['me'],
   operation: teamOperations.list,
   scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
   page: { limit: 1000 },

@@ -62,6 +62,9 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
       api,
       me: emulator.me,
       onEvent: (event) => events.push(event),
+      // Pages are applied in this thread unless a test asks for the worker: starting
+      // a worker (tsx compiling the mirror) costs seconds. worker-pull-store.test.ts covers it.
+      pullInWorker: false,
       ...options.engine,
     });
     return { mirror, api, engine };
@@ -73,7 +76,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
     ...(await build()),
     events,
     async reopen() {
-      await fixture.engine.stop();
+      await fixture.engine.close();
       fixture.mirror.close();
       Object.assign(fixture, await build());
     },
@@ -84,7 +87,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
       );
     },
     async close() {
-      await fixture.engine.stop();
+      await fixture.engine.close();
       await Promise.all(clients.map((c) => c.close()));
       fixture.mirror.close();
       await relay.close();

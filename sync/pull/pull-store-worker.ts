@@ -1,0 +1,35 @@
+// The worker side of WorkerPullStore: owns a connection to the mirror file and
+// runs each PullStore call there, so that applying a 1000-task page (columns,
+// word index, one fsynced transaction) never stalls the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openMirror } from '../../db/open-mirror';
+import { MirrorPullStore } from './mirror-pull-store';
+import type { PullStore } from './pull-store';
+import { type StoreCall, type StoreReply, serializeError } from './worker-protocol';
+
+const { file } = workerData as { file: string };
+const port = parentPort;
+if (port === null) throw new Error('pull-store-worker runs only as a worker thread');
+
+const ready = openMirror(file).then((mirror) => ({ mirror, store: new MirrorPullStore(mirror) }));
+
+port.on('message', (call: StoreCall | { method: 'close' }) => {
+  if (call.method === 'close') {
+    void ready.then(({ mirror }) => {
+      mirror.close();
+      port.close();
+    });
+    return;
+  }
+  const { id, method, args } = call;
+  ready
+    .then(({ store }) => (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args))
+    .then(
+      (value) => port.postMessage({ id, ok: true, value } satisfies StoreReply),
+      (error: unknown) =>
+        port.postMessage({ id, ok: false, error: serializeError(error) } satisfies StoreReply),
+    );
+});
+
+/** Names the worker answers to, checked at compile time against PullStore. */
+export type WorkerMethods = keyof PullStore;

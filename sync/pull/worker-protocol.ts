@@ -1,0 +1,53 @@
+// Messages between WorkerPullStore and its worker: a call (method and
+// arguments, plain data) and its reply; errors travel as their name, message
+// and own fields, so typed mirror errors keep what callers branch on.
+import { InvalidResponseError, type ResponseIssue } from '../api/errors';
+import type { PullStore } from './pull-store';
+
+export interface StoreCall {
+  id: number;
+  method: keyof PullStore;
+  args: unknown[];
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export type StoreReply =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
+
+export function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+    else if (Array.isArray(value)) fields[key] = JSON.parse(JSON.stringify(value)) as unknown;
+  }
+  return { name: error.name, message: error.message, fields };
+}
+
+/** An error from the worker: same name, message and plain fields as the one thrown there. */
+export class WorkerStoreError extends Error {
+  constructor(serialized: SerializedError) {
+    super(serialized.message);
+    Object.assign(this, serialized.fields);
+    this.name = serialized.name;
+  }
+}
+
+/** The error thrown in the worker, as this thread knows it: API errors are rebuilt as their own class. */
+export function deserializeError(serialized: SerializedError): Error {
+  const { fields } = serialized;
+  if (serialized.name === 'InvalidResponseError' && typeof fields.operation === 'string') {
+    const issues = Array.isArray(fields.issues) ? (fields.issues as ResponseIssue[]) : [];
+    return new InvalidResponseError(
+      fields.operation,
+      typeof fields.status === 'number' ? fields.status : 200,
+      issues,
+    );
+  }
+  return new WorkerStoreError(serialized);
+}

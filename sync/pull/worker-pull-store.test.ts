@@ -1,0 +1,79 @@
+// Pulling through the worker thread (the app's default): the same passes as
+// in this thread, written by the worker's own connection and read by the
+// app's, with the mirror's typed errors arriving intact.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { MirrorStorageError } from '../../db/mirror-errors';
+import { InvalidResponseError } from '../api/errors';
+import { errorInfo } from '../engine/sync-error-info';
+import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { WorkerPullStore } from './worker-pull-store';
+
+let fixture: PullFixture | null = null;
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+test('a sync through the worker mirrors everything, revalidates with 304s and removes what a complete pass no longer returns', async () => {
+  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  const first = await f.engine.pullOnce();
+  expect(first.initial).toBe(true);
+  const server = f.emulator.control
+    .tasks()
+    .map((t) => t.task_id)
+    .sort();
+  // Written by the worker's connection, read through the app's.
+  expect(f.mirroredTaskIds().sort()).toEqual(server);
+
+  const gone = server[3] ?? '';
+  f.emulator.control.peerDelete(gone);
+  const again = await f.engine.pullOnce();
+  // Sections and sprints count their tasks: they change too.
+  expect(again.changes.filter((c) => c.collection === 'tasks').map((c) => [c.kind, c.id])).toEqual([
+    ['deleted', gone],
+  ]);
+  expect(again.notModified).toBeGreaterThan(0);
+  expect(f.mirror.getTask(gone)).toBeNull();
+});
+
+test('through the worker, a malformed page is refused there before anything of it is written', async () => {
+  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  let served = 0;
+  f.relay.rewrite = (url, body) => {
+    if (!url.startsWith('/v1/tasks?')) return body;
+    served += 1;
+    return served === 2 ? body.replace(/"status":"[^"]+"/, '"status":{"not":"a string"}') : body;
+  };
+  const failure = await f.engine.pullOnce().then(
+    () => null,
+    (error: unknown) => error,
+  );
+  // The main thread checked only the envelope; the worker checked the tasks, as the client would have.
+  expect(failure).toBeInstanceOf(InvalidResponseError);
+  expect(failure).toMatchObject({ operation: 'tasks.list', path: 'data[0].status' });
+  expect(f.mirroredTaskIds()).toHaveLength(1000);
+});
+
+test("the mirror's typed errors cross the worker boundary with their fields", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-worker-'));
+  const file = join(dir, 'not-a-database.db');
+  await writeFile(file, 'this is not an SQLite file, but it is long enough to be read as one '.repeat(80));
+  const store = new WorkerPullStore(file);
+  try {
+    const failure = await store.pass('tasks', '').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).name).toBe(new MirrorStorageError('corrupt', file, null).name);
+    expect(failure).toMatchObject({ problem: 'corrupt', file });
+    expect(errorInfo(failure)).toMatchObject({ kind: 'storage', type: 'corrupt' });
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,149 @@
+// PullStore served by a worker thread with its own connection to the mirror
+// file: the main thread only posts pages and awaits replies, so no page write
+// blocks its event loop. SQLite (WAL) lets the app's own connection read
+// meanwhile; its writes wait for the worker's transaction (one page at most).
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ResourceChange, SyncNotification } from '../engine/sync-events';
+import type { FetchedPage, PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
+import { deserializeError, type StoreCall, type StoreReply } from './worker-protocol';
+
+export interface WorkerPullStoreOptions {
+  /**
+   * The worker's entry module. Default: pull-store-worker beside this file;
+   * a bundled app passes its built `.js`. A `.ts` entry is loaded through tsx.
+   */
+  workerUrl?: URL;
+}
+
+/** Starts the worker: a `.ts` entry registers tsx first (development, tests, benchmarks). */
+function startWorker(entry: URL, file: string): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: { file } });
+  // tsx's ES module API (its `require` condition resolves to the CommonJS build beside it).
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const bootstrap = `
+    const { workerData } = require('node:worker_threads');
+    import(workerData.tsxApi)
+      .then((tsx) => { tsx.register(); return import(workerData.entry); })
+      .catch((error) => { setImmediate(() => { throw error; }); });
+  `;
+  return new Worker(bootstrap, { eval: true, workerData: { file, tsxApi, entry: entry.href } });
+}
+
+export class WorkerPullStore implements PullStore {
+  /** Items are validated in the worker, beside their write: the main thread only parses. */
+  readonly validatesItems = true;
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+
+  constructor(
+    private readonly file: string,
+    private readonly options: WorkerPullStoreOptions = {},
+  ) {}
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(
+      this.options.workerUrl ?? new URL('./pull-store-worker.ts', import.meta.url),
+      this.file,
+    );
+    // Pulling must not keep the process alive on its own.
+    worker.unref();
+    worker.on('message', (reply: StoreReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(deserializeError(reply.error));
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the pull worker exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private call<T>(method: keyof PullStore, ...args: unknown[]): Promise<T> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve, reject });
+      worker.postMessage({ id, method, args } satisfies StoreCall);
+    });
+  }
+
+  /** Closes the worker's connection and ends it. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ method: 'close' });
+    await exited;
+  }
+
+  pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
+    return this.call('pass', collection, scope);
+  }
+  beginPass(collection: StoredCollection, scope: string, options: { partial: boolean; restart: boolean }) {
+    return this.call<{ passNo: number }>('beginPass', collection, scope, options);
+  }
+  applyPage(
+    collection: StoredCollection,
+    scope: string,
+    partial: boolean,
+    page: FetchedPage,
+  ): Promise<PageOutcome> {
+    return this.call('applyPage', collection, scope, partial, page);
+  }
+  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void> {
+    return this.call('reusePage', collection, scope, pageIndex);
+  }
+  completePass(
+    collection: StoredCollection,
+    scope: string,
+    lastPageIndex: number,
+  ): Promise<ResourceChange[]> {
+    return this.call('completePass', collection, scope, lastPageIndex);
+  }
+  applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
+    return this.call('applyTask', task, etag);
+  }
+  removeTask(taskId: string): Promise<ResourceChange[]> {
+    return this.call('removeTask', taskId);
+  }
+  task(taskId: string) {
+    return this.call<{ server: Record<string, unknown> | null; etag: string | null } | null>('task', taskId);
+  }
+  ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]> {
+    return this.call('ids', collection, scope);
+  }
+  resources(
+    collection: Exclude<StoredCollection, 'tasks'>,
+    scope?: string,
+  ): Promise<Record<string, unknown>[]> {
+    return this.call('resources', collection, scope);
+  }
+  myOpenTaskIds(username: string, limit: number): Promise<string[]> {
+    return this.call('myOpenTaskIds', username, limit);
+  }
+  newestTaskDay(): Promise<string | null> {
+    return this.call('newestTaskDay');
+  }
+  addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void> {
+    return this.call('addNotifications', forUser, notifications);
+  }
+  setAccount(account: { orgId: string; username: string }): Promise<void> {
+    return this.call('setAccount', account);
+  }
+}

@@ -1,0 +1,247 @@
+// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push]`
+// The sync engine against the emulator (its own process, 100 000 tasks, the
+// contract's rate limits), each phase on its own token so that no phase
+// spends another's budget:
+// - loopback: a first sync without added latency (tasks per second);
+// - initial: a first sync with `latency-ms` added to every answer, against a
+//   floor of a bare undici client walking the same pages in the same order
+//   and parsing each body, one after another;
+// - resync: a no-change re-sync, against a bare client revalidating the same
+//   pages one after another with If-None-Match;
+// - push: `edits` queued edits pushed by the engine's pusher (requests per
+//   second, 429s seen).
+// The longest event-loop stall (monitorEventLoopDelay) is measured during the
+// first sync with latency, the peak RSS over the whole run. The last stdout
+// line is one JSON object of figures.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Client, request } from 'undici';
+import { openMirror } from '../../db/open-mirror';
+import { ApiClient } from '../../sync/api/api-client';
+import { staticCredentials } from '../../sync/api/credentials';
+import { meOperations } from '../../sync/api/operations';
+import { SyncEngine } from '../../sync/engine/sync-engine';
+
+const { values } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '100000' },
+    'latency-ms': { type: 'string', default: '50' },
+    edits: { type: 'string', default: '1000' },
+    'no-push': { type: 'boolean', default: false },
+    'pull-in-worker': { type: 'string', default: 'yes' },
+  },
+});
+const taskCount = Number(values.tasks);
+const latencyMs = Number(values['latency-ms']);
+const editCount = Number(values.edits);
+const inWorker = values['pull-in-worker'] !== 'no';
+
+const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
+const log = (line: string) => console.error(`[bench sync] ${line}`);
+
+const root = join(import.meta.dirname, '..', '..');
+const child = spawn(
+  join(root, 'node_modules', '.bin', 'tsx'),
+  [
+    join(root, 'test', 'emulator', 'cli.ts'),
+    '--port',
+    '0',
+    '--seed',
+    '42',
+    '--seed-tasks',
+    String(taskCount),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const lines = createInterface({ input: child.stdout });
+const [firstLine] = (await once(lines, 'line')) as [string];
+const info = JSON.parse(firstLine) as { base_url: string; admin_secret: string; tokens: { live: string } };
+const admin = { 'x-emulator-admin': info.admin_secret, 'content-type': 'application/json' };
+
+async function control(
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const answer = await request(`${info.base_url}/_emulator${path}`, {
+    method,
+    headers: admin,
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await answer.body.text();
+  if (answer.statusCode >= 300) throw new Error(`control ${method} ${path}: ${answer.statusCode} ${text}`);
+  return text === '' ? null : (JSON.parse(text) as unknown);
+}
+
+/** A fresh token per phase: the service counts its budget per token. */
+async function freshToken(name: string): Promise<string> {
+  const minted = (await control('POST', '/tokens', {
+    name,
+    scopes: ['tasks:write', 'projects:write', 'teams:write', 'org:write'],
+  })) as { token: string };
+  return minted.token;
+}
+
+let peakRss = process.memoryUsage().rss;
+const rssTimer = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
+
+const dir = await mkdtemp(join(tmpdir(), 'svc-bench-sync-'));
+const clients: ApiClient[] = [];
+function apiFor(token: string): ApiClient {
+  const api = new ApiClient({ baseUrl: info.base_url, credentials: staticCredentials(token) });
+  clients.push(api);
+  return api;
+}
+
+async function engineOn(file: string, api: ApiClient) {
+  const mirror = await openMirror(file);
+  const me = await api.read(meOperations.get, {});
+  if (me.status !== 200) throw new Error('/v1/me answered 304 to a first read');
+  const engine = new SyncEngine({
+    mirror,
+    api,
+    me: { username: me.body.username, user_id: me.body.user_id },
+    pullInWorker: inWorker,
+  });
+  return { mirror, engine };
+}
+
+/** The GETs a sync sent (path and query, in order), read from the emulator's request log. */
+async function getsSent(): Promise<string[]> {
+  const { data } = (await control('GET', '/requests')) as {
+    data: { method: string; path: string; query: string }[];
+  };
+  return data.filter((r) => r.method === 'GET').map((r) => `${r.path}${r.query}`);
+}
+
+try {
+  // Loopback: no added latency.
+  const loop = await engineOn(join(dir, 'loopback.db'), apiFor(await freshToken('bench loopback')));
+  let t0 = performance.now();
+  await loop.engine.pullOnce();
+  const loopbackS = (performance.now() - t0) / 1000;
+  const loopbackTasks = loop.mirror.taskCount();
+  await loop.engine.close();
+  loop.mirror.close();
+  log(`loopback: ${loopbackTasks} tasks in ${round(loopbackS)} s`);
+
+  await control('POST', '/faults', { kind: 'latency', ms: latencyMs });
+
+  // Initial sync with latency, the event loop watched.
+  const engineApi = apiFor(await freshToken('bench engine'));
+  const main = await engineOn(join(dir, 'mirror.db'), engineApi);
+  await control('DELETE', '/requests');
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  t0 = performance.now();
+  const initial = await main.engine.pullOnce();
+  const initialS = (performance.now() - t0) / 1000;
+  loopDelay.disable();
+  const maxBlockMs = loopDelay.max / 1e6;
+  const mirroredTasks = main.mirror.taskCount();
+  const walked = await getsSent();
+  log(
+    `initial: ${mirroredTasks} tasks, ${initial.requests} requests in ${round(initialS)} s, max block ${round(maxBlockMs, 1)} ms`,
+  );
+
+  // The floor: a bare client, the same pages in the same order, each body parsed.
+  const floorToken = await freshToken('bench floor');
+  const bare = new Client(info.base_url, { pipelining: 1 });
+  const headers = { authorization: `Bearer ${floorToken}` };
+  const etags: (string | null)[] = [];
+  t0 = performance.now();
+  for (const path of walked) {
+    const answer = await bare.request({ method: 'GET', path, headers });
+    const text = await answer.body.text();
+    if (answer.statusCode !== 200) throw new Error(`floor ${path}: ${answer.statusCode}`);
+    JSON.parse(text);
+    etags.push(typeof answer.headers.etag === 'string' ? answer.headers.etag : null);
+  }
+  const initialFloorS = (performance.now() - t0) / 1000;
+  log(`initial floor: ${walked.length} pages in ${round(initialFloorS)} s`);
+
+  // No-change re-sync.
+  await control('DELETE', '/requests');
+  t0 = performance.now();
+  const resync = await main.engine.pullOnce();
+  const resyncS = (performance.now() - t0) / 1000;
+  log(`resync: ${resync.notModified} of ${resync.requests} answered 304 in ${round(resyncS)} s`);
+
+  t0 = performance.now();
+  for (const [k, path] of walked.entries()) {
+    const etag = etags[k];
+    const answer = await bare.request({
+      method: 'GET',
+      path,
+      headers: etag ? { ...headers, 'if-none-match': etag } : headers,
+    });
+    await answer.body.dump();
+  }
+  const resyncFloorS = (performance.now() - t0) / 1000;
+  await bare.close();
+  log(`resync floor: ${walked.length} pages in ${round(resyncFloorS)} s`);
+  await main.engine.close();
+
+  // Push: queued edits drained by the pusher on a fresh token.
+  let pushPerS: number | null = null;
+  let push429: number | null = null;
+  let pushed: number | null = null;
+  if (!values['no-push']) {
+    const pushApi = apiFor(await freshToken('bench push'));
+    const pusher = new SyncEngine({
+      mirror: main.mirror,
+      api: pushApi,
+      me: { username: '', user_id: '' },
+    });
+    const ids = [...main.mirror.exportTasks()]
+      .slice(0, editCount)
+      .map((json) => (JSON.parse(json) as { task_id: string }).task_id);
+    for (const [k, id] of ids.entries()) main.mirror.editTask(id, { title: `bench edit ${k}` });
+    t0 = performance.now();
+    const summary = await pusher.pushOnce();
+    const pushS = (performance.now() - t0) / 1000;
+    pushPerS = summary.requests / pushS;
+    push429 = pushApi.stats.rateLimited;
+    pushed = summary.pushed;
+    log(
+      `push: ${summary.pushed} edits, ${summary.requests} requests in ${round(pushS)} s, ${push429} answered 429`,
+    );
+  }
+  main.mirror.close();
+
+  console.log(
+    JSON.stringify({
+      tasks: mirroredTasks,
+      latency_ms: latencyMs,
+      pull_in_worker: inWorker,
+      initial_s: round(initialS),
+      initial_floor_s: round(initialFloorS),
+      initial_ratio: round(initialS / initialFloorS),
+      initial_requests: initial.requests,
+      resync_s: round(resyncS),
+      resync_floor_s: round(resyncFloorS),
+      resync_ratio: round(resyncS / resyncFloorS),
+      resync_not_modified: resync.notModified,
+      push_per_s: pushPerS === null ? null : round(pushPerS, 2),
+      push_429: push429,
+      pushed,
+      max_block_ms: round(maxBlockMs, 1),
+      peak_rss_mb: round(peakRss / 2 ** 20, 1),
+      initial_loopback_per_s: Math.round(loopbackTasks / loopbackS),
+    }),
+  );
+} finally {
+  clearInterval(rssTimer);
+  await Promise.all(clients.map((c) => c.close()));
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  await rm(dir, { recursive: true, force: true });
+}
