@@ -1,0 +1,156 @@
+// One account's notifier: listens to its sync engine, collects what one poll
+// brought (new change feed entries, conflicts push opened, our own pushes) and,
+// when the poll ends, asks notification-decisions what to show. Showing is the
+// host's job (main/notifications); clicking marks the feed entries seen.
+import type { SyncEvent } from '../engine/sync-events';
+import {
+  candidateOfFeedEntry,
+  type ConflictCandidate,
+  decideNotifications,
+  type DesktopNotification,
+  type NotificationDecision,
+} from './notification-decisions';
+import type { NotificationSettings } from './notification-settings';
+
+/** What the notifier reads of a mirror; db/'s Mirror has it. */
+export interface NotifierMirror {
+  notifications(
+    forUser: string,
+    options?: { unseenOnly?: boolean; limit?: number },
+  ): readonly {
+    id: number;
+    kind: string;
+    entityType: string;
+    entityId: string;
+    summary: Record<string, unknown>;
+  }[];
+  markNotificationsSeen(ids: readonly number[]): void;
+  getTask(taskId: string): { task: Readonly<Record<string, unknown>> } | null;
+  passState(collection: 'tasks', scope?: string): { state: 'running' | 'complete'; passNo: number } | null;
+}
+
+export interface NotifierOptions {
+  accountId: string;
+  me: { username: string; user_id: string };
+  mirror: NotifierMirror;
+  /** Read at each decision, so a change in the settings screen applies to the next poll. */
+  settings: () => NotificationSettings;
+  display: (notifications: readonly DesktopNotification[]) => void;
+  /** Milliseconds since the epoch; default Date.now. */
+  now?: () => number;
+  /** The local time zone's offset east of UTC at an instant (minutes); default the machine's. */
+  utcOffsetMinutes?: (nowMs: number) => number;
+  groupAbove?: number;
+  echoWindowMs?: number;
+}
+
+/** Feed entries read per poll at most (a larger burst is summarised anyway). */
+const FEED_READ_LIMIT = 500;
+
+export class Notifier {
+  private lastFeedId: number;
+  private inSync = false;
+  private firstSync = false;
+  private conflicts: ConflictCandidate[] = [];
+  private ownPushes: { taskId: string; at: number }[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly options: NotifierOptions) {
+    this.now = options.now ?? Date.now;
+    // What the feed held before this run is not announced again (the app lists it as unseen).
+    this.lastFeedId = options.mirror.notifications(options.me.username, { limit: 1 })[0]?.id ?? 0;
+  }
+
+  /** Feed it every event of the account's engine. */
+  handle(event: SyncEvent): void {
+    switch (event.type) {
+      case 'sync-started':
+        if (!this.inSync) {
+          this.inSync = true;
+          this.firstSync = event.tier === 'full' && this.isFirstFullSync();
+        }
+        return;
+      case 'pushed':
+        this.ownPushes.push({ taskId: event.entityId, at: this.now() });
+        if (event.serverId !== event.entityId)
+          this.ownPushes.push({ taskId: event.serverId, at: this.now() });
+        return;
+      case 'conflict': {
+        const title = this.options.mirror.getTask(event.entityId)?.task.title;
+        this.conflicts.push({
+          taskId: event.entityId,
+          title: typeof title === 'string' ? title : '',
+          conflict: event.conflict,
+          fields: event.fields,
+        });
+        // A push outside a sync (after a local edit) ends with no sync-finished: decide now.
+        if (!this.inSync) this.flush();
+        return;
+      }
+      case 'changes':
+        // Changes outside a sync come from revalidating the open task.
+        if (!this.inSync) this.flush();
+        return;
+      case 'sync-finished':
+      case 'sync-failed':
+        this.inSync = false;
+        this.flush();
+        this.firstSync = false;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Decides on what arrived since the last decision and displays it; null when nothing arrived. */
+  flush(): NotificationDecision | null {
+    const { mirror, me } = this.options;
+    const entries = mirror
+      .notifications(me.username, { limit: FEED_READ_LIMIT })
+      .filter((entry) => entry.id > this.lastFeedId);
+    const conflicts = this.conflicts;
+    this.conflicts = [];
+    if (entries.length === 0 && conflicts.length === 0) return null;
+    this.lastFeedId = Math.max(this.lastFeedId, ...entries.map((e) => e.id));
+    const nowMs = this.now();
+    this.ownPushes = this.ownPushes.filter((p) => nowMs - p.at <= (this.options.echoWindowMs ?? 120_000));
+    const decision = decideNotifications({
+      accountId: this.options.accountId,
+      me,
+      changes: entries
+        .slice()
+        .reverse()
+        .flatMap((entry) => candidateOfFeedEntry(entry) ?? []),
+      conflicts,
+      firstSync: this.firstSync,
+      ownPushes: this.ownPushes,
+      settings: this.options.settings(),
+      nowMs,
+      utcOffsetMinutes: (this.options.utcOffsetMinutes ?? machineUtcOffset)(nowMs),
+      ...(this.options.groupAbove !== undefined ? { groupAbove: this.options.groupAbove } : {}),
+      ...(this.options.echoWindowMs !== undefined ? { echoWindowMs: this.options.echoWindowMs } : {}),
+    });
+    if (decision.markSeen.length > 0) mirror.markNotificationsSeen(decision.markSeen);
+    if (decision.show.length > 0) this.options.display(decision.show);
+    return decision;
+  }
+
+  /** The person clicked a notification: what it stood for is seen. */
+  opened(notification: DesktopNotification): void {
+    if (notification.feedIds.length > 0) this.options.mirror.markNotificationsSeen(notification.feedIds);
+  }
+
+  /** Changes on the person's tasks they have not seen (the tray's mark). */
+  unseenCount(limit = 999): number {
+    return this.options.mirror.notifications(this.options.me.username, { unseenOnly: true, limit }).length;
+  }
+
+  private isFirstFullSync(): boolean {
+    const pass = this.options.mirror.passState('tasks', '');
+    return pass === null || (pass.state === 'running' && pass.passNo <= 1);
+  }
+}
+
+export function machineUtcOffset(nowMs: number): number {
+  return -new Date(nowMs).getTimezoneOffset();
+}
