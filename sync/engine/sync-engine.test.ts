@@ -1,0 +1,90 @@
+// The façade driven as the app drives it, against the emulator over real HTTP
+// and a real mirror file: start pulls, a local edit is pushed right away,
+// opening a task revalidates it, losing the network goes offline and a health
+// probe brings sync back, stop ends everything.
+import { afterEach, expect, test } from 'vitest';
+import type { SyncEvent } from './sync-events';
+import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
+
+let fixture: PullFixture | null = null;
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+/** Resolves with the first event (from now on) that matches. */
+function nextEvent<T extends SyncEvent['type']>(
+  f: PullFixture,
+  type: T,
+  match: (event: Extract<SyncEvent, { type: T }>) => boolean = () => true,
+): Promise<Extract<SyncEvent, { type: T }>> {
+  return new Promise((resolve) => {
+    const unsubscribe = f.engine.subscribe((event) => {
+      if (event.type === type && match(event as Extract<SyncEvent, { type: T }>)) {
+        unsubscribe();
+        resolve(event as Extract<SyncEvent, { type: T }>);
+      }
+    });
+  });
+}
+
+test('start pulls everything, a local edit is pushed right after, and opening a task revalidates it', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 300 }));
+  const started = nextEvent(f, 'sync-finished', (e) => e.reason === 'start');
+  const hotPoll = nextEvent(f, 'poll-scheduled', (e) => e.tier === 'hot');
+  f.engine.start();
+  const first = await started;
+  await hotPoll;
+  expect(first.summary.pulled).toBeGreaterThan(300);
+  expect(f.mirroredTaskIds()).toHaveLength(300);
+  expect(f.engine.state().nextPoll.hot).toBeGreaterThan(Date.now());
+
+  const id = f.mirroredTaskIds()[0] ?? '';
+  f.mirror.editTask(id, { title: 'edited here' });
+  const pushed = new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (f.emulator.control.task(id)?.title === 'edited here') {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 20);
+  });
+  f.engine.localEdit();
+  await pushed;
+
+  f.emulator.control.peerEdit(id, { status: 'blocked' });
+  f.emulator.control.clearRequests();
+  const refreshed = new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (f.mirror.getTask(id)?.task.status === 'blocked') {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 20);
+  });
+  f.engine.openTask(id);
+  await refreshed;
+  expect(f.emulator.control.requests().some((r) => r.path === `/v1/tasks/${id}`)).toBe(true);
+  await f.engine.stop();
+  expect(f.engine.state().running).toBe(false);
+});
+
+test('when requests stop getting through the engine goes offline, and a health probe that answers brings a full sync', async () => {
+  const f = (fixture = await startPullFixture({
+    seedTasks: 300,
+    engine: { pollPolicy: { probeBaseMs: 30, probeMaxMs: 60 } },
+  }));
+  await f.engine.pullOnce();
+  // Every request is cut off mid-answer (the API client retries, then gives up).
+  f.emulator.control.faults.dropConnections(10_000);
+  const offline = nextEvent(f, 'offline');
+  f.engine.start();
+  expect((await offline).error.kind).toBe('network');
+  const back = nextEvent(f, 'sync-finished', (e) => e.reason === 'network-returned');
+  f.emulator.control.faults.clear();
+  await nextEvent(f, 'online');
+  await back;
+  expect(f.engine.state().connectivity).toBe('online');
+  expect(f.emulator.control.requests().some((r) => r.path === '/v1/health' && r.status === 200)).toBe(true);
+});
