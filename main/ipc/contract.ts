@@ -82,15 +82,15 @@ export const invokeChannels = {
   },
   'task:create': { input: z.strictObject({ fields: taskCreateSchema }), output: taskDetailSchema },
   'task:delete': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: z.null() },
-  /** Comments and history as cached; a refresh is asked for behind, announced by `mirror:changed`. */
+  /** Comments and history as cached; with `refresh`, fresh ones are asked for behind (announced by `mirror:changed`). */
   'task:activity': {
-    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    input: z.strictObject({ task_id: z.string().min(1).max(1000), refresh: z.boolean().optional() }),
     output: taskActivitySchema,
   },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   'workspace:get': { input: noInput, output: workspaceSchema },
   'sync:status': { input: noInput, output: syncStatusSchema },
-  /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status`. */
+  /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status-changed`. */
   'sync:now': { input: noInput, output: z.null() },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

@@ -1,10 +1,14 @@
+// Renderer entry: mounts the app. Styles are imported here so the build emits
+// them as a file (the page's CSP allows no inline <style>).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import './styles/app.css';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 createRoot(rootElement).render(
   <StrictMode>
-    <main>svc-desktop</main>
+    <App />
   </StrictMode>,
 );

@@ -1,0 +1,148 @@
+// The sign-in screen's and the account switcher's calls, answered by the
+// AccountManager: list, sign in with a pasted token or through the browser,
+// cancel, switch, sign out, and "Try the demo". Errors leave with the type of
+// the typed error behind them, so the screen words them. No Electron here.
+import { AccountError, TokenNotAcceptedError } from '../../sync/accounts/account-errors';
+import type { AccountManager, AccountSummary as ManagedAccount } from '../../sync/accounts/account-manager';
+import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
+import { ApiError, NetworkError, ProblemError, SignedOutError } from '../../sync/api/errors';
+import { AuthError } from '../../sync/auth/auth-errors';
+import { IpcHandlerError, type IpcHandlers } from './gate';
+import type { AccountList, AccountSummary, ServerSettings } from './screen-schemas';
+
+/** A local server with sample data and a token for it ("Try the demo"). */
+export interface DemoServer {
+  server: ServerSettings;
+  token: string;
+}
+
+export interface AccountHandlerDependencies {
+  readonly accounts: AccountManager;
+  /** The server settings the sign-in form starts from. */
+  readonly serverDefaults: () => Partial<AccountServerSettings>;
+  /** Opens the consent page in the person's browser (main: shell.openExternal). */
+  readonly openUrl: (url: string) => void | Promise<void>;
+  /** Starts (once) the local emulator seeded with sample data. */
+  readonly startDemo: () => Promise<DemoServer>;
+  /** The demo server's base URL once started (accounts on it are marked `demo`). */
+  readonly demoBaseUrl: () => string | null;
+}
+
+/** The typed error behind a failed sign-in or account change, as an answer the screen branches on. */
+export function accountHandlerError(error: unknown): unknown {
+  if (error instanceof IpcHandlerError) return error;
+  if (error instanceof TokenNotAcceptedError) return new IpcHandlerError(error.reason, error.message);
+  if (error instanceof AccountError || error instanceof AuthError) {
+    return new IpcHandlerError(error.type, error.message);
+  }
+  if (error instanceof SignedOutError) return new IpcHandlerError(error.reason, error.message);
+  if (error instanceof ProblemError) return new IpcHandlerError(error.type, error.message);
+  if (error instanceof NetworkError) return new IpcHandlerError('network', error.message);
+  if (error instanceof ApiError) return new IpcHandlerError(error.kind, error.message);
+  return error;
+}
+
+export function accountSummary(
+  accounts: AccountManager,
+  account: ManagedAccount,
+  demoBaseUrl: string | null,
+): AccountSummary {
+  let orgName: string | null = null;
+  try {
+    const organization = accounts
+      .runtime(account.id)
+      .mirror.resources('organizations')
+      .find((org) => org.org_id === account.identity.org_id);
+    orgName = typeof organization?.name === 'string' ? organization.name : null;
+  } catch {
+    // A closed or missing mirror: the organization's id stands in for its name.
+  }
+  return {
+    account_id: account.id,
+    username: account.identity.username,
+    user_id: account.identity.user_id,
+    org_id: account.identity.org_id ?? '',
+    org_name: orgName,
+    server: { base_url: account.base_url, auth_url: account.auth_url, client_id: account.client_id },
+    read_only: account.read_only,
+    state: account.state === 'signed-out' ? 'signed-out' : 'signed-in',
+    current: account.current,
+    demo: demoBaseUrl !== null && account.base_url === demoBaseUrl,
+  };
+}
+
+export function accountList(accounts: AccountManager, demoBaseUrl: string | null): AccountList {
+  const list = accounts.list();
+  return {
+    accounts: list.map((account) => accountSummary(accounts, account, demoBaseUrl)),
+    current: list.find((account) => account.current)?.id ?? null,
+  };
+}
+
+export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHandlers {
+  const { accounts } = dependencies;
+
+  function guarded<I, O>(work: (input: I) => Promise<O> | O): (input: I) => Promise<O> {
+    return async (input) => {
+      try {
+        return await work(input);
+      } catch (error) {
+        throw accountHandlerError(error);
+      }
+    };
+  }
+
+  /** A sign-in shows the account it signed in to. */
+  async function show(account: ManagedAccount): Promise<AccountSummary> {
+    const shown = await accounts.switchTo(account.id);
+    return accountSummary(accounts, shown, dependencies.demoBaseUrl());
+  }
+
+  return {
+    'accounts:list': guarded(() => accountList(accounts, dependencies.demoBaseUrl())),
+
+    'accounts:server-defaults': guarded(() => {
+      const defaults = dependencies.serverDefaults();
+      return {
+        base_url: defaults.base_url ?? '',
+        auth_url: defaults.auth_url ?? defaults.base_url ?? '',
+        client_id: defaults.client_id ?? '',
+      };
+    }),
+
+    'accounts:sign-in-token': guarded(async ({ server, token }) => {
+      const result = await accounts.signInWithToken({ token, server });
+      return show(result.account);
+    }),
+
+    'accounts:start-oauth': guarded(async ({ server }) => {
+      const result = await accounts.signInWithBrowser({ openUrl: dependencies.openUrl, server });
+      return show(result.account);
+    }),
+
+    'accounts:cancel-oauth': guarded(() => {
+      accounts.cancelSignIn();
+      return null;
+    }),
+
+    'accounts:switch': guarded(async ({ account_id }) =>
+      accountSummary(accounts, await accounts.switchTo(account_id), dependencies.demoBaseUrl()),
+    ),
+
+    'accounts:sign-out': guarded(async ({ account_id, keep_pending }) => {
+      await accounts.signOut(account_id, { keepQueuedEdits: keep_pending ?? true });
+      return accountList(accounts, dependencies.demoBaseUrl());
+    }),
+
+    'demo:start': guarded(async () => {
+      let demo: DemoServer;
+      try {
+        demo = await dependencies.startDemo();
+      } catch (error) {
+        throw new IpcHandlerError('demo-failed', error instanceof Error ? error.message : String(error));
+      }
+      const result = await accounts.signInWithToken({ token: demo.token, server: demo.server });
+      return show(result.account);
+    }),
+  };
+}

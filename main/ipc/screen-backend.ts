@@ -1,0 +1,172 @@
+// Everything behind the screens' channels, wired once for both hosts: main
+// (Electron) and the end-to-end host (a browser over HTTP) build the same
+// handler maps here from an AccountManager whose accounts each run a real
+// SyncEngine over their mirror, and forward the same events. Only how the
+// gate reaches the page differs. No Electron here.
+import type { Mirror } from '../../db/mirror';
+import type { AccountManager } from '../../sync/accounts/account-manager';
+import type { AccountRuntime } from '../../sync/accounts/account-runtime';
+import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
+import type { SyncEngine } from '../../sync/engine/sync-engine';
+import { accountHandlers, accountList, type DemoServer } from './account-handlers';
+import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
+import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
+import { fetchTaskActivity } from './task-activity-fetch';
+import { type ActiveMirror, taskHandlers } from './task-handlers';
+
+export interface ScreenBackendOptions {
+  /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
+  readonly accounts: AccountManager;
+  readonly emit: IpcGate['emit'];
+  readonly serverDefaults: () => Partial<AccountServerSettings>;
+  readonly openUrl: (url: string) => void | Promise<void>;
+  /** Starts the local emulator with sample data (main: startEmulator; called once). */
+  readonly startDemo: () => Promise<DemoServer>;
+  readonly now?: () => Date;
+  /** How often progress and pulled pages reach the screens (ms). */
+  readonly throttleMs?: number;
+}
+
+export interface ScreenBackend {
+  /** Register each with the gate. */
+  readonly handlers: readonly IpcHandlers[];
+  close(): void;
+}
+
+type Runtime = AccountRuntime<Mirror, SyncEngine>;
+
+function statusAccount(runtime: Runtime): StatusAccount {
+  return {
+    accountId: runtime.id,
+    mirror: runtime.mirror,
+    signedIn: runtime.session !== null,
+    readOnly: runtime.record.read_only,
+  };
+}
+
+export function createScreenBackend(options: ScreenBackendOptions): ScreenBackend {
+  const { accounts, emit } = options;
+  let demo: Promise<DemoServer> | null = null;
+  let demoBaseUrl: string | null = null;
+  const startDemo = () => {
+    demo ??= options.startDemo().then(
+      (started) => {
+        demoBaseUrl = started.server.base_url;
+        return started;
+      },
+      (error: unknown) => {
+        demo = null;
+        throw error;
+      },
+    );
+    return demo;
+  };
+
+  const board = new SyncStatusBoard({
+    emitStatus: (status) => emit('sync:status-changed', status),
+    emitChanged: (change) => emit('mirror:changed', change),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+  });
+
+  const stop = accounts.subscribe((event) => {
+    if (event.type === 'accounts-changed') {
+      emit('accounts:changed', accountList(accounts, demoBaseUrl));
+      for (const runtime of accounts.list().map((account) => accounts.runtime(account.id))) {
+        board.announce(statusAccount(runtime));
+      }
+      return;
+    }
+    let runtime: Runtime;
+    try {
+      runtime = accounts.runtime(event.account_id);
+    } catch {
+      return;
+    }
+    if (event.event.type === 'sync') {
+      const syncEvent = event.event.event;
+      board.onSyncEvent(statusAccount(runtime), syncEvent);
+      // The organization's name arrives with the first sync: the account switcher shows it.
+      if (syncEvent.type === 'sync-finished') emit('accounts:changed', accountList(accounts, demoBaseUrl));
+    } else {
+      board.announce(statusAccount(runtime));
+    }
+  });
+
+  /** Fetches of comments and history under way, so opening a task twice asks once. */
+  const fetching = new Set<string>();
+
+  const active = (): ActiveMirror | null => {
+    const runtime = accounts.currentRuntime();
+    const session = runtime?.session;
+    if (!runtime || !session) return null;
+    const { identity } = runtime.record;
+    return {
+      accountId: runtime.id,
+      mirror: runtime.mirror,
+      me: { username: identity.username, user_id: identity.user_id },
+      readOnly: runtime.record.read_only,
+      edited: () => {
+        runtime.session?.engine?.localEdit();
+        board.announce(statusAccount(runtime));
+      },
+      refreshActivity: (taskId) => {
+        const key = `${runtime.id}\u0000${taskId}`;
+        if (taskId.startsWith('local-') || fetching.has(key)) return;
+        fetching.add(key);
+        fetchTaskActivity(session.api, runtime.mirror, taskId)
+          .then(() =>
+            emit('mirror:changed', {
+              account_id: runtime.id,
+              collections: ['task_comments', 'task_history'],
+              task_ids: [taskId],
+              remapped: [],
+            }),
+          )
+          .catch(() => {
+            // Offline or refused: the cached activity stays on show; the next opening asks again.
+          })
+          .finally(() => fetching.delete(key));
+      },
+    };
+  };
+
+  const current = (): Runtime => {
+    const runtime = accounts.currentRuntime();
+    if (!runtime) throw new IpcHandlerError('signed-out', 'No account is signed in.');
+    return runtime;
+  };
+
+  const syncHandlers: IpcHandlers = {
+    'sync:status': () => board.status(statusAccount(current())),
+    'sync:now': () => {
+      const runtime = current();
+      const engine = runtime.session?.engine ?? null;
+      if (engine === null) {
+        throw new IpcHandlerError('signed-out', 'Sign in again to sync this account.');
+      }
+      engine.syncNow().catch(() => {
+        // The outcome reaches the screens as sync events (sync-failed, offline).
+      });
+      return null;
+    },
+  };
+
+  return {
+    handlers: [
+      accountHandlers({
+        accounts,
+        serverDefaults: options.serverDefaults,
+        openUrl: options.openUrl,
+        startDemo,
+        demoBaseUrl: () => demoBaseUrl,
+      }),
+      taskHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
+      syncHandlers,
+    ],
+    close() {
+      stop();
+      board.close();
+    },
+  };
+}

@@ -1,0 +1,423 @@
+// The task screens' calls, answered from the current account's mirror and
+// never from the network: the list in the service's vocabulary (keyset pages
+// and counts), one task, its edits (applied at once, queued for the server),
+// the workspace's collections with their counts, and cached activity.
+// No Electron: main and the end-to-end host register the same map.
+import { sql } from 'kysely';
+import type { Mirror, Resource } from '../../db/mirror';
+import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
+import type { OutboxOp } from '../../db/outbox';
+import { InvalidParameterError, TASK_FILTER_KEYS } from '../../sync/protocol/task-list-query';
+import type { IpcGate, IpcHandlers } from './gate';
+import { IpcHandlerError } from './gate';
+import type {
+  FiledTasks,
+  SprintSummary,
+  SyncMark,
+  TaskActivity,
+  TaskDetail,
+  TaskListQueryInput,
+  TaskPage,
+  TaskRow,
+  Workspace,
+} from './screen-schemas';
+
+/** The signed-in account whose mirror the screens show. */
+export interface ActiveMirror {
+  readonly accountId: string;
+  readonly mirror: Mirror;
+  readonly me: { readonly username: string; readonly user_id: string };
+  /** Writes are refused by the service for this account (test token, missing scope). */
+  readonly readOnly: boolean;
+  /** A local edit was queued: the sync side pushes it soon. */
+  edited(): void;
+  /** Asks the server for a task's comments and history, behind; `mirror:changed` tells when they landed. */
+  refreshActivity(taskId: string): void;
+}
+
+export interface TaskHandlerDependencies {
+  /** The account the window shows, or null before sign-in. */
+  readonly active: () => ActiveMirror | null;
+  readonly emit: IpcGate['emit'];
+  /** Now, for `overdue` and the current sprint (tests pass a fixed one). */
+  readonly now?: () => Date;
+}
+
+const DEFAULT_FILED_LIMIT = 2000;
+
+/** Unsettled outbox states and the mark each gives a task; the strongest wins. */
+const MARK_OF_STATE: Readonly<Record<string, Exclude<SyncMark, null>>> = {
+  queued: 'pending',
+  in_flight: 'pending',
+  blocked: 'blocked',
+  failed: 'failed',
+  conflict: 'conflict',
+};
+const MARK_STRENGTH: Readonly<Record<Exclude<SyncMark, null>, number>> = {
+  pending: 0,
+  blocked: 1,
+  failed: 2,
+  conflict: 3,
+};
+
+function strongerMark(a: SyncMark, b: SyncMark): SyncMark {
+  if (a === null) return b;
+  if (b === null) return a;
+  return MARK_STRENGTH[b] > MARK_STRENGTH[a] ? b : a;
+}
+
+/** The query's pairs as the service's query string would carry them (the parser then checks every value). */
+export function taskQueryPairs(query: TaskListQueryInput): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const key of TASK_FILTER_KEYS) {
+    const value = query.filter[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      // An empty choice restricts nothing (the screens send [] when every value is unticked).
+      for (const item of value) pairs.push([`filter[${key}]`, item]);
+    } else {
+      pairs.push([`filter[${key}]`, String(value)]);
+    }
+  }
+  pairs.push(['sort_by', query.sort_by], ['sort_order', query.sort_order]);
+  return pairs;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** Marks of tasks whose operations wait for the person (conflict, failed, blocked): few, read per call. */
+function waitingMarks(mirror: Mirror): Map<string, SyncMark> {
+  const marks = new Map<string, SyncMark>();
+  for (const op of mirror.outboxOps(['conflict', 'failed', 'blocked'])) {
+    marks.set(op.entityId, strongerMark(marks.get(op.entityId) ?? null, MARK_OF_STATE[op.state] ?? null));
+  }
+  return marks;
+}
+
+interface RowSource {
+  task_id: string;
+  title: string;
+  status: string;
+  priority: string | null;
+  assignee: string | null;
+  project_id: string | null;
+  team_id: string | null;
+  section_id: string | null;
+  sprint_id: string | null;
+  goal_id: string | null;
+  tags: string[];
+  due_date: string | null;
+  start_date: string | null;
+  created_at: string | null;
+  task_type: string | null;
+  review: string | null;
+  position: number | null;
+  pending: boolean;
+}
+
+function rowOf(item: RowSource, marks: ReadonlyMap<string, SyncMark>): TaskRow {
+  return {
+    task_id: item.task_id,
+    title: item.title,
+    status: item.status,
+    priority: item.priority,
+    assignee: item.assignee,
+    project_id: item.project_id,
+    team_id: item.team_id,
+    section_id: item.section_id,
+    sprint_id: item.sprint_id,
+    goal_id: item.goal_id,
+    tags: item.tags,
+    due_date: item.due_date,
+    start_date: item.start_date,
+    created_at: item.created_at,
+    task_type: item.task_type,
+    review: item.review,
+    position: item.position,
+    sync_mark: marks.get(item.task_id) ?? (item.pending ? 'pending' : null),
+  };
+}
+
+/** Turns the mirror's typed errors into answers the screens branch on. */
+function asHandlerError(error: unknown): unknown {
+  if (error instanceof IpcHandlerError) return error;
+  if (error instanceof InvalidParameterError) return new IpcHandlerError('invalid-parameter', error.message);
+  if (error instanceof InvalidEditError) return new IpcHandlerError('validation', error.message);
+  if (error instanceof NotInMirrorError) return new IpcHandlerError('not-found', error.message);
+  if (error instanceof MirrorStorageError)
+    return new IpcHandlerError(`storage-${error.problem}`, error.message);
+  return error;
+}
+
+export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers {
+  const now = dependencies.now ?? (() => new Date());
+  const today = () => now().toISOString().slice(0, 10);
+  /** Tag values in use, recomputed after the tasks changed. */
+  let tagCache: { mirror: Mirror; tags: string[] } | null = null;
+
+  function active(): ActiveMirror {
+    const account = dependencies.active();
+    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
+    return account;
+  }
+
+  function writable(): ActiveMirror {
+    const account = active();
+    if (account.readOnly) {
+      throw new IpcHandlerError(
+        'read-only',
+        'This account can read but not change tasks (a test token, or one without write access).',
+      );
+    }
+    return account;
+  }
+
+  function guarded<I, O>(work: (input: I) => O | Promise<O>): (input: I) => Promise<O> {
+    return async (input) => {
+      try {
+        return await work(input);
+      } catch (error) {
+        throw asHandlerError(error);
+      }
+    };
+  }
+
+  function announce(account: ActiveMirror, taskIds: string[] | null, collections = ['tasks']): void {
+    tagCache = null;
+    dependencies.emit('mirror:changed', {
+      account_id: account.accountId,
+      collections,
+      task_ids: taskIds,
+      remapped: [],
+    });
+  }
+
+  function detail(account: ActiveMirror, taskId: string): TaskDetail {
+    const found = account.mirror.getTask(taskId);
+    if (found === null || found.hidden) throw new NotInMirrorError('task', taskId);
+    const ops: OutboxOp[] = account.mirror
+      .outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])
+      .filter((op) => op.entityId === taskId);
+    let mark: SyncMark = found.pending ? 'pending' : null;
+    const fields = new Set<string>();
+    for (const op of ops) {
+      mark = strongerMark(mark, MARK_OF_STATE[op.state] ?? null);
+      for (const field of Object.keys(op.patch)) fields.add(field);
+    }
+    return {
+      task: found.task as TaskDetail['task'],
+      sync_mark: mark,
+      pending_fields: [...fields].sort(),
+      server_gone: found.serverGone,
+    };
+  }
+
+  async function tagsInUse(mirror: Mirror): Promise<string[]> {
+    if (tagCache?.mirror === mirror) return tagCache.tags;
+    const result = await sql<{ tag: string }>`
+      SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
+       WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`.execute(mirror.kysely);
+    const tags = result.rows.map((row) => row.tag);
+    tagCache = { mirror, tags };
+    return tags;
+  }
+
+  function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
+    const counts = mirror.sprintTaskCounts();
+    return mirror
+      .resources('sprints', teamId)
+      .map((sprint): SprintSummary => {
+        const id = String(sprint.sprint_id);
+        const status = text(sprint.status);
+        const start = text(sprint.start_date) ?? '';
+        const end = text(sprint.end_date) ?? '';
+        const done = status === 'completed' || text(sprint.completed_at) !== null;
+        return {
+          sprint_id: id,
+          team_id: teamId,
+          name: text(sprint.name) ?? id,
+          status,
+          start_date: start,
+          end_date: end,
+          duration_label: text(sprint.duration_label),
+          task_count: counts.get(id)?.total ?? 0,
+          completed_count: counts.get(id)?.completed ?? 0,
+          current: !done && start <= day && day <= end,
+        };
+      })
+      .sort((a, b) => b.start_date.localeCompare(a.start_date) || a.name.localeCompare(b.name));
+  }
+
+  return {
+    'tasks:query': guarded(({ query, after, limit, count: withCount }): TaskPage => {
+      const { mirror, me } = active();
+      const pairs = taskQueryPairs(query);
+      const options = { me: me.username, today: today() };
+      const page = mirror.queryTasks(pairs, { ...options, after: after ?? null, limit: limit ?? 200 });
+      const marks = waitingMarks(mirror);
+      return {
+        rows: page.items.map((item) => rowOf(item, marks)),
+        next: page.next,
+        count: withCount === true ? mirror.countTasks(pairs, options) : null,
+      };
+    }),
+
+    'tasks:filed': guarded(async ({ field, values, limit }): Promise<FiledTasks> => {
+      const { mirror } = active();
+      const max = limit ?? DEFAULT_FILED_LIMIT;
+      const rows = await mirror.kysely
+        .selectFrom('tasks')
+        .select([
+          'task_id',
+          'title',
+          'status',
+          'priority',
+          'assignee',
+          'project_id',
+          'team_id',
+          'section_id',
+          'sprint_id',
+          'goal_id',
+          'tags',
+          'due_date',
+          'start_date',
+          'created_at',
+          'task_type',
+          'review',
+          'position',
+          'pending',
+        ])
+        .where('hidden', '=', 0)
+        .where(field, 'in', values)
+        .orderBy(sql`position IS NULL`)
+        .orderBy('position')
+        .orderBy('k_title')
+        .orderBy('task_id')
+        .limit(max + 1)
+        .execute();
+      const marks = waitingMarks(mirror);
+      return {
+        rows: rows
+          .slice(0, max)
+          .map((row) =>
+            rowOf({ ...row, tags: JSON.parse(row.tags) as string[], pending: row.pending > 0 }, marks),
+          ),
+        truncated: rows.length > max,
+      };
+    }),
+
+    'task:get': guarded(({ task_id }) => detail(active(), task_id)),
+
+    'task:edit': guarded(({ task_id, patch }) => {
+      const account = writable();
+      const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      if (account.mirror.editTask(task_id, change) !== null) account.edited();
+      announce(account, [task_id]);
+      return detail(account, task_id);
+    }),
+
+    'task:create': guarded(({ fields }) => {
+      const account = writable();
+      const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+      const { taskId } = account.mirror.createTask(values);
+      account.edited();
+      announce(account, [taskId]);
+      return detail(account, taskId);
+    }),
+
+    'task:delete': guarded(({ task_id }) => {
+      const account = writable();
+      if (account.mirror.getTask(task_id) === null) throw new NotInMirrorError('task', task_id);
+      account.mirror.deleteTask(task_id);
+      account.edited();
+      announce(account, [task_id]);
+      return null;
+    }),
+
+    'task:activity': guarded(({ task_id, refresh }): TaskActivity => {
+      const account = active();
+      const { mirror } = account;
+      if (refresh === true) account.refreshActivity(task_id);
+      const byTime = (a: Resource, b: Resource) =>
+        (text(a.created_at) ?? '').localeCompare(text(b.created_at) ?? '');
+      return {
+        comments: mirror.resources('task_comments', task_id).sort(byTime) as TaskActivity['comments'],
+        history: mirror.resources('task_history', task_id).sort(byTime) as TaskActivity['history'],
+        cached:
+          mirror.passState('task_comments', task_id) !== null ||
+          mirror.passState('task_history', task_id) !== null,
+      };
+    }),
+
+    'workspace:get': guarded(async (): Promise<Workspace> => {
+      const { mirror, me } = active();
+      const day = today();
+      const organization = mirror.resources('organizations')[0];
+      const sectionCounts = mirror.sectionTaskCounts();
+      const goalCounts = mirror.goalTaskCounts();
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      return {
+        me: { username: me.username, user_id: me.user_id },
+        organization:
+          organization === undefined
+            ? null
+            : {
+                org_id: String(organization.org_id),
+                name: text(organization.name) ?? String(organization.org_id),
+              },
+        projects: mirror
+          .resources('projects')
+          .map((p) => ({
+            project_id: String(p.project_id),
+            name: text(p.name) ?? String(p.project_id),
+            status: text(p.status),
+            team_id: text(p.team_id),
+          }))
+          .sort(byName),
+        teams: mirror
+          .resources('teams')
+          .map((t) => ({
+            team_id: String(t.team_id),
+            name: text(t.name) ?? String(t.team_id),
+            sprints: sprintSummaries(mirror, String(t.team_id), day),
+          }))
+          .sort(byName),
+        goals: mirror
+          .resources('goals')
+          .map((g) => ({
+            goal_id: String(g.goal_id),
+            project_id: text(g.project_id) ?? '',
+            name: text(g.name) ?? String(g.goal_id),
+            status: text(g.status),
+            target_date: text(g.target_date),
+            tasks_total: goalCounts.get(String(g.goal_id))?.total ?? 0,
+            tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
+          }))
+          .sort(byName),
+        sections: mirror
+          .resources('sections')
+          .map((s) => ({
+            section_id: String(s.section_id),
+            name: text(s.name) ?? String(s.section_id),
+            scope_type: text(s.scope_type) ?? 'project',
+            scope_id: text(s.scope_id) ?? '',
+            position: typeof s.position === 'number' ? s.position : 0,
+            task_count: sectionCounts.get(String(s.section_id)) ?? 0,
+          }))
+          .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
+        members: mirror
+          .resources('organization_members')
+          .filter((m) => typeof m.username === 'string')
+          .map((m) => ({
+            user_id: String(m.user_id),
+            username: String(m.username),
+            active: m.is_active !== false,
+          }))
+          .sort((a, b) => a.username.localeCompare(b.username)),
+        tags: await tagsInUse(mirror),
+      };
+    }),
+  };
+}

@@ -1,0 +1,30 @@
+// The page: the sign-in screen until an account is signed in, then the
+// workspace. The session (accounts, status, theme) starts here.
+import { useEffect } from 'react';
+import { SignInScreen } from '../sign-in/sign-in-screen';
+import { startSession, useSession } from '../store/session-store';
+import { NoticeBanner } from './notice-banner';
+import { WorkspaceScreen } from './workspace-screen';
+
+export function App() {
+  const phase = useSession((state) => state.phase);
+  const addingAccount = useSession((state) => state.addingAccount);
+  useEffect(() => startSession(), []);
+
+  if (phase === 'starting') {
+    return (
+      <div className="splash" role="status" aria-live="polite">
+        Opening…
+      </div>
+    );
+  }
+  if (phase === 'sign-in' || addingAccount) {
+    return (
+      <>
+        <NoticeBanner />
+        <SignInScreen />
+      </>
+    );
+  }
+  return <WorkspaceScreen />;
+}

@@ -1,0 +1,91 @@
+// The signed-in window: sidebar, the current screen, the task editor beside
+// it, the status bar, and the overlays (palette, shortcuts, problems).
+import { useEffect } from 'react';
+import { SectionBoard } from '../board/section-board';
+import { CommandPalette } from '../command-palette/command-palette';
+import { useGlobalShortcuts } from '../command-palette/shortcuts';
+import { ShortcutsHelp } from '../command-palette/shortcuts-help';
+import { GoalsView } from '../goals/goals-view';
+import { Sidebar } from '../sidebar/sidebar';
+import { SprintView } from '../sprints/sprint-view';
+import { StatusBar } from '../status-bar/status-bar';
+import { useSession } from '../store/session-store';
+import { type ListScope, useView, type View } from '../store/view-store';
+import {
+  clearWorkspace,
+  followWorkspaceChanges,
+  loadWorkspace,
+  useWorkspace,
+} from '../store/workspace-store';
+import { TaskCreateForm } from '../task-detail/task-create-form';
+import { TaskEditor } from '../task-detail/task-editor';
+import { TaskList } from '../task-list/task-list';
+import { NoticeBanner } from './notice-banner';
+
+function listTitle(
+  scope: ListScope,
+  projectNames: ReadonlyMap<string, string>,
+  teamNames: ReadonlyMap<string, string>,
+) {
+  switch (scope.kind) {
+    case 'my-tasks':
+      return 'My tasks';
+    case 'all':
+      return 'All tasks';
+    case 'project':
+      return projectNames.get(scope.projectId) ?? 'Project';
+    case 'team':
+      return teamNames.get(scope.teamId) ?? 'Team';
+  }
+}
+
+function MainView({ view }: { view: View }) {
+  const projectNames = useWorkspace((state) => state.projectNames);
+  const teamNames = useWorkspace((state) => state.teamNames);
+  switch (view.kind) {
+    case 'list':
+      return <TaskList scope={view.scope} title={listTitle(view.scope, projectNames, teamNames)} />;
+    case 'board':
+      return <SectionBoard scopeType={view.scopeType} scopeId={view.scopeId} />;
+    case 'sprint':
+      return <SprintView sprintId={view.sprintId} />;
+    case 'goals':
+      return <GoalsView goalId={view.goalId} />;
+  }
+}
+
+export function WorkspaceScreen() {
+  const accountId = useSession((state) => state.current?.account_id ?? null);
+  const view = useView((state) => state.view);
+  const openTaskId = useView((state) => state.openTaskId);
+  const creating = useView((state) => state.creating);
+  const announcement = useView((state) => state.announcement);
+  useGlobalShortcuts();
+
+  useEffect(() => {
+    clearWorkspace();
+    void loadWorkspace();
+    return followWorkspaceChanges();
+  }, [accountId]);
+
+  return (
+    <div className={`app-shell${openTaskId !== null || creating ? ' has-editor' : ''}`}>
+      <Sidebar />
+      <main className="main-area" id="main">
+        <NoticeBanner />
+        <MainView view={view} />
+      </main>
+      {creating ? (
+        <TaskCreateForm />
+      ) : openTaskId !== null ? (
+        <TaskEditor key={openTaskId} taskId={openTaskId} />
+      ) : null}
+      <StatusBar />
+      <CommandPalette />
+      <ShortcutsHelp />
+      <div className="visually-hidden" aria-live="polite" role="status">
+        {announcement}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// The command palette (Ctrl/Cmd+K): a modal combobox over every command and
+// the tasks whose title matches what is typed. Arrow keys choose, Enter runs,
+// Escape closes and gives focus back to where it was.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { invoke } from '../bridge/svc';
+import { openTask, setPaletteOpen, useView } from '../store/view-store';
+import { valueWord } from '../vocabulary/task-words';
+import { buildCommands, type Command, matchCommands } from './commands';
+
+const TASK_RESULTS = 6;
+
+function useTaskMatches(text: string): TaskRow[] {
+  const term = text.trim();
+  const [found, setFound] = useState<{ term: string; rows: TaskRow[] }>({ term: '', rows: [] });
+  useEffect(() => {
+    if (term.length < 2) return;
+    let cancelled = false;
+    invoke('tasks:query', {
+      query: { filter: { search: term, search_fields: 'title' }, sort_by: 'title', sort_order: 'asc' },
+      limit: TASK_RESULTS,
+    })
+      .then((page) => {
+        if (!cancelled) setFound({ term, rows: page.rows });
+      })
+      .catch(() => {
+        if (!cancelled) setFound({ term, rows: [] });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [term]);
+  return found.term === term && term.length >= 2 ? found.rows : [];
+}
+
+function PaletteDialog() {
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const commands = useMemo(() => buildCommands(), []);
+  const matches = matchCommands(commands, text);
+  const tasks = useTaskMatches(text);
+  const options: Command[] = [
+    ...matches,
+    ...tasks.map((row) => ({
+      id: `task-${row.task_id}`,
+      label: row.title,
+      group: `Open task · ${valueWord(row.status)}`,
+      run: () => openTask(row.task_id),
+    })),
+  ];
+  const activeIndex = Math.min(active, Math.max(options.length - 1, 0));
+
+  useEffect(() => {
+    const previous = document.activeElement;
+    inputRef.current?.focus();
+    return () => {
+      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+    };
+  }, []);
+
+  useEffect(() => {
+    document.getElementById(`palette-option-${activeIndex}`)?.scrollIntoView({ block: 'nearest' });
+  }, [activeIndex]);
+
+  const runOption = (option: Command | undefined) => {
+    if (!option) return;
+    setPaletteOpen(false);
+    option.run();
+  };
+
+  return (
+    <div className="overlay" onMouseDown={() => setPaletteOpen(false)}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        onMouseDown={(event) => event.stopPropagation()}
+      >
+        <input
+          ref={inputRef}
+          type="text"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-options"
+          aria-autocomplete="list"
+          aria-activedescendant={options.length > 0 ? `palette-option-${activeIndex}` : undefined}
+          aria-label="Type a command or a task title"
+          placeholder="Type a command or a task title…"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowDown') {
+              event.preventDefault();
+              setActive((activeIndex + 1) % Math.max(options.length, 1));
+            } else if (event.key === 'ArrowUp') {
+              event.preventDefault();
+              setActive((activeIndex - 1 + options.length) % Math.max(options.length, 1));
+            } else if (event.key === 'Enter') {
+              event.preventDefault();
+              runOption(options[activeIndex]);
+            } else if (event.key === 'Escape') {
+              event.preventDefault();
+              event.stopPropagation();
+              setPaletteOpen(false);
+            } else if (event.key === 'Tab') {
+              // The dialog holds focus: there is nothing else in it to reach.
+              event.preventDefault();
+            }
+          }}
+        />
+        <ul id="palette-options" role="listbox" aria-label="Commands" className="palette-options">
+          {options.length === 0 ? <li className="muted palette-empty">Nothing matches.</li> : null}
+          {options.map((option, index) => (
+            <li
+              key={option.id}
+              id={`palette-option-${index}`}
+              role="option"
+              aria-selected={index === activeIndex}
+              className={`palette-option${index === activeIndex ? ' is-active' : ''}`}
+              onMouseMove={() => setActive(index)}
+              onClick={() => runOption(option)}
+            >
+              <span className="palette-group">{option.group}</span>
+              <span className="palette-label">{option.label}</span>
+              {option.keys ? <kbd>{option.keys}</kbd> : null}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+export function CommandPalette() {
+  const open = useView((state) => state.paletteOpen);
+  return open ? <PaletteDialog /> : null;
+}

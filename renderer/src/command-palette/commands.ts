@@ -1,0 +1,254 @@
+// Everything the app can do from the keyboard, as a list of commands: the
+// palette offers them, the shortcuts call the same functions.
+import { invoke } from '../bridge/svc';
+import { setTheme, showProblem, signOut, switchAccount, syncNow, useSession } from '../store/session-store';
+import {
+  announce,
+  navigate,
+  openTask,
+  setShortcutsOpen,
+  startCreating,
+  targetTaskId,
+  useView,
+} from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { SEARCH_INPUT_ID } from '../task-list/filter-bar';
+import { clearFilters, setFiltersOpen } from '../task-list/list-store';
+import { valueWord } from '../vocabulary/task-words';
+
+export interface Command {
+  id: string;
+  label: string;
+  group: string;
+  /** The shortcut, as shown. */
+  keys?: string;
+  run: () => void;
+}
+
+/** Status shortcuts 1–4, in workflow order. */
+export const STATUS_KEYS: Readonly<Record<string, string>> = {
+  '1': 'not_started',
+  '2': 'in_progress',
+  '3': 'blocked',
+  '4': 'completed',
+};
+
+export async function setTaskStatus(status: string): Promise<void> {
+  const taskId = targetTaskId();
+  if (taskId === null) {
+    announce('No task selected.');
+    return;
+  }
+  try {
+    const detail = await invoke('task:edit', { task_id: taskId, patch: { status } });
+    announce(`Status of “${detail.task.title}” set to ${valueWord(status)}.`);
+  } catch (error) {
+    showProblem(error, 'Changing the status');
+  }
+}
+
+export function focusSearch(): void {
+  const view = useView.getState().view;
+  if (view.kind !== 'list') navigate({ kind: 'list', scope: { kind: 'all' } });
+  requestAnimationFrame(() => {
+    const input = document.getElementById(SEARCH_INPUT_ID);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  });
+}
+
+export function focusList(): void {
+  const body = document.querySelector<HTMLElement>('[data-testid="task-grid-body"]');
+  body?.focus();
+}
+
+export function currentSprintId(): string | null {
+  const workspace = useWorkspace.getState().workspace;
+  for (const team of workspace?.teams ?? []) {
+    const current = team.sprints.find((sprint) => sprint.current);
+    if (current) return current.sprint_id;
+  }
+  return null;
+}
+
+export function buildCommands(): Command[] {
+  const { workspace } = useWorkspace.getState();
+  const { accounts, current } = useSession.getState();
+  const commands: Command[] = [
+    {
+      id: 'go-my',
+      label: 'Go to My tasks',
+      group: 'Go to',
+      keys: 'G M',
+      run: () => navigate({ kind: 'list', scope: { kind: 'my-tasks' } }),
+    },
+    {
+      id: 'go-all',
+      label: 'Go to All tasks',
+      group: 'Go to',
+      keys: 'G A',
+      run: () => navigate({ kind: 'list', scope: { kind: 'all' } }),
+    },
+    {
+      id: 'go-goals',
+      label: 'Go to Goals',
+      group: 'Go to',
+      keys: 'G O',
+      run: () => navigate({ kind: 'goals', goalId: null }),
+    },
+  ];
+  const sprintId = currentSprintId();
+  if (sprintId !== null) {
+    commands.push({
+      id: 'go-sprint',
+      label: 'Go to the current sprint',
+      group: 'Go to',
+      keys: 'G S',
+      run: () => navigate({ kind: 'sprint', sprintId }),
+    });
+  }
+  for (const project of workspace?.projects ?? []) {
+    commands.push({
+      id: `project-${project.project_id}`,
+      label: `Project: ${project.name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'list', scope: { kind: 'project', projectId: project.project_id } }),
+    });
+  }
+  for (const team of workspace?.teams ?? []) {
+    commands.push({
+      id: `team-${team.team_id}`,
+      label: `Team: ${team.name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }),
+    });
+    for (const sprint of team.sprints) {
+      commands.push({
+        id: `sprint-${sprint.sprint_id}`,
+        label: `Sprint: ${sprint.name} (${team.name})`,
+        group: 'Go to',
+        run: () => navigate({ kind: 'sprint', sprintId: sprint.sprint_id }),
+      });
+    }
+  }
+  const boardScopes = new Set<string>();
+  for (const section of workspace?.sections ?? []) {
+    const key = `${section.scope_type}:${section.scope_id}`;
+    if (boardScopes.has(key)) continue;
+    boardScopes.add(key);
+    const name =
+      section.scope_type === 'user'
+        ? 'My board'
+        : (workspace?.projects.find((p) => p.project_id === section.scope_id)?.name ??
+          workspace?.teams.find((t) => t.team_id === section.scope_id)?.name ??
+          section.scope_id);
+    commands.push({
+      id: `board-${key}`,
+      label: `Board: ${name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'board', scopeType: section.scope_type, scopeId: section.scope_id }),
+    });
+  }
+
+  commands.push(
+    { id: 'new-task', label: 'New task', group: 'Tasks', keys: 'C', run: startCreating },
+    { id: 'search', label: 'Search tasks', group: 'Tasks', keys: '/', run: focusSearch },
+    {
+      id: 'filters',
+      label: 'Show all filters',
+      group: 'Tasks',
+      run: () => {
+        setFiltersOpen(true);
+        focusSearch();
+      },
+    },
+    { id: 'clear-filters', label: 'Clear filters', group: 'Tasks', run: clearFilters },
+  );
+  if (targetTaskId() !== null) {
+    for (const [key, status] of Object.entries(STATUS_KEYS)) {
+      commands.push({
+        id: `status-${status}`,
+        label: `Set status: ${valueWord(status)}`,
+        group: 'Selected task',
+        keys: key,
+        run: () => void setTaskStatus(status),
+      });
+    }
+    const me = workspace?.me?.username;
+    if (me) {
+      commands.push({
+        id: 'assign-me',
+        label: 'Assign to me',
+        group: 'Selected task',
+        run: () => {
+          const taskId = targetTaskId();
+          if (taskId === null) return;
+          invoke('task:edit', { task_id: taskId, patch: { assignee: me } })
+            .then(() => announce('Assigned to you.'))
+            .catch((error: unknown) => showProblem(error, 'Assigning the task'));
+        },
+      });
+    }
+    commands.push({
+      id: 'open-task',
+      label: 'Open the selected task',
+      group: 'Selected task',
+      keys: 'Enter',
+      run: () => openTask(targetTaskId()),
+    });
+  }
+  commands.push(
+    { id: 'sync-now', label: 'Sync now', group: 'Sync', run: () => void syncNow() },
+    {
+      id: 'theme-system',
+      label: 'Theme: follow the system',
+      group: 'Appearance',
+      run: () => void setTheme('system'),
+    },
+    { id: 'theme-light', label: 'Theme: light', group: 'Appearance', run: () => void setTheme('light') },
+    { id: 'theme-dark', label: 'Theme: dark', group: 'Appearance', run: () => void setTheme('dark') },
+    {
+      id: 'shortcuts',
+      label: 'Keyboard shortcuts',
+      group: 'Help',
+      keys: '?',
+      run: () => setShortcutsOpen(true),
+    },
+  );
+  for (const account of accounts) {
+    if (account.account_id === current?.account_id) continue;
+    commands.push({
+      id: `switch-${account.account_id}`,
+      label: `Switch to ${account.username} · ${account.org_name ?? account.org_id}`,
+      group: 'Accounts',
+      run: () => void switchAccount(account.account_id),
+    });
+  }
+  commands.push({
+    id: 'add-account',
+    label: 'Add an account',
+    group: 'Accounts',
+    run: () => useSession.setState({ addingAccount: true }),
+  });
+  if (current !== null) {
+    commands.push({
+      id: 'sign-out',
+      label: `Sign out of ${current.username}`,
+      group: 'Accounts',
+      run: () => void signOut(current.account_id),
+    });
+  }
+  return commands;
+}
+
+/** Commands whose label holds every word typed, in any order (case-insensitive). */
+export function matchCommands(commands: readonly Command[], text: string): Command[] {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...commands];
+  return commands.filter((command) => {
+    const label = `${command.group} ${command.label}`.toLowerCase();
+    return words.every((word) => label.includes(word));
+  });
+}

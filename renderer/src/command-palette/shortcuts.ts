@@ -1,0 +1,133 @@
+// The keyboard shortcuts: Ctrl/Cmd+K anywhere; the rest only when the person
+// is not typing in a field. "G then a letter" moves between screens, 1–4 set
+// the status of the selected task, C creates, / searches, ? lists them all.
+import { useEffect } from 'react';
+import {
+  navigate,
+  openTask,
+  setPaletteOpen,
+  setShortcutsOpen,
+  startCreating,
+  useView,
+} from '../store/view-store';
+import { currentSprintId, focusList, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
+
+export interface ShortcutHelp {
+  keys: string;
+  does: string;
+}
+
+export const SHORTCUTS: readonly ShortcutHelp[] = [
+  { keys: 'Ctrl/⌘ K', does: 'Command palette' },
+  { keys: '/', does: 'Search tasks' },
+  { keys: 'C', does: 'New task' },
+  { keys: '↑ ↓ or J K', does: 'Move in the list' },
+  { keys: 'Page Up / Page Down, Home / End', does: 'Jump in the list' },
+  { keys: 'Enter or O', does: 'Open the selected task' },
+  { keys: 'Esc', does: 'Close the task, back to the list' },
+  { keys: '1 2 3 4', does: 'Status: Not started, In progress, Blocked, Done' },
+  { keys: 'G M', does: 'Go to My tasks' },
+  { keys: 'G A', does: 'Go to All tasks' },
+  { keys: 'G O', does: 'Go to Goals' },
+  { keys: 'G S', does: 'Go to the current sprint' },
+  { keys: 'G L', does: 'Focus the task list' },
+  { keys: 'Alt ← / Alt →', does: 'Move a board card to the previous or next section' },
+  { keys: '?', does: 'This list' },
+];
+
+/** Typing in a field: single-letter shortcuts must not steal the keys. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag !== 'INPUT') return false;
+  const type = (target as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+}
+
+const GO_KEYS: Readonly<Record<string, () => void>> = {
+  m: () => navigate({ kind: 'list', scope: { kind: 'my-tasks' } }),
+  a: () => navigate({ kind: 'list', scope: { kind: 'all' } }),
+  o: () => navigate({ kind: 'goals', goalId: null }),
+  s: () => {
+    const sprintId = currentSprintId();
+    if (sprintId !== null) navigate({ kind: 'sprint', sprintId });
+  },
+  l: focusList,
+};
+
+export function useGlobalShortcuts(): void {
+  useEffect(() => {
+    let goPending = false;
+    let goTimer: ReturnType<typeof setTimeout> | null = null;
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setPaletteOpen(!useView.getState().paletteOpen);
+        return;
+      }
+      const state = useView.getState();
+      if (state.paletteOpen) return;
+      if (event.key === 'Escape') {
+        if (state.shortcutsOpen) {
+          setShortcutsOpen(false);
+          event.preventDefault();
+        } else if (state.openTaskId !== null || state.creating) {
+          openTask(null);
+          event.preventDefault();
+          requestAnimationFrame(focusList);
+        }
+        return;
+      }
+      if (mod || event.altKey || event.defaultPrevented || isTyping(event.target)) return;
+
+      if (goPending) {
+        goPending = false;
+        if (goTimer !== null) clearTimeout(goTimer);
+        const go = GO_KEYS[event.key.toLowerCase()];
+        if (go) {
+          event.preventDefault();
+          go();
+        }
+        return;
+      }
+      const status = STATUS_KEYS[event.key];
+      if (status !== undefined) {
+        event.preventDefault();
+        void setTaskStatus(status);
+        return;
+      }
+      switch (event.key) {
+        case 'g':
+          goPending = true;
+          goTimer = setTimeout(() => {
+            goPending = false;
+          }, 1500);
+          event.preventDefault();
+          break;
+        case '/':
+          event.preventDefault();
+          focusSearch();
+          break;
+        case 'c':
+          event.preventDefault();
+          startCreating();
+          break;
+        case '?':
+          event.preventDefault();
+          setShortcutsOpen(true);
+          break;
+        default:
+          break;
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      if (goTimer !== null) clearTimeout(goTimer);
+    };
+  }, []);
+}

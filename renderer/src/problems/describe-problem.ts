@@ -1,0 +1,200 @@
+// What an error means to a person, chosen by its `type` (a service problem
+// type, a sign-in error type, a mirror or gate error type), never by its
+// message text: a title, one sentence, and the action that helps.
+
+/** What the person can do about it; the screen showing the problem wires each one. */
+export type ProblemAction =
+  | 'sign-in-again'
+  | 'use-another-token'
+  | 'retry'
+  | 'check-server-settings'
+  | 'clear-filters'
+  | 'back-to-list'
+  | 'sync-now'
+  | 'none';
+
+export interface ProblemWords {
+  title: string;
+  detail: string;
+  action: ProblemAction;
+  /** The button's label for `action`. */
+  actionLabel: string | null;
+}
+
+const ACTION_LABELS: Record<ProblemAction, string | null> = {
+  'sign-in-again': 'Sign in again',
+  'use-another-token': 'Use another token',
+  retry: 'Try again',
+  'check-server-settings': 'Check server settings',
+  'clear-filters': 'Clear filters',
+  'back-to-list': 'Back to the list',
+  'sync-now': 'Sync now',
+  none: null,
+};
+
+const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
+  'token-invalid': {
+    title: 'This token is not recognised',
+    detail: 'The service does not know this token. Check that you copied all of it, or create a new one.',
+    action: 'use-another-token',
+  },
+  'token-expired': {
+    title: 'Your sign-in has expired',
+    detail: 'Sign in again to keep syncing. Your unsent changes are kept.',
+    action: 'sign-in-again',
+  },
+  'token-revoked': {
+    title: 'This token was revoked',
+    detail: 'Someone revoked it, or it was replaced. Sign in again; your unsent changes are kept.',
+    action: 'sign-in-again',
+  },
+  'pasted-token-refused': {
+    title: 'That does not look like an access token',
+    detail: 'Access tokens start with svc_live_ or svc_test_. Copy the whole token from the service.',
+    action: 'use-another-token',
+  },
+  'signed-out': {
+    title: 'You are signed out',
+    detail: 'Sign in to see and change your tasks. Changes you made before are kept.',
+    action: 'sign-in-again',
+  },
+  'read-only': {
+    title: 'This account can only read',
+    detail:
+      'It was signed in with a test token or one without write access. Sign in with a live token to make changes.',
+    action: 'use-another-token',
+  },
+  'test-token-read-only': {
+    title: 'This account can only read',
+    detail: 'Test tokens never change anything. Sign in with a live token to make changes.',
+    action: 'use-another-token',
+  },
+  'insufficient-scope': {
+    title: 'Your token does not allow this',
+    detail: 'It lacks the permission this needs. Create a token with write access and sign in with it.',
+    action: 'use-another-token',
+  },
+  'rate-limit': {
+    title: 'The service asked the app to slow down',
+    detail: 'Syncing resumes by itself in a moment. Your changes are saved on this computer.',
+    action: 'none',
+  },
+  network: {
+    title: 'Cannot reach the service',
+    detail:
+      'Check your connection and the server address. You can keep working; changes sync when it is back.',
+    action: 'retry',
+  },
+  'auth-server-unavailable': {
+    title: 'Cannot reach the sign-in server',
+    detail: 'Check your connection and the sign-in address in the server settings.',
+    action: 'check-server-settings',
+  },
+  'auth-url-refused': {
+    title: 'The sign-in address is not allowed',
+    detail: 'It must be an https address (http only for a server on this computer).',
+    action: 'check-server-settings',
+  },
+  'oauth-error': {
+    title: 'Sign-in did not complete',
+    detail: 'The sign-in page declined or could not finish. You can try again.',
+    action: 'retry',
+  },
+  'attempt-ended': {
+    title: 'Sign-in stopped',
+    detail: 'The browser did not come back in time, or sign-in was cancelled. You can try again.',
+    action: 'retry',
+  },
+  'loopback-unavailable': {
+    title: 'The app cannot receive the sign-in',
+    detail: 'It could not listen on this computer for the browser to come back. Try again, or paste a token.',
+    action: 'retry',
+  },
+  'browser-open-failed': {
+    title: 'The browser did not open',
+    detail: 'The app could not open the sign-in page. Try again, or paste a token instead.',
+    action: 'retry',
+  },
+  'token-response-invalid': {
+    title: 'The sign-in server answered something unexpected',
+    detail: 'Check the server settings; the sign-in address may point to the wrong server.',
+    action: 'check-server-settings',
+  },
+  'secret-store-failed': {
+    title: 'Your sign-in could not be saved securely',
+    detail: 'The system keychain refused. You stay signed in until you quit the app.',
+    action: 'none',
+  },
+  validation: {
+    title: 'That value was not accepted',
+    detail: 'Check the field and try again.',
+    action: 'none',
+  },
+  'invalid-parameter': {
+    title: 'That filter is not supported',
+    detail: 'One of the filter values is not one the service knows. Clear the filters and choose again.',
+    action: 'clear-filters',
+  },
+  'invalid-input': {
+    title: 'That value was not accepted',
+    detail: 'It is too long or not in the expected form.',
+    action: 'none',
+  },
+  'not-found': {
+    title: 'This task is no longer here',
+    detail: 'It was deleted, or you no longer have access to it.',
+    action: 'back-to-list',
+  },
+  'precondition-failed': {
+    title: 'Someone else changed this task',
+    detail: 'Your change waits while the app compares it with theirs.',
+    action: 'sync-now',
+  },
+  internal: {
+    title: 'Something went wrong in the app',
+    detail: 'Try again. If it keeps happening, restart the app; your changes are saved.',
+    action: 'retry',
+  },
+  unavailable: {
+    title: 'Not available right now',
+    detail: 'This part of the app is not ready yet. Try again in a moment.',
+    action: 'retry',
+  },
+  'demo-failed': {
+    title: 'The demo could not start',
+    detail: 'The local demo server did not start. Try again.',
+    action: 'retry',
+  },
+  'storage-locked': {
+    title: 'Another copy of the app is using your data',
+    detail: 'Close other copies of the app and try again.',
+    action: 'retry',
+  },
+  'storage-full': {
+    title: 'The disk is full',
+    detail: 'Free some space; changes cannot be saved until then.',
+    action: 'retry',
+  },
+  'storage-read-only': {
+    title: 'Your data cannot be written',
+    detail: 'The app’s data folder is read-only. Check its permissions.',
+    action: 'retry',
+  },
+  'storage-corrupt': {
+    title: 'The local copy is damaged',
+    detail: 'It will be rebuilt from the server. Unsent changes are kept separately.',
+    action: 'sync-now',
+  },
+};
+
+const STORAGE_FALLBACK: Omit<ProblemWords, 'actionLabel'> = {
+  title: 'The local copy cannot be used',
+  detail: 'The app could not read or write its data on this computer. Check the disk and try again.',
+  action: 'retry',
+};
+
+export function describeProblem(type: string): ProblemWords {
+  const words = WORDS[type] ?? (type.startsWith('storage-') ? STORAGE_FALLBACK : WORDS.internal);
+  const chosen = words ?? STORAGE_FALLBACK;
+  return { ...chosen, actionLabel: ACTION_LABELS[chosen.action] };
+}

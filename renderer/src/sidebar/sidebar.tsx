@@ -1,0 +1,224 @@
+// The sidebar: the account switcher, then My tasks and All tasks, projects
+// (each with its board), teams with their sprints, goals and sections. Every
+// entry is a button in a labelled navigation list; the current one says so.
+import { type ReactNode, useState } from 'react';
+import type { Workspace } from '../../../main/ipc/screen-schemas';
+import { signOut, switchAccount, useSession } from '../store/session-store';
+import { navigate, sameView, useView, type View } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+
+function NavItem({
+  view,
+  label,
+  detail,
+  badge,
+}: {
+  view: View;
+  label: string;
+  detail?: string;
+  badge?: string;
+}) {
+  const current = useView((state) => sameView(state.view, view));
+  return (
+    <li>
+      <button
+        type="button"
+        className={`nav-item${current ? ' is-current' : ''}`}
+        aria-current={current ? 'page' : undefined}
+        onClick={() => navigate(view)}
+      >
+        <span className="nav-label">{label}</span>
+        {badge ? <span className="nav-badge">{badge}</span> : null}
+        {detail ? <span className="nav-detail">{detail}</span> : null}
+      </button>
+    </li>
+  );
+}
+
+function NavGroup({ title, children }: { title: string; children: ReactNode }) {
+  const id = `nav-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="nav-group" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul>{children}</ul>
+    </section>
+  );
+}
+
+/** Section scopes that have sections, named for the sidebar. */
+function boards(
+  workspace: Workspace,
+): { scopeType: string; scopeId: string; name: string; sections: number }[] {
+  const projectNames = new Map(workspace.projects.map((p) => [p.project_id, p.name]));
+  const teamNames = new Map(workspace.teams.map((t) => [t.team_id, t.name]));
+  const byScope = new Map<string, { scopeType: string; scopeId: string; name: string; sections: number }>();
+  for (const section of workspace.sections) {
+    const key = `${section.scope_type}:${section.scope_id}`;
+    const found = byScope.get(key);
+    if (found) {
+      found.sections++;
+      continue;
+    }
+    const name =
+      section.scope_type === 'user'
+        ? 'My board'
+        : section.scope_type === 'team'
+          ? (teamNames.get(section.scope_id) ?? section.scope_id)
+          : (projectNames.get(section.scope_id) ?? section.scope_id);
+    byScope.set(key, { scopeType: section.scope_type, scopeId: section.scope_id, name, sections: 1 });
+  }
+  const order = { user: 0, project: 1, team: 2 } as Record<string, number>;
+  return [...byScope.values()].sort(
+    (a, b) => (order[a.scopeType] ?? 3) - (order[b.scopeType] ?? 3) || a.name.localeCompare(b.name),
+  );
+}
+
+function AccountSwitcher() {
+  const accounts = useSession((state) => state.accounts);
+  const current = useSession((state) => state.current);
+  const [open, setOpen] = useState(false);
+  if (current === null) return null;
+  return (
+    <div className="account-switcher">
+      <button
+        type="button"
+        className="account-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setOpen(false);
+        }}
+      >
+        <span className="avatar" aria-hidden="true">
+          {current.username.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="account-text">
+          <span className="account-name">{current.org_name ?? current.org_id}</span>
+          <span className="account-user">
+            {current.username}
+            {current.demo ? ' · demo' : ''}
+            {current.read_only ? ' · read-only' : ''}
+          </span>
+        </span>
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open ? (
+        <ul
+          className="account-menu"
+          role="menu"
+          aria-label="Accounts"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setOpen(false);
+          }}
+        >
+          {accounts
+            .filter((account) => account.account_id !== current.account_id)
+            .map((account) => (
+              <li key={account.account_id} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    setOpen(false);
+                    void switchAccount(account.account_id);
+                  }}
+                >
+                  Switch to {account.username} · {account.org_name ?? account.org_id}
+                  {account.state === 'signed-out' ? ' (signed out)' : ''}
+                </button>
+              </li>
+            ))}
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(false);
+                useSession.setState({ addingAccount: true });
+              }}
+            >
+              Add an account…
+            </button>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(false);
+                void signOut(current.account_id);
+              }}
+            >
+              Sign out of {current.username}
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function Sidebar() {
+  const workspace = useWorkspace((state) => state.workspace);
+  const boardList = workspace === null ? [] : boards(workspace);
+  return (
+    <nav className="sidebar" aria-label="Workspace">
+      <AccountSwitcher />
+      <div className="sidebar-scroll">
+        <ul className="nav-top">
+          <NavItem view={{ kind: 'list', scope: { kind: 'my-tasks' } }} label="My tasks" />
+          <NavItem view={{ kind: 'list', scope: { kind: 'all' } }} label="All tasks" />
+          <NavItem view={{ kind: 'goals', goalId: null }} label="Goals" />
+        </ul>
+        {workspace && workspace.projects.length > 0 ? (
+          <NavGroup title="Projects">
+            {workspace.projects.map((project) => (
+              <NavItem
+                key={project.project_id}
+                view={{ kind: 'list', scope: { kind: 'project', projectId: project.project_id } }}
+                label={project.name}
+                {...(project.status === 'archived' ? { badge: 'archived' } : {})}
+              />
+            ))}
+          </NavGroup>
+        ) : null}
+        {workspace && workspace.teams.length > 0 ? (
+          <NavGroup title="Teams">
+            {workspace.teams.map((team) => (
+              <li key={team.team_id} className="nav-team">
+                <ul>
+                  <NavItem
+                    view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
+                    label={team.name}
+                  />
+                  {team.sprints.slice(0, 4).map((sprint) => (
+                    <NavItem
+                      key={sprint.sprint_id}
+                      view={{ kind: 'sprint', sprintId: sprint.sprint_id }}
+                      label={sprint.name}
+                      detail={`${sprint.completed_count}/${sprint.task_count}`}
+                      {...(sprint.current ? { badge: 'current' } : {})}
+                    />
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </NavGroup>
+        ) : null}
+        {boardList.length > 0 ? (
+          <NavGroup title="Sections">
+            {boardList.map((board) => (
+              <NavItem
+                key={`${board.scopeType}:${board.scopeId}`}
+                view={{ kind: 'board', scopeType: board.scopeType, scopeId: board.scopeId }}
+                label={board.name}
+                detail={`${board.sections}`}
+              />
+            ))}
+          </NavGroup>
+        ) : null}
+      </div>
+    </nav>
+  );
+}

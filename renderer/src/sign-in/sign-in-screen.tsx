@@ -1,0 +1,239 @@
+// The sign-in screen: sign in through the browser (OAuth), paste an access
+// token, adjust the server settings, or try the demo (a local server with
+// sample data). Problems are told by their type, with the action that helps.
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import type { ServerSettings } from '../../../main/ipc/screen-schemas';
+import { errorType, invoke } from '../bridge/svc';
+import { describeProblem, type ProblemAction } from '../problems/describe-problem';
+import { enterAccount, useSession } from '../store/session-store';
+
+type Busy = null | 'oauth' | 'token' | 'demo';
+
+const EMPTY_SERVER: ServerSettings = { base_url: '', auth_url: '', client_id: '' };
+
+export function SignInScreen() {
+  const addingAccount = useSession((state) => state.addingAccount);
+  const accounts = useSession((state) => state.accounts);
+  const signedOut = accounts.filter((account) => account.state === 'signed-out');
+  const [server, setServer] = useState<ServerSettings>(EMPTY_SERVER);
+  const [token, setToken] = useState('');
+  const [showToken, setShowToken] = useState(false);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [problem, setProblem] = useState<{ type: string; during: Busy } | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const tokenRef = useRef<HTMLInputElement>(null);
+  const baseUrlRef = useRef<HTMLInputElement>(null);
+  const ids = { token: useId(), base: useId(), auth: useId(), client: useId(), problem: useId() };
+
+  useEffect(() => {
+    let cancelled = false;
+    invoke('accounts:server-defaults')
+      .then((defaults) => {
+        if (!cancelled) setServer((current) => (current.base_url === '' ? defaults : current));
+      })
+      .catch(() => setSettingsOpen(true));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const run = async (kind: Exclude<Busy, null>, work: () => Promise<Parameters<typeof enterAccount>[0]>) => {
+    setBusy(kind);
+    setProblem(null);
+    try {
+      const account = await work();
+      await enterAccount(account);
+    } catch (error) {
+      setProblem({ type: errorType(error), during: kind });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const signInWithToken = (event: FormEvent) => {
+    event.preventDefault();
+    void run('token', () => invoke('accounts:sign-in-token', { server, token: token.trim() }));
+  };
+
+  const act = (action: ProblemAction) => {
+    setProblem(null);
+    if (action === 'check-server-settings') {
+      setSettingsOpen(true);
+      requestAnimationFrame(() => baseUrlRef.current?.focus());
+    } else if (action === 'use-another-token' || action === 'sign-in-again') {
+      setToken('');
+      tokenRef.current?.focus();
+    } else if (action === 'retry' && problem?.during === 'oauth') {
+      void run('oauth', () => invoke('accounts:start-oauth', { server }));
+    } else if (action === 'retry' && problem?.during === 'demo') {
+      void run('demo', () => invoke('demo:start'));
+    }
+  };
+
+  const words = problem === null ? null : describeProblem(problem.type);
+  const serverIncomplete = server.base_url === '' || server.auth_url === '' || server.client_id === '';
+
+  return (
+    <main className="sign-in" aria-labelledby="sign-in-title">
+      <div className="sign-in-card">
+        <div className="brand" aria-hidden="true">
+          ◆
+        </div>
+        <h1 id="sign-in-title">{addingAccount ? 'Add an account' : 'Sign in'}</h1>
+        <p className="lead">Your tasks, on this computer, online or not.</p>
+
+        {words ? (
+          <div className="problem" role="alert" id={ids.problem} data-problem-type={problem?.type}>
+            <strong>{words.title}</strong>
+            <p>{words.detail}</p>
+            {words.actionLabel ? (
+              <button type="button" className="button" onClick={() => act(words.action)}>
+                {words.actionLabel}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+
+        <section className="sign-in-option" aria-label="Browser sign-in">
+          {busy === 'oauth' ? (
+            <div className="waiting" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <span>Finish signing in in your browser…</span>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void invoke('accounts:cancel-oauth')}
+              >
+                Cancel
+              </button>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className="button primary wide"
+              disabled={busy !== null || serverIncomplete}
+              onClick={() => void run('oauth', () => invoke('accounts:start-oauth', { server }))}
+            >
+              Sign in with your browser
+            </button>
+          )}
+        </section>
+
+        <div className="divider" role="separator">
+          <span>or</span>
+        </div>
+
+        <form className="sign-in-option" onSubmit={signInWithToken} aria-label="Token sign-in">
+          <label htmlFor={ids.token}>Access token</label>
+          <div className="token-row">
+            <input
+              ref={tokenRef}
+              id={ids.token}
+              type={showToken ? 'text' : 'password'}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="svc_live_…"
+              value={token}
+              onChange={(event) => setToken(event.target.value)}
+              aria-describedby={problem?.during === 'token' ? ids.problem : undefined}
+              aria-invalid={problem?.during === 'token' ? true : undefined}
+            />
+            <button
+              type="button"
+              className="button icon-button"
+              aria-pressed={showToken}
+              aria-label="Show token"
+              onClick={() => setShowToken(!showToken)}
+            >
+              {showToken ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <p className="hint">A test token (svc_test_…) signs in read-only.</p>
+          <button
+            type="submit"
+            className="button wide"
+            disabled={busy !== null || token.trim() === '' || serverIncomplete}
+          >
+            {busy === 'token' ? 'Checking the token…' : 'Sign in with token'}
+          </button>
+        </form>
+
+        <details
+          className="server-settings"
+          open={settingsOpen}
+          onToggle={(event) => setSettingsOpen((event.target as HTMLDetailsElement).open)}
+        >
+          <summary>Server settings</summary>
+          <div className="field">
+            <label htmlFor={ids.base}>Service address (base URL)</label>
+            <input
+              ref={baseUrlRef}
+              id={ids.base}
+              type="url"
+              value={server.base_url}
+              onChange={(event) => setServer({ ...server, base_url: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.auth}>Sign-in address (auth URL)</label>
+            <input
+              id={ids.auth}
+              type="url"
+              value={server.auth_url}
+              onChange={(event) => setServer({ ...server, auth_url: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.client}>App id (OAuth client id)</label>
+            <input
+              id={ids.client}
+              type="text"
+              value={server.client_id}
+              onChange={(event) => setServer({ ...server, client_id: event.target.value })}
+            />
+          </div>
+        </details>
+
+        {signedOut.length > 0 ? (
+          <section className="signed-out-accounts" aria-label="Signed-out accounts">
+            <h2>Signed out</h2>
+            <ul>
+              {signedOut.map((account) => (
+                <li key={account.account_id}>
+                  <span>
+                    {account.username} · {account.org_name ?? account.org_id}
+                  </span>
+                  <button type="button" className="link-button" onClick={() => setServer(account.server)}>
+                    Use its server
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <div className="demo">
+          <button
+            type="button"
+            className="button ghost wide"
+            disabled={busy !== null}
+            onClick={() => void run('demo', () => invoke('demo:start'))}
+          >
+            {busy === 'demo' ? 'Starting the demo…' : 'Try the demo'}
+          </button>
+          <p className="hint">A local server with sample data: nothing leaves this computer.</p>
+        </div>
+
+        {addingAccount ? (
+          <button
+            type="button"
+            className="link-button back"
+            onClick={() => useSession.setState({ addingAccount: false })}
+          >
+            Back to your tasks
+          </button>
+        ) : null}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,90 @@
+// The status bar: online or offline (and why), syncing, when the mirror last
+// synced, how many changes wait to be pushed (and any conflicts or refused
+// ones), read-only accounts, and a progress bar while the first sync runs.
+import { useEffect, useState } from 'react';
+import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import { describeProblem } from '../problems/describe-problem';
+import { syncNow, useSession } from '../store/session-store';
+import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
+
+function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
+  if (status.signed_out) return { label: 'Signed out', tone: 'offline', why: 'Sign in again to sync.' };
+  if (status.connection === 'offline') {
+    const why =
+      status.problem === null ? null : describeProblem(status.problem.type ?? status.problem.kind).title;
+    return { label: 'Offline', tone: 'offline', why };
+  }
+  if (status.connection === 'online') return { label: 'Online', tone: 'online', why: null };
+  return { label: 'Connecting…', tone: 'unknown', why: null };
+}
+
+function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStatus['first_sync']> }) {
+  const what = valueWord(progress.collection).toLowerCase();
+  const total = progress.estimated_total;
+  return (
+    <span className="first-sync" data-testid="first-sync">
+      <span>
+        First sync: {what} {progress.items_done.toLocaleString()}
+        {total !== null ? ` of ${total.toLocaleString()}` : ''}
+      </span>
+      <progress
+        aria-label="First sync progress"
+        {...(total !== null && total > 0 ? { max: total, value: Math.min(progress.items_done, total) } : {})}
+      />
+    </span>
+  );
+}
+
+export function StatusBar() {
+  const status = useSession((state) => state.status);
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((tick) => tick + 1), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  if (status === null) {
+    return (
+      <footer className="status-bar" aria-label="Sync status">
+        <span className="muted">…</span>
+      </footer>
+    );
+  }
+  const connection = connectionWords(status);
+  return (
+    <footer className="status-bar" aria-label="Sync status" data-connection={status.connection}>
+      <span className={`connection connection-${connection.tone}`} role="status" data-testid="connection">
+        <span className="connection-dot" aria-hidden="true" />
+        {connection.label}
+        {connection.why ? <span className="muted"> · {connection.why}</span> : null}
+      </span>
+      {status.syncing && status.first_sync === null ? <span className="syncing">Syncing…</span> : null}
+      {status.first_sync !== null ? <FirstSyncProgress progress={status.first_sync} /> : null}
+      <span className="last-synced" title={timeWords(status.last_synced_at)}>
+        Last synced {agoWords(status.last_synced_at)}
+      </span>
+      <span
+        className={`pending-count${status.pending_count > 0 ? ' has-pending' : ''}`}
+        data-testid="pending-count"
+      >
+        {status.pending_count === 0
+          ? 'All changes synced'
+          : `${countWords(status.pending_count, 'change', 'changes')} waiting`}
+      </span>
+      {status.conflict_count > 0 ? (
+        <span className="sync-mark sync-mark-conflict">
+          {countWords(status.conflict_count, 'conflict', 'conflicts')}
+        </span>
+      ) : null}
+      {status.failed_count > 0 ? (
+        <span className="sync-mark sync-mark-failed">
+          {countWords(status.failed_count, 'change', 'changes')} not saved
+        </span>
+      ) : null}
+      {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
+      <span className="spacer" />
+      <button type="button" className="link-button" onClick={() => void syncNow()} disabled={status.syncing}>
+        Sync now
+      </button>
+    </footer>
+  );
+}

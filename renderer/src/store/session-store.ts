@@ -1,0 +1,144 @@
+// The session as the page knows it: which accounts exist, which one the
+// window shows, its sync status, the theme, and the problem on show. Filled
+// from the bridge at start and kept current by its events.
+import { create } from 'zustand';
+import type { RendererSettings, ThemePreference } from '../../../main/ipc/contract';
+import type { AccountList, AccountSummary, SyncStatus } from '../../../main/ipc/screen-schemas';
+import { errorType, invoke, subscribe } from '../bridge/svc';
+
+/** A problem shown to the person, by type (see problems/describe-problem.ts). */
+export interface Notice {
+  type: string;
+  /** What was being done, e.g. "Saving the title"; shown before the explanation. */
+  context: string | null;
+  /** Bumped for every notice, so the same problem twice is shown twice. */
+  id: number;
+}
+
+export interface SessionState {
+  /** `starting` until the first answers arrived; then the sign-in screen or the workspace. */
+  phase: 'starting' | 'sign-in' | 'workspace';
+  accounts: AccountSummary[];
+  current: AccountSummary | null;
+  status: SyncStatus | null;
+  theme: ThemePreference;
+  notice: Notice | null;
+  /** The person asked to add an account while signed in (the sign-in screen shows over the workspace). */
+  addingAccount: boolean;
+}
+
+export const useSession = create<SessionState>(() => ({
+  phase: 'starting',
+  accounts: [],
+  current: null,
+  status: null,
+  theme: 'system',
+  notice: null,
+  addingAccount: false,
+}));
+
+let noticeId = 0;
+
+export function showProblem(error: unknown, context: string | null = null): void {
+  useSession.setState({ notice: { type: errorType(error), context, id: ++noticeId } });
+}
+
+export function showNotice(type: string, context: string | null = null): void {
+  useSession.setState({ notice: { type, context, id: ++noticeId } });
+}
+
+export function dismissNotice(): void {
+  useSession.setState({ notice: null });
+}
+
+function applyAccounts(list: AccountList): void {
+  const current = list.accounts.find((account) => account.account_id === list.current) ?? null;
+  useSession.setState((state) => ({
+    accounts: list.accounts,
+    current,
+    phase: current !== null && current.state === 'signed-in' ? 'workspace' : 'sign-in',
+    addingAccount: current === null ? false : state.addingAccount,
+  }));
+}
+
+function applyTheme(settings: RendererSettings): void {
+  useSession.setState({ theme: settings.theme });
+  // `system` leaves prefers-color-scheme in charge; the others pin the palette.
+  if (settings.theme === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = settings.theme;
+}
+
+/** Reads the session and subscribes to its events; returns the function that unsubscribes. */
+export function startSession(): () => void {
+  const stops = [
+    subscribe('accounts:changed', applyAccounts),
+    subscribe('sync:status-changed', (status) => {
+      if (status.account_id === useSession.getState().current?.account_id) useSession.setState({ status });
+    }),
+    subscribe('settings:changed', applyTheme),
+  ];
+  void (async () => {
+    try {
+      const [accounts, settings] = await Promise.all([invoke('accounts:list'), invoke('settings:get')]);
+      applyTheme(settings);
+      applyAccounts(accounts);
+      if (useSession.getState().phase === 'workspace') await refreshStatus();
+    } catch (error) {
+      useSession.setState({ phase: 'sign-in' });
+      showProblem(error, 'Starting');
+    }
+  })();
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+export async function refreshStatus(): Promise<void> {
+  try {
+    useSession.setState({ status: await invoke('sync:status') });
+  } catch (error) {
+    if (errorType(error) !== 'signed-out') showProblem(error, 'Reading the sync status');
+  }
+}
+
+/** After a sign-in or a switch: the answer is the account now shown. */
+export async function enterAccount(account: AccountSummary): Promise<void> {
+  applyAccounts(await invoke('accounts:list'));
+  if (useSession.getState().current?.account_id !== account.account_id) {
+    useSession.setState({ current: account, phase: 'workspace' });
+  }
+  useSession.setState({ addingAccount: false, notice: null });
+  await refreshStatus();
+}
+
+export async function switchAccount(accountId: string): Promise<void> {
+  try {
+    await enterAccount(await invoke('accounts:switch', { account_id: accountId }));
+  } catch (error) {
+    showProblem(error, 'Switching account');
+  }
+}
+
+export async function signOut(accountId: string, keepPending = true): Promise<void> {
+  try {
+    applyAccounts(await invoke('accounts:sign-out', { account_id: accountId, keep_pending: keepPending }));
+  } catch (error) {
+    showProblem(error, 'Signing out');
+  }
+}
+
+export async function setTheme(theme: ThemePreference): Promise<void> {
+  try {
+    applyTheme(await invoke('settings:set', { theme }));
+  } catch (error) {
+    showProblem(error, 'Changing the theme');
+  }
+}
+
+export async function syncNow(): Promise<void> {
+  try {
+    await invoke('sync:now');
+  } catch (error) {
+    showProblem(error, 'Syncing');
+  }
+}

@@ -1,0 +1,87 @@
+// Where the person is: which screen the main area shows, which task is open in
+// the editor, and whether the command palette is up. Navigation is data, so
+// the sidebar, shortcuts and the palette all move through the same calls.
+import { create } from 'zustand';
+
+/** What a task list shows before the person's own filters: the sidebar entry it came from. */
+export type ListScope =
+  | { kind: 'my-tasks' }
+  | { kind: 'all' }
+  | { kind: 'project'; projectId: string }
+  | { kind: 'team'; teamId: string };
+
+export type View =
+  | { kind: 'list'; scope: ListScope }
+  /** Sections of one scope as columns. */
+  | { kind: 'board'; scopeType: string; scopeId: string }
+  | { kind: 'sprint'; sprintId: string }
+  | { kind: 'goals'; goalId: string | null };
+
+export interface ViewState {
+  view: View;
+  /** The task open in the editor (null: none). */
+  openTaskId: string | null;
+  /** The list's active row (keyboard focus): what status shortcuts change when no task is open. */
+  selectedTaskId: string | null;
+  /** The editor opened to create a task. */
+  creating: boolean;
+  paletteOpen: boolean;
+  shortcutsOpen: boolean;
+  /** Said by the polite live region (what a shortcut just did). */
+  announcement: string;
+}
+
+export const useView = create<ViewState>(() => ({
+  view: { kind: 'list', scope: { kind: 'my-tasks' } },
+  openTaskId: null,
+  selectedTaskId: null,
+  creating: false,
+  paletteOpen: false,
+  shortcutsOpen: false,
+  announcement: '',
+}));
+
+export function announce(text: string): void {
+  useView.setState({ announcement: text });
+}
+
+export function navigate(view: View): void {
+  useView.setState({ view, creating: false });
+}
+
+export function openTask(taskId: string | null): void {
+  useView.setState({ openTaskId: taskId, creating: false });
+}
+
+export function selectTask(taskId: string | null): void {
+  if (useView.getState().selectedTaskId !== taskId) useView.setState({ selectedTaskId: taskId });
+}
+
+/** The task a shortcut acts on: the open one, else the list's active row. */
+export function targetTaskId(): string | null {
+  const { openTaskId, selectedTaskId } = useView.getState();
+  return openTaskId ?? selectedTaskId;
+}
+
+export function startCreating(): void {
+  useView.setState({ creating: true, openTaskId: null });
+}
+
+export function setPaletteOpen(open: boolean): void {
+  useView.setState({ paletteOpen: open });
+}
+
+export function setShortcutsOpen(open: boolean): void {
+  useView.setState({ shortcutsOpen: open });
+}
+
+/** Follows a task whose temporary id the server replaced. */
+export function followRemap(from: string, to: string): void {
+  const { openTaskId, selectedTaskId } = useView.getState();
+  if (openTaskId === from) useView.setState({ openTaskId: to });
+  if (selectedTaskId === from) useView.setState({ selectedTaskId: to });
+}
+
+export function sameView(a: View, b: View): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

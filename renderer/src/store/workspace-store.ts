@@ -1,0 +1,82 @@
+// The current account's collections beside the tasks (projects, teams with
+// sprints, goals, sections, members, tags) and their counts, with lookups by
+// id for the screens. Reloaded, coalesced, when the mirror says they changed.
+import { create } from 'zustand';
+import type { MirrorChanged, SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
+import { errorType, invoke, subscribe } from '../bridge/svc';
+import { showProblem } from './session-store';
+
+export interface WorkspaceState {
+  workspace: Workspace | null;
+  projectNames: ReadonlyMap<string, string>;
+  teamNames: ReadonlyMap<string, string>;
+  sectionNames: ReadonlyMap<string, string>;
+  sprints: ReadonlyMap<string, SprintSummary>;
+  goalNames: ReadonlyMap<string, string>;
+}
+
+const EMPTY: WorkspaceState = {
+  workspace: null,
+  projectNames: new Map(),
+  teamNames: new Map(),
+  sectionNames: new Map(),
+  sprints: new Map(),
+  goalNames: new Map(),
+};
+
+export const useWorkspace = create<WorkspaceState>(() => EMPTY);
+
+function indexed(workspace: Workspace): WorkspaceState {
+  return {
+    workspace,
+    projectNames: new Map(workspace.projects.map((p) => [p.project_id, p.name])),
+    teamNames: new Map(workspace.teams.map((t) => [t.team_id, t.name])),
+    sectionNames: new Map(workspace.sections.map((s) => [s.section_id, s.name])),
+    sprints: new Map(workspace.teams.flatMap((t) => t.sprints.map((s) => [s.sprint_id, s] as const))),
+    goalNames: new Map(workspace.goals.map((g) => [g.goal_id, g.name])),
+  };
+}
+
+let loading: Promise<void> | null = null;
+let again = false;
+
+/** Loads the workspace; a call while one is running asks for one more load after it. */
+export function loadWorkspace(): Promise<void> {
+  if (loading) {
+    again = true;
+    return loading;
+  }
+  loading = (async () => {
+    do {
+      again = false;
+      try {
+        useWorkspace.setState(indexed(await invoke('workspace:get')));
+      } catch (error) {
+        if (errorType(error) !== 'signed-out') showProblem(error, 'Loading projects and teams');
+      }
+    } while (again);
+  })().finally(() => {
+    loading = null;
+  });
+  return loading;
+}
+
+export function clearWorkspace(): void {
+  useWorkspace.setState(EMPTY);
+}
+
+/** Counts move with tasks too, so any change reloads, at most every `delayMs`. */
+export function followWorkspaceChanges(delayMs = 400): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const stop = subscribe('mirror:changed', (_change: MirrorChanged) => {
+    if (timer !== null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void loadWorkspace();
+    }, delayMs);
+  });
+  return () => {
+    stop();
+    if (timer !== null) clearTimeout(timer);
+  };
+}

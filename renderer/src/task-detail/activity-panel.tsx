@@ -1,0 +1,91 @@
+// A task's comments and change history, from the local cache (so they show
+// offline); opening a task asks for fresh ones behind when online.
+import type { TaskActivity } from '../../../main/ipc/screen-schemas';
+import { agoWords, fieldWord, timeWords, valueWord } from '../vocabulary/task-words';
+import { useTaskActivity } from './use-task';
+
+type Comment = TaskActivity['comments'][number];
+
+function CommentItem({ comment }: { comment: Comment }) {
+  const text = comment.content ?? comment.comment ?? '';
+  return (
+    <li className="comment">
+      <div className="comment-meta">
+        <strong>{comment.created_by ?? 'Someone'}</strong>
+        <time dateTime={comment.created_at ?? undefined} title={timeWords(comment.created_at)}>
+          {agoWords(comment.created_at)}
+        </time>
+      </div>
+      <p className="comment-text">{text}</p>
+      {comment.replies && comment.replies.length > 0 ? (
+        <ul className="replies">
+          {comment.replies.map((reply) => (
+            <CommentItem key={reply.comment_id} comment={reply} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+function changeWords(change: Record<string, unknown>): string {
+  const field = typeof change.field === 'string' ? change.field : 'something';
+  const show = (value: unknown) =>
+    value === null || value === undefined
+      ? 'none'
+      : Array.isArray(value)
+        ? value.join(', ') || 'none'
+        : typeof value === 'string'
+          ? valueWord(value)
+          : JSON.stringify(value);
+  return `${fieldWord(field)}: ${show(change.old)} → ${show(change.new)}`;
+}
+
+export function ActivityPanel({ taskId }: { taskId: string }) {
+  const activity = useTaskActivity(taskId);
+  if (activity === null) return <p className="muted">Loading activity…</p>;
+  const history = [...activity.history].reverse();
+  return (
+    <div className="activity">
+      <section aria-labelledby={`${taskId}-comments`}>
+        <h3 id={`${taskId}-comments`}>Comments ({activity.comments.length})</h3>
+        {activity.comments.length === 0 ? (
+          <p className="muted">
+            {activity.cached ? 'No comments.' : 'Comments show once the app has fetched them.'}
+          </p>
+        ) : (
+          <ul className="comments">
+            {activity.comments.map((comment) => (
+              <CommentItem key={comment.comment_id} comment={comment} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby={`${taskId}-history`}>
+        <h3 id={`${taskId}-history`}>History</h3>
+        {history.length === 0 ? (
+          <p className="muted">
+            {activity.cached ? 'No changes recorded.' : 'History shows once the app has fetched it.'}
+          </p>
+        ) : (
+          <ol className="history">
+            {history.map((entry) => (
+              <li key={entry.history_id}>
+                <span className="history-who">{entry.created_by}</span>{' '}
+                <span className="history-what">
+                  {entry.action === 'created' || entry.action === 'create'
+                    ? 'created the task'
+                    : (entry.metadata ?? []).map((change) => changeWords(change)).join('; ') ||
+                      valueWord(entry.action)}
+                </span>{' '}
+                <time dateTime={entry.created_at ?? undefined} title={timeWords(entry.created_at)}>
+                  {agoWords(entry.created_at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// Creating a task: a title (required) and the first few fields, prefilled from
+// where the person is (their own list assigns it to them, a project list files
+// it there). It shows at once under a temporary id and syncs behind.
+import { type FormEvent, useId, useState } from 'react';
+import type { TaskPatchInput } from '../../../main/ipc/screen-schemas';
+import { invoke } from '../bridge/svc';
+import { showProblem, useSession } from '../store/session-store';
+import { openTask, useView, type View } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
+
+export const CREATE_TITLE_INPUT_ID = 'create-task-title';
+
+/** Fields a new task takes from the screen it is created on. */
+export function defaultsFor(view: View, me: string | null): TaskPatchInput {
+  if (view.kind === 'list') {
+    if (view.scope.kind === 'my-tasks' && me !== null) return { assignee: me };
+    if (view.scope.kind === 'project') return { project_id: view.scope.projectId };
+    if (view.scope.kind === 'team') return { team_id: view.scope.teamId };
+  }
+  if (view.kind === 'goals' && view.goalId !== null) return { goal_id: view.goalId };
+  return {};
+}
+
+export function TaskCreateForm() {
+  const view = useView((state) => state.view);
+  const me = useWorkspace((state) => state.workspace?.me?.username ?? null);
+  const projects = useWorkspace((state) => state.workspace?.projects ?? null);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const defaults = defaultsFor(view, me);
+  const [title, setTitle] = useState('');
+  const [status, setStatus] = useState('not_started');
+  const [priority, setPriority] = useState('');
+  const [projectId, setProjectId] = useState(defaults.project_id ?? '');
+  const [busy, setBusy] = useState(false);
+  const base = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (title.trim() === '' || busy) return;
+    setBusy(true);
+    try {
+      const created = await invoke('task:create', {
+        fields: {
+          ...defaults,
+          title: title.trim(),
+          status,
+          ...(priority === '' ? {} : { priority }),
+          project_id: projectId === '' ? null : projectId,
+        },
+      });
+      openTask(created.task.task_id);
+    } catch (error) {
+      showProblem(error, 'Creating the task');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <aside className="editor" aria-labelledby={`${base}-heading`} data-testid="task-create">
+      <header className="editor-header">
+        <h2 id={`${base}-heading`}>New task</h2>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button icon-button"
+          aria-label="Cancel new task"
+          onClick={() => openTask(null)}
+        >
+          ✕
+        </button>
+      </header>
+      <form className="editor-body" onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor={CREATE_TITLE_INPUT_ID}>Title</label>
+          <input
+            id={CREATE_TITLE_INPUT_ID}
+            type="text"
+            autoFocus
+            required
+            maxLength={500}
+            value={title}
+            disabled={readOnly}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+        </div>
+        <div className="field-grid">
+          <div className="field">
+            <label htmlFor={`${base}-status`}>Status</label>
+            <select id={`${base}-status`} value={status} onChange={(event) => setStatus(event.target.value)}>
+              {STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {valueWord(value)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${base}-priority`}>Priority</label>
+            <select
+              id={`${base}-priority`}
+              value={priority}
+              onChange={(event) => setPriority(event.target.value)}
+            >
+              <option value="">No priority</option>
+              {PRIORITIES.map((value) => (
+                <option key={value} value={value}>
+                  {valueWord(value)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${base}-project`}>Project</label>
+            <select
+              id={`${base}-project`}
+              value={projectId}
+              onChange={(event) => setProjectId(event.target.value)}
+            >
+              <option value="">No project</option>
+              {(projects ?? []).map((project) => (
+                <option key={project.project_id} value={project.project_id}>
+                  {project.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {defaults.assignee ? <p className="hint">Assigned to you.</p> : null}
+        <div className="editor-actions">
+          <button type="submit" className="button primary" disabled={busy || readOnly || title.trim() === ''}>
+            Create task
+          </button>
+          <button type="button" className="button" onClick={() => openTask(null)}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </aside>
+  );
+}

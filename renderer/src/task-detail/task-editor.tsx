@@ -1,0 +1,420 @@
+// The task editor: every editable field as a labelled control. Each change is
+// saved at once (choices on change, texts on leaving the field or Enter) and
+// the field shows "pending" until the server has it. Comments and history
+// below come from the local cache, refreshed when online.
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import type { TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
+import { invoke } from '../bridge/svc';
+import { describeProblem } from '../problems/describe-problem';
+import { showProblem, useSession } from '../store/session-store';
+import { openTask } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
+import { ActivityPanel } from './activity-panel';
+import { SyncMarkBadge } from './sync-mark-badge';
+import { TagEditor } from './tag-editor';
+import { useTask } from './use-task';
+
+export const EDITOR_TITLE_ID = 'task-editor-title';
+
+function Field({
+  label,
+  field,
+  pending,
+  htmlFor,
+  children,
+}: {
+  label: string;
+  field: string;
+  pending: readonly string[];
+  htmlFor: string;
+  children: ReactNode;
+}) {
+  const isPending = pending.includes(field);
+  return (
+    <div className={`field${isPending ? ' is-pending' : ''}`} data-field={field}>
+      <label htmlFor={htmlFor}>
+        {label}
+        {isPending ? (
+          <span className="field-pending" title="Saved here; not yet on the server">
+            pending
+          </span>
+        ) : null}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+/** A text input that saves when it loses focus or on Enter, and follows the task while not being edited. */
+function TextField({
+  id,
+  value,
+  onSave,
+  disabled,
+  multiline = false,
+  required = false,
+}: {
+  id: string;
+  value: string;
+  onSave: (value: string) => void;
+  disabled: boolean;
+  multiline?: boolean;
+  required?: boolean;
+}) {
+  const [draft, setDraft] = useState(value);
+  const editing = useRef(false);
+  useEffect(() => {
+    if (!editing.current) setDraft(value);
+  }, [value]);
+  const commit = () => {
+    editing.current = false;
+    const next = multiline ? draft : draft.trim();
+    if (required && next === '') {
+      setDraft(value);
+      return;
+    }
+    if (next !== value) onSave(next);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') {
+      setDraft(value);
+      editing.current = false;
+    } else if (event.key === 'Enter' && (!multiline || event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      commit();
+    }
+  };
+  const common = {
+    id,
+    value: draft,
+    disabled,
+    onFocus: () => {
+      editing.current = true;
+    },
+    onBlur: commit,
+    onKeyDown,
+  };
+  return multiline ? (
+    <textarea {...common} rows={6} onChange={(event) => setDraft(event.target.value)} />
+  ) : (
+    <input {...common} type="text" required={required} onChange={(event) => setDraft(event.target.value)} />
+  );
+}
+
+function ChoiceField({
+  id,
+  value,
+  options,
+  onSave,
+  disabled,
+  emptyLabel,
+}: {
+  id: string;
+  value: string | null;
+  options: readonly { value: string; label: string }[];
+  onSave: (value: string | null) => void;
+  disabled: boolean;
+  /** Offer "none" (null) under this label; absent: a value is required. */
+  emptyLabel?: string;
+}) {
+  const known = value === null || options.some((option) => option.value === value);
+  return (
+    <select
+      id={id}
+      value={value ?? ''}
+      disabled={disabled}
+      onChange={(event) => onSave(event.target.value === '' ? null : event.target.value)}
+    >
+      {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
+      {!known && value !== null ? <option value={value}>{valueWord(value)}</option> : null}
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+const enumOptions = (values: readonly string[]) =>
+  values.map((value) => ({ value, label: valueWord(value) }));
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** Sections of the task's project, team and the person's own, for the section choice. */
+function sectionOptions(workspace: Workspace | null, task: TaskDetail['task']) {
+  const scopes = new Set([str(task.project_id), str(task.team_id), workspace?.me?.username ?? null]);
+  return (workspace?.sections ?? [])
+    .filter((section) => scopes.has(section.scope_id))
+    .map((section) => ({ value: section.section_id, label: section.name }));
+}
+
+export function TaskEditor({ taskId }: { taskId: string }) {
+  const { detail, problem, save } = useTask(taskId);
+  const workspace = useWorkspace((state) => state.workspace);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const base = useId();
+  const id = (field: string) => `${base}-${field}`;
+
+  if (problem !== null) {
+    const words = describeProblem(problem);
+    return (
+      <aside className="editor" aria-label="Task">
+        <div className="problem" role="alert">
+          <strong>{words.title}</strong>
+          <p>{words.detail}</p>
+          <button type="button" className="button" onClick={() => openTask(null)}>
+            Close
+          </button>
+        </div>
+      </aside>
+    );
+  }
+  if (detail === null) {
+    return (
+      <aside className="editor" aria-label="Task" aria-busy="true">
+        <p className="muted">Loading…</p>
+      </aside>
+    );
+  }
+
+  const { task, pending_fields: pending } = detail;
+  const patch = (change: TaskPatchInput) => void save(change);
+  const disabled = readOnly;
+  const projects = (workspace?.projects ?? []).map((p) => ({ value: p.project_id, label: p.name }));
+  const teams = (workspace?.teams ?? []).map((t) => ({ value: t.team_id, label: t.name }));
+  const members = (workspace?.members ?? [])
+    .filter((m) => m.active || m.username === task.assignee)
+    .map((m) => ({ value: m.username, label: m.username }));
+  const sprints = (workspace?.teams ?? [])
+    .filter((t) => task.team_id == null || t.team_id === task.team_id)
+    .flatMap((t) =>
+      t.sprints.map((s) => ({ value: s.sprint_id, label: `${s.name}${s.current ? ' (current)' : ''}` })),
+    );
+  const goals = (workspace?.goals ?? [])
+    .filter((g) => task.project_id == null || g.project_id === task.project_id)
+    .map((g) => ({ value: g.goal_id, label: g.name }));
+
+  const remove = async () => {
+    try {
+      await invoke('task:delete', { task_id: taskId });
+      openTask(null);
+    } catch (error) {
+      showProblem(error, 'Deleting the task');
+    }
+  };
+
+  return (
+    <aside className="editor" aria-labelledby={EDITOR_TITLE_ID} data-testid="task-editor">
+      <header className="editor-header">
+        <h2 id={EDITOR_TITLE_ID} ref={titleRef} tabIndex={-1} className="visually-hidden">
+          Task: {task.title}
+        </h2>
+        <span className="task-id" title="Task id">
+          {task.task_id.startsWith('local-') ? 'New (not yet on the server)' : task.task_id}
+        </span>
+        <SyncMarkBadge mark={detail.sync_mark} />
+        {detail.server_gone ? <span className="sync-mark sync-mark-failed">Gone from the server</span> : null}
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button icon-button"
+          aria-label="Close task"
+          onClick={() => openTask(null)}
+        >
+          ✕
+        </button>
+      </header>
+      {readOnly ? (
+        <p className="read-only-note">This account can only read: changes are turned off.</p>
+      ) : null}
+
+      <div className="editor-body">
+        <Field label="Title" field="title" pending={pending} htmlFor={id('title')}>
+          <TextField
+            id={id('title')}
+            value={task.title}
+            required
+            disabled={disabled}
+            onSave={(title) => patch({ title })}
+          />
+        </Field>
+
+        <div className="field-grid">
+          <Field label="Status" field="status" pending={pending} htmlFor={id('status')}>
+            <ChoiceField
+              id={id('status')}
+              value={task.status}
+              options={enumOptions(STATUSES)}
+              disabled={disabled}
+              onSave={(status) => {
+                if (status !== null) patch({ status });
+              }}
+            />
+          </Field>
+          <Field label="Priority" field="priority" pending={pending} htmlFor={id('priority')}>
+            <ChoiceField
+              id={id('priority')}
+              value={task.priority ?? null}
+              options={enumOptions(PRIORITIES)}
+              emptyLabel="No priority"
+              disabled={disabled}
+              onSave={(priority) => patch({ priority })}
+            />
+          </Field>
+          <Field label="Assignee" field="assignee" pending={pending} htmlFor={id('assignee')}>
+            <ChoiceField
+              id={id('assignee')}
+              value={task.assignee ?? null}
+              options={members}
+              emptyLabel="Unassigned"
+              disabled={disabled}
+              onSave={(assignee) => patch({ assignee })}
+            />
+          </Field>
+          <Field label="Type" field="task_type" pending={pending} htmlFor={id('task_type')}>
+            <ChoiceField
+              id={id('task_type')}
+              value={task.task_type ?? 'task'}
+              options={enumOptions(TASK_TYPES)}
+              disabled={disabled}
+              onSave={(taskType) => {
+                if (taskType !== null) patch({ task_type: taskType });
+              }}
+            />
+          </Field>
+          <Field label="Due" field="due_date" pending={pending} htmlFor={id('due_date')}>
+            <input
+              id={id('due_date')}
+              type="date"
+              value={task.due_date ?? ''}
+              disabled={disabled}
+              onChange={(event) => patch({ due_date: event.target.value === '' ? null : event.target.value })}
+            />
+          </Field>
+          <Field label="Start" field="start_date" pending={pending} htmlFor={id('start_date')}>
+            <input
+              id={id('start_date')}
+              type="date"
+              value={task.start_date ?? ''}
+              disabled={disabled}
+              onChange={(event) =>
+                patch({ start_date: event.target.value === '' ? null : event.target.value })
+              }
+            />
+          </Field>
+          <Field label="Project" field="project_id" pending={pending} htmlFor={id('project_id')}>
+            <ChoiceField
+              id={id('project_id')}
+              value={task.project_id ?? null}
+              options={projects}
+              emptyLabel="No project"
+              disabled={disabled}
+              onSave={(projectId) => patch({ project_id: projectId })}
+            />
+          </Field>
+          <Field label="Team" field="team_id" pending={pending} htmlFor={id('team_id')}>
+            <ChoiceField
+              id={id('team_id')}
+              value={task.team_id ?? null}
+              options={teams}
+              emptyLabel="No team"
+              disabled={disabled}
+              onSave={(teamId) => patch({ team_id: teamId })}
+            />
+          </Field>
+          <Field label="Section" field="section_id" pending={pending} htmlFor={id('section_id')}>
+            <ChoiceField
+              id={id('section_id')}
+              value={task.section_id ?? null}
+              options={sectionOptions(workspace, task)}
+              emptyLabel="No section"
+              disabled={disabled}
+              onSave={(sectionId) => patch({ section_id: sectionId })}
+            />
+          </Field>
+          <Field label="Sprint" field="sprint_id" pending={pending} htmlFor={id('sprint_id')}>
+            <ChoiceField
+              id={id('sprint_id')}
+              value={task.sprint_id ?? null}
+              options={sprints}
+              emptyLabel="No sprint"
+              disabled={disabled}
+              onSave={(sprintId) => patch({ sprint_id: sprintId })}
+            />
+          </Field>
+          <Field label="Goal" field="goal_id" pending={pending} htmlFor={id('goal_id')}>
+            <ChoiceField
+              id={id('goal_id')}
+              value={task.goal_id ?? null}
+              options={goals}
+              emptyLabel="No goal"
+              disabled={disabled}
+              onSave={(goalId) => patch({ goal_id: goalId })}
+            />
+          </Field>
+          <Field label="Review" field="review" pending={pending} htmlFor={id('review')}>
+            <ChoiceField
+              id={id('review')}
+              value={task.review ?? null}
+              options={enumOptions(REVIEWS)}
+              emptyLabel="No review"
+              disabled={disabled}
+              onSave={(review) => patch({ review })}
+            />
+          </Field>
+        </div>
+
+        <Field label="Tags" field="tags" pending={pending} htmlFor={id('tags')}>
+          <TagEditor
+            id={id('tags')}
+            tags={task.tags ?? []}
+            suggestions={workspace?.tags ?? []}
+            disabled={disabled}
+            onSave={(tags) => patch({ tags })}
+          />
+        </Field>
+
+        <Field label="Description" field="description" pending={pending} htmlFor={id('description')}>
+          <TextField
+            id={id('description')}
+            value={task.description ?? ''}
+            multiline
+            disabled={disabled}
+            onSave={(description) => patch({ description: description === '' ? null : description })}
+          />
+        </Field>
+
+        <div className="editor-actions">
+          {confirmDelete ? (
+            <div className="confirm" role="alertdialog" aria-label="Delete this task?">
+              <span>Delete this task? This cannot be undone once synced.</span>
+              <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
+                Delete
+              </button>
+              <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+                Cancel
+              </button>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className="button danger-ghost"
+              disabled={disabled}
+              onClick={() => setConfirmDelete(true)}
+            >
+              Delete task
+            </button>
+          )}
+        </div>
+
+        <ActivityPanel taskId={taskId} />
+      </div>
+    </aside>
+  );
+}

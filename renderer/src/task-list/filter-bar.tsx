@@ -1,0 +1,306 @@
+// The filter bar: instant search, the status chips, sorting, and (behind
+// "Filters") every other filter of the service's task list: priority,
+// assignee (with "me"), project, team, tags, type, review, origin, the four
+// date bounds and overdue. Every control is a labelled native control.
+import { useId } from 'react';
+import type { ListScope } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { ORIGINS, PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
+import {
+  activeFilterCount,
+  type ChoiceKey,
+  DATE_KEYS,
+  type DateKey,
+  scopeKey,
+  type SortKey,
+} from './list-query';
+import {
+  clearFilters,
+  setChoice,
+  setDate,
+  setFiltersOpen,
+  setOverdue,
+  setSearch,
+  setSearchFields,
+  setSort,
+  toggleChoice,
+  useList,
+} from './list-store';
+
+const SORT_CHOICES: { key: SortKey; label: string }[] = [
+  { key: 'title', label: 'Title' },
+  { key: 'status_rank', label: 'Status (workflow order)' },
+  { key: 'status', label: 'Status (A–Z)' },
+  { key: 'priority_rank', label: 'Priority (low to urgent)' },
+  { key: 'priority', label: 'Priority (A–Z)' },
+  { key: 'due_date', label: 'Due date' },
+  { key: 'start_date', label: 'Start date' },
+  { key: 'created_at', label: 'Created' },
+  { key: 'assignee', label: 'Assignee' },
+  { key: 'project_id', label: 'Project' },
+  { key: 'task_type', label: 'Type' },
+  { key: 'task_id', label: 'Task id' },
+];
+
+const DATE_LABELS: Record<DateKey, string> = {
+  due_after: 'Due from',
+  due_before: 'Due until',
+  created_after: 'Created from',
+  created_before: 'Created until',
+};
+
+export const SEARCH_INPUT_ID = 'task-search';
+
+function ChipGroup({
+  label,
+  choiceKey,
+  values,
+  selected,
+}: {
+  label: string;
+  choiceKey: ChoiceKey;
+  values: readonly string[];
+  selected: readonly string[];
+}) {
+  const id = useId();
+  return (
+    <div className="chip-group" role="group" aria-labelledby={id}>
+      <span id={id} className="chip-group-label">
+        {label}
+      </span>
+      {values.map((value) => (
+        <button
+          key={value}
+          type="button"
+          className="chip"
+          aria-pressed={selected.includes(value)}
+          onClick={() => toggleChoice(choiceKey, value)}
+        >
+          {valueWord(value)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A choice among many (assignee, project, team, tags): pick from a list, shown as removable chips. */
+function PickList({
+  label,
+  choiceKey,
+  options,
+  selected,
+}: {
+  label: string;
+  choiceKey: ChoiceKey;
+  options: readonly { value: string; label: string }[];
+  selected: readonly string[];
+}) {
+  const id = useId();
+  const labelOf = (value: string) => options.find((o) => o.value === value)?.label ?? valueWord(value);
+  return (
+    <div className="pick-list">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value=""
+        onChange={(event) => {
+          const value = event.target.value;
+          if (value !== '' && !selected.includes(value)) setChoice(choiceKey, [...selected, value]);
+        }}
+      >
+        <option value="">{selected.length === 0 ? 'Any' : 'Add…'}</option>
+        {options
+          .filter((option) => !selected.includes(option.value))
+          .map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+      </select>
+      {selected.map((value) => (
+        <button
+          key={value}
+          type="button"
+          className="chip is-removable"
+          aria-label={`Remove ${label.toLowerCase()} ${labelOf(value)}`}
+          onClick={() =>
+            setChoice(
+              choiceKey,
+              selected.filter((v) => v !== value),
+            )
+          }
+        >
+          {labelOf(value)} <span aria-hidden="true">×</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function FilterBar({ scope }: { scope: ListScope }) {
+  const filters = useList((state) => state.filters);
+  const sort = useList((state) => state.sort);
+  const open = useList((state) => state.filtersOpen);
+  const workspace = useWorkspace((state) => state.workspace);
+  const fixed = scopeKey(scope);
+  const active = activeFilterCount(filters);
+  const panelId = useId();
+
+  const members = (workspace?.members ?? []).map((m) => ({ value: m.username, label: m.username }));
+  const assigneeOptions = [{ value: 'me', label: 'Me' }, ...members];
+  const projectOptions = [
+    { value: '__unfiled__', label: 'No project' },
+    ...(workspace?.projects ?? []).map((p) => ({ value: p.project_id, label: p.name })),
+  ];
+  const teamOptions = [
+    { value: '__none__', label: 'No team' },
+    ...(workspace?.teams ?? []).map((t) => ({ value: t.team_id, label: t.name })),
+  ];
+  const tagOptions = (workspace?.tags ?? []).map((tag) => ({ value: tag, label: tag }));
+
+  return (
+    <div className="filter-bar">
+      <div className="filter-row">
+        <div className="search-box">
+          <label htmlFor={SEARCH_INPUT_ID} className="visually-hidden">
+            Search tasks
+          </label>
+          <input
+            id={SEARCH_INPUT_ID}
+            type="search"
+            placeholder="Search tasks  /"
+            autoComplete="off"
+            spellCheck={false}
+            value={filters.search}
+            onChange={(event) => setSearch(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape' && filters.search !== '') {
+                event.stopPropagation();
+                setSearch('');
+              }
+            }}
+          />
+          <label className="visually-hidden" htmlFor={`${SEARCH_INPUT_ID}-fields`}>
+            Search in
+          </label>
+          <select
+            id={`${SEARCH_INPUT_ID}-fields`}
+            value={filters.searchFields}
+            onChange={(event) => setSearchFields(event.target.value === 'title' ? 'title' : 'all')}
+          >
+            <option value="all">All fields</option>
+            <option value="title">Title only</option>
+          </select>
+        </div>
+        <ChipGroup label="Status" choiceKey="status" values={STATUSES} selected={filters.choices.status} />
+        <span className="spacer" />
+        <label className="visually-hidden" htmlFor="task-sort">
+          Sort by
+        </label>
+        <select
+          id="task-sort"
+          value={sort.by}
+          onChange={(event) => setSort({ by: event.target.value as SortKey, order: sort.order })}
+        >
+          {SORT_CHOICES.map((choice) => (
+            <option key={choice.key} value={choice.key}>
+              Sort: {choice.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button icon-button"
+          aria-label={
+            sort.order === 'asc' ? 'Ascending; switch to descending' : 'Descending; switch to ascending'
+          }
+          onClick={() => setSort({ by: sort.by, order: sort.order === 'asc' ? 'desc' : 'asc' })}
+        >
+          {sort.order === 'asc' ? '↑' : '↓'}
+        </button>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setFiltersOpen(!open)}
+        >
+          Filters{active > 0 ? ` (${active})` : ''}
+        </button>
+        {active > 0 ? (
+          <button type="button" className="link-button" onClick={clearFilters}>
+            Clear
+          </button>
+        ) : null}
+      </div>
+      {open ? (
+        <div id={panelId} className="filter-panel" role="region" aria-label="More filters">
+          <ChipGroup
+            label="Priority"
+            choiceKey="priority"
+            values={PRIORITIES}
+            selected={filters.choices.priority}
+          />
+          <ChipGroup
+            label="Type"
+            choiceKey="task_type"
+            values={TASK_TYPES}
+            selected={filters.choices.task_type}
+          />
+          <ChipGroup
+            label="Review"
+            choiceKey="review"
+            values={[...REVIEWS, 'none']}
+            selected={filters.choices.review}
+          />
+          <ChipGroup
+            label="Created via"
+            choiceKey="created_via"
+            values={[...ORIGINS, 'none']}
+            selected={filters.choices.created_via}
+          />
+          {fixed !== 'assignee' ? (
+            <PickList
+              label="Assignee"
+              choiceKey="assignee"
+              options={assigneeOptions}
+              selected={filters.choices.assignee}
+            />
+          ) : null}
+          {fixed !== 'project' ? (
+            <PickList
+              label="Project"
+              choiceKey="project"
+              options={projectOptions}
+              selected={filters.choices.project}
+            />
+          ) : null}
+          {fixed !== 'team' ? (
+            <PickList label="Team" choiceKey="team" options={teamOptions} selected={filters.choices.team} />
+          ) : null}
+          <PickList label="Tags" choiceKey="tags" options={tagOptions} selected={filters.choices.tags} />
+          <div className="date-filters">
+            {DATE_KEYS.map((key) => (
+              <label key={key} className="date-filter">
+                {DATE_LABELS[key]}
+                <input
+                  type="date"
+                  value={filters.dates[key]}
+                  onChange={(event) => setDate(key, event.target.value)}
+                />
+              </label>
+            ))}
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={filters.overdue}
+                onChange={(event) => setOverdue(event.target.checked)}
+              />
+              Overdue only
+            </label>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

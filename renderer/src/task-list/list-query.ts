@@ -1,0 +1,110 @@
+// From what the person chose (the sidebar's scope, the filter bar, the sort)
+// to the service's task-list query, which the mirror answers exactly as
+// `GET /v1/tasks` would.
+import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
+import type { ListScope } from '../store/view-store';
+
+export type SortKey = TaskListQueryInput['sort_by'];
+export type SortOrder = TaskListQueryInput['sort_order'];
+
+/** The multi-valued filters of the filter bar (values OR-ed within a key, keys AND-ed). */
+export const CHOICE_KEYS = [
+  'status',
+  'priority',
+  'assignee',
+  'project',
+  'team',
+  'tags',
+  'task_type',
+  'review',
+  'created_via',
+] as const;
+export type ChoiceKey = (typeof CHOICE_KEYS)[number];
+
+export const DATE_KEYS = ['due_after', 'due_before', 'created_after', 'created_before'] as const;
+export type DateKey = (typeof DATE_KEYS)[number];
+
+export interface ListFilters {
+  search: string;
+  searchFields: 'all' | 'title';
+  choices: Readonly<Record<ChoiceKey, readonly string[]>>;
+  dates: Readonly<Record<DateKey, string>>;
+  overdue: boolean;
+}
+
+export const NO_FILTERS: ListFilters = {
+  search: '',
+  searchFields: 'all',
+  choices: {
+    status: [],
+    priority: [],
+    assignee: [],
+    project: [],
+    team: [],
+    tags: [],
+    task_type: [],
+    review: [],
+    created_via: [],
+  },
+  dates: { due_after: '', due_before: '', created_after: '', created_before: '' },
+  overdue: false,
+};
+
+export interface ListSort {
+  by: SortKey;
+  order: SortOrder;
+}
+
+export const DEFAULT_SORT: ListSort = { by: 'title', order: 'asc' };
+
+/** The key a scope fixes (the filter bar does not offer it there). */
+export function scopeKey(scope: ListScope): ChoiceKey | null {
+  switch (scope.kind) {
+    case 'my-tasks':
+      return 'assignee';
+    case 'project':
+      return 'project';
+    case 'team':
+      return 'team';
+    case 'all':
+      return null;
+  }
+}
+
+export function activeFilterCount(filters: ListFilters): number {
+  let count = filters.search.trim() === '' ? 0 : 1;
+  for (const key of CHOICE_KEYS) if (filters.choices[key].length > 0) count++;
+  for (const key of DATE_KEYS) if (filters.dates[key] !== '') count++;
+  if (filters.overdue) count++;
+  return count;
+}
+
+export function taskListQuery(scope: ListScope, filters: ListFilters, sort: ListSort): TaskListQueryInput {
+  const filter: TaskListQueryInput['filter'] = {};
+  for (const key of CHOICE_KEYS) {
+    const values = filters.choices[key];
+    if (values.length > 0) filter[key] = [...values];
+  }
+  for (const key of DATE_KEYS) {
+    if (filters.dates[key] !== '') filter[key] = filters.dates[key];
+  }
+  if (filters.overdue) filter.overdue = true;
+  if (filters.search !== '') {
+    filter.search = filters.search;
+    if (filters.searchFields === 'title') filter.search_fields = 'title';
+  }
+  switch (scope.kind) {
+    case 'my-tasks':
+      filter.assignee = ['me'];
+      break;
+    case 'project':
+      filter.project = [scope.projectId];
+      break;
+    case 'team':
+      filter.team = [scope.teamId];
+      break;
+    case 'all':
+      break;
+  }
+  return { filter, sort_by: sort.by, sort_order: sort.order };
+}

@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { type FetchPage, RowWindow } from './row-window';
+
+function row(index: number): TaskRow {
+  return {
+    task_id: `t${String(index).padStart(5, '0')}`,
+    title: `Task ${index}`,
+    status: 'not_started',
+    priority: null,
+    assignee: null,
+    project_id: null,
+    team_id: null,
+    section_id: null,
+    sprint_id: null,
+    goal_id: null,
+    tags: [],
+    due_date: null,
+    start_date: null,
+    created_at: null,
+    task_type: 'task',
+    review: null,
+    position: null,
+    sync_mark: null,
+  };
+}
+
+/** A keyset source over `total` rows: the cursor is the last id of the previous page. */
+function source(total: number, calls: (string | null)[] = []): FetchPage {
+  const rows = Array.from({ length: total }, (_, i) => row(i));
+  return (after, limit) => {
+    calls.push(after);
+    const start = after === null ? 0 : rows.findIndex((r) => r.task_id === after) + 1;
+    const page = rows.slice(start, start + limit);
+    const last = page[page.length - 1];
+    const next = start + limit < total && last ? last.task_id : null;
+    return Promise.resolve({ rows: page, next });
+  };
+}
+
+const settle = () => new Promise((done) => setTimeout(done, 0));
+
+describe('RowWindow', () => {
+  test('fetches the pages covering the wanted rows, walking forward from the last known cursor', async () => {
+    const calls: (string | null)[] = [];
+    const window = new RowWindow(source(1000, calls), { pageSize: 100 });
+    window.want(450, 460);
+    await settle();
+    expect(window.rowAt(455)?.title).toBe('Task 455');
+    // Pages 0..4 were walked in order: each cursor comes from the page before.
+    expect(calls).toEqual([null, 't00099', 't00199', 't00299', 't00399']);
+  });
+
+  test('keeps at most maxPages in memory, dropping those farthest from what is wanted', async () => {
+    const window = new RowWindow(source(2000, []), { pageSize: 100, maxPages: 3 });
+    window.want(0, 50);
+    await settle();
+    window.want(1500, 1550);
+    await settle();
+    expect(window.rowAt(1520)?.title).toBe('Task 1520');
+    expect(window.rowAt(10)).toBeUndefined();
+  });
+
+  test('knows its size from the last page, or from a count', async () => {
+    const window = new RowWindow(source(250, []), { pageSize: 100 });
+    expect(window.sizeKnown).toBe(false);
+    window.want(0, 300);
+    await settle();
+    expect(window.size).toBe(250);
+    expect(window.sizeKnown).toBe(true);
+    const counted = new RowWindow(source(250, []), { pageSize: 100 });
+    counted.setCount(250);
+    expect(counted.size).toBe(250);
+  });
+
+  test('a refresh keeps the old rows on show until the new ones arrive', async () => {
+    let release: (() => void) | null = null;
+    let label = 'old';
+    const fetchPage: FetchPage = async (after, limit) => {
+      if (label === 'new') await new Promise<void>((done) => (release = done));
+      const page = await source(100)(after, limit);
+      return { ...page, rows: page.rows.map((r) => ({ ...r, title: `${label} ${r.title}` })) };
+    };
+    const window = new RowWindow(fetchPage, { pageSize: 50 });
+    window.want(0, 10);
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('old Task 3');
+    label = 'new';
+    window.refresh();
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('old Task 3');
+    (release as (() => void) | null)?.();
+    await settle();
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('new Task 3');
+  });
+});

@@ -1,0 +1,243 @@
+// The task list: a virtualized ARIA grid over the mirror's answer to the
+// service's task-list query, with sortable column headers and full keyboard
+// use (arrows, j/k, Page Up/Down, Home/End, Enter to open). Only the rows on
+// screen exist in the DOM, so 100 000 tasks scroll like 100.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { errorType } from '../bridge/svc';
+import { describeProblem } from '../problems/describe-problem';
+import { useSession } from '../store/session-store';
+import { type ListScope, openTask, selectTask, startCreating, useView } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { countWords } from '../vocabulary/task-words';
+import { FilterBar } from './filter-bar';
+import { activeFilterCount, type SortKey, taskListQuery } from './list-query';
+import { clearFilters, sortBy, useList } from './list-store';
+import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
+import { PAGE_SIZE, useRowWindow } from './use-row-window';
+
+interface Column {
+  key: string;
+  label: string;
+  sort: SortKey | null;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'mark', label: 'Sync', sort: null },
+  { key: 'title', label: 'Title', sort: 'title' },
+  { key: 'status', label: 'Status', sort: 'status_rank' },
+  { key: 'priority', label: 'Priority', sort: 'priority_rank' },
+  { key: 'assignee', label: 'Assignee', sort: 'assignee' },
+  { key: 'due', label: 'Due', sort: 'due_date' },
+  { key: 'project', label: 'Project', sort: 'project_id' },
+  { key: 'tags', label: 'Tags', sort: null },
+];
+
+export function TaskList({ scope, title }: { scope: ListScope; title: string }) {
+  const filters = useList((state) => state.filters);
+  const sort = useList((state) => state.sort);
+  const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
+  const { window: rows, current, error } = useRowWindow(query);
+  const projectNames = useWorkspace((state) => state.projectNames);
+  const openTaskId = useView((state) => state.openTaskId);
+  const firstSync = useSession((state) => state.status?.first_sync ?? null);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(0);
+
+  const count = rows?.size ?? 0;
+  // TanStack Virtual hands back fresh functions each render; nothing here is memoized by the compiler anyway.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    // A page ahead and half a page behind: scrolling finds its rows already there.
+    rows?.want(firstIndex - PAGE_SIZE / 2, lastIndex + PAGE_SIZE);
+  }, [rows, firstIndex, lastIndex]);
+
+  // A new query starts at the top.
+  const queryKey = JSON.stringify(query);
+  useEffect(() => {
+    setActive(0);
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [queryKey]);
+
+  const activeIndex = Math.min(active, Math.max(count - 1, 0));
+  const activeRow = rows?.rowAt(activeIndex);
+  useEffect(() => {
+    selectTask(activeRow?.task_id ?? null);
+  }, [activeRow?.task_id]);
+
+  const onPick = useCallback((index: number, taskId: string) => {
+    setActive(index);
+    openTask(taskId);
+    scrollRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(index, count - 1));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const moves: Record<string, () => void> = {
+      ArrowDown: () => moveTo(activeIndex + 1),
+      j: () => moveTo(activeIndex + 1),
+      ArrowUp: () => moveTo(activeIndex - 1),
+      k: () => moveTo(activeIndex - 1),
+      PageDown: () => moveTo(activeIndex + pageRows),
+      PageUp: () => moveTo(activeIndex - pageRows),
+      Home: () => moveTo(0),
+      End: () => moveTo(count - 1),
+      Enter: () => {
+        if (activeRow) openTask(activeRow.task_id);
+      },
+      o: () => {
+        if (activeRow) openTask(activeRow.task_id);
+      },
+    };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      move();
+    }
+  };
+
+  const problem = error === null ? null : describeProblem(errorType(error));
+  const filtered = activeFilterCount(filters) > 0;
+  const countLabel =
+    rows === null ? 'Loading…' : rows.sizeKnown ? countWords(count, 'task', 'tasks') : 'Counting…';
+
+  return (
+    <section className="task-list" aria-labelledby="task-list-title">
+      <header className="list-header">
+        <div className="list-title-row">
+          <h1 id="task-list-title">{title}</h1>
+          <span className="list-count" aria-live="polite" data-testid="list-count">
+            {countLabel}
+          </span>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button primary"
+            onClick={startCreating}
+            disabled={readOnly}
+            title={readOnly ? 'This account can only read' : 'New task (C)'}
+          >
+            New task
+          </button>
+        </div>
+        <FilterBar scope={scope} />
+      </header>
+
+      {problem ? (
+        <div className="inline-problem" role="alert">
+          <strong>{problem.title}.</strong> {problem.detail}{' '}
+          {problem.action === 'clear-filters' ? (
+            <button type="button" className="link-button" onClick={clearFilters}>
+              {problem.actionLabel}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div
+        className="grid"
+        role="grid"
+        aria-label={title}
+        aria-rowcount={count + 1}
+        aria-colcount={COLUMNS.length}
+        aria-busy={!current}
+      >
+        <div role="rowgroup" className="grid-head">
+          <div role="row" aria-rowindex={1} className="task-row head-row">
+            {COLUMNS.map((column) => (
+              <div
+                key={column.key}
+                role="columnheader"
+                className={`cell cell-${column.key}`}
+                aria-sort={
+                  column.sort !== null && sort.by === column.sort
+                    ? sort.order === 'asc'
+                      ? 'ascending'
+                      : 'descending'
+                    : undefined
+                }
+              >
+                {column.sort === null ? (
+                  <span className={column.key === 'mark' ? 'visually-hidden' : ''}>{column.label}</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="sort-button"
+                    onClick={() => sortBy(column.sort as SortKey)}
+                  >
+                    {column.label}
+                    <span aria-hidden="true" className="sort-arrow">
+                      {sort.by === column.sort ? (sort.order === 'asc' ? '▲' : '▼') : ''}
+                    </span>
+                  </button>
+                )}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div
+          ref={scrollRef}
+          role="rowgroup"
+          className="grid-body"
+          tabIndex={0}
+          aria-label="Tasks"
+          aria-activedescendant={count > 0 ? rowElementId(activeIndex) : undefined}
+          onKeyDown={onKeyDown}
+          data-testid="task-grid-body"
+        >
+          <div className="grid-spacer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+            {items.map((item) => {
+              const row = rows?.rowAt(item.index);
+              return (
+                <TaskRowView
+                  key={item.key}
+                  index={item.index}
+                  row={row}
+                  start={item.start}
+                  active={item.index === activeIndex}
+                  open={row !== undefined && row.task_id === openTaskId}
+                  projectName={row?.project_id ? (projectNames.get(row.project_id) ?? null) : null}
+                  onPick={onPick}
+                />
+              );
+            })}
+          </div>
+          {rows !== null && current && count === 0 ? (
+            <div className="empty-state">
+              {firstSync !== null ? (
+                <p>Your tasks are on their way: the first sync is still running.</p>
+              ) : filtered ? (
+                <>
+                  <p>No tasks match these filters.</p>
+                  <button type="button" className="button" onClick={clearFilters}>
+                    Clear filters
+                  </button>
+                </>
+              ) : (
+                <p>No tasks here yet.</p>
+              )}
+            </div>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}

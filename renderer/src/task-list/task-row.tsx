@@ -1,0 +1,97 @@
+// One row of the task grid: the sync mark, title, status, priority, assignee,
+// due date, project and tags of a task, or a placeholder while its page loads.
+import { memo } from 'react';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
+
+export const ROW_HEIGHT = 36;
+
+export interface TaskRowViewProps {
+  index: number;
+  row: TaskRow | undefined;
+  start: number;
+  active: boolean;
+  open: boolean;
+  projectName: string | null;
+  onPick: (index: number, taskId: string) => void;
+}
+
+export function rowElementId(index: number): string {
+  return `task-row-${index}`;
+}
+
+export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
+  const { index, row, start, active, open, projectName, onPick } = props;
+  const className = `task-row${active ? ' is-active' : ''}${open ? ' is-open' : ''}`;
+  // Offsets go through the style property (CSSOM), which the page's CSP allows without inline styles.
+  const style = { transform: `translateY(${start}px)` };
+  if (row === undefined) {
+    return (
+      <div
+        role="row"
+        id={rowElementId(index)}
+        aria-rowindex={index + 2}
+        className={`${className} is-loading`}
+        style={style}
+      >
+        <div role="gridcell" className="cell cell-title">
+          <span className="placeholder-bar" aria-label="Loading" />
+        </div>
+      </div>
+    );
+  }
+  const overdue = isOverdue(row.due_date, row.status);
+  return (
+    <div
+      role="row"
+      id={rowElementId(index)}
+      aria-rowindex={index + 2}
+      aria-selected={open}
+      data-task-id={row.task_id}
+      className={className}
+      style={style}
+      onClick={() => onPick(index, row.task_id)}
+    >
+      <div role="gridcell" className="cell cell-mark">
+        <SyncMarkBadge mark={row.sync_mark} compact />
+      </div>
+      <div role="gridcell" className="cell cell-title">
+        {row.task_type === 'bug' ? (
+          <span className="type-bug" title="Bug">
+            Bug
+          </span>
+        ) : null}
+        <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
+      </div>
+      <div role="gridcell" className="cell cell-status">
+        <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
+      </div>
+      <div role="gridcell" className="cell cell-priority">
+        {row.priority === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
+        )}
+      </div>
+      <div role="gridcell" className="cell cell-assignee">
+        {row.assignee ?? <span className="muted">Unassigned</span>}
+      </div>
+      <div role="gridcell" className={`cell cell-due${overdue ? ' is-overdue' : ''}`}>
+        {row.due_date === null ? <span className="muted">—</span> : dayWords(row.due_date)}
+        {overdue ? <span className="visually-hidden"> (overdue)</span> : null}
+      </div>
+      <div role="gridcell" className="cell cell-project">
+        {projectName ?? <span className="muted">—</span>}
+      </div>
+      <div role="gridcell" className="cell cell-tags">
+        {row.tags.slice(0, 2).map((tag) => (
+          <span key={tag} className="tag">
+            {tag}
+          </span>
+        ))}
+        {row.tags.length > 2 ? <span className="muted">+{row.tags.length - 2}</span> : null}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,309 @@
+// The end-to-end host: the app without Electron. A Node HTTP server on
+// 127.0.0.1 serves the BUILT renderer (out/renderer) with the CSP header main
+// sends, plus a bridge shim that gives the page `window.svc` over fetch and
+// EventSource. Behind it run the same IPC gate (sender check, validation,
+// envelope), the same handler maps, the real accounts, sync engines and
+// mirrors, and the emulator as the server. Only the Electron runtime is faked.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { appHandlers } from '../../../main/ipc/app-handlers';
+import {
+  createIpcGate,
+  type InvokeEventLike,
+  type IpcGate,
+  type IpcMainLike,
+  type WebContentsLike,
+} from '../../../main/ipc/gate';
+import { createScreenBackend, type ScreenBackend } from '../../../main/ipc/screen-backend';
+import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../main/ipc/transport';
+import { contentTypeFor } from '../../../main/security/app-protocol';
+import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';
+import { settingsHandlers } from '../../../main/settings/settings-handlers';
+import { SettingsStore } from '../../../main/settings/settings-store';
+import { AccountManager } from '../../../sync/accounts/account-manager';
+import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
+import type { ApiClientOptions } from '../../../sync/api/api-client';
+import { MemorySecretStore } from '../../../sync/auth/secret-store';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH } from './bridge-shim';
+
+export const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');
+
+export interface E2eHostOptions {
+  /** The server the app talks to; default: an emulator started (and stopped) by the host. */
+  emulator?: RunningEmulator;
+  /** Tasks seeded in an emulator the host starts (default 300). */
+  seedTasks?: number;
+  /** Where the built renderer is (default out/renderer). */
+  rendererDir?: string;
+  /** The app's data directory (accounts, mirrors, settings); default a fresh temp dir, removed on close. */
+  dataDir?: string;
+  /** Port to listen on (default: any free one). */
+  port?: number;
+  /**
+   * "Open this in the browser" (OAuth consent page). Default: remember it, so
+   * a test can take it with `nextOpenedUrl()` and open it in its own browser.
+   */
+  openUrl?: (url: string) => void | Promise<void>;
+  /** API client settings for every account (tests shorten retries). */
+  client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'dispatcher'>>;
+  /** Tasks seeded in the emulator "Try the demo" starts (default 2000). */
+  demoSeedTasks?: number;
+}
+
+export interface E2eHost {
+  /** The app's page: `http://127.0.0.1:PORT/`. */
+  readonly url: string;
+  readonly emulator: RunningEmulator;
+  readonly accounts: AccountManager;
+  readonly gate: IpcGate;
+  /** Waits for the next URL the app asked to open in the browser. */
+  nextOpenedUrl(timeoutMs?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The gate's view of an HTTP call: a top frame whose URL is the page that sent it (its Origin). */
+function invokeEvent(request: IncomingMessage): InvokeEventLike {
+  const origin = request.headers.origin;
+  return {
+    sender: { id: 1 },
+    senderFrame: typeof origin === 'string' ? { url: `${origin}/`, parent: null } : null,
+  };
+}
+
+async function readBody(request: IncomingMessage, limit = 8 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new Error('request body too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The built file a path asks for, or null when it would leave the renderer folder. */
+function rendererFile(rootDir: string, pathname: string): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0') || path.includes('\\') || path.split('/').includes('..')) return null;
+  if (path.endsWith('/')) path += 'index.html';
+  const root = resolve(rootDir);
+  const file = resolve(root, `.${path}`);
+  return file.startsWith(root + sep) ? file : null;
+}
+
+export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHost> {
+  const rendererDir = options.rendererDir ?? RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`${rendererDir}/index.html is missing: run \`npm run build\` first`);
+  }
+  const ownEmulator = options.emulator === undefined;
+  const emulator = options.emulator ?? (await startEmulator({ seedTasks: options.seedTasks ?? 300 }));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-e2e-')));
+  const contentSecurityPolicy = serializeCsp(APP_CSP_DIRECTIVES);
+  const shim = bridgeShimSource();
+
+  // The Electron side, faked: one "window" whose events go to every open event stream.
+  const streams = new Set<ServerResponse>();
+  const webContents: WebContentsLike = {
+    id: 1,
+    isDestroyed: () => false,
+    send: (channel, message) => {
+      if (channel !== EVENT_TRANSPORT_CHANNEL) return;
+      const frame = `data: ${JSON.stringify(message)}\n\n`;
+      for (const stream of streams) stream.write(frame);
+    },
+    once: () => undefined,
+  };
+  let answerInvoke: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => {
+      if (channel === INVOKE_TRANSPORT_CHANNEL) answerInvoke = listener;
+    },
+    removeHandler: (channel) => {
+      if (channel === INVOKE_TRANSPORT_CHANNEL) answerInvoke = null;
+    },
+  };
+
+  let pageOrigin = '';
+  const gate = createIpcGate({
+    ipcMain,
+    isTrustedPageUrl: (url) => pageOrigin !== '' && (url === pageOrigin || url.startsWith(`${pageOrigin}/`)),
+    onInternalError: (channel, error) => {
+      console.error(`e2e host: ${channel} failed:`, error);
+    },
+  });
+  gate.trust(webContents);
+
+  const opened: string[] = [];
+  const openWaiters: ((url: string) => void)[] = [];
+  const openUrl =
+    options.openUrl ??
+    ((url: string) => {
+      const waiter = openWaiters.shift();
+      if (waiter) waiter(url);
+      else opened.push(url);
+    });
+
+  const serverDefaults = {
+    base_url: emulator.baseUrl,
+    auth_url: emulator.authUrl,
+    client_id: emulator.clientId,
+  };
+  const accounts = await AccountManager.open({
+    directory: join(dataDir, 'accounts'),
+    secrets: withEncryptionReport(new MemorySecretStore(), false),
+    defaults: serverDefaults,
+    startEngines: true,
+    signInTimeoutMs: 120_000,
+    ...(options.client ? { client: options.client } : {}),
+  });
+
+  const demos: RunningEmulator[] = [];
+  const settings = new SettingsStore(join(dataDir, 'settings.json'));
+  const backend: ScreenBackend = createScreenBackend({
+    accounts,
+    emit: (event, payload) => gate.emit(event, payload),
+    serverDefaults: () => serverDefaults,
+    openUrl,
+    startDemo: async () => {
+      const demo = await startEmulator({ seedTasks: options.demoSeedTasks ?? 2000 });
+      demos.push(demo);
+      return {
+        server: { base_url: demo.baseUrl, auth_url: demo.authUrl, client_id: demo.clientId },
+        token: demo.tokens.live,
+      };
+    },
+  });
+  gate.register(
+    appHandlers({
+      appInfo: { name: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform },
+      openExternal: async (url) => {
+        await openUrl(url);
+      },
+    }),
+  );
+  gate.register(
+    settingsHandlers({ store: settings, applyTheme: () => undefined, emit: (e, p) => gate.emit(e, p) }),
+  );
+  for (const handlers of backend.handlers) gate.register(handlers);
+
+  const securityHeaders = {
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+  };
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://host.invalid');
+    if (request.method === 'POST' && url.pathname === INVOKE_PATH) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readBody(request)) as unknown;
+      } catch {
+        response.writeHead(400).end();
+        return;
+      }
+      const listener = answerInvoke;
+      const answer = listener
+        ? await listener(invokeEvent(request), parsed)
+        : { ok: false, error: { type: 'unavailable', message: 'closing' } };
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      response.end(JSON.stringify(answer));
+      return;
+    }
+    if (request.method === 'GET' && url.pathname === EVENTS_PATH) {
+      response.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      response.write(': connected\n\n');
+      streams.add(response);
+      request.on('close', () => streams.delete(response));
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end();
+      return;
+    }
+    if (url.pathname === BRIDGE_SHIM_PATH) {
+      response.writeHead(200, { ...securityHeaders, 'Content-Type': 'text/javascript; charset=utf-8' });
+      response.end(shim);
+      return;
+    }
+    const file = rendererFile(rendererDir, url.pathname);
+    if (file === null || !existsSync(file)) {
+      response.writeHead(404, securityHeaders).end();
+      return;
+    }
+    let body: Buffer | string = await readFile(file);
+    if (file.endsWith(`${sep}index.html`)) {
+      // The shim first: a classic script runs before the app's deferred module script.
+      const tag = `<script src="${BRIDGE_SHIM_PATH}"></script>`;
+      const html = body.toString('utf8');
+      const at = html.indexOf('<script');
+      body =
+        at === -1
+          ? html.replace('</head>', `${tag}</head>`)
+          : `${html.slice(0, at)}${tag}\n    ${html.slice(at)}`;
+    }
+    response.writeHead(200, { ...securityHeaders, 'Content-Type': contentTypeFor(file) });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  const server: Server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      console.error('e2e host: request failed:', error);
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => ready());
+  });
+  const { port } = server.address() as AddressInfo;
+  pageOrigin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${pageOrigin}/`,
+    emulator,
+    accounts,
+    gate,
+    nextOpenedUrl(timeoutMs = 30_000) {
+      const ready = opened.shift();
+      if (ready !== undefined) return Promise.resolve(ready);
+      return new Promise((resolveUrl, reject) => {
+        const timer = setTimeout(() => reject(new Error('the app opened no URL')), timeoutMs);
+        openWaiters.push((url) => {
+          clearTimeout(timer);
+          resolveUrl(url);
+        });
+      });
+    },
+    async close() {
+      for (const stream of streams) stream.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      backend.close();
+      gate.close();
+      await accounts.close();
+      for (const demo of demos) await demo.stop();
+      if (ownEmulator) await emulator.stop();
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Debian's Chromium driven by playwright-core (nothing downloads a browser),
+// and the helpers every end-to-end test uses: open the app from a host, keep
+// what the page reported (errors, CSP refusals), and save screenshots.
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { E2eHost } from '../host/e2e-host';
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../artifacts/screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export interface OpenedApp {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors, console errors and CSP refusals the page reported. */
+  problems: string[];
+}
+
+export async function openApp(
+  browser: Browser,
+  host: E2eHost,
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<OpenedApp> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1360, height: options.height ?? 820 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // Chromium notes that a <meta> policy cannot carry frame-ancestors; the header carries it (and applies).
+    if (message.type() === 'error' && !message.text().includes("'frame-ancestors' is ignored")) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  await page.goto(host.url);
+  return { context, page, problems };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Fills the sign-in form's token field and signs in; resolves when the workspace shows. */
+export async function signInWithToken(page: Page, token: string): Promise<void> {
+  await page.getByLabel('Access token').fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+}
