@@ -140,6 +140,26 @@ export interface ApiClientStats {
   refreshes: number;
 }
 
+/**
+ * One HTTP attempt as it ended, for observers such as the sync log. Never
+ * carries headers or bodies (so no token); `path` includes the query.
+ */
+export interface ApiExchange {
+  operation: string;
+  method: string;
+  path: string;
+  /** Null when no answer came (a network error). */
+  status: number | null;
+  durationMs: number;
+  requestId: string | null;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** The client sends this request again (after a backoff, a Retry-After or a token refresh). */
+  willRetry: boolean;
+  /** The transport failure's code for a network error. */
+  errorCode: string | null;
+}
+
 interface RequestSpec {
   operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -184,6 +204,7 @@ export class ApiClient {
   private signedOut: { tokenId: string; reason: SignedOutReason } | null = null;
   /** The token last sent: the service counts its budget per token. */
   private lastTokenId: string | null = null;
+  private readonly exchangeObservers = new Set<(exchange: ApiExchange) => void>();
 
   constructor(options: ApiClientOptions) {
     const url = new URL(options.baseUrl);
@@ -214,6 +235,12 @@ export class ApiClient {
 
   get stats(): Readonly<ApiClientStats> {
     return { ...this.counters };
+  }
+
+  /** Tells `observer` about every HTTP attempt from now on; returns the function that stops it. */
+  observe(observer: (exchange: ApiExchange) => void): () => void {
+    this.exchangeObservers.add(observer);
+    return () => this.exchangeObservers.delete(observer);
   }
 
   /** Closes the connection pool (when the client made it). */
@@ -394,6 +421,33 @@ export class ApiClient {
       if (token !== null) headers.authorization = `Bearer ${token}`;
 
       const permit = spec.authenticated ? await this.acquire(spec) : null;
+      const startedAt = this.clock.now();
+      const report = (
+        status: number | null,
+        requestId: string | null,
+        willRetry: boolean,
+        code: string | null,
+      ) => {
+        if (this.exchangeObservers.size === 0) return;
+        const exchange: ApiExchange = {
+          operation: spec.operation,
+          method: spec.method,
+          path,
+          status,
+          durationMs: this.clock.now() - startedAt,
+          requestId,
+          attempt,
+          willRetry,
+          errorCode: code,
+        };
+        for (const observer of this.exchangeObservers) {
+          try {
+            observer(exchange);
+          } catch {
+            // An observer's bug must not fail the request.
+          }
+        }
+      };
       let answer: RawAnswer;
       try {
         this.counters.requests += 1;
@@ -416,7 +470,9 @@ export class ApiClient {
         permit?.release(null);
         if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);
         const failure = describeTransportFailure(error);
-        if (failure.retryable && (safe || failure.notSent) && attempt < this.retry.maxAttempts) {
+        const again = failure.retryable && (safe || failure.notSent) && attempt < this.retry.maxAttempts;
+        report(null, null, again, failure.code);
+        if (again) {
           this.counters.retries += 1;
           await this.pause(spec, backoffDelayMs(attempt, this.retry));
           continue;
@@ -435,7 +491,10 @@ export class ApiClient {
       );
       permit?.release(rateObservation(answer, retryAfter));
 
+      const reportAnswer = (willRetry: boolean) =>
+        report(answer.status, header(answer.headers, 'x-request-id'), willRetry, null);
       if (answer.status < 400) {
+        reportAnswer(false);
         if (answer.status === 304) this.counters.notModified += 1;
         return answer;
       }
@@ -454,6 +513,7 @@ export class ApiClient {
       if (answer.status === 429) {
         // Nothing was done; the governor holds this token's requests until Retry-After.
         this.counters.rateLimited += 1;
+        reportAnswer(rateLimitRetries < this.retry.maxRateLimitRetries);
         if (rateLimitRetries < this.retry.maxRateLimitRetries) {
           rateLimitRetries += 1;
           attempt -= 1;
@@ -465,7 +525,9 @@ export class ApiClient {
 
       if (answer.status === 401 && tokenId !== null) {
         const reason = signedOutReasonOf(problem.type);
-        if (reason === 'token-expired' && !refreshed && this.credentials.refresh) {
+        const refresh = reason === 'token-expired' && !refreshed && this.credentials.refresh !== undefined;
+        reportAnswer(refresh);
+        if (refresh) {
           refreshed = true;
           await this.refreshAfterExpiry(spec.operation, tokenId);
           attempt -= 1;
@@ -474,7 +536,10 @@ export class ApiClient {
         throw this.signOut(spec.operation, tokenId, reason, problem.requestId);
       }
 
-      if (isRetryableStatus(answer.status, problem.type) && safe && attempt < this.retry.maxAttempts) {
+      const again =
+        isRetryableStatus(answer.status, problem.type) && safe && attempt < this.retry.maxAttempts;
+      reportAnswer(again);
+      if (again) {
         this.counters.retries += 1;
         const wait = Math.max(backoffDelayMs(attempt, this.retry), (retryAfter ?? 0) * 1000);
         await this.pause(spec, wait);
