@@ -106,11 +106,19 @@ export async function walkList(options: WalkOptions): Promise<WalkResult> {
   let restart = false;
   for (;;) {
     const before = await store.pass(collection, scope);
-    const { passNo } = await store.beginPass(collection, scope, { partial: options.partial, restart });
+    // After a complete pass, the new one begins only when a page turns out to have
+    // changed: a re-sync that meets nothing but 304s writes nothing at all.
+    const lazy = !restart && before !== null && before.state === 'complete';
+    const passNo = lazy
+      ? before.passNo + 1
+      : (await store.beginPass(collection, scope, { partial: options.partial, restart })).passNo;
     const resuming = !restart && before !== null && before.state === 'running' && before.passNo === passNo;
     try {
       const result = await walkChain(options, {
         passNo,
+        begin: lazy
+          ? () => store.beginPass(collection, scope, { partial: options.partial, restart: false })
+          : null,
         startIndex: resuming ? before.resume.pageIndex : 0,
         startCursor: resuming ? before.resume.cursor : null,
         known: before?.pages ?? [],
@@ -133,6 +141,8 @@ export async function walkList(options: WalkOptions): Promise<WalkResult> {
 
 interface ChainStart {
   passNo: number;
+  /** Starts the pass, when it was not started yet (lazy): called before the first write. */
+  begin: (() => Promise<unknown>) | null;
   startIndex: number;
   startCursor: string | null;
   /** Stored pages (any pass): what revalidation may ask about. */
@@ -221,6 +231,9 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
 
   let index = start.startIndex;
   let cursor = start.startCursor;
+  let begun = start.begin === null;
+  /** Pages answered 304 before the pass began (lazy): reused when something changes. */
+  const unchangedSoFar: number[] = [];
   /** Empty pages may hand back the cursor they were sent with; only an endless run of them is a loop. */
   let sameCursorRuns = 0;
   speculateFrom(cursor);
@@ -255,8 +268,18 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         nextCursor = stored.nextCursor;
         progress.notModified += 1;
         progress.itemsDone += stored.ids.length;
-        enqueue(() => store.reusePage(collection, scope, pageIndex));
+        if (begun) enqueue(() => store.reusePage(collection, scope, pageIndex));
+        else unchangedSoFar.push(pageIndex);
       } else {
+        if (!begun) {
+          // The first change: start the pass and count the unchanged pages before it.
+          begun = true;
+          const reused = unchangedSoFar.splice(0);
+          enqueue(async () => {
+            await start.begin?.();
+            for (const index of reused) await store.reusePage(collection, scope, index);
+          });
+        }
         nextCursor = answer.nextCursor;
         pulled += answer.items.length;
         progress.itemsDone += answer.items.length;
@@ -286,7 +309,8 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       if (nextCursor === null) {
         await applying;
         throwIfApplyFailed();
-        changes.push(...(await store.completePass(collection, scope, pageIndex)));
+        // Every page unchanged: the list is exactly what the last complete pass saw.
+        if (begun) changes.push(...(await store.completePass(collection, scope, pageIndex)));
         return {
           changes,
           pulled,
