@@ -258,7 +258,8 @@ export class Mirror {
       () =>
         this.db
           .prepare(
-            'SELECT coalesce(local_json, server_json) AS json FROM tasks WHERE hidden = 0 ORDER BY task_id',
+            `SELECT coalesce(b.local_json, b.server_json) AS json FROM tasks t JOIN task_bodies b ON b.rid = t.rid
+              WHERE t.hidden = 0 ORDER BY t.task_id`,
           )
           .all() as { json: string }[],
     );
@@ -596,7 +597,8 @@ export class Mirror {
   private removeUnseenTasks(passNo: number, changes: ChangeList): void {
     const unseen = this.db
       .prepare(
-        'SELECT rid, task_id, server_json, pending FROM tasks WHERE seen_pass < ? AND server_json IS NOT NULL AND server_gone = 0',
+        `SELECT t.rid, t.task_id, b.server_json, t.pending FROM tasks t JOIN task_bodies b ON b.rid = t.rid
+          WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0`,
       )
       .all(passNo) as { rid: number; task_id: string; server_json: string; pending: number }[];
     const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');

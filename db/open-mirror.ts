@@ -13,8 +13,6 @@ export interface OpenMirrorOptions extends MirrorOptions {
   readonly?: boolean;
   /** How long a write waits for another connection's lock before failing as `locked` (default 5000 ms). */
   busyTimeoutMs?: number;
-  /** Migrate only up to this migration (tests of upgrades); default: the latest. */
-  migrateTo?: string;
   /** A ceiling on the file's size: writes beyond it fail as `full` (default: none). */
   maxSizeMb?: number;
 }
@@ -62,6 +60,20 @@ export async function migrateMirror(
       ? `migration ${failed.migrationName} failed`
       : `its migrations do not match this app's (${result.error instanceof Error ? result.error.message : 'unknown error'})`;
     throw new MirrorVersionError(file, detail, { cause: result.error });
+  }
+}
+
+/**
+ * Migrates a file up to `target` and closes it, without opening it for use
+ * (the mirror's code only knows the latest schema): upgrade tests start here.
+ */
+export async function migrateFileTo(file: string, target: string): Promise<void> {
+  const db = new Database(file);
+  const kysely = new Kysely<MirrorDatabase>({ dialect: new MirrorDialect({ database: db }) });
+  try {
+    await migrateMirror(kysely, file, target);
+  } finally {
+    db.close();
   }
 }
 
@@ -118,7 +130,7 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
         );
       }
     } else {
-      await migrateMirror(kysely, file, options.migrateTo);
+      await migrateMirror(kysely, file);
     }
   } catch (error) {
     db.close();

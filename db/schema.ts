@@ -79,11 +79,17 @@ export interface TasksTable {
   completed_at: string | null;
   created_by: string | null;
   updated_by: string | null;
-  /** Unicode lower case of the searchable texts, for exact substring checks. */
-  search_body: string;
+  /** Unicode lower case of the searchable id and tags, for exact substring checks. */
   search_id: string;
   search_tags: string;
   etag: string | null;
+}
+
+/** The large texts of a task, one row per `tasks` row (same rid), kept apart so task rows stay narrow. */
+export interface TaskBodiesTable {
+  rid: number;
+  /** Unicode lower case of the description, for exact substring checks. */
+  search_body: string;
   /** The task exactly as the server last sent it; null for a local create not yet sent. */
   server_json: string | null;
   /** The effective task as JSON when it differs from server_json (pending edits). */
@@ -256,6 +262,7 @@ export interface ChangeFeedTable {
 export interface MirrorDatabase {
   meta: MetaTable;
   tasks: TasksTable;
+  task_bodies: TaskBodiesTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   teams: TeamsTable;
@@ -276,6 +283,7 @@ export interface MirrorDatabase {
 export type TaskRow = Selectable<TasksTable>;
 export type NewTaskRow = Insertable<TasksTable>;
 export type TaskRowUpdate = Updateable<TasksTable>;
+export type TaskBodyRow = Selectable<TaskBodiesTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type TeamRow = Selectable<TeamsTable>;

@@ -349,8 +349,10 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
       const tags = term.includes(TAG_SEPARATOR)
         ? 'mirror_tags_contain(t.tags, ?)'
         : 'instr(t.search_tags, ?) > 0';
+      // The description lives apart (task_bodies): read only when title, id and tags did not match.
       where.sql.push(
-        `(instr(t.k_title, ?) > 0 OR instr(t.search_body, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags})`,
+        `(instr(t.k_title, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags} OR ` +
+          'instr((SELECT b.search_body FROM task_bodies b WHERE b.rid = t.rid), ?) > 0)',
       );
       where.params.push(term, term, term, term);
     }

@@ -51,17 +51,8 @@ const COLUMNS: readonly (keyof TaskColumns)[] = [
   'updated_by',
   'search_id',
   'search_tags',
-  'search_body',
 ];
-const BOOKKEEPING = [
-  'etag',
-  'server_json',
-  'local_json',
-  'seen_pass',
-  'pending',
-  'hidden',
-  'server_gone',
-] as const;
+const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 
 /** What the store reads of a row before writing it. */
 export interface StoredTask {
@@ -81,7 +72,8 @@ export interface StoredTask {
 }
 
 const STORED =
-  'rid, task_id, hidden, pending, server_gone, seen_pass, etag, server_json, local_json, k_title, search_body, search_id, search_tags';
+  't.rid, t.task_id, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json, b.local_json, ' +
+  't.k_title, b.search_body, t.search_id, t.search_tags FROM tasks t JOIN task_bodies b ON b.rid = t.rid';
 
 /** Bookkeeping written beside the effective columns. */
 export interface TaskRowState {
@@ -100,6 +92,9 @@ export class TaskStore {
   private readonly insert: Statement<unknown[]>;
   private readonly update: Statement<unknown[]>;
   private readonly deleteRow: Statement<[number]>;
+  private readonly insertBody: Statement<[number, string, string | null, string | null]>;
+  private readonly updateBody: Statement<[string, string | null, string | null, number]>;
+  private readonly deleteBody: Statement<[number]>;
   private readonly markSeen: Statement<[number, number]>;
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
@@ -110,13 +105,20 @@ export class TaskStore {
     private readonly words: WordIndex,
   ) {
     const all = [...COLUMNS, ...BOOKKEEPING];
-    this.selectById = db.prepare(`SELECT ${STORED} FROM tasks WHERE search_id = ? AND task_id = ?`);
-    this.selectByRid = db.prepare(`SELECT ${STORED} FROM tasks WHERE rid = ?`);
+    this.selectById = db.prepare(`SELECT ${STORED} WHERE t.search_id = ? AND t.task_id = ?`);
+    this.selectByRid = db.prepare(`SELECT ${STORED} WHERE t.rid = ?`);
     this.insert = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`,
     );
     this.update = db.prepare(`UPDATE tasks SET ${all.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`);
     this.deleteRow = db.prepare('DELETE FROM tasks WHERE rid = ?');
+    this.insertBody = db.prepare(
+      'INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (?, ?, ?, ?)',
+    );
+    this.updateBody = db.prepare(
+      'UPDATE task_bodies SET search_body = ?, server_json = ?, local_json = ? WHERE rid = ?',
+    );
+    this.deleteBody = db.prepare('DELETE FROM task_bodies WHERE rid = ?');
     this.markSeen = db.prepare('UPDATE tasks SET seen_pass = ? WHERE rid = ?');
     this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id = ? WHERE rid = ?');
   }
@@ -140,8 +142,6 @@ export class TaskStore {
     let i = 0;
     for (const column of COLUMNS) values[i++] = columns[column];
     values[i++] = state.etag;
-    values[i++] = state.server_json;
-    values[i++] = state.local_json;
     values[i++] = state.seen_pass;
     values[i++] = state.pending;
     values[i++] = state.hidden;
@@ -149,12 +149,14 @@ export class TaskStore {
     this.version++;
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
+      this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
       this.words.add(rid, searchableText(columns));
       this.words.addId(rid, columns.search_id);
       return rid;
     }
     values.push(existing.rid);
     this.update.run(values);
+    this.updateBody.run(columns.search_body, state.server_json, state.local_json, existing.rid);
     if (
       existing.k_title !== columns.k_title ||
       existing.search_body !== columns.search_body ||
@@ -177,6 +179,7 @@ export class TaskStore {
   remove(rid: number): void {
     this.version++;
     this.deleteRow.run(rid);
+    this.deleteBody.run(rid);
     this.words.remove(rid);
     this.words.removeId(rid);
   }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
-import { openMirror } from '../open-mirror';
+import { migrateFileTo, openMirror } from '../open-mirror';
 import { VIRTUAL_TABLES } from '../schema';
 import { LATEST_MIGRATION, MIGRATIONS } from './index';
 
@@ -37,6 +37,71 @@ const TASK_JSON = {
   future_field: { unknown: true },
 };
 
+/** The search index rows of the seeded task (tables unchanged since 0001). */
+function seedSearch(db: Database.Database): void {
+  db.prepare(
+    "INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept')",
+  ).run();
+  db.prepare("INSERT INTO task_id_trigrams (rowid, id) VALUES (1, 'tsk_seeded')").run();
+  for (const word of ['edited', 'locally', 'carried', 'over', 'intact', 'kept']) {
+    const { lastInsertRowid } = db.prepare('INSERT INTO search_words (word) VALUES (?)').run(word);
+    db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)').run(lastInsertRowid, word);
+  }
+}
+
+/** Rows of the tables 0001 created and later migrations (so far) left alone, as 0001 wrote them. */
+function seedOtherTables(db: Database.Database): void {
+  db.prepare(
+    `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
+     VALUES ('op-1', 'task', 'tsk_seeded', 'update', '{"title":"Edited locally"}', '"v1"',
+             '{"title":"Seeded before the upgrade"}', 'conflict', 1, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO conflicts (conflict_id, op_id, entity_type, entity_id, field, base, mine, theirs, theirs_etag, state, created_at)
+     VALUES ('c-1', 'op-1', 'task', 'tsk_seeded', 'title', '"Seeded before the upgrade"', '"Edited locally"',
+             '"Theirs"', '"v2"', 'open', '2026-03-01T00:00:00Z')`,
+  ).run();
+  db.prepare(
+    "INSERT INTO sync_passes (collection, scope, pass_no, state, partial, started_at) VALUES ('tasks', '', 1, 'running', 0, '2026-03-01T00:00:00Z')",
+  ).run();
+  db.prepare(
+    `INSERT INTO sync_pages (collection, scope, page_index, pass_no, cursor_sent, etag, next_cursor, item_ids, fetched_at)
+     VALUES ('tasks', '', 0, 1, NULL, '"page0"', 'cur1', '["tsk_seeded"]', '2026-03-01T00:00:00Z')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO sections (section_id, scope, seen_pass, name, scope_type, scope_id, position, etag, fetched_at, raw_json)
+     VALUES ('sec_1', '', 1, 'Backlog', 'project', 'prj_1', 1024, NULL, '2026-03-01T00:00:00Z', '{"section_id":"sec_1","name":"Backlog"}')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary)
+     VALUES ('2026-03-01T00:00:00Z', 'task-assigned', 'task', 'tsk_seeded', 'ada', '{}')`,
+  ).run();
+}
+
+/** What every case must find after the upgrade, through today's API. */
+function verifyEverything(mirror: Mirror): void {
+  expect(mirror.account()).toEqual({ orgId: 'org_1', username: 'ada' });
+  expect(mirror.getTask('tsk_seeded')).toMatchObject({
+    task: { title: 'Edited locally', future_field: { unknown: true } },
+    server: TASK_JSON,
+    etag: '"v1"',
+    pending: true,
+  });
+  const found = mirror.queryTasks(new URLSearchParams('filter[search]=carried over&filter[tags]=kept'), {
+    me: 'ada',
+    today: '2026-03-10',
+  });
+  expect(found.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
+  expect(mirror.outboxOps()).toMatchObject([{ opId: 'op-1', state: 'conflict', attempts: 1 }]);
+  expect(mirror.conflicts('open')).toMatchObject([{ conflictId: 'c-1', theirs: 'Theirs' }]);
+  expect(mirror.passState('tasks')).toMatchObject({
+    state: 'running',
+    resume: { pageIndex: 1, cursor: 'cur1' },
+  });
+  expect(mirror.resources('sections')).toEqual([{ section_id: 'sec_1', name: 'Backlog' }]);
+  expect(mirror.notifications('ada')).toHaveLength(1);
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
@@ -53,62 +118,33 @@ const UPGRADE_CASES: UpgradeCase[] = [
            '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
            '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, 'carried over intact', '"v1"', ?, ?)`,
       ).run('\u001fkept\u001f', '\u001fkept\u001f', JSON.stringify(TASK_JSON), JSON.stringify(local));
-      db.prepare(
-        "INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept')",
-      ).run();
-      db.prepare("INSERT INTO task_id_trigrams (rowid, id) VALUES (1, 'tsk_seeded')").run();
-      for (const word of ['edited', 'locally', 'carried', 'over', 'intact', 'kept']) {
-        const { lastInsertRowid } = db.prepare('INSERT INTO search_words (word) VALUES (?)').run(word);
-        db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)').run(lastInsertRowid, word);
-      }
-      db.prepare(
-        `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
-         VALUES ('op-1', 'task', 'tsk_seeded', 'update', '{"title":"Edited locally"}', '"v1"',
-                 '{"title":"Seeded before the upgrade"}', 'conflict', 1, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z')`,
-      ).run();
-      db.prepare(
-        `INSERT INTO conflicts (conflict_id, op_id, entity_type, entity_id, field, base, mine, theirs, theirs_etag, state, created_at)
-         VALUES ('c-1', 'op-1', 'task', 'tsk_seeded', 'title', '"Seeded before the upgrade"', '"Edited locally"',
-                 '"Theirs"', '"v2"', 'open', '2026-03-01T00:00:00Z')`,
-      ).run();
-      db.prepare(
-        "INSERT INTO sync_passes (collection, scope, pass_no, state, partial, started_at) VALUES ('tasks', '', 1, 'running', 0, '2026-03-01T00:00:00Z')",
-      ).run();
-      db.prepare(
-        `INSERT INTO sync_pages (collection, scope, page_index, pass_no, cursor_sent, etag, next_cursor, item_ids, fetched_at)
-         VALUES ('tasks', '', 0, 1, NULL, '"page0"', 'cur1', '["tsk_seeded"]', '2026-03-01T00:00:00Z')`,
-      ).run();
-      db.prepare(
-        `INSERT INTO sections (section_id, scope, seen_pass, name, scope_type, scope_id, position, etag, fetched_at, raw_json)
-         VALUES ('sec_1', '', 1, 'Backlog', 'project', 'prj_1', 1024, NULL, '2026-03-01T00:00:00Z', '{"section_id":"sec_1","name":"Backlog"}')`,
-      ).run();
-      db.prepare(
-        `INSERT INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary)
-         VALUES ('2026-03-01T00:00:00Z', 'task-assigned', 'task', 'tsk_seeded', 'ada', '{}')`,
-      ).run();
+      seedSearch(db);
+      seedOtherTables(db);
     },
-    verify(mirror) {
-      expect(mirror.account()).toEqual({ orgId: 'org_1', username: 'ada' });
-      expect(mirror.getTask('tsk_seeded')).toMatchObject({
-        task: { title: 'Edited locally', future_field: { unknown: true } },
-        server: TASK_JSON,
-        etag: '"v1"',
-        pending: true,
-      });
-      const found = mirror.queryTasks(new URLSearchParams('filter[search]=carried over&filter[tags]=kept'), {
-        me: 'ada',
-        today: '2026-03-10',
-      });
-      expect(found.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
-      expect(mirror.outboxOps()).toMatchObject([{ opId: 'op-1', state: 'conflict', attempts: 1 }]);
-      expect(mirror.conflicts('open')).toMatchObject([{ conflictId: 'c-1', theirs: 'Theirs' }]);
-      expect(mirror.passState('tasks')).toMatchObject({
-        state: 'running',
-        resume: { pageIndex: 1, cursor: 'cur1' },
-      });
-      expect(mirror.resources('sections')).toEqual([{ section_id: 'sec_1', name: 'Backlog' }]);
-      expect(mirror.notifications('ada')).toHaveLength(1);
+    verify: verifyEverything,
+  },
+  {
+    version: '0002_task_bodies',
+    seed(db) {
+      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
+      const local = { ...TASK_JSON, title: 'Edited locally' };
+      db.prepare(
+        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
+           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
+           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
+           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
+         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
+           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
+           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
+           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
+      ).run('\u001fkept\u001f', '\u001fkept\u001f');
+      db.prepare(
+        "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
+      ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
+      seedSearch(db);
+      seedOtherTables(db);
     },
+    verify: verifyEverything,
   },
 ];
 
@@ -147,7 +183,7 @@ describe('migrations', () => {
     'a mirror at $version with data upgrades to the latest and loses nothing',
     async (c) => {
       const file = join(dir, `${c.version}.db`);
-      (await openMirror(file, { migrateTo: c.version })).close();
+      await migrateFileTo(file, c.version);
       const db = new Database(file);
       db.transaction(() => c.seed(db))();
       db.close();
