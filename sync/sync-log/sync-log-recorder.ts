@@ -1,0 +1,188 @@
+// Feeds the sync log from what an account's sync already reports: every HTTP
+// attempt of its API client (an observer, nothing changes in the request path)
+// and the engine's events. Titles and other task content never enter the log.
+import type { ApiClient, ApiExchange } from '../api/api-client';
+import type { SyncErrorInfo, SyncEvent, SyncEventListener } from '../engine/sync-events';
+import type { SyncLogEntryInput } from './sync-log';
+
+/** Where entries go (SyncLog has it). */
+export interface SyncLogSink {
+  add(entry: SyncLogEntryInput): void;
+}
+
+export interface SyncActivitySources {
+  /** The account's API client: each request attempt becomes an entry. */
+  api?: Pick<ApiClient, 'observe'>;
+  /** Subscribes to the account's engine events; returns the function that unsubscribes. */
+  subscribe?: (listener: SyncEventListener) => () => void;
+}
+
+/** Starts recording; returns the function that stops. */
+export function recordSyncActivity(log: SyncLogSink, sources: SyncActivitySources): () => void {
+  const stops: (() => void)[] = [];
+  if (sources.api) stops.push(sources.api.observe((exchange) => log.add(exchangeEntry(exchange))));
+  if (sources.subscribe)
+    stops.push(
+      sources.subscribe((event) => {
+        const entry = eventEntry(event);
+        if (entry) log.add(entry);
+      }),
+    );
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+export function exchangeEntry(exchange: ApiExchange): SyncLogEntryInput {
+  const common = {
+    method: exchange.method,
+    path: exchange.path,
+    status: exchange.status,
+    durationMs: exchange.durationMs,
+    requestId: exchange.requestId,
+    operation: exchange.operation,
+    detail: { attempt: exchange.attempt, ...(exchange.errorCode ? { error_code: exchange.errorCode } : {}) },
+  };
+  const answered =
+    exchange.status === null ? `no answer (${exchange.errorCode ?? 'network error'})` : `${exchange.status}`;
+  const line = `${exchange.method} ${exchange.path} → ${answered} in ${Math.round(exchange.durationMs)} ms`;
+  if (exchange.willRetry) {
+    return {
+      ...common,
+      level: 'warn',
+      kind: 'retry',
+      message: `${line}; retrying (attempt ${exchange.attempt})`,
+    };
+  }
+  const level =
+    exchange.status === null || exchange.status >= 500 ? 'error' : exchange.status >= 400 ? 'warn' : 'info';
+  return { ...common, level, kind: 'request', message: line };
+}
+
+function errorFacts(error: SyncErrorInfo): Record<string, unknown> {
+  return {
+    error_kind: error.kind,
+    problem_type: error.type,
+    status: error.status,
+    operation: error.operation,
+  };
+}
+
+export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
+  switch (event.type) {
+    case 'sync-started':
+      return {
+        level: 'debug',
+        kind: 'sync',
+        message: `sync started (${event.tier}, ${event.reason})`,
+        detail: { tier: event.tier, reason: event.reason },
+      };
+    case 'sync-finished': {
+      const s = event.summary;
+      return {
+        level: 'info',
+        kind: 'sync',
+        message: `sync finished (${event.reason}): ${s.pulled} pulled, ${s.not_modified} unchanged pages, ${s.pushed} pushed, ${s.changes} changes, ${s.conflicts} conflicts open, ${s.failed} failed, ${s.requests} requests`,
+        detail: { reason: event.reason, ...s },
+      };
+    }
+    case 'sync-failed':
+      return {
+        level: 'error',
+        kind: 'error',
+        message: `sync failed (${event.reason}): ${event.error.message}`,
+        status: event.error.status,
+        operation: event.error.operation,
+        detail: { reason: event.reason, ...errorFacts(event.error) },
+      };
+    case 'online':
+      return { level: 'info', kind: 'connectivity', message: 'online' };
+    case 'offline':
+      return {
+        level: 'warn',
+        kind: 'connectivity',
+        message: `offline: ${event.error.message}`,
+        detail: errorFacts(event.error),
+      };
+    case 'signed-out':
+      return {
+        level: 'error',
+        kind: 'auth',
+        message: `signed out (${event.reason}): sign in again to resume syncing`,
+        detail: { reason: event.reason },
+      };
+    case 'changes': {
+      const counts: Record<string, number> = {};
+      for (const c of event.changes) {
+        const key = `${c.collection}.${c.kind}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return {
+        level: 'info',
+        kind: 'changes',
+        message: `${event.changes.length} remote changes applied, ${event.notifications.length} notifications`,
+        detail: {
+          counts,
+          task_ids: event.changes
+            .filter((c) => c.collection === 'tasks')
+            .map((c) => c.id)
+            .slice(0, 50),
+        },
+      };
+    }
+    case 'pushed':
+      return {
+        level: 'info',
+        kind: 'push',
+        message: `${event.kind} of ${event.entityType} ${event.entityId} accepted${event.serverId !== event.entityId ? ` as ${event.serverId}` : ''}`,
+        detail: {
+          op_id: event.opId,
+          entity_id: event.entityId,
+          server_id: event.serverId,
+          op_kind: event.kind,
+        },
+      };
+    case 'id-remapped':
+      return {
+        level: 'info',
+        kind: 'merge',
+        message: `temporary id ${event.from} replaced by ${event.to}`,
+        detail: { entity_type: event.entityType, from: event.from, to: event.to },
+      };
+    case 'conflict':
+      return {
+        level: 'warn',
+        kind: 'conflict',
+        message:
+          event.conflict === 'deleted-remotely'
+            ? `${event.entityType} ${event.entityId} was deleted remotely while edited here: the edit waits for a choice`
+            : `${event.entityType} ${event.entityId}: ${event.fields.join(', ')} changed on both sides: the edit waits for a choice`,
+        detail: {
+          op_id: event.opId,
+          entity_id: event.entityId,
+          conflict: event.conflict,
+          fields: event.fields,
+        },
+      };
+    case 'push-failed':
+      return {
+        level: 'error',
+        kind: 'push',
+        message: `${event.entityType} ${event.entityId}: the server refused the edit: ${event.error.message}`,
+        status: event.error.status,
+        operation: event.error.operation,
+        detail: { op_id: event.opId, entity_id: event.entityId, ...errorFacts(event.error) },
+      };
+    case 'read-only':
+      return {
+        level: 'warn',
+        kind: 'auth',
+        message: `writes refused (${event.reason}) for ${event.scope}: edits wait`,
+        detail: { op_id: event.opId, scope: event.scope, reason: event.reason },
+      };
+    case 'progress':
+    case 'poll-scheduled':
+      // Too frequent to be worth a line: the requests and the summary say it.
+      return null;
+  }
+}
