@@ -1,0 +1,147 @@
+// The tray model: account lines with state and counts, the actions and when
+// they are enabled, the icon variant's precedence, and the tooltip.
+import { describe, expect, test } from 'vitest';
+import { type TrayAccount, type TrayModelInput, trayModel } from './tray-model';
+
+function account(overrides: Partial<TrayAccount> = {}): TrayAccount {
+  return {
+    accountId: 'acc_1',
+    label: 'mara · Acme',
+    state: 'signed-in',
+    connection: 'online',
+    offlineReason: null,
+    syncing: false,
+    pending: 0,
+    conflicts: 0,
+    failed: 0,
+    unseen: 0,
+    ...overrides,
+  };
+}
+
+const model = (input: Partial<TrayModelInput>) =>
+  trayModel({ appName: 'svc-desktop', accounts: [account()], paused: false, ...input });
+
+const labels = (input: Partial<TrayModelInput>) =>
+  model(input).menu.map((i) => (i.kind === 'separator' ? '—' : i.label));
+
+describe('account lines', () => {
+  test.each([
+    { overrides: {}, line: 'mara · Acme — Up to date' },
+    { overrides: { connection: 'unknown' as const }, line: 'mara · Acme — Connecting…' },
+    { overrides: { syncing: true, pending: 2 }, line: 'mara · Acme — Syncing… · 2 pending' },
+    {
+      overrides: { connection: 'offline' as const, offlineReason: 'rate-limited until 14:32', pending: 1 },
+      line: 'mara · Acme — Offline (rate-limited until 14:32) · 1 pending',
+    },
+    { overrides: { connection: 'offline' as const }, line: 'mara · Acme — Offline' },
+    { overrides: { state: 'signed-out' as const, pending: 3 }, line: 'mara · Acme — Signed out · 3 pending' },
+    {
+      overrides: { state: 'read-only' as const, failed: 1 },
+      line: 'mara · Acme — Up to date · read-only · 1 refused',
+    },
+    {
+      overrides: { conflicts: 1, unseen: 4 },
+      line: 'mara · Acme — Up to date · 1 conflict · 4 new',
+    },
+    { overrides: { conflicts: 2 }, line: 'mara · Acme — Up to date · 2 conflicts' },
+  ])('$line', ({ overrides, line }) => {
+    const [first] = model({ accounts: [account(overrides)] }).menu;
+    expect(first).toEqual({
+      kind: 'action',
+      label: line,
+      action: { type: 'open', accountId: 'acc_1' },
+      enabled: true,
+    });
+  });
+
+  test('paused shows on every signed-in account', () => {
+    expect(labels({ paused: true, accounts: [account({ syncing: true })] })[0]).toBe('mara · Acme — Paused');
+  });
+
+  test('one line per account, in order, then the actions', () => {
+    expect(
+      labels({ accounts: [account(), account({ accountId: 'acc_2', label: 'mara · Beta', unseen: 1 })] }),
+    ).toEqual([
+      'mara · Acme — Up to date',
+      'mara · Beta — Up to date · 1 new',
+      '—',
+      'Sync now',
+      'Pause sync',
+      '—',
+      'Open svc-desktop',
+      'Quit',
+    ]);
+  });
+});
+
+describe('actions', () => {
+  const enabled = (input: Partial<TrayModelInput>) =>
+    Object.fromEntries(model(input).menu.flatMap((i) => (i.kind === 'action' ? [[i.label, i.enabled]] : [])));
+
+  test('paused: resume instead of pause, and no sync now', () => {
+    const m = model({ paused: true });
+    expect(m.menu).toContainEqual({
+      kind: 'action',
+      label: 'Resume sync',
+      action: { type: 'resume' },
+      enabled: true,
+    });
+    expect(enabled({ paused: true })['Sync now']).toBe(false);
+  });
+
+  test('all accounts signed out: nothing to sync or pause, open and quit still work', () => {
+    expect(enabled({ accounts: [account({ state: 'signed-out' })] })).toMatchObject({
+      'Sync now': false,
+      'Pause sync': false,
+      'Open svc-desktop': true,
+      Quit: true,
+    });
+  });
+
+  test('no account: a disabled note, then the actions', () => {
+    expect(labels({ accounts: [] })).toEqual([
+      'No account signed in',
+      '—',
+      'Sync now',
+      'Pause sync',
+      '—',
+      'Open svc-desktop',
+      'Quit',
+    ]);
+    expect(model({ accounts: [] }).icon).toBe('normal');
+  });
+});
+
+describe('icon', () => {
+  test.each([
+    { accounts: [account()], paused: false, icon: 'normal' },
+    { accounts: [account({ unseen: 2 })], paused: false, icon: 'unseen' },
+    { accounts: [account({ connection: 'offline' })], paused: false, icon: 'offline' },
+    { accounts: [account({ state: 'signed-out' })], paused: false, icon: 'offline' },
+    { accounts: [account({ unseen: 2 })], paused: true, icon: 'offline' },
+    { accounts: [account({ unseen: 2, connection: 'offline' })], paused: false, icon: 'offline' },
+    {
+      accounts: [account({ conflicts: 1, connection: 'offline', unseen: 3 })],
+      paused: false,
+      icon: 'conflicts',
+    },
+    { accounts: [account(), account({ accountId: 'b', conflicts: 1 })], paused: false, icon: 'conflicts' },
+    { accounts: [account({ pending: 5, connection: 'unknown' })], paused: false, icon: 'normal' },
+  ] as const)('$icon for $accounts.0.connection, paused=$paused', ({ accounts, paused, icon }) => {
+    expect(model({ accounts, paused }).icon).toBe(icon);
+  });
+});
+
+test('the tooltip sums up every account and stays within 127 characters', () => {
+  expect(model({}).tooltip).toBe('svc-desktop');
+  expect(
+    model({
+      accounts: [
+        account({ conflicts: 1, pending: 2 }),
+        account({ accountId: 'b', connection: 'offline', unseen: 3 }),
+      ],
+    }).tooltip,
+  ).toBe('svc-desktop — offline, 1 conflict, 2 pending, 3 new changes');
+  expect(model({ appName: 'x'.repeat(200) }).tooltip).toHaveLength(127);
+});
