@@ -182,6 +182,15 @@ export class SyncEngine {
     return this.scheduler.stop();
   }
 
+  /**
+   * Resolves when pulling can start at once: the pull worker is up and has
+   * opened the mirror. Optional (the first pull waits for it anyway); the app
+   * calls it at startup so the worker's start never overlaps the first sync.
+   */
+  ready(): Promise<void> {
+    return this.pullStore.ready();
+  }
+
   /** Stops, and ends the pull worker (its connection to the mirror file). The engine may be started again. */
   async close(): Promise<void> {
     await this.scheduler.stop();

@@ -57,6 +57,10 @@ export class MirrorPullStore implements PullStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
     return settle(() => {
       const state = this.mirror.passState(collection, scope);

@@ -4,8 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openMirror } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
-import type { PullStore } from './pull-store';
-import { type StoreCall, type StoreReply, serializeError } from './worker-protocol';
+import type { FetchedPage, PullStore } from './pull-store';
+import { type StageItems, type StoreCall, type StoreReply, serializeError } from './worker-protocol';
 
 const { file } = workerData as { file: string };
 const port = parentPort;
@@ -13,7 +13,23 @@ if (port === null) throw new Error('pull-store-worker runs only as a worker thre
 
 const ready = openMirror(file).then((mirror) => ({ mirror, store: new MirrorPullStore(mirror) }));
 
-port.on('message', (call: StoreCall | { method: 'close' }) => {
+/** Page items sent ahead in slices, by stage id, until their applyPage call arrives. */
+const staged = new Map<number, Record<string, unknown>[]>();
+
+port.on('message', (call: StoreCall | StageItems | { method: 'close' }) => {
+  if (call.method === 'stage') {
+    const items = staged.get(call.stage) ?? [];
+    items.push(...call.items);
+    staged.set(call.stage, items);
+    return;
+  }
+  if (call.method === 'applyPage' && typeof call.args[4] === 'number') {
+    // The items came ahead in slices (see WorkerPullStore.applyPage).
+    const stage = call.args[4];
+    const page = call.args[3] as FetchedPage;
+    call.args = [call.args[0], call.args[1], call.args[2], { ...page, items: staged.get(stage) ?? [] }];
+    staged.delete(stage);
+  }
   if (call.method === 'close') {
     void ready.then(({ mirror }) => {
       mirror.close();

@@ -56,6 +56,8 @@ export interface PageOutcome {
 export interface PullStore {
   /** True when applyPage validates items itself (pages may then arrive with only their envelope checked). */
   readonly validatesItems: boolean;
+  /** Resolves when the store can take calls (a worker has opened the mirror). */
+  ready(): Promise<void>;
   /** The pass of this list (running or last complete), or null before the first. */
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null>;
   /** Starts a pass, or continues the running one; `restart` always starts a new one from page 0. */

@@ -10,6 +10,16 @@ export interface StoreCall {
   args: unknown[];
 }
 
+/** Part of a page's items, sent ahead of the applyPage call that names the same `stage`. */
+export interface StageItems {
+  method: 'stage';
+  stage: number;
+  items: readonly Record<string, unknown>[];
+}
+
+/** Items per message: copying a slice for postMessage takes well under a millisecond. */
+export const STAGE_SLICE = 100;
+
 export interface SerializedError {
   name: string;
   message: string;

@@ -7,7 +7,13 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
 import type { FetchedPage, PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
-import { deserializeError, type StoreCall, type StoreReply } from './worker-protocol';
+import {
+  deserializeError,
+  STAGE_SLICE,
+  type StageItems,
+  type StoreCall,
+  type StoreReply,
+} from './worker-protocol';
 
 export interface WorkerPullStoreOptions {
   /**
@@ -92,19 +98,40 @@ export class WorkerPullStore implements PullStore {
     await exited;
   }
 
+  /** Starts the worker (if it is not running) and waits until it has opened the mirror. */
+  ready(): Promise<void> {
+    return this.call('ready');
+  }
+
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
     return this.call('pass', collection, scope);
   }
   beginPass(collection: StoredCollection, scope: string, options: { partial: boolean; restart: boolean }) {
     return this.call<{ passNo: number }>('beginPass', collection, scope, options);
   }
-  applyPage(
+  /**
+   * Copying a 1000-item page into one message would hold this thread for
+   * milliseconds: the items go ahead in slices, a turn of the event loop
+   * apart, and the worker applies them together in one transaction.
+   */
+  async applyPage(
     collection: StoredCollection,
     scope: string,
     partial: boolean,
     page: FetchedPage,
   ): Promise<PageOutcome> {
-    return this.call('applyPage', collection, scope, partial, page);
+    if (page.items.length <= STAGE_SLICE) return this.call('applyPage', collection, scope, partial, page);
+    const worker = this.ensureWorker();
+    const stage = this.nextId++;
+    for (let at = 0; at < page.items.length; at += STAGE_SLICE) {
+      worker.postMessage({
+        method: 'stage',
+        stage,
+        items: page.items.slice(at, at + STAGE_SLICE),
+      } satisfies StageItems);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return this.call('applyPage', collection, scope, partial, { ...page, items: [] }, stage);
   }
   reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void> {
     return this.call('reusePage', collection, scope, pageIndex);

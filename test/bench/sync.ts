@@ -111,6 +111,8 @@ async function engineOn(file: string, api: ApiClient) {
     me: { username: me.body.username, user_id: me.body.user_id },
     pullInWorker: inWorker,
   });
+  // As the app does at startup: the pull worker is up before the first sync.
+  await engine.ready();
   return { mirror, engine };
 }
 
