@@ -23,6 +23,14 @@ import {
   tokenSignInSchema,
   workspaceSchema,
 } from './screen-schemas';
+import {
+  diagnosticsSchema,
+  notificationOpenSchema,
+  notificationSettingsPatchSchema,
+  notificationSettingsSchema,
+  syncLogPageSchema,
+  syncLogQuerySchema,
+} from './visibility-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -92,6 +100,18 @@ export const invokeChannels = {
   'sync:status': { input: noInput, output: syncStatusSchema },
   /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status-changed`. */
   'sync:now': { input: noInput, output: z.null() },
+
+  // Sync made visible (main/notifications/visibility-handlers.ts).
+  /** The account's sync log, newest first, filtered by words, levels and kinds. */
+  'sync-log:query': { input: syncLogQuerySchema, output: syncLogPageSchema },
+  /** The redacted diagnostics report of the account's sync log; main also writes it to the clipboard. */
+  'sync-log:copy-diagnostics': {
+    input: z.strictObject({ account_id: z.string().min(1).max(200).nullable().optional() }).optional(),
+    output: diagnosticsSchema,
+  },
+  'notification-settings:get': { input: noInput, output: notificationSettingsSchema },
+  /** Changes the given settings (kinds and quiet hours field by field); answers all of them. */
+  'notification-settings:set': { input: notificationSettingsPatchSchema, output: notificationSettingsSchema },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const eventChannels = {
@@ -99,6 +119,8 @@ export const eventChannels = {
   'accounts:changed': accountListSchema,
   'sync:status-changed': syncStatusSchema,
   'mirror:changed': mirrorChangedSchema,
+  /** A desktop notification was clicked: show this task. */
+  'notification:open': notificationOpenSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

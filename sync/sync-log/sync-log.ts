@@ -10,23 +10,9 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { redactLogText, redactLogValue } from './log-redaction';
 
-export const SYNC_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type SyncLogLevel = (typeof SYNC_LOG_LEVELS)[number];
+import { type SyncLogKind, type SyncLogLevel } from './sync-log-vocabulary';
 
-/** What an entry is about. */
-export const SYNC_LOG_KINDS = [
-  'request',
-  'retry',
-  'sync',
-  'push',
-  'merge',
-  'conflict',
-  'changes',
-  'connectivity',
-  'auth',
-  'error',
-] as const;
-export type SyncLogKind = (typeof SYNC_LOG_KINDS)[number];
+export { SYNC_LOG_KINDS, SYNC_LOG_LEVELS, type SyncLogKind, type SyncLogLevel } from './sync-log-vocabulary';
 
 export interface SyncLogEntryInput {
   level: SyncLogLevel;

@@ -1,0 +1,57 @@
+// IPC shapes for what makes sync visible: the sync log (query, copy
+// diagnostics), notification settings, and a clicked notification opening a task.
+import { z } from 'zod';
+import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../../sync/sync-log/sync-log-vocabulary';
+
+export {
+  notificationSettingsPatchSchema,
+  notificationSettingsSchema,
+} from '../../sync/notify/notification-settings';
+
+export const syncLogQuerySchema = z.strictObject({
+  /** Null or absent: the current account. */
+  account_id: z.string().min(1).max(200).nullable().optional(),
+  text: z.string().max(500).optional(),
+  levels: z.array(z.enum(SYNC_LOG_LEVELS)).max(SYNC_LOG_LEVELS.length).optional(),
+  kinds: z.array(z.enum(SYNC_LOG_KINDS)).max(SYNC_LOG_KINDS.length).optional(),
+  before_id: z.number().int().positive().optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+});
+export type SyncLogQueryRequest = z.infer<typeof syncLogQuerySchema>;
+
+export const syncLogEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  level: z.enum(SYNC_LOG_LEVELS),
+  kind: z.enum(SYNC_LOG_KINDS),
+  message: z.string(),
+  method: z.string().nullable(),
+  path: z.string().nullable(),
+  status: z.number().int().nullable(),
+  duration_ms: z.number().nullable(),
+  request_id: z.string().nullable(),
+  operation: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type SyncLogEntryView = z.infer<typeof syncLogEntrySchema>;
+
+export const syncLogPageSchema = z.object({
+  account_id: z.string().nullable(),
+  entries: z.array(syncLogEntrySchema),
+  /** Pass as `before_id` for older entries; null at the end. */
+  next_before_id: z.number().int().nullable(),
+});
+export type SyncLogPageView = z.infer<typeof syncLogPageSchema>;
+
+export const diagnosticsSchema = z.object({
+  /** The redacted report (tokens redacted, people pseudonymised, task content removed). */
+  text: z.string(),
+  /** Main wrote it to the clipboard (the page has no clipboard permission). */
+  copied: z.boolean(),
+});
+
+/** A notification was clicked: the window shows this account and task (null: the account's task list). */
+export const notificationOpenSchema = z.object({
+  account_id: z.string(),
+  task_id: z.string().nullable(),
+});
