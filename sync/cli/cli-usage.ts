@@ -25,7 +25,10 @@ commands:
       --once (the default): one full pass (push, pull, push), then exit. Progress on stderr;
       the last stdout line is {"pulled","pushed","conflicts","tasks","requests","not_modified"}.
       --watch: keep syncing on the poll schedule until SIGINT or SIGTERM.
-      The token may come from the SVC_TOKEN environment variable instead of --token.
+      The token may come from the SVC_TOKEN environment variable instead of --token; with
+      neither, the sign-in kept by login is used (and --base-url defaults to its server).
+  login --db FILE [--base-url URL] [--auth-url URL] [--client-id ID] [--no-browser]
+      Signs in through the browser (OAuth) and keeps the sign-in beside FILE for sync.
   export --db FILE [--collection tasks]
       The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
       Collections: tasks (default), organizations, projects, teams, organization_members,

@@ -19,6 +19,7 @@ import {
   resolveCommand,
   retryCommand,
 } from './mirror-commands';
+import { runLogin } from './login-command';
 import { SetValueError } from './set-values';
 import { syncCommand } from './sync-command';
 
@@ -26,6 +27,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<ExitCode>;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   sync: syncCommand,
+  login: runLogin,
   export: exportCommand,
   edit: editCommand,
   create: createCommand,

@@ -4,13 +4,14 @@
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../api/api-client';
-import { staticCredentials } from '../api/credentials';
+import { type CredentialSource, staticCredentials } from '../api/credentials';
 import { SignedOutError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { SyncEngine, type SyncIdentity } from '../engine/sync-engine';
 import type { SyncEvent } from '../engine/sync-events';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
+import { resolveStoredCredentials } from './login-command';
 import { parseOptions, required } from './mirror-commands';
 
 /** The last stdout line of `sync` (its field names are the interface). */
@@ -93,6 +94,30 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
   };
 }
 
+/**
+ * The token given (--token or SVC_TOKEN), or else the sign-in `login` kept
+ * beside the database (its refresh token renews the access token).
+ */
+async function credentialsOf(
+  file: string,
+  baseUrlOption: string | undefined,
+  token: string | undefined,
+): Promise<{ baseUrl: string; credentials: CredentialSource }> {
+  if (token !== undefined && token !== '') {
+    return {
+      baseUrl: baseUrlOf(required('sync', 'base-url', baseUrlOption)),
+      credentials: staticCredentials(token),
+    };
+  }
+  const stored = await resolveStoredCredentials(file);
+  if (!stored) {
+    throw new UsageError(
+      `sync: pass --token TOKEN, set the SVC_TOKEN environment variable, or sign in once with: login --db ${file}`,
+    );
+  }
+  return { baseUrl: baseUrlOf(baseUrlOption ?? stored.baseUrl), credentials: stored.credentials };
+}
+
 async function readIdentity(
   api: ApiClient,
   signal: AbortSignal | undefined,
@@ -122,15 +147,16 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     watch: { type: 'boolean' },
   });
   const file = required('sync', 'db', values.db);
-  const baseUrl = baseUrlOf(required('sync', 'base-url', values['base-url']));
   if (values.once && values.watch) throw new UsageError('sync: give --once or --watch, not both');
-  const token = values.token ?? io.env.SVC_TOKEN;
-  if (token === undefined || token === '') {
-    throw new UsageError('sync: pass --token TOKEN or set the SVC_TOKEN environment variable');
-  }
+  const { baseUrl, credentials } = await credentialsOf(
+    file,
+    values['base-url'],
+    values.token ?? io.env.SVC_TOKEN,
+  );
 
-  const api = new ApiClient({ baseUrl, credentials: staticCredentials(token) });
+  const api = new ApiClient({ baseUrl, credentials });
   let mirror: Mirror | null = null;
+  let engine: SyncEngine | null = null;
   let pulled = 0;
   let pushed = 0;
   const summary = (): SyncCommandSummary => ({
@@ -157,7 +183,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
 
     // Set from the engine's events (a closure), so kept in an object the compiler does not narrow.
     const outcome: { signedOut: SignedOutError | null } = { signedOut: null };
-    const engine = new SyncEngine({
+    engine = new SyncEngine({
       mirror,
       api,
       me,
@@ -191,6 +217,15 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     if (!(error instanceof UsageError)) printSummary();
     throw error;
   } finally {
+    // Ends the pull worker (its own connection to the file) before the mirror closes. The
+    // worker is unref'd, so while we wait for it to exit nothing else may be keeping this
+    // process alive: hold the event loop open until it has.
+    const holdOpen = setInterval(() => undefined, 1_000);
+    try {
+      await engine?.close();
+    } finally {
+      clearInterval(holdOpen);
+    }
     mirror?.close();
     await api.close();
   }

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../test/emulator/start';
+import type { CliIo } from './cli-io';
+import { runCli } from './run-cli';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'svc-desktop.js');
+const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
+
+let emulator: RunningEmulator;
+let dir: string;
+let db: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ seedTasks: 40 });
+  dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+  db = join(dir, 'mirror.db');
+});
+
+afterEach(async () => {
+  await emulator.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  signal?: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function lastLine(run: Run): Record<string, number> {
+  const lines = run.stdout.trimEnd().split('\n');
+  return JSON.parse(lines.at(-1) ?? '') as Record<string, number>;
+}
+
+async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+function spawnCli(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { done: Promise<Run>; child: ReturnType<typeof spawn>; stderrSoFar: () => string } {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+    stdout,
+    stderr,
+  }));
+  return { done, child, stderrSoFar: () => stderr };
+}
+
+const syncArgs = () => ['sync', '--base-url', emulator.baseUrl, '--db', db];
+
+describe('sync through the installed bin', () => {
+  test('--once on a new mirror: exit 0, progress on stderr, the summary as the last stdout line (token from SVC_TOKEN)', async () => {
+    const run = await spawnCli(process.execPath, [BIN, ...syncArgs(), '--once'], {
+      SVC_TOKEN: emulator.tokens.live,
+    }).done;
+
+    expect(run.code, run.stderr).toBe(0);
+    const summary = lastLine(run);
+    expect(Object.keys(summary).sort()).toEqual(SUMMARY_KEYS);
+    expect(summary).toMatchObject({
+      pushed: 0,
+      conflicts: 0,
+      tasks: emulator.control.taskCount(),
+      not_modified: 0,
+    });
+    expect(summary.pulled).toBeGreaterThan(emulator.control.taskCount());
+    expect(summary.requests).toBe(emulator.control.requests().length);
+    expect(run.stderr).toContain('pull tasks:');
+  });
+
+  test('--watch syncs until SIGTERM, then exits 0 with the summary', async () => {
+    const started = spawnCli(process.execPath, [
+      BIN,
+      ...syncArgs(),
+      '--watch',
+      '--token',
+      emulator.tokens.live,
+    ]);
+    while (!started.stderrSoFar().includes('pull tasks:')) {
+      if (started.child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    started.child.kill('SIGTERM');
+    const run = await started.done;
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastLine(run)).toMatchObject({ tasks: emulator.control.taskCount(), conflicts: 0 });
+  });
+
+  test('npm run cli runs the same command', async () => {
+    const run = await spawnCli('npm', [
+      'run',
+      '--silent',
+      'cli',
+      '--',
+      'outbox',
+      '--db',
+      join(dir, 'none.db'),
+    ]).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no mirror at');
+  });
+});
+
+describe('sync in process', () => {
+  test('queued edits and creates go out in the next sync; a re-sync revalidates with 304s', async () => {
+    expect((await cli([...syncArgs(), '--token', emulator.tokens.live])).code).toBe(0);
+    const taskId = emulator.control.tasks()[0]?.task_id as string;
+    expect((await cli(['edit', '--db', db, '--task', taskId, '--set', 'title=Edited headless'])).code).toBe(
+      0,
+    );
+    expect((await cli(['create', '--db', db, '--set', 'title=Created headless'])).code).toBe(0);
+    const before = emulator.control.taskCount();
+
+    const run = await cli([...syncArgs(), '--once'], { SVC_TOKEN: emulator.tokens.live });
+
+    expect(run.code, run.stderr).toBe(0);
+    const summary = lastLine(run);
+    expect(summary).toMatchObject({ pushed: 2, conflicts: 0, tasks: before + 1 });
+    expect(summary.not_modified).toBeGreaterThan(0);
+    expect(emulator.control.task(taskId)?.title).toBe('Edited headless');
+    expect(emulator.control.tasks().filter((t) => t.title === 'Created headless')).toHaveLength(1);
+    expect((await cli(['outbox', '--db', db])).stdout).toBe('');
+  });
+
+  test('a sync that leaves a conflict exits 1 and counts it; resolving and syncing again exits 0', async () => {
+    await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    const taskId = emulator.control.tasks()[0]?.task_id as string;
+    await cli(['edit', '--db', db, '--task', taskId, '--set', 'title=Mine']);
+    emulator.control.peerEdit(taskId, { title: 'Theirs' });
+
+    const run = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+
+    expect(run.code).toBe(1);
+    expect(lastLine(run)).toMatchObject({ conflicts: 1, pushed: 0 });
+    expect(run.stderr).toContain('resolve --db');
+    const conflicts = await cli(['conflicts', '--db', db]);
+    const conflictId = (JSON.parse(conflicts.stdout) as { conflict_id: string }).conflict_id;
+    expect((await cli(['resolve', '--db', db, '--conflict', conflictId, '--take', 'mine'])).code).toBe(0);
+
+    const again = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lastLine(again)).toMatchObject({ conflicts: 0, pushed: 1 });
+    expect(emulator.control.task(taskId)?.title).toBe('Mine');
+  });
+
+  test('a read-only token: the edit is blocked, the sync exits 1 and says what to do', async () => {
+    await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    const taskId = emulator.control.tasks()[0]?.task_id as string;
+    await cli(['edit', '--db', db, '--task', taskId, '--set', 'title=Not with a test token']);
+
+    const run = await cli([...syncArgs(), '--token', emulator.tokens.test]);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('may not write');
+    expect(JSON.parse((await cli(['outbox', '--db', db])).stdout)).toMatchObject({ state: 'blocked' });
+    // A writable token later: the blocked edit goes.
+    expect((await cli([...syncArgs(), '--token', emulator.tokens.live])).code).toBe(0);
+    expect(emulator.control.task(taskId)?.title).toBe('Not with a test token');
+  });
+
+  test('a revoked or unknown token exits 3, leaves the outbox alone, and still prints the summary', async () => {
+    await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    const taskId = emulator.control.tasks()[0]?.task_id as string;
+    await cli(['edit', '--db', db, '--task', taskId, '--set', 'title=Waits for a sign-in']);
+    const outboxBefore = (await cli(['outbox', '--db', db])).stdout;
+    const minted = emulator.control.mintToken({ scopes: ['tasks:write'] });
+    emulator.control.revokeToken(minted.record.token_id);
+
+    for (const token of [minted.token, 'svc_live_unknown']) {
+      const run = await cli([...syncArgs(), '--token', token]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('get a new token');
+      expect(Object.keys(lastLine(run)).sort()).toEqual(SUMMARY_KEYS);
+    }
+    expect((await cli(['outbox', '--db', db])).stdout).toBe(outboxBefore);
+  });
+
+  test('a mirror of another organization is refused with what to do', async () => {
+    await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    const other = await startEmulator({ seedTasks: 2, seed: 7 });
+    try {
+      if (other.orgId === emulator.orgId) return; // same seed data: nothing to tell apart
+      const run = await cli(['sync', '--base-url', other.baseUrl, '--db', db, '--token', other.tokens.live]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('use another --db');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test('an unreachable service exits 1 and keeps the queue', async () => {
+    const run = await cli([
+      'sync',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--db',
+      db,
+      '--token',
+      emulator.tokens.live,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('check --base-url');
+    expect(lastLine(run)).toMatchObject({ pulled: 0, pushed: 0 });
+  });
+});
