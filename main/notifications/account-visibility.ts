@@ -1,0 +1,350 @@
+// What makes each account's sync visible outside the screens, with no Electron:
+// a sync log file per account fed by its API client and engine events, a
+// notifier deciding desktop notifications, the tray model from every account's
+// state and counts, pause/resume and sync now, and the IPC handlers for the
+// log, diagnostics and notification settings. main/tray and
+// main/notifications/desktop-notifications only display what this decides.
+import type { Mirror } from '../../db/mirror';
+import type { ApiClient } from '../../sync/api/api-client';
+import type { AccountManager } from '../../sync/accounts/account-manager';
+import type { AccountRuntime } from '../../sync/accounts/account-runtime';
+import type { SyncEngine } from '../../sync/engine/sync-engine';
+import type { SyncEvent } from '../../sync/engine/sync-events';
+import type { DesktopNotification } from '../../sync/notify/notification-decisions';
+import { Notifier } from '../../sync/notify/notifier';
+import { type TrayAccount, type TrayModel, trayModel } from '../../sync/notify/tray-model';
+import { diagnosticsReport } from '../../sync/sync-log/diagnostics-report';
+import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
+import { eventEntry, recordSyncActivity } from '../../sync/sync-log/sync-log-recorder';
+import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
+import type { NotificationSettingsStore } from './notification-settings-store';
+
+type Runtime = AccountRuntime<Mirror, SyncEngine>;
+
+export interface AccountVisibilityOptions {
+  accounts: AccountManager<Mirror, SyncEngine>;
+  settings: NotificationSettingsStore;
+  appName: string;
+  /** Facts for the diagnostics header (version, platform). */
+  appContext: () => Readonly<Record<string, string | number | boolean | null>>;
+  /** Shows notifications (main: Electron's Notification). */
+  display: (notifications: readonly DesktopNotification[]) => void;
+  /** The tray should show this (called after changes, at most every `trayDelayMs`). */
+  trayChanged: (model: TrayModel) => void;
+  /** Main: Electron's clipboard.writeText; absent: diagnostics are only returned. */
+  writeClipboard?: (text: string) => void;
+  now?: () => number;
+  utcOffsetMinutes?: (nowMs: number) => number;
+  /** Rows kept per account log. */
+  logRows?: number;
+  /** better-sqlite3 addon for Electron (main/native/sqlite-addon.ts). */
+  nativeBinding?: string;
+  trayDelayMs?: number;
+}
+
+interface Watched {
+  runtime: Runtime;
+  log: SyncLog;
+  notifier: Notifier;
+  api: ApiClient | null;
+  stopApi: (() => void) | null;
+  connection: TrayAccount['connection'];
+  offlineReason: string | null;
+  syncing: boolean;
+}
+
+export class AccountVisibility {
+  private readonly watched = new Map<string, Watched>();
+  private readonly stop: () => void;
+  private paused = false;
+  private trayTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: AccountVisibilityOptions) {
+    this.stop = options.accounts.subscribe((event) => {
+      if (event.type === 'accounts-changed') this.refreshAccounts();
+      else if (event.event.type === 'sync') this.syncEvent(event.account_id, event.event.event);
+      else
+        this.watched.get(event.account_id)?.log.add({
+          level: 'error',
+          kind: 'push',
+          message: `pushing queued edits failed: ${event.event.error.message}`,
+          detail: { error_kind: event.event.error.kind, problem_type: event.event.error.type },
+        });
+    });
+    this.refreshAccounts();
+  }
+
+  /** The account's notifier (the host calls `opened` on a click). */
+  opened(notification: DesktopNotification): void {
+    this.watched.get(notification.open.accountId)?.notifier.opened(notification);
+    this.scheduleTray();
+  }
+
+  isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Stops every account's polling (queued edits stay queued) until resumed. */
+  async pause(): Promise<void> {
+    this.paused = true;
+    this.scheduleTray();
+    await Promise.all(
+      [...this.watched.values()].map((w) => w.runtime.session?.engine?.stop() ?? Promise.resolve()),
+    );
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const w of this.watched.values()) w.runtime.session?.engine?.start();
+    this.scheduleTray();
+  }
+
+  /** Every signed-in account syncs now (unless paused). */
+  syncNow(): void {
+    if (this.paused) return;
+    for (const w of this.watched.values()) {
+      void w.runtime.session?.engine?.syncNow().catch(() => {
+        // The failure is an event: logged and shown in the account's status.
+      });
+    }
+  }
+
+  keepRunningInTray(): boolean {
+    return this.options.settings.get().keep_running_in_tray;
+  }
+
+  tray(): TrayModel {
+    const accounts: TrayAccount[] = [];
+    for (const w of this.watched.values()) {
+      const ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+      const status = w.runtime.status;
+      const identity = w.runtime.record.identity;
+      accounts.push({
+        accountId: w.runtime.id,
+        label: identity.org_id === null ? identity.username : `${identity.username} · ${identity.org_id}`,
+        state: status.state,
+        connection: w.connection,
+        offlineReason: w.offlineReason,
+        syncing: w.syncing,
+        pending: ops.filter((op) => op.state === 'queued' || op.state === 'in_flight').length,
+        conflicts: ops.filter((op) => op.state === 'conflict').length,
+        failed: ops.filter((op) => op.state === 'failed' || op.state === 'blocked').length,
+        unseen: w.notifier.unseenCount(),
+      });
+    }
+    return trayModel({ appName: this.options.appName, accounts, paused: this.paused });
+  }
+
+  /** The account's log; throws `account-not-found` for an unknown one. */
+  log(accountId: string | null | undefined): { accountId: string; log: SyncLog } {
+    const id = accountId ?? this.options.accounts.current()?.id ?? null;
+    const watched = id === null ? undefined : this.watched.get(id);
+    if (!watched || id === null) throw new IpcHandlerError('account-not-found', 'No such account.');
+    return { accountId: id, log: watched.log };
+  }
+
+  diagnostics(accountId: string | null | undefined): string {
+    const { accountId: id, log } = this.log(accountId);
+    const runtime = this.options.accounts.runtime(id);
+    const identity = runtime.record.identity;
+    const people = [identity.username, identity.user_id, identity.email ?? ''];
+    for (const member of runtime.mirror.resources('organization_members')) {
+      for (const key of ['username', 'email', 'user_id', 'display_name', 'name']) {
+        const value = member[key];
+        if (typeof value === 'string') people.push(value);
+      }
+    }
+    const tray = this.tray().menu;
+    const status = runtime.status;
+    return diagnosticsReport({
+      entries: log.query({ limit: 1000 }).entries,
+      context: {
+        ...this.options.appContext(),
+        account: identity.username,
+        base_url: runtime.record.base_url,
+        state: status.state,
+        queued_edits: status.queued_edits,
+        paused: this.paused,
+        tray: tray[0]?.kind === 'action' ? tray[0].label : null,
+      },
+      people,
+      secrets: [],
+      salt: log.salt,
+      generatedAt: new Date(this.options.now?.() ?? Date.now()).toISOString(),
+    });
+  }
+
+  handlers(): IpcHandlers {
+    return {
+      'sync-log:query': (input) => {
+        const { accountId, log } = this.log(input.account_id);
+        const page = log.query({
+          ...(input.text !== undefined ? { text: input.text } : {}),
+          ...(input.levels !== undefined ? { levels: input.levels } : {}),
+          ...(input.kinds !== undefined ? { kinds: input.kinds } : {}),
+          ...(input.before_id !== undefined ? { beforeId: input.before_id } : {}),
+          ...(input.limit !== undefined ? { limit: input.limit } : {}),
+        });
+        return {
+          account_id: accountId,
+          next_before_id: page.nextBeforeId,
+          entries: page.entries.map((e) => ({
+            id: e.id,
+            at: e.at,
+            level: e.level,
+            kind: e.kind,
+            message: e.message,
+            method: e.method,
+            path: e.path,
+            status: e.status,
+            duration_ms: e.durationMs,
+            request_id: e.requestId,
+            operation: e.operation,
+            detail: e.detail,
+          })),
+        };
+      },
+      'sync-log:copy-diagnostics': (input) => {
+        const text = this.diagnostics(input?.account_id);
+        const write = this.options.writeClipboard;
+        if (write) write(text);
+        return { text, copied: write !== undefined };
+      },
+      'notification-settings:get': () => this.options.settings.get(),
+      'notification-settings:set': (patch) => {
+        try {
+          return this.options.settings.update(patch);
+        } catch {
+          throw new IpcHandlerError('invalid-settings', 'These notification settings cannot be saved.');
+        }
+      },
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stop();
+    if (this.trayTimer) clearTimeout(this.trayTimer);
+    for (const w of this.watched.values()) {
+      w.stopApi?.();
+      w.log.close();
+    }
+    this.watched.clear();
+  }
+
+  // ---- internals ------------------------------------------------------------------
+
+  /** Opens logs and notifiers for new accounts, follows session changes, closes what left. */
+  private refreshAccounts(): void {
+    if (this.closed) return;
+    const listed = new Set(this.options.accounts.list().map((a) => a.id));
+    for (const [id, w] of this.watched) {
+      if (listed.has(id)) continue;
+      w.stopApi?.();
+      w.log.close();
+      this.watched.delete(id);
+    }
+    for (const id of listed) {
+      let runtime: Runtime;
+      try {
+        runtime = this.options.accounts.runtime(id);
+      } catch {
+        continue;
+      }
+      let w = this.watched.get(id);
+      if (!w || w.runtime !== runtime) {
+        if (w) {
+          w.stopApi?.();
+          w.log.close();
+        }
+        w = this.watch(runtime);
+        this.watched.set(id, w);
+      }
+      const api = runtime.session?.api ?? null;
+      if (api !== w.api) {
+        w.stopApi?.();
+        w.api = api;
+        w.stopApi = api === null ? null : recordSyncActivity(w.log, { api });
+        if (api === null) w.connection = 'unknown';
+      }
+      if (this.paused) void runtime.session?.engine?.stop();
+    }
+    this.scheduleTray();
+  }
+
+  private watch(runtime: Runtime): Watched {
+    const identity = runtime.record.identity;
+    const log = new SyncLog(syncLogFileFor(runtime.mirror.file), {
+      ...(this.options.logRows !== undefined ? { maxRows: this.options.logRows } : {}),
+      ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
+    });
+    const notifier = new Notifier({
+      accountId: runtime.id,
+      me: { username: identity.username, user_id: identity.user_id },
+      mirror: runtime.mirror,
+      settings: () => this.options.settings.get(),
+      display: (batch) => this.options.display(batch),
+      ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.utcOffsetMinutes ? { utcOffsetMinutes: this.options.utcOffsetMinutes } : {}),
+    });
+    return {
+      runtime,
+      log,
+      notifier,
+      api: null,
+      stopApi: null,
+      connection: 'unknown',
+      offlineReason: null,
+      syncing: false,
+    };
+  }
+
+  private syncEvent(accountId: string, event: SyncEvent): void {
+    const w = this.watched.get(accountId);
+    if (!w) return;
+    const entry = eventEntry(event);
+    if (entry) w.log.add(entry);
+    w.notifier.handle(event);
+    switch (event.type) {
+      case 'sync-started':
+        w.syncing = true;
+        break;
+      case 'sync-finished':
+        w.syncing = false;
+        w.connection = 'online';
+        w.offlineReason = null;
+        break;
+      case 'sync-failed':
+        w.syncing = false;
+        break;
+      case 'online':
+        w.connection = 'online';
+        w.offlineReason = null;
+        break;
+      case 'offline':
+        w.connection = 'offline';
+        w.offlineReason = event.error.type ?? event.error.kind;
+        break;
+      case 'signed-out':
+        w.connection = 'offline';
+        w.offlineReason = 'signed out';
+        break;
+      case 'progress':
+      case 'poll-scheduled':
+        return;
+      default:
+        break;
+    }
+    this.scheduleTray();
+  }
+
+  private scheduleTray(): void {
+    if (this.closed || this.trayTimer) return;
+    this.trayTimer = setTimeout(() => {
+      this.trayTimer = null;
+      if (!this.closed) this.options.trayChanged(this.tray());
+    }, this.options.trayDelayMs ?? 300);
+  }
+}
