@@ -120,9 +120,10 @@ export class AccountVisibility {
       const ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
       const status = w.runtime.status;
       const identity = w.runtime.record.identity;
+      const organization = organizationName(w.runtime.mirror, identity.org_id);
       accounts.push({
         accountId: w.runtime.id,
-        label: identity.org_id === null ? identity.username : `${identity.username} · ${identity.org_id}`,
+        label: `${identity.username}${organization === null ? '' : ` · ${organization}`}`,
         state: status.state,
         connection: w.connection,
         offlineReason: w.offlineReason,
@@ -347,4 +348,11 @@ export class AccountVisibility {
       if (!this.closed) this.options.trayChanged(this.tray());
     }, this.options.trayDelayMs ?? 300);
   }
+}
+
+/** The organization's name as mirrored, else its id (null without one). */
+function organizationName(mirror: Mirror, orgId: string | null): string | null {
+  if (orgId === null) return null;
+  const name = mirror.resources('organizations').find((o) => o.org_id === orgId)?.name;
+  return typeof name === 'string' && name.trim() !== '' ? name : orgId;
 }

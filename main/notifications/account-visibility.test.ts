@@ -1,0 +1,146 @@
+// AccountVisibility over a real AccountManager: an account signed in to the
+// emulator with a pasted token, its engine syncing over HTTP into a real
+// mirror, and what reaches the log, the notifications, the tray, the settings
+// file and the diagnostics through the IPC handlers.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { AccountManager } from '../../sync/accounts/account-manager';
+import { withEncryptionReport } from '../../sync/accounts/account-secrets';
+import { FileSecretStore } from '../../sync/auth/secret-store';
+import { SyncEngine } from '../../sync/engine/sync-engine';
+import type { DesktopNotification } from '../../sync/notify/notification-decisions';
+import type { TrayModel } from '../../sync/notify/tray-model';
+import type { HandlerContext, IpcHandlers } from '../ipc/gate';
+import { AccountVisibility } from './account-visibility';
+import { NotificationSettingsStore } from './notification-settings-store';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const context: HandlerContext = { senderId: 1 };
+
+async function setUp() {
+  const emulator: RunningEmulator = await startEmulator({ seedTasks: 150 });
+  cleanups.push(() => emulator.stop());
+  const directory = await mkdtemp(join(tmpdir(), 'svc-visibility-'));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  const accounts = await AccountManager.open<Mirror, SyncEngine>({
+    directory,
+    secrets: withEncryptionReport(new FileSecretStore(join(directory, 'secrets.json')), true),
+    defaults: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
+    createEngine: ({ mirror, api, me, onEvent }) =>
+      new SyncEngine({ mirror, api, me, onEvent, pullInWorker: false }),
+    client: { retry: { baseDelayMs: 5, maxDelayMs: 40 } },
+  });
+  cleanups.push(() => accounts.close());
+  const shown: DesktopNotification[] = [];
+  const trays: TrayModel[] = [];
+  const clipboard: string[] = [];
+  const settingsFile = join(directory, 'notifications.json');
+  const visibility = new AccountVisibility({
+    accounts,
+    settings: new NotificationSettingsStore(settingsFile),
+    appName: 'svc-desktop',
+    appContext: () => ({ version: '0.0.0-test' }),
+    display: (batch) => shown.push(...batch),
+    trayChanged: (model) => trays.push(model),
+    writeClipboard: (text) => clipboard.push(text),
+    trayDelayMs: 0,
+  });
+  cleanups.push(() => visibility.close());
+  const { account } = await accounts.signInWithToken({ token: emulator.tokens.live });
+  const engine = accounts.runtime(account.id).session?.engine;
+  if (!engine) throw new Error('the account has no engine');
+  return { emulator, accounts, visibility, account, engine, shown, trays, clipboard, settingsFile };
+}
+
+function call<C extends keyof IpcHandlers>(handlers: IpcHandlers, channel: C, input: unknown) {
+  const handler = handlers[channel] as ((input: unknown, context: HandlerContext) => unknown) | undefined;
+  if (!handler) throw new Error(`no handler for ${channel}`);
+  return handler(input, context);
+}
+
+test('a signed-in account’s sync is logged, notified, counted in the tray and reported without its token', async () => {
+  const f = await setUp();
+  const handlers = f.visibility.handlers();
+  await f.engine.syncOnce();
+  expect(f.shown).toEqual([]);
+
+  const me = f.emulator.me.username;
+  const other = f.emulator.control.tasks().find((t) => t.assignee !== me && t.created_by !== me);
+  if (!other) throw new Error('the seed has no task of someone else');
+  f.emulator.control.peerEdit(other.task_id, { assignee: me });
+  await f.engine.syncOnce();
+  expect(f.shown.map((n) => [n.kind, n.open])).toEqual([
+    ['task-assigned', { accountId: f.account.id, taskId: other.task_id }],
+  ]);
+
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const tray = f.visibility.tray();
+  expect(tray.icon).toBe('unseen');
+  expect(tray.menu[0]).toMatchObject({
+    kind: 'action',
+    label: expect.stringMatching(new RegExp(`^${me} · .+ — Up to date · 1 new$`)),
+  });
+  expect(f.trays.length).toBeGreaterThan(0);
+  const first = f.shown[0];
+  if (first) f.visibility.opened(first);
+  expect(f.visibility.tray().icon).toBe('normal');
+
+  const page = (await call(handlers, 'sync-log:query', { kinds: ['request'], limit: 5 })) as {
+    account_id: string;
+    entries: { method: string; status: number; request_id: string | null }[];
+    next_before_id: number | null;
+  };
+  expect(page.account_id).toBe(f.account.id);
+  expect(page.entries).toHaveLength(5);
+  expect(page.next_before_id).not.toBeNull();
+  expect(page.entries.every((e) => e.method === 'GET' && e.status < 400)).toBe(true);
+  const changes = (await call(handlers, 'sync-log:query', { text: 'remote changes' })) as {
+    entries: unknown[];
+  };
+  expect(changes.entries).toHaveLength(1);
+
+  const diagnostics = (await call(handlers, 'sync-log:copy-diagnostics', undefined)) as {
+    text: string;
+    copied: boolean;
+  };
+  expect(diagnostics.copied).toBe(true);
+  expect(f.clipboard).toEqual([diagnostics.text]);
+  expect(diagnostics.text).toContain('svc-desktop sync diagnostics');
+  expect(diagnostics.text).not.toContain(f.emulator.tokens.live);
+  expect(diagnostics.text).not.toContain(me);
+  expect(diagnostics.text).not.toContain(other.title);
+});
+
+test('notification settings are saved to their file and applied to the next poll; pause stops sync now', async () => {
+  const f = await setUp();
+  const handlers = f.visibility.handlers();
+  const saved = await call(handlers, 'notification-settings:set', { kinds: { 'task-assigned': false } });
+  expect(saved).toMatchObject({ enabled: true, kinds: { 'task-assigned': false, 'task-commented': true } });
+  expect(JSON.parse(await readFile(f.settingsFile, 'utf8'))).toEqual(saved);
+  expect(await call(handlers, 'notification-settings:get', undefined)).toEqual(saved);
+
+  await f.engine.syncOnce();
+  const me = f.emulator.me.username;
+  const other = f.emulator.control.tasks().find((t) => t.assignee !== me && t.created_by !== me);
+  if (!other) throw new Error('the seed has no task of someone else');
+  f.emulator.control.peerEdit(other.task_id, { assignee: me });
+  await f.engine.syncOnce();
+  expect(f.shown).toEqual([]);
+  expect(f.visibility.tray().icon).toBe('unseen');
+
+  await f.visibility.pause();
+  expect(f.visibility.tray()).toMatchObject({ icon: 'offline' });
+  expect(f.visibility.tray().menu).toContainEqual(
+    expect.objectContaining({ label: 'Resume sync', action: { type: 'resume' } }),
+  );
+  f.visibility.resume();
+  expect(f.visibility.isPaused()).toBe(false);
+});
