@@ -84,10 +84,10 @@ test('a signed-in account’s sync is logged, notified, counted in the tray and 
   await new Promise((resolve) => setTimeout(resolve, 10));
   const tray = f.visibility.tray();
   expect(tray.icon).toBe('unseen');
-  expect(tray.menu[0]).toMatchObject({
-    kind: 'action',
-    label: expect.stringMatching(new RegExp(`^${me} · .+ — Up to date · 1 new$`)),
-  });
+  const line = tray.menu[0];
+  expect(line?.kind === 'action' ? line.label : null).toMatch(
+    new RegExp(`^${me} · .+ — Up to date · 1 new$`),
+  );
   expect(f.trays.length).toBeGreaterThan(0);
   const first = f.shown[0];
   if (first) f.visibility.opened(first);
