@@ -2,17 +2,20 @@
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
-// - loopback: a first sync without added latency (tasks per second);
 // - initial: a first sync with `latency-ms` added to every answer, against a
 //   floor of a bare undici client walking the same pages in the same order
 //   and parsing each body, one after another;
 // - resync: a no-change re-sync, against a bare client revalidating the same
 //   pages one after another with If-None-Match;
 // - push: `edits` queued edits pushed by the engine's pusher (requests per
-//   second, 429s seen).
+//   second, 429s seen);
+// - loopback: a first sync into a new mirror without added latency (tasks per second).
 // The longest event-loop stall (monitorEventLoopDelay) is measured during the
-// first sync with latency, the peak RSS over the whole run. The last stdout
-// line is one JSON object of figures.
+// first sync with latency, beside the same measure over 5 idle seconds (what
+// the machine's scheduler alone costs); the peak RSS (main thread, pull
+// worker and SQLite caches together) over the phases with latency (the
+// loopback run comes last and is not counted). The last stdout line
+// is one JSON object of figures.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -89,8 +92,11 @@ async function freshToken(name: string): Promise<string> {
 }
 
 let peakRss = process.memoryUsage().rss;
+let peakHeap = process.memoryUsage().heapUsed;
 const rssTimer = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const usage = process.memoryUsage();
+  peakRss = Math.max(peakRss, usage.rss);
+  peakHeap = Math.max(peakHeap, usage.heapUsed);
 }, 50);
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-sync-'));
@@ -125,22 +131,39 @@ async function getsSent(): Promise<string[]> {
 }
 
 try {
-  // Loopback: no added latency.
-  const loop = await engineOn(join(dir, 'loopback.db'), apiFor(await freshToken('bench loopback')));
-  let t0 = performance.now();
-  await loop.engine.pullOnce();
-  const loopbackS = (performance.now() - t0) / 1000;
-  const loopbackTasks = loop.mirror.taskCount();
-  await loop.engine.close();
-  loop.mirror.close();
-  log(`loopback: ${loopbackTasks} tasks in ${round(loopbackS)} s`);
+  // The emulator builds and caches each page body on first request: walk the task list once, so
+  // neither the engine nor the floor pays for that.
+  const warmToken = await freshToken('bench warm-up');
+  const { org_id: orgId } = (await (
+    await request(`${info.base_url}/v1/me`, { headers: { authorization: `Bearer ${warmToken}` } })
+  ).body.json()) as { org_id: string };
+  let warmCursor: string | null = null;
+  do {
+    const query = new URLSearchParams({
+      org_id: orgId,
+      limit: '1000',
+      sort_by: 'created_at',
+      sort_order: 'asc',
+    });
+    if (warmCursor !== null) query.set('cursor', warmCursor);
+    const answer = await request(`${info.base_url}/v1/tasks?${query.toString()}`, {
+      headers: { authorization: `Bearer ${warmToken}` },
+    });
+    warmCursor = ((await answer.body.json()) as { next_cursor: string | null }).next_cursor;
+  } while (warmCursor !== null);
 
   await control('POST', '/faults', { kind: 'latency', ms: latencyMs });
 
+  let t0: number;
   // Initial sync with latency, the event loop watched.
   const engineApi = apiFor(await freshToken('bench engine'));
   const main = await engineOn(join(dir, 'mirror.db'), engineApi);
   await control('DELETE', '/requests');
+  // What this machine's scheduler alone costs the event loop: 5 s of doing nothing, measured the same way.
+  const idleDelay = monitorEventLoopDelay({ resolution: 10 });
+  idleDelay.enable();
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  idleDelay.disable();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   t0 = performance.now();
@@ -218,6 +241,19 @@ try {
     );
   }
   main.mirror.close();
+  const peakRssWithLatency = peakRss;
+
+  // Loopback, last (so its mirror and worker do not count in the peak above): no added latency.
+  await control('DELETE', '/faults');
+  // Loopback: no added latency.
+  const loop = await engineOn(join(dir, 'loopback.db'), apiFor(await freshToken('bench loopback')));
+  t0 = performance.now();
+  await loop.engine.pullOnce();
+  const loopbackS = (performance.now() - t0) / 1000;
+  const loopbackTasks = loop.mirror.taskCount();
+  await loop.engine.close();
+  loop.mirror.close();
+  log(`loopback: ${loopbackTasks} tasks in ${round(loopbackS)} s`);
 
   console.log(
     JSON.stringify({
@@ -236,7 +272,10 @@ try {
       push_429: push429,
       pushed,
       max_block_ms: round(maxBlockMs, 1),
-      peak_rss_mb: round(peakRss / 2 ** 20, 1),
+      idle_max_block_ms: round(idleDelay.max / 1e6, 1),
+      block_p99_ms: round(loopDelay.percentile(99) / 1e6, 1),
+      peak_rss_mb: round(peakRssWithLatency / 2 ** 20, 1),
+      peak_main_heap_mb: round(peakHeap / 2 ** 20, 1),
       initial_loopback_per_s: Math.round(loopbackTasks / loopbackS),
     }),
   );
