@@ -12,7 +12,7 @@ import { openTestMirror, type TestMirror } from './test-mirror';
 
 const NOW = Date.parse('2026-03-10T09:30:00Z');
 const TODAY = '2026-03-10';
-const SEED_TASKS = 1500;
+const SEED_TASKS = 3000;
 const COMBINATIONS = 240;
 
 type Json = Record<string, unknown>;
@@ -76,6 +76,8 @@ async function remoteIds(query: string): Promise<string[]> {
   return ids;
 }
 
+const pathsSeen = new Set<string>();
+
 function localIds(query: string): string[] {
   const ids: string[] = [];
   let after: string | null = null;
@@ -83,10 +85,11 @@ function localIds(query: string): string[] {
     const page = mirror.queryTasks(new URLSearchParams(query), {
       me: emulator.me.username,
       today: TODAY,
-      limit: 97,
+      limit: 251,
       after,
     });
     ids.push(...page.items.map((t) => t.task_id));
+    pathsSeen.add(page.path);
     after = page.next;
   } while (after !== null);
   return ids;
@@ -238,9 +241,10 @@ describe('the mirror answers like the service', () => {
       }
     }
     expect(mismatches).toEqual([]);
-    // The generated set is not trivially empty.
+    // The generated set is not trivially empty, and it took every way of answering.
     expect(nonEmpty).toBeGreaterThan(COMBINATIONS / 2);
-  });
+    expect([...pathsSeen].sort()).toEqual(['candidates', 'empty', 'filter-index', 'groups', 'walk']);
+  }, 180_000);
 
   test('section, sprint and goal task counts equal the service lists', async () => {
     const sections = (await get(`/v1/sections?org_id=${emulator.orgId}&limit=1000`)).body.data as Json[];

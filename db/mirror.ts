@@ -154,8 +154,11 @@ export class Mirror {
   private readonly feed: ChangeFeed;
   private readonly now: () => string;
   private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();
-  private accountCache: AccountIdentity | null = null;
-  private aggregateCache: { version: number; key: string; value: unknown }[] = [];
+  private accountCache: { version: string; account: AccountIdentity } | null = null;
+  private aggregateCache: { version: string; key: string; value: unknown }[] = [];
+  private readonly dataVersion: Statement<[], { data_version: number }>;
+  /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data. */
+  private synchronous: 'local' | 'server' = 'local';
 
   constructor(
     private readonly db: Database,
@@ -171,13 +174,28 @@ export class Mirror {
     this.overlay = new TaskOverlay(db, this.store, () => this.account());
     this.outbox = new Outbox(db, this.store, this.overlay, this.now);
     this.passes = new SyncPasses(db);
-    this.queries = new TaskQueries(db, this.words);
+    this.dataVersion = db.prepare('PRAGMA data_version');
+    this.queries = new TaskQueries(db, this.words, () => this.version());
     this.feed = new ChangeFeed(db);
   }
 
+  /**
+   * Changes whenever the data may have: this connection's own writes, and
+   * commits by other connections to the file (a sync worker's), which
+   * `PRAGMA data_version` reports. Caches of derived answers compare it.
+   */
+  private version(): string {
+    return `${this.store.version}:${this.dataVersion.get()?.data_version ?? 0}`;
+  }
+
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
-  private write<T>(work: () => T): T {
+  private write<T>(work: () => T, durability: 'local' | 'server' = 'local'): T {
     try {
+      if (this.synchronous !== durability) {
+        // Server data can be fetched again; a person's edit cannot (see open-mirror.ts).
+        this.db.pragma(durability === 'local' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+        this.synchronous = durability;
+      }
       const result = this.db.transaction(work).immediate();
       this.words.committed();
       return result;
@@ -198,7 +216,8 @@ export class Mirror {
   // ---- account -------------------------------------------------------------
 
   account(): AccountIdentity {
-    if (this.accountCache === null) {
+    const version = this.read(() => this.version());
+    if (this.accountCache === null || this.accountCache.version !== version) {
       const rows = this.read(
         () =>
           this.db.prepare("SELECT key, value FROM meta WHERE key IN ('org_id', 'username')").all() as {
@@ -207,9 +226,9 @@ export class Mirror {
           }[],
       );
       const get = (key: string) => rows.find((r) => r.key === key)?.value ?? null;
-      this.accountCache = { orgId: get('org_id'), username: get('username') };
+      this.accountCache = { version, account: { orgId: get('org_id'), username: get('username') } };
     }
-    return this.accountCache;
+    return this.accountCache.account;
   }
 
   /** Who this mirror belongs to (one file per signed-in account). */
@@ -221,7 +240,7 @@ export class Mirror {
       upsert.run('org_id', account.orgId);
       upsert.run('username', account.username);
     });
-    this.accountCache = { orgId: account.orgId, username: account.username };
+    this.accountCache = null;
   }
 
   // ---- reading tasks ----------------------------------------------------------
@@ -274,13 +293,11 @@ export class Mirror {
   }
 
   private cachedAggregate<T>(key: string, compute: () => T): T {
-    const hit = this.aggregateCache.find((c) => c.key === key && c.version === this.store.version);
+    const version = this.read(() => this.version());
+    const hit = this.aggregateCache.find((c) => c.key === key && c.version === version);
     if (hit) return hit.value as T;
     const value = this.read(compute);
-    this.aggregateCache = [
-      ...this.aggregateCache.filter((c) => c.key !== key),
-      { key, version: this.store.version, value },
-    ];
+    this.aggregateCache = [...this.aggregateCache.filter((c) => c.key !== key), { key, version, value }];
     return value;
   }
 
@@ -370,7 +387,7 @@ export class Mirror {
     return this.write(() => {
       this.passes.begin(collection, scope, options.partial ?? false, this.now());
       return this.passes.state(collection, scope) as PassState;
-    });
+    }, 'server');
   }
 
   /** The pass and its pages as last recorded (null if the list was never pulled). */
@@ -383,7 +400,7 @@ export class Mirror {
     return this.write(() => {
       this.passes.restart(collection, scope, options.partial ?? false, this.now());
       return this.passes.state(collection, scope) as PassState;
-    });
+    }, 'server');
   }
 
   storedPage(collection: CollectionName, scope: string, pageIndex: number): StoredPage | null {
@@ -431,7 +448,7 @@ export class Mirror {
         fetchedAt: this.now(),
       });
       return result;
-    });
+    }, 'server');
   }
 
   private applyTaskItem(
@@ -561,7 +578,7 @@ export class Mirror {
           this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, JSON.stringify(page.ids));
       }
       return { ...page, passNo: pass.pass_no };
-    });
+    }, 'server');
   }
 
   /**
@@ -588,7 +605,7 @@ export class Mirror {
         }
       }
       return changes;
-    });
+    }, 'server');
     // A full pass is when the task rows have changed most: refresh the planner's statistics.
     if (collection === 'tasks' && scope === '') this.optimize();
     return changes;
@@ -646,7 +663,7 @@ export class Mirror {
       this.overlay.writeServerCopy(existing, object, json, etag, seenPass);
       this.noteChange('tasks', id, existing?.server_json ?? null, object, changes);
       return changes;
-    });
+    }, 'server');
   }
 
   /** A single read answered 404: the task is gone from the server (kept while edits are pending). */
@@ -667,7 +684,7 @@ export class Mirror {
         });
       }
       return changes;
-    });
+    }, 'server');
   }
 
   // ---- local edits and the outbox -------------------------------------------

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { taskSchema } from '../sync/protocol/task';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
+import { openMirror } from './open-mirror';
 import type { Mirror, PageInput } from './mirror';
 import { checkTask } from './task-columns';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
@@ -224,6 +225,26 @@ describe('applying pages', () => {
     expect(mirror.removeServerTask(task.task_id as string).deleted).toHaveLength(1);
     mirror.editTask(edited.task_id as string, { title: 'Mine' });
     expect(mirror.removeServerTask(edited.task_id as string).goneWithPendingEdits).toEqual([edited.task_id]);
+  });
+});
+
+describe('two connections to one file (a sync worker and the app)', () => {
+  test('writes through one are seen by the other’s cached counts, lists and account', async () => {
+    loadTasks(mirror, [taskJson({ section_id: 'sec_1', assignee: 'ada' })]);
+    const worker = await openMirror(handle.file);
+    try {
+      expect(mirror.sectionTaskCounts().get('sec_1')).toBe(1);
+      const count = () =>
+        mirror.countTasks(new URLSearchParams('filter[assignee]=me'), { me: 'ada', today: '2026-03-10' });
+      expect(count()).toBe(1);
+      worker.applyPage(page(1, [taskJson({ section_id: 'sec_1', assignee: 'ada' })], null));
+      expect(mirror.sectionTaskCounts().get('sec_1')).toBe(2);
+      expect(count()).toBe(2);
+      worker.setAccount({ orgId: 'org_other', username: 'grace' });
+      expect(mirror.account()).toEqual({ orgId: 'org_other', username: 'grace' });
+    } finally {
+      worker.close();
+    }
   });
 });
 

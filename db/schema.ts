@@ -305,4 +305,4 @@ export type ChangeFeedRow = Selectable<ChangeFeedTable>;
 export type NewChangeFeedRow = Insertable<ChangeFeedTable>;
 
 /** Virtual (FTS5) tables: not queried through Kysely, listed for the schema test. */
-export const VIRTUAL_TABLES = ['task_words', 'task_id_trigrams', 'search_word_trigrams'] as const;
+export const VIRTUAL_TABLES = ['task_words', 'search_word_trigrams'] as const;

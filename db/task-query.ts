@@ -63,7 +63,7 @@ export interface TaskListItem {
 }
 
 /** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
-export type TaskQueryPath = 'candidates' | 'walk' | 'groups' | 'empty';
+export type TaskQueryPath = 'candidates' | 'filter-index' | 'walk' | 'groups' | 'empty';
 
 export interface TaskListPage {
   items: TaskListItem[];
@@ -79,6 +79,8 @@ export type TaskQueryInput = TaskListQuery | URLSearchParams | Iterable<readonly
 const CANDIDATE_LIMIT = 3000;
 /** A term word found inside more vocabulary words than this narrows too little to look up. */
 const MAX_WORDS_PER_PART = 300;
+/** A filter whose index narrows to at most this many rows is answered from them, sorted. */
+const NARROW_LIMIT = 1500;
 const DEFAULT_LIMIT = 200;
 /** A search word found in no task: nothing can match. */
 const NO_MATCH = Symbol('no match');
@@ -107,62 +109,36 @@ const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
 
 type KeyValue = string | number | Buffer;
 
-interface ItemRow {
-  task_id: string;
-  title: string;
-  status: string;
-  priority: string | null;
-  assignee: string | null;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
-  tags: string;
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-  completed_at: string | null;
-  task_type: string | null;
-  created_via: string | null;
-  review: string | null;
-  position: number | null;
-  pending: number;
-  server_gone: number;
-  s0: KeyValue;
-  s1?: KeyValue;
-  s2?: KeyValue;
-}
+/** A row of ITEM_COLUMNS then the sort key columns (s0, s1, s2), as better-sqlite3's raw mode returns it. */
+type ItemRow = unknown[];
+const SORT_VALUES_AT = 24;
 
 function itemOf(row: ItemRow): TaskListItem {
   return {
-    task_id: row.task_id,
-    title: row.title,
-    status: row.status,
-    priority: row.priority,
-    assignee: row.assignee,
-    project_id: row.project_id,
-    team_id: row.team_id,
-    section_id: row.section_id,
-    sprint_id: row.sprint_id,
-    goal_id: row.goal_id,
-    milestone_id: row.milestone_id,
-    parent_task_id: row.parent_task_id,
-    tags: JSON.parse(row.tags) as string[],
-    due_date: row.due_date,
-    start_date: row.start_date,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    completed_at: row.completed_at,
-    task_type: row.task_type,
-    created_via: row.created_via,
-    review: row.review,
-    position: row.position,
-    pending: row.pending > 0,
-    server_gone: row.server_gone > 0,
+    task_id: row[0] as string,
+    title: row[1] as string,
+    status: row[2] as string,
+    priority: row[3] as string | null,
+    assignee: row[4] as string | null,
+    project_id: row[5] as string | null,
+    team_id: row[6] as string | null,
+    section_id: row[7] as string | null,
+    sprint_id: row[8] as string | null,
+    goal_id: row[9] as string | null,
+    milestone_id: row[10] as string | null,
+    parent_task_id: row[11] as string | null,
+    tags: JSON.parse(row[12] as string) as string[],
+    due_date: row[13] as string | null,
+    start_date: row[14] as string | null,
+    created_at: row[15] as string | null,
+    updated_at: row[16] as string | null,
+    completed_at: row[17] as string | null,
+    task_type: row[18] as string | null,
+    created_via: row[19] as string | null,
+    review: row[20] as string | null,
+    position: row[21] as number | null,
+    pending: (row[22] as number) > 0,
+    server_gone: (row[23] as number) > 0,
   };
 }
 
@@ -255,6 +231,15 @@ function decodeCursor(text: string, query: TaskListQuery): Cursor {
 interface Where {
   sql: string[];
   params: unknown[];
+  /** Per index, the conditions that are a range of its leading column (what it could narrow to). */
+  narrowing: Map<string, { sql: string[]; params: unknown[] }>;
+}
+
+function narrow(where: Where, index: string, sql: string, params: readonly unknown[]): void {
+  const entry = where.narrowing.get(index) ?? { sql: [], params: [] };
+  entry.sql.push(sql);
+  entry.params.push(...params);
+  where.narrowing.set(index, entry);
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -273,38 +258,51 @@ function nullableIn(where: Where, column: string, values: readonly string[], nul
 
 /** Every filter but the search text's exact check, as SQL over `tasks t`. */
 function filterWhere(f: TaskListFilter, me: string, today: string): Where {
-  const where: Where = { sql: ['t.hidden = 0'], params: [] };
+  const where: Where = { sql: ['t.hidden = 0'], params: [], narrowing: new Map() };
+  /** A condition that also narrows an index. */
+  const keyed = (index: string, sql: string, params: readonly unknown[]) => {
+    where.sql.push(sql);
+    where.params.push(...params);
+    narrow(where, index, sql, params);
+  };
   if (f.status) {
-    where.sql.push(`t.k_status_rank IN (${marks(f.status.length)})`);
-    where.params.push(...f.status.map((s) => STATUS_RANK[s]));
+    const ranks = f.status.map((s) => STATUS_RANK[s]);
+    keyed('tasks_by_status_rank', `t.k_status_rank IN (${marks(ranks.length)})`, ranks);
   }
   if (f.priority) {
-    where.sql.push(`t.k_priority_rank IN (${marks(f.priority.length)})`);
-    where.params.push(...f.priority.map((p) => PRIORITY_RANK[p]));
+    const ranks = f.priority.map((p) => PRIORITY_RANK[p]);
+    keyed('tasks_by_priority_rank', `t.k_priority_rank IN (${marks(ranks.length)})`, ranks);
   }
   if (f.assignee) {
     const names = [...new Set(f.assignee.map((a) => (a === ME ? me : a)))];
     // The lower-case key lets the assignee index narrow; the raw column decides.
-    where.sql.push(`t.k_assignee IN (${marks(names.length)})`, `t.assignee IN (${marks(names.length)})`);
-    where.params.push(...names.map((n) => n.toLowerCase()), ...names);
+    keyed(
+      'tasks_by_assignee',
+      `t.k_assignee IN (${marks(names.length)})`,
+      names.map((n) => n.toLowerCase()),
+    );
+    where.sql.push(`t.assignee IN (${marks(names.length)})`);
+    where.params.push(...names);
   }
   if (f.project) {
     const ids = f.project.filter((p) => p !== UNFILED_PROJECT);
     const keys: KeyValue[] = ids.map((p) => p.toLowerCase());
     if (f.project.includes(UNFILED_PROJECT)) keys.push(NULL_KEY);
-    where.sql.push(`t.k_project IN (${marks(keys.length)})`);
-    where.params.push(...keys);
+    keyed('tasks_by_project', `t.k_project IN (${marks(keys.length)})`, keys);
     nullableIn(where, 't.project_id', f.project, UNFILED_PROJECT);
   }
   if (f.team) nullableIn(where, 't.team_id', f.team, NO_TEAM);
   if (f.created_via) nullableIn(where, 't.created_via', f.created_via, NULL_VALUE);
   if (f.review) nullableIn(where, 't.review', f.review, NULL_VALUE);
   if (f.task_type) {
-    where.sql.push(
-      `t.k_task_type IN (${marks(f.task_type.length)})`,
-      `t.task_type IN (${marks(f.task_type.length)})`,
+    const n = f.task_type.length;
+    keyed(
+      'tasks_by_task_type',
+      `t.k_task_type IN (${marks(n)})`,
+      f.task_type.map((v) => v.toLowerCase()),
     );
-    where.params.push(...f.task_type.map((v) => v.toLowerCase()), ...f.task_type);
+    where.sql.push(`t.task_type IN (${marks(n)})`);
+    where.params.push(...f.task_type);
   }
   if (f.tags) {
     const parts = f.tags.map((tag) => {
@@ -318,27 +316,23 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
     where.sql.push(`(${parts.join(' OR ')})`);
   }
   // Dates are text; a null date's key is a blob, which sorts after all text.
-  if (f.due_after !== undefined) {
-    where.sql.push("t.k_due >= ? AND t.k_due < x''");
-    where.params.push(f.due_after);
-  }
-  if (f.due_before !== undefined) {
-    where.sql.push('t.k_due <= ?');
-    where.params.push(f.due_before);
-  }
+  if (f.due_after !== undefined) keyed('tasks_by_due', "t.k_due >= ? AND t.k_due < x''", [f.due_after]);
+  if (f.due_before !== undefined) keyed('tasks_by_due', 't.k_due <= ?', [f.due_before]);
   // created_day decides; the bound on k_created (a day wider: an offset moves
   // the written date at most a day from the UTC one) lets its index narrow.
   if (f.created_after !== undefined) {
-    where.sql.push('t.created_day >= ?', 't.k_created >= ?');
-    where.params.push(f.created_after, addDays(f.created_after, -1));
+    where.sql.push('t.created_day >= ?');
+    where.params.push(f.created_after);
+    keyed('tasks_by_created', 't.k_created >= ?', [addDays(f.created_after, -1)]);
   }
   if (f.created_before !== undefined) {
-    where.sql.push('t.created_day <= ?', 't.k_created < ?');
-    where.params.push(f.created_before, addDays(f.created_before, 2));
+    where.sql.push('t.created_day <= ?');
+    where.params.push(f.created_before);
+    keyed('tasks_by_created', 't.k_created < ?', [addDays(f.created_before, 2)]);
   }
   if (f.overdue === true) {
-    where.sql.push('t.k_due < ?', `t.k_status_rank <> ${STATUS_RANK.completed}`);
-    where.params.push(today);
+    keyed('tasks_by_due', 't.k_due < ?', [today]);
+    where.sql.push(`t.k_status_rank <> ${STATUS_RANK.completed}`);
   }
   if (f.search !== undefined) {
     const term = f.search.toLowerCase();
@@ -370,6 +364,22 @@ interface SortGroup {
   key: KeyValue;
 }
 
+/** The index whose order is each sort key's order (status and priority are walked in groups on the rank indexes). */
+const SORT_INDEX: Record<TaskSortKey, string | null> = {
+  task_id: 'tasks_by_id',
+  title: 'tasks_by_title',
+  status: null,
+  priority: null,
+  due_date: 'tasks_by_due',
+  start_date: 'tasks_by_start',
+  created_at: 'tasks_by_created',
+  assignee: 'tasks_by_assignee',
+  project_id: 'tasks_by_project',
+  priority_rank: 'tasks_by_priority_rank',
+  status_rank: 'tasks_by_status_rank',
+  task_type: 'tasks_by_task_type',
+};
+
 const GROUPED: Partial<
   Record<TaskSortKey, { rankColumn: string; rawColumn: string; known: Record<string, number> }>
 > = {
@@ -379,10 +389,15 @@ const GROUPED: Partial<
 
 export class TaskQueries {
   private readonly statements = new Map<string, Statement>();
+  private readonly rowStatements = new Map<string, Statement>();
+  private probes = new Map<string, number>();
+  private probesVersion = '';
 
   constructor(
     private readonly db: Database,
     private readonly words: WordIndex,
+    /** Moves on every task write (probe counts are cached until it does). */
+    private readonly version: () => string,
   ) {}
 
   private statement(sql: string): Statement {
@@ -392,6 +407,55 @@ export class TaskQueries {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** A statement returning item rows as arrays: building objects costs twice as much per page. */
+  private rows(sql: string, params: readonly unknown[]): ItemRow[] {
+    let statement = this.rowStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).raw(true);
+      this.rowStatements.set(sql, statement);
+    }
+    return statement.all(...params) as ItemRow[];
+  }
+
+  /** How many rows an index narrows to, counted up to NARROW_LIMIT (index entries only, no row reads). */
+  private probe(index: string, narrowing: { sql: string[]; params: unknown[] }): number {
+    if (this.probesVersion !== this.version()) {
+      this.probes = new Map();
+      this.probesVersion = this.version();
+    }
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')} LIMIT ${NARROW_LIMIT + 1})`;
+    const key = `${sql}\u0000${JSON.stringify(narrowing.params, (_, v: unknown) => (Buffer.isBuffer(v) ? null : v))}`;
+    let n = this.probes.get(key);
+    if (n === undefined) {
+      n = (this.statement(sql).get(...narrowing.params) as { n: number }).n;
+      this.probes.set(key, n);
+    }
+    return n;
+  }
+
+  /**
+   * Chooses how to walk without candidates, by selectivity: an index of a
+   * filter that narrows to at most NARROW_LIMIT rows (then sort them), else
+   * the sort order's own index (checking each row until the page is full).
+   * SQLite's planner decides this from sampled statistics and was measured
+   * sorting half the table for a two-status filter, hence the explicit choice.
+   */
+  private plan(
+    sortBy: TaskSortKey,
+    where: Where,
+  ): { path: 'filter-index' | 'walk' | 'groups'; index: string | null } {
+    const sortIndex = SORT_INDEX[sortBy];
+    let best: { index: string; n: number } | null = null;
+    for (const [index, narrowing] of where.narrowing) {
+      if (index === sortIndex) continue;
+      const n = this.probe(index, narrowing);
+      if (n <= NARROW_LIMIT && (best === null || n < best.n)) best = { index, n };
+    }
+    if (best) return { path: 'filter-index', index: best.index };
+    if (GROUPED[sortBy]) return { path: 'groups', index: null };
+    return { path: 'walk', index: sortIndex };
   }
 
   /**
@@ -456,12 +520,13 @@ export class TaskQueries {
 
     const columns = SORT_COLUMNS[query.sort_by];
     const desc = query.sort_order === 'desc';
-    const sortSelect = columns.map((c, i) => `t.${c} AS s${i}`).join(', ');
+    const sortSelect = columns.map((c) => `t.${c}`).join(', ');
+    const plan =
+      rids === null ? this.plan(query.sort_by, where) : { path: 'candidates' as const, index: null };
     let rows: ItemRow[];
-    let path: TaskQueryPath;
-    if (rids === null && GROUPED[query.sort_by]) {
+    const path: TaskQueryPath = plan.path;
+    if (plan.path === 'groups') {
       rows = this.groupedWalk(query.sort_by, desc, where, after, limit + 1, query.filter);
-      path = 'groups';
     } else {
       const sql = [...where.sql];
       const params = [...where.params];
@@ -472,11 +537,13 @@ export class TaskQueries {
         params.push(...after.values);
       }
       const order = columns.map((c) => `t.${c}${desc ? ' DESC' : ''}`).join(', ');
-      const from = rids === null ? 'tasks t' : 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value';
+      const from =
+        rids !== null
+          ? 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value'
+          : `tasks t INDEXED BY ${plan.index as string}`;
       if (rids !== null) params.unshift(JSON.stringify(rids));
       const text = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
-      rows = this.statement(text).all(...params, limit + 1) as ItemRow[];
-      path = rids === null ? 'walk' : 'candidates';
+      rows = this.rows(text, [...params, limit + 1]);
     }
     const more = rows.length > limit;
     if (more) rows.length = limit;
@@ -486,7 +553,7 @@ export class TaskQueries {
         ? encodeCursor({
             sortBy: query.sort_by,
             order: query.sort_order,
-            values: columns.map((_, i) => (last as unknown as Record<string, KeyValue>)[`s${i}`] as KeyValue),
+            values: columns.map((_, i) => last[SORT_VALUES_AT + i] as KeyValue),
           })
         : null;
     return { items: rows.map(itemOf), next, path };
@@ -538,7 +605,7 @@ export class TaskQueries {
   ): ItemRow[] {
     const spec = GROUPED[sortBy] as NonNullable<(typeof GROUPED)[TaskSortKey]>;
     const columns = SORT_COLUMNS[sortBy];
-    const sortSelect = columns.map((c, i) => `t.${c} AS s${i}`).join(', ');
+    const sortSelect = columns.map((c) => `t.${c}`).join(', ');
     let groups = this.groups(sortBy, f);
     if (desc) groups = groups.reverse();
     const rows: ItemRow[] = [];
@@ -554,7 +621,7 @@ export class TaskQueries {
       }
       const sql = idBound === null ? base + order : `${base} AND t.task_id ${desc ? '<' : '>'} ?${order}`;
       const params = [...where.params, group.rank, group.raw, ...(idBound === null ? [] : [idBound])];
-      const found = this.statement(sql).all(...params, want - rows.length) as ItemRow[];
+      const found = this.rows(sql, [...params, want - rows.length]);
       rows.push(...found);
       if (rows.length >= want) break;
     }

@@ -150,8 +150,7 @@ export class TaskStore {
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
-      this.words.add(rid, searchableText(columns));
-      this.words.addId(rid, columns.search_id);
+      this.words.add(rid, searchableText(columns), columns.search_id);
       return rid;
     }
     values.push(existing.rid);
@@ -160,14 +159,11 @@ export class TaskStore {
     if (
       existing.k_title !== columns.k_title ||
       existing.search_body !== columns.search_body ||
-      existing.search_tags !== columns.search_tags
+      existing.search_tags !== columns.search_tags ||
+      existing.search_id !== columns.search_id
     ) {
       this.words.remove(existing.rid);
-      this.words.add(existing.rid, searchableText(columns));
-    }
-    if (existing.search_id !== columns.search_id) {
-      this.words.removeId(existing.rid);
-      this.words.addId(existing.rid, columns.search_id);
+      this.words.add(existing.rid, searchableText(columns), columns.search_id);
     }
     return existing.rid;
   }
@@ -181,7 +177,6 @@ export class TaskStore {
     this.deleteRow.run(rid);
     this.deleteBody.run(rid);
     this.words.remove(rid);
-    this.words.removeId(rid);
   }
 
   /** Gives a row a new task id (a temporary id replaced by the server's); the caller re-writes its other columns. */
@@ -189,7 +184,10 @@ export class TaskStore {
     this.version++;
     const lower = taskId.toLowerCase();
     this.renameRow.run(taskId, lower, rid);
-    this.words.removeId(rid);
-    this.words.addId(rid, lower);
+    const row = this.byRid(rid);
+    if (row) {
+      this.words.remove(rid);
+      this.words.add(rid, searchableText(row), lower);
+    }
   }
 }

@@ -4,8 +4,8 @@
 // to fill), and every distinct word into a small vocabulary with an FTS5
 // trigram index. A search term's words are looked up in the vocabulary by
 // substring; the tasks holding those words are candidates. Task ids, unique by
-// nature, would bloat the vocabulary: they get their own trigram index. All
-// candidates are checked exactly afterwards.
+// nature, would bloat the vocabulary: their trigrams go into the same word
+// index as encoded tokens instead. All candidates are checked exactly afterwards.
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
@@ -48,9 +48,6 @@ export class WordIndex {
   private readonly insertTrigrams: Statement<[number | bigint, string]>;
   private readonly insertTask: Statement<[number, string]>;
   private readonly deleteTask: Statement<[number]>;
-  private readonly insertId: Statement<[number, string]>;
-  private readonly deleteId: Statement<[number]>;
-  private readonly matchIds: Statement<[string, number], { rowid: number }>;
   private readonly wordsContaining: Statement<[string, string, number], { word: string }>;
   private readonly matchTasks: Statement<[string, number], { rowid: number }>;
 
@@ -59,9 +56,6 @@ export class WordIndex {
     this.insertTrigrams = db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)');
     this.insertTask = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
     this.deleteTask = db.prepare('DELETE FROM task_words WHERE rowid = ?');
-    this.insertId = db.prepare('INSERT INTO task_id_trigrams (rowid, id) VALUES (?, ?)');
-    this.deleteId = db.prepare('DELETE FROM task_id_trigrams WHERE rowid = ?');
-    this.matchIds = db.prepare('SELECT rowid FROM task_id_trigrams WHERE task_id_trigrams MATCH ? LIMIT ?');
     this.wordsContaining = db.prepare(
       `SELECT w.word AS word FROM search_word_trigrams
          JOIN search_words w ON w.word_id = search_word_trigrams.rowid
@@ -71,17 +65,8 @@ export class WordIndex {
     this.matchTasks = db.prepare('SELECT rowid FROM task_words WHERE task_words MATCH ? LIMIT ?');
   }
 
-  /** Indexes a task's lower-case id. */
-  addId(rid: number, id: string): void {
-    this.insertId.run(rid, id);
-  }
-
-  removeId(rid: number): void {
-    this.deleteId.run(rid);
-  }
-
-  /** Indexes a task's (lower-case) searchable text under its row id. */
-  add(rid: number, text: string): void {
+  /** Indexes a task's (lower-case) searchable text and id under its row id. */
+  add(rid: number, text: string, id: string): void {
     for (const word of wordsOf(text)) {
       if (this.known.has(word)) continue;
       const { changes, lastInsertRowid } = this.insertWord.run(word);
@@ -89,7 +74,7 @@ export class WordIndex {
       this.known.add(word);
       this.added.push(word);
     }
-    this.insertTask.run(rid, text);
+    this.insertTask.run(rid, `${text} ${idTrigramTokens(id)}`);
   }
 
   remove(rid: number): void {
@@ -129,12 +114,24 @@ export class WordIndex {
    * least three characters), at most `limit`; a superset of the ids containing it.
    */
   matchId(term: string, limit: number): number[] {
-    const chars = [...term];
-    const trigrams = new Set<string>();
-    for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
-    if (trigrams.size === 0) return [];
-    return this.matchIds.all([...trigrams].map(quoted).join(' AND '), limit).map((r) => r.rowid);
+    const tokens = idTrigramTokens(term);
+    if (tokens === '') return [];
+    return this.match([...new Set(tokens.split(' '))].map(quoted).join(' AND '), limit);
   }
+}
+
+/**
+ * A lower-case id's trigrams as word tokens: `ǂ` and the hex of the trigram's
+ * UTF-8 (migration 0003 writes the same in SQL). The prefix keeps them apart
+ * from real words; a clash would only add a candidate, which the exact check drops.
+ */
+export function idTrigramTokens(id: string): string {
+  const chars = [...id];
+  let tokens = '';
+  for (let i = 0; i + 3 <= chars.length; i++) {
+    tokens += `${i === 0 ? '' : ' '}ǂ${Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex')}`;
+  }
+  return tokens;
 }
 
 /** An FTS5 query that is true when, for every group, the text holds one of its words. */

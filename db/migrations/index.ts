@@ -3,11 +3,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001_initial';
 import * as taskBodies from './0002_task_bodies';
+import * as idTrigramWords from './0003_id_trigram_words';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_task_bodies': taskBodies,
+  '0003_id_trigram_words': idTrigramWords,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

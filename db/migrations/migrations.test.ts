@@ -37,12 +37,17 @@ const TASK_JSON = {
   future_field: { unknown: true },
 };
 
-/** The search index rows of the seeded task (tables unchanged since 0001). */
+/** The search index rows of the seeded task, as 0001 and 0002 wrote them (ids in their own trigram table). */
 function seedSearch(db: Database.Database): void {
   db.prepare(
     "INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept')",
   ).run();
   db.prepare("INSERT INTO task_id_trigrams (rowid, id) VALUES (1, 'tsk_seeded')").run();
+  seedVocabulary(db);
+}
+
+/** The vocabulary of the seeded task's words (unchanged since 0001). */
+function seedVocabulary(db: Database.Database): void {
   for (const word of ['edited', 'locally', 'carried', 'over', 'intact', 'kept']) {
     const { lastInsertRowid } = db.prepare('INSERT INTO search_words (word) VALUES (?)').run(word);
     db.prepare('INSERT INTO search_word_trigrams (rowid, word) VALUES (?, ?)').run(lastInsertRowid, word);
@@ -92,6 +97,11 @@ function verifyEverything(mirror: Mirror): void {
     today: '2026-03-10',
   });
   expect(found.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
+  const byId = mirror.queryTasks(new URLSearchParams('filter[search]=K_SEED'), {
+    me: 'ada',
+    today: '2026-03-10',
+  });
+  expect(byId.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
   expect(mirror.outboxOps()).toMatchObject([{ opId: 'op-1', state: 'conflict', attempts: 1 }]);
   expect(mirror.conflicts('open')).toMatchObject([{ conflictId: 'c-1', theirs: 'Theirs' }]);
   expect(mirror.passState('tasks')).toMatchObject({
@@ -142,6 +152,33 @@ const UPGRADE_CASES: UpgradeCase[] = [
         "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
       ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
       seedSearch(db);
+      seedOtherTables(db);
+    },
+    verify: verifyEverything,
+  },
+  {
+    version: '0003_id_trigram_words',
+    seed(db) {
+      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
+      const local = { ...TASK_JSON, title: 'Edited locally' };
+      db.prepare(
+        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
+           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
+           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
+           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
+         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
+           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
+           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
+           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
+      ).run('\u001fkept\u001f', '\u001fkept\u001f');
+      db.prepare(
+        "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
+      ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
+      db.prepare(
+        `INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' ||
+           'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564')`,
+      ).run();
+      seedVocabulary(db);
       seedOtherTables(db);
     },
     verify: verifyEverything,

@@ -8,7 +8,11 @@ import { parseArgs } from 'node:util';
 import { openMirror } from '../../db/open-mirror';
 
 const { values } = parseArgs({
-  options: { tasks: { type: 'string', default: '100000' }, keep: { type: 'boolean', default: false } },
+  options: {
+    tasks: { type: 'string', default: '100000' },
+    keep: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+  },
 });
 const TASKS = Number(values.tasks);
 const PAGE = 1000;
@@ -181,6 +185,7 @@ for (let at = 0; at < tasks.length; at += PAGE) {
   );
   applyMs += ms;
   pageTimes.push(ms);
+  if (values.verbose && pageIndex % 10 === 0) console.error(`  page ${pageIndex}: ${ms.toFixed(1)} ms`);
   pageIndex++;
   // Let the event loop breathe between pages, as the sync engine does between requests.
   await new Promise((resolve) => setImmediate(resolve));
@@ -227,6 +232,7 @@ function listTimes(
           mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
         );
         if (round > 0) times.push(ms);
+        if (values.verbose && round === ROUNDS - 1) console.error(`  ${ms.toFixed(2)} ms ${value.path} p${p} ${q}`);
         paths.add(value.path);
         after = value.next;
         if (after === null) break;
