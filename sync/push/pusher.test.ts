@@ -505,6 +505,34 @@ describe('refusals that stop writing', () => {
     expect((await writable.pushAll()).pushed).toBe(2);
   });
 
+  test('the same pusher tries again each pass, and writes once its token may', async () => {
+    const f = await start();
+    const ids = f.taskIds(3);
+    await f.loadTasks(ids);
+    for (const [i, id] of ids.entries()) f.mirror.editTask(id, { title: `token swap ${i}` });
+    let token = f.emulator.tokens.test;
+    const api = new ApiClient({
+      baseUrl: f.emulator.baseUrl,
+      credentials: { getAccessToken: () => Promise.resolve(token) },
+      retry: FAST_RETRY,
+    });
+    try {
+      const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api });
+      expect(await pusher.pushAll()).toMatchObject({ failed: 1, requests: 1 });
+      expect(await pusher.pushAll()).toMatchObject({ failed: 1, requests: 1 });
+      expect(f.mirror.outboxOps(['blocked'])).toHaveLength(2);
+
+      token = f.emulator.tokens.live;
+      expect((await pusher.pushAll()).pushed).toBe(1);
+      expect(pusher.readOnlyScopes.size).toBe(0);
+      f.mirror.unblockAll();
+      expect((await pusher.pushAll()).pushed).toBe(2);
+      for (const [i, id] of ids.entries()) expect(f.emulator.control.task(id)?.title).toBe(`token swap ${i}`);
+    } finally {
+      await api.close();
+    }
+  });
+
   test('a token without tasks:write: blocked with the scope the service names', async () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];

@@ -38,6 +38,8 @@ interface PassState {
   /** Tasks set aside for this pass (a transient failure, or too many rebases). */
   parked: Set<string>;
   stop: Stop | null;
+  /** The service refused a write as read-only: nothing more is sent in this pass. */
+  readOnly: boolean;
   /** Something outside the network went wrong (the mirror): stop and report it. */
   fatal: { error: unknown } | null;
   signal: AbortSignal | undefined;
@@ -98,7 +100,10 @@ export class Pusher {
     this.maxRebases = Math.max(1, options.maxRebases ?? 3);
   }
 
-  /** Scopes this account may not write (filled by 403 `test-token-read-only` / `insufficient-scope`). */
+  /**
+   * Scopes the service last refused to this account (403 `test-token-read-only` /
+   * `insufficient-scope`); emptied by the next write it accepts.
+   */
   get readOnlyScopes(): ReadonlyMap<string, string> {
     return this.readOnly;
   }
@@ -135,6 +140,7 @@ export class Pusher {
       busy: new Set(),
       parked: new Set(),
       stop: null,
+      readOnly: false,
       fatal: null,
       signal,
       changed: () => {
@@ -144,9 +150,9 @@ export class Pusher {
       },
       waitForChange: () => new Promise((resolve) => waiters.push(resolve)),
     };
-    if (!this.readOnly.has(TASK_WRITE_SCOPE)) {
-      await Promise.all(Array.from({ length: this.concurrency }, () => this.worker(state)));
-    }
+    // Every pass tries (a read-only account costs one refused request per pass), so that
+    // a token that became writable is noticed without anyone telling the pusher.
+    await Promise.all(Array.from({ length: this.concurrency }, () => this.worker(state)));
     state.summary.requests = this.api.stats.requests - requestsBefore;
     if (state.fatal) throw state.fatal.error;
     if (state.stop) throw state.stop;
@@ -155,7 +161,7 @@ export class Pusher {
 
   private async worker(state: PassState): Promise<void> {
     for (;;) {
-      if (state.stop || state.fatal || this.readOnly.has(TASK_WRITE_SCOPE)) return;
+      if (state.stop || state.fatal || state.readOnly) return;
       if (state.signal?.aborted) {
         state.stop = new RequestAbortedError('push');
         state.changed();
@@ -447,6 +453,7 @@ export class Pusher {
       if (scope !== null) {
         await this.store.fail(claimed.opId, 'blocked', problemRecord(error));
         state.summary.failed += 1;
+        state.readOnly = true;
         if (!this.readOnly.has(scope)) {
           this.readOnly.set(scope, error.type);
           this.emit({ type: 'read-only', scope, reason: error.type, opId: claimed.opId });
@@ -477,6 +484,8 @@ export class Pusher {
 
   private accepted(state: PassState, op: PushOp, taskId: string): void {
     state.summary.pushed += 1;
+    // A write went through: whatever was refused before, this token may write.
+    this.readOnly.clear();
     this.emit({
       type: 'pushed',
       opId: op.opId,
