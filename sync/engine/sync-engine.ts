@@ -71,6 +71,8 @@ export interface SyncEngineDeps {
    * False: in this thread, through `mirror` (each page then blocks for its write).
    */
   pullInWorker?: boolean;
+  /** The pull worker's entry module: a bundled app passes its built `pull-store-worker.js` (default: the .ts beside it, through tsx). */
+  pullWorkerUrl?: URL;
   /** Where pull writes, instead of either of the above. */
   pullStore?: PullStore;
   /** Pages revalidated at once during a re-sync (default 8). */
@@ -96,10 +98,14 @@ export class SyncEngine {
     const emit: SyncEventListener = (event) => this.emit(event);
     // Background pulling never takes more than half of each window: the rest is the person's.
     deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
-    if (deps.pullStore) this.pullStore = deps.pullStore;
-    else if (deps.pullInWorker ?? true)
-      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file);
-    else this.pullStore = new MirrorPullStore(deps.mirror, () => this.clock.now());
+    if (deps.pullStore) {
+      this.pullStore = deps.pullStore;
+    } else if (deps.pullInWorker ?? true) {
+      const options = deps.pullWorkerUrl ? { workerUrl: deps.pullWorkerUrl } : {};
+      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file, options);
+    } else {
+      this.pullStore = new MirrorPullStore(deps.mirror, () => this.clock.now());
+    }
     this.puller = new Puller({
       store: this.pullStore,
       api: deps.api,
