@@ -162,3 +162,32 @@ describe('Idempotency-Key', () => {
     expect((await reply()).body.comment_id).toBe((await reply()).body.comment_id);
   });
 });
+
+describe('a replayed answer that is itself dropped', () => {
+  test('never runs the create again', async () => {
+    const emulator = await startEmulator({ seedTasks: 10 });
+    try {
+      const before = emulator.control.taskCount();
+      emulator.control.faults.dropConnections(2, { pathPrefix: '/v1/tasks', method: 'POST' });
+      const send = () =>
+        fetch(`${emulator.baseUrl}/v1/tasks`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${emulator.tokens.live}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'replayed-and-dropped',
+          },
+          body: JSON.stringify({ org_id: emulator.orgId, title: 'Created once' }),
+        })
+          .then(async (response) => ({ status: response.status, body: await response.text() }))
+          .catch(() => null);
+      const answers = [await send(), await send(), await send()];
+      expect(answers.slice(0, 2)).toEqual([null, null]);
+      expect(answers[2]?.status).toBe(201);
+      expect(emulator.control.taskCount() - before).toBe(1);
+      expect(emulator.control.creates().tasks).toBe(1);
+    } finally {
+      await emulator.stop();
+    }
+  });
+});

@@ -39,6 +39,20 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
     .digest('hex');
 }
 
+/**
+ * Thrown by the hook that finds a stored answer, so the stored answer is sent
+ * by the error handler. Sending it from the hook itself is not enough: while
+ * the answer is still in the async onSend hooks (added latency, a dropped
+ * connection), Fastify does not count it as sent and would run the route
+ * handler too, creating the resource a second time.
+ */
+export class IdempotentReplay extends Error {
+  override readonly name = 'IdempotentReplay';
+  constructor(readonly stored: StoredResponse) {
+    super('replaying the stored answer of an Idempotency-Key');
+  }
+}
+
 export class IdempotencyStore {
   private readonly entries = new Map<string, KeyEntry>();
 

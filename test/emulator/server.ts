@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fieldProblem } from './body-validation';
 import { registerControlRoutes } from './control-routes';
 import type { EmulatorContext } from './emulator-context';
-import { requestFingerprint, validateIdempotencyKey } from './idempotency';
+import { IdempotentReplay, requestFingerprint, validateIdempotencyKey } from './idempotency';
 import { type AuthContext, requireScope } from './identity/identity-store';
 import { registerIdentityRoutes } from './identity/routes';
 import { pathOf } from './json-reply';
@@ -176,10 +176,12 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     }
   });
 
-  // Injected faults, then Idempotency-Key (after the body is parsed).
-  app.addHook('preHandler', async (request, reply) => {
+  // Injected faults, then Idempotency-Key (after the body is parsed). A
+  // synchronous hook: what it refuses it throws, and Fastify answers through the
+  // error handler.
+  app.addHook('preHandler', (request, _reply, done) => {
     const path = pathOf(request.url);
-    if (isControlPath(path)) return;
+    if (isControlPath(path)) return done();
     if (ctx.faults.take('server-error', request.method, path)) {
       throw new ProblemReply(500, 'internal', 'Internal server error', 'Injected fault: the service failed.');
     }
@@ -197,13 +199,10 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
         scopeKey,
         requestFingerprint(request.method, request.url, request.body),
       );
-      if (found) {
-        for (const [name, value] of Object.entries(found.replay.headers)) reply.header(name, value);
-        reply.header('idempotent-replayed', 'true');
-        return reply.code(found.replay.status).send(found.replay.body);
-      }
+      if (found) throw new IdempotentReplay(found.replay);
       request.idempotencyScope = scopeKey;
     }
+    done();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -251,6 +250,11 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   });
 
   app.setErrorHandler((error, request, reply) => {
+    if (error instanceof IdempotentReplay) {
+      for (const [name, value] of Object.entries(error.stored.headers)) reply.header(name, value);
+      reply.header('idempotent-replayed', 'true');
+      return reply.code(error.stored.status).send(error.stored.body);
+    }
     const problem = problemOfError(error);
     // A request whose first attempt failed keeps no Idempotency-Key (released in onSend).
     return sendProblem(request, reply, problem);
