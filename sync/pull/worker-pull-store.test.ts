@@ -1,6 +1,7 @@
 // Pulling through the worker thread (the app's default): the same passes as
 // in this thread, written by the worker's own connection and read by the
 // app's, with the mirror's typed errors arriving intact.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,22 @@ test("the mirror's typed errors cross the worker boundary with their fields", as
     expect(errorInfo(failure)).toMatchObject({ kind: 'storage', type: 'corrupt' });
   } finally {
     await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a process with nothing but the worker to wait for runs to its end', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'worker-only-'));
+  try {
+    const script = new URL('./testing/worker-only-process.ts', import.meta.url).pathname;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', script, join(dir, 'mirror.sqlite')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('finished\n');
+    expect(result.status).toBe(0);
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -59,12 +59,14 @@ export class WorkerPullStore implements PullStore {
       this.options.workerUrl ?? new URL('./pull-store-worker.ts', import.meta.url),
       this.file,
     );
-    // Pulling must not keep the process alive on its own.
+    // An idle worker must not keep the process alive on its own; one with calls
+    // pending must, or Node would exit while a caller still awaits its answer.
     worker.unref();
     worker.on('message', (reply: StoreReply) => {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (reply.ok) waiter.resolve(reply.value);
       else waiter.reject(deserializeError(reply.error));
     });
@@ -83,6 +85,7 @@ export class WorkerPullStore implements PullStore {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve: resolve, reject });
       worker.postMessage({ id, method, args } satisfies StoreCall);
     });
@@ -94,6 +97,7 @@ export class WorkerPullStore implements PullStore {
     if (!worker) return;
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref(); // keep the process alive until the worker has closed the mirror
     worker.postMessage({ method: 'close' });
     await exited;
   }
