@@ -15,7 +15,17 @@ export interface OpenMirrorOptions extends MirrorOptions {
   busyTimeoutMs?: number;
   /** A ceiling on the file's size: writes beyond it fail as `full` (default: none). */
   maxSizeMb?: number;
+  /** Page size of a NEW file (an existing file keeps its own); default {@link MIRROR_PAGE_SIZE}. */
+  pageSize?: number;
 }
+
+/**
+ * Page size of new mirror files. A 1000-task page dirties leaves of ten task
+ * indexes at random; with bigger pages there are fewer, and the per-page work
+ * of the write-ahead log shrinks: measured ~15% less CPU per task at 16 KiB
+ * than at 4 KiB, for little cost to reads.
+ */
+export const MIRROR_PAGE_SIZE = 16384;
 
 /** SQLite does run DDL inside transactions: let the Migrator wrap each run in one, so a crash leaves no half schema. */
 class TransactionalSqliteAdapter extends SqliteAdapter {
@@ -91,7 +101,8 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Reads page 1: a file that is not a database fails here, as `corrupt`.
-    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n;
+    if (objects === 0 && !options.readonly) db.pragma(`page_size = ${options.pageSize ?? MIRROR_PAGE_SIZE}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       // WAL with synchronous=NORMAL may lose the last commits on power loss

@@ -19,7 +19,14 @@ import {
   UNFILED_PROJECT,
 } from '../sync/protocol/task-list-query';
 import { NULL_KEY, TAG_SEPARATOR } from './task-columns';
-import { allOfAnyQuery, anyOfAllQuery, MIN_LOOKUP_CHARS, type WordIndex, wordsOf } from './word-index';
+import {
+  allOfAnyQuery,
+  anyOfAllQuery,
+  MIN_LOOKUP_CHARS,
+  termWords,
+  type WordIndex,
+  wordsOf,
+} from './word-index';
 
 export interface TaskQueryOptions {
   /** The signed-in person's username: what `assignee=me` means. */
@@ -76,11 +83,11 @@ export interface TaskListPage {
 export type TaskQueryInput = TaskListQuery | URLSearchParams | Iterable<readonly [string, string]>;
 
 /** Above this many candidates a search is "broad": walking the sort order finds a page sooner. */
-const CANDIDATE_LIMIT = 3000;
+const CANDIDATE_LIMIT = 5000;
 /** A term word found inside more vocabulary words than this narrows too little to look up. */
 const MAX_WORDS_PER_PART = 300;
-/** A filter whose index narrows to at most this many rows is answered from them, sorted. */
-const NARROW_LIMIT = 1500;
+/** Filter indexes are counted up to this many rows; beyond, walking the sort order is always cheaper. */
+const PROBE_LIMIT = 8000;
 const DEFAULT_LIMIT = 200;
 /** A search word found in no task: nothing can match. */
 const NO_MATCH = Symbol('no match');
@@ -409,6 +416,11 @@ export class TaskQueries {
     return statement;
   }
 
+  /** About how many task rows there are: the largest row id (deleted rows only make it high). */
+  private rowEstimate(): number {
+    return (this.statement('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n ?? 0;
+  }
+
   /** A statement returning item rows as arrays: building objects costs twice as much per page. */
   private rows(sql: string, params: readonly unknown[]): ItemRow[] {
     let statement = this.rowStatements.get(sql);
@@ -419,13 +431,13 @@ export class TaskQueries {
     return statement.all(...params) as ItemRow[];
   }
 
-  /** How many rows an index narrows to, counted up to NARROW_LIMIT (index entries only, no row reads). */
+  /** How many rows an index narrows to, counted up to PROBE_LIMIT (index entries only, no row reads). */
   private probe(index: string, narrowing: { sql: string[]; params: unknown[] }): number {
     if (this.probesVersion !== this.version()) {
       this.probes = new Map();
       this.probesVersion = this.version();
     }
-    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')} LIMIT ${NARROW_LIMIT + 1})`;
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')} LIMIT ${PROBE_LIMIT + 1})`;
     const key = `${sql}\u0000${JSON.stringify(narrowing.params, (_, v: unknown) => (Buffer.isBuffer(v) ? null : v))}`;
     let n = this.probes.get(key);
     if (n === undefined) {
@@ -436,23 +448,27 @@ export class TaskQueries {
   }
 
   /**
-   * Chooses how to walk without candidates, by selectivity: an index of a
-   * filter that narrows to at most NARROW_LIMIT rows (then sort them), else
-   * the sort order's own index (checking each row until the page is full).
-   * SQLite's planner decides this from sampled statistics and was measured
-   * sorting half the table for a two-status filter, hence the explicit choice.
+   * Chooses how to walk without candidates, by selectivity: the index of the
+   * filter that narrows most, when reading and sorting its n rows costs less
+   * than walking the sort order's index until the page is full (about
+   * limit x total / n rows checked); else the sort order's own index. SQLite's
+   * planner decides this from sampled statistics and was measured sorting half
+   * the table for a two-status filter, hence the explicit choice.
    */
   private plan(
     sortBy: TaskSortKey,
     where: Where,
+    limit: number,
   ): { path: 'filter-index' | 'walk' | 'groups'; index: string | null } {
     const sortIndex = SORT_INDEX[sortBy];
     let best: { index: string; n: number } | null = null;
     for (const [index, narrowing] of where.narrowing) {
       if (index === sortIndex) continue;
       const n = this.probe(index, narrowing);
-      if (n <= NARROW_LIMIT && (best === null || n < best.n)) best = { index, n };
+      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n };
     }
+    // Sorting a row costs about one and a half times checking one (measured).
+    if (best && 1.5 * best.n > (limit * this.rowEstimate()) / Math.max(best.n, 1)) best = null;
     if (best) return { path: 'filter-index', index: best.index };
     if (GROUPED[sortBy]) return { path: 'groups', index: null };
     return { path: 'walk', index: sortIndex };
@@ -465,8 +481,15 @@ export class TaskQueries {
    */
   private searchWordsQuery(term: string): string | typeof NO_MATCH | null {
     const groups: string[][] = [];
-    for (const part of wordsOf(term)) {
-      const found = this.words.wordsWith(part, MAX_WORDS_PER_PART);
+    for (const part of termWords(term)) {
+      const found =
+        part.openBefore && part.openAfter
+          ? this.words.wordsWith(part.word, MAX_WORDS_PER_PART)
+          : part.openBefore
+            ? this.words.wordsEndingWith(part.word, MAX_WORDS_PER_PART)
+            : part.openAfter
+              ? this.words.wordsStartingWith(part.word, MAX_WORDS_PER_PART)
+              : this.words.wordIs(part.word);
       if (found === null) continue;
       if (found.length === 0) return NO_MATCH;
       groups.push(found);
@@ -522,7 +545,7 @@ export class TaskQueries {
     const desc = query.sort_order === 'desc';
     const sortSelect = columns.map((c) => `t.${c}`).join(', ');
     const plan =
-      rids === null ? this.plan(query.sort_by, where) : { path: 'candidates' as const, index: null };
+      rids === null ? this.plan(query.sort_by, where, limit) : { path: 'candidates' as const, index: null };
     let rows: ItemRow[];
     const path: TaskQueryPath = plan.path;
     if (plan.path === 'groups') {

@@ -49,6 +49,9 @@ export class WordIndex {
   private readonly insertTask: Statement<[number, string]>;
   private readonly deleteTask: Statement<[number]>;
   private readonly wordsContaining: Statement<[string, string, number], { word: string }>;
+  private readonly wordsEnding: Statement<[string, string, string, number], { word: string }>;
+  private readonly wordsStarting: Statement<[string, string, number], { word: string }>;
+  private readonly wordExists: Statement<[string], { word: string }>;
   private readonly matchTasks: Statement<[string, number], { rowid: number }>;
 
   constructor(db: Database) {
@@ -62,6 +65,14 @@ export class WordIndex {
         WHERE search_word_trigrams MATCH ? AND instr(w.word, ?) > 0
         LIMIT ?`,
     );
+    this.wordsEnding = db.prepare(
+      `SELECT w.word AS word FROM search_word_trigrams
+         JOIN search_words w ON w.word_id = search_word_trigrams.rowid
+        WHERE search_word_trigrams MATCH ? AND substr(w.word, length(w.word) - length(?) + 1) = ?
+        LIMIT ?`,
+    );
+    this.wordsStarting = db.prepare('SELECT word FROM search_words WHERE word >= ? AND word < ? LIMIT ?');
+    this.wordExists = db.prepare('SELECT word FROM search_words WHERE word = ?');
     this.matchTasks = db.prepare('SELECT rowid FROM task_words WHERE task_words MATCH ? LIMIT ?');
   }
 
@@ -99,9 +110,27 @@ export class WordIndex {
    */
   wordsWith(part: string, max: number): string[] | null {
     if (characterCount(part) < MIN_LOOKUP_CHARS) return null;
-    const rows = this.wordsContaining.all(quoted(part), part, max + 1);
-    if (rows.length > max) return null;
-    return rows.map((r) => r.word);
+    return limited(this.wordsContaining.all(quoted(part), part, max + 1), max);
+  }
+
+  /** Vocabulary words ending with `part` (null: more than `max`, or too short to look up). */
+  wordsEndingWith(part: string, max: number): string[] | null {
+    if (characterCount(part) < MIN_LOOKUP_CHARS) return null;
+    return limited(this.wordsEnding.all(quoted(part), part, part, max + 1), max);
+  }
+
+  /** Vocabulary words starting with `part`: a range of the vocabulary's own index, whatever its length. */
+  wordsStartingWith(part: string, max: number): string[] | null {
+    const chars = [...part];
+    const last = chars.pop() as string;
+    // Every text starting with `part` sorts below `part` with its last character stepped up by one.
+    const upper = chars.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
+    return limited(this.wordsStarting.all(part, upper, max + 1), max);
+  }
+
+  /** `[part]` when it is a word of some task, else []. */
+  wordIs(part: string): string[] {
+    return this.wordExists.all(part).map((r) => r.word);
   }
 
   /** Row ids of tasks matching an FTS5 query over words, at most `limit`. */
@@ -132,6 +161,35 @@ export function idTrigramTokens(id: string): string {
     tokens += `${i === 0 ? '' : ' '}ǂ${Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex')}`;
   }
   return tokens;
+}
+
+function limited(rows: { word: string }[], max: number): string[] | null {
+  return rows.length > max ? null : rows.map((r) => r.word);
+}
+
+/**
+ * The words of a search term, each with what a text word holding it must look
+ * like. A term found inside a text puts each of its words inside one text
+ * word; a term word with a separator after it (within the term) ends that text
+ * word, one with a separator before it starts it, one with both is it.
+ */
+export interface TermWord {
+  word: string;
+  /** The text word may go on before it (it opens the term). */
+  openBefore: boolean;
+  /** The text word may go on after it (it closes the term). */
+  openAfter: boolean;
+}
+
+export function termWords(term: string): TermWord[] {
+  const words = wordsOf(term);
+  const startsWithWord = words.length > 0 && term.startsWith(words[0] as string);
+  const endsWithWord = words.length > 0 && term.endsWith(words[words.length - 1] as string);
+  return words.map((word, i) => ({
+    word,
+    openBefore: i === 0 && startsWithWord,
+    openAfter: i === words.length - 1 && endsWithWord,
+  }));
 }
 
 /** An FTS5 query that is true when, for every group, the text holds one of its words. */
