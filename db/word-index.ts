@@ -52,7 +52,7 @@ export class WordIndex {
   private readonly wordsEnding: Statement<[string, string, string, number], { word: string }>;
   private readonly wordsStarting: Statement<[string, string, number], { word: string }>;
   private readonly wordExists: Statement<[string], { word: string }>;
-  private readonly matchTasks: Statement<[string, number], { rowid: number }>;
+  private readonly matchTasks: Statement<[string, number, number], { rowid: number }>;
 
   constructor(db: Database) {
     this.insertWord = db.prepare('INSERT OR IGNORE INTO search_words (word) VALUES (?)');
@@ -73,7 +73,9 @@ export class WordIndex {
     );
     this.wordsStarting = db.prepare('SELECT word FROM search_words WHERE word >= ? AND word < ? LIMIT ?');
     this.wordExists = db.prepare('SELECT word FROM search_words WHERE word = ?');
-    this.matchTasks = db.prepare('SELECT rowid FROM task_words WHERE task_words MATCH ? LIMIT ?');
+    this.matchTasks = db.prepare(
+      'SELECT rowid FROM task_words WHERE task_words MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?',
+    );
   }
 
   /** Indexes a task's (lower-case) searchable text and id under its row id. */
@@ -134,8 +136,8 @@ export class WordIndex {
   }
 
   /** Row ids of tasks matching an FTS5 query over words, at most `limit`. */
-  match(query: string, limit: number): number[] {
-    return this.matchTasks.all(query, limit).map((r) => r.rowid);
+  match(query: string, limit: number, afterRid = 0): number[] {
+    return this.matchTasks.all(query, afterRid, limit).map((r) => r.rowid);
   }
 
   /**
