@@ -32,6 +32,7 @@ import {
 } from './outbox';
 import type { MirrorDatabase } from './schema';
 import { type PassState, type StoredPage, SyncPasses } from './sync-passes';
+import { deferSortIndexes, hasDeferredSortIndexes, restoreSortIndexes } from './deferred-indexes';
 import { checkTask, type TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
 import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
@@ -157,6 +158,8 @@ export class Mirror {
   private accountCache: { version: string; account: AccountIdentity } | null = null;
   private aggregateCache: { version: string; key: string; value: unknown }[] = [];
   private readonly dataVersion: Statement<[], { data_version: number }>;
+  private readonly schemaVersion: Statement<[], { schema_version: number }>;
+  private indexCache: { schema: number; names: ReadonlySet<string> } | null = null;
   /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data. */
   private synchronous: 'local' | 'server' = 'local';
 
@@ -175,7 +178,13 @@ export class Mirror {
     this.outbox = new Outbox(db, this.store, this.overlay, this.now);
     this.passes = new SyncPasses(db);
     this.dataVersion = db.prepare('PRAGMA data_version');
-    this.queries = new TaskQueries(db, this.words, () => this.version());
+    this.queries = new TaskQueries(
+      db,
+      this.words,
+      () => this.version(),
+      () => this.taskIndexes(),
+    );
+    this.schemaVersion = db.prepare('PRAGMA schema_version');
     this.feed = new ChangeFeed(db);
   }
 
@@ -186,6 +195,24 @@ export class Mirror {
    */
   private version(): string {
     return `${this.store.version}:${this.dataVersion.get()?.data_version ?? 0}`;
+  }
+
+  /** The indexes of `tasks` as the file has them now (another connection may defer or build them). */
+  private taskIndexes(): ReadonlySet<string> {
+    const schema = this.schemaVersion.get()?.schema_version ?? 0;
+    if (this.indexCache === null || this.indexCache.schema !== schema) {
+      const rows = this.db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tasks'")
+        .all() as { name: string }[];
+      this.indexCache = { schema, names: new Set(rows.map((r) => r.name)) };
+    }
+    return this.indexCache.names;
+  }
+
+  /** A first full pass into an empty mirror loads without the sort indexes (see deferred-indexes.ts). */
+  private beginTaskPass(collection: CollectionName, scope: string, partial: boolean): void {
+    const running = this.passes.row(collection, scope)?.state === 'running';
+    if (collection === 'tasks' && scope === '' && !partial && !running) deferSortIndexes(this.db);
   }
 
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
@@ -247,11 +274,22 @@ export class Mirror {
 
   /** A page of the task list, in the service's vocabulary and order (see task-query.ts). */
   queryTasks(query: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
-    return this.read(() => this.queries.page(query, options));
+    return this.read(() => this.retryOnIndexChange(() => this.queries.page(query, options)));
   }
 
   countTasks(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
-    return this.read(() => this.queries.count(query, options));
+    return this.read(() => this.retryOnIndexChange(() => this.queries.count(query, options)));
+  }
+
+  /** Another connection may drop an index between the plan and the step (a first load starting): plan again. */
+  private retryOnIndexChange<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof Error) || !/no such index/.test(error.message)) throw error;
+      this.indexCache = null;
+      return work();
+    }
   }
 
   getTask(taskId: string): MirroredTask | null {
@@ -385,6 +423,7 @@ export class Mirror {
   /** Starts a pass over a list, or returns the running one to resume. */
   beginPass(collection: CollectionName, scope = '', options: { partial?: boolean } = {}): PassState {
     return this.write(() => {
+      this.beginTaskPass(collection, scope, options.partial ?? false);
       this.passes.begin(collection, scope, options.partial ?? false, this.now());
       return this.passes.state(collection, scope) as PassState;
     }, 'server');
@@ -415,6 +454,7 @@ export class Mirror {
     const scope = input.scope ?? '';
     const partial = input.partial ?? false;
     return this.write(() => {
+      this.beginTaskPass(input.collection, scope, partial);
       const pass = this.passes.begin(input.collection, scope, partial, this.now());
       const seenPass = partial ? null : pass.pass_no;
       const result: PageApplied = {
@@ -606,8 +646,13 @@ export class Mirror {
       }
       return changes;
     }, 'server');
-    // A full pass is when the task rows have changed most: refresh the planner's statistics.
-    if (collection === 'tasks' && scope === '') this.optimize();
+    if (collection === 'tasks' && scope === '') {
+      // The end of a first load builds the indexes it went without; any full
+      // pass is when task rows changed most: refresh the planner's statistics.
+      this.read(() =>
+        hasDeferredSortIndexes(this.db) ? restoreSortIndexes(this.db) : this.db.pragma('optimize'),
+      );
+    }
     return changes;
   }
 

@@ -3,6 +3,7 @@
 // forward with Kysely's Migrator over the static migration list.
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import { hasDeferredSortIndexes, restoreSortIndexes } from './deferred-indexes';
 import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
@@ -141,6 +142,9 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
         );
       }
     } else {
+      // A first load that stopped before its end left its sort indexes unbuilt:
+      // build them now, before migrations see the schema.
+      if (hasDeferredSortIndexes(db)) restoreSortIndexes(db);
       await migrateMirror(kysely, file);
     }
   } catch (error) {

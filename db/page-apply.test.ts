@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { taskSchema } from '../sync/protocol/task';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
+import Database from 'better-sqlite3';
+import { SORT_INDEX_NAMES } from './deferred-indexes';
 import { openMirror } from './open-mirror';
 import type { Mirror, PageInput } from './mirror';
 import { checkTask } from './task-columns';
@@ -225,6 +227,72 @@ describe('applying pages', () => {
     expect(mirror.removeServerTask(task.task_id as string).deleted).toHaveLength(1);
     mirror.editTask(edited.task_id as string, { title: 'Mine' });
     expect(mirror.removeServerTask(edited.task_id as string).goneWithPendingEdits).toEqual([edited.task_id]);
+  });
+});
+
+describe('a first load into an empty mirror', () => {
+  const sortIndexes = (): string[] => {
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tasks_by_%' ORDER BY name",
+        )
+        .all() as { name: string }[];
+      return rows.map((r) => r.name).filter((n) => (SORT_INDEX_NAMES as readonly string[]).includes(n));
+    } finally {
+      db.close();
+    }
+  };
+  const order = (qs: string) =>
+    mirror
+      .queryTasks(new URLSearchParams(qs), { me: 'ada', today: '2026-03-10', limit: 1000 })
+      .items.map((t) => t.task_id);
+  const tasks = () =>
+    Array.from({ length: 30 }, (_, i) =>
+      taskJson({
+        title: `T ${(i * 7) % 30}`,
+        status: ['blocked', 'completed', 'not_started'][i % 3],
+        priority: i % 4 ? 'high' : null,
+        due_date: i % 5 ? `2026-03-${String(1 + (i % 28)).padStart(2, '0')}` : null,
+      }),
+    );
+  const QUERIES = [
+    'sort_by=title',
+    'sort_by=status&sort_order=desc',
+    'sort_by=due_date',
+    'filter[status]=blocked&sort_by=priority',
+  ];
+
+  test('loads without the sort indexes, answers the same meanwhile, and builds them at the end of the pass', () => {
+    const all = tasks();
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, all.slice(0, 20), 'c1'));
+    expect(sortIndexes()).toEqual([]);
+    const during = QUERIES.map(order);
+    mirror.applyPage(page(1, all.slice(20), null));
+    mirror.completePass('tasks', '', 1);
+    expect(sortIndexes()).toEqual([...SORT_INDEX_NAMES].sort());
+    const after = QUERIES.map(order);
+    // What the first page held answers in the same order with and without the indexes.
+    const firstPage = new Set(all.slice(0, 20).map((t) => t.task_id));
+    expect(during).toEqual(after.map((ids) => ids.filter((id) => firstPage.has(id))));
+    // A later full pass (the table is not empty) keeps its indexes.
+    mirror.beginPass('tasks');
+    expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
+  });
+
+  test('a first load cut short builds its indexes at the next open, and the pass resumes', async () => {
+    const all = tasks();
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, all.slice(0, 20), 'c1'));
+    expect(sortIndexes()).toEqual([]);
+    mirror = await handle.reopen();
+    expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
+    expect(mirror.beginPass('tasks').resume).toEqual({ pageIndex: 1, cursor: 'c1' });
+    mirror.applyPage(page(1, all.slice(20), null));
+    mirror.completePass('tasks', '', 1);
+    expect(order('sort_by=title')).toHaveLength(30);
   });
 });
 

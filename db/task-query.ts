@@ -393,10 +393,20 @@ const SORT_INDEX: Record<TaskSortKey, string | null> = {
 };
 
 const GROUPED: Partial<
-  Record<TaskSortKey, { rankColumn: string; rawColumn: string; known: Record<string, number> }>
+  Record<TaskSortKey, { rankColumn: string; rawColumn: string; known: Record<string, number>; index: string }>
 > = {
-  status: { rankColumn: 'k_status_rank', rawColumn: 'status', known: STATUS_RANK },
-  priority: { rankColumn: 'k_priority_rank', rawColumn: 't_priority', known: PRIORITY_RANK },
+  status: {
+    rankColumn: 'k_status_rank',
+    rawColumn: 'status',
+    known: STATUS_RANK,
+    index: 'tasks_by_status_rank',
+  },
+  priority: {
+    rankColumn: 'k_priority_rank',
+    rawColumn: 't_priority',
+    known: PRIORITY_RANK,
+    index: 'tasks_by_priority_rank',
+  },
 };
 
 export class TaskQueries {
@@ -410,6 +420,8 @@ export class TaskQueries {
     private readonly words: WordIndex,
     /** Moves on every task write (probe counts are cached until it does). */
     private readonly version: () => string,
+    /** The task indexes that exist now (sort indexes are absent during a first load). */
+    private readonly indexes: () => ReadonlySet<string>,
   ) {}
 
   private statement(sql: string): Statement {
@@ -474,18 +486,22 @@ export class TaskQueries {
     where: Where,
     limit: number,
   ): { path: 'filter-index' | 'walk' | 'groups'; index: string | null } {
+    const available = this.indexes();
     const sortIndex = SORT_INDEX[sortBy];
     let best: { index: string; n: number } | null = null;
     for (const [index, narrowing] of where.narrowing) {
-      if (index === sortIndex) continue;
+      if (index === sortIndex || !available.has(index)) continue;
       const n = this.probe(index, narrowing);
       if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n };
     }
     // Sorting a row costs about one and a half times checking one (measured).
     if (best && 1.5 * best.n > (limit * this.rowEstimate()) / Math.max(best.n, 1)) best = null;
     if (best) return { path: 'filter-index', index: best.index };
-    if (GROUPED[sortBy]) return { path: 'groups', index: null };
-    return { path: 'walk', index: sortIndex };
+    const grouped = GROUPED[sortBy];
+    if (grouped)
+      return available.has(grouped.index) ? { path: 'groups', index: null } : { path: 'walk', index: null };
+    // Without its index (a first load in progress) SQLite sorts: slower, same order.
+    return { path: 'walk', index: sortIndex !== null && available.has(sortIndex) ? sortIndex : null };
   }
 
   /**
@@ -604,7 +620,9 @@ export class TaskQueries {
       const candidates = plan.path === 'candidates';
       const from = candidates
         ? 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value'
-        : `tasks t INDEXED BY ${plan.index as string}`;
+        : plan.index === null
+          ? 'tasks t'
+          : `tasks t INDEXED BY ${plan.index}`;
       if (candidates) params.unshift(JSON.stringify(rids));
       const text = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
       rows = this.rows(text, [...params, limit + 1]);
