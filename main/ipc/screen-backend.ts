@@ -8,8 +8,9 @@ import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import { accountHandlers, accountList, type DemoServer } from './account-handlers';
+import { accountHandlers, accountList, accountSummary, type DemoServer } from './account-handlers';
 import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
+import type { AccountSummary, MirrorChanged } from './screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { fetchTaskActivity } from './task-activity-fetch';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
@@ -30,6 +31,8 @@ export interface ScreenBackendOptions {
 export interface ScreenBackend {
   /** Register each with the gate. */
   readonly handlers: readonly IpcHandlers[];
+  /** What "Try the demo" does, for `npm run demo` to do at launch: start the demo server, sign in, show it. */
+  signInToDemo(): Promise<AccountSummary>;
   close(): void;
 }
 
@@ -62,9 +65,16 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     return demo;
   };
 
+  /** Every `mirror:changed` from pulls, pushes and fetched activity also reaches these (the task handlers' caches). */
+  const changeListeners = new Set<(change: MirrorChanged) => void>();
+  const emitChanged = (change: MirrorChanged) => {
+    for (const listener of changeListeners) listener(change);
+    emit('mirror:changed', change);
+  };
+
   const board = new SyncStatusBoard({
     emitStatus: (status) => emit('sync:status-changed', status),
-    emitChanged: (change) => emit('mirror:changed', change),
+    emitChanged,
     ...(options.now ? { now: options.now } : {}),
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
   });
@@ -116,7 +126,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
         fetching.add(key);
         fetchTaskActivity(session.api, runtime.mirror, taskId)
           .then(() =>
-            emit('mirror:changed', {
+            emitChanged({
               account_id: runtime.id,
               collections: ['task_comments', 'task_history'],
               task_ids: [taskId],
@@ -161,9 +171,22 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
         startDemo,
         demoBaseUrl: () => demoBaseUrl,
       }),
-      taskHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
+      taskHandlers({
+        active,
+        emit,
+        onMirrorChanged: (listener) => {
+          changeListeners.add(listener);
+          return () => changeListeners.delete(listener);
+        },
+        ...(options.now ? { now: options.now } : {}),
+      }),
       syncHandlers,
     ],
+    async signInToDemo() {
+      const started = await startDemo();
+      const result = await accounts.signInWithToken({ token: started.token, server: started.server });
+      return accountSummary(accounts, await accounts.switchTo(result.account.id), demoBaseUrl);
+    },
     close() {
       stop();
       board.close();

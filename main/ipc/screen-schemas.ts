@@ -55,6 +55,9 @@ export const signOutSchema = z.strictObject({
 
 // ---- the task list -----------------------------------------------------------------
 
+/** A jump passes over at most this many pages per call, so main never blocks long on one. */
+export const MAX_SKIPPED_PAGES = 40;
+
 const filterValues = z.array(z.string().min(1).max(1000)).max(500);
 const filterDay = z.string().max(10);
 
@@ -99,6 +102,11 @@ export const taskQueryRequestSchema = z.strictObject({
   after: z.string().max(4000).nullable().optional(),
   /** Default 200, at most 1000. */
   limit: z.number().int().min(1).max(1000).optional(),
+  /**
+   * Pages of `limit` rows to pass over before the page answered (a jump far
+   * down a long list): walked in main, only their cursors come back.
+   */
+  skip: z.number().int().min(0).max(MAX_SKIPPED_PAGES).optional(),
   /** Also count every match (the first page of a list asks; later pages need not). */
   count: z.boolean().optional(),
 });
@@ -137,6 +145,8 @@ export type TaskRow = z.infer<typeof taskRowSchema>;
 export const taskPageSchema = z.object({
   rows: z.array(taskRowSchema),
   next: z.string().nullable(),
+  /** With `skip`: the cursor (`after`) of each page passed over after the first, in order. */
+  skipped: z.array(z.string()),
   /** Every match of the query, when asked for. */
   count: z.number().int().nullable(),
 });

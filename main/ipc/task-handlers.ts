@@ -12,6 +12,7 @@ import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
   FiledTasks,
+  MirrorChanged,
   SprintSummary,
   SyncMark,
   TaskActivity,
@@ -39,6 +40,12 @@ export interface TaskHandlerDependencies {
   /** The account the window shows, or null before sign-in. */
   readonly active: () => ActiveMirror | null;
   readonly emit: IpcGate['emit'];
+  /**
+   * Tells of every `mirror:changed` sent by others (pulls, pushes): the
+   * workspace's counts and tags are kept until tasks change. Without it they
+   * are read afresh on every call.
+   */
+  readonly onMirrorChanged?: (listener: (change: MirrorChanged) => void) => () => void;
   /** Now, for `overdue` and the current sprint (tests pass a fixed one). */
   readonly now?: () => Date;
 }
@@ -154,8 +161,11 @@ function asHandlerError(error: unknown): unknown {
 export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers {
   const now = dependencies.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
-  /** Tag values in use, recomputed after the tasks changed. */
-  let tagCache: { mirror: Mirror; tags: string[] } | null = null;
+  /** The tags in use, kept until the tasks change. */
+  let tagCache: { mirror: Mirror; value: Promise<string[]> } | null = null;
+  dependencies.onMirrorChanged?.((change) => {
+    if (change.collections.includes('tasks')) tagCache = null;
+  });
 
   function active(): ActiveMirror {
     const account = dependencies.active();
@@ -214,14 +224,23 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     };
   }
 
-  async function tagsInUse(mirror: Mirror): Promise<string[]> {
-    if (tagCache?.mirror === mirror) return tagCache.tags;
-    const result = await sql<{ tag: string }>`
+  /** The tags in use, most used first: a scan of every task's tags, so kept until the tasks change. */
+  async function computeTags(mirror: Mirror): Promise<string[]> {
+    const tags = await sql<{ tag: string }>`
       SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
        WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`.execute(mirror.kysely);
-    const tags = result.rows.map((row) => row.tag);
-    tagCache = { mirror, tags };
-    return tags;
+    return tags.rows.map((row) => row.tag);
+  }
+
+  function tagsOf(mirror: Mirror): Promise<string[]> {
+    if (tagCache?.mirror !== mirror) {
+      const value = computeTags(mirror);
+      tagCache = { mirror, value };
+      value.catch(() => {
+        if (tagCache?.value === value) tagCache = null;
+      });
+    }
+    return tagCache.value;
   }
 
   function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
@@ -251,15 +270,24 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   return {
-    'tasks:query': guarded(({ query, after, limit, count: withCount }): TaskPage => {
+    'tasks:query': guarded(({ query, after, limit, skip, count: withCount }): TaskPage => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       const options = { me: me.username, today: today() };
-      const page = mirror.queryTasks(pairs, { ...options, after: after ?? null, limit: limit ?? 200 });
+      const size = limit ?? 200;
+      let cursor = after ?? null;
+      const skipped: string[] = [];
+      let page = mirror.queryTasks(pairs, { ...options, after: cursor, limit: size });
+      for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
+        cursor = page.next;
+        skipped.push(cursor);
+        page = mirror.queryTasks(pairs, { ...options, after: cursor, limit: size });
+      }
       const marks = waitingMarks(mirror);
       return {
         rows: page.items.map((item) => rowOf(item, marks)),
         next: page.next,
+        skipped,
         count: withCount === true ? mirror.countTasks(pairs, options) : null,
       };
     }),
@@ -355,8 +383,10 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const { mirror, me } = active();
       const day = today();
       const organization = mirror.resources('organizations')[0];
+      // The mirror's counts see the pull worker's writes (its caches follow PRAGMA data_version).
       const sectionCounts = mirror.sectionTaskCounts();
       const goalCounts = mirror.goalTaskCounts();
+      const tags = await tagsOf(mirror);
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
       return {
         me: { username: me.username, user_id: me.user_id },
@@ -416,7 +446,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
             active: m.is_active !== false,
           }))
           .sort((a, b) => a.username.localeCompare(b.username)),
-        tags: await tagsInUse(mirror),
+        tags,
       };
     }),
   };

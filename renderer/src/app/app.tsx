@@ -3,13 +3,25 @@
 import { useEffect } from 'react';
 import { SignInScreen } from '../sign-in/sign-in-screen';
 import { startSession, useSession } from '../store/session-store';
+import { useView } from '../store/view-store';
+import { taskListQuery } from '../task-list/list-query';
+import { useList } from '../task-list/list-store';
+import { prefetchFirstPage } from '../task-list/use-row-window';
 import { NoticeBanner } from './notice-banner';
 import { WorkspaceScreen } from './workspace-screen';
 
 export function App() {
   const phase = useSession((state) => state.phase);
   const addingAccount = useSession((state) => state.addingAccount);
-  useEffect(() => startSession(), []);
+  useEffect(() => {
+    // The list the app opens on is asked for at once, beside the session, rather than after it.
+    const { view } = useView.getState();
+    if (view.kind === 'list') {
+      const { filters, sort } = useList.getState();
+      prefetchFirstPage(taskListQuery(view.scope, filters, sort));
+    }
+    return startSession();
+  }, []);
 
   if (phase === 'starting') {
     return (

@@ -191,6 +191,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
               <section
                 key={section.section_id}
                 className={`board-column${dropTarget === section.section_id ? ' is-drop-target' : ''}`}
+                data-section-id={section.section_id}
                 aria-label={`${section.name}, ${cards.length} tasks`}
                 onDragOver={(event) => {
                   if (readOnly) return;

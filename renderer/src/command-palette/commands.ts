@@ -12,7 +12,7 @@ import {
   useView,
 } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { SEARCH_INPUT_ID } from '../task-list/filter-bar';
+import { focusSearchInput } from '../task-list/list-focus';
 import { clearFilters, setFiltersOpen } from '../task-list/list-store';
 import { valueWord } from '../vocabulary/task-words';
 
@@ -49,19 +49,21 @@ export async function setTaskStatus(status: string): Promise<void> {
 
 export function focusSearch(): void {
   const view = useView.getState().view;
-  if (view.kind !== 'list') navigate({ kind: 'list', scope: { kind: 'all' } });
-  requestAnimationFrame(() => {
-    const input = document.getElementById(SEARCH_INPUT_ID);
-    if (input instanceof HTMLInputElement) {
-      input.focus();
-      input.select();
-    }
-  });
+  if (view.kind === 'list') {
+    focusSearchInput();
+    return;
+  }
+  // The search lives on the list screen: go there first, then focus it once it is drawn.
+  navigate({ kind: 'list', scope: { kind: 'all' } });
+  requestAnimationFrame(focusSearchInput);
 }
 
-export function focusList(): void {
-  const body = document.querySelector<HTMLElement>('[data-testid="task-grid-body"]');
-  body?.focus();
+/** Moves focus into the open editor (its title), or the new-task form. */
+export function focusEditor(): void {
+  const field = document.querySelector<HTMLElement>(
+    '[data-testid="task-editor"] [data-field="title"] input, [data-testid="task-create"] input',
+  );
+  field?.focus();
 }
 
 export function currentSprintId(): string | null {

@@ -10,7 +10,8 @@ import {
   startCreating,
   useView,
 } from '../store/view-store';
-import { currentSprintId, focusList, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
+import { focusList } from '../task-list/list-focus';
+import { currentSprintId, focusEditor, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
 
 export interface ShortcutHelp {
   keys: string;
@@ -24,6 +25,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: '↑ ↓ or J K', does: 'Move in the list' },
   { keys: 'Page Up / Page Down, Home / End', does: 'Jump in the list' },
   { keys: 'Enter or O', does: 'Open the selected task' },
+  { keys: 'E', does: 'Edit the open task (focus its title)' },
   { keys: 'Esc', does: 'Close the task, back to the list' },
   { keys: '1 2 3 4', does: 'Status: Not started, In progress, Blocked, Done' },
   { keys: 'G M', does: 'Go to My tasks' },
@@ -115,6 +117,10 @@ export function useGlobalShortcuts(): void {
         case 'c':
           event.preventDefault();
           startCreating();
+          break;
+        case 'e':
+          event.preventDefault();
+          focusEditor();
           break;
         case '?':
           event.preventDefault();

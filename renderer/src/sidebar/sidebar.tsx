@@ -73,11 +73,58 @@ function boards(
   );
 }
 
+/** Signing out with changes still unsent: keep them for the next sign-in (the default), or drop them. */
+function SignOutConfirm({
+  accountId,
+  waiting,
+  onDone,
+}: {
+  accountId: string;
+  waiting: number;
+  onDone: () => void;
+}) {
+  return (
+    <div className="confirm sign-out-confirm" role="alertdialog" aria-label="Sign out with unsent changes?">
+      <span>
+        {waiting === 1 ? '1 change has' : `${waiting} changes have`} not reached the server yet. Keep{' '}
+        {waiting === 1 ? 'it' : 'them'} for when you sign in again?
+      </span>
+      <button
+        type="button"
+        className="button primary"
+        autoFocus
+        onClick={() => {
+          onDone();
+          void signOut(accountId, true);
+        }}
+      >
+        Keep and sign out
+      </button>
+      <button
+        type="button"
+        className="button danger-ghost"
+        onClick={() => {
+          onDone();
+          void signOut(accountId, false);
+        }}
+      >
+        Discard and sign out
+      </button>
+      <button type="button" className="button" onClick={onDone}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 function AccountSwitcher() {
   const accounts = useSession((state) => state.accounts);
   const current = useSession((state) => state.current);
+  const status = useSession((state) => state.status);
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   if (current === null) return null;
+  const waiting = status === null ? 0 : status.pending_count + status.conflict_count + status.failed_count;
   return (
     <div className="account-switcher">
       <button
@@ -147,13 +194,21 @@ function AccountSwitcher() {
               role="menuitem"
               onClick={() => {
                 setOpen(false);
-                void signOut(current.account_id);
+                if (waiting > 0) setConfirming(true);
+                else void signOut(current.account_id);
               }}
             >
               Sign out of {current.username}
             </button>
           </li>
         </ul>
+      ) : null}
+      {confirming ? (
+        <SignOutConfirm
+          accountId={current.account_id}
+          waiting={waiting}
+          onDone={() => setConfirming(false)}
+        />
       ) : null}
     </div>
   );

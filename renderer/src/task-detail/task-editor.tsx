@@ -78,6 +78,8 @@ function TextField({
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (event.key === 'Escape') {
+      // The first Escape drops the typing; the next one (nothing typed) closes the task.
+      if (draft !== value) event.stopPropagation();
       setDraft(value);
       editing.current = false;
     } else if (event.key === 'Enter' && (!multiline || event.ctrlKey || event.metaKey)) {

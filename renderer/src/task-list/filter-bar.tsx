@@ -14,6 +14,7 @@ import {
   scopeKey,
   type SortKey,
 } from './list-query';
+import { focusList, SEARCH_INPUT_ID } from './list-focus';
 import {
   clearFilters,
   setChoice,
@@ -48,8 +49,6 @@ const DATE_LABELS: Record<DateKey, string> = {
   created_after: 'Created from',
   created_before: 'Created until',
 };
-
-export const SEARCH_INPUT_ID = 'task-search';
 
 function ChipGroup({
   label,
@@ -177,6 +176,10 @@ export function FilterBar({ scope }: { scope: ListScope }) {
               if (event.key === 'Escape' && filters.search !== '') {
                 event.stopPropagation();
                 setSearch('');
+              } else if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === 'Escape') {
+                // From the search straight into the results.
+                event.preventDefault();
+                focusList();
               }
             }}
           />
@@ -193,45 +196,48 @@ export function FilterBar({ scope }: { scope: ListScope }) {
           </select>
         </div>
         <ChipGroup label="Status" choiceKey="status" values={STATUSES} selected={filters.choices.status} />
-        <span className="spacer" />
-        <label className="visually-hidden" htmlFor="task-sort">
-          Sort by
-        </label>
-        <select
-          id="task-sort"
-          value={sort.by}
-          onChange={(event) => setSort({ by: event.target.value as SortKey, order: sort.order })}
-        >
-          {SORT_CHOICES.map((choice) => (
-            <option key={choice.key} value={choice.key}>
-              Sort: {choice.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="button icon-button"
-          aria-label={
-            sort.order === 'asc' ? 'Ascending; switch to descending' : 'Descending; switch to ascending'
-          }
-          onClick={() => setSort({ by: sort.by, order: sort.order === 'asc' ? 'desc' : 'asc' })}
-        >
-          {sort.order === 'asc' ? '↑' : '↓'}
-        </button>
-        <button
-          type="button"
-          className="button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setFiltersOpen(!open)}
-        >
-          Filters{active > 0 ? ` (${active})` : ''}
-        </button>
-        {active > 0 ? (
-          <button type="button" className="link-button" onClick={clearFilters}>
-            Clear
+        <div className="list-controls">
+          <div className="sort-box">
+            <label className="visually-hidden" htmlFor="task-sort">
+              Sort by
+            </label>
+            <select
+              id="task-sort"
+              value={sort.by}
+              onChange={(event) => setSort({ by: event.target.value as SortKey, order: sort.order })}
+            >
+              {SORT_CHOICES.map((choice) => (
+                <option key={choice.key} value={choice.key}>
+                  Sort: {choice.label}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="button icon-button"
+              aria-label={
+                sort.order === 'asc' ? 'Ascending; switch to descending' : 'Descending; switch to ascending'
+              }
+              onClick={() => setSort({ by: sort.by, order: sort.order === 'asc' ? 'desc' : 'asc' })}
+            >
+              {sort.order === 'asc' ? '↑' : '↓'}
+            </button>
+          </div>
+          <button
+            type="button"
+            className="button"
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setFiltersOpen(!open)}
+          >
+            Filters{active > 0 ? ` (${active})` : ''}
           </button>
-        ) : null}
+          {active > 0 ? (
+            <button type="button" className="link-button" onClick={clearFilters}>
+              Clear
+            </button>
+          ) : null}
+        </div>
       </div>
       {open ? (
         <div id={panelId} className="filter-panel" role="region" aria-label="More filters">

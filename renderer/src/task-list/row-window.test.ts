@@ -28,13 +28,21 @@ function row(index: number): TaskRow {
 /** A keyset source over `total` rows: the cursor is the last id of the previous page. */
 function source(total: number, calls: (string | null)[] = []): FetchPage {
   const rows = Array.from({ length: total }, (_, i) => row(i));
-  return (after, limit) => {
-    calls.push(after);
+  const pageAfter = (after: string | null, limit: number) => {
     const start = after === null ? 0 : rows.findIndex((r) => r.task_id === after) + 1;
     const page = rows.slice(start, start + limit);
     const last = page[page.length - 1];
-    const next = start + limit < total && last ? last.task_id : null;
-    return Promise.resolve({ rows: page, next });
+    return { rows: page, next: start + limit < total && last ? last.task_id : null };
+  };
+  return (after, limit, skip) => {
+    calls.push(after);
+    let page = pageAfter(after, limit);
+    const skipped: string[] = [];
+    for (let i = 0; i < skip && page.next !== null; i++) {
+      skipped.push(page.next);
+      page = pageAfter(page.next, limit);
+    }
+    return Promise.resolve({ ...page, skipped });
   };
 }
 
@@ -49,6 +57,19 @@ describe('RowWindow', () => {
     expect(window.rowAt(455)?.title).toBe('Task 455');
     // Pages 0..4 were walked in order: each cursor comes from the page before.
     expect(calls).toEqual([null, 't00099', 't00199', 't00299', 't00399']);
+  });
+
+  test('a far page is reached in one fetch that passes over the pages between', async () => {
+    const calls: (string | null)[] = [];
+    const window = new RowWindow(source(1000, calls), { pageSize: 100, maxSkip: 40 });
+    window.want(950, 960);
+    await settle();
+    expect(window.rowAt(955)?.title).toBe('Task 955');
+    expect(calls).toEqual([null]);
+    // The cursors passed over are kept: going back to page 3 starts from its own cursor.
+    window.want(350, 360);
+    await settle();
+    expect(calls).toEqual([null, 't00299']);
   });
 
   test('keeps at most maxPages in memory, dropping those farthest from what is wanted', async () => {
@@ -78,7 +99,7 @@ describe('RowWindow', () => {
     let label = 'old';
     const fetchPage: FetchPage = async (after, limit) => {
       if (label === 'new') await new Promise<void>((done) => (release = done));
-      const page = await source(100)(after, limit);
+      const page = await source(100)(after, limit, 0);
       return { ...page, rows: page.rows.map((r) => ({ ...r, title: `${label} ${r.title}` })) };
     };
     const window = new RowWindow(fetchPage, { pageSize: 50 });

@@ -7,14 +7,21 @@ import type { TaskRow } from '../../../main/ipc/screen-schemas';
 export interface RowPage {
   rows: TaskRow[];
   next: string | null;
+  /** The cursors of the pages passed over when `skip` was asked, in order. */
+  skipped?: string[];
 }
 
-/** Fetches the page after a cursor (null: the first page). */
-export type FetchPage = (after: string | null, limit: number) => Promise<RowPage>;
+/**
+ * Fetches the page after a cursor (null: the first page), or, with `skip`,
+ * the page that many pages further on, with the cursors of those in between.
+ */
+export type FetchPage = (after: string | null, limit: number, skip: number) => Promise<RowPage>;
 
 export interface RowWindowOptions {
   /** Rows per page. */
   pageSize?: number;
+  /** Pages one fetch may pass over to reach a far one (the service's answers hold only cursors for them). */
+  maxSkip?: number;
   /** Pages kept in memory; those farthest from what is wanted go first. */
   maxPages?: number;
 }
@@ -22,6 +29,7 @@ export interface RowWindowOptions {
 export class RowWindow {
   readonly pageSize: number;
   private readonly maxPages: number;
+  private readonly maxSkip: number;
   private pages = new Map<number, TaskRow[]>();
   /** Pages shown during a refresh until their new copy arrives. */
   private stale = new Map<number, TaskRow[]>();
@@ -47,7 +55,8 @@ export class RowWindow {
     options: RowWindowOptions = {},
   ) {
     this.pageSize = options.pageSize ?? 250;
-    this.maxPages = Math.max(options.maxPages ?? 40, 2);
+    this.maxPages = Math.max(options.maxPages ?? 60, 2);
+    this.maxSkip = Math.max(options.maxSkip ?? 0, 0);
   }
 
   /** How many rows the list has (or is known to have so far). */
@@ -129,7 +138,12 @@ export class RowWindow {
     for (const listener of [...this.listeners]) listener();
   }
 
-  private store(index: number, page: RowPage): void {
+  private store(from: number, page: RowPage): void {
+    const skipped = page.skipped ?? [];
+    skipped.forEach((cursor, i) => {
+      this.cursors[from + i + 1] = cursor;
+    });
+    const index = from + skipped.length;
     this.pages.set(index, page.rows);
     this.stale.delete(index);
     this.cursors[index + 1] = page.next ?? undefined;
@@ -158,18 +172,20 @@ export class RowWindow {
     }
   }
 
-  /** The next page to fetch for the wanted rows, walking forward from a known cursor when needed. */
-  private nextToFetch(): number | null {
+  /** The next page to fetch for the wanted rows (and how many to pass over to reach it) from a known cursor. */
+  private nextToFetch(): { from: number; skip: number } | null {
     const first = Math.floor(this.wantedFirst / this.pageSize);
     let last = Math.floor(this.wantedLast / this.pageSize);
     if (this.lastPage !== null) last = Math.min(last, this.lastPage);
     for (let index = first; index <= last; index++) {
       if (this.pages.has(index)) continue;
-      if (this.cursors[index] !== undefined) return index;
-      // Its cursor is not known yet: fetch the nearest earlier page whose cursor is; its `next` leads on.
+      if (this.cursors[index] !== undefined) return { from: index, skip: 0 };
+      // Its cursor is not known yet: start from the nearest earlier page whose cursor is, passing over those between.
       let known = index - 1;
       while (known > 0 && this.cursors[known] === undefined) known--;
-      return this.pages.has(known) ? null : known;
+      const skip = Math.min(index - known, this.maxSkip);
+      if (skip === 0 && this.pages.has(known)) return null;
+      return { from: known, skip };
     }
     return null;
   }
@@ -179,15 +195,15 @@ export class RowWindow {
     this.running = true;
     try {
       for (;;) {
-        const index = this.nextToFetch();
-        if (index === null || this.disposed) break;
+        const next = this.nextToFetch();
+        if (next === null || this.disposed) break;
         const generation = this.generation;
-        const after = this.cursors[index] ?? null;
-        const page = await this.fetchPage(after, this.pageSize);
+        const after = this.cursors[next.from] ?? null;
+        const page = await this.fetchPage(after, this.pageSize, next.skip);
         if (this.disposed) break;
         if (generation !== this.generation) continue;
         this.failure = null;
-        this.store(index, page);
+        this.store(next.from, page);
       }
     } catch (error) {
       this.failure = error;

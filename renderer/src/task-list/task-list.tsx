@@ -11,6 +11,7 @@ import { type ListScope, openTask, selectTask, startCreating, useView } from '..
 import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
+import { GRID_BODY_TEST_ID } from './list-focus';
 import { activeFilterCount, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
@@ -52,15 +53,17 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 8,
+    // Scrolling re-renders in React's scheduler rather than inside the scroll event: no frame waits on it.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    // A page ahead and half a page behind: scrolling finds its rows already there.
-    rows?.want(firstIndex - PAGE_SIZE / 2, lastIndex + PAGE_SIZE);
+    // Two pages ahead and one behind: scrolling finds its rows already there.
+    rows?.want(firstIndex - PAGE_SIZE, lastIndex + 2 * PAGE_SIZE);
   }, [rows, firstIndex, lastIndex]);
 
   // A new query starts at the top.
@@ -114,7 +117,8 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
     }
   };
 
-  const problem = error === null ? null : describeProblem(errorType(error));
+  const failure = error ?? rows?.failure ?? null;
+  const problem = failure === null ? null : describeProblem(errorType(failure));
   const filtered = activeFilterCount(filters) > 0;
   const countLabel =
     rows === null ? 'Loading…' : rows.sizeKnown ? countWords(count, 'task', 'tasks') : 'Counting…';
@@ -201,7 +205,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
           aria-label="Tasks"
           aria-activedescendant={count > 0 ? rowElementId(activeIndex) : undefined}
           onKeyDown={onKeyDown}
-          data-testid="task-grid-body"
+          data-testid={GRID_BODY_TEST_ID}
         >
           <div className="grid-spacer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             {items.map((item) => {

@@ -7,7 +7,12 @@ import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { RowWindow } from './row-window';
 
-export const PAGE_SIZE = 250;
+/** Rows a page holds: the first screenful and some, so a keystroke's answer is small and quick. */
+export const PAGE_SIZE = 100;
+/** As many pages as main/ipc/screen-schemas.ts lets one call pass over (a copy: the renderer takes only types from main). */
+const MAX_SKIPPED_PAGES = 40;
+/** The count waits this long after the first page, so typing does not queue a count per keystroke. */
+const COUNT_DELAY_MS = 120;
 /** Bursts of changes (a sync applying pages) refresh the list at most this often. */
 const REFRESH_DELAY_MS = 150;
 
@@ -19,6 +24,29 @@ export interface RowWindowState {
 }
 
 const noWindow = () => () => {};
+
+type FirstPage = ReturnType<typeof invoke<'tasks:query'>>;
+
+/** The first page of the list the app opens on, asked for while the rest of the page is still starting. */
+let prefetched: { key: string; page: FirstPage } | null = null;
+
+/** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
+export function prefetchFirstPage(query: TaskListQueryInput): void {
+  const page = invoke('tasks:query', { query, limit: PAGE_SIZE });
+  // Not signed in yet, or it failed: the list asks again when it shows.
+  page.catch(() => undefined);
+  prefetched = { key: JSON.stringify(query), page };
+}
+
+function firstPage(key: string, query: TaskListQueryInput): FirstPage {
+  if (prefetched?.key === key) {
+    const { page } = prefetched;
+    prefetched = null;
+    return page.catch(() => invoke('tasks:query', { query, limit: PAGE_SIZE }));
+  }
+  prefetched = null;
+  return invoke('tasks:query', { query, limit: PAGE_SIZE });
+}
 
 export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   const key = JSON.stringify(query);
@@ -32,23 +60,38 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
     const parsed = JSON.parse(key) as TaskListQueryInput;
     let cancelled = false;
     const window = new RowWindow(
-      async (after, limit) => {
-        const page = await invoke('tasks:query', { query: parsed, after, limit });
-        return { rows: page.rows, next: page.next };
+      async (after, limit, skip) => {
+        const page = await invoke('tasks:query', {
+          query: parsed,
+          after,
+          limit,
+          ...(skip > 0 ? { skip } : {}),
+        });
+        return { rows: page.rows, next: page.next, skipped: page.skipped };
       },
-      { pageSize: PAGE_SIZE },
+      { pageSize: PAGE_SIZE, maxSkip: MAX_SKIPPED_PAGES },
     );
     const recount = async (): Promise<number | null> =>
       (await invoke('tasks:query', { query: parsed, limit: 1, count: true })).count;
 
+    let countTimer: ReturnType<typeof setTimeout> | null = null;
     void (async () => {
       try {
-        const first = await invoke('tasks:query', { query: parsed, limit: PAGE_SIZE });
+        const first = await firstPage(key, parsed);
         if (cancelled) return;
         window.seed(first);
         setState({ window, key, error: null });
-        const count = await recount();
-        if (!cancelled && count !== null) window.setCount(count);
+        // Counting a broad search costs more than its first page: only once the typing paused.
+        countTimer = setTimeout(() => {
+          countTimer = null;
+          recount()
+            .then((count) => {
+              if (!cancelled && count !== null) window.setCount(count);
+            })
+            .catch((error: unknown) => {
+              if (!cancelled) setState((previous) => ({ ...previous, error }));
+            });
+        }, COUNT_DELAY_MS);
       } catch (error) {
         if (!cancelled) setState((previous) => ({ ...previous, key, error }));
       }
@@ -72,6 +115,7 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
       cancelled = true;
       stop();
       if (timer !== null) clearTimeout(timer);
+      if (countTimer !== null) clearTimeout(countTimer);
       window.dispose();
     };
   }, [key]);

@@ -16,7 +16,8 @@ export function bridgeShimSource(): string {
   const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });
   const install = (${installSvcBridge.toString()});
   const invokeInMain = async (channel, input) => {
-    const response = await fetch(${JSON.stringify(INVOKE_PATH)}, {
+    // The channel in the query string only names the request in the browser's network log.
+    const response = await fetch(${JSON.stringify(INVOKE_PATH)} + '?' + encodeURIComponent(channel), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ channel, input }),

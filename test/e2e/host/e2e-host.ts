@@ -36,6 +36,11 @@ export const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer'
 export interface E2eHostOptions {
   /** The server the app talks to; default: an emulator started (and stopped) by the host. */
   emulator?: RunningEmulator;
+  /**
+   * The address the app is given for the service (sign-in defaults); default
+   * the emulator's own. Tests put an unpluggable proxy here.
+   */
+  serverUrl?: string;
   /** Tasks seeded in an emulator the host starts (default 300). */
   seedTasks?: number;
   /** Where the built renderer is (default out/renderer). */
@@ -157,8 +162,8 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     });
 
   const serverDefaults = {
-    base_url: emulator.baseUrl,
-    auth_url: emulator.authUrl,
+    base_url: options.serverUrl ?? emulator.baseUrl,
+    auth_url: options.serverUrl ?? emulator.authUrl,
     client_id: emulator.clientId,
   };
   const accounts = await AccountManager.open({

@@ -3,7 +3,8 @@
 // what the page reported (errors, CSP refusals), and save screenshots.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { InvokeChannel, InvokeOutput, SvcBridge } from '../../../main/ipc/contract';
 import type { E2eHost } from '../host/e2e-host';
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -59,4 +60,28 @@ export async function signInWithToken(page: Page, token: string): Promise<void> 
   await page.getByLabel('Access token').fill(token);
   await page.getByRole('button', { name: 'Sign in with token' }).click();
   await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+}
+
+/** Calls the app's bridge from inside the page, as the screens do (to read what they read). */
+export function invokeInPage<C extends InvokeChannel>(
+  page: Page,
+  channel: C,
+  input?: unknown,
+): Promise<InvokeOutput<C>> {
+  return page.evaluate<InvokeOutput<C>, readonly [C, unknown]>(
+    ([name, value]) => (globalThis as unknown as { svc: SvcBridge }).svc.invoke(name, value as never),
+    [channel, input] as const,
+  );
+}
+
+/** The id of the focused element. */
+export function focusedId(page: Page): Promise<string> {
+  return page.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
+}
+
+/** Whether the element the locator finds has the focus. */
+export function hasFocus(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element: { ownerDocument: { activeElement: unknown } }) => {
+    return element === element.ownerDocument.activeElement;
+  });
 }

@@ -1,0 +1,26 @@
+// "Try the demo": the local emulator started inside the app, seeded with
+// sample data, and the token to sign in to it. The same start function the
+// tests and `npm run emulator` use; nothing leaves the computer.
+import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import type { DemoServer } from './account-handlers';
+
+/** Sample tasks in the demo: enough to feel real, quick to sync on first start. */
+export const DEMO_SEED_TASKS = 2000;
+
+/** `npm run demo` sets this, so the app signs in to the demo at launch. */
+export function demoRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env['SVC_DEMO'] === '1';
+}
+
+export interface StartedDemo extends DemoServer {
+  stop(): Promise<void>;
+}
+
+export async function startDemoServer(seedTasks = DEMO_SEED_TASKS): Promise<StartedDemo> {
+  const emulator: RunningEmulator = await startEmulator({ seedTasks });
+  return {
+    server: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
+    token: emulator.tokens.live,
+    stop: () => emulator.stop(),
+  };
+}

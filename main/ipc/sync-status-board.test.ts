@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { openMirror } from '../../db/open-mirror';
+import type { SyncEvent } from '../../sync/engine/sync-events';
+import type { MirrorChanged, SyncStatus } from './screen-schemas';
+import { type StatusAccount, SyncStatusBoard } from './sync-status-board';
+
+let dir: string;
+let mirror: Mirror;
+let statuses: SyncStatus[];
+let changes: MirrorChanged[];
+let board: SyncStatusBoard;
+let account: StatusAccount;
+const now = new Date('2026-03-04T10:00:00Z');
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'status-board-'));
+  mirror = await openMirror(join(dir, 'mirror.sqlite'));
+  mirror.setAccount({ orgId: 'org_1', username: 'ada' });
+});
+
+afterAll(async () => {
+  mirror?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  statuses = [];
+  changes = [];
+  board?.close();
+  board = new SyncStatusBoard({
+    emitStatus: (status) => statuses.push(status),
+    emitChanged: (change) => changes.push(change),
+    now: () => now,
+    throttleMs: 0,
+  });
+  account = { accountId: 'acct-1', mirror, signedIn: true, readOnly: false };
+});
+
+const latest = () => statuses[statuses.length - 1];
+const settle = () => new Promise((done) => setTimeout(done, 5));
+const networkError = {
+  kind: 'network',
+  type: null,
+  status: null,
+  operation: 'tasks.list',
+  message: 'ECONNREFUSED',
+};
+
+describe('the sync status the screens show', () => {
+  test('a first sync reports its progress until it finishes, then the time it finished', async () => {
+    board.onSyncEvent(account, { type: 'sync-started', reason: 'start', tier: 'full' });
+    expect(latest()).toMatchObject({ syncing: true, first_sync: { collection: 'organizations' } });
+    board.onSyncEvent(account, {
+      type: 'progress',
+      collection: 'tasks',
+      scope: '',
+      pagesDone: 2,
+      itemsDone: 2000,
+      estimatedTotal: 5000,
+      notModified: 0,
+    });
+    await settle();
+    expect(latest()?.first_sync).toEqual({ collection: 'tasks', items_done: 2000, estimated_total: 5000 });
+    expect(changes.some((change) => change.collections.includes('tasks'))).toBe(true);
+    const summary = {
+      pulled: 5000,
+      pushed: 0,
+      conflicts: 0,
+      requests: 7,
+      not_modified: 0,
+      failed: 0,
+      changes: 0,
+      notifications: 0,
+    };
+    board.onSyncEvent(account, { type: 'sync-finished', reason: 'start', summary });
+    expect(latest()).toMatchObject({
+      syncing: false,
+      first_sync: null,
+      connection: 'online',
+      last_synced_at: now.toISOString(),
+    });
+  });
+
+  test('offline says why, and coming back online clears it', () => {
+    board.onSyncEvent(account, { type: 'offline', error: networkError });
+    expect(latest()).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
+    board.onSyncEvent(account, { type: 'online' });
+    expect(latest()).toMatchObject({ connection: 'online', problem: null });
+  });
+
+  test('local edits waiting are counted as pending, and a push is announced for its task', () => {
+    mirror.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: [{ task_id: 'tsk_1', title: 'One', status: 'not_started', tags: [] }],
+    });
+    mirror.editTask('tsk_1', { status: 'in_progress' });
+    board.announce(account);
+    expect(latest()?.pending_count).toBe(1);
+    const pushed: SyncEvent = {
+      type: 'pushed',
+      opId: 'op',
+      entityType: 'task',
+      entityId: 'tsk_1',
+      kind: 'update',
+      serverId: 'tsk_1',
+    };
+    board.onSyncEvent(account, pushed);
+    expect(changes[changes.length - 1]).toMatchObject({ collections: ['tasks'], task_ids: ['tsk_1'] });
+  });
+
+  test('a replaced temporary id reaches the screens so an open task can follow it', () => {
+    board.onSyncEvent(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
+    expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);
+  });
+
+  test('a signed-out account is offline and says it is signed out', () => {
+    const signedOut = { ...account, signedIn: false };
+    board.onSyncEvent(signedOut, { type: 'signed-out', reason: 'token-revoked' });
+    expect(latest()).toMatchObject({
+      signed_out: true,
+      connection: 'offline',
+      problem: { type: 'token-revoked' },
+    });
+  });
+});

@@ -1,0 +1,213 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { openMirror } from '../../db/open-mirror';
+import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import type { EventName, EventPayloadInput, InvokeChannel, InvokeOutput } from './contract';
+import { createIpcGate, type InvokeEventLike } from './gate';
+import type { ActiveMirror } from './task-handlers';
+import { taskHandlers } from './task-handlers';
+import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+
+let emulator: RunningEmulator;
+let dir: string;
+let mirror: Mirror;
+let readOnly = false;
+const edits: string[] = [];
+const events: { name: EventName; payload: unknown }[] = [];
+let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
+const trustedEvent: InvokeEventLike = {
+  sender: { id: 7 },
+  senderFrame: { url: 'app://svc-desktop/', parent: null },
+};
+
+/** A call through the real gate, as the page makes it. */
+async function call<C extends InvokeChannel>(
+  channel: C,
+  input?: unknown,
+): Promise<IpcResult<InvokeOutput<C>>> {
+  if (!answer) throw new Error('the gate registered no invoke handler');
+  return (await answer(trustedEvent, { channel, input })) as IpcResult<InvokeOutput<C>>;
+}
+
+async function value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>> {
+  const result = await call(channel, input);
+  if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
+  return result.value;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 150 });
+  dir = await mkdtemp(join(tmpdir(), 'task-handlers-'));
+  mirror = await openMirror(join(dir, 'mirror.sqlite'));
+  mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+  // The server's tasks and sections, fetched over HTTP as the sync engine would, into the mirror.
+  await pullInto('tasks', '/v1/tasks');
+  await pullInto('sections', '/v1/sections');
+
+  const gate = createIpcGate({
+    ipcMain: {
+      handle: (channel, listener) => {
+        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
+      },
+      removeHandler: () => undefined,
+    },
+    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
+  });
+  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  const active: ActiveMirror = {
+    accountId: 'acct-1',
+    mirror,
+    me: emulator.me,
+    get readOnly() {
+      return readOnly;
+    },
+    edited: () => edits.push('edited'),
+    refreshActivity: () => undefined,
+  };
+  gate.register(
+    taskHandlers({
+      active: () => active,
+      emit: <E extends EventName>(name: E, payload: EventPayloadInput<E>) => events.push({ name, payload }),
+    }),
+  );
+});
+
+afterAll(async () => {
+  mirror?.close();
+  await emulator?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function pullInto(collection: 'tasks' | 'sections', path: string): Promise<void> {
+  let cursor: string | null = null;
+  for (let pageIndex = 0; ; pageIndex++) {
+    const url = new URL(path, emulator.baseUrl);
+    url.searchParams.set('org_id', emulator.orgId);
+    url.searchParams.set('limit', '100');
+    if (cursor !== null) url.searchParams.set('cursor', cursor);
+    const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
+    const page = (await response.json()) as { data: unknown[]; next_cursor: string | null };
+    mirror.applyPage({
+      collection,
+      pageIndex,
+      cursorSent: cursor,
+      etag: response.headers.get('etag'),
+      nextCursor: page.next_cursor,
+      items: page.data,
+    });
+    if (page.next_cursor === null) {
+      mirror.completePass(collection, '', pageIndex);
+      return;
+    }
+    cursor = page.next_cursor;
+  }
+}
+
+const allTasks = { filter: {}, sort_by: 'task_id', sort_order: 'asc' } as const;
+
+describe('tasks:query', () => {
+  test('answers the service vocabulary with keyset pages and a count', async () => {
+    const first = await value('tasks:query', { query: allTasks, limit: 40, count: true });
+    expect(first.count).toBe(150);
+    expect(first.rows).toHaveLength(40);
+    const second = await value('tasks:query', { query: allTasks, limit: 40, after: first.next });
+    const ids = [...first.rows, ...second.rows].map((row) => row.task_id);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(80);
+  });
+
+  test('skip passes over pages and hands back their cursors', async () => {
+    const walked = await value('tasks:query', { query: allTasks, limit: 40 });
+    const page2 = await value('tasks:query', { query: allTasks, limit: 40, after: walked.next });
+    const page3 = await value('tasks:query', { query: allTasks, limit: 40, after: page2.next });
+    const jumped = await value('tasks:query', { query: allTasks, limit: 40, skip: 2 });
+    expect(jumped.rows.map((r) => r.task_id)).toEqual(page3.rows.map((r) => r.task_id));
+    expect(jumped.skipped).toEqual([walked.next, page2.next]);
+  });
+
+  test('a value the service would refuse is refused as invalid-parameter', async () => {
+    const result = await call('tasks:query', {
+      query: { filter: { status: ['done'] }, sort_by: 'title', sort_order: 'asc' },
+    });
+    expect(result).toMatchObject({ ok: false, error: { type: 'invalid-parameter' } });
+  });
+
+  test('assignee "me" is the signed-in person', async () => {
+    const mine = await value('tasks:query', {
+      query: { filter: { assignee: ['me'] }, sort_by: 'title', sort_order: 'asc' },
+      limit: 1000,
+      count: true,
+    });
+    const expected = emulator.control.tasks().filter((t) => t.assignee === emulator.me.username).length;
+    expect(mine.count).toBe(expected);
+    expect(mine.rows.every((row) => row.assignee === emulator.me.username)).toBe(true);
+  });
+});
+
+describe('task edits', () => {
+  test('an edit applies at once, is marked pending, and tells the screens and the sync side', async () => {
+    const task = emulator.control.tasks().find((t) => t.status !== 'completed');
+    if (!task) throw new Error('no open task in the seed');
+    events.length = 0;
+    const detail = await value('task:edit', { task_id: task.task_id, patch: { status: 'completed' } });
+    expect(detail.task.status).toBe('completed');
+    expect(detail.sync_mark).toBe('pending');
+    expect(detail.pending_fields).toEqual(['status']);
+    expect(edits.length).toBeGreaterThan(0);
+    const told = events.filter((event) => event.name === 'mirror:changed').map((event) => event.payload);
+    expect(told).toContainEqual({
+      account_id: 'acct-1',
+      collections: ['tasks'],
+      task_ids: [task.task_id],
+      remapped: [],
+    });
+    const listed = await value('tasks:query', {
+      query: { filter: { search: task.task_id }, sort_by: 'title', sort_order: 'asc' },
+    });
+    expect(listed.rows[0]?.sync_mark).toBe('pending');
+  });
+
+  test('a new task shows under a temporary id; a delete hides it', async () => {
+    const created = await value('task:create', { fields: { title: 'Draft the plan', priority: 'low' } });
+    expect(created.task.task_id.startsWith('local-')).toBe(true);
+    await value('task:delete', { task_id: created.task.task_id });
+    const result = await call('task:get', { task_id: created.task.task_id });
+    expect(result).toMatchObject({ ok: false, error: { type: 'not-found' } });
+  });
+
+  test('a read-only account is refused before anything is queued', async () => {
+    readOnly = true;
+    try {
+      const task = emulator.control.tasks()[3];
+      const before = mirror.outboxOps().length;
+      const result = await call('task:edit', { task_id: task?.task_id, patch: { title: 'Nope' } });
+      expect(result).toMatchObject({ ok: false, error: { type: 'read-only' } });
+      expect(mirror.outboxOps().length).toBe(before);
+    } finally {
+      readOnly = false;
+    }
+  });
+
+  test('a patch outside the editable fields never reaches the mirror', async () => {
+    const task = emulator.control.tasks()[4];
+    const result = await call('task:edit', { task_id: task?.task_id, patch: { created_by: 'someone' } });
+    expect(result).toMatchObject({ ok: false, error: { type: 'invalid-input' } });
+  });
+});
+
+describe('workspace:get', () => {
+  test('counts tasks per section, sprint and goal from the mirror', async () => {
+    const workspace = await value('workspace:get');
+    expect(workspace.sections.length).toBeGreaterThan(0);
+    const tasks = mirror.exportTasks();
+    const effective = [...tasks].map((json) => JSON.parse(json) as Record<string, unknown>);
+    for (const section of workspace.sections) {
+      expect(section.task_count).toBe(effective.filter((t) => t.section_id === section.section_id).length);
+    }
+    expect(workspace.me?.username).toBe(emulator.me.username);
+    expect(workspace.tags.length).toBeGreaterThan(0);
+  });
+});

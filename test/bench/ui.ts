@@ -1,0 +1,171 @@
+// `npm run bench -- ui [--tasks 100000]`: the screens in Chromium with 100 000
+// tasks mirrored. The emulator is seeded, the end-to-end host signs in to it
+// and the real sync engine mirrors every task; then the built renderer is
+// opened and timed (in the page, with the page's own clock):
+// - first_rows_ms: navigation start to the first task rows painted;
+// - keystroke_p95_ms: a search keystroke or a filter click to the updated list painted;
+// - max_frame_ms: the longest frame while scrolling All tasks from top to bottom;
+// - heap_mb: the page's JS heap after the scroll (after a garbage collection).
+// The last stdout line is one JSON object of figures.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { startEmulator } from '../emulator/start';
+import { RENDERER_DIR, startE2eHost } from '../e2e/host/e2e-host';
+import { launchBrowser } from '../e2e/support/app-browser';
+
+const { values } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '100000' },
+    /** Pixels scrolled per frame (36 px a row). */
+    step: { type: 'string', default: '3600' },
+  },
+});
+const taskCount = Number(values.tasks);
+const scrollStep = Number(values.step);
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+  log('building the renderer (npm run build)…');
+  execSync('npx electron-vite build', { stdio: 'inherit' });
+}
+
+// In the page: timestamps of the first task row painted, and of each list update after a keystroke.
+const PAGE_PROBES = `
+  window.__bench = { firstRows: null, updates: [] };
+  // The frame after a DOM change paints right after its animation callbacks: a task queued there runs once it is painted.
+  const painted = (then) => requestAnimationFrame(() => setTimeout(() => then(performance.now()), 0));
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[role="row"][data-task-id]')) {
+      observer.disconnect();
+      painted((at) => { window.__bench.firstRows = at; });
+    }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+async function waitForFirstSync(host: Awaited<ReturnType<typeof startE2eHost>>): Promise<void> {
+  for (;;) {
+    const runtime = host.accounts.currentRuntime();
+    const pass = runtime?.mirror.passState('tasks');
+    if (runtime && pass?.state === 'complete' && runtime.mirror.taskCount() >= taskCount) return;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+}
+
+/** Runs an action that changes the query; resolves with the ms from it to the new rows painted. */
+async function timedUpdate(page: Page, act: () => Promise<void>): Promise<number> {
+  await page.evaluate(`(() => {
+    const grid = document.querySelector('[role="grid"]');
+    window.__bench.pending = new Promise((resolve) => {
+      let sawBusy = false;
+      const observer = new MutationObserver(() => {
+        const busy = grid.getAttribute('aria-busy') === 'true';
+        if (busy) sawBusy = true;
+        else if (sawBusy) {
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+        }
+      });
+      observer.observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+      document.addEventListener('keydown', () => { window.__bench.start = performance.now(); }, { capture: true, once: true });
+      document.addEventListener('pointerdown', () => { window.__bench.start = performance.now(); }, { capture: true, once: true });
+    });
+  })()`);
+  await act();
+  return page.evaluate<number>('window.__bench.pending.then((end) => end - window.__bench.start)');
+}
+
+const started = performance.now();
+log(`seeding ${taskCount} tasks and mirroring them through the sync engine…`);
+const emulator = await startEmulator({ seedTasks: taskCount });
+const host = await startE2eHost({ emulator });
+const browser = await launchBrowser();
+try {
+  await host.accounts.signInWithToken({ token: emulator.tokens.live });
+  await waitForFirstSync(host);
+  log(`mirrored ${taskCount} tasks in ${Math.round((performance.now() - started) / 1000)} s`);
+
+  const context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
+  await context.addInitScript(PAGE_PROBES);
+  const page = await context.newPage();
+
+  // Opening the main screen (My tasks) to the first rows painted.
+  await page.goto(host.url);
+  await page.locator('[role="row"][data-task-id]').first().waitFor();
+  await page.waitForFunction('window.__bench.firstRows !== null');
+  const firstRowsMs = await page.evaluate<number>('window.__bench.firstRows');
+
+  // Keystrokes in the search, and filter clicks, over all 100 000 tasks.
+  await page.getByRole('button', { name: 'All tasks' }).click();
+  await page
+    .getByTestId('list-count')
+    .filter({ hasText: `${taskCount.toLocaleString('en-US')} tasks` })
+    .waitFor();
+  const keystrokes: number[] = [];
+  const search = page.getByLabel('Search tasks');
+  await search.focus();
+  for (const word of ['migrate', 'audit log', 'safari', 'unicode']) {
+    for (const character of word) keystrokes.push(await timedUpdate(page, () => search.press(character)));
+    for (let i = 0; i < word.length; i++)
+      keystrokes.push(await timedUpdate(page, () => search.press('Backspace')));
+  }
+  for (const status of ['Blocked', 'In progress', 'Blocked', 'In progress']) {
+    const chip = page.getByRole('group', { name: 'Status' }).getByRole('button', { name: status });
+    keystrokes.push(await timedUpdate(page, () => chip.click()));
+  }
+
+  // Scrolling All tasks from the top to the bottom, one step a frame (once the list knows its length).
+  await page
+    .getByTestId('list-count')
+    .filter({ hasText: `${taskCount.toLocaleString('en-US')} tasks` })
+    .waitFor();
+  const maxFrameMs = await page.evaluate<number>(`new Promise((resolve) => {
+    const body = document.querySelector('[data-testid="task-grid-body"]');
+    body.scrollTop = 0;
+    let last = null;
+    let longest = 0;
+    const frame = (now) => {
+      if (last !== null) longest = Math.max(longest, now - last);
+      last = now;
+      if (body.scrollTop + body.clientHeight >= body.scrollHeight - 1) {
+        resolve(longest);
+        return;
+      }
+      body.scrollTop += ${scrollStep};
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
+  const lastRow = page.locator(`[role="row"][aria-rowindex="${taskCount + 1}"][data-task-id]`);
+  await lastRow.waitFor({ timeout: 60_000 });
+
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+
+  const figures = {
+    tasks: taskCount,
+    first_rows_ms: round(firstRowsMs),
+    keystroke_p95_ms: round(percentile(keystrokes, 95)),
+    keystroke_median_ms: round(percentile(keystrokes, 50)),
+    keystrokes: keystrokes.length,
+    max_frame_ms: round(maxFrameMs),
+    heap_mb: round(heap.usedSize / 1024 / 1024),
+    targets: { first_rows_ms: 500, keystroke_p95_ms: 50, max_frame_ms: 50, heap_mb: 150 },
+  };
+  await context.close();
+  console.log(JSON.stringify(figures));
+} finally {
+  await browser.close();
+  await host.close();
+  await emulator.stop();
+}

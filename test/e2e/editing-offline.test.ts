@@ -1,0 +1,146 @@
+// Editing with the server unreachable: each edit applies at once and shows as
+// pending, the status bar says offline and counts what waits; when the
+// network returns the edits are pushed and the server has them. Creating and
+// deleting a task go the same way.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
+import { type E2eHost, startE2eHost } from './host/e2e-host';
+import { launchBrowser, type OpenedApp, openApp, screenshot, signInWithToken } from './support/app-browser';
+import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let browser: Browser;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 200 });
+  proxy = await startSwitchableProxy(emulator.baseUrl);
+  [host, browser] = await Promise.all([
+    startE2eHost({
+      emulator,
+      serverUrl: proxy.url,
+      // Give up on an unreachable server quickly: the test is about what the person sees, not the backoff.
+      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
+    }),
+    launchBrowser(),
+  ]);
+  app = await openApp(browser, host);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(async () => {
+  await app?.context.close();
+  await browser?.close();
+  await host?.close();
+  await proxy?.close();
+  await emulator?.stop();
+});
+
+/** A task not completed, so that changing its status is a change. */
+function openTaskOnServer() {
+  const task = emulator.control.tasks().find((t) => t.status === 'not_started' && t.title.length < 60);
+  if (!task) throw new Error('the seed has no task that is not started');
+  return task;
+}
+
+describe('editing while the server is unreachable', () => {
+  test('edits apply at once, are marked pending, and reach the server when the network returns', async () => {
+    const { page } = app;
+    const task = openTaskOnServer();
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+    await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(task.title);
+    await screenshot(page, 'task-editor');
+
+    proxy.goOffline();
+    await editor.getByLabel('Status').selectOption('in_progress');
+    const newTitle = `${task.title} (edited offline)`;
+    await editor.getByLabel('Title').fill(newTitle);
+    await editor.getByLabel('Title').press('Enter');
+
+    // Shown at once, marked pending, in the editor and in the list.
+    await editor.locator('[data-field="status"].is-pending').waitFor();
+    await editor.locator('[data-field="title"].is-pending').waitFor();
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"] [data-sync-mark="pending"]`).waitFor();
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).getByText(newTitle).waitFor();
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    await page.getByTestId('connection').filter({ hasText: 'Offline' }).waitFor({ timeout: 20_000 });
+    expect(emulator.control.task(task.task_id)?.status).toBe('not_started');
+    await screenshot(page, 'offline-pending');
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    await editor.locator('[data-field="status"].is-pending').waitFor({ state: 'detached' });
+    await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor();
+    const onServer = emulator.control.task(task.task_id);
+    expect(onServer?.status).toBe('in_progress');
+    expect(onServer?.title).toBe(newTitle);
+    await page.getByRole('button', { name: 'Close task' }).click();
+    await page.getByLabel('Search tasks').fill('');
+  });
+});
+
+describe('creating and deleting', () => {
+  test('a new task shows at once and is created on the server once', async () => {
+    const { page } = app;
+    const before = emulator.control.taskCount();
+    await page.getByRole('button', { name: 'New task' }).click();
+    const form = page.getByTestId('task-create');
+    await form.getByLabel('Title').fill('Write the release notes');
+    await form.getByLabel('Priority').selectOption('high');
+    await screenshot(page, 'task-create');
+    await form.getByRole('button', { name: 'Create task' }).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+    await expect(editor.getByLabel('Title').inputValue()).resolves.toBe('Write the release notes');
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    const created = emulator.control.tasks().filter((t) => t.title === 'Write the release notes');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.priority).toBe('high');
+    expect(emulator.control.taskCount()).toBe(before + 1);
+    // The editor follows the task from its temporary id to the server's.
+    await editor
+      .locator('.task-id')
+      .filter({ hasText: created[0]?.task_id ?? '?' })
+      .waitFor();
+  });
+
+  test('deleting asks first, then removes the task here and on the server', async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    const taskId = (await editor.locator('.task-id').textContent()) ?? '';
+    await editor.getByRole('button', { name: 'Delete task' }).click();
+    await editor
+      .getByRole('alertdialog', { name: 'Delete this task?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await editor.waitFor({ state: 'detached' });
+    await page.locator(`[role="row"][data-task-id="${taskId}"]`).waitFor({ state: 'detached' });
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    expect(emulator.control.task(taskId)).toBeUndefined();
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+// A test token signs in read-only: the app says so up front and offers no
+// change it would have to refuse later, and nothing is ever sent.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type E2eHost, startE2eHost } from './host/e2e-host';
+import { launchBrowser, type OpenedApp, openApp, screenshot, signInWithToken } from './support/app-browser';
+
+let host: E2eHost;
+let browser: Browser;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startE2eHost({ seedTasks: 120 }), launchBrowser()]);
+  app = await openApp(browser, host);
+});
+
+afterAll(async () => {
+  await app?.context.close();
+  await browser?.close();
+  await host?.close();
+});
+
+describe('a read-only account', () => {
+  test('signs in with a test token and says it is read-only', async () => {
+    const { page } = app;
+    await signInWithToken(page, host.emulator.tokens.test);
+    await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
+    await expect(page.locator('.account-user').textContent()).resolves.toContain('read-only');
+    await expect(page.locator('.status-bar .read-only-chip').textContent()).resolves.toBe('Read-only');
+    await expect(page.getByRole('button', { name: 'New task' }).isDisabled()).resolves.toBe(true);
+  });
+
+  test('the editor shows the task but offers no change', async () => {
+    const { page } = app;
+    await page.locator('[role="row"][data-task-id]').first().click();
+    const editor = page.getByTestId('task-editor');
+    await editor.getByText('This account can only read').waitFor();
+    for (const label of ['Title', 'Status', 'Priority', 'Assignee', 'Due', 'Description']) {
+      await expect(editor.getByLabel(label, { exact: true }).isDisabled()).resolves.toBe(true);
+    }
+    await expect(editor.getByRole('button', { name: 'Delete task' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'read-only');
+  });
+
+  test('a status shortcut is refused in words, and nothing is queued or sent', async () => {
+    const { page } = app;
+    const writesBefore = host.emulator.control.requests().filter((r) => r.method !== 'GET').length;
+    await page.locator('body').press('4');
+    const notice = page.locator('.notice');
+    await notice.waitFor();
+    await expect(notice.getAttribute('data-problem-type')).resolves.toBe('read-only');
+    await expect(notice.textContent()).resolves.toContain('This account can only read');
+    await expect(page.getByTestId('pending-count').textContent()).resolves.toBe('All changes synced');
+    expect(host.emulator.control.requests().filter((r) => r.method !== 'GET').length).toBe(writesBefore);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
