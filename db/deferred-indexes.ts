@@ -47,18 +47,30 @@ export function hasDeferredSortIndexes(db: Database): boolean {
 }
 
 /**
- * Builds the deferred indexes (each CREATE INDEX its own transaction; one that
- * already exists is skipped, so an interrupted build resumes) and forgets the
- * definitions. Must not run inside a transaction.
+ * Builds ONE deferred index that does not exist yet (its CREATE INDEX is its
+ * own transaction, so each is one bounded step); once all exist, forgets the
+ * definitions. Returns true while indexes remain to build. Must not run inside
+ * a transaction.
  */
-export function restoreSortIndexes(db: Database): void {
+export function buildNextSortIndex(db: Database): boolean {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(META_KEY) as
     { value: string } | undefined;
-  if (!row) return;
-  for (const { sql } of JSON.parse(row.value) as { name: string; sql: string }[]) {
-    db.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
+  if (!row) return false;
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?");
+  const next = (JSON.parse(row.value) as { name: string; sql: string }[]).find(
+    ({ name }) => exists.get(name) === undefined,
+  );
+  if (next) {
+    db.exec(next.sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
+    return true;
   }
   db.prepare('DELETE FROM meta WHERE key = ?').run(META_KEY);
   // The planner's statistics of the new indexes.
   db.pragma('optimize');
+  return false;
+}
+
+/** Builds every deferred index now (opening a file whose first load stopped short). */
+export function restoreSortIndexes(db: Database): void {
+  while (buildNextSortIndex(db));
 }

@@ -32,7 +32,7 @@ import {
 } from './outbox';
 import type { MirrorDatabase } from './schema';
 import { type PassState, type StoredPage, SyncPasses } from './sync-passes';
-import { deferSortIndexes, hasDeferredSortIndexes, restoreSortIndexes } from './deferred-indexes';
+import { buildNextSortIndex, deferSortIndexes, hasDeferredSortIndexes } from './deferred-indexes';
 import { checkTask, type TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
 import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
@@ -121,6 +121,11 @@ export interface MirroredTask {
 export interface MirrorOptions {
   /** The current time as ISO 8601 (tests pass a fixed clock). */
   now?: () => string;
+  /**
+   * When the sort indexes a first load went without are built: one per
+   * macrotask after the pass (default), or all inside completePass.
+   */
+  sortIndexBuild?: 'background' | 'at-once';
 }
 
 const emptyChanges = (): ChangeList => ({ created: [], updated: [], deleted: [], goneWithPendingEdits: [] });
@@ -159,6 +164,7 @@ export class Mirror {
   private aggregateCache: { version: string; key: string; value: unknown }[] = [];
   private readonly dataVersion: Statement<[], { data_version: number }>;
   private readonly schemaVersion: Statement<[], { schema_version: number }>;
+  private readonly sortIndexBuild: 'background' | 'at-once';
   private indexCache: { schema: number; names: ReadonlySet<string> } | null = null;
   /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data. */
   private synchronous: 'local' | 'server' = 'local';
@@ -172,6 +178,7 @@ export class Mirror {
     options: MirrorOptions = {},
   ) {
     this.now = options.now ?? (() => new Date().toISOString());
+    this.sortIndexBuild = options.sortIndexBuild ?? 'background';
     this.words = new WordIndex(db);
     this.store = new TaskStore(db, this.words);
     this.overlay = new TaskOverlay(db, this.store, () => this.account());
@@ -647,11 +654,17 @@ export class Mirror {
       return changes;
     }, 'server');
     if (collection === 'tasks' && scope === '') {
-      // The end of a first load builds the indexes it went without; any full
-      // pass is when task rows changed most: refresh the planner's statistics.
-      this.read(() =>
-        hasDeferredSortIndexes(this.db) ? restoreSortIndexes(this.db) : this.db.pragma('optimize'),
-      );
+      // The end of a first load builds the indexes it went without, in the
+      // background; any full pass is when task rows changed most: refresh the
+      // planner's statistics.
+      if (!this.read(() => hasDeferredSortIndexes(this.db))) this.optimize();
+      else if (this.sortIndexBuild === 'background') this.scheduleIndexBuild();
+      else {
+        this.read(() => {
+          while (buildNextSortIndex(this.db));
+        });
+        this.indexCache = null;
+      }
     }
     return changes;
   }
@@ -848,6 +861,45 @@ export class Mirror {
   }
 
   // ---- upkeep --------------------------------------------------------------------
+
+  /** Milliseconds each background index build step took (one CREATE INDEX each; for benchmarks). */
+  readonly indexBuildSteps: number[] = [];
+  private indexBuild: Promise<void> | null = null;
+
+  /**
+   * Builds the sort indexes a first load went without, one per macrotask so
+   * that no synchronous step holds the thread longer than one index build.
+   */
+  private scheduleIndexBuild(): void {
+    if (this.indexBuild) return;
+    this.indexBuild = new Promise<void>((resolve) => {
+      const step = () => {
+        if (!this.db.open) return resolve();
+        let more: boolean;
+        try {
+          const started = performance.now();
+          more = buildNextSortIndex(this.db);
+          this.indexBuildSteps.push(performance.now() - started);
+        } catch {
+          // Another connection holds the write lock, say: try again shortly (an open builds them too).
+          setTimeout(step, 500);
+          return;
+        }
+        this.indexCache = null;
+        if (more) setImmediate(step);
+        else {
+          this.indexBuild = null;
+          resolve();
+        }
+      };
+      setImmediate(step);
+    });
+  }
+
+  /** Resolves once no sort index waits to be built (after a first load's last page). */
+  async sortIndexesReady(): Promise<void> {
+    while (this.indexBuild) await this.indexBuild;
+  }
 
   /** Refreshes the query planner's statistics (bounded work; done after a full task pass). */
   optimize(): void {

@@ -282,6 +282,19 @@ describe('a first load into an empty mirror', () => {
     expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
   });
 
+  test('by default the indexes are built in the background after the pass, one step each', async () => {
+    mirror = await handle.reopen({ sortIndexBuild: 'background' });
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, tasks(), null));
+    mirror.completePass('tasks', '', 0);
+    expect(sortIndexes()).toEqual([]);
+    expect(order('sort_by=title')).toHaveLength(30);
+    await mirror.sortIndexesReady();
+    expect(sortIndexes()).toEqual([...SORT_INDEX_NAMES].sort());
+    expect(mirror.indexBuildSteps.length).toBe(SORT_INDEX_NAMES.length + 1);
+    expect(order('sort_by=title')).toHaveLength(30);
+  });
+
   test('a first load cut short builds its indexes at the next open, and the pass resumes', async () => {
     const all = tasks();
     mirror.beginPass('tasks');

@@ -28,13 +28,15 @@ export async function openTestMirror(options: OpenMirrorOptions = {}): Promise<T
   const dir = mkdtempSync(join(tmpdir(), 'mirror-test-'));
   const file = join(dir, 'mirror.db');
   const now = options.now ?? steppingClock();
+  // Tests read right after a load: its indexes are built inside completePass.
+  const defaults = { now, sortIndexBuild: 'at-once' as const };
   const handle: TestMirror = {
-    mirror: await openMirror(file, { now, ...options }),
+    mirror: await openMirror(file, { ...defaults, ...options }),
     dir,
     file,
     async reopen(reopenOptions: OpenMirrorOptions = {}) {
       handle.mirror.close();
-      handle.mirror = await openMirror(file, { now, ...reopenOptions });
+      handle.mirror = await openMirror(file, { ...defaults, ...reopenOptions });
       return handle.mirror;
     },
     cleanup() {
