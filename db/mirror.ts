@@ -32,7 +32,12 @@ import {
 } from './outbox';
 import type { MirrorDatabase } from './schema';
 import { type PassState, type StoredPage, SyncPasses } from './sync-passes';
-import { buildNextSortIndex, deferSortIndexes, hasDeferredSortIndexes } from './deferred-indexes';
+import {
+  buildNextSortIndex,
+  deferredBuild,
+  deferSortIndexes,
+  hasDeferredSortIndexes,
+} from './deferred-indexes';
 import { checkTask, type TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
 import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
@@ -190,8 +195,14 @@ export class Mirror {
       this.words,
       () => this.version(),
       () => this.taskIndexes(),
+      () => this.wordsComplete(),
     );
     this.schemaVersion = db.prepare('PRAGMA schema_version');
+    // A first load cut short: if its pass is not running any more, finish its build.
+    const firstLoad = this.passes.row('tasks', '');
+    if (hasDeferredSortIndexes(db) && !(firstLoad?.state === 'running' && firstLoad.partial === 0)) {
+      this.finishDeferredBuild();
+    }
     this.feed = new ChangeFeed(db);
   }
 
@@ -216,6 +227,18 @@ export class Mirror {
     return this.indexCache.names;
   }
 
+  private wordsCache: { version: string; complete: boolean } | null = null;
+
+  /** False while a first load's rows are not all in the word index yet (searches then check every row). */
+  private wordsComplete(): boolean {
+    const version = this.version();
+    if (this.wordsCache === null || this.wordsCache.version !== version) {
+      const build = deferredBuild(this.db);
+      this.wordsCache = { version, complete: build === null || build.wordsFrom === null };
+    }
+    return this.wordsCache.complete;
+  }
+
   /** A first full pass into an empty mirror loads without the sort indexes (see deferred-indexes.ts). */
   private beginTaskPass(collection: CollectionName, scope: string, partial: boolean): void {
     const running = this.passes.row(collection, scope)?.state === 'running';
@@ -230,7 +253,14 @@ export class Mirror {
         this.db.pragma(durability === 'local' ? 'synchronous = FULL' : 'synchronous = NORMAL');
         this.synchronous = durability;
       }
-      const result = this.db.transaction(work).immediate();
+      const result = this.db
+        .transaction(() => {
+          // What a first load in progress (this or another connection's) leaves to its build.
+          const build = deferredBuild(this.db);
+          this.store.wordsDeferredAbove = build === null ? null : build.wordsFrom;
+          return work();
+        })
+        .immediate();
       this.words.committed();
       return result;
     } catch (error) {
@@ -318,16 +348,20 @@ export class Mirror {
 
   /** Every shown task's effective JSON, one text per task (for export), by task id. */
   *exportTasks(): Generator<string> {
-    const rows = this.read(
-      () =>
-        this.db
-          .prepare(
-            `SELECT coalesce(b.local_json, b.server_json) AS json FROM tasks t JOIN task_bodies b ON b.rid = t.rid
-              WHERE t.hidden = 0 ORDER BY t.task_id`,
-          )
-          .all() as { json: string }[],
+    // A thousand at a time by keyset: 100 000 tasks never sit in memory at once.
+    const chunk = this.db.prepare(
+      `SELECT t.search_id AS k, t.task_id AS id, coalesce(b.local_json, b.server_json) AS json
+         FROM tasks t INDEXED BY tasks_by_id JOIN task_bodies b ON b.rid = t.rid
+        WHERE t.hidden = 0 AND (t.search_id, t.task_id) > (?, ?) ORDER BY t.search_id, t.task_id LIMIT 1000`,
     );
-    for (const row of rows) yield row.json;
+    let after: [string, string] = ['', ''];
+    for (;;) {
+      const rows = this.read(() => chunk.all(...after) as { k: string; id: string; json: string }[]);
+      for (const row of rows) yield row.json;
+      const last = rows.at(-1);
+      if (!last || rows.length < 1000) return;
+      after = [last.k, last.id];
+    }
   }
 
   /** How many (effective, shown) tasks the mirror holds. */
@@ -657,14 +691,8 @@ export class Mirror {
       // The end of a first load builds the indexes it went without, in the
       // background; any full pass is when task rows changed most: refresh the
       // planner's statistics.
-      if (!this.read(() => hasDeferredSortIndexes(this.db))) this.optimize();
-      else if (this.sortIndexBuild === 'background') this.scheduleIndexBuild();
-      else {
-        this.read(() => {
-          while (buildNextSortIndex(this.db));
-        });
-        this.indexCache = null;
-      }
+      if (this.read(() => hasDeferredSortIndexes(this.db))) this.finishDeferredBuild();
+      else this.optimize();
     }
     return changes;
   }
@@ -866,6 +894,19 @@ export class Mirror {
   readonly indexBuildSteps: number[] = [];
   private indexBuild: Promise<void> | null = null;
 
+  /** Builds what a first load went without: at once, or in the background (the default). */
+  private finishDeferredBuild(): void {
+    if (this.sortIndexBuild === 'background') {
+      this.scheduleIndexBuild();
+      return;
+    }
+    this.read(() => {
+      while (buildNextSortIndex(this.db));
+    });
+    this.indexCache = null;
+    this.wordsCache = null;
+  }
+
   /**
    * Builds the sort indexes a first load went without, one per macrotask so
    * that no synchronous step holds the thread longer than one index build.
@@ -886,6 +927,7 @@ export class Mirror {
           return;
         }
         this.indexCache = null;
+        this.wordsCache = null;
         if (more) setImmediate(step);
         else {
           this.indexBuild = null;

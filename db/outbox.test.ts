@@ -111,6 +111,18 @@ describe('the overlay: local state is server state plus pending edits', () => {
     expect(mirror.outboxOps().map((op) => op.kind)).toEqual(['delete']);
   });
 
+  test('export gives every shown task as its effective JSON, past a chunk of a thousand', () => {
+    const tasks = Array.from({ length: 1203 }, (_, i) => taskJson({ title: `Export ${i}` }));
+    loadTasks(mirror, tasks);
+    mirror.editTask(tasks[5]?.task_id as string, { title: 'Edited export' });
+    mirror.deleteTask(tasks[6]?.task_id as string);
+    const exported = [...mirror.exportTasks()].map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(exported).toHaveLength(1202);
+    expect(new Set(exported.map((t) => t.task_id)).size).toBe(1202);
+    expect(exported.find((t) => t.task_id === tasks[5]?.task_id)?.title).toBe('Edited export');
+    expect(exported.some((t) => t.task_id === tasks[6]?.task_id)).toBe(false);
+  });
+
   test('edits are checked before they are queued', () => {
     const task = taskJson();
     loadTasks(mirror, [task]);

@@ -422,6 +422,8 @@ export class TaskQueries {
     private readonly version: () => string,
     /** The task indexes that exist now (sort indexes are absent during a first load). */
     private readonly indexes: () => ReadonlySet<string>,
+    /** False while a first load's tasks are not all in the word index: no candidates then. */
+    private readonly wordsComplete: () => boolean,
   ) {}
 
   private statement(sql: string): Statement {
@@ -540,6 +542,7 @@ export class TaskQueries {
    * CANDIDATE_LIMIT tasks or cannot narrow at all: then the sort order is walked.
    */
   private candidates(f: TaskListFilter): number[] | null {
+    if (!this.wordsComplete()) return null;
     const tags = this.tagsQuery(f.tags);
     if (f.search === undefined) return tags === null ? null : this.fetchCandidates(tags);
     const term = f.search.toLowerCase();

@@ -99,6 +99,16 @@ export class TaskStore {
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
+  /**
+   * During a first load, rows above this row id get their words from the
+   * build (deferred-indexes.ts), not from writes; null: index every write.
+   * Set at the start of each write transaction.
+   */
+  wordsDeferredAbove: number | null = null;
+
+  private indexesWords(rid: number): boolean {
+    return this.wordsDeferredAbove === null || rid <= this.wordsDeferredAbove;
+  }
 
   constructor(
     db: Database,
@@ -150,7 +160,8 @@ export class TaskStore {
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
-      this.words.add(rid, searchableText(columns), columns.search_id);
+      if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
+      else this.words.register(searchableText(columns));
       return rid;
     }
     values.push(existing.rid);
@@ -162,8 +173,10 @@ export class TaskStore {
       existing.search_tags !== columns.search_tags ||
       existing.search_id !== columns.search_id
     ) {
-      this.words.remove(existing.rid);
-      this.words.add(existing.rid, searchableText(columns), columns.search_id);
+      if (this.indexesWords(existing.rid)) {
+        this.words.remove(existing.rid);
+        this.words.add(existing.rid, searchableText(columns), columns.search_id);
+      } else this.words.register(searchableText(columns));
     }
     return existing.rid;
   }
@@ -176,7 +189,7 @@ export class TaskStore {
     this.version++;
     this.deleteRow.run(rid);
     this.deleteBody.run(rid);
-    this.words.remove(rid);
+    if (this.indexesWords(rid)) this.words.remove(rid);
   }
 
   /** Gives a row a new task id (a temporary id replaced by the server's); the caller re-writes its other columns. */
@@ -185,7 +198,7 @@ export class TaskStore {
     const lower = taskId.toLowerCase();
     this.renameRow.run(taskId, lower, rid);
     const row = this.byRid(rid);
-    if (row) {
+    if (row && this.indexesWords(rid)) {
       this.words.remove(rid);
       this.words.add(rid, searchableText(row), lower);
     }

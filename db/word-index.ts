@@ -78,8 +78,14 @@ export class WordIndex {
     );
   }
 
-  /** Indexes a task's (lower-case) searchable text and id under its row id. */
+  /** Indexes a task's (lower-case) searchable text and id under its row id, its words in the vocabulary. */
   add(rid: number, text: string, id: string): void {
+    this.register(text);
+    this.insertTask.run(rid, `${text} ${idTrigramTokens(id)}`);
+  }
+
+  /** Puts the words of a (lower-case) text in the vocabulary only (a first load indexes tasks later). */
+  register(text: string): void {
     for (const word of wordsOf(text)) {
       if (this.known.has(word)) continue;
       const { changes, lastInsertRowid } = this.insertWord.run(word);
@@ -87,7 +93,6 @@ export class WordIndex {
       this.known.add(word);
       this.added.push(word);
     }
-    this.insertTask.run(rid, `${text} ${idTrigramTokens(id)}`);
   }
 
   remove(rid: number): void {
@@ -157,13 +162,24 @@ export class WordIndex {
  * from real words; a clash would only add a candidate, which the exact check drops.
  */
 export function idTrigramTokens(id: string): string {
-  const chars = [...id];
   let tokens = '';
+  // Printable-ASCII ids (the usual) map each character to two hex digits without a Buffer per trigram.
+  if (ASCII.test(id)) {
+    for (let i = 0; i + 3 <= id.length; i++) {
+      tokens += `${i === 0 ? '' : ' '}ǂ${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}${HEX[id.charCodeAt(i + 2)]}`;
+    }
+    return tokens;
+  }
+  const chars = [...id];
   for (let i = 0; i + 3 <= chars.length; i++) {
-    tokens += `${i === 0 ? '' : ' '}ǂ${Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex')}`;
+    const trigram = Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex');
+    tokens += `${i === 0 ? '' : ' '}ǂ${trigram}`;
   }
   return tokens;
 }
+
+const ASCII = /^[ -~]*$/;
+const HEX = Array.from({ length: 128 }, (_, code) => code.toString(16).padStart(2, '0'));
 
 function limited(rows: { word: string }[], max: number): string[] | null {
   return rows.length > max ? null : rows.map((r) => r.word);

@@ -216,6 +216,8 @@ const buildCpu = process.cpuUsage(completeCpu);
 const indexBuildMs = mirror.indexBuildSteps.reduce((a, b) => a + b, 0);
 maxBlock = Math.max(maxBlock, ...mirror.indexBuildSteps);
 const loadMs = applyMs + complete.ms + indexBuildMs;
+if (values.verbose)
+  console.error(`  build steps: ${mirror.indexBuildSteps.map((ms) => ms.toFixed(0)).join(' ')} ms`);
 const upsertPerS = TASKS / (loadMs / 1000);
 /** The same on CPU time: what the writes cost when the machine is shared (wall time then includes waiting). */
 const upsertPerCpuS = TASKS / ((applyCpuMs + (buildCpu.user + buildCpu.system) / 1000) / 1000);
