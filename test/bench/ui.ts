@@ -9,6 +9,7 @@
 // The last stdout line is one JSON object of figures.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,14 @@ const { values } = parseArgs({
 });
 const taskCount = Number(values.tasks);
 const scrollStep = Number(values.step);
+
+/** Fresh openings of the page timed for first_rows_ms (the median is reported). */
+const OPENINGS = 3;
+const SETTLE_MS = 3000;
+
+interface Probes {
+  __bench: { firstRows: number | null };
+}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 function percentile(samples: readonly number[], p: number): number {
@@ -94,15 +103,25 @@ try {
   await waitForFirstSync(host);
   log(`mirrored ${taskCount} tasks in ${Math.round((performance.now() - started) / 1000)} s`);
 
-  const context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
-  await context.addInitScript(PAGE_PROBES);
-  const page = await context.newPage();
+  // The engine finishes its first pass by building indexes: let it settle, as a person reopening the app finds it.
+  await new Promise((done) => setTimeout(done, SETTLE_MS));
 
-  // Opening the main screen (My tasks) to the first rows painted.
-  await page.goto(host.url);
-  await page.locator('[role="row"][data-task-id]').first().waitFor();
-  await page.waitForFunction('window.__bench.firstRows !== null');
-  const firstRowsMs = await page.evaluate<number>('window.__bench.firstRows');
+  // Opening the main screen (My tasks) to the first rows painted: a fresh page each time, the median kept.
+  const openings: number[] = [];
+  let context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
+  let page = await context.newPage();
+  for (let run = 0; run < OPENINGS; run++) {
+    if (run > 0) {
+      await context.close();
+      context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
+      page = await context.newPage();
+    }
+    await context.addInitScript(PAGE_PROBES);
+    await page.goto(host.url);
+    await page.locator('[role="row"][data-task-id]').first().waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as Probes).__bench.firstRows !== null);
+    openings.push(await page.evaluate(() => (globalThis as unknown as Probes).__bench.firstRows ?? 0));
+  }
 
   // Keystrokes in the search, and filter clicks, over all 100 000 tasks.
   await page.getByRole('button', { name: 'All tasks' }).click();
@@ -113,11 +132,20 @@ try {
   const keystrokes: number[] = [];
   const search = page.getByLabel('Search tasks');
   await search.focus();
+  const timings: string[] = [];
   for (const word of ['migrate', 'audit log', 'safari', 'unicode']) {
-    for (const character of word) keystrokes.push(await timedUpdate(page, () => search.press(character)));
-    for (let i = 0; i < word.length; i++)
-      keystrokes.push(await timedUpdate(page, () => search.press('Backspace')));
+    for (let i = 0; i < word.length; i++) {
+      const ms = await timedUpdate(page, () => search.press(word.charAt(i)));
+      keystrokes.push(ms);
+      timings.push(`${word.slice(0, i + 1)}:${Math.round(ms)}`);
+    }
+    for (let i = word.length; i > 0; i--) {
+      const ms = await timedUpdate(page, () => search.press('Backspace'));
+      keystrokes.push(ms);
+      timings.push(`${word.slice(0, i - 1) || '(empty)'}:${Math.round(ms)}`);
+    }
   }
+  log(`keystrokes (term: ms): ${timings.join(' ')}`);
   for (const status of ['Blocked', 'In progress', 'Blocked', 'In progress']) {
     const chip = page.getByRole('group', { name: 'Status' }).getByRole('button', { name: status });
     keystrokes.push(await timedUpdate(page, () => chip.click()));
@@ -129,7 +157,7 @@ try {
     .filter({ hasText: `${taskCount.toLocaleString('en-US')} tasks` })
     .waitFor();
   const maxFrameMs = await page.evaluate<number>(`new Promise((resolve) => {
-    const body = document.querySelector('[data-testid="task-grid-body"]');
+    const body = document.querySelector('[data-testid="task-grid-scroll"]');
     body.scrollTop = 0;
     let last = null;
     let longest = 0;
@@ -154,13 +182,16 @@ try {
 
   const figures = {
     tasks: taskCount,
-    first_rows_ms: round(firstRowsMs),
+    first_rows_ms: round(percentile(openings, 50)),
+    first_rows_runs_ms: openings.map(round),
     keystroke_p95_ms: round(percentile(keystrokes, 95)),
     keystroke_median_ms: round(percentile(keystrokes, 50)),
     keystrokes: keystrokes.length,
     max_frame_ms: round(maxFrameMs),
     heap_mb: round(heap.usedSize / 1024 / 1024),
     targets: { first_rows_ms: 500, keystroke_p95_ms: 50, max_frame_ms: 50, heap_mb: 150 },
+    /** The machine's 1-minute load average at the end (2 shared cores here): the figures move with it. */
+    load_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
   };
   await context.close();
   console.log(JSON.stringify(figures));

@@ -94,6 +94,44 @@ describe('editing while the server is unreachable', () => {
   });
 });
 
+describe('comments and history', () => {
+  test('are fetched when a task opens, and stay readable offline', async () => {
+    const { page } = app;
+    let found: { taskId: string; comments: number } | null = null;
+    for (const task of emulator.control.tasks().slice(0, 60)) {
+      const url = new URL('/v1/task-comments', emulator.baseUrl);
+      url.searchParams.set('task_id', task.task_id);
+      const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
+      const body = (await response.json()) as { data: unknown[] };
+      if (body.data.length > 0) {
+        found = { taskId: task.task_id, comments: body.data.length };
+        break;
+      }
+    }
+    if (found === null) throw new Error('no task with comments in the first 60 of the seed');
+    const row = page.locator(`[role="row"][data-task-id="${found.taskId}"]`);
+    const editor = page.getByTestId('task-editor');
+    await page.getByLabel('Search tasks').fill(found.taskId);
+    await row.click();
+    await editor.getByRole('heading', { name: `Comments (${found.comments})` }).waitFor();
+    await editor.locator('.history li').first().waitFor();
+    await editor.locator('.history').scrollIntoViewIfNeeded();
+    await screenshot(page, 'task-activity');
+    await editor.getByRole('button', { name: 'Close task' }).click();
+
+    proxy.goOffline();
+    try {
+      await row.click();
+      await editor.getByRole('heading', { name: `Comments (${found.comments})` }).waitFor();
+      await editor.locator('.history li').first().waitFor();
+    } finally {
+      proxy.goOnline();
+      await editor.getByRole('button', { name: 'Close task' }).click();
+      await page.getByLabel('Search tasks').fill('');
+    }
+  });
+});
+
 describe('creating and deleting', () => {
   test('a new task shows at once and is created on the server once', async () => {
     const { page } = app;

@@ -33,7 +33,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-const activeRow = (page: Page) => page.getByTestId('task-grid-body').getAttribute('aria-activedescendant');
+const activeRow = (page: Page) => page.getByTestId('task-grid').getAttribute('aria-activedescendant');
 const synced = (page: Page) =>
   page.getByTestId('pending-count').filter({ hasText: 'All changes synced' }).waitFor({ timeout: 20_000 });
 
@@ -48,7 +48,7 @@ describe('keyboard only', () => {
     await keyboard.press('Escape');
     await expect(page.getByLabel('Search tasks').inputValue()).resolves.toBe('');
     await keyboard.press('ArrowDown');
-    await expect(hasFocus(page.getByTestId('task-grid-body'))).resolves.toBe(true);
+    await expect(hasFocus(page.getByTestId('task-grid'))).resolves.toBe(true);
     expect(await activeRow(page)).toBe('task-row-0');
     await keyboard.press('ArrowDown');
     await keyboard.press('j');
@@ -82,7 +82,7 @@ describe('keyboard only', () => {
     await synced(page);
     await keyboard.press('Escape');
     await editor.waitFor({ state: 'detached' });
-    await expect(hasFocus(page.getByTestId('task-grid-body'))).resolves.toBe(true);
+    await expect(hasFocus(page.getByTestId('task-grid'))).resolves.toBe(true);
     const onServer = host.emulator.control.task(rowId);
     expect(onServer?.title).toBe('Renamed from the keyboard');
     expect(onServer?.status).toBe('blocked');

@@ -54,6 +54,26 @@ describe('a read-only account', () => {
     expect(host.emulator.control.requests().filter((r) => r.method !== 'GET').length).toBe(writesBefore);
   });
 
+  test('"Try the demo" adds a second account on a local server with sample data, and the switcher goes back', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: /Northwind Labs/ }).click();
+    await page.getByRole('menuitem', { name: 'Add an account…' }).click();
+    await page.getByRole('heading', { name: 'Add an account' }).waitFor();
+    await page.getByRole('button', { name: 'Try the demo' }).click();
+    await page.locator('.account-user').filter({ hasText: 'demo' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByTestId('list-count').filter({ hasText: '2,000 tasks' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'New task' }).isEnabled()).resolves.toBe(true);
+    expect(host.accounts.list()).toHaveLength(2);
+
+    await page.locator('.account-button').click();
+    await page.getByRole('menuitem', { name: /^Switch to ada .*127\.0\.0\.1/ }).click();
+    await page.locator('.account-user').filter({ hasText: 'read-only' }).waitFor();
+    await expect(page.getByRole('button', { name: 'New task' }).isDisabled()).resolves.toBe(true);
+    // The list is the first account's again, not the demo's.
+    await page.getByTestId('list-count').filter({ hasText: '120 tasks' }).waitFor();
+  });
+
   test('the page reported no errors', () => {
     expect(app.problems).toEqual([]);
   });

@@ -23,10 +23,11 @@ afterAll(async () => {
 describe('signing in with a pasted token', () => {
   test('the sign-in screen offers the browser, a token, the server settings and the demo', async () => {
     const { page } = app;
-    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('button', { name: 'Sign in with your browser' }).isEnabled()).resolves.toBe(
-      true,
-    );
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // Enabled once the server settings arrived.
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Sign in with your browser' }).isEnabled())
+      .toBe(true);
     await expect(page.getByRole('button', { name: 'Try the demo' }).isVisible()).resolves.toBe(true);
     await page.getByText('Server settings').click();
     await expect(page.getByLabel('Service address (base URL)').inputValue()).resolves.toBe(
@@ -59,6 +60,9 @@ describe('signing in with a pasted token', () => {
       .waitFor({ timeout: 20_000 });
     await expect(page.getByRole('row').count()).resolves.toBeGreaterThan(5);
     await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor();
+    // The sidebar and the project column fill in once the workspace is read after the sync.
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.mouse.move(0, 0);
     await screenshot(page, 'task-list');
   });
 });

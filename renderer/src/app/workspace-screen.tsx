@@ -73,7 +73,8 @@ export function WorkspaceScreen() {
       <Sidebar />
       <main className="main-area" id="main">
         <NoticeBanner />
-        <MainView view={view} />
+        {/* Keyed by account: switching shows the other account's lists from scratch, never a mix. */}
+        <MainView key={accountId ?? ''} view={view} />
       </main>
       {creating ? (
         <TaskCreateForm />

@@ -160,6 +160,56 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
     detail: 'This part of the app is not ready yet. Try again in a moment.',
     action: 'retry',
   },
+  'account-mismatch': {
+    title: 'That sign-in is for someone else',
+    detail:
+      'This account belongs to another person or organization. Sign in as its owner, or add the other one as a new account.',
+    action: 'use-another-token',
+  },
+  'account-not-found': {
+    title: 'That account is no longer here',
+    detail: 'It was removed from this computer. Sign in to add it again.',
+    action: 'sign-in-again',
+  },
+  'server-settings-refused': {
+    title: 'The server address is not allowed',
+    detail:
+      'It must be an https address (http only for a server on this computer), without a password in it.',
+    action: 'check-server-settings',
+  },
+  'registry-unreadable': {
+    title: 'The list of accounts cannot be read',
+    detail:
+      'The file that lists your accounts is damaged; it was left as it is. Sign in again to start a new list.',
+    action: 'sign-in-again',
+  },
+  'invalid-response': {
+    title: 'The server answered something unexpected',
+    detail:
+      'Check that the server address points to the service. Your changes are kept and will be sent later.',
+    action: 'check-server-settings',
+  },
+  'mfa-required': {
+    title: 'Two-step sign-in is required',
+    detail: 'Your organization asks for a second step. Sign in through the browser, or use an access token.',
+    action: 'sign-in-again',
+  },
+  'email-unverified': {
+    title: 'Your e-mail address is not confirmed yet',
+    detail: 'Confirm it from the message the service sent you, then sign in again.',
+    action: 'sign-in-again',
+  },
+  'token-policy': {
+    title: 'Your organization does not allow this token',
+    detail:
+      'Its token policy refuses it (kind or lifetime). Create a token the policy allows, or sign in through the browser.',
+    action: 'use-another-token',
+  },
+  'idempotency-key-in-flight': {
+    title: 'The same change is still being sent',
+    detail: 'The app will try again in a moment.',
+    action: 'none',
+  },
   'demo-failed': {
     title: 'The demo could not start',
     detail: 'The local demo server did not start. Try again.',

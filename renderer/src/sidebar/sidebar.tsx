@@ -73,6 +73,15 @@ function boards(
   );
 }
 
+/** The server's host, to tell apart two accounts of the same name on different servers. */
+function serverHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
 /** Signing out with changes still unsent: keep them for the next sign-in (the default), or drop them. */
 function SignOutConfirm({
   accountId,
@@ -172,7 +181,8 @@ function AccountSwitcher() {
                   }}
                 >
                   Switch to {account.username} · {account.org_name ?? account.org_id}
-                  {account.state === 'signed-out' ? ' (signed out)' : ''}
+                  {account.demo ? ' (demo)' : ` (${serverHost(account.server.base_url)})`}
+                  {account.state === 'signed-out' ? ' · signed out' : ''}
                 </button>
               </li>
             ))}

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { RendererSettings, ThemePreference } from '../../../main/ipc/contract';
 import type { AccountList, AccountSummary, SyncStatus } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
+import { useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
 export interface Notice {
@@ -53,6 +54,10 @@ export function dismissNotice(): void {
 
 function applyAccounts(list: AccountList): void {
   const current = list.accounts.find((account) => account.account_id === list.current) ?? null;
+  // Another account on show: a task open from the previous one does not belong to it.
+  if (current?.account_id !== useSession.getState().current?.account_id) {
+    useView.setState({ openTaskId: null, selectedTaskId: null, creating: false });
+  }
   useSession.setState((state) => ({
     accounts: list.accounts,
     current,
@@ -105,6 +110,7 @@ export async function refreshStatus(): Promise<void> {
 export async function enterAccount(account: AccountSummary): Promise<void> {
   applyAccounts(await invoke('accounts:list'));
   if (useSession.getState().current?.account_id !== account.account_id) {
+    useView.setState({ openTaskId: null, selectedTaskId: null, creating: false });
     useSession.setState({ current: account, phase: 'workspace' });
   }
   useSession.setState({ addingAccount: false, notice: null });

@@ -28,15 +28,22 @@ function CommentItem({ comment }: { comment: Comment }) {
   );
 }
 
+/** Fields whose values are the service's words (shown as words); others are shown as written. */
+const WORDED_FIELDS = new Set(['status', 'priority', 'task_type', 'review', 'created_via']);
+const SHOWN_TEXT = 80;
+
 function changeWords(change: Record<string, unknown>): string {
   const field = typeof change.field === 'string' ? change.field : 'something';
+  const text = (value: string) => (value.length > SHOWN_TEXT ? `${value.slice(0, SHOWN_TEXT)}…` : value);
   const show = (value: unknown) =>
     value === null || value === undefined
       ? 'none'
       : Array.isArray(value)
         ? value.join(', ') || 'none'
         : typeof value === 'string'
-          ? valueWord(value)
+          ? WORDED_FIELDS.has(field)
+            ? valueWord(value)
+            : text(value)
           : JSON.stringify(value);
   return `${fieldWord(field)}: ${show(change.old)} → ${show(change.new)}`;
 }

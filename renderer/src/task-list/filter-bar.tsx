@@ -2,7 +2,7 @@
 // "Filters") every other filter of the service's task list: priority,
 // assignee (with "me"), project, team, tags, type, review, origin, the four
 // date bounds and overdue. Every control is a labelled native control.
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { ListScope } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ORIGINS, PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
@@ -136,7 +136,7 @@ function PickList({
   );
 }
 
-export function FilterBar({ scope }: { scope: ListScope }) {
+export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }) {
   const filters = useList((state) => state.filters);
   const sort = useList((state) => state.sort);
   const open = useList((state) => state.filtersOpen);
@@ -309,4 +309,4 @@ export function FilterBar({ scope }: { scope: ListScope }) {
       ) : null}
     </div>
   );
-}
+});

@@ -59,17 +59,36 @@ describe('RowWindow', () => {
     expect(calls).toEqual([null, 't00099', 't00199', 't00299', 't00399']);
   });
 
-  test('a far page is reached in one fetch that passes over the pages between', async () => {
+  test('a far page is reached by a fetch that passes over the pages between', async () => {
     const calls: (string | null)[] = [];
     const window = new RowWindow(source(1000, calls), { pageSize: 100, maxSkip: 40 });
     window.want(950, 960);
     await settle();
     expect(window.rowAt(955)?.title).toBe('Task 955');
-    expect(calls).toEqual([null]);
+    // The first page, then one fetch from page 1 straight to page 9.
+    expect(calls).toEqual([null, 't00099']);
     // The cursors passed over are kept: going back to page 3 starts from its own cursor.
     window.want(350, 360);
     await settle();
-    expect(calls).toEqual([null, 't00299']);
+    expect(calls).toEqual([null, 't00099', 't00299']);
+  });
+
+  test('a smaller first page is followed by full pages, and jumps start after it', async () => {
+    const calls: (string | null)[] = [];
+    const window = new RowWindow(source(1000, calls), { pageSize: 100, firstPageSize: 30, maxSkip: 40 });
+    window.want(0, 20);
+    await settle();
+    expect(window.rowAt(29)?.title).toBe('Task 29');
+    expect(window.rowAt(30)).toBeUndefined();
+    window.want(700, 710);
+    await settle();
+    expect(window.rowAt(705)?.title).toBe('Task 705');
+    expect(window.rowAt(129)).toBeUndefined();
+    // The first page (30 rows), then one jump from page 1 (rows 30..129) over to the page holding row 705.
+    expect(calls).toEqual([null, 't00029']);
+    window.want(150, 160);
+    await settle();
+    expect(window.rowAt(155)?.title).toBe('Task 155');
   });
 
   test('keeps at most maxPages in memory, dropping those farthest from what is wanted', async () => {

@@ -20,14 +20,26 @@ export type FetchPage = (after: string | null, limit: number, skip: number) => P
 export interface RowWindowOptions {
   /** Rows per page. */
   pageSize?: number;
+  /**
+   * Rows of the first page (default: pageSize): a screenful is enough to show
+   * a query's answer, and a smaller first page is found and sent sooner.
+   */
+  firstPageSize?: number;
   /** Pages one fetch may pass over to reach a far one (the service's answers hold only cursors for them). */
   maxSkip?: number;
+  /**
+   * Rows around the wanted ones are fetched ahead only once the window is this
+   * old (ms): while someone types, each keystroke's query gets its first page
+   * without queueing behind the previous query's read-ahead.
+   */
+  aheadDelayMs?: number;
   /** Pages kept in memory; those farthest from what is wanted go first. */
   maxPages?: number;
 }
 
 export class RowWindow {
   readonly pageSize: number;
+  readonly firstPageSize: number;
   private readonly maxPages: number;
   private readonly maxSkip: number;
   private pages = new Map<number, TaskRow[]>();
@@ -39,6 +51,9 @@ export class RowWindow {
   private lastPage: number | null = null;
   private wantedFirst = 0;
   private wantedLast = 0;
+  private ahead = 0;
+  private aheadAllowed: boolean;
+  private aheadTimer: ReturnType<typeof setTimeout> | null = null;
   private running = false;
   private generation = 0;
   private disposed = false;
@@ -55,8 +70,18 @@ export class RowWindow {
     options: RowWindowOptions = {},
   ) {
     this.pageSize = options.pageSize ?? 250;
+    this.firstPageSize = Math.max(1, options.firstPageSize ?? this.pageSize);
     this.maxPages = Math.max(options.maxPages ?? 60, 2);
     this.maxSkip = Math.max(options.maxSkip ?? 0, 0);
+    const aheadDelayMs = options.aheadDelayMs ?? 0;
+    this.aheadAllowed = aheadDelayMs <= 0;
+    if (!this.aheadAllowed) {
+      this.aheadTimer = setTimeout(() => {
+        this.aheadTimer = null;
+        this.aheadAllowed = true;
+        void this.run();
+      }, aheadDelayMs);
+    }
   }
 
   /** How many rows the list has (or is known to have so far). */
@@ -69,9 +94,23 @@ export class RowWindow {
     return this.counted || this.lastPage !== null;
   }
 
+  /** The row index page `page` starts at. */
+  private pageStart(page: number): number {
+    return page === 0 ? 0 : this.firstPageSize + (page - 1) * this.pageSize;
+  }
+
+  /** The page row `index` is on. */
+  private pageOf(index: number): number {
+    return index < this.firstPageSize ? 0 : 1 + Math.floor((index - this.firstPageSize) / this.pageSize);
+  }
+
+  private pageLength(page: number): number {
+    return page === 0 ? this.firstPageSize : this.pageSize;
+  }
+
   rowAt(index: number): TaskRow | undefined {
-    const page = Math.floor(index / this.pageSize);
-    const offset = index - page * this.pageSize;
+    const page = this.pageOf(index);
+    const offset = index - this.pageStart(page);
     return (this.pages.get(page) ?? this.stale.get(page))?.[offset];
   }
 
@@ -79,7 +118,7 @@ export class RowWindow {
   indexOf(taskId: string): number {
     for (const [page, rows] of this.pages) {
       const offset = rows.findIndex((row) => row.task_id === taskId);
-      if (offset !== -1) return page * this.pageSize + offset;
+      if (offset !== -1) return this.pageStart(page) + offset;
     }
     return -1;
   }
@@ -103,10 +142,11 @@ export class RowWindow {
     this.store(0, page);
   }
 
-  /** Rows [first, last] are on screen (or about to be): fetch the pages they need. */
-  want(first: number, last: number): void {
+  /** Rows [first, last] are on screen: fetch the pages they need, and `ahead` rows on either side (read-ahead). */
+  want(first: number, last: number, ahead = 0): void {
     this.wantedFirst = Math.max(0, first);
     this.wantedLast = Math.max(this.wantedFirst, last);
+    this.ahead = Math.max(0, ahead);
     void this.run();
   }
 
@@ -131,6 +171,7 @@ export class RowWindow {
   dispose(): void {
     this.disposed = true;
     this.listeners.clear();
+    if (this.aheadTimer !== null) clearTimeout(this.aheadTimer);
   }
 
   private changed(): void {
@@ -152,11 +193,11 @@ export class RowWindow {
       this.stale.forEach((_, staleIndex) => {
         if (staleIndex > index) this.stale.delete(staleIndex);
       });
-      this.knownRows = index * this.pageSize + page.rows.length;
+      this.knownRows = this.pageStart(index) + page.rows.length;
     } else if (!this.counted) {
-      this.knownRows = Math.max(this.knownRows, (index + 1) * this.pageSize + 1);
+      this.knownRows = Math.max(this.knownRows, this.pageStart(index + 1) + 1);
     } else {
-      this.knownRows = Math.max(this.knownRows, (index + 1) * this.pageSize);
+      this.knownRows = Math.max(this.knownRows, this.pageStart(index + 1));
     }
     this.evict();
     this.changed();
@@ -164,7 +205,7 @@ export class RowWindow {
 
   private evict(): void {
     if (this.pages.size <= this.maxPages) return;
-    const center = Math.floor((this.wantedFirst + this.wantedLast) / 2 / this.pageSize);
+    const center = this.pageOf(Math.floor((this.wantedFirst + this.wantedLast) / 2));
     const byDistance = [...this.pages.keys()].sort((a, b) => Math.abs(b - center) - Math.abs(a - center));
     for (const index of byDistance) {
       if (this.pages.size <= this.maxPages) break;
@@ -174,8 +215,9 @@ export class RowWindow {
 
   /** The next page to fetch for the wanted rows (and how many to pass over to reach it) from a known cursor. */
   private nextToFetch(): { from: number; skip: number } | null {
-    const first = Math.floor(this.wantedFirst / this.pageSize);
-    let last = Math.floor(this.wantedLast / this.pageSize);
+    const ahead = this.aheadAllowed ? this.ahead : 0;
+    const first = this.pageOf(Math.max(0, this.wantedFirst - ahead));
+    let last = this.pageOf(this.wantedLast + ahead);
     if (this.lastPage !== null) last = Math.min(last, this.lastPage);
     for (let index = first; index <= last; index++) {
       if (this.pages.has(index)) continue;
@@ -183,7 +225,8 @@ export class RowWindow {
       // Its cursor is not known yet: start from the nearest earlier page whose cursor is, passing over those between.
       let known = index - 1;
       while (known > 0 && this.cursors[known] === undefined) known--;
-      const skip = Math.min(index - known, this.maxSkip);
+      // Pages passed over must all be of one size: never from the (smaller) first page.
+      const skip = known === 0 ? 0 : Math.min(index - known, this.maxSkip);
       if (skip === 0 && this.pages.has(known)) return null;
       return { from: known, skip };
     }
@@ -199,7 +242,7 @@ export class RowWindow {
         if (next === null || this.disposed) break;
         const generation = this.generation;
         const after = this.cursors[next.from] ?? null;
-        const page = await this.fetchPage(after, this.pageSize, next.skip);
+        const page = await this.fetchPage(after, this.pageLength(next.from), next.skip);
         if (this.disposed) break;
         if (generation !== this.generation) continue;
         this.failure = null;

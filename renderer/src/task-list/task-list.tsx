@@ -11,11 +11,15 @@ import { type ListScope, openTask, selectTask, startCreating, useView } from '..
 import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
-import { GRID_BODY_TEST_ID } from './list-focus';
-import { activeFilterCount, type SortKey, taskListQuery } from './list-query';
+import { GRID_SCROLL_TEST_ID, GRID_TEST_ID } from './list-focus';
+import { activeFilterCount, type ListSort, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
-import { PAGE_SIZE, useRowWindow } from './use-row-window';
+import type { RowWindow } from './row-window';
+import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+
+/** More than the rows ever drawn at once (a screenful and the overscan), so slot keys never collide. */
+const ROW_SLOTS = 256;
 
 interface Column {
   key: string;
@@ -39,13 +43,93 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const sort = useList((state) => state.sort);
   const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
   const { window: rows, current, error } = useRowWindow(query);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const failure = error ?? null;
+  const problem = failure === null ? null : describeProblem(errorType(failure));
+
+  return (
+    <section className="task-list" aria-labelledby="task-list-title">
+      <header className="list-header">
+        <div className="list-title-row">
+          <h1 id="task-list-title">{title}</h1>
+          <CountLabel rows={rows} />
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button primary"
+            onClick={startCreating}
+            disabled={readOnly}
+            title={readOnly ? 'This account can only read' : 'New task (C)'}
+          >
+            New task
+          </button>
+        </div>
+        <FilterBar scope={scope} />
+      </header>
+      {problem ? <ListProblem problem={problem} /> : null}
+      <TaskGrid
+        rows={rows}
+        current={current}
+        title={title}
+        sort={sort}
+        queryKey={JSON.stringify(query)}
+        filtered={activeFilterCount(filters) > 0}
+      />
+    </section>
+  );
+}
+
+function ListProblem({ problem }: { problem: ReturnType<typeof describeProblem> }) {
+  return (
+    <div className="inline-problem" role="alert">
+      <strong>{problem.title}.</strong> {problem.detail}{' '}
+      {problem.action === 'clear-filters' ? (
+        <button type="button" className="link-button" onClick={clearFilters}>
+          {problem.actionLabel}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** "1,234 tasks": follows the window (its count arrives after the first page). */
+function CountLabel({ rows }: { rows: RowWindow | null }) {
+  useWindowVersion(rows);
+  const label =
+    rows === null ? 'Loading…' : rows.sizeKnown ? countWords(rows.size, 'task', 'tasks') : 'Counting…';
+  return (
+    <span className="list-count" aria-live="polite" data-testid="list-count">
+      {label}
+    </span>
+  );
+}
+
+/**
+ * The grid itself: the only part that re-renders as pages arrive and as the
+ * list scrolls, so a keystroke's answer redraws rows and nothing else.
+ */
+function TaskGrid({
+  rows,
+  current,
+  title,
+  sort,
+  queryKey,
+  filtered,
+}: {
+  rows: RowWindow | null;
+  current: boolean;
+  title: string;
+  sort: ListSort;
+  queryKey: string;
+  filtered: boolean;
+}) {
+  useWindowVersion(rows);
   const projectNames = useWorkspace((state) => state.projectNames);
   const openTaskId = useView((state) => state.openTaskId);
   const firstSync = useSession((state) => state.status?.first_sync ?? null);
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
-
   const count = rows?.size ?? 0;
   // TanStack Virtual hands back fresh functions each render; nothing here is memoized by the compiler anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -54,6 +138,8 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    // Rows keep their element as they scroll by: a slot's DOM is patched with the next task rather than rebuilt.
+    getItemKey: (index) => index % ROW_SLOTS,
     // Scrolling re-renders in React's scheduler rather than inside the scroll event: no frame waits on it.
     useFlushSync: false,
   });
@@ -62,12 +148,11 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    // Two pages ahead and one behind: scrolling finds its rows already there.
-    rows?.want(firstIndex - PAGE_SIZE, lastIndex + 2 * PAGE_SIZE);
+    // Two pages of read-ahead: scrolling finds its rows already there.
+    rows?.want(firstIndex, lastIndex, 2 * PAGE_SIZE);
   }, [rows, firstIndex, lastIndex]);
 
   // A new query starts at the top.
-  const queryKey = JSON.stringify(query);
   useEffect(() => {
     setActive(0);
     scrollRef.current?.scrollTo({ top: 0 });
@@ -82,7 +167,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const onPick = useCallback((index: number, taskId: string) => {
     setActive(index);
     openTask(taskId);
-    scrollRef.current?.focus({ preventScroll: true });
+    gridRef.current?.focus({ preventScroll: true });
   }, []);
 
   const moveTo = (index: number) => {
@@ -92,7 +177,8 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // Keys pressed on a column header's sort button are that button's.
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
     const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const moves: Record<string, () => void> = {
       ArrowDown: () => moveTo(activeIndex + 1),
@@ -117,45 +203,12 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
     }
   };
 
-  const failure = error ?? rows?.failure ?? null;
-  const problem = failure === null ? null : describeProblem(errorType(failure));
-  const filtered = activeFilterCount(filters) > 0;
-  const countLabel =
-    rows === null ? 'Loading…' : rows.sizeKnown ? countWords(count, 'task', 'tasks') : 'Counting…';
+  const pageProblem = rows?.failure ? describeProblem(errorType(rows.failure)) : null;
 
   return (
-    <section className="task-list" aria-labelledby="task-list-title">
-      <header className="list-header">
-        <div className="list-title-row">
-          <h1 id="task-list-title">{title}</h1>
-          <span className="list-count" aria-live="polite" data-testid="list-count">
-            {countLabel}
-          </span>
-          <span className="spacer" />
-          <button
-            type="button"
-            className="button primary"
-            onClick={startCreating}
-            disabled={readOnly}
-            title={readOnly ? 'This account can only read' : 'New task (C)'}
-          >
-            New task
-          </button>
-        </div>
-        <FilterBar scope={scope} />
-      </header>
-
-      {problem ? (
-        <div className="inline-problem" role="alert">
-          <strong>{problem.title}.</strong> {problem.detail}{' '}
-          {problem.action === 'clear-filters' ? (
-            <button type="button" className="link-button" onClick={clearFilters}>
-              {problem.actionLabel}
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-
+    <>
+      {pageProblem ? <ListProblem problem={pageProblem} /> : null}
+      {/* The grid holds the focus and names its active row: arrows move it, the rows never take focus. */}
       <div
         className="grid"
         role="grid"
@@ -163,6 +216,11 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
         aria-rowcount={count + 1}
         aria-colcount={COLUMNS.length}
         aria-busy={!current}
+        tabIndex={0}
+        aria-activedescendant={count > 0 ? rowElementId(activeIndex) : undefined}
+        onKeyDown={onKeyDown}
+        data-testid={GRID_TEST_ID}
+        ref={gridRef}
       >
         <div role="rowgroup" className="grid-head">
           <div role="row" aria-rowindex={1} className="task-row head-row">
@@ -197,16 +255,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
             ))}
           </div>
         </div>
-        <div
-          ref={scrollRef}
-          role="rowgroup"
-          className="grid-body"
-          tabIndex={0}
-          aria-label="Tasks"
-          aria-activedescendant={count > 0 ? rowElementId(activeIndex) : undefined}
-          onKeyDown={onKeyDown}
-          data-testid={GRID_BODY_TEST_ID}
-        >
+        <div ref={scrollRef} role="rowgroup" className="grid-body" data-testid={GRID_SCROLL_TEST_ID}>
           <div className="grid-spacer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             {items.map((item) => {
               const row = rows?.rowAt(item.index);
@@ -242,6 +291,6 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
           ) : null}
         </div>
       </div>
-    </section>
+    </>
   );
 }

@@ -2,17 +2,21 @@
 // person waits for), the count right after, and a refresh when the mirror says
 // tasks changed. The previous query's rows stay on show until the new ones
 // arrive, and a slower answer to an older query never replaces a newer one.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { RowWindow } from './row-window';
 
-/** Rows a page holds: the first screenful and some, so a keystroke's answer is small and quick. */
+/** Rows a page holds. */
 export const PAGE_SIZE = 100;
+/** Rows of a query's first page: a screenful, so a keystroke's answer is found and drawn quickly. */
+export const FIRST_PAGE_SIZE = 40;
 /** As many pages as main/ipc/screen-schemas.ts lets one call pass over (a copy: the renderer takes only types from main). */
 const MAX_SKIPPED_PAGES = 40;
+/** Read-ahead waits this long after a query's first page, so typing is never queued behind it. */
+const AHEAD_DELAY_MS = 250;
 /** The count waits this long after the first page, so typing does not queue a count per keystroke. */
-const COUNT_DELAY_MS = 120;
+const COUNT_DELAY_MS = 250;
 /** Bursts of changes (a sync applying pages) refresh the list at most this often. */
 const REFRESH_DELAY_MS = 150;
 
@@ -26,61 +30,89 @@ export interface RowWindowState {
 const noWindow = () => () => {};
 
 type FirstPage = ReturnType<typeof invoke<'tasks:query'>>;
+type FirstPageValue = Awaited<FirstPage>;
 
 /** The first page of the list the app opens on, asked for while the rest of the page is still starting. */
-let prefetched: { key: string; page: FirstPage } | null = null;
+let prefetched: { key: string; page: FirstPage; value: FirstPageValue | null } | null = null;
 
 /** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
 export function prefetchFirstPage(query: TaskListQueryInput): void {
-  const page = invoke('tasks:query', { query, limit: PAGE_SIZE });
-  // Not signed in yet, or it failed: the list asks again when it shows.
-  page.catch(() => undefined);
-  prefetched = { key: JSON.stringify(query), page };
+  const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE });
+  const entry: NonNullable<typeof prefetched> = { key: JSON.stringify(query), page, value: null };
+  page.then(
+    (value) => {
+      entry.value = value;
+    },
+    // Not signed in yet, or it failed: the list asks again when it shows.
+    () => undefined,
+  );
+  prefetched = entry;
+}
+
+/** The prefetched first page of `key` when it has already arrived (the list then draws it in its first render). */
+function arrivedFirstPage(key: string): FirstPageValue | null {
+  if (prefetched?.key !== key || prefetched.value === null) return null;
+  const { value } = prefetched;
+  prefetched = null;
+  return value;
+}
+
+function createWindow(query: TaskListQueryInput): RowWindow {
+  return new RowWindow(
+    async (after, limit, skip) => {
+      const page = await invoke('tasks:query', { query, after, limit, ...(skip > 0 ? { skip } : {}) });
+      return { rows: page.rows, next: page.next, skipped: page.skipped };
+    },
+    {
+      pageSize: PAGE_SIZE,
+      firstPageSize: FIRST_PAGE_SIZE,
+      maxSkip: MAX_SKIPPED_PAGES,
+      aheadDelayMs: AHEAD_DELAY_MS,
+    },
+  );
 }
 
 function firstPage(key: string, query: TaskListQueryInput): FirstPage {
   if (prefetched?.key === key) {
     const { page } = prefetched;
     prefetched = null;
-    return page.catch(() => invoke('tasks:query', { query, limit: PAGE_SIZE }));
+    return page.catch(() => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE }));
   }
   prefetched = null;
-  return invoke('tasks:query', { query, limit: PAGE_SIZE });
+  return invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE });
 }
 
 export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   const key = JSON.stringify(query);
-  const [state, setState] = useState<{ window: RowWindow | null; key: string | null; error: unknown }>({
-    window: null,
-    key: null,
-    error: null,
+  const [state, setState] = useState<{ window: RowWindow | null; key: string | null; error: unknown }>(() => {
+    // The page the app opens on may already be here: then the first render draws its rows.
+    const arrived = arrivedFirstPage(key);
+    if (arrived === null) return { window: null, key: null, error: null };
+    const window = createWindow(query);
+    window.seed(arrived);
+    return { window, key, error: null };
   });
+  /** The window the first render was given, taken over by the first effect instead of asking again. */
+  const adopted = useRef(state.window);
 
   useEffect(() => {
     const parsed = JSON.parse(key) as TaskListQueryInput;
     let cancelled = false;
-    const window = new RowWindow(
-      async (after, limit, skip) => {
-        const page = await invoke('tasks:query', {
-          query: parsed,
-          after,
-          limit,
-          ...(skip > 0 ? { skip } : {}),
-        });
-        return { rows: page.rows, next: page.next, skipped: page.skipped };
-      },
-      { pageSize: PAGE_SIZE, maxSkip: MAX_SKIPPED_PAGES },
-    );
+    const seeded = adopted.current;
+    adopted.current = null;
+    const window = seeded ?? createWindow(parsed);
     const recount = async (): Promise<number | null> =>
       (await invoke('tasks:query', { query: parsed, limit: 1, count: true })).count;
 
     let countTimer: ReturnType<typeof setTimeout> | null = null;
     void (async () => {
       try {
-        const first = await firstPage(key, parsed);
-        if (cancelled) return;
-        window.seed(first);
-        setState({ window, key, error: null });
+        if (seeded === null) {
+          const first = await firstPage(key, parsed);
+          if (cancelled) return;
+          window.seed(first);
+          setState({ window, key, error: null });
+        }
         // Counting a broad search costs more than its first page: only once the typing paused.
         countTimer = setTimeout(() => {
           countTimer = null;
@@ -121,10 +153,14 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   }, [key]);
 
   const window = state.window;
-  useSyncExternalStore(window?.subscribe ?? noWindow, () => window?.version ?? 0);
   return {
     window,
     current: state.key === key && state.window !== null,
     error: state.key === key ? state.error : null,
   };
+}
+
+/** Re-renders the caller whenever the window's rows or size change. */
+export function useWindowVersion(window: RowWindow | null): number {
+  return useSyncExternalStore(window?.subscribe ?? noWindow, () => window?.version ?? 0);
 }

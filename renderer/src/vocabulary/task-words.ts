@@ -67,6 +67,17 @@ export function fieldWord(field: string): string {
 
 const DAY_MS = 86_400_000;
 
+// Formatters are costly to build and a list formats a date per row: made once.
+const SHORT_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const LONG_DAY = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const LOCAL_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
 /** `2026-03-04` as "Mar 4" (this year) or "Mar 4, 2025"; with "today", "tomorrow", "yesterday" nearby. */
 export function dayWords(day: string | null | undefined, today = new Date()): string {
   if (!day) return '—';
@@ -77,13 +88,7 @@ export function dayWords(day: string | null | undefined, today = new Date()): st
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Tomorrow';
   if (diff === -1) return 'Yesterday';
-  const sameYear = date.getUTCFullYear() === today.getUTCFullYear();
-  return date.toLocaleDateString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-    ...(sameYear ? {} : { year: 'numeric' }),
-  });
+  return (date.getUTCFullYear() === today.getUTCFullYear() ? SHORT_DAY : LONG_DAY).format(date);
 }
 
 /** Due before today and not done. */
@@ -102,14 +107,14 @@ export function agoWords(iso: string | null | undefined, now = Date.now()): stri
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
-  return new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  return LOCAL_DAY.format(new Date(at));
 }
 
 export function timeWords(iso: string | null | undefined): string {
   if (!iso) return '';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return MOMENT.format(at);
 }
 
 export function countWords(count: number, one: string, many: string): string {
