@@ -18,6 +18,12 @@ export interface OpenMirrorOptions extends MirrorOptions {
   maxSizeMb?: number;
   /** Page size of a NEW file (an existing file keeps its own); default {@link MIRROR_PAGE_SIZE}. */
   pageSize?: number;
+  /**
+   * better-sqlite3's compiled addon to load instead of the one in node_modules:
+   * the Electron app passes the build made for Electron (main/native/sqlite-addon.ts),
+   * since node_modules holds Node's build and Electron refuses it.
+   */
+  nativeBinding?: string;
 }
 
 /**
@@ -100,6 +106,7 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
     db = new Database(file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
+      ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     });
   } catch (error) {
     throw asStorageError(error, file);

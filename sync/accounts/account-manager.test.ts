@@ -518,3 +518,12 @@ describe('several accounts', () => {
     }
   });
 });
+
+describe('the mirror’s SQLite addon', () => {
+  test('account mirrors open through the nativeBinding the host gives (Electron’s build in the app)', async () => {
+    const manager = await openManager({ nativeBinding: join(directory, 'no-such-addon.node') });
+    // Had the option been dropped, node_modules' build would have opened the mirror and the sign-in succeeded.
+    await expect(manager.signInWithToken({ token: emulator.tokens.live })).rejects.toThrow(/no-such-addon/);
+    expect(manager.list()).toEqual([]);
+  });
+});

