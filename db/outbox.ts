@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../sync/protocol/task';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
-import type { OutboxRow } from './schema';
+import type { ConflictsTable, OutboxRow } from './schema';
 import { checkTask, type TaskObject } from './task-columns';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
@@ -152,21 +152,8 @@ function opOf(row: OutboxRow): OutboxOp {
   };
 }
 
-interface ConflictRowJson {
-  conflict_id: string;
-  op_id: string;
-  entity_type: string;
-  entity_id: string;
-  field: string;
-  base: string;
-  mine: string;
-  theirs: string;
-  theirs_etag: string | null;
-  state: string;
-  resolution: string | null;
-  created_at: string;
-  resolved_at: string | null;
-}
+/** A `conflicts` row as raw SQL returns it. */
+type ConflictRowJson = ConflictsTable;
 
 function conflictOf(row: ConflictRowJson): Conflict {
   return {

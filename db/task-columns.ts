@@ -4,7 +4,8 @@
 // that SQLite's plain binary order gives task-list-query.ts's order.
 import { PRIORITY_RANK, STATUS_RANK } from '../sync/protocol/task-list-query';
 import { MalformedRowError } from './mirror-errors';
-import type { SortKeyValue } from './schema';
+import type { Selectable } from 'kysely';
+import type { SortKeyValue, TaskBodiesTable, TasksTable } from './schema';
 
 /** A task as JSON: the fields we know, and any others kept untouched. */
 export type TaskObject = Record<string, unknown>;
@@ -109,54 +110,15 @@ export function utcDayOf(value: string | null): string | null {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Every column of a task row that follows from the (effective) task. */
-export interface TaskColumns {
-  task_id: string;
-  title: string;
-  k_title: string;
-  status: string;
-  k_status: string;
-  k_status_rank: SortKeyValue;
-  priority: string | null;
-  k_priority: SortKeyValue;
-  k_priority_rank: SortKeyValue;
-  t_priority: string;
-  assignee: string | null;
-  k_assignee: SortKeyValue;
-  t_assignee: string;
-  project_id: string | null;
-  k_project: SortKeyValue;
-  t_project: string;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
-  tags: string;
-  tags_key: string;
-  due_date: string | null;
-  k_due: SortKeyValue;
-  start_date: string | null;
-  k_start: SortKeyValue;
-  created_at: string | null;
-  k_created: SortKeyValue;
-  t_created: string;
-  created_day: string | null;
-  task_type: string | null;
-  k_task_type: SortKeyValue;
-  t_task_type: string;
-  created_via: string | null;
-  review: string | null;
-  position: number | null;
-  updated_at: string | null;
-  completed_at: string | null;
-  created_by: string | null;
-  updated_by: string | null;
-  search_id: string;
-  search_tags: string;
-  search_body: string;
-}
+/**
+ * Every column of a task row that follows from the (effective) task: the
+ * `tasks` table (db/schema.ts) less its bookkeeping, plus the body's search text.
+ */
+export type TaskColumns = Omit<
+  Selectable<TasksTable>,
+  'rid' | 'hidden' | 'pending' | 'server_gone' | 'seen_pass' | 'etag'
+> &
+  Pick<TaskBodiesTable, 'search_body'>;
 
 /** The column values of a checked task (see {@link checkTask}). */
 export function taskColumns(task: TaskObject): TaskColumns {

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Mirror, Resource } from '../../db/mirror';
 import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
 import type { OutboxOp } from '../../db/outbox';
+import type { TaskListItem } from '../../db/task-query';
 import { InvalidParameterError, TASK_FILTER_KEYS } from '../../sync/protocol/task-list-query';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -103,26 +104,11 @@ function waitingMarks(mirror: Mirror): Map<string, SyncMark> {
   return marks;
 }
 
-interface RowSource {
-  task_id: string;
-  title: string;
-  status: string;
-  priority: string | null;
-  assignee: string | null;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  tags: string[];
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string | null;
-  task_type: string | null;
-  review: string | null;
-  position: number | null;
-  pending: boolean;
-}
+/** A list item without the fields a row does not show: `tasks:filed` selects only these. */
+type RowSource = Omit<
+  TaskListItem,
+  'milestone_id' | 'parent_task_id' | 'updated_at' | 'completed_at' | 'created_via' | 'server_gone'
+>;
 
 function rowOf(item: RowSource, marks: ReadonlyMap<string, SyncMark>): TaskRow {
   return {

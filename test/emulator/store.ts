@@ -4,6 +4,7 @@
 // repeated read O(1).
 import type { Clock } from './clock';
 import { DeterministicRandom } from './deterministic-random';
+import { EDITABLE_TASK_FIELDS } from '../../sync/protocol/task';
 import { etagOf } from './entity-tag';
 import type {
   CommentRecord,
@@ -320,27 +321,8 @@ export class EmulatorStore {
   }
 }
 
-/** The fields a `created` history entry lists: every field set at creation. */
-const HISTORY_FIELDS = [
-  'title',
-  'description',
-  'status',
-  'priority',
-  'assignee',
-  'tags',
-  'due_date',
-  'start_date',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
-  'task_type',
-  'review',
-  'position',
-] as const satisfies readonly (keyof TaskRecord)[];
+/** The fields a `created` history entry lists: every field set at creation, i.e. every editable one. */
+const HISTORY_FIELDS = EDITABLE_TASK_FIELDS satisfies readonly (keyof TaskRecord)[];
 
 export function creationHistory(historyId: string, task: TaskRecord, by: string): HistoryRecord {
   const metadata = HISTORY_FIELDS.filter((field) => {
