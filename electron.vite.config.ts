@@ -7,7 +7,14 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'main/index.ts'),
+          // A worker thread loads a file, not an import: the pull worker is an entry of its
+          // own, out/main/pull-store-worker.js, which main passes to the sync engine.
+          'pull-store-worker': resolve(import.meta.dirname, 'sync/pull/pull-store-worker.ts'),
+        },
+      },
     },
   },
   preload: {

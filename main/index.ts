@@ -1,13 +1,27 @@
 // The Electron main process: a thin shell wiring the tested pieces to Electron
-// (security policies, the IPC gate and its handlers, window placement,
-// settings). Decisions live in those modules; this file only connects them.
+// (security policies, the IPC gate, the desktop services with their accounts
+// and handlers, tray and notifications, window placement). Decisions live in
+// those modules (desktop-services.ts holds the rest, tested in Node); this file
+// only connects them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  nativeTheme,
+  session,
+  shell as electronShell,
+} from 'electron';
 import { APP_ID } from './app-id';
-import { appHandlers } from './ipc/app-handlers';
+import { appShutdown } from './app-shutdown';
+import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
+import { createDesktopServices, demoRequested, type DesktopServices } from './desktop-services';
 import { createIpcGate } from './ipc/gate';
 import { sqliteNativeBinding } from './native/sqlite-addon';
+import { showDesktopNotifications } from './notifications/desktop-notifications';
 import { APP_ENTRY_URL, APP_ORIGIN, pageOrigin, trustedPageUrlCheck } from './security/app-protocol';
 import { APP_CSP_DIRECTIVES, DEV_CSP_DIRECTIVES, serializeCsp } from './security/content-security-policy';
 import {
@@ -16,11 +30,11 @@ import {
   registerAppScheme,
   serveAppProtocol,
 } from './security/harden-electron';
-import { settingsHandlers } from './settings/settings-handlers';
-import { SettingsStore } from './settings/settings-store';
+import { type AppTray, createAppTray } from './tray/app-tray';
 import { bringToFront, openMainWindow } from './window/main-window';
 
 // Under `electron-vite dev` the renderer comes from Vite's dev server; otherwise from app://.
+// Only then is the dev CSP used (see content-security-policy.ts for why it differs).
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 const devServerOrigin = devServerUrl === undefined ? null : pageOrigin(devServerUrl);
 const pagePolicy = {
@@ -40,9 +54,26 @@ if (app.requestSingleInstanceLock()) {
   app.quit();
 }
 
+function logError(what: string, error: unknown): void {
+  process.stderr.write(
+    `${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+}
+
 function start(): void {
   let mainWindow: BrowserWindow | undefined;
+  let services: DesktopServices | undefined;
+  let tray: AppTray | undefined;
 
+  const shutdown = appShutdown({
+    close: async () => {
+      await services?.close();
+      tray?.destroy();
+    },
+    quit: () => app.quit(),
+    onCloseError: (error) => logError('closing the accounts failed', error),
+  });
+  app.on('before-quit', (event) => shutdown.beforeQuit(event));
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, pagePolicy));
   app.on('second-instance', () => {
     if (mainWindow && !mainWindow.isDestroyed()) bringToFront(mainWindow);
@@ -51,8 +82,8 @@ function start(): void {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  void app.whenReady().then(() => {
-    /** better-sqlite3 built for Electron: pass it as `nativeBinding` when the mirror is opened here. */
+  void app.whenReady().then(async () => {
+    /** better-sqlite3 built for Electron: node_modules holds Node's build, which Electron refuses. */
     const sqliteAddon = sqliteNativeBinding({
       isPackaged: app.isPackaged,
       appPath: app.getAppPath(),
@@ -65,12 +96,9 @@ function start(): void {
         'SQLite is not built for Electron',
         `${sqliteAddon} is missing. From a checkout, \`npm run native:electron\` builds it (\`npm start\` does so first).`,
       );
-      app.quit();
+      app.exit(1);
       return;
     }
-
-    const settings = new SettingsStore(join(app.getPath('userData'), 'settings.json'));
-    nativeTheme.themeSource = settings.get().theme;
 
     hardenSession(session.defaultSession, pagePolicy);
     serveAppProtocol(
@@ -82,41 +110,85 @@ function start(): void {
     const gate = createIpcGate({
       ipcMain,
       isTrustedPageUrl: pagePolicy.isTrustedPageUrl,
-      onInternalError: (channel, error) => {
-        process.stderr.write(
-          `ipc ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-        );
-      },
+      onInternalError: (channel, error) => logError(`ipc ${channel} failed`, error),
     });
-    gate.register(
-      appHandlers({
-        appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
-        openExternal: (url) => shell.openExternal(url),
-      }),
-    );
-    gate.register(
-      settingsHandlers({
-        store: settings,
-        applyTheme: (theme) => {
-          nativeTheme.themeSource = theme;
-        },
-        emit: (event, payload) => gate.emit(event, payload),
-      }),
-    );
 
-    const showWindow = () => {
-      mainWindow = openMainWindow({
+    const showWindow = (): BrowserWindow => {
+      if (mainWindow && !mainWindow.isDestroyed()) {
+        bringToFront(mainWindow);
+        return mainWindow;
+      }
+      if (!services) throw new Error('the window opens after the services');
+      const window = openMainWindow({
         url: devServerUrl ?? APP_ENTRY_URL,
         preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
-        settings,
+        settings: services.settings,
         devTools: !app.isPackaged,
         title: app.getName(),
       });
-      gate.trust(mainWindow.webContents);
+      window.on('close', (event) => {
+        // Closing the window keeps syncing in the tray, when the person chose so.
+        if (!shutdown.quitting() && services?.keepRunningInTray()) {
+          event.preventDefault();
+          window.hide();
+        }
+      });
+      gate.trust(window.webContents);
+      mainWindow = window;
+      return window;
     };
+
+    try {
+      services = await createDesktopServices({
+        userDataDir: app.getPath('userData'),
+        // After whenReady: before it, Linux reports no storage backend (see safe-storage-secret-store.ts).
+        secretStore: safeStorageSecretStore(),
+        gate,
+        appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+        arch: process.arch,
+        env: process.env,
+        nativeBinding: sqliteAddon,
+        // Built beside index.js by electron.vite.config.ts (its own entry: a worker loads a file).
+        pullWorkerUrl: new URL('./pull-store-worker.js', import.meta.url),
+        // The emulator is only loaded when the demo is asked for: a chunk of its own.
+        startDemo: () => import('./ipc/demo-server').then((demo) => demo.startDemoServer()),
+        shell: {
+          openExternal: (url) => electronShell.openExternal(url),
+          applyTheme: (theme) => {
+            nativeTheme.themeSource = theme;
+          },
+          showNotifications: showDesktopNotifications,
+          trayChanged: (model) => tray?.update(model),
+          writeClipboard: (text) => clipboard.writeText(text),
+          showWindow: () => void showWindow(),
+          quit: () => app.quit(),
+        },
+      });
+    } catch (error) {
+      logError('opening the accounts failed', error);
+      dialog.showErrorBox(
+        'The app could not open its data',
+        `${error instanceof Error ? error.message : String(error)}\n\nData folder: ${app.getPath('userData')}`,
+      );
+      app.exit(1);
+      return;
+    }
+
+    const running = services;
+    tray = createAppTray(running.trayModel(), (action) => running.trayAction(action));
     showWindow();
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) showWindow();
+      if (BrowserWindow.getAllWindows().length === 0 || mainWindow?.isVisible() === false) showWindow();
     });
+
+    if (demoRequested(process.env)) {
+      running.signInToDemo().catch((error: unknown) => {
+        logError('starting the demo failed', error);
+        dialog.showErrorBox(
+          'The demo could not start',
+          error instanceof Error ? error.message : String(error),
+        );
+      });
+    }
   });
 }

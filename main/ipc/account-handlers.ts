@@ -134,6 +134,13 @@ export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHa
       return accountList(accounts, dependencies.demoBaseUrl());
     }),
 
+    'accounts:secret-storage': guarded(() => ({ persistence: accounts.secretPersistence })),
+
+    'accounts:keep-sign-ins': guarded(async ({ keep }) => {
+      await accounts.setKeepSecretsWithoutKeychain(keep);
+      return { persistence: accounts.secretPersistence };
+    }),
+
     'demo:start': guarded(async () => {
       let demo: DemoServer;
       try {

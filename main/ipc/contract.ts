@@ -11,6 +11,7 @@ import {
   filedTasksRequestSchema,
   filedTasksSchema,
   mirrorChangedSchema,
+  secretStorageSchema,
   serverSettingsSchema,
   signOutSchema,
   syncStatusSchema,
@@ -76,6 +77,10 @@ export const invokeChannels = {
     input: z.strictObject({ account_id: z.string().min(1).max(200) }),
     output: accountSummarySchema,
   },
+  /** Whether sign-ins are kept between runs (see secretStorageSchema); the sign-in screen tells the person. */
+  'accounts:secret-storage': { input: noInput, output: secretStorageSchema },
+  /** Without a real keychain: keep sign-ins between runs anyway (`keep`), or for this session only. */
+  'accounts:keep-sign-ins': { input: z.strictObject({ keep: z.boolean() }), output: secretStorageSchema },
   /** "Try the demo": starts the local emulator with sample data and signs in to it. */
   'demo:start': { input: noInput, output: accountSummarySchema },
 

@@ -1,16 +1,12 @@
 // "Try the demo": the local emulator started inside the app, seeded with
 // sample data, and the token to sign in to it. The same start function the
-// tests and `npm run emulator` use; nothing leaves the computer.
+// tests and `npm run emulator` use; nothing leaves the computer. Main imports
+// this module on demand only, so the emulator is a chunk of its own in out/main.
 import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
 import type { DemoServer } from './account-handlers';
 
 /** Sample tasks in the demo: enough to feel real, quick to sync on first start. */
 export const DEMO_SEED_TASKS = 2000;
-
-/** `npm run demo` sets this, so the app signs in to the demo at launch. */
-export function demoRequested(env: Readonly<Record<string, string | undefined>>): boolean {
-  return env['SVC_DEMO'] === '1';
-}
 
 export interface StartedDemo extends DemoServer {
   stop(): Promise<void>;

@@ -42,6 +42,16 @@ export const accountListSchema = z.object({
 });
 export type AccountList = z.infer<typeof accountListSchema>;
 
+/**
+ * Whether sign-ins outlive a restart: `encrypted` by the OS keychain;
+ * `session-only` where the OS offers no real keychain (Linux `basic_text`) and
+ * the person has not chosen otherwise; `unencrypted-by-choice` when they did.
+ */
+export const secretStorageSchema = z.object({
+  persistence: z.enum(['encrypted', 'session-only', 'unencrypted-by-choice']),
+});
+export type SecretStorage = z.infer<typeof secretStorageSchema>;
+
 export const tokenSignInSchema = z.strictObject({
   server: serverSettingsSchema,
   token: z.string().min(1).max(4096),

@@ -1,0 +1,354 @@
+// The desktop app's services as main/index.ts builds them, in Node: the real
+// gate (through its transport, as the preload calls it), accounts and mirrors
+// in a temporary user-data folder, the emulator over real HTTP, and recorders
+// where Electron would show a window, a tray or a notification.
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { MemorySecretStore } from '../sync/auth/secret-store';
+import { withEncryptionReport, type AccountSecretStore } from '../sync/accounts/account-secrets';
+import { FileSecretStore } from '../sync/auth/secret-store';
+import { consentBrowser } from '../sync/auth/testing/consent-browser';
+import type { DesktopNotification } from '../sync/notify/notification-decisions';
+import type { TrayModel } from '../sync/notify/tray-model';
+import { type RunningEmulator, startEmulator } from '../test/emulator/start';
+import {
+  createDesktopServices,
+  demoRequested,
+  type DesktopServices,
+  isOpenableUrl,
+} from './desktop-services';
+import { invokeChannels } from './ipc/contract';
+import { startDemoServer } from './ipc/demo-server';
+import { createIpcGate, type InvokeEventLike, type WebContentsLike } from './ipc/gate';
+import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './ipc/transport';
+import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-protocol';
+
+let emulator: RunningEmulator;
+let userDataDir: string;
+const opened: DesktopServices[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 20, oauthAutoApprove: false });
+});
+afterAll(async () => {
+  await emulator.stop();
+});
+beforeEach(async () => {
+  userDataDir = await mkdtemp(join(tmpdir(), 'svc-desktop-services-'));
+});
+afterEach(async () => {
+  for (const services of opened.splice(0)) await services.close();
+  await rm(userDataDir, { recursive: true, force: true });
+});
+
+/** Node's better-sqlite3 addon copied out of node_modules: stands in for Electron's build. */
+function addonOutsideNodeModules(): string {
+  const nodeAddon = join(
+    dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
+  const addon = join(userDataDir, 'addon', 'better_sqlite3.node');
+  mkdirSync(dirname(addon), { recursive: true });
+  copyFileSync(nodeAddon, addon);
+  return addon;
+}
+
+interface Harness {
+  services: DesktopServices;
+  call: (channel: string, input?: unknown) => Promise<IpcResult<unknown>>;
+  value: <T = unknown>(channel: string, input?: unknown) => Promise<T>;
+  events: { name: string; payload: unknown }[];
+  shellCalls: {
+    openExternal: string[];
+    themes: string[];
+    trays: TrayModel[];
+    windowsShown: number;
+    quits: number;
+    clipboard: string[];
+    notifications: { batch: readonly DesktopNotification[]; onClick: (n: DesktopNotification) => void }[];
+  };
+}
+
+async function openServices(
+  options: { secretStore?: AccountSecretStore; nativeBinding?: string; env?: Record<string, string> } = {},
+): Promise<Harness> {
+  let listener: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
+  const gate = createIpcGate({
+    ipcMain: {
+      handle: (channel, handler) => {
+        if (channel === INVOKE_TRANSPORT_CHANNEL) listener = handler;
+      },
+      removeHandler: () => undefined,
+    },
+    isTrustedPageUrl: trustedPageUrlCheck([APP_ORIGIN]),
+  });
+  const events: Harness['events'] = [];
+  const window: WebContentsLike = {
+    id: 3,
+    isDestroyed: () => false,
+    send: (channel, message) => {
+      if (channel === EVENT_TRANSPORT_CHANNEL) events.push(message as Harness['events'][number]);
+    },
+    once: () => undefined,
+  };
+  gate.trust(window);
+  const shellCalls: Harness['shellCalls'] = {
+    openExternal: [],
+    themes: [],
+    trays: [],
+    windowsShown: 0,
+    quits: 0,
+    clipboard: [],
+    notifications: [],
+  };
+  const browser = consentBrowser({ decision: 'approve' });
+  const services = await createDesktopServices({
+    userDataDir,
+    secretStore:
+      options.secretStore ??
+      withEncryptionReport(new FileSecretStore(join(userDataDir, 'secrets.json')), true),
+    gate,
+    appInfo: { name: 'svc-desktop', version: '1.0.0-test', platform: process.platform },
+    arch: process.arch,
+    env: options.env ?? {
+      SVC_BASE_URL: emulator.baseUrl,
+      SVC_AUTH_URL: emulator.authUrl,
+      SVC_CLIENT_ID: emulator.clientId,
+    },
+    ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+    startDemo: () => startDemoServer(25),
+    client: { retry: { baseDelayMs: 5, maxDelayMs: 40 } },
+    shell: {
+      openExternal: (url) => {
+        shellCalls.openExternal.push(url);
+        if (url.includes('/oauth/authorize')) browser.openUrl(url);
+        return Promise.resolve();
+      },
+      applyTheme: (theme) => shellCalls.themes.push(theme),
+      showNotifications: (batch, onClick) => shellCalls.notifications.push({ batch, onClick }),
+      trayChanged: (model) => shellCalls.trays.push(model),
+      writeClipboard: (text) => shellCalls.clipboard.push(text),
+      showWindow: () => {
+        shellCalls.windowsShown += 1;
+      },
+      quit: () => {
+        shellCalls.quits += 1;
+      },
+    },
+  });
+  opened.push(services);
+  const fromOurPage: InvokeEventLike = {
+    sender: { id: 3 },
+    senderFrame: { url: APP_ENTRY_URL, parent: null },
+  };
+  const call = async (channel: string, input?: unknown) => {
+    if (!listener) throw new Error('the gate installed no listener');
+    return (await listener(fromOurPage, { channel, input })) as IpcResult<unknown>;
+  };
+  const value = async <T>(channel: string, input?: unknown): Promise<T> => {
+    const answer = await call(channel, input);
+    if (!answer.ok) throw new Error(`${channel}: ${answer.error.type}: ${answer.error.message}`);
+    return answer.value as T;
+  };
+  return { services, call, value, events, shellCalls };
+}
+
+async function closeServices(services: DesktopServices): Promise<void> {
+  opened.splice(opened.indexOf(services), 1);
+  await services.close();
+}
+
+const server = () => ({
+  base_url: emulator.baseUrl,
+  auth_url: emulator.authUrl,
+  client_id: emulator.clientId,
+});
+
+describe('the desktop services behind the window', () => {
+  test('every call of the contract has a handler: no screen is left without one in the real app', async () => {
+    const { call } = await openServices();
+    const unanswered: string[] = [];
+    for (const channel of Object.keys(invokeChannels)) {
+      const answer = await call(channel, undefined);
+      if (!answer.ok && answer.error.type === 'unavailable') unanswered.push(channel);
+    }
+    expect(unanswered).toEqual([]);
+  });
+
+  test('a pasted token signs in through the gate; the account, its mirror and the sign-in outlive a restart', async () => {
+    const first = await openServices();
+    const account = await first.value<{ account_id: string; state: string }>('accounts:sign-in-token', {
+      server: server(),
+      token: emulator.tokens.live,
+    });
+    expect(account.state).toBe('signed-in');
+    expect(first.events.some((e) => e.name === 'accounts:changed')).toBe(true);
+    const mirrorPath = first.services.accounts.list()[0]?.mirror_path ?? '';
+    expect(mirrorPath.startsWith(join(userDataDir, 'accounts'))).toBe(true);
+    expect(existsSync(mirrorPath)).toBe(true);
+    await closeServices(first.services);
+
+    const second = await openServices();
+    const list = await second.value<{ accounts: { account_id: string; state: string }[] }>('accounts:list');
+    expect(list.accounts).toEqual([
+      expect.objectContaining({ account_id: account.account_id, state: 'signed-in' }),
+    ]);
+    // The sign-in form starts from the configured service.
+    expect(await second.value('accounts:server-defaults')).toEqual(server());
+  });
+
+  test('mirrors open through the nativeBinding main passes (Electron’s build)', async () => {
+    const addon = addonOutsideNodeModules();
+    const { value, services } = await openServices({ nativeBinding: addon });
+    await value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    expect(services.accounts.currentRuntime()?.mirror.file).toContain(userDataDir);
+    await closeServices(services);
+
+    const missing = await openServices({ nativeBinding: join(userDataDir, 'not-built.node') }).then(
+      () => 'opened',
+      (error: unknown) => String(error),
+    );
+    // The saved account's mirror cannot open without the addon: the app says so instead of loading Node's build.
+    expect(missing).toContain('not-built.node');
+  });
+
+  test('the browser sign-in opens the consent page through the shell and signs in when it is approved', async () => {
+    const { value, shellCalls } = await openServices();
+    const account = await value<{ state: string; username: string }>('accounts:start-oauth', {
+      server: server(),
+    });
+    expect(account).toMatchObject({ state: 'signed-in', username: emulator.me.username });
+    expect(shellCalls.openExternal).toHaveLength(1);
+    expect(shellCalls.openExternal[0]?.startsWith(`${emulator.authUrl}/oauth/authorize?`)).toBe(true);
+  });
+
+  test('links leave the app only as https; the demo emulator’s consent page may be http on this computer', async () => {
+    const { call, shellCalls } = await openServices();
+    expect(await call('external-link:open', { url: 'https://example.com/help' })).toEqual({
+      ok: true,
+      value: null,
+    });
+    const refused = await call('external-link:open', { url: 'file:///etc/passwd' });
+    expect(refused).toMatchObject({ ok: false, error: { type: 'url-refused' } });
+    expect(shellCalls.openExternal).toEqual(['https://example.com/help']);
+
+    expect(
+      [
+        'https://svc.example/oauth/authorize?x=1',
+        'http://127.0.0.1:4010/oauth/authorize',
+        'http://localhost:1/',
+        'http://svc.example/oauth/authorize',
+        'file:///etc/passwd',
+        'javascript:alert(1)',
+        'smb://host/share',
+        'https://user:pw@svc.example/',
+        'not a url',
+      ].map(isOpenableUrl),
+    ).toEqual([true, true, true, false, false, false, false, false, false]);
+  });
+
+  test('“Try the demo” starts the emulator with sample data and signs in to it; closing stops it and the mirrors', async () => {
+    const { value, services } = await openServices({ env: {} });
+    const account = await value<{ demo: boolean; state: string; server: { base_url: string } }>('demo:start');
+    expect(account).toMatchObject({ demo: true, state: 'signed-in' });
+    const demoHealth = await fetch(`${account.server.base_url}/v1/me`, {
+      headers: { authorization: 'Bearer nobody' },
+    });
+    expect(demoHealth.status).toBe(401);
+    const runtime = services.accounts.currentRuntime();
+    await closeServices(services);
+    await expect(fetch(`${account.server.base_url}/v1/me`)).rejects.toThrow();
+    expect(() => runtime?.mirror.resources('organizations')).toThrow();
+  });
+
+  test('`npm run demo` signs in to the demo at launch', async () => {
+    expect(demoRequested({ SVC_DEMO: '1' })).toBe(true);
+    expect(demoRequested({})).toBe(false);
+    const { services } = await openServices({ env: {} });
+    const account = await services.signInToDemo();
+    expect(account).toMatchObject({ demo: true, current: true, state: 'signed-in' });
+  });
+
+  test('a clicked notification shows the window, switches to its account and opens its task', async () => {
+    const { services, value, events, shellCalls } = await openServices();
+    const first = await value<{ account_id: string }>('accounts:sign-in-token', {
+      server: server(),
+      token: emulator.tokens.live,
+    });
+    await value('accounts:sign-in-token', { server: server(), token: emulator.tokens.peer });
+    expect(services.accounts.current()?.id).not.toBe(first.account_id);
+    const notification: DesktopNotification = {
+      tag: 'test',
+      kind: 'summary',
+      title: 'Assigned to you',
+      body: 'A task',
+      open: { accountId: first.account_id, taskId: 'task-1' },
+      feedIds: [],
+      count: 1,
+    };
+    await services.openFromNotification(notification);
+    expect(shellCalls.windowsShown).toBe(1);
+    expect(services.accounts.current()?.id).toBe(first.account_id);
+    expect(events.at(-1)).toEqual({
+      name: 'notification:open',
+      payload: { account_id: first.account_id, task_id: 'task-1' },
+    });
+  });
+
+  test('tray choices reach the window and the app: open, quit', async () => {
+    const { services, shellCalls } = await openServices();
+    expect(services.trayModel().menu.length).toBeGreaterThan(0);
+    services.trayAction({ type: 'open', accountId: null });
+    services.trayAction({ type: 'quit' });
+    expect(shellCalls).toMatchObject({ windowsShown: 1, quits: 1 });
+  });
+
+  test('the theme preference is applied at start and when changed', async () => {
+    const { value, shellCalls } = await openServices();
+    await value('settings:set', { theme: 'dark' });
+    expect(shellCalls.themes).toEqual(['system', 'dark']);
+  });
+});
+
+describe('without a real keychain (Linux basic_text)', () => {
+  const noKeychain = () =>
+    withEncryptionReport(new FileSecretStore(join(userDataDir, 'secrets.json')), false);
+
+  test('the sign-in is kept for the session only, and the screens are told so', async () => {
+    const first = await openServices({ secretStore: noKeychain() });
+    expect(await first.value('accounts:secret-storage')).toEqual({ persistence: 'session-only' });
+    await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    await closeServices(first.services);
+
+    const second = await openServices({ secretStore: noKeychain() });
+    const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
+    expect(list.accounts.map((a) => a.state)).toEqual(['signed-out']);
+  });
+
+  test('when the person opts in, the sign-in outlives a restart (and the choice is remembered)', async () => {
+    const first = await openServices({ secretStore: noKeychain() });
+    expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({
+      persistence: 'unencrypted-by-choice',
+    });
+    await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    await closeServices(first.services);
+
+    const second = await openServices({ secretStore: noKeychain() });
+    expect(await second.value('accounts:secret-storage')).toEqual({ persistence: 'unencrypted-by-choice' });
+    const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
+    expect(list.accounts.map((a) => a.state)).toEqual(['signed-in']);
+  });
+
+  test('with a keychain the question does not arise', async () => {
+    const { value } = await openServices({
+      secretStore: withEncryptionReport(new MemorySecretStore(), true),
+    });
+    expect(await value('accounts:secret-storage')).toEqual({ persistence: 'encrypted' });
+  });
+});

@@ -1,0 +1,235 @@
+// Everything the desktop app runs behind its window, without Electron: the
+// accounts (mirrors, sessions, sync engines) in the user-data folder, the
+// settings, sync made visible (tray model, notifications, sync log) and every
+// IPC handler on the gate. main/index.ts builds it with Electron's pieces
+// (safeStorage, shell, Notification, Tray); desktop-services.test.ts in Node.
+import { join } from 'node:path';
+import type { Mirror } from '../db/mirror';
+import { AccountManager, type AccountManagerOptions } from '../sync/accounts/account-manager';
+import type { AccountSecretStore } from '../sync/accounts/account-secrets';
+import { type ServerSettings, serverDefaultsFromEnvironment } from '../sync/accounts/server-settings';
+import { isLoopbackHost } from '../sync/auth/auth-url';
+import type { SyncEngine } from '../sync/engine/sync-engine';
+import type { DesktopNotification } from '../sync/notify/notification-decisions';
+import type { TrayAction, TrayModel } from '../sync/notify/tray-model';
+import { appHandlers } from './ipc/app-handlers';
+import type { AppInfo, ThemePreference } from './ipc/contract';
+import type { StartedDemo } from './ipc/demo-server';
+import type { IpcGate } from './ipc/gate';
+import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import type { AccountSummary } from './ipc/screen-schemas';
+import { AccountVisibility } from './notifications/account-visibility';
+import { NotificationSettingsStore } from './notifications/notification-settings-store';
+import { settingsHandlers } from './settings/settings-handlers';
+import { SettingsStore } from './settings/settings-store';
+
+/** What only Electron can do, handed in by main/index.ts (tests pass recorders). */
+export interface DesktopShell {
+  /** `shell.openExternal`; only ever called with URLs checked here (see {@link isOpenableUrl}). */
+  openExternal(url: string): Promise<void>;
+  /** `nativeTheme.themeSource`. */
+  applyTheme(theme: ThemePreference): void;
+  /** Native notifications; `onClick` when one is clicked. */
+  showNotifications(
+    batch: readonly DesktopNotification[],
+    onClick: (notification: DesktopNotification) => void,
+  ): void;
+  /** The tray icon and menu follow this model. */
+  trayChanged(model: TrayModel): void;
+  writeClipboard(text: string): void;
+  /** Shows (creating if needed) and focuses the main window. */
+  showWindow(): void;
+  /** Quits the app (its before-quit closes these services). */
+  quit(): void;
+}
+
+export interface DesktopServicesOptions {
+  /** `app.getPath('userData')`: accounts/, settings.json, notifications.json. */
+  readonly userDataDir: string;
+  /** Where secrets are kept between runs (main: safeStorage; it says whether that is a real keychain). */
+  readonly secretStore: AccountSecretStore;
+  readonly gate: IpcGate;
+  readonly appInfo: AppInfo;
+  /** For `appContext` in diagnostics. */
+  readonly arch: string;
+  readonly shell: DesktopShell;
+  /**
+   * "Try the demo": starts the local emulator with sample data. Main imports
+   * it on demand (a chunk of its own: the emulator is not loaded otherwise).
+   */
+  readonly startDemo: () => Promise<StartedDemo>;
+  /** Server defaults (`SVC_BASE_URL`, `SVC_AUTH_URL`, `SVC_CLIENT_ID`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** better-sqlite3 built for Electron, for mirrors, pull workers and sync logs. */
+  readonly nativeBinding?: string;
+  /** The bundled pull worker (out/main/pull-store-worker.js). */
+  readonly pullWorkerUrl?: URL;
+  /** Tests only: API client settings for every account. */
+  readonly client?: AccountManagerOptions['client'];
+}
+
+export interface DesktopServices {
+  readonly accounts: AccountManager<Mirror, SyncEngine>;
+  readonly settings: SettingsStore;
+  readonly backend: ScreenBackend;
+  readonly visibility: AccountVisibility;
+  /** The initial tray model (the tray is created after the services). */
+  trayModel(): TrayModel;
+  /** A tray menu choice. */
+  trayAction(action: TrayAction): void;
+  /** Shows the window on this account and, with a task, opens it there (a notification was clicked). */
+  openFromNotification(notification: DesktopNotification): Promise<void>;
+  /** Whether closing the window should hide it instead (keep syncing in the tray). */
+  keepRunningInTray(): boolean;
+  /** What `npm run demo` does at launch: "Try the demo" without the click. */
+  signInToDemo(): Promise<AccountSummary>;
+  /** Stops engines, closes mirrors and sync logs, stops a demo server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Whether main may hand `url` to the OS to open: only web pages, and plain
+ * http only on this computer (the emulator's consent page). The OAuth flow
+ * already allows nothing but the configured server's authorize page, and
+ * `external-link:open` nothing but https; this is the last check before the OS.
+ */
+export function isOpenableUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username !== '' || parsed.password !== '') return false;
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
+}
+
+export async function createDesktopServices(options: DesktopServicesOptions): Promise<DesktopServices> {
+  const { gate, shell } = options;
+  const openUrl = async (url: string) => {
+    if (!isOpenableUrl(url)) throw new Error('only web pages may be opened in the browser');
+    await shell.openExternal(url);
+  };
+
+  const settings = new SettingsStore(join(options.userDataDir, 'settings.json'));
+  shell.applyTheme(settings.get().theme);
+
+  const envDefaults = serverDefaultsFromEnvironment(options.env);
+  const accounts = await AccountManager.open<Mirror, SyncEngine>({
+    directory: join(options.userDataDir, 'accounts'),
+    secrets: options.secretStore,
+    defaults: envDefaults,
+    startEngines: true,
+    ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
+    ...(options.client !== undefined ? { client: options.client } : {}),
+  });
+
+  /** The sign-in form starts from the configured service, else from the account last shown. */
+  const serverDefaults = (): Partial<ServerSettings> => {
+    const current = accounts.current();
+    if (envDefaults.base_url !== undefined || current === null) return envDefaults;
+    return { base_url: current.base_url, auth_url: current.auth_url, client_id: current.client_id };
+  };
+
+  const demos: StartedDemo[] = [];
+  const backend = createScreenBackend({
+    accounts,
+    emit: (event, payload) => gate.emit(event, payload),
+    serverDefaults,
+    openUrl,
+    startDemo: async () => {
+      const demo = await options.startDemo();
+      demos.push(demo);
+      return { server: demo.server, token: demo.token };
+    },
+  });
+
+  const openFromNotification = async ({ open }: DesktopNotification) => {
+    shell.showWindow();
+    if (accounts.current()?.id !== open.accountId) await accounts.switchTo(open.accountId);
+    gate.emit('notification:open', { account_id: open.accountId, task_id: open.taskId });
+  };
+
+  const visibility: AccountVisibility = new AccountVisibility({
+    accounts,
+    settings: new NotificationSettingsStore(join(options.userDataDir, 'notifications.json')),
+    appName: options.appInfo.name,
+    appContext: () => ({
+      app: options.appInfo.name,
+      version: options.appInfo.version,
+      platform: options.appInfo.platform,
+      arch: options.arch,
+    }),
+    display: (batch) =>
+      shell.showNotifications(batch, (notification) => {
+        visibility.opened(notification);
+        openFromNotification(notification).catch(() => {
+          // The account may be gone since; the window is shown anyway.
+        });
+      }),
+    trayChanged: (model) => shell.trayChanged(model),
+    writeClipboard: (text) => shell.writeClipboard(text),
+    ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+  });
+
+  gate.register(appHandlers({ appInfo: options.appInfo, openExternal: openUrl }));
+  gate.register(
+    settingsHandlers({
+      store: settings,
+      applyTheme: (theme) => shell.applyTheme(theme),
+      emit: (event, payload) => gate.emit(event, payload),
+    }),
+  );
+  for (const handlers of backend.handlers) gate.register(handlers);
+  gate.register(visibility.handlers());
+
+  let closing: Promise<void> | null = null;
+  return {
+    accounts,
+    settings,
+    backend,
+    visibility,
+    trayModel: () => visibility.tray(),
+    trayAction(action) {
+      switch (action.type) {
+        case 'sync-now':
+          visibility.syncNow();
+          return;
+        case 'pause':
+          void visibility.pause();
+          return;
+        case 'resume':
+          visibility.resume();
+          return;
+        case 'open':
+          shell.showWindow();
+          if (action.accountId !== null && accounts.current()?.id !== action.accountId) {
+            accounts.switchTo(action.accountId).catch(() => undefined);
+          }
+          return;
+        case 'quit':
+          shell.quit();
+          return;
+      }
+    },
+    openFromNotification,
+    keepRunningInTray: () => visibility.keepRunningInTray(),
+    signInToDemo: () => backend.signInToDemo(),
+    close() {
+      closing ??= (async () => {
+        visibility.close();
+        backend.close();
+        // Stops every engine (and its pull worker) and closes every mirror.
+        await accounts.close();
+        for (const demo of demos.splice(0)) await demo.stop();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** `npm run demo` sets SVC_DEMO=1, so the app signs in to the demo at launch. */
+export function demoRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env['SVC_DEMO'] === '1';
+}
