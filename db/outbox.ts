@@ -185,6 +185,16 @@ function replaceIdIn(object: TaskObject, from: string, to: string): TaskObject {
   return out;
 }
 
+/** What a 412's per-field merge did besides the conflicts, so the person can see it (field names). */
+export interface MergeOutcome {
+  /** Changed only here: still to send on top of their version. */
+  rebased: string[];
+  /** Changed only on the server: their value stands. */
+  taken: string[];
+  /** Changed to the same value on both sides: nothing left to send. */
+  settled: string[];
+}
+
 /** How an operation came into conflict (see {@link Outbox.conflict}). */
 export type ConflictInput =
   | {
@@ -193,8 +203,25 @@ export type ConflictInput =
       fields: readonly FieldConflict[];
       patch?: TaskObject;
       baseValues?: TaskObject;
+      /** Kept as the operation's last problem (a 412 with its merge), shown beside the conflicts. */
+      merged?: MergeOutcome;
     }
-  | { deleted: true };
+  | {
+      deleted: true;
+      /** The server's answer that said so (404, or 403 when the task became unreadable), kept as its last problem. */
+      problem?: unknown;
+    };
+
+/** The last problem an operation in conflict keeps after a 412 whose merge left conflicts. */
+export function editedRemotelyProblem(merged: MergeOutcome): Record<string, unknown> {
+  return {
+    status: 412,
+    type: 'edited-remotely',
+    detail: 'The task changed on the server since this edit was made.',
+    errors: [],
+    merge: merged,
+  };
+}
 
 /** A server answer to a create or an update: the task and its ETag. */
 export interface ServerAnswer {
@@ -580,7 +607,8 @@ export class Outbox {
       );
     }
     if (conflict.deleted) {
-      this.setState.run('conflict', null, at, opId);
+      const problem = conflict.problem === undefined ? null : JSON.stringify(conflict.problem);
+      this.setState.run('conflict', problem, at, opId);
       const task = this.store.byId(row.entity_id);
       if (task) this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(task.rid);
     } else {
@@ -593,9 +621,18 @@ export class Outbox {
       for (const field of Object.keys(base)) if (!(field in patch)) delete base[field];
       this.db
         .prepare(
-          "UPDATE outbox SET state = 'conflict', patch = ?, base_etag = ?, base_values = ?, updated_at = ? WHERE op_id = ?",
+          "UPDATE outbox SET state = 'conflict', patch = ?, base_etag = ?, base_values = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
         )
-        .run(JSON.stringify(patch), theirsEtag, JSON.stringify(base), at, opId);
+        .run(
+          JSON.stringify(patch),
+          theirsEtag,
+          JSON.stringify(base),
+          conflict.merged === undefined
+            ? row.last_problem
+            : JSON.stringify(editedRemotelyProblem(conflict.merged)),
+          at,
+          opId,
+        );
     }
     this.overlay.refresh(row.entity_id);
     return ids.map((id) => this.conflictById(id));

@@ -90,8 +90,14 @@ export interface PushStore {
           fields: PushConflictField[];
           patch: FieldValues;
           baseValues: FieldValues;
+          /** Which of my fields merged cleanly, and how (field names). */
+          merged: { rebased: string[]; taken: string[]; settled: string[] };
         }
-      | { deleted: true },
+      | {
+          deleted: true;
+          /** The answer that said so: 404, or 403 when the task is no longer readable. */
+          problem: unknown;
+        },
   ): Promise<void>;
   /**
    * A delete refused with 412: the task changed on the server after the person

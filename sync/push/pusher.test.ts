@@ -637,3 +637,80 @@ describe('transient failures', () => {
     }
   });
 });
+
+describe('what a conflict keeps for the person', () => {
+  test('a 412 with conflicts records which of my fields merged cleanly, and how', async () => {
+    const f = await start();
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const priority = other(f, taskId, 'priority');
+    const status = other(f, taskId, 'status');
+    const edit = f.mirror.editTask(taskId, { title: 'Mine', description: 'only mine', priority, status });
+    // Theirs: the title differently (conflict), the priority alike (settled), and the status back and forth is no change.
+    f.emulator.control.peerEdit(taskId, { title: 'Theirs', priority });
+
+    await f.pusher.pushAll();
+
+    const op = f.mirror.outboxOp(edit?.opId as string);
+    expect(op.state).toBe('conflict');
+    expect(op.lastProblem).toMatchObject({
+      status: 412,
+      type: 'edited-remotely',
+      merge: { rebased: ['description', 'status'], taken: [], settled: ['priority'] },
+    });
+    expect(f.mirror.conflicts('open').map((c) => c.field)).toEqual(['title']);
+  });
+
+  test("a task moved out of the token's reach keeps the edit as a draft to re-create, with the server's answer (404: the service hides it)", async () => {
+    const f = await start();
+    const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(
+      (id): id is string => id !== null,
+    );
+    const [mine, elsewhere] = projects as [string, string];
+    const task = f.emulator.control.tasks().find((t) => t.project_id === mine);
+    if (!task || elsewhere === undefined) throw new Error('the seed needs tasks in two projects');
+    await f.loadTasks([task.task_id]);
+    const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
+    const events: SyncEvent[] = [];
+    const pusher = new Pusher({
+      store: mirrorPushStore(f.mirror),
+      api: f.apiWith(restricted),
+      onEvent: (event) => events.push(event),
+    });
+    const edit = f.mirror.editTask(task.task_id, { title: 'Written before it moved away' });
+    f.emulator.control.peerEdit(task.task_id, { project_id: elsewhere, goal_id: null });
+
+    const summary = await pusher.pushAll();
+
+    expect(summary).toMatchObject({ pushed: 0, conflicts: 1 });
+    const op = f.mirror.outboxOp(edit?.opId as string);
+    expect(op).toMatchObject({ state: 'conflict', lastProblem: having({ status: 404 }) });
+    const [conflict] = f.mirror.conflicts('open');
+    expect(conflict).toMatchObject({ entityId: task.task_id, field: '*' });
+    expect(conflict?.mine).toEqual({ title: 'Written before it moved away' });
+    expect(f.mirror.getTask(task.task_id)?.task.title).toBe('Written before it moved away');
+    expect(events).toEqual([expect.objectContaining({ type: 'conflict', conflict: 'deleted-remotely' })]);
+  });
+
+  test('a 403 that refuses the change itself (a project the token may not file into) fails, the task still readable', async () => {
+    const f = await start();
+    const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(
+      (id): id is string => id !== null,
+    );
+    const [mine, elsewhere] = projects as [string, string];
+    const task = f.emulator.control.tasks().find((t) => t.project_id === mine);
+    if (!task || elsewhere === undefined) throw new Error('the seed needs tasks in two projects');
+    await f.loadTasks([task.task_id]);
+    const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
+    const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(restricted) });
+    const edit = f.mirror.editTask(task.task_id, { project_id: elsewhere });
+
+    await pusher.pushAll();
+
+    expect(f.mirror.outboxOp(edit?.opId as string)).toMatchObject({
+      state: 'failed',
+      lastProblem: having({ status: 403 }),
+    });
+    expect(f.mirror.conflicts('open')).toEqual([]);
+  });
+});

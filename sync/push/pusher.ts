@@ -264,10 +264,12 @@ export class Pusher {
           continue;
         }
         if (error instanceof ProblemError && error.status === 404) {
-          await this.deletedRemotely(claimed, state);
+          await this.deletedRemotely(claimed, error, state);
           return op.entityId;
         }
-        await this.failed(claimed, current, error, state);
+        const unreadable = await this.unreadable(claimed, error, state);
+        if (unreadable) await this.deletedRemotely(claimed, unreadable, state);
+        else await this.failed(claimed, current, error, state);
         return op.entityId;
       }
     }
@@ -286,8 +288,8 @@ export class Pusher {
     try {
       theirs = await this.readTask(op.entityId, state);
     } catch (error) {
-      if (error instanceof ProblemError && error.status === 404) {
-        await this.deletedRemotely(op, state);
+      if (isGone(error)) {
+        await this.deletedRemotely(op, error, state);
         return null;
       }
       await this.failed(op, op, error, state);
@@ -309,6 +311,11 @@ export class Pusher {
         fields: merge.conflicts,
         patch,
         baseValues: baseOf(Object.keys(merge.rebased)),
+        merged: {
+          rebased: Object.keys(merge.rebased),
+          taken: Object.keys(merge.taken),
+          settled: Object.keys(merge.settled),
+        },
       });
       state.summary.conflicts += merge.conflicts.length;
       this.emit({
@@ -419,8 +426,26 @@ export class Pusher {
     });
   }
 
-  private async deletedRemotely(op: PushOp, state: PassState): Promise<void> {
-    await this.store.conflict(op.opId, { deleted: true });
+  /**
+   * A 403 on a write may refuse the change (a project this token may not file
+   * into) or the task itself: reading it tells. Returns the read's refusal
+   * when the task can no longer be read, null otherwise.
+   */
+  private async unreadable(op: PushOp, error: unknown, state: PassState): Promise<ProblemError | null> {
+    if (!(error instanceof ProblemError) || error.status !== 403 || readOnlyScope(error) !== null)
+      return null;
+    try {
+      await this.readTask(op.entityId, state);
+      return null;
+    } catch (readError) {
+      if (isStop(readError)) throw readError;
+      return isGone(readError) ? readError : null;
+    }
+  }
+
+  /** The task is gone (404) or no longer readable (403): the edit waits as a draft, never dropped unseen. */
+  private async deletedRemotely(op: PushOp, error: ProblemError, state: PassState): Promise<void> {
+    await this.store.conflict(op.opId, { deleted: true, problem: problemRecord(error) });
     state.summary.conflicts += 1;
     this.emit({
       type: 'conflict',
@@ -525,6 +550,16 @@ export class Pusher {
   ): Extra & { lane: 'user'; signal?: AbortSignal } {
     return { ...extra, lane: 'user', ...(state.signal ? { signal: state.signal } : {}) };
   }
+}
+
+/**
+ * The task this edit is for is out of reach: deleted (404), or no longer
+ * readable by this person (a 403 that is not about the token's scope, such as
+ * a project they lost access to). Either way the edit waits for them as a draft.
+ */
+function isGone(error: unknown): error is ProblemError {
+  if (!(error instanceof ProblemError)) return false;
+  return error.status === 404 || (error.status === 403 && readOnlyScope(error) === null);
 }
 
 /** Answers that refuse the operation's content or target for good: the person must change something. */
