@@ -345,6 +345,17 @@ describe('conflicts', () => {
     expect(mirror.getTask(id)?.task.title).toBe('Merged title');
   });
 
+  test('dropping an operation in conflict takes its conflicts with it: none is left counted', () => {
+    const { id, op } = conflicted();
+    mirror.dropOp(op);
+    expect(mirror.openConflictCount()).toBe(0);
+    expect(mirror.conflicts()).toEqual([]);
+    expect(mirror.getTask(id)).toMatchObject({
+      pending: false,
+      task: { title: 'Their title', priority: 'low' },
+    });
+  });
+
   test('a task deleted on the server: dropping my edit removes it, keeping it re-creates it', () => {
     const task = taskJson({ title: 'Deleted remotely', priority: 'low' });
     const other = taskJson({ title: 'Also deleted remotely' });

@@ -8,6 +8,12 @@ import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../d
 import type { Mirror } from '../../db/mirror';
 import type { Conflict, OutboxOp } from '../../db/outbox';
 import { openMirror } from '../../db/open-mirror';
+import {
+  discardOperation,
+  OutboxReviewError,
+  resolveConflicts,
+  retryOperation,
+} from '../../db/outbox-review';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { parseSetValues } from './set-values';
@@ -219,17 +225,23 @@ export async function resolveCommand(args: readonly string[], io: CliIo): Promis
   if (take !== 'mine' && take !== 'theirs') {
     throw new UsageError(`resolve: --take must be mine or theirs, not '${take}'`);
   }
-  return withMirror('resolve', file, false, (mirror) => {
-    const before = mirror.conflicts().find((c) => c.conflictId === conflictId);
-    if (before && before.state !== 'open') {
-      throw new UsageError(
-        `resolve: conflict ${conflictId} is already resolved; list open ones with: conflicts --db ${file}`,
-      );
-    }
-    const resolved = mirror.resolveConflict(conflictId, { take });
-    line(io, conflictLine(resolved));
-    return EXIT.ok;
-  });
+  return withMirror('resolve', file, false, (mirror) =>
+    asUsage('resolve', `list open ones with: conflicts --db ${file}`, () => {
+      resolveConflicts(mirror, null, [{ conflictId, resolution: { take } }]);
+      line(io, conflictLine(mirror.conflicts().find((c) => c.conflictId === conflictId) as Conflict));
+      return EXIT.ok;
+    }),
+  );
+}
+
+/** The outbox's refusals of an action, told as usage errors with a hint of what to look at. */
+function asUsage<T>(command: string, hint: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof OutboxReviewError) throw new UsageError(`${command}: ${error.message} (${hint})`);
+    throw error;
+  }
 }
 
 export async function retryCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -241,32 +253,24 @@ export async function retryCommand(args: readonly string[], io: CliIo): Promise<
   const file = required('retry', 'db', values.db);
   const opId = required('retry', 'op', values.op);
   const patch = parseSetValues(values.set ?? []);
-  return withMirror('retry', file, false, (mirror) => {
-    const state = mirror.outboxOp(opId).state;
-    if (state !== 'failed' && state !== 'blocked') {
-      throw new UsageError(
-        `retry: operation ${opId} is ${state}; only failed or blocked ones are retried (see outbox --db ${file})`,
-      );
-    }
-    const newId = mirror.retryOp(opId, Object.keys(patch).length === 0 ? undefined : patch);
-    line(io, outboxLine(mirror.outboxOp(newId)));
-    return EXIT.ok;
-  });
+  return withMirror('retry', file, false, (mirror) =>
+    asUsage('retry', `see outbox --db ${file}`, () => {
+      const newId = retryOperation(mirror, opId, patch);
+      line(io, outboxLine(mirror.outboxOp(newId)));
+      return EXIT.ok;
+    }),
+  );
 }
 
 export async function dropCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const values = parseOptions('drop', args, { db: { type: 'string' }, op: { type: 'string' } });
   const file = required('drop', 'db', values.db);
   const opId = required('drop', 'op', values.op);
-  return withMirror('drop', file, false, (mirror) => {
-    const op = mirror.outboxOp(opId);
-    if (op.state === 'done' || op.state === 'in_flight') {
-      throw new UsageError(
-        `drop: operation ${opId} is ${op.state} and cannot be given up (see outbox --db ${file})`,
-      );
-    }
-    mirror.dropOp(opId);
-    line(io, { op_id: opId, dropped: true });
-    return EXIT.ok;
-  });
+  return withMirror('drop', file, false, (mirror) =>
+    asUsage('drop', `see outbox --db ${file}`, () => {
+      discardOperation(mirror, opId);
+      line(io, { op_id: opId, dropped: true });
+      return EXIT.ok;
+    }),
+  );
 }
