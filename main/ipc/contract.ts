@@ -25,6 +25,14 @@ import {
   workspaceSchema,
 } from './screen-schemas';
 import {
+  conflictViewSchema,
+  pendingChangeSchema,
+  pendingChangesSchema,
+  resolvedSchema,
+  resolveInputSchema,
+  retryInputSchema,
+} from './outbox-schemas';
+import {
   diagnosticsSchema,
   notificationOpenSchema,
   notificationSettingsPatchSchema,
@@ -105,6 +113,21 @@ export const invokeChannels = {
   'sync:status': { input: noInput, output: syncStatusSchema },
   /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status-changed`. */
   'sync:now': { input: noInput, output: z.null() },
+
+  // What waits to be sent, and conflicts (main/ipc/outbox-handlers.ts). Actions emit `mirror:changed` and push.
+  /** Every operation not yet accepted: queued, sending, conflict, failed or blocked, oldest first. */
+  'outbox:list': { input: noInput, output: pendingChangesSchema },
+  /** Sends a failed or blocked change again (with `patch` over its values); refused otherwise (`not-retryable`). */
+  'outbox:retry': { input: retryInputSchema, output: pendingChangeSchema },
+  /** Gives a change up (its conflicts go with it); refused while it is being sent (`not-discardable`). */
+  'outbox:discard': { input: z.strictObject({ op_id: z.string().min(1).max(200) }), output: z.null() },
+  /** A task's open conflicts per field, with what merged cleanly; null when it has none. */
+  'conflicts:get': {
+    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    output: conflictViewSchema.nullable(),
+  },
+  /** Settles conflicts of one change (keep mine, take theirs, or a value); the change is pushed against the current ETag. */
+  'conflicts:resolve': { input: resolveInputSchema, output: resolvedSchema },
 
   // Sync made visible (main/notifications/visibility-handlers.ts).
   /** The account's sync log, newest first, filtered by words, levels and kinds. */

@@ -1,0 +1,268 @@
+// The calls behind the pending-changes inspector and the conflict view: every
+// waiting operation with its values and the server's last answer; retry,
+// discard, and per-field resolution (rules in db/outbox-review). Each action
+// tells the screens (`mirror:changed`, status) and asks the engine to push.
+import type { Mirror } from '../../db/mirror';
+import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../../db/mirror-errors';
+import {
+  type ConflictChoice as ReviewChoice,
+  discardOperation,
+  OutboxReviewError,
+  resolveConflicts,
+  retryOperation,
+} from '../../db/outbox-review';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp, type OutboxState } from '../../db/outbox';
+import type { TaskObject } from '../../db/task-columns';
+import type { IpcGate, IpcHandlers } from './gate';
+import { IpcHandlerError } from './gate';
+import type {
+  ConflictChoice,
+  ConflictView,
+  MergedFieldView,
+  PendingChange,
+  PendingChanges,
+  PendingState,
+  ServerAnswer,
+} from './outbox-schemas';
+import { taskCreateSchema, taskPatchSchema } from './screen-schemas';
+import type { ActiveMirror } from './task-handlers';
+
+export interface OutboxHandlerDependencies {
+  readonly active: () => ActiveMirror | null;
+  readonly emit: IpcGate['emit'];
+}
+
+const WAITING: readonly OutboxState[] = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'];
+
+const STATE_SHOWN: Readonly<Record<string, PendingState>> = {
+  queued: 'queued',
+  in_flight: 'sending',
+  conflict: 'conflict',
+  failed: 'failed',
+  blocked: 'blocked',
+};
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** The stored problem (a problem+json body, or the pusher's description of a failure) in the shape screens read. */
+export function serverAnswerOf(problem: unknown): ServerAnswer | null {
+  const body = record(problem);
+  if (body === null) return null;
+  const errors = Array.isArray(body.errors) ? body.errors : [];
+  return {
+    status: typeof body.status === 'number' ? body.status : null,
+    type: text(body.type),
+    detail: text(body.detail),
+    errors: errors.map((item) => {
+      const entry = record(item) ?? {};
+      const loc = Array.isArray(entry.loc) ? entry.loc : [];
+      const last: unknown = loc.at(-1);
+      return {
+        field: typeof last === 'string' && last !== 'body' ? last : null,
+        message: text(entry.msg) ?? text(entry.message) ?? 'not accepted',
+      };
+    }),
+  };
+}
+
+function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
+  const task = mirror.getTask(op.entityId);
+  const changes =
+    op.kind === 'delete'
+      ? []
+      : Object.entries(op.patch).map(([field, after]) => ({
+          field,
+          before: op.kind === 'create' ? null : (op.baseValues[field] ?? task?.server?.[field] ?? null),
+          after,
+        }));
+  return {
+    op_id: op.opId,
+    task_id: op.entityId,
+    task_title: text(task?.task.title) ?? text(task?.server?.title) ?? text(op.patch.title),
+    kind: op.kind,
+    state: STATE_SHOWN[op.state] ?? 'queued',
+    changes,
+    attempts: op.attempts,
+    created_at: op.createdAt,
+    updated_at: op.updatedAt,
+    last_answer: serverAnswerOf(op.lastProblem),
+  };
+}
+
+/** Field names of a recorded merge (see db/outbox editedRemotelyProblem). */
+function mergedFields(problem: unknown, key: 'rebased' | 'taken' | 'settled'): string[] {
+  const merge = record(record(problem)?.merge);
+  const list = merge?.[key];
+  return Array.isArray(list) ? list.filter((f): f is string => typeof f === 'string') : [];
+}
+
+function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): ConflictView {
+  const task = mirror.getTask(op.entityId);
+  const title = text(task?.task.title) ?? text(task?.server?.title);
+  const gone = open.find((c) => c.field === DELETED_REMOTELY);
+  if (gone !== undefined) {
+    return {
+      op_id: op.opId,
+      task_id: op.entityId,
+      task_title: title,
+      kind: 'gone',
+      fields: [],
+      merged: [],
+      gone: {
+        conflict_id: gone.conflictId,
+        status: serverAnswerOf(op.lastProblem)?.status ?? null,
+        draft: record(gone.mine) ?? {},
+        task: (task?.task as Record<string, unknown> | undefined) ?? {},
+      },
+    };
+  }
+  const conflicting = new Set(open.map((c) => c.field));
+  const merged: MergedFieldView[] = [];
+  for (const field of mergedFields(op.lastProblem, 'rebased')) {
+    if (!conflicting.has(field)) merged.push({ field, how: 'rebased', value: op.patch[field] ?? null });
+  }
+  for (const how of ['taken', 'settled'] as const) {
+    for (const field of mergedFields(op.lastProblem, how)) {
+      merged.push({ field, how, value: task?.server?.[field] ?? null });
+    }
+  }
+  return {
+    op_id: op.opId,
+    task_id: op.entityId,
+    task_title: title,
+    kind: 'edited',
+    fields: open.map((c) => ({
+      conflict_id: c.conflictId,
+      field: c.field,
+      base: c.base,
+      mine: c.mine,
+      theirs: c.theirs,
+    })),
+    merged,
+    gone: null,
+  };
+}
+
+/** A typed value for one field is checked as an edit of that field would be; a draft to re-create as a new task. */
+function checkedChoice(conflict: Conflict, choice: ConflictChoice): ReviewChoice {
+  if ('take' in choice) return { conflictId: choice.conflict_id, resolution: { take: choice.take } };
+  const parsed =
+    conflict.field === DELETED_REMOTELY
+      ? taskCreateSchema.safeParse(choice.value)
+      : taskPatchSchema.safeParse({ [conflict.field]: choice.value });
+  if (!parsed.success) {
+    throw new IpcHandlerError(
+      'validation',
+      parsed.error.issues[0]?.message ?? 'That value was not accepted.',
+    );
+  }
+  const value: unknown =
+    conflict.field === DELETED_REMOTELY
+      ? parsed.data
+      : (parsed.data as Record<string, unknown>)[conflict.field];
+  return { conflictId: choice.conflict_id, resolution: { value } };
+}
+
+function asHandlerError(error: unknown): unknown {
+  if (error instanceof IpcHandlerError) return error;
+  if (error instanceof OutboxReviewError) return new IpcHandlerError(error.type, error.message);
+  if (error instanceof OutboxStateError) return new IpcHandlerError('not-retryable', error.message);
+  if (error instanceof InvalidEditError) return new IpcHandlerError('validation', error.message);
+  if (error instanceof NotInMirrorError) return new IpcHandlerError('not-found', error.message);
+  return error;
+}
+
+export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
+  function active(): ActiveMirror {
+    const account = dependencies.active();
+    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
+    return account;
+  }
+
+  function guarded<I, O>(work: (input: I) => O): (input: I) => Promise<O> {
+    return async (input) => {
+      try {
+        return await Promise.resolve(work(input));
+      } catch (error) {
+        throw asHandlerError(error);
+      }
+    };
+  }
+
+  /** Screens refresh; the engine pushes what re-entered the queue (at once when online). */
+  function changed(account: ActiveMirror, taskIds: (string | null)[]): void {
+    dependencies.emit('mirror:changed', {
+      account_id: account.accountId,
+      collections: ['tasks'],
+      task_ids: [...new Set(taskIds.filter((id): id is string => id !== null))],
+      remapped: [],
+    });
+    account.edited();
+  }
+
+  return {
+    'outbox:list': guarded((): PendingChanges => {
+      const { mirror } = active();
+      return { changes: mirror.outboxOps(WAITING).map((op) => pendingChange(mirror, op)) };
+    }),
+
+    'outbox:retry': guarded(({ op_id, patch }) => {
+      const account = active();
+      const { entityId } = account.mirror.outboxOp(op_id);
+      const values: TaskObject = Object.fromEntries(
+        Object.entries(patch ?? {}).filter(([, value]) => value !== undefined),
+      );
+      const opId = retryOperation(account.mirror, op_id, values);
+      changed(account, [entityId]);
+      return pendingChange(account.mirror, account.mirror.outboxOp(opId));
+    }),
+
+    'outbox:discard': guarded(({ op_id }) => {
+      const account = active();
+      const { entityId } = account.mirror.outboxOp(op_id);
+      discardOperation(account.mirror, op_id);
+      changed(account, [entityId]);
+      return null;
+    }),
+
+    'conflicts:get': guarded(({ task_id }): ConflictView | null => {
+      const { mirror } = active();
+      const open = mirror.conflicts('open').filter((c) => c.entityId === task_id);
+      const first = open[0];
+      if (first === undefined) return null;
+      return conflictView(
+        mirror,
+        mirror.outboxOp(first.opId),
+        open.filter((c) => c.opId === first.opId),
+      );
+    }),
+
+    'conflicts:resolve': guarded(({ op_id, choices }) => {
+      const account = active();
+      const { mirror } = account;
+      const before = mirror.outboxOp(op_id).entityId;
+      const open = new Map(mirror.conflicts('open').map((c) => [c.conflictId, c]));
+      const checked = choices.map((choice) => {
+        const conflict = open.get(choice.conflict_id);
+        if (conflict === undefined) {
+          throw new OutboxReviewError(
+            'conflict-settled',
+            `conflict ${choice.conflict_id} is already resolved`,
+          );
+        }
+        return checkedChoice(conflict, choice);
+      });
+      const after = resolveConflicts(mirror, op_id, checked);
+      changed(account, [before, after]);
+      return { task_id: after };
+    }),
+  };
+}

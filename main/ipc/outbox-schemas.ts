@@ -1,0 +1,111 @@
+// What the pending-changes inspector and the conflict view send and read: each
+// queued operation with its before/after values and the server's last answer,
+// and a task's conflicts per field with what merged cleanly. No Electron here.
+import { z } from 'zod';
+import { taskPatchSchema } from './screen-schemas';
+
+/** The states a person sees; `sending` is the outbox's `in_flight`. */
+export const pendingStateSchema = z.enum(['queued', 'sending', 'conflict', 'failed', 'blocked']);
+export type PendingState = z.infer<typeof pendingStateSchema>;
+
+export const fieldChangeSchema = z.object({
+  field: z.string(),
+  /** The server's value when the edit was made (null for a create). */
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type FieldChangeView = z.infer<typeof fieldChangeSchema>;
+
+/** The server's last answer to an operation, as recorded (null when it has none). */
+export const serverAnswerSchema = z.object({
+  status: z.number().nullable(),
+  /** The problem type's short name (`validation`, `test-token-read-only`, `edited-remotely`, …), or the error's kind. */
+  type: z.string().nullable(),
+  detail: z.string().nullable(),
+  /** Per-field complaints (a 422's `errors`), the field being the last part of `loc`. */
+  errors: z.array(z.object({ field: z.string().nullable(), message: z.string() })),
+});
+export type ServerAnswer = z.infer<typeof serverAnswerSchema>;
+
+export const pendingChangeSchema = z.object({
+  op_id: z.string(),
+  task_id: z.string(),
+  /** The task's title as shown now (null when the mirror no longer has it). */
+  task_title: z.string().nullable(),
+  kind: z.enum(['create', 'update', 'delete']),
+  state: pendingStateSchema,
+  changes: z.array(fieldChangeSchema),
+  attempts: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_answer: serverAnswerSchema.nullable(),
+});
+export type PendingChange = z.infer<typeof pendingChangeSchema>;
+
+export const pendingChangesSchema = z.object({ changes: z.array(pendingChangeSchema) });
+export type PendingChanges = z.infer<typeof pendingChangesSchema>;
+
+const opIdSchema = z.string().min(1).max(200);
+
+export const retryInputSchema = z.strictObject({
+  op_id: opIdSchema,
+  /** New values for the operation's fields (the person's edit of a refused change). */
+  patch: taskPatchSchema.optional(),
+});
+
+export const conflictFieldSchema = z.object({
+  conflict_id: z.string(),
+  field: z.string(),
+  base: z.unknown(),
+  mine: z.unknown(),
+  theirs: z.unknown(),
+});
+export type ConflictFieldView = z.infer<typeof conflictFieldSchema>;
+
+/** A field of my edit that needed nobody: still sent (`rebased`), theirs kept (`taken`), or the same on both sides (`settled`). */
+export const mergedFieldSchema = z.object({
+  field: z.string(),
+  how: z.enum(['rebased', 'taken', 'settled']),
+  value: z.unknown(),
+});
+export type MergedFieldView = z.infer<typeof mergedFieldSchema>;
+
+export const conflictViewSchema = z.object({
+  op_id: z.string(),
+  task_id: z.string(),
+  task_title: z.string().nullable(),
+  /** `edited`: fields changed on both sides; `gone`: deleted on the server or no longer readable. */
+  kind: z.enum(['edited', 'gone']),
+  fields: z.array(conflictFieldSchema),
+  merged: z.array(mergedFieldSchema),
+  /** For `gone`: the edit kept as a draft, and the task as it would be re-created. */
+  gone: z
+    .object({
+      conflict_id: z.string(),
+      /** 404 (deleted) or 403 (no longer readable), when the server said. */
+      status: z.number().nullable(),
+      draft: z.record(z.string(), z.unknown()),
+      task: z.record(z.string(), z.unknown()),
+    })
+    .nullable(),
+});
+export type ConflictView = z.infer<typeof conflictViewSchema>;
+
+const conflictIdSchema = z.string().min(1).max(200);
+
+export const conflictChoiceSchema = z.union([
+  z.strictObject({ conflict_id: conflictIdSchema, take: z.enum(['mine', 'theirs']) }),
+  /** A typed value for one field (checked like an edit of that field). */
+  z.strictObject({ conflict_id: conflictIdSchema, value: z.unknown() }),
+]);
+export type ConflictChoice = z.infer<typeof conflictChoiceSchema>;
+
+export const resolveInputSchema = z.strictObject({
+  op_id: opIdSchema,
+  choices: z.array(conflictChoiceSchema).min(1).max(100),
+});
+
+export const resolvedSchema = z.object({
+  /** The task after: a re-created task's new id, or null when the task is gone for good. */
+  task_id: z.string().nullable(),
+});
