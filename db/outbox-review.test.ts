@@ -67,7 +67,7 @@ describe('what a person may do with a waiting change', () => {
 
   test('choices per field are all checked before any is applied, then settle the operation', () => {
     const { taskId, opId, conflicts } = conflicted();
-    const [title, priority] = conflicts as [{ conflictId: string }, { conflictId: string }];
+    const [title, priority] = conflicts as unknown as [{ conflictId: string }, { conflictId: string }];
     expect(() =>
       resolveConflicts(mirror, opId, [
         { conflictId: title.conflictId, resolution: { take: 'mine' } },
