@@ -647,9 +647,10 @@ function defaultEngineFactory(
       api: input.api,
       me: input.me,
       onEvent: input.onEvent,
-      ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
-      // WIRING SPOT (pull worker's better-sqlite3 addon): the "sync" engineer is adding
-      // the engine's option for it (see /tmp/interfaces.md); pass options.nativeBinding here.
+      pullWorker: {
+        ...(options.pullWorkerUrl !== undefined ? { workerUrl: options.pullWorkerUrl } : {}),
+        ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+      },
     });
 }
 

@@ -11,7 +11,7 @@ import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
 import { Puller } from '../pull/puller';
 import type { PullStore } from '../pull/pull-store';
-import { WorkerPullStore } from '../pull/worker-pull-store';
+import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
 import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
 import { errorInfo } from './sync-error-info';
@@ -71,8 +71,13 @@ export interface SyncEngineDeps {
    * False: in this thread, through `mirror` (each page then blocks for its write).
    */
   pullInWorker?: boolean;
-  /** The pull worker's entry module: a bundled app passes its built `pull-store-worker.js` (default: the .ts beside it, through tsx). */
-  pullWorkerUrl?: URL;
+  /**
+   * Where the pull worker's script is and which SQLite addon it loads (see
+   * WorkerPullStoreOptions). The Electron app passes
+   * `{ workerUrl: <out/main/pull-store-worker.js>, nativeBinding: <Electron's better-sqlite3> }`;
+   * the defaults (the .ts entry through tsx, node_modules' addon) suit Node.
+   */
+  pullWorker?: WorkerPullStoreOptions;
   /** Where pull writes, instead of either of the above. */
   pullStore?: PullStore;
   /** Pages revalidated at once during a re-sync (default 8). */
@@ -101,8 +106,7 @@ export class SyncEngine {
     if (deps.pullStore) {
       this.pullStore = deps.pullStore;
     } else if (deps.pullInWorker ?? true) {
-      const options = deps.pullWorkerUrl ? { workerUrl: deps.pullWorkerUrl } : {};
-      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file, options);
+      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file, deps.pullWorker);
     } else {
       this.pullStore = new MirrorPullStore(deps.mirror, () => this.clock.now());
     }

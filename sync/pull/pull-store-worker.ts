@@ -5,13 +5,17 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openMirror } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
 import type { FetchedPage, PullStore } from './pull-store';
+import type { PullWorkerData } from './worker-pull-store';
 import { type StageItems, type StoreCall, type StoreReply, serializeError } from './worker-protocol';
 
-const { file } = workerData as { file: string };
+const { file, nativeBinding } = workerData as PullWorkerData;
 const port = parentPort;
 if (port === null) throw new Error('pull-store-worker runs only as a worker thread');
 
-const ready = openMirror(file).then((mirror) => ({ mirror, store: new MirrorPullStore(mirror) }));
+const ready = openMirror(file, nativeBinding !== undefined ? { nativeBinding } : {}).then((mirror) => ({
+  mirror,
+  store: new MirrorPullStore(mirror),
+}));
 
 /** Page items sent ahead in slices, by stage id, until their applyPage call arrives. */
 const staged = new Map<number, Record<string, unknown>[]>();

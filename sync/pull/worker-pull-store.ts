@@ -15,17 +15,39 @@ import {
   type StoreReply,
 } from './worker-protocol';
 
+/**
+ * Where the pull worker comes from and how it opens SQLite. The defaults suit
+ * Node (tests, benchmarks, the headless command): the `.ts` entry beside this
+ * file through tsx, and better-sqlite3's addon from node_modules. The
+ * Electron app passes both (see /tmp/interfaces.md, "sync: pull worker options").
+ */
 export interface WorkerPullStoreOptions {
   /**
-   * The worker's entry module. Default: pull-store-worker beside this file;
-   * a bundled app passes its built `.js`. A `.ts` entry is loaded through tsx.
+   * The worker's entry module, as a URL or an absolute file path. Default:
+   * pull-store-worker.ts beside this file. A bundled app passes its built
+   * `pull-store-worker.js` (electron.vite.config.ts builds it beside
+   * out/main/index.js). A `.ts` entry is loaded through tsx.
    */
-  workerUrl?: URL;
+  workerUrl?: URL | string;
+  /**
+   * better-sqlite3's addon file for the worker's connection (better-sqlite3's
+   * `nativeBinding`). Under Electron, the Electron build that
+   * main/native/sqlite-addon.ts locates: the Node build in node_modules cannot
+   * load there. Default: the addon in node_modules.
+   */
+  nativeBinding?: string;
+}
+
+/** What the worker is started with (its `workerData`). */
+export interface PullWorkerData {
+  file: string;
+  nativeBinding?: string;
 }
 
 /** Starts the worker: a `.ts` entry registers tsx first (development, tests, benchmarks). */
-function startWorker(entry: URL, file: string): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: { file } });
+function startWorker(entry: URL | string, data: PullWorkerData): Worker {
+  const url = typeof entry === 'string' ? pathToFileURL(entry) : entry;
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: data });
   // tsx's ES module API (its `require` condition resolves to the CommonJS build beside it).
   const tsxApi = pathToFileURL(
     createRequire(import.meta.url)
@@ -38,7 +60,7 @@ function startWorker(entry: URL, file: string): Worker {
       .then((tsx) => { tsx.register(); return import(workerData.entry); })
       .catch((error) => { setImmediate(() => { throw error; }); });
   `;
-  return new Worker(bootstrap, { eval: true, workerData: { file, tsxApi, entry: entry.href } });
+  return new Worker(bootstrap, { eval: true, workerData: { ...data, tsxApi, entry: url.href } });
 }
 
 export class WorkerPullStore implements PullStore {
@@ -55,10 +77,10 @@ export class WorkerPullStore implements PullStore {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(
-      this.options.workerUrl ?? new URL('./pull-store-worker.ts', import.meta.url),
-      this.file,
-    );
+    const worker = startWorker(this.options.workerUrl ?? new URL('./pull-store-worker.ts', import.meta.url), {
+      file: this.file,
+      ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
+    });
     // An idle worker must not keep the process alive on its own; one with calls
     // pending must, or Node would exit while a caller still awaits its answer.
     worker.unref();

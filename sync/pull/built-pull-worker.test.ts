@@ -1,0 +1,69 @@
+// The pull worker as the packaged app runs it: the file electron-vite builds
+// (out/main/pull-store-worker.js, its own entry of the main build), started
+// from an explicit location and opening SQLite through the addon it is given.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+
+const root = resolve(import.meta.dirname, '../..');
+const builtWorker = join(root, 'out', 'main', 'pull-store-worker.js');
+/** The Node build of better-sqlite3, named explicitly as the app names its Electron build. */
+const nodeAddon = join(
+  dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
+  'build',
+  'Release',
+  'better_sqlite3.node',
+);
+
+let fixture: PullFixture | null = null;
+
+beforeAll(() => {
+  // `npm test` builds before it tests; a bare `vitest run` builds here once.
+  if (existsSync(builtWorker)) return;
+  const built = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  if (built.status !== 0) throw new Error(`electron-vite build failed:\n${built.stderr}`);
+}, 200_000);
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+test('the main build holds the pull worker as its own entry', () => {
+  expect(existsSync(builtWorker)).toBe(true);
+});
+
+test('an engine given the built worker and an addon file pulls everything through them', async () => {
+  const f = (fixture = await startPullFixture({
+    seedTasks: 1200,
+    engine: { pullInWorker: true, pullWorker: { workerUrl: builtWorker, nativeBinding: nodeAddon } },
+  }));
+  const summary = await f.engine.pullOnce();
+  expect(summary.initial).toBe(true);
+  const server = f.emulator.control
+    .tasks()
+    .map((t) => t.task_id)
+    .sort();
+  expect(f.mirroredTaskIds().sort()).toEqual(server);
+});
+
+test('the worker opens SQLite with the addon it is given, not the default one', async () => {
+  const missing = join(root, 'out', 'no-such-addon', 'better_sqlite3.node');
+  const f = (fixture = await startPullFixture({
+    seedTasks: 10,
+    engine: { pullInWorker: true, pullWorker: { workerUrl: builtWorker, nativeBinding: missing } },
+  }));
+  const failure = await f.engine.pullOnce().then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(Error);
+  expect((failure as Error).message).toContain('no-such-addon');
+});
