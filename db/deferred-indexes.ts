@@ -1,14 +1,16 @@
 // A first sync into an empty mirror loads without the task sort indexes and
-// without filling the word index, and builds both in bounded steps after the
-// pass: maintaining them row by row under 1000-row transactions is most of a
-// page's cost (at 100 000 tasks: sort indexes 138 -> 84 µs a task, the word
-// index about half of what remains; measured). Meanwhile queries are answered
-// without them (slower, same results: no search takes the word-index path).
+// without filling the word index or its vocabulary, and builds all three in
+// bounded steps after the pass: maintaining them row by row under 1000-row
+// transactions is most of a page's cost (at 100 000 tasks: sort indexes 138 ->
+// 84 µs a task, the word index about half of what remains; measured). The
+// vocabulary is then read off the finished word index's terms instead of
+// splitting every text in JavaScript. Meanwhile queries are answered without
+// them (slower, same results: no search takes the word-index path).
 // The plan and its progress wait in `meta`, so a crash loses nothing: the next
 // open finishes the build.
 import type { Database } from 'better-sqlite3';
 import { searchableText } from './task-columns';
-import { idTrigramTokens } from './word-index';
+import { ID_TOKEN_MARK, idTrigramTokens, type WordIndex } from './word-index';
 
 /** The indexes deferred: every task sort index (the id index stays, lookups need it). */
 export const SORT_INDEX_NAMES = [
@@ -24,10 +26,23 @@ export const SORT_INDEX_NAMES = [
 ] as const;
 
 const META_KEY = 'deferred_task_indexes';
-/** Rows whose words are indexed per build step (about 50 ms of work, measured). */
-const WORDS_PER_STEP = 2000;
+/** Rows whose words are indexed per build step (about 25 ms of work, measured). */
+const WORDS_PER_STEP = 1000;
 /** Word-index pages merged per build step. */
-const MERGE_PAGES_PER_STEP = 300;
+const MERGE_PAGES_PER_STEP = 100;
+/** Vocabulary words registered per build step. */
+const TERMS_PER_STEP = 1500;
+/**
+ * Segments the word index may pile up before FTS5 merges them inside a write
+ * (its "crisis merge", unbounded work): high while a first load fills it step
+ * by step, the build's own merge steps then do that work in bounded pieces.
+ */
+const LOAD_CRISIS_MERGE = 1000;
+const DEFAULT_CRISIS_MERGE = 16;
+/** The first character after the id trigram tokens' mark: every term starting with the mark sorts below it. */
+const AFTER_ID_TOKENS = String.fromCodePoint((ID_TOKEN_MARK.codePointAt(0) as number) + 1);
+/** A temp (per-connection, never in the file) view of the word index's terms. */
+const TERMS_TABLE = 'temp.task_words_terms';
 
 export interface DeferredBuild {
   indexes: { name: string; sql: string }[];
@@ -36,6 +51,12 @@ export interface DeferredBuild {
    * from the build (null: the word index is complete).
    */
   wordsFrom: number | null;
+  /**
+   * The vocabulary (search_words) holds every term of the word index up to
+   * this one; null: complete. Absent in builds of loads that registered their
+   * words as they came (before this field), which have nothing to add.
+   */
+  vocabularyFrom?: string | null;
 }
 
 function read(db: Database): DeferredBuild | null {
@@ -63,11 +84,12 @@ export function deferSortIndexes(db: Database): boolean {
           AND name IN (${SORT_INDEX_NAMES.map(() => '?').join(', ')}) ORDER BY name`,
     )
     .all(...SORT_INDEX_NAMES) as { name: string; sql: string }[];
-  write(db, { indexes, wordsFrom: 0 });
+  write(db, { indexes, wordsFrom: 0, vocabularyFrom: '' });
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
   // The words of the load go in by chunks; one merge of all the chunks at the
   // end (in bounded steps) writes less than merging as they come.
   db.exec("INSERT INTO task_words (task_words, rank) VALUES ('automerge', 0)");
+  db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('crisismerge', ${LOAD_CRISIS_MERGE})`);
   return true;
 }
 
@@ -81,12 +103,22 @@ export function hasDeferredSortIndexes(db: Database): boolean {
   return deferredBuild(db) !== null;
 }
 
+/** Whether writes must put the words of rows the build has not reached in the vocabulary themselves. */
+export function registersVocabulary(build: DeferredBuild | null): boolean {
+  return build === null || build.vocabularyFrom === undefined;
+}
+
+/** Whether searches may use the word index: every row in it, every word of it in the vocabulary. */
+export function wordIndexComplete(build: DeferredBuild | null): boolean {
+  return build === null || (build.wordsFrom === null && typeof build.vocabularyFrom !== 'string');
+}
+
 /**
  * Does ONE bounded step of the first load's build: a sort index, then the
  * words of the next rows, then some merging of the word index. Returns true
  * while steps remain. Must not run inside a transaction.
  */
-export function buildNextSortIndex(db: Database): boolean {
+export function buildNextSortIndex(db: Database, words: WordIndex): boolean {
   const build = read(db);
   if (!build) return false;
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?");
@@ -96,34 +128,51 @@ export function buildNextSortIndex(db: Database): boolean {
     return true;
   }
   if (build.wordsFrom !== null) {
-    db.transaction(() => {
-      const now = read(db) as DeferredBuild;
-      const from = now.wordsFrom ?? 0;
-      const last = (db.prepare('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n ?? 0;
-      const to = Math.min(from + WORDS_PER_STEP, last);
-      const rows = db
-        .prepare(
-          `SELECT t.rid, t.k_title, b.search_body, t.search_tags, t.search_id
+    transaction(
+      db,
+      () => {
+        const now = read(db) as DeferredBuild;
+        const from = now.wordsFrom ?? 0;
+        const last = (db.prepare('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n ?? 0;
+        const to = Math.min(from + WORDS_PER_STEP, last);
+        const rows = db
+          .prepare(
+            `SELECT t.rid, t.k_title, b.search_body, t.search_tags, t.search_id
              FROM tasks t JOIN task_bodies b ON b.rid = t.rid WHERE t.rid > ? AND t.rid <= ?`,
-        )
-        .all(from, to) as {
-        rid: number;
-        k_title: string;
-        search_body: string;
-        search_tags: string;
-        search_id: string;
-      }[];
-      const insert = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
-      // The same text as WordIndex.add (the vocabulary already has these words).
-      for (const row of rows) insert.run(row.rid, `${searchableText(row)} ${idTrigramTokens(row.search_id)}`);
-      write(db, { ...now, wordsFrom: to >= last ? null : to });
-    })();
+          )
+          .all(from, to) as {
+          rid: number;
+          k_title: string;
+          search_body: string;
+          search_tags: string;
+          search_id: string;
+        }[];
+        const insert = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
+        for (const row of rows) {
+          // The same text as WordIndex.add.
+          const text = searchableText(row);
+          insert.run(row.rid, `${text} ${idTrigramTokens(row.search_id)}`);
+          // The vocabulary step skips terms starting with the id tokens' mark: a
+          // text word starting with it (all but unheard of) is registered here.
+          if (!registersVocabulary(now) && text.includes(ID_TOKEN_MARK)) words.register(text);
+        }
+        write(db, { ...now, wordsFrom: to >= last ? null : to });
+      },
+      words,
+    );
     return true;
   }
   // Then merge the segments the load left; fewer than two changes: nothing left (FTS5 docs).
   const before = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
   db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('merge', ${MERGE_PAGES_PER_STEP})`);
   if ((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n - before >= 2) return true;
+  if (typeof build.vocabularyFrom === 'string') {
+    const from = build.vocabularyFrom;
+    transaction(db, () => write(db, { ...build, vocabularyFrom: registerTerms(db, words, from) }), words);
+    return true;
+  }
+  db.exec(`DROP TABLE IF EXISTS ${TERMS_TABLE}`);
+  db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('crisismerge', ${DEFAULT_CRISIS_MERGE})`);
   db.exec("INSERT INTO task_words (task_words, rank) VALUES ('automerge', 4)");
   db.prepare('DELETE FROM meta WHERE key = ?').run(META_KEY);
   // The planner's statistics of the new indexes.
@@ -131,7 +180,41 @@ export function buildNextSortIndex(db: Database): boolean {
   return false;
 }
 
+/** Runs `work` in a transaction, keeping the vocabulary cache of `words` in step with its outcome. */
+function transaction(db: Database, work: () => void, words: WordIndex): void {
+  try {
+    db.transaction(work)();
+    words.committed();
+  } catch (error) {
+    words.rolledBack();
+    throw error;
+  }
+}
+
+/**
+ * Puts the next terms of the word index after `from` in the vocabulary, but
+ * not the id trigram tokens (a range of their own, skipped). Returns the last
+ * term registered, or null when none are left.
+ */
+function registerTerms(db: Database, words: WordIndex, from: string): string | null {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${TERMS_TABLE} USING fts5vocab(main, task_words, 'row')`);
+  const inIdTokens = from >= ID_TOKEN_MARK && from < AFTER_ID_TOKENS;
+  const terms = db
+    .prepare(
+      `SELECT term FROM ${TERMS_TABLE} WHERE term ${inIdTokens ? '>=' : '>'} ? ORDER BY term LIMIT ${TERMS_PER_STEP}`,
+    )
+    .pluck()
+    .all(inIdTokens ? AFTER_ID_TOKENS : from) as string[];
+  let last: string | null = null;
+  for (const term of terms) {
+    if (term >= ID_TOKEN_MARK && term < AFTER_ID_TOKENS) return ID_TOKEN_MARK;
+    words.registerWord(term);
+    last = term;
+  }
+  return terms.length < TERMS_PER_STEP ? null : last;
+}
+
 /** Finishes the whole build now (opening a file whose first load stopped short). */
-export function restoreSortIndexes(db: Database): void {
-  while (buildNextSortIndex(db));
+export function restoreSortIndexes(db: Database, words: WordIndex): void {
+  while (buildNextSortIndex(db, words));
 }

@@ -37,6 +37,8 @@ import {
   deferredBuild,
   deferSortIndexes,
   hasDeferredSortIndexes,
+  registersVocabulary,
+  wordIndexComplete,
 } from './deferred-indexes';
 import { checkTask, type TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
@@ -234,7 +236,7 @@ export class Mirror {
     const version = this.version();
     if (this.wordsCache === null || this.wordsCache.version !== version) {
       const build = deferredBuild(this.db);
-      this.wordsCache = { version, complete: build === null || build.wordsFrom === null };
+      this.wordsCache = { version, complete: wordIndexComplete(build) };
     }
     return this.wordsCache.complete;
   }
@@ -258,6 +260,7 @@ export class Mirror {
           // What a first load in progress (this or another connection's) leaves to its build.
           const build = deferredBuild(this.db);
           this.store.wordsDeferredAbove = build === null ? null : build.wordsFrom;
+          this.store.registersDeferredWords = registersVocabulary(build);
           return work();
         })
         .immediate();
@@ -901,7 +904,7 @@ export class Mirror {
       return;
     }
     this.read(() => {
-      while (buildNextSortIndex(this.db));
+      while (buildNextSortIndex(this.db, this.words));
     });
     this.indexCache = null;
     this.wordsCache = null;
@@ -919,7 +922,7 @@ export class Mirror {
         let more: boolean;
         try {
           const started = performance.now();
-          more = buildNextSortIndex(this.db);
+          more = buildNextSortIndex(this.db, this.words);
           this.indexBuildSteps.push(performance.now() - started);
         } catch {
           // Another connection holds the write lock, say: try again shortly (an open builds them too).

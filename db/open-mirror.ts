@@ -8,6 +8,7 @@ import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
 import type { MirrorDatabase } from './schema';
+import { WordIndex } from './word-index';
 
 export interface OpenMirrorOptions extends MirrorOptions {
   /** Open without writing (export, inspection); the file must exist and be migrated. */
@@ -161,7 +162,8 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
       // migration must see the whole schema: then build them now (rare: an
       // interrupted first sync and an app update at once). Otherwise the
       // mirror goes on building them in the background (see Mirror).
-      if (hasDeferredSortIndexes(db) && (await hasPendingMigrations(kysely))) restoreSortIndexes(db);
+      if (hasDeferredSortIndexes(db) && (await hasPendingMigrations(kysely)))
+        restoreSortIndexes(db, new WordIndex(db));
       await migrateMirror(kysely, file);
     }
   } catch (error) {

@@ -315,6 +315,32 @@ describe('a first load into an empty mirror', () => {
     expect(search('created after')).toEqual([created.taskId]);
   });
 
+  test('words of a first load reach the vocabulary from the built index, ones shaped like id trigram tokens too', async () => {
+    mirror = await handle.reopen({ sortIndexBuild: 'background' });
+    const all = tasks();
+    const marked = taskJson({ title: 'Odd ǂ74736b marker', description: 'plain Ünïcode wörds here' });
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, [...all, marked], null));
+    mirror.completePass('tasks', '', 0);
+    await mirror.sortIndexesReady();
+    const search = (term: string) =>
+      mirror.queryTasks(new URLSearchParams(`filter[search]=${term}`), {
+        me: 'ada',
+        today: '2026-03-10',
+      });
+    for (const term of ['ǂ74736b', '74736b', 'ünïcode', 'nïcod', 'marker']) {
+      const found = search(encodeURIComponent(term));
+      expect(
+        found.items.map((t) => t.task_id),
+        term,
+      ).toEqual([marked.task_id]);
+      // Answered from the word index (its candidates), not by checking every row.
+      expect(found.path, term).toMatch(/^candidate/);
+    }
+    // Words the load never held match nothing, straight from the vocabulary.
+    expect(search('nowhere-seen').path).toBe('empty');
+  });
+
   test('a first load cut short goes on after a restart, and its build finishes', async () => {
     const all = tasks();
     mirror.beginPass('tasks');

@@ -105,6 +105,12 @@ export class TaskStore {
    * Set at the start of each write transaction.
    */
   wordsDeferredAbove: number | null = null;
+  /**
+   * Whether the words of rows the build indexes later go in the vocabulary
+   * now (false: the build reads them off the word index). Set with
+   * wordsDeferredAbove.
+   */
+  registersDeferredWords = true;
 
   private indexesWords(rid: number): boolean {
     return this.wordsDeferredAbove === null || rid <= this.wordsDeferredAbove;
@@ -161,7 +167,7 @@ export class TaskStore {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
-      else this.words.register(searchableText(columns));
+      else if (this.registersDeferredWords) this.words.register(searchableText(columns));
       return rid;
     }
     values.push(existing.rid);
@@ -176,7 +182,7 @@ export class TaskStore {
       if (this.indexesWords(existing.rid)) {
         this.words.remove(existing.rid);
         this.words.add(existing.rid, searchableText(columns), columns.search_id);
-      } else this.words.register(searchableText(columns));
+      } else if (this.registersDeferredWords) this.words.register(searchableText(columns));
     }
     return existing.rid;
   }

@@ -86,13 +86,16 @@ export class WordIndex {
 
   /** Puts the words of a (lower-case) text in the vocabulary only (a first load indexes tasks later). */
   register(text: string): void {
-    for (const word of wordsOf(text)) {
-      if (this.known.has(word)) continue;
-      const { changes, lastInsertRowid } = this.insertWord.run(word);
-      if (changes > 0) this.insertTrigrams.run(lastInsertRowid, word);
-      this.known.add(word);
-      this.added.push(word);
-    }
+    for (const word of wordsOf(text)) this.registerWord(word);
+  }
+
+  /** Puts one word in the vocabulary (and its trigram index) unless it is there. */
+  registerWord(word: string): void {
+    if (this.known.has(word)) return;
+    const { changes, lastInsertRowid } = this.insertWord.run(word);
+    if (changes > 0) this.insertTrigrams.run(lastInsertRowid, word);
+    this.known.add(word);
+    this.added.push(word);
   }
 
   remove(rid: number): void {
@@ -156,6 +159,9 @@ export class WordIndex {
   }
 }
 
+/** What every id trigram token starts with (migration 0003 writes the same). */
+export const ID_TOKEN_MARK = 'ǂ';
+
 /**
  * A lower-case id's trigrams as word tokens: `ǂ` and the hex of the trigram's
  * UTF-8 (migration 0003 writes the same in SQL). The prefix keeps them apart
@@ -166,14 +172,14 @@ export function idTrigramTokens(id: string): string {
   // Printable-ASCII ids (the usual) map each character to two hex digits without a Buffer per trigram.
   if (ASCII.test(id)) {
     for (let i = 0; i + 3 <= id.length; i++) {
-      tokens += `${i === 0 ? '' : ' '}ǂ${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}${HEX[id.charCodeAt(i + 2)]}`;
+      tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}${HEX[id.charCodeAt(i + 2)]}`;
     }
     return tokens;
   }
   const chars = [...id];
   for (let i = 0; i + 3 <= chars.length; i++) {
     const trigram = Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex');
-    tokens += `${i === 0 ? '' : ' '}ǂ${trigram}`;
+    tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${trigram}`;
   }
   return tokens;
 }
