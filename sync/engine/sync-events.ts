@@ -150,6 +150,20 @@ export type SyncEvent =
       kind: 'create' | 'update' | 'delete';
       serverId: string;
     }
+  /**
+   * A 412 merged cleanly per field against the edit's base: `rebased` fields
+   * (only mine changed) go out again on the new version, `taken` (only theirs)
+   * and `settled` (the same on both sides) need nothing more.
+   */
+  | {
+      type: 'merged';
+      opId: string;
+      entityType: string;
+      entityId: string;
+      rebased: string[];
+      taken: string[];
+      settled: string[];
+    }
   /** A local temporary id was replaced by the server's everywhere (a screen showing it should follow). */
   | { type: 'id-remapped'; entityType: string; from: string; to: string }
   /** An operation waits for the person: fields changed on both sides, or the task was deleted remotely. */

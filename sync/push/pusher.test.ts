@@ -168,6 +168,9 @@ describe('updates', () => {
       pending: false,
       etag: f.emulator.control.taskEtag(taskId),
     });
+    expect(eventsOf(f, 'merged')).toEqual([
+      expect.objectContaining({ entityId: taskId, rebased: ['priority'], taken: [], settled: [] }),
+    ]);
   });
 
   test('412 with the same value on both sides is settled without sending it again', async () => {
@@ -188,6 +191,9 @@ describe('updates', () => {
     expect(summary).toMatchObject({ pushed: 1, conflicts: 0 });
     expect(f.mirror.getTask(taskId)).toMatchObject({ pending: false });
     expect(f.mirror.getTask(taskId)?.task.status).toBe(status);
+    expect(eventsOf(f, 'merged')).toEqual([
+      expect.objectContaining({ entityId: taskId, rebased: [], taken: [], settled: ['status'] }),
+    ]);
   });
 
   test('412 with different values on one field waits as a conflict (base, mine, theirs); nothing is overwritten', async () => {

@@ -328,6 +328,15 @@ export class Pusher {
       });
       return null;
     }
+    this.emit({
+      type: 'merged',
+      opId: op.opId,
+      entityType: 'task',
+      entityId: op.entityId,
+      rebased: Object.keys(merge.rebased),
+      taken: Object.keys(merge.taken),
+      settled: Object.keys(merge.settled),
+    });
     const opId = await this.store.rebase(op.opId, {
       baseEtag: theirs.etag,
       patch: merge.rebased,

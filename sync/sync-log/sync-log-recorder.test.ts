@@ -1,6 +1,7 @@
 // The recorder on a real sync: an engine syncing from the emulator over HTTP,
 // a server error retried, a conflict with the peer, all landing in a real log
-// file with statuses, durations and request ids, and no token in the report.
+// file with statuses, durations and request ids, a clean merge after a 412,
+// and no token in the report.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ afterEach(async () => {
   dir = null;
 });
 
-test('requests, a retried server error, the sync summary and a conflict are logged; the report holds no token', async () => {
+test('requests, a retried server error, the sync summary, a conflict and a clean merge are logged; the report holds no token', async () => {
   const f = await startPullFixture({ seedTasks: 200 });
   fixture = f;
   dir = mkdtempSync(join(tmpdir(), 'sync-log-recorder-'));
@@ -59,6 +60,25 @@ test('requests, a retried server error, the sync summary and a conflict are logg
   expect(
     syncLog.query({ kinds: ['request'], levels: ['info'], text: '→ 304' }).entries.length,
   ).toBeGreaterThan(0);
+
+  // A clean merge after a 412: my field goes out again on top of the peer's change, and the log says so.
+  const other = f.emulator.control
+    .tasks()
+    .find((t) => t.task_id !== mine.task_id && t.assignee === f.emulator.me.username);
+  if (!other) throw new Error('the seed has no second task of mine');
+  f.mirror.editTask(other.task_id, { due_date: '2031-01-02' });
+  f.emulator.control.peerEdit(other.task_id, { title: 'Renamed by the peer' });
+  await f.engine.syncOnce();
+  const [merge] = syncLog.query({ kinds: ['merge'], text: other.task_id }).entries;
+  expect(merge).toMatchObject({ level: 'info' });
+  expect(merge?.message).toContain(
+    `task ${other.task_id} changed on the server since the edit (412): merged cleanly`,
+  );
+  expect(merge?.message).toContain('mine re-sent: due_date');
+  expect(f.emulator.control.task(other.task_id)).toMatchObject({
+    title: 'Renamed by the peer',
+    due_date: '2031-01-02',
+  });
 
   stop();
   const before = syncLog.count();

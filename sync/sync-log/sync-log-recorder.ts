@@ -142,6 +142,25 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
           op_kind: event.kind,
         },
       };
+    case 'merged': {
+      const parts = [
+        event.rebased.length > 0 ? `mine re-sent: ${event.rebased.join(', ')}` : null,
+        event.taken.length > 0 ? `theirs kept: ${event.taken.join(', ')}` : null,
+        event.settled.length > 0 ? `same on both sides: ${event.settled.join(', ')}` : null,
+      ].filter((part) => part !== null);
+      return {
+        level: 'info',
+        kind: 'merge',
+        message: `${event.entityType} ${event.entityId} changed on the server since the edit (412): merged cleanly${parts.length > 0 ? `; ${parts.join('; ')}` : ''}`,
+        detail: {
+          op_id: event.opId,
+          entity_id: event.entityId,
+          rebased: event.rebased,
+          taken: event.taken,
+          settled: event.settled,
+        },
+      };
+    }
     case 'id-remapped':
       return {
         level: 'info',
