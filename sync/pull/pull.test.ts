@@ -31,6 +31,19 @@ function serverTaskIds(f: PullFixture): string[] {
     .sort();
 }
 
+/** The position a tasks page request's cursor points at (its created_at key), for ordering concurrent pages. */
+function pageOrder(query: string): number {
+  const cursor = new URLSearchParams(query).get('cursor');
+  if (cursor === null) return 0;
+  const { a } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a: [string, string] };
+  return Date.parse(a[0]);
+}
+
+/** The task ids of a served tasks page. */
+function idsOfPage(body: string): string[] {
+  return (JSON.parse(body) as { data: { task_id: string }[] }).data.map((t) => t.task_id);
+}
+
 function progressOf(events: readonly SyncEvent[], collection: string) {
   return events.flatMap((e) => (e.type === 'progress' && e.collection === collection ? [e] : []));
 }
@@ -101,7 +114,9 @@ describe('a full pull', () => {
     f.emulator.control.peerEdit(last?.task_id ?? '', { title: 'renamed by the peer' });
     f.emulator.control.clearRequests();
     const summary = await f.engine.pullOnce();
-    expect(taskListRequests(f).map((r) => r.status)).toEqual([304, 304, 200]);
+    // Revalidated concurrently: the log holds them in the order they were answered.
+    const byPage = taskListRequests(f).sort((a, b) => pageOrder(a.query) - pageOrder(b.query));
+    expect(byPage.map((r) => r.status)).toEqual([304, 304, 200]);
     expect(summary.pulled).toBeGreaterThanOrEqual(500);
     expect(summary.changes.map((c) => [c.collection, c.id, c.kind])).toEqual([
       ['tasks', last?.task_id, 'updated'],
@@ -218,6 +233,58 @@ describe('deletions and interrupted passes', () => {
     expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
   });
 
+  test("a first sync fetches the person's tasks and the current sprint's before the whole list, also when resumed after a restart", async () => {
+    const f = await setUp();
+    const me = f.emulator.me.username;
+    const isSeenFirst = (query: string) => query.includes('assignee') || query.includes('team');
+    const firstWholeListIndex = () => {
+      const tasks = taskListRequests(f);
+      const at = tasks.findIndex((r) => !isSeenFirst(r.query));
+      return { before: tasks.slice(0, at === -1 ? tasks.length : at), at };
+    };
+    // The restart: every tasks request fails once the whole list's first page is in.
+    const unsubscribe = f.engine.subscribe((event) => {
+      if (
+        event.type === 'progress' &&
+        event.collection === 'tasks' &&
+        event.scope === '' &&
+        event.pagesDone === 1
+      )
+        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
+    });
+    const failure = await f.engine.pullOnce().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    unsubscribe();
+    expect(failure).toBeInstanceOf(NetworkError);
+    const cut = firstWholeListIndex();
+    expect(cut.at).toBeGreaterThan(0);
+    expect(cut.before.some((r) => r.query.includes('assignee'))).toBe(true);
+    expect(cut.before.some((r) => r.query.includes('team'))).toBe(true);
+    // What the person sees first is all there although the whole list got one page of three.
+    const mine = f.emulator.control.tasks().filter((t) => t.assignee === me);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const task of mine) expect(f.mirror.getTask(task.task_id), task.task_id).not.toBeNull();
+    expect(f.mirroredTaskIds().length).toBeLessThan(serverTaskIds(f).length);
+
+    f.emulator.control.faults.clear();
+    await f.reopen();
+    f.emulator.control.clearRequests();
+    const resumed = await f.engine.pullOnce();
+    expect(resumed.initial).toBe(true);
+    const again = firstWholeListIndex();
+    expect(again.before.some((r) => r.query.includes('assignee'))).toBe(true);
+    // The whole list goes on after the page it had, not from the start.
+    expect(taskListRequests(f)[again.at]?.query).toContain('cursor=');
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+
+    // Later full syncs walk the whole list only (the hot tier keeps the person's tasks fresh).
+    f.emulator.control.clearRequests();
+    await f.engine.pullOnce();
+    expect(taskListRequests(f).some((r) => isSeenFirst(r.query))).toBe(false);
+  });
+
   test('a task with pending local edits keeps them when the server copy changes, and the server copy becomes the base', async () => {
     const f = await setUp();
     await f.engine.pullOnce();
@@ -258,11 +325,14 @@ describe('failing answers', () => {
   test('a malformed page fails the pull naming the field, writes nothing of that page, and the next pull recovers', async () => {
     const f = await setUp();
     let served = 0;
+    const landed = new Set<string>();
     f.relay.rewrite = (url, body) => {
       if (!url.startsWith('/v1/tasks?')) return body;
-      served += 1;
-      // The second page: its first task loses its id.
-      return served === 2 ? body.replace(/"task_id":"[^"]+"/, '"task_id":17') : body;
+      // The whole list's second page: its first task loses its id (what the person sees first came before).
+      if (!/assignee|team/.test(url)) served += 1;
+      if (served === 2) return body.replace(/"task_id":"[^"]+"/, '"task_id":17');
+      if (served < 2) for (const id of idsOfPage(body)) landed.add(id);
+      return body;
     };
     const failure = await f.engine.pullOnce().then(
       () => null,
@@ -271,8 +341,9 @@ describe('failing answers', () => {
     expect(failure).toBeInstanceOf(InvalidResponseError);
     expect((failure as InvalidResponseError).operation).toBe('tasks.list');
     expect((failure as InvalidResponseError).path).toBe('data[0].task_id');
-    // Only the first page landed.
-    expect(f.mirroredTaskIds()).toHaveLength(1000);
+    // Only the pages before it landed.
+    expect(f.mirroredTaskIds().sort()).toEqual([...landed].sort());
+    expect(landed.size).toBeLessThan(2000);
     f.relay.rewrite = null;
     await f.engine.pullOnce();
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
@@ -367,7 +438,7 @@ describe('progress', () => {
   test('progress names the collection and counts pages and items; a re-sync knows the total up front', async () => {
     const f = await setUp();
     await f.engine.pullOnce();
-    const first = progressOf(f.events, 'tasks');
+    const first = progressOf(f.events, 'tasks').filter((p) => p.scope === '');
     expect(first.map((p) => [p.pagesDone, p.itemsDone])).toEqual([
       [1, 1000],
       [2, 2000],
@@ -375,7 +446,7 @@ describe('progress', () => {
     ]);
     f.events.length = 0;
     await f.engine.pullOnce();
-    const again = progressOf(f.events, 'tasks');
+    const again = progressOf(f.events, 'tasks').filter((p) => p.scope === '');
     expect(again.map((p) => [p.pagesDone, p.itemsDone, p.estimatedTotal, p.notModified])).toEqual([
       [1, 1000, 2500, 1],
       [2, 2000, 2500, 2],

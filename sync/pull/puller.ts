@@ -68,7 +68,7 @@ export class Puller implements PullRunner {
     const result = emptyResult();
     const completed: PulledCollection[] = [];
     if (options.tier === 'full') {
-      completed.push(...(await this.pullAll(ctx, result)));
+      completed.push(...(await this.pullAll(ctx, result, initial)));
     } else if (options.tier === 'new') {
       addResult(result, await this.pullNewTasks(ctx));
     } else {
@@ -80,14 +80,28 @@ export class Puller implements PullRunner {
   /**
    * Every resource, each started as soon as what it needs is done, so that the
    * small independent lists cost one round trip together, not one each.
-   * Waits for all before reporting; the first failure is thrown.
+   * Waits for all before reporting; the first failure is thrown. A first
+   * sync (also when resumed) fetches what the person sees first, their tasks
+   * and the current sprint's, before the whole task list.
    */
-  private async pullAll(ctx: PullContext, result: ResourcePullResult): Promise<PulledCollection[]> {
+  private async pullAll(
+    ctx: PullContext,
+    result: ResourcePullResult,
+    initial: boolean,
+  ): Promise<PulledCollection[]> {
     const done = new Map<PulledCollection, Promise<void>>();
     const failures: unknown[] = [];
     const finished = new Set<PulledCollection>();
     for (const resource of PULLED_RESOURCES.values()) {
       const needs = resource.needs.map((need) => done.get(need) ?? Promise.resolve());
+      if (initial && resource.collection === 'tasks') {
+        const seenFirst = Promise.all([done.get('me'), done.get('teams'), done.get('sprints')]).then(
+          async () => {
+            addResult(result, await this.pullSeenFirst(ctx));
+          },
+        );
+        needs.push(seenFirst);
+      }
       const run = Promise.all(needs).then(async () => {
         addResult(result, await resource.pull(ctx));
         if (resource.collection === 'me') ctx.orgId = await this.orgId(ctx);
@@ -211,12 +225,18 @@ export class Puller implements PullRunner {
     return this.walkTasks(ctx, `new:${day}`, { created_after: day }, 1);
   }
 
-  private async pullHotSet(ctx: PullContext): Promise<ResourcePullResult> {
+  /** The tasks assigned to the person and those of their current sprints' teams. */
+  private async pullSeenFirst(ctx: PullContext): Promise<ResourcePullResult> {
     const result = emptyResult();
     addResult(result, await this.walkTasks(ctx, 'hot:assigned', { assignee: 'me' }));
     for (const teamId of await this.currentSprintTeams(ctx)) {
       addResult(result, await this.walkTasks(ctx, `hot:team:${teamId}`, { team: teamId }));
     }
+    return result;
+  }
+
+  private async pullHotSet(ctx: PullContext): Promise<ResourcePullResult> {
+    const result = await this.pullSeenFirst(ctx);
     const open = this.openTaskId;
     if (open !== null) addResult(result, await this.revalidateTask(ctx, open));
     // Comments: the open task's, and a few of the person's open tasks in turn.
