@@ -1,7 +1,14 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
-import { setTheme, showProblem, signOut, switchAccount, syncNow, useSession } from '../store/session-store';
+import {
+  requestSignOut,
+  setTheme,
+  showProblem,
+  switchAccount,
+  syncNow,
+  useSession,
+} from '../store/session-store';
 import {
   announce,
   navigate,
@@ -239,7 +246,7 @@ export function buildCommands(): Command[] {
       id: 'sign-out',
       label: `Sign out of ${current.username}`,
       group: 'Accounts',
-      run: () => void signOut(current.account_id),
+      run: () => requestSignOut(current.account_id),
     });
   }
   return commands;

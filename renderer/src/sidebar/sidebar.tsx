@@ -3,7 +3,7 @@
 // entry is a button in a labelled navigation list; the current one says so.
 import { type ReactNode, useState } from 'react';
 import type { Workspace } from '../../../main/ipc/screen-schemas';
-import { signOut, switchAccount, useSession } from '../store/session-store';
+import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 
@@ -83,15 +83,7 @@ function serverHost(baseUrl: string): string {
 }
 
 /** Signing out with changes still unsent: keep them for the next sign-in (the default), or drop them. */
-function SignOutConfirm({
-  accountId,
-  waiting,
-  onDone,
-}: {
-  accountId: string;
-  waiting: number;
-  onDone: () => void;
-}) {
+function SignOutConfirm({ accountId, waiting }: { accountId: string; waiting: number }) {
   return (
     <div className="confirm sign-out-confirm" role="alertdialog" aria-label="Sign out with unsent changes?">
       <span>
@@ -103,7 +95,7 @@ function SignOutConfirm({
         className="button primary"
         autoFocus
         onClick={() => {
-          onDone();
+          cancelSignOut();
           void signOut(accountId, true);
         }}
       >
@@ -113,13 +105,13 @@ function SignOutConfirm({
         type="button"
         className="button danger-ghost"
         onClick={() => {
-          onDone();
+          cancelSignOut();
           void signOut(accountId, false);
         }}
       >
         Discard and sign out
       </button>
-      <button type="button" className="button" onClick={onDone}>
+      <button type="button" className="button" onClick={cancelSignOut}>
         Cancel
       </button>
     </div>
@@ -129,11 +121,9 @@ function SignOutConfirm({
 function AccountSwitcher() {
   const accounts = useSession((state) => state.accounts);
   const current = useSession((state) => state.current);
-  const status = useSession((state) => state.status);
+  const signOutRequest = useSession((state) => state.signOutRequest);
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   if (current === null) return null;
-  const waiting = status === null ? 0 : status.pending_count + status.conflict_count + status.failed_count;
   return (
     <div className="account-switcher">
       <button
@@ -204,8 +194,7 @@ function AccountSwitcher() {
               role="menuitem"
               onClick={() => {
                 setOpen(false);
-                if (waiting > 0) setConfirming(true);
-                else void signOut(current.account_id);
+                requestSignOut(current.account_id);
               }}
             >
               Sign out of {current.username}
@@ -213,12 +202,8 @@ function AccountSwitcher() {
           </li>
         </ul>
       ) : null}
-      {confirming ? (
-        <SignOutConfirm
-          accountId={current.account_id}
-          waiting={waiting}
-          onDone={() => setConfirming(false)}
-        />
+      {signOutRequest !== null ? (
+        <SignOutConfirm accountId={signOutRequest.accountId} waiting={signOutRequest.waiting} />
       ) : null}
     </div>
   );

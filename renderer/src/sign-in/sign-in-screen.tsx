@@ -6,6 +6,7 @@ import type { ServerSettings } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { describeProblem, type ProblemAction } from '../problems/describe-problem';
 import { enterAccount, useSession } from '../store/session-store';
+import { KeychainNotice } from './keychain-notice';
 
 type Busy = null | 'oauth' | 'token' | 'demo';
 
@@ -211,6 +212,8 @@ export function SignInScreen() {
             </ul>
           </section>
         ) : null}
+
+        <KeychainNotice />
 
         <div className="demo">
           <button

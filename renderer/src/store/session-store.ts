@@ -3,9 +3,14 @@
 // from the bridge at start and kept current by its events.
 import { create } from 'zustand';
 import type { RendererSettings, ThemePreference } from '../../../main/ipc/contract';
-import type { AccountList, AccountSummary, SyncStatus } from '../../../main/ipc/screen-schemas';
+import type {
+  AccountList,
+  AccountSummary,
+  SecretStorage,
+  SyncStatus,
+} from '../../../main/ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
-import { useView } from './view-store';
+import { openTask, useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
 export interface Notice {
@@ -26,6 +31,10 @@ export interface SessionState {
   notice: Notice | null;
   /** The person asked to add an account while signed in (the sign-in screen shows over the workspace). */
   addingAccount: boolean;
+  /** Whether sign-ins outlive a restart; null until known. The sign-in screen says so when they do not. */
+  secretStorage: SecretStorage['persistence'] | null;
+  /** Sign-out asked for while changes are still unsent: the confirmation on show. */
+  signOutRequest: { accountId: string; waiting: number } | null;
 }
 
 export const useSession = create<SessionState>(() => ({
@@ -36,6 +45,8 @@ export const useSession = create<SessionState>(() => ({
   theme: 'system',
   notice: null,
   addingAccount: false,
+  secretStorage: null,
+  signOutRequest: null,
 }));
 
 let noticeId = 0;
@@ -81,10 +92,19 @@ export function startSession(): () => void {
       if (status.account_id === useSession.getState().current?.account_id) useSession.setState({ status });
     }),
     subscribe('settings:changed', applyTheme),
+    // A desktop notification was clicked: main already showed the window on its account.
+    subscribe('notification:open', ({ account_id, task_id }) => {
+      if (task_id !== null && useSession.getState().current?.account_id === account_id) openTask(task_id);
+    }),
   ];
   void (async () => {
     try {
-      const [accounts, settings] = await Promise.all([invoke('accounts:list'), invoke('settings:get')]);
+      const [accounts, settings, secrets] = await Promise.all([
+        invoke('accounts:list'),
+        invoke('settings:get'),
+        invoke('accounts:secret-storage'),
+      ]);
+      useSession.setState({ secretStorage: secrets.persistence });
       applyTheme(settings);
       applyAccounts(accounts);
       if (useSession.getState().phase === 'workspace') await refreshStatus();
@@ -130,6 +150,34 @@ export async function signOut(accountId: string, keepPending = true): Promise<vo
     applyAccounts(await invoke('accounts:sign-out', { account_id: accountId, keep_pending: keepPending }));
   } catch (error) {
     showProblem(error, 'Signing out');
+  }
+}
+
+/**
+ * Sign out, asking first when changes have not reached the server: they can
+ * be kept for the next sign-in to the same account, or dropped.
+ */
+export function requestSignOut(accountId: string): void {
+  const { status } = useSession.getState();
+  const waiting =
+    status === null || status.account_id !== accountId
+      ? 0
+      : status.pending_count + status.conflict_count + status.failed_count;
+  if (waiting > 0) useSession.setState({ signOutRequest: { accountId, waiting } });
+  else void signOut(accountId);
+}
+
+export function cancelSignOut(): void {
+  useSession.setState({ signOutRequest: null });
+}
+
+/** Without a real keychain: keep sign-ins between runs anyway, or for this session only. */
+export async function setKeepSignIns(keep: boolean): Promise<void> {
+  try {
+    const answer = await invoke('accounts:keep-sign-ins', { keep });
+    useSession.setState({ secretStorage: answer.persistence });
+  } catch (error) {
+    showProblem(error, 'Changing how sign-ins are kept');
   }
 }
 

@@ -1,0 +1,126 @@
+// Sign-in persistence and sign-out as a person meets them: without a real
+// keychain the sign-in screen says a sign-in lasts this session and offers to
+// keep it anyway; signing out with an edit still unsent asks first, keeps it,
+// and after signing in again to the same account the edit reaches the server.
+// A clicked desktop notification opens its task.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
+import { type E2eHost, startE2eHost } from './host/e2e-host';
+import {
+  invokeInPage,
+  launchBrowser,
+  type OpenedApp,
+  openApp,
+  screenshot,
+  signInWithToken,
+} from './support/app-browser';
+import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let browser: Browser;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 60 });
+  proxy = await startSwitchableProxy(emulator.baseUrl);
+  [host, browser] = await Promise.all([
+    startE2eHost({
+      emulator,
+      serverUrl: proxy.url,
+      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
+    }),
+    launchBrowser(),
+  ]);
+  app = await openApp(browser, host);
+});
+
+afterAll(async () => {
+  await app?.context.close();
+  await browser?.close();
+  await host?.close();
+  await proxy?.close();
+  await emulator?.stop();
+});
+
+describe('without a real keychain', () => {
+  test('the sign-in screen says a sign-in lasts this session, and the person can choose to keep it', async () => {
+    const { page } = app;
+    const notice = page.getByRole('region', { name: 'Staying signed in' });
+    await notice.getByText('you will sign in again each time you start the app').waitFor();
+    await screenshot(page, 'sign-in-without-keychain');
+    const keep = notice.getByLabel('Stay signed in without a keychain');
+    // A controlled box: it turns once main has moved the sign-ins, so click and wait for the words.
+    await keep.click();
+    await notice.getByText('You stay signed in after quitting').waitFor();
+    expect(await keep.isChecked()).toBe(true);
+    await expect(invokeInPage(page, 'accounts:secret-storage')).resolves.toEqual({
+      persistence: 'unencrypted-by-choice',
+    });
+    await keep.click();
+    await notice.getByText('you will sign in again each time you start the app').waitFor();
+    await expect(invokeInPage(page, 'accounts:secret-storage')).resolves.toEqual({
+      persistence: 'session-only',
+    });
+  });
+});
+
+describe('a clicked notification', () => {
+  test('opens its task', async () => {
+    const { page } = app;
+    await signInWithToken(page, emulator.tokens.live);
+    const task = emulator.control.tasks()[3];
+    if (!task) throw new Error('the seed is too small');
+    const accountId = host.accounts.current()?.id ?? '';
+    host.gate.emit('notification:open', { account_id: accountId, task_id: task.task_id });
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+    await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(task.title);
+    await editor.getByRole('button', { name: 'Close task' }).click();
+  });
+});
+
+describe('signing out with an edit unsent', () => {
+  test('asks first, keeps the edit, and pushes it after signing in again to the same account', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    const task = emulator.control.tasks().find((t) => t.title.length < 60);
+    if (!task) throw new Error('no task to edit');
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+
+    proxy.goOffline();
+    const newTitle = `${task.title} (kept over a sign-out)`;
+    await editor.getByLabel('Title').fill(newTitle);
+    await editor.getByLabel('Title').press('Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+
+    await page.locator('.account-button').click();
+    await page.getByRole('menuitem', { name: `Sign out of ${emulator.me.username}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Sign out with unsent changes?' });
+    await confirm.getByText('1 change has not reached the server yet').waitFor();
+    await screenshot(page, 'sign-out-unsent-changes');
+    await confirm.getByRole('button', { name: 'Keep and sign out' }).click();
+
+    const signedOut = page.getByRole('region', { name: 'Signed-out accounts' });
+    await signedOut.getByText(emulator.me.username).waitFor();
+    expect(emulator.control.task(task.task_id)?.title).toBe(task.title);
+
+    proxy.goOnline();
+    await signInWithToken(page, emulator.tokens.live);
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    expect(emulator.control.task(task.task_id)?.title).toBe(newTitle);
+    expect(host.accounts.list()).toHaveLength(1);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
