@@ -83,7 +83,7 @@ export interface DesktopServices {
   keepRunningInTray(): boolean;
   /** What `npm run demo` does at launch: "Try the demo" without the click. */
   signInToDemo(): Promise<AccountSummary>;
-  /** Stops engines, closes mirrors and sync logs, stops a demo server. Idempotent. */
+  /** Stops engines, closes mirrors and sync logs, drops demo accounts and stops the demo server. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -220,6 +220,13 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       closing ??= (async () => {
         visibility.close();
         backend.close();
+        // A demo account does not outlive its server (an emulator in this process,
+        // fresh at every start): dropped with its mirror, so the next demo starts clean
+        // and the switcher lists no account whose server is gone.
+        const demoServers = new Set(demos.map((demo) => demo.server.base_url));
+        for (const account of accounts.list().filter((a) => demoServers.has(a.base_url))) {
+          await accounts.signOut(account.id, { keepQueuedEdits: false }).catch(() => undefined);
+        }
         // Stops every engine (and its pull worker) and closes every mirror.
         await accounts.close();
         for (const demo of demos.splice(0)) await demo.stop();
