@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { cspMetaPlugin } from './main/security/csp-meta-plugin';
 
 export default defineConfig({
   main: {
@@ -27,7 +28,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
-    plugins: [react()],
+    plugins: [react(), cspMetaPlugin()],
     build: {
       // The page parses its script on every start: minified, it is ready sooner (first rows in the ui bench).
       minify: true,

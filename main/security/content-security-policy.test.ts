@@ -8,6 +8,7 @@ import {
   serializeCsp,
   withContentSecurityPolicy,
 } from './content-security-policy';
+import { withCspMeta } from './csp-meta-plugin';
 
 const appPolicy = parseCsp(serializeCsp(APP_CSP_DIRECTIVES));
 
@@ -36,18 +37,31 @@ describe('the packaged app policy', () => {
     expect(appPolicy['frame-ancestors']).toEqual(["'none'"]);
   });
 
-  test('differs from the dev server policy only in allowing the inline styles Vite injects', () => {
+  test('differs from the dev server policy only in the inline style and script Vite’s dev server injects', () => {
     const devPolicy = parseCsp(serializeCsp(DEV_CSP_DIRECTIVES));
     expect(devPolicy['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
-    expect({ ...devPolicy, 'style-src': ["'self'"] }).toEqual(appPolicy);
+    expect(devPolicy['script-src']).toEqual(["'self'", "'unsafe-inline'"]);
+    expect({ ...devPolicy, 'style-src': ["'self'"], 'script-src': ["'self'"] }).toEqual(appPolicy);
   });
 });
 
-test('the <meta> policy in renderer/index.html is the dev policy, so dev and packaged pages agree', () => {
+describe('the <meta> policy of renderer/index.html', () => {
   const html = readFileSync(resolve(import.meta.dirname, '../../renderer/index.html'), 'utf8');
-  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html);
-  expect(meta, 'renderer/index.html has a CSP <meta>').not.toBeNull();
-  expect(parseCsp(meta?.[1] ?? '')).toEqual(parseCsp(serializeCsp(DEV_CSP_DIRECTIVES)));
+  const metaPolicy = (page: string) =>
+    parseCsp(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(page)?.[1] ?? '');
+
+  test('is the packaged policy in the source and in a build', () => {
+    expect(metaPolicy(html)).toEqual(appPolicy);
+    expect(metaPolicy(withCspMeta(html, 'build'))).toEqual(appPolicy);
+  });
+
+  test('is the dev policy only under the dev server', () => {
+    expect(metaPolicy(withCspMeta(html, 'serve'))).toEqual(parseCsp(serializeCsp(DEV_CSP_DIRECTIVES)));
+  });
+
+  test('a page without the <meta> is refused rather than served without it', () => {
+    expect(() => withCspMeta('<html><head></head></html>', 'build')).toThrow(/no Content-Security-Policy/);
+  });
 });
 
 describe('the CSP response header', () => {

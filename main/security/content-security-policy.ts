@@ -1,13 +1,20 @@
 // The Content-Security-Policy of our pages, sent as a response header by main
-// (renderer/index.html carries the same policy in a <meta> for the dev server).
+// and written into renderer/index.html's <meta> by ./csp-meta-plugin.ts (the
+// packaged policy in the build, the dev policy under the dev server).
 //
 // Styles: no 'unsafe-inline' in the packaged app. Vite's build emits CSS files,
 // and React's `style` prop (TanStack Virtual's row offsets) goes through the
 // CSSOM, which CSP does not govern; so nothing we ship needs inline <style> or
 // style="" markup, and refusing them closes CSS-injection tricks (attribute
-// selectors that leak text). The dev server does inject CSS as <style>
-// elements, so the dev policy (and the meta, which applies in both) allow it;
-// the header makes the packaged policy strict because both policies apply.
+// selectors that leak text).
+//
+// Why dev differs: under `electron-vite dev` the page comes from Vite's dev
+// server, which injects CSS as <style> elements and, through
+// @vitejs/plugin-react, an inline module script (the React Refresh preamble)
+// that must run before the app's modules. So the dev policy allows inline
+// style and script. It is only ever used for the dev server's origin on this
+// computer (main picks it only when ELECTRON_RENDERER_URL is set and the app is
+// not packaged); `npm start`, the e2e host and the packaged app get the strict one.
 
 export type CspDirectives = Readonly<Record<string, readonly string[]>>;
 
@@ -24,9 +31,10 @@ export const APP_CSP_DIRECTIVES: CspDirectives = {
   'frame-ancestors': ["'none'"],
 };
 
-/** Under `electron-vite dev`: the same, plus the <style> elements Vite's dev server injects. */
+/** Under `electron-vite dev` only: the same, plus the inline <style> and React Refresh preamble Vite's dev server injects. */
 export const DEV_CSP_DIRECTIVES: CspDirectives = {
   ...APP_CSP_DIRECTIVES,
+  'script-src': ["'self'", "'unsafe-inline'"],
   'style-src': ["'self'", "'unsafe-inline'"],
 };
 
