@@ -82,7 +82,12 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
         {overdue ? <span className="visually-hidden"> (overdue)</span> : null}
       </div>
       <div role="gridcell" className="cell cell-project">
-        {projectName ?? <span className="muted">—</span>}
+        {/* A flex cell cannot ellipsize its own text: a long name is cut in its span, short of the tags. */}
+        {projectName === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className="cell-text">{projectName}</span>
+        )}
       </div>
       <div role="gridcell" className="cell cell-tags">
         {row.tags.slice(0, 2).map((tag) => (
