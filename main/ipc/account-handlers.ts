@@ -110,13 +110,21 @@ export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHa
       };
     }),
 
-    'accounts:sign-in-token': guarded(async ({ server, token }) => {
-      const result = await accounts.signInWithToken({ token, server });
+    // With an account_id the sign-in is again to that account (its own server settings), and
+    // only as its user in its organization: its queued edits then push.
+    'accounts:sign-in-token': guarded(async ({ server, token, account_id }) => {
+      const result = await accounts.signInWithToken({
+        token,
+        ...(account_id !== undefined ? { accountId: account_id } : { server }),
+      });
       return show(result.account);
     }),
 
-    'accounts:start-oauth': guarded(async ({ server }) => {
-      const result = await accounts.signInWithBrowser({ openUrl: dependencies.openUrl, server });
+    'accounts:start-oauth': guarded(async ({ server, account_id }) => {
+      const result = await accounts.signInWithBrowser({
+        openUrl: dependencies.openUrl,
+        ...(account_id !== undefined ? { accountId: account_id } : { server }),
+      });
       return show(result.account);
     }),
 

@@ -76,7 +76,10 @@ export const invokeChannels = {
   'accounts:sign-in-token': { input: tokenSignInSchema, output: accountSummarySchema },
   /** Opens the consent page in the browser and answers once the loopback redirect arrived and tokens were exchanged. */
   'accounts:start-oauth': {
-    input: z.strictObject({ server: serverSettingsSchema }),
+    input: z.strictObject({
+      server: serverSettingsSchema,
+      account_id: z.string().min(1).max(200).optional(),
+    }),
     output: accountSummarySchema,
   },
   'accounts:cancel-oauth': { input: noInput, output: z.null() },

@@ -55,6 +55,8 @@ export type SecretStorage = z.infer<typeof secretStorageSchema>;
 export const tokenSignInSchema = z.strictObject({
   server: serverSettingsSchema,
   token: z.string().min(1).max(4096),
+  /** Sign in again to this (signed-out) account: only as its own user and organization (`account-mismatch`). */
+  account_id: z.string().min(1).max(200).optional(),
 });
 
 export const signOutSchema = z.strictObject({

@@ -1,7 +1,8 @@
 // Sign-in persistence and sign-out as a person meets them: without a real
 // keychain the sign-in screen says a sign-in lasts this session and offers to
 // keep it anyway; signing out with an edit still unsent asks first, keeps it,
-// and after signing in again to the same account the edit reaches the server.
+// and after signing in again to the same account (another person's token is
+// refused) the edit reaches the server.
 // A clicked desktop notification opens its task.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -111,6 +112,14 @@ describe('signing out with an edit unsent', () => {
     expect(emulator.control.task(task.task_id)?.title).toBe(task.title);
 
     proxy.goOnline();
+    await signedOut.getByRole('button', { name: 'Sign in again' }).click();
+    await page.getByTestId('signing-in-again').getByText(`As ${emulator.me.username}`).waitFor();
+    // Another person's token cannot take this account (and its waiting edit) over.
+    await page.getByLabel('Access token').fill(emulator.tokens.peer);
+    await page.getByRole('button', { name: 'Sign in with token' }).click();
+    await page.locator('[data-problem-type="account-mismatch"]').waitFor();
+    await screenshot(page, 'sign-in-again-mismatch');
+    expect(host.accounts.list()).toHaveLength(1);
     await signInWithToken(page, emulator.tokens.live);
     await page
       .getByTestId('pending-count')

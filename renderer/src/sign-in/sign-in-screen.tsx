@@ -2,7 +2,7 @@
 // token, adjust the server settings, or try the demo (a local server with
 // sample data). Problems are told by their type, with the action that helps.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import type { ServerSettings } from '../../../main/ipc/screen-schemas';
+import type { AccountSummary, ServerSettings } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { describeProblem, type ProblemAction } from '../problems/describe-problem';
 import { enterAccount, useSession } from '../store/session-store';
@@ -22,6 +22,9 @@ export function SignInScreen() {
   const [busy, setBusy] = useState<Busy>(null);
   const [problem, setProblem] = useState<{ type: string; during: Busy } | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  /** A signed-out account being signed in to again (its queued edits wait for it). */
+  const [again, setAgain] = useState<AccountSummary | null>(null);
+  const againId = again === null ? {} : { account_id: again.account_id };
   const tokenRef = useRef<HTMLInputElement>(null);
   const baseUrlRef = useRef<HTMLInputElement>(null);
   const ids = { token: useId(), base: useId(), auth: useId(), client: useId(), problem: useId() };
@@ -53,7 +56,7 @@ export function SignInScreen() {
 
   const signInWithToken = (event: FormEvent) => {
     event.preventDefault();
-    void run('token', () => invoke('accounts:sign-in-token', { server, token: token.trim() }));
+    void run('token', () => invoke('accounts:sign-in-token', { server, token: token.trim(), ...againId }));
   };
 
   const act = (action: ProblemAction) => {
@@ -65,7 +68,7 @@ export function SignInScreen() {
       setToken('');
       tokenRef.current?.focus();
     } else if (action === 'retry' && problem?.during === 'oauth') {
-      void run('oauth', () => invoke('accounts:start-oauth', { server }));
+      void run('oauth', () => invoke('accounts:start-oauth', { server, ...againId }));
     } else if (action === 'retry' && problem?.during === 'demo') {
       void run('demo', () => invoke('demo:start'));
     }
@@ -80,8 +83,20 @@ export function SignInScreen() {
         <div className="brand" aria-hidden="true">
           ◆
         </div>
-        <h1 id="sign-in-title">{addingAccount ? 'Add an account' : 'Sign in'}</h1>
-        <p className="lead">Your tasks, on this computer, online or not.</p>
+        <h1 id="sign-in-title">
+          {again !== null ? 'Sign in again' : addingAccount ? 'Add an account' : 'Sign in'}
+        </h1>
+        {again !== null ? (
+          <p className="lead again" data-testid="signing-in-again">
+            As {again.username} in {again.org_name ?? again.org_id}: changes waiting for this account are sent
+            once you are in.{' '}
+            <button type="button" className="link-button" onClick={() => setAgain(null)}>
+              Use another account
+            </button>
+          </p>
+        ) : (
+          <p className="lead">Your tasks, on this computer, online or not.</p>
+        )}
 
         {words ? (
           <div className="problem" role="alert" id={ids.problem} data-problem-type={problem?.type}>
@@ -113,7 +128,7 @@ export function SignInScreen() {
               type="button"
               className="button primary wide"
               disabled={busy !== null || serverIncomplete}
-              onClick={() => void run('oauth', () => invoke('accounts:start-oauth', { server }))}
+              onClick={() => void run('oauth', () => invoke('accounts:start-oauth', { server, ...againId }))}
             >
               Sign in with your browser
             </button>
@@ -204,8 +219,16 @@ export function SignInScreen() {
                   <span>
                     {account.username} · {account.org_name ?? account.org_id}
                   </span>
-                  <button type="button" className="link-button" onClick={() => setServer(account.server)}>
-                    Use its server
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      setServer(account.server);
+                      setAgain(account);
+                      setProblem(null);
+                    }}
+                  >
+                    Sign in again
                   </button>
                 </li>
               ))}
