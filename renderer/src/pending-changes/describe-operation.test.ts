@@ -1,0 +1,117 @@
+import { describe, expect, test } from 'vitest';
+import type { PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
+import { answerWords, describeOperation, valueText } from './describe-operation';
+
+const TODAY = new Date('2026-03-10T12:00:00Z');
+
+function change(overrides: Partial<PendingChange>): PendingChange {
+  return {
+    op_id: 'op-1',
+    task_id: 'tsk_1',
+    task_title: 'Fix login',
+    kind: 'update',
+    state: 'queued',
+    changes: [],
+    attempts: 0,
+    created_at: '2026-03-10T11:00:00Z',
+    updated_at: '2026-03-10T11:00:00Z',
+    last_answer: null,
+    ...overrides,
+  };
+}
+
+function answer(overrides: Partial<ServerAnswer>): ServerAnswer {
+  return { status: null, type: null, detail: null, errors: [], ...overrides };
+}
+
+describe('a waiting change in words', () => {
+  test.each([
+    [
+      'a status change',
+      change({ changes: [{ field: 'status', before: 'in_progress', after: 'completed' }] }),
+      'Status: In progress → Done on ‘Fix login’',
+    ],
+    [
+      'several fields, cleared and set',
+      change({
+        changes: [
+          { field: 'assignee', before: 'ada', after: null },
+          { field: 'due_date', before: null, after: '2026-03-11' },
+          { field: 'tags', before: ['a'], after: ['a', 'b'] },
+        ],
+      }),
+      'Assignee: ‘ada’ → —; Due: — → Tomorrow; Tags: a → a, b on ‘Fix login’',
+    ],
+    [
+      'a long title, shortened',
+      change({
+        changes: [
+          {
+            field: 'title',
+            before: 'Short',
+            after: 'A very long title that goes on and on and on past the limit',
+          },
+        ],
+      }),
+      'Title: ‘Short’ → ‘A very long title that goes on and on and on pa…’ on ‘Fix login’',
+    ],
+    [
+      'a new task with its fields',
+      change({
+        kind: 'create',
+        task_title: 'Write notes',
+        changes: [
+          { field: 'title', before: null, after: 'Write notes' },
+          { field: 'priority', before: null, after: 'high' },
+        ],
+      }),
+      'New task ‘Write notes’ (Priority: High)',
+    ],
+    ['a delete', change({ kind: 'delete' }), 'Delete ‘Fix login’'],
+    ['a task the mirror lost', change({ kind: 'delete', task_title: null }), 'Delete a task no longer here'],
+  ])('%s', (_, pending, words) => {
+    expect(describeOperation(pending, undefined, TODAY)).toBe(words);
+  });
+
+  test('ids are named when the workspace knows them, shown as they are otherwise', () => {
+    const nameOf = (field: string, id: string) =>
+      field === 'project_id' && id === 'prj_1' ? 'Website' : null;
+    expect(valueText('project_id', 'prj_1', nameOf)).toBe('Website');
+    expect(valueText('section_id', 'sec_9', nameOf)).toBe('sec_9');
+  });
+});
+
+describe("the server's last answer in words", () => {
+  test.each([
+    [null, null],
+    [
+      answer({
+        status: 422,
+        type: 'validation',
+        errors: [{ field: 'assignee', message: 'no active member is called bob' }],
+      }),
+      'Refused by the server (422): Assignee: no active member is called bob.',
+    ],
+    [
+      answer({ status: 422, type: 'validation', detail: 'Body invalid' }),
+      'Refused by the server (422): Body invalid.',
+    ],
+    [
+      answer({ status: 403, type: 'test-token-read-only' }),
+      'This account can only read (403): the change was not sent.',
+    ],
+    [
+      answer({ status: 412, type: 'edited-remotely' }),
+      'Someone changed this task on the server meanwhile (412).',
+    ],
+    [answer({ status: 404, type: 'about:blank' }), 'The task is gone from the server (404).'],
+    [answer({ status: 403, type: 'about:blank' }), 'You can no longer change or see this task (403).'],
+    [answer({ type: 'network' }), 'The server could not be reached; it will be sent again.'],
+    [
+      answer({ status: 503, type: 'internal' }),
+      'The server could not take it now (503); it will be sent again.',
+    ],
+  ])('%j', (given, words) => {
+    expect(answerWords(given)).toBe(words);
+  });
+});

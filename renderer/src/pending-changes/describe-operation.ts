@@ -1,0 +1,101 @@
+// A waiting change in words: what it changes ("Status: In progress → Done on
+// 'Fix login'"), the state it is in, and the server's last answer, so the
+// person knows what is saved, what is not, and why.
+import type {
+  FieldChangeView,
+  PendingChange,
+  PendingState,
+  ServerAnswer,
+} from '../../../main/ipc/outbox-schemas';
+import { describeProblem } from '../problems/describe-problem';
+import { dayWords, fieldWord, valueWord } from '../vocabulary/task-words';
+
+/** Names of referenced things (projects, sections, …) by field and id; null when unknown. */
+export type NameOf = (field: string, id: string) => string | null;
+
+const WORD_FIELDS: ReadonlySet<string> = new Set(['status', 'priority', 'task_type', 'review']);
+const DAY_FIELDS: ReadonlySet<string> = new Set(['due_date', 'start_date']);
+const LONGEST_VALUE = 48;
+
+function shortened(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > LONGEST_VALUE ? `${line.slice(0, LONGEST_VALUE - 1)}…` : line;
+}
+
+/** One field's value as a person reads it: words for statuses, days for dates, names for ids. */
+export function valueText(field: string, value: unknown, nameOf?: NameOf, today?: Date): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.map(String).join(', ');
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') return shortened(JSON.stringify(value));
+  if (WORD_FIELDS.has(field)) return valueWord(value);
+  if (DAY_FIELDS.has(field)) return dayWords(value, today);
+  if (field.endsWith('_id')) return nameOf?.(field, value) ?? value;
+  return `‘${shortened(value)}’`;
+}
+
+export function describeFieldChange(change: FieldChangeView, nameOf?: NameOf, today?: Date): string {
+  const before = valueText(change.field, change.before, nameOf, today);
+  const after = valueText(change.field, change.after, nameOf, today);
+  return `${fieldWord(change.field)}: ${before} → ${after}`;
+}
+
+function taskName(change: PendingChange): string {
+  return change.task_title === null ? 'a task no longer here' : `‘${shortened(change.task_title)}’`;
+}
+
+/** The whole change in one sentence. */
+export function describeOperation(change: PendingChange, nameOf?: NameOf, today?: Date): string {
+  switch (change.kind) {
+    case 'delete':
+      return `Delete ${taskName(change)}`;
+    case 'create': {
+      const fields = change.changes
+        .filter((c) => c.field !== 'title')
+        .map((c) => `${fieldWord(c.field)}: ${valueText(c.field, c.after, nameOf, today)}`);
+      return `New task ${taskName(change)}${fields.length > 0 ? ` (${fields.join('; ')})` : ''}`;
+    }
+    case 'update': {
+      const parts = change.changes.map((c) => describeFieldChange(c, nameOf, today));
+      return `${parts.length > 0 ? parts.join('; ') : 'No field'} on ${taskName(change)}`;
+    }
+  }
+}
+
+export const STATE_WORDS: Readonly<Record<PendingState, { label: string; hint: string }>> = {
+  queued: { label: 'Queued', hint: 'Saved here; sent when the server can be reached.' },
+  sending: { label: 'Sending', hint: 'Being sent to the server now.' },
+  conflict: { label: 'Conflict', hint: 'Changed here and on the server; needs your choice.' },
+  failed: { label: 'Not saved', hint: 'The server refused it; edit it and retry, or discard it.' },
+  blocked: { label: 'Blocked', hint: 'This account may not change tasks; it was not saved.' },
+};
+
+function statusText(answer: ServerAnswer): string {
+  return answer.status === null ? '' : ` (${answer.status})`;
+}
+
+/** The server's last answer in words; null when there was none worth telling (never sent, or accepted). */
+export function answerWords(answer: ServerAnswer | null): string | null {
+  if (answer === null) return null;
+  const code = statusText(answer);
+  if (answer.type === 'edited-remotely') return `Someone changed this task on the server meanwhile${code}.`;
+  if (answer.status === 404) return `The task is gone from the server${code}.`;
+  if (answer.status === 422 || answer.type === 'validation') {
+    const why =
+      answer.errors.length > 0
+        ? answer.errors
+            .map((e) => (e.field === null ? e.message : `${fieldWord(e.field)}: ${e.message}`))
+            .join('; ')
+        : (answer.detail ?? 'a value was not accepted');
+    return `Refused by the server${code}: ${why}.`;
+  }
+  if (answer.type === 'test-token-read-only' || answer.type === 'insufficient-scope') {
+    return `${describeProblem(answer.type).title}${code}: the change was not sent.`;
+  }
+  if (answer.status === 403) return `You can no longer change or see this task${code}.`;
+  if (answer.type === 'network') return 'The server could not be reached; it will be sent again.';
+  if (answer.status !== null && (answer.status >= 500 || answer.status === 429)) {
+    return `The server could not take it now${code}; it will be sent again.`;
+  }
+  return `${answer.detail ?? describeProblem(answer.type ?? 'internal').title}${code}`;
+}
