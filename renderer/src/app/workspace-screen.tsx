@@ -20,6 +20,7 @@ import {
 import { TaskCreateForm } from '../task-detail/task-create-form';
 import { TaskEditor } from '../task-detail/task-editor';
 import { TaskList } from '../task-list/task-list';
+import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
 
 function listTitle(
@@ -84,6 +85,7 @@ export function WorkspaceScreen() {
       <StatusBar />
       <CommandPalette />
       <ShortcutsHelp />
+      <TrustOverlays />
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
       </div>

@@ -1,6 +1,7 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
+import { openConflict, openPendingChanges } from '../pending-changes/trust-store';
 import {
   requestSignOut,
   setTheme,
@@ -201,6 +202,15 @@ export function buildCommands(): Command[] {
       });
     }
     commands.push({
+      id: 'resolve-conflict',
+      label: 'Resolve the conflict of the selected task',
+      group: 'Selected task',
+      run: () => {
+        const taskId = targetTaskId();
+        if (taskId !== null) openConflict(taskId);
+      },
+    });
+    commands.push({
       id: 'open-task',
       label: 'Open the selected task',
       group: 'Selected task',
@@ -210,6 +220,13 @@ export function buildCommands(): Command[] {
   }
   commands.push(
     { id: 'sync-now', label: 'Sync now', group: 'Sync', run: () => void syncNow() },
+    {
+      id: 'pending-changes',
+      label: 'Show pending changes',
+      group: 'Sync',
+      keys: 'G P',
+      run: openPendingChanges,
+    },
     {
       id: 'theme-system',
       label: 'Theme: follow the system',

@@ -10,6 +10,7 @@ import {
   startCreating,
   useView,
 } from '../store/view-store';
+import { openPendingChanges } from '../pending-changes/trust-store';
 import { focusList } from '../task-list/list-focus';
 import { currentSprintId, focusEditor, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
 
@@ -33,6 +34,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: 'G O', does: 'Go to Goals' },
   { keys: 'G S', does: 'Go to the current sprint' },
   { keys: 'G L', does: 'Focus the task list' },
+  { keys: 'G P', does: 'Pending changes (what is not yet saved on the server)' },
   { keys: 'Alt ← / Alt →', does: 'Move a board card to the previous or next section' },
   { keys: '?', does: 'This list' },
 ];
@@ -57,6 +59,7 @@ const GO_KEYS: Readonly<Record<string, () => void>> = {
     if (sprintId !== null) navigate({ kind: 'sprint', sprintId });
   },
   l: focusList,
+  p: openPendingChanges,
 };
 
 export function useGlobalShortcuts(): void {

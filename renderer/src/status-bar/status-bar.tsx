@@ -6,6 +6,7 @@ import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
+import { PendingChangesButton } from '../pending-changes/pending-changes-button';
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
   if (status.signed_out) return { label: 'Signed out', tone: 'offline', why: 'Sign in again to sync.' };
@@ -81,6 +82,7 @@ export function StatusBar() {
         </span>
       ) : null}
       {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
+      <PendingChangesButton status={status} />
       <span className="spacer" />
       <button type="button" className="link-button" onClick={() => void syncNow()} disabled={status.syncing}>
         Sync now

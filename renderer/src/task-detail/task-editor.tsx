@@ -11,6 +11,7 @@ import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
 import { ActivityPanel } from './activity-panel';
+import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
 import { SyncMarkBadge } from './sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
@@ -235,6 +236,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
       {readOnly ? (
         <p className="read-only-note">This account can only read: changes are turned off.</p>
       ) : null}
+      <SyncMarkNotice taskId={taskId} mark={detail.sync_mark} gone={detail.server_gone} />
 
       <div className="editor-body">
         <Field label="Title" field="title" pending={pending} htmlFor={id('title')}>

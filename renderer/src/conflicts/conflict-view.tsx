@@ -1,0 +1,351 @@
+// The three-way conflict view: for each field changed here and on the server,
+// the value the edit started from, mine and theirs (text as a word or line
+// diff against the start), and a choice per field; fields that merged cleanly
+// are listed. A task gone from the server offers its edit as a draft to copy,
+// re-create, or drop. The choices are pushed against the server's current version.
+import { useEffect, useRef, useState } from 'react';
+import type { ConflictChoice, ConflictFieldView, ConflictView } from '../../../main/ipc/outbox-schemas';
+import { errorType, invoke, subscribe } from '../bridge/svc';
+import { describeProblem } from '../problems/describe-problem';
+import { announce, openTask } from '../store/view-store';
+import { fieldWord } from '../vocabulary/task-words';
+import { valueText } from '../pending-changes/describe-operation';
+import { inputTextOf, valueOfInput } from '../pending-changes/field-input';
+import { closeConflict, useTrust } from '../pending-changes/trust-store';
+import { isTextField, textDiff, textOf } from './text-diff';
+
+type Choice = 'mine' | 'theirs' | 'value';
+
+const MERGED_WORDS = {
+  rebased: 'yours, sent on top of theirs',
+  taken: 'theirs kept (you did not change it)',
+  settled: 'the same on both sides',
+} as const;
+
+/** A text value marked against where the edit started: what was removed and added. */
+function DiffText({ from, to, label }: { from: unknown; to: unknown; label: string }) {
+  const parts = textDiff(textOf(from), textOf(to));
+  if (parts.length === 0) return <span className="muted">(empty)</span>;
+  return (
+    <span className="diff-text" aria-label={label}>
+      {parts.map((part, index) =>
+        part.change === 'added' ? (
+          <ins key={index}>{part.text}</ins>
+        ) : part.change === 'removed' ? (
+          <del key={index}>{part.text}</del>
+        ) : (
+          <span key={index}>{part.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
+function FieldValue({
+  field,
+  value,
+  from,
+  side,
+}: {
+  field: string;
+  value: unknown;
+  from?: unknown;
+  side: string;
+}) {
+  if (isTextField(field) && from !== undefined) {
+    return <DiffText from={from} to={value} label={`${side}: ${textOf(value) || 'empty'}`} />;
+  }
+  if (isTextField(field)) return <span className="diff-text">{textOf(value) || '(empty)'}</span>;
+  return <span>{valueText(field, value)}</span>;
+}
+
+function FieldConflict({
+  conflict,
+  choice,
+  typed,
+  onChoice,
+  onTyped,
+}: {
+  conflict: ConflictFieldView;
+  choice: Choice;
+  typed: string;
+  onChoice: (choice: Choice) => void;
+  onTyped: (text: string) => void;
+}) {
+  const name = `choice-${conflict.conflict_id}`;
+  const label = fieldWord(conflict.field);
+  return (
+    <fieldset className="conflict-field" data-field={conflict.field}>
+      <legend>{label}</legend>
+      <div className="conflict-columns" role="group" aria-label={`${label}: the three versions`}>
+        <div className="conflict-column">
+          <h4>When you started</h4>
+          <FieldValue field={conflict.field} value={conflict.base} side="When you started" />
+        </div>
+        <div className="conflict-column is-mine">
+          <h4>Yours</h4>
+          <FieldValue field={conflict.field} value={conflict.mine} from={conflict.base} side="Yours" />
+        </div>
+        <div className="conflict-column is-theirs">
+          <h4>Theirs (on the server)</h4>
+          <FieldValue field={conflict.field} value={conflict.theirs} from={conflict.base} side="Theirs" />
+        </div>
+      </div>
+      <div className="conflict-choices" role="radiogroup" aria-label={`Keep which ${label.toLowerCase()}`}>
+        <label>
+          <input type="radio" name={name} checked={choice === 'mine'} onChange={() => onChoice('mine')} />
+          Keep mine
+        </label>
+        <label>
+          <input type="radio" name={name} checked={choice === 'theirs'} onChange={() => onChoice('theirs')} />
+          Take theirs
+        </label>
+        <label>
+          <input type="radio" name={name} checked={choice === 'value'} onChange={() => onChoice('value')} />
+          Type a new value
+        </label>
+        {choice === 'value' ? (
+          conflict.field === 'description' ? (
+            <textarea
+              aria-label={`New ${label.toLowerCase()}`}
+              value={typed}
+              rows={4}
+              onChange={(event) => onTyped(event.target.value)}
+            />
+          ) : (
+            <input
+              aria-label={`New ${label.toLowerCase()}`}
+              value={typed}
+              onChange={(event) => onTyped(event.target.value)}
+            />
+          )
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
+function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (text: string) => void }) {
+  const [choices, setChoices] = useState<Record<string, Choice>>(() =>
+    Object.fromEntries(view.fields.map((c) => [c.conflict_id, 'mine'])),
+  );
+  const [typed, setTyped] = useState<Record<string, string>>(() =>
+    Object.fromEntries(view.fields.map((c) => [c.conflict_id, inputTextOf(c.mine)])),
+  );
+  const apply = async () => {
+    const list: ConflictChoice[] = view.fields.map((c) => {
+      const choice = choices[c.conflict_id] ?? 'mine';
+      return choice === 'value'
+        ? { conflict_id: c.conflict_id, value: valueOfInput(c.field, typed[c.conflict_id] ?? '') }
+        : { conflict_id: c.conflict_id, take: choice };
+    });
+    try {
+      await invoke('conflicts:resolve', { op_id: view.op_id, choices: list });
+      announce('Conflict resolved; your choices are being sent.');
+      closeConflict();
+    } catch (error) {
+      onProblem(
+        `${describeProblem(errorType(error)).title}${error instanceof Error ? `: ${error.message}` : ''}`,
+      );
+    }
+  };
+  return (
+    <form
+      className="conflict-body"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void apply();
+      }}
+    >
+      <p className="conflict-intro">
+        This task changed on the server after you edited it. For each field changed on both sides, choose what
+        to keep; your choice is sent against the server’s current version.
+      </p>
+      {view.fields.map((conflict) => (
+        <FieldConflict
+          key={conflict.conflict_id}
+          conflict={conflict}
+          choice={choices[conflict.conflict_id] ?? 'mine'}
+          typed={typed[conflict.conflict_id] ?? ''}
+          onChoice={(choice) => setChoices((old) => ({ ...old, [conflict.conflict_id]: choice }))}
+          onTyped={(text) => setTyped((old) => ({ ...old, [conflict.conflict_id]: text }))}
+        />
+      ))}
+      {view.merged.length > 0 ? (
+        <section className="conflict-merged" aria-labelledby="merged-title">
+          <h3 id="merged-title">Merged without a conflict</h3>
+          <ul>
+            {view.merged.map((merged) => (
+              <li key={merged.field} data-field={merged.field}>
+                <strong>{fieldWord(merged.field)}</strong>: {valueText(merged.field, merged.value)} —{' '}
+                <span className="muted">{MERGED_WORDS[merged.how]}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <div className="pending-actions">
+        <button type="submit" className="button primary">
+          Apply choices
+        </button>
+        <button type="button" className="button" onClick={closeConflict}>
+          Decide later
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function draftText(title: string | null, draft: Record<string, unknown>): string {
+  const lines = Object.entries(draft).map(([field, value]) => `${fieldWord(field)}: ${inputTextOf(value)}`);
+  return [`Task: ${title ?? ''}`, ...lines].join('\n');
+}
+
+function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (text: string) => void }) {
+  const gone = view.gone;
+  const [copied, setCopied] = useState(false);
+  if (gone === null) return null;
+  const why =
+    gone.status === 403
+      ? 'You can no longer see this task on the server (access was removed).'
+      : 'This task was deleted on the server, or moved where you can no longer see it.';
+  const resolve = async (take: 'mine' | 'theirs') => {
+    try {
+      const after = await invoke('conflicts:resolve', {
+        op_id: view.op_id,
+        choices: [{ conflict_id: gone.conflict_id, take }],
+      });
+      closeConflict();
+      if (take === 'mine' && after.task_id !== null) {
+        announce('The task is re-created with your edit.');
+        openTask(after.task_id);
+      } else {
+        announce('Your edit was dropped.');
+        openTask(null);
+      }
+    } catch (error) {
+      onProblem(describeProblem(errorType(error)).title);
+    }
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(draftText(view.task_title, { ...gone.task, ...gone.draft }));
+      setCopied(true);
+    } catch {
+      onProblem('The draft could not be copied; select its text instead.');
+    }
+  };
+  return (
+    <div className="conflict-body">
+      <p className="conflict-intro">
+        {why} Your edit is kept here as a draft: re-create the task with it, copy it, or drop it.
+      </p>
+      <section className="conflict-draft" aria-labelledby="draft-title">
+        <h3 id="draft-title">Your edit</h3>
+        <dl>
+          {Object.entries(gone.draft).map(([field, value]) => (
+            <div key={field} data-field={field}>
+              <dt>{fieldWord(field)}</dt>
+              <dd>{isTextField(field) ? textOf(value) || '(empty)' : valueText(field, value)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <div className="pending-actions">
+        <button type="button" className="button primary" onClick={() => void resolve('mine')}>
+          Re-create the task with my edit
+        </button>
+        <button type="button" className="button" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy the draft'}
+        </button>
+        <button type="button" className="button danger-ghost" onClick={() => void resolve('theirs')}>
+          Drop my edit
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ConflictDialog({ taskId }: { taskId: string }) {
+  const [view, setView] = useState<ConflictView | null | undefined>(undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    const load = () => {
+      invoke('conflicts:get', { task_id: taskId })
+        .then((found) => {
+          if (!cancelled) setView((old) => (old && found && old.op_id === found.op_id ? old : found));
+        })
+        .catch((error: unknown) => {
+          if (!cancelled) setProblem(describeProblem(errorType(error)).title);
+        });
+    };
+    load();
+    const stop = subscribe('mirror:changed', (change) => {
+      if (change.task_ids === null || change.task_ids.includes(taskId)) load();
+    });
+    return () => {
+      cancelled = true;
+      stop();
+    };
+  }, [taskId]);
+
+  useEffect(() => {
+    const previous = document.activeElement;
+    headingRef.current?.focus();
+    return () => {
+      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+    };
+  }, []);
+
+  return (
+    <div className="overlay trust-overlay" onMouseDown={closeConflict}>
+      <div
+        className="palette trust-dialog conflict-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="conflict-title"
+        data-testid="conflict-view"
+        onMouseDown={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.stopPropagation();
+            closeConflict();
+          }
+        }}
+      >
+        <header className="editor-header">
+          <h2 id="conflict-title" ref={headingRef} tabIndex={-1}>
+            {view?.kind === 'gone' ? 'Task no longer on the server' : 'Resolve the conflict'}
+            {view?.task_title ? <span className="muted"> · {view.task_title}</span> : null}
+          </h2>
+          <span className="spacer" />
+          <button type="button" className="button" onClick={closeConflict}>
+            Close
+          </button>
+        </header>
+        {problem !== null ? (
+          <p className="trust-problem" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        {view === undefined ? (
+          <p className="muted trust-empty">Loading…</p>
+        ) : view === null ? (
+          <p className="trust-empty">Nothing to resolve: this task has no open conflict.</p>
+        ) : view.kind === 'gone' ? (
+          <GoneConflict view={view} onProblem={setProblem} />
+        ) : (
+          <EditedConflict view={view} onProblem={setProblem} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function ConflictDialogHost() {
+  const taskId = useTrust((state) => state.conflictTaskId);
+  return taskId === null ? null : <ConflictDialog key={taskId} taskId={taskId} />;
+}

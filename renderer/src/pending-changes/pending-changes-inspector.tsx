@@ -1,0 +1,300 @@
+// The pending-changes inspector: every change not yet accepted by the server,
+// in words, with its age, attempts, state and the server's last answer, and
+// what the person can do about it (retry now, edit, discard, resolve).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import { invoke, subscribe } from '../bridge/svc';
+import { describeProblem } from '../problems/describe-problem';
+import { syncNow } from '../store/session-store';
+import { announce, openTask } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
+import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
+import { inputTextOf, valueOfInput } from './field-input';
+import { closePendingChanges, openConflict, useTrust } from './trust-store';
+
+/** Names of what ids point at, from the workspace the sidebar already holds. */
+function useNameOf(): NameOf {
+  const workspace = useWorkspace((state) => state.workspace);
+  return useCallback<NameOf>(
+    (field, id) => {
+      if (workspace === null) return null;
+      switch (field) {
+        case 'project_id':
+          return workspace.projects.find((p) => p.project_id === id)?.name ?? null;
+        case 'team_id':
+          return workspace.teams.find((t) => t.team_id === id)?.name ?? null;
+        case 'section_id':
+          return workspace.sections.find((s) => s.section_id === id)?.name ?? null;
+        case 'goal_id':
+          return workspace.goals.find((g) => g.goal_id === id)?.name ?? null;
+        case 'sprint_id':
+          return workspace.teams.flatMap((t) => t.sprints).find((s) => s.sprint_id === id)?.name ?? null;
+        default:
+          return null;
+      }
+    },
+    [workspace],
+  );
+}
+
+function problemText(error: unknown, doing: string): string {
+  const type =
+    typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string'
+      ? (error as { type: string }).type
+      : 'internal';
+  const message = error instanceof Error ? error.message : '';
+  return `${doing}: ${describeProblem(type).title}${message ? ` (${message})` : ''}`;
+}
+
+function EditForm({
+  change,
+  onDone,
+  onProblem,
+}: {
+  change: PendingChange;
+  onDone: () => void;
+  onProblem: (text: string) => void;
+}) {
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(change.changes.map((c) => [c.field, inputTextOf(c.after)])),
+  );
+  const firstRef = useRef<HTMLInputElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+  const submit = async () => {
+    const patch = Object.fromEntries(
+      Object.entries(texts).map(([field, text]) => [field, valueOfInput(field, text)]),
+    );
+    try {
+      await invoke('outbox:retry', { op_id: change.op_id, patch });
+      announce('Change edited and sent again.');
+      onDone();
+    } catch (error) {
+      onProblem(problemText(error, 'Saving the edit'));
+    }
+  };
+  return (
+    <form
+      className="pending-edit"
+      aria-label="Edit the change"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {change.changes.map((c, index) => {
+        const problem = change.last_answer?.errors.find((e) => e.field === c.field);
+        return (
+          <label key={c.field} className="pending-edit-field">
+            <span>{fieldWord(c.field)}</span>
+            <input
+              ref={index === 0 ? firstRef : undefined}
+              value={texts[c.field] ?? ''}
+              aria-invalid={problem !== undefined}
+              onChange={(event) => setTexts((old) => ({ ...old, [c.field]: event.target.value }))}
+            />
+            {problem !== undefined ? <small className="field-problem">{problem.message}</small> : null}
+          </label>
+        );
+      })}
+      <div className="pending-actions">
+        <button type="submit" className="button primary">
+          Save and retry
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ChangeItem({
+  change,
+  nameOf,
+  onProblem,
+}: {
+  change: PendingChange;
+  nameOf: NameOf;
+  onProblem: (text: string) => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const state = STATE_WORDS[change.state];
+  const answer = answerWords(change.last_answer);
+  const describedBy = `pending-${change.op_id}`;
+  const retryable = change.state === 'failed' || change.state === 'blocked';
+  const editable = retryable && change.kind !== 'delete' && change.changes.length > 0;
+
+  const retry = async () => {
+    try {
+      if (retryable) await invoke('outbox:retry', { op_id: change.op_id });
+      else await syncNow();
+      announce('Sending again.');
+    } catch (error) {
+      onProblem(problemText(error, 'Retrying'));
+    }
+  };
+  const discard = async () => {
+    try {
+      await invoke('outbox:discard', { op_id: change.op_id });
+      announce('Change discarded.');
+    } catch (error) {
+      setConfirming(false);
+      onProblem(problemText(error, 'Discarding'));
+    }
+  };
+
+  return (
+    <li
+      className={`pending-item is-${change.state}`}
+      data-op-id={change.op_id}
+      data-state={change.state}
+      aria-describedby={describedBy}
+    >
+      <div className="pending-what">
+        <span className={`pending-state pending-state-${change.state}`} title={state.hint}>
+          {state.label}
+        </span>
+        <span className="pending-words">{describeOperation(change, nameOf)}</span>
+      </div>
+      <div className="pending-meta" id={describedBy}>
+        <span title={timeWords(change.created_at)}>Made {agoWords(change.created_at)}</span>
+        <span>{countWords(change.attempts, 'attempt', 'attempts')}</span>
+        {answer !== null ? <span className="pending-answer">{answer}</span> : null}
+      </div>
+      {editing ? (
+        <EditForm change={change} onDone={() => setEditing(false)} onProblem={onProblem} />
+      ) : confirming ? (
+        <div className="pending-confirm" role="alertdialog" aria-label="Discard this change?">
+          <span>Discard this change? The task goes back to the server’s values.</span>
+          <button type="button" className="button danger" onClick={() => void discard()} autoFocus>
+            Discard
+          </button>
+          <button type="button" className="button" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </div>
+      ) : (
+        <div className="pending-actions">
+          {change.state === 'conflict' ? (
+            <button type="button" className="button primary" onClick={() => openConflict(change.task_id)}>
+              Resolve…
+            </button>
+          ) : change.state !== 'sending' ? (
+            <button type="button" className="button" onClick={() => void retry()}>
+              Retry now
+            </button>
+          ) : null}
+          {editable ? (
+            <button type="button" className="button" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+          ) : null}
+          {change.task_title !== null && change.kind !== 'delete' ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                closePendingChanges();
+                openTask(change.task_id);
+              }}
+            >
+              Open task
+            </button>
+          ) : null}
+          {change.state !== 'sending' ? (
+            <button type="button" className="button" onClick={() => setConfirming(true)}>
+              Discard…
+            </button>
+          ) : null}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function InspectorDialog() {
+  const [changes, setChanges] = useState<PendingChange[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const nameOf = useNameOf();
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    const load = () => {
+      invoke('outbox:list')
+        .then((list) => {
+          if (!cancelled) setChanges(list.changes);
+        })
+        .catch((error: unknown) => {
+          if (!cancelled) setProblem(problemText(error, 'Listing the changes'));
+        });
+    };
+    load();
+    const stops = [subscribe('mirror:changed', load), subscribe('sync:status-changed', load)];
+    return () => {
+      cancelled = true;
+      for (const stop of stops) stop();
+    };
+  }, []);
+
+  useEffect(() => {
+    const previous = document.activeElement;
+    closeRef.current?.focus();
+    return () => {
+      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+    };
+  }, []);
+
+  return (
+    <div className="overlay trust-overlay" onMouseDown={closePendingChanges}>
+      <div
+        className="palette trust-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="pending-changes-title"
+        data-testid="pending-changes"
+        onMouseDown={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.stopPropagation();
+            closePendingChanges();
+          }
+        }}
+      >
+        <header className="editor-header">
+          <h2 id="pending-changes-title">Pending changes</h2>
+          <span className="muted">
+            {changes === null ? '' : countWords(changes.length, 'change waiting', 'changes waiting')}
+          </span>
+          <span className="spacer" />
+          <button ref={closeRef} type="button" className="button" onClick={closePendingChanges}>
+            Close
+          </button>
+        </header>
+        {problem !== null ? (
+          <p className="trust-problem" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        {changes === null ? (
+          <p className="muted trust-empty">Loading…</p>
+        ) : changes.length === 0 ? (
+          <p className="trust-empty">All changes are saved on the server.</p>
+        ) : (
+          <ul className="pending-list" aria-label="Changes not yet saved on the server">
+            {changes.map((change) => (
+              <ChangeItem key={change.op_id} change={change} nameOf={nameOf} onProblem={setProblem} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function PendingChangesInspector() {
+  const open = useTrust((state) => state.inspectorOpen);
+  return open ? <InspectorDialog /> : null;
+}

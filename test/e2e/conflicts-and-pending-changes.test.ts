@@ -1,0 +1,325 @@
+// Sync you can see and trust, end to end: a conflict made by the peer racing
+// a local edit is shown per field (base, mine, theirs) and settled field by
+// field, and the server ends with the chosen values; the pending-changes
+// inspector shows a change the server refused (422) and one blocked under a
+// read-only token, and retry, edit and discard work; a task deleted remotely
+// while edited offers to re-create it. Screenshots in light and dark.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
+import { type E2eHost, startE2eHost } from './host/e2e-host';
+import {
+  invokeInPage,
+  launchBrowser,
+  type OpenedApp,
+  openApp,
+  screenshot,
+  signInWithToken,
+} from './support/app-browser';
+import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let browser: Browser;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 120 });
+  proxy = await startSwitchableProxy(emulator.baseUrl);
+  [host, browser] = await Promise.all([
+    startE2eHost({
+      emulator,
+      serverUrl: proxy.url,
+      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
+    }),
+    launchBrowser(),
+  ]);
+  app = await openApp(browser, host);
+  await readArchivedProjects();
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(async () => {
+  await app?.context.close();
+  await browser?.close();
+  await host?.close();
+  await proxy?.close();
+  await emulator?.stop();
+});
+
+/** The task as the API answers it now (over HTTP, as any client would see it). */
+async function serverTask(taskId: string): Promise<Record<string, unknown> | null> {
+  const response = await fetch(new URL(`/v1/tasks/${taskId}`, emulator.baseUrl), {
+    headers: { authorization: `Bearer ${emulator.tokens.live}` },
+  });
+  if (response.status === 404) return null;
+  return (await response.json()) as Record<string, unknown>;
+}
+
+const used = new Set<string>();
+/** Projects a task cannot be (re-)filed in: a re-created task would be refused there. */
+const archived = new Set<string>();
+
+async function readArchivedProjects(): Promise<void> {
+  const url = new URL(`/v1/projects/${emulator.orgId}`, emulator.baseUrl);
+  url.searchParams.set('limit', '100');
+  const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
+  const body = (await response.json()) as { data: { project_id: string; status: string }[] };
+  for (const project of body.data) if (project.status === 'archived') archived.add(project.project_id);
+}
+
+/** A task not touched by an earlier test, with a short title. */
+function freshTask() {
+  const task = emulator.control
+    .tasks()
+    .sort((a, b) => a.task_id.localeCompare(b.task_id))
+    .find(
+      (t) =>
+        !used.has(t.task_id) &&
+        t.title.length < 40 &&
+        t.status !== 'completed' &&
+        (t.project_id === null || !archived.has(t.project_id)),
+    );
+  if (!task) throw new Error('the seed has no task left to use');
+  used.add(task.task_id);
+  return task;
+}
+
+async function openInEditor(page: Page, taskId: string) {
+  await page.getByLabel('Search tasks').fill(taskId);
+  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
+  const editor = page.getByTestId('task-editor');
+  await editor.locator('.task-id').filter({ hasText: taskId }).waitFor();
+  return editor;
+}
+
+async function allSynced(page: Page) {
+  await page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
+
+async function inDark(page: Page, name: string) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('a conflict with the peer', () => {
+  test('appears on the row, the editor and the status bar, is resolved per field, and the server ends with the choices', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+
+    proxy.goOffline();
+    await editor.getByLabel('Title').fill(`${task.title} for SSO users`);
+    await editor.getByLabel('Title').press('Enter');
+    await editor
+      .getByLabel('Description')
+      .fill('Users of SSO cannot sign in.\nSteps: open the login page, choose SSO.');
+    await editor.getByLabel('Description').press('Control+Enter');
+    await editor.getByLabel('Priority').selectOption('urgent');
+    await editor.getByLabel('Due').fill('2031-05-20');
+    await editor.getByLabel('Due').press('Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+
+    // The peer races the edit on three of the same fields.
+    emulator.control.peerEdit(task.task_id, {
+      title: `${task.title} on mobile`,
+      description: 'Mobile users cannot sign in.\nSteps: open the login page on a phone.',
+      priority: 'low',
+    });
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
+    await row.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
+    await editor.locator('[data-sync-mark="conflict"]').waitFor();
+    await page.locator('.status-bar').getByText('1 conflict').waitFor();
+    // The person still sees their own edit.
+    await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(`${task.title} for SSO users`);
+
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click();
+    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    await view.waitFor();
+    const fields = view.locator('fieldset.conflict-field');
+    const names: (string | null)[] = [];
+    for (const field of await fields.all()) names.push(await field.getAttribute('data-field'));
+    expect(names).toEqual(['title', 'description', 'priority']);
+    const title = view.locator('fieldset[data-field="title"]');
+    // Each side marked against where the edit started: only what was added shows as added.
+    await expect(title.locator('.is-mine ins').allTextContents()).resolves.toEqual([' for SSO users']);
+    await expect(title.locator('.is-theirs ins').allTextContents()).resolves.toEqual([' on mobile']);
+    await expect(title.locator('del').count()).resolves.toBe(0);
+    const description = view.locator('fieldset[data-field="description"]');
+    await expect(description.locator('.is-theirs ins').allTextContents()).resolves.toEqual([
+      'Mobile users cannot sign in.\nSteps: open the login page on a phone.',
+    ]);
+    await view
+      .locator('.conflict-merged li[data-field="due_date"]')
+      .getByText('yours, sent on top of theirs')
+      .waitFor();
+    await screenshot(page, 'conflict-view');
+    await inDark(page, 'conflict-view');
+
+    // Title: keep mine (the default); description: take theirs; priority: a new value typed.
+    await view.locator('fieldset[data-field="description"]').getByLabel('Take theirs').check();
+    await view.locator('fieldset[data-field="priority"]').getByLabel('Type a new value').check();
+    await view.getByLabel('New priority').fill('high');
+    await view.getByRole('button', { name: 'Apply choices' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    await allSynced(page);
+    await row.locator('[data-sync-mark]').waitFor({ state: 'detached' });
+    const onServer = await serverTask(task.task_id);
+    expect(onServer).toMatchObject({
+      title: `${task.title} for SSO users`,
+      description: 'Mobile users cannot sign in.\nSteps: open the login page on a phone.',
+      priority: 'high',
+      due_date: '2031-05-20',
+    });
+    await expect(editor.getByLabel('Description').inputValue()).resolves.toBe(onServer?.description);
+    await editor.getByRole('button', { name: 'Close task' }).click();
+  });
+});
+
+describe('a task deleted remotely while edited', () => {
+  test('is never dropped silently: the edit is offered as a draft and re-created on request', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+    proxy.goOffline();
+    await editor.getByLabel('Description').fill('Notes worth keeping');
+    await editor.getByLabel('Description').press('Control+Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    emulator.control.peerDelete(task.task_id);
+    const before = emulator.control.taskCount();
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
+      timeout: 20_000,
+    });
+    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    await view
+      .locator('.conflict-draft [data-field="description"]')
+      .getByText('Notes worth keeping')
+      .waitFor();
+    await screenshot(page, 'conflict-deleted-remotely');
+    await view.getByRole('button', { name: 'Re-create the task with my edit' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    // The editor follows the new task from its temporary id to the server's once the create went through.
+    const newId = page.getByTestId('task-editor').locator('.task-id').filter({ hasText: /^tsk_/ });
+    await newId.waitFor({ timeout: 20_000 });
+    await allSynced(page);
+    const recreated = emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
+    expect(recreated).toEqual([
+      expect.objectContaining({ title: task.title, task_id: await newId.textContent() }),
+    ]);
+    expect(emulator.control.taskCount()).toBe(before + 1);
+    expect(await serverTask(task.task_id)).toBeNull();
+    await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
+  });
+});
+
+describe('the pending-changes inspector', () => {
+  test('shows a change the server refused (422) in words; retry sends it again, edit fixes it', async () => {
+    const { page } = app;
+    const task = freshTask();
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    // An assignee the service does not know: refused with 422.
+    await invokeInPage(page, 'task:edit', {
+      task_id: task.task_id,
+      patch: { assignee: 'nobody-by-that-name' },
+    });
+    const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
+    await row.locator('[data-sync-mark="failed"]').waitFor({ timeout: 20_000 });
+
+    // G then P, from outside any field (the shortcuts leave typing alone).
+    await page.evaluate('document.activeElement && document.activeElement.blur()');
+    await page.keyboard.press('g');
+    await page.keyboard.press('p');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="failed"]');
+    await item
+      .getByText(
+        `Assignee: ${task.assignee === null ? '—' : `‘${task.assignee}’`} → ‘nobody-by-that-name’ on ‘${task.title}’`,
+      )
+      .waitFor();
+    await item.getByText('Refused by the server (422): Assignee:').waitFor();
+    await item.getByText('1 attempt').waitFor();
+
+    const patches = () => emulator.control.requests().filter((r) => r.method === 'PATCH').length;
+    const sent = patches();
+    await item.getByRole('button', { name: 'Retry now' }).click();
+    await item.getByText('2 attempts').waitFor({ timeout: 20_000 });
+    expect(patches()).toBe(sent + 1);
+
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item
+      .getByRole('form', { name: 'Edit the change' })
+      .getByLabel('Assignee')
+      .fill(emulator.peer.username);
+    await item.getByRole('button', { name: 'Save and retry' }).click();
+    await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
+    expect((await serverTask(task.task_id))?.assignee).toBe(emulator.peer.username);
+    await inspector.getByRole('button', { name: 'Close' }).click();
+  });
+
+  test('shows a change blocked under a read-only token; discard asks first and puts the server values back', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+    proxy.goOffline();
+    await editor.getByLabel('Title').fill(`${task.title} (draft)`);
+    await editor.getByLabel('Title').press('Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    await editor.getByRole('button', { name: 'Close task' }).click();
+
+    // Signed out keeping the edit, then back in with the same person's read-only test token.
+    const accountId = host.accounts.list()[0]?.id;
+    await invokeInPage(page, 'accounts:sign-out', { account_id: accountId, keep_pending: true });
+    proxy.goOnline();
+    await signInWithToken(page, emulator.tokens.test);
+    await page.locator('.status-bar .read-only-chip').waitFor({ timeout: 20_000 });
+
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('pending changes');
+    await page.keyboard.press('Enter');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="blocked"]');
+    await item
+      .getByText('This account can only read (403): the change was not sent.')
+      .waitFor({ timeout: 20_000 });
+    await item.getByText(`Title: ‘${task.title}’ → ‘${task.title} (draft)’`).waitFor();
+    await screenshot(page, 'pending-changes');
+    await inDark(page, 'pending-changes');
+
+    await item.getByRole('button', { name: 'Discard…' }).click();
+    const confirm = item.getByRole('alertdialog', { name: 'Discard this change?' });
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await item.getByRole('button', { name: 'Discard…' }).click();
+    await confirm.getByRole('button', { name: 'Discard' }).click();
+    await inspector.getByText('All changes are saved on the server.').waitFor();
+    await inspector.getByRole('button', { name: 'Close' }).click();
+
+    await allSynced(page);
+    expect((await serverTask(task.task_id))?.title).toBe(task.title);
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
+    await row.getByText(task.title, { exact: true }).waitFor();
+    await expect(row.locator('[data-sync-mark]').count()).resolves.toBe(0);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
