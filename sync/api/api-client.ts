@@ -113,6 +113,11 @@ export type ReadAnswer<Body> =
 
 export type ListAnswer<Item> = ReadAnswer<ListPage<Item>>;
 
+/** A list page as received: a 200's body bytes, neither parsed nor validated (see listPageBody). */
+export type ListBodyAnswer =
+  | { status: 200; etag: string | null; body: ArrayBuffer; requestId: string | null }
+  | { status: 304; etag: string | null; requestId: string | null };
+
 export interface WriteAnswer<Body> {
   status: number;
   etag: string | null;
@@ -170,12 +175,16 @@ interface RequestSpec {
   lane: RequestLane;
   signal: AbortSignal | undefined;
   authenticated: boolean;
+  /** Keep a 2xx body as bytes (`RawAnswer.bytes`) instead of decoding it. */
+  bytes?: boolean;
 }
 
 interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** A 2xx body when the request asked for bytes. */
+  bytes?: ArrayBuffer;
 }
 
 export class ApiClient {
@@ -266,6 +275,45 @@ export class ApiClient {
       authenticated: true,
     });
     return this.readAnswer(operation.name, operation.pageSchema, answer, options.ifNoneMatch);
+  }
+
+  /**
+   * A list page whose 200 body comes back as bytes, not parsed: for a caller
+   * that parses and validates it against `operation` elsewhere (the pull
+   * worker, so that a 1000-task page never costs this thread a JSON.parse).
+   * Everything else (governor, retries, problem answers) is as listPage.
+   */
+  async listPageBody<Item, Params>(
+    operation: ListOperation<Item, Params>,
+    params: Params,
+    page: PageRequest = {},
+    options: ReadOptions = {},
+  ): Promise<ListBodyAnswer> {
+    const answer = await this.execute({
+      operation: operation.name,
+      method: 'GET',
+      endpoint: operation.endpoint(params),
+      extraQuery: pageQuery(page),
+      headers: conditional('if-none-match', options.ifNoneMatch),
+      lane: options.lane ?? 'background',
+      signal: options.signal,
+      authenticated: true,
+      bytes: true,
+    });
+    const requestId = header(answer.headers, 'x-request-id');
+    const etag = header(answer.headers, 'etag');
+    if (answer.status === 304) return { status: 304, etag: etag ?? options.ifNoneMatch ?? null, requestId };
+    if (answer.bytes === undefined) {
+      // A redirect or other 3xx, as in readAnswer.
+      throw problemErrorFromAnswer(operation.name, {
+        status: answer.status,
+        contentType: header(answer.headers, 'content-type'),
+        text: answer.text,
+        requestId,
+        retryAfter: null,
+      });
+    }
+    return { status: 200, etag, body: answer.bytes, requestId };
   }
 
   /** A single resource (or a grouped answer) under its ETag. */
@@ -461,11 +509,15 @@ export class ApiClient {
           headersTimeout: this.connection.headersTimeoutMs,
           bodyTimeout: this.connection.bodyTimeoutMs,
         });
-        const text =
-          response.statusCode === 204 || response.statusCode === 304
-            ? await response.body.dump().then(() => '')
-            : await response.body.text();
-        answer = { status: response.statusCode, headers: response.headers, text };
+        const status = response.statusCode;
+        if (status === 204 || status === 304) {
+          await response.body.dump();
+          answer = { status, headers: response.headers, text: '' };
+        } else if (spec.bytes === true && status >= 200 && status < 300) {
+          answer = { status, headers: response.headers, text: '', bytes: await response.body.arrayBuffer() };
+        } else {
+          answer = { status, headers: response.headers, text: await response.body.text() };
+        }
       } catch (error) {
         permit?.release(null);
         if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);

@@ -18,7 +18,7 @@ import {
   teamOperations,
   goalOperations,
 } from '../api/operations';
-import { validateResponseBody } from '../api/response-body';
+import { parseResponseBody, validateResponseBody } from '../api/response-body';
 import type { ListPage } from '../protocol/list-page';
 
 /** The list operations whose items a store may validate, by operation name. */
@@ -63,4 +63,24 @@ export function checkedItems(
     next_cursor: nextCursor,
   });
   return page.data as Record<string, unknown>[];
+}
+
+/** Whether a store may check (and read) this operation's pages itself. */
+export function isItemChecked(operationName: string): boolean {
+  return ITEM_CHECKED.has(operationName);
+}
+
+/** Drops a byte order mark, as undici's text() does (JSON.parse refuses one). */
+const utf8 = new TextDecoder();
+
+/**
+ * Reads a list page's 200 body as received: decoded, parsed and its envelope
+ * checked, failing as the API client would (InvalidResponseError naming the
+ * operation). The items are checked later, by checkedItems, where they are applied.
+ */
+export function readListBody(
+  operationName: string,
+  body: ArrayBuffer,
+): { data: unknown[]; next_cursor: string | null; total?: number | null | undefined } {
+  return parseResponseBody(operationName, 200, envelopeSchema, utf8.decode(body));
 }

@@ -1,11 +1,14 @@
 // A list on the service as the page walker sees it: one page per call, sent
 // through the API client (rate governor, retries, validation) with the page's
-// stored ETag as If-None-Match.
+// stored ETag as If-None-Match. A store that reads page bodies itself (the
+// pull worker) gets each 200 body as received: this thread neither parses it
+// nor holds its items.
 import type { ApiClient, PageRequest } from '../api/api-client';
 import type { ListOperation } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
-import { envelopeOnly } from './deferred-validation';
+import { envelopeOnly, isItemChecked } from './deferred-validation';
 import type { ListSource, PageAnswer } from './page-walker';
+import type { PullStore } from './pull-store';
 
 export function listSource<Item extends object, Params>(
   api: ApiClient,
@@ -13,10 +16,34 @@ export function listSource<Item extends object, Params>(
   params: Params,
   page: Omit<PageRequest, 'cursor'>,
   lane: RequestLane,
-  /** The store validates items where it applies them: check only the envelope here. */
-  deferItems = false,
+  /** Where the pages go: if it validates items, only the envelope is checked here; if it reads bodies, not even that. */
+  store?: Pick<PullStore, 'validatesItems' | 'readPage'>,
 ): ListSource {
-  const sent = deferItems ? envelopeOnly(operation) : operation;
+  const readPage = store?.readPage?.bind(store);
+  if (readPage !== undefined && isItemChecked(operation.name)) {
+    return {
+      async fetch(cursor, ifNoneMatch, signal): Promise<PageAnswer> {
+        const answer = await api.listPageBody(
+          operation,
+          params,
+          { ...page, cursor },
+          { ifNoneMatch, signal, lane },
+        );
+        if (answer.status === 304) return { status: 304 };
+        const read = await readPage(operation.name, answer.body);
+        return {
+          status: 200,
+          etag: answer.etag,
+          items: [],
+          read: { readAs: read.readAs, count: read.count },
+          nextCursor: read.nextCursor,
+          total: read.total,
+          uncheckedFrom: operation.name,
+        };
+      },
+    };
+  }
+  const sent = store?.validatesItems === true ? envelopeOnly(operation) : operation;
   const deferred = sent !== operation;
   return {
     async fetch(cursor, ifNoneMatch, signal): Promise<PageAnswer> {

@@ -21,6 +21,8 @@ export type PageAnswer =
       total: number | null;
       /** The items were not validated yet: the store checks them against this operation. */
       uncheckedFrom?: string;
+      /** The store read the body itself (PullStore.readPage) and keeps its `count` items; `items` is empty. */
+      read?: { readAs: number; count: number };
     }
   | { status: 304 };
 
@@ -207,16 +209,25 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
   let rejected = 0;
   let applying: Promise<void> = Promise.resolve();
   let queuedApplies = 0;
+  /** Each queued apply's end, oldest first: the walk waits for a free slot, not for the whole queue. */
+  const applyEnds: Promise<void>[] = [];
   const failed: { first: { error: unknown } | null } = { first: null };
   /** Read through a call: the applies set it between awaits, which narrowing cannot see. */
   const throwIfApplyFailed = (): void => {
     if (failed.first) throw failed.first.error;
   };
-  const enqueue = (apply: () => Promise<ResourceChange[] | void>): void => {
+  /** A page the store read but that will not be applied: let it forget the items. */
+  const forget = (answer: PageAnswer): void => {
+    if (answer.status === 200 && answer.read) store.dropPage?.(answer.read.readAs);
+  };
+  const enqueue = (apply: () => Promise<ResourceChange[] | void>, skipped?: () => void): void => {
     queuedApplies += 1;
     applying = applying.then(async () => {
       try {
-        if (failed.first) return;
+        if (failed.first) {
+          skipped?.();
+          return;
+        }
         // Let the request for the next page go out before this page's synchronous write.
         await yieldToIo();
         const applied = await apply();
@@ -227,6 +238,9 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         queuedApplies -= 1;
       }
     });
+    const end = applying;
+    applyEnds.push(end);
+    void end.then(() => applyEnds.shift());
   };
 
   let index = start.startIndex;
@@ -281,8 +295,9 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           });
         }
         nextCursor = answer.nextCursor;
-        pulled += answer.items.length;
-        progress.itemsDone += answer.items.length;
+        const count = answer.read ? answer.read.count : answer.items.length;
+        pulled += count;
+        progress.itemsDone += count;
         if (answer.total !== null) progress.estimatedTotal = answer.total;
         const page = {
           pageIndex,
@@ -292,12 +307,17 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           items: answer.items,
           announce: options.announce ?? true,
           ...(answer.uncheckedFrom !== undefined ? { uncheckedFrom: answer.uncheckedFrom } : {}),
+          ...(answer.read ? { readAs: answer.read.readAs } : {}),
         };
-        enqueue(async () => {
-          const outcome = await store.applyPage(collection, scope, options.partial, page);
-          rejected += outcome.rejected.length;
-          return outcome.changes;
-        });
+        const read = answer;
+        enqueue(
+          async () => {
+            const outcome = await store.applyPage(collection, scope, options.partial, page);
+            rejected += outcome.rejected.length;
+            return outcome.changes;
+          },
+          () => forget(read),
+        );
         // The chain moved away from what we knew: revalidate ahead of the new cursor.
         if (nextCursor !== null && !inFlight.has(keyOf(nextCursor))) speculateFrom(nextCursor);
       }
@@ -324,12 +344,14 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       if (sameCursorRuns > MAX_SAME_CURSOR_RUNS) throw new CursorLoopError(collection, scope);
       // Fetch the next page now; wait for the mirror only when it falls behind.
       request(nextCursor);
-      if (queuedApplies > MAX_QUEUED_APPLIES) await applying;
+      while (queuedApplies > MAX_QUEUED_APPLIES && applyEnds[0]) await applyEnds[0];
       index += 1;
       cursor = nextCursor;
     }
   } finally {
     stop.abort(new Error('walk ended'));
+    // Revalidations the walk did not use: pages the store read for them are forgotten.
+    for (const { answer } of inFlight.values()) answer.then(forget, () => undefined);
     // Whatever was queued is applied (or failed) before the walk reports.
     await applying;
   }

@@ -4,9 +4,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openMirror } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
-import type { FetchedPage, PullStore } from './pull-store';
+import { readListBody } from './deferred-validation';
+import type { FetchedPage, ReadPage } from './pull-store';
 import type { PullWorkerData } from './worker-pull-store';
-import { type StageItems, type StoreCall, type StoreReply, serializeError } from './worker-protocol';
+import {
+  type DropPageCall,
+  type ReadPageCall,
+  type StageItems,
+  type StoreCall,
+  type StoreMethod,
+  type StoreReply,
+  serializeError,
+} from './worker-protocol';
 
 const { file, nativeBinding } = workerData as PullWorkerData;
 const port = parentPort;
@@ -19,8 +28,31 @@ const ready = openMirror(file, nativeBinding !== undefined ? { nativeBinding } :
 
 /** Page items sent ahead in slices, by stage id, until their applyPage call arrives. */
 const staged = new Map<number, Record<string, unknown>[]>();
+/** Items of page bodies read here (readPage), until applyPage names them or dropPage forgets them. */
+const readPages = new Map<number, Record<string, unknown>[]>();
 
-port.on('message', (call: StoreCall | StageItems | { method: 'close' }) => {
+port.on('message', (call: StoreCall | StageItems | ReadPageCall | DropPageCall | { method: 'close' }) => {
+  if (call.method === 'readPage') {
+    // Answered at once, before any write queued behind it: the walk waits for the next cursor.
+    try {
+      const page = readListBody(call.operation, call.body);
+      readPages.set(call.readAs, page.data as Record<string, unknown>[]);
+      const value: ReadPage = {
+        readAs: call.readAs,
+        nextCursor: page.next_cursor,
+        total: page.total ?? null,
+        count: page.data.length,
+      };
+      port.postMessage({ id: call.id, ok: true, value } satisfies StoreReply);
+    } catch (error) {
+      port.postMessage({ id: call.id, ok: false, error: serializeError(error) } satisfies StoreReply);
+    }
+    return;
+  }
+  if (call.method === 'dropPage') {
+    readPages.delete(call.readAs);
+    return;
+  }
   if (call.method === 'stage') {
     const items = staged.get(call.stage) ?? [];
     items.push(...call.items);
@@ -34,6 +66,19 @@ port.on('message', (call: StoreCall | StageItems | { method: 'close' }) => {
     call.args = [call.args[0], call.args[1], call.args[2], { ...page, items: staged.get(stage) ?? [] }];
     staged.delete(stage);
   }
+  if (call.method === 'applyPage') {
+    const page = call.args[3] as FetchedPage;
+    if (page.readAs !== undefined) {
+      const items = readPages.get(page.readAs);
+      readPages.delete(page.readAs);
+      if (items === undefined) {
+        const error = new Error(`page ${page.pageIndex} was not read before it was applied`);
+        port.postMessage({ id: call.id, ok: false, error: serializeError(error) } satisfies StoreReply);
+        return;
+      }
+      call.args = [call.args[0], call.args[1], call.args[2], { ...page, items }];
+    }
+  }
   if (call.method === 'close') {
     void ready.then(({ mirror }) => {
       mirror.close();
@@ -43,13 +88,12 @@ port.on('message', (call: StoreCall | StageItems | { method: 'close' }) => {
   }
   const { id, method, args } = call;
   ready
-    .then(({ store }) => (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args))
+    .then(({ store }) =>
+      (store[method satisfies StoreMethod] as (...a: unknown[]) => Promise<unknown>).apply(store, args),
+    )
     .then(
       (value) => port.postMessage({ id, ok: true, value } satisfies StoreReply),
       (error: unknown) =>
         port.postMessage({ id, ok: false, error: serializeError(error) } satisfies StoreReply),
     );
 });
-
-/** Names the worker answers to, checked at compile time against PullStore. */
-export type WorkerMethods = keyof PullStore;

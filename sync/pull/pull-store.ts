@@ -29,8 +29,10 @@ export interface FetchedPage {
   cursorSent: string | null;
   etag: string | null;
   nextCursor: string | null;
-  /** Raw resources, validated and kept whole (unknown fields included). */
+  /** Raw resources, validated and kept whole (unknown fields included); empty when `readAs` is set. */
   items: readonly Record<string, unknown>[];
+  /** The page's body was read by the store (PullStore.readPage): it applies the items it kept under this id. */
+  readAs?: number;
   /**
    * False for the first full sync: nothing is announced, so the page's change
    * list is neither built nor sent back (100 000 "created" entries would only cost memory).
@@ -53,9 +55,28 @@ export interface PageOutcome {
   rejected: { id: string | null; field: string; reason: string }[];
 }
 
+/** A page body the store has read (PullStore.readPage): what the walk needs of it. */
+export interface ReadPage {
+  /** Names the kept items in FetchedPage.readAs (or PullStore.dropPage). */
+  readAs: number;
+  nextCursor: string | null;
+  total: number | null;
+  count: number;
+}
+
 export interface PullStore {
   /** True when applyPage validates items itself (pages may then arrive with only their envelope checked). */
   readonly validatesItems: boolean;
+  /**
+   * Present when the store reads page bodies itself (the worker): it parses
+   * the 200 body of list `operation` as received, checks its envelope (an
+   * InvalidResponseError naming the operation otherwise), keeps the items
+   * until applyPage names them and answers what the walk needs. The caller
+   * hands `body` over (it is transferred, unusable here afterwards).
+   */
+  readPage?(operation: string, body: ArrayBuffer): Promise<ReadPage>;
+  /** Forgets a read page that will not be applied (an unused revalidation, a failed walk). */
+  dropPage?(readAs: number): void;
   /** Resolves when the store can take calls (a worker has opened the mirror). */
   ready(): Promise<void>;
   /** The pass of this list (running or last complete), or null before the first. */

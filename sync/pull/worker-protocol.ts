@@ -4,9 +4,12 @@
 import { InvalidResponseError, type ResponseIssue } from '../api/errors';
 import type { PullStore } from './pull-store';
 
+/** The PullStore calls that travel as a method name and arguments (readPage and dropPage have messages of their own). */
+export type StoreMethod = Exclude<keyof PullStore, 'validatesItems' | 'readPage' | 'dropPage'>;
+
 export interface StoreCall {
   id: number;
-  method: keyof PullStore;
+  method: StoreMethod;
   args: unknown[];
 }
 
@@ -19,6 +22,21 @@ export interface StageItems {
 
 /** Items per message: copying a slice for postMessage takes well under a millisecond. */
 export const STAGE_SLICE = 100;
+
+/** A page body handed over (transferred) to be read and kept as `readAs` (PullStore.readPage). */
+export interface ReadPageCall {
+  method: 'readPage';
+  id: number;
+  readAs: number;
+  operation: string;
+  body: ArrayBuffer;
+}
+
+/** A read page that will not be applied. */
+export interface DropPageCall {
+  method: 'dropPage';
+  readAs: number;
+}
 
 export interface SerializedError {
   name: string;

@@ -65,6 +65,24 @@ test('through the worker, a malformed page is refused there before anything of i
   expect(landed.size).toBeLessThan(2000);
 });
 
+test('through the worker, a page body that is not JSON fails as the client would, naming the operation', async () => {
+  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  let served = 0;
+  f.relay.rewrite = (url, body) => {
+    if (!url.startsWith('/v1/tasks?')) return body;
+    served += 1;
+    // The body reaches the worker as bytes; this thread never parses it.
+    return served === 2 ? body.slice(0, body.length / 2) : body;
+  };
+  const failure = await f.engine.pullOnce().then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(InvalidResponseError);
+  expect(failure).toMatchObject({ operation: 'tasks.list', path: '(body)' });
+  expect(f.mirroredTaskIds()).toHaveLength(1000);
+});
+
 test("the mirror's typed errors cross the worker boundary with their fields", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-worker-'));
   const file = join(dir, 'not-a-database.db');

@@ -6,12 +6,22 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
-import type { FetchedPage, PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
+import type {
+  FetchedPage,
+  PageOutcome,
+  PassRecord,
+  PullStore,
+  ReadPage,
+  StoredCollection,
+} from './pull-store';
 import {
   deserializeError,
+  type DropPageCall,
+  type ReadPageCall,
   STAGE_SLICE,
   type StageItems,
   type StoreCall,
+  type StoreMethod,
   type StoreReply,
 } from './worker-protocol';
 
@@ -103,14 +113,39 @@ export class WorkerPullStore implements PullStore {
     return worker;
   }
 
-  private call<T>(method: keyof PullStore, ...args: unknown[]): Promise<T> {
+  private call<T>(method: StoreMethod, ...args: unknown[]): Promise<T> {
+    return this.send((id) => ({ id, method, args }) satisfies StoreCall);
+  }
+
+  /** Posts the message built for a new call id (moving `transfer` along) and awaits its reply. */
+  private send<T>(
+    message: (id: number) => StoreCall | ReadPageCall,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, { resolve: resolve, reject });
-      worker.postMessage({ id, method, args } satisfies StoreCall);
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage(message(id), transfer);
     });
+  }
+
+  /**
+   * The body is transferred, not copied, and parsed in the worker: this
+   * thread never parses a 1000-task page. The worker answers as soon as it
+   * is free (behind at most the page write it is in), so the walk asks for
+   * the next page without waiting for the writes queued before it.
+   */
+  readPage(operation: string, body: ArrayBuffer): Promise<ReadPage> {
+    return this.send(
+      (id) => ({ method: 'readPage', id, readAs: id, operation, body }) satisfies ReadPageCall,
+      [body],
+    );
+  }
+
+  dropPage(readAs: number): void {
+    this.worker?.postMessage({ method: 'dropPage', readAs } satisfies DropPageCall);
   }
 
   /** Closes the worker's connection and ends it. */
@@ -146,7 +181,9 @@ export class WorkerPullStore implements PullStore {
     partial: boolean,
     page: FetchedPage,
   ): Promise<PageOutcome> {
-    if (page.items.length <= STAGE_SLICE) return this.call('applyPage', collection, scope, partial, page);
+    if (page.readAs !== undefined || page.items.length <= STAGE_SLICE) {
+      return this.call('applyPage', collection, scope, partial, page);
+    }
     const worker = this.ensureWorker();
     const stage = this.nextId++;
     for (let at = 0; at < page.items.length; at += STAGE_SLICE) {

@@ -38,7 +38,7 @@ export function listResource<Item extends object, Params>(
         walkList({
           collection: spec.collection,
           scope,
-          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store.validatesItems),
+          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store),
           store: ctx.store,
           partial: false,
           concurrency: ctx.concurrency,
