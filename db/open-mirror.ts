@@ -25,6 +25,8 @@ export interface OpenMirrorOptions extends MirrorOptions {
    * since node_modules holds Node's build and Electron refuses it.
    */
   nativeBinding?: string;
+  /** This connection's page cache (default 64 MiB); the pull worker's connection, which only applies pages, takes less. */
+  cacheSizeMb?: number;
 }
 
 /**
@@ -134,7 +136,7 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
       const pageSize = db.pragma('page_size', { simple: true }) as number;
       db.pragma(`max_page_count = ${Math.max(1, Math.floor((options.maxSizeMb * 1024 * 1024) / pageSize))}`);
     }
-    db.pragma('cache_size = -65536');
+    db.pragma(`cache_size = ${-1024 * (options.cacheSizeMb ?? 64)}`);
     db.pragma('temp_store = MEMORY');
     // Bounded statistics gathering: `PRAGMA optimize` stays a few milliseconds at 100 000 tasks.
     db.pragma('analysis_limit = 1000');

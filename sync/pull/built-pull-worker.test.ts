@@ -1,15 +1,15 @@
 // The pull worker as the packaged app runs it: the file electron-vite builds
 // (out/main/pull-store-worker.js, its own entry of the main build), started
 // from an explicit location and opening SQLite through the addon it is given.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeAll, expect, test } from 'vitest';
+import { BUILT_PULL_WORKER, builtPullWorker } from '../../test/support/built-pull-worker';
 import { type PullFixture, startPullFixture } from './testing/pull-fixture';
 
 const root = resolve(import.meta.dirname, '../..');
-const builtWorker = join(root, 'out', 'main', 'pull-store-worker.js');
+const builtWorker = BUILT_PULL_WORKER;
 /** The Node build of better-sqlite3, named explicitly as the app names its Electron build. */
 const nodeAddon = join(
   dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
@@ -21,15 +21,8 @@ const nodeAddon = join(
 let fixture: PullFixture | null = null;
 
 beforeAll(() => {
-  // `npm test` builds before it tests; a bare `vitest run` builds here once.
-  if (existsSync(builtWorker)) return;
-  const built = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 180_000,
-  });
-  if (built.status !== 0) throw new Error(`electron-vite build failed:\n${built.stderr}`);
-}, 200_000);
+  builtPullWorker();
+}, 300_000);
 
 afterEach(async () => {
   await fixture?.close();

@@ -1,4 +1,4 @@
-// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push]`
+// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source]`
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
@@ -30,6 +30,7 @@ import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
 import { meOperations } from '../../sync/api/operations';
 import { SyncEngine } from '../../sync/engine/sync-engine';
+import { builtPullWorker } from '../support/built-pull-worker';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +39,15 @@ const { values } = parseArgs({
     edits: { type: 'string', default: '1000' },
     'no-push': { type: 'boolean', default: false },
     'pull-in-worker': { type: 'string', default: 'yes' },
+    // `built`: out/main/pull-store-worker.js (built first if stale), as the app runs it; `source`: the .ts through tsx.
+    'pull-worker': { type: 'string', default: 'built' },
   },
 });
 const taskCount = Number(values.tasks);
 const latencyMs = Number(values['latency-ms']);
 const editCount = Number(values.edits);
 const inWorker = values['pull-in-worker'] !== 'no';
+const workerUrl = inWorker && values['pull-worker'] === 'built' ? builtPullWorker() : null;
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 const log = (line: string) => console.error(`[bench sync] ${line}`);
@@ -116,6 +120,7 @@ async function engineOn(file: string, api: ApiClient) {
     api,
     me: { username: me.body.username, user_id: me.body.user_id },
     pullInWorker: inWorker,
+    ...(workerUrl !== null ? { pullWorker: { workerUrl } } : {}),
   });
   // As the app does at startup: the pull worker is up before the first sync.
   await engine.ready();
@@ -262,6 +267,7 @@ try {
       tasks: mirroredTasks,
       latency_ms: latencyMs,
       pull_in_worker: inWorker,
+      pull_worker: workerUrl === null ? 'source' : 'built',
       initial_s: round(initialS),
       initial_floor_s: round(initialFloorS),
       initial_ratio: round(initialS / initialFloorS),
