@@ -121,3 +121,38 @@ describe('the encrypted file', () => {
     expect(Object.keys(JSON.parse(await readFile(file, 'utf8')) as object)).toEqual(['b']);
   });
 });
+
+describe('Linux without a secret service (basic_text)', () => {
+  /** As recent Electron behaves: basic_text is reported unavailable until setUsePlainTextEncryption(true). */
+  function basicTextSafeStorage() {
+    const inner = fakeSafeStorage({ available: false, backend: 'basic_text' });
+    return Object.assign(inner, {
+      setUsePlainTextEncryption(usePlainText: boolean) {
+        inner.available = usePlainText;
+      },
+    });
+  }
+
+  test('a sign-in the person chose to keep is stored (obfuscated) and reads back after a restart', async () => {
+    const encryption = basicTextSafeStorage();
+    const store = new EncryptedSecretStore(new FileSecretStore(file), encryption, 'linux');
+    expect(store.isPersistentEncryptionAvailable()).toBe(false);
+    await store.set('refresh-token:a', SECRET);
+    expect(await readFile(file, 'utf8')).not.toContain(SECRET);
+    // A restart: Electron forgot the setting; reading turns it on again.
+    encryption.available = false;
+    const reopened = new EncryptedSecretStore(new FileSecretStore(file), encryption, 'linux');
+    expect(await reopened.get('refresh-token:a')).toBe(SECRET);
+    expect(reopened.isPersistentEncryptionAvailable()).toBe(false);
+  });
+
+  test('a real keychain that is unavailable (locked) is not replaced by basic_text', async () => {
+    const encryption = Object.assign(fakeSafeStorage({ available: false, backend: 'gnome_libsecret' }), {
+      setUsePlainTextEncryption() {
+        throw new Error('must not be called');
+      },
+    });
+    const store = new EncryptedSecretStore(new FileSecretStore(file), encryption, 'linux');
+    await expect(store.set('k', SECRET)).rejects.toBeInstanceOf(SecretStoreError);
+  });
+});

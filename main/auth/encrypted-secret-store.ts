@@ -13,6 +13,8 @@ export interface StringEncryption {
   decryptString(encrypted: Buffer): string;
   /** Linux only in Electron: `basic_text`, `gnome_libsecret`, `kwallet`, `kwallet5`, `kwallet6` or `unknown`. */
   getSelectedStorageBackend?(): string;
+  /** Linux only in Electron: without it, recent versions report `basic_text` as not available at all. */
+  setUsePlainTextEncryption?(usePlainText: boolean): void;
 }
 
 /** Version prefix of a stored value, so the format can change without misreading old files. */
@@ -48,9 +50,22 @@ export class EncryptedSecretStore implements AccountSecretStore {
     return isRealKeychain(this.encryption, this.platform);
   }
 
+  /**
+   * Recent Electron reports Linux `basic_text` as unavailable unless told to
+   * use it. Values only reach this store there when the person chose to stay
+   * signed in without a keychain (AccountSecrets keeps them in memory
+   * otherwise), so it is told to; isRealKeychain still says what it is.
+   */
+  #allowBasicText(): void {
+    if (this.platform !== 'linux' || this.encryption.isEncryptionAvailable()) return;
+    if (this.encryption.getSelectedStorageBackend?.() !== 'basic_text') return;
+    this.encryption.setUsePlainTextEncryption?.(true);
+  }
+
   async get(key: string): Promise<string | undefined> {
     const stored = await this.inner.get(key);
     if (stored === undefined || !stored.startsWith(FORMAT)) return undefined;
+    this.#allowBasicText();
     if (!this.encryption.isEncryptionAvailable()) throw new SecretStoreError('get', 'ENCRYPTION_UNAVAILABLE');
     try {
       return this.encryption.decryptString(Buffer.from(stored.slice(FORMAT.length), 'base64'));
@@ -60,6 +75,7 @@ export class EncryptedSecretStore implements AccountSecretStore {
   }
 
   async set(key: string, value: string): Promise<void> {
+    this.#allowBasicText();
     // Never fall back to storing the value in clear.
     if (!this.encryption.isEncryptionAvailable()) throw new SecretStoreError('set', 'ENCRYPTION_UNAVAILABLE');
     let encrypted: Buffer;

@@ -17,7 +17,11 @@ export function safeStorageSecretStore(): AccountSecretStore {
       decryptString: (data) => safeStorage.decryptString(data),
       // Only Linux has this; elsewhere the OS keychain is always the backend.
       ...(process.platform === 'linux'
-        ? { getSelectedStorageBackend: () => safeStorage.getSelectedStorageBackend() }
+        ? {
+            getSelectedStorageBackend: () => safeStorage.getSelectedStorageBackend(),
+            setUsePlainTextEncryption: (usePlainText: boolean) =>
+              safeStorage.setUsePlainTextEncryption(usePlainText),
+          }
         : {}),
     },
     process.platform,
