@@ -250,12 +250,11 @@ describe('the pending-changes inspector', () => {
     const inspector = page.getByRole('dialog', { name: 'Pending changes' });
     const item = inspector.locator('li.pending-item[data-state="failed"]');
     await item
-      .getByText(
-        `Assignee: ${task.assignee === null ? '—' : `‘${task.assignee}’`} → ‘nobody-by-that-name’ on ‘${task.title}’`,
-      )
+      .getByText(`Assignee: ${task.assignee ?? '—'} → nobody-by-that-name on ‘${task.title}’`)
       .waitFor();
     await item.getByText('Refused by the server (422): Assignee:').waitFor();
     await item.getByText('1 attempt').waitFor();
+    await screenshot(page, 'pending-changes-refused');
 
     const patches = () => emulator.control.requests().filter((r) => r.method === 'PATCH').length;
     const sent = patches();
@@ -290,6 +289,10 @@ describe('the pending-changes inspector', () => {
     proxy.goOnline();
     await signInWithToken(page, emulator.tokens.test);
     await page.locator('.status-bar .read-only-chip').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
+    await row.locator('[data-sync-mark="blocked"]').waitFor({ timeout: 20_000 });
 
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('pending changes');
@@ -313,8 +316,6 @@ describe('the pending-changes inspector', () => {
 
     await allSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(task.title);
-    await page.getByLabel('Search tasks').fill(task.task_id);
-    const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
     await row.getByText(task.title, { exact: true }).waitFor();
     await expect(row.locator('[data-sync-mark]').count()).resolves.toBe(0);
   });

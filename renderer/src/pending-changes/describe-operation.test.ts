@@ -40,7 +40,7 @@ describe('a waiting change in words', () => {
           { field: 'tags', before: ['a'], after: ['a', 'b'] },
         ],
       }),
-      'Assignee: ‘ada’ → —; Due: — → Tomorrow; Tags: a → a, b on ‘Fix login’',
+      'Assignee: ada → —; Due: — → Tomorrow; Tags: a → a, b on ‘Fix login’',
     ],
     [
       'a long title, shortened',

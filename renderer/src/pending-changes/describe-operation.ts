@@ -31,6 +31,7 @@ export function valueText(field: string, value: unknown, nameOf?: NameOf, today?
   if (WORD_FIELDS.has(field)) return valueWord(value);
   if (DAY_FIELDS.has(field)) return dayWords(value, today);
   if (field.endsWith('_id')) return nameOf?.(field, value) ?? value;
+  if (field === 'assignee') return value;
   return `‘${shortened(value)}’`;
 }
 
