@@ -213,6 +213,13 @@ describe('a task deleted remotely while edited', () => {
       .getByText('Notes worth keeping')
       .waitFor();
     await screenshot(page, 'conflict-deleted-remotely');
+    // The draft can be copied as text, to keep it elsewhere.
+    await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await view.getByRole('button', { name: 'Copy the draft' }).click();
+    await view.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
+    expect(copied).toContain(`Task: ${task.title}`);
+    expect(copied).toContain('Description: Notes worth keeping');
     await view.getByRole('button', { name: 'Re-create the task with my edit' }).click();
     await view.waitFor({ state: 'detached' });
 
