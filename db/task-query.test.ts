@@ -9,6 +9,7 @@ import {
   type TaskSortKey,
 } from '../sync/protocol/task-list-query';
 import type { Mirror } from './mirror';
+import { openMirror } from './open-mirror';
 import type { TaskQueryPath } from './task-query';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
 
@@ -408,5 +409,34 @@ describe('queryTasks answers the service vocabulary', () => {
       tags: [SPECIAL_TAG, 'plain'],
       pending: false,
     });
+  });
+});
+
+describe('search candidates', () => {
+  test('a search asked again sees every change since, made here or through another connection', async () => {
+    const handle = await openTestMirror();
+    try {
+      const first = taskJson({ title: 'Alpha one' });
+      const second = taskJson({ title: 'Beta two' });
+      loadTasks(handle.mirror, [first, second]);
+      const search = () =>
+        handle.mirror.queryTasks(new URLSearchParams('filter[search]=alpha&sort_by=title'), {
+          me: ME,
+          today: TODAY,
+        });
+      expect(search().items.map((t) => t.task_id)).toEqual([first.task_id]);
+      expect(search().path).toBe('candidates');
+      handle.mirror.editTask(second.task_id as string, { title: 'Alpha three' });
+      expect(search().items.map((t) => t.task_id)).toEqual([first.task_id, second.task_id]);
+      const other = await openMirror(handle.file);
+      try {
+        other.editTask(first.task_id as string, { title: 'Gamma' });
+      } finally {
+        other.close();
+      }
+      expect(search().items.map((t) => t.task_id)).toEqual([second.task_id]);
+    } finally {
+      handle.cleanup();
+    }
   });
 });

@@ -414,6 +414,12 @@ export class TaskQueries {
   private readonly rowStatements = new Map<string, Statement>();
   private probes = new Map<string, number>();
   private probesVersion = '';
+  /**
+   * The candidates of the last search or tag filter, until the data changes:
+   * the next pages of a list (and its count) ask for the same ones, and
+   * fetching a few thousand costs about as much as the page itself (measured).
+   */
+  private lastCandidates: { version: string; key: string; rids: number[] | null } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -543,6 +549,17 @@ export class TaskQueries {
    */
   private candidates(f: TaskListFilter): number[] | null {
     if (!this.wordsComplete()) return null;
+    if (f.search === undefined && f.tags === undefined) return null;
+    const version = this.version();
+    const key = JSON.stringify([f.search, f.search_fields, f.tags]);
+    const last = this.lastCandidates;
+    if (last !== null && last.version === version && last.key === key) return last.rids;
+    const rids = this.findCandidates(f);
+    this.lastCandidates = { version, key, rids };
+    return rids;
+  }
+
+  private findCandidates(f: TaskListFilter): number[] | null {
     const tags = this.tagsQuery(f.tags);
     if (f.search === undefined) return tags === null ? null : this.fetchCandidates(tags);
     const term = f.search.toLowerCase();
