@@ -146,7 +146,11 @@ describe('a conflict with the peer', () => {
     // The person still sees their own edit.
     await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(`${task.title} for SSO users`);
 
-    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click();
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).waitFor();
+    // From the keyboard: the command palette opens the conflict view of the open task.
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('resolve the conflict');
+    await page.keyboard.press('Enter');
     const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
     await view.waitFor();
     const fields = view.locator('fieldset.conflict-field');
