@@ -125,6 +125,8 @@ function start(): void {
         settings: services.settings,
         devTools: !app.isPackaged,
         title: app.getName(),
+        // Trusted before its page loads, so no call of the page meets an untrusted sender.
+        beforeLoad: (created) => gate.trust(created.webContents),
       });
       window.on('close', (event) => {
         // Closing the window keeps syncing in the tray, when the person chose so.
@@ -133,7 +135,6 @@ function start(): void {
           window.hide();
         }
       });
-      gate.trust(window.webContents);
       mainWindow = window;
       return window;
     };

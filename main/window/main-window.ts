@@ -15,6 +15,8 @@ export interface MainWindowOptions {
   readonly settings: SettingsStore;
   readonly devTools: boolean;
   readonly title: string;
+  /** Runs before the page starts loading: main trusts the window's webContents with the IPC gate here. */
+  readonly beforeLoad: (window: BrowserWindow) => void;
 }
 
 export function openMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -46,6 +48,7 @@ export function openMainWindow(options: MainWindowOptions): BrowserWindow {
     const closing = { bounds: window.getNormalBounds(), maximized: window.isMaximized() };
     options.settings.update((current) => ({ ...current, window: closing }));
   });
+  options.beforeLoad(window);
   void window.loadURL(options.url);
   return window;
 }
