@@ -67,9 +67,12 @@ export function StatusBar() {
         className={`pending-count${status.pending_count > 0 ? ' has-pending' : ''}`}
         data-testid="pending-count"
       >
-        {status.pending_count === 0
-          ? 'All changes synced'
-          : `${countWords(status.pending_count, 'change', 'changes')} waiting`}
+        {status.pending_count > 0
+          ? `${countWords(status.pending_count, 'change', 'changes')} waiting`
+          : status.conflict_count + status.failed_count > 0
+            ? // Never "all synced" while a conflict or a refused change waits for the person.
+              'Not all changes saved'
+            : 'All changes synced'}
       </span>
       {status.conflict_count > 0 ? (
         <span className="sync-mark sync-mark-conflict">
