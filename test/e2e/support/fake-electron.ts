@@ -126,7 +126,11 @@ export class BrowserWindow extends EventEmitter {
   static getAllWindows() {
     return BrowserWindow.windows;
   }
-  readonly webContents: EventEmitter & { id: number; isDestroyed(): boolean; send: Listener };
+  readonly webContents: EventEmitter & {
+    id: number;
+    isDestroyed(): boolean;
+    send(channel: string, message: unknown): void;
+  };
   constructor(readonly options: { webPreferences: Record<string, unknown> }) {
     super();
     const contents = Object.assign(new EventEmitter(), {
@@ -146,9 +150,6 @@ export class BrowserWindow extends EventEmitter {
     report('load-url', url);
     void drive(this, url);
     return Promise.resolve();
-  }
-  once(event: string, listener: Listener) {
-    return super.once(event, listener);
   }
   show() {}
   hide() {}
