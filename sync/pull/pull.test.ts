@@ -80,6 +80,14 @@ describe('a full pull', () => {
     expect(f.mirror.notifications(f.emulator.me.username)).toEqual([]);
   });
 
+  test("the first sync loads the whole task list as a first load (sort indexes built after it), though the person's tasks come before it", async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    await f.mirror.sortIndexesReady();
+    // Only a first full pass into an empty tasks table defers its sort indexes and builds them in steps afterwards.
+    expect(f.mirror.indexBuildSteps.length).toBeGreaterThan(0);
+  });
+
   test('a re-sync with nothing changed revalidates every page with its ETag and gets only 304s', async () => {
     const f = await setUp();
     await f.engine.pullOnce();

@@ -97,6 +97,10 @@ export class Puller implements PullRunner {
       if (initial && resource.collection === 'tasks') {
         const seenFirst = Promise.all([done.get('me'), done.get('teams'), done.get('sprints')]).then(
           async () => {
+            // The whole list's pass begins first: a first load goes in without its
+            // sort indexes (db/deferred-indexes.ts), which only an empty tasks table
+            // allows, and the person's tasks would otherwise fill it before.
+            await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
             addResult(result, await this.pullSeenFirst(ctx));
           },
         );
@@ -214,6 +218,8 @@ export class Puller implements PullRunner {
       store: ctx.store,
       partial: true,
       concurrency,
+      // A first sync announces nothing: no change list crosses back for its pages either.
+      announce: ctx.announce,
       signal: ctx.signal,
       onProgress: (progress) => ctx.onProgress('tasks', scope, progress),
     }).then((walk) => ({ ...walk, complete: true }));

@@ -50,7 +50,9 @@ const inWorker = values['pull-in-worker'] !== 'no';
 const workerUrl = inWorker && values['pull-worker'] === 'built' ? builtPullWorker() : null;
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
-const log = (line: string) => console.error(`[bench sync] ${line}`);
+/** Each phase's line ends with the peak RSS so far: where the peak comes from. */
+const log = (line: string) =>
+  console.error(`[bench sync] ${line} (peak RSS so far ${Math.round(peakRss / 2 ** 20)} MB)`);
 
 const root = join(import.meta.dirname, '..', '..');
 const child = spawn(
@@ -164,6 +166,7 @@ try {
   const engineApi = apiFor(await freshToken('bench engine'));
   const main = await engineOn(join(dir, 'mirror.db'), engineApi);
   await control('DELETE', '/requests');
+  log(`engine ready: RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
   // What this machine's scheduler alone costs the event loop: 5 s of doing nothing, measured the same way.
   const idleDelay = monitorEventLoopDelay({ resolution: 10 });
   idleDelay.enable();
