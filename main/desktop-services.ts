@@ -143,6 +143,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       demos.push(demo);
       return { server: demo.server, token: demo.token };
     },
+    paused: () => visibility.isPaused(),
   });
 
   const openFromNotification = async ({ open }: DesktopNotification) => {
@@ -170,6 +171,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       }),
     trayChanged: (model) => shell.trayChanged(model),
     writeClipboard: (text) => shell.writeClipboard(text),
+    onPausedChange: () => backend.announceStatus(),
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   });
 

@@ -37,8 +37,10 @@ import {
   notificationOpenSchema,
   notificationSettingsPatchSchema,
   notificationSettingsSchema,
+  syncAccountsSchema,
   syncLogPageSchema,
   syncLogQuerySchema,
+  syncPausedSchema,
 } from './visibility-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
@@ -143,6 +145,11 @@ export const invokeChannels = {
   'notification-settings:get': { input: noInput, output: notificationSettingsSchema },
   /** Changes the given settings (kinds and quiet hours field by field); answers all of them. */
   'notification-settings:set': { input: notificationSettingsPatchSchema, output: notificationSettingsSchema },
+  /** Every account for the account panel: state and why, counts, last checked and changed per collection. */
+  'sync:accounts': { input: noInput, output: syncAccountsSchema },
+  /** Stops every account's polling and pushes until `sync:resume` (edits keep queueing locally). */
+  'sync:pause': { input: noInput, output: syncPausedSchema },
+  'sync:resume': { input: noInput, output: syncPausedSchema },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const eventChannels = {

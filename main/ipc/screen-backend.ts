@@ -27,6 +27,8 @@ export interface ScreenBackendOptions {
   readonly now?: () => Date;
   /** How often progress and pulled pages reach the screens (ms). */
   readonly throttleMs?: number;
+  /** Whether the person paused syncing (AccountVisibility); "sync now" is refused meanwhile. */
+  readonly paused?: () => boolean;
 }
 
 export interface ScreenBackend {
@@ -34,6 +36,8 @@ export interface ScreenBackend {
   readonly handlers: readonly IpcHandlers[];
   /** What "Try the demo" does, for `npm run demo` to do at launch: start the demo server, sign in, show it. */
   signInToDemo(): Promise<AccountSummary>;
+  /** Tells the screens every account's status again (sync was paused or resumed). */
+  announceStatus(): void;
   close(): void;
 }
 
@@ -78,6 +82,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     emitChanged,
     ...(options.now ? { now: options.now } : {}),
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
+    ...(options.paused ? { paused: options.paused } : {}),
   });
 
   const stop = accounts.subscribe((event) => {
@@ -153,6 +158,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     'sync:now': () => {
       const runtime = current();
       const engine = runtime.session?.engine ?? null;
+      if (options.paused?.()) throw new IpcHandlerError('sync-paused', 'Sync is paused: resume it first.');
       if (engine === null) {
         throw new IpcHandlerError('signed-out', 'Sign in again to sync this account.');
       }
@@ -188,6 +194,9 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       const started = await startDemo();
       const result = await accounts.signInWithToken({ token: started.token, server: started.server });
       return accountSummary(accounts, await accounts.switchTo(result.account.id), demoBaseUrl);
+    },
+    announceStatus() {
+      for (const account of accounts.list()) board.announce(statusAccount(accounts.runtime(account.id)));
     },
     close() {
       stop();

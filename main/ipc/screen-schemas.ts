@@ -307,6 +307,8 @@ export const syncProblemSchema = z.object({
   /** The problem type name (`rate-limit`, `token-revoked`, …) or storage problem, when there is one. */
   type: z.string().nullable(),
   message: z.string(),
+  /** When the service said to try again (rate-limited), ISO 8601; null when it did not. */
+  retry_at: z.string().nullable(),
 });
 export type SyncProblem = z.infer<typeof syncProblemSchema>;
 
@@ -331,6 +333,8 @@ export const syncStatusSchema = z.object({
   /** The account may read but not write (test token or missing scope). */
   read_only: z.boolean(),
   signed_out: z.boolean(),
+  /** The person paused syncing (tray or account panel): no polling, no pushes until resumed. */
+  paused: z.boolean(),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

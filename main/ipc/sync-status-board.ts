@@ -4,7 +4,7 @@
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import type { OutboxOp, OutboxState } from '../../db/outbox';
 import type { PassState } from '../../db/sync-passes';
-import type { SyncEvent } from '../../sync/engine/sync-events';
+import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
 import type { MirrorChanged, SyncStatus } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
@@ -26,6 +26,8 @@ export interface SyncStatusBoardOptions {
   readonly now?: () => Date;
   /** Progress and pulled pages are told at most this often (ms). */
   readonly throttleMs?: number;
+  /** Whether the person paused syncing (AccountVisibility decides; default never). */
+  readonly paused?: () => boolean;
 }
 
 interface AccountSyncState {
@@ -91,6 +93,7 @@ export class SyncStatusBoard {
       first_sync: state.firstSync,
       read_only: account.readOnly,
       signed_out: !account.signedIn,
+      paused: this.options.paused?.() ?? false,
     };
   }
 
@@ -181,8 +184,9 @@ export class SyncStatusBoard {
         break;
       case 'sync-failed':
         state.syncing = false;
-        state.problem = { kind: event.error.kind, type: event.error.type, message: event.error.message };
-        if (event.error.kind === 'network') state.connection = 'offline';
+        state.problem = this.problemOf(event.error);
+        // Rate-limited: nothing goes out until the time the service named, as good as offline.
+        if (event.error.kind === 'network' || event.error.type === 'rate-limit') state.connection = 'offline';
         this.announce(account);
         break;
       case 'online':
@@ -192,7 +196,7 @@ export class SyncStatusBoard {
         break;
       case 'offline':
         state.connection = 'offline';
-        state.problem = { kind: event.error.kind, type: event.error.type, message: event.error.message };
+        state.problem = this.problemOf(event.error);
         this.announce(account);
         break;
       case 'signed-out':
@@ -201,6 +205,7 @@ export class SyncStatusBoard {
           kind: 'signed-out',
           type: event.reason,
           message: 'The service no longer accepts this sign-in.',
+          retry_at: null,
         };
         this.announce(account);
         break;
@@ -244,6 +249,17 @@ export class SyncStatusBoard {
       case 'poll-scheduled':
         break;
     }
+  }
+
+  /** What the screens show of a failure; a Retry-After becomes the time to try again. */
+  private problemOf(error: SyncErrorInfo): NonNullable<SyncStatus['problem']> {
+    const wait = error.retryAfterSeconds ?? null;
+    return {
+      kind: error.kind,
+      type: error.type,
+      message: error.message,
+      retry_at: wait === null ? null : new Date(this.now().getTime() + wait * 1000).toISOString(),
+    };
   }
 
   /** Stops the timers of an account (signed out or closed). */

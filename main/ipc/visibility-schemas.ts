@@ -55,3 +55,47 @@ export const notificationOpenSchema = z.object({
   account_id: z.string(),
   task_id: z.string().nullable(),
 });
+
+/** Whether syncing is paused (for every account: polling and pushes stop until resumed; not kept across restarts). */
+export const syncPausedSchema = z.object({ paused: z.boolean() });
+
+/** When the app last asked the server about a collection, and when a remote change in it last arrived (ISO 8601). */
+export const collectionFreshnessSchema = z.object({
+  collection: z.string(),
+  checked_at: z.string().nullable(),
+  changed_at: z.string().nullable(),
+});
+
+/** One account as the account panel shows it. */
+export const syncAccountSchema = z.object({
+  account_id: z.string(),
+  /** "mara · Acme". */
+  label: z.string(),
+  current: z.boolean(),
+  state: z.enum(['signed-in', 'read-only', 'signed-out']),
+  connection: z.enum(['online', 'offline', 'unknown']),
+  /** Why offline or why the last sync failed (the status bar's problem), with when to try again. */
+  problem: z
+    .object({
+      kind: z.string(),
+      type: z.string().nullable(),
+      message: z.string(),
+      retry_at: z.string().nullable(),
+    })
+    .nullable(),
+  syncing: z.boolean(),
+  last_synced_at: z.string().nullable(),
+  pending: z.number().int(),
+  conflicts: z.number().int(),
+  failed: z.number().int(),
+  /** Changes on the person's tasks not looked at yet. */
+  unseen: z.number().int(),
+  collections: z.array(collectionFreshnessSchema),
+});
+export type SyncAccountView = z.infer<typeof syncAccountSchema>;
+
+export const syncAccountsSchema = z.object({
+  paused: z.boolean(),
+  accounts: z.array(syncAccountSchema),
+});
+export type SyncAccountsView = z.infer<typeof syncAccountsSchema>;

@@ -9,14 +9,21 @@ import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import type { SyncEvent } from '../../sync/engine/sync-events';
+import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
 import type { DesktopNotification } from '../../sync/notify/notification-decisions';
 import { Notifier } from '../../sync/notify/notifier';
-import { type TrayAccount, type TrayModel, trayModel } from '../../sync/notify/tray-model';
+import {
+  type AccountProblem,
+  offlineReasonWords,
+  type TrayAccount,
+  type TrayModel,
+  trayModel,
+} from '../../sync/notify/tray-model';
 import { diagnosticsReport } from '../../sync/sync-log/diagnostics-report';
 import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
-import { eventEntry, recordSyncActivity } from '../../sync/sync-log/sync-log-recorder';
+import { recordSyncActivity, recordSyncEvent } from '../../sync/sync-log/sync-log-recorder';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
+import type { SyncAccountsView, SyncAccountView } from '../ipc/visibility-schemas';
 import type { NotificationSettingsStore } from './notification-settings-store';
 
 type Runtime = AccountRuntime<Mirror, SyncEngine>;
@@ -40,6 +47,8 @@ export interface AccountVisibilityOptions {
   /** better-sqlite3 addon for Electron (main/native/sqlite-addon.ts). */
   nativeBinding?: string;
   trayDelayMs?: number;
+  /** Sync was paused or resumed (the screens' status shows it). */
+  onPausedChange?: (paused: boolean) => void;
 }
 
 interface Watched {
@@ -49,8 +58,9 @@ interface Watched {
   api: ApiClient | null;
   stopApi: (() => void) | null;
   connection: TrayAccount['connection'];
-  offlineReason: string | null;
+  problem: AccountProblem | null;
   syncing: boolean;
+  lastSyncedAt: string | null;
 }
 
 export class AccountVisibility {
@@ -89,6 +99,7 @@ export class AccountVisibility {
   async pause(): Promise<void> {
     this.paused = true;
     this.scheduleTray();
+    this.options.onPausedChange?.(true);
     await Promise.all(
       [...this.watched.values()].map((w) => w.runtime.session?.engine?.stop() ?? Promise.resolve()),
     );
@@ -98,6 +109,7 @@ export class AccountVisibility {
     this.paused = false;
     for (const w of this.watched.values()) w.runtime.session?.engine?.start();
     this.scheduleTray();
+    this.options.onPausedChange?.(false);
   }
 
   /** Every signed-in account syncs now (unless paused). */
@@ -115,6 +127,10 @@ export class AccountVisibility {
   }
 
   tray(): TrayModel {
+    return trayModel({ appName: this.options.appName, accounts: this.trayAccounts(), paused: this.paused });
+  }
+
+  private trayAccounts(): TrayAccount[] {
     const accounts: TrayAccount[] = [];
     for (const w of this.watched.values()) {
       const ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
@@ -126,7 +142,7 @@ export class AccountVisibility {
         label: `${identity.username}${organization === null ? '' : ` · ${organization}`}`,
         state: status.state,
         connection: w.connection,
-        offlineReason: w.offlineReason,
+        offlineReason: w.problem === null ? null : offlineReasonWords(w.problem, this.utcOffset()),
         syncing: w.syncing,
         pending: ops.filter((op) => op.state === 'queued' || op.state === 'in_flight').length,
         conflicts: ops.filter((op) => op.state === 'conflict').length,
@@ -134,7 +150,51 @@ export class AccountVisibility {
         unseen: w.notifier.unseenCount(),
       });
     }
-    return trayModel({ appName: this.options.appName, accounts, paused: this.paused });
+    return accounts;
+  }
+
+  private utcOffset(): number {
+    const now = this.options.now?.() ?? Date.now();
+    return this.options.utcOffsetMinutes?.(now) ?? -new Date(now).getTimezoneOffset();
+  }
+
+  /** Every account for the account panel: the tray's line of it, its problem, and each collection's freshness. */
+  accountsView(): SyncAccountsView {
+    const lines = new Map(this.trayAccounts().map((line) => [line.accountId, line]));
+    const currentId = this.options.accounts.current()?.id ?? null;
+    const accounts: SyncAccountView[] = [];
+    for (const w of this.watched.values()) {
+      const line = lines.get(w.runtime.id);
+      if (!line) continue;
+      accounts.push({
+        account_id: line.accountId,
+        label: line.label,
+        current: line.accountId === currentId,
+        state: line.state,
+        connection: line.connection,
+        problem:
+          w.problem === null
+            ? null
+            : {
+                kind: w.problem.kind,
+                type: w.problem.type,
+                message: w.problem.message,
+                retry_at: w.problem.retryAt,
+              },
+        syncing: line.syncing,
+        last_synced_at: w.lastSyncedAt ?? w.runtime.mirror.passState('tasks')?.completedAt ?? null,
+        pending: line.pending,
+        conflicts: line.conflicts,
+        failed: line.failed,
+        unseen: line.unseen,
+        collections: w.log.collections().map((c) => ({
+          collection: c.collection,
+          checked_at: c.checkedAt,
+          changed_at: c.changedAt,
+        })),
+      });
+    }
+    return { paused: this.paused, accounts };
   }
 
   /** The account's log; throws `account-not-found` for an unknown one. */
@@ -211,6 +271,15 @@ export class AccountVisibility {
         const write = this.options.writeClipboard;
         if (write) write(text);
         return { text, copied: write !== undefined };
+      },
+      'sync:accounts': () => this.accountsView(),
+      'sync:pause': async () => {
+        await this.pause();
+        return { paused: true };
+      },
+      'sync:resume': () => {
+        this.resume();
+        return { paused: false };
       },
       'notification-settings:get': () => this.options.settings.get(),
       'notification-settings:set': (patch) => {
@@ -297,16 +366,16 @@ export class AccountVisibility {
       api: null,
       stopApi: null,
       connection: 'unknown',
-      offlineReason: null,
+      problem: null,
       syncing: false,
+      lastSyncedAt: null,
     };
   }
 
   private syncEvent(accountId: string, event: SyncEvent): void {
     const w = this.watched.get(accountId);
     if (!w) return;
-    const entry = eventEntry(event);
-    if (entry) w.log.add(entry);
+    recordSyncEvent(w.log, event);
     w.notifier.handle(event);
     switch (event.type) {
       case 'sync-started':
@@ -315,22 +384,31 @@ export class AccountVisibility {
       case 'sync-finished':
         w.syncing = false;
         w.connection = 'online';
-        w.offlineReason = null;
+        w.problem = null;
+        w.lastSyncedAt = new Date(this.options.now?.() ?? Date.now()).toISOString();
         break;
       case 'sync-failed':
         w.syncing = false;
+        w.problem = this.problemOf(event.error);
+        // Rate-limited: nothing goes out until the time the service named, as good as offline.
+        if (event.error.kind === 'network' || event.error.type === 'rate-limit') w.connection = 'offline';
         break;
       case 'online':
         w.connection = 'online';
-        w.offlineReason = null;
+        w.problem = null;
         break;
       case 'offline':
         w.connection = 'offline';
-        w.offlineReason = event.error.type ?? event.error.kind;
+        w.problem = this.problemOf(event.error);
         break;
       case 'signed-out':
         w.connection = 'offline';
-        w.offlineReason = 'signed out';
+        w.problem = {
+          kind: 'signed-out',
+          type: event.reason,
+          message: 'The service no longer accepts this sign-in.',
+          retryAt: null,
+        };
         break;
       case 'progress':
       case 'poll-scheduled':
@@ -339,6 +417,17 @@ export class AccountVisibility {
         break;
     }
     this.scheduleTray();
+  }
+
+  private problemOf(error: SyncErrorInfo): AccountProblem {
+    const wait = error.retryAfterSeconds ?? null;
+    const now = this.options.now?.() ?? Date.now();
+    return {
+      kind: error.kind,
+      type: error.type,
+      message: error.message,
+      retryAt: wait === null ? null : new Date(now + wait * 1000).toISOString(),
+    };
   }
 
   private scheduleTray(): void {

@@ -11,6 +11,7 @@ export function errorInfo(error: unknown): SyncErrorInfo {
       status: error instanceof ProblemError ? error.status : null,
       operation: error.operation,
       message: error.message,
+      retryAfterSeconds: error instanceof ProblemError ? error.retryAfterSeconds : null,
     };
   }
   if (error instanceof Error && error.name === 'MirrorStorageError') {

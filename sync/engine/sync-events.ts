@@ -86,6 +86,8 @@ export interface SyncErrorInfo {
   status: number | null;
   operation: string | null;
   message: string;
+  /** Seconds the service asked us to wait before trying again (`Retry-After`, e.g. rate-limited), when it said. */
+  retryAfterSeconds?: number | null;
 }
 
 export interface PullSummary {

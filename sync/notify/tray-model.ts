@@ -45,6 +45,33 @@ export interface TrayModel {
   menu: TrayMenuItem[];
 }
 
+/** What went wrong for an account, as the status board keeps it. */
+export interface AccountProblem {
+  kind: string;
+  type: string | null;
+  message: string;
+  /** ISO 8601: when the service said to try again. */
+  retryAt: string | null;
+}
+
+/**
+ * Why an account is offline, in a few words for the tray: "signed out",
+ * "rate-limited until 14:32" (local time, `utcOffsetMinutes` east of UTC),
+ * "server unreachable", else the problem's type.
+ */
+export function offlineReasonWords(problem: AccountProblem, utcOffsetMinutes: number): string {
+  if (problem.kind === 'signed-out') return 'signed out';
+  if (problem.type === 'rate-limit') {
+    if (problem.retryAt === null) return 'rate-limited';
+    const local = new Date(Date.parse(problem.retryAt) + utcOffsetMinutes * 60_000);
+    const hh = String(local.getUTCHours()).padStart(2, '0');
+    const mm = String(local.getUTCMinutes()).padStart(2, '0');
+    return `rate-limited until ${hh}:${mm}`;
+  }
+  if (problem.kind === 'network') return 'server unreachable';
+  return problem.type ?? problem.kind;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The state words of one account line, most important first. */

@@ -8,6 +8,7 @@ import type { SyncLogEntryInput } from './sync-log';
 /** Where entries go (SyncLog has it). */
 export interface SyncLogSink {
   add(entry: SyncLogEntryInput): void;
+  noteCollection(collection: string, what: 'checked' | 'changed'): void;
 }
 
 export interface SyncActivitySources {
@@ -21,16 +22,22 @@ export interface SyncActivitySources {
 export function recordSyncActivity(log: SyncLogSink, sources: SyncActivitySources): () => void {
   const stops: (() => void)[] = [];
   if (sources.api) stops.push(sources.api.observe((exchange) => log.add(exchangeEntry(exchange))));
-  if (sources.subscribe)
-    stops.push(
-      sources.subscribe((event) => {
-        const entry = eventEntry(event);
-        if (entry) log.add(entry);
-      }),
-    );
+  if (sources.subscribe) stops.push(sources.subscribe((event) => recordSyncEvent(log, event)));
   return () => {
     for (const stop of stops) stop();
   };
+}
+
+/** One engine event: its log line, if it is worth one, and when its collections were checked or changed. */
+export function recordSyncEvent(log: SyncLogSink, event: SyncEvent): void {
+  const entry = eventEntry(event);
+  if (entry) log.add(entry);
+  if (event.type === 'progress') log.noteCollection(event.collection, 'checked');
+  else if (event.type === 'changes') {
+    for (const collection of new Set(event.changes.map((c) => c.collection))) {
+      log.noteCollection(collection, 'changed');
+    }
+  }
 }
 
 export function exchangeEntry(exchange: ApiExchange): SyncLogEntryInput {

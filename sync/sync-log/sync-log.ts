@@ -61,6 +61,13 @@ export interface SyncLogPage {
   nextBeforeId: number | null;
 }
 
+/** When the app last asked the server about a collection, and when a remote change in it last arrived. */
+export interface CollectionFreshness {
+  collection: string;
+  checkedAt: string | null;
+  changedAt: string | null;
+}
+
 export interface SyncLogOptions {
   /** Rows kept (default 5000); each row is capped, so this bounds the file too. */
   maxRows?: number;
@@ -139,6 +146,11 @@ export class SyncLog {
       CREATE INDEX IF NOT EXISTS sync_log_by_level ON sync_log (level, id);
       CREATE INDEX IF NOT EXISTS sync_log_by_kind ON sync_log (kind, id);
       CREATE TABLE IF NOT EXISTS sync_log_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS collection_freshness (
+        collection TEXT PRIMARY KEY,
+        checked_at TEXT,
+        changed_at TEXT
+      );
     `);
     this.db
       .prepare('INSERT OR IGNORE INTO sync_log_meta (key, value) VALUES (?, ?)')
@@ -232,6 +244,31 @@ export class SyncLog {
       .all(...params, limit + 1) as Row[];
     const page = rows.slice(0, limit).map(entryOf);
     return { entries: page, nextBeforeId: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  /**
+   * Notes that a collection was asked of the server (`checked`, any answer
+   * including 304) or brought remote changes (`changed`), now. Kept apart
+   * from the entries so pruning never loses it.
+   */
+  noteCollection(collection: string, what: 'checked' | 'changed'): void {
+    if (this.closed) return;
+    const column = what === 'checked' ? 'checked_at' : 'changed_at';
+    this.db
+      .prepare(
+        `INSERT INTO collection_freshness (collection, ${column}) VALUES (?, ?)
+         ON CONFLICT (collection) DO UPDATE SET ${column} = excluded.${column}`,
+      )
+      .run(collection, this.now());
+  }
+
+  /** When each collection was last checked and last changed, by collection name. */
+  collections(): CollectionFreshness[] {
+    return (
+      this.db
+        .prepare('SELECT collection, checked_at, changed_at FROM collection_freshness ORDER BY collection')
+        .all() as { collection: string; checked_at: string | null; changed_at: string | null }[]
+    ).map((row) => ({ collection: row.collection, checkedAt: row.checked_at, changedAt: row.changed_at }));
   }
 
   /** How many entries are kept now. */

@@ -8,6 +8,8 @@ import { ShortcutsHelp } from '../command-palette/shortcuts-help';
 import { GoalsView } from '../goals/goals-view';
 import { Sidebar } from '../sidebar/sidebar';
 import { SprintView } from '../sprints/sprint-view';
+import { followNotificationClicks } from '../sync-center/notification-click';
+import { SyncCenter } from '../sync-center/sync-center';
 import { StatusBar } from '../status-bar/status-bar';
 import { useSession } from '../store/session-store';
 import { type ListScope, useView, type View } from '../store/view-store';
@@ -52,6 +54,8 @@ function MainView({ view }: { view: View }) {
       return <SprintView sprintId={view.sprintId} />;
     case 'goals':
       return <GoalsView goalId={view.goalId} />;
+    case 'sync':
+      return <SyncCenter tab={view.tab} />;
   }
 }
 
@@ -62,6 +66,7 @@ export function WorkspaceScreen() {
   const creating = useView((state) => state.creating);
   const announcement = useView((state) => state.announcement);
   useGlobalShortcuts();
+  useEffect(() => followNotificationClicks(), []);
 
   useEffect(() => {
     clearWorkspace();

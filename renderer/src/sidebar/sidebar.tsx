@@ -220,6 +220,7 @@ export function Sidebar() {
           <NavItem view={{ kind: 'list', scope: { kind: 'my-tasks' } }} label="My tasks" />
           <NavItem view={{ kind: 'list', scope: { kind: 'all' } }} label="All tasks" />
           <NavItem view={{ kind: 'goals', goalId: null }} label="Goals" />
+          <NavItem view={{ kind: 'sync', tab: 'status' }} label="Sync" />
         </ul>
         {workspace && workspace.projects.length > 0 ? (
           <NavGroup title="Projects">

@@ -3,17 +3,17 @@
 // ones), read-only accounts, and a progress bar while the first sync runs.
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
-import { describeProblem } from '../problems/describe-problem';
 import { syncNow, useSession } from '../store/session-store';
+import { navigate } from '../store/view-store';
+import { problemWords } from '../sync-center/sync-words';
 import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
 import { PendingChangesButton } from '../pending-changes/pending-changes-button';
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
-  if (status.signed_out) return { label: 'Signed out', tone: 'offline', why: 'Sign in again to sync.' };
+  if (status.signed_out) return { label: 'Offline', tone: 'offline', why: 'signed out' };
+  if (status.paused) return { label: 'Paused', tone: 'paused', why: 'sync paused' };
   if (status.connection === 'offline') {
-    const why =
-      status.problem === null ? null : describeProblem(status.problem.type ?? status.problem.kind).title;
-    return { label: 'Offline', tone: 'offline', why };
+    return { label: 'Offline', tone: 'offline', why: problemWords(status.problem, false) };
   }
   if (status.connection === 'online') return { label: 'Online', tone: 'online', why: null };
   return { label: 'Connecting…', tone: 'unknown', why: null };
@@ -58,6 +58,14 @@ export function StatusBar() {
         {connection.label}
         {connection.why ? <span className="muted"> · {connection.why}</span> : null}
       </span>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => navigate({ kind: 'sync', tab: 'status' })}
+        aria-label="Sync details"
+      >
+        Details
+      </button>
       {status.syncing && status.first_sync === null ? <span className="syncing">Syncing…</span> : null}
       {status.first_sync !== null ? <FirstSyncProgress progress={status.first_sync} /> : null}
       <span className="last-synced" title={timeWords(status.last_synced_at)}>
@@ -87,7 +95,12 @@ export function StatusBar() {
       {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
       <PendingChangesButton status={status} />
       <span className="spacer" />
-      <button type="button" className="link-button" onClick={() => void syncNow()} disabled={status.syncing}>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => void syncNow()}
+        disabled={status.syncing || status.paused}
+      >
         Sync now
       </button>
     </footer>

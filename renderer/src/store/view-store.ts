@@ -10,12 +10,16 @@ export type ListScope =
   | { kind: 'project'; projectId: string }
   | { kind: 'team'; teamId: string };
 
+/** The sync screen's tabs. */
+export type SyncTab = 'status' | 'log' | 'notifications';
+
 export type View =
   | { kind: 'list'; scope: ListScope }
   /** Sections of one scope as columns. */
   | { kind: 'board'; scopeType: string; scopeId: string }
   | { kind: 'sprint'; sprintId: string }
-  | { kind: 'goals'; goalId: string | null };
+  | { kind: 'goals'; goalId: string | null }
+  | { kind: 'sync'; tab: SyncTab };
 
 export interface ViewState {
   view: View;

@@ -20,6 +20,9 @@ import {
   type WebContentsLike,
 } from '../../../main/ipc/gate';
 import { createScreenBackend, type ScreenBackend } from '../../../main/ipc/screen-backend';
+import { AccountVisibility } from '../../../main/notifications/account-visibility';
+import { NotificationSettingsStore } from '../../../main/notifications/notification-settings-store';
+import type { DesktopNotification } from '../../../sync/notify/notification-decisions';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../main/ipc/transport';
 import { contentTypeFor } from '../../../main/security/app-protocol';
 import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';
@@ -67,6 +70,12 @@ export interface E2eHost {
   readonly emulator: RunningEmulator;
   readonly accounts: AccountManager;
   readonly gate: IpcGate;
+  /** Sync made visible (pause, tray model, a notification's click). */
+  readonly visibility: AccountVisibility;
+  /** Desktop notifications the app decided to show, oldest first. */
+  readonly notifications: readonly DesktopNotification[];
+  /** What "copy diagnostics" put on the clipboard, oldest first. */
+  readonly clipboard: readonly string[];
   /** Waits for the next URL the app asked to open in the browser. */
   nextOpenedUrl(timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
@@ -177,12 +186,15 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
   });
 
   const demos: RunningEmulator[] = [];
+  const notifications: DesktopNotification[] = [];
+  const clipboard: string[] = [];
   const settings = new SettingsStore(join(dataDir, 'settings.json'));
   const backend: ScreenBackend = createScreenBackend({
     accounts,
     emit: (event, payload) => gate.emit(event, payload),
     serverDefaults: () => serverDefaults,
     openUrl,
+    paused: () => visibility.isPaused(),
     startDemo: async () => {
       const demo = await startEmulator({ seedTasks: options.demoSeedTasks ?? 2000 });
       demos.push(demo);
@@ -204,6 +216,19 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     settingsHandlers({ store: settings, applyTheme: () => undefined, emit: (e, p) => gate.emit(e, p) }),
   );
   for (const handlers of backend.handlers) gate.register(handlers);
+  // Sync made visible as main has it (log, diagnostics, notification settings, pause); desktop
+  // notifications are recorded for tests instead of shown; there is no tray.
+  const visibility: AccountVisibility = new AccountVisibility({
+    accounts,
+    settings: new NotificationSettingsStore(join(dataDir, 'notifications.json')),
+    appName: 'svc-desktop',
+    appContext: () => ({ app: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform }),
+    display: (batch) => notifications.push(...batch),
+    trayChanged: () => undefined,
+    writeClipboard: (text) => clipboard.push(text),
+    onPausedChange: () => backend.announceStatus(),
+  });
+  gate.register(visibility.handlers());
 
   const securityHeaders = {
     'Content-Security-Policy': contentSecurityPolicy,
@@ -296,6 +321,9 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     emulator,
     accounts,
     gate,
+    visibility,
+    notifications,
+    clipboard,
     nextOpenedUrl(timeoutMs = 30_000) {
       const ready = opened.shift();
       if (ready !== undefined) return Promise.resolve(ready);
@@ -312,6 +340,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       streams.clear();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      visibility.close();
       backend.close();
       gate.close();
       await accounts.close();

@@ -1,0 +1,136 @@
+// The account panel: for each account, online or offline and why, syncing,
+// last synced, pending / conflict / refused counts, and per collection when it
+// was last checked with the server and when a change last came from it; with
+// sync now and pause or resume.
+import { useEffect } from 'react';
+import type { SyncAccountView } from '../../../main/ipc/visibility-schemas';
+import { describeProblem } from '../problems/describe-problem';
+import { syncNow } from '../store/session-store';
+import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
+import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
+import { collectionOrder, collectionWord, problemWords } from './sync-words';
+
+function stateWords(
+  account: SyncAccountView,
+  paused: boolean,
+): { label: string; tone: string; why: string | null } {
+  const why = problemWords(account.problem, account.state === 'signed-out');
+  if (account.state === 'signed-out')
+    return { label: 'Signed out', tone: 'offline', why: 'sign in again to sync' };
+  if (paused) return { label: 'Paused', tone: 'paused', why: 'no polling and no pushes until you resume' };
+  if (account.connection === 'offline') return { label: 'Offline', tone: 'offline', why };
+  if (account.syncing) return { label: 'Syncing…', tone: 'online', why: null };
+  if (account.connection === 'online') return { label: 'Online', tone: 'online', why };
+  return { label: 'Connecting…', tone: 'unknown', why };
+}
+
+function AccountCard({ account, paused }: { account: SyncAccountView; paused: boolean }) {
+  const state = stateWords(account, paused);
+  const collections = [...account.collections].sort((a, b) => collectionOrder(a.collection, b.collection));
+  return (
+    <section
+      className="account-card"
+      aria-label={`Account ${account.label}`}
+      data-testid="account-card"
+      data-connection={account.connection}
+    >
+      <header className="account-card-head">
+        <h2>{account.label}</h2>
+        {account.current ? <span className="chip">shown</span> : null}
+        {account.state === 'read-only' ? <span className="read-only-chip">Read-only</span> : null}
+      </header>
+      <p className={`account-state connection-${state.tone}`} data-testid="account-state">
+        <span className="connection-dot" aria-hidden="true" />
+        <strong>{state.label}</strong>
+        {state.why !== null ? <span> — {state.why}</span> : null}
+      </p>
+      {account.problem !== null && account.state !== 'signed-out' ? (
+        <p className="muted account-problem" title={account.problem.message}>
+          {describeProblem(account.problem.type ?? account.problem.kind).detail}
+        </p>
+      ) : null}
+      <dl className="account-facts">
+        <div>
+          <dt>Last synced</dt>
+          <dd title={timeWords(account.last_synced_at)}>{agoWords(account.last_synced_at)}</dd>
+        </div>
+        <div>
+          <dt>Waiting to be sent</dt>
+          <dd data-testid="account-pending">{countWords(account.pending, 'change', 'changes')}</dd>
+        </div>
+        <div>
+          <dt>Conflicts</dt>
+          <dd className={account.conflicts > 0 ? 'sync-mark-conflict' : ''}>{account.conflicts}</dd>
+        </div>
+        <div>
+          <dt>Not saved</dt>
+          <dd className={account.failed > 0 ? 'sync-mark-failed' : ''}>{account.failed}</dd>
+        </div>
+        <div>
+          <dt>New on your tasks</dt>
+          <dd>{account.unseen}</dd>
+        </div>
+      </dl>
+      <table className="freshness-table" aria-label={`What ${account.label} holds, and how fresh`}>
+        <thead>
+          <tr>
+            <th scope="col">Collection</th>
+            <th scope="col">Last checked</th>
+            <th scope="col">Last changed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {collections.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="muted">
+                Nothing checked yet.
+              </td>
+            </tr>
+          ) : (
+            collections.map((c) => (
+              <tr key={c.collection}>
+                <th scope="row">{collectionWord(c.collection)}</th>
+                <td title={timeWords(c.checked_at)}>{agoWords(c.checked_at)}</td>
+                <td title={timeWords(c.changed_at)}>
+                  {c.changed_at === null ? 'no change seen' : agoWords(c.changed_at)}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function AccountPanel() {
+  const overview = useSyncCenter((state) => state.overview);
+  useEffect(() => followOverview(), []);
+  if (overview === null) return <p className="muted">Loading…</p>;
+  const { paused } = overview;
+  return (
+    <div className="account-panel">
+      <div className="sync-actions">
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => void syncNow()}
+          disabled={paused || overview.accounts.every((a) => a.state === 'signed-out')}
+        >
+          Sync now
+        </button>
+        <button type="button" className="button" onClick={() => void setPaused(!paused)}>
+          {paused ? 'Resume sync' : 'Pause sync'}
+        </button>
+        {paused ? (
+          <span className="hint">
+            Sync is paused: edits are kept on this computer and go out when you resume.
+          </span>
+        ) : null}
+      </div>
+      {overview.accounts.map((account) => (
+        <AccountCard key={account.account_id} account={account} paused={paused} />
+      ))}
+    </div>
+  );
+}

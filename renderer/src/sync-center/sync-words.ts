@@ -1,0 +1,48 @@
+// Words for the state of sync: why an account is offline ("signed out",
+// "rate-limited until 14:32", "server unreachable") and what each mirrored
+// collection is called, shared by the status bar and the account panel.
+import type { SyncProblem } from '../../../main/ipc/screen-schemas';
+import { describeProblem } from '../problems/describe-problem';
+
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** Why sync is not going, in a few words; null when nothing is wrong. */
+export function problemWords(
+  problem: SyncProblem | null,
+  signedOut: boolean,
+  now = Date.now(),
+): string | null {
+  if (signedOut || problem?.kind === 'signed-out') return 'signed out';
+  if (problem === null) return null;
+  if (problem.type === 'rate-limit') {
+    if (problem.retry_at === null) return 'rate-limited';
+    const at = Date.parse(problem.retry_at);
+    return at > now ? `rate-limited until ${CLOCK.format(new Date(at))}` : 'rate-limited, trying again';
+  }
+  if (problem.kind === 'network') return 'server unreachable';
+  return describeProblem(problem.type ?? problem.kind).title.toLowerCase();
+}
+
+const COLLECTION_WORDS: Record<string, string> = {
+  organizations: 'Organization',
+  me: 'Your profile',
+  projects: 'Projects',
+  teams: 'Teams',
+  organization_members: 'People',
+  sections: 'Sections',
+  sprints: 'Sprints',
+  goals: 'Goals',
+  tasks: 'Tasks',
+  task_comments: 'Comments',
+};
+
+export function collectionWord(collection: string): string {
+  return COLLECTION_WORDS[collection] ?? collection.replace(/_/g, ' ');
+}
+
+/** The collections in the order a sync visits them; unknown ones after, by name. */
+export function collectionOrder(a: string, b: string): number {
+  const order = Object.keys(COLLECTION_WORDS);
+  const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}

@@ -1,0 +1,209 @@
+// The sync screen in the browser against the real host: the account panel
+// (online, offline and why, pause that really stops sending, freshness per
+// collection), the sync log searched for a clean merge after a 412 with
+// diagnostics copied without secrets, notification settings saved and
+// applied, a clicked notification opening its task, and "rate-limited until".
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
+import { type E2eHost, startE2eHost } from './host/e2e-host';
+import {
+  invokeInPage,
+  launchBrowser,
+  type OpenedApp,
+  openApp,
+  screenshot,
+  signInWithToken,
+} from './support/app-browser';
+import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let browser: Browser;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 200 });
+  proxy = await startSwitchableProxy(emulator.baseUrl);
+  [host, browser] = await Promise.all([
+    startE2eHost({
+      emulator,
+      serverUrl: proxy.url,
+      // Give up quickly: the test is about what the person sees, not the backoff.
+      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100, maxRateLimitRetries: 0 } },
+    }),
+    launchBrowser(),
+  ]);
+  app = await openApp(browser, host);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await app?.context.close();
+  await browser?.close();
+  await host?.close();
+  await proxy?.close();
+  await emulator?.stop();
+});
+
+const me = () => emulator.control.tasks().filter((t) => t.assignee === emulator.me.username);
+
+/** Waits until `check` holds (the server side of what the screens started). */
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the account panel', () => {
+  test('shows online with counts and when each collection was checked; offline says why', async () => {
+    const { page } = app;
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Sync' }).click();
+    const card = page.getByTestId('account-card');
+    await card.getByTestId('account-state').filter({ hasText: 'Online' }).waitFor();
+    const table = card.getByRole('table');
+    await table.getByRole('row', { name: /^Tasks just now/ }).waitFor();
+    await table.getByRole('row', { name: /^Sprints just now/ }).waitFor();
+    await expect(card.getByTestId('account-pending').textContent()).resolves.toBe('0 changes');
+    await screenshot(page, 'sync-status-online');
+
+    proxy.goOffline();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).click();
+    await card
+      .getByTestId('account-state')
+      .filter({ hasText: 'Offline — server unreachable' })
+      .waitFor({ timeout: 20_000 });
+    await page.getByTestId('connection').filter({ hasText: 'Offline · server unreachable' }).waitFor();
+    await screenshot(page, 'sync-status-offline');
+    proxy.goOnline();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).click();
+    await card.getByTestId('account-state').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
+  });
+
+  test('pause stops pushes until resumed; the edit waits, counted, then reaches the server', async () => {
+    const { page } = app;
+    const task = me().find((t) => t.status !== 'completed');
+    if (!task) throw new Error('the seed has no open task of mine');
+    await page.getByRole('button', { name: 'Pause sync' }).click();
+    await page.getByTestId('account-state').filter({ hasText: 'Paused' }).waitFor();
+    await page.getByTestId('connection').filter({ hasText: 'Paused' }).waitFor();
+    await expect(
+      page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).isDisabled(),
+    ).resolves.toBe(true);
+
+    // A request aborted by the pause may still be answered (and logged) by the server a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    emulator.control.clearRequests();
+    await invokeInPage(page, 'task:edit', { task_id: task.task_id, patch: { due_date: '2031-03-04' } });
+    await page.getByTestId('account-pending').filter({ hasText: '1 change' }).waitFor();
+    await screenshot(page, 'sync-status-paused');
+    // Longer than the push debounce and a hot poll would take: nothing goes out while paused.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(emulator.control.requests()).toEqual([]);
+    expect(emulator.control.task(task.task_id)?.due_date).not.toBe('2031-03-04');
+
+    await page.getByRole('button', { name: 'Resume sync' }).click();
+    await until(
+      () => emulator.control.task(task.task_id)?.due_date === '2031-03-04',
+      'the edit on the server',
+    );
+    await page.getByTestId('account-pending').filter({ hasText: '0 changes' }).waitFor({ timeout: 20_000 });
+  });
+});
+
+describe('the sync log', () => {
+  test('a clean merge after a 412 is found by searching the task id; diagnostics hold no secret', async () => {
+    const { page } = app;
+    const task = me().find((t) => t.status !== 'completed' && t.priority !== 'urgent');
+    if (!task) throw new Error('the seed has no open task of mine');
+    proxy.goOffline();
+    await invokeInPage(page, 'task:edit', { task_id: task.task_id, patch: { priority: 'urgent' } });
+    emulator.control.peerEdit(task.task_id, { title: `${task.title} (renamed by the peer)` });
+    proxy.goOnline();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).click();
+    await until(() => emulator.control.task(task.task_id)?.priority === 'urgent', 'the merged edit');
+    expect(emulator.control.task(task.task_id)?.title).toBe(`${task.title} (renamed by the peer)`);
+
+    await page.getByRole('tab', { name: 'Sync log' }).click();
+    await page.getByRole('searchbox', { name: 'Search the sync log' }).fill(task.task_id);
+    const entries = page.getByTestId('log-entry');
+    await entries.filter({ hasText: 'merged cleanly; mine re-sent: priority' }).waitFor();
+    await entries.filter({ hasText: '412' }).first().waitFor();
+    const texts = await entries.allTextContents();
+    expect(texts.length).toBeGreaterThan(1);
+    await screenshot(page, 'sync-log-search');
+
+    await page.getByRole('button', { name: 'Copy diagnostics' }).click();
+    await page.getByRole('status').filter({ hasText: 'Diagnostics copied' }).waitFor();
+    const report = host.clipboard.at(-1) ?? '';
+    expect(report).toContain('svc-desktop sync diagnostics');
+    expect(report).not.toContain(emulator.tokens.live);
+    expect(report).not.toContain(emulator.me.username);
+    expect(report).not.toContain(task.title);
+
+    await page.getByRole('searchbox', { name: 'Search the sync log' }).fill('no-such-thing-here');
+    await page.getByText('Nothing in the log matches “no-such-thing-here”.').waitFor();
+  });
+});
+
+describe('notifications', () => {
+  test('settings per kind and quiet hours are saved; an assignment notifies, and its click opens the task', async () => {
+    const { page } = app;
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await page.getByRole('checkbox', { name: /A new comment on my task/ }).uncheck();
+    await page.getByRole('checkbox', { name: /No notifications during quiet hours/ }).check();
+    await page.getByLabel('Quiet hours start').fill('21:30');
+    await expect(invokeInPage(page, 'notification-settings:get')).resolves.toMatchObject({
+      kinds: { 'task-commented': false, 'task-assigned': true },
+      quiet_hours: { enabled: true, start: '21:30' },
+    });
+    await screenshot(page, 'notification-settings');
+    await page.getByRole('checkbox', { name: /No notifications during quiet hours/ }).uncheck();
+
+    const other = emulator.control
+      .tasks()
+      .find((t) => t.assignee !== emulator.me.username && t.created_by !== emulator.me.username);
+    if (!other) throw new Error('the seed has no task of someone else');
+    const before = host.notifications.length;
+    emulator.control.peerEdit(other.task_id, { assignee: emulator.me.username });
+    await page.getByRole('tab', { name: 'Status' }).click();
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).click();
+    await until(() => host.notifications.length > before, 'a notification');
+    const notification = host.notifications.at(-1);
+    expect(notification).toMatchObject({ kind: 'task-assigned', open: { taskId: other.task_id } });
+
+    // Main, on the click: the window shows the account and the task.
+    host.gate.emit('notification:open', {
+      account_id: notification?.open.accountId ?? '',
+      task_id: other.task_id,
+    });
+    await page.getByTestId('task-editor').waitFor();
+    await expect(page.getByTestId('task-editor').getByLabel('Title').inputValue()).resolves.toBe(other.title);
+  });
+});
+
+describe('rate limiting', () => {
+  test('the status says until when', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Close task' }).click();
+    await page.getByTestId('task-editor').waitFor({ state: 'detached' });
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Sync' }).click();
+    // `/v1/me` comes first and everything after needs it: the sync stops at the 429.
+    emulator.control.faults.rateLimitBurst(1, { retryAfterSeconds: 90, pathPrefix: '/v1/me' });
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Sync now' }).click();
+    const state = page
+      .getByTestId('account-state')
+      .filter({ hasText: /Offline — rate-limited until \d\d:\d\d/ });
+    await state.waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('connection')
+      .filter({ hasText: /Offline · rate-limited until \d\d:\d\d/ })
+      .waitFor();
+    await screenshot(page, 'sync-status-rate-limited');
+    expect(app.problems).toEqual([]);
+  });
+});
