@@ -131,3 +131,38 @@ describe('the sync status the screens show', () => {
     });
   });
 });
+
+describe('pause and rate limits', () => {
+  test('a rate-limited sync is offline until the time the service named; paused shows while paused', () => {
+    let paused = false;
+    board.close();
+    board = new SyncStatusBoard({
+      emitStatus: (status) => statuses.push(status),
+      emitChanged: (change) => changes.push(change),
+      now: () => now,
+      throttleMs: 0,
+      paused: () => paused,
+    });
+    board.onSyncEvent(account, {
+      type: 'sync-failed',
+      reason: 'sync-now',
+      error: {
+        kind: 'problem',
+        type: 'rate-limit',
+        status: 429,
+        operation: 'me.get',
+        message: 'me.get: 429 rate-limit',
+        retryAfterSeconds: 90,
+      },
+    });
+    expect(latest()).toMatchObject({
+      connection: 'offline',
+      paused: false,
+      problem: { type: 'rate-limit', retry_at: '2026-03-04T10:01:30.000Z' },
+    });
+    paused = true;
+    expect(board.status(account).paused).toBe(true);
+    board.onSyncEvent(account, { type: 'sync-failed', reason: 'sync-now', error: networkError });
+    expect(latest()).toMatchObject({ connection: 'offline', problem: { kind: 'network', retry_at: null } });
+  });
+});

@@ -1,7 +1,13 @@
 // The tray model: account lines with state and counts, the actions and when
 // they are enabled, the icon variant's precedence, and the tooltip.
 import { describe, expect, test } from 'vitest';
-import { type TrayAccount, type TrayModelInput, trayModel } from './tray-model';
+import {
+  type AccountProblem,
+  offlineReasonWords,
+  type TrayAccount,
+  type TrayModelInput,
+  trayModel,
+} from './tray-model';
 
 function account(overrides: Partial<TrayAccount> = {}): TrayAccount {
   return {
@@ -144,4 +150,28 @@ test('the tooltip sums up every account and stays within 127 characters', () => 
     }).tooltip,
   ).toBe('svc-desktop — offline, 1 conflict, 2 pending, 3 new changes');
   expect(model({ appName: 'x'.repeat(200) }).tooltip).toHaveLength(127);
+});
+
+describe('why an account is offline, in words', () => {
+  const problem = (p: Partial<AccountProblem>): AccountProblem => ({
+    kind: 'problem',
+    type: null,
+    message: '',
+    retryAt: null,
+    ...p,
+  });
+  test.each([
+    ['signed out', problem({ kind: 'signed-out', type: 'token-revoked' }), 0, 'signed out'],
+    [
+      'rate-limited, in local time',
+      problem({ type: 'rate-limit', retryAt: '2026-03-04T12:32:00.000Z' }),
+      120,
+      'rate-limited until 14:32',
+    ],
+    ['rate-limited without a time', problem({ type: 'rate-limit' }), 0, 'rate-limited'],
+    ['the network', problem({ kind: 'network' }), 0, 'server unreachable'],
+    ['another problem: its type', problem({ type: 'internal-error' }), 0, 'internal-error'],
+  ])('%s', (_, input, offset, words) => {
+    expect(offlineReasonWords(input, offset)).toBe(words);
+  });
 });

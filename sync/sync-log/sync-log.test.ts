@@ -77,6 +77,25 @@ describe('size', () => {
   });
 });
 
+describe('collection freshness', () => {
+  test('last checked and last changed per collection survive pruning and reopening', () => {
+    const { log, dir } = openLog({ maxRows: 5 });
+    log.noteCollection('tasks', 'checked');
+    log.noteCollection('tasks', 'changed');
+    log.noteCollection('sprints', 'checked');
+    for (let i = 1; i <= 20; i += 1) log.add(request(i));
+    log.noteCollection('tasks', 'checked');
+    expect(log.count()).toBe(5);
+    const expected = [
+      { collection: 'sprints', checkedAt: '2026-03-10T12:00:02.000Z', changedAt: null },
+      { collection: 'tasks', checkedAt: '2026-03-10T12:00:23.000Z', changedAt: '2026-03-10T12:00:01.000Z' },
+    ];
+    expect(log.collections()).toEqual(expected);
+    log.close();
+    expect(openLog({}, dir).log.collections()).toEqual(expected);
+  });
+});
+
 describe('search', () => {
   function seeded() {
     const { log } = openLog();
