@@ -2,6 +2,7 @@
 // diagnostics), notification settings, and a clicked notification opening a task.
 import { z } from 'zod';
 import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../../sync/sync-log/sync-log-vocabulary';
+import { syncProblemSchema } from './screen-schemas';
 
 export {
   notificationSettingsPatchSchema,
@@ -75,14 +76,7 @@ export const syncAccountSchema = z.object({
   state: z.enum(['signed-in', 'read-only', 'signed-out']),
   connection: z.enum(['online', 'offline', 'unknown']),
   /** Why offline or why the last sync failed (the status bar's problem), with when to try again. */
-  problem: z
-    .object({
-      kind: z.string(),
-      type: z.string().nullable(),
-      message: z.string(),
-      retry_at: z.string().nullable(),
-    })
-    .nullable(),
+  problem: syncProblemSchema.nullable(),
   syncing: z.boolean(),
   last_synced_at: z.string().nullable(),
   pending: z.number().int(),

@@ -24,6 +24,11 @@ const KIND_WORDS: { kind: keyof NotificationSettings['kinds']; label: string; hi
   },
 ];
 
+const QUIET_ENDS = [
+  { end: 'start', word: 'From', label: 'Quiet hours start' },
+  { end: 'end', word: 'to', label: 'Quiet hours end' },
+] as const;
+
 export function NotificationSettingsPanel() {
   const settings = useSyncCenter((state) => state.settings);
   useEffect(() => {
@@ -82,32 +87,21 @@ export function NotificationSettingsPanel() {
           </span>
         </label>
         <div className="setting-row setting-indented quiet-times">
-          <label>
-            From{' '}
-            <input
-              type="time"
-              aria-label="Quiet hours start"
-              value={quiet.start}
-              disabled={!quiet.enabled}
-              onChange={(event) =>
-                event.target.value !== '' &&
-                void changeNotificationSettings({ quiet_hours: { start: event.target.value } })
-              }
-            />
-          </label>
-          <label>
-            to{' '}
-            <input
-              type="time"
-              aria-label="Quiet hours end"
-              value={quiet.end}
-              disabled={!quiet.enabled}
-              onChange={(event) =>
-                event.target.value !== '' &&
-                void changeNotificationSettings({ quiet_hours: { end: event.target.value } })
-              }
-            />
-          </label>
+          {QUIET_ENDS.map(({ end, word, label }) => (
+            <label key={end}>
+              {word}{' '}
+              <input
+                type="time"
+                aria-label={label}
+                value={quiet[end]}
+                disabled={!quiet.enabled}
+                onChange={(event) =>
+                  event.target.value !== '' &&
+                  void changeNotificationSettings({ quiet_hours: { [end]: event.target.value } })
+                }
+              />
+            </label>
+          ))}
         </div>
       </fieldset>
       <fieldset>
