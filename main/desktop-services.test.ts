@@ -271,6 +271,17 @@ describe('the desktop services behind the window', () => {
     expect(reopened.services.accounts.list()).toEqual([]);
   });
 
+  test('a demo account left by a run that did not quit (Ctrl-C, a crash) is dropped at the next start', async () => {
+    const first = await openServices({ env: {} });
+    await first.value('demo:start');
+    const mirrorPath = first.services.accounts.current()?.mirror_path ?? '';
+    // The run ends without closing: its accounts' files stay as they were.
+    await first.services.accounts.close();
+    const second = await openServices({ env: {} });
+    expect(second.services.accounts.list()).toEqual([]);
+    expect(existsSync(mirrorPath)).toBe(false);
+  });
+
   test('`npm run demo` signs in to the demo at launch', async () => {
     expect(demoRequested({ SVC_DEMO: '1' })).toBe(true);
     expect(demoRequested({})).toBe(false);

@@ -3,6 +3,7 @@
 // settings, sync made visible (tray model, notifications, sync log) and every
 // IPC handler on the gate. main/index.ts builds it with Electron's pieces
 // (safeStorage, shell, Notification, Tray); desktop-services.test.ts in Node.
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mirror } from '../db/mirror';
 import { AccountManager, type AccountManagerOptions } from '../sync/accounts/account-manager';
@@ -125,6 +126,12 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.client !== undefined ? { client: options.client } : {}),
   });
 
+  // Demo accounts left by a run that ended without quitting (Ctrl-C on `npm run demo`, a
+  // crash): their emulator died with it. Dropped, as a clean quit would have.
+  const demoServersFile = join(options.userDataDir, 'demo-servers.json');
+  await dropDemoAccounts(accounts, await readDemoServers(demoServersFile));
+  await rm(demoServersFile, { force: true });
+
   /** The sign-in form starts from the configured service, else from the account last shown. */
   const serverDefaults = (): Partial<ServerSettings> => {
     const current = accounts.current();
@@ -141,6 +148,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     startDemo: async () => {
       const demo = await options.startDemo();
       demos.push(demo);
+      await writeFile(demoServersFile, JSON.stringify(demos.map((d) => d.server.base_url)));
       return { server: demo.server, token: demo.token };
     },
     paused: () => visibility.isPaused(),
@@ -225,17 +233,38 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
         // A demo account does not outlive its server (an emulator in this process,
         // fresh at every start): dropped with its mirror, so the next demo starts clean
         // and the switcher lists no account whose server is gone.
-        const demoServers = new Set(demos.map((demo) => demo.server.base_url));
-        for (const account of accounts.list().filter((a) => demoServers.has(a.base_url))) {
-          await accounts.signOut(account.id, { keepQueuedEdits: false }).catch(() => undefined);
-        }
+        await dropDemoAccounts(
+          accounts,
+          demos.map((demo) => demo.server.base_url),
+        );
         // Stops every engine (and its pull worker) and closes every mirror.
         await accounts.close();
         for (const demo of demos.splice(0)) await demo.stop();
+        await rm(demoServersFile, { force: true });
       })();
       return closing;
     },
   };
+}
+
+async function readDemoServers(file: string): Promise<string[]> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((url): url is string => typeof url === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Signs out of the accounts on these (demo) servers, dropping their mirrors. */
+async function dropDemoAccounts(
+  accounts: DesktopServices['accounts'],
+  servers: readonly string[],
+): Promise<void> {
+  const demoServers = new Set(servers);
+  for (const account of accounts.list().filter((a) => demoServers.has(a.base_url))) {
+    await accounts.signOut(account.id, { keepQueuedEdits: false }).catch(() => undefined);
+  }
 }
 
 /** `npm run demo` sets SVC_DEMO=1, so the app signs in to the demo at launch. */
