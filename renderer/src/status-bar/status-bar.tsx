@@ -11,7 +11,7 @@ import { PendingChangesButton } from '../pending-changes/pending-changes-button'
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
   if (status.signed_out) return { label: 'Offline', tone: 'offline', why: 'signed out' };
-  if (status.paused) return { label: 'Paused', tone: 'paused', why: 'sync paused' };
+  if (status.paused) return { label: 'Sync paused', tone: 'paused', why: null };
   if (status.connection === 'offline') {
     return { label: 'Offline', tone: 'offline', why: problemWords(status.problem, false) };
   }
