@@ -10,7 +10,7 @@ import type {
   SyncStatus,
 } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
-import { openTask, useView } from './view-store';
+import { useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
 export interface Notice {
@@ -92,10 +92,6 @@ export function startSession(): () => void {
       if (status.account_id === useSession.getState().current?.account_id) useSession.setState({ status });
     }),
     subscribe('settings:changed', applyTheme),
-    // A desktop notification was clicked: main already showed the window on its account.
-    subscribe('notification:open', ({ account_id, task_id }) => {
-      if (task_id !== null && useSession.getState().current?.account_id === account_id) openTask(task_id);
-    }),
   ];
   void (async () => {
     try {
