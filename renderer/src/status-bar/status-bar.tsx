@@ -19,7 +19,7 @@ function connectionWords(status: SyncStatus): { label: string; tone: string; why
   return { label: 'Connecting…', tone: 'unknown', why: null };
 }
 
-function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStatus['first_sync']> }) {
+export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStatus['first_sync']> }) {
   const what = valueWord(progress.collection).toLowerCase();
   const total = progress.estimated_total;
   return (

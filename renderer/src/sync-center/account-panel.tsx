@@ -5,7 +5,8 @@
 import { useEffect } from 'react';
 import type { SyncAccountView } from '../../../main/ipc/visibility-schemas';
 import { describeProblem } from '../problems/describe-problem';
-import { syncNow } from '../store/session-store';
+import { FirstSyncProgress } from '../status-bar/status-bar';
+import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
 import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
 import { collectionOrder, collectionWord, problemWords } from './sync-words';
@@ -26,6 +27,10 @@ function stateWords(
 
 function AccountCard({ account, paused }: { account: SyncAccountView; paused: boolean }) {
   const state = stateWords(account, paused);
+  // The shown account's status carries the first sync's progress.
+  const firstSync = useSession((s) =>
+    account.current && s.status?.account_id === account.account_id ? s.status.first_sync : null,
+  );
   const collections = [...account.collections].sort((a, b) => collectionOrder(a.collection, b.collection));
   return (
     <section
@@ -44,6 +49,7 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
         <strong>{state.label}</strong>
         {state.why !== null ? <span> — {state.why}</span> : null}
       </p>
+      {firstSync !== null ? <FirstSyncProgress progress={firstSync} /> : null}
       {account.problem !== null && account.state !== 'signed-out' ? (
         <p className="muted account-problem" title={account.problem.message}>
           {describeProblem(account.problem.type ?? account.problem.kind).detail}
