@@ -324,6 +324,16 @@ describe('the desktop services behind the window', () => {
     expect(shellCalls).toMatchObject({ windowsShown: 1, quits: 1 });
   });
 
+  test('pausing from the tray stops “sync now” until resumed', async () => {
+    const { services, call, value } = await openServices();
+    await value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    services.trayAction({ type: 'pause' });
+    await expect.poll(() => services.visibility.isPaused()).toBe(true);
+    expect(await call('sync:now')).toMatchObject({ ok: false, error: { type: 'sync-paused' } });
+    services.trayAction({ type: 'resume' });
+    expect(await call('sync:now')).toEqual({ ok: true, value: null });
+  });
+
   test('the theme preference is applied at start and when changed', async () => {
     const { value, shellCalls } = await openServices();
     await value('settings:set', { theme: 'dark' });
