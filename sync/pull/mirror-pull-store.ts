@@ -109,9 +109,9 @@ export class MirrorPullStore implements PullStore {
     });
   }
 
-  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void> {
+  reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void> {
     return settle(() => {
-      this.mirror.reusePage(collection, scope, pageIndex);
+      for (const pageIndex of pageIndexes) this.mirror.reusePage(collection, scope, pageIndex);
     });
   }
 

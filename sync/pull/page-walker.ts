@@ -220,8 +220,13 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
   const forget = (answer: PageAnswer): void => {
     if (answer.status === 200 && answer.read) store.dropPage?.(answer.read.readAs);
   };
-  const enqueue = (apply: () => Promise<ResourceChange[] | void>, skipped?: () => void): void => {
-    queuedApplies += 1;
+  /** `bounded`: the walk waits for the store when too many of these are queued (page writes). */
+  const enqueue = (
+    apply: () => Promise<ResourceChange[] | void>,
+    skipped?: () => void,
+    bounded = true,
+  ): void => {
+    if (bounded) queuedApplies += 1;
     applying = applying.then(async () => {
       try {
         if (failed.first) {
@@ -235,12 +240,25 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       } catch (error) {
         failed.first ??= { error };
       } finally {
-        queuedApplies -= 1;
+        if (bounded) queuedApplies -= 1;
       }
     });
     const end = applying;
     applyEnds.push(end);
     void end.then(() => applyEnds.shift());
+  };
+
+  /**
+   * 304 pages waiting to be recorded as reused. They go in batches, one store
+   * call for all that came in meanwhile: one at a time, a re-sync of 100 pages
+   * would wait 100 times for the store (behind whatever it is doing, such as
+   * a first load's index build).
+   */
+  const reuseBatch: number[] = [];
+  const reuse = (pageIndex: number): void => {
+    reuseBatch.push(pageIndex);
+    if (reuseBatch.length > 1) return;
+    enqueue(() => store.reusePages(collection, scope, reuseBatch.splice(0)), undefined, false);
   };
 
   let index = start.startIndex;
@@ -282,7 +300,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         nextCursor = stored.nextCursor;
         progress.notModified += 1;
         progress.itemsDone += stored.ids.length;
-        if (begun) enqueue(() => store.reusePage(collection, scope, pageIndex));
+        if (begun) reuse(pageIndex);
         else unchangedSoFar.push(pageIndex);
       } else {
         if (!begun) {
@@ -291,7 +309,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           const reused = unchangedSoFar.splice(0);
           enqueue(async () => {
             await start.begin?.();
-            for (const index of reused) await store.reusePage(collection, scope, index);
+            if (reused.length > 0) await store.reusePages(collection, scope, reused);
           });
         }
         nextCursor = answer.nextCursor;

@@ -95,7 +95,7 @@ export interface PullStore {
     page: FetchedPage,
   ): Promise<PageOutcome>;
   /** A 304: the stored page `pageIndex` counts as returned by this pass. */
-  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void>;
+  reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void>;
   /** The pass reached its last page: removes what it did not return (never for partial passes). */
   completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<ResourceChange[]>;
   /** A task read on its own (an opened task): its server copy, pending edits kept on top. */

@@ -196,8 +196,8 @@ export class WorkerPullStore implements PullStore {
     }
     return this.call('applyPage', collection, scope, partial, { ...page, items: [] }, stage);
   }
-  reusePage(collection: StoredCollection, scope: string, pageIndex: number): Promise<void> {
-    return this.call('reusePage', collection, scope, pageIndex);
+  reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void> {
+    return this.call('reusePages', collection, scope, pageIndexes);
   }
   completePass(
     collection: StoredCollection,
