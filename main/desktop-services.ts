@@ -67,6 +67,8 @@ export interface DesktopServicesOptions {
   readonly pullWorkerUrl?: URL;
   /** Tests only: API client settings for every account. */
   readonly client?: AccountManagerOptions['client'];
+  /** Tests only: how long a browser sign-in waits for its redirect (default: the flow's 5 minutes). */
+  readonly signInTimeoutMs?: number;
 }
 
 export interface DesktopServices {
@@ -124,6 +126,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
     ...(options.client !== undefined ? { client: options.client } : {}),
+    ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
   });
 
   // Demo accounts left by a run that ended without quitting (Ctrl-C on `npm run demo`, a

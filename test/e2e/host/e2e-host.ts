@@ -2,8 +2,9 @@
 // 127.0.0.1 serves the BUILT renderer (out/renderer) with the CSP header main
 // sends, plus a bridge shim that gives the page `window.svc` over fetch and
 // EventSource. Behind it run the same IPC gate (sender check, validation,
-// envelope), the same handler maps, the real accounts, sync engines and
-// mirrors, and the emulator as the server. Only the Electron runtime is faked.
+// envelope) and main's own services (main/desktop-services.ts: every handler,
+// the real accounts, sync engines and mirrors, notifications, the demo), with
+// the emulator as the server. Only the Electron runtime is faked.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { appHandlers } from '../../../main/ipc/app-handlers';
 import {
   createIpcGate,
   type InvokeEventLike,
@@ -19,16 +19,13 @@ import {
   type IpcMainLike,
   type WebContentsLike,
 } from '../../../main/ipc/gate';
-import { createScreenBackend, type ScreenBackend } from '../../../main/ipc/screen-backend';
-import { AccountVisibility } from '../../../main/notifications/account-visibility';
-import { NotificationSettingsStore } from '../../../main/notifications/notification-settings-store';
+import { createDesktopServices, type DesktopServices } from '../../../main/desktop-services';
+import { startDemoServer } from '../../../main/ipc/demo-server';
+import type { AccountVisibility } from '../../../main/notifications/account-visibility';
 import type { DesktopNotification } from '../../../sync/notify/notification-decisions';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../main/ipc/transport';
 import { contentTypeFor } from '../../../main/security/app-protocol';
 import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';
-import { settingsHandlers } from '../../../main/settings/settings-handlers';
-import { SettingsStore } from '../../../main/settings/settings-store';
-import { AccountManager } from '../../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
 import type { ApiClientOptions } from '../../../sync/api/api-client';
 import { MemorySecretStore } from '../../../sync/auth/secret-store';
@@ -68,7 +65,7 @@ export interface E2eHost {
   /** The app's page: `http://127.0.0.1:PORT/`. */
   readonly url: string;
   readonly emulator: RunningEmulator;
-  readonly accounts: AccountManager;
+  readonly accounts: DesktopServices['accounts'];
   readonly gate: IpcGate;
   /** Sync made visible (pause, tray model, a notification's click). */
   readonly visibility: AccountVisibility;
@@ -171,64 +168,38 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       else opened.push(url);
     });
 
-  const serverDefaults = {
-    base_url: options.serverUrl ?? emulator.baseUrl,
-    auth_url: options.serverUrl ?? emulator.authUrl,
-    client_id: emulator.clientId,
-  };
-  const accounts = await AccountManager.open({
-    directory: join(dataDir, 'accounts'),
-    secrets: withEncryptionReport(new MemorySecretStore(), false),
-    defaults: serverDefaults,
-    startEngines: true,
-    signInTimeoutMs: 120_000,
-    ...(options.client ? { client: options.client } : {}),
-  });
-
-  const demos: RunningEmulator[] = [];
   const notifications: DesktopNotification[] = [];
   const clipboard: string[] = [];
-  const settings = new SettingsStore(join(dataDir, 'settings.json'));
-  const backend: ScreenBackend = createScreenBackend({
-    accounts,
-    emit: (event, payload) => gate.emit(event, payload),
-    serverDefaults: () => serverDefaults,
-    openUrl,
-    paused: () => visibility.isPaused(),
-    startDemo: async () => {
-      const demo = await startEmulator({ seedTasks: options.demoSeedTasks ?? 2000 });
-      demos.push(demo);
-      return {
-        server: { base_url: demo.baseUrl, auth_url: demo.authUrl, client_id: demo.clientId },
-        token: demo.tokens.live,
-      };
-    },
-  });
-  gate.register(
-    appHandlers({
-      appInfo: { name: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform },
+  // Main's own services (desktop-services.ts), with what only Electron does
+  // played by recorders: notifications and clipboard writes are kept for the
+  // tests, "open in the browser" goes to `nextOpenedUrl`, there is no tray.
+  const services = await createDesktopServices({
+    userDataDir: dataDir,
+    secretStore: withEncryptionReport(new MemorySecretStore(), false),
+    gate,
+    appInfo: { name: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform },
+    arch: process.arch,
+    shell: {
       openExternal: async (url) => {
         await openUrl(url);
       },
-    }),
-  );
-  gate.register(
-    settingsHandlers({ store: settings, applyTheme: () => undefined, emit: (e, p) => gate.emit(e, p) }),
-  );
-  for (const handlers of backend.handlers) gate.register(handlers);
-  // Sync made visible as main has it (log, diagnostics, notification settings, pause); desktop
-  // notifications are recorded for tests instead of shown; there is no tray.
-  const visibility: AccountVisibility = new AccountVisibility({
-    accounts,
-    settings: new NotificationSettingsStore(join(dataDir, 'notifications.json')),
-    appName: 'svc-desktop',
-    appContext: () => ({ app: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform }),
-    display: (batch) => notifications.push(...batch),
-    trayChanged: () => undefined,
-    writeClipboard: (text) => clipboard.push(text),
-    onPausedChange: () => backend.announceStatus(),
+      applyTheme: () => undefined,
+      showNotifications: (batch) => notifications.push(...batch),
+      trayChanged: () => undefined,
+      writeClipboard: (text) => clipboard.push(text),
+      showWindow: () => undefined,
+      quit: () => undefined,
+    },
+    startDemo: () => startDemoServer(options.demoSeedTasks),
+    env: {
+      SVC_BASE_URL: options.serverUrl ?? emulator.baseUrl,
+      SVC_AUTH_URL: options.serverUrl ?? emulator.authUrl,
+      SVC_CLIENT_ID: emulator.clientId,
+    },
+    signInTimeoutMs: 120_000,
+    ...(options.client ? { client: options.client } : {}),
   });
-  gate.register(visibility.handlers());
+  const { accounts, visibility } = services;
 
   const securityHeaders = {
     'Content-Security-Policy': contentSecurityPolicy,
@@ -340,11 +311,8 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       streams.clear();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      visibility.close();
-      backend.close();
+      await services.close();
       gate.close();
-      await accounts.close();
-      for (const demo of demos) await demo.stop();
       if (ownEmulator) await emulator.stop();
       if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     },
