@@ -3,7 +3,9 @@
 // field, and the server ends with the chosen values; the pending-changes
 // inspector shows a change the server refused (422) and one blocked under a
 // read-only token, and retry, edit and discard work; a task deleted remotely
-// while edited offers to re-create it. Screenshots in light and dark.
+// while edited offers to re-create it, or drops the edit without a word to
+// the server; the dialogs hold the keyboard (Tab, Shift+Tab) until Escape hands
+// the focus back to their opener. Screenshots in light and dark.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../emulator/start';
@@ -13,6 +15,7 @@ import {
   launchBrowser,
   type OpenedApp,
   openApp,
+  hasFocus,
   screenshot,
   signInWithToken,
 } from './support/app-browser';
@@ -104,6 +107,26 @@ async function allSynced(page: Page) {
     .getByTestId('pending-count')
     .filter({ hasText: 'All changes synced' })
     .waitFor({ timeout: 20_000 });
+}
+
+/** The accessible name of the dialog holding the focus ('' when the focus is outside every dialog). */
+function focusedDialog(page: Page): Promise<string> {
+  return page.evaluate<string>(`(() => {
+    const dialog = document.activeElement?.closest('dialog');
+    if (!dialog) return '';
+    return dialog.getAttribute('aria-label') ?? document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent ?? '?';
+  })()`);
+}
+
+/** Presses the key more times than the dialog has stops; the focus must stay in it and visit every stop. */
+async function cycleInside(page: Page, key: 'Tab' | 'Shift+Tab', dialogName: string | RegExp, stops: number) {
+  const visited = new Set<string>();
+  for (let press = 0; press < stops * 2 + 1; press += 1) {
+    await page.keyboard.press(key);
+    expect(await focusedDialog(page)).toMatch(dialogName);
+    visited.add(await page.evaluate<string>('document.activeElement?.outerHTML.slice(0, 200) ?? ""'));
+  }
+  expect(visited.size).toBe(stops);
 }
 
 async function inDark(page: Page, name: string) {
@@ -239,6 +262,119 @@ describe('a task deleted remotely while edited', () => {
     expect(emulator.control.taskCount()).toBe(before + 1);
     expect(await serverTask(task.task_id)).toBeNull();
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
+  });
+
+  test('"Drop my edit" removes the edit and the task, and sends nothing to the server', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+    proxy.goOffline();
+    await editor.getByLabel('Description').fill('An edit to let go');
+    await editor.getByLabel('Description').press('Control+Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    emulator.control.peerDelete(task.task_id);
+    const tasksBefore = emulator.control.taskCount();
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
+      timeout: 20_000,
+    });
+    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    await view.locator('.conflict-draft [data-field="description"]').getByText('An edit to let go').waitFor();
+    const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
+    const writesBefore = writes();
+    await view.getByRole('button', { name: 'Drop my edit' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    await allSynced(page);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await allSynced(page);
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('pending changes');
+    await page.keyboard.press('Enter');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    await inspector.getByText('All changes are saved on the server.').waitFor();
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+
+    expect(writes()).toBe(writesBefore);
+    expect(emulator.control.taskCount()).toBe(tasksBefore);
+    expect(emulator.control.tasks().filter((t) => t.description === 'An edit to let go')).toEqual([]);
+    expect(await serverTask(task.task_id)).toBeNull();
+  });
+});
+
+describe('dialogs are modal for the keyboard', () => {
+  test('Tab and Shift+Tab stay inside the delete confirmation; Escape closes it and gives the focus back to its button', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+    const deleteButton = editor.getByRole('button', { name: 'Delete task' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog', { name: 'Delete this task?' });
+    await confirm.waitFor();
+    expect(await hasFocus(confirm.getByRole('button', { name: 'Delete' }))).toBe(true);
+    await screenshot(page, 'delete-confirm');
+    await inDark(page, 'delete-confirm');
+
+    await cycleInside(page, 'Tab', 'Delete this task?', 2);
+    await cycleInside(page, 'Shift+Tab', 'Delete this task?', 2);
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await hasFocus(deleteButton)).toBe(true);
+    // Escape answered the dialog, not the app: the task stays open and on the server.
+    await editor.locator('.task-id').filter({ hasText: task.task_id }).waitFor();
+    expect(await serverTask(task.task_id)).not.toBeNull();
+    await editor.getByRole('button', { name: 'Close task' }).click();
+  });
+
+  test('the pending-changes inspector, and a confirmation opened inside it, each hold the focus until Escape', async () => {
+    const { page } = app;
+    const task = freshTask();
+    const editor = await openInEditor(page, task.task_id);
+    proxy.goOffline();
+    await editor.getByLabel('Title').fill(`${task.title} (modal)`);
+    await editor.getByLabel('Title').press('Enter');
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+
+    const review = page.getByTestId('review-changes');
+    await review.focus();
+    await page.keyboard.press('Enter');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item').first();
+    await item.getByRole('button', { name: 'Discard…' }).waitFor();
+    const stops = await inspector.evaluate(
+      (dialog: { querySelectorAll: (s: string) => { length: number } }) =>
+        dialog.querySelectorAll('button:not([disabled])').length,
+    );
+    await cycleInside(page, 'Tab', 'Pending changes', stops);
+    await cycleInside(page, 'Shift+Tab', 'Pending changes', stops);
+
+    // A confirmation over the inspector holds the focus in turn, and gives it back to its opener.
+    const discard = item.getByRole('button', { name: 'Discard…' });
+    await discard.focus();
+    await page.keyboard.press('Enter');
+    const confirm = item.getByRole('alertdialog', { name: 'Discard this change?' });
+    await confirm.waitFor();
+    await cycleInside(page, 'Tab', 'Discard this change?', 2);
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await hasFocus(discard)).toBe(true);
+    await inspector.waitFor();
+
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+    expect(await hasFocus(review)).toBe(true);
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await allSynced(page);
+    expect((await serverTask(task.task_id))?.title).toBe(`${task.title} (modal)`);
+    await editor.getByRole('button', { name: 'Close task' }).click();
   });
 });
 

@@ -3,6 +3,7 @@
 // Escape closes and gives focus back to where it was.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { ModalDialog } from '../app/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
@@ -52,14 +53,6 @@ function PaletteDialog() {
   const activeIndex = Math.min(active, Math.max(options.length - 1, 0));
 
   useEffect(() => {
-    const previous = document.activeElement;
-    inputRef.current?.focus();
-    return () => {
-      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
-    };
-  }, []);
-
-  useEffect(() => {
     document.getElementById(`palette-option-${activeIndex}`)?.scrollIntoView({ block: 'nearest' });
   }, [activeIndex]);
 
@@ -70,69 +63,66 @@ function PaletteDialog() {
   };
 
   return (
-    <div className="overlay" onMouseDown={() => setPaletteOpen(false)}>
-      <div
-        className="palette"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Command palette"
-        onMouseDown={(event) => event.stopPropagation()}
-      >
-        <input
-          ref={inputRef}
-          type="text"
-          role="combobox"
-          aria-expanded="true"
-          aria-controls="palette-options"
-          aria-autocomplete="list"
-          aria-activedescendant={options.length > 0 ? `palette-option-${activeIndex}` : undefined}
-          aria-label="Type a command or a task title"
-          placeholder="Type a command or a task title…"
-          value={text}
-          onChange={(event) => {
-            setText(event.target.value);
-            setActive(0);
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') {
-              event.preventDefault();
-              setActive((activeIndex + 1) % Math.max(options.length, 1));
-            } else if (event.key === 'ArrowUp') {
-              event.preventDefault();
-              setActive((activeIndex - 1 + options.length) % Math.max(options.length, 1));
-            } else if (event.key === 'Enter') {
-              event.preventDefault();
-              runOption(options[activeIndex]);
-            } else if (event.key === 'Escape') {
-              event.preventDefault();
-              event.stopPropagation();
-              setPaletteOpen(false);
-            } else if (event.key === 'Tab') {
-              // The dialog holds focus: there is nothing else in it to reach.
-              event.preventDefault();
-            }
-          }}
-        />
-        <ul id="palette-options" role="listbox" aria-label="Commands" className="palette-options">
-          {options.length === 0 ? <li className="muted palette-empty">Nothing matches.</li> : null}
-          {options.map((option, index) => (
-            <li
-              key={option.id}
-              id={`palette-option-${index}`}
-              role="option"
-              aria-selected={index === activeIndex}
-              className={`palette-option${index === activeIndex ? ' is-active' : ''}`}
-              onMouseMove={() => setActive(index)}
-              onClick={() => runOption(option)}
-            >
-              <span className="palette-group">{option.group}</span>
-              <span className="palette-label">{option.label}</span>
-              {option.keys ? <kbd>{option.keys}</kbd> : null}
-            </li>
-          ))}
-        </ul>
-      </div>
-    </div>
+    <ModalDialog
+      className="palette"
+      label="Command palette"
+      initialFocus={inputRef}
+      onClose={() => setPaletteOpen(false)}
+    >
+      <input
+        ref={inputRef}
+        type="text"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls="palette-options"
+        aria-autocomplete="list"
+        aria-activedescendant={options.length > 0 ? `palette-option-${activeIndex}` : undefined}
+        aria-label="Type a command or a task title"
+        placeholder="Type a command or a task title…"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setActive((activeIndex + 1) % Math.max(options.length, 1));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setActive((activeIndex - 1 + options.length) % Math.max(options.length, 1));
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            runOption(options[activeIndex]);
+          } else if (event.key === 'Escape') {
+            event.preventDefault();
+            event.stopPropagation();
+            setPaletteOpen(false);
+          } else if (event.key === 'Tab') {
+            // The dialog holds focus: there is nothing else in it to reach.
+            event.preventDefault();
+          }
+        }}
+      />
+      <ul id="palette-options" role="listbox" aria-label="Commands" className="palette-options">
+        {options.length === 0 ? <li className="muted palette-empty">Nothing matches.</li> : null}
+        {options.map((option, index) => (
+          <li
+            key={option.id}
+            id={`palette-option-${index}`}
+            role="option"
+            aria-selected={index === activeIndex}
+            className={`palette-option${index === activeIndex ? ' is-active' : ''}`}
+            onMouseMove={() => setActive(index)}
+            onClick={() => runOption(option)}
+          >
+            <span className="palette-group">{option.group}</span>
+            <span className="palette-label">{option.label}</span>
+            {option.keys ? <kbd>{option.keys}</kbd> : null}
+          </li>
+        ))}
+      </ul>
+    </ModalDialog>
   );
 }
 

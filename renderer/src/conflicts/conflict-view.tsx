@@ -5,6 +5,7 @@
 // re-create, or drop. The choices are pushed against the server's current version.
 import { useEffect, useRef, useState } from 'react';
 import type { ConflictChoice, ConflictFieldView, ConflictView } from '../../../main/ipc/outbox-schemas';
+import { ModalDialog } from '../app/modal-dialog';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { announce, openTask } from '../store/view-store';
@@ -292,56 +293,39 @@ function ConflictDialog({ taskId }: { taskId: string }) {
     };
   }, [taskId]);
 
-  useEffect(() => {
-    const previous = document.activeElement;
-    headingRef.current?.focus();
-    return () => {
-      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
-    };
-  }, []);
-
   return (
-    <div className="overlay trust-overlay" onMouseDown={closeConflict}>
-      <div
-        className="palette trust-dialog conflict-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="conflict-title"
-        data-testid="conflict-view"
-        onMouseDown={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation();
-            closeConflict();
-          }
-        }}
-      >
-        <header className="editor-header">
-          <h2 id="conflict-title" ref={headingRef} tabIndex={-1}>
-            {view?.kind === 'gone' ? 'Task no longer on the server' : 'Resolve the conflict'}
-            {view?.task_title ? <span className="muted"> · {view.task_title}</span> : null}
-          </h2>
-          <span className="spacer" />
-          <button type="button" className="button" onClick={closeConflict}>
-            Close
-          </button>
-        </header>
-        {problem !== null ? (
-          <p className="trust-problem" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        {view === undefined ? (
-          <p className="muted trust-empty">Loading…</p>
-        ) : view === null ? (
-          <p className="trust-empty">Nothing to resolve: this task has no open conflict.</p>
-        ) : view.kind === 'gone' ? (
-          <GoneConflict view={view} onProblem={setProblem} />
-        ) : (
-          <EditedConflict view={view} onProblem={setProblem} />
-        )}
-      </div>
-    </div>
+    <ModalDialog
+      className="palette trust-dialog conflict-dialog"
+      labelledBy="conflict-title"
+      testId="conflict-view"
+      initialFocus={headingRef}
+      onClose={closeConflict}
+    >
+      <header className="editor-header">
+        <h2 id="conflict-title" ref={headingRef} tabIndex={-1}>
+          {view?.kind === 'gone' ? 'Task no longer on the server' : 'Resolve the conflict'}
+          {view?.task_title ? <span className="muted"> · {view.task_title}</span> : null}
+        </h2>
+        <span className="spacer" />
+        <button type="button" className="button" onClick={closeConflict}>
+          Close
+        </button>
+      </header>
+      {problem !== null ? (
+        <p className="trust-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {view === undefined ? (
+        <p className="muted trust-empty">Loading…</p>
+      ) : view === null ? (
+        <p className="trust-empty">Nothing to resolve: this task has no open conflict.</p>
+      ) : view.kind === 'gone' ? (
+        <GoneConflict view={view} onProblem={setProblem} />
+      ) : (
+        <EditedConflict view={view} onProblem={setProblem} />
+      )}
+    </ModalDialog>
   );
 }
 

@@ -3,6 +3,7 @@
 // what the person can do about it (retry now, edit, discard, resolve).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import { ModalDialog } from '../app/modal-dialog';
 import { invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
@@ -163,18 +164,26 @@ function ChangeItem({
         <span>{countWords(change.attempts, 'attempt', 'attempts')}</span>
         {answer !== null ? <span className="pending-answer">{answer}</span> : null}
       </div>
+      {confirming ? (
+        <ModalDialog
+          className="confirm-dialog"
+          alert
+          label="Discard this change?"
+          onClose={() => setConfirming(false)}
+        >
+          <p>Discard this change? The task goes back to the server’s values.</p>
+          <div className="confirm-actions">
+            <button type="button" className="button danger" onClick={() => void discard()} autoFocus>
+              Discard
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
       {editing ? (
         <EditForm change={change} onDone={() => setEditing(false)} onProblem={onProblem} />
-      ) : confirming ? (
-        <div className="pending-confirm" role="alertdialog" aria-label="Discard this change?">
-          <span>Discard this change? The task goes back to the server’s values.</span>
-          <button type="button" className="button danger" onClick={() => void discard()} autoFocus>
-            Discard
-          </button>
-          <button type="button" className="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </div>
       ) : (
         <div className="pending-actions">
           {change.state === 'conflict' ? (
@@ -239,58 +248,41 @@ function InspectorDialog() {
     };
   }, []);
 
-  useEffect(() => {
-    const previous = document.activeElement;
-    closeRef.current?.focus();
-    return () => {
-      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
-    };
-  }, []);
-
   return (
-    <div className="overlay trust-overlay" onMouseDown={closePendingChanges}>
-      <div
-        className="palette trust-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="pending-changes-title"
-        data-testid="pending-changes"
-        onMouseDown={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation();
-            closePendingChanges();
-          }
-        }}
-      >
-        <header className="editor-header">
-          <h2 id="pending-changes-title">Pending changes</h2>
-          <span className="muted">
-            {changes === null ? '' : countWords(changes.length, 'change waiting', 'changes waiting')}
-          </span>
-          <span className="spacer" />
-          <button ref={closeRef} type="button" className="button" onClick={closePendingChanges}>
-            Close
-          </button>
-        </header>
-        {problem !== null ? (
-          <p className="trust-problem" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        {changes === null ? (
-          <p className="muted trust-empty">Loading…</p>
-        ) : changes.length === 0 ? (
-          <p className="trust-empty">All changes are saved on the server.</p>
-        ) : (
-          <ul className="pending-list" aria-label="Changes not yet saved on the server">
-            {changes.map((change) => (
-              <ChangeItem key={change.op_id} change={change} nameOf={nameOf} onProblem={setProblem} />
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
+    <ModalDialog
+      className="palette trust-dialog"
+      labelledBy="pending-changes-title"
+      testId="pending-changes"
+      initialFocus={closeRef}
+      onClose={closePendingChanges}
+    >
+      <header className="editor-header">
+        <h2 id="pending-changes-title">Pending changes</h2>
+        <span className="muted">
+          {changes === null ? '' : countWords(changes.length, 'change waiting', 'changes waiting')}
+        </span>
+        <span className="spacer" />
+        <button ref={closeRef} type="button" className="button" onClick={closePendingChanges}>
+          Close
+        </button>
+      </header>
+      {problem !== null ? (
+        <p className="trust-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {changes === null ? (
+        <p className="muted trust-empty">Loading…</p>
+      ) : changes.length === 0 ? (
+        <p className="trust-empty">All changes are saved on the server.</p>
+      ) : (
+        <ul className="pending-list" aria-label="Changes not yet saved on the server">
+          {changes.map((change) => (
+            <ChangeItem key={change.op_id} change={change} nameOf={nameOf} onProblem={setProblem} />
+          ))}
+        </ul>
+      )}
+    </ModalDialog>
   );
 }
 

@@ -3,6 +3,7 @@
 // entry is a button in a labelled navigation list; the current one says so.
 import { type ReactNode, useState } from 'react';
 import type { Workspace } from '../../../main/ipc/screen-schemas';
+import { ModalDialog } from '../app/modal-dialog';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -85,36 +86,43 @@ function serverHost(baseUrl: string): string {
 /** Signing out with changes still unsent: keep them for the next sign-in (the default), or drop them. */
 function SignOutConfirm({ accountId, waiting }: { accountId: string; waiting: number }) {
   return (
-    <div className="confirm sign-out-confirm" role="alertdialog" aria-label="Sign out with unsent changes?">
-      <span>
+    <ModalDialog
+      className="confirm-dialog"
+      alert
+      label="Sign out with unsent changes?"
+      onClose={cancelSignOut}
+    >
+      <p>
         {waiting === 1 ? '1 change has' : `${waiting} changes have`} not reached the server yet. Keep{' '}
         {waiting === 1 ? 'it' : 'them'} for when you sign in again?
-      </span>
-      <button
-        type="button"
-        className="button primary"
-        autoFocus
-        onClick={() => {
-          cancelSignOut();
-          void signOut(accountId, true);
-        }}
-      >
-        Keep and sign out
-      </button>
-      <button
-        type="button"
-        className="button danger-ghost"
-        onClick={() => {
-          cancelSignOut();
-          void signOut(accountId, false);
-        }}
-      >
-        Discard and sign out
-      </button>
-      <button type="button" className="button" onClick={cancelSignOut}>
-        Cancel
-      </button>
-    </div>
+      </p>
+      <div className="confirm-actions">
+        <button
+          type="button"
+          className="button primary"
+          autoFocus
+          onClick={() => {
+            cancelSignOut();
+            void signOut(accountId, true);
+          }}
+        >
+          Keep and sign out
+        </button>
+        <button
+          type="button"
+          className="button danger-ghost"
+          onClick={() => {
+            cancelSignOut();
+            void signOut(accountId, false);
+          }}
+        >
+          Discard and sign out
+        </button>
+        <button type="button" className="button" onClick={cancelSignOut}>
+          Cancel
+        </button>
+      </div>
+    </ModalDialog>
   );
 }
 

@@ -4,6 +4,7 @@
 // below come from the local cache, refreshed when online.
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
+import { ModalDialog } from '../app/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { showProblem, useSession } from '../store/session-store';
@@ -395,26 +396,32 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         </Field>
 
         <div className="editor-actions">
+          <button
+            type="button"
+            className="button danger-ghost"
+            disabled={disabled}
+            onClick={() => setConfirmDelete(true)}
+          >
+            Delete task
+          </button>
           {confirmDelete ? (
-            <div className="confirm" role="alertdialog" aria-label="Delete this task?">
-              <span>Delete this task? This cannot be undone once synced.</span>
-              <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
-                Delete
-              </button>
-              <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </button>
-            </div>
-          ) : (
-            <button
-              type="button"
-              className="button danger-ghost"
-              disabled={disabled}
-              onClick={() => setConfirmDelete(true)}
+            <ModalDialog
+              className="confirm-dialog"
+              alert
+              label="Delete this task?"
+              onClose={() => setConfirmDelete(false)}
             >
-              Delete task
-            </button>
-          )}
+              <p>Delete this task? This cannot be undone once synced.</p>
+              <div className="confirm-actions">
+                <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
+                  Delete
+                </button>
+                <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+                  Cancel
+                </button>
+              </div>
+            </ModalDialog>
+          ) : null}
         </div>
 
         <ActivityPanel taskId={taskId} />
