@@ -165,4 +165,22 @@ describe('pause and rate limits', () => {
     board.onSyncEvent(account, { type: 'sync-failed', reason: 'sync-now', error: networkError });
     expect(latest()).toMatchObject({ connection: 'offline', problem: { kind: 'network', retry_at: null } });
   });
+
+  test('while the client waits out a 429 the status says rate-limited until when, and clears once answers come', () => {
+    board.onSyncEvent(account, { type: 'rate-limited', retryAfterSeconds: 30 });
+    expect(latest()).toMatchObject({
+      connection: 'offline',
+      problem: { type: 'rate-limit', retry_at: '2026-03-04T10:00:30.000Z' },
+    });
+    board.onSyncEvent(account, { type: 'rate-limit-lifted' });
+    expect(latest()).toMatchObject({ connection: 'online', problem: null });
+  });
+
+  test('a lifted rate limit leaves another problem showing', () => {
+    board.onSyncEvent(account, { type: 'offline', error: networkError });
+    const before = statuses.length;
+    board.onSyncEvent(account, { type: 'rate-limit-lifted' });
+    expect(statuses).toHaveLength(before);
+    expect(board.status(account)).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
+  });
 });

@@ -199,6 +199,26 @@ export class SyncStatusBoard {
         state.problem = this.problemOf(event.error);
         this.announce(account);
         break;
+      case 'rate-limited':
+        // The client waits on its own; the person sees why nothing moves, and until when.
+        state.connection = 'offline';
+        state.problem = this.problemOf({
+          kind: 'problem',
+          type: 'rate-limit',
+          status: 429,
+          operation: null,
+          message: 'The service asked the app to slow down.',
+          retryAfterSeconds: event.retryAfterSeconds,
+        });
+        this.announce(account);
+        break;
+      case 'rate-limit-lifted':
+        if (state.problem?.type === 'rate-limit') {
+          state.connection = 'online';
+          state.problem = null;
+          this.announce(account);
+        }
+        break;
       case 'signed-out':
         state.syncing = false;
         state.problem = {

@@ -163,6 +163,8 @@ export interface ApiExchange {
   willRetry: boolean;
   /** The transport failure's code for a network error. */
   errorCode: string | null;
+  /** Seconds the answer's `Retry-After` asked to wait (a 429, a 503), when it said. */
+  retryAfterSeconds: number | null;
 }
 
 interface RequestSpec {
@@ -475,6 +477,7 @@ export class ApiClient {
         requestId: string | null,
         willRetry: boolean,
         code: string | null,
+        retryAfterSeconds: number | null = null,
       ) => {
         if (this.exchangeObservers.size === 0) return;
         const exchange: ApiExchange = {
@@ -487,6 +490,7 @@ export class ApiClient {
           attempt,
           willRetry,
           errorCode: code,
+          retryAfterSeconds,
         };
         for (const observer of this.exchangeObservers) {
           try {
@@ -544,7 +548,7 @@ export class ApiClient {
       permit?.release(rateObservation(answer, retryAfter));
 
       const reportAnswer = (willRetry: boolean) =>
-        report(answer.status, header(answer.headers, 'x-request-id'), willRetry, null);
+        report(answer.status, header(answer.headers, 'x-request-id'), willRetry, null, retryAfter);
       if (answer.status < 400) {
         reportAnswer(false);
         if (answer.status === 304) this.counters.notModified += 1;

@@ -88,3 +88,19 @@ test('when requests stop getting through the engine goes offline, and a health p
   expect(f.engine.state().connectivity).toBe('online');
   expect(f.emulator.control.requests().some((r) => r.path === '/v1/health' && r.status === 200)).toBe(true);
 });
+
+test('while the client waits out a 429 the engine says it is rate-limited, and says so no more once answers come', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 50 }));
+  const seen: SyncEvent['type'][] = [];
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (event.type === 'rate-limited' || event.type === 'rate-limit-lifted') seen.push(event.type);
+  });
+  const limited = nextEvent(f, 'rate-limited');
+  f.emulator.control.faults.rateLimitBurst(1, { pathPrefix: '/v1/projects', retryAfterSeconds: 1 });
+  const summary = await f.engine.syncOnce();
+  unsubscribe();
+  expect((await limited).retryAfterSeconds).toBe(1);
+  expect(seen).toEqual(['rate-limited', 'rate-limit-lifted']);
+  // The pass itself went on after the wait: nothing was lost to the 429.
+  expect(summary.pulled).toBeGreaterThan(50);
+});

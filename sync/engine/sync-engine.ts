@@ -92,6 +92,7 @@ export class SyncEngine {
   private readonly puller: PullRunner;
   private readonly pullStore: PullStore;
   private workerStore: WorkerPullStore | null = null;
+  private readonly stopWatchingRateLimits: () => void;
   private readonly pusher: PushRunner;
   private readonly scheduler: SyncScheduler;
   /** One full sync at a time: a second request joins the one running. */
@@ -103,6 +104,18 @@ export class SyncEngine {
     const emit: SyncEventListener = (event) => this.emit(event);
     // Background pulling never takes more than half of each window: the rest is the person's.
     deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
+    // While the client waits out a 429 on its own, nothing fails, so nothing
+    // else would tell the person why sync stands still.
+    let rateLimited = false;
+    this.stopWatchingRateLimits = deps.api.observe((exchange) => {
+      if (exchange.status === 429 && exchange.willRetry) {
+        rateLimited = true;
+        this.emit({ type: 'rate-limited', retryAfterSeconds: exchange.retryAfterSeconds });
+      } else if (rateLimited && exchange.status !== null && exchange.status !== 429) {
+        rateLimited = false;
+        this.emit({ type: 'rate-limit-lifted' });
+      }
+    });
     if (deps.pullStore) {
       this.pullStore = deps.pullStore;
     } else if (deps.pullInWorker ?? true) {
@@ -203,6 +216,7 @@ export class SyncEngine {
 
   /** Stops, and ends the pull worker (its connection to the mirror file). The engine may be started again. */
   async close(): Promise<void> {
+    this.stopWatchingRateLimits();
     await this.scheduler.stop();
     await this.workerStore?.close();
   }

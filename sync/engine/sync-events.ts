@@ -138,6 +138,14 @@ export type SyncEvent =
   | { type: 'sync-failed'; reason: SyncReason; error: SyncErrorInfo }
   | { type: 'online' }
   | { type: 'offline'; error: SyncErrorInfo }
+  /**
+   * The service answered 429 and the client waits out its `Retry-After`
+   * before sending again (on its own; a sync that gives up reports
+   * `sync-failed`). `rate-limit-lifted` follows with the next answer that
+   * is not a 429.
+   */
+  | { type: 'rate-limited'; retryAfterSeconds: number | null }
+  | { type: 'rate-limit-lifted' }
   | { type: 'signed-out'; reason: SignedOutReason }
   /** Remote changes a pull applied, and the notifications they raise (never for the first full sync). */
   | { type: 'changes'; changes: ResourceChange[]; notifications: SyncNotification[] }

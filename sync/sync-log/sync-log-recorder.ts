@@ -210,5 +210,9 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
     case 'poll-scheduled':
       // Too frequent to be worth a line: the requests and the summary say it.
       return null;
+    case 'rate-limited':
+    case 'rate-limit-lifted':
+      // The 429 answers are request lines already, with their Retry-After wait.
+      return null;
   }
 }
