@@ -4,7 +4,8 @@
 // spends another's budget:
 // - initial: a first sync with `latency-ms` added to every answer, against a
 //   floor of a bare undici client walking the same pages in the same order
-//   and parsing each body, one after another;
+//   and parsing each body, one after another (in a child process: its memory
+//   and parsing are not the engine's);
 // - resync: a no-change re-sync (in a fresh rate window: a first sync of 100 000
 //   tasks, the person's tasks first, spends ~190 requests of the 300 a minute
 //   background pulling may use), against a bare client revalidating the same
@@ -26,7 +27,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { Client, request } from 'undici';
+import { request } from 'undici';
 import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
@@ -191,21 +192,25 @@ try {
     `initial: ${mirroredTasks} tasks, ${initial.requests} requests in ${round(initialS)} s, max block ${round(maxBlockMs, 1)} ms`,
   );
 
-  // The floor: a bare client, the same pages in the same order, each body parsed.
+  // The floors: a bare client, the same pages in the same order, each body parsed, then each
+  // revalidated; in a process of its own (test/bench/sync-floor.ts), so its memory is not the engine's.
   const floorToken = await freshToken('bench floor');
-  const bare = new Client(info.base_url, { pipelining: 1 });
-  const headers = { authorization: `Bearer ${floorToken}` };
-  const etags: (string | null)[] = [];
-  t0 = performance.now();
-  for (const path of walked) {
-    const answer = await bare.request({ method: 'GET', path, headers });
-    const text = await answer.body.text();
-    if (answer.statusCode !== 200) throw new Error(`floor ${path}: ${answer.statusCode}`);
-    JSON.parse(text);
-    etags.push(typeof answer.headers.etag === 'string' ? answer.headers.etag : null);
-  }
-  const initialFloorS = (performance.now() - t0) / 1000;
-  log(`initial floor: ${walked.length} pages in ${round(initialFloorS)} s`);
+  const floor = spawn(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    [join(root, 'test', 'bench', 'sync-floor.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  floor.stdin.end(JSON.stringify({ base_url: info.base_url, token: floorToken, paths: walked }));
+  const [floorLine] = (await once(createInterface({ input: floor.stdout }), 'line')) as [string];
+  const floors = JSON.parse(floorLine) as { initial_floor_s: number; resync_floor_s: number };
+  await once(floor, 'exit');
+  const initialFloorS = floors.initial_floor_s;
+  const resyncFloorS = floors.resync_floor_s;
+  log(
+    `floors: ${walked.length} pages walked in ${round(initialFloorS)} s, revalidated in ${round(resyncFloorS)} s`,
+  );
 
   // No-change re-sync, in a fresh rate window: the first sync spent most of its token's
   // background half of a minute's budget, and the engine rightly waits for the window otherwise.
@@ -220,19 +225,6 @@ try {
   const resyncS = (performance.now() - t0) / 1000;
   log(`resync: ${resync.notModified} of ${resync.requests} answered 304 in ${round(resyncS)} s`);
 
-  t0 = performance.now();
-  for (const [k, path] of walked.entries()) {
-    const etag = etags[k];
-    const answer = await bare.request({
-      method: 'GET',
-      path,
-      headers: etag ? { ...headers, 'if-none-match': etag } : headers,
-    });
-    await answer.body.dump();
-  }
-  const resyncFloorS = (performance.now() - t0) / 1000;
-  await bare.close();
-  log(`resync floor: ${walked.length} pages in ${round(resyncFloorS)} s`);
   await main.engine.close();
 
   // Push: queued edits drained by the pusher on a fresh token.
