@@ -715,6 +715,7 @@ export class Mirror {
     for (const row of unseen) {
       if (row.pending > 0) {
         markGone.run(row.rid);
+        this.outbox.parkStoppedEditsOfGoneTask(row.task_id);
         changes.goneWithPendingEdits.push(row.task_id);
         continue;
       }
@@ -763,6 +764,7 @@ export class Mirror {
       if (!row || row.server_json === null) return changes;
       if (row.pending > 0) {
         this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(row.rid);
+        this.outbox.parkStoppedEditsOfGoneTask(taskId);
         changes.goneWithPendingEdits.push(taskId);
       } else {
         this.store.remove(row.rid);

@@ -223,6 +223,14 @@ export function editedRemotelyProblem(merged: MergeOutcome): Record<string, unkn
   };
 }
 
+/** The last problem of an edit parked because a complete pass of the task list no longer returned its task. */
+export const GONE_FROM_LIST_PROBLEM = {
+  status: 404,
+  type: 'not-found',
+  detail: 'The task is no longer on the server: a complete sync of the task list did not return it.',
+  errors: [],
+} as const;
+
 /** A server answer to a create or an update: the task and its ETag. */
 export interface ServerAnswer {
   task: unknown;
@@ -661,6 +669,23 @@ export class Outbox {
     this.db
       .prepare('UPDATE outbox SET state = ?, attempts = ?, updated_at = ? WHERE op_id = ?')
       .run(before.state, before.attempts, this.now(), opId);
+  }
+
+  /**
+   * A complete pull no longer lists the task: its edits that already stopped (failed, blocked) become the
+   * same deleted-remotely conflict a push meets on a 404, so the person is offered re-create, copy or drop
+   * now instead of a retry that can only find it gone. Queued and in-flight edits are left to the push,
+   * which may be holding them; a stopped delete is left alone (the server already did what it asked).
+   * Returns the operations parked.
+   */
+  parkStoppedEditsOfGoneTask(taskId: string): string[] {
+    const parked: string[] = [];
+    for (const row of this.entityOps.all(taskId)) {
+      if (row.kind !== 'update' || (row.state !== 'failed' && row.state !== 'blocked')) continue;
+      this.conflict(row.op_id, { deleted: true, problem: GONE_FROM_LIST_PROBLEM });
+      parked.push(row.op_id);
+    }
+    return parked;
   }
 
   /** Blocked operations go back to the queue (the account may have become writable). Returns how many. */

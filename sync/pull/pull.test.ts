@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { InvalidResponseError, NetworkError } from '../api/errors';
 import { taskCommentOperations } from '../api/operations';
+import { DELETED_REMOTELY } from '../../db/outbox';
+import { SyncEngine } from '../engine/sync-engine';
 import type { SyncEvent } from '../engine/sync-events';
 import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
 
@@ -305,6 +307,68 @@ describe('deletions and interrupted passes', () => {
     expect(row?.task.status).toBe('blocked');
     expect(row?.server?.title).toBe('their title');
     expect(row?.pending).toBe(true);
+  });
+});
+
+describe('a task gone from a complete pass while its edit is stopped', () => {
+  test('a failed (422) or blocked (read-only) edit becomes the deleted-remotely conflict at once: the draft is kept, nothing is retried', async () => {
+    const f = await setUp({ seedTasks: 40 });
+    await f.engine.pullOnce();
+    const [failedId, blockedId] = f.mirroredTaskIds().sort() as [string, string];
+    const failed = f.mirror.editTask(failedId, { assignee: 'nobody-by-that-name', title: 'my failed title' });
+    expect((await f.engine.pushOnce()).failed).toBe(1);
+    // The same person signed in with the read-only test token: the edit is blocked.
+    const readOnly = new SyncEngine({
+      mirror: f.mirror,
+      api: f.apiWith(f.emulator.tokens.test),
+      me: f.emulator.me,
+      pullInWorker: false,
+    });
+    const blocked = f.mirror.editTask(blockedId, { title: 'my blocked title' });
+    await readOnly.pushOnce();
+    await readOnly.close();
+    expect(f.mirror.outboxOp(failed?.opId ?? '').state).toBe('failed');
+    expect(f.mirror.outboxOp(blocked?.opId ?? '').state).toBe('blocked');
+
+    f.emulator.control.peerDelete(failedId);
+    f.emulator.control.peerDelete(blockedId);
+    f.emulator.control.clearRequests();
+    await f.engine.pullOnce();
+
+    expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    for (const [taskId, opId, title] of [
+      [failedId, failed?.opId, 'my failed title'],
+      [blockedId, blocked?.opId, 'my blocked title'],
+    ] as const) {
+      const op = f.mirror.outboxOp(opId ?? '');
+      expect(op.state).toBe('conflict');
+      expect(op.lastProblem).toMatchObject({ status: 404, type: 'not-found' });
+      expect(f.mirror.conflicts('open').filter((c) => c.opId === opId)).toEqual([
+        expect.objectContaining({ entityId: taskId, field: DELETED_REMOTELY }),
+      ]);
+      // The draft stays readable: the task is kept (marked gone) with the edit on top.
+      const row = f.mirror.getTask(taskId);
+      expect(row?.serverGone).toBe(true);
+      expect(row?.task.title).toBe(title);
+    }
+    // A later complete pass neither parks them twice nor drops them.
+    await f.engine.pullOnce();
+    expect(f.mirror.conflicts('open')).toHaveLength(2);
+  });
+
+  test('a queued edit of a task gone from the list is left to the push, which meets the 404 and parks it the same way', async () => {
+    const f = await setUp({ seedTasks: 20 });
+    await f.engine.pullOnce();
+    const [taskId] = f.mirroredTaskIds().sort() as [string];
+    const edit = f.mirror.editTask(taskId, { title: 'queued title' });
+    f.emulator.control.peerDelete(taskId);
+    await f.engine.pullOnce();
+    expect(f.mirror.outboxOp(edit?.opId ?? '').state).toBe('queued');
+    await f.engine.pushOnce();
+    expect(f.mirror.outboxOp(edit?.opId ?? '').state).toBe('conflict');
+    expect(f.mirror.conflicts('open')).toEqual([
+      expect.objectContaining({ entityId: taskId, field: DELETED_REMOTELY }),
+    ]);
   });
 });
 
