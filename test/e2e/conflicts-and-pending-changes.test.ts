@@ -460,6 +460,8 @@ describe('the pending-changes inspector', () => {
     await item.getByRole('button', { name: 'Discard…' }).click();
     await confirm.getByRole('button', { name: 'Discard' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor();
+    // The button that opened the confirmation went with the change: the focus stays in the inspector.
+    expect(await focusedDialog(page)).toBe('Pending changes');
     await inspector.getByRole('button', { name: 'Close' }).click();
 
     await allSynced(page);

@@ -23,6 +23,8 @@ type ModalDialogProps = {
   /** What takes focus on open; without it, the platform focuses the first focusable element (or autoFocus). */
   initialFocus?: RefObject<HTMLElement | null>;
   testId?: string;
+  /** Where focus goes on close when what had it is gone by then (a menu item that closed with its menu). */
+  returnFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 };
 
@@ -34,6 +36,7 @@ export function ModalDialog({
   labelledBy,
   initialFocus,
   testId,
+  returnFocus,
   children,
 }: ModalDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -49,13 +52,28 @@ export function ModalDialog({
     const dialog = ref.current;
     if (dialog === null) return;
     const previous = document.activeElement;
+    // A dialog opened from inside another one: if its opener goes away (the change it confirmed was
+    // discarded), focus stays in that outer dialog rather than falling to the inert page.
+    const outer = dialog.parentElement?.closest('dialog') ?? null;
+    const fallback = returnFocus?.current ?? null;
     mounted.current = true;
     if (!dialog.open) dialog.showModal();
     initialFocus?.current?.focus();
     return () => {
       mounted.current = false;
       if (dialog.open) dialog.close();
-      if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+      const handBack = () => {
+        if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+        else if (fallback?.isConnected) fallback.focus();
+        else if (outer?.open) tabStops(outer)[0]?.focus();
+      };
+      handBack();
+      // The opener may leave in this same commit (it lived beside the dialog in a row being removed):
+      // once React is done, a focus left on nothing goes to the next best place.
+      queueMicrotask(() => {
+        const active = document.activeElement;
+        if (active === null || active === document.body) handBack();
+      });
     };
     // Opened once per mount; the owner mounts a new dialog to open another.
     // eslint-disable-next-line react-hooks/exhaustive-deps

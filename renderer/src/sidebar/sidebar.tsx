@@ -1,7 +1,7 @@
 // The sidebar: the account switcher, then My tasks and All tasks, projects
 // (each with its board), teams with their sprints, goals and sections. Every
 // entry is a button in a labelled navigation list; the current one says so.
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { Workspace } from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../app/modal-dialog';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
@@ -84,13 +84,22 @@ function serverHost(baseUrl: string): string {
 }
 
 /** Signing out with changes still unsent: keep them for the next sign-in (the default), or drop them. */
-function SignOutConfirm({ accountId, waiting }: { accountId: string; waiting: number }) {
+function SignOutConfirm({
+  accountId,
+  waiting,
+  returnFocus,
+}: {
+  accountId: string;
+  waiting: number;
+  returnFocus: RefObject<HTMLButtonElement | null>;
+}) {
   return (
     <ModalDialog
       className="confirm-dialog"
       alert
       label="Sign out with unsent changes?"
       onClose={cancelSignOut}
+      returnFocus={returnFocus}
     >
       <p>
         {waiting === 1 ? '1 change has' : `${waiting} changes have`} not reached the server yet. Keep{' '}
@@ -131,10 +140,12 @@ function AccountSwitcher() {
   const current = useSession((state) => state.current);
   const signOutRequest = useSession((state) => state.signOutRequest);
   const [open, setOpen] = useState(false);
+  const accountButton = useRef<HTMLButtonElement>(null);
   if (current === null) return null;
   return (
     <div className="account-switcher">
       <button
+        ref={accountButton}
         type="button"
         className="account-button"
         aria-haspopup="menu"
@@ -211,7 +222,11 @@ function AccountSwitcher() {
         </ul>
       ) : null}
       {signOutRequest !== null ? (
-        <SignOutConfirm accountId={signOutRequest.accountId} waiting={signOutRequest.waiting} />
+        <SignOutConfirm
+          accountId={signOutRequest.accountId}
+          waiting={signOutRequest.waiting}
+          returnFocus={accountButton}
+        />
       ) : null}
     </div>
   );
