@@ -7,8 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TASK_SORT_KEYS } from '../sync/protocol/task-list-query';
 import { ManualClock } from '../test/emulator/clock';
 import { type RunningEmulator, startEmulator } from '../test/emulator/start';
+import Database from 'better-sqlite3';
 import type { Mirror } from './mirror';
+import { TaskQueries } from './task-query';
 import { openTestMirror, type TestMirror } from './test-mirror';
+import { WordIndex } from './word-index';
 
 const NOW = Date.parse('2026-03-10T09:30:00Z');
 const TODAY = '2026-03-10';
@@ -252,6 +255,87 @@ describe('the mirror answers like the service', () => {
       'walk',
     ]);
   }, 180_000);
+
+  test('1- and 2-character searches, rare and common, give the same ids, order and count', async () => {
+    const ids = tasks.map((t) => t.task_id as string);
+    // Id fragments (a few tasks each), letters and pairs found in most tasks, and ones in few or none.
+    const terms = [
+      ...[7, 123, 2222].map((i) => (ids[i] as string).slice(6, 8)),
+      (ids[42] as string).slice(9, 10),
+      'e',
+      'E',
+      'es',
+      'in',
+      ' t',
+      'un',
+      'q4',
+      'Ü',
+      'é',
+      '紧',
+      '😀',
+      'x',
+      'zq',
+      'j',
+      '_b',
+      '-b',
+      '%',
+      'a,',
+    ];
+    const sorts = [
+      'sort_by=title',
+      'sort_by=due_date&sort_order=desc',
+      'sort_by=priority',
+      'sort_by=task_id',
+    ];
+    // The same queries without the word index (as during a first load, or for a
+    // term in too many words): walks, and counts over the compact search text.
+    const raw = new Database(handle.file, { readonly: true });
+    const indexes = new Set(
+      raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").pluck().all() as string[],
+    );
+    const unindexed = new TaskQueries(
+      raw,
+      new WordIndex(raw),
+      () => 'fixed',
+      () => indexes,
+      () => false,
+    );
+    const options = { me: emulator.me.username, today: TODAY };
+    const mismatches: string[] = [];
+    const sizes: number[] = [];
+    try {
+      for (const [i, term] of terms.entries()) {
+        for (const fields of ['all', 'title']) {
+          const query = `filter[search]=${encodeURIComponent(term)}&filter[search_fields]=${fields}&${sorts[i % sorts.length] as string}`;
+          const remote = await remoteIds(query);
+          const local = localIds(query);
+          const count = mirror.countTasks(new URLSearchParams(query), options);
+          const walked: string[] = [];
+          let after: string | null = null;
+          do {
+            const page = unindexed.page(new URLSearchParams(query), { ...options, limit: 251, after });
+            walked.push(...page.items.map((t) => t.task_id));
+            after = page.next;
+          } while (after !== null);
+          const walkedCount = unindexed.count(new URLSearchParams(query), options);
+          sizes.push(remote.length);
+          const expected = JSON.stringify(remote);
+          if (expected !== JSON.stringify(local) || count !== remote.length)
+            mismatches.push(`${query}: service ${remote.length}, mirror ${local.length} (count ${count})`);
+          if (expected !== JSON.stringify(walked) || walkedCount !== remote.length)
+            mismatches.push(
+              `${query} without words: service ${remote.length}, mirror ${walked.length} (count ${walkedCount})`,
+            );
+        }
+      }
+    } finally {
+      raw.close();
+    }
+    expect(mismatches).toEqual([]);
+    // The terms cover both ends: some match a handful of tasks, some most of them.
+    expect(sizes.some((n) => n > 0 && n <= 20)).toBe(true);
+    expect(sizes.some((n) => n > SEED_TASKS / 2)).toBe(true);
+  }, 120_000);
 
   test('section, sprint and goal task counts equal the service lists', async () => {
     const sections = (await get(`/v1/sections?org_id=${emulator.orgId}&limit=1000`)).body.data as Json[];

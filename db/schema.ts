@@ -96,6 +96,17 @@ export interface TaskBodiesTable {
   local_json: string | null;
 }
 
+/**
+ * Each task's searchable text in one compact row (same rid): title, id, tags
+ * and description, lower case, joined by U+001F (TAG_SEPARATOR); '' while the
+ * task is hidden. A term without U+001F is in some field exactly when it is in
+ * this text, so a search reads this narrow row instead of task_bodies.
+ */
+export interface TaskSearchTextTable {
+  rid: number;
+  text: string;
+}
+
 interface CollectionRow {
   /** '' for a collection listed whole; the team id for sprints; the task id for comments and history. */
   scope: string;
@@ -263,6 +274,7 @@ export interface MirrorDatabase {
   meta: MetaTable;
   tasks: TasksTable;
   task_bodies: TaskBodiesTable;
+  task_search_text: TaskSearchTextTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   teams: TeamsTable;

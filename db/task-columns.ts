@@ -193,3 +193,16 @@ export function searchableText(
 ): string {
   return `${columns.k_title} ${columns.search_body} ${columns.search_tags}`;
 }
+
+/**
+ * A task's row of `task_search_text` (db/schema.ts): title, id, tags and
+ * description joined by the tag separator; '' for a hidden task (migration
+ * 0004 writes the same).
+ */
+export function searchTextRow(
+  columns: Pick<TaskColumns, 'k_title' | 'search_id' | 'search_tags' | 'search_body'>,
+  hidden: number,
+): string {
+  if (hidden !== 0) return '';
+  return `${columns.k_title}${TAG_SEPARATOR}${columns.search_id}${TAG_SEPARATOR}${columns.search_tags}${TAG_SEPARATOR}${columns.search_body}`;
+}

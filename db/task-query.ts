@@ -355,15 +355,31 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
       const tags = term.includes(TAG_SEPARATOR)
         ? 'mirror_tags_contain(t.tags, ?)'
         : 'instr(t.search_tags, ?) > 0';
-      // The description lives apart (task_bodies): read only when title, id and tags did not match.
-      where.sql.push(
-        `(instr(t.k_title, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags} OR ` +
-          'instr((SELECT b.search_body FROM task_bodies b WHERE b.rid = t.rid), ?) > 0)',
-      );
+      // The description lives apart: read only when title, id and tags did not
+      // match, from the compact search text (a term without the separator is
+      // in it exactly when it is in a field), else from task_bodies.
+      const body = term.includes(TAG_SEPARATOR)
+        ? 'instr((SELECT b.search_body FROM task_bodies b WHERE b.rid = t.rid), ?) > 0'
+        : 'instr((SELECT s.text FROM task_search_text s WHERE s.rid = t.rid), ?) > 0';
+      where.sql.push(`(instr(t.k_title, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags} OR ${body})`);
       where.params.push(term, term, term, term);
     }
   }
   return where;
+}
+
+/**
+ * The lower-case term of a filter that is a search of all fields and nothing
+ * else, when the compact search text answers it exactly (no separator in the
+ * term); else null.
+ */
+function searchOnly(f: TaskListFilter): string | null {
+  if (f.search === undefined || f.search === '' || f.search_fields !== 'all') return null;
+  for (const key of TASK_FILTER_KEYS) {
+    if (key !== 'search' && key !== 'search_fields' && f[key] !== undefined) return null;
+  }
+  const term = f.search.toLowerCase();
+  return term.includes(TAG_SEPARATOR) ? null : term;
 }
 
 /** A group of a grouped walk: one value of the sort key, walked in task id order on the rank index. */
@@ -563,6 +579,9 @@ export class TaskQueries {
     const tags = this.tagsQuery(f.tags);
     if (f.search === undefined) return tags === null ? null : this.fetchCandidates(tags);
     const term = f.search.toLowerCase();
+    // Punctuation alone has no word to look up: scan the compact search text
+    // (a superset for title-only search too), stopping past CANDIDATE_LIMIT.
+    if (termWords(term).length === 0) return tags === null ? this.limited(this.textContaining(term)) : null;
     const words = this.searchWordsQuery(term);
     if (words === null) return null;
     let hits: number[] = [];
@@ -572,9 +591,12 @@ export class TaskQueries {
       hits = found;
     }
     if (f.search_fields === 'all') {
-      // The id is searched too: by its own trigrams, which need three characters.
-      if ([...term].length < MIN_LOOKUP_CHARS) return null;
-      const ids = this.words.matchId(term, CANDIDATE_LIMIT + 1);
+      // The id is searched too: by its own trigrams, or a term too short for
+      // them by scanning the id index (ids only: a few MB, no row reads).
+      const ids =
+        [...term].length < MIN_LOOKUP_CHARS
+          ? this.idsContaining(term)
+          : this.words.matchId(term, CANDIDATE_LIMIT + 1);
       if (ids.length > 0) hits = [...new Set([...hits, ...ids])];
     }
     return this.limited(hits);
@@ -594,6 +616,22 @@ export class TaskQueries {
     if (estimate > CANDIDATE_LIMIT * 1.5) return null;
     const rest = this.words.match(query, CANDIDATE_LIMIT + 1 - first.length, last);
     return this.limited([...first, ...rest]);
+  }
+
+  /** Row ids of the tasks whose id contains `term` (lower case), up to CANDIDATE_LIMIT + 1. */
+  private idsContaining(term: string): number[] {
+    return this.statement(
+      'SELECT rid FROM tasks INDEXED BY tasks_by_id WHERE instr(search_id, ?) > 0 LIMIT ?',
+    )
+      .pluck()
+      .all(term, CANDIDATE_LIMIT + 1) as number[];
+  }
+
+  /** Row ids of the visible tasks whose search text contains `term` (lower case), up to CANDIDATE_LIMIT + 1. */
+  private textContaining(term: string): number[] {
+    return this.statement('SELECT rid FROM task_search_text WHERE instr(text, ?) > 0 LIMIT ?')
+      .pluck()
+      .all(term, CANDIDATE_LIMIT + 1) as number[];
   }
 
   private limited(rids: number[]): number[] | null {
@@ -666,6 +704,15 @@ export class TaskQueries {
     const where = filterWhere(query.filter, options.me, options.today);
     const rids = this.candidates(query.filter);
     if (rids !== null && rids.length === 0) return 0;
+    const term = searchOnly(query.filter);
+    if (rids === null && term !== null) {
+      // A search and nothing else: one pass over the compact search text
+      // (hidden tasks have none), no task or body rows read.
+      const row = this.statement('SELECT count(*) AS n FROM task_search_text WHERE instr(text, ?) > 0').get(
+        term,
+      ) as { n: number };
+      return row.n;
+    }
     const from = rids === null ? 'tasks t' : 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value';
     const params = rids === null ? where.params : [JSON.stringify(rids), ...where.params];
     const row = this.statement(`SELECT count(*) AS n FROM ${from} WHERE ${where.sql.join(' AND ')}`).get(

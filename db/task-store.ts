@@ -2,7 +2,13 @@
 // applied) and keeps the word index in step, with prepared statements only,
 // because a page of 1000 tasks must land in a few tens of milliseconds.
 import type { Database, Statement } from 'better-sqlite3';
-import { searchableText, type TaskColumns, taskColumns, type TaskObject } from './task-columns';
+import {
+  searchableText,
+  searchTextRow,
+  type TaskColumns,
+  taskColumns,
+  type TaskObject,
+} from './task-columns';
 import type { WordIndex } from './word-index';
 
 /** Column order of inserts and updates (TaskColumns, then bookkeeping). */
@@ -95,6 +101,8 @@ export class TaskStore {
   private readonly insertBody: Statement<[number, string, string | null, string | null]>;
   private readonly updateBody: Statement<[string, string | null, string | null, number]>;
   private readonly deleteBody: Statement<[number]>;
+  private readonly writeSearchText: Statement<[number, string]>;
+  private readonly deleteSearchText: Statement<[number]>;
   private readonly markSeen: Statement<[number, number]>;
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
@@ -135,6 +143,8 @@ export class TaskStore {
       'UPDATE task_bodies SET search_body = ?, server_json = ?, local_json = ? WHERE rid = ?',
     );
     this.deleteBody = db.prepare('DELETE FROM task_bodies WHERE rid = ?');
+    this.writeSearchText = db.prepare('INSERT OR REPLACE INTO task_search_text (rid, text) VALUES (?, ?)');
+    this.deleteSearchText = db.prepare('DELETE FROM task_search_text WHERE rid = ?');
     this.markSeen = db.prepare('UPDATE tasks SET seen_pass = ? WHERE rid = ?');
     this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id = ? WHERE rid = ?');
   }
@@ -166,6 +176,7 @@ export class TaskStore {
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
+      this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
       return rid;
@@ -173,6 +184,8 @@ export class TaskStore {
     values.push(existing.rid);
     this.update.run(values);
     this.updateBody.run(columns.search_body, state.server_json, state.local_json, existing.rid);
+    const text = searchTextRow(columns, state.hidden);
+    if (text !== searchTextRow(existing, existing.hidden)) this.writeSearchText.run(existing.rid, text);
     if (
       existing.k_title !== columns.k_title ||
       existing.search_body !== columns.search_body ||
@@ -195,6 +208,7 @@ export class TaskStore {
     this.version++;
     this.deleteRow.run(rid);
     this.deleteBody.run(rid);
+    this.deleteSearchText.run(rid);
     if (this.indexesWords(rid)) this.words.remove(rid);
   }
 
@@ -204,6 +218,7 @@ export class TaskStore {
     const lower = taskId.toLowerCase();
     this.renameRow.run(taskId, lower, rid);
     const row = this.byRid(rid);
+    if (row) this.writeSearchText.run(rid, searchTextRow(row, row.hidden));
     if (row && this.indexesWords(rid)) {
       this.words.remove(rid);
       this.words.add(rid, searchableText(row), lower);

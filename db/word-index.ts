@@ -36,7 +36,7 @@ function quoted(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
-/** Words shorter than this cannot be looked up by trigram; such a term part narrows nothing. */
+/** Words shorter than this cannot be looked up by trigram: the vocabulary (or the ids) are scanned instead. */
 export const MIN_LOOKUP_CHARS = 3;
 
 export class WordIndex {
@@ -51,6 +51,8 @@ export class WordIndex {
   private readonly wordsContaining: Statement<[string, string, number], { word: string }>;
   private readonly wordsEnding: Statement<[string, string, string, number], { word: string }>;
   private readonly wordsStarting: Statement<[string, string, number], { word: string }>;
+  private readonly shortWordsContaining: Statement<[string, number], { word: string }>;
+  private readonly shortWordsEnding: Statement<[string, string, number], { word: string }>;
   private readonly wordExists: Statement<[string], { word: string }>;
   private readonly matchTasks: Statement<[string, number, number], { rowid: number }>;
 
@@ -70,6 +72,12 @@ export class WordIndex {
          JOIN search_words w ON w.word_id = search_word_trigrams.rowid
         WHERE search_word_trigrams MATCH ? AND substr(w.word, length(w.word) - length(?) + 1) = ?
         LIMIT ?`,
+    );
+    // Parts too short for trigrams scan the vocabulary itself: a few thousand
+    // short words, ~1 ms (measured), where walking the tasks reads every description.
+    this.shortWordsContaining = db.prepare('SELECT word FROM search_words WHERE instr(word, ?) > 0 LIMIT ?');
+    this.shortWordsEnding = db.prepare(
+      'SELECT word FROM search_words WHERE substr(word, length(word) - length(?) + 1) = ? LIMIT ?',
     );
     this.wordsStarting = db.prepare('SELECT word FROM search_words WHERE word >= ? AND word < ? LIMIT ?');
     this.wordExists = db.prepare('SELECT word FROM search_words WHERE word = ?');
@@ -116,16 +124,18 @@ export class WordIndex {
   /**
    * The vocabulary words containing `part` (one word of a search term, lower
    * case), or null when there are more than `max` (the part narrows too little
-   * to be worth an OR of them) or it is too short to look up.
+   * to be worth an OR of them).
    */
   wordsWith(part: string, max: number): string[] | null {
-    if (characterCount(part) < MIN_LOOKUP_CHARS) return null;
+    if (characterCount(part) < MIN_LOOKUP_CHARS)
+      return limited(this.shortWordsContaining.all(part, max + 1), max);
     return limited(this.wordsContaining.all(quoted(part), part, max + 1), max);
   }
 
-  /** Vocabulary words ending with `part` (null: more than `max`, or too short to look up). */
+  /** Vocabulary words ending with `part` (null: more than `max`). */
   wordsEndingWith(part: string, max: number): string[] | null {
-    if (characterCount(part) < MIN_LOOKUP_CHARS) return null;
+    if (characterCount(part) < MIN_LOOKUP_CHARS)
+      return limited(this.shortWordsEnding.all(part, part, max + 1), max);
     return limited(this.wordsEnding.all(quoted(part), part, part, max + 1), max);
   }
 
