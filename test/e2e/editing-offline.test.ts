@@ -2,32 +2,20 @@
 // pending, the status bar says offline and counts what waits; when the
 // network returns the edits are pushed and the server has them. Creating and
 // deleting a task go the same way.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import { launchBrowser, type OpenedApp, openApp, screenshot, signInWithToken } from './support/app-browser';
-import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+import type { RunningEmulator } from '../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
 
+let session: AppSession;
 let emulator: RunningEmulator;
 let proxy: SwitchableProxy;
-let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 200 });
-  proxy = await startSwitchableProxy(emulator.baseUrl);
-  [host, browser] = await Promise.all([
-    startE2eHost({
-      emulator,
-      serverUrl: proxy.url,
-      // Give up on an unreachable server quickly: the test is about what the person sees, not the backoff.
-      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
-    }),
-    launchBrowser(),
-  ]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 200 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, app } = session);
   await signInWithToken(app.page, emulator.tokens.live);
   await app.page.getByRole('button', { name: 'All tasks' }).click();
   await app.page
@@ -36,13 +24,7 @@ beforeAll(async () => {
     .waitFor();
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-  await proxy?.close();
-  await emulator?.stop();
-});
+afterAll(() => session?.close());
 
 /** A task not completed, so that changing its status is a change. */
 function openTaskOnServer() {

@@ -2,30 +2,24 @@
 // approves it in the same browser, and the loopback redirect completes the
 // sign-in. The first sync then shows its progress in the status bar while the
 // list fills.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import { launchBrowser, type OpenedApp, openApp, screenshot } from './support/app-browser';
+import type { RunningEmulator } from '../emulator/start';
+import { type AppSession, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { type OpenedApp, screenshot } from './support/app-browser';
 
+let session: AppSession;
 let emulator: RunningEmulator;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
   // Enough tasks, and enough latency, that the first sync takes a few seconds to watch.
-  emulator = await startEmulator({ seedTasks: 3000, latencyMs: 40 });
-  [host, browser] = await Promise.all([startE2eHost({ emulator }), launchBrowser()]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 3000, latencyMs: 40 } });
+  ({ emulator, host, app } = session);
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-  await emulator?.stop();
-});
+afterAll(() => session?.close());
 
 describe('signing in through the browser', () => {
   test('denying on the consent page is told in words, and nothing is signed in', async () => {

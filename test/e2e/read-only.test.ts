@@ -1,24 +1,20 @@
 // A test token signs in read-only: the app says so up front and offers no
 // change it would have to refuse later, and nothing is ever sent.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import { launchBrowser, type OpenedApp, openApp, screenshot, signInWithToken } from './support/app-browser';
+import { type AppSession, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 
+let session: AppSession;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startE2eHost({ seedTasks: 120 }), launchBrowser()]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 120 } });
+  ({ host, app } = session);
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-});
+afterAll(() => session?.close());
 
 describe('a read-only account', () => {
   test('signs in with a test token and says it is read-only', async () => {

@@ -1,24 +1,20 @@
 // Signing in with a pasted token, the first sync filling the list, and the
 // list's search, filters and sorts, in Chromium against the built renderer.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import { launchBrowser, type OpenedApp, openApp, screenshot, signInWithToken } from './support/app-browser';
+import { type AppSession, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 
+let session: AppSession;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startE2eHost({ seedTasks: 300 }), launchBrowser()]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 300 } });
+  ({ host, app } = session);
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-});
+afterAll(() => session?.close());
 
 describe('signing in with a pasted token', () => {
   test('the sign-in screen offers the browser, a token, the server settings and the demo', async () => {
@@ -30,9 +26,8 @@ describe('signing in with a pasted token', () => {
       .toBe(true);
     await expect(page.getByRole('button', { name: 'Try the demo' }).isVisible()).resolves.toBe(true);
     await page.getByText('Server settings').click();
-    await expect(page.getByLabel('Service address (base URL)').inputValue()).resolves.toBe(
-      host.emulator.baseUrl,
-    );
+    // The address the app was configured with (SVC_BASE_URL): the session's way to the emulator.
+    await expect(page.getByLabel('Service address (base URL)').inputValue()).resolves.toBe(session.proxy.url);
     await screenshot(page, 'sign-in');
   });
 

@@ -4,47 +4,25 @@
 // and after signing in again to the same account (another person's token is
 // refused) the edit reaches the server.
 // A clicked desktop notification opens its task.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import {
-  invokeInPage,
-  launchBrowser,
-  type OpenedApp,
-  openApp,
-  screenshot,
-  signInWithToken,
-} from './support/app-browser';
-import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+import type { RunningEmulator } from '../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
 
+let session: AppSession;
 let emulator: RunningEmulator;
 let proxy: SwitchableProxy;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 60 });
-  proxy = await startSwitchableProxy(emulator.baseUrl);
-  [host, browser] = await Promise.all([
-    startE2eHost({
-      emulator,
-      serverUrl: proxy.url,
-      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
-    }),
-    launchBrowser(),
-  ]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, host, app } = session);
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-  await proxy?.close();
-  await emulator?.stop();
-});
+afterAll(() => session?.close());
 
 describe('without a real keychain', () => {
   test('the sign-in screen says a sign-in lasts this session, and the person can choose to keep it', async () => {

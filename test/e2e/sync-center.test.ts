@@ -3,50 +3,30 @@
 // collection), the sync log searched for a clean merge after a 412 with
 // diagnostics copied without secrets, notification settings saved and
 // applied, a clicked notification opening its task, and "rate-limited until".
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import {
-  invokeInPage,
-  launchBrowser,
-  type OpenedApp,
-  openApp,
-  screenshot,
-  signInWithToken,
-} from './support/app-browser';
-import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+import type { RunningEmulator } from '../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
 
+let session: AppSession;
 let emulator: RunningEmulator;
 let proxy: SwitchableProxy;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 200 });
-  proxy = await startSwitchableProxy(emulator.baseUrl);
-  [host, browser] = await Promise.all([
-    startE2eHost({
-      emulator,
-      serverUrl: proxy.url,
-      // Give up quickly: the test is about what the person sees, not the backoff.
-      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100, maxRateLimitRetries: 0 } },
-    }),
-    launchBrowser(),
-  ]);
-  app = await openApp(browser, host);
+  session = await startAppSession({
+    emulator: { seedTasks: 200 },
+    client: { retry: { ...QUICK_RETRY, maxRateLimitRetries: 0 } },
+  });
+  ({ emulator, proxy, host, app } = session);
   await signInWithToken(app.page, emulator.tokens.live);
   await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 30_000 });
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-  await proxy?.close();
-  await emulator?.stop();
-});
+afterAll(() => session?.close());
 
 const me = () => emulator.control.tasks().filter((t) => t.assignee === emulator.me.username);
 

@@ -1,0 +1,58 @@
+// What every end-to-end file starts before its tests and stops after them:
+// an emulator behind a proxy a test can unplug, the e2e host running the
+// app's services against it, Chromium, and the app opened in it.
+import type { Browser } from 'playwright-core';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type E2eHost, type E2eHostOptions, startE2eHost } from '../host/e2e-host';
+import { launchBrowser, type OpenedApp, openApp } from './app-browser';
+import { startSwitchableProxy, type SwitchableProxy } from './switchable-proxy';
+
+export interface AppSessionOptions {
+  /** The emulator's options (seeded tasks, latency). */
+  emulator?: EmulatorOptions;
+  /** API client settings for every account (tests shorten retries). */
+  client?: E2eHostOptions['client'];
+}
+
+export interface AppSession {
+  readonly emulator: RunningEmulator;
+  /** The app's only way to the emulator: unplug it to take the app offline. */
+  readonly proxy: SwitchableProxy;
+  readonly host: E2eHost;
+  readonly browser: Browser;
+  readonly app: OpenedApp;
+  /** Stops everything it started, the browser first. */
+  close(): Promise<void>;
+}
+
+/** Retries that give up on an unreachable server quickly: the tests are about what the person sees, not the backoff. */
+export const QUICK_RETRY = { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } as const;
+
+export async function startAppSession(options: AppSessionOptions = {}): Promise<AppSession> {
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const part of started.splice(0).reverse()) await part.stop();
+  };
+  try {
+    const emulator = await startEmulator(options.emulator ?? {});
+    started.push(emulator);
+    const proxy = await startSwitchableProxy(emulator.baseUrl);
+    started.push({ stop: () => proxy.close() });
+    const [host, browser] = await Promise.all([
+      startE2eHost({
+        emulator,
+        serverUrl: proxy.url,
+        ...(options.client ? { client: options.client } : {}),
+      }),
+      launchBrowser(),
+    ]);
+    started.push({ stop: () => host.close() }, { stop: () => browser.close() });
+    const app = await openApp(browser, host);
+    started.push({ stop: () => app.context.close() });
+    return { emulator, proxy, host, browser, app, close: stopAll };
+  } catch (error) {
+    // Nothing it started outlives a failed start (a server left listening would hold the test run open).
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}
