@@ -333,10 +333,14 @@ const selective = listTimes(SELECTIVE, 200);
 const broad = listTimes(BROAD, 200);
 const short = listTimes(SHORT, 200);
 const shortCounts: number[] = [];
+const shortCountsCpu: number[] = [];
 for (let round = 0; round < 4; round++) {
   for (const q of SHORT) {
-    const { ms } = timed(() => mirror.countTasks(new URLSearchParams(q), { me, today: TODAY }));
-    if (round > 0) shortCounts.push(ms);
+    const { ms, cpuMs } = timed(() => mirror.countTasks(new URLSearchParams(q), { me, today: TODAY }));
+    if (round > 0) {
+      shortCounts.push(ms);
+      shortCountsCpu.push(cpuMs);
+    }
   }
 }
 console.error(
@@ -426,6 +430,8 @@ console.log(
     search_p95_cpu_ms: Number(percentile(selective.cpuTimes, 95).toFixed(2)),
     broad_search_p95_cpu_ms: Number(percentile(broad.cpuTimes, 95).toFixed(2)),
     max_block_cpu_ms: Number(maxBlockCpu.toFixed(1)),
+    short_search_p95_cpu_ms: Number(percentile(short.cpuTimes, 95).toFixed(2)),
+    short_count_p95_cpu_ms: Number(percentile(shortCountsCpu, 95).toFixed(2)),
     ...(yardstick
       ? { baseline_upsert_per_s: yardstick.upsert_per_s, baseline_broad_search_ms: yardstick.broad_search_ms }
       : {}),
