@@ -6,39 +6,23 @@
 // while edited offers to re-create it, or drops the edit without a word to
 // the server; the dialogs hold the keyboard (Tab, Shift+Tab) until Escape hands
 // the focus back to their opener. Screenshots in light and dark.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
-import {
-  invokeInPage,
-  launchBrowser,
-  type OpenedApp,
-  openApp,
-  hasFocus,
-  screenshot,
-  signInWithToken,
-} from './support/app-browser';
-import { startSwitchableProxy, type SwitchableProxy } from './support/switchable-proxy';
+import type { RunningEmulator } from '../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { invokeInPage, type OpenedApp, hasFocus, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
 
+let session: AppSession;
 let emulator: RunningEmulator;
 let proxy: SwitchableProxy;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 120 });
-  proxy = await startSwitchableProxy(emulator.baseUrl);
-  [host, browser] = await Promise.all([
-    startE2eHost({
-      emulator,
-      serverUrl: proxy.url,
-      client: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 100 } },
-    }),
-    launchBrowser(),
-  ]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, host, app } = session);
   await readArchivedProjects();
   await signInWithToken(app.page, emulator.tokens.live);
   await app.page.getByRole('button', { name: 'All tasks' }).click();
@@ -48,13 +32,7 @@ beforeAll(async () => {
     .waitFor();
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-  await proxy?.close();
-  await emulator?.stop();
-});
+afterAll(() => session?.close());
 
 /** The task as the API answers it now (over HTTP, as any client would see it). */
 async function serverTask(taskId: string): Promise<Record<string, unknown> | null> {

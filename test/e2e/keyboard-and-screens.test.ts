@@ -2,36 +2,31 @@
 // command palette), and the other main screens: the sections board (moving a
 // task between sections), a sprint with its progress, goals with their
 // counts, and the dark theme.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type E2eHost, startE2eHost } from './host/e2e-host';
+import { type AppSession, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
 import {
   focusedId,
   hasFocus,
   invokeInPage,
-  launchBrowser,
   type OpenedApp,
-  openApp,
   screenshot,
   signInWithToken,
 } from './support/app-browser';
 
+let session: AppSession;
 let host: E2eHost;
-let browser: Browser;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startE2eHost({ seedTasks: 240 }), launchBrowser()]);
-  app = await openApp(browser, host);
+  session = await startAppSession({ emulator: { seedTasks: 240 } });
+  ({ host, app } = session);
   await signInWithToken(app.page, host.emulator.tokens.live);
   await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
 });
 
-afterAll(async () => {
-  await app?.context.close();
-  await browser?.close();
-  await host?.close();
-});
+afterAll(() => session?.close());
 
 const activeRow = (page: Page) => page.getByTestId('task-grid').getAttribute('aria-activedescendant');
 const synced = (page: Page) =>
