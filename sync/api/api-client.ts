@@ -266,16 +266,7 @@ export class ApiClient {
     page: PageRequest = {},
     options: ReadOptions = {},
   ): Promise<ListAnswer<Item>> {
-    const answer = await this.execute({
-      operation: operation.name,
-      method: 'GET',
-      endpoint: operation.endpoint(params),
-      extraQuery: pageQuery(page),
-      headers: conditional('if-none-match', options.ifNoneMatch),
-      lane: options.lane ?? 'background',
-      signal: options.signal,
-      authenticated: true,
-    });
+    const answer = await this.execute(listPageRequest(operation, params, page, options));
     return this.readAnswer(operation.name, operation.pageSchema, answer, options.ifNoneMatch);
   }
 
@@ -291,17 +282,7 @@ export class ApiClient {
     page: PageRequest = {},
     options: ReadOptions = {},
   ): Promise<ListBodyAnswer> {
-    const answer = await this.execute({
-      operation: operation.name,
-      method: 'GET',
-      endpoint: operation.endpoint(params),
-      extraQuery: pageQuery(page),
-      headers: conditional('if-none-match', options.ifNoneMatch),
-      lane: options.lane ?? 'background',
-      signal: options.signal,
-      authenticated: true,
-      bytes: true,
-    });
+    const answer = await this.execute({ ...listPageRequest(operation, params, page, options), bytes: true });
     const requestId = header(answer.headers, 'x-request-id');
     const etag = header(answer.headers, 'etag');
     if (answer.status === 304) return { status: 304, etag: etag ?? options.ifNoneMatch ?? null, requestId };
@@ -729,6 +710,25 @@ function numberHeader(headers: RawAnswer['headers'], name: string): number | nul
   if (value === null || value.trim() === '') return null;
   const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : null;
+}
+
+/** The GET of one list page, conditional on the page's last ETag when given. */
+function listPageRequest<Item, Params>(
+  operation: ListOperation<Item, Params>,
+  params: Params,
+  page: PageRequest,
+  options: ReadOptions,
+): RequestSpec {
+  return {
+    operation: operation.name,
+    method: 'GET',
+    endpoint: operation.endpoint(params),
+    extraQuery: pageQuery(page),
+    headers: conditional('if-none-match', options.ifNoneMatch),
+    lane: options.lane ?? 'background',
+    signal: options.signal,
+    authenticated: true,
+  };
 }
 
 function rateObservation(answer: RawAnswer, retryAfter: number | null): RateObservation {
