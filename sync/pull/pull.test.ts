@@ -333,9 +333,21 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     f.emulator.control.peerDelete(failedId);
     f.emulator.control.peerDelete(blockedId);
     f.emulator.control.clearRequests();
+    f.events.length = 0;
     await f.engine.pullOnce();
 
     expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    // Told as a push's conflict is told (status bar, "needs you" notification).
+    expect(f.events.filter((e) => e.type === 'conflict')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          entityId: failedId,
+          conflict: 'deleted-remotely',
+          fields: ['assignee', 'title'],
+        }),
+        expect.objectContaining({ entityId: blockedId, conflict: 'deleted-remotely', fields: ['title'] }),
+      ]),
+    );
     for (const [taskId, opId, title] of [
       [failedId, failed?.opId, 'my failed title'],
       [blockedId, blocked?.opId, 'my blocked title'],
@@ -351,9 +363,11 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
       expect(row?.serverGone).toBe(true);
       expect(row?.task.title).toBe(title);
     }
-    // A later complete pass neither parks them twice nor drops them.
+    // A later complete pass neither parks them twice nor drops them, nor tells them again.
+    f.events.length = 0;
     await f.engine.pullOnce();
     expect(f.mirror.conflicts('open')).toHaveLength(2);
+    expect(f.events.filter((e) => e.type === 'conflict')).toEqual([]);
   });
 
   test('a queued edit of a task gone from the list is left to the push, which meets the 404 and parks it the same way', async () => {
