@@ -218,3 +218,14 @@ test('pause stops polling and pushes until resumed (the edit waits, counted); th
     'the edit on the server',
   );
 });
+
+test('accounts closed before the visibility (quitting) are left out of the tray, without an error', async () => {
+  const f = await setUp();
+  expect(f.visibility.tray().menu[0]?.kind).toBe('action');
+  // Their mirrors close with them; a tray update pending on a timer must not throw in main.
+  await f.accounts.close();
+  const tray = f.visibility.tray();
+  expect(
+    tray.menu.some((item) => item.kind === 'action' && item.label.startsWith(f.emulator.me.username)),
+  ).toBe(false);
+});

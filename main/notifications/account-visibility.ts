@@ -5,6 +5,7 @@
 // log, diagnostics and notification settings. main/tray and
 // main/notifications/desktop-notifications only display what this decides.
 import type { Mirror } from '../../db/mirror';
+import { MirrorStorageError } from '../../db/mirror-errors';
 import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
@@ -133,10 +134,20 @@ export class AccountVisibility {
   private trayAccounts(): TrayAccount[] {
     const accounts: TrayAccount[] = [];
     for (const w of this.watched.values()) {
-      const ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
-      const status = w.runtime.status;
+      let ops: ReturnType<Mirror['outboxOps']>;
+      let organization: string | null;
       const identity = w.runtime.record.identity;
-      const organization = organizationName(w.runtime.mirror, identity.org_id);
+      try {
+        ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+        organization = organizationName(w.runtime.mirror, identity.org_id);
+      } catch (error) {
+        // An account whose mirror closed before the accounts event reached us
+        // (signed out, dropped, shutting down) has left: the tray skips it,
+        // and a timer's tray update never throws in the main process.
+        if (error instanceof MirrorStorageError && error.problem === 'closed') continue;
+        throw error;
+      }
+      const status = w.runtime.status;
       accounts.push({
         accountId: w.runtime.id,
         label: `${identity.username}${organization === null ? '' : ` · ${organization}`}`,
