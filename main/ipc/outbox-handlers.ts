@@ -2,6 +2,7 @@
 // waiting operation with its values and the server's last answer; retry,
 // discard, and per-field resolution (rules in db/outbox-review). Each action
 // tells the screens (`mirror:changed`, status) and asks the engine to push.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../../db/mirror-errors';
 import {
@@ -11,7 +12,7 @@ import {
   resolveConflicts,
   retryOperation,
 } from '../../db/outbox-review';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp, type OutboxState } from '../../db/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import type { TaskObject } from '../../db/task-columns';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -31,8 +32,6 @@ export interface OutboxHandlerDependencies {
   readonly active: () => ActiveMirror | null;
   readonly emit: IpcGate['emit'];
 }
-
-const WAITING: readonly OutboxState[] = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'];
 
 const STATE_SHOWN: Readonly<Record<string, PendingState>> = {
   queued: 'queued',
@@ -211,7 +210,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
   return {
     'outbox:list': guarded((): PendingChanges => {
       const { mirror } = active();
-      return { changes: mirror.outboxOps(WAITING).map((op) => pendingChange(mirror, op)) };
+      return { changes: mirror.outboxOps(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
     }),
 
     'outbox:retry': guarded(({ op_id, patch }) => {

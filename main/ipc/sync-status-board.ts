@@ -2,6 +2,7 @@
 // (online or offline and why, syncing, last synced, pending, conflict and
 // refused counts, first-sync progress, read-only, signed out) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { OutboxOp, OutboxState } from '../../db/outbox';
 import type { PassState } from '../../db/sync-passes';
 import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
@@ -79,7 +80,7 @@ export class SyncStatusBoard {
   /** The account's status now. */
   status(account: StatusAccount): SyncStatus {
     const state = this.state(account);
-    const ops = account.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+    const ops = account.mirror.outboxOps(UNSETTLED_STATES);
     const count = (states: readonly string[]) => ops.filter((op) => states.includes(op.state)).length;
     return {
       account_id: account.accountId,

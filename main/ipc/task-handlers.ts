@@ -3,6 +3,7 @@
 // and counts), one task, its edits (applied at once, queued for the server),
 // the workspace's collections with their counts, and cached activity.
 // No Electron: main and the end-to-end host register the same map.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import { sql } from 'kysely';
 import type { Mirror, Resource } from '../../db/mirror';
 import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
@@ -193,9 +194,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   function detail(account: ActiveMirror, taskId: string): TaskDetail {
     const found = account.mirror.getTask(taskId);
     if (found === null || found.hidden) throw new NotInMirrorError('task', taskId);
-    const ops: OutboxOp[] = account.mirror
-      .outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])
-      .filter((op) => op.entityId === taskId);
+    const ops: OutboxOp[] = account.mirror.outboxOps(UNSETTLED_STATES).filter((op) => op.entityId === taskId);
     let mark: SyncMark = found.pending ? 'pending' : null;
     const fields = new Set<string>();
     for (const op of ops) {

@@ -4,6 +4,7 @@
 // state and counts, pause/resume and sync now, and the IPC handlers for the
 // log, diagnostics and notification settings. main/tray and
 // main/notifications/desktop-notifications only display what this decides.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { MirrorStorageError } from '../../db/mirror-errors';
 import type { ApiClient } from '../../sync/api/api-client';
@@ -138,7 +139,7 @@ export class AccountVisibility {
       let organization: string | null;
       const identity = w.runtime.record.identity;
       try {
-        ops = w.runtime.mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+        ops = w.runtime.mirror.outboxOps(UNSETTLED_STATES);
         organization = organizationName(w.runtime.mirror, identity.org_id);
       } catch (error) {
         // An account whose mirror closed before the accounts event reached us

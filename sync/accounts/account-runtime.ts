@@ -2,6 +2,7 @@
 // in, so its data and queued edits stay readable), and while signed in its
 // session: the API client, the credentials and the sync engine. The account
 // manager attaches and detaches sessions; the app reads and listens here.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
@@ -11,12 +12,9 @@ import { errorInfo } from '../engine/sync-error-info';
 import type { SyncErrorInfo } from '../engine/sync-events';
 import type { AccountRecord, SignedOutReason } from './account-registry';
 
-/** Outbox states of an edit the server has not accepted yet (db/task-overlay's UNSETTLED_STATES). */
-export const QUEUED_EDIT_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
-
 /** What the accounts need of a mirror; db/'s Mirror has it. */
 export interface AccountMirror {
-  outboxOps(states?: readonly (typeof QUEUED_EDIT_STATES)[number][]): readonly unknown[];
+  outboxOps(states?: readonly (typeof UNSETTLED_STATES)[number][]): readonly unknown[];
   /** Blocked (read-only) operations back to the queue; returns how many. */
   unblockAll(): number;
   /** Records whose mirror this is. */
@@ -113,7 +111,7 @@ export class AccountRuntime<
   }
 
   queuedEditCount(): number {
-    return this.#closed ? 0 : this.mirror.outboxOps(QUEUED_EDIT_STATES).length;
+    return this.#closed ? 0 : this.mirror.outboxOps(UNSETTLED_STATES).length;
   }
 
   /** Adds a listener; returns the function that removes it. */

@@ -1,6 +1,7 @@
 // The headless command's offline subcommands: they read or change the mirror
 // file only (no network), exactly as the app does through the same Mirror
 // methods, and print NDJSON on stdout.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -192,7 +193,7 @@ export async function outboxCommand(args: readonly string[], io: CliIo): Promise
   const values = parseOptions('outbox', args, { db: { type: 'string' } });
   const file = required('outbox', 'db', values.db);
   await withMirror('outbox', file, true, (mirror) => {
-    const ops = mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+    const ops = mirror.outboxOps(UNSETTLED_STATES);
     linesOf(
       io,
       ops.map((op) => JSON.stringify(outboxLine(op))),

@@ -1,6 +1,7 @@
 // `sync`: the headless command's network subcommand. One full pass (push, pull,
 // push) or the poll scheduler until a signal, over the same engine the app
 // runs; progress on stderr and one JSON summary as the last stdout line.
+import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../api/api-client';
@@ -135,7 +136,7 @@ async function readIdentity(
 
 /** Operations that did not settle: anything left but `done`, conflicts included. */
 function unsettledCount(mirror: Mirror): number {
-  return mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).length;
+  return mirror.outboxOps(UNSETTLED_STATES).length;
 }
 
 export async function syncCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
