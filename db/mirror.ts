@@ -27,6 +27,7 @@ import {
   Outbox,
   type OutboxOp,
   type OutboxState,
+  type ParkedEdit,
   sameJson,
   type ServerAnswer,
 } from './outbox';
@@ -76,6 +77,8 @@ export interface ChangeList {
   deleted: DeletedResource[];
   /** Tasks the server no longer has but that hold pending local edits: kept (marked server_gone) until settled. */
   goneWithPendingEdits: string[];
+  /** Their stopped edits this write parked as deleted-remotely conflicts (each once): the pull announces them. */
+  parkedEdits: ParkedEdit[];
 }
 
 export interface PageInput {
@@ -135,7 +138,13 @@ export interface MirrorOptions {
   sortIndexBuild?: 'background' | 'at-once';
 }
 
-const emptyChanges = (): ChangeList => ({ created: [], updated: [], deleted: [], goneWithPendingEdits: [] });
+const emptyChanges = (): ChangeList => ({
+  created: [],
+  updated: [],
+  deleted: [],
+  goneWithPendingEdits: [],
+  parkedEdits: [],
+});
 
 function fieldChanges(
   before: Resource,
@@ -715,7 +724,7 @@ export class Mirror {
     for (const row of unseen) {
       if (row.pending > 0) {
         markGone.run(row.rid);
-        this.outbox.parkStoppedEditsOfGoneTask(row.task_id);
+        changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(row.task_id));
         changes.goneWithPendingEdits.push(row.task_id);
         continue;
       }
@@ -764,7 +773,7 @@ export class Mirror {
       if (!row || row.server_json === null) return changes;
       if (row.pending > 0) {
         this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(row.rid);
-        this.outbox.parkStoppedEditsOfGoneTask(taskId);
+        changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(taskId));
         changes.goneWithPendingEdits.push(taskId);
       } else {
         this.store.remove(row.rid);

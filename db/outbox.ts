@@ -231,6 +231,14 @@ export const GONE_FROM_LIST_PROBLEM = {
   errors: [],
 } as const;
 
+/** An edit parked as a deleted-remotely conflict because a pull found its task gone: what announcing it needs. */
+export interface ParkedEdit {
+  opId: string;
+  taskId: string;
+  /** The fields the edit sets (all of them go with the task, as a push's 404 tells it). */
+  fields: string[];
+}
+
 /** A server answer to a create or an update: the task and its ETag. */
 export interface ServerAnswer {
   task: unknown;
@@ -676,14 +684,14 @@ export class Outbox {
    * same deleted-remotely conflict a push meets on a 404, so the person is offered re-create, copy or drop
    * now instead of a retry that can only find it gone. Queued and in-flight edits are left to the push,
    * which may be holding them; a stopped delete is left alone (the server already did what it asked).
-   * Returns the operations parked.
+   * Returns the operations parked, for the pull to announce.
    */
-  parkStoppedEditsOfGoneTask(taskId: string): string[] {
-    const parked: string[] = [];
+  parkStoppedEditsOfGoneTask(taskId: string): ParkedEdit[] {
+    const parked: ParkedEdit[] = [];
     for (const row of this.entityOps.all(taskId)) {
       if (row.kind !== 'update' || (row.state !== 'failed' && row.state !== 'blocked')) continue;
       this.conflict(row.op_id, { deleted: true, problem: GONE_FROM_LIST_PROBLEM });
-      parked.push(row.op_id);
+      parked.push({ opId: row.op_id, taskId, fields: Object.keys(JSON.parse(row.patch) as TaskObject) });
     }
     return parked;
   }

@@ -228,6 +228,53 @@ describe('applying pages', () => {
     mirror.editTask(edited.task_id as string, { title: 'Mine' });
     expect(mirror.removeServerTask(edited.task_id as string).goneWithPendingEdits).toEqual([edited.task_id]);
   });
+
+  test('the change list names the stopped edits a complete pass or a 404 read parks as conflicts, each once', () => {
+    const [failed, blocked, queued, read, kept] = [
+      taskJson(),
+      taskJson(),
+      taskJson(),
+      taskJson(),
+      taskJson(),
+    ];
+    loadTasks(mirror, [failed, blocked, queued, read, kept]);
+    const stopped = (task: typeof failed, patch: Record<string, unknown>, state: 'failed' | 'blocked') => {
+      const { opId } = mirror.editTask(task.task_id as string, patch) as { opId: string };
+      mirror.startOp(opId);
+      mirror.failOp(opId, state, { status: state === 'failed' ? 422 : 403 });
+      return opId;
+    };
+    const failedOp = stopped(failed, { title: 'F2', assignee: 'nobody' }, 'failed');
+    const blockedOp = stopped(blocked, { title: 'B2' }, 'blocked');
+    mirror.editTask(queued.task_id as string, { title: 'Q2' });
+    const readOp = stopped(read, { priority: 'high' }, 'failed');
+
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, [read, kept], null));
+    const changes = mirror.completePass('tasks', '', 0);
+    expect(changes.goneWithPendingEdits.sort()).toEqual(
+      [failed, blocked, queued].map((t) => t.task_id as string).sort(),
+    );
+    // The queued edit is left to the push (which meets the 404 itself): not parked, not named.
+    expect(changes.parkedEdits).toEqual(
+      expect.arrayContaining([
+        { opId: failedOp, taskId: failed.task_id, fields: ['title', 'assignee'] },
+        { opId: blockedOp, taskId: blocked.task_id, fields: ['title'] },
+      ]),
+    );
+    expect(changes.parkedEdits).toHaveLength(2);
+    expect(mirror.outboxOp(failedOp).state).toBe('conflict');
+    expect(mirror.removeServerTask(read.task_id as string).parkedEdits).toEqual([
+      { opId: readOp, taskId: read.task_id, fields: ['priority'] },
+    ]);
+
+    // Parked once: a later pass and a later 404 name nothing again.
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, [kept], null));
+    expect(mirror.completePass('tasks', '', 0).parkedEdits).toEqual([]);
+    expect(mirror.removeServerTask(read.task_id as string).parkedEdits).toEqual([]);
+    expect(mirror.openConflictCount()).toBe(3);
+  });
 });
 
 describe('a first load into an empty mirror', () => {
