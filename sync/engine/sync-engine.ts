@@ -3,7 +3,6 @@
 // polls in tiers within the rate budget. Pull and push live in their own
 // folders; this class wires them and turns what happens into SyncEvents.
 import type { Mirror } from '../../db/mirror';
-import { type Conflict, DELETED_REMOTELY } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, SignedOutError } from '../api/errors';
@@ -149,7 +148,7 @@ export class SyncEngine {
           await this.pusher.pushAll({ signal });
         },
         refreshTask: async (taskId, signal) => {
-          const pulled = await this.announcingParkedEdits(() => this.puller.refreshTask(taskId, { signal }));
+          const pulled = await this.puller.refreshTask(taskId, { signal });
           return { changed: pulled.changes.length > 0 };
         },
         probe: (signal) => this.probe(signal),
@@ -176,9 +175,7 @@ export class SyncEngine {
 
   /** One pull: by default a full pass over every collection, in dependency order. */
   pullOnce(options: { signal?: AbortSignal; tier?: PullTier } = {}): Promise<PullSummary> {
-    return this.announcingParkedEdits(() =>
-      this.puller.pull({ tier: options.tier ?? 'full', signal: options.signal }),
-    );
+    return this.puller.pull({ tier: options.tier ?? 'full', signal: options.signal });
   }
 
   /** Drains the outbox (push-engine's Pusher). */
@@ -251,44 +248,12 @@ export class SyncEngine {
 
   // ---- internals ---------------------------------------------------------------
 
-  /**
-   * Runs a pull and announces the edits it parked as conflicts: a complete
-   * pass (or a 404 read) that finds a task gone turns its failed or blocked
-   * edits into "deleted remotely" conflicts in the mirror, which the person
-   * must hear about as a push's conflict is heard of (status, notification).
-   */
-  private async announcingParkedEdits<T>(pull: () => Promise<T>): Promise<T> {
-    const before = new Set(this.deps.mirror.conflicts('open').map((conflict) => conflict.conflictId));
-    const pulled = await pull();
-    const parked = new Map<string, Conflict[]>();
-    for (const conflict of this.deps.mirror.conflicts('open')) {
-      if (!before.has(conflict.conflictId))
-        parked.set(conflict.opId, [...(parked.get(conflict.opId) ?? []), conflict]);
-    }
-    for (const [opId, conflicts] of parked) {
-      const [first] = conflicts as [Conflict, ...Conflict[]];
-      const deleted = conflicts.some((conflict) => conflict.field === DELETED_REMOTELY);
-      this.emit({
-        type: 'conflict',
-        opId,
-        entityType: first.entityType,
-        entityId: first.entityId,
-        conflict: deleted ? 'deleted-remotely' : 'edited',
-        // As the push tells it: a task gone takes every field of the edit with it.
-        fields: deleted
-          ? Object.keys(this.deps.mirror.outboxOp(opId).patch)
-          : conflicts.map((conflict) => conflict.field),
-      });
-    }
-    return pulled;
-  }
-
   private async runSync(reason: SyncReason, signal: AbortSignal | undefined): Promise<SyncSummary> {
     this.emit({ type: 'sync-started', reason, tier: 'full' });
     try {
       const signalOption = signal ? { signal } : {};
       const first = await this.pusher.pushAll(signalOption);
-      const pulled = await this.announcingParkedEdits(() => this.puller.pull({ tier: 'full', signal }));
+      const pulled = await this.puller.pull({ tier: 'full', signal });
       const second = await this.pusher.pushAll(signalOption);
       const summary: SyncSummary = {
         pulled: pulled.pulled,
@@ -311,7 +276,7 @@ export class SyncEngine {
   private async pullTier(tier: PullTier, reason: SyncReason, signal: AbortSignal): Promise<PullSummary> {
     this.emit({ type: 'sync-started', reason, tier });
     try {
-      const pulled = await this.announcingParkedEdits(() => this.puller.pull({ tier, signal }));
+      const pulled = await this.puller.pull({ tier, signal });
       this.emit({
         type: 'sync-finished',
         reason,

@@ -4,7 +4,7 @@
 import type { ChangeList, Mirror } from '../../db/mirror';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
 import { checkedItems } from './deferred-validation';
-import type { PageOutcome, PassRecord, PullStore, StoredCollection } from './pull-store';
+import type { PageOutcome, PassRecord, PullStore, RemovalOutcome, StoredCollection } from './pull-store';
 
 const OPEN_STATUSES = 'not_started,in_progress,blocked';
 
@@ -42,6 +42,10 @@ export function resourceChanges(list: ChangeList): ResourceChange[] {
     });
   }
   return out;
+}
+
+function removalOutcome(list: ChangeList): RemovalOutcome {
+  return { changes: resourceChanges(list), parked: list.parkedEdits };
 }
 
 function utcDay(now: number): string {
@@ -115,20 +119,16 @@ export class MirrorPullStore implements PullStore {
     });
   }
 
-  completePass(
-    collection: StoredCollection,
-    scope: string,
-    lastPageIndex: number,
-  ): Promise<ResourceChange[]> {
-    return settle(() => resourceChanges(this.mirror.completePass(collection, scope, lastPageIndex)));
+  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome> {
+    return settle(() => removalOutcome(this.mirror.completePass(collection, scope, lastPageIndex)));
   }
 
   applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
     return settle(() => resourceChanges(this.mirror.applyServerTask(task, etag)));
   }
 
-  removeTask(taskId: string): Promise<ResourceChange[]> {
-    return settle(() => resourceChanges(this.mirror.removeServerTask(taskId)));
+  removeTask(taskId: string): Promise<RemovalOutcome> {
+    return settle(() => removalOutcome(this.mirror.removeServerTask(taskId)));
   }
 
   task(taskId: string): Promise<{ server: Record<string, unknown> | null; etag: string | null } | null> {

@@ -8,6 +8,7 @@
 //   actually reaches that cursor;
 // - applying page N to the mirror overlaps fetching page N+1.
 import { ProblemError } from '../api/errors';
+import type { ParkedEdit } from '../../db/outbox';
 import type { ResourceChange } from '../engine/sync-events';
 import type { PullStore, StoredCollection, StoredPageRecord } from './pull-store';
 
@@ -66,6 +67,8 @@ export interface WalkResult {
   items: number;
   /** Rows the mirror refused (the rest of their pages applied; those pages are fetched whole next time). */
   rejected: number;
+  /** Edits the completed pass parked as conflicts (their tasks were gone from it). */
+  parked: ParkedEdit[];
 }
 
 /** The service kept answering empty pages with the cursor it was sent: following it would never end. */
@@ -348,7 +351,8 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         await applying;
         throwIfApplyFailed();
         // Every page unchanged: the list is exactly what the last complete pass saw.
-        if (begun) changes.push(...(await store.completePass(collection, scope, pageIndex)));
+        const completed = begun ? await store.completePass(collection, scope, pageIndex) : null;
+        if (completed) changes.push(...completed.changes);
         return {
           changes,
           pulled,
@@ -356,6 +360,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           pages: progress.pagesDone,
           items: progress.itemsDone,
           rejected,
+          parked: completed?.parked ?? [],
         };
       }
       sameCursorRuns = nextCursor === cursor ? sameCursorRuns + 1 : 0;

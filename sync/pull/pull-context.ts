@@ -1,6 +1,7 @@
 // What a resource module gets to pull with: the API client, the mirror (as a
 // PullStore), who is signed in and into which organization, how many pages to
 // revalidate at once, and where progress goes.
+import type { ParkedEdit } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
 import type { RequestLane } from '../api/rate-governor';
 import type { SyncIdentity } from '../engine/sync-engine';
@@ -32,6 +33,8 @@ export interface ResourcePullResult {
   restarts: number;
   /** Every list of the resource reached its last page in this pull. */
   complete: boolean;
+  /** Stopped edits of tasks this pull found gone, parked as conflicts: announced when it ends. */
+  parked: ParkedEdit[];
 }
 
 /** One synced resource: every module has this shape and is registered in pulled-resources.ts. */
@@ -48,6 +51,7 @@ export const emptyResult = (): ResourcePullResult => ({
   notModified: 0,
   restarts: 0,
   complete: true,
+  parked: [],
 });
 
 export function addResult(into: ResourcePullResult, more: ResourcePullResult): ResourcePullResult {
@@ -56,5 +60,6 @@ export function addResult(into: ResourcePullResult, more: ResourcePullResult): R
   into.notModified += more.notModified;
   into.restarts += more.restarts;
   into.complete &&= more.complete;
+  into.parked.push(...more.parked);
   return into;
 }

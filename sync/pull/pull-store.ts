@@ -2,6 +2,7 @@
 // page applied per transaction with its record, a 304 page reused, a pass
 // completed (the only place deletions happen), single task reads. Promises,
 // so that the writes could be served by a worker without changing pull.
+import type { ParkedEdit } from '../../db/outbox';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';
 
 export interface StoredPageRecord {
@@ -55,6 +56,13 @@ export interface PageOutcome {
   rejected: { id: string | null; field: string; reason: string }[];
 }
 
+/** What a completed pass or a 404 read removed, and the stopped edits of gone tasks it parked as conflicts. */
+export interface RemovalOutcome {
+  changes: ResourceChange[];
+  /** Each parked once, by this call: the pull announces them as a push's conflict is announced. */
+  parked: ParkedEdit[];
+}
+
 /** A page body the store has read (PullStore.readPage): what the walk needs of it. */
 export interface ReadPage {
   /** Names the kept items in FetchedPage.readAs (or PullStore.dropPage). */
@@ -97,11 +105,11 @@ export interface PullStore {
   /** A 304: the stored page `pageIndex` counts as returned by this pass. */
   reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void>;
   /** The pass reached its last page: removes what it did not return (never for partial passes). */
-  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<ResourceChange[]>;
+  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome>;
   /** A task read on its own (an opened task): its server copy, pending edits kept on top. */
   applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]>;
   /** A single read found the task gone (404). */
-  removeTask(taskId: string): Promise<ResourceChange[]>;
+  removeTask(taskId: string): Promise<RemovalOutcome>;
   /** The stored server copy and ETag of a task. */
   task(taskId: string): Promise<{ server: Record<string, unknown> | null; etag: string | null } | null>;
   /** Ids of the stored resources of a collection (e.g. team ids, for sprints). */

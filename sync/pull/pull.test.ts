@@ -46,6 +46,18 @@ function idsOfPage(body: string): string[] {
   return (JSON.parse(body) as { data: { task_id: string }[] }).data.map((t) => t.task_id);
 }
 
+/** An edit the push stopped (as a 422 leaves it): failed, waiting for the person. Returns its op id. */
+function stoppedEdit(f: PullFixture, taskId: string, patch: Record<string, unknown>): string {
+  const opId = f.mirror.editTask(taskId, patch)?.opId ?? '';
+  f.mirror.startOp(opId);
+  f.mirror.failOp(opId, 'failed', { status: 422 });
+  return opId;
+}
+
+function conflictEvents(f: PullFixture) {
+  return f.events.filter((e) => e.type === 'conflict');
+}
+
 function progressOf(events: readonly SyncEvent[], collection: string) {
   return events.flatMap((e) => (e.type === 'progress' && e.collection === collection ? [e] : []));
 }
@@ -368,6 +380,70 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     await f.engine.pullOnce();
     expect(f.mirror.conflicts('open')).toHaveLength(2);
     expect(f.events.filter((e) => e.type === 'conflict')).toEqual([]);
+  });
+
+  test('a 404 read of the open task parks its failed edit and tells it once', async () => {
+    const f = await setUp({ seedTasks: 20 });
+    await f.engine.pullOnce();
+    const [taskId] = f.mirroredTaskIds().sort() as [string];
+    const failed = stoppedEdit(f, taskId, { title: 'mine', priority: 'high' });
+    f.emulator.control.peerDelete(taskId);
+    f.engine.openTask(taskId);
+    f.events.length = 0;
+    await f.engine.pullOnce({ tier: 'hot' });
+    expect(f.mirror.outboxOp(failed).state).toBe('conflict');
+    expect(conflictEvents(f)).toEqual([
+      {
+        type: 'conflict',
+        opId: failed,
+        entityType: 'task',
+        entityId: taskId,
+        conflict: 'deleted-remotely',
+        fields: ['title', 'priority'],
+      },
+    ]);
+    f.events.length = 0;
+    await f.engine.pullOnce({ tier: 'hot' });
+    expect(conflictEvents(f)).toEqual([]);
+  });
+
+  test('a conflict opened by something else while a pull runs is not told as one the pull parked', async () => {
+    const f = await setUp({ seedTasks: 40 });
+    await f.engine.pullOnce();
+    const [goneId, otherId] = f.mirroredTaskIds().sort() as [string, string];
+    const parked = stoppedEdit(f, goneId, { title: 'mine' });
+    const other = f.mirror.editTask(otherId, { title: 'also mine' })?.opId ?? '';
+    f.emulator.control.peerDelete(goneId);
+    // While the pull reads the task list, a push (here: its store call) parks another edit.
+    f.relay.rewrite = (url, body) => {
+      if (url.startsWith('/v1/tasks?') && f.mirror.outboxOp(other).state === 'queued') {
+        f.mirror.conflictOp(other, {
+          deleted: false,
+          theirsEtag: null,
+          fields: [{ field: 'title', base: 'before', mine: 'also mine', theirs: 'theirs' }],
+        });
+      }
+      return body;
+    };
+    f.events.length = 0;
+    await f.engine.pullOnce();
+    expect(f.mirror.outboxOp(other).state).toBe('conflict');
+    expect(f.mirror.openConflictCount()).toBe(2);
+    expect(conflictEvents(f).map((e) => e.opId)).toEqual([parked]);
+  });
+
+  test('a pull that fails after the task pass completed still tells the edits it parked', async () => {
+    const f = await setUp({ seedTasks: 40 });
+    await f.engine.pullOnce();
+    const [taskId] = f.mirroredTaskIds().sort() as [string];
+    const parked = stoppedEdit(f, taskId, { title: 'mine' });
+    f.emulator.control.peerDelete(taskId);
+    // Sections fail (every retry); the task list, which does not need them, completes.
+    f.emulator.control.faults.serverErrors(100, { pathPrefix: '/v1/sections' });
+    f.events.length = 0;
+    await expect(f.engine.pullOnce()).rejects.toThrow();
+    expect(f.mirror.outboxOp(parked).state).toBe('conflict');
+    expect(conflictEvents(f)).toEqual([expect.objectContaining({ opId: parked, entityId: taskId })]);
   });
 
   test('a queued edit of a task gone from the list is left to the push, which meets the 404 and parks it the same way', async () => {

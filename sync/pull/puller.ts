@@ -4,6 +4,7 @@
 // on their tasks); `new` finds tasks created since the newest one known with
 // `filter[created_after]`. Each yields a change list and the notifications it
 // raises; the first full sync of a mirror announces nothing.
+import type { ParkedEdit } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
 import { ProblemError } from '../api/errors';
 import { taskOperations, taskCommentOperations } from '../api/operations';
@@ -67,14 +68,18 @@ export class Puller implements PullRunner {
     ctx.announce = !initial;
     const result = emptyResult();
     const completed: PulledCollection[] = [];
-    if (options.tier === 'full') {
-      completed.push(...(await this.pullAll(ctx, result, initial)));
-    } else if (options.tier === 'new') {
-      addResult(result, await this.pullNewTasks(ctx));
-    } else {
-      addResult(result, await this.pullHotSet(ctx));
+    try {
+      if (options.tier === 'full') {
+        completed.push(...(await this.pullAll(ctx, result, initial)));
+      } else if (options.tier === 'new') {
+        addResult(result, await this.pullNewTasks(ctx));
+      } else {
+        addResult(result, await this.pullHotSet(ctx));
+      }
+      return await this.finish(result, initial, completed, requestsBefore);
+    } finally {
+      this.announceParked(result.parked);
     }
-    return this.finish(result, initial, completed, requestsBefore);
   }
 
   /**
@@ -124,9 +129,35 @@ export class Puller implements PullRunner {
   async refreshTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<PullSummary> {
     const requestsBefore = this.options.api.stats.requests;
     const ctx = await this.context('user', options.signal, true);
-    const result = await this.revalidateTask(ctx, taskId);
-    addResult(result, await this.pullComments(ctx, [taskId]));
-    return this.finish(result, false, [], requestsBefore);
+    const result = emptyResult();
+    try {
+      addResult(result, await this.revalidateTask(ctx, taskId));
+      addResult(result, await this.pullComments(ctx, [taskId]));
+      return await this.finish(result, false, [], requestsBefore);
+    } finally {
+      this.announceParked(result.parked);
+    }
+  }
+
+  /**
+   * Edits the mirror parked because this pull found their tasks gone (a
+   * complete pass no longer listing them, a 404 read) are told as a push's
+   * conflict on a 404 is told, so the status and the "needs you"
+   * notification follow. The store reports each edit once, as it parks it,
+   * so they are told when the pull ends even if it fails (a first sync
+   * included, though it announces no changes): missed now, never told.
+   */
+  private announceParked(parked: readonly ParkedEdit[]): void {
+    for (const edit of parked) {
+      this.options.emit({
+        type: 'conflict',
+        opId: edit.opId,
+        entityType: 'task',
+        entityId: edit.taskId,
+        conflict: 'deleted-remotely',
+        fields: edit.fields,
+      });
+    }
   }
 
   private async finish(
@@ -295,7 +326,9 @@ export class Puller implements PullRunner {
       }
     } catch (error) {
       if (!(error instanceof ProblemError && error.status === 404)) throw error;
-      result.changes = await ctx.store.removeTask(taskId);
+      const removed = await ctx.store.removeTask(taskId);
+      result.changes = removed.changes;
+      result.parked = removed.parked;
     }
     return result;
   }

@@ -41,6 +41,32 @@ test('a sync through the worker mirrors everything, revalidates with 304s and re
   expect(f.mirror.getTask(gone)).toBeNull();
 });
 
+test('through the worker, the edits a complete pass or a 404 read parks come back with its answer and are told once', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 40, engine: { pullInWorker: true } }));
+  await f.engine.pullOnce();
+  const [listedGone, readGone] = f.mirroredTaskIds().sort() as [string, string];
+  const stopped = (taskId: string, patch: Record<string, unknown>) => {
+    const opId = f.mirror.editTask(taskId, patch)?.opId ?? '';
+    f.mirror.startOp(opId);
+    f.mirror.failOp(opId, 'failed', { status: 422 });
+    return opId;
+  };
+  const listedOp = stopped(listedGone, { title: 'mine', assignee: 'nobody' });
+  const readOp = stopped(readGone, { title: 'mine too' });
+  f.emulator.control.peerDelete(listedGone);
+  f.events.length = 0;
+  await f.engine.pullOnce();
+  f.emulator.control.peerDelete(readGone);
+  f.engine.openTask(readGone);
+  await f.engine.pullOnce({ tier: 'hot' });
+  await f.engine.pullOnce();
+  expect(f.events.filter((e) => e.type === 'conflict')).toEqual([
+    expect.objectContaining({ opId: listedOp, entityId: listedGone, fields: ['title', 'assignee'] }),
+    expect.objectContaining({ opId: readOp, entityId: readGone, fields: ['title'] }),
+  ]);
+  expect(f.mirror.openConflictCount()).toBe(2);
+});
+
 test('through the worker, a malformed page is refused there before anything of it is written', async () => {
   const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
   let served = 0;

@@ -12,6 +12,7 @@ import type {
   PassRecord,
   PullStore,
   ReadPage,
+  RemovalOutcome,
   StoredCollection,
 } from './pull-store';
 import {
@@ -199,17 +200,13 @@ export class WorkerPullStore implements PullStore {
   reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void> {
     return this.call('reusePages', collection, scope, pageIndexes);
   }
-  completePass(
-    collection: StoredCollection,
-    scope: string,
-    lastPageIndex: number,
-  ): Promise<ResourceChange[]> {
+  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome> {
     return this.call('completePass', collection, scope, lastPageIndex);
   }
   applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
     return this.call('applyTask', task, etag);
   }
-  removeTask(taskId: string): Promise<ResourceChange[]> {
+  removeTask(taskId: string): Promise<RemovalOutcome> {
     return this.call('removeTask', taskId);
   }
   task(taskId: string) {
