@@ -9,7 +9,7 @@
 // The plan and its progress wait in `meta`, so a crash loses nothing: the next
 // open finishes the build.
 import type { Database } from 'better-sqlite3';
-import { searchableText } from './task-columns';
+import { searchableText, searchBodyOf } from './task-columns';
 import { ID_TOKEN_MARK, idTrigramTokens, type WordIndex } from './word-index';
 
 /** The indexes deferred: every task sort index (the id index stays, lookups need it). */
@@ -135,22 +135,24 @@ export function buildNextSortIndex(db: Database, words: WordIndex): boolean {
         const from = now.wordsFrom ?? 0;
         const last = (db.prepare('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n ?? 0;
         const to = Math.min(from + WORDS_PER_STEP, last);
+        // Hidden rows (their search text is empty) are left out: the write that shows one again indexes it.
         const rows = db
           .prepare(
-            `SELECT t.rid, t.k_title, b.search_body, t.search_tags, t.search_id
-             FROM tasks t JOIN task_bodies b ON b.rid = t.rid WHERE t.rid > ? AND t.rid <= ?`,
+            `SELECT t.rid, t.k_title, t.search_tags, t.search_id, s.text
+             FROM tasks t JOIN task_search_text s ON s.rid = t.rid
+             WHERE t.rid > ? AND t.rid <= ? AND t.hidden = 0`,
           )
           .all(from, to) as {
           rid: number;
           k_title: string;
-          search_body: string;
           search_tags: string;
           search_id: string;
+          text: string;
         }[];
         const insert = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
         for (const row of rows) {
           // The same text as WordIndex.add.
-          const text = searchableText(row);
+          const text = searchableText({ ...row, search_body: searchBodyOf(row.text, row) });
           insert.run(row.rid, `${text} ${idTrigramTokens(row.search_id)}`);
           // The vocabulary step skips terms starting with the id tokens' mark: a
           // text word starting with it (all but unheard of) is registered here.

@@ -8,6 +8,7 @@ import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
 import type { MirrorDatabase } from './schema';
+import { searchBodyOf } from './task-columns';
 import { WordIndex } from './word-index';
 
 export interface OpenMirrorOptions extends MirrorOptions {
@@ -59,6 +60,20 @@ function registerFunctions(db: Database.Database): void {
   // Only for search terms and tags holding the tag separator (U+001F), which the indexed columns cannot answer.
   db.function('mirror_tags_contain', { deterministic: true }, (json: unknown, term: unknown) =>
     typeof term === 'string' && tagsOf(json).some((tag) => tag.toLowerCase().includes(term)) ? 1 : 0,
+  );
+  db.function(
+    'mirror_search_body_contains',
+    { deterministic: true },
+    (text: unknown, k_title: unknown, search_id: unknown, search_tags: unknown, term: unknown) =>
+      typeof text === 'string' &&
+      text !== '' &&
+      searchBodyOf(text, {
+        k_title: String(k_title),
+        search_id: String(search_id),
+        search_tags: String(search_tags),
+      }).includes(String(term))
+        ? 1
+        : 0,
   );
   db.function('mirror_has_tag', { deterministic: true }, (json: unknown, tag: unknown) =>
     tagsOf(json).includes(tag as string) ? 1 : 0,

@@ -362,6 +362,23 @@ describe('a first load into an empty mirror', () => {
     expect(search('created after')).toEqual([created.taskId]);
   });
 
+  test('a task deleted here while its first load is built is found again once the delete is dropped', async () => {
+    mirror = await handle.reopen({ sortIndexBuild: 'background' });
+    const all = tasks();
+    const gone = taskJson({ title: 'Deleted then kept', description: 'unmistakable wording' });
+    mirror.beginPass('tasks');
+    mirror.applyPage(page(0, [...all.slice(0, 20), gone], 'c1'));
+    const op = mirror.deleteTask(gone.task_id as string);
+    mirror.applyPage(page(1, all.slice(20), null));
+    mirror.completePass('tasks', '', 1);
+    await mirror.sortIndexesReady();
+    const search = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
+    expect(search('unmistakable')).toEqual([]);
+    mirror.dropOp(op?.opId as string);
+    expect(search('unmistakable')).toEqual([gone.task_id]);
+    expect(search('then kept')).toEqual([gone.task_id]);
+  });
+
   test('words of a first load reach the vocabulary from the built index, ones shaped like id trigram tokens too', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     const all = tasks();

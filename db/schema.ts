@@ -88,8 +88,6 @@ export interface TasksTable {
 /** The large texts of a task, one row per `tasks` row (same rid), kept apart so task rows stay narrow. */
 export interface TaskBodiesTable {
   rid: number;
-  /** Unicode lower case of the description, for exact substring checks. */
-  search_body: string;
   /** The task exactly as the server last sent it; null for a local create not yet sent. */
   server_json: string | null;
   /** The effective task as JSON when it differs from server_json (pending edits). */

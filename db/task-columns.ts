@@ -5,7 +5,7 @@
 import { PRIORITY_RANK, STATUS_RANK } from '../sync/protocol/task-list-query';
 import { MalformedRowError } from './mirror-errors';
 import type { Selectable } from 'kysely';
-import type { SortKeyValue, TaskBodiesTable, TasksTable } from './schema';
+import type { SortKeyValue, TasksTable } from './schema';
 
 /** A task as JSON: the fields we know, and any others kept untouched. */
 export type TaskObject = Record<string, unknown>;
@@ -117,8 +117,10 @@ export function utcDayOf(value: string | null): string | null {
 export type TaskColumns = Omit<
   Selectable<TasksTable>,
   'rid' | 'hidden' | 'pending' | 'server_gone' | 'seen_pass' | 'etag'
-> &
-  Pick<TaskBodiesTable, 'search_body'>;
+> & {
+  /** The description, lower case: the last part of the search text (searchTextRow), not stored alone. */
+  search_body: string;
+};
 
 /** The column values of a checked task (see {@link checkTask}). */
 export function taskColumns(task: TaskObject): TaskColumns {
@@ -205,4 +207,12 @@ export function searchTextRow(
 ): string {
   if (hidden !== 0) return '';
   return `${columns.k_title}${TAG_SEPARATOR}${columns.search_id}${TAG_SEPARATOR}${columns.search_tags}${TAG_SEPARATOR}${columns.search_body}`;
+}
+
+/** The description (lower case) inside a visible task's search text: what follows its title, id and tags. */
+export function searchBodyOf(
+  searchText: string,
+  columns: Pick<TaskColumns, 'k_title' | 'search_id' | 'search_tags'>,
+): string {
+  return searchText.slice(columns.k_title.length + columns.search_id.length + columns.search_tags.length + 3);
 }

@@ -128,6 +128,8 @@ function dataset(): Task[] {
   add({ title: 'über die größe', description: null, project_id: null, team_id: 't1' });
   add({ title: 'Ärger mit 检索 🔍', description: 'emoji 😀 and 検索', priority: 'low' });
   add({ title: 'Fix 100% CPU in on_start (urgent*)', description: 'a_b and *wildcards*, commas, (parens)' });
+  // The separator inside a description, and a title ending in 'e' before the id's 't' in the search text.
+  add({ title: 'Separator inside', description: 'before\u001fafter' });
   add({ title: 'Parse a,b (quoted) values', tags: ['a,b'], review: 'pending' });
   add({ title: 'Ремонт кэша', status: 'completed', priority: 'medium', review: 'accepted' });
   add({ title: 'Tag separator', tags: [SPECIAL_TAG, 'plain'] });
@@ -251,6 +253,8 @@ const FILTERS = [
   'filter[search]=caf',
   `filter[search]=${encodeURIComponent('odd\u001ft')}`,
   'filter[search]=d\u001f',
+  `filter[search]=${encodeURIComponent('e\u001fa')}`,
+  `filter[search]=${encodeURIComponent('e\u001ft')}`,
   'filter[search]=sam&filter[search_fields]=title',
   'filter[search]=bulk&filter[tags]=t1&filter[status]=blocked,completed',
   'filter[assignee]=me&filter[overdue]=true&filter[priority]=high,urgent,low',

@@ -364,9 +364,9 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
         : 'instr(t.search_tags, ?) > 0';
       // The description lives apart: read only when title, id and tags did not
       // match, from the compact search text (a term without the separator is
-      // in it exactly when it is in a field), else from task_bodies.
+      // in it exactly when it is in a field), else from its last part alone.
       const body = term.includes(TAG_SEPARATOR)
-        ? 'instr((SELECT b.search_body FROM task_bodies b WHERE b.rid = t.rid), ?) > 0'
+        ? 'mirror_search_body_contains((SELECT s.text FROM task_search_text s WHERE s.rid = t.rid), t.k_title, t.search_id, t.search_tags, ?)'
         : 'instr((SELECT s.text FROM task_search_text s WHERE s.rid = t.rid), ?) > 0';
       where.sql.push(`(instr(t.k_title, ?) > 0 OR instr(t.search_id, ?) > 0 OR ${tags} OR ${body})`);
       where.params.push(term, term, term, term);

@@ -4,6 +4,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import {
   searchableText,
+  searchBodyOf,
   searchTextRow,
   type TaskColumns,
   taskColumns,
@@ -72,14 +73,16 @@ export interface StoredTask {
   server_json: string | null;
   local_json: string | null;
   k_title: string;
-  search_body: string;
   search_id: string;
   search_tags: string;
+  /** Its row of task_search_text ('' while hidden). */
+  search_text: string;
 }
 
 const STORED =
   't.rid, t.task_id, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json, b.local_json, ' +
-  't.k_title, b.search_body, t.search_id, t.search_tags FROM tasks t JOIN task_bodies b ON b.rid = t.rid';
+  "t.k_title, t.search_id, t.search_tags, coalesce(s.text, '') AS search_text " +
+  'FROM tasks t JOIN task_bodies b ON b.rid = t.rid LEFT JOIN task_search_text s ON s.rid = t.rid';
 
 /** Bookkeeping written beside the effective columns. */
 export interface TaskRowState {
@@ -98,8 +101,8 @@ export class TaskStore {
   private readonly insert: Statement<unknown[]>;
   private readonly update: Statement<unknown[]>;
   private readonly deleteRow: Statement<[number]>;
-  private readonly insertBody: Statement<[number, string, string | null, string | null]>;
-  private readonly updateBody: Statement<[string, string | null, string | null, number]>;
+  private readonly insertBody: Statement<[number, string | null, string | null]>;
+  private readonly updateBody: Statement<[string | null, string | null, number]>;
   private readonly deleteBody: Statement<[number]>;
   private readonly writeSearchText: Statement<[number, string]>;
   private readonly deleteSearchText: Statement<[number]>;
@@ -136,12 +139,8 @@ export class TaskStore {
     );
     this.update = db.prepare(`UPDATE tasks SET ${all.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`);
     this.deleteRow = db.prepare('DELETE FROM tasks WHERE rid = ?');
-    this.insertBody = db.prepare(
-      'INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (?, ?, ?, ?)',
-    );
-    this.updateBody = db.prepare(
-      'UPDATE task_bodies SET search_body = ?, server_json = ?, local_json = ? WHERE rid = ?',
-    );
+    this.insertBody = db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (?, ?, ?)');
+    this.updateBody = db.prepare('UPDATE task_bodies SET server_json = ?, local_json = ? WHERE rid = ?');
     this.deleteBody = db.prepare('DELETE FROM task_bodies WHERE rid = ?');
     this.writeSearchText = db.prepare('INSERT OR REPLACE INTO task_search_text (rid, text) VALUES (?, ?)');
     this.deleteSearchText = db.prepare('DELETE FROM task_search_text WHERE rid = ?');
@@ -175,7 +174,7 @@ export class TaskStore {
     this.version++;
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
-      this.insertBody.run(rid, columns.search_body, state.server_json, state.local_json);
+      this.insertBody.run(rid, state.server_json, state.local_json);
       this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
@@ -183,15 +182,12 @@ export class TaskStore {
     }
     values.push(existing.rid);
     this.update.run(values);
-    this.updateBody.run(columns.search_body, state.server_json, state.local_json, existing.rid);
-    const text = searchTextRow(columns, state.hidden);
-    if (text !== searchTextRow(existing, existing.hidden)) this.writeSearchText.run(existing.rid, text);
-    if (
-      existing.k_title !== columns.k_title ||
-      existing.search_body !== columns.search_body ||
-      existing.search_tags !== columns.search_tags ||
-      existing.search_id !== columns.search_id
-    ) {
+    this.updateBody.run(state.server_json, state.local_json, existing.rid);
+    const visibleText = searchTextRow(columns, 0);
+    const text = state.hidden === 0 ? visibleText : '';
+    if (text !== existing.search_text) this.writeSearchText.run(existing.rid, text);
+    // A hidden row's stored text is empty: its words are unknown here, index them anew.
+    if (existing.hidden !== 0 || visibleText !== existing.search_text) {
       if (this.indexesWords(existing.rid)) {
         this.words.remove(existing.rid);
         this.words.add(existing.rid, searchableText(columns), columns.search_id);
@@ -216,12 +212,15 @@ export class TaskStore {
   rename(rid: number, taskId: string): void {
     this.version++;
     const lower = taskId.toLowerCase();
-    this.renameRow.run(taskId, lower, rid);
     const row = this.byRid(rid);
-    if (row) this.writeSearchText.run(rid, searchTextRow(row, row.hidden));
-    if (row && this.indexesWords(rid)) {
+    this.renameRow.run(taskId, lower, rid);
+    // A hidden row keeps its empty text; the write that follows a rename re-indexes it.
+    if (!row || row.hidden !== 0) return;
+    const columns = { ...row, search_id: lower, search_body: searchBodyOf(row.search_text, row) };
+    this.writeSearchText.run(rid, searchTextRow(columns, 0));
+    if (this.indexesWords(rid)) {
       this.words.remove(rid);
-      this.words.add(rid, searchableText(row), lower);
+      this.words.add(rid, searchableText(columns), lower);
     }
   }
 }

@@ -5,6 +5,7 @@ import * as initial from './0001_initial';
 import * as taskBodies from './0002_task_bodies';
 import * as idTrigramWords from './0003_id_trigram_words';
 import * as taskSearchText from './0004_task_search_text';
+import * as oneCopyOfSearchText from './0005_one_copy_of_search_text';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -12,6 +13,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002_task_bodies': taskBodies,
   '0003_id_trigram_words': idTrigramWords,
   '0004_task_search_text': taskSearchText,
+  '0005_one_copy_of_search_text': oneCopyOfSearchText,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -122,6 +122,41 @@ function verifyEverything(mirror: Mirror): void {
   expect(mirror.notifications('ada')).toHaveLength(1);
 }
 
+/** A file with the compact search text (0004 on); before 0005 the description was also in task_bodies. */
+function seedWithSearchText(db: Database.Database, withSearchBody: boolean): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
+  const local = { ...TASK_JSON, title: 'Edited locally' };
+  db.prepare(
+    `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
+       priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
+       t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
+       created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
+     VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
+       'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
+       '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
+       '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
+  ).run('\u001fkept\u001f', '\u001fkept\u001f');
+  if (withSearchBody) {
+    db.prepare(
+      "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
+    ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
+  } else {
+    db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (1, ?, ?)').run(
+      JSON.stringify(TASK_JSON),
+      JSON.stringify(local),
+    );
+  }
+  db.prepare('INSERT INTO task_search_text (rid, text) VALUES (1, ?)').run(
+    'edited locally\u001ftsk_seeded\u001f\u001fkept\u001f\u001fcarried over intact',
+  );
+  db.prepare(
+    `INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' ||
+       'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564')`,
+  ).run();
+  seedVocabulary(db);
+  seedOtherTables(db);
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
@@ -195,32 +230,12 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   {
     version: '0004_task_search_text',
-    seed(db) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
-      const local = { ...TASK_JSON, title: 'Edited locally' };
-      db.prepare(
-        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
-         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
-      ).run('\u001fkept\u001f', '\u001fkept\u001f');
-      db.prepare(
-        "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
-      ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
-      db.prepare('INSERT INTO task_search_text (rid, text) VALUES (1, ?)').run(
-        'edited locally\u001ftsk_seeded\u001f\u001fkept\u001f\u001fcarried over intact',
-      );
-      db.prepare(
-        `INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' ||
-           'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564')`,
-      ).run();
-      seedVocabulary(db);
-      seedOtherTables(db);
-    },
+    seed: (db) => seedWithSearchText(db, true),
+    verify: verifyEverything,
+  },
+  {
+    version: '0005_one_copy_of_search_text',
+    seed: (db) => seedWithSearchText(db, false),
     verify: verifyEverything,
   },
 ];
