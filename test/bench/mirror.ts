@@ -14,6 +14,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     'page-size': { type: 'string' },
+    /** Time the load (pages and build) only, for iterating on the write path. */
+    'load-only': { type: 'boolean', default: false },
     /** Also time a straightforward schema on the same tasks, as a yardstick for today's machine load. */
     baseline: { type: 'boolean', default: false },
   },
@@ -235,6 +237,27 @@ const upsertPerCpuS = TASKS / ((applyCpuMs + (buildCpu.user + buildCpu.system) /
 console.error(
   `upsert: ${Math.round(upsertPerS)} tasks/s (pages alone ${Math.round(TASKS / (applyMs / 1000))}/s), page p50 ${percentile(pageTimes, 50).toFixed(1)} ms, max ${Math.max(...pageTimes).toFixed(1)} ms; complete pass ${complete.ms.toFixed(1)} ms; sort index build ${indexBuildMs.toFixed(0)} ms in ${mirror.indexBuildSteps.length} steps, longest ${Math.max(...mirror.indexBuildSteps).toFixed(0)} ms`,
 );
+
+const pagesCpuUsPerTask = (applyCpuMs * 1000) / TASKS;
+const buildCpuUsPerTask = (buildCpu.user + buildCpu.system) / TASKS;
+console.error(
+  `cpu per task: pages ${pagesCpuUsPerTask.toFixed(1)} µs, build ${buildCpuUsPerTask.toFixed(1)} µs`,
+);
+if (values['load-only']) {
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({
+      tasks: TASKS,
+      upsert_per_s: Math.round(upsertPerS),
+      upsert_per_cpu_s: Math.round(upsertPerCpuS),
+      pages_cpu_us_per_task: Number(pagesCpuUsPerTask.toFixed(1)),
+      build_cpu_us_per_task: Number(buildCpuUsPerTask.toFixed(1)),
+      load_avg: Number(loadavg()[0]?.toFixed(1)),
+    }),
+  );
+  process.exit(0);
+}
 
 // ---- list pages -----------------------------------------------------------------------
 const me = 'user7';
