@@ -251,6 +251,7 @@ describe('the mirror answers like the service', () => {
       'candidates',
       'empty',
       'filter-index',
+      'filter-walk',
       'groups',
       'walk',
     ]);

@@ -70,7 +70,8 @@ export interface TaskListItem {
 }
 
 /** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
-export type TaskQueryPath = 'candidates' | 'candidate-walk' | 'filter-index' | 'walk' | 'groups' | 'empty';
+export type TaskQueryPath =
+  'candidates' | 'candidate-walk' | 'filter-index' | 'filter-walk' | 'walk' | 'groups' | 'empty';
 
 export interface TaskListPage {
   items: TaskListItem[];
@@ -100,15 +101,36 @@ const FIRST_CANDIDATES = 2000;
 const MAX_WORDS_PER_PART = 300;
 /** Filter indexes are counted up to this many rows; beyond, walking the sort order is always cheaper. */
 const PROBE_LIMIT = 8000;
+/**
+ * CPU per step of a plan, in µs, measured at 100 000 tasks (the bench's file,
+ * its pages in the cache): what plan() weighs the ways of answering with.
+ */
+const COST = {
+  /** A task row reached from an index entry, read and its filters checked. */
+  rowCheck: 0.8,
+  /** A task row reached from a filter index, checked, and its sort key sorted. */
+  sortedRow: 1.3,
+  /** A row id put in a filter's set (its index entries alone, no row read). */
+  setMember: 0.45,
+  /** A sort index entry walked and its row id looked up in that set. */
+  setTest: 0.1,
+};
 const DEFAULT_LIMIT = 200;
 /** A search word found in no task: nothing can match. */
 const NO_MATCH = Symbol('no match');
 const MAX_LIMIT = 1000;
 
-const ITEM_COLUMNS =
-  't.task_id, t.title, t.status, t.priority, t.assignee, t.project_id, t.team_id, t.section_id, t.sprint_id, ' +
-  't.goal_id, t.milestone_id, t.parent_task_id, t.tags, t.due_date, t.start_date, t.created_at, t.updated_at, ' +
-  't.completed_at, t.task_type, t.created_via, t.review, t.position, t.pending, t.server_gone';
+/**
+ * A list item's columns then its row id, as one JSON array text a row:
+ * better-sqlite3 makes a JS value of every column (~0.15 µs each, nulls
+ * too), and one text through JSON.parse costs about a quarter less a page
+ * (measured; SQLite writes reals with digits enough to read back the same).
+ */
+const ITEM_JSON =
+  'json_array(t.task_id, t.title, t.status, t.priority, t.assignee, t.project_id, t.team_id, t.section_id, ' +
+  't.sprint_id, t.goal_id, t.milestone_id, t.parent_task_id, json(t.tags), t.due_date, t.start_date, ' +
+  't.created_at, t.updated_at, t.completed_at, t.task_type, t.created_via, t.review, t.position, ' +
+  't.pending > 0, t.server_gone > 0, t.rid)';
 
 /** The ORDER BY columns of each sort key, ascending; each list ends in the tie-breakers and never holds a null. */
 const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
@@ -128,9 +150,9 @@ const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
 
 type KeyValue = string | number | Buffer;
 
-/** A row of ITEM_COLUMNS then the sort key columns (s0, s1, s2), as better-sqlite3's raw mode returns it. */
+/** A row of ITEM_JSON, parsed. */
 type ItemRow = unknown[];
-const SORT_VALUES_AT = 24;
+const RID_AT = 24;
 
 function itemOf(row: ItemRow): TaskListItem {
   return {
@@ -146,7 +168,7 @@ function itemOf(row: ItemRow): TaskListItem {
     goal_id: row[9] as string | null,
     milestone_id: row[10] as string | null,
     parent_task_id: row[11] as string | null,
-    tags: JSON.parse(row[12] as string) as string[],
+    tags: row[12] as string[],
     due_date: row[13] as string | null,
     start_date: row[14] as string | null,
     created_at: row[15] as string | null,
@@ -156,8 +178,8 @@ function itemOf(row: ItemRow): TaskListItem {
     created_via: row[19] as string | null,
     review: row[20] as string | null,
     position: row[21] as number | null,
-    pending: (row[22] as number) > 0,
-    server_gone: (row[23] as number) > 0,
+    pending: row[22] === 1,
+    server_gone: row[23] === 1,
   };
 }
 
@@ -247,11 +269,24 @@ function decodeCursor(text: string, query: TaskListQuery): Cursor {
   return { sortBy: query.sort_by, order: query.sort_order, values };
 }
 
+/** Conditions that are a range of an index's leading column (what it could narrow to). */
+interface Narrowing {
+  sql: string[];
+  params: unknown[];
+}
+
 interface Where {
   sql: string[];
   params: unknown[];
-  /** Per index, the conditions that are a range of its leading column (what it could narrow to). */
-  narrowing: Map<string, { sql: string[]; params: unknown[] }>;
+  /** Per index, what it could narrow to. */
+  narrowing: Map<string, Narrowing>;
+}
+
+/** How a page is read: `index` is walked (or, for filter-index, read and sorted); `set` narrows a walk. */
+interface Plan {
+  path: TaskQueryPath;
+  index: string | null;
+  set?: { index: string; narrowing: Narrowing };
 }
 
 function narrow(where: Where, index: string, sql: string, params: readonly unknown[]): void {
@@ -444,6 +479,13 @@ export class TaskQueries {
    */
   private lastCandidates: { version: string; key: string; rids: number[] | null } | null = null;
 
+  /**
+   * Runs a page's statements in one read transaction: its row ids, then their
+   * items and the cursor's sort key, come from one state of the file even
+   * while another connection (the sync worker's) commits in between.
+   */
+  private readonly oneRead: (work: () => TaskListPage) => TaskListPage;
+
   constructor(
     private readonly db: Database,
     private readonly words: WordIndex,
@@ -453,7 +495,9 @@ export class TaskQueries {
     private readonly indexes: () => ReadonlySet<string>,
     /** False while a first load's tasks are not all in the word index: no candidates then. */
     private readonly wordsComplete: () => boolean,
-  ) {}
+  ) {
+    this.oneRead = db.transaction((work: () => TaskListPage) => work());
+  }
 
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
@@ -478,18 +522,34 @@ export class TaskQueries {
     return (this.statement('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n ?? 0;
   }
 
-  /** A statement returning item rows as arrays: building objects costs twice as much per page. */
+  /** The item rows a statement selecting ITEM_JSON returns. */
   private rows(sql: string, params: readonly unknown[]): ItemRow[] {
     let statement = this.rowStatements.get(sql);
     if (!statement) {
-      statement = this.db.prepare(sql).raw(true);
+      statement = this.db.prepare(sql).pluck(true);
       this.rowStatements.set(sql, statement);
     }
-    return statement.all(...params) as ItemRow[];
+    return (statement.all(...params) as string[]).map((text) => JSON.parse(text) as ItemRow);
+  }
+
+  /** The item rows of `rids`, in that order. */
+  private rowsById(rids: readonly number[]): ItemRow[] {
+    if (rids.length === 0) return [];
+    const found = this.rows(`SELECT ${ITEM_JSON} FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value`, [
+      JSON.stringify(rids),
+    ]);
+    const byRid = new Map(found.map((row) => [row[RID_AT] as number, row]));
+    return rids.map((rid) => byRid.get(rid) as ItemRow);
+  }
+
+  /** The sort key values of one row (a page's last: its cursor). */
+  private sortValues(sortBy: TaskSortKey, rid: number): KeyValue[] {
+    const columns = SORT_COLUMNS[sortBy].map((c) => `t.${c}`).join(', ');
+    return this.statement(`SELECT ${columns} FROM tasks t WHERE t.rid = ?`).raw(true).get(rid) as KeyValue[];
   }
 
   /** How many rows an index narrows to, counted up to PROBE_LIMIT (index entries only, no row reads). */
-  private probe(index: string, narrowing: { sql: string[]; params: unknown[] }): number {
+  private probe(index: string, narrowing: Narrowing): number {
     if (this.probesVersion !== this.version()) {
       this.probes = new Map();
       this.probesVersion = this.version();
@@ -505,34 +565,46 @@ export class TaskQueries {
   }
 
   /**
-   * Chooses how to walk without candidates, by selectivity: the index of the
-   * filter that narrows most, when reading and sorting its n rows costs less
-   * than walking the sort order's index until the page is full (about
-   * limit x total / n rows checked); else the sort order's own index. SQLite's
-   * planner decides this from sampled statistics and was measured sorting half
-   * the table for a two-status filter, hence the explicit choice.
+   * Chooses how to answer without candidates, by selectivity (SQLite's planner
+   * decides from sampled statistics and was measured sorting half the table
+   * for a two-status filter, hence the explicit choice). With n the fewest
+   * rows a filter index narrows to and about limit x total / n entries of the
+   * sort order to walk until the page is full, the cheapest (COST) of:
+   * - walk: check the row of every entry walked;
+   * - filter-index: read and sort those n rows;
+   * - filter-walk: put their n row ids in a set (index entries only) and
+   *   walk the sort order testing each entry's row id, reading only members.
    */
-  private plan(
-    sortBy: TaskSortKey,
-    where: Where,
-    limit: number,
-  ): { path: 'filter-index' | 'walk' | 'groups'; index: string | null } {
+  private plan(sortBy: TaskSortKey, where: Where, limit: number): Plan {
     const available = this.indexes();
     const sortIndex = SORT_INDEX[sortBy];
-    let best: { index: string; n: number } | null = null;
+    const grouped = GROUPED[sortBy];
+    const walk: Plan = grouped
+      ? available.has(grouped.index)
+        ? { path: 'groups', index: null }
+        : { path: 'walk', index: null }
+      : // Without its index (a first load in progress) SQLite sorts: slower, same order.
+        { path: 'walk', index: sortIndex !== null && available.has(sortIndex) ? sortIndex : null };
+    let best: { index: string; n: number; narrowing: Narrowing } | null = null;
     for (const [index, narrowing] of where.narrowing) {
       if (index === sortIndex || !available.has(index)) continue;
       const n = this.probe(index, narrowing);
-      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n };
+      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n, narrowing };
     }
-    // Sorting a row costs about one and a half times checking one (measured).
-    if (best && 1.5 * best.n > (limit * this.rowEstimate()) / Math.max(best.n, 1)) best = null;
-    if (best) return { path: 'filter-index', index: best.index };
-    const grouped = GROUPED[sortBy];
-    if (grouped)
-      return available.has(grouped.index) ? { path: 'groups', index: null } : { path: 'walk', index: null };
-    // Without its index (a first load in progress) SQLite sorts: slower, same order.
-    return { path: 'walk', index: sortIndex !== null && available.has(sortIndex) ? sortIndex : null };
+    if (best === null) return walk;
+    const total = Math.max(this.rowEstimate(), 1);
+    const walked = Math.min(total, ((limit + 1) * total) / Math.max(best.n, 1));
+    const costs: [number, Plan][] = [
+      [walked * COST.rowCheck, walk],
+      [best.n * COST.sortedRow, { path: 'filter-index', index: best.index }],
+    ];
+    // A set walk needs the sort order's index (grouped sorts walk theirs value by value).
+    if (walk.path === 'walk' && walk.index !== null)
+      costs.push([
+        best.n * COST.setMember + walked * COST.setTest + Math.min(limit + 1, best.n) * COST.rowCheck,
+        { path: 'filter-walk', index: walk.index, set: { index: best.index, narrowing: best.narrowing } },
+      ]);
+    return costs.reduce((a, b) => (b[0] < a[0] ? b : a))[1];
   }
 
   /**
@@ -647,6 +719,10 @@ export class TaskQueries {
   }
 
   page(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
+    return this.oneRead(() => this.readPage(input, options));
+  }
+
+  private readPage(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
     const query = normalizeTaskQuery(input);
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
@@ -656,8 +732,7 @@ export class TaskQueries {
 
     const columns = SORT_COLUMNS[query.sort_by];
     const desc = query.sort_order === 'desc';
-    const sortSelect = columns.map((c) => `t.${c}`).join(', ');
-    let plan: { path: TaskQueryPath; index: string | null };
+    let plan: Plan;
     if (rids !== null && rids.length <= this.sortableCandidates(limit))
       plan = { path: 'candidates', index: null };
     else {
@@ -668,6 +743,14 @@ export class TaskQueries {
       }
       plan = this.plan(query.sort_by, where, limit);
       if (rids !== null && plan.path === 'walk') plan = { ...plan, path: 'candidate-walk' };
+    }
+    if (plan.set) {
+      // Built once per statement from the filter index's entries; tested on each sort index entry before its row is read.
+      const { index, narrowing } = plan.set;
+      where.sql.push(
+        `t.rid IN (SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')})`,
+      );
+      where.params.push(...narrowing.params);
     }
     let rows: ItemRow[];
     const path = plan.path;
@@ -690,8 +773,16 @@ export class TaskQueries {
           ? 'tasks t'
           : `tasks t INDEXED BY ${plan.index}`;
       if (candidates) params.unshift(JSON.stringify(rids));
-      const text = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
-      rows = this.rows(text, [...params, limit + 1]);
+      const tail = `FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
+      rows =
+        candidates || plan.path === 'filter-index'
+          ? // Sorted here: only the row id and the sort key go through the sorter, the page's rows are read after.
+            this.rowsById(
+              this.statement(`SELECT t.rid ${tail}`)
+                .pluck()
+                .all(...params, limit + 1) as number[],
+            )
+          : this.rows(`SELECT ${ITEM_JSON} ${tail}`, [...params, limit + 1]);
     }
     const more = rows.length > limit;
     if (more) rows.length = limit;
@@ -701,7 +792,7 @@ export class TaskQueries {
         ? encodeCursor({
             sortBy: query.sort_by,
             order: query.sort_order,
-            values: columns.map((_, i) => last[SORT_VALUES_AT + i] as KeyValue),
+            values: this.sortValues(query.sort_by, last[RID_AT] as number),
           })
         : null;
     return { items: rows.map(itemOf), next, path };
@@ -775,12 +866,10 @@ export class TaskQueries {
     f: TaskListFilter,
   ): ItemRow[] {
     const spec = GROUPED[sortBy] as NonNullable<(typeof GROUPED)[TaskSortKey]>;
-    const columns = SORT_COLUMNS[sortBy];
-    const sortSelect = columns.map((c) => `t.${c}`).join(', ');
     let groups = this.groups(sortBy, f);
     if (desc) groups = groups.reverse();
     const rows: ItemRow[] = [];
-    const base = `SELECT ${ITEM_COLUMNS}, ${sortSelect} FROM tasks t WHERE ${where.sql.join(' AND ')} AND t.${spec.rankColumn} = ? AND t.${spec.rawColumn} = ?`;
+    const base = `SELECT ${ITEM_JSON} FROM tasks t WHERE ${where.sql.join(' AND ')} AND t.${spec.rankColumn} = ? AND t.${spec.rawColumn} = ?`;
     const order = ` ORDER BY t.task_id${desc ? ' DESC' : ''} LIMIT ?`;
     for (const group of groups) {
       let idBound: string | null = null;
