@@ -258,11 +258,34 @@ export class Mirror {
 
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
   private write<T>(work: () => T, durability: 'local' | 'server' = 'local'): T {
+    // Inside withoutWaiting's transaction: a savepoint of it, settled by its commit.
+    if (this.db.inTransaction) return this.db.transaction(work)();
+    return this.transaction(work, durability, 'wait');
+  }
+
+  /**
+   * Runs `work` (any of this mirror's writes, one or several) as ONE
+   * transaction that fails at once as `locked` when another connection (the
+   * pull worker: a page, an index build step) holds the write lock, instead
+   * of sleeping in SQLite's busy handler, which would freeze this thread.
+   * Nothing of `work` has run then; see writeWhenFree, which tries again.
+   */
+  withoutWaiting<T>(work: () => T): T {
+    if (this.db.inTransaction) return work();
+    return this.transaction(work, 'local', 'fail-fast');
+  }
+
+  private transaction<T>(work: () => T, durability: 'local' | 'server', lock: 'wait' | 'fail-fast'): T {
+    let busyTimeout: unknown = null;
     try {
       if (this.synchronous !== durability) {
         // Server data can be fetched again; a person's edit cannot (see open-mirror.ts).
         this.db.pragma(durability === 'local' ? 'synchronous = FULL' : 'synchronous = NORMAL');
         this.synchronous = durability;
+      }
+      if (lock === 'fail-fast') {
+        busyTimeout = this.db.pragma('busy_timeout', { simple: true });
+        this.db.pragma('busy_timeout = 0');
       }
       const result = this.db
         .transaction(() => {
@@ -278,6 +301,8 @@ export class Mirror {
     } catch (error) {
       this.words.rolledBack();
       throw asStorageError(error, this.file);
+    } finally {
+      if (busyTimeout !== null && this.db.open) this.db.pragma(`busy_timeout = ${Number(busyTimeout)}`);
     }
   }
 

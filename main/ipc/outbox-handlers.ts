@@ -14,6 +14,7 @@ import {
 } from '../../db/outbox-review';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import type { TaskObject } from '../../db/task-columns';
+import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
@@ -186,7 +187,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     return account;
   }
 
-  function guarded<I, O>(work: (input: I) => O): (input: I) => Promise<O> {
+  function guarded<I, O>(work: (input: I) => O | Promise<O>): (input: I) => Promise<O> {
     return async (input) => {
       try {
         return await Promise.resolve(work(input));
@@ -213,21 +214,22 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       return { changes: mirror.outboxOps(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
     }),
 
-    'outbox:retry': guarded(({ op_id, patch }) => {
+    // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
+    'outbox:retry': guarded(async ({ op_id, patch }) => {
       const account = active();
       const { entityId } = account.mirror.outboxOp(op_id);
       const values: TaskObject = Object.fromEntries(
         Object.entries(patch ?? {}).filter(([, value]) => value !== undefined),
       );
-      const opId = retryOperation(account.mirror, op_id, values);
+      const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
       changed(account, [entityId]);
       return pendingChange(account.mirror, account.mirror.outboxOp(opId));
     }),
 
-    'outbox:discard': guarded(({ op_id }) => {
+    'outbox:discard': guarded(async ({ op_id }) => {
       const account = active();
       const { entityId } = account.mirror.outboxOp(op_id);
-      discardOperation(account.mirror, op_id);
+      await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
       changed(account, [entityId]);
       return null;
     }),
@@ -244,7 +246,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       );
     }),
 
-    'conflicts:resolve': guarded(({ op_id, choices }) => {
+    'conflicts:resolve': guarded(async ({ op_id, choices }) => {
       const account = active();
       const { mirror } = account;
       const before = mirror.outboxOp(op_id).entityId;
@@ -259,7 +261,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
         }
         return checkedChoice(conflict, choice);
       });
-      const after = resolveConflicts(mirror, op_id, checked);
+      const after = await writeWhenFree(mirror, () => resolveConflicts(mirror, op_id, checked));
       changed(account, [before, after]);
       return { task_id: after };
     }),

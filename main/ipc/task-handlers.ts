@@ -9,6 +9,7 @@ import type { Mirror, Resource } from '../../db/mirror';
 import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
 import type { OutboxOp } from '../../db/outbox';
 import type { TaskListItem } from '../../db/task-query';
+import { writeWhenFree } from '../../db/write-when-free';
 import { InvalidParameterError, TASK_FILTER_KEYS } from '../../sync/protocol/task-list-query';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -323,27 +324,29 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
 
     'task:get': guarded(({ task_id }) => detail(active(), task_id)),
 
-    'task:edit': guarded(({ task_id, patch }) => {
+    // Edits wait for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
+    'task:edit': guarded(async ({ task_id, patch }) => {
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-      if (account.mirror.editTask(task_id, change) !== null) account.edited();
+      if ((await writeWhenFree(account.mirror, () => account.mirror.editTask(task_id, change))) !== null)
+        account.edited();
       announce(account, [task_id]);
       return detail(account, task_id);
     }),
 
-    'task:create': guarded(({ fields }) => {
+    'task:create': guarded(async ({ fields }) => {
       const account = writable();
       const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      const { taskId } = account.mirror.createTask(values);
+      const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.createTask(values));
       account.edited();
       announce(account, [taskId]);
       return detail(account, taskId);
     }),
 
-    'task:delete': guarded(({ task_id }) => {
+    'task:delete': guarded(async ({ task_id }) => {
       const account = writable();
       if (account.mirror.getTask(task_id) === null) throw new NotInMirrorError('task', task_id);
-      account.mirror.deleteTask(task_id);
+      await writeWhenFree(account.mirror, () => account.mirror.deleteTask(task_id));
       account.edited();
       announce(account, [task_id]);
       return null;

@@ -2,6 +2,7 @@
 // transactions, so every step of a push is durable before the next begins.
 import type { Mirror } from '../../db/mirror';
 import type { OutboxOp } from '../../db/outbox';
+import { writeWhenFree } from '../../db/write-when-free';
 import type { PusherDeps } from '../engine/sync-engine';
 import type { FieldValues, PushOp, PushStore } from './push-store';
 import { Pusher, type PusherOptions } from './pusher';
@@ -23,24 +24,25 @@ function pushOpOf(op: OutboxOp): PushOp {
 
 export function mirrorPushStore(mirror: Mirror): PushStore {
   // The mirror is synchronous (better-sqlite3); each call is a short transaction.
+  // Writes wait for the pull worker's write lock on a timer, not in SQLite's
+  // busy handler: the pusher runs on the app's main thread.
+  const write = <T>(work: () => T): Promise<T> => writeWhenFree(mirror, work);
   return {
     orgId: () => Promise.resolve(mirror.account().orgId),
     ready: (limit) => Promise.resolve(mirror.readyOps(limit).map(pushOpOf)),
-    start: (opId) => Promise.resolve(pushOpOf(mirror.startOp(opId))),
-    unstart: (op) => Promise.resolve(mirror.unstartOp(op.opId, { state: op.state, attempts: op.attempts })),
-    settle: (opId, answer) => Promise.resolve(mirror.settleOp(opId, answer)),
-    landServerCopy: (server) => {
-      mirror.applyServerTask(server.task, server.etag);
-      return Promise.resolve();
+    start: (opId) => write(() => pushOpOf(mirror.startOp(opId))),
+    unstart: (op) => write(() => mirror.unstartOp(op.opId, { state: op.state, attempts: op.attempts })),
+    settle: (opId, answer) => write(() => mirror.settleOp(opId, answer)),
+    landServerCopy: async (server) => {
+      await write(() => mirror.applyServerTask(server.task, server.etag));
     },
-    rebase: (opId, rebase) => Promise.resolve(mirror.rebaseOp(opId, rebase)),
-    conflict: (opId, conflict) => {
-      mirror.conflictOp(opId, conflict);
-      return Promise.resolve();
+    rebase: (opId, rebase) => write(() => mirror.rebaseOp(opId, rebase)),
+    conflict: async (opId, conflict) => {
+      await write(() => mirror.conflictOp(opId, conflict));
     },
-    holdDelete: (opId, theirsEtag, problem) => Promise.resolve(mirror.holdDelete(opId, theirsEtag, problem)),
-    fail: (opId, state, problem) => Promise.resolve(mirror.failOp(opId, state, problem)),
-    unblockAll: () => Promise.resolve(mirror.unblockAll()),
+    holdDelete: (opId, theirsEtag, problem) => write(() => mirror.holdDelete(opId, theirsEtag, problem)),
+    fail: (opId, state, problem) => write(() => mirror.failOp(opId, state, problem)),
+    unblockAll: () => write(() => mirror.unblockAll()),
     openConflictCount: () => Promise.resolve(mirror.openConflictCount()),
   };
 }

@@ -1,0 +1,80 @@
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { MirrorStorageError, NotInMirrorError } from './mirror-errors';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+import { writeWhenFree } from './write-when-free';
+
+let handle: TestMirror;
+/** Another connection to the same file, standing in for the pull worker. */
+let worker: Database.Database;
+const task = taskJson({ title: 'Before' });
+const id = task.task_id as string;
+
+beforeEach(async () => {
+  handle = await openTestMirror();
+  loadTasks(handle.mirror, [task]);
+  worker = new Database(handle.file);
+});
+afterEach(() => {
+  if (worker.inTransaction) worker.exec('ROLLBACK');
+  worker.close();
+  handle.cleanup();
+});
+
+/** What the other connection reads of the task's title. */
+const titleOnFile = () =>
+  (worker.prepare('SELECT title FROM tasks WHERE task_id = ?').get(id) as { title: string } | undefined)
+    ?.title;
+
+test('a write waits for the lock another connection holds without blocking the thread, then lands', async () => {
+  worker.exec('BEGIN IMMEDIATE');
+  const timersMeanwhile: number[] = [];
+  const edit = writeWhenFree(handle.mirror, () => handle.mirror.editTask(id, { title: 'After' }));
+  let settled = false;
+  void edit.then(() => (settled = true));
+  // The thread is free: timers run while the edit waits, and the edit has not landed.
+  for (let i = 0; i < 5; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    timersMeanwhile.push(i);
+  }
+  expect(timersMeanwhile).toHaveLength(5);
+  expect(settled).toBe(false);
+  worker.exec('COMMIT');
+  expect(await edit).not.toBeNull();
+  expect(titleOnFile()).toBe('After');
+  expect(handle.mirror.getTask(id)?.task.title).toBe('After');
+});
+
+test('several writes in one go land together or not at all', async () => {
+  const mirror = handle.mirror;
+  await expect(
+    writeWhenFree(mirror, () => {
+      mirror.editTask(id, { title: 'Half done' });
+      mirror.deleteTask('tsk_not_there');
+      throw new NotInMirrorError('task', 'tsk_not_there');
+    }),
+  ).rejects.toBeInstanceOf(NotInMirrorError);
+  expect(mirror.getTask(id)?.task.title).toBe('Before');
+  expect(mirror.outboxOps()).toEqual([]);
+  // A search still finds the task by its real title: nothing of the rolled-back edit stayed in memory either.
+  const found = mirror.queryTasks(new URLSearchParams('filter[search]=half done'), {
+    me: 'ada',
+    today: '2026-03-10',
+  });
+  expect(found.items).toEqual([]);
+});
+
+test('gives up as locked after its timeout, and the connection waits as before afterwards', async () => {
+  worker.exec('BEGIN IMMEDIATE');
+  const error = await writeWhenFree(handle.mirror, () => handle.mirror.editTask(id, { title: 'Never' }), {
+    timeoutMs: 60,
+  }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(MirrorStorageError);
+  expect((error as MirrorStorageError).problem).toBe('locked');
+  worker.exec('COMMIT');
+  expect(titleOnFile()).toBe('Before');
+  // The connection's own busy timeout is back for every other write.
+  const { rows } = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(handle.mirror.kysely);
+  expect(rows[0]?.timeout).toBe(5000);
+});
