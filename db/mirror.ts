@@ -351,8 +351,52 @@ export class Mirror {
     return this.read(() => this.retryOnIndexChange(() => this.queries.page(query, options)));
   }
 
+  /** Every match of the query, in one synchronous call (see `countTasksInSteps` for the main process). */
   countTasks(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
     return this.read(() => this.retryOnIndexChange(() => this.queries.count(query, options)));
+  }
+
+  /**
+   * The same count as `countTasks`, one short synchronous step per `next()`
+   * (task-query.ts's `countSteps`), for callers that must not block long.
+   */
+  *countTaskSteps(
+    query: TaskQueryInput,
+    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+  ): Generator<void, number, void> {
+    for (let attempt = 0; ; attempt++) {
+      const steps = this.queries.countSteps(query, options);
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) return step.value;
+          yield;
+        }
+      } catch (error) {
+        // Another connection dropped an index the count was using (a first load starting): count again.
+        if (attempt > 0 || !(error instanceof Error) || !/no such index/.test(error.message))
+          throw asStorageError(error, this.file);
+        this.indexCache = null;
+      }
+    }
+  }
+
+  /**
+   * The same count as `countTasks`, in steps with the event loop free between
+   * them; null when `signal` aborted it first (nobody wants the answer any more).
+   */
+  async countTasksInSteps(
+    query: TaskQueryInput,
+    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
+    const steps = this.countTaskSteps(query, options);
+    for (;;) {
+      if (signal?.aborted) return null;
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Another connection may drop an index between the plan and the step (a first load starting): plan again. */
