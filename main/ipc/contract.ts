@@ -16,6 +16,8 @@ import {
   signOutSchema,
   syncStatusSchema,
   taskActivitySchema,
+  taskCountRequestSchema,
+  taskCountSchema,
   taskCreateSchema,
   taskDetailSchema,
   taskPageSchema,
@@ -99,6 +101,8 @@ export const invokeChannels = {
 
   // The current account's mirror (main/ipc/task-handlers.ts): read locally, never waiting on the network.
   'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema },
+  /** Counted in short steps with main free between them, so typing never freezes the window. */
+  'tasks:count': { input: taskCountRequestSchema, output: taskCountSchema },
   'tasks:filed': { input: filedTasksRequestSchema, output: filedTasksSchema },
   'task:get': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: taskDetailSchema },
   /** Applies at once and queues the change for the server. */

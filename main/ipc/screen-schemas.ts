@@ -108,6 +108,13 @@ export const taskListQuerySchema = z.strictObject({
 });
 export type TaskListQueryInput = z.infer<typeof taskListQuerySchema>;
 
+/**
+ * The list on screen a page or count is for (e.g. `task-list`): a later call
+ * for that list with another query, or its next count, stops its count still
+ * running, which then answers null (the person typed on).
+ */
+const listNameSchema = z.string().min(1).max(100);
+
 export const taskQueryRequestSchema = z.strictObject({
   query: taskListQuerySchema,
   /** The `next` of the previous page; absent or null for the first page. */
@@ -119,8 +126,13 @@ export const taskQueryRequestSchema = z.strictObject({
    * down a long list): walked in main, only their cursors come back.
    */
   skip: z.number().int().min(0).max(MAX_SKIPPED_PAGES).optional(),
-  /** Also count every match (the first page of a list asks; later pages need not). */
-  count: z.boolean().optional(),
+  list: listNameSchema.optional(),
+});
+
+/** Every match of a query, counted apart from its pages so that a page never waits for it. */
+export const taskCountRequestSchema = z.strictObject({
+  query: taskListQuerySchema,
+  list: listNameSchema.optional(),
 });
 
 /**
@@ -159,10 +171,14 @@ export const taskPageSchema = z.object({
   next: z.string().nullable(),
   /** With `skip`: the cursor (`after`) of each page passed over after the first, in order. */
   skipped: z.array(z.string()),
-  /** Every match of the query, when asked for. */
-  count: z.number().int().nullable(),
 });
 export type TaskPage = z.infer<typeof taskPageSchema>;
+
+export const taskCountSchema = z.object({
+  /** Every match of the query; null when a later call for its list stopped it first. */
+  count: z.number().int().nullable(),
+});
+export type TaskCount = z.infer<typeof taskCountSchema>;
 
 /**
  * The tasks filed in some sections, sprints or goals (the board, the sprint

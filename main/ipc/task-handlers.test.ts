@@ -109,9 +109,8 @@ async function pullInto(collection: 'tasks' | 'sections', path: string): Promise
 const allTasks = { filter: {}, sort_by: 'task_id', sort_order: 'asc' } as const;
 
 describe('tasks:query', () => {
-  test('answers the service vocabulary with keyset pages and a count', async () => {
-    const first = await value('tasks:query', { query: allTasks, limit: 40, count: true });
-    expect(first.count).toBe(150);
+  test('answers the service vocabulary with keyset pages', async () => {
+    const first = await value('tasks:query', { query: allTasks, limit: 40 });
     expect(first.rows).toHaveLength(40);
     const second = await value('tasks:query', { query: allTasks, limit: 40, after: first.next });
     const ids = [...first.rows, ...second.rows].map((row) => row.task_id);
@@ -136,14 +135,56 @@ describe('tasks:query', () => {
   });
 
   test('assignee "me" is the signed-in person', async () => {
-    const mine = await value('tasks:query', {
-      query: { filter: { assignee: ['me'] }, sort_by: 'title', sort_order: 'asc' },
-      limit: 1000,
-      count: true,
-    });
+    const query = { filter: { assignee: ['me'] }, sort_by: 'title', sort_order: 'asc' } as const;
+    const mine = await value('tasks:query', { query, limit: 1000 });
     const expected = emulator.control.tasks().filter((t) => t.assignee === emulator.me.username).length;
-    expect(mine.count).toBe(expected);
+    expect(mine.rows).toHaveLength(expected);
     expect(mine.rows.every((row) => row.assignee === emulator.me.username)).toBe(true);
+    expect(await value('tasks:count', { query })).toEqual({ count: expected });
+  });
+});
+
+describe('tasks:count', () => {
+  const search = (term: string) =>
+    ({ filter: { search: term }, sort_by: 'title', sort_order: 'asc' }) as const;
+
+  test('counts every match, as the mirror does in one go', async () => {
+    expect(await value('tasks:count', { query: allTasks })).toEqual({ count: 150 });
+    const options = { me: emulator.me.username, today: new Date().toISOString().slice(0, 10) };
+    const expected = mirror.countTasks(new URLSearchParams('filter[search]=e'), options);
+    expect(expected).toBeGreaterThan(0);
+    expect(await value('tasks:count', { query: search('e'), list: 'task-list' })).toEqual({
+      count: expected,
+    });
+  });
+
+  test("a list's next query stops its count still running, which answers null", async () => {
+    const counting = call('tasks:count', { query: search('e'), list: 'task-list' });
+    await value('tasks:query', { query: search('ex'), limit: 40, list: 'task-list' });
+    expect(await counting).toEqual({ ok: true, value: { count: null } });
+  });
+
+  test("a list's next count takes over from the one still running", async () => {
+    const first = call('tasks:count', { query: allTasks, list: 'task-list' });
+    const second = call('tasks:count', { query: allTasks, list: 'task-list' });
+    expect(await first).toEqual({ ok: true, value: { count: null } });
+    expect(await second).toEqual({ ok: true, value: { count: 150 } });
+  });
+
+  test('pages of the same query, other lists and calls naming no list leave a count running', async () => {
+    const counting = call('tasks:count', { query: allTasks, list: 'task-list' });
+    await value('tasks:query', { query: allTasks, limit: 40, list: 'task-list' });
+    await value('tasks:query', { query: search('ex'), limit: 6, list: 'palette' });
+    await value('tasks:query', { query: search('ex'), limit: 6 });
+    await value('tasks:count', { query: search('ex') });
+    expect(await counting).toEqual({ ok: true, value: { count: 150 } });
+  });
+
+  test('a value the service would refuse is refused as invalid-parameter', async () => {
+    const result = await call('tasks:count', {
+      query: { filter: { status: ['done'] }, sort_by: 'title', sort_order: 'asc' },
+    });
+    expect(result).toMatchObject({ ok: false, error: { type: 'invalid-parameter' } });
   });
 });
 

@@ -11,7 +11,7 @@ import type { OutboxOp } from '../../db/outbox';
 import type { TaskListItem } from '../../db/task-query';
 import { writeWhenFree } from '../../db/write-when-free';
 import { InvalidParameterError, TASK_FILTER_KEYS } from '../../sync/protocol/task-list-query';
-import type { IpcGate, IpcHandlers } from './gate';
+import type { HandlerContext, IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
   FiledTasks,
@@ -19,6 +19,7 @@ import type {
   SprintSummary,
   SyncMark,
   TaskActivity,
+  TaskCount,
   TaskDetail,
   TaskListQueryInput,
   TaskPage,
@@ -172,14 +173,30 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     return account;
   }
 
-  function guarded<I, O>(work: (input: I) => O | Promise<O>): (input: I) => Promise<O> {
-    return async (input) => {
+  function guarded<I, O>(
+    work: (input: I, context: HandlerContext) => O | Promise<O>,
+  ): (input: I, context: HandlerContext) => Promise<O> {
+    return async (input, context) => {
       try {
-        return await work(input);
+        return await work(input, context);
       } catch (error) {
         throw asHandlerError(error);
       }
     };
+  }
+
+  /** Per window and list, its count still running, and for which query. */
+  const runningCounts = new Map<string, { query: string; stop: AbortController }>();
+
+  /**
+   * The window's list asked for `query`: its count still running stops when
+   * that count is of another query, or when a new count takes over.
+   */
+  function listAsked(slot: string, query: string, newCount: boolean): void {
+    const running = runningCounts.get(slot);
+    if (running === undefined || (!newCount && running.query === query)) return;
+    running.stop.abort();
+    runningCounts.delete(slot);
   }
 
   function announce(account: ActiveMirror, taskIds: string[] | null, collections = ['tasks']): void {
@@ -256,9 +273,10 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   return {
-    'tasks:query': guarded(({ query, after, limit, skip, count: withCount }): TaskPage => {
+    'tasks:query': guarded(({ query, after, limit, skip, list }, { senderId }): TaskPage => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
+      if (list !== undefined) listAsked(`${senderId}:${list}`, JSON.stringify(pairs), false);
       const options = { me: me.username, today: today() };
       const size = limit ?? 200;
       let cursor = after ?? null;
@@ -274,8 +292,24 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         rows: page.items.map((item) => rowOf(item, marks)),
         next: page.next,
         skipped,
-        count: withCount === true ? mirror.countTasks(pairs, options) : null,
       };
+    }),
+
+    'tasks:count': guarded(async ({ query, list }, { senderId }): Promise<TaskCount> => {
+      const { mirror, me } = active();
+      const pairs = taskQueryPairs(query);
+      const stop = new AbortController();
+      const slot = list === undefined ? null : `${senderId}:${list}`;
+      if (slot !== null) {
+        listAsked(slot, JSON.stringify(pairs), true);
+        runningCounts.set(slot, { query: JSON.stringify(pairs), stop });
+      }
+      try {
+        const options = { me: me.username, today: today() };
+        return { count: await mirror.countTasksInSteps(pairs, options, stop.signal) };
+      } finally {
+        if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
+      }
     }),
 
     'tasks:filed': guarded(async ({ field, values, limit }): Promise<FiledTasks> => {

@@ -19,6 +19,11 @@ const AHEAD_DELAY_MS = 250;
 const COUNT_DELAY_MS = 250;
 /** Bursts of changes (a sync applying pages) refresh the list at most this often. */
 const REFRESH_DELAY_MS = 150;
+/**
+ * Names this list to main: its next query stops a count of the previous one
+ * still running (the person typed on), instead of main finishing it for nobody.
+ */
+const LIST = 'task-list';
 
 export interface RowWindowState {
   window: RowWindow | null;
@@ -37,7 +42,7 @@ let prefetched: { key: string; page: FirstPage; value: FirstPageValue | null } |
 
 /** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
 export function prefetchFirstPage(query: TaskListQueryInput): void {
-  const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE });
+  const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
   const entry: NonNullable<typeof prefetched> = { key: JSON.stringify(query), page, value: null };
   page.then(
     (value) => {
@@ -60,7 +65,13 @@ function arrivedFirstPage(key: string): FirstPageValue | null {
 function createWindow(query: TaskListQueryInput): RowWindow {
   return new RowWindow(
     async (after, limit, skip) => {
-      const page = await invoke('tasks:query', { query, after, limit, ...(skip > 0 ? { skip } : {}) });
+      const page = await invoke('tasks:query', {
+        query,
+        after,
+        limit,
+        list: LIST,
+        ...(skip > 0 ? { skip } : {}),
+      });
       return { rows: page.rows, next: page.next, skipped: page.skipped };
     },
     {
@@ -76,10 +87,10 @@ function firstPage(key: string, query: TaskListQueryInput): FirstPage {
   if (prefetched?.key === key) {
     const { page } = prefetched;
     prefetched = null;
-    return page.catch(() => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE }));
+    return page.catch(() => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST }));
   }
   prefetched = null;
-  return invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE });
+  return invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
 }
 
 export function useRowWindow(query: TaskListQueryInput): RowWindowState {
@@ -101,8 +112,9 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
     const seeded = adopted.current;
     adopted.current = null;
     const window = seeded ?? createWindow(parsed);
+    /** Null when a later query or count of this list stopped it (the later one answers). */
     const recount = async (): Promise<number | null> =>
-      (await invoke('tasks:query', { query: parsed, limit: 1, count: true })).count;
+      (await invoke('tasks:count', { query: parsed, list: LIST })).count;
 
     let countTimer: ReturnType<typeof setTimeout> | null = null;
     void (async () => {
