@@ -146,9 +146,11 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
       if (!change.collections.includes('tasks') || timer !== null) return;
       timer = setTimeout(() => {
         timer = null;
+        // The rows first: the count follows (a broad one takes a while) and corrects the length.
+        window.refresh();
         void recount()
           .then((count) => {
-            if (!cancelled) window.refresh(count ?? undefined);
+            if (!cancelled && count !== null) window.setCount(count);
           })
           .catch(() => {
             // The next change or query tries again; the rows on show stay.
