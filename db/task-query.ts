@@ -807,7 +807,7 @@ export class TaskQueries {
     return { items: rows.map(itemOf), next, path };
   }
 
-  /** Every match of the query, counted in one go (tests, benchmarks, the CLI): `countSteps` run to the end. */
+  /** Every match of the query, counted in one go (`countSteps` run to the end): for callers that may block. */
   count(input: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
     const steps = this.countSteps(input, options);
     for (;;) {
