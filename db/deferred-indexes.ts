@@ -10,7 +10,7 @@
 // open finishes the build.
 import type { Database } from 'better-sqlite3';
 import { searchableText, searchBodyOf } from './task-columns';
-import { ID_TOKEN_MARK, idTrigramTokens, type WordIndex } from './word-index';
+import { ID_TOKEN_MARK, idBigramTokens, type WordIndex } from './word-index';
 
 /** The indexes deferred: every task sort index (the id index stays, lookups need it). */
 export const SORT_INDEX_NAMES = [
@@ -39,7 +39,7 @@ const TERMS_PER_STEP = 1500;
  */
 const LOAD_CRISIS_MERGE = 1000;
 const DEFAULT_CRISIS_MERGE = 16;
-/** The first character after the id trigram tokens' mark: every term starting with the mark sorts below it. */
+/** The first character after the id bigram tokens' mark: every term starting with the mark sorts below it. */
 const AFTER_ID_TOKENS = String.fromCodePoint((ID_TOKEN_MARK.codePointAt(0) as number) + 1);
 /** A temp (per-connection, never in the file) view of the word index's terms. */
 const TERMS_TABLE = 'temp.task_words_terms';
@@ -153,7 +153,7 @@ export function buildNextSortIndex(db: Database, words: WordIndex): boolean {
         for (const row of rows) {
           // The same text as WordIndex.add.
           const text = searchableText({ ...row, search_body: searchBodyOf(row.text, row) });
-          insert.run(row.rid, `${text} ${idTrigramTokens(row.search_id)}`);
+          insert.run(row.rid, `${text} ${idBigramTokens(row.search_id)}`);
           // The vocabulary step skips terms starting with the id tokens' mark: a
           // text word starting with it (all but unheard of) is registered here.
           if (!registersVocabulary(now) && text.includes(ID_TOKEN_MARK)) words.register(text);
@@ -195,7 +195,7 @@ function transaction(db: Database, work: () => void, words: WordIndex): void {
 
 /**
  * Puts the next terms of the word index after `from` in the vocabulary, but
- * not the id trigram tokens (a range of their own, skipped). Returns the last
+ * not the id bigram tokens (a range of their own, skipped). Returns the last
  * term registered, or null when none are left.
  */
 function registerTerms(db: Database, words: WordIndex, from: string): string | null {

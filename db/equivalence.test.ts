@@ -196,10 +196,13 @@ function combinations(count: number): string[] {
   const searches = fc
     .tuple(v.searches, fc.constantFrom(...TASK_SORT_KEYS), fc.constantFrom('asc', 'desc'))
     .map(([s, key, order]) => `filter[search]=${encodeURIComponent(s)}&sort_by=${key}&sort_order=${order}`);
+  // A term no word and no id holds (a space is in no id): answered without reading a task.
+  const nowhere = [`filter[search]=${encodeURIComponent('qqxj zzzq')}&sort_by=title`];
   return [
     ...plain,
+    ...nowhere,
     ...fc.sample(searches, { seed: 20260925, numRuns: 60 }),
-    ...fc.sample(query, { seed: 42, numRuns: count - plain.length - 60 }),
+    ...fc.sample(query, { seed: 42, numRuns: count - plain.length - nowhere.length - 60 }),
   ];
 }
 

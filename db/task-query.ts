@@ -22,7 +22,7 @@ import { NULL_KEY, TAG_SEPARATOR } from './task-columns';
 import {
   allOfAnyQuery,
   anyOfAllQuery,
-  MIN_LOOKUP_CHARS,
+  MIN_ID_LOOKUP_CHARS,
   termWords,
   type WordIndex,
   wordsOf,
@@ -680,10 +680,10 @@ export class TaskQueries {
       hits = found;
     }
     if (f.search_fields === 'all') {
-      // The id is searched too: by its own trigrams, or a term too short for
-      // them by scanning the id index (ids only: a few MB, no row reads).
+      // The id is searched too: by its own bigrams, or a one-character term
+      // by scanning the id index (ids only: a few MB, no row reads).
       const ids =
-        [...term].length < MIN_LOOKUP_CHARS
+        [...term].length < MIN_ID_LOOKUP_CHARS
           ? this.idsContaining(term, limit)
           : this.words.matchId(term, limit + 1);
       if (ids.length > 0) hits = [...new Set([...hits, ...ids])];

@@ -4,8 +4,11 @@
 // to fill), and every distinct word into a small vocabulary with an FTS5
 // trigram index. A search term's words are looked up in the vocabulary by
 // substring; the tasks holding those words are candidates. Task ids, unique by
-// nature, would bloat the vocabulary: their trigrams go into the same word
-// index as encoded tokens instead. All candidates are checked exactly afterwards.
+// nature, would bloat the vocabulary: their bigrams go into the same word
+// index as encoded tokens instead (bigrams, not trigrams: ~1300 distinct
+// tokens for [a-z0-9] ids instead of ~47 000, measured ~4 µs less per stored
+// task, and a two-character term is looked up too). All candidates are
+// checked exactly afterwards.
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
@@ -89,7 +92,7 @@ export class WordIndex {
   /** Indexes a task's (lower-case) searchable text and id under its row id, its words in the vocabulary. */
   add(rid: number, text: string, id: string): void {
     this.register(text);
-    this.insertTask.run(rid, `${text} ${idTrigramTokens(id)}`);
+    this.insertTask.run(rid, `${text} ${idBigramTokens(id)}`);
   }
 
   /** Puts the words of a (lower-case) text in the vocabulary only (a first load indexes tasks later). */
@@ -159,37 +162,41 @@ export class WordIndex {
   }
 
   /**
-   * Row ids of tasks whose id holds every trigram of `term` (lower case, at
-   * least three characters), at most `limit`; a superset of the ids containing it.
+   * Row ids of tasks whose id holds every bigram of `term` (lower case, at
+   * least {@link MIN_ID_LOOKUP_CHARS} characters), at most `limit`; a superset
+   * of the ids containing it.
    */
   matchId(term: string, limit: number): number[] {
-    const tokens = idTrigramTokens(term);
+    const tokens = idBigramTokens(term);
     if (tokens === '') return [];
     return this.match([...new Set(tokens.split(' '))].map(quoted).join(' AND '), limit);
   }
 }
 
-/** What every id trigram token starts with (migration 0003 writes the same). */
+/** Ids shorter than this are not in the word index's id bigrams: scanned instead. */
+export const MIN_ID_LOOKUP_CHARS = 2;
+
+/** What every id bigram token starts with (migration 0006 writes the same). */
 export const ID_TOKEN_MARK = 'ǂ';
 
 /**
- * A lower-case id's trigrams as word tokens: `ǂ` and the hex of the trigram's
- * UTF-8 (migration 0003 writes the same in SQL). The prefix keeps them apart
+ * A lower-case id's bigrams as word tokens: `ǂ` and the hex of the bigram's
+ * UTF-8 (migration 0006 writes the same in SQL). The prefix keeps them apart
  * from real words; a clash would only add a candidate, which the exact check drops.
  */
-export function idTrigramTokens(id: string): string {
+export function idBigramTokens(id: string): string {
   let tokens = '';
-  // Printable-ASCII ids (the usual) map each character to two hex digits without a Buffer per trigram.
+  // Printable-ASCII ids (the usual) map each character to two hex digits without a Buffer per bigram.
   if (ASCII.test(id)) {
-    for (let i = 0; i + 3 <= id.length; i++) {
-      tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}${HEX[id.charCodeAt(i + 2)]}`;
+    for (let i = 0; i + 2 <= id.length; i++) {
+      tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}`;
     }
     return tokens;
   }
   const chars = [...id];
-  for (let i = 0; i + 3 <= chars.length; i++) {
-    const trigram = Buffer.from(chars[i]! + chars[i + 1]! + chars[i + 2]!, 'utf8').toString('hex');
-    tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${trigram}`;
+  for (let i = 0; i + 2 <= chars.length; i++) {
+    const bigram = Buffer.from(chars[i]! + chars[i + 1]!, 'utf8').toString('hex');
+    tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${bigram}`;
   }
   return tokens;
 }

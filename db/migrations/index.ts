@@ -6,6 +6,7 @@ import * as taskBodies from './0002_task_bodies';
 import * as idTrigramWords from './0003_id_trigram_words';
 import * as taskSearchText from './0004_task_search_text';
 import * as oneCopyOfSearchText from './0005_one_copy_of_search_text';
+import * as idBigramWords from './0006_id_bigram_words';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -14,6 +15,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_id_trigram_words': idTrigramWords,
   '0004_task_search_text': taskSearchText,
   '0005_one_copy_of_search_text': oneCopyOfSearchText,
+  '0006_id_bigram_words': idBigramWords,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -123,7 +123,11 @@ function verifyEverything(mirror: Mirror): void {
 }
 
 /** A file with the compact search text (0004 on); before 0005 the description was also in task_bodies. */
-function seedWithSearchText(db: Database.Database, withSearchBody: boolean): void {
+function seedWithSearchText(
+  db: Database.Database,
+  withSearchBody: boolean,
+  idTokens: 'trigrams' | 'bigrams' = 'trigrams',
+): void {
   db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
   const local = { ...TASK_JSON, title: 'Edited locally' };
   db.prepare(
@@ -149,10 +153,14 @@ function seedWithSearchText(db: Database.Database, withSearchBody: boolean): voi
   db.prepare('INSERT INTO task_search_text (rid, text) VALUES (1, ?)').run(
     'edited locally\u001ftsk_seeded\u001f\u001fkept\u001f\u001fcarried over intact',
   );
+  // The id's tokens as that version wrote them (0003: trigrams, 0006: bigrams).
+  const tokens =
+    idTokens === 'trigrams'
+      ? 'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564'
+      : 'ǂ7473 ǂ736b ǂ6b5f ǂ5f73 ǂ7365 ǂ6565 ǂ6564 ǂ6465 ǂ6564';
   db.prepare(
-    `INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' ||
-       'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564')`,
-  ).run();
+    "INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' || ?)",
+  ).run(tokens);
   seedVocabulary(db);
   seedOtherTables(db);
 }
@@ -236,6 +244,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0005_one_copy_of_search_text',
     seed: (db) => seedWithSearchText(db, false),
+    verify: verifyEverything,
+  },
+  {
+    version: '0006_id_bigram_words',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
 ];
