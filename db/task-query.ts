@@ -783,15 +783,16 @@ export class TaskQueries {
           : `tasks t INDEXED BY ${plan.index}`;
       if (candidates) params.unshift(JSON.stringify(rids));
       const tail = `FROM ${from} WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`;
-      rows =
-        candidates || plan.path === 'filter-index'
-          ? // Sorted here: only the row id and the sort key go through the sorter, the page's rows are read after.
-            this.rowsById(
-              this.statement(`SELECT t.rid ${tail}`)
-                .pluck()
-                .all(...params, limit + 1) as number[],
-            )
-          : this.rows(`SELECT ${ITEM_JSON} ${tail}`, [...params, limit + 1]);
+      // SQLite sorts the candidates, a filter index's rows, or (its index absent) the walk's.
+      const sorted = candidates || plan.path === 'filter-index' || plan.index === null;
+      rows = sorted
+        ? // Only the row id and the sort key go through the sorter; the page's rows are read after.
+          this.rowsById(
+            this.statement(`SELECT t.rid ${tail}`)
+              .pluck()
+              .all(...params, limit + 1) as number[],
+          )
+        : this.rows(`SELECT ${ITEM_JSON} ${tail}`, [...params, limit + 1]);
     }
     const more = rows.length > limit;
     if (more) rows.length = limit;
