@@ -113,6 +113,8 @@ const COST = {
   rowCheck: 0.8,
   /** A task row reached from a filter index, checked, and its sort key sorted. */
   sortedRow: 1.3,
+  /** A row of a sorted page read again by its id for its item (a walk reads it once). */
+  reread: 2.5,
   /** A row id put in a filter's set (its index entries alone, no row read). */
   setMember: 0.45,
   /** A sort index entry walked and its row id looked up in that set. */
@@ -580,7 +582,7 @@ export class TaskQueries {
    * rows a filter index narrows to and about limit x total / n entries of the
    * sort order to walk until the page is full, the cheapest (COST) of:
    * - walk: check the row of every entry walked;
-   * - filter-index: read and sort those n rows;
+   * - filter-index: read and sort those n rows, then read the page's again;
    * - filter-walk: put their n row ids in a set (index entries only) and
    *   walk the sort order testing each entry's row id, reading only members.
    */
@@ -605,7 +607,10 @@ export class TaskQueries {
     const walked = Math.min(total, ((limit + 1) * total) / Math.max(best.n, 1));
     const costs: [number, Plan][] = [
       [walked * COST.rowCheck, walk],
-      [best.n * COST.sortedRow, { path: 'filter-index', index: best.index }],
+      [
+        best.n * COST.sortedRow + Math.min(limit + 1, best.n) * COST.reread,
+        { path: 'filter-index', index: best.index },
+      ],
     ];
     // A set walk needs the sort order's index (grouped sorts walk theirs value by value).
     if (walk.path === 'walk' && walk.index !== null)
