@@ -90,11 +90,12 @@ export type TaskQueryInput = TaskListQuery | URLSearchParams | Iterable<readonly
 const CANDIDATE_LIMIT = 10_000;
 /**
  * A count's synchronous step aims at this much work (wall time): far under
- * the 50 ms that stall the main process, even when the machine is busy.
+ * the 50 ms that stall the main process even when a step takes three times
+ * its estimate (seen on a loaded machine).
  */
-const COUNT_STEP_MS = 8;
-/** A count's first row id range and candidate slice: about 3 ms each at 100 000 tasks (measured). */
-const FIRST_COUNT_RANGE = 4096;
+const COUNT_STEP_MS = 5;
+/** A count's first row id range and candidate slice: about 2-3 ms each at 100 000 tasks (measured). */
+const FIRST_COUNT_RANGE = 2048;
 const FIRST_COUNT_SLICE = 1024;
 /** Writes between a count's steps start it again this many times at most; then it counts on through them. */
 const COUNT_RESTARTS = 2;
@@ -472,9 +473,9 @@ const GROUPED: Partial<
   },
 };
 
-/** The next step's range or slice: scaled toward COUNT_STEP_MS by the last one's time, at most fourfold. */
+/** The next step's range or slice: scaled toward COUNT_STEP_MS by the last one's time, at most doubled. */
 function nextStepSize(size: number, ms: number): number {
-  const scale = Math.min(4, Math.max(0.25, COUNT_STEP_MS / Math.max(ms, 0.05)));
+  const scale = Math.min(2, Math.max(0.25, COUNT_STEP_MS / Math.max(ms, 0.05)));
   return Math.max(64, Math.round(size * scale));
 }
 
