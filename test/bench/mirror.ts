@@ -177,9 +177,12 @@ function measured<T>(work: () => T): { value: T; ms: number; cpuMs: number } {
   const used = process.cpuUsage(cpu);
   return { value, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
 }
+/** What the longest main-process step was doing (printed, to tell what to work on). */
+let maxBlockWhat = '';
 /** A step the main process runs in the app. */
-function timed<T>(work: () => T): { value: T; ms: number; cpuMs: number } {
+function timed<T>(work: () => T, what: string): { value: T; ms: number; cpuMs: number } {
   const step = measured(work);
+  if (step.ms > maxBlock) maxBlockWhat = what;
   maxBlock = Math.max(maxBlock, step.ms);
   maxBlockCpu = Math.max(maxBlockCpu, step.cpuMs);
   return step;
@@ -313,8 +316,9 @@ function listTimes(
     for (const q of queries) {
       let after: string | null = null;
       for (let p = 0; p < pages; p++) {
-        const { value, ms, cpuMs } = timed(() =>
-          mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
+        const { value, ms, cpuMs } = timed(
+          () => mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
+          `page ${p} of ${q} (round ${round})`,
         );
         if (round > 0) {
           times.push(ms);
@@ -394,7 +398,7 @@ for (let round = 0; round < 4; round++) {
     const start = performance.now();
     let cpuMs = 0;
     for (let done = false; !done;) {
-      const step = timed(() => steps.next());
+      const step = timed(() => steps.next(), `a count step of ${q}`);
       done = step.value.done === true;
       cpuMs += step.cpuMs;
       if (round > 0) {
@@ -425,8 +429,10 @@ const edits: number[] = [];
 for (let i = 0; i < 200; i++) {
   const taskId = (tasks[(i * 487) % tasks.length] as { task_id: string }).task_id;
   const patch = i % 2 === 0 ? { status: 'in_progress' } : { title: `Edited ${i} ${words(3)}` };
-  edits.push(timed(() => mirror.editTask(taskId, patch)).ms);
+  edits.push(timed(() => mirror.editTask(taskId, patch), 'an edit').ms);
 }
+console.error(`longest main-process step: ${maxBlock.toFixed(1)} ms, ${maxBlockWhat}`);
+if (values.verbose) console.error(`  edits: ${edits.map((ms) => ms.toFixed(1)).join(' ')}`);
 console.error(`edits: p95 ${percentile(edits, 95).toFixed(2)} ms, max ${Math.max(...edits).toFixed(2)} ms`);
 
 mirror.close();
