@@ -485,10 +485,17 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
 
   async #openRuntime(record: AccountRecord): Promise<AccountRuntime<M, E>> {
     const { nativeBinding } = this.#options;
+    // The default engine pulls in a worker whose connection commits every
+    // poll: it checkpoints the log, so this (main-process) connection's edits
+    // never stall on it.
+    const checkpoints = this.#options.createEngine === undefined ? 'another-connection' : 'on-commit';
     const open =
       this.#options.openMirror ??
       ((file: string) =>
-        openMirrorFile(file, nativeBinding !== undefined ? { nativeBinding } : {}) as unknown as Promise<M>);
+        openMirrorFile(file, {
+          checkpoints,
+          ...(nativeBinding !== undefined ? { nativeBinding } : {}),
+        }) as unknown as Promise<M>);
     const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)));
     runtime.subscribe((event) => {
       if (event.type === 'status') this.#announce();

@@ -283,6 +283,11 @@ if (values['load-only']) {
   process.exit(0);
 }
 
+// ---- the main process's connection: lists, searches, counts and edits ------------------
+// The app reads and edits through its own connection, which leaves WAL
+// checkpoints to the pull worker's (the loader's, here): it stays open, as the worker does.
+const app = await openMirror(file, { checkpoints: 'another-connection' });
+
 // ---- list pages -----------------------------------------------------------------------
 const me = 'user7';
 const someProject = PROJECTS[3] as string;
@@ -317,7 +322,7 @@ function listTimes(
       let after: string | null = null;
       for (let p = 0; p < pages; p++) {
         const { value, ms, cpuMs } = timed(
-          () => mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
+          () => app.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
           `page ${p} of ${q} (round ${round})`,
         );
         if (round > 0) {
@@ -393,8 +398,8 @@ let shortCountMaxStep = 0;
 let shortCountMaxStepCpu = 0;
 for (let round = 0; round < 4; round++) {
   for (const q of SHORT) {
-    mirror.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit: 40 });
-    const steps = mirror.countTaskSteps(new URLSearchParams(q), { me, today: TODAY });
+    app.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit: 40 });
+    const steps = app.countTaskSteps(new URLSearchParams(q), { me, today: TODAY });
     const start = performance.now();
     let cpuMs = 0;
     for (let done = false; !done;) {
@@ -420,7 +425,7 @@ console.error(
   `search: selective p95 ${percentile(selective.times, 95).toFixed(2)} ms (${[...selective.paths].join(',')}), broad p95 ${percentile(broad.times, 95).toFixed(2)} ms (${[...broad.paths].join(',')})`,
 );
 for (const q of [...SELECTIVE, ...BROAD, ...SHORT]) {
-  const count = mirror.countTasks(new URLSearchParams(q), { me, today: TODAY });
+  const count = app.countTasks(new URLSearchParams(q), { me, today: TODAY });
   console.error(`  ${count} tasks match ${decodeURIComponent(q)}`);
 }
 
@@ -429,12 +434,13 @@ const edits: number[] = [];
 for (let i = 0; i < 200; i++) {
   const taskId = (tasks[(i * 487) % tasks.length] as { task_id: string }).task_id;
   const patch = i % 2 === 0 ? { status: 'in_progress' } : { title: `Edited ${i} ${words(3)}` };
-  edits.push(timed(() => mirror.editTask(taskId, patch), 'an edit').ms);
+  edits.push(timed(() => app.editTask(taskId, patch), 'an edit').ms);
 }
 console.error(`longest main-process step: ${maxBlock.toFixed(1)} ms, ${maxBlockWhat}`);
 if (values.verbose) console.error(`  edits: ${edits.map((ms) => ms.toFixed(1)).join(' ')}`);
 console.error(`edits: p95 ${percentile(edits, 95).toFixed(2)} ms, max ${Math.max(...edits).toFixed(2)} ms`);
 
+app.close();
 mirror.close();
 sampleRss();
 clearInterval(rssTimer);
