@@ -286,6 +286,8 @@ interface Where {
   params: unknown[];
   /** Per index, what it could narrow to. */
   narrowing: Map<string, Narrowing>;
+  /** Filters no index narrowing implies (team, tags, search, ...): they may leave far fewer matches than any narrowing. */
+  unnarrowed: number;
 }
 
 /** How a page is read: `index` is walked (or, for filter-index, read and sorted); `set` narrows a walk. */
@@ -318,7 +320,7 @@ function nullableIn(where: Where, column: string, values: readonly string[], nul
 
 /** Every filter but the search text's exact check, as SQL over `tasks t`. */
 function filterWhere(f: TaskListFilter, me: string, today: string): Where {
-  const where: Where = { sql: ['t.hidden = 0'], params: [], narrowing: new Map() };
+  const where: Where = { sql: ['t.hidden = 0'], params: [], narrowing: new Map(), unnarrowed: 0 };
   /** A condition that also narrows an index. */
   const keyed = (index: string, sql: string, params: readonly unknown[]) => {
     where.sql.push(sql);
@@ -354,6 +356,9 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
   if (f.team) nullableIn(where, 't.team_id', f.team, NO_TEAM);
   if (f.created_via) nullableIn(where, 't.created_via', f.created_via, NULL_VALUE);
   if (f.review) nullableIn(where, 't.review', f.review, NULL_VALUE);
+  where.unnarrowed += [f.team, f.created_via, f.review, f.tags, f.search].filter(
+    (v) => v !== undefined,
+  ).length;
   if (f.task_type) {
     const n = f.task_type.length;
     keyed(
@@ -393,6 +398,7 @@ function filterWhere(f: TaskListFilter, me: string, today: string): Where {
   if (f.overdue === true) {
     keyed('tasks_by_due', 't.k_due < ?', [today]);
     where.sql.push(`t.k_status_rank <> ${STATUS_RANK.completed}`);
+    where.unnarrowed++;
   }
   if (f.search !== undefined) {
     const term = f.search.toLowerCase();
@@ -613,8 +619,9 @@ export class TaskQueries {
         { path: 'filter-index', index: best.index },
       ],
     ];
-    // A set walk needs the sort order's index (grouped sorts walk theirs value by value).
-    if (walk.path === 'walk' && walk.index !== null)
+    // A set walk needs the sort order's index (grouped sorts walk theirs value by value), and
+    // its filter alone: with others it may walk the whole order for a few matches.
+    if (walk.path === 'walk' && walk.index !== null && where.narrowing.size === 1 && where.unnarrowed === 0)
       costs.push([
         best.n * COST.setMember + walked * COST.setTest + Math.min(limit + 1, best.n) * COST.rowCheck,
         { path: 'filter-walk', index: walk.index, set: { index: best.index, narrowing: best.narrowing } },
