@@ -32,13 +32,6 @@ const WORDS_PER_STEP = 1000;
 const MERGE_PAGES_PER_STEP = 100;
 /** Vocabulary words registered per build step. */
 const TERMS_PER_STEP = 1500;
-/**
- * Segments the word index may pile up before FTS5 merges them inside a write
- * (its "crisis merge", unbounded work): high while a first load fills it step
- * by step, the build's own merge steps then do that work in bounded pieces.
- */
-const LOAD_CRISIS_MERGE = 1000;
-const DEFAULT_CRISIS_MERGE = 16;
 /** The first character after the id bigram tokens' mark: every term starting with the mark sorts below it. */
 const AFTER_ID_TOKENS = String.fromCodePoint((ID_TOKEN_MARK.codePointAt(0) as number) + 1);
 /** A temp (per-connection, never in the file) view of the word index's terms. */
@@ -86,10 +79,8 @@ export function deferSortIndexes(db: Database): boolean {
     .all(...SORT_INDEX_NAMES) as { name: string; sql: string }[];
   write(db, { indexes, wordsFrom: 0, vocabularyFrom: '' });
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
-  // The words of the load go in by chunks; one merge of all the chunks at the
-  // end (in bounded steps) writes less than merging as they come.
-  db.exec("INSERT INTO task_words (task_words, rank) VALUES ('automerge', 0)");
-  db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('crisismerge', ${LOAD_CRISIS_MERGE})`);
+  // The words of the load go in by chunks, merged at the end in bounded steps
+  // (writes never merge the word index: migration 0007).
   return true;
 }
 
@@ -164,18 +155,14 @@ export function buildNextSortIndex(db: Database, words: WordIndex): boolean {
     );
     return true;
   }
-  // Then merge the segments the load left; fewer than two changes: nothing left (FTS5 docs).
-  const before = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('merge', ${MERGE_PAGES_PER_STEP})`);
-  if ((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n - before >= 2) return true;
+  // Then merge the segments the load left.
+  if (words.mergeStep(MERGE_PAGES_PER_STEP)) return true;
   if (typeof build.vocabularyFrom === 'string') {
     const from = build.vocabularyFrom;
     transaction(db, () => write(db, { ...build, vocabularyFrom: registerTerms(db, words, from) }), words);
     return true;
   }
   db.exec(`DROP TABLE IF EXISTS ${TERMS_TABLE}`);
-  db.exec(`INSERT INTO task_words (task_words, rank) VALUES ('crisismerge', ${DEFAULT_CRISIS_MERGE})`);
-  db.exec("INSERT INTO task_words (task_words, rank) VALUES ('automerge', 4)");
   db.prepare('DELETE FROM meta WHERE key = ?').run(META_KEY);
   // The planner's statistics of the new indexes.
   db.pragma('optimize');

@@ -166,6 +166,13 @@ interface CollectionStatements {
   removeUnseen: Statement<[string, number], { id: string; raw_json: string }>;
 }
 
+/**
+ * Word-index leaf pages merged after a page of tasks, and after a complete
+ * pass (every poll, a few ms of work at most; what edits added meanwhile).
+ */
+const PAGE_MERGE_PAGES = 64;
+const PASS_MERGE_PAGES = 256;
+
 export class Mirror {
   readonly words: WordIndex;
   private readonly store: TaskStore;
@@ -575,6 +582,12 @@ export class Mirror {
   applyPage(input: PageInput): PageApplied {
     const scope = input.scope ?? '';
     const partial = input.partial ?? false;
+    const applied = this.applyPageWrite(input, scope, partial);
+    if (input.collection === 'tasks') this.tidyWordIndex(PAGE_MERGE_PAGES);
+    return applied;
+  }
+
+  private applyPageWrite(input: PageInput, scope: string, partial: boolean): PageApplied {
     return this.write(() => {
       this.beginTaskPass(input.collection, scope, partial);
       const pass = this.passes.begin(input.collection, scope, partial, this.now());
@@ -775,7 +788,23 @@ export class Mirror {
       if (this.read(() => hasDeferredSortIndexes(this.db))) this.finishDeferredBuild();
       else this.optimize();
     }
+    if (collection === 'tasks') this.tidyWordIndex(PASS_MERGE_PAGES);
     return changes;
+  }
+
+  /**
+   * A bounded step of merging the word index's segments, after the pull's
+   * writes (the pull worker's thread in the app): writes themselves never
+   * merge (migration 0007), so an edit on the main thread never pays for it.
+   * A first load's build merges on its own. Best effort: a failure (the lock
+   * busy past the timeout) leaves the work to the next step.
+   */
+  private tidyWordIndex(pages: number): void {
+    try {
+      if (deferredBuild(this.db) === null) this.words.mergeStep(pages);
+    } catch {
+      // Merging only keeps searches quick; the write it follows has landed.
+    }
   }
 
   private removeUnseenTasks(passNo: number, changes: ChangeList): void {

@@ -58,6 +58,8 @@ export class WordIndex {
   private readonly shortWordsEnding: Statement<[string, string, number], { word: string }>;
   private readonly wordExists: Statement<[string], { word: string }>;
   private readonly matchTasks: Statement<[string, number, number], { rowid: number }>;
+  private readonly merge: Statement<[number]>;
+  private readonly totalChanges: Statement<[], { n: number }>;
 
   constructor(db: Database) {
     this.insertWord = db.prepare('INSERT OR IGNORE INTO search_words (word) VALUES (?)');
@@ -84,6 +86,8 @@ export class WordIndex {
     );
     this.wordsStarting = db.prepare('SELECT word FROM search_words WHERE word >= ? AND word < ? LIMIT ?');
     this.wordExists = db.prepare('SELECT word FROM search_words WHERE word = ?');
+    this.merge = db.prepare("INSERT INTO task_words (task_words, rank) VALUES ('merge', ?)");
+    this.totalChanges = db.prepare('SELECT total_changes() AS n');
     this.matchTasks = db.prepare(
       'SELECT rowid FROM task_words WHERE task_words MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?',
     );
@@ -111,6 +115,18 @@ export class WordIndex {
 
   remove(rid: number): void {
     this.deleteTask.run(rid);
+  }
+
+  /**
+   * One bounded step of merging the index's segments: at most `pages` leaf
+   * pages of work, on the levels holding several segments. Writes never merge
+   * (automerge is off, migration 0007): the pull worker calls this after its
+   * writes. Returns whether there was work (fewer than two changes: none, FTS5 docs).
+   */
+  mergeStep(pages: number): boolean {
+    const before = this.totalChanges.get()?.n ?? 0;
+    this.merge.run(pages);
+    return (this.totalChanges.get()?.n ?? 0) - before >= 2;
   }
 
   /** The enclosing transaction committed: the words added are in the file for good. */

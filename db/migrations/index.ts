@@ -7,6 +7,7 @@ import * as idTrigramWords from './0003_id_trigram_words';
 import * as taskSearchText from './0004_task_search_text';
 import * as oneCopyOfSearchText from './0005_one_copy_of_search_text';
 import * as idBigramWords from './0006_id_bigram_words';
+import * as wordIndexMergesApart from './0007_word_index_merges_apart';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -16,6 +17,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_task_search_text': taskSearchText,
   '0005_one_copy_of_search_text': oneCopyOfSearchText,
   '0006_id_bigram_words': idBigramWords,
+  '0007_word_index_merges_apart': wordIndexMergesApart,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

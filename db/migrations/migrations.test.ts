@@ -251,6 +251,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
+  {
+    version: '0007_word_index_merges_apart',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify: verifyEverything,
+  },
 ];
 
 let dir: string;
