@@ -8,6 +8,7 @@ import * as taskSearchText from './0004_task_search_text';
 import * as oneCopyOfSearchText from './0005_one_copy_of_search_text';
 import * as idBigramWords from './0006_id_bigram_words';
 import * as wordIndexMergesApart from './0007_word_index_merges_apart';
+import * as widerWalkIndexes from './0008_wider_walk_indexes';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_one_copy_of_search_text': oneCopyOfSearchText,
   '0006_id_bigram_words': idBigramWords,
   '0007_word_index_merges_apart': wordIndexMergesApart,
+  '0008_wider_walk_indexes': widerWalkIndexes,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

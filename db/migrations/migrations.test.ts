@@ -256,6 +256,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
+  {
+    version: '0008_wider_walk_indexes',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify: verifyEverything,
+  },
 ];
 
 let dir: string;
