@@ -39,3 +39,9 @@ test('a connection that leaves checkpoints to another never runs one in its comm
     await logPagesAfterEdits({ checkpoints: 'another-connection' }, 1.5 * AUTOCHECKPOINT_PAGES),
   ).toBeGreaterThan(1.4 * AUTOCHECKPOINT_PAGES);
 });
+
+test('a connection with a higher threshold checkpoints past it, not past 1000 pages', async () => {
+  expect(
+    await logPagesAfterEdits({ checkpointPages: 2 * AUTOCHECKPOINT_PAGES }, 1.5 * AUTOCHECKPOINT_PAGES),
+  ).toBeGreaterThan(1.4 * AUTOCHECKPOINT_PAGES);
+});

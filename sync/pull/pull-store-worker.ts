@@ -2,7 +2,7 @@
 // runs each PullStore call there, so that applying a 1000-task page (columns,
 // word index, one fsynced transaction) never stalls the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openMirror } from '../../db/open-mirror';
+import { openMirror, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
 import { readListBody } from './deferred-validation';
 import type { FetchedPage, ReadPage } from './pull-store';
@@ -31,6 +31,7 @@ const CACHE_SIZE_MB = 16;
 
 const ready = openMirror(file, {
   cacheSizeMb: CACHE_SIZE_MB,
+  checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
   ...(nativeBinding !== undefined ? { nativeBinding } : {}),
 }).then((mirror) => ({
   mirror,

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { openMirror } from '../../db/open-mirror';
+import { openMirror, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 
 const { values } = parseArgs({
   options: {
@@ -199,7 +199,11 @@ function timedInWorker<T>(work: () => T): { value: T; ms: number; cpuMs: number 
 
 const dir = mkdtempSync(join(tmpdir(), 'mirror-bench-'));
 const file = join(dir, 'mirror.db');
-const mirror = await openMirror(file, values['page-size'] ? { pageSize: Number(values['page-size']) } : {});
+// The loader stands for the pull worker's connection, opened as the worker opens it.
+const mirror = await openMirror(file, {
+  checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
+  ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
+});
 mirror.setAccount({ orgId: 'org_bench', username: 'user7' });
 
 console.error(`generating ${TASKS} tasks…`);
