@@ -5,6 +5,7 @@
 // transaction ever spans an await; file problems surface as MirrorStorageError.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { BackgroundLogFlush } from './background-log-flush';
 import { ChangeFeed, type NewNotification, type Notification } from './change-feed';
 import {
   checkResource,
@@ -136,6 +137,12 @@ export interface MirrorOptions {
    * macrotask after the pass (default), or all inside completePass.
    */
   sortIndexBuild?: 'background' | 'at-once';
+  /**
+   * After each server-data commit (NORMAL, not fsynced) and build step,
+   * flush the log to disk in the background: for the pull worker's
+   * connection (db/background-log-flush.ts). Default off.
+   */
+  flushLogInBackground?: boolean;
 }
 
 const emptyChanges = (): ChangeList => ({
@@ -188,6 +195,7 @@ export class Mirror {
   private readonly dataVersion: Statement<[], { data_version: number }>;
   private readonly schemaVersion: Statement<[], { schema_version: number }>;
   private readonly sortIndexBuild: 'background' | 'at-once';
+  private readonly logFlush: BackgroundLogFlush | null;
   private indexCache: { schema: number; names: ReadonlySet<string> } | null = null;
   /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data. */
   private synchronous: 'local' | 'server' = 'local';
@@ -202,6 +210,7 @@ export class Mirror {
   ) {
     this.now = options.now ?? (() => new Date().toISOString());
     this.sortIndexBuild = options.sortIndexBuild ?? 'background';
+    this.logFlush = options.flushLogInBackground === true ? new BackgroundLogFlush(`${file}-wal`) : null;
     this.words = new WordIndex(db);
     this.store = new TaskStore(db, this.words);
     this.overlay = new TaskOverlay(db, this.store, () => this.account());
@@ -304,6 +313,7 @@ export class Mirror {
         })
         .immediate();
       this.words.committed();
+      if (durability === 'server') this.logFlush?.soon();
       return result;
     } catch (error) {
       this.words.rolledBack();
@@ -1035,6 +1045,7 @@ export class Mirror {
           const started = performance.now();
           const cpu = process.cpuUsage();
           more = buildNextSortIndex(this.db, this.words);
+          this.logFlush?.soon();
           const used = process.cpuUsage(cpu);
           this.indexBuildSteps.push(performance.now() - started);
           this.indexBuildCpuSteps.push((used.user + used.system) / 1000);
@@ -1070,8 +1081,14 @@ export class Mirror {
     this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
   }
 
+  /** Resolves once no background log flush is running (tests). */
+  async logFlushed(): Promise<void> {
+    await this.logFlush?.settled();
+  }
+
   close(): void {
     if (!this.db.open) return;
+    this.logFlush?.close();
     try {
       this.db.pragma('optimize');
     } catch {

@@ -32,6 +32,7 @@ const CACHE_SIZE_MB = 16;
 const ready = openMirror(file, {
   cacheSizeMb: CACHE_SIZE_MB,
   checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
+  flushLogInBackground: true,
   ...(nativeBinding !== undefined ? { nativeBinding } : {}),
 }).then((mirror) => ({
   mirror,

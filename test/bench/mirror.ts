@@ -202,6 +202,7 @@ const file = join(dir, 'mirror.db');
 // The loader stands for the pull worker's connection, opened as the worker opens it.
 const mirror = await openMirror(file, {
   checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
+  flushLogInBackground: true,
   ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
 });
 mirror.setAccount({ orgId: 'org_bench', username: 'user7' });
