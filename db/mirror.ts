@@ -178,6 +178,11 @@ interface CollectionStatements {
  * pass (every poll, a few ms of work at most; what edits added meanwhile).
  */
 const PAGE_MERGE_PAGES = 64;
+
+/** A statement named an index another connection dropped meanwhile (a first load starting): plan again. */
+function indexWentAway(error: unknown): boolean {
+  return error instanceof Error && /no such index/.test(error.message);
+}
 const PASS_MERGE_PAGES = 256;
 
 export class Mirror {
@@ -391,8 +396,7 @@ export class Mirror {
         }
       } catch (error) {
         // Another connection dropped an index the count was using (a first load starting): count again.
-        if (attempt > 0 || !(error instanceof Error) || !/no such index/.test(error.message))
-          throw asStorageError(error, this.file);
+        if (attempt > 0 || !indexWentAway(error)) throw asStorageError(error, this.file);
         this.indexCache = null;
       }
     }
@@ -421,7 +425,7 @@ export class Mirror {
     try {
       return work();
     } catch (error) {
-      if (!(error instanceof Error) || !/no such index/.test(error.message)) throw error;
+      if (!indexWentAway(error)) throw error;
       this.indexCache = null;
       return work();
     }

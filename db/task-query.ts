@@ -583,6 +583,24 @@ export class TaskQueries {
   }
 
   /**
+   * Of the filter indexes the file has (but `except`), the one narrowing to
+   * the fewest rows, when that is at most PROBE_LIMIT; else null.
+   */
+  private narrowestIndex(
+    where: Where,
+    except: string | null,
+  ): { index: string; n: number; narrowing: Narrowing } | null {
+    const available = this.indexes();
+    let best: { index: string; n: number; narrowing: Narrowing } | null = null;
+    for (const [index, narrowing] of where.narrowing) {
+      if (index === except || !available.has(index)) continue;
+      const n = this.probe(index, narrowing);
+      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n, narrowing };
+    }
+    return best;
+  }
+
+  /**
    * Chooses how to answer without candidates, by selectivity (SQLite's planner
    * decides from sampled statistics and was measured sorting half the table
    * for a two-status filter, hence the explicit choice). With n the fewest
@@ -603,12 +621,7 @@ export class TaskQueries {
         : { path: 'walk', index: null }
       : // Without its index (a first load in progress) SQLite sorts: slower, same order.
         { path: 'walk', index: sortIndex !== null && available.has(sortIndex) ? sortIndex : null };
-    let best: { index: string; n: number; narrowing: Narrowing } | null = null;
-    for (const [index, narrowing] of where.narrowing) {
-      if (index === sortIndex || !available.has(index)) continue;
-      const n = this.probe(index, narrowing);
-      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n, narrowing };
-    }
+    const best = this.narrowestIndex(where, sortIndex);
     if (best === null) return walk;
     const total = Math.max(this.rowEstimate(), 1);
     const walked = Math.min(total, ((limit + 1) * total) / Math.max(best.n, 1));
@@ -899,13 +912,7 @@ export class TaskQueries {
       return;
     }
     // A filter whose index narrows to a few thousand rows is one short step on that index.
-    const available = this.indexes();
-    let best: { index: string; n: number } | null = null;
-    for (const [index, narrowing] of where.narrowing) {
-      if (!available.has(index)) continue;
-      const n = this.probe(index, narrowing);
-      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n };
-    }
+    const best = this.narrowestIndex(where, null);
     if (best !== null) {
       yield 0;
       yield (

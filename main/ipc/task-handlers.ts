@@ -301,8 +301,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const stop = new AbortController();
       const slot = list === undefined ? null : `${senderId}:${list}`;
       if (slot !== null) {
-        listAsked(slot, JSON.stringify(pairs), true);
-        runningCounts.set(slot, { query: JSON.stringify(pairs), stop });
+        const asked = JSON.stringify(pairs);
+        listAsked(slot, asked, true);
+        runningCounts.set(slot, { query: asked, stop });
       }
       try {
         const options = { me: me.username, today: today() };
