@@ -50,6 +50,12 @@ import { WordIndex } from './word-index';
 
 export type Resource = Record<string, unknown>;
 
+/** The caller's identity as `/v1/me` last answered it, with the answer's ETag. */
+export interface RememberedIdentity {
+  etag: string;
+  me: { user_id: string; username: string; org_id: string | null };
+}
+
 export interface CreatedResource {
   collection: CollectionName;
   id: string;
@@ -364,6 +370,40 @@ export class Mirror {
       upsert.run('username', account.username);
     });
     this.accountCache = null;
+  }
+
+  /**
+   * The last `/v1/me` answer and its ETag, so that a later process (the headless
+   * command runs one per sync) revalidates it with `If-None-Match` instead of
+   * reading it again; null until one was kept.
+   */
+  rememberedIdentity(): RememberedIdentity | null {
+    const rows = this.read(
+      () =>
+        this.db.prepare("SELECT key, value FROM meta WHERE key IN ('me_etag', 'me_body')").all() as {
+          key: string;
+          value: string;
+        }[],
+    );
+    const etag = rows.find((r) => r.key === 'me_etag')?.value;
+    const body = rows.find((r) => r.key === 'me_body')?.value;
+    if (etag === undefined || body === undefined) return null;
+    try {
+      return { etag, me: JSON.parse(body) as RememberedIdentity['me'] };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the `/v1/me` answer and its ETag (see rememberedIdentity). */
+  rememberIdentity(identity: RememberedIdentity): void {
+    this.write(() => {
+      const upsert = this.db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      );
+      upsert.run('me_etag', identity.etag);
+      upsert.run('me_body', JSON.stringify(identity.me));
+    });
   }
 
   // ---- reading tasks ----------------------------------------------------------

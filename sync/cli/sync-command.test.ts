@@ -148,6 +148,16 @@ describe('sync in process', () => {
     expect((await cli(['outbox', '--db', db])).stdout).toBe('');
   });
 
+  test('an unchanged re-sync by a new run pulls nothing: every read, /v1/me included, is revalidated', async () => {
+    expect((await cli([...syncArgs(), '--token', emulator.tokens.live])).code).toBe(0);
+
+    const again = await cli([...syncArgs(), '--once'], { SVC_TOKEN: emulator.tokens.live });
+
+    expect(again.code, again.stderr).toBe(0);
+    expect(lastLine(again)).toMatchObject({ pulled: 0, tasks: emulator.control.taskCount() });
+    expect(lastLine(again).not_modified).toBeGreaterThan(0);
+  });
+
   test('a sync that leaves a conflict exits 1 and counts it; resolving and syncing again exits 0', async () => {
     await cli([...syncArgs(), '--token', emulator.tokens.live]);
     const taskId = emulator.control.tasks()[0]?.task_id as string;

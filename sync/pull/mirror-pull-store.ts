@@ -1,7 +1,7 @@
 // PullStore over the mirror in this thread: each call is one of the mirror's
 // synchronous transactions; change lists are translated into the engine's
 // ResourceChange shape (created, updated with before/after per field, deleted).
-import type { ChangeList, Mirror } from '../../db/mirror';
+import type { ChangeList, Mirror, RememberedIdentity } from '../../db/mirror';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
 import { checkedItems } from './deferred-validation';
 import type { PageOutcome, PassRecord, PullStore, RemovalOutcome, StoredCollection } from './pull-store';
@@ -194,6 +194,14 @@ export class MirrorPullStore implements PullStore {
 
   setAccount(account: { orgId: string; username: string }): Promise<void> {
     return settle(() => this.mirror.setAccount(account));
+  }
+
+  rememberedIdentity(): Promise<RememberedIdentity | null> {
+    return settle(() => this.mirror.rememberedIdentity());
+  }
+
+  rememberIdentity(identity: RememberedIdentity): Promise<void> {
+    return settle(() => this.mirror.rememberIdentity(identity));
   }
 }
 

@@ -3,6 +3,7 @@
 // completed (the only place deletions happen), single task reads. Promises,
 // so that the writes could be served by a worker without changing pull.
 import type { ParkedEdit } from '../../db/outbox';
+import type { RememberedIdentity } from '../../db/mirror';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';
 
 export interface StoredPageRecord {
@@ -125,6 +126,9 @@ export interface PullStore {
   newestTaskDay(): Promise<string | null>;
   /** Keeps notifications in the mirror's change feed (what the UI lists, seen or not). */
   addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void>;
+  /** The `/v1/me` answer kept with the mirror, with its ETag (revalidated by the next process too). */
+  rememberedIdentity(): Promise<RememberedIdentity | null>;
+  rememberIdentity(identity: RememberedIdentity): Promise<void>;
   /** Who the mirror belongs to. */
   setAccount(account: { orgId: string; username: string }): Promise<void>;
 }

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { RememberedIdentity } from '../../db/mirror';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
 import type {
   FetchedPage,
@@ -232,5 +233,11 @@ export class WorkerPullStore implements PullStore {
   }
   setAccount(account: { orgId: string; username: string }): Promise<void> {
     return this.call('setAccount', account);
+  }
+  rememberedIdentity(): Promise<RememberedIdentity | null> {
+    return this.call('rememberedIdentity');
+  }
+  rememberIdentity(identity: RememberedIdentity): Promise<void> {
+    return this.call('rememberIdentity', identity);
   }
 }

@@ -1,6 +1,7 @@
 // `GET /v1/me`: who the token acts as and for which organization. Not a list:
-// read under its ETag (kept in memory; one request per full pull) and written
-// to the mirror as the account the file belongs to.
+// read under its ETag (kept with the mirror, so a new process revalidates it
+// too; one request per full pull) and written to the mirror as the account the
+// file belongs to.
 import { meOperations, organizationOperations } from '../../api/operations';
 import { emptyResult, type PullContext, type PulledResource, type ResourcePullResult } from '../pull-context';
 
@@ -20,8 +21,15 @@ export function rememberedMe(memo: ReadonlyMap<string, unknown>): MeFields | nul
 
 /** Reads `/v1/me` (304 reuses the remembered answer) and decides the organization. */
 export async function readMe(
-  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal'>,
+  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal' | 'store'>,
 ): Promise<MeFields & { notModified: boolean }> {
+  if (!ctx.memo.has(ME_ETAG)) {
+    const kept = await ctx.store.rememberedIdentity();
+    if (kept !== null) {
+      ctx.memo.set(ME_ETAG, kept.etag);
+      ctx.memo.set(ME_BODY, kept.me);
+    }
+  }
   const etag = ctx.memo.get(ME_ETAG);
   const answer = await ctx.api.read(
     meOperations.get,
@@ -31,7 +39,9 @@ export async function readMe(
   if (answer.status === 304) {
     const body = ctx.memo.get(ME_BODY) as MeFields | undefined;
     if (body) return { ...body, notModified: true };
-    return readMe({ ...ctx, memo: new Map() });
+    // A 304 to a validator we hold no answer for: read it again, unconditionally.
+    ctx.memo.set(ME_ETAG, null);
+    return readMe(ctx);
   }
   let orgId = answer.body.org_id ?? null;
   if (orgId === null) {
@@ -47,6 +57,7 @@ export async function readMe(
   const fields: MeFields = { user_id: answer.body.user_id, username: answer.body.username, org_id: orgId };
   ctx.memo.set(ME_ETAG, answer.etag);
   ctx.memo.set(ME_BODY, fields);
+  if (answer.etag !== null) await ctx.store.rememberIdentity({ etag: answer.etag, me: fields });
   return { ...fields, notModified: false };
 }
 
