@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { isRefusedCursor } from '../pull/page-walker';
 import {
   ProblemError,
   SignedOutError,
@@ -110,6 +111,130 @@ describe('problemErrorFromAnswer', () => {
     );
     expect(inspect(error, { depth: 10 })).not.toContain('SECRET');
     expect(JSON.stringify(error)).not.toContain('SECRET');
+  });
+});
+
+describe('a problem is known by its status and type whatever its other members hold', () => {
+  const refusedCursor = {
+    type: 'urn:svc:problem:invalid-parameter',
+    title: 'Invalid parameter',
+    status: 400,
+    detail: 'cursor is not accepted',
+    instance: '/v1/tasks',
+    request_id: 'req-1',
+    errors: [{ loc: ['query', 'cursor'], msg: 'cursor expired', allowed: null }],
+  };
+
+  test('a refused cursor whose item carries allowed: null is the invalid-parameter on cursor', () => {
+    const error = problemErrorFromAnswer('tasks.list', answer(400, refusedCursor));
+    expect(error).toMatchObject({ status: 400, type: 'invalid-parameter', requestId: 'req-1' });
+    expect(error.errors).toHaveLength(1);
+    expect(error.errors[0]?.loc).toEqual(['query', 'cursor']);
+    expect(error.errors[0]?.allowed).toBeNull();
+    // The page walker restarts its pass on exactly this error.
+    expect(isRefusedCursor(error)).toBe(true);
+  });
+
+  const members: [string, Record<string, unknown>][] = [
+    ['reason: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: 'x', reason: null }] }],
+    ['msg: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: null }] }],
+    ['loc: null beside a cursor item', { errors: [{ loc: null, msg: 'x' }, { loc: ['query', 'cursor'] }] }],
+    ['an unknown member in an item', { errors: [{ loc: ['query', 'cursor'], hint: { retry: true } }] }],
+    ['allowed of the wrong type', { errors: [{ loc: ['query', 'cursor'], allowed: 'asc|desc' }] }],
+    ['an item that is not an object', { errors: ['cursor', 7, null, { loc: ['query', 'cursor'] }] }],
+    ['mfa: null', { mfa: null }],
+    ['mfa of the wrong type', { mfa: 'yes' }],
+    ['title: null', { title: null }],
+    ['instance: null', { instance: null }],
+    ['request_id: null', { request_id: null }],
+    ['detail: null', { detail: null }],
+    ['status: null', { status: null }],
+    ['status absent', { status: undefined }],
+    ['status of the wrong type', { status: '400' }],
+    ['an unknown top-level member', { retry_hint: [1, 2, 3] }],
+  ];
+  test.each(members)('%s keeps the invalid-parameter on cursor', (_name, change) => {
+    const body = { ...refusedCursor, ...change };
+    const error = problemErrorFromAnswer('tasks.list', answer(400, body));
+    expect(error).toMatchObject({ status: 400, type: 'invalid-parameter' });
+    expect(error.typeUri).toBe('urn:svc:problem:invalid-parameter');
+    expect(isRefusedCursor(error)).toBe(true);
+  });
+
+  test.each([
+    ['errors: null', { errors: null }],
+    ['errors of the wrong type', { errors: { loc: ['query', 'cursor'] } }],
+  ])('%s is a problem with no items', (_name, change) => {
+    const error = problemErrorFromAnswer('tasks.list', answer(400, { ...refusedCursor, ...change }));
+    expect(error).toMatchObject({ status: 400, type: 'invalid-parameter', errors: [] });
+  });
+
+  test('a member of the wrong type is dropped from its item, the rest of the item stays', () => {
+    const error = problemErrorFromAnswer(
+      'tasks.list',
+      answer(400, {
+        ...refusedCursor,
+        errors: [{ loc: ['query', 'sort_by'], msg: 7, allowed: ['title'], extra: 'kept' }],
+      }),
+    );
+    expect(error.errors).toEqual([{ loc: ['query', 'sort_by'], allowed: ['title'], extra: 'kept' }]);
+  });
+
+  test.each([
+    ['absent', undefined],
+    ['null', null],
+    ['not a string', 42],
+  ])('a type that is %s is about:blank (RFC 9457: a missing type means about:blank)', (_name, type) => {
+    const error = problemErrorFromAnswer(
+      'tasks.list',
+      answer(404, { type, title: 'Not found', status: 404, detail: 'no such task' }),
+    );
+    expect(error).toMatchObject({ status: 404, type: 'about:blank', typeUri: 'about:blank' });
+    expect(error.detail).toBe('no such task');
+  });
+
+  test('a problem carrying nothing but its type is known by it', () => {
+    const error = problemErrorFromAnswer('tasks.list', answer(429, { type: 'urn:svc:problem:rate-limit' }));
+    expect(error).toMatchObject({ status: 429, type: 'rate-limit', errors: [], requestId: 'req-header' });
+  });
+
+  test('the status is the answer’s HTTP status, the problem’s status member being advisory', () => {
+    const { status: _status, ...noStatus } = refusedCursor;
+    expect(problemErrorFromAnswer('tasks.list', answer(400, noStatus)).status).toBe(400);
+    expect(problemErrorFromAnswer('tasks.list', answer(400, { ...refusedCursor, status: 500 })).status).toBe(
+      400,
+    );
+  });
+
+  test('a problem type under the former product name with null members is still known', () => {
+    const error = problemErrorFromAnswer(
+      'tasks.update',
+      answer(412, {
+        type: 'urn:formerco:problem:precondition-failed',
+        title: null,
+        status: 412,
+        detail: null,
+        instance: null,
+        request_id: null,
+      }),
+    );
+    expect(error).toMatchObject({ status: 412, type: 'precondition-failed', requestId: 'req-header' });
+    expect(error.is('precondition-failed')).toBe(true);
+  });
+
+  test('a 422 validation problem whose detail list has null members keeps its items', () => {
+    const error = problemErrorFromAnswer(
+      'tasks.create',
+      answer(422, {
+        type: 'urn:svc:problem:validation',
+        title: 'Invalid',
+        status: 422,
+        detail: [{ loc: ['body', 'title'], msg: 'too long', type: null }, 'not an item'],
+      }),
+    );
+    expect(error.type).toBe('validation');
+    expect(error.errors).toEqual([{ loc: ['body', 'title'], msg: 'too long', type: null }]);
+    expect(error.detail).toBe('body.title: too long');
   });
 });
 

@@ -2,14 +2,15 @@
 // ProblemError (callers branch on `status` and `type`, never on text); the other
 // kinds say why no usable answer came. None of them ever carries a token.
 import {
+  ABOUT_BLANK,
+  type ProblemErrorItem,
   type ProblemTypeName,
-  problemErrorItemSchema,
+  problemErrorItems,
   problemSchema,
   problemTypeName,
 } from '../protocol/problem';
-import type { z } from 'zod';
 
-export type ProblemErrorItem = z.infer<typeof problemErrorItemSchema>;
+export type { ProblemErrorItem } from '../protocol/problem';
 
 export type ApiErrorKind = 'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted';
 
@@ -166,9 +167,12 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 const MAX_DETAIL = 500;
 
 /**
- * Turns an HTTP error answer into a ProblemError. A problem+json body is read
- * for its fields; any other body (an HTML page from a proxy, plain text, JSON of
- * another shape) still gives a typed error, `about:blank`, with a short excerpt.
+ * Turns an HTTP error answer into a ProblemError. Any JSON object is read as a
+ * problem: its `type` names it (absent or unreadable: `about:blank`) and its
+ * other members are read one by one, an odd one dropped, never the problem.
+ * The status is always the answer's own (the body's `status` is advisory). Any
+ * other body (an HTML page from a proxy, plain text, a JSON array) still gives
+ * a typed error, `about:blank`, with a short excerpt.
  */
 export function problemErrorFromAnswer(
   operation: string,
@@ -187,29 +191,31 @@ export function problemErrorFromAnswer(
   } catch {
     json = undefined;
   }
+  const excerpt = (): string =>
+    redactSecrets(answer.text.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL), secrets);
   const parsed = problemSchema.safeParse(json);
   if (!parsed.success) {
-    const excerpt = redactSecrets(answer.text.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL), secrets);
     return new ProblemError(
       operation,
       answer.status,
-      'about:blank',
-      excerpt,
+      ABOUT_BLANK,
+      excerpt(),
       [],
       answer.requestId,
       answer.retryAfter,
-      'about:blank',
+      ABOUT_BLANK,
     );
   }
   const problem = parsed.data;
-  const type = problemTypeName(problem.type) ?? 'about:blank';
-  const detailList = Array.isArray(problem.detail) ? problemErrorItemList(problem.detail) : [];
+  const type = problemTypeName(problem.type) ?? ABOUT_BLANK;
+  const detailList = Array.isArray(problem.detail) ? problemErrorItems(problem.detail) : [];
   const errors = problem.errors ?? detailList;
   const detail =
     typeof problem.detail === 'string'
       ? problem.detail
       : errors.map((item) => [item.loc?.join('.'), item.msg].filter(Boolean).join(': ')).join('; ') ||
-        (problem.title ?? '');
+        (problem.title ?? '') ||
+        excerpt();
   return new ProblemError(
     operation,
     answer.status,
@@ -220,13 +226,4 @@ export function problemErrorFromAnswer(
     answer.retryAfter,
     problem.type,
   );
-}
-
-function problemErrorItemList(items: unknown[]): ProblemErrorItem[] {
-  const out: ProblemErrorItem[] = [];
-  for (const item of items) {
-    const parsed = problemErrorItemSchema.safeParse(item);
-    if (parsed.success) out.push(parsed.data);
-  }
-  return out;
 }

@@ -45,25 +45,65 @@ export function problemTypeUri(name: ProblemTypeName): string {
   return PROBLEM_PREFIX + name;
 }
 
+/**
+ * A member a problem may carry (the contract's "fields not marked required may
+ * be absent or null", problem bodies included): null is kept as null, and a
+ * value of the wrong type reads as absent, so one odd member never costs us the
+ * rest of the problem.
+ */
+function member<Schema extends z.ZodType>(schema: Schema) {
+  return schema.nullish().catch(undefined);
+}
+
+/** RFC 9457 section 3.1.1: when `type` is absent it is `about:blank`. */
+export const ABOUT_BLANK = 'about:blank';
+
+/** One item of `errors` (or of a 422's `detail` list); every member read on its own. */
 export const problemErrorItemSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])).optional(),
-  msg: z.string().optional(),
-  type: z.string().optional(),
-  allowed: z.array(z.string()).optional(),
-  required: z.string().nullable().optional(),
-  reason: z.string().optional(),
+  loc: member(z.array(z.union([z.string(), z.number()]))),
+  msg: member(z.string()),
+  type: member(z.string()),
+  allowed: member(z.array(z.string())),
+  /** Null on purpose for an operation no token may call (contract, Authentication). */
+  required: member(z.string()),
+  reason: member(z.string()),
+});
+export type ProblemErrorItem = z.infer<typeof problemErrorItemSchema>;
+
+/** The items of a list that are objects; anything else in it is dropped, the other items kept. */
+export function problemErrorItems(items: readonly unknown[]): ProblemErrorItem[] {
+  const out: ProblemErrorItem[] = [];
+  for (const item of items) {
+    const parsed = problemErrorItemSchema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+/** Only on `mfa-required`. */
+export const problemMfaSchema = z.looseObject({
+  enrolled: member(z.boolean()),
+  /** `all` or `admins` today; kept as any string, a problem is never refused over it. */
+  required_for: member(z.string()),
+  /** `org_policy` or `step_up` today. */
+  reason: member(z.string()),
 });
 
-/** Lenient: the documented fields are read when present, anything else is kept. */
+/**
+ * Any JSON object is a problem: it is known by the answer's status and its
+ * `type` (absent, null or not a string: `about:blank`), whatever its other
+ * members hold. Each member is read on its own; unknown members are kept.
+ */
 export const problemSchema = z.looseObject({
-  type: z.string(),
-  title: z.string().optional(),
-  status: z.number().int().optional(),
+  type: z.string().catch(ABOUT_BLANK),
+  title: member(z.string()),
+  /** Advisory (RFC 9457 section 3.1.2): the HTTP status of the answer is what counts. */
+  status: member(z.number().int()),
+  /** A string, or for a 422 the list of validation errors. */
   detail: z.unknown().optional(),
-  instance: z.string().optional(),
-  request_id: z.string().optional(),
-  errors: z.array(problemErrorItemSchema).optional(),
-  /** Only on `mfa-required`. */
-  mfa: z.looseObject({}).optional(),
+  instance: member(z.string()),
+  request_id: member(z.string()),
+  errors: member(z.array(z.unknown()).transform(problemErrorItems)),
+  mfa: member(problemMfaSchema),
 });
 export type Problem = z.infer<typeof problemSchema>;
