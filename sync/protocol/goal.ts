@@ -26,21 +26,28 @@ export const goalSchema = z.looseObject({
 });
 export type Goal = z.infer<typeof goalSchema>;
 
-/** One project's goals inside the grouped answer. */
+/**
+ * One project's goals inside the grouped answer. The contract marks none of its
+ * fields required; the client still needs `project_id`, `data` and `next_cursor`
+ * as it needs a list's envelope: a group read without its goals or its cursor
+ * would look complete and the pass's sweep would delete the goals it missed.
+ */
 export const projectGoalsSchema = z.looseObject({
   project_id: idField,
   data: z.array(goalSchema),
+  /** Null when the group is complete; absent is not null (a list is read to its null cursor). */
   next_cursor: z.string().nullable(),
-  goals_tasks_total: z.number().int(),
-  goals_tasks_completed: z.number().int(),
+  goals_tasks_total: optionalInt,
+  goals_tasks_completed: optionalInt,
 });
 export type ProjectGoals = z.infer<typeof projectGoalsSchema>;
 
 /** `GET /v1/goals?org_id=…`: every live goal grouped by project; `total` counts goals in all groups. */
 export const groupedGoalsSchema = z.looseObject({
-  org_id: idField,
+  org_id: optionalString,
+  /** Required for the same reason as a list's `data`. */
   projects: z.array(projectGoalsSchema),
-  total: z.number().int(),
+  total: optionalInt,
 });
 export type GroupedGoals = z.infer<typeof groupedGoalsSchema>;
 

@@ -5,7 +5,7 @@ import { idField, optionalString } from './wire-fields';
 
 /** One changed field. Its values are whatever the field holds, so they stay unknown. */
 export const taskHistoryChangeSchema = z.looseObject({
-  field: z.string().optional(),
+  field: optionalString,
   new: z.unknown().optional(),
   old: z.unknown().optional(),
 });

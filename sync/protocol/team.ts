@@ -37,6 +37,6 @@ export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 /** The answer of a single team read or `PATCH /v1/teams/{team_id}`. */
 export const teamDetailSchema = teamSchema.extend({
-  members: z.array(teamMemberSchema),
+  members: z.array(teamMemberSchema).nullish(),
 });
 export type TeamDetail = z.infer<typeof teamDetailSchema>;

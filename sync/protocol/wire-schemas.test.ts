@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
 import { accessTokenSchema, tokenCreatedSchema } from './access-token';
 import { goalDeletedSchema, goalSchema, groupedGoalsSchema } from './goal';
-import { healthSchema } from './health';
 import { listPageSchema } from './list-page';
 import { meSchema } from './me';
 import { oauthErrorSchema, oauthTokenSchema } from './oauth-token';
@@ -71,7 +70,7 @@ const resources: {
     name: 'team detail',
     schema: teamDetailSchema,
     sample: { team_id: 't1', org_id: 'o1', name: 'Core', members: [teamMember] },
-    required: 'members',
+    required: 'team_id',
   },
   {
     name: 'organization member',
@@ -116,7 +115,7 @@ const resources: {
       ],
       total: 1,
     },
-    required: 'total',
+    required: 'projects',
   },
   {
     name: 'goal deleted',
@@ -161,7 +160,6 @@ const resources: {
     required: 'access_token',
   },
   { name: 'oauth error', schema: oauthErrorSchema, sample: { error: 'invalid_grant' }, required: 'error' },
-  { name: 'health', schema: healthSchema, sample: { status: 'ok' }, required: 'status' },
   { name: 'access token', schema: accessTokenSchema, sample: token, required: 'token_prefix' },
   {
     name: 'token created',

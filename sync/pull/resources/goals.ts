@@ -26,7 +26,7 @@ function groupedSource(ctx: PullContext, continuations: Map<string, string>): Li
         items.push(...group.data);
         if (group.next_cursor !== null) continuations.set(group.project_id, group.next_cursor);
       }
-      return { status: 200, etag: answer.etag, items, nextCursor: null, total: answer.body.total };
+      return { status: 200, etag: answer.etag, items, nextCursor: null, total: answer.body.total ?? null };
     },
   };
 }
