@@ -135,6 +135,15 @@ describe('a problem is known by its status and type whatever its other members h
     expect(isRefusedCursor(error)).toBe(true);
   });
 
+  test('a refused cursor under the former product name, allowed: null, is recognised as well', () => {
+    const error = problemErrorFromAnswer(
+      'tasks.list',
+      answer(400, { ...refusedCursor, type: 'urn:formerco:problem:invalid-parameter' }),
+    );
+    expect(error).toMatchObject({ status: 400, type: 'invalid-parameter' });
+    expect(isRefusedCursor(error)).toBe(true);
+  });
+
   const members: [string, Record<string, unknown>][] = [
     ['reason: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: 'x', reason: null }] }],
     ['msg: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: null }] }],
