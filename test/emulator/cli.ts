@@ -1,4 +1,4 @@
-// `npm run emulator -- --port 4010 --seed 42 --seed-tasks 10000 [--latency-ms 50] [--host H]`
+// `npm run emulator -- --port 4010 --seed 42 --seed-tasks 10000 [--latency-ms 50] [--host H] [--variance SEED]`
 // Runs the emulator until SIGINT or SIGTERM. The first line on stdout is one
 // JSON object with base_url, auth_url, client_id, org_id, admin_secret and
 // tokens {live, test, peer}; tools read it to connect.
@@ -7,7 +7,8 @@ import { startEmulator } from './start';
 
 const usage =
   'usage: npm run emulator -- [--port 4010] [--seed 42] [--seed-tasks 1000] [--latency-ms 0] [--host 127.0.0.1]\n' +
-  '                           [--rate-limit-live 600] [--rate-limit-test 60] [--oauth-auto-approve]';
+  '                           [--rate-limit-live 600] [--rate-limit-test 60] [--oauth-auto-approve]\n' +
+  '                           [--variance SEED [--variance-faults on|off]]';
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
   if (raw === undefined) return fallback;
@@ -30,6 +31,8 @@ try {
       'rate-limit-live': { type: 'string' },
       'rate-limit-test': { type: 'string' },
       'oauth-auto-approve': { type: 'boolean' },
+      variance: { type: 'string' },
+      'variance-faults': { type: 'string' },
       help: { type: 'boolean' },
     },
   }));
@@ -44,6 +47,12 @@ if (values.help) {
 
 const rateLive = integer('rate-limit-live', values['rate-limit-live'], undefined);
 const rateTest = integer('rate-limit-test', values['rate-limit-test'], undefined);
+const varianceSeed = integer('variance', values.variance, undefined);
+const varianceFaults = values['variance-faults'] ?? 'on';
+if (varianceFaults !== 'on' && varianceFaults !== 'off') {
+  console.error(`--variance-faults must be on or off, not '${varianceFaults}'\n${usage}`);
+  process.exit(2);
+}
 const emulator = await startEmulator({
   port: integer('port', values.port, 0) ?? 0,
   host: values.host ?? '127.0.0.1',
@@ -51,6 +60,9 @@ const emulator = await startEmulator({
   seedTasks: integer('seed-tasks', values['seed-tasks'], 1000) ?? 1000,
   latencyMs: integer('latency-ms', values['latency-ms'], 0) ?? 0,
   oauthAutoApprove: values['oauth-auto-approve'] === true,
+  ...(varianceSeed !== undefined
+    ? { variance: { seed: varianceSeed, faults: varianceFaults === 'on' } }
+    : {}),
   rateLimit: {
     ...(rateLive !== undefined ? { live: rateLive } : {}),
     ...(rateTest !== undefined ? { test: rateTest } : {}),
@@ -65,6 +77,9 @@ process.stdout.write(
     org_id: emulator.orgId,
     admin_secret: emulator.adminSecret,
     tokens: emulator.tokens,
+    ...(varianceSeed !== undefined
+      ? { variance: { seed: varianceSeed, faults: varianceFaults === 'on' } }
+      : {}),
   }) + '\n',
 );
 console.error(

@@ -119,6 +119,19 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     return control.faults.snapshot();
   });
 
+  // Variance mode: its seed, whether its faults run, and how often each liberty was taken.
+  const variance = () => {
+    if (!control.variance)
+      throw new ProblemReply(404, null, 'Not Found', 'This emulator was not started in variance mode.');
+    return control.variance;
+  };
+  app.get('/_emulator/variance', () => variance().snapshot());
+  app.post('/_emulator/variance', (request) => {
+    const { faults } = parseOr422(z.object({ faults: z.boolean() }), request.body, 'body');
+    variance().setFaults(faults);
+    return variance().snapshot();
+  });
+
   app.post('/_emulator/peer/tasks', (request, reply) => {
     const task = control.peerCreate(request.body as Omit<TaskCreateInput, 'org_id'>);
     return reply.code(201).send(task);

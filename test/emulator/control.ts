@@ -7,7 +7,7 @@ import type { FaultPlan } from './faults';
 import type { MintTokenInput, TokenRecord } from './identity/identity-store';
 import type { RateLimitConfig } from './rate-limit';
 import type { HistoryRecord, TaskRecord } from './records';
-import { type CreateCounts, viewerOf } from './store';
+import { type CreateCounts, serializeTask, viewerOf } from './store';
 import {
   createTask,
   deleteTask,
@@ -18,6 +18,7 @@ import {
   type TaskCreateInput,
   type TaskPatchInput,
 } from './task-changes';
+import type { VarianceMode } from './variance';
 
 export interface MintTokenOptions {
   scopes: string[];
@@ -40,7 +41,13 @@ export interface EmulatorControl {
   peerDelete(taskId: string): void;
   /** A copy of one task as the API would send it, or undefined when it does not exist. */
   task(taskId: string): TaskRecord | undefined;
-  /** The ETag the API sends for a task now. */
+  /** Variance mode, when on: `setFaults(false)` stops its faults, `snapshot()` counts its liberties. */
+  readonly variance: VarianceMode | null;
+  /** One task exactly as the API sends it now (variance mode's rendering, else the record). */
+  servedTask(taskId: string): Record<string, unknown> | undefined;
+  /** Every task as the API sends it now (no particular order). */
+  servedTasks(): Record<string, unknown>[];
+  /** The ETag the API sends for a task now (without variance mode). */
   taskEtag(taskId: string): string | undefined;
   /** Copies of every task (no particular order). */
   tasks(): TaskRecord[];
@@ -64,17 +71,29 @@ function copy(task: TaskRecord): TaskRecord {
 export function createControl(ctx: EmulatorContext): EmulatorControl {
   const { store } = ctx;
   const peer = () => viewerOf(store.peerMember, null);
+  const served = (record: TaskRecord): Record<string, unknown> => {
+    const plain = JSON.parse(serializeTask(record)) as Record<string, unknown>;
+    return ctx.variance ? ctx.variance.renderResource(plain) : plain;
+  };
   return {
     faults: ctx.faults,
     clock: ctx.clock,
+    variance: ctx.variance,
+    servedTask(taskId) {
+      const entry = store.tasks.get(taskId);
+      return entry ? served(entry.record) : undefined;
+    },
+    servedTasks() {
+      return [...store.tasks.values()].map((entry) => served(entry.record));
+    },
     peerEdit(taskId, patch) {
       const viewer = peer();
       const entry = readableTask(store, viewer, taskId);
-      patchTask(store, viewer, entry, parseTaskPatch(patch));
+      patchTask(store, viewer, entry, parseTaskPatch(patch, ctx.variance !== null));
       return copy(entry.record);
     },
     peerCreate(fields) {
-      const input = parseTaskCreate({ org_id: store.org.org_id, ...fields });
+      const input = parseTaskCreate({ org_id: store.org.org_id, ...fields }, ctx.variance !== null);
       return copy(createTask(store, peer(), input).record);
     },
     peerDelete(taskId) {

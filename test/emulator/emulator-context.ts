@@ -10,6 +10,7 @@ import { ProblemReply } from './problem';
 import type { RateLimiter } from './rate-limit';
 import { type EmulatorStore, type Viewer, viewerOf } from './store';
 import type { TaskListEngine } from './task-list';
+import type { VarianceMode } from './variance';
 
 export interface RequestLogEntry {
   at: number;
@@ -36,6 +37,8 @@ export interface EmulatorContext {
   adminSecret: string;
   requestLog: RequestLogEntry[];
   oauthAutoApprove: boolean;
+  /** Variance mode (null: the emulator answers as it always has). */
+  variance: VarianceMode | null;
 }
 
 export function authOf(request: FastifyRequest): AuthContext {

@@ -4,6 +4,7 @@
 // stop being accepted. Each counted fault hits the next N matching requests
 // (optionally only under a path prefix and for one method), then wears off.
 import type { CursorCodec } from './paging';
+import type { VarianceMode } from './variance';
 
 export interface FaultScope {
   /** Only requests whose path starts with this (e.g. `/v1/tasks`). */
@@ -51,7 +52,11 @@ export class FaultPlan {
   private latency: LatencyFault[] = [];
   private counted: CountedFault[] = [];
 
-  constructor(private readonly cursors: CursorCodec) {}
+  constructor(
+    private readonly cursors: CursorCodec,
+    /** Variance mode's own faults and page sizes, after the counted ones. */
+    private readonly variance: VarianceMode | null = null,
+  ) {}
 
   /** Adds `ms` of delay before every matching answer (0 removes the latency of that scope). */
   setLatency(ms: number, scope: FaultScope = {}): void {
@@ -119,10 +124,14 @@ export class FaultPlan {
     return ms;
   }
 
-  /** Consumes one hit of the first matching fault of this kind, if any. */
-  take(kind: CountedFaultKind, method: string, path: string): CountedFault | undefined {
+  /** Consumes one hit of the first matching fault of this kind, if any (`url`: with its query, for variance). */
+  take(kind: CountedFaultKind, method: string, path: string, url: string = path): CountedFault | undefined {
     const fault = this.counted.find((f) => f.kind === kind && f.remaining > 0 && matches(f, method, path));
-    if (!fault) return undefined;
+    if (!fault) {
+      if (this.variance === null || kind === 'drop-connection') return undefined;
+      const varied = this.variance.take(kind, { method, path, url, idempotencyKey: null });
+      return varied && { remaining: 0, ...varied };
+    }
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.counted = this.counted.filter((f) => f !== fault);
     return fault;

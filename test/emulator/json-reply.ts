@@ -92,7 +92,7 @@ export function sendList<T>(
   const cursor = spec.params.get('cursor');
   const after = cursor === null ? null : ctx.cursors.decode(cursor, spec.queryKey);
   const offset = cursor === null ? parseOffset(spec.params.get('offset')) : 0;
-  const short = ctx.faults.take('short-page', request.method, pathOf(request.url));
+  const short = ctx.faults.take('short-page', request.method, pathOf(request.url), request.url);
   const page = pageOf(spec.sortedAsc, {
     order: spec.order,
     limit: short ? Math.min(limit, short.pageSize ?? 1) : limit,

@@ -33,6 +33,8 @@ declare module 'fastify' {
     rateState: RateState | null;
     /** The Idempotency-Key registered for this request (scope-qualified), to record or release its answer. */
     idempotencyScope: string | null;
+    /** Variance mode answers If-None-Match itself, after rendering (the route never sees it). */
+    varianceIfNoneMatch: string | null;
   }
   interface FastifyContextConfig {
     /** Scope the route needs; `null`: internal, refused to every token; absent: any valid token. */
@@ -118,6 +120,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.decorateRequest('auth', null);
   app.decorateRequest('rateState', null);
   app.decorateRequest('idempotencyScope', null);
+  app.decorateRequest('varianceIfNoneMatch', null);
 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -142,6 +145,8 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     reply.header('x-request-id', request.id);
     const path = pathOf(request.url);
     if (isControlPath(path)) return;
+    if (ctx.variance && path.startsWith('/v1/'))
+      request.varianceIfNoneMatch = ctx.variance.beforeRoute(request.headers) ?? null;
     const { live, test } = ctx.rateLimiter.config;
     if (!isApiPath(path)) {
       const taken = ctx.rateLimiter.take(`address:${request.ip}`, live);
@@ -182,12 +187,15 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.addHook('preHandler', (request, _reply, done) => {
     const path = pathOf(request.url);
     if (isControlPath(path)) return done();
-    if (ctx.faults.take('server-error', request.method, path)) {
+    if (ctx.faults.take('server-error', request.method, path, request.url)) {
       throw new ProblemReply(500, 'internal', 'Internal server error', 'Injected fault: the service failed.');
     }
-    const burst = ctx.faults.take('rate-limit-burst', request.method, path);
+    const burst = ctx.faults.take('rate-limit-burst', request.method, path, request.url);
     if (burst) throw rateLimited(burst.retryAfterSeconds ?? 1, 'Injected fault: a burst of 429s.');
-    if (queryPairs(request.url).has('cursor') && ctx.faults.take('reject-cursor', request.method, path)) {
+    if (
+      queryPairs(request.url).has('cursor') &&
+      ctx.faults.take('reject-cursor', request.method, path, request.url)
+    ) {
       throw invalidParameter('cursor', 'cursor is no longer accepted: start over');
     }
     const key = request.headers['idempotency-key'];
@@ -208,7 +216,8 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.addHook('onSend', async (request, reply, payload) => {
     const path = pathOf(request.url);
     if (isControlPath(path)) return payload;
-    const delay = ctx.latencyMs + ctx.faults.latencyFor(request.method, path);
+    const delay =
+      ctx.latencyMs + ctx.faults.latencyFor(request.method, path) + (ctx.variance?.delayMs(path) ?? 0);
     if (delay > 0) await sleep(delay);
     if (request.rateState)
       for (const [name, value] of Object.entries(rateLimitHeaders(request.rateState)))
@@ -232,6 +241,35 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
       }
     }
     const idempotencyKey = request.headers['idempotency-key'];
+    // Variance renders after the Idempotency-Key kept the route's own answer: a replay is rendered alike.
+    if (
+      ctx.variance &&
+      path.startsWith('/v1/') &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
+    ) {
+      const contentType = String(reply.getHeader('content-type') ?? '');
+      if (contentType.includes('json')) {
+        const routeEtag = reply.getHeader('etag');
+        const rendered = ctx.variance.render(
+          {
+            method: request.method,
+            url: request.url,
+            status: reply.statusCode,
+            contentType,
+            routeEtag: typeof routeEtag === 'string' ? routeEtag : null,
+          },
+          payload.toString(),
+          request.varianceIfNoneMatch ?? undefined,
+        );
+        payload = rendered.payload;
+        if (rendered.etag !== null) reply.header('etag', rendered.etag);
+        if (rendered.notModified) {
+          reply.code(304);
+          reply.removeHeader('content-type');
+          payload = null;
+        }
+      }
+    }
     ctx.requestLog.push({
       at: ctx.clock.now(),
       method: request.method,
@@ -244,8 +282,15 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
     });
     if (ctx.requestLog.length > 20_000) ctx.requestLog.splice(0, 10_000);
-    if (ctx.faults.take('drop-connection', request.method, path))
-      return droppedMidBody(request, reply, payload);
+    const dropped =
+      ctx.faults.take('drop-connection', request.method, path) ||
+      ctx.variance?.dropAnswer({
+        method: request.method,
+        path,
+        url: request.url,
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+      });
+    if (dropped) return droppedMidBody(request, reply, payload);
     return payload;
   });
 

@@ -16,6 +16,7 @@ import { seedOrganization } from './seed';
 import { buildServer } from './server';
 import { EmulatorStore } from './store';
 import { TaskListEngine } from './task-list';
+import { type VarianceOptions, VarianceMode, seedUnknownTaskValues } from './variance';
 
 export interface EmulatorOptions {
   /** undefined or 0: the OS picks a free port. */
@@ -33,6 +34,11 @@ export interface EmulatorOptions {
   rateLimit?: { live?: number; test?: number; windowMs?: number };
   /** The OAuth consent page approves at once (302 straight to the redirect). */
   oauthAutoApprove?: boolean;
+  /**
+   * Variance mode: answers take the liberties the contract allows, deterministically per seed
+   * (variance.ts). `control.variance.setFaults(false)` stops its faults and keeps the rest.
+   */
+  variance?: VarianceOptions;
 }
 
 export interface RunningEmulator {
@@ -77,6 +83,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const seed = options.seed ?? 42;
   const store = new EmulatorStore(clock, seed);
   seedOrganization(store, { seed, taskCount: options.seedTasks ?? 300 });
+  const variance = options.variance ? new VarianceMode(options.variance, clock) : null;
+  if (variance) seedUnknownTaskValues(store, variance.seed);
 
   const identity = new IdentityStore({
     clock,
@@ -114,13 +122,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     identity,
     tasks: new TaskListEngine(store, cursors),
     cursors,
-    faults: new FaultPlan(cursors),
+    faults: new FaultPlan(cursors, variance),
     idempotency: new IdempotencyStore(clock),
     rateLimiter: new RateLimiter(clock, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }),
     latencyMs: options.latencyMs ?? 0,
     adminSecret: `adm_${randomBytes(18).toString('base64url')}`,
     requestLog: [],
     oauthAutoApprove: options.oauthAutoApprove ?? false,
+    variance,
   };
   // Sorted before the first request: the default order and the stable one gaps.md recommends for a full pass.
   ctx.tasks.index('title');

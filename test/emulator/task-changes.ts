@@ -16,6 +16,7 @@ import {
 import { daySchema, parseOr422, text, validationProblem } from './body-validation';
 import { type ProblemErrorItem, ProblemReply } from './problem';
 import type { TaskRecord } from './records';
+import { UNKNOWN_TASK_PRIORITIES, UNKNOWN_TASK_STATUSES } from './variance';
 import {
   canSeeProject,
   changedFields,
@@ -57,6 +58,24 @@ export const taskCreateSchema = z.object({
 
 export const taskPatchSchema = z.object(editableShape).partial() as unknown as z.ZodType<TaskPatchInput>;
 
+// Variance mode stores statuses and priorities the client has never heard of (gaps.md: "more may
+// exist"); a value the server sends must be accepted back.
+const widenedEnums = {
+  status: z.enum([...TASK_STATUSES, ...UNKNOWN_TASK_STATUSES]),
+  priority: z.enum([...TASK_PRIORITIES, ...UNKNOWN_TASK_PRIORITIES]).nullable(),
+};
+const taskCreateSchemaWide = z.object({
+  ...Object.fromEntries(
+    Object.entries({ ...editableShape, ...widenedEnums }).map(([key, schema]) => [key, schema.optional()]),
+  ),
+  org_id: z.string().min(1).max(1000),
+  title: editableShape.title,
+  created_via: z.enum(TASK_CREATED_VIA).nullable().optional(),
+}) as unknown as z.ZodType<TaskCreateInput>;
+const taskPatchSchemaWide = z
+  .object({ ...editableShape, ...widenedEnums })
+  .partial() as unknown as z.ZodType<TaskPatchInput>;
+
 type Editable = {
   [K in keyof typeof editableShape]: z.infer<(typeof editableShape)[K]>;
 };
@@ -67,12 +86,13 @@ export type TaskCreateInput = TaskPatchInput & {
   created_via?: TaskRecord['created_via'];
 };
 
-export function parseTaskCreate(body: unknown): TaskCreateInput {
-  return parseOr422(taskCreateSchema, body, 'body');
+/** `widened`: also the statuses and priorities variance mode stores. */
+export function parseTaskCreate(body: unknown, widened = false): TaskCreateInput {
+  return parseOr422(widened ? taskCreateSchemaWide : taskCreateSchema, body, 'body');
 }
 
-export function parseTaskPatch(body: unknown): TaskPatchInput {
-  return parseOr422(taskPatchSchema, body, 'body');
+export function parseTaskPatch(body: unknown, widened = false): TaskPatchInput {
+  return parseOr422(widened ? taskPatchSchemaWide : taskPatchSchema, body, 'body');
 }
 
 function forbiddenProject(projectId: string | null): ProblemReply {

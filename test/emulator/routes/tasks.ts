@@ -42,7 +42,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const cursor = params.get('cursor');
     const offset = cursor === null ? parseOffset(params.get('offset')) : 0;
     const query = parseTaskQuery(params);
-    const short = ctx.faults.take('short-page', request.method, pathOf(request.url));
+    const short = ctx.faults.take('short-page', request.method, pathOf(request.url), request.url);
     const page = ctx.tasks.page({
       viewer,
       query,
@@ -67,7 +67,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     '/v1/tasks',
     { config: { scope: 'tasks:write', operationId: 'tasks.create', idempotent: true } },
     (request, reply) => {
-      const input = parseTaskCreate(request.body);
+      const input = parseTaskCreate(request.body, ctx.variance !== null);
       requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
       const entry = createTask(ctx.store, viewerFor(ctx, request), input);
       reply.header('location', `/v1/tasks/${entry.record.task_id}`);
@@ -81,7 +81,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const viewer = viewerFor(ctx, request);
       const entry = readableTask(ctx.store, viewer, request.params.task_id);
       checkIfMatch(request, entry.etag);
-      patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body));
+      patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body, ctx.variance !== null));
       return sendBody(request, reply, 200, entry.bytes, entry.etag);
     };
   app.patch<{ Params: TaskParams }>(
