@@ -15,6 +15,7 @@ import { apiCredentials } from '../auth/api-credentials';
 import { OAuthSignIn } from '../auth/oauth-flow';
 import { classifyPastedToken } from '../auth/pasted-token';
 import { refreshTokenKey } from '../auth/secret-store';
+import type { TokenGrant } from '../auth/token-endpoint';
 import { TokenKeeper } from '../auth/token-keeper';
 import { openMirror as openMirrorFile } from '../../db/open-mirror';
 import type { Mirror } from '../../db/mirror';
@@ -295,23 +296,25 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
       },
     );
     this.#attempt = attempt;
-    let grant;
+    // The browser's page waits for all of it: "Signed in" only once the account is kept.
+    const finish = async (grant: TokenGrant): Promise<SignInResult> => {
+      const me = await identityOfToken(server.base_url, grant.accessToken, this.#clientOptions());
+      // Our service's token answer names the organization (gaps.md); a standard server's does not, /v1/me may.
+      const identity: AccountIdentity = { ...me, org_id: grant.orgId ?? me.org_id };
+      return this.#serialized(async () => {
+        const { record, created } = this.#target(input.accountId, server, identity);
+        await this.#secrets.delete(accessTokenKey(record.id));
+        const keeper = await TokenKeeper.fromGrant(grant, this.#keeperOptions(record));
+        return this.#completeSignIn(record, created, 'oauth', false, (runtime) =>
+          this.#oauthSession(runtime, keeper),
+        );
+      });
+    };
     try {
-      grant = await attempt.signIn(input.signal ? { signal: input.signal } : {});
+      return await attempt.signIn({ ...(input.signal ? { signal: input.signal } : {}), finish });
     } finally {
       if (this.#attempt === attempt) this.#attempt = null;
     }
-    const me = await identityOfToken(server.base_url, grant.accessToken, this.#clientOptions());
-    // The grant names the organization the token is for; /v1/me may leave it out.
-    const identity: AccountIdentity = { ...me, org_id: grant.orgId };
-    return this.#serialized(async () => {
-      const { record, created } = this.#target(input.accountId, server, identity);
-      await this.#secrets.delete(accessTokenKey(record.id));
-      const keeper = await TokenKeeper.fromGrant(grant, this.#keeperOptions(record));
-      return this.#completeSignIn(record, created, 'oauth', false, (runtime) =>
-        this.#oauthSession(runtime, keeper),
-      );
-    });
   }
 
   /** Ends the browser sign-in that is waiting, if any (it rejects as cancelled). */

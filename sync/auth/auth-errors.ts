@@ -6,6 +6,7 @@ import { redactSecrets } from './redaction';
 export type AuthErrorType =
   | 'auth-url-refused'
   | 'oauth-error'
+  | 'issuer-mismatch'
   | 'signed-out'
   | 'attempt-ended'
   | 'loopback-unavailable'
@@ -83,7 +84,34 @@ export class OAuthProtocolError extends AuthError {
 const ERROR_CODE_PATTERN = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 const DESCRIPTION_PATTERN = /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,300}$/;
 
-export type SignedOutReason = 'refresh-token-refused' | 'no-refresh-token';
+/**
+ * RFC 9207: the redirect named another authorization server (`iss`) than the
+ * one this app sent the person to. The code is not used: it may have been
+ * meant for another server (a mix-up attack), or the sign-in address is wrong.
+ */
+export class IssuerMismatchError extends AuthError {
+  override readonly name = 'IssuerMismatchError';
+  readonly type = 'issuer-mismatch';
+  constructor(
+    readonly expected: string,
+    /** The `iss` the redirect carried; null when it carried several. */
+    readonly received: string | null,
+  ) {
+    super(
+      `The sign-in answer came from another server (${received === null ? 'an ambiguous issuer' : received.slice(0, 200)}) than the sign-in server ${expected}; it was refused. Check the sign-in address and try again.`,
+    );
+  }
+}
+
+export type SignedOutReason = 'refresh-token-refused' | 'no-refresh-token' | 'access-token-lapsed';
+
+const SIGNED_OUT_MESSAGES: Record<SignedOutReason, string> = {
+  'no-refresh-token': 'Not signed in: no saved sign-in was found. Sign in again.',
+  'refresh-token-refused':
+    'Signed out: the saved sign-in is no longer accepted by the server. Sign in again.',
+  'access-token-lapsed':
+    'Signed out: the sign-in server gave no refresh token, so the sign-in lasted only as long as its access token, which has now lapsed. Sign in again.',
+};
 
 /**
  * The session cannot continue without the person signing in again. Nothing
@@ -93,11 +121,7 @@ export class SignedOutError extends AuthError {
   override readonly name = 'SignedOutError';
   readonly type = 'signed-out';
   constructor(readonly reason: SignedOutReason) {
-    super(
-      reason === 'no-refresh-token'
-        ? 'Not signed in: no saved sign-in was found. Sign in again.'
-        : 'Signed out: the saved sign-in is no longer accepted by the server. Sign in again.',
-    );
+    super(SIGNED_OUT_MESSAGES[reason]);
   }
 }
 

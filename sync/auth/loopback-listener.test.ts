@@ -1,10 +1,17 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { LoopbackListenError, OAuthProtocolError, SignInAttemptEndedError } from './auth-errors';
 import {
+  IssuerMismatchError,
+  LoopbackListenError,
+  OAuthProtocolError,
+  SignInAttemptEndedError,
+} from './auth-errors';
+import {
+  type LoopbackCallback,
   type LoopbackListener,
   type LoopbackListenerOptions,
+  type SignInOutcome,
   startLoopbackListener,
 } from './loopback-listener';
 
@@ -54,6 +61,27 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((l) => l.close()));
 });
 
+/**
+ * The browser arrives with the genuine redirect; once the listener has handed
+ * on the code, the app answers with `outcome`, and the browser gets its page.
+ */
+async function arrive(
+  listener: LoopbackListener,
+  target: string,
+  outcome: SignInOutcome = { ok: true },
+  options: { agent?: Agent } = {},
+): Promise<{ reply: Reply; callback: LoopbackCallback; answeredBeforeRespond: boolean }> {
+  let answered = false;
+  const replied = send(listener.port, target, options).then((reply) => {
+    answered = true;
+    return reply;
+  });
+  const callback = await listener.callback;
+  const answeredBeforeRespond = answered;
+  callback.respond(outcome);
+  return { reply: await replied, callback, answeredBeforeRespond };
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => undefined,
@@ -68,14 +96,19 @@ describe('loopback listener', () => {
     expect(listener.redirectUri).toBe(`http://127.0.0.1:${listener.port}/callback`);
   });
 
-  test('accepts the genuine redirect, tells the browser the app takes over, and closes', async () => {
+  test('accepts the genuine redirect; the browser is told "Signed in" only once the app says so, and it closes', async () => {
     const listener = await listen();
-    const reply = await send(listener.port, `/callback?code=the-code&state=${STATE}`);
+    const { reply, callback, answeredBeforeRespond } = await arrive(
+      listener,
+      `/callback?code=the-code&state=${STATE}`,
+    );
+    expect(callback.code).toBe('the-code');
+    expect(answeredBeforeRespond).toBe(false);
     expect(reply.status).toBe(200);
+    expect(reply.body).toContain('<h1>Signed in</h1>');
     expect(reply.body).toContain('go back to the app');
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
-    expect(await listener.callback).toEqual({ code: 'the-code' });
     // A second callback after success finds nobody listening.
     await expect(send(listener.port, `/callback?code=again&state=${STATE}`)).rejects.toMatchObject({
       code: 'ECONNREFUSED',
@@ -92,8 +125,9 @@ describe('loopback listener', () => {
       400,
     );
     expect((await send(listener.port, `/callback?error=access_denied&state=nope`)).status).toBe(400);
-    expect((await send(listener.port, `/callback?code=genuine&state=${STATE}`)).status).toBe(200);
-    expect(await listener.callback).toEqual({ code: 'genuine' });
+    const { reply, callback } = await arrive(listener, `/callback?code=genuine&state=${STATE}`);
+    expect(reply.status).toBe(200);
+    expect(callback.code).toBe('genuine');
   });
 
   test.each<[string, { target: string; method?: string; host?: string }]>([
@@ -116,8 +150,9 @@ describe('loopback listener', () => {
       ...(host ? { host: host.replace('PORT', port) } : {}),
     });
     expect(reply.status).toBe(404);
-    expect((await send(listener.port, `/callback?code=genuine&state=${STATE}`)).status).toBe(200);
-    expect(await listener.callback).toEqual({ code: 'genuine' });
+    const genuine = await arrive(listener, `/callback?code=genuine&state=${STATE}`);
+    expect(genuine.reply.status).toBe(200);
+    expect(genuine.callback.code).toBe('genuine');
   });
 
   test('HEAD answers 404 too', async () => {
@@ -157,6 +192,62 @@ describe('loopback listener', () => {
     expect(await rejection(listener.callback)).toBeInstanceOf(OAuthProtocolError);
   });
 
+  test('when the app says the sign-in failed (a refused code exchange), the browser is told so and why', async () => {
+    const listener = await listen();
+    const { reply } = await arrive(listener, `/callback?code=c&state=${STATE}`, {
+      ok: false,
+      message: 'The authorization is no longer valid (invalid_grant).',
+    });
+    expect(reply.body).toContain('<h1>Sign-in did not complete</h1>');
+    expect(reply.body).toContain('The authorization is no longer valid (invalid_grant).');
+    expect(reply.body).not.toContain('Signed in');
+  });
+
+  test('closing the listener while the browser waits tells it the sign-in did not complete', async () => {
+    const listener = await listen();
+    const replied = send(listener.port, `/callback?code=c&state=${STATE}`);
+    await listener.callback;
+    await listener.close();
+    const reply = await replied;
+    expect(reply.body).toContain('Sign-in did not complete');
+    expect(reply.body).toContain('The app ended this sign-in.');
+  });
+
+  test('RFC 9207: a redirect naming another issuer ends the attempt, the code unused, and tells the browser', async () => {
+    const listener = await listen({ expectedIssuer: 'https://auth.example.com' });
+    const reply = await send(
+      listener.port,
+      `/callback?code=c&state=${STATE}&iss=${encodeURIComponent('https://attacker.example')}`,
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain('Sign-in did not complete');
+    const error = await rejection(listener.callback);
+    expect(error).toBeInstanceOf(IssuerMismatchError);
+    expect(error).toMatchObject({
+      type: 'issuer-mismatch',
+      expected: 'https://auth.example.com',
+      received: 'https://attacker.example',
+    });
+  });
+
+  test.each([
+    ['the expected issuer', `&iss=${encodeURIComponent('https://auth.example.com')}`],
+    ['the expected issuer with a trailing slash', `&iss=${encodeURIComponent('https://auth.example.com/')}`],
+    ['no iss (the server need not send one)', ''],
+  ])('RFC 9207: a redirect with %s is accepted', async (_name, iss) => {
+    const listener = await listen({ expectedIssuer: 'https://auth.example.com/' });
+    const { reply, callback } = await arrive(listener, `/callback?code=c&state=${STATE}${iss}`);
+    expect(reply.status).toBe(200);
+    expect(callback.code).toBe('c');
+  });
+
+  test('RFC 9207: a repeated iss is refused, even if one of them matches', async () => {
+    const listener = await listen({ expectedIssuer: 'https://auth.example.com' });
+    const both = `iss=${encodeURIComponent('https://auth.example.com')}&iss=${encodeURIComponent('https://attacker.example')}`;
+    expect((await send(listener.port, `/callback?code=c&state=${STATE}&${both}`)).status).toBe(400);
+    expect(await rejection(listener.callback)).toMatchObject({ type: 'issuer-mismatch', received: null });
+  });
+
   test('a genuine redirect without a code ends the attempt with invalid_request', async () => {
     const listener = await listen();
     expect((await send(listener.port, `/callback?state=${STATE}`)).status).toBe(400);
@@ -171,8 +262,9 @@ describe('loopback listener', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       expect((await send(listener.port, '/favicon.ico', { agent })).status).toBe(404);
-      expect((await send(listener.port, `/callback?code=c&state=${STATE}`)).status).toBe(200);
-      expect(await listener.callback).toEqual({ code: 'c' });
+      const { reply, callback } = await arrive(listener, `/callback?code=c&state=${STATE}`);
+      expect(reply.status).toBe(200);
+      expect(callback.code).toBe('c');
     } finally {
       agent.destroy();
     }

@@ -1,11 +1,14 @@
 // The loopback end of an RFC 8252 sign-in: a one-shot HTTP listener on
 // 127.0.0.1 that waits for the browser's redirect carrying the authorization
-// code for one attempt, answers the browser with a small page, and closes.
+// code for one attempt, and closes. The browser's page waits until the app
+// says how the sign-in ended (the code exchanged, the account checked), so the
+// page and the app never disagree.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import {
   type AttemptEndReason,
+  IssuerMismatchError,
   LoopbackListenError,
   OAuthProtocolError,
   SignInAttemptEndedError,
@@ -28,10 +31,25 @@ export interface LoopbackListenerOptions {
   timeoutMs?: number;
   /** Abort to end the attempt; a SignInAttemptEndedError as the reason is kept (e.g. `superseded`). */
   signal?: AbortSignal;
+  /**
+   * The authorization server's issuer identifier (RFC 9207). A redirect whose
+   * `iss` differs ends the attempt (a mix-up: another server answered); a
+   * redirect without `iss` is accepted, as servers need not send it.
+   */
+  expectedIssuer?: string;
 }
+
+/** How the sign-in ended, for the page the waiting browser is shown. */
+export type SignInOutcome = { ok: true } | { ok: false; message: string };
 
 export interface LoopbackCallback {
   code: string;
+  /**
+   * Answers the browser that brought the code (it waits until then). The
+   * first call counts; closing the listener unanswered tells it the sign-in
+   * did not complete.
+   */
+  respond(outcome: SignInOutcome): void;
 }
 
 export interface LoopbackListener {
@@ -39,12 +57,13 @@ export interface LoopbackListener {
   readonly redirectUri: string;
   readonly port: number;
   /**
-   * Settles once, after the listener has closed: with the code, or rejected
-   * with OAuthProtocolError (an error on the redirect, e.g. access_denied) or
-   * SignInAttemptEndedError (timeout, cancel, superseded).
+   * Settles once, when no other request can reach the listener any more: with
+   * the code (the browser then waits for `respond`), or rejected with
+   * OAuthProtocolError (an error on the redirect, e.g. access_denied),
+   * IssuerMismatchError or SignInAttemptEndedError (timeout, cancel, superseded).
    */
   readonly callback: Promise<LoopbackCallback>;
-  /** Cancel the attempt (if it is still waiting) and resolve once closed. */
+  /** Cancel the attempt (if it is still waiting), answer a browser still waiting, and resolve once closed. */
   close(): Promise<void>;
 }
 
@@ -65,13 +84,35 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
   // Nobody may be awaiting yet (the flow opens the browser first): do not let an early end go unhandled.
   callback.catch(() => undefined);
 
+  /** The genuine redirect's response, held open until the app says how the sign-in ended. */
+  let held: ServerResponse | undefined;
+  function respond(result: SignInOutcome): void {
+    const response = held;
+    held = undefined;
+    if (!response || response.writableEnded || response.destroyed) return;
+    const winner = response.socket;
+    // The page is flushed and the connection closed (Connection: close), or cut after a grace period.
+    response.on('finish', () => setTimeout(() => winner?.destroy(), LINGER_MS).unref());
+    if (result.ok) answer(response, 200, successPage, true);
+    else answer(response, 200, failurePage(result.message), true);
+  }
+
   const server = createServer((request, response) => {
     if (outcome) return answer(response, 404, notFoundPage, true);
     const verdict = judge(request);
     if (verdict.kind === 'ignore') return answer(response, verdict.status, verdict.page, false);
-    // The genuine redirect for this attempt: answer the browser, then close everything.
     outcome = verdict.outcome;
     const winner = request.socket;
+    if (verdict.kind === 'hold') {
+      // The code for this attempt: nobody else gets in, and the browser waits for the app's answer.
+      held = response;
+      response.on('close', () => {
+        if (held === response) held = undefined;
+      });
+      shutDown(winner);
+      return;
+    }
+    // A failed redirect: tell the browser now, then close everything.
     response.on('finish', () => shutDown(winner));
     // A browser that hangs up before the page is sent must not leave the attempt open either.
     response.on('close', () => shutDown(winner));
@@ -98,21 +139,33 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
   const onAbort = (): void => end(signal ? attemptEndedBy(signal) : 'cancelled');
   signal?.addEventListener('abort', onAbort, { once: true });
 
-  let shuttingDown = false;
+  let serverClosed: Promise<void> | undefined;
   /** Close the listener; `winner` is the connection that carried the genuine redirect, if any. */
   function shutDown(winner?: Socket): void {
-    if (shuttingDown) return;
-    shuttingDown = true;
+    if (serverClosed) return;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    const linger = setTimeout(() => sockets.forEach((socket) => socket.destroy()), LINGER_MS);
-    server.close(() => {
-      clearTimeout(linger);
-      settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') });
-    });
+    const held = outcome?.ok === true;
+    // A failure page is flushed within the grace period; a held browser waits for the app (the token
+    // request's own timeout bounds that), and close() answers it if the app never does.
+    const linger = held
+      ? undefined
+      : setTimeout(() => sockets.forEach((socket) => socket.destroy()), LINGER_MS);
+    serverClosed = new Promise<void>((resolve) =>
+      server.close(() => {
+        clearTimeout(linger);
+        resolve();
+      }),
+    );
     // Strays and idle keep-alive connections go now. The winner ends itself once its page is
     // flushed (Connection: close), or is cut when the grace period is over.
     for (const socket of sockets) if (socket !== winner) socket.destroy();
+    // Nobody can reach the listener any more: a held code is handed on now, a failure once closed.
+    if (held) settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') });
+    else
+      void serverClosed.then(() =>
+        settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') }),
+      );
   }
 
   function end(reason: AttemptEndReason | SignInAttemptEndedError): void {
@@ -123,7 +176,8 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
 
   type Verdict =
     | { kind: 'ignore'; status: number; page: string }
-    | { kind: 'accept'; status: number; page: string; outcome: Outcome };
+    | { kind: 'accept'; status: number; page: string; outcome: Outcome }
+    | { kind: 'hold'; outcome: Outcome };
 
   function judge(request: IncomingMessage): Verdict {
     const target = request.url ?? '';
@@ -139,6 +193,19 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     // A stray or forged request must not end the attempt: refuse it and keep waiting for the genuine one.
     if (state === undefined || !sameSecret(state, options.expectedState)) {
       return { kind: 'ignore', status: 400, page: wrongStatePage };
+    }
+    // RFC 9207: an answer naming another issuer came from another server than the one asked (mix-up).
+    if (options.expectedIssuer !== undefined && query.has('iss')) {
+      const issuer = single(query, 'iss');
+      if (issuer === undefined || !sameIssuer(issuer, options.expectedIssuer)) {
+        const failure = new IssuerMismatchError(options.expectedIssuer, issuer ?? null);
+        return {
+          kind: 'accept',
+          status: 400,
+          page: failurePage(failure.message),
+          outcome: { ok: false, error: failure },
+        };
+      }
     }
     const error = single(query, 'error');
     if (error !== undefined || query.has('error')) {
@@ -164,7 +231,7 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
         outcome: { ok: false, error: failure },
       };
     }
-    return { kind: 'accept', status: 200, page: successPage, outcome: { ok: true, value: { code } } };
+    return { kind: 'hold', outcome: { ok: true, value: { code, respond } } };
   }
 
   return {
@@ -173,7 +240,9 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     callback,
     async close() {
       end('cancelled');
+      respond({ ok: false, message: 'The app ended this sign-in.' });
       await closed;
+      await serverClosed;
     },
   };
 }
@@ -182,6 +251,15 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
 function single(query: URLSearchParams, name: string): string | undefined {
   const values = query.getAll(name);
   return values.length === 1 ? values[0] : undefined;
+}
+
+/**
+ * RFC 9207 compares issuers as strings; a configured `auth_url` may carry a
+ * trailing slash the issuer does not (or the reverse), so one is ignored.
+ */
+function sameIssuer(given: string, expected: string): boolean {
+  const trim = (text: string): string => (text.endsWith('/') ? text.slice(0, -1) : text);
+  return trim(given) === trim(expected);
 }
 
 function sameSecret(given: string, expected: string): boolean {

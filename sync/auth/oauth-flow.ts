@@ -1,8 +1,9 @@
 // Browser sign-in as RFC 8252 asks of native apps: authorization code with
 // PKCE, the consent page opened in the system browser through an injected
-// `openUrl`, the code received on a loopback listener and exchanged for tokens.
+// `openUrl`, the code received on a loopback listener and exchanged for tokens;
+// the browser is told how it ended only once it has.
 import type { Dispatcher } from 'undici';
-import { BrowserOpenError, SignInAttemptEndedError } from './auth-errors';
+import { AuthError, BrowserOpenError, SignInAttemptEndedError } from './auth-errors';
 import { assertOpenableInBrowser, oauthEndpoint, parseAuthUrl } from './auth-url';
 import { type LoopbackListener, startLoopbackListener } from './loopback-listener';
 import { createPkcePair } from './pkce';
@@ -30,6 +31,21 @@ export interface OAuthClientConfig {
   clientId: string;
   /** Scopes to ask for; default DEFAULT_SCOPES. */
   scopes?: readonly string[];
+  /**
+   * The server's issuer identifier, checked against the redirect's `iss`
+   * (RFC 9207) when the server sends one; default the `auth_url` itself.
+   */
+  issuer?: string;
+}
+
+export interface SignInOptions<T> {
+  signal?: AbortSignal;
+  /**
+   * What the caller still does before the sign-in counts (ask `/v1/me` who
+   * signed in, check the account): the browser's page waits for it and says
+   * whether it succeeded.
+   */
+  finish?: (grant: TokenGrant) => Promise<T>;
 }
 
 export interface OAuthSignInDeps {
@@ -57,6 +73,7 @@ export class OAuthSignIn {
   readonly authUrl: URL;
   readonly clientId: string;
   readonly scopes: readonly string[];
+  readonly issuer: string;
   private current: AbortController | undefined;
 
   /** Throws AuthUrlRefusedError when `config.authUrl` is not an address we may use. */
@@ -67,6 +84,7 @@ export class OAuthSignIn {
     this.authUrl = parseAuthUrl(config.authUrl);
     this.clientId = config.clientId;
     this.scopes = config.scopes ?? DEFAULT_SCOPES;
+    this.issuer = config.issuer ?? this.authUrl.href;
   }
 
   /**
@@ -74,12 +92,16 @@ export class OAuthSignIn {
    * exchange the code. Rejects with a typed AuthError: OAuthProtocolError
    * (access_denied and every other RFC 6749 error), SignInAttemptEndedError
    * (timeout, cancel, superseded), LoopbackListenError, BrowserOpenError,
-   * AuthServerUnavailableError or TokenResponseInvalidError.
+   * IssuerMismatchError, AuthServerUnavailableError or TokenResponseInvalidError
+   * (and whatever `finish` rejects with). The browser is answered after the
+   * exchange and `finish`: "Signed in", or why not.
    *
    * The grant is not stored anywhere: hand it to TokenKeeper.fromGrant, which
    * saves the refresh token before anything uses the access token.
    */
-  async signIn(options: { signal?: AbortSignal } = {}): Promise<TokenGrant> {
+  signIn(options?: { signal?: AbortSignal }): Promise<TokenGrant>;
+  signIn<T>(options: SignInOptions<T> & { finish: (grant: TokenGrant) => Promise<T> }): Promise<T>;
+  async signIn<T>(options: SignInOptions<T> = {}): Promise<T | TokenGrant> {
     this.current?.abort(new SignInAttemptEndedError('superseded'));
     const attempt = new AbortController();
     this.current = attempt;
@@ -95,6 +117,7 @@ export class OAuthSignIn {
         ...(this.deps.attemptTimeoutMs !== undefined ? { timeoutMs: this.deps.attemptTimeoutMs } : {}),
         ...(this.deps.port !== undefined ? { port: this.deps.port } : {}),
         ...(this.deps.callbackPath !== undefined ? { path: this.deps.callbackPath } : {}),
+        expectedIssuer: this.issuer,
       });
 
       const authorize = oauthEndpoint(this.authUrl, 'authorize');
@@ -115,25 +138,36 @@ export class OAuthSignIn {
           () => new Promise<never>(() => undefined),
           () => Promise.reject(new BrowserOpenError()),
         );
-      const { code } = await Promise.race([listener.callback, browserFailed]);
-      return await requestTokens(
-        oauthEndpoint(this.authUrl, 'token'),
-        {
-          grant_type: 'authorization_code',
-          code,
-          // Must be the very string the authorization request carried (RFC 6749 4.1.3).
-          redirect_uri: listener.redirectUri,
-          client_id: this.clientId,
-          code_verifier: pkce.verifier,
-        },
-        {
-          stage: 'token',
-          signal: attempt.signal,
-          now: this.deps.now ?? Date.now,
-          knownSecrets: [code, pkce.verifier],
-          ...(this.deps.dispatcher ? { dispatcher: this.deps.dispatcher } : {}),
-        },
-      );
+      const callback = await Promise.race([listener.callback, browserFailed]);
+      const { code } = callback;
+      try {
+        const grant = await requestTokens(
+          oauthEndpoint(this.authUrl, 'token'),
+          {
+            grant_type: 'authorization_code',
+            code,
+            // Must be the very string the authorization request carried (RFC 6749 4.1.3).
+            redirect_uri: listener.redirectUri,
+            client_id: this.clientId,
+            code_verifier: pkce.verifier,
+          },
+          {
+            stage: 'token',
+            signal: attempt.signal,
+            now: this.deps.now ?? Date.now,
+            knownSecrets: [code, pkce.verifier],
+            // RFC 6749 5.1: an answer without `scope` granted what was asked.
+            assumedScopes: this.scopes,
+            ...(this.deps.dispatcher ? { dispatcher: this.deps.dispatcher } : {}),
+          },
+        );
+        const result = options.finish ? await options.finish(grant) : grant;
+        callback.respond({ ok: true });
+        return result;
+      } catch (error) {
+        callback.respond({ ok: false, message: explanationForBrowser(error) });
+        throw error;
+      }
     } finally {
       stopFollowing();
       await listener?.close();
@@ -145,6 +179,18 @@ export class OAuthSignIn {
   cancel(): void {
     this.current?.abort(new SignInAttemptEndedError('cancelled'));
   }
+}
+
+/**
+ * What the browser page says when the sign-in failed after the redirect. Typed
+ * errors carry messages meant for people (and never a token); anything else
+ * is not shown there.
+ */
+function explanationForBrowser(error: unknown): string {
+  if (error instanceof AuthError) return error.message;
+  if (error instanceof Error && typeof (error as { type?: unknown }).type === 'string') return error.message;
+  if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') return error.message;
+  return 'The app could not complete the sign-in.';
 }
 
 /** Abort `attempt` when the caller's signal aborts; returns the unsubscribe. */

@@ -110,11 +110,49 @@ describe('token endpoint request', () => {
     expect(grant.orgId).toBe('org_1');
   });
 
+  // RFC 6749 5.1 and 6: only access_token and token_type are required; org_id is our service's
+  // addition (gaps.md). A standard server's answer must sign in, whatever it leaves out.
+  test.each<[string, Record<string, unknown>, Partial<Record<string, unknown>>]>([
+    [
+      'no org_id (a standard OAuth server)',
+      { ...goodAnswer, org_id: undefined },
+      { orgId: null, refreshToken: REFRESH, scopes: ['tasks:write', 'members:read'] },
+    ],
+    ['org_id null or empty', { ...goodAnswer, org_id: '' }, { orgId: null }],
+    [
+      'no refresh_token',
+      { ...goodAnswer, refresh_token: undefined },
+      { refreshToken: null, expiresAt: 1_000_000 + 3_600_000 },
+    ],
+    ['refresh_token null', { ...goodAnswer, refresh_token: null }, { refreshToken: null }],
+    ['no scope: the scopes asked for', { ...goodAnswer, scope: undefined }, { scopes: ['tasks:write'] }],
+    ['scope null: the scopes asked for', { ...goodAnswer, scope: null }, { scopes: ['tasks:write'] }],
+    ['no expires_in: valid until a 401', { ...goodAnswer, expires_in: undefined }, { expiresAt: null }],
+    ['expires_in null', { ...goodAnswer, expires_in: null }, { expiresAt: null }],
+    ['expires_in as text', { ...goodAnswer, expires_in: '3600' }, { expiresAt: 1_000_000 + 3_600_000 }],
+    ['expires_in not a lifetime', { ...goodAnswer, expires_in: -5 }, { expiresAt: null }],
+    ['token_type in capitals', { ...goodAnswer, token_type: 'BEARER' }, { accessToken: ACCESS }],
+    [
+      'nothing but the required two',
+      { access_token: ACCESS, token_type: 'Bearer' },
+      { accessToken: ACCESS, refreshToken: null, expiresAt: null, scopes: ['tasks:write'], orgId: null },
+    ],
+  ])('a 200 with %s is read', async (_name, body, expected) => {
+    const { endpoint } = await scripted(json(200, body));
+    const grant = await requestTokens(endpoint, {}, { ...options, assumedScopes: ['tasks:write'] });
+    expect({
+      accessToken: grant.accessToken,
+      refreshToken: grant.refreshToken,
+      expiresAt: grant.expiresAt,
+      scopes: grant.scopes,
+      orgId: grant.orgId,
+    }).toMatchObject(expected);
+  });
+
   test.each([
-    ['a missing refresh token', { ...goodAnswer, refresh_token: undefined }, ['refresh_token']],
     ['another token type', { ...goodAnswer, token_type: 'mac' }, ['token_type']],
-    ['expires_in as text', { ...goodAnswer, expires_in: '3600' }, ['expires_in']],
-    ['no org', { ...goodAnswer, org_id: '' }, ['org_id']],
+    ['no access token', { ...goodAnswer, access_token: undefined }, ['access_token']],
+    ['no token type', { ...goodAnswer, token_type: undefined }, ['token_type']],
     ['an array', [goodAnswer], ['(body)']],
   ])('a 200 with %s is a typed error naming the fields, never their values', async (_name, body, fields) => {
     const { endpoint } = await scripted(json(200, body));

@@ -12,15 +12,26 @@ import {
 } from './auth-errors';
 import { REDACTED } from './redaction';
 
-/** The documented answer (gaps.md, OAuth): strict on these fields, anything extra is ignored. */
+/**
+ * RFC 6749 5.1: `access_token` and `token_type` are required; `expires_in`,
+ * `refresh_token` and `scope` are optional, and `org_id` is only what gaps.md
+ * assumes of our service, so each may be absent or null (and a value that is
+ * not what it should be is read as absent: it must not end a sign-in). Anything
+ * extra is ignored.
+ */
 export const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
   // RFC 6749 7.1: the type is case-insensitive.
   token_type: z.string().refine((type) => type.toLowerCase() === 'bearer'),
-  expires_in: z.number().int().positive(),
-  refresh_token: z.string().min(1),
-  scope: z.string(),
-  org_id: z.string().min(1),
+  // Some servers send the lifetime as a numeric string.
+  expires_in: z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().positive())
+    .nullish()
+    .catch(undefined),
+  refresh_token: z.string().min(1).nullish().catch(undefined),
+  scope: z.string().nullish().catch(undefined),
+  org_id: z.string().min(1).nullish().catch(undefined),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
@@ -31,15 +42,22 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
  */
 export class TokenGrant {
   readonly #accessToken: string;
-  readonly #refreshToken: string;
+  readonly #refreshToken: string | null;
 
   constructor(
     accessToken: string,
-    refreshToken: string,
-    /** When the access token expires, in ms since the epoch (counted from when the request was sent). */
-    readonly expiresAt: number,
+    /** Null when the server gave none (RFC 6749 5.1 makes it optional): the session lasts as long as the access token. */
+    refreshToken: string | null,
+    /**
+     * When the access token expires, in ms since the epoch (counted from when
+     * the request was sent); null when the server did not say (`expires_in`
+     * absent): valid until the service answers 401.
+     */
+    readonly expiresAt: number | null,
+    /** The scopes granted; the ones asked for when the answer did not say (RFC 6749 5.1). */
     readonly scopes: readonly string[],
-    readonly orgId: string,
+    /** The organization, when the answer names one (our service's addition); else ask `/v1/me`. */
+    readonly orgId: string | null,
   ) {
     this.#accessToken = accessToken;
     this.#refreshToken = refreshToken;
@@ -48,14 +66,14 @@ export class TokenGrant {
   get accessToken(): string {
     return this.#accessToken;
   }
-  get refreshToken(): string {
+  get refreshToken(): string | null {
     return this.#refreshToken;
   }
 
   toJSON(): Record<string, unknown> {
     return {
       accessToken: REDACTED,
-      refreshToken: REDACTED,
+      refreshToken: this.#refreshToken === null ? null : REDACTED,
       expiresAt: this.expiresAt,
       scopes: this.scopes,
       orgId: this.orgId,
@@ -77,6 +95,11 @@ export interface TokenRequestOptions {
   knownSecrets: readonly string[];
   /** Header and body timeouts; default 30 s. */
   timeoutMs?: number;
+  /**
+   * The scopes to assume when the answer has no `scope`: those asked for on a
+   * code exchange, those already granted on a refresh (RFC 6749 5.1 and 6).
+   */
+  assumedScopes?: readonly string[];
 }
 
 export const DEFAULT_TOKEN_REQUEST_TIMEOUT_MS = 30_000;
@@ -122,12 +145,16 @@ export async function requestTokens(
       throw new TokenResponseInvalidError(stage, fields);
     }
     const answer = parsed.data;
+    const scopes =
+      typeof answer.scope === 'string'
+        ? answer.scope.split(' ').filter((scope) => scope !== '')
+        : [...(options.assumedScopes ?? [])];
     return new TokenGrant(
       answer.access_token,
-      answer.refresh_token,
-      sentAt + answer.expires_in * 1000,
-      answer.scope.split(' ').filter((scope) => scope !== ''),
-      answer.org_id,
+      answer.refresh_token ?? null,
+      typeof answer.expires_in === 'number' ? sentAt + Math.round(answer.expires_in * 1000) : null,
+      scopes,
+      answer.org_id ?? null,
     );
   }
   if (status >= 400 && status < 500 && isErrorBody(body)) {

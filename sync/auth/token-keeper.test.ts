@@ -64,13 +64,13 @@ async function meStatus(token: string): Promise<{ status: number; type: string |
   return { status: response.statusCode, type: body.type?.replace('urn:svc:problem:', '') };
 }
 
-async function presentRefreshToken(refreshToken: string): Promise<{ status: number; error: unknown }> {
+async function presentRefreshToken(refreshToken: string | null): Promise<{ status: number; error: unknown }> {
   const response = await request(`${emulator.authUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
       grant_type: 'refresh_token',
-      refresh_token: refreshToken,
+      refresh_token: refreshToken ?? '',
       client_id: emulator.clientId,
     }).toString(),
   });
@@ -91,7 +91,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 
 /** Moves the clock into the refresh margin of the keeper's access token. */
 function intoRefreshMargin(grant: TokenGrant): void {
-  clock.set(grant.expiresAt - DEFAULT_REFRESH_MARGIN_MS + 1);
+  clock.set((grant.expiresAt ?? 0) - DEFAULT_REFRESH_MARGIN_MS + 1);
 }
 
 /** A store whose next `failSets` writes fail (a keychain that is locked, a full disk...). */
@@ -148,7 +148,7 @@ describe('token keeper against the emulator', () => {
     expect(await presentRefreshToken(grant.refreshToken)).toEqual({ status: 400, error: 'invalid_grant' });
   });
 
-  test('reuse of a spent refresh token revokes the grant: the keeper is signed out, its store untouched', async () => {
+  test('reuse of a spent refresh token revokes the grant: the keeper is signed out and the dead refresh token deleted', async () => {
     const grant = await signIn();
     const store = new MemorySecretStore();
     const keeper = await TokenKeeper.fromGrant(grant, options(store));
@@ -162,7 +162,13 @@ describe('token keeper against the emulator', () => {
     expect(error).toBeInstanceOf(SignedOutError);
     expect(error).toMatchObject({ type: 'signed-out', reason: 'refresh-token-refused' });
     expect(keeper.state).toBe('signed-out');
-    expect(await store.get(KEY)).toBe(saved);
+    // The refused token is gone from the store, so no later run (a restart, the next sync) presents it again.
+    expect(saved).toBeDefined();
+    expect(await store.get(KEY)).toBeUndefined();
+    const afterRestart = TokenKeeper.resume(options(store));
+    emulator.control.clearRequests();
+    expect(await failure(afterRestart.getAccessToken())).toMatchObject({ reason: 'no-refresh-token' });
+    expect(tokenRequests()).toBe(0);
     // Once signed out it stays so, without asking the server again.
     emulator.control.clearRequests();
     expect(await failure(keeper.getAccessToken())).toBe(error);
@@ -175,7 +181,7 @@ describe('token keeper against the emulator', () => {
   test('after a 401 token-expired, refresh gives a token the service accepts', async () => {
     const grant = await signIn();
     const keeper = await TokenKeeper.fromGrant(grant, options(new MemorySecretStore()));
-    clock.set(grant.expiresAt + 1);
+    clock.set((grant.expiresAt ?? 0) + 1);
     expect(await meStatus(grant.accessToken)).toEqual({ status: 401, type: 'token-expired' });
     const renewed = await keeper.refresh(grant.accessToken);
     expect(await meStatus(renewed)).toEqual({ status: 200, type: undefined });
@@ -299,7 +305,7 @@ describe('the keeper behind the API client', () => {
       grant,
       options(new MemorySecretStore(), { now: () => clock.now() - 2 * 3600_000 }),
     );
-    clock.set(grant.expiresAt + 1);
+    clock.set((grant.expiresAt ?? 0) + 1);
     const client = new ApiClient({ baseUrl: emulator.baseUrl, credentials: apiCredentials(keeper) });
     try {
       const answer = await client.read(meOperations.get, {});

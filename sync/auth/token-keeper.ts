@@ -1,7 +1,9 @@
 // Keeps one account's OAuth session going: the access token in memory, renewed
 // before it expires and after a 401 `token-expired`, one refresh at a time, and
 // each rotated refresh token saved before the access token that came with it
-// is handed out, so a crash in between cannot sign the person out.
+// is handed out, so a crash in between cannot sign the person out. A grant
+// without a refresh token (RFC 6749 makes it optional) lasts as long as its
+// access token; a refused refresh token is deleted, never presented again.
 import { inspect } from 'node:util';
 import type { Dispatcher } from 'undici';
 import {
@@ -25,6 +27,12 @@ export interface TokenKeeperOptions {
   store: SecretStore;
   /** Where this account's refresh token lives in `store` (see refreshTokenKey). */
   storeKey: string;
+  /**
+   * Where a host that keeps no process between runs (the headless command)
+   * saved an access token that came without a refresh token: deleted with the
+   * session when it lapses or is refused.
+   */
+  accessStoreKey?: string;
   /** Milliseconds since the epoch; default Date.now. */
   now?: () => number;
   refreshMarginMs?: number;
@@ -34,7 +42,8 @@ export interface TokenKeeperOptions {
 
 interface AccessToken {
   token: string;
-  expiresAt: number;
+  /** Null: the server did not say; valid until the service answers 401. */
+  expiresAt: number | null;
 }
 
 export type SessionState = 'signed-in' | 'signed-out';
@@ -50,6 +59,8 @@ export class TokenKeeper implements CredentialSource {
   #signedOut: SignedOutError | undefined;
   #scopes: readonly string[] = [];
   #orgId: string | undefined;
+  /** False after a grant without a refresh token: nothing can renew the access token. */
+  #renewable = true;
 
   private constructor(options: TokenKeeperOptions) {
     this.#options = options;
@@ -57,10 +68,18 @@ export class TokenKeeper implements CredentialSource {
     this.#now = options.now ?? Date.now;
   }
 
-  /** After a browser sign-in: saves the grant's refresh token first, then keeps its access token. */
+  /**
+   * After a browser sign-in: saves the grant's refresh token first, then keeps
+   * its access token. A grant without a refresh token replaces any saved one
+   * (it belonged to an earlier sign-in) and lasts as long as its access token.
+   */
   static async fromGrant(grant: TokenGrant, options: TokenKeeperOptions): Promise<TokenKeeper> {
     const keeper = new TokenKeeper(options);
-    await keeper.#save(grant.refreshToken);
+    if (grant.refreshToken !== null) await keeper.#save(grant.refreshToken);
+    else {
+      await keeper.#delete(options.storeKey);
+      keeper.#renewable = false;
+    }
     keeper.#adopt(grant);
     return keeper;
   }
@@ -80,9 +99,24 @@ export class TokenKeeper implements CredentialSource {
   get scopes(): readonly string[] {
     return this.#scopes;
   }
-  /** Organization of the last grant; undefined until the first one. */
+  /** Organization of the last grant that named one; undefined until then (ask `/v1/me`). */
   get orgId(): string | undefined {
     return this.#orgId;
+  }
+  /** The sign-in server this session renews with. */
+  get authUrl(): string {
+    return this.#options.authUrl;
+  }
+  /**
+   * Whether the session can renew itself. False when the server gave no
+   * refresh token: it ends when the access token lapses (`accessExpiresAt`).
+   */
+  get renewable(): boolean {
+    return this.#renewable;
+  }
+  /** When the current access token expires (ms since the epoch); null when unknown or none is held. */
+  get accessExpiresAt(): number | null {
+    return this.#access?.expiresAt ?? null;
   }
 
   /**
@@ -95,11 +129,13 @@ export class TokenKeeper implements CredentialSource {
     const access = this.#access;
     const now = this.#now();
     const margin = this.#options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS;
-    if (access && now < access.expiresAt - margin && !this.#unsaved) return access.token;
+    // Without a refresh token there is nothing to renew early with: the token serves to its last moment.
+    const renewAt = access?.expiresAt == null ? Infinity : access.expiresAt - (this.#renewable ? margin : 0);
+    if (access && now < renewAt && !this.#unsaved) return access.token;
     try {
       return await this.refresh();
     } catch (error) {
-      const stillValid = access !== undefined && this.#now() < access.expiresAt && this.#access === access;
+      const stillValid = access !== undefined && isValidAt(access, this.#now()) && this.#access === access;
       if (stillValid && error instanceof AuthServerUnavailableError) return access.token;
       throw error;
     }
@@ -118,7 +154,7 @@ export class TokenKeeper implements CredentialSource {
       rejectedToken !== undefined &&
       access &&
       access.token !== rejectedToken &&
-      this.#now() < access.expiresAt
+      isValidAt(access, this.#now())
     ) {
       return Promise.resolve(access.token);
     }
@@ -137,23 +173,24 @@ export class TokenKeeper implements CredentialSource {
     this.#access = undefined;
     this.#unsaved = undefined;
     this.#signedOut = new SignedOutError('no-refresh-token');
-    try {
-      await this.#options.store.delete(this.#options.storeKey);
-    } catch (error) {
-      throw new SecretStoreError('delete', codeOf(error));
-    }
+    await this.#delete(this.#options.storeKey);
+    if (this.#options.accessStoreKey !== undefined) await this.#delete(this.#options.accessStoreKey);
   }
 
   async #renew(): Promise<string> {
     if (this.#unsaved) {
       // A rotation whose refresh token could not be saved: the old one is spent, so save this one now.
       const unsaved = this.#unsaved;
-      await this.#save(unsaved.refreshToken);
+      if (unsaved.refreshToken !== null) await this.#save(unsaved.refreshToken);
       this.#unsaved = undefined;
       this.#adopt(unsaved);
-      if (this.#now() < unsaved.expiresAt - (this.#options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS)) {
-        return unsaved.accessToken;
-      }
+      const margin = this.#options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+      if (unsaved.expiresAt === null || this.#now() < unsaved.expiresAt - margin) return unsaved.accessToken;
+    }
+    if (!this.#renewable) {
+      // The grant came without a refresh token: its access token lapsed (or was refused), and that is the end.
+      await this.#deleteQuietly(this.#options.accessStoreKey);
+      throw this.#signOut('access-token-lapsed');
     }
     const refreshToken = await this.#load();
     if (refreshToken === undefined) throw this.#signOut('no-refresh-token');
@@ -165,6 +202,8 @@ export class TokenKeeper implements CredentialSource {
         {
           stage: 'refresh',
           now: this.#now,
+          // RFC 6749 6: a refresh answer without `scope` keeps the scopes already granted.
+          assumedScopes: this.#scopes,
           knownSecrets: [refreshToken, ...(this.#access ? [this.#access.token] : [])],
           ...(this.#options.dispatcher ? { dispatcher: this.#options.dispatcher } : {}),
           ...(this.#options.requestTimeoutMs !== undefined
@@ -175,9 +214,18 @@ export class TokenKeeper implements CredentialSource {
     } catch (error) {
       // invalid_grant: the refresh token is spent, revoked or expired; only signing in again helps.
       if (error instanceof OAuthProtocolError && error.code === 'invalid_grant') {
+        // Deleted, so that no later run presents it again (unless another process has rotated it meanwhile).
+        if ((await this.#load().catch(() => undefined)) === refreshToken) {
+          await this.#deleteQuietly(this.#options.storeKey);
+        }
         throw this.#signOut('refresh-token-refused');
       }
       throw error;
+    }
+    if (grant.refreshToken === null) {
+      // RFC 6749 6: no new refresh token, so the one we hold stays valid and stays saved.
+      this.#adopt(grant);
+      return grant.accessToken;
     }
     // The old refresh token no longer works: until the new one is saved, the new access token stays unused.
     this.#unsaved = grant;
@@ -190,7 +238,8 @@ export class TokenKeeper implements CredentialSource {
   #adopt(grant: TokenGrant): void {
     this.#access = { token: grant.accessToken, expiresAt: grant.expiresAt };
     this.#scopes = grant.scopes;
-    this.#orgId = grant.orgId;
+    // A refresh answer that names no organization leaves the one we know.
+    if (grant.orgId !== null) this.#orgId = grant.orgId;
   }
 
   #signOut(reason: SignedOutReason): SignedOutError {
@@ -207,6 +256,19 @@ export class TokenKeeper implements CredentialSource {
     }
   }
 
+  async #delete(key: string): Promise<void> {
+    try {
+      await this.#options.store.delete(key);
+    } catch (error) {
+      throw new SecretStoreError('delete', codeOf(error));
+    }
+  }
+
+  /** For a secret already dead: failing to delete it must not hide why the session ended. */
+  async #deleteQuietly(key: string | undefined): Promise<void> {
+    if (key !== undefined) await this.#options.store.delete(key).catch(() => undefined);
+  }
+
   async #save(refreshToken: string): Promise<void> {
     try {
       await this.#options.store.set(this.#options.storeKey, refreshToken);
@@ -221,6 +283,10 @@ export class TokenKeeper implements CredentialSource {
   toJSON(): Record<string, unknown> {
     return { state: this.state, orgId: this.#orgId ?? null, scopes: this.#scopes };
   }
+}
+
+function isValidAt(access: AccessToken, now: number): boolean {
+  return access.expiresAt === null || now < access.expiresAt;
 }
 
 function codeOf(error: unknown): string | null {

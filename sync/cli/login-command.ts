@@ -2,8 +2,10 @@
 // prints the consent address on stderr (and opens a browser unless
 // --no-browser), then keeps the refresh token beside the database so that
 // `sync --db FILE` works afterwards without --token (resolveStoredCredentials).
+// A server that gives no refresh token gets a sign-in that lasts as long as
+// its access token, kept the same way, and the command says so.
 import { spawn } from 'node:child_process';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,12 +19,14 @@ import {
   AccountRegistryUnreadableError,
 } from '../accounts/account-errors';
 import { type AccountIdentity, accountIdentitySchema } from '../accounts/account-registry';
+import { accessTokenKey } from '../accounts/account-secrets';
 import { identityOfToken } from '../accounts/identity-check';
 import { resolveServerSettings, serverDefaultsFromEnvironment } from '../accounts/server-settings';
 import { apiCredentials } from '../auth/api-credentials';
 import { AuthError } from '../auth/auth-errors';
 import { OAuthSignIn } from '../auth/oauth-flow';
 import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
+import { TokenGrant } from '../auth/token-endpoint';
 import { TokenKeeper } from '../auth/token-keeper';
 
 /**
@@ -53,6 +57,12 @@ export const storedLoginSchema = z.looseObject({
   client_id: z.string().min(1),
   identity: accountIdentitySchema,
   signed_in_at: z.string(),
+  /**
+   * Only for a sign-in that came without a refresh token (its access token is
+   * kept instead): when that token lapses, ISO 8601; null when the server did
+   * not say.
+   */
+  access_expires_at: z.string().nullish(),
 });
 export type StoredLogin = z.infer<typeof storedLoginSchema>;
 
@@ -128,45 +138,71 @@ export async function runLogin(argv: readonly string[], io: LoginIo): Promise<0 
         ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
       },
     );
-    const grant = await signIn.signIn(io.signal ? { signal: io.signal } : {});
-    const me = await identityOfToken(server.base_url, grant.accessToken, {
-      ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
-    });
-    const identity: AccountIdentity = { ...me, org_id: grant.orgId };
-    if (
-      previous &&
-      (previous.base_url !== server.base_url ||
-        previous.identity.user_id !== identity.user_id ||
-        previous.identity.org_id !== identity.org_id)
-    ) {
-      // The database mirrors another account: its queued edits must not go out under this one.
-      throw new AccountMismatchError(
-        database,
-        { username: previous.identity.username, org_id: previous.identity.org_id },
-        { username: identity.username, org_id: identity.org_id },
-      );
-    }
+    // The browser's page waits for all of this: it says "Signed in" only once the sign-in is kept.
+    const { identity, secretsFile, lastsUntil } = await signIn.signIn({
+      ...(io.signal ? { signal: io.signal } : {}),
+      finish: async (grant: TokenGrant) => {
+        const me = await identityOfToken(server.base_url, grant.accessToken, {
+          ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
+        });
+        // The token answer names the organization only on our service (gaps.md); /v1/me says it too.
+        const identity: AccountIdentity = { ...me, org_id: grant.orgId ?? me.org_id };
+        if (
+          previous &&
+          (previous.base_url !== server.base_url ||
+            previous.identity.user_id !== identity.user_id ||
+            previous.identity.org_id !== identity.org_id)
+        ) {
+          // The database mirrors another account: its queued edits must not go out under this one.
+          throw new AccountMismatchError(
+            database,
+            { username: previous.identity.username, org_id: previous.identity.org_id },
+            { username: identity.username, org_id: identity.org_id },
+          );
+        }
 
-    // No OS keychain is reachable from plain Node here (that needs a native addon this project
-    // does not ship), so the refresh token goes to a 0600 file beside the database.
-    const secretsFile = secretFileBesideDatabase(database);
-    await TokenKeeper.fromGrant(grant, {
-      authUrl: server.auth_url,
-      clientId: server.client_id,
-      store: new FileSecretStore(secretsFile),
-      storeKey: refreshTokenKey(DATABASE_ACCOUNT_ID),
-      ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
-    });
-    await writeStoredLogin(database, {
-      version: 1,
-      ...server,
-      identity,
-      signed_in_at: new Date().toISOString(),
+        // No OS keychain is reachable from plain Node here (that needs a native addon this project
+        // does not ship), so the refresh token goes to a 0600 file beside the database.
+        const secretsFile = secretFileBesideDatabase(database);
+        const store = new FileSecretStore(secretsFile);
+        await TokenKeeper.fromGrant(grant, {
+          authUrl: server.auth_url,
+          clientId: server.client_id,
+          store,
+          storeKey: refreshTokenKey(DATABASE_ACCOUNT_ID),
+          ...(io.dispatcher ? { dispatcher: io.dispatcher } : {}),
+        });
+        // Without a refresh token the access token is the whole sign-in: kept the same way, for its life.
+        if (grant.refreshToken === null)
+          await store.set(accessTokenKey(DATABASE_ACCOUNT_ID), grant.accessToken);
+        else await store.delete(accessTokenKey(DATABASE_ACCOUNT_ID));
+        const lastsUntil =
+          grant.refreshToken !== null
+            ? undefined
+            : grant.expiresAt === null
+              ? null
+              : new Date(grant.expiresAt).toISOString();
+        await writeStoredLogin(database, {
+          version: 1,
+          ...server,
+          identity,
+          signed_in_at: new Date().toISOString(),
+          ...(lastsUntil !== undefined ? { access_expires_at: lastsUntil } : {}),
+        });
+        return { identity, secretsFile, lastsUntil };
+      },
     });
     io.stderr(
-      `No OS keychain is reachable from this command, so the refresh token is stored unencrypted in\n` +
+      `No OS keychain is reachable from this command, so the ${lastsUntil === undefined ? 'refresh' : 'access'} token is stored unencrypted in\n` +
         `  ${secretsFile}\nreadable only by you (mode 0600). Delete that file to sign out.\n`,
     );
+    if (lastsUntil !== undefined) {
+      io.stderr(
+        `The sign-in server gave no refresh token, so this sign-in lasts only as long as its access token ` +
+          `(${lastsUntil === null ? 'the server did not say how long: until the service refuses it' : `until ${lastsUntil}`}); ` +
+          `then sign in again with: login --db ${values.db}\n`,
+      );
+    }
     io.stdout(
       `Signed in as ${identity.username}${identity.org_id ? ` (organization ${identity.org_id})` : ''}. ` +
         `\`sync --db ${values.db}\` now works without --token.\n`,
@@ -196,9 +232,10 @@ export interface StoredCredentials {
 
 /**
  * The sign-in `login` stored for `databasePath`, or null when there is none
- * (never signed in, or the refresh token was deleted). Makes no request: the
- * first API call renews the access token, and a refused refresh token
- * surfaces there as the API client's SignedOutError.
+ * (never signed in, or its secrets file was deleted to sign out). Makes no
+ * request: the first API call renews the access token, and a refused refresh
+ * token (which is then deleted) or a lapsed sign-in surfaces there as the API
+ * client's SignedOutError, saying to sign in again with `login`.
  */
 export async function resolveStoredCredentials(
   databasePath: string,
@@ -210,24 +247,45 @@ export async function resolveStoredCredentials(
   const secretsFile = secretFileBesideDatabase(database);
   const store = new FileSecretStore(secretsFile);
   const storeKey = refreshTokenKey(DATABASE_ACCOUNT_ID);
-  if ((await store.get(storeKey)) === undefined) return null;
-  const keeper = TokenKeeper.resume({
+  const accessStoreKey = accessTokenKey(DATABASE_ACCOUNT_ID);
+  const refreshToken = await store.get(storeKey);
+  const accessToken = refreshToken === undefined ? await store.get(accessStoreKey) : undefined;
+  // The person signed out by deleting the file. (A refused refresh token is deleted from it, and
+  // the file left: that session ended, and the first request says to sign in again.)
+  if (refreshToken === undefined && accessToken === undefined && !(await exists(secretsFile))) return null;
+  const keeperOptions = {
     authUrl: login.auth_url,
     clientId: login.client_id,
     store,
     storeKey,
+    accessStoreKey,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.now ? { now: options.now } : {}),
-  });
+  };
+  const expiresAt = login.access_expires_at ? Date.parse(login.access_expires_at) : null;
+  const keeper =
+    accessToken !== undefined
+      ? await TokenKeeper.fromGrant(
+          new TokenGrant(accessToken, null, expiresAt, [], login.identity.org_id),
+          keeperOptions,
+        )
+      : TokenKeeper.resume(keeperOptions);
   return {
     baseUrl: login.base_url,
     authUrl: login.auth_url,
     clientId: login.client_id,
     identity: login.identity,
-    credentials: apiCredentials(keeper),
+    credentials: apiCredentials(keeper, { signInAgain: `sign in again with: login --db ${databasePath}` }),
     keeper,
     secretsFile,
   };
+}
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function readStoredLogin(database: string): Promise<StoredLogin | null> {

@@ -7,6 +7,7 @@ import {
   NotInMirrorError,
 } from '../../db/mirror-errors';
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
+import { SessionEndedError, SignInServerUnreachableError } from '../auth/api-credentials';
 import { EXIT, type ExitCode, USAGE, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import {
@@ -85,10 +86,20 @@ export function explain(error: unknown): { code: ExitCode; message: string } {
           : 'list them with: outbox --db FILE';
     return { code: EXIT.usage, message: `${error.message}; ${where}` };
   }
+  if (error instanceof SessionEndedError) {
+    // A sign-in kept by login: its message says to sign in again, not to get a token.
+    return { code: EXIT.signedOut, message: error.message };
+  }
   if (error instanceof SignedOutError) {
     return {
       code: EXIT.signedOut,
       message: `signed out: the service refused the token (${error.reason}); get a new token and pass it with --token or SVC_TOKEN`,
+    };
+  }
+  if (error instanceof SignInServerUnreachableError) {
+    return {
+      code: EXIT.failed,
+      message: `cannot renew the sign-in: ${error.status === null ? `the sign-in server ${error.authUrl} could not be reached` : `the sign-in server ${error.authUrl} answered ${error.status}`} (${error.code}); check the network and that address (login --auth-url), then sync again (queued edits are kept)`,
     };
   }
   if (error instanceof NetworkError) {
