@@ -27,26 +27,51 @@ export const goalSchema = z.looseObject({
 export type Goal = z.infer<typeof goalSchema>;
 
 /**
- * One project's goals inside the grouped answer. The contract marks none of its
- * fields required; the client still needs `project_id`, `data` and `next_cursor`
- * as it needs a list's envelope: a group read without its goals or its cursor
- * would look complete and the pass's sweep would delete the goals it missed.
+ * One project's goals inside the grouped answer, as the service sends it. The
+ * contract marks none of its fields required; the client still needs `data` and
+ * `next_cursor` as it needs a list's envelope: a group read without its goals or
+ * its cursor would look complete and the pass's sweep would delete the goals it
+ * missed. `project_id` may be absent or null (see `projectGoalsListSchema`).
  */
 export const projectGoalsSchema = z.looseObject({
-  project_id: idField,
+  project_id: optionalString,
   data: z.array(goalSchema),
   /** Null when the group is complete; absent is not null (a list is read to its null cursor). */
   next_cursor: z.string().nullable(),
   goals_tasks_total: optionalInt,
   goals_tasks_completed: optionalInt,
 });
-export type ProjectGoals = z.infer<typeof projectGoalsSchema>;
+/** A group as the client reads it: with the project it belongs to. */
+export type ProjectGoals = z.infer<typeof projectGoalsSchema> & { project_id: string };
+
+/**
+ * The groups, each with the project it belongs to: its `project_id`, else that of
+ * its goals (each goal names it). A group with more goals to read (`next_cursor`)
+ * must be continued under its project, so one naming none is refused; an empty,
+ * complete group naming none holds nothing and is left out.
+ */
+export const projectGoalsListSchema = z.array(projectGoalsSchema).transform((groups, ctx): ProjectGoals[] => {
+  const out: ProjectGoals[] = [];
+  groups.forEach((group, index) => {
+    const projectId = group.project_id || group.data[0]?.project_id;
+    if (projectId) out.push({ ...group, project_id: projectId });
+    else if (group.next_cursor !== null) {
+      ctx.issues.push({
+        code: 'custom',
+        path: [index, 'project_id'],
+        message: 'a group with more goals to read names no project',
+        input: group.project_id,
+      });
+    }
+  });
+  return out;
+});
 
 /** `GET /v1/goals?org_id=…`: every live goal grouped by project; `total` counts goals in all groups. */
 export const groupedGoalsSchema = z.looseObject({
   org_id: optionalString,
   /** Required for the same reason as a list's `data`. */
-  projects: z.array(projectGoalsSchema),
+  projects: projectGoalsListSchema,
   total: optionalInt,
 });
 export type GroupedGoals = z.infer<typeof groupedGoalsSchema>;

@@ -81,12 +81,12 @@ const wireSchemas: WireSchema[] = [
     required: ['goal_id', 'org_id', 'project_id', 'name'],
   },
   {
-    // Not marked required by the contract; the client needs a group's key, goals
-    // and cursor as it needs a list's envelope (see goal.ts).
+    // Not marked required by the contract; the client needs a group's goals and
+    // cursor as it needs a list's envelope (see goal.ts).
     name: 'projectGoalsSchema',
     schema: projectGoalsSchema,
-    minimal: { project_id: 'p1', data: [], next_cursor: null },
-    required: ['project_id', 'data'],
+    minimal: { data: [], next_cursor: null },
+    required: ['data'],
     requiredNullable: ['next_cursor'],
   },
   {

@@ -26,6 +26,13 @@ const goal = {
   tasks_total: 3,
   tasks_completed: 1,
 };
+const goalsGroup = {
+  project_id: 'p1',
+  data: [goal],
+  next_cursor: null,
+  goals_tasks_total: 3,
+  goals_tasks_completed: 1,
+};
 const teamMember = { team_id: 't1', user_id: 'u1', team_role: 'owner', username: 'ada' };
 const token = {
   token_id: 'tok1',
@@ -288,6 +295,27 @@ describe('wire schemas', () => {
     expect(
       pageSchema.safeParse({ data: [{ title: 'x', status: 'y' }], next_cursor: null }).error?.issues[0]?.path,
     ).toEqual(['data', 0, 'task_id']);
+  });
+
+  describe('a goal group without its project id', () => {
+    const group = { data: [goal], next_cursor: 'more' };
+    test.each([
+      ['absent', group],
+      ['null', { ...group, project_id: null }],
+    ])('%s takes it from its goals, so the group can be continued', (_name, sent) => {
+      const parsed = groupedGoalsSchema.parse({ projects: [sent] });
+      expect(parsed.projects[0]).toMatchObject({ project_id: 'p1', next_cursor: 'more' });
+    });
+
+    test('with no goals and more to read is refused, naming it', () => {
+      const result = groupedGoalsSchema.safeParse({ projects: [goalsGroup, { data: [], next_cursor: 'c' }] });
+      expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['projects.1.project_id']);
+    });
+
+    test('with no goals and nothing more to read is left out', () => {
+      const parsed = groupedGoalsSchema.parse({ projects: [goalsGroup, { data: [], next_cursor: null }] });
+      expect(parsed.projects).toEqual([goalsGroup]);
+    });
   });
 
   test('a problem under the former name has the same type name', () => {
