@@ -75,6 +75,7 @@ describe('the sync status the screens show', () => {
       failed: 0,
       changes: 0,
       notifications: 0,
+      failed_collections: [],
     };
     board.onSyncEvent(account, { type: 'sync-finished', reason: 'start', summary });
     expect(latest()).toMatchObject({

@@ -9,7 +9,8 @@ import { ApiError, SignedOutError } from '../api/errors';
 import { healthOperation } from '../api/operations';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
-import { Puller } from '../pull/puller';
+import { type FullPullScope, Puller } from '../pull/puller';
+import type { PullRunPolicy } from '../pull/pull-run-policy';
 import type { PullStore } from '../pull/pull-store';
 import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
@@ -42,7 +43,12 @@ export type PullTier = 'full' | 'hot' | 'new';
 
 /** What pulling looks like from here; sync/pull's Puller implements it. */
 export interface PullRunner {
-  pull(options: { tier: PullTier; signal?: AbortSignal | undefined }): Promise<PullSummary>;
+  /** `scope` (full tier): `failed` pulls only what the last full pulls could not complete. */
+  pull(options: {
+    tier: PullTier;
+    signal?: AbortSignal | undefined;
+    scope?: FullPullScope;
+  }): Promise<PullSummary>;
   /** Revalidates one task (and its comments) now, in the person's lane. */
   refreshTask(taskId: string, options?: { signal?: AbortSignal }): Promise<PullSummary>;
   /** The task on screen joins the hot set. */
@@ -84,6 +90,11 @@ export interface SyncEngineDeps {
   concurrency?: number;
   /** Poll intervals and backoff (defaults in sync/schedule/poll-policy.ts). */
   pollPolicy?: Partial<PollPolicy>;
+  /**
+   * A full pull's time budget and backoff: how long refused cursors are
+   * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
+   */
+  pullRunPolicy?: Partial<PullRunPolicy>;
 }
 
 export class SyncEngine {
@@ -129,6 +140,8 @@ export class SyncEngine {
       me: deps.me,
       emit,
       now: () => this.clock.now(),
+      clock: this.clock,
+      ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
       ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
     });
     const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock: this.clock, onEvent: emit };
@@ -138,8 +151,10 @@ export class SyncEngine {
       {
         pull: async (tier, reason, signal) => {
           if (tier === 'full') {
-            const summary = await this.syncOnce({ signal, reason });
-            return { changed: summary.changes > 0 };
+            // A poll after a partial sync pulls only what failed; the person's "sync now" pulls all.
+            const scope: FullPullScope = reason.startsWith('poll-') ? 'failed' : 'all';
+            const summary = await this.syncOnce({ signal, reason, scope });
+            return { changed: summary.changes > 0, failed: summary.failed_collections.length > 0 };
           }
           const pulled = await this.pullTier(tier, reason, signal);
           return { changed: pulled.changes.length > 0 };
@@ -173,9 +188,18 @@ export class SyncEngine {
 
   // ---- on demand -------------------------------------------------------------
 
-  /** One pull: by default a full pass over every collection, in dependency order. */
-  pullOnce(options: { signal?: AbortSignal; tier?: PullTier } = {}): Promise<PullSummary> {
-    return this.puller.pull({ tier: options.tier ?? 'full', signal: options.signal });
+  /**
+   * One pull: by default a full pass over every collection, in dependency
+   * order; `scope: 'failed'` pulls only what the last full pulls could not complete.
+   */
+  pullOnce(
+    options: { signal?: AbortSignal; tier?: PullTier; scope?: FullPullScope } = {},
+  ): Promise<PullSummary> {
+    return this.puller.pull({
+      tier: options.tier ?? 'full',
+      signal: options.signal,
+      ...(options.scope ? { scope: options.scope } : {}),
+    });
   }
 
   /** Drains the outbox (push-engine's Pusher). */
@@ -184,11 +208,15 @@ export class SyncEngine {
   }
 
   /** Push, full pull, push: local edits reach the server first, and what the pull rebased goes out after. */
-  syncOnce(options: { signal?: AbortSignal; reason?: SyncReason } = {}): Promise<SyncSummary> {
+  syncOnce(
+    options: { signal?: AbortSignal; reason?: SyncReason; scope?: FullPullScope } = {},
+  ): Promise<SyncSummary> {
     if (this.running) return this.running;
-    const run = this.runSync(options.reason ?? 'sync-now', options.signal).finally(() => {
-      this.running = null;
-    });
+    const run = this.runSync(options.reason ?? 'sync-now', options.signal, options.scope ?? 'all').finally(
+      () => {
+        this.running = null;
+      },
+    );
     this.running = run;
     return run;
   }
@@ -248,12 +276,16 @@ export class SyncEngine {
 
   // ---- internals ---------------------------------------------------------------
 
-  private async runSync(reason: SyncReason, signal: AbortSignal | undefined): Promise<SyncSummary> {
+  private async runSync(
+    reason: SyncReason,
+    signal: AbortSignal | undefined,
+    scope: FullPullScope,
+  ): Promise<SyncSummary> {
     this.emit({ type: 'sync-started', reason, tier: 'full' });
     try {
       const signalOption = signal ? { signal } : {};
       const first = await this.pusher.pushAll(signalOption);
-      const pulled = await this.puller.pull({ tier: 'full', signal });
+      const pulled = await this.puller.pull({ tier: 'full', signal, scope });
       const second = await this.pusher.pushAll(signalOption);
       const summary: SyncSummary = {
         pulled: pulled.pulled,
@@ -264,6 +296,7 @@ export class SyncEngine {
         failed: first.failed + second.failed,
         changes: pulled.changes.length,
         notifications: pulled.notifications.length,
+        failed_collections: pulled.failed,
       };
       this.emit({ type: 'sync-finished', reason, summary });
       return summary;
@@ -289,6 +322,7 @@ export class SyncEngine {
           failed: 0,
           changes: pulled.changes.length,
           notifications: pulled.notifications.length,
+          failed_collections: pulled.failed,
         },
       });
       return pulled;

@@ -1,6 +1,7 @@
 // Turns whatever a sync step threw into SyncErrorInfo: plain data the UI can
 // branch on (kind, problem type, status), with no stack and no secrets.
 import { ApiError, ProblemError, redactSecrets } from '../api/errors';
+import { CursorsRefusedError } from '../pull/page-walker';
 import type { SyncErrorInfo } from './sync-events';
 
 export function errorInfo(error: unknown): SyncErrorInfo {
@@ -21,6 +22,17 @@ export function errorInfo(error: unknown): SyncErrorInfo {
       type: typeof problem === 'string' ? problem : null,
       status: null,
       operation: null,
+      message: redactSecrets(error.message),
+    };
+  }
+  if (error instanceof CursorsRefusedError) {
+    // The last refusal says which problem the service answered; the message says what it cost.
+    const cause = error.cause instanceof ProblemError ? error.cause : null;
+    return {
+      kind: 'cursor-refused',
+      type: cause?.type ?? null,
+      status: cause?.status ?? null,
+      operation: cause?.operation ?? null,
       message: redactSecrets(error.message),
     };
   }

@@ -79,7 +79,7 @@ export interface PullProgress {
 
 /** What went wrong, in a form that crosses IPC; the UI branches on `kind` and `type`. */
 export interface SyncErrorInfo {
-  /** `network`, `problem`, `invalid-response`, `signed-out`, `aborted`, `storage`, or `internal`. */
+  /** `network`, `problem`, `invalid-response`, `signed-out`, `aborted`, `storage`, `cursor-refused` or `internal`. */
   kind: string;
   /** The problem type for `problem`, the storage problem for `storage`; null otherwise. */
   type: string | null;
@@ -88,6 +88,23 @@ export interface SyncErrorInfo {
   message: string;
   /** Seconds the service asked us to wait before trying again (`Retry-After`, e.g. rate-limited), when it said. */
   retryAfterSeconds?: number | null;
+}
+
+/**
+ * A collection (or one scope of it, such as a team's sprints) that this pull
+ * could not bring up to date, and why. The others went on without it; the
+ * next poll tries it again.
+ */
+export interface CollectionFailure {
+  collection: PulledCollection;
+  /** '' for a collection listed whole; the team id for a team's sprints. */
+  scope: string;
+  /** What failed it: its last try's error, or for a skipped one the error of what it needs. */
+  error: SyncErrorInfo;
+  /** Not tried because this collection, which it needs, failed; null when it was tried. */
+  skippedBecause: PulledCollection | null;
+  /** Tries within this pull (0 when skipped). */
+  attempts: number;
 }
 
 export interface PullSummary {
@@ -105,6 +122,8 @@ export interface PullSummary {
   notifications: SyncNotification[];
   /** True when this pull was the first complete one of this mirror: its changes are not announced. */
   initial: boolean;
+  /** Collections (or scopes) it could not complete, and those skipped because of them; empty when all went well. */
+  failed: CollectionFailure[];
 }
 
 /** Push-engine owns the meaning of these counts; the façade only adds them up. */
@@ -129,6 +148,8 @@ export interface SyncSummary {
   failed: number;
   changes: number;
   notifications: number;
+  /** Collections the pull could not complete (the others were synced): why, and what was skipped for it. */
+  failed_collections: CollectionFailure[];
 }
 
 export type SyncEvent =

@@ -2,14 +2,21 @@
 // asks: If-None-Match with each page's stored ETag, a 304 reusing the stored
 // next_cursor and membership, short and empty pages followed while the cursor
 // is not null, a refused cursor restarting the pass, deletions only when the
-// chain ended. Two things make it fast without bending those rules:
+// chain ended. A refused cursor restarts the pass, with backoff, for as long
+// as the run's time allows: the restarted walk goes alone (no other walk of
+// the run sending) and fetches nothing ahead, and pages already applied stay.
+// Two things make it fast without bending those rules:
 // - pages known from the last pass are revalidated concurrently (bounded),
 //   keyed by the cursor they were sent with, and used only when the chain
 //   actually reaches that cursor;
 // - applying page N to the mirror overlaps fetching page N+1.
+import { systemApiClock } from '../api/clock';
 import { ProblemError } from '../api/errors';
 import type { ParkedEdit } from '../../db/outbox';
 import type { ResourceChange } from '../engine/sync-events';
+import { CursorAges, issuedAtOf } from './cursor-ages';
+import { backoffMs, DEFAULT_PULL_RUN_POLICY, type RunTime, waitWithin } from './pull-run-policy';
+import type { SoloGate } from './solo-gate';
 import type { PullStore, StoredCollection, StoredPageRecord } from './pull-store';
 
 export type PageAnswer =
@@ -52,8 +59,15 @@ export interface WalkOptions {
   onProgress?: (progress: WalkProgress) => void;
   /** False: build no change list for 200 pages (the first full sync). Default true. */
   announce?: boolean;
-  /** Times a refused cursor may restart the pass before giving up. Default 3. */
-  maxRestarts?: number;
+  /** The run's clock and deadline: restarts after refused cursors go on until then. Default: 5 minutes from now. */
+  time?: RunTime;
+  /** Wait before the first restart but one (the first is at once); doubles per restart. */
+  restartBaseMs?: number;
+  restartMaxMs?: number;
+  /** Shared by the walks of one run: a restarted walk goes alone through it. */
+  gate?: SoloGate;
+  /** What the service showed about cursor lifetimes (shared by the walks of an engine). */
+  cursorAges?: CursorAges;
 }
 
 export interface WalkResult {
@@ -93,7 +107,31 @@ export function isRefusedCursor(error: unknown): boolean {
   });
 }
 
-class RefusedCursor extends Error {}
+/** A cursor of this walk was refused; `issuedAt`: when the service handed it out. */
+class RefusedCursor extends Error {
+  constructor(
+    readonly issuedAt: number,
+    options: { cause: unknown },
+  ) {
+    super('cursor refused', options);
+  }
+}
+
+/** The service kept refusing the list's cursors until the run's time was up; pages applied stay. */
+export class CursorsRefusedError extends Error {
+  override readonly name = 'CursorsRefusedError';
+  constructor(
+    readonly collection: string,
+    readonly scope: string,
+    readonly restarts: number,
+    options: { cause: unknown },
+  ) {
+    super(
+      `${collection}${scope ? ` (${scope})` : ''}: the service refused the list's cursors ${restarts} time(s) and the pass could not finish within this sync's time; the pages received are kept and the next sync starts the list over`,
+      options,
+    );
+  }
+}
 
 /** How many applied pages may wait behind the fetches (bounds memory while the mirror catches up). */
 const MAX_QUEUED_APPLIES = 2;
@@ -106,11 +144,23 @@ const keyOf = (cursor: string | null): string => cursor ?? FIRST;
 
 export async function walkList(options: WalkOptions): Promise<WalkResult> {
   const { store, collection, scope } = options;
-  const maxRestarts = options.maxRestarts ?? 3;
+  const time = options.time ?? {
+    clock: systemApiClock,
+    deadline: systemApiClock.now() + DEFAULT_PULL_RUN_POLICY.runBudgetMs,
+  };
+  const ages = options.cursorAges ?? new CursorAges();
+  const restartBase = options.restartBaseMs ?? DEFAULT_PULL_RUN_POLICY.restartBaseMs;
+  const restartMax = options.restartMaxMs ?? DEFAULT_PULL_RUN_POLICY.restartMaxMs;
   let restarts = 0;
   let restart = false;
   for (;;) {
     const before = await store.pass(collection, scope);
+    const resumeFrom =
+      !restart && before !== null && before.state === 'running' && before.resume.cursor !== null
+        ? before.pages.find((p) => p.passNo === before.passNo && p.pageIndex === before.resume.pageIndex - 1)
+        : undefined;
+    // A stored cursor as old as one the service refused would be refused too: start over instead.
+    if (resumeFrom && !ages.usable(issuedAtOf(resumeFrom), time.clock.now())) restart = true;
     // After a complete pass, the new one begins only when a page turns out to have
     // changed: a re-sync that meets nothing but 304s writes nothing at all.
     const lazy = !restart && before !== null && before.state === 'complete';
@@ -118,28 +168,35 @@ export async function walkList(options: WalkOptions): Promise<WalkResult> {
       ? before.passNo + 1
       : (await store.beginPass(collection, scope, { partial: options.partial, restart })).passNo;
     const resuming = !restart && before !== null && before.state === 'running' && before.passNo === passNo;
-    try {
-      const result = await walkChain(options, {
+    const walk = () =>
+      walkChain(options, {
         passNo,
         begin: lazy
           ? () => store.beginPass(collection, scope, { partial: options.partial, restart: false })
           : null,
         startIndex: resuming ? before.resume.pageIndex : 0,
         startCursor: resuming ? before.resume.cursor : null,
+        startIssuedAt: resuming && resumeFrom ? issuedAtOf(resumeFrom) : time.clock.now(),
         known: before?.pages ?? [],
         doneBefore: resuming ? before.pages.filter((p) => p.passNo === passNo) : [],
+        solo: restart,
+        time,
+        ages,
       });
+    try {
+      // A list whose cursors were refused walks alone: nothing else of the run competes for the budget.
+      const result = restart && options.gate ? await options.gate.alone(walk) : await walk();
       return { ...result, restarts };
     } catch (error) {
-      if (error instanceof RefusedCursor || isRefusedCursor(error)) {
-        if (restarts < maxRestarts) {
-          restarts += 1;
-          restart = true;
-          continue;
-        }
-        throw error instanceof RefusedCursor ? error.cause : error;
-      }
-      throw error;
+      if (!(error instanceof RefusedCursor || isRefusedCursor(error))) throw error;
+      const cause = error instanceof RefusedCursor ? error.cause : error;
+      if (error instanceof RefusedCursor) ages.refused(error.issuedAt, time.clock.now());
+      restarts += 1;
+      // The first restart goes at once (a cursor may simply have expired); then with backoff.
+      const wait = restarts === 1 ? 0 : backoffMs(restarts - 1, restartBase, restartMax);
+      if (!(await waitWithin(time, wait, options.signal)))
+        throw new CursorsRefusedError(collection, scope, restarts - 1, { cause });
+      restart = true;
     }
   }
 }
@@ -150,22 +207,32 @@ interface ChainStart {
   begin: (() => Promise<unknown>) | null;
   startIndex: number;
   startCursor: string | null;
+  /** When the service handed out `startCursor` (epoch ms). */
+  startIssuedAt: number;
   /** Stored pages (any pass): what revalidation may ask about. */
   known: readonly StoredPageRecord[];
   /** Pages already fetched in this (resumed) pass. */
   doneBefore: readonly StoredPageRecord[];
+  /** A restart after a refused cursor: one request at a time, nothing fetched ahead, no other walk sending. */
+  solo: boolean;
+  time: RunTime;
+  ages: CursorAges;
 }
 
 async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<WalkResult, 'restarts'>> {
   const { store, collection, scope, source } = options;
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const limiter = new Limiter(Math.max(1, options.concurrency));
+  const limiter = new Limiter(start.solo ? 1 : Math.max(1, options.concurrency));
+  const gate = start.solo ? undefined : options.gate;
+  const now = () => start.time.clock.now();
 
   // The last pass's pages by the cursor they were sent with; this pass's own pages are not asked again.
+  // A page as old as a refused cursor is fetched whole: its stored next_cursor would be refused too.
   const known = new Map<string, StoredPageRecord>();
   for (const page of start.known) {
     if (page.passNo === start.passNo && page.pageIndex < start.startIndex) continue;
+    if (!start.ages.usable(issuedAtOf(page), now())) continue;
     const key = keyOf(page.cursorSent);
     if (!known.has(key)) known.set(key, page);
   }
@@ -177,7 +244,11 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
     const existing = inFlight.get(key);
     if (existing) return existing;
     const etagSent = known.get(key)?.etag ?? null;
-    const answer = limiter.run(() => source.fetch(cursor, etagSent, signal));
+    const answer = limiter.run(() =>
+      gate
+        ? gate.shared(() => source.fetch(cursor, etagSent, signal))
+        : source.fetch(cursor, etagSent, signal),
+    );
     // Speculative answers may never be used; their failures are read when (if) they are.
     answer.catch(() => undefined);
     const entry = { etagSent, answer };
@@ -186,7 +257,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
   };
   /** Revalidate the stored chain ahead of us, concurrently, as far as it goes. */
   const speculateFrom = (cursor: string | null): void => {
-    if (options.concurrency <= 1) return;
+    if (options.concurrency <= 1 || start.solo) return;
     let key = keyOf(cursor);
     let next = cursor;
     const seen = new Set<string>();
@@ -266,6 +337,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
 
   let index = start.startIndex;
   let cursor = start.startCursor;
+  let cursorIssuedAt = start.startIssuedAt;
   let begun = start.begin === null;
   /** Pages answered 304 before the pass began (lazy): reused when something changes. */
   const unchangedSoFar: number[] = [];
@@ -282,12 +354,13 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         answer = await pending;
       } catch (error) {
         if (cursor !== null && isRefusedCursor(error))
-          throw new RefusedCursor('cursor refused', { cause: error });
+          throw new RefusedCursor(cursorIssuedAt, { cause: error });
         throw error;
       }
       inFlight.delete(key);
       const pageIndex = index;
       let nextCursor: string | null;
+      let nextIssuedAt = now();
       if (answer.status === 304) {
         const stored = known.get(key);
         if (!stored || etagSent === null) {
@@ -301,6 +374,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           continue;
         }
         nextCursor = stored.nextCursor;
+        nextIssuedAt = issuedAtOf(stored);
         progress.notModified += 1;
         progress.itemsDone += stored.ids.length;
         if (begun) reuse(pageIndex);
@@ -370,6 +444,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       while (queuedApplies > MAX_QUEUED_APPLIES && applyEnds[0]) await applyEnds[0];
       index += 1;
       cursor = nextCursor;
+      cursorIssuedAt = nextIssuedAt;
     }
   } finally {
     stop.abort(new Error('walk ended'));

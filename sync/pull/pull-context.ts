@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/api-client';
 import type { RequestLane } from '../api/rate-governor';
 import type { SyncIdentity } from '../engine/sync-engine';
 import type { PulledCollection, ResourceChange } from '../engine/sync-events';
-import type { WalkProgress } from './page-walker';
+import type { WalkOptions, WalkProgress } from './page-walker';
 import type { PullStore } from './pull-store';
 
 export interface PullContext {
@@ -24,6 +24,18 @@ export interface PullContext {
   onProgress(collection: PulledCollection | 'task_comments', scope: string, progress: WalkProgress): void;
   /** Values kept in memory between pulls of this engine (single-read ETags). */
   memo: Map<string, unknown>;
+  /** Passed to every walk of the run: its deadline, the gate a restarted walk goes alone through, cursor ages. */
+  walkRules: Pick<WalkOptions, 'time' | 'gate' | 'cursorAges' | 'restartBaseMs' | 'restartMaxMs'>;
+}
+
+/**
+ * One list of a resource that succeeds or fails on its own (a team's sprints,
+ * or the resource's single list): retried on its own, and named when it fails.
+ */
+export interface PullUnit {
+  /** '' for a collection listed whole; the team id for a team's sprints. */
+  readonly scope: string;
+  pull(): Promise<ResourcePullResult>;
 }
 
 export interface ResourcePullResult {
@@ -43,6 +55,8 @@ export interface PulledResource {
   /** What must be pulled first (the organization id comes from `me`; sprints are listed per team). */
   readonly needs: readonly PulledCollection[];
   pull(ctx: PullContext): Promise<ResourcePullResult>;
+  /** Its lists as separate units (default: one unit, scope '', that is `pull`). */
+  units?(ctx: PullContext): Promise<PullUnit[]>;
 }
 
 export const emptyResult = (): ResourcePullResult => ({

@@ -14,6 +14,8 @@ export interface StoredPageRecord {
   etag: string | null;
   nextCursor: string | null;
   ids: string[];
+  /** When the page was last received or confirmed (ISO 8601): how old its next_cursor may be. */
+  fetchedAt?: string;
 }
 
 export interface PassRecord {

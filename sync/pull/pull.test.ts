@@ -3,7 +3,6 @@
 // only after a complete pass, resuming an interrupted pass after a restart,
 // 429/5xx/malformed answers, and the change list with its notifications.
 import { afterEach, describe, expect, test } from 'vitest';
-import { InvalidResponseError, NetworkError } from '../api/errors';
 import { taskCommentOperations } from '../api/operations';
 import { DELETED_REMOTELY } from '../../db/outbox';
 import { SyncEngine } from '../engine/sync-engine';
@@ -227,12 +226,17 @@ describe('deletions and interrupted passes', () => {
         f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
       }
     });
-    const failure = await f.engine.pullOnce().then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const cut = await f.engine.pullOnce();
     unsubscribe();
-    expect(failure).toBeInstanceOf(NetworkError);
+    // The other collections went on; the summary names the task list and why.
+    expect(cut.failed).toEqual([
+      expect.objectContaining({
+        collection: 'tasks',
+        scope: '',
+        error: expect.objectContaining({ kind: 'network' }) as unknown,
+      }),
+    ]);
+    expect(cut.completed).toContain('sections');
     // Nothing removed: the pass did not see every page.
     for (const id of deleted) expect(f.mirror.getTask(id)).not.toBeNull();
     expect(f.mirror.passState('tasks', '')?.state).toBe('running');
@@ -274,12 +278,9 @@ describe('deletions and interrupted passes', () => {
       )
         f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
     });
-    const failure = await f.engine.pullOnce().then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const failure = await f.engine.pullOnce();
     unsubscribe();
-    expect(failure).toBeInstanceOf(NetworkError);
+    expect(failure.failed.map((c) => [c.collection, c.error.kind])).toEqual([['tasks', 'network']]);
     const cut = firstWholeListIndex();
     expect(cut.at).toBeGreaterThan(0);
     expect(cut.before.some((r) => r.query.includes('assignee'))).toBe(true);
@@ -441,7 +442,8 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     // Sections fail (every retry); the task list, which does not need them, completes.
     f.emulator.control.faults.serverErrors(100, { pathPrefix: '/v1/sections' });
     f.events.length = 0;
-    await expect(f.engine.pullOnce()).rejects.toThrow();
+    const summary = await f.engine.pullOnce();
+    expect(summary.failed.map((c) => c.collection)).toEqual(['sections']);
     expect(f.mirror.outboxOp(parked).state).toBe('conflict');
     expect(conflictEvents(f)).toEqual([expect.objectContaining({ opId: parked, entityId: taskId })]);
   });
@@ -484,7 +486,7 @@ describe('failing answers', () => {
     expect(f.mirroredTaskIds()).toHaveLength(2500);
   });
 
-  test('a malformed page fails the pull naming the field, writes nothing of that page, and the next pull recovers', async () => {
+  test('a malformed page fails the task list naming the field, writes nothing of that page, and the next pull recovers', async () => {
     const f = await setUp();
     let served = 0;
     const landed = new Set<string>();
@@ -496,13 +498,15 @@ describe('failing answers', () => {
       if (served < 2) for (const id of idsOfPage(body)) landed.add(id);
       return body;
     };
-    const failure = await f.engine.pullOnce().then(
-      () => null,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(InvalidResponseError);
-    expect((failure as InvalidResponseError).operation).toBe('tasks.list');
-    expect((failure as InvalidResponseError).path).toBe('data[0].task_id');
+    const summary = await f.engine.pullOnce();
+    // Named in the summary (the other collections were pulled): operation and field.
+    expect(summary.failed).toEqual([
+      expect.objectContaining({
+        collection: 'tasks',
+        error: expect.objectContaining({ kind: 'invalid-response', operation: 'tasks.list' }) as unknown,
+      }),
+    ]);
+    expect(summary.failed[0]?.error.message).toContain('data[0].task_id');
     // Only the pages before it landed.
     expect(f.mirroredTaskIds().sort()).toEqual([...landed].sort());
     expect(landed.size).toBeLessThan(2000);

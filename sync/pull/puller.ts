@@ -3,14 +3,21 @@
 // (tasks assigned to them, the current sprint's team, the open task, comments
 // on their tasks); `new` finds tasks created since the newest one known with
 // `filter[created_after]`. Each yields a change list and the notifications it
-// raises; the first full sync of a mirror announces nothing.
+// raises; the first full sync of a mirror announces nothing. In a full pull
+// each list (a collection, or one team's sprints) is a unit that succeeds or
+// fails on its own: a failed one is retried with backoff within the run, the
+// others go on, and the summary names what failed; the next poll (`failed`
+// scope) pulls only those.
 import type { ParkedEdit } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
-import { ProblemError } from '../api/errors';
+import { type ApiClock, systemApiClock } from '../api/clock';
+import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
 import { taskOperations, taskCommentOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
 import type { PullRunner, PullTier, SyncIdentity } from '../engine/sync-engine';
+import { errorInfo } from '../engine/sync-error-info';
 import type {
+  CollectionFailure,
   PulledCollection,
   PullSummary,
   ResourceChange,
@@ -19,12 +26,22 @@ import type {
 } from '../engine/sync-events';
 import { listSource } from './list-source';
 import { notificationsOf } from './notifications';
+import { CursorAges } from './cursor-ages';
 import { walkList } from './page-walker';
-import { addResult, emptyResult, type PullContext, type ResourcePullResult } from './pull-context';
+import {
+  addResult,
+  emptyResult,
+  type PullContext,
+  type PulledResource,
+  type PullUnit,
+  type ResourcePullResult,
+} from './pull-context';
+import { backoffMs, DEFAULT_PULL_RUN_POLICY, type PullRunPolicy, waitWithin } from './pull-run-policy';
 import type { PullStore } from './pull-store';
 import { PULLED_RESOURCES } from './pulled-resources';
 import { readMe, rememberedMe } from './resources/me';
 import { TASK_PAGE } from './resources/tasks';
+import { SoloGate } from './solo-gate';
 
 export interface PullerOptions {
   store: PullStore;
@@ -37,7 +54,26 @@ export interface PullerOptions {
   concurrency?: number;
   /** Comment lists revalidated per hot pull (besides the open task's). Default 4. */
   commentWatch?: number;
+  /** What the run's restarts and retries wait on (default: real time). */
+  clock?: ApiClock;
+  /** The run's time budget and backoff (defaults in pull-run-policy.ts). */
+  runPolicy?: Partial<PullRunPolicy>;
 }
+
+/** Which full pull: every collection, or only the units the last ones failed (and what they need). */
+export type FullPullScope = 'all' | 'failed';
+
+/** A unit that failed after its tries: the error and how many tries it had. */
+class UnitFailed extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly attempts: number,
+  ) {
+    super('unit failed', { cause: error });
+  }
+}
+
+const unitKey = (collection: PulledCollection, scope: string): string => `${collection}\u0000${scope}`;
 
 const OPEN_TASK_SCOPE_LIMIT = 200;
 
@@ -49,9 +85,17 @@ export class Puller implements PullRunner {
   private openTaskId: string | null = null;
   /** Round-robin position in the person's open tasks for comment revalidation. */
   private commentTurn = 0;
+  private readonly clock: ApiClock;
+  private readonly policy: PullRunPolicy;
+  /** What the service showed of its cursors' lifetime, kept for this engine's later pulls. */
+  private readonly cursorAges = new CursorAges();
+  /** Units the last full pulls could not complete (or skipped): what a `failed` pull retries. */
+  private readonly failedUnits = new Map<string, { collection: PulledCollection; scope: string }>();
 
   constructor(private readonly options: PullerOptions) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemApiClock;
+    this.policy = { ...DEFAULT_PULL_RUN_POLICY, ...options.runPolicy };
+    this.now = options.now ?? (() => this.clock.now());
     this.concurrency = options.concurrency ?? 8;
     this.commentWatch = options.commentWatch ?? 4;
   }
@@ -61,68 +105,278 @@ export class Puller implements PullRunner {
     this.openTaskId = taskId;
   }
 
-  async pull(options: { tier: PullTier; signal?: AbortSignal | undefined }): Promise<PullSummary> {
+  /** Units the last full pulls left failed (or skipped): what a `failed` pull would retry. */
+  failedScopes(): { collection: PulledCollection; scope: string }[] {
+    return [...this.failedUnits.values()];
+  }
+
+  async pull(options: {
+    tier: PullTier;
+    signal?: AbortSignal | undefined;
+    /** For `full`: `failed` pulls only the units that failed last time (everything when none did). */
+    scope?: FullPullScope;
+  }): Promise<PullSummary> {
     const requestsBefore = this.options.api.stats.requests;
     const initial = options.tier === 'full' && (await this.firstFullPull());
-    const ctx = await this.context('background', options.signal, options.tier !== 'full');
+    // One run's walks share a stop: a sign-out or an abort ends them all.
+    const runStop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, runStop.signal]) : runStop.signal;
+    const ctx = await this.context('background', signal, options.tier !== 'full');
     ctx.announce = !initial;
     const result = emptyResult();
     const completed: PulledCollection[] = [];
+    const failed: CollectionFailure[] = [];
     try {
       if (options.tier === 'full') {
-        completed.push(...(await this.pullAll(ctx, result, initial)));
+        const only = options.scope === 'failed' && this.failedUnits.size > 0 ? this.onlyFailed() : null;
+        const outcome = await this.pullAll(ctx, result, initial, only, runStop);
+        completed.push(...outcome.completed);
+        failed.push(...outcome.failed);
       } else if (options.tier === 'new') {
         addResult(result, await this.pullNewTasks(ctx));
       } else {
         addResult(result, await this.pullHotSet(ctx));
       }
-      return await this.finish(result, initial, completed, requestsBefore);
+      return await this.finish(result, initial, completed, requestsBefore, failed);
     } finally {
       this.announceParked(result.parked);
     }
   }
 
+  /** The failed units by collection; `me` always comes along (it names the organization). */
+  private onlyFailed(): Map<PulledCollection, Set<string>> {
+    const only = new Map<PulledCollection, Set<string>>([['me', new Set([''])]]);
+    for (const { collection, scope } of this.failedUnits.values()) {
+      const scopes = only.get(collection) ?? new Set<string>();
+      scopes.add(scope);
+      only.set(collection, scopes);
+    }
+    return only;
+  }
+
   /**
    * Every resource, each started as soon as what it needs is done, so that the
-   * small independent lists cost one round trip together, not one each.
-   * Waits for all before reporting; the first failure is thrown. A first
-   * sync (also when resumed) fetches what the person sees first, their tasks
-   * and the current sprint's, before the whole task list.
+   * small independent lists cost one round trip together, not one each. Each
+   * unit (a list; a team's sprints) is tried on its own: one that fails is
+   * retried with backoff while the run has time, then named in `failed`, and
+   * what needs it is named as skipped; the rest goes on. Only a sign-out or an
+   * abort ends the run (thrown), and being offline (every unit failed on the
+   * network, thrown so that the scheduler probes). A first sync (also when
+   * resumed) fetches what the person sees first, their tasks and the current
+   * sprint's, before the whole task list.
    */
   private async pullAll(
     ctx: PullContext,
     result: ResourcePullResult,
     initial: boolean,
-  ): Promise<PulledCollection[]> {
-    const done = new Map<PulledCollection, Promise<void>>();
-    const failures: unknown[] = [];
+    only: ReadonlyMap<PulledCollection, ReadonlySet<string>> | null,
+    runStop: AbortController,
+  ): Promise<{ completed: PulledCollection[]; failed: CollectionFailure[] }> {
+    /** Each resource's outcome: every unit done, or some failed (or not tried because a need failed). */
+    const outcome = new Map<PulledCollection, Promise<'done' | 'failed'>>();
+    /** Resolves once the resource's units had their first try (seen-first waits for no retry). */
+    const firstTried = new Map<PulledCollection, Promise<void>>();
+    const failures: { collection: PulledCollection; scope: string; error: unknown; attempts: number }[] = [];
+    const skipped: { collection: PulledCollection; because: PulledCollection }[] = [];
     const finished = new Set<PulledCollection>();
+    const tried = new Set<string>();
+    let succeeded = 0;
+    const fatal: { error: unknown } = { error: null };
+    const stopRun = (error: unknown): void => {
+      fatal.error ??= error;
+      runStop.abort(error);
+    };
+    /** A unit's last failure: fatal ones end the run, the others are named. */
+    const failed = (collection: PulledCollection, scope: string, failure: UnitFailed): void => {
+      if (this.isFatal(failure.error, ctx)) stopRun(failure.error);
+      else failures.push({ collection, scope, error: failure.error, attempts: failure.attempts });
+    };
+
     for (const resource of PULLED_RESOURCES.values()) {
-      const needs = resource.needs.map((need) => done.get(need) ?? Promise.resolve());
-      if (initial && resource.collection === 'tasks') {
-        const seenFirst = Promise.all([done.get('me'), done.get('teams'), done.get('sprints')]).then(
-          async () => {
-            // The whole list's pass begins first: a first load goes in without its
-            // sort indexes (db/deferred-indexes.ts), which only an empty tasks table
-            // allows, and the person's tasks would otherwise fill it before.
-            await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
-            addResult(result, await this.pullSeenFirst(ctx));
-          },
-        );
-        needs.push(seenFirst);
-      }
-      const run = Promise.all(needs).then(async () => {
-        addResult(result, await resource.pull(ctx));
-        if (resource.collection === 'me') ctx.orgId = await this.orgId(ctx);
-        finished.add(resource.collection);
-      });
-      // A failure is recorded once here; what needed it does not start.
-      run.catch((error: unknown) => failures.push(error));
-      done.set(resource.collection, run);
+      const collection = resource.collection;
+      const scopes = only === null ? null : (only.get(collection) ?? null);
+      let markTried: () => void = () => undefined;
+      firstTried.set(collection, new Promise<void>((resolve) => (markTried = resolve)));
+      const run = (async (): Promise<'done' | 'failed'> => {
+        try {
+          const needs = await Promise.all(
+            resource.needs.map(async (need) => [need, await (outcome.get(need) ?? 'done')] as const),
+          );
+          // A retry of failed units only: the others were done by the pull before.
+          if (only !== null && scopes === null) return 'done';
+          const failedNeed = needs.find(([, state]) => state === 'failed')?.[0];
+          if (failedNeed !== undefined) {
+            skipped.push({ collection, because: failedNeed });
+            return 'failed';
+          }
+          if (initial && collection === 'tasks') await this.seenFirst(ctx, result, firstTried, stopRun);
+          const units = await this.unitsOf(resource, ctx, scopes);
+          const firsts: Promise<void>[] = [];
+          const outcomes = await Promise.all(
+            units.map(async (unit) => {
+              tried.add(unitKey(collection, unit.scope));
+              let firstDone: () => void = () => undefined;
+              firsts.push(new Promise<void>((resolve) => (firstDone = resolve)));
+              try {
+                addResult(result, await this.attempt(ctx, () => unit.pull(), firstDone));
+                if (collection === 'me') ctx.orgId = await this.orgId(ctx);
+                succeeded += 1;
+                return true;
+              } catch (error) {
+                failed(
+                  collection,
+                  unit.scope,
+                  error instanceof UnitFailed ? error : new UnitFailed(error, 1),
+                );
+                return false;
+              } finally {
+                firstDone();
+              }
+            }),
+          );
+          void Promise.all(firsts).then(markTried);
+          if (!outcomes.every(Boolean)) return 'failed';
+          finished.add(collection);
+          return 'done';
+        } catch (error) {
+          // Listing the units failed (after its tries).
+          failed(collection, '', error instanceof UnitFailed ? error : new UnitFailed(error, 1));
+          return 'failed';
+        } finally {
+          markTried();
+        }
+      })();
+      outcome.set(collection, run);
     }
-    await Promise.allSettled(done.values());
-    if (failures.length > 0) throw failures[0];
-    return [...PULLED_RESOURCES.keys()].filter((collection) => finished.has(collection));
+    await Promise.all(outcome.values());
+    if (fatal.error !== null) throw fatal.error as Error;
+    // Nothing reached the service and the network failed: offline, not a partial sync.
+    const offline = failures.find((f) => f.error instanceof NetworkError);
+    if (offline && succeeded === 0) throw offline.error;
+
+    this.rememberFailures(only, tried, failures, skipped);
+    const failedInfo: CollectionFailure[] = failures.map((f) => ({
+      collection: f.collection,
+      scope: f.scope,
+      error: errorInfo(f.error),
+      skippedBecause: null,
+      attempts: f.attempts,
+    }));
+    for (const skip of skipped) {
+      const cause = failedInfo.find((f) => f.collection === skip.because) ?? failedInfo[0];
+      failedInfo.push({
+        collection: skip.collection,
+        scope: '',
+        error: cause?.error ?? errorInfo(new Error(`${skip.because} could not be synced`)),
+        skippedBecause: skip.because,
+        attempts: 0,
+      });
+    }
+    const order = [...PULLED_RESOURCES.keys()];
+    failedInfo.sort((a, b) => order.indexOf(a.collection) - order.indexOf(b.collection));
+    return { completed: order.filter((collection) => finished.has(collection)), failed: failedInfo };
+  }
+
+  /**
+   * A first sync's preview of the task list: the person's tasks and their
+   * current sprints' teams. It waits for the first try of teams and sprints
+   * (not for their retries, nor their success: without them it shows the
+   * person's tasks only), and its failure is no failure of the whole list.
+   */
+  private async seenFirst(
+    ctx: PullContext,
+    result: ResourcePullResult,
+    firstTried: ReadonlyMap<PulledCollection, Promise<void>>,
+    stopRun: (error: unknown) => void,
+  ): Promise<void> {
+    await Promise.all([firstTried.get('teams'), firstTried.get('sprints')]);
+    // The whole list's pass begins first: a first load goes in without its
+    // sort indexes (db/deferred-indexes.ts), which only an empty tasks table
+    // allows, and the person's tasks would otherwise fill it before.
+    await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
+    try {
+      addResult(result, await this.pullSeenFirst(ctx));
+    } catch (error) {
+      if (this.isFatal(error, ctx)) {
+        stopRun(error);
+        throw error;
+      }
+    }
+  }
+
+  /** The resource's units (only the failed scopes when retrying); listing them is tried like a unit. */
+  private async unitsOf(
+    resource: PulledResource,
+    ctx: PullContext,
+    scopes: ReadonlySet<string> | null,
+  ): Promise<PullUnit[]> {
+    const listUnits = resource.units?.bind(resource);
+    const units = listUnits
+      ? await this.attempt(
+          ctx,
+          () => listUnits(ctx),
+          () => undefined,
+        )
+      : [{ scope: '', pull: () => resource.pull(ctx) }];
+    return scopes === null || scopes.has('') ? units : units.filter((unit) => scopes.has(unit.scope));
+  }
+
+  /**
+   * Runs one unit, trying again with backoff after a failure that may pass
+   * (a 5xx, a 429 past the client's own waits) while tries and the run's time
+   * remain. Throws UnitFailed with the last error. A network failure is not
+   * tried again here: the client already did, and being offline must show soon.
+   */
+  private async attempt<T>(ctx: PullContext, run: () => Promise<T>, onFirst: () => void): Promise<T> {
+    const time = ctx.walkRules.time;
+    for (let attempts = 1; ; attempts++) {
+      try {
+        return await run();
+      } catch (error) {
+        if (attempts === 1) onFirst();
+        const again =
+          time !== undefined &&
+          attempts < this.policy.unitAttempts &&
+          !this.isFatal(error, ctx) &&
+          isPassing(error) &&
+          (await waitWithin(
+            time,
+            backoffMs(attempts, this.policy.unitRetryBaseMs, this.policy.unitRetryMaxMs),
+            ctx.signal,
+          ).catch(() => false));
+        if (!again) throw new UnitFailed(error, attempts);
+      }
+    }
+  }
+
+  /** Ends the whole run: signed out, or stopped (aborted) by the caller or by another unit's sign-out. */
+  private isFatal(error: unknown, ctx: PullContext): boolean {
+    return (
+      error instanceof SignedOutError ||
+      (error instanceof ApiError && error.kind === 'aborted') ||
+      ctx.signal?.aborted === true
+    );
+  }
+
+  /** A retry clears what it tried; failures (and skips) are kept for the next `failed` pull. */
+  private rememberFailures(
+    only: ReadonlyMap<PulledCollection, ReadonlySet<string>> | null,
+    tried: ReadonlySet<string>,
+    failures: readonly { collection: PulledCollection; scope: string }[],
+    skipped: readonly { collection: PulledCollection }[],
+  ): void {
+    if (only === null) this.failedUnits.clear();
+    else {
+      for (const key of tried) this.failedUnits.delete(key);
+      // A whole collection retried clears its scoped failures too (its scopes were all tried).
+      for (const [key, unit] of this.failedUnits)
+        if (tried.has(unitKey(unit.collection, '')) && only.get(unit.collection)?.has(''))
+          this.failedUnits.delete(key);
+    }
+    for (const { collection, scope } of failures)
+      this.failedUnits.set(unitKey(collection, scope), { collection, scope });
+    for (const { collection } of skipped)
+      this.failedUnits.set(unitKey(collection, ''), { collection, scope: '' });
   }
 
   /** Revalidates one task and its comments in the person's lane (they just opened it). */
@@ -165,6 +419,7 @@ export class Puller implements PullRunner {
     initial: boolean,
     completed: PulledCollection[],
     requestsBefore: number,
+    failed: CollectionFailure[] = [],
   ): Promise<PullSummary> {
     const { store, me } = this.options;
     let notifications: SyncNotification[] = [];
@@ -190,6 +445,7 @@ export class Puller implements PullRunner {
       changes: result.changes,
       notifications,
       initial,
+      failed,
     };
   }
 
@@ -214,6 +470,13 @@ export class Puller implements PullRunner {
       signal,
       concurrency: this.concurrency,
       memo: this.memo,
+      walkRules: {
+        time: { clock: this.clock, deadline: this.clock.now() + this.policy.runBudgetMs },
+        gate: new SoloGate(),
+        cursorAges: this.cursorAges,
+        restartBaseMs: this.policy.restartBaseMs,
+        restartMaxMs: this.policy.restartMaxMs,
+      },
       onProgress: (collection, scope, progress) =>
         this.options.emit({ type: 'progress', collection, scope, ...progress }),
     };
@@ -253,6 +516,7 @@ export class Puller implements PullRunner {
       announce: ctx.announce,
       signal: ctx.signal,
       onProgress: (progress) => ctx.onProgress('tasks', scope, progress),
+      ...ctx.walkRules,
     }).then((walk) => ({ ...walk, complete: true }));
   }
 
@@ -360,6 +624,7 @@ export class Puller implements PullRunner {
             concurrency: 1,
             signal: ctx.signal,
             onProgress: (progress) => ctx.onProgress('task_comments', taskId, progress),
+            ...ctx.walkRules,
           })),
           complete: true,
         };
@@ -378,6 +643,13 @@ export class Puller implements PullRunner {
 /** A first listing's resources are cached, not announced. */
 function announceNothing(changes: ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.collection !== 'task_comments');
+}
+
+/** A failure that may pass if tried again soon: the service erred or asked to slow down. */
+function isPassing(error: unknown): boolean {
+  return (
+    error instanceof ProblemError && (error.status >= 500 || error.status === 429 || error.status === 408)
+  );
 }
 
 function utcDay(ms: number): string {

@@ -69,6 +69,7 @@ export const goalsResource: PulledResource = {
       announce: ctx.announce,
       signal: ctx.signal,
       onProgress: (progress) => ctx.onProgress('goals', '', progress),
+      ...ctx.walkRules,
     });
     addResult(result, { ...grouped, complete: true });
     for (const [projectId, cursor] of continuations) {
@@ -83,6 +84,7 @@ export const goalsResource: PulledResource = {
         announce: ctx.announce,
         signal: ctx.signal,
         onProgress: (progress) => ctx.onProgress('goals', scope, progress),
+        ...ctx.walkRules,
       });
       addResult(result, { ...walk, complete: true });
     }

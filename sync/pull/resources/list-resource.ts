@@ -10,6 +10,7 @@ import {
   emptyResult,
   type PullContext,
   type PulledResource,
+  type PullUnit,
   type ResourcePullResult,
 } from '../pull-context';
 import { listSource } from '../list-source';
@@ -27,15 +28,11 @@ export interface ListResourceSpec<Item extends object, Params> {
 export function listResource<Item extends object, Params>(
   spec: ListResourceSpec<Item, Params>,
 ): PulledResource {
-  return {
-    collection: spec.collection,
-    needs: spec.needs,
-    async pull(ctx: PullContext): Promise<ResourcePullResult> {
-      const result = emptyResult();
-      const scopes = await spec.scopes(ctx);
-      // Small per-scope lists (sprints per team) go side by side; each walks its own pages.
-      const walks = scopes.map(({ scope, params }) =>
-        walkList({
+  const units = async (ctx: PullContext): Promise<PullUnit[]> =>
+    (await spec.scopes(ctx)).map(({ scope, params }) => ({
+      scope,
+      pull: async () => ({
+        ...(await walkList({
           collection: spec.collection,
           scope,
           source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store),
@@ -45,13 +42,23 @@ export function listResource<Item extends object, Params>(
           announce: ctx.announce,
           signal: ctx.signal,
           onProgress: (progress) => ctx.onProgress(spec.collection, scope, progress),
-        }),
-      );
+          ...ctx.walkRules,
+        })),
+        complete: true,
+      }),
+    }));
+  return {
+    collection: spec.collection,
+    needs: spec.needs,
+    units,
+    async pull(ctx: PullContext): Promise<ResourcePullResult> {
+      const result = emptyResult();
+      // Small per-scope lists (sprints per team) go side by side; each walks its own pages.
       // Wait for every walk before reporting, so none writes after the pull ended.
-      const settled = await Promise.allSettled(walks);
+      const settled = await Promise.allSettled((await units(ctx)).map((unit) => unit.pull()));
       for (const outcome of settled) {
         if (outcome.status === 'rejected') throw outcome.reason;
-        addResult(result, { ...outcome.value, complete: true });
+        addResult(result, outcome.value);
       }
       return result;
     },

@@ -17,6 +17,9 @@ import { type RelayProxy, startRelayProxy } from './relay-proxy';
 /** Quick retries: tests meet drops and 500s without waiting seconds. */
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, maxAttempts: 3 };
 
+/** Quick restarts and collection retries, for the same reason. */
+export const FAST_RUN_POLICY = { restartBaseMs: 5, restartMaxMs: 40, unitRetryBaseMs: 5, unitRetryMaxMs: 40 };
+
 export interface PullFixture {
   emulator: RunningEmulator;
   relay: RelayProxy;
@@ -65,6 +68,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
       // Pages are applied in this thread unless a test asks for the worker: starting
       // a worker (tsx compiling the mirror) costs seconds. worker-pull-store.test.ts covers it.
       pullInWorker: false,
+      pullRunPolicy: FAST_RUN_POLICY,
       ...options.engine,
     });
     return { mirror, api, engine };

@@ -1,0 +1,181 @@
+// Refused cursors always make progress: a list whose cursors the service
+// refuses restarts, with backoff, for as long as the run's time allows (not a
+// fixed number of times), also while other lists are walked and when the
+// refused cursor was stored by an interrupted earlier run; pages already
+// applied stay, and a stored cursor as old as a refused one is not sent again.
+import { afterEach, describe, expect, test } from 'vitest';
+import { InstantClock } from './testing/instant-clock';
+import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+
+let fixture: PullFixture | null = null;
+
+async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
+  fixture = await startPullFixture({ seedTasks: 2500, ...options });
+  return fixture;
+}
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+function serverTaskIds(f: PullFixture): string[] {
+  return f.emulator.control
+    .tasks()
+    .map((t) => t.task_id)
+    .sort();
+}
+
+function taskListRequests(f: PullFixture) {
+  return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
+}
+
+/** Requests of the whole task list (not a first sync's preview of the person's tasks). */
+function wholeListRequests(f: PullFixture) {
+  return taskListRequests(f).filter((r) => !/assignee|team/.test(decodeURIComponent(r.query)));
+}
+
+/** Aborts the next full pull once the whole task list's first page is in. */
+function interruptAfterFirstTaskPage(f: PullFixture): { signal: AbortSignal; done: () => void } {
+  const stop = new AbortController();
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (
+      event.type === 'progress' &&
+      event.collection === 'tasks' &&
+      event.scope === '' &&
+      event.pagesDone === 1
+    )
+      stop.abort();
+  });
+  return { signal: stop.signal, done: unsubscribe };
+}
+
+describe('refused cursors', () => {
+  test('cursors refused six times in a row during a first sync: the sync still completes with every task', async () => {
+    const f = await setUp();
+    f.emulator.control.faults.rejectCursors(6, { pathPrefix: '/v1/tasks' });
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(summary.restarts).toBe(6);
+    expect(taskListRequests(f).filter((r) => r.status === 400)).toHaveLength(6);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+  });
+
+  test('cursors refused on two lists while other lists are walked at the same time: every list completes', async () => {
+    const f = await setUp();
+    // Members come one to a page (so they have cursors too), slowly, beside the task list.
+    f.emulator.control.faults.shortPages(4, { pathPrefix: '/v1/organization-members', pageSize: 1 });
+    f.emulator.control.faults.setLatency(15, { pathPrefix: '/v1/organization-members' });
+    f.emulator.control.faults.setLatency(15, { pathPrefix: '/v1/sections' });
+    // Any request that carries a cursor is refused, ten times in all: both lists meet several.
+    f.emulator.control.faults.rejectCursors(10);
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    const refused = f.emulator.control.requests().filter((r) => r.status === 400);
+    expect(refused).toHaveLength(10);
+    expect(new Set(refused.map((r) => r.path)).size).toBe(2);
+    expect(f.mirror.resources('organization_members').length).toBeGreaterThan(1);
+    expect(summary.completed).toContain('organization_members');
+  });
+
+  test('a stored cursor of an interrupted first sync, refused by the next run, restarts the pass and the run completes', async () => {
+    const f = await setUp();
+    const cut = interruptAfterFirstTaskPage(f);
+    await expect(f.engine.pullOnce({ signal: cut.signal })).rejects.toThrow();
+    cut.done();
+    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    const kept = f.mirroredTaskIds().length;
+    expect(kept).toBeGreaterThan(0);
+    // The service forgets its old cursors (a new process of it), and refuses the fresh ones a few times more.
+    f.emulator.control.faults.expireCursors();
+    f.emulator.control.faults.rejectCursors(4, { pathPrefix: '/v1/tasks' });
+    await f.reopen();
+    f.emulator.control.clearRequests();
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(summary.initial).toBe(true);
+    // The stored cursor went first and was refused; then fresh chains, refused three times more.
+    expect(wholeListRequests(f)[0]).toMatchObject({ status: 400 });
+    expect(wholeListRequests(f)[0]?.query).toContain('cursor=');
+    expect(taskListRequests(f).filter((r) => r.status === 400)).toHaveLength(4);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+  });
+
+  test('once a cursor of some age was refused, an interrupted pass with an older stored cursor starts over without sending it', async () => {
+    const clock = new InstantClock();
+    const f = await setUp({ engine: { clock } });
+    // A refusal teaches the engine how old a cursor the service refuses.
+    f.emulator.control.faults.rejectCursors(1, { pathPrefix: '/v1/tasks' });
+    await f.engine.pullOnce();
+    f.emulator.control.peerEdit(serverTaskIds(f)[0] ?? '', { title: 'changed, so the next pass writes' });
+    const cut = interruptAfterFirstTaskPage(f);
+    await expect(f.engine.pullOnce({ signal: cut.signal })).rejects.toThrow();
+    cut.done();
+    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    // Time passes; the service (a new process) would refuse the stored cursor.
+    clock.pass(10 * 60_000);
+    f.emulator.control.faults.expireCursors();
+    f.emulator.control.clearRequests();
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(taskListRequests(f).filter((r) => r.status === 400)).toEqual([]);
+    expect(taskListRequests(f)[0]?.query).not.toContain('cursor=');
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+  });
+
+  test("a list refused until the run's time is up keeps every page applied, removes nothing and is named; the next run completes it", async () => {
+    const clock = new InstantClock();
+    const f = await setUp({
+      engine: { clock, pullRunPolicy: { runBudgetMs: 60_000, restartBaseMs: 1_000 } },
+    });
+    await f.engine.pullOnce();
+    const before = f.mirroredTaskIds().sort();
+    const gone = before[0] ?? '';
+    f.emulator.control.peerDelete(gone);
+    // The oldest task sits on the first page (created_at order), which the service still serves.
+    const oldest = f.emulator.control
+      .tasks()
+      .sort((a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? ''))[0];
+    f.emulator.control.peerEdit(oldest?.task_id ?? '', { title: 'renamed while cursors were refused' });
+    f.emulator.control.faults.expireCursors();
+    f.emulator.control.faults.rejectCursors(10_000, { pathPrefix: '/v1/tasks' });
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([
+      expect.objectContaining({
+        collection: 'tasks',
+        scope: '',
+        error: expect.objectContaining({
+          kind: 'cursor-refused',
+          status: 400,
+          type: 'invalid-parameter',
+        }) as unknown,
+      }),
+    ]);
+    // Restarted for the whole minute (backoff 0, 1, 2, 4, 8, 16 s), well past the three restarts once allowed.
+    expect(taskListRequests(f).filter((r) => r.status === 400).length).toBeGreaterThanOrEqual(7);
+    // The pass never completed: nothing was removed, and the first page (with the renamed task) was applied.
+    expect(f.mirror.getTask(gone)).not.toBeNull();
+    expect(f.mirror.getTask(oldest?.task_id ?? '')?.task.title).toBe('renamed while cursors were refused');
+    expect(summary.completed).toEqual(expect.arrayContaining(['sections', 'sprints', 'goals']));
+
+    f.emulator.control.faults.clear();
+    const next = await f.engine.pullOnce();
+    expect(next.failed).toEqual([]);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.getTask(gone)).toBeNull();
+  });
+});
