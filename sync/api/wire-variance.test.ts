@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
 import { isRefusedCursor } from '../pull/page-walker';
-import { ApiClient } from './api-client';
+import { ApiClient, type ListAnswer } from './api-client';
 import { staticCredentials } from './credentials';
 import { ProblemError } from './errors';
 import {
@@ -35,7 +35,7 @@ async function everyItem<Item, Params>(
   const items: Item[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 200; page += 1) {
-    const answer = await api.listPage(operation, params, { cursor, limit: 25 });
+    const answer: ListAnswer<Item> = await api.listPage(operation, params, { cursor, limit: 25 });
     if (answer.status !== 200) throw new Error(`${operation.name}: unexpected ${answer.status}`);
     items.push(...answer.body.data);
     cursor = answer.body.next_cursor;
