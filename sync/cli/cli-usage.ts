@@ -21,10 +21,15 @@ export class UsageError extends Error {
 export const USAGE = `usage: svc-desktop <command> [options]     (or: npm run cli -- <command> [options])
 
 commands:
-  sync --base-url URL --token TOKEN --db FILE [--once | --watch]
+  sync --base-url URL --token TOKEN --db FILE [--once | --watch] [--time-budget SECONDS]
       --once (the default): one full pass (push, pull, push), then exit. Progress on stderr;
-      the last stdout line is {"pulled","pushed","conflicts","tasks","requests","not_modified"}.
+      the last stdout line is {"pulled","pushed","conflicts","tasks","requests","not_modified","failed"};
+      "failed" lists each collection that could not be synced ({"collection","scope",
+      "skipped_because","kind","type","status","message"}): the others were synced all the same,
+      the command exits 1, and the next sync tries them again.
       --watch: keep syncing on the poll schedule until SIGINT or SIGTERM.
+      --time-budget: how long one sync may keep restarting a list whose cursors the service
+      refuses and retrying a collection that fails (default 300 seconds).
       The token may come from the SVC_TOKEN environment variable instead of --token; with
       neither, the sign-in kept by login is used (and --base-url defaults to its server).
   login --db FILE [--base-url URL] [--auth-url URL] [--client-id ID] [--no-browser]
@@ -50,5 +55,6 @@ commands:
   drop --db FILE --op ID
       Gives up a queued, failed, blocked or conflicting operation; its change leaves the mirror.
 
-exit codes: 0 success; 1 a sync that ended with errors or conflicts (or another failure);
+exit codes: 0 success; 1 a sync that ended with errors or conflicts, or with some collection not
+            synced (listed in "failed"; the rest was synced), or another failure;
             2 bad usage; 3 signed out (token invalid, expired or revoked).`;

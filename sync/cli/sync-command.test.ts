@@ -11,7 +11,7 @@ import { runCli } from './run-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'svc-desktop.js');
-const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
+const SUMMARY_KEYS = ['conflicts', 'failed', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -35,9 +35,9 @@ interface Run {
   stderr: string;
 }
 
-function lastLine(run: Run): Record<string, number> {
+function lastLine(run: Run): Record<string, number> & { failed: Record<string, unknown>[] } {
   const lines = run.stdout.trimEnd().split('\n');
-  return JSON.parse(lines.at(-1) ?? '') as Record<string, number>;
+  return JSON.parse(lines.at(-1) ?? '') as Record<string, number> & { failed: Record<string, unknown>[] };
 }
 
 async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
@@ -156,6 +156,40 @@ describe('sync in process', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(lastLine(again)).toMatchObject({ pulled: 0, tasks: emulator.control.taskCount() });
     expect(lastLine(again).not_modified).toBeGreaterThan(0);
+  });
+
+  test('a sync whose sections keep failing still mirrors every task, exits 1 and names sections in the summary; the next sync exits 0', async () => {
+    emulator.control.faults.serverErrors(10_000, { pathPrefix: '/v1/sections' });
+
+    // A short time budget: sections are not tried again after the client's own retries.
+    const run = await cli([...syncArgs(), '--token', emulator.tokens.live, '--time-budget', '0']);
+
+    expect(run.code, run.stderr).toBe(1);
+    const summary = lastLine(run);
+    expect(summary.tasks).toBe(emulator.control.taskCount());
+    expect(summary.failed).toEqual([
+      {
+        collection: 'sections',
+        scope: '',
+        skipped_because: null,
+        kind: 'problem',
+        type: 'internal',
+        status: 500,
+        message: expect.stringContaining('sections.list') as unknown,
+      },
+    ]);
+    expect(run.stderr).toContain('sync: sections could not be synced: sections.list: 500 internal');
+
+    emulator.control.faults.clear();
+    const again = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lastLine(again).failed).toEqual([]);
+  });
+
+  test('--time-budget must be a number of seconds', async () => {
+    const run = await cli([...syncArgs(), '--token', emulator.tokens.live, '--time-budget', 'soon']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--time-budget takes a number of seconds');
   });
 
   test('a sync that leaves a conflict exits 1 and counts it; resolving and syncing again exits 0', async () => {

@@ -1,6 +1,8 @@
 // `sync`: the headless command's network subcommand. One full pass (push, pull,
 // push) or the poll scheduler until a signal, over the same engine the app
-// runs; progress on stderr and one JSON summary as the last stdout line.
+// runs; progress on stderr and one JSON summary as the last stdout line. A
+// sync where some collection could not be synced (the others were) exits 1
+// and names each in the summary's `failed`.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
@@ -9,7 +11,7 @@ import { type CredentialSource, staticCredentials } from '../api/credentials';
 import { SignedOutError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { SyncEngine, type SyncIdentity } from '../engine/sync-engine';
-import type { SyncEvent } from '../engine/sync-events';
+import type { CollectionFailure, SyncEvent } from '../engine/sync-events';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { resolveStoredCredentials } from './login-command';
@@ -29,6 +31,43 @@ export interface SyncCommandSummary {
   requests: number;
   /** 304 answers. */
   not_modified: number;
+  /** Collections the last full pull could not sync (the others were synced): empty when all went well. */
+  failed: FailedCollectionLine[];
+}
+
+/** One collection (or one team's sprints) that did not sync, and why; snake_case like the rest of the line. */
+export interface FailedCollectionLine {
+  collection: string;
+  /** '' for a collection listed whole; the team id for a team's sprints. */
+  scope: string;
+  /** Not tried because this collection, which it needs, failed; null when it was tried and failed. */
+  skipped_because: string | null;
+  /** `problem`, `network`, `invalid-response`, `cursor-refused`, … */
+  kind: string;
+  /** The problem type (`internal`, `invalid-parameter`, …) when the service named one. */
+  type: string | null;
+  status: number | null;
+  message: string;
+}
+
+function failedLine(failure: CollectionFailure): FailedCollectionLine {
+  return {
+    collection: failure.collection,
+    scope: failure.scope,
+    skipped_because: failure.skippedBecause,
+    kind: failure.error.kind,
+    type: failure.error.type,
+    status: failure.error.status,
+    message: failure.error.message,
+  };
+}
+
+/** "sections", "sprints of team T1": how stderr names a failed unit. */
+function unitName(failure: CollectionFailure): string {
+  if (failure.scope === '') return failure.collection;
+  return failure.collection === 'sprints'
+    ? `sprints of team ${failure.scope}`
+    : `${failure.collection} (${failure.scope})`;
 }
 
 function baseUrlOf(raw: string): string {
@@ -44,6 +83,16 @@ function baseUrlOf(raw: string): string {
     throw new UsageError(`sync: --base-url must be an http or https address, not '${raw}'`);
   }
   return raw;
+}
+
+/** `--time-budget SECONDS`: how long one sync may restart refused lists and retry failed ones. */
+function timeBudgetOf(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const seconds = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new UsageError(`sync: --time-budget takes a number of seconds (e.g. 300), not '${raw}'`);
+  }
+  return seconds * 1000;
 }
 
 /** Tells the person on stderr what the engine is doing, one line per step. */
@@ -88,6 +137,15 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
         break;
       case 'sync-failed':
         io.stderr(`sync: failed: ${event.error.message}\n`);
+        break;
+      case 'sync-finished':
+        for (const failure of event.summary.failed_collections) {
+          io.stderr(
+            failure.skippedBecause === null
+              ? `sync: ${unitName(failure)} could not be synced: ${failure.error.message}\n`
+              : `sync: ${unitName(failure)} skipped: it needs ${failure.skippedBecause}, which could not be synced\n`,
+          );
+        }
         break;
       default:
         break;
@@ -146,8 +204,10 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     db: { type: 'string' },
     once: { type: 'boolean' },
     watch: { type: 'boolean' },
+    'time-budget': { type: 'string' },
   });
   const file = required('sync', 'db', values.db);
+  const runBudgetMs = timeBudgetOf(values['time-budget']);
   if (values.once && values.watch) throw new UsageError('sync: give --once or --watch, not both');
   const { baseUrl, credentials } = await credentialsOf(
     file,
@@ -160,6 +220,9 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   let engine: SyncEngine | null = null;
   let pulled = 0;
   let pushed = 0;
+  // What the last full pull could not sync (a later one that synced it clears it).
+  let fullPull = false;
+  let failed: CollectionFailure[] = [];
   const summary = (): SyncCommandSummary => ({
     pulled,
     pushed,
@@ -167,6 +230,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     tasks: mirror?.taskCount() ?? 0,
     requests: api.stats.requests,
     not_modified: api.stats.notModified,
+    failed: failed.map(failedLine),
   });
   const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
   try {
@@ -188,10 +252,15 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
       mirror,
       api,
       me,
+      ...(runBudgetMs !== null ? { pullRunPolicy: { runBudgetMs } } : {}),
       onEvent: (event) => {
         progressPrinter(io, file)(event);
         if (event.type === 'pushed') pushed += 1;
-        if (event.type === 'sync-finished') pulled += event.summary.pulled;
+        if (event.type === 'sync-started') fullPull = event.tier === 'full';
+        if (event.type === 'sync-finished') {
+          pulled += event.summary.pulled;
+          if (fullPull) failed = event.summary.failed_collections;
+        }
         if (event.type === 'signed-out') outcome.signedOut ??= new SignedOutError('sync', event.reason, null);
       },
     });
@@ -204,6 +273,12 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     }
 
     printSummary();
+    if (failed.length > 0) {
+      // A partial sync is not a success: what did sync stays mirrored, and the next sync tries the rest.
+      io.stderr(
+        `sync: ${failed.length} collection(s) not synced (${failed.map(unitName).join(', ')}); the rest was synced, and the next sync tries them again\n`,
+      );
+    }
     const open = mirror.openConflictCount();
     const unsettled = unsettledCount(mirror);
     if (open > 0 || unsettled > 0) {
@@ -212,7 +287,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
       );
       return EXIT.failed;
     }
-    return EXIT.ok;
+    return failed.length > 0 ? EXIT.failed : EXIT.ok;
   } catch (error) {
     // Whatever happened, tools still get the summary as the last stdout line.
     if (!(error instanceof UsageError)) printSummary();
