@@ -645,7 +645,9 @@ export class ApiClient {
     } catch (error) {
       if (error instanceof NetworkError) throw error;
       if (error instanceof ApiError && error.kind === 'aborted') throw error;
-      throw this.signOut(operation, expired, 'token-expired', null);
+      const signedOut = this.signOut(operation, expired, 'token-expired', null);
+      // The credentials' own sign-out says what to do (a login's: sign in again), so it is kept.
+      throw error instanceof SignedOutError ? error : signedOut;
     }
   }
 

@@ -252,6 +252,33 @@ describe('keeping the session with oidc-provider', () => {
     expect(server.tokenRequests()).toBe(before);
   });
 
+  test('a 401 token-expired whose refresh is refused still says to sign in again (through the API client)', async () => {
+    const target = await startStandardAuthServer();
+    try {
+      const grant = await signedIn(target);
+      const store = new MemorySecretStore();
+      const keeper = await TokenKeeper.fromGrant(grant, keeperOptions(target, store));
+      // The refresh token the keeper holds is no longer one the server honours.
+      await store.set(KEY, 'a-refresh-token-the-server-never-issued');
+      target.expireIssuedAccessTokens();
+      const client = new ApiClient({
+        baseUrl: target.baseUrl,
+        credentials: apiCredentials(keeper, { signInAgain: 'sign in again with: login --db FILE' }),
+      });
+      try {
+        const error = await failure(client.read(meOperations.get, {}));
+        expect(error).toBeInstanceOf(SessionEndedError);
+        expect(explain(error).message).toContain('sign in again with: login --db FILE');
+        expect(explain(error).message).not.toContain('SVC_TOKEN');
+        expect(client.stats.refreshes).toBe(0);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
   test('no refresh token from the server: the session lasts as long as the access token, then says sign in again', async () => {
     const grant = await signedIn(noRefresh);
     expect(grant.refreshToken).toBeNull();

@@ -93,7 +93,7 @@ export function explain(error: unknown): { code: ExitCode; message: string } {
   if (error instanceof SignedOutError) {
     return {
       code: EXIT.signedOut,
-      message: `signed out: the service refused the token (${error.reason}); get a new token and pass it with --token or SVC_TOKEN`,
+      message: `signed out: the service refused the token (${error.reason}); get a new token and pass it with --token or SVC_TOKEN, or if you signed in with login, sign in again with: login --db FILE`,
     };
   }
   if (error instanceof SignInServerUnreachableError) {

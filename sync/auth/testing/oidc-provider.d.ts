@@ -19,6 +19,8 @@ declare module 'oidc-provider' {
     clientId: string;
     scope?: string;
     isExpired: boolean;
+    /** Issued at, in seconds since the epoch. */
+    iat: number;
   }
 
   export interface RefreshTokenInstance {

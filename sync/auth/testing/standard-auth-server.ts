@@ -35,6 +35,11 @@ export interface StandardAuthServer {
   readonly provider: Provider;
   /** How many requests the token endpoint has answered (exchanges and refreshes, granted or refused). */
   tokenRequests(): number;
+  /**
+   * From now on `/v1/me` answers 401 token-expired for every access token
+   * issued so far (as after a clock jump), while the provider still honours them.
+   */
+  expireIssuedAccessTokens(): void;
   /** Changes the person's answer for the next sign-ins. */
   decide(decision: 'approve' | 'deny'): void;
   close(): Promise<void>;
@@ -85,6 +90,7 @@ export async function startStandardAuthServer(
   });
   const handleProvider = provider.callback();
   let tokenRequests = 0;
+  let expiredUpTo = -1;
   provider.on('grant.success', () => (tokenRequests += 1));
   provider.on('grant.error', () => (tokenRequests += 1));
 
@@ -130,7 +136,7 @@ export async function startStandardAuthServer(
   async function answerMe(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? await provider.AccessToken.find(bearer, { ignoreExpiration: true }) : undefined;
-    if (!token || token.isExpired) {
+    if (!token || token.isExpired || token.iat <= expiredUpTo) {
       const type = token ? 'token-expired' : 'token-invalid';
       const body = {
         type: `urn:svc:problem:${type}`,
@@ -154,6 +160,9 @@ export async function startStandardAuthServer(
     clientId: STANDARD_CLIENT_ID,
     provider,
     tokenRequests: () => tokenRequests,
+    expireIssuedAccessTokens() {
+      expiredUpTo = Math.floor(Date.now() / 1000);
+    },
     decide(next) {
       decision = next;
     },
