@@ -15,6 +15,11 @@ import { meOperations, taskOperations } from '../api/operations';
 import { PastedTokenRefusedError } from '../auth/auth-errors';
 import { FileSecretStore, refreshTokenKey } from '../auth/secret-store';
 import { consentBrowser } from '../auth/testing/consent-browser';
+import {
+  STANDARD_ACCOUNT,
+  redirectingBrowser,
+  startStandardAuthServer,
+} from '../auth/testing/standard-auth-server';
 import { createMirrorPusher } from '../push/mirror-push-store';
 import { AccountMismatchError, TokenNotAcceptedError } from './account-errors';
 import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
@@ -204,6 +209,27 @@ describe('browser sign-in', () => {
     expect(answer?.status).toBe(200);
   });
 
+  test('against a standard OAuth server (oidc-provider): no org_id in the token answer, so it comes from /v1/me', async () => {
+    const standard = await startStandardAuthServer({ meOrgId: 'org_standard' });
+    try {
+      const manager = await openManager({
+        defaults: { base_url: standard.baseUrl, auth_url: standard.authUrl, client_id: standard.clientId },
+      });
+      const browser = redirectingBrowser();
+      const { account } = await manager.signInWithBrowser({ openUrl: browser.openUrl });
+      expect(account).toMatchObject({
+        token_kind: 'oauth',
+        state: 'signed-in',
+        identity: { user_id: STANDARD_ACCOUNT.user_id, org_id: 'org_standard' },
+      });
+      expect((await browser.finished).body).toContain('<h1>Signed in</h1>');
+      const answer = await manager.runtime(account.id).session?.api.read(meOperations.get, {});
+      expect(answer?.status).toBe(200);
+    } finally {
+      await standard.close();
+    }
+  });
+
   test('a declined consent adds no account', async () => {
     const manager = await openManager();
     emulator.control.setOAuthAutoApprove(false);
@@ -280,12 +306,18 @@ describe('the same account', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replaceAll(emulator.orgId, 'org_elsewhere'));
 
     const manager = await openManager();
-    const other = manager.signInWithBrowser({ accountId: account.id, openUrl: consentBrowser().openUrl });
+    const browser = consentBrowser();
+    const other = manager.signInWithBrowser({ accountId: account.id, openUrl: browser.openUrl });
     await expect(other).rejects.toMatchObject({
       type: 'account-mismatch',
       expected: { org_id: 'org_elsewhere' },
       actual: { org_id: emulator.orgId },
     });
+    // The browser's page says what the app says, not "Signed in".
+    const landing = await browser.finished;
+    expect(landing.body).toContain('Sign-in did not complete');
+    expect(landing.body).toContain('This account is');
+    expect(landing.body).not.toContain('<h1>Signed in</h1>');
   });
 
   test('adding an account that is already listed signs in to it again instead of adding a second', async () => {
