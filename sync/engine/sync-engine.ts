@@ -151,8 +151,8 @@ export class SyncEngine {
       {
         pull: async (tier, reason, signal) => {
           if (tier === 'full') {
-            // A poll after a partial sync pulls only what failed; the person's "sync now" pulls all.
-            const scope: FullPullScope = reason.startsWith('poll-') ? 'failed' : 'all';
+            // The poll soon after a partial sync pulls only what failed; every other full pull, all.
+            const scope: FullPullScope = reason === 'poll-retry' ? 'failed' : 'all';
             const summary = await this.syncOnce({ signal, reason, scope });
             return { changed: summary.changes > 0, failed: summary.failed_collections.length > 0 };
           }

@@ -29,6 +29,8 @@ export type SyncReason =
   | 'poll-full'
   | 'poll-hot'
   | 'poll-new'
+  /** Soon after a full pull that could not sync some collection: pulls only those. */
+  | 'poll-retry'
   | 'local-edit'
   | 'open-task';
 

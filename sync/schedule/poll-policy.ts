@@ -25,6 +25,12 @@ export interface PollPolicy {
   pushDebounceMs: number;
   /** Pushes that failed on a 5xx or an invalid answer are retried after this. */
   pushRetryMs: number;
+  /**
+   * After a full pull that could not sync some collection, the next full poll
+   * (which pulls only those) comes after this, growing by `backoffFactor` while
+   * they keep failing, never later than the full tier's interval.
+   */
+  failedRetryBaseMs: number;
 }
 
 export const DEFAULT_POLL_POLICY: PollPolicy = {
@@ -41,6 +47,7 @@ export const DEFAULT_POLL_POLICY: PollPolicy = {
   probeMaxMs: 60_000,
   pushDebounceMs: 250,
   pushRetryMs: 30_000,
+  failedRetryBaseMs: 30_000,
 };
 
 /** The share of each rate-limit window that background pulling may take. */

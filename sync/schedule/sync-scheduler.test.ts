@@ -22,6 +22,8 @@ class RecordedActions implements SchedulerActions {
   calls: Call[] = [];
   /** What the next pulls answer; default: nothing changed. */
   pullOutcomes: (boolean | Error)[] = [];
+  /** Whether the next full pulls left some collection failed; default: none did. */
+  fullFailed: boolean[] = [];
   pushOutcomes: (Error | null)[] = [];
   probeOutcomes: boolean[] = [];
   /** When set, pulls wait until released. */
@@ -29,12 +31,12 @@ class RecordedActions implements SchedulerActions {
 
   constructor(private readonly clock: ManualApiClock) {}
 
-  async pull(tier: PullTier, reason: SyncReason): Promise<{ changed: boolean }> {
+  async pull(tier: PullTier, reason: SyncReason): Promise<{ changed: boolean; failed: boolean }> {
     this.calls.push({ at: this.clock.now(), what: 'pull', tier, reason });
     if (this.hold) await new Promise<void>((resolve) => this.hold?.push(resolve));
     const outcome = this.pullOutcomes.shift() ?? false;
     if (outcome instanceof Error) throw outcome;
-    return { changed: outcome };
+    return { changed: outcome, failed: tier === 'full' && (this.fullFailed.shift() ?? false) };
   }
 
   push(): Promise<void> {
@@ -99,6 +101,49 @@ describe('polling', () => {
       [60, 180, 420].map((s) => s * SECOND),
     );
     expect(pulls.filter(([, tier]) => tier === 'full').map(([at]) => at)).toEqual([10 * MINUTE]);
+    await scheduler.stop();
+  });
+
+  test('a full pull that left a collection failed is followed by retries of only that, sooner and backing off, then by the whole full poll', async () => {
+    const { clock, actions, scheduler, since } = setUp();
+    // The start's full pull and the next two retries leave something failed; the third retry clears it.
+    actions.fullFailed = [true, true, true, false];
+    scheduler.start();
+    await clock.advance(30 * MINUTE);
+    const full = actions
+      .pulls()
+      .filter((p) => p.tier === 'full')
+      .map((p) => [since(p) / SECOND, p.reason]);
+    expect(full).toEqual([
+      [0, 'start'],
+      [30, 'poll-retry'],
+      [90, 'poll-retry'],
+      [210, 'poll-retry'],
+      // Nothing failed any more: the whole full pull at its interval.
+      [210 + 600, 'poll-full'],
+    ]);
+    await scheduler.stop();
+  });
+
+  test('failed collections that keep failing are retried no later than the full interval, which then pulls everything', async () => {
+    const { clock, actions, scheduler, since } = setUp();
+    actions.fullFailed = Array.from({ length: 20 }, () => true);
+    scheduler.start();
+    await clock.advance(40 * MINUTE);
+    const full = actions
+      .pulls()
+      .filter((p) => p.tier === 'full')
+      .map((p) => [since(p) / SECOND, p.reason]);
+    // 30, 60, 120, 240, 480 s apart; the next (960 s) would pass the 10-minute interval: a whole poll instead.
+    expect(full.slice(0, 7)).toEqual([
+      [0, 'start'],
+      [30, 'poll-retry'],
+      [90, 'poll-retry'],
+      [210, 'poll-retry'],
+      [450, 'poll-retry'],
+      [930, 'poll-retry'],
+      [1530, 'poll-full'],
+    ]);
     await scheduler.stop();
   });
 

@@ -11,8 +11,16 @@ import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy';
 
 /** What the scheduler makes happen; the engine implements these with pull and push. */
 export interface SchedulerActions {
-  /** A pull of one tier (the engine pushes around a full one); resolves with whether anything changed remotely. */
-  pull(tier: PullTier, reason: SyncReason, signal: AbortSignal): Promise<{ changed: boolean }>;
+  /**
+   * A pull of one tier (the engine pushes around a full one); resolves with
+   * whether anything changed remotely and whether some collection could not
+   * be synced (`failed`: the next full poll, which retries only those, comes sooner).
+   */
+  pull(
+    tier: PullTier,
+    reason: SyncReason,
+    signal: AbortSignal,
+  ): Promise<{ changed: boolean; failed?: boolean }>;
   push(signal: AbortSignal): Promise<void>;
   /** Revalidates the task a person just opened. */
   refreshTask(taskId: string, signal: AbortSignal): Promise<{ changed: boolean }>;
@@ -67,6 +75,8 @@ export class SyncScheduler {
   private probeTimer: (() => void) | null = null;
   private probeDelay: number;
   private openTaskId: string | null = null;
+  /** Full pulls in a row that left some collection failed: the retry poll backs off with them. */
+  private failedFullPulls = 0;
   /** Callers of syncNow waiting for a full pull that has not started yet. */
   private fullWaiters: (() => void)[] = [];
   /** Callers of syncNow waiting for the full pull in progress. */
@@ -207,12 +217,14 @@ export class SyncScheduler {
       this.clearPoll('hot');
     }
     const signal = this.stopController.signal;
-    const polled = reason.startsWith('poll-');
+    // A retry of failed collections says nothing about the pace of remote changes.
+    const polled = reason.startsWith('poll-') && reason !== 'poll-retry';
     this.pullDone = this.actions
       .pull(tier, reason, signal)
       .then(
-        ({ changed }) => {
+        ({ changed, failed }) => {
           this.markOnline();
+          if (tier === 'full') this.failedFullPulls = failed === true ? this.failedFullPulls + 1 : 0;
           // Only polls back off: a pull the person (or a start) asked for says nothing about the pace.
           if (changed) this.tighten();
           else if (polled) this.backOff(tier);
@@ -228,7 +240,7 @@ export class SyncScheduler {
         if (tier === 'full') release(this.runningFullWaiters.splice(0));
         if (!this.running) return;
         if (this.connectivity !== 'offline' && this.connectivity !== 'signed-out') {
-          this.schedulePoll(tier);
+          this.schedulePoll(tier, tier === 'full' ? this.failedRetryDelay() : null);
           if (tier === 'full') {
             this.schedulePoll('new');
             this.schedulePoll('hot');
@@ -288,14 +300,22 @@ export class SyncScheduler {
     this.intervals[tier] = Math.min(maxMs, Math.round(this.intervals[tier] * this.policy.backoffFactor));
   }
 
-  private schedulePoll(tier: PullTier): void {
+  /** After a full pull left collections failed: their retry, sooner than the full interval and backing off. */
+  private failedRetryDelay(): number | null {
+    if (this.failedFullPulls === 0) return null;
+    return this.policy.failedRetryBaseMs * this.policy.backoffFactor ** (this.failedFullPulls - 1);
+  }
+
+  private schedulePoll(tier: PullTier, sooner: number | null = null): void {
     this.clearPoll(tier);
     if (!this.running) return;
-    const delay = this.intervals[tier];
+    // Sooner than the tier's interval: a retry of what failed; at the interval, the whole pull again.
+    const retry = sooner !== null && sooner < this.intervals[tier];
+    const delay = retry ? sooner : this.intervals[tier];
     const at = this.clock.now() + delay;
     const cancel = this.clock.schedule(delay, () => {
       this.timers[tier] = null;
-      this.requestPull(tier, `poll-${tier}`);
+      this.requestPull(tier, retry ? 'poll-retry' : `poll-${tier}`);
     });
     this.timers[tier] = { at, cancel };
     this.observer.pollScheduled?.(tier, at);
