@@ -22,7 +22,7 @@ import {
   redirectingBrowser,
   startStandardAuthServer,
 } from './testing/standard-auth-server';
-import type { TokenGrant } from './token-endpoint';
+import { TokenGrant } from './token-endpoint';
 import { TokenKeeper, type TokenKeeperOptions } from './token-keeper';
 
 const KEY = refreshTokenKey('acct_standard');
@@ -260,7 +260,7 @@ describe('keeping the session with oidc-provider', () => {
       const keeper = await TokenKeeper.fromGrant(grant, keeperOptions(target, store));
       // The refresh token the keeper holds is no longer one the server honours.
       await store.set(KEY, 'a-refresh-token-the-server-never-issued');
-      target.expireIssuedAccessTokens();
+      target.expireAccessToken(grant.accessToken);
       const client = new ApiClient({
         baseUrl: target.baseUrl,
         credentials: apiCredentials(keeper, { signInAgain: 'sign in again with: login --db FILE' }),
@@ -276,6 +276,27 @@ describe('keeping the session with oidc-provider', () => {
       }
     } finally {
       await target.close();
+    }
+  });
+
+  test('an access token without a known lifetime serves until a 401 says it expired; then one refresh', async () => {
+    const signed = await signedIn(server);
+    // As from a server that sent no expires_in (RFC 6749 5.1 allows it).
+    const grant = new TokenGrant(signed.accessToken, signed.refreshToken, null, signed.scopes, null);
+    const keeper = await TokenKeeper.fromGrant(
+      grant,
+      keeperOptions(server, new MemorySecretStore(), { now: () => Date.now() + 365 * 86_400_000 }),
+    );
+    expect(await keeper.getAccessToken()).toBe(grant.accessToken);
+    server.expireAccessToken(grant.accessToken);
+    const client = new ApiClient({ baseUrl: server.baseUrl, credentials: apiCredentials(keeper) });
+    try {
+      const answer = await client.read(meOperations.get, {});
+      expect(answer.status).toBe(200);
+      expect(client.stats.refreshes).toBe(1);
+      expect(await keeper.getAccessToken()).not.toBe(grant.accessToken);
+    } finally {
+      await client.close();
     }
   });
 

@@ -19,8 +19,6 @@ declare module 'oidc-provider' {
     clientId: string;
     scope?: string;
     isExpired: boolean;
-    /** Issued at, in seconds since the epoch. */
-    iat: number;
   }
 
   export interface RefreshTokenInstance {

@@ -36,10 +36,10 @@ export interface StandardAuthServer {
   /** How many requests the token endpoint has answered (exchanges and refreshes, granted or refused). */
   tokenRequests(): number;
   /**
-   * From now on `/v1/me` answers 401 token-expired for every access token
-   * issued so far (as after a clock jump), while the provider still honours them.
+   * From now on `/v1/me` answers 401 token-expired for this access token (as
+   * after a clock jump), while the provider still honours it.
    */
-  expireIssuedAccessTokens(): void;
+  expireAccessToken(token: string): void;
   /** Changes the person's answer for the next sign-ins. */
   decide(decision: 'approve' | 'deny'): void;
   close(): Promise<void>;
@@ -90,7 +90,7 @@ export async function startStandardAuthServer(
   });
   const handleProvider = provider.callback();
   let tokenRequests = 0;
-  let expiredUpTo = -1;
+  const expired = new Set<string>();
   provider.on('grant.success', () => (tokenRequests += 1));
   provider.on('grant.error', () => (tokenRequests += 1));
 
@@ -136,7 +136,7 @@ export async function startStandardAuthServer(
   async function answerMe(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? await provider.AccessToken.find(bearer, { ignoreExpiration: true }) : undefined;
-    if (!token || token.isExpired || token.iat <= expiredUpTo) {
+    if (!token || token.isExpired || expired.has(bearer ?? '')) {
       const type = token ? 'token-expired' : 'token-invalid';
       const body = {
         type: `urn:svc:problem:${type}`,
@@ -160,8 +160,8 @@ export async function startStandardAuthServer(
     clientId: STANDARD_CLIENT_ID,
     provider,
     tokenRequests: () => tokenRequests,
-    expireIssuedAccessTokens() {
-      expiredUpTo = Math.floor(Date.now() / 1000);
+    expireAccessToken(token) {
+      expired.add(token);
     },
     decide(next) {
       decision = next;
