@@ -145,10 +145,10 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     if (serverClosed) return;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    const held = outcome?.ok === true;
+    const codeHeld = outcome?.ok === true;
     // A failure page is flushed within the grace period; a held browser waits for the app (the token
     // request's own timeout bounds that), and close() answers it if the app never does.
-    const linger = held
+    const linger = codeHeld
       ? undefined
       : setTimeout(() => sockets.forEach((socket) => socket.destroy()), LINGER_MS);
     serverClosed = new Promise<void>((resolve) =>
@@ -161,11 +161,10 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     // flushed (Connection: close), or is cut when the grace period is over.
     for (const socket of sockets) if (socket !== winner) socket.destroy();
     // Nobody can reach the listener any more: a held code is handed on now, a failure once closed.
-    if (held) settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') });
-    else
-      void serverClosed.then(() =>
-        settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') }),
-      );
+    const settleNow = (): void =>
+      settle(outcome ?? { ok: false, error: new SignInAttemptEndedError('cancelled') });
+    if (codeHeld) settleNow();
+    else void serverClosed.then(settleNow);
   }
 
   function end(reason: AttemptEndReason | SignInAttemptEndedError): void {
