@@ -313,6 +313,37 @@ describe('variance mode', () => {
       expect(after[liberty], liberty).toBeGreaterThan(before[liberty]);
   }, 60_000);
 
+  test('following next_cursor ends every list whatever the seed: an empty page never hands back the place it was asked for', async () => {
+    for (let seed = 1; seed <= 25; seed++) {
+      const emulator = await start(seed, { faults: false });
+      const org = emulator.orgId;
+      for (const list of [
+        `/v1/teams?org_id=${org}`,
+        `/v1/sections?org_id=${org}`,
+        `/v1/tasks?org_id=${org}&limit=9`,
+      ]) {
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const sep = list.includes('?') ? '&' : '?';
+          const answer: ApiAnswer = await callApi(
+            emulator,
+            'GET',
+            `${list}${cursor ? `${sep}cursor=${cursor}` : ''}`,
+          );
+          expect(answer.status).toBe(200);
+          if (cursor !== null)
+            expect(answer.body.next_cursor, `seed ${seed} ${list}: the same cursor again`).not.toBe(cursor);
+          cursor = answer.body.next_cursor ?? null;
+          pages += 1;
+        } while (cursor !== null && pages < 100);
+        expect(cursor, `seed ${seed} ${list}: still going after 100 pages`).toBeNull();
+      }
+      await emulator.stop();
+      running.splice(running.indexOf(emulator), 1);
+    }
+  }, 60_000);
+
   test('a cursor of an earlier process is refused as invalid-parameter on cursor, faults or not', async () => {
     const first = await start(8, { faults: false });
     const page = await callApi(first, 'GET', `/v1/tasks?org_id=${first.orgId}&limit=5`);

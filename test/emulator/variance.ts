@@ -453,10 +453,10 @@ export class VarianceMode {
     const data = (page.data as unknown[]).map((item) => (isRecord(item) ? this.renderResource(item) : item));
     let next = page.next_cursor;
     const requestCursor = new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('cursor');
-    if (typeof next === 'string' && next === requestCursor) {
-      // An empty page resuming where it started: hand out a fresh cursor to the same place, so that the
-      // next request is a new one (and decides its own page size).
-      next = this.renewedCursor(next);
+    if (typeof next === 'string' && requestCursor !== null) {
+      // An empty page resuming where it started: hand out a fresh cursor to the same place (one hop
+      // further), so that the next request is a new one and decides its own page size.
+      next = this.renewedCursor(next, requestCursor);
     }
     if (data.length === 0 && next === null && requestCursor !== null) this.count('trailing-empty-page');
     if (typeof next === 'string') this.issue(next);
@@ -476,17 +476,23 @@ export class VarianceMode {
     return out;
   }
 
-  private renewedCursor(cursor: string): string {
-    try {
-      const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<
-        string,
-        unknown
-      >;
-      const hop = typeof payload.h === 'number' ? payload.h : 0;
-      return Buffer.from(JSON.stringify({ ...payload, h: hop + 1 })).toString('base64url');
-    } catch {
-      return cursor;
-    }
+  private renewedCursor(next: string, requested: string): string {
+    const payloadOf = (cursor: string): Record<string, unknown> | null => {
+      try {
+        const payload: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+        return isRecord(payload) ? payload : null;
+      } catch {
+        return null;
+      }
+    };
+    const fresh = payloadOf(next);
+    const asked = payloadOf(requested);
+    if (!fresh || !asked) return next;
+    const { h: askedHop, ...askedPlace } = asked;
+    const { h: _freshHop, ...freshPlace } = fresh;
+    if (JSON.stringify(askedPlace) !== JSON.stringify(freshPlace)) return next;
+    const hop = typeof askedHop === 'number' ? askedHop + 1 : 1;
+    return Buffer.from(JSON.stringify({ ...freshPlace, h: hop })).toString('base64url');
   }
 
   private issue(cursor: string): void {
