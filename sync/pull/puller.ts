@@ -159,8 +159,8 @@ export class Puller implements PullRunner {
    * small independent lists cost one round trip together, not one each. Each
    * unit (a list; a team's sprints) is tried on its own: one that fails is
    * retried with backoff while the run has time, then named in `failed`, and
-   * what needs it is named as skipped; the rest goes on. Only a sign-out or an
-   * abort ends the run (thrown), and being offline (every unit failed on the
+   * what needs it is named as skipped; the rest goes on. Only a sign-out, a
+   * rate limit or an abort ends the run (thrown), and being offline (every unit failed on the
    * network, thrown so that the scheduler probes). A first sync (also when
    * resumed) fetches what the person sees first, their tasks and the current
    * sprint's, before the whole task list.
@@ -323,8 +323,7 @@ export class Puller implements PullRunner {
 
   /**
    * Runs one unit, trying again with backoff after a failure that may pass
-   * (a 5xx, a 429 past the client's own waits) while tries and the run's time
-   * remain. Throws UnitFailed with the last error. A network failure is not
+   * (a 5xx, a 408) while tries and the run's time remain. Throws UnitFailed with the last error. A network failure is not
    * tried again here: the client already did, and being offline must show soon.
    */
   private async attempt<T>(ctx: PullContext, run: () => Promise<T>, onFirst: () => void): Promise<T> {
@@ -349,10 +348,15 @@ export class Puller implements PullRunner {
     }
   }
 
-  /** Ends the whole run: signed out, or stopped (aborted) by the caller or by another unit's sign-out. */
+  /**
+   * Ends the whole run: signed out; rate-limited past the client's own waits
+   * (the limit is the token's, every list would meet it, and the status says
+   * until when); or stopped (aborted) by the caller or by another unit.
+   */
   private isFatal(error: unknown, ctx: PullContext): boolean {
     return (
       error instanceof SignedOutError ||
+      (error instanceof ProblemError && error.status === 429) ||
       (error instanceof ApiError && error.kind === 'aborted') ||
       ctx.signal?.aborted === true
     );
@@ -645,11 +649,9 @@ function announceNothing(changes: ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.collection !== 'task_comments');
 }
 
-/** A failure that may pass if tried again soon: the service erred or asked to slow down. */
+/** A failure that may pass if tried again soon: the service erred or timed out. */
 function isPassing(error: unknown): boolean {
-  return (
-    error instanceof ProblemError && (error.status >= 500 || error.status === 429 || error.status === 408)
-  );
+  return error instanceof ProblemError && (error.status >= 500 || error.status === 408);
 }
 
 function utcDay(ms: number): string {
