@@ -328,6 +328,24 @@ export const syncProblemSchema = z.object({
 });
 export type SyncProblem = z.infer<typeof syncProblemSchema>;
 
+/** A collection (or one team's sprints) the last full sync could not sync; the rest was synced. */
+export const unsyncedCollectionSchema = z.object({
+  /** `sections`, `sprints`, `tasks`, … */
+  collection: z.string(),
+  /** '' for a collection listed whole; the team id for a team's sprints. */
+  scope: z.string(),
+  /** Not tried because this collection, which it needs, failed; null when it was tried. */
+  skipped_because: z.string().nullable(),
+  /** SyncErrorInfo.kind of what failed it (`problem`, `network`, `cursor-refused`, …). */
+  kind: z.string(),
+  /** The problem type, when the service named one. */
+  type: z.string().nullable(),
+  /** The HTTP status of the failing answer, when there was one. */
+  status: z.number().int().nullable(),
+  message: z.string(),
+});
+export type UnsyncedCollection = z.infer<typeof unsyncedCollectionSchema>;
+
 export const syncStatusSchema = z.object({
   account_id: z.string().nullable(),
   connection: z.enum(['online', 'offline', 'unknown']),
@@ -351,6 +369,8 @@ export const syncStatusSchema = z.object({
   signed_out: z.boolean(),
   /** The person paused syncing (tray or account panel): no polling, no pushes until resumed. */
   paused: z.boolean(),
+  /** What the last full sync could not sync (tried again soon); empty when everything synced. */
+  unsynced: z.array(unsyncedCollectionSchema),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
-import type { SyncEvent } from '../../sync/engine/sync-events';
+import type { SyncEvent, SyncSummary } from '../../sync/engine/sync-events';
 import type { MirrorChanged, SyncStatus } from './screen-schemas';
 import { type StatusAccount, SyncStatusBoard } from './sync-status-board';
 
@@ -120,6 +120,57 @@ describe('the sync status the screens show', () => {
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
     board.onSyncEvent(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);
+  });
+
+  test('collections a full sync could not sync are shown (with why) until a full sync syncs them; hot pulls leave them', () => {
+    const summary = (failed: SyncSummary['failed_collections']): SyncSummary => ({
+      pulled: 10,
+      pushed: 0,
+      conflicts: 0,
+      requests: 9,
+      not_modified: 0,
+      failed: 0,
+      changes: 0,
+      notifications: 0,
+      failed_collections: failed,
+    });
+    const sectionsFailed = {
+      collection: 'sections' as const,
+      scope: '',
+      skippedBecause: null,
+      attempts: 3,
+      error: {
+        kind: 'problem',
+        type: 'internal',
+        status: 500,
+        operation: 'sections.list',
+        message: 'sections.list: 500 internal',
+      },
+    };
+    board.onSyncEvent(account, { type: 'sync-started', reason: 'sync-now', tier: 'full' });
+    board.onSyncEvent(account, {
+      type: 'sync-finished',
+      reason: 'sync-now',
+      summary: summary([sectionsFailed]),
+    });
+    expect(latest()).toMatchObject({ connection: 'online', problem: null });
+    expect(latest()?.unsynced).toEqual([
+      {
+        collection: 'sections',
+        scope: '',
+        skipped_because: null,
+        kind: 'problem',
+        type: 'internal',
+        status: 500,
+        message: 'sections.list: 500 internal',
+      },
+    ]);
+    board.onSyncEvent(account, { type: 'sync-started', reason: 'poll-hot', tier: 'hot' });
+    board.onSyncEvent(account, { type: 'sync-finished', reason: 'poll-hot', summary: summary([]) });
+    expect(latest()?.unsynced).toHaveLength(1);
+    board.onSyncEvent(account, { type: 'sync-started', reason: 'poll-retry', tier: 'full' });
+    board.onSyncEvent(account, { type: 'sync-finished', reason: 'poll-retry', summary: summary([]) });
+    expect(latest()?.unsynced).toEqual([]);
   });
 
   test('a signed-out account is offline and says it is signed out', () => {

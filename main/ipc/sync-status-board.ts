@@ -1,12 +1,13 @@
 // Turns each account's sync events into what the screens show: its status
 // (online or offline and why, syncing, last synced, pending, conflict and
-// refused counts, first-sync progress, read-only, signed out) and
+// refused counts, first-sync progress, read-only, signed out, collections the
+// last full sync could not sync) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { OutboxOp, OutboxState } from '../../db/outbox';
 import type { PassState } from '../../db/sync-passes';
-import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
-import type { MirrorChanged, SyncStatus } from './screen-schemas';
+import type { CollectionFailure, SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
+import type { MirrorChanged, SyncStatus, UnsyncedCollection } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
 export interface StatusMirror {
@@ -37,6 +38,9 @@ interface AccountSyncState {
   syncing: boolean;
   lastSyncedAt: string | null;
   firstSync: SyncStatus['first_sync'];
+  /** The sync in progress is a full one (its summary replaces `unsynced`). */
+  fullSync: boolean;
+  unsynced: UnsyncedCollection[];
   /** Collections a pull wrote since the last note to the screens. */
   pulled: Set<string>;
   pulledTimer: ReturnType<typeof setTimeout> | null;
@@ -68,6 +72,8 @@ export class SyncStatusBoard {
         syncing: false,
         lastSyncedAt: tasks?.completedAt ?? null,
         firstSync: null,
+        fullSync: false,
+        unsynced: [],
         pulled: new Set(),
         pulledTimer: null,
         statusTimer: null,
@@ -95,6 +101,7 @@ export class SyncStatusBoard {
       read_only: account.readOnly,
       signed_out: !account.signedIn,
       paused: this.options.paused?.() ?? false,
+      unsynced: state.unsynced,
     };
   }
 
@@ -140,6 +147,7 @@ export class SyncStatusBoard {
     switch (event.type) {
       case 'sync-started': {
         state.syncing = true;
+        state.fullSync = event.tier === 'full';
         const tasks = account.mirror.passState('tasks');
         if (tasks === null || tasks.completedAt === null) {
           state.firstSync = { collection: 'organizations', items_done: 0, estimated_total: null };
@@ -164,6 +172,8 @@ export class SyncStatusBoard {
         state.syncing = false;
         state.connection = 'online';
         state.problem = null;
+        // Hot and new pulls do not visit every collection: only a full one says what is unsynced.
+        if (state.fullSync) state.unsynced = event.summary.failed_collections.map(unsyncedOf);
         state.lastSyncedAt = this.now().toISOString();
         if (state.firstSync !== null || event.summary.changes > 0 || event.summary.pulled > 0) {
           this.changed(account, {
@@ -295,4 +305,16 @@ export class SyncStatusBoard {
   close(): void {
     for (const accountId of [...this.states.keys()]) this.forget(accountId);
   }
+}
+
+function unsyncedOf(failure: CollectionFailure): UnsyncedCollection {
+  return {
+    collection: failure.collection,
+    scope: failure.scope,
+    skipped_because: failure.skippedBecause,
+    kind: failure.error.kind,
+    type: failure.error.type,
+    status: failure.error.status,
+    message: failure.error.message,
+  };
 }

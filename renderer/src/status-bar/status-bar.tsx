@@ -1,11 +1,12 @@
 // The status bar: online or offline (and why), syncing, when the mirror last
 // synced, how many changes wait to be pushed (and any conflicts or refused
-// ones), read-only accounts, and a progress bar while the first sync runs.
+// ones), read-only accounts, a progress bar while the first sync runs, and
+// which collections the last sync could not sync.
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
-import { problemWords } from '../sync-center/sync-words';
+import { problemWords, unsyncedWords } from '../sync-center/sync-words';
 import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
 import { PendingChangesButton } from '../pending-changes/pending-changes-button';
 
@@ -33,6 +34,24 @@ export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStat
         {...(total !== null && total > 0 ? { max: total, value: Math.min(progress.items_done, total) } : {})}
       />
     </span>
+  );
+}
+
+/** The first collection the last sync could not sync (the others in its tooltip); opens the Sync screen. */
+function UnsyncedNotice({ unsynced }: { unsynced: SyncStatus['unsynced'] }) {
+  const [first] = unsynced;
+  if (first === undefined) return null;
+  return (
+    <button
+      type="button"
+      className="link-button sync-mark sync-mark-failed"
+      data-testid="unsynced"
+      title={unsynced.map(unsyncedWords).join('\n')}
+      onClick={() => navigate({ kind: 'sync', tab: 'status' })}
+    >
+      {unsyncedWords(first)}
+      {unsynced.length > 1 ? ` (and ${unsynced.length - 1} more)` : ''}
+    </button>
   );
 }
 
@@ -93,6 +112,7 @@ export function StatusBar() {
         </span>
       ) : null}
       {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
+      {status.unsynced.length > 0 ? <UnsyncedNotice unsynced={status.unsynced} /> : null}
       <PendingChangesButton status={status} />
       <span className="spacer" />
       <button

@@ -1,15 +1,19 @@
 // The account panel: for each account, online or offline and why, syncing,
 // last synced, pending / conflict / refused counts, and per collection when it
-// was last checked with the server and when a change last came from it; with
-// sync now and pause or resume.
+// was last checked with the server and when a change last came from it, and
+// what the last sync could not sync and why; with sync now and pause or resume.
 import { useEffect } from 'react';
+import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import type { SyncAccountView } from '../../../main/ipc/visibility-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { FirstSyncProgress } from '../status-bar/status-bar';
 import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
 import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
-import { collectionOrder, collectionWord, problemWords } from './sync-words';
+import { collectionOrder, collectionWord, problemWords, unsyncedWords } from './sync-words';
+
+/** A stable empty list, so a selector that finds nothing does not make a new one each time. */
+const NOTHING_UNSYNCED: SyncStatus['unsynced'] = [];
 
 function stateWords(
   account: SyncAccountView,
@@ -30,6 +34,10 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
   // The shown account's status carries the first sync's progress.
   const firstSync = useSession((s) =>
     account.current && s.status?.account_id === account.account_id ? s.status.first_sync : null,
+  );
+  // So does what its last full sync could not sync.
+  const unsynced = useSession((s) =>
+    account.current && s.status?.account_id === account.account_id ? s.status.unsynced : NOTHING_UNSYNCED,
   );
   const collections = [...account.collections].sort((a, b) => collectionOrder(a.collection, b.collection));
   return (
@@ -54,6 +62,18 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
         <p className="muted account-problem" title={account.problem.message}>
           {describeProblem(account.problem.type ?? account.problem.kind).detail}
         </p>
+      ) : null}
+      {unsynced.length > 0 ? (
+        <div className="account-unsynced" data-testid="account-unsynced">
+          <ul aria-label="Not synced">
+            {unsynced.map((u) => (
+              <li key={`${u.collection}:${u.scope}`} className="sync-mark-failed" title={u.message}>
+                {unsyncedWords(u)}
+              </li>
+            ))}
+          </ul>
+          <p className="muted">Everything else is up to date; the app tries these again soon.</p>
+        </div>
       ) : null}
       <dl className="account-facts">
         <div>

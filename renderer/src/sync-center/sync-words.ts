@@ -1,7 +1,7 @@
 // Words for the state of sync: why an account is offline ("signed out",
 // "rate-limited until 14:32", "server unreachable") and what each mirrored
 // collection is called, shared by the status bar and the account panel.
-import type { SyncProblem } from '../../../main/ipc/screen-schemas';
+import type { SyncProblem, UnsyncedCollection } from '../../../main/ipc/screen-schemas';
 import { describeProblem } from '../problems/describe-problem';
 
 const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -21,6 +21,29 @@ export function problemWords(
   }
   if (problem.kind === 'network') return 'server unreachable';
   return describeProblem(problem.type ?? problem.kind).title.toLowerCase();
+}
+
+/** Why a collection did not sync, in a few words (by kind and status, never by message text). */
+function unsyncedReason(unsynced: UnsyncedCollection): string {
+  if (unsynced.kind === 'network') return 'the server could not be reached';
+  if (unsynced.kind === 'cursor-refused') return 'the server kept restarting the list';
+  if (unsynced.kind === 'invalid-response') return "the server's answer was not understood";
+  if (unsynced.type === 'rate-limit') return 'the server asked the app to slow down';
+  if (unsynced.status !== null && unsynced.status >= 500)
+    return `the server failed (error ${unsynced.status})`;
+  return describeProblem(unsynced.type ?? unsynced.kind).title.toLowerCase();
+}
+
+/** "Sections could not be synced: the server failed (error 500)", for the status bar and the Sync screen. */
+export function unsyncedWords(unsynced: UnsyncedCollection): string {
+  const what =
+    unsynced.scope === ''
+      ? collectionWord(unsynced.collection)
+      : `${collectionWord(unsynced.collection)} of ${unsynced.collection === 'sprints' ? 'team ' : ''}${unsynced.scope}`;
+  if (unsynced.skipped_because !== null) {
+    return `${what} could not be synced: ${collectionWord(unsynced.skipped_because)} could not be synced first`;
+  }
+  return `${what} could not be synced: ${unsyncedReason(unsynced)}`;
 }
 
 const COLLECTION_WORDS: Record<string, string> = {
