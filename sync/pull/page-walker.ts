@@ -228,18 +228,23 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
   const now = () => start.time.clock.now();
 
   // The last pass's pages by the cursor they were sent with; this pass's own pages are not asked again.
-  // A page as old as a refused cursor is fetched whole: its stored next_cursor would be refused too.
+  // Restarted after a refusal, a page as old as a refused cursor is fetched whole: a 304 would
+  // hand back its stored next_cursor, which would be refused too.
   const known = new Map<string, StoredPageRecord>();
   for (const page of start.known) {
     if (page.passNo === start.passNo && page.pageIndex < start.startIndex) continue;
-    if (!start.ages.usable(issuedAtOf(page), now())) continue;
+    if (start.solo && !start.ages.usable(issuedAtOf(page), now())) continue;
     const key = keyOf(page.cursorSent);
     if (!known.has(key)) known.set(key, page);
   }
   const lastPassItems = start.known.reduce((sum, p) => sum + p.ids.length, 0);
 
   const inFlight = new Map<string, { etagSent: string | null; answer: Promise<PageAnswer> }>();
-  const request = (cursor: string | null): { etagSent: string | null; answer: Promise<PageAnswer> } => {
+  /** `issuedAt`: when the service handed out `cursor`; what its answer shows of cursor lifetimes is kept. */
+  const request = (
+    cursor: string | null,
+    issuedAt: number,
+  ): { etagSent: string | null; answer: Promise<PageAnswer> } => {
     const key = keyOf(cursor);
     const existing = inFlight.get(key);
     if (existing) return existing;
@@ -250,14 +255,22 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
         : source.fetch(cursor, etagSent, signal),
     );
     // Speculative answers may never be used; their failures are read when (if) they are.
-    answer.catch(() => undefined);
+    answer.then(
+      () => {
+        if (cursor !== null) start.ages.honoured(issuedAt, now());
+      },
+      (error: unknown) => {
+        if (cursor !== null && isRefusedCursor(error)) start.ages.refused(issuedAt, now());
+      },
+    );
     const entry = { etagSent, answer };
     inFlight.set(key, entry);
     return entry;
   };
   /** Revalidate the stored chain ahead of us, concurrently, as far as it goes. */
-  const speculateFrom = (cursor: string | null): void => {
+  const speculateFrom = (cursor: string | null, cursorIssuedAt: number): void => {
     if (options.concurrency <= 1 || start.solo) return;
+    let issuedAt = cursorIssuedAt;
     let key = keyOf(cursor);
     let next = cursor;
     const seen = new Set<string>();
@@ -265,7 +278,8 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       const page = known.get(key);
       if (!page || page.etag === null || seen.has(key)) return;
       seen.add(key);
-      request(next);
+      request(next, issuedAt);
+      issuedAt = issuedAtOf(page);
       if (page.nextCursor === null) return;
       next = page.nextCursor;
       key = keyOf(next);
@@ -343,12 +357,12 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
   const unchangedSoFar: number[] = [];
   /** Empty pages may hand back the cursor they were sent with; only an endless run of them is a loop. */
   let sameCursorRuns = 0;
-  speculateFrom(cursor);
+  speculateFrom(cursor, cursorIssuedAt);
   try {
     for (;;) {
       throwIfApplyFailed();
       const key = keyOf(cursor);
-      const { etagSent, answer: pending } = request(cursor);
+      const { etagSent, answer: pending } = request(cursor, cursorIssuedAt);
       let answer: PageAnswer;
       try {
         answer = await pending;
@@ -414,7 +428,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           () => forget(read),
         );
         // The chain moved away from what we knew: revalidate ahead of the new cursor.
-        if (nextCursor !== null && !inFlight.has(keyOf(nextCursor))) speculateFrom(nextCursor);
+        if (nextCursor !== null && !inFlight.has(keyOf(nextCursor))) speculateFrom(nextCursor, nextIssuedAt);
       }
       progress.pagesDone += 1;
       if (progress.estimatedTotal !== null && progress.itemsDone > progress.estimatedTotal) {
@@ -440,7 +454,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       sameCursorRuns = nextCursor === cursor ? sameCursorRuns + 1 : 0;
       if (sameCursorRuns > MAX_SAME_CURSOR_RUNS) throw new CursorLoopError(collection, scope);
       // Fetch the next page now; wait for the mirror only when it falls behind.
-      request(nextCursor);
+      request(nextCursor, nextIssuedAt);
       while (queuedApplies > MAX_QUEUED_APPLIES && applyEnds[0]) await applyEnds[0];
       index += 1;
       cursor = nextCursor;

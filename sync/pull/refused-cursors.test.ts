@@ -110,27 +110,29 @@ describe('refused cursors', () => {
     expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
   });
 
-  test('once a cursor of some age was refused, an interrupted pass with an older stored cursor starts over without sending it', async () => {
+  test('once the service refused stored cursors of some age, an interrupted pass whose stored cursor is as old starts over without sending it', async () => {
     const clock = new InstantClock();
     const f = await setUp({ engine: { clock } });
-    // A refusal teaches the engine how old a cursor the service refuses.
-    f.emulator.control.faults.rejectCursors(1, { pathPrefix: '/v1/tasks' });
     await f.engine.pullOnce();
-    f.emulator.control.peerEdit(serverTaskIds(f)[0] ?? '', { title: 'changed, so the next pass writes' });
+    // Ten minutes later the service (a new process of it) refuses every cursor it handed out before:
+    // the re-sync's revalidation ahead meets the refusals, and the engine learns from them.
+    clock.pass(10 * 60_000);
+    f.emulator.control.faults.expireCursors();
     const cut = interruptAfterFirstTaskPage(f);
     await expect(f.engine.pullOnce({ signal: cut.signal })).rejects.toThrow();
     cut.done();
+    expect(taskListRequests(f).some((r) => r.status === 400)).toBe(true);
     expect(f.mirror.passState('tasks', '')?.state).toBe('running');
-    // Time passes; the service (a new process) would refuse the stored cursor.
-    clock.pass(10 * 60_000);
+    // Twenty minutes on, the interrupted pass's stored cursor is older than those refused.
+    clock.pass(20 * 60_000);
     f.emulator.control.faults.expireCursors();
     f.emulator.control.clearRequests();
 
     const summary = await f.engine.pullOnce();
 
-    expect(summary.failed).toEqual([]);
     expect(taskListRequests(f).filter((r) => r.status === 400)).toEqual([]);
     expect(taskListRequests(f)[0]?.query).not.toContain('cursor=');
+    expect(summary.failed).toEqual([]);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
     expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
   });
