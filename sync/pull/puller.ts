@@ -160,10 +160,10 @@ export class Puller implements PullRunner {
    * unit (a list; a team's sprints) is tried on its own: one that fails is
    * retried with backoff while the run has time, then named in `failed`, and
    * what needs it is named as skipped; the rest goes on. Only a sign-out, a
-   * rate limit or an abort ends the run (thrown), and being offline (every unit failed on the
-   * network, thrown so that the scheduler probes). A first sync (also when
-   * resumed) fetches what the person sees first, their tasks and the current
-   * sprint's, before the whole task list.
+   * rate limit or an abort ends the run (thrown), and being offline (every
+   * unit failed on the network: thrown, so that the scheduler probes). A first
+   * sync (also when resumed) fetches what the person sees first, their tasks
+   * and the current sprint's, before the whole task list.
    */
   private async pullAll(
     ctx: PullContext,
@@ -174,8 +174,11 @@ export class Puller implements PullRunner {
   ): Promise<{ completed: PulledCollection[]; failed: CollectionFailure[] }> {
     /** Each resource's outcome: every unit done, or some failed (or not tried because a need failed). */
     const outcome = new Map<PulledCollection, Promise<'done' | 'failed'>>();
-    /** Resolves once the resource's units had their first try (seen-first waits for no retry). */
-    const firstTried = new Map<PulledCollection, Promise<void>>();
+    /**
+     * Resolves once the resource's units had their first try (true: all succeeded), or
+     * once a need's first try failed: the preview of a first sync waits for no retry.
+     */
+    const firstTried = new Map<PulledCollection, Promise<boolean>>();
     const failures: { collection: PulledCollection; scope: string; error: unknown; attempts: number }[] = [];
     const skipped: { collection: PulledCollection; because: PulledCollection }[] = [];
     const finished = new Set<PulledCollection>();
@@ -195,8 +198,13 @@ export class Puller implements PullRunner {
     for (const resource of PULLED_RESOURCES.values()) {
       const collection = resource.collection;
       const scopes = only === null ? null : (only.get(collection) ?? null);
-      let markTried: () => void = () => undefined;
-      firstTried.set(collection, new Promise<void>((resolve) => (markTried = resolve)));
+      let markTried: (ok: boolean) => void = () => undefined;
+      firstTried.set(collection, new Promise<boolean>((resolve) => (markTried = resolve)));
+      void Promise.all(resource.needs.map((need) => firstTried.get(need) ?? Promise.resolve(true))).then(
+        (oks) => {
+          if (!oks.every(Boolean)) markTried(false);
+        },
+      );
       const run = (async (): Promise<'done' | 'failed'> => {
         try {
           const needs = await Promise.all(
@@ -211,30 +219,33 @@ export class Puller implements PullRunner {
           }
           if (initial && collection === 'tasks') await this.seenFirst(ctx, result, firstTried, stopRun);
           const units = await this.unitsOf(resource, ctx, scopes);
-          const firsts: Promise<void>[] = [];
-          const outcomes = await Promise.all(
-            units.map(async (unit) => {
-              tried.add(unitKey(collection, unit.scope));
-              let firstDone: () => void = () => undefined;
-              firsts.push(new Promise<void>((resolve) => (firstDone = resolve)));
-              try {
-                addResult(result, await this.attempt(ctx, () => unit.pull(), firstDone));
-                if (collection === 'me') ctx.orgId = await this.orgId(ctx);
-                succeeded += 1;
-                return true;
-              } catch (error) {
-                failed(
-                  collection,
-                  unit.scope,
-                  error instanceof UnitFailed ? error : new UnitFailed(error, 1),
-                );
-                return false;
-              } finally {
-                firstDone();
-              }
-            }),
-          );
-          void Promise.all(firsts).then(markTried);
+          const firsts: Promise<boolean>[] = [];
+          const runs = units.map(async (unit) => {
+            tried.add(unitKey(collection, unit.scope));
+            let firstDone: (ok: boolean) => void = () => undefined;
+            firsts.push(new Promise<boolean>((resolve) => (firstDone = resolve)));
+            try {
+              addResult(
+                result,
+                await this.attempt(
+                  ctx,
+                  () => unit.pull(),
+                  () => firstDone(false),
+                ),
+              );
+              firstDone(true);
+              if (collection === 'me') ctx.orgId = await this.orgId(ctx);
+              succeeded += 1;
+              return true;
+            } catch (error) {
+              failed(collection, unit.scope, error instanceof UnitFailed ? error : new UnitFailed(error, 1));
+              return false;
+            } finally {
+              firstDone(false);
+            }
+          });
+          void Promise.all(firsts).then((oks) => markTried(oks.every(Boolean)));
+          const outcomes = await Promise.all(runs);
           if (!outcomes.every(Boolean)) return 'failed';
           finished.add(collection);
           return 'done';
@@ -243,7 +254,7 @@ export class Puller implements PullRunner {
           failed(collection, '', error instanceof UnitFailed ? error : new UnitFailed(error, 1));
           return 'failed';
         } finally {
-          markTried();
+          markTried(false);
         }
       })();
       outcome.set(collection, run);
@@ -286,7 +297,7 @@ export class Puller implements PullRunner {
   private async seenFirst(
     ctx: PullContext,
     result: ResourcePullResult,
-    firstTried: ReadonlyMap<PulledCollection, Promise<void>>,
+    firstTried: ReadonlyMap<PulledCollection, Promise<boolean>>,
     stopRun: (error: unknown) => void,
   ): Promise<void> {
     await Promise.all([firstTried.get('teams'), firstTried.get('sprints')]);
@@ -323,8 +334,9 @@ export class Puller implements PullRunner {
 
   /**
    * Runs one unit, trying again with backoff after a failure that may pass
-   * (a 5xx, a 408) while tries and the run's time remain. Throws UnitFailed with the last error. A network failure is not
-   * tried again here: the client already did, and being offline must show soon.
+   * (a 5xx, a 408) while tries and the run's time remain. Throws UnitFailed
+   * with the last error. A network failure is not tried again here: the
+   * client already did, and being offline must show soon.
    */
   private async attempt<T>(ctx: PullContext, run: () => Promise<T>, onFirst: () => void): Promise<T> {
     const time = ctx.walkRules.time;
