@@ -47,6 +47,10 @@ export interface EmulatorControl {
   servedTask(taskId: string): Record<string, unknown> | undefined;
   /** Every task as the API sends it now (no particular order). */
   servedTasks(): Record<string, unknown>[];
+  /** Any version of a task as the API sends (or sent) it. */
+  serve(record: TaskRecord): Record<string, unknown>;
+  /** Called after every change of a task (API or peer), with the version it replaced. */
+  onTaskUpdate(listener: (before: TaskRecord, after: TaskRecord) => void): void;
   /** The ETag the API sends for a task now (without variance mode). */
   taskEtag(taskId: string): string | undefined;
   /** Copies of every task (no particular order). */
@@ -85,6 +89,12 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     },
     servedTasks() {
       return [...store.tasks.values()].map((entry) => served(entry.record));
+    },
+    serve: served,
+    onTaskUpdate(listener) {
+      store.onTaskChange((change) => {
+        if (change.kind === 'update') listener(copy(change.before), copy(change.entry.record));
+      });
     },
     peerEdit(taskId, patch) {
       const viewer = peer();

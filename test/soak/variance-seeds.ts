@@ -1,0 +1,36 @@
+// Which variance seeds a variance test runs: a few by default (npm test), any
+// list or range from VARIANCE_SEEDS (`1-20`, `3,7,11`), which the soak sets.
+export const DEFAULT_VARIANCE_SEEDS: readonly number[] = [1, 2, 3];
+
+export function varianceSeeds(raw: string | undefined = process.env.VARIANCE_SEEDS): number[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_VARIANCE_SEEDS];
+  const seeds: number[] = [];
+  for (const part of raw.split(',')) {
+    const range = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!range) throw new Error(`VARIANCE_SEEDS: '${part}' is not a seed or a range like 1-20`);
+    const from = Number(range[1]);
+    const to = range[2] === undefined ? from : Number(range[2]);
+    for (let seed = from; seed <= to; seed++) seeds.push(seed);
+  }
+  return seeds;
+}
+
+/** Errors that say the client could not take a conforming answer, or a bug, rather than a fault it met. */
+export function defectsAmong(errors: readonly unknown[]): string[] {
+  const defects = new Set([
+    'InvalidResponseError',
+    'TypeError',
+    'SyntaxError',
+    'ReferenceError',
+    'RangeError',
+    'ZodError',
+  ]);
+  return errors
+    .map((error) =>
+      error instanceof Error
+        ? { name: error.name, text: `${error.name}: ${error.message}` }
+        : { name: 'thrown', text: String(error) },
+    )
+    .filter((e) => defects.has(e.name) || e.name === 'thrown')
+    .map((e) => e.text);
+}
