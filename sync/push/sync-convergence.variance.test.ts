@@ -7,7 +7,7 @@
 // twice, and no sync failed for want of understanding a conforming answer.
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { defectsAmong, varianceSeeds } from '../../test/soak/variance-seeds';
+import { defectsAmong, varianceRuns, varianceSeeds } from '../../test/soak/variance-seeds';
 import { actionArbitrary, convergenceRun } from './testing/convergence-world';
 
 for (const seed of varianceSeeds()) {
@@ -26,7 +26,7 @@ for (const seed of varianceSeeds()) {
           (world) => expect(defectsAmong(world.errors)).toEqual([]),
         );
       }),
-      { numRuns: 5, seed, endOnFailure: true },
+      { numRuns: varianceRuns(), seed, endOnFailure: true, includeErrorInReport: true },
     );
   }, 120_000);
 }

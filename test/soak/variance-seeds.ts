@@ -15,6 +15,15 @@ export function varianceSeeds(raw: string | undefined = process.env.VARIANCE_SEE
   return seeds;
 }
 
+/** Property runs a seed (VARIANCE_RUNS; the soak may ask for more). */
+export function varianceRuns(raw: string | undefined = process.env.VARIANCE_RUNS): number {
+  if (raw === undefined || raw.trim() === '') return 5;
+  const runs = Number(raw);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`VARIANCE_RUNS: '${raw}' is not a positive integer`);
+  return runs;
+}
+
 /** Errors that say the client could not take a conforming answer, or a bug, rather than a fault it met. */
 export function defectsAmong(errors: readonly unknown[]): string[] {
   const defects = new Set([
