@@ -197,6 +197,8 @@ export interface SyncPassesTable {
   partial: number;
   started_at: string;
   completed_at: string | null;
+  /** 1 once any pass over the list completed (0009); a restarted first pass is still not one. */
+  completed_once: number;
 }
 
 /** One page of the last pass: what was sent, what came back. */

@@ -24,6 +24,8 @@ export interface PassState {
   partial: boolean;
   startedAt: string;
   completedAt: string | null;
+  /** Some pass over this list completed, this one or an earlier one: the mirror has held the whole list. */
+  completedOnce: boolean;
   /** Where a running pass goes on: the first page not yet fetched in it, and the cursor to send for it. */
   resume: { pageIndex: number; cursor: string | null };
   /** The pages fetched so far end with a null next_cursor: the pass can be completed. */
@@ -82,7 +84,7 @@ export class SyncPasses {
       'DELETE FROM sync_pages WHERE collection = ? AND scope = ? AND page_index > ?',
     );
     this.finish = db.prepare(
-      "UPDATE sync_passes SET state = 'complete', completed_at = ? WHERE collection = ? AND scope = ?",
+      "UPDATE sync_passes SET state = 'complete', completed_at = ?, completed_once = 1 WHERE collection = ? AND scope = ?",
     );
   }
 
@@ -105,6 +107,7 @@ export class SyncPasses {
       partial: pass.partial === 1,
       startedAt: pass.started_at,
       completedAt: pass.completed_at,
+      completedOnce: pass.completed_once === 1,
       resume: { pageIndex: k, cursor: previous?.nextCursor ?? null },
       chainEnded: previous !== undefined && previous.nextCursor === null,
       pages,

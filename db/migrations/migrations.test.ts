@@ -261,6 +261,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
+  {
+    version: '0009_pass_completed_once',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify: verifyEverything,
+  },
 ];
 
 let dir: string;
@@ -317,6 +322,28 @@ describe('migrations', () => {
       }
     },
   );
+
+  test('0009: a list with a completed pass before the upgrade counts as completed once; a first pass still running does not', async () => {
+    const file = join(dir, 'passes.db');
+    await migrateFileTo(file, '0008_wider_walk_indexes');
+    const db = new Database(file);
+    const pass = db.prepare(
+      'INSERT INTO sync_passes (collection, scope, pass_no, state, partial, started_at) VALUES (?, ?, ?, ?, 0, ?)',
+    );
+    pass.run('tasks', '', 1, 'running', '2026-03-01T00:00:00Z');
+    pass.run('sections', '', 1, 'complete', '2026-03-01T00:00:00Z');
+    pass.run('projects', '', 3, 'running', '2026-03-01T00:00:00Z');
+    db.close();
+    const mirror = await openMirror(file);
+    try {
+      expect(mirror.passState('tasks', '')?.completedOnce).toBe(false);
+      expect(mirror.passState('sections', '')?.completedOnce).toBe(true);
+      // Before 0009 a later pass number was read as "completed before": kept so.
+      expect(mirror.passState('projects', '')?.completedOnce).toBe(true);
+    } finally {
+      mirror.close();
+    }
+  });
 
   test('a file from a newer app is refused with a version error, untouched', async () => {
     const file = join(dir, 'newer.db');

@@ -147,7 +147,7 @@ export class Notifier {
 
   private isFirstFullSync(): boolean {
     const pass = this.options.mirror.passState('tasks', '');
-    return pass === null || (pass.state === 'running' && pass.passNo <= 1);
+    return pass === null || !pass.completedOnce;
   }
 }
 

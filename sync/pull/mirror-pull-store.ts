@@ -69,7 +69,13 @@ export class MirrorPullStore implements PullStore {
     return settle(() => {
       const state = this.mirror.passState(collection, scope);
       if (!state) return null;
-      return { passNo: state.passNo, state: state.state, resume: state.resume, pages: state.pages };
+      return {
+        passNo: state.passNo,
+        state: state.state,
+        completedOnce: state.completedOnce,
+        resume: state.resume,
+        pages: state.pages,
+      };
     });
   }
 

@@ -21,6 +21,8 @@ export interface StoredPageRecord {
 export interface PassRecord {
   passNo: number;
   state: 'running' | 'complete';
+  /** Some pass over this list completed (a first sync that restarted is still the first until one does). */
+  completedOnce: boolean;
   /** Where a running pass goes on: the first page not fetched in it and the cursor to send. */
   resume: { pageIndex: number; cursor: string | null };
   /** Pages as last recorded (this pass's and older ones): their cursors and ETags drive revalidation. */

@@ -468,7 +468,7 @@ export class Puller implements PullRunner {
   /** True until the task list has had one complete pass (an interrupted first pass is still the first). */
   private async firstFullPull(): Promise<boolean> {
     const pass = await this.options.store.pass('tasks', '');
-    return pass === null || (pass.state === 'running' && pass.passNo <= 1);
+    return pass === null || !pass.completedOnce;
   }
 
   private async context(

@@ -110,6 +110,40 @@ describe('refused cursors', () => {
     expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
   });
 
+  test('a first sync that restarted on a refused cursor and was then interrupted is still the first: the next run announces nothing', async () => {
+    const f = await setUp();
+    let changesAnnounced = 0;
+    f.engine.subscribe((event) => {
+      if (event.type === 'changes') changesAnnounced += event.changes.length;
+    });
+    // Every cursor is refused for a while, so the whole list's pass starts over; the run is cut
+    // short once the restarted pass has a page in.
+    f.emulator.control.faults.rejectCursors(3, { pathPrefix: '/v1/tasks' });
+    const stop = new AbortController();
+    const unsubscribe = f.engine.subscribe((event) => {
+      const pass = f.mirror.passState('tasks', '');
+      if (
+        event.type === 'progress' &&
+        event.collection === 'tasks' &&
+        event.scope === '' &&
+        (pass?.passNo ?? 0) > 1
+      )
+        stop.abort();
+    });
+    await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
+    unsubscribe();
+    expect(f.mirror.passState('tasks', '')).toMatchObject({ state: 'running', completedOnce: false });
+    expect(f.mirror.passState('tasks', '')?.passNo).toBeGreaterThan(1);
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(summary.initial).toBe(true);
+    expect(changesAnnounced).toBe(0);
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passState('tasks', '')).toMatchObject({ state: 'complete', completedOnce: true });
+  });
+
   test('once the service refused stored cursors of some age, an interrupted pass whose stored cursor is as old starts over without sending it', async () => {
     const clock = new InstantClock();
     const f = await setUp({ engine: { clock } });
