@@ -26,7 +26,7 @@ export interface NotifierMirror {
   }[];
   markNotificationsSeen(ids: readonly number[]): void;
   getTask(taskId: string): { task: Readonly<Record<string, unknown>> } | null;
-  passState(collection: 'tasks', scope?: string): { state: 'running' | 'complete'; passNo: number } | null;
+  passState(collection: 'tasks', scope?: string): { completedOnce: boolean } | null;
 }
 
 export interface NotifierOptions {
