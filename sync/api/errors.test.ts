@@ -144,6 +144,20 @@ describe('a problem is known by its status and type whatever its other members h
     expect(isRefusedCursor(error)).toBe(true);
   });
 
+  test.each([
+    ['loc: null', { errors: [{ loc: null, msg: 'cursor expired', allowed: null }] }],
+    ['no loc', { errors: [{ msg: 'cursor expired' }] }],
+    ['no items', { errors: [] }],
+  ])('an invalid-parameter that names no parameter (%s) is the refused cursor', (_name, change) => {
+    const error = problemErrorFromAnswer('tasks.list', answer(400, { ...refusedCursor, ...change }));
+    expect(isRefusedCursor(error)).toBe(true);
+  });
+
+  test('an invalid-parameter naming another parameter is not a refused cursor', () => {
+    const body = { ...refusedCursor, errors: [{ loc: ['query', 'sort_by'], allowed: ['title'] }] };
+    expect(isRefusedCursor(problemErrorFromAnswer('tasks.list', answer(400, body)))).toBe(false);
+  });
+
   const members: [string, Record<string, unknown>][] = [
     ['reason: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: 'x', reason: null }] }],
     ['msg: null in an item', { errors: [{ loc: ['query', 'cursor'], msg: null }] }],

@@ -100,11 +100,13 @@ export class CursorLoopError extends Error {
 export function isRefusedCursor(error: unknown): boolean {
   if (!(error instanceof ProblemError) || error.status !== 400 || error.type !== 'invalid-parameter')
     return false;
-  if (error.errors.length === 0) return true;
-  return error.errors.some((item) => {
-    const loc = (item as { loc?: unknown }).loc;
-    return Array.isArray(loc) ? loc.includes('cursor') : loc === 'cursor';
-  });
+  const locs = error.errors
+    .map((item) => (item as { loc?: unknown }).loc)
+    .filter((loc) => loc !== undefined && loc !== null);
+  // Called for a request that sent a cursor, the rest of whose query was accepted without one: a
+  // problem that names no parameter (no items, or items without `loc`) can only mean the cursor.
+  if (locs.length === 0) return true;
+  return locs.some((loc) => (Array.isArray(loc) ? loc.includes('cursor') : loc === 'cursor'));
 }
 
 /** A cursor of this walk was refused; `issuedAt`: when the service handed it out. */
