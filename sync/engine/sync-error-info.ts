@@ -1,6 +1,7 @@
 // Turns whatever a sync step threw into SyncErrorInfo: plain data the UI can
 // branch on (kind, problem type, status), with no stack and no secrets.
 import { ApiError, ProblemError, redactSecrets } from '../api/errors';
+import { SignInServerUnreachableError } from '../auth/api-credentials';
 import { CursorsRefusedError } from '../pull/page-walker';
 import type { SyncErrorInfo } from './sync-events';
 
@@ -8,7 +9,13 @@ export function errorInfo(error: unknown): SyncErrorInfo {
   if (error instanceof ApiError) {
     return {
       kind: error.kind,
-      type: error instanceof ProblemError ? error.type : null,
+      // The sign-in server, not the service, is out of reach: the screens say which.
+      type:
+        error instanceof ProblemError
+          ? error.type
+          : error instanceof SignInServerUnreachableError
+            ? 'auth-server-unavailable'
+            : null,
       status: error instanceof ProblemError ? error.status : null,
       operation: error.operation,
       message: error.message,

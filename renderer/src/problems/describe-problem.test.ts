@@ -20,6 +20,7 @@ const TYPES_PEOPLE_MEET = [
   'invalid-response',
   'pasted-token-refused',
   'oauth-error',
+  'issuer-mismatch',
   'attempt-ended',
   'auth-server-unavailable',
   'auth-url-refused',

@@ -100,6 +100,12 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
     detail: 'The sign-in page declined or could not finish. You can try again.',
     action: 'retry',
   },
+  'issuer-mismatch': {
+    title: 'Sign-in came back from another server',
+    detail:
+      'The answer to this sign-in names a different sign-in server than the one in the settings, so it was refused. Check the server settings and try again.',
+    action: 'check-server-settings',
+  },
   'attempt-ended': {
     title: 'Sign-in stopped',
     detail: 'The browser did not come back in time, or sign-in was cancelled. You can try again.',

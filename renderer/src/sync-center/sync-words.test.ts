@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { UnsyncedCollection } from '../../../main/ipc/screen-schemas';
-import { unsyncedWords } from './sync-words';
+import type { SyncProblem, UnsyncedCollection } from '../../../main/ipc/screen-schemas';
+import { problemWords, unsyncedWords } from './sync-words';
 
 const unsynced = (fields: Partial<UnsyncedCollection>): UnsyncedCollection => ({
   collection: 'sections',
@@ -38,5 +38,23 @@ describe('what the screens say about a collection the last sync could not sync',
     ],
   ])('case %#', (failure, words) => {
     expect(unsyncedWords(failure)).toBe(words);
+  });
+});
+
+describe('why sync is not going, in a few words', () => {
+  const problem = (fields: Partial<SyncProblem>): SyncProblem => ({
+    kind: 'network',
+    type: null,
+    message: 'tasks.list: network error',
+    retry_at: null,
+    ...fields,
+  });
+
+  test.each([
+    [problem({}), 'server unreachable'],
+    [problem({ type: 'auth-server-unavailable' }), 'sign-in server unreachable'],
+    [problem({ kind: 'problem', type: 'rate-limit' }), 'rate-limited'],
+  ])('%o reads %s', (given, words) => {
+    expect(problemWords(given, false)).toBe(words);
   });
 });

@@ -19,6 +19,7 @@ export function problemWords(
     const at = Date.parse(problem.retry_at);
     return at > now ? `rate-limited until ${CLOCK.format(new Date(at))}` : 'rate-limited, trying again';
   }
+  if (problem.type === 'auth-server-unavailable') return 'sign-in server unreachable';
   if (problem.kind === 'network') return 'server unreachable';
   return describeProblem(problem.type ?? problem.kind).title.toLowerCase();
 }
