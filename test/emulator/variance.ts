@@ -68,6 +68,8 @@ interface ResourceKind {
   unknownEnums?: Record<string, readonly string[]>;
   /** Arrays of nested resources to vary as well. */
   nested?: readonly string[];
+  /** Required fields that may be null (contract: "required but nullable"). */
+  nullable?: readonly string[];
 }
 
 const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) => k in o);
@@ -126,11 +128,18 @@ const KINDS: readonly ResourceKind[] = [
     required: ['team_id', 'org_id', 'name'],
     nested: ['members'],
   },
-  // email and username are "required but nullable" for members; /v1/me answers the same four.
+  // /v1/me (gaps.md: the caller's identity) answers exactly these four, and the client needs each.
+  {
+    name: 'me',
+    matches: (o) => has(o, 'user_id', 'username', 'email', 'org_id') && Object.keys(o).length === 4,
+    required: ['user_id', 'username', 'email', 'org_id'],
+  },
+  // email and username are "required but nullable" for members: always there, sometimes null.
   {
     name: 'member',
     matches: (o) => has(o, 'user_id', 'org_id') && ('email' in o || 'username' in o),
     required: ['user_id', 'org_id', 'email', 'username'],
+    nullable: ['email', 'username'],
   },
   { name: 'organization', matches: (o) => has(o, 'org_id', 'name', 'slug'), required: ['org_id', 'name'] },
 ];
@@ -395,7 +404,9 @@ export class VarianceMode {
     const out: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(resource)) {
       if (kind.required.includes(field)) {
-        out[field] = value;
+        const nulled = kind.nullable?.includes(field) === true && value !== null && rand.chance(0.15);
+        if (nulled) this.count('field-null');
+        out[field] = nulled ? null : value;
         continue;
       }
       const roll = rand.float();
