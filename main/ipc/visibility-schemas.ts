@@ -78,6 +78,8 @@ export const syncAccountSchema = z.object({
   /** Why offline or why the last sync failed (the status bar's problem), with when to try again. */
   problem: syncProblemSchema.nullable(),
   syncing: z.boolean(),
+  /** When the sign-in lapses and must be done again (its server gave no refresh token); null when it renews itself. */
+  session_ends_at: z.string().nullable(),
   last_synced_at: z.string().nullable(),
   pending: z.number().int(),
   conflicts: z.number().int(),

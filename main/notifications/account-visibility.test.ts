@@ -192,6 +192,8 @@ test('pause stops polling and pushes until resumed (the edit waits, counted); th
     current: true,
     connection: 'online',
     pending: 0,
+    // A pasted token: no known end to tell (an OAuth sign-in without a refresh token has one).
+    session_ends_at: null,
   });
   const tasks = account?.collections.find((c) => c.collection === 'tasks');
   expect(tasks?.checked_at).not.toBeNull();

@@ -194,6 +194,7 @@ export class AccountVisibility {
                 retry_at: w.problem.retryAt,
               },
         syncing: line.syncing,
+        session_ends_at: w.runtime.record.session_ends_at ?? null,
         last_synced_at: w.lastSyncedAt ?? w.runtime.mirror.passState('tasks')?.completedAt ?? null,
         pending: line.pending,
         conflicts: line.conflicts,

@@ -225,6 +225,31 @@ describe('browser sign-in', () => {
       expect((await browser.finished).body).toContain('<h1>Signed in</h1>');
       const answer = await manager.runtime(account.id).session?.api.read(meOperations.get, {});
       expect(answer?.status).toBe(200);
+      // It gave a refresh token: the session renews itself, no end to tell.
+      expect(account.session_ends_at).toBeNull();
+    } finally {
+      await standard.close();
+    }
+  });
+
+  test('a standard server that gives no refresh token: the account says when its sign-in ends, also after a restart', async () => {
+    const standard = await startStandardAuthServer({
+      meOrgId: 'org_standard',
+      refreshTokens: false,
+      accessTokenTtlSeconds: 600,
+    });
+    try {
+      const manager = await openManager({
+        defaults: { base_url: standard.baseUrl, auth_url: standard.authUrl, client_id: standard.clientId },
+      });
+      const before = Date.now();
+      const { account } = await manager.signInWithBrowser({ openUrl: redirectingBrowser().openUrl });
+      const endsAt = Date.parse(account.session_ends_at ?? '');
+      expect(endsAt).toBeGreaterThanOrEqual(before + 590_000);
+      expect(endsAt).toBeLessThanOrEqual(Date.now() + 600_000);
+      await closeManager(manager);
+      const listed = (await openManager()).list().find((a) => a.id === account.id);
+      expect(listed?.session_ends_at).toBe(account.session_ends_at);
     } finally {
       await standard.close();
     }

@@ -102,6 +102,8 @@ export interface AccountSummary {
   signed_out_reason: SignedOutReason | null;
   queued_edits: number;
   current: boolean;
+  /** When the sign-in lapses and must be done again (no refresh token was given); null when it renews itself. */
+  session_ends_at: string | null;
 }
 
 export interface SignInResult {
@@ -305,8 +307,18 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
         const { record, created } = this.#target(input.accountId, server, identity);
         await this.#secrets.delete(accessTokenKey(record.id));
         const keeper = await TokenKeeper.fromGrant(grant, this.#keeperOptions(record));
-        return this.#completeSignIn(record, created, 'oauth', false, (runtime) =>
-          this.#oauthSession(runtime, keeper),
+        // Without a refresh token the session lasts as long as the access token (RFC 6749 5.1): the screens say until when.
+        const endsAt =
+          grant.refreshToken === null && grant.expiresAt !== null
+            ? new Date(grant.expiresAt).toISOString()
+            : null;
+        return this.#completeSignIn(
+          record,
+          created,
+          'oauth',
+          false,
+          (runtime) => this.#oauthSession(runtime, keeper),
+          endsAt,
         );
       });
     };
@@ -443,9 +455,11 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     kind: TokenKind,
     readOnly: boolean,
     makeSession: (runtime: AccountRuntime<M, E>) => AccountSession<E>,
+    sessionEndsAt: string | null = null,
   ): Promise<SignInResult> {
     const record: AccountRecord = {
       ...target,
+      session_ends_at: sessionEndsAt,
       token_kind: kind,
       read_only: readOnly,
       signed_in: true,
@@ -625,6 +639,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
       signed_out_reason: status ? status.signed_out_reason : record.signed_out_reason,
       queued_edits: status?.queued_edits ?? 0,
       current: this.#registry.contents.current_account_id === record.id,
+      session_ends_at: record.session_ends_at ?? null,
     };
   }
 

@@ -47,6 +47,12 @@ export const accountRecordSchema = z.looseObject({
   signed_out_reason: signedOutReasonSchema.nullable(),
   created_at: z.string(),
   signed_in_at: z.string().nullable(),
+  /**
+   * When the sign-in lapses for good (ISO 8601): the sign-in server gave no
+   * refresh token, so the session lasts as long as its access token. Null or
+   * absent when it renews itself (or a pasted token has no known end).
+   */
+  session_ends_at: z.string().nullish(),
 });
 export type AccountRecord = z.infer<typeof accountRecordSchema>;
 

@@ -58,6 +58,12 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
         {state.why !== null ? <span> — {state.why}</span> : null}
       </p>
       {firstSync !== null ? <FirstSyncProgress progress={firstSync} /> : null}
+      {account.session_ends_at !== null && account.state !== 'signed-out' ? (
+        <p className="muted account-session-ends" data-testid="account-session-ends">
+          This sign-in ends at {timeWords(account.session_ends_at)}: its sign-in server gives no way to renew
+          it. Sign in again then; your changes are kept.
+        </p>
+      ) : null}
       {account.problem !== null && account.state !== 'signed-out' ? (
         <p className="muted account-problem" title={account.problem.message}>
           {describeProblem(account.problem.type ?? account.problem.kind).detail}
