@@ -132,4 +132,56 @@ for (const seed of varianceSeeds()) {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  test(`variance seed ${seed}: a sync cut off mid-pass finishes against a new server process, which refuses the old one's cursors`, async () => {
+    const options = { seedTasks: 100, seed: 4000 + seed, variance: { seed, faults: false } };
+    const first = await startEmulator(options);
+    const dir = await mkdtemp(join(tmpdir(), 'svc-cli-variance-'));
+    const db = join(dir, 'mirror.db');
+    let second: Awaited<ReturnType<typeof startEmulator>> | null = null;
+    try {
+      // Short task pages, so the pass has pages to cut between; cut it once a page after the first arrived.
+      first.control.faults.shortPages(4, { pathPrefix: '/v1/tasks', pageSize: 20 });
+      const stop = new AbortController();
+      const watch = setInterval(() => {
+        const pages = first.control.requests().filter((r) => r.path === '/v1/tasks' && r.status === 200);
+        if (pages.some((r) => r.query.includes('cursor='))) stop.abort();
+      }, 2);
+      let stdout = '';
+      let stderr = '';
+      const cut = await runCli(['sync', '--base-url', first.baseUrl, '--db', db, '--once'], {
+        stdout: (t) => (stdout += t),
+        stderr: (t) => (stderr += t),
+        env: { SVC_TOKEN: first.tokens.live },
+        signal: stop.signal,
+      });
+      clearInterval(watch);
+      expect(unclearEnding({ argv: [], code: cut, stdout, stderr })).toBeNull();
+      await first.stop();
+
+      // The same organization and data, served by a new process: it never handed out those cursors.
+      second = await startEmulator(options);
+      const run = await cli(['sync', '--base-url', second.baseUrl, '--db', db, '--once'], {
+        SVC_TOKEN: second.tokens.live,
+      });
+      expect(unclearEnding(run)).toBeNull();
+      expect(run.code, run.stderr).toBe(0);
+      const mirror = await openMirror(db);
+      try {
+        const local = [...mirror.exportTasks()]
+          .map((json) => JSON.parse(json) as Record<string, unknown>)
+          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
+        const sent = second.control
+          .servedTasks()
+          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
+        expect(local).toEqual(sent);
+      } finally {
+        mirror.close();
+      }
+    } finally {
+      await first.stop().catch(() => undefined);
+      await second?.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 }
