@@ -8,7 +8,7 @@ export const EXIT = {
   failed: 1,
   /** Bad usage: unknown command or option, missing or malformed value, unknown task, operation or conflict. */
   usage: 2,
-  /** The token is invalid, expired or revoked. */
+  /** The token is invalid, expired or revoked, or the sign-in kept by login ended (sign in again). */
   signedOut: 3,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -57,4 +57,5 @@ commands:
 
 exit codes: 0 success; 1 a sync that ended with errors or conflicts, or with some collection not
             synced (listed in "failed"; the rest was synced), or another failure;
-            2 bad usage; 3 signed out (token invalid, expired or revoked).`;
+            2 bad usage; 3 signed out (token invalid, expired or revoked, or the sign-in kept by
+            login was refused or lapsed: run login again).`;
