@@ -277,7 +277,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
       query: request.url.slice(path.length),
       status: reply.statusCode,
       requestId: request.id,
-      ifNoneMatch: request.headers['if-none-match'] ?? null,
+      ifNoneMatch: request.varianceIfNoneMatch ?? request.headers['if-none-match'] ?? null,
       ifMatch: request.headers['if-match'] ?? null,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
     });

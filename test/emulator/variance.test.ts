@@ -413,6 +413,17 @@ describe('variance mode', () => {
     expect(fresh.status).toBe(200);
   }, 60_000);
 
+  test('a revalidation is answered 304 and logged with the If-None-Match it carried', async () => {
+    const emulator = await start(6, { faults: false });
+    const id = emulator.control.tasks()[0]?.task_id ?? '';
+    const read = await callApi(emulator, 'GET', `/v1/tasks/${id}`);
+    const etag = read.headers.get('etag') ?? '';
+    const again = await callApi(emulator, 'GET', `/v1/tasks/${id}`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(emulator.control.requests().at(-1)).toMatchObject({ status: 304, ifNoneMatch: etag });
+  });
+
   test('the control API reads the liberties taken and switches faults; 404 without variance mode', async () => {
     const emulator = await start(2);
     const admin = { token: null, headers: { 'x-emulator-admin': emulator.adminSecret } };
