@@ -114,6 +114,19 @@ for (const seed of varianceSeeds()) {
         1,
       );
 
+      // The runs met the liberties (not a server that happened to answer plainly).
+      const taken = emulator.control.variance?.snapshot().counts;
+      expect(taken).toBeDefined();
+      if (taken) {
+        expect(taken['field-absent'] + taken['field-null'] + taken['unknown-field']).toBeGreaterThan(0);
+        const faults =
+          taken['server-error'] +
+          taken['rate-limit-burst'] +
+          taken['dropped-connection'] +
+          taken['cursor-refused-random'];
+        expect(faults, JSON.stringify(taken)).toBeGreaterThan(0);
+      }
+
       // The mirror holds exactly what the server sends, unknown fields included.
       const mirror = await openMirror(db);
       try {
