@@ -1,5 +1,7 @@
-// Lint: typescript-eslint with type information, plus the layer rules that keep
-// `sync/` and `db/` free of Electron and the renderer free of Node.
+// Lint: typescript-eslint with type information, plus the layer rules (STYLE.md):
+// `protocol/` imports nothing of ours; `db/` may import `protocol/`; `sync/` may
+// import `db/` and `protocol/`; the emulator only `protocol/`; none of them
+// Electron; the renderer no Node; and no product code imports `test/`.
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -9,6 +11,26 @@ const electronImport = {
   name: 'electron',
   message: 'Only main/ and preload/ may import electron: sync/ and db/ run in plain Node.',
 };
+
+/** Test code: free to import the emulator and test/ support. */
+const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'];
+
+/** A folder that may import only the layers below it (and never test/). */
+function layer(folder, forbidden, why) {
+  return {
+    files: [`${folder}/**/*.ts`],
+    ignores: TEST_CODE,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [{ group: [...forbidden, '**/test/**'], message: why }],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'artifacts/**'] },
@@ -29,15 +51,22 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  {
-    files: ['sync/**/*.ts', 'db/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [electronImport], patterns: ['**/main/**', '**/preload/**', '**/renderer/**'] },
-      ],
-    },
-  },
+  layer('protocol', ['../**'], 'protocol/ holds the wire schemas and imports nothing of ours.'),
+  layer(
+    'db',
+    ['**/sync/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    'db/ may import protocol/ only (and never test/).',
+  ),
+  layer(
+    'sync',
+    ['**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    'sync/ may import db/ and protocol/ only (and never test/).',
+  ),
+  layer(
+    'emulator',
+    ['**/sync/**', '**/db/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    'The emulator is a server of the contract: it may import protocol/ only (and never test/).',
+  ),
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
@@ -64,7 +93,7 @@ export default tseslint.config(
     // One gate in main, one bridge in preload: raw IPC objects go to nothing else
     // (main/index.ts hands ipcMain to the gate; preload/index.ts builds window.svc).
     files: ['main/**/*.ts', 'preload/**/*.ts'],
-    ignores: ['main/index.ts', 'preload/index.ts'],
+    ignores: ['main/index.ts', 'preload/index.ts', ...TEST_CODE],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -77,14 +106,15 @@ export default tseslint.config(
                 'Register handlers through main/ipc/gate.ts; the renderer talks through preload/bridge.ts.',
             },
           ],
+          patterns: [{ group: ['**/test/**'], message: 'Product code never imports test/.' }],
         },
       ],
     },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
-    // Tests, the emulator, benchmarks and command-line entry points print on purpose.
-    files: ['test/**/*.ts', '**/*.test.ts', 'sync/cli/**/*.ts', 'bin/**/*.js'],
+    // Tests, benchmarks and command-line entry points print on purpose.
+    files: ['test/**/*.ts', '**/*.test.ts', 'sync/cli/**/*.ts', 'emulator/cli.ts', 'bin/**/*.js'],
     rules: { 'no-console': 'off' },
   },
 );

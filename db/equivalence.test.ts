@@ -4,9 +4,9 @@
 // the local aggregates equal the counts the service lists.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TASK_SORT_KEYS } from '../sync/protocol/task-list-query';
-import { ManualClock } from '../test/emulator/clock';
-import { type RunningEmulator, startEmulator } from '../test/emulator/start';
+import { TASK_SORT_KEYS } from '../protocol/task-list-query';
+import { ManualClock } from '../emulator/clock';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
 import Database from 'better-sqlite3';
 import type { Mirror } from './mirror';
 import { TaskQueries } from './task-query';

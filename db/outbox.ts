@@ -5,7 +5,7 @@
 // with the effective-row update it implies.
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../sync/protocol/task';
+import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../protocol/task';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { ConflictsTable, OutboxRow } from './schema';
 import { checkTask, type TaskObject } from './task-columns';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { taskSchema } from '../sync/protocol/task';
+import { taskSchema } from '../protocol/task';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
 import Database from 'better-sqlite3';
 import { SORT_INDEX_NAMES } from './deferred-indexes';

@@ -1,8 +1,8 @@
 // From a task's JSON to the columns the mirror filters, sorts and searches on:
-// the check of the fields it reads (the same rules as sync/protocol/task.ts,
+// the check of the fields it reads (the same rules as protocol/task.ts,
 // without the cost of a full parse) and the derived sort and search keys, so
 // that SQLite's plain binary order gives task-list-query.ts's order.
-import { PRIORITY_RANK, STATUS_RANK } from '../sync/protocol/task-list-query';
+import { PRIORITY_RANK, STATUS_RANK } from '../protocol/task-list-query';
 import { MalformedRowError } from './mirror-errors';
 import type { Selectable } from 'kysely';
 import type { SortKeyValue, TasksTable } from './schema';
@@ -42,7 +42,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Checks the fields the mirror stores in columns, by the rules of `taskSchema`
- * (sync/protocol/task.ts). Returns the error naming the first bad field, or
+ * (protocol/task.ts). Returns the error naming the first bad field, or
  * null. Unknown fields are not looked at: they are kept as sent.
  */
 export function checkTask(value: unknown): MalformedRowError | null {

@@ -7,7 +7,7 @@ import {
   TASK_SORT_KEYS,
   type TaskListQuery,
   type TaskSortKey,
-} from '../sync/protocol/task-list-query';
+} from '../protocol/task-list-query';
 import type { Mirror } from './mirror';
 import { openMirror } from './open-mirror';
 import type { TaskQueryPath } from './task-query';

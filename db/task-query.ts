@@ -1,4 +1,4 @@
-// Answers the task list's vocabulary (sync/protocol/task-list-query.ts) from the
+// Answers the task list's vocabulary (protocol/task-list-query.ts) from the
 // effective task rows, with the same ids in the same order as the service, in
 // keyset pages. A search or tag filter that narrows to a few thousand tasks is
 // answered from the word index's candidates, sorted; anything broader walks the
@@ -17,7 +17,7 @@ import {
   type TaskListQuery,
   type TaskSortKey,
   UNFILED_PROJECT,
-} from '../sync/protocol/task-list-query';
+} from '../protocol/task-list-query';
 import { NULL_KEY, TAG_SEPARATOR } from './task-columns';
 import {
   allOfAnyQuery,

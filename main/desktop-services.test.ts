@@ -14,7 +14,7 @@ import { FileSecretStore } from '../sync/auth/secret-store';
 import { consentBrowser } from '../sync/auth/testing/consent-browser';
 import type { DesktopNotification } from '../sync/notify/notification-decisions';
 import type { TrayModel } from '../sync/notify/tray-model';
-import { type RunningEmulator, startEmulator } from '../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../emulator/start';
 import {
   createDesktopServices,
   demoRequested,

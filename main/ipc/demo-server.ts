@@ -2,7 +2,7 @@
 // sample data, and the token to sign in to it. The same start function the
 // tests and `npm run emulator` use; nothing leaves the computer. Main imports
 // this module on demand only, so the emulator is a chunk of its own in out/main.
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import type { DemoServer } from './account-handlers';
 
 /** Sample tasks in the demo: enough to feel real, quick to sync on first start. */

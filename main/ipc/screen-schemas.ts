@@ -3,10 +3,10 @@
 // collections with their counts, and the sync status. The channels that use
 // these are declared in ./contract; no Electron here.
 import { z } from 'zod';
-import { taskCommentSchema } from '../../sync/protocol/task-comment';
-import { taskHistoryEntrySchema } from '../../sync/protocol/task-history';
-import { SORT_ORDERS, TASK_SORT_KEYS } from '../../sync/protocol/task-list-query';
-import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../sync/protocol/task';
+import { taskCommentSchema } from '../../protocol/task-comment';
+import { taskHistoryEntrySchema } from '../../protocol/task-history';
+import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
+import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../protocol/task';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -75,7 +75,7 @@ const filterDay = z.string().max(10);
 
 /**
  * `filter[...]` of `GET /v1/tasks`, one key per filter; the values are checked
- * by the service's own parser (sync/protocol/task-list-query.ts), so the
+ * by the service's own parser (protocol/task-list-query.ts), so the
  * mirror refuses what the service would, with its `invalid-parameter` error.
  */
 export const taskFilterSchema = z.strictObject({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import type { EventName, EventPayloadInput, InvokeChannel, InvokeOutput } from './contract';
 import { createIpcGate, type InvokeEventLike } from './gate';
 import type { ActiveMirror } from './task-handlers';

@@ -10,7 +10,7 @@ import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db
 import type { OutboxOp } from '../../db/outbox';
 import type { TaskListItem } from '../../db/task-query';
 import { writeWhenFree } from '../../db/write-when-free';
-import { InvalidParameterError, TASK_FILTER_KEYS } from '../../sync/protocol/task-list-query';
+import { InvalidParameterError, TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import type { HandlerContext, IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {

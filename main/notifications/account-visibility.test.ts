@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { AccountManager } from '../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { FileSecretStore } from '../../sync/auth/secret-store';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { systemApiClock } from '../api/clock';
 import { SignedOutError as ApiSignedOutError } from '../api/errors';
 import { meOperations, taskOperations } from '../api/operations';

@@ -3,8 +3,8 @@
 // (typed error, told once, no further requests) without a token in any error.
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ManualClock } from '../../test/emulator/clock';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { ManualClock } from '../../emulator/clock';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient } from './api-client';
 import type { CredentialSource } from './credentials';
 import { NetworkError, type SignedOutReason, SignedOutError } from './errors';

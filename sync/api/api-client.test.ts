@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient, type ApiClientOptions } from './api-client';
 import { staticCredentials } from './credentials';
 import { InvalidResponseError, NetworkError, ProblemError, RequestAbortedError } from './errors';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { ListPage } from '../protocol/list-page';
+import type { ListPage } from '../../protocol/list-page';
 import { type ApiClock, sleep, systemApiClock } from './clock';
 import type { CredentialSource } from './credentials';
 import {

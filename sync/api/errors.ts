@@ -8,9 +8,9 @@ import {
   problemErrorItems,
   problemSchema,
   problemTypeName,
-} from '../protocol/problem';
+} from '../../protocol/problem';
 
-export type { ProblemErrorItem } from '../protocol/problem';
+export type { ProblemErrorItem } from '../../protocol/problem';
 
 export type ApiErrorKind = 'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted';
 

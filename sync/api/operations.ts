@@ -3,24 +3,24 @@
 // its answer must match. Pull and push take these descriptors, so a resource
 // module needs no HTTP code of its own.
 import type { z } from 'zod';
-import { type TokenCreateBody, tokenCreatedSchema } from '../protocol/access-token';
-import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema } from '../protocol/goal';
-import { healthSchema } from '../protocol/health';
-import { type ListPage, listPageSchema } from '../protocol/list-page';
-import { meSchema } from '../protocol/me';
-import { organizationSchema } from '../protocol/organization';
-import { organizationMemberSchema } from '../protocol/organization-member';
-import { projectSchema } from '../protocol/project';
-import { type SectionCreateBody, type SectionScopeType, sectionSchema } from '../protocol/section';
-import { type SprintCreateBody, sprintSchema } from '../protocol/sprint';
-import { type TaskCreateBody, type TaskPatch, taskSchema } from '../protocol/task';
+import { type TokenCreateBody, tokenCreatedSchema } from '../../protocol/access-token';
+import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema } from '../../protocol/goal';
+import { healthSchema } from '../../protocol/health';
+import { type ListPage, listPageSchema } from '../../protocol/list-page';
+import { meSchema } from '../../protocol/me';
+import { organizationSchema } from '../../protocol/organization';
+import { organizationMemberSchema } from '../../protocol/organization-member';
+import { projectSchema } from '../../protocol/project';
+import { type SectionCreateBody, type SectionScopeType, sectionSchema } from '../../protocol/section';
+import { type SprintCreateBody, sprintSchema } from '../../protocol/sprint';
+import { type TaskCreateBody, type TaskPatch, taskSchema } from '../../protocol/task';
 import {
   type TaskCommentCreateBody,
   type TaskCommentReplyBody,
   taskCommentSchema,
-} from '../protocol/task-comment';
-import { taskHistoryEntrySchema } from '../protocol/task-history';
-import { teamDetailSchema, teamSchema } from '../protocol/team';
+} from '../../protocol/task-comment';
+import { taskHistoryEntrySchema } from '../../protocol/task-history';
+import { teamDetailSchema, teamSchema } from '../../protocol/team';
 
 /** Where a request goes: a path under the base URL and fixed query parameters. */
 export interface Endpoint {

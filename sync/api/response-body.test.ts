@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { listPageSchema } from '../protocol/list-page';
-import { taskSchema } from '../protocol/task';
+import { listPageSchema } from '../../protocol/list-page';
+import { taskSchema } from '../../protocol/task';
 import { InvalidResponseError } from './errors';
 import { formatIssuePath, parseResponseBody } from './response-body';
 

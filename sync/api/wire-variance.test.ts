@@ -4,7 +4,7 @@
 // contract differently from ours agree. Faults are off here; the sync's own
 // tests meet them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { isRefusedCursor } from '../pull/page-walker';
 import { ApiClient, type ListAnswer } from './api-client';
 import { staticCredentials } from './credentials';

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ManualClock } from '../../test/emulator/clock';
-import { type RunningEmulator, startEmulator } from '../../test/emulator/start';
+import { ManualClock } from '../../emulator/clock';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import {
   AuthServerUnavailableError,
   AuthUrlRefusedError,

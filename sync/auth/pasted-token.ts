@@ -13,7 +13,7 @@ export type TokenKind = 'live' | 'test';
 /**
  * Prefixes by kind. The contract says tokens made before the 2026-10-03 rename
  * "under an earlier prefix" still authenticate but does not name it; the
- * emulator (test/emulator/identity/) stands `tsk_` in for it, and so do we.
+ * emulator (emulator/identity/) stands `tsk_` in for it, and so do we.
  * When the real former prefix is known it replaces `tsk_` here.
  */
 export const TOKEN_PREFIXES: readonly { prefix: string; kind: TokenKind; legacy: boolean }[] = [

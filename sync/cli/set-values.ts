@@ -5,7 +5,7 @@
 //     value is no tags) or a JSON array (`["a","b,c"]`, for tags holding commas).
 //   - `position`: a number.
 //   - anything else: the text as given; a value starting with `"` is read as a JSON string.
-import { EDITABLE_TASK_FIELDS, type EditableTaskField } from '../protocol/task';
+import { EDITABLE_TASK_FIELDS, type EditableTaskField } from '../../protocol/task';
 
 /** A `--set` the command cannot read: says which and how to write it. */
 export class SetValueError extends Error {

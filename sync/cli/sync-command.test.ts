@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../test/emulator/start';
+import { startEmulator, type RunningEmulator } from '../../emulator/start';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
 

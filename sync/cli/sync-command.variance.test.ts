@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { openMirror } from '../../db/open-mirror';
-import { startEmulator } from '../../test/emulator/start';
+import { startEmulator } from '../../emulator/start';
 import { varianceSeeds } from '../../test/soak/variance-seeds';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';

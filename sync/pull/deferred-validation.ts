@@ -19,7 +19,7 @@ import {
   goalOperations,
 } from '../api/operations';
 import { parseResponseBody, validateResponseBody } from '../api/response-body';
-import type { ListPage } from '../protocol/list-page';
+import type { ListPage } from '../../protocol/list-page';
 
 /** The list operations whose items a store may validate, by operation name. */
 const ITEM_CHECKED: ReadonlyMap<string, ListOperation<unknown, never>> = new Map(

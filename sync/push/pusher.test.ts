@@ -3,7 +3,7 @@ import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { NetworkError, SignedOutError } from '../api/errors';
 import type { SyncEvent } from '../engine/sync-events';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../protocol/task';
+import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import {

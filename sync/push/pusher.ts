@@ -10,7 +10,7 @@ import { meOperations, taskOperations } from '../api/operations';
 import { errorInfo } from '../engine/sync-error-info';
 import type { PushSummary, SyncEventListener } from '../engine/sync-events';
 import { threeWayMerge } from '../merge/three-way-merge';
-import type { TaskCreateBody } from '../protocol/task';
+import type { TaskCreateBody } from '../../protocol/task';
 import type { FieldValues, PushOp, PushStore, ServerTask } from './push-store';
 
 export interface PusherOptions {

@@ -53,7 +53,7 @@ const started = performance.now();
 const child = spawn(
   join(root, 'node_modules', '.bin', 'tsx'),
   [
-    join(root, 'test', 'emulator', 'cli.ts'),
+    join(root, 'emulator', 'cli.ts'),
     '--port',
     '0',
     '--seed',

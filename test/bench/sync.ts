@@ -63,15 +63,7 @@ const log = (line: string) =>
 const root = join(import.meta.dirname, '..', '..');
 const child = spawn(
   join(root, 'node_modules', '.bin', 'tsx'),
-  [
-    join(root, 'test', 'emulator', 'cli.ts'),
-    '--port',
-    '0',
-    '--seed',
-    '42',
-    '--seed-tasks',
-    String(taskCount),
-  ],
+  [join(root, 'emulator', 'cli.ts'), '--port', '0', '--seed', '42', '--seed-tasks', String(taskCount)],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const lines = createInterface({ input: child.stdout });

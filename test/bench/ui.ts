@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { deferredBuild } from '../../db/deferred-indexes';
-import { startEmulator } from '../emulator/start';
+import { startEmulator } from '../../emulator/start';
 import { RENDERER_DIR, startE2eHost } from '../e2e/host/e2e-host';
 import { launchBrowser } from '../e2e/support/app-browser';
 

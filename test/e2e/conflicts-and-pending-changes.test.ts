@@ -8,7 +8,7 @@
 // the focus back to their opener. Screenshots in light and dark.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { invokeInPage, type OpenedApp, hasFocus, screenshot, signInWithToken } from './support/app-browser';

@@ -3,7 +3,7 @@
 // network returns the edits are pushed and the server has them. Creating and
 // deleting a task go the same way.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 import type { SwitchableProxy } from './support/switchable-proxy';

@@ -3,7 +3,7 @@
 // sign-in. The first sync then shows its progress in the status bar while the
 // list fills.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { type OpenedApp, screenshot } from './support/app-browser';

@@ -5,7 +5,7 @@
 // refused) the edit reaches the server.
 // A clicked desktop notification opens its task.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';

@@ -4,7 +4,7 @@
 // diagnostics copied without secrets, notification settings saved and
 // applied, a clicked notification opening its task, and "rate-limited until".
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';

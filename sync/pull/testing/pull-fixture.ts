@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mirror } from '../../../db/mirror';
 import { openMirror } from '../../../db/open-mirror';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../test/emulator/start';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
 import { ApiClient } from '../../api/api-client';
 import { staticCredentials } from '../../api/credentials';
 import { SyncEngine, type SyncEngineDeps } from '../../engine/sync-engine';

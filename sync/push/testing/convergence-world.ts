@@ -11,12 +11,12 @@ import { expect } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
 import { NotInMirrorError } from '../../../db/mirror-errors';
 import { openMirror } from '../../../db/open-mirror';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../test/emulator/start';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
 import { ApiClient } from '../../api/api-client';
 import { staticCredentials } from '../../api/credentials';
 import { SyncEngine } from '../../engine/sync-engine';
 import { type JsonValue, sameValue } from '../../merge/three-way-merge';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
+import { TASK_PRIORITIES, TASK_STATUSES } from '../../../protocol/task';
 import { MirrorPullStore } from '../../pull/mirror-pull-store';
 import { FAST_RETRY } from './push-fixture';
 

@@ -2,7 +2,7 @@
 // the emulator with sample data and the end-to-end host in front of it, then
 // prints the address to open and the tokens to paste. Needs `npm run build`.
 import { parseArgs } from 'node:util';
-import { startEmulator } from '../../emulator/start';
+import { startEmulator } from '../../../emulator/start';
 import { startE2eHost } from './e2e-host';
 
 const { values } = parseArgs({

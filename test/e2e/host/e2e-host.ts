@@ -29,7 +29,7 @@ import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content
 import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
 import type { ApiClientOptions } from '../../../sync/api/api-client';
 import { MemorySecretStore } from '../../../sync/auth/secret-store';
-import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type RunningEmulator, startEmulator } from '../../../emulator/start';
 import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH } from './bridge-shim';
 
 export const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');

@@ -2,7 +2,7 @@
 // an emulator behind a proxy a test can unplug, the e2e host running the
 // app's services against it, Chromium, and the app opened in it.
 import type { Browser } from 'playwright-core';
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../emulator/start';
 import { type E2eHost, type E2eHostOptions, startE2eHost } from '../host/e2e-host';
 import { launchBrowser, type OpenedApp, openApp } from './app-browser';
 import { startSwitchableProxy, type SwitchableProxy } from './switchable-proxy';

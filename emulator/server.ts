@@ -57,7 +57,7 @@ function isControlPath(path: string): boolean {
   return path === '/_emulator' || path.startsWith('/_emulator/');
 }
 
-function problemOfError(error: unknown): ProblemReply {
+function problemOfError(error: unknown, reportUnexpected: (error: unknown) => void): ProblemReply {
   if (error instanceof ProblemReply) return error;
   const e = error as { code?: string; statusCode?: number; message?: string };
   switch (e.code) {
@@ -71,7 +71,7 @@ function problemOfError(error: unknown): ProblemReply {
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ProblemReply(e.statusCode, null, 'Bad Request', e.message ?? 'bad request');
   }
-  console.error('emulator: unexpected error', error);
+  reportUnexpected(error);
   return new ProblemReply(500, 'internal', 'Internal server error', 'An unexpected error occurred.');
 }
 
@@ -300,7 +300,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
       reply.header('idempotent-replayed', 'true');
       return reply.code(error.stored.status).send(error.stored.body);
     }
-    const problem = problemOfError(error);
+    const problem = problemOfError(error, ctx.reportUnexpected);
     // A request whose first attempt failed keeps no Idempotency-Key (released in onSend).
     return sendProblem(request, reply, problem);
   });

@@ -1,7 +1,7 @@
 // Errors the emulator answers: every route throws a ProblemReply and one
 // Fastify error handler renders it as application/problem+json (RFC 9457) with
 // `instance` (the request path) and `request_id` (also the X-Request-ID header).
-import { type ProblemTypeName, problemTypeUri } from '../../sync/protocol/problem';
+import { type ProblemTypeName, problemTypeUri } from '../protocol/problem';
 
 export interface ProblemErrorItem {
   loc?: (string | number)[];

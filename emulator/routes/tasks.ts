@@ -6,7 +6,7 @@ import {
   InvalidParameterError,
   parseTaskListQuery,
   type TaskListQuery,
-} from '../../../sync/protocol/task-list-query';
+} from '../../protocol/task-list-query';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { checkIfMatch, markDeprecated, pathOf, sendBody } from '../json-reply';
 import { invalidParameter, parseLimit, parseOffset, queryPairs } from '../paging';

@@ -39,6 +39,11 @@ export interface EmulatorOptions {
    * (variance.ts). `control.variance.setFaults(false)` stops its faults and keeps the rest.
    */
   variance?: VarianceOptions;
+  /**
+   * Told of an error no route expected (answered as a 500 `internal`); default: a line on
+   * stderr. The app's demo passes its own log.
+   */
+  onUnexpectedError?: (error: unknown) => void;
 }
 
 export interface RunningEmulator {
@@ -130,6 +135,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog: [],
     oauthAutoApprove: options.oauthAutoApprove ?? false,
     variance,
+    reportUnexpected:
+      options.onUnexpectedError ??
+      ((error) =>
+        process.stderr.write(
+          `emulator: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`,
+        )),
   };
   // Sorted before the first request: the default order and the stable one gaps.md recommends for a full pass.
   ctx.tasks.index('title');

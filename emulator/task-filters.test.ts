@@ -1,13 +1,8 @@
 // The task list's whole filter table and every sort, over HTTP, against a
 // reference written straight from the semantics in
-// sync/protocol/task-list-query.ts (the local mirror is held to the same).
+// protocol/task-list-query.ts (the local mirror is held to the same).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  PRIORITY_RANK,
-  STATUS_RANK,
-  TASK_SORT_KEYS,
-  type TaskSortKey,
-} from '../../sync/protocol/task-list-query';
+import { PRIORITY_RANK, STATUS_RANK, TASK_SORT_KEYS, type TaskSortKey } from '../protocol/task-list-query';
 import { ManualClock } from './clock';
 import { callApi, walkList } from './emulator-http';
 import type { TaskRecord } from './records';

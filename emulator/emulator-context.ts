@@ -37,6 +37,8 @@ export interface EmulatorContext {
   adminSecret: string;
   requestLog: RequestLogEntry[];
   oauthAutoApprove: boolean;
+  /** An error no route expected (answered 500): where it is told. */
+  reportUnexpected: (error: unknown) => void;
   /** Variance mode (null: the emulator answers as it always has). */
   variance: VarianceMode | null;
 }

@@ -65,7 +65,7 @@ const token = {
   status: 'active',
 };
 
-/** Every response schema in `sync/protocol/`, with the contract's required fields. */
+/** Every response schema in `protocol/`, with the contract's required fields. */
 const wireSchemas: WireSchema[] = [
   { name: 'accessTokenSchema', schema: accessTokenSchema, minimal: token, required: tokenRequired },
   {
@@ -254,7 +254,7 @@ const requiredFields = cases.flatMap((wire) =>
 );
 
 describe('every response schema', () => {
-  test('is in this table (a new schema in sync/protocol is covered or named as not a response)', async () => {
+  test('is in this table (a new schema in protocol/ is covered or named as not a response)', async () => {
     const folder = dirname(fileURLToPath(import.meta.url));
     const listed = new Set(wireSchemas.map((wire) => wire.name));
     const missing: string[] = [];

@@ -15,12 +15,12 @@ interface FirstLine {
   tokens: { live: string; test: string; peer: string };
 }
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(import.meta.dirname, '..');
 
 // tsx itself (what `npx tsx` and `npm run emulator` resolve to), not through npx: npx does not pass
 // SIGTERM on to its child, so signalling it would orphan the emulator instead of stopping it.
 function run(args: string[]): ChildProcess {
-  return spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/emulator/cli.ts', ...args], {
+  return spawn(join(root, 'node_modules', '.bin', 'tsx'), ['emulator/cli.ts', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

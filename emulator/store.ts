@@ -4,7 +4,7 @@
 // repeated read O(1).
 import type { Clock } from './clock';
 import { DeterministicRandom } from './deterministic-random';
-import { EDITABLE_TASK_FIELDS } from '../../sync/protocol/task';
+import { EDITABLE_TASK_FIELDS } from '../protocol/task';
 import { etagOf } from './entity-tag';
 import type {
   CommentRecord,

@@ -12,7 +12,7 @@ import {
   TASK_TYPES,
   TASK_DESCRIPTION_MAX,
   TASK_TITLE_MAX,
-} from '../../sync/protocol/task';
+} from '../protocol/task';
 import { daySchema, parseOr422, text, validationProblem } from './body-validation';
 import { type ProblemErrorItem, ProblemReply } from './problem';
 import type { TaskRecord } from './records';

@@ -1,5 +1,5 @@
 // Answers `GET /v1/tasks`: evaluates a parsed TaskListQuery with exactly the
-// semantics written in sync/protocol/task-list-query.ts (the local mirror is
+// semantics written in protocol/task-list-query.ts (the local mirror is
 // held equal to this). Built for 100 000 tasks: one sorted index per sort key,
 // kept up to date on every write instead of re-sorted; the filtered list per
 // query and each page's body and ETag cached per data version, so walking a
@@ -15,7 +15,7 @@ import {
   NULL_VALUE,
   ME,
   UNFILED_PROJECT,
-} from '../../sync/protocol/task-list-query';
+} from '../protocol/task-list-query';
 import { randomBytes } from 'node:crypto';
 import { etagOf } from './entity-tag';
 import { compareCodePoints, type CursorCodec, type CursorPosition, firstAfter } from './paging';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PROBLEM_TYPES } from '../../sync/protocol/problem';
+import { PROBLEM_TYPES } from '../protocol/problem';
 import { ManualClock } from './clock';
 import { type AnyBody, type ApiAnswer, callApi } from './emulator-http';
 import { type RunningEmulator, startEmulator } from './start';
@@ -455,10 +455,10 @@ describe('npm run emulator -- --variance SEED', () => {
   });
 
   test('starts in variance mode with the faults as asked, and says so on its first line', async () => {
-    const root = join(import.meta.dirname, '..', '..');
+    const root = join(import.meta.dirname, '..');
     child = spawn(
       join(root, 'node_modules', '.bin', 'tsx'),
-      ['test/emulator/cli.ts', '--seed-tasks', '20', '--variance', '9', '--variance-faults', 'off'],
+      ['emulator/cli.ts', '--seed-tasks', '20', '--variance', '9', '--variance-faults', 'off'],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const lines = createInterface({ input: child.stdout as NonNullable<ChildProcess['stdout']> });
