@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{protocol,db,sync,emulator,main,preload,renderer,test}/**/*.test.ts'],
+    include: [
+      '{protocol,db,sync,emulator,main,preload,renderer,test}/**/*.test.ts',
+      'renderer/**/*.test.tsx',
+    ],
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
     // Tests start real servers and write real SQLite files; two cores here.
     pool: 'forks',

@@ -3,7 +3,7 @@
 // Escape closes and gives focus back to where it was.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';

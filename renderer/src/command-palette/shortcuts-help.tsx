@@ -1,6 +1,6 @@
 // The list of keyboard shortcuts (?), as a modal dialog.
 import { useRef } from 'react';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { setShortcutsOpen, useView } from '../store/view-store';
 import { SHORTCUTS } from './shortcuts';
 

@@ -3,7 +3,7 @@
 // what the person can do about it (retry now, edit, discard, resolve).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';

@@ -1,5 +1,5 @@
 // The sync-trust dialogs, mounted once by the workspace screen.
-import { ConflictDialogHost } from '../conflicts/conflict-view';
+import { ConflictDialogHost } from './conflict-view';
 import { PendingChangesInspector } from './pending-changes-inspector';
 
 export function TrustOverlays() {

@@ -3,7 +3,7 @@
 // entry is a button in a labelled navigation list; the current one says so.
 import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { Workspace } from '../../../main/ipc/screen-schemas';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';

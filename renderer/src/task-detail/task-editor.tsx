@@ -4,7 +4,7 @@
 // below come from the local cache, refreshed when online.
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { showProblem, useSession } from '../store/session-store';

@@ -5,14 +5,14 @@
 // re-create, or drop. The choices are pushed against the server's current version.
 import { useEffect, useRef, useState } from 'react';
 import type { ConflictChoice, ConflictFieldView, ConflictView } from '../../../main/ipc/outbox-schemas';
-import { ModalDialog } from '../app/modal-dialog';
+import { ModalDialog } from '../ui/modal-dialog';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { announce, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
-import { valueText } from '../pending-changes/describe-operation';
-import { inputTextOf, valueOfInput } from '../pending-changes/field-input';
-import { closeConflict, useTrust } from '../pending-changes/trust-store';
+import { valueText } from './describe-operation';
+import { inputTextOf, valueOfInput } from './field-input';
+import { closeConflict, useTrust } from './trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
 
 type Choice = 'mine' | 'theirs' | 'value';
