@@ -3,7 +3,6 @@
 // its answer must match. Pull and push take these descriptors, so a resource
 // module needs no HTTP code of its own.
 import type { z } from 'zod';
-import { type TokenCreateBody, tokenCreatedSchema } from '../../protocol/access-token';
 import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema } from '../../protocol/goal';
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
@@ -301,15 +300,4 @@ export const taskHistoryOperations = {
     path: '/v1/task-history',
     query: { task_id: p.taskId },
   })),
-};
-
-export const tokenOperations = {
-  /** Mints a token; the answer carries the secret once. Not idempotent: never retried. */
-  create: createOperation<z.infer<typeof tokenCreatedSchema>, TokenCreateBody, NoParams>(
-    'tokens.create',
-    tokenCreatedSchema,
-    () => ({
-      path: '/v1/tokens',
-    }),
-  ),
 };
