@@ -1,9 +1,8 @@
 // The app's own preferences (theme, last window bounds) in a small JSON file
 // in userData. A missing, unreadable or half-written file gives defaults for
 // what cannot be read, never a failed start; writes replace the file atomically.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
+import { readJsonFileSync, writeJsonFileSync } from '../../sync/files/json-file';
 import { themePreferenceSchema } from '../ipc/contract';
 
 const rectangleSchema = z.object({
@@ -27,27 +26,12 @@ export type Settings = z.infer<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: Settings = { theme: 'system', window: { maximized: false } };
 
 export function readSettingsFile(filePath: string): Settings {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch {
-    return DEFAULT_SETTINGS;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return DEFAULT_SETTINGS;
-  }
-  const parsed = settingsSchema.safeParse(json);
-  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  const read = readJsonFileSync(filePath, settingsSchema);
+  return read.state === 'read' ? read.value : DEFAULT_SETTINGS;
 }
 
 export function writeSettingsFile(filePath: string, settings: Settings): void {
-  mkdirSync(dirname(filePath), { recursive: true });
-  const temporary = `${filePath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(settingsSchema.parse(settings), null, 2)}\n`);
-  renameSync(temporary, filePath);
+  writeJsonFileSync(filePath, settingsSchema.parse(settings));
 }
 
 /** The settings of this run: read once, written through on every change. */

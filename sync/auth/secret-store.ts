@@ -1,8 +1,8 @@
 // Where refresh tokens are kept between runs. The sign-in code only sees this
 // interface: main/ provides an Electron safeStorage one, the headless command
 // a file, tests and keychain-less sessions the in-memory one.
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile, writeJsonFile } from '../files/json-file';
 import { SecretStoreError } from './auth-errors';
 
 export interface SecretStore {
@@ -87,53 +87,23 @@ export class FileSecretStore implements SecretStore {
   }
 
   private async readAll(): Promise<Record<string, string>> {
-    let text: string;
-    try {
-      text = await readFile(this.filePath, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return {};
-      throw error;
-    }
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new SecretStoreError('get', 'EBADFORMAT');
-    }
+    const read = await readJsonFile(this.filePath, secretsFileSchema);
+    if (read.state === 'missing') return {};
+    // The caller's operation (get, set, delete) names the failure: serialized() maps the code.
+    if (read.state === 'unreadable')
+      throw Object.assign(new Error(read.reason), { code: read.code ?? 'EBADFORMAT' });
     const all: Record<string, string> = {};
-    for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') all[key] = value;
+    for (const [key, value] of Object.entries(read.value)) if (typeof value === 'string') all[key] = value;
     return all;
   }
 
   private async writeAll(all: Record<string, string>): Promise<void> {
-    await mkdir(dirname(this.filePath), { recursive: true });
-    const temporary = `${this.filePath}.${process.pid}.tmp`;
-    // 'w' with mode 0o600 only applies the mode when creating: remove a leftover first.
-    await rm(temporary, { force: true });
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(all), 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // The umask cannot widen 0600, but be explicit in case the file system ignored the create mode.
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.filePath);
-    await syncDirectory(dirname(this.filePath));
+    await writeJsonFile(this.filePath, all, { mode: 0o600, pretty: false });
   }
 }
 
-/** Make the rename itself durable; not possible on every platform (Windows), where it is skipped. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Directories cannot be opened or synced everywhere; the rename is still atomic.
-  } finally {
-    await handle?.close();
-  }
-}
+/** The file holds one JSON object; a value that is not a string is passed over, never the file. */
+const secretsFileSchema = z.record(z.string(), z.unknown());
 
 function errorCode(error: unknown): string | null {
   if (error instanceof SyntaxError) return 'EBADFORMAT';

@@ -5,8 +5,8 @@
 // A server that gives no refresh token gets a sign-in that lasts as long as
 // its access token, kept the same way, and the command says so.
 import { spawn } from 'node:child_process';
-import { access, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dispatcher } from 'undici';
@@ -26,6 +26,7 @@ import { apiCredentials } from '../auth/api-credentials';
 import { AuthError } from '../auth/auth-errors';
 import { OAuthSignIn } from '../auth/oauth-flow';
 import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
+import { readJsonFile, writeJsonFile } from '../files/json-file';
 import { TokenGrant } from '../auth/token-endpoint';
 import { TokenKeeper } from '../auth/token-keeper';
 
@@ -290,37 +291,14 @@ function exists(file: string): Promise<boolean> {
 
 async function readStoredLogin(database: string): Promise<StoredLogin | null> {
   const file = loginFileBesideDatabase(database);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new AccountRegistryUnreadableError(file, (error as NodeJS.ErrnoException).code ?? 'read failed');
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new AccountRegistryUnreadableError(file, 'not JSON');
-  }
-  const parsed = storedLoginSchema.safeParse(json);
-  if (!parsed.success) throw new AccountRegistryUnreadableError(file, 'unexpected contents');
-  return parsed.data;
+  const read = await readJsonFile(file, storedLoginSchema);
+  if (read.state === 'missing') return null;
+  if (read.state === 'unreadable') throw new AccountRegistryUnreadableError(file, read.reason);
+  return read.value;
 }
 
 async function writeStoredLogin(database: string, login: StoredLogin): Promise<void> {
-  const file = loginFileBesideDatabase(database);
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await rm(temporary, { force: true });
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(login, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
+  await writeJsonFile(loginFileBesideDatabase(database), login);
 }
 
 /** The platform's "open this URL" command. */
