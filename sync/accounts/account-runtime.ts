@@ -6,7 +6,7 @@ import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
-import type { SyncIdentity } from '../engine/sync-engine';
+import type { SyncIdentity } from '../engine/sync-parts';
 import type { SyncEvent, SyncEventListener } from '../engine/sync-events';
 import { errorInfo } from '../engine/sync-error-info';
 import type { SyncErrorInfo } from '../engine/sync-events';

@@ -1,20 +1,18 @@
 // The sync engine's one entry point for the app and the headless command:
 // pull, push and a full sync on demand, and a scheduler (start/stop) that
 // polls in tiers within the rate budget. Pull and push live in their own
-// folders; this class wires them and turns what happens into SyncEvents.
+// folders and build-sync-parts.ts builds them; this class drives them and
+// turns what happens into SyncEvents.
 import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, SignedOutError } from '../api/errors';
 import { healthOperation } from '../api/operations';
-import { MirrorPullStore } from '../pull/mirror-pull-store';
-import { createMirrorPusher } from '../push/mirror-push-store';
-import { type FullPullScope, Puller } from '../pull/puller';
-import type { PullRunPolicy } from '../pull/pull-run-policy';
 import type { PullStore } from '../pull/pull-store';
-import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
+import type { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
 import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
+import { buildSyncParts, type SyncPartsOptions } from './build-sync-parts';
 import { errorInfo } from './sync-error-info';
 import type {
   PullSummary,
@@ -24,77 +22,18 @@ import type {
   SyncReason,
   SyncSummary,
 } from './sync-events';
+import type { FullPullScope, PullRunner, PullTier, PushRunner, SyncIdentity } from './sync-parts';
 
-/** The signed-in person: pull needs the username to tell which tasks are "mine". */
-export interface SyncIdentity {
-  username: string;
-  user_id: string;
-}
-
-/** What pushing looks like from here; push-engine's Pusher implements it. */
-export interface PushRunner {
-  pushAll(options?: { signal?: AbortSignal }): Promise<PushSummary>;
-  /** Conflicts open now (for the summary); absent: counted as the push reported them. */
-  openConflicts?(): number | Promise<number>;
-}
-
-/** Which part of the data a pull covers (see sync/schedule for when each runs). */
-export type PullTier = 'full' | 'hot' | 'new';
-
-/** What pulling looks like from here; sync/pull's Puller implements it. */
-export interface PullRunner {
-  /** `scope` (full tier): `failed` pulls only what the last full pulls could not complete. */
-  pull(options: {
-    tier: PullTier;
-    signal?: AbortSignal | undefined;
-    scope?: FullPullScope;
-  }): Promise<PullSummary>;
-  /** Revalidates one task (and its comments) now, in the person's lane. */
-  refreshTask(taskId: string, options?: { signal?: AbortSignal }): Promise<PullSummary>;
-  /** The task on screen joins the hot set. */
-  setOpenTask(taskId: string | null): void;
-}
-
-export interface PusherDeps<M = Mirror> {
-  mirror: M;
-  api: ApiClient;
-  clock: ApiClock;
-  onEvent: SyncEventListener;
-}
-
-export interface SyncEngineDeps {
+/** The pull store, the pusher and their tuning come as SyncPartsOptions (see build-sync-parts.ts). */
+export interface SyncEngineDeps extends SyncPartsOptions {
   mirror: Mirror;
   /** One client per account; the engine caps its background lane at half the budget. */
   api: ApiClient;
   me: SyncIdentity;
   clock?: ApiClock;
   onEvent?: SyncEventListener;
-  /** Builds the pusher; default push-engine's Pusher over the mirror. */
-  createPusher?: (deps: PusherDeps) => PushRunner;
-  /**
-   * Apply pulled pages in a worker thread with its own connection to
-   * `mirror.file` (default true), so that no page write stalls this thread.
-   * False: in this thread, through `mirror` (each page then blocks for its write).
-   */
-  pullInWorker?: boolean;
-  /**
-   * Where the pull worker's script is and which SQLite addon it loads (see
-   * WorkerPullStoreOptions). The Electron app passes
-   * `{ workerUrl: <out/main/pull-store-worker.js>, nativeBinding: <Electron's better-sqlite3> }`;
-   * the defaults (the .ts entry through tsx, node_modules' addon) suit Node.
-   */
-  pullWorker?: WorkerPullStoreOptions;
-  /** Where pull writes, instead of either of the above. */
-  pullStore?: PullStore;
-  /** Pages revalidated at once during a re-sync (default 8). */
-  concurrency?: number;
   /** Poll intervals and backoff (defaults in sync/schedule/poll-policy.ts). */
   pollPolicy?: Partial<PollPolicy>;
-  /**
-   * A full pull's time budget and backoff: how long refused cursors are
-   * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
-   */
-  pullRunPolicy?: Partial<PullRunPolicy>;
 }
 
 export class SyncEngine {
@@ -102,7 +41,7 @@ export class SyncEngine {
   private readonly listeners = new Set<SyncEventListener>();
   private readonly puller: PullRunner;
   private readonly pullStore: PullStore;
-  private workerStore: WorkerPullStore | null = null;
+  private readonly workerStore: WorkerPullStore | null;
   private readonly stopWatchingRateLimits: () => void;
   private readonly pusher: PushRunner;
   private readonly scheduler: SyncScheduler;
@@ -127,25 +66,11 @@ export class SyncEngine {
         this.emit({ type: 'rate-limit-lifted' });
       }
     });
-    if (deps.pullStore) {
-      this.pullStore = deps.pullStore;
-    } else if (deps.pullInWorker ?? true) {
-      this.pullStore = this.workerStore = new WorkerPullStore(deps.mirror.file, deps.pullWorker);
-    } else {
-      this.pullStore = new MirrorPullStore(deps.mirror, () => this.clock.now());
-    }
-    this.puller = new Puller({
-      store: this.pullStore,
-      api: deps.api,
-      me: deps.me,
-      emit,
-      now: () => this.clock.now(),
-      clock: this.clock,
-      ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
-      ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
-    });
-    const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock: this.clock, onEvent: emit };
-    this.pusher = deps.createPusher ? deps.createPusher(pusherDeps) : createMirrorPusher(pusherDeps);
+    const parts = buildSyncParts({ ...deps, clock: this.clock, emit });
+    this.pullStore = parts.pullStore;
+    this.workerStore = parts.workerStore;
+    this.puller = parts.puller;
+    this.pusher = parts.pusher;
     this.scheduler = new SyncScheduler(
       this.clock,
       {

@@ -4,7 +4,7 @@
 import type { ParkedEdit } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
 import type { RequestLane } from '../api/rate-governor';
-import type { SyncIdentity } from '../engine/sync-engine';
+import type { SyncIdentity } from '../engine/sync-parts';
 import type { PulledCollection, ResourceChange } from '../engine/sync-events';
 import type { WalkOptions, WalkProgress } from './page-walker';
 import type { PullStore } from './pull-store';

@@ -14,7 +14,7 @@ import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
 import { taskOperations, taskCommentOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
-import type { PullRunner, PullTier, SyncIdentity } from '../engine/sync-engine';
+import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../engine/sync-parts';
 import { errorInfo } from '../engine/sync-error-info';
 import type {
   CollectionFailure,
@@ -59,9 +59,6 @@ export interface PullerOptions {
   /** The run's time budget and backoff (defaults in pull-run-policy.ts). */
   runPolicy?: Partial<PullRunPolicy>;
 }
-
-/** Which full pull: every collection, or only the units the last ones failed (and what they need). */
-export type FullPullScope = 'all' | 'failed';
 
 /** A unit that failed after its tries: the error and how many tries it had. */
 class UnitFailed extends Error {

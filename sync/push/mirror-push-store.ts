@@ -3,7 +3,7 @@
 import type { Mirror } from '../../db/mirror';
 import type { OutboxOp } from '../../db/outbox';
 import { writeWhenFree } from '../../db/write-when-free';
-import type { PusherDeps } from '../engine/sync-engine';
+import type { PusherDeps } from '../engine/sync-parts';
 import type { FieldValues, PushOp, PushStore } from './push-store';
 import { Pusher, type PusherOptions } from './pusher';
 

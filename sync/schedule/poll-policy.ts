@@ -5,7 +5,7 @@
 // At the tightest setting the background spends about 6 (hot) + 1 (new) + 11
 // (a 110-request full pass every 10 minutes) requests a minute: a few percent
 // of its half, leaving room for bursts (a concurrent re-sync, sync now).
-import type { PullTier } from '../engine/sync-engine';
+import type { PullTier } from '../engine/sync-parts';
 
 export interface TierPolicy {
   /** Interval right after something changed. */

@@ -5,7 +5,7 @@
 // goes through the injected clock, so every decision is tested in fake time.
 import { ApiError, NetworkError, SignedOutError } from '../api/errors';
 import type { ApiClock } from '../api/clock';
-import type { PullTier } from '../engine/sync-engine';
+import type { PullTier } from '../engine/sync-parts';
 import type { SyncReason } from '../engine/sync-events';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy';
 

@@ -1,0 +1,85 @@
+// Builds what a SyncEngine drives: where pulled pages are written (a worker
+// thread, this thread or a given store), the puller over it, and the pusher.
+// Kept apart from the engine so that the parts it builds never import it.
+import type { Mirror } from '../../db/mirror';
+import type { ApiClient } from '../api/api-client';
+import type { ApiClock } from '../api/clock';
+import { MirrorPullStore } from '../pull/mirror-pull-store';
+import { Puller } from '../pull/puller';
+import type { PullRunPolicy } from '../pull/pull-run-policy';
+import type { PullStore } from '../pull/pull-store';
+import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
+import { createMirrorPusher } from '../push/mirror-push-store';
+import type { SyncEventListener } from './sync-events';
+import type { PullRunner, PusherDeps, PushRunner, SyncIdentity } from './sync-parts';
+
+/** How the engine's parts are built (each has a default). */
+export interface SyncPartsOptions {
+  /** Builds the pusher; default push-engine's Pusher over the mirror. */
+  createPusher?: (deps: PusherDeps) => PushRunner;
+  /**
+   * Apply pulled pages in a worker thread with its own connection to
+   * `mirror.file` (default true), so that no page write stalls this thread.
+   * False: in this thread, through `mirror` (each page then blocks for its write).
+   */
+  pullInWorker?: boolean;
+  /**
+   * Where the pull worker's script is and which SQLite addon it loads (see
+   * WorkerPullStoreOptions). The Electron app passes
+   * `{ workerUrl: <out/main/pull-store-worker.js>, nativeBinding: <Electron's better-sqlite3> }`;
+   * the defaults (the .ts entry through tsx, node_modules' addon) suit Node.
+   */
+  pullWorker?: WorkerPullStoreOptions;
+  /** Where pull writes, instead of either of the above. */
+  pullStore?: PullStore;
+  /** Pages revalidated at once during a re-sync (default 8). */
+  concurrency?: number;
+  /**
+   * A full pull's time budget and backoff: how long refused cursors are
+   * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
+   */
+  pullRunPolicy?: Partial<PullRunPolicy>;
+}
+
+/** What the parts need besides their options: the account's mirror and client, and where events go. */
+export interface SyncPartsDeps extends SyncPartsOptions {
+  mirror: Mirror;
+  api: ApiClient;
+  me: SyncIdentity;
+  clock: ApiClock;
+  emit: SyncEventListener;
+}
+
+export interface SyncParts {
+  pullStore: PullStore;
+  /** The pull store when it is a worker the engine must end on close; else null. */
+  workerStore: WorkerPullStore | null;
+  puller: PullRunner;
+  pusher: PushRunner;
+}
+
+export function buildSyncParts(deps: SyncPartsDeps): SyncParts {
+  const { clock, emit } = deps;
+  let pullStore: PullStore;
+  let workerStore: WorkerPullStore | null = null;
+  if (deps.pullStore) {
+    pullStore = deps.pullStore;
+  } else if (deps.pullInWorker ?? true) {
+    pullStore = workerStore = new WorkerPullStore(deps.mirror.file, deps.pullWorker);
+  } else {
+    pullStore = new MirrorPullStore(deps.mirror, () => clock.now());
+  }
+  const puller = new Puller({
+    store: pullStore,
+    api: deps.api,
+    me: deps.me,
+    emit,
+    now: () => clock.now(),
+    clock,
+    ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
+    ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
+  });
+  const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock, onEvent: emit };
+  const pusher = deps.createPusher ? deps.createPusher(pusherDeps) : createMirrorPusher(pusherDeps);
+  return { pullStore, workerStore, puller, pusher };
+}
