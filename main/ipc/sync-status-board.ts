@@ -3,15 +3,18 @@
 // refused counts, first-sync progress, read-only, signed out, collections the
 // last full sync could not sync) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
-import type { OutboxOp, OutboxState } from '../../db/outbox';
+import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
 import type { PassState } from '../../db/sync-passes';
-import type { CollectionFailure, SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
+import {
+  type AccountSyncState,
+  initialAccountSyncState,
+  reduceAccountSync,
+} from '../../sync/accounts/account-status';
+import type { CollectionFailure, SyncEvent } from '../../sync/engine/sync-events';
 import type { MirrorChanged, SyncStatus, UnsyncedCollection } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
-export interface StatusMirror {
-  outboxOps(states?: readonly OutboxState[]): OutboxOp[];
+export interface StatusMirror extends OutboxCountSource {
   passState(collection: 'tasks', scope?: string): PassState | null;
 }
 
@@ -32,15 +35,9 @@ export interface SyncStatusBoardOptions {
   readonly paused?: () => boolean;
 }
 
-interface AccountSyncState {
-  connection: SyncStatus['connection'];
-  problem: SyncStatus['problem'];
-  syncing: boolean;
-  lastSyncedAt: string | null;
-  firstSync: SyncStatus['first_sync'];
-  /** The sync in progress is a full one (its summary replaces `unsynced`). */
-  fullSync: boolean;
-  unsynced: UnsyncedCollection[];
+interface BoardAccount {
+  /** The account's status as its sync events left it (sync/accounts/account-status.ts). */
+  sync: AccountSyncState;
   /** Collections a pull wrote since the last note to the screens. */
   pulled: Set<string>;
   pulledTimer: ReturnType<typeof setTimeout> | null;
@@ -53,7 +50,7 @@ function mirrorCollection(collection: string): string | null {
 }
 
 export class SyncStatusBoard {
-  private readonly states = new Map<string, AccountSyncState>();
+  private readonly states = new Map<string, BoardAccount>();
   private readonly now: () => Date;
   private readonly throttleMs: number;
 
@@ -62,18 +59,11 @@ export class SyncStatusBoard {
     this.throttleMs = options.throttleMs ?? 250;
   }
 
-  private state(account: StatusAccount): AccountSyncState {
+  private state(account: StatusAccount): BoardAccount {
     let state = this.states.get(account.accountId);
     if (!state) {
-      const tasks = account.mirror.passState('tasks');
       state = {
-        connection: 'unknown',
-        problem: null,
-        syncing: false,
-        lastSyncedAt: tasks?.completedAt ?? null,
-        firstSync: null,
-        fullSync: false,
-        unsynced: [],
+        sync: initialAccountSyncState(account.mirror.passState('tasks')?.completedAt ?? null),
         pulled: new Set(),
         pulledTimer: null,
         statusTimer: null,
@@ -85,23 +75,37 @@ export class SyncStatusBoard {
 
   /** The account's status now. */
   status(account: StatusAccount): SyncStatus {
-    const state = this.state(account);
-    const ops = account.mirror.outboxOps(UNSETTLED_STATES);
-    const count = (states: readonly string[]) => ops.filter((op) => states.includes(op.state)).length;
+    const { sync } = this.state(account);
+    const counts = outboxCounts(account.mirror);
     return {
       account_id: account.accountId,
-      connection: account.signedIn ? state.connection : 'offline',
-      problem: state.problem,
-      syncing: state.syncing,
-      last_synced_at: state.lastSyncedAt,
-      pending_count: count(['queued', 'in_flight']),
-      conflict_count: count(['conflict']),
-      failed_count: count(['failed', 'blocked']),
-      first_sync: state.firstSync,
+      connection: account.signedIn ? sync.connection : 'offline',
+      problem:
+        sync.problem === null
+          ? null
+          : {
+              kind: sync.problem.kind,
+              type: sync.problem.type,
+              message: sync.problem.message,
+              retry_at: sync.problem.retryAt,
+            },
+      syncing: sync.syncing,
+      last_synced_at: sync.lastSyncedAt,
+      pending_count: counts.pending,
+      conflict_count: counts.conflicts,
+      failed_count: counts.failed,
+      first_sync:
+        sync.firstSync === null
+          ? null
+          : {
+              collection: sync.firstSync.collection,
+              items_done: sync.firstSync.itemsDone,
+              estimated_total: sync.firstSync.estimatedTotal,
+            },
       read_only: account.readOnly,
       signed_out: !account.signedIn,
       paused: this.options.paused?.() ?? false,
-      unsynced: state.unsynced,
+      unsynced: sync.unsynced.map(unsyncedOf),
     };
   }
 
@@ -141,41 +145,23 @@ export class SyncStatusBoard {
     }, this.throttleMs);
   }
 
-  /** One sync event of the account. */
+  /** One sync event of the account: its status follows the reducer; the screens hear what changed. */
   onSyncEvent(account: StatusAccount, event: SyncEvent): void {
     const state = this.state(account);
+    const previous = state.sync;
+    state.sync = reduceAccountSync(state.sync, event, {
+      nowMs: this.now().getTime(),
+      firstSyncPending: () => account.mirror.passState('tasks')?.completedAt == null,
+    });
     switch (event.type) {
-      case 'sync-started': {
-        state.syncing = true;
-        state.fullSync = event.tier === 'full';
-        const tasks = account.mirror.passState('tasks');
-        if (tasks === null || tasks.completedAt === null) {
-          state.firstSync = { collection: 'organizations', items_done: 0, estimated_total: null };
-        }
-        this.announce(account);
-        break;
-      }
       case 'progress': {
         const collection = mirrorCollection(event.collection);
         if (collection !== null) this.pulledInto(account, collection);
-        if (state.firstSync !== null) {
-          state.firstSync = {
-            collection: event.collection,
-            items_done: event.itemsDone,
-            estimated_total: event.estimatedTotal,
-          };
-          this.announceSoon(account);
-        }
+        if (state.sync.firstSync !== null) this.announceSoon(account);
         break;
       }
       case 'sync-finished':
-        state.syncing = false;
-        state.connection = 'online';
-        state.problem = null;
-        // Hot and new pulls do not visit every collection: only a full one says what is unsynced.
-        if (state.fullSync) state.unsynced = event.summary.failed_collections.map(unsyncedOf);
-        state.lastSyncedAt = this.now().toISOString();
-        if (state.firstSync !== null || event.summary.changes > 0 || event.summary.pulled > 0) {
+        if (previous.firstSync !== null || event.summary.changes > 0 || event.summary.pulled > 0) {
           this.changed(account, {
             collections: [
               'tasks',
@@ -190,55 +176,10 @@ export class SyncStatusBoard {
             remapped: [],
           });
         }
-        state.firstSync = null;
-        this.announce(account);
-        break;
-      case 'sync-failed':
-        state.syncing = false;
-        state.problem = this.problemOf(event.error);
-        // Rate-limited: nothing goes out until the time the service named, as good as offline.
-        if (event.error.kind === 'network' || event.error.type === 'rate-limit') state.connection = 'offline';
-        this.announce(account);
-        break;
-      case 'online':
-        state.connection = 'online';
-        state.problem = null;
-        this.announce(account);
-        break;
-      case 'offline':
-        state.connection = 'offline';
-        state.problem = this.problemOf(event.error);
-        this.announce(account);
-        break;
-      case 'rate-limited':
-        // The client waits on its own; the person sees why nothing moves, and until when.
-        state.connection = 'offline';
-        state.problem = this.problemOf({
-          kind: 'problem',
-          type: 'rate-limit',
-          status: 429,
-          operation: null,
-          message: 'The service asked the app to slow down.',
-          retryAfterSeconds: event.retryAfterSeconds,
-        });
         this.announce(account);
         break;
       case 'rate-limit-lifted':
-        if (state.problem?.type === 'rate-limit') {
-          state.connection = 'online';
-          state.problem = null;
-          this.announce(account);
-        }
-        break;
-      case 'signed-out':
-        state.syncing = false;
-        state.problem = {
-          kind: 'signed-out',
-          type: event.reason,
-          message: 'The service no longer accepts this sign-in.',
-          retry_at: null,
-        };
-        this.announce(account);
+        if (state.sync !== previous) this.announce(account);
         break;
       case 'changes': {
         const collections = [
@@ -253,7 +194,6 @@ export class SyncStatusBoard {
         break;
       }
       case 'pushed':
-        state.connection = 'online';
         this.changed(account, {
           collections: ['tasks'],
           task_ids: [...new Set([event.entityId, event.serverId])],
@@ -277,20 +217,17 @@ export class SyncStatusBoard {
         this.changed(account, { collections: ['tasks'], task_ids: null, remapped: [] });
         this.announce(account);
         break;
+      case 'sync-started':
+      case 'sync-failed':
+      case 'online':
+      case 'offline':
+      case 'rate-limited':
+      case 'signed-out':
+        this.announce(account);
+        break;
       case 'poll-scheduled':
         break;
     }
-  }
-
-  /** What the screens show of a failure; a Retry-After becomes the time to try again. */
-  private problemOf(error: SyncErrorInfo): NonNullable<SyncStatus['problem']> {
-    const wait = error.retryAfterSeconds ?? null;
-    return {
-      kind: error.kind,
-      type: error.type,
-      message: error.message,
-      retry_at: wait === null ? null : new Date(this.now().getTime() + wait * 1000).toISOString(),
-    };
   }
 
   /** Stops the timers of an account (signed out or closed). */
