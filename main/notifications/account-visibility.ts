@@ -4,18 +4,22 @@
 // state and counts, pause/resume and sync now, and the IPC handlers for the
 // log, diagnostics and notification settings. main/tray and
 // main/notifications/desktop-notifications only display what this decides.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
+import { type OutboxCounts, outboxCounts } from '../../db/outbox-counts';
 import { MirrorStorageError } from '../../db/mirror-errors';
 import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountManager } from '../../sync/accounts/account-manager';
+import {
+  type AccountSyncState,
+  initialAccountSyncState,
+  reduceAccountSync,
+} from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
+import type { SyncEvent } from '../../sync/engine/sync-events';
 import type { DesktopNotification } from '../../sync/notify/notification-decisions';
 import { Notifier } from '../../sync/notify/notifier';
 import {
-  type AccountProblem,
   offlineReasonWords,
   type TrayAccount,
   type TrayModel,
@@ -59,10 +63,8 @@ interface Watched {
   notifier: Notifier;
   api: ApiClient | null;
   stopApi: (() => void) | null;
-  connection: TrayAccount['connection'];
-  problem: AccountProblem | null;
-  syncing: boolean;
-  lastSyncedAt: string | null;
+  /** The account's status as its sync events left it (sync/accounts/account-status.ts). */
+  sync: AccountSyncState;
 }
 
 export class AccountVisibility {
@@ -135,11 +137,11 @@ export class AccountVisibility {
   private trayAccounts(): TrayAccount[] {
     const accounts: TrayAccount[] = [];
     for (const w of this.watched.values()) {
-      let ops: ReturnType<Mirror['outboxOps']>;
+      let counts: OutboxCounts;
       let organization: string | null;
       const identity = w.runtime.record.identity;
       try {
-        ops = w.runtime.mirror.outboxOps(UNSETTLED_STATES);
+        counts = outboxCounts(w.runtime.mirror);
         organization = organizationName(w.runtime.mirror, identity.org_id);
       } catch (error) {
         // An account whose mirror closed before the accounts event reached us
@@ -153,12 +155,12 @@ export class AccountVisibility {
         accountId: w.runtime.id,
         label: `${identity.username}${organization === null ? '' : ` · ${organization}`}`,
         state: status.state,
-        connection: w.connection,
-        offlineReason: w.problem === null ? null : offlineReasonWords(w.problem, this.utcOffset()),
-        syncing: w.syncing,
-        pending: ops.filter((op) => op.state === 'queued' || op.state === 'in_flight').length,
-        conflicts: ops.filter((op) => op.state === 'conflict').length,
-        failed: ops.filter((op) => op.state === 'failed' || op.state === 'blocked').length,
+        connection: w.sync.connection,
+        offlineReason: w.sync.problem === null ? null : offlineReasonWords(w.sync.problem, this.utcOffset()),
+        syncing: w.sync.syncing,
+        pending: counts.pending,
+        conflicts: counts.conflicts,
+        failed: counts.failed,
         unseen: w.notifier.unseenCount(),
       });
     }
@@ -185,17 +187,17 @@ export class AccountVisibility {
         state: line.state,
         connection: line.connection,
         problem:
-          w.problem === null
+          w.sync.problem === null
             ? null
             : {
-                kind: w.problem.kind,
-                type: w.problem.type,
-                message: w.problem.message,
-                retry_at: w.problem.retryAt,
+                kind: w.sync.problem.kind,
+                type: w.sync.problem.type,
+                message: w.sync.problem.message,
+                retry_at: w.sync.problem.retryAt,
               },
         syncing: line.syncing,
         session_ends_at: w.runtime.record.session_ends_at ?? null,
-        last_synced_at: w.lastSyncedAt ?? w.runtime.mirror.passState('tasks')?.completedAt ?? null,
+        last_synced_at: w.sync.lastSyncedAt ?? w.runtime.mirror.passState('tasks')?.completedAt ?? null,
         pending: line.pending,
         conflicts: line.conflicts,
         failed: line.failed,
@@ -350,7 +352,7 @@ export class AccountVisibility {
         w.stopApi?.();
         w.api = api;
         w.stopApi = api === null ? null : recordSyncActivity(w.log, { api });
-        if (api === null) w.connection = 'unknown';
+        if (api === null) w.sync = { ...w.sync, connection: 'unknown' };
       }
       if (this.paused) void runtime.session?.engine?.stop();
     }
@@ -378,10 +380,7 @@ export class AccountVisibility {
       notifier,
       api: null,
       stopApi: null,
-      connection: 'unknown',
-      problem: null,
-      syncing: false,
-      lastSyncedAt: null,
+      sync: initialAccountSyncState(null),
     };
   }
 
@@ -390,57 +389,12 @@ export class AccountVisibility {
     if (!w) return;
     recordSyncEvent(w.log, event);
     w.notifier.handle(event);
-    switch (event.type) {
-      case 'sync-started':
-        w.syncing = true;
-        break;
-      case 'sync-finished':
-        w.syncing = false;
-        w.connection = 'online';
-        w.problem = null;
-        w.lastSyncedAt = new Date(this.options.now?.() ?? Date.now()).toISOString();
-        break;
-      case 'sync-failed':
-        w.syncing = false;
-        w.problem = this.problemOf(event.error);
-        // Rate-limited: nothing goes out until the time the service named, as good as offline.
-        if (event.error.kind === 'network' || event.error.type === 'rate-limit') w.connection = 'offline';
-        break;
-      case 'online':
-        w.connection = 'online';
-        w.problem = null;
-        break;
-      case 'offline':
-        w.connection = 'offline';
-        w.problem = this.problemOf(event.error);
-        break;
-      case 'signed-out':
-        w.connection = 'offline';
-        w.problem = {
-          kind: 'signed-out',
-          type: event.reason,
-          message: 'The service no longer accepts this sign-in.',
-          retryAt: null,
-        };
-        break;
-      case 'progress':
-      case 'poll-scheduled':
-        return;
-      default:
-        break;
-    }
-    this.scheduleTray();
-  }
-
-  private problemOf(error: SyncErrorInfo): AccountProblem {
-    const wait = error.retryAfterSeconds ?? null;
-    const now = this.options.now?.() ?? Date.now();
-    return {
-      kind: error.kind,
-      type: error.type,
-      message: error.message,
-      retryAt: wait === null ? null : new Date(now + wait * 1000).toISOString(),
-    };
+    w.sync = reduceAccountSync(w.sync, event, {
+      nowMs: this.options.now?.() ?? Date.now(),
+      firstSyncPending: () => w.runtime.mirror.passState('tasks')?.completedAt == null,
+    });
+    // Progress and poll plans change nothing the tray shows.
+    if (event.type !== 'progress' && event.type !== 'poll-scheduled') this.scheduleTray();
   }
 
   private scheduleTray(): void {
