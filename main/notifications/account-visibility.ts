@@ -70,7 +70,6 @@ interface Watched {
 export class AccountVisibility {
   private readonly watched = new Map<string, Watched>();
   private readonly stop: () => void;
-  private paused = false;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
@@ -96,29 +95,26 @@ export class AccountVisibility {
   }
 
   isPaused(): boolean {
-    return this.paused;
+    return this.options.accounts.isPaused();
   }
 
-  /** Stops every account's polling (queued edits stay queued) until resumed. */
+  /** Stops every account's polling (queued edits stay queued) until resumed: the account manager owns it. */
   async pause(): Promise<void> {
-    this.paused = true;
+    const stopped = this.options.accounts.pause();
     this.scheduleTray();
     this.options.onPausedChange?.(true);
-    await Promise.all(
-      [...this.watched.values()].map((w) => w.runtime.session?.engine?.stop() ?? Promise.resolve()),
-    );
+    await stopped;
   }
 
   resume(): void {
-    this.paused = false;
-    for (const w of this.watched.values()) w.runtime.session?.engine?.start();
+    this.options.accounts.resume();
     this.scheduleTray();
     this.options.onPausedChange?.(false);
   }
 
   /** Every signed-in account syncs now (unless paused). */
   syncNow(): void {
-    if (this.paused) return;
+    if (this.isPaused()) return;
     for (const w of this.watched.values()) {
       void w.runtime.session?.engine?.syncNow().catch(() => {
         // The failure is an event: logged and shown in the account's status.
@@ -131,7 +127,11 @@ export class AccountVisibility {
   }
 
   tray(): TrayModel {
-    return trayModel({ appName: this.options.appName, accounts: this.trayAccounts(), paused: this.paused });
+    return trayModel({
+      appName: this.options.appName,
+      accounts: this.trayAccounts(),
+      paused: this.isPaused(),
+    });
   }
 
   private trayAccounts(): TrayAccount[] {
@@ -209,7 +209,7 @@ export class AccountVisibility {
         })),
       });
     }
-    return { paused: this.paused, accounts };
+    return { paused: this.isPaused(), accounts };
   }
 
   /** The account's log; throws `account-not-found` for an unknown one. */
@@ -241,7 +241,7 @@ export class AccountVisibility {
         base_url: runtime.record.base_url,
         state: status.state,
         queued_edits: status.queued_edits,
-        paused: this.paused,
+        paused: this.isPaused(),
         tray: tray[0]?.kind === 'action' ? tray[0].label : null,
       },
       people,
@@ -354,7 +354,6 @@ export class AccountVisibility {
         w.stopApi = api === null ? null : recordSyncActivity(w.log, { api });
         if (api === null) w.sync = { ...w.sync, connection: 'unknown' };
       }
-      if (this.paused) void runtime.session?.engine?.stop();
     }
     this.scheduleTray();
   }

@@ -584,3 +584,50 @@ describe('the mirror’s SQLite addon', () => {
     expect(manager.list()).toEqual([]);
   });
 });
+
+describe('pause', () => {
+  /** An engine whose scheduler only records whether it runs. */
+  function schedulerEngines() {
+    const running = new Map<string, boolean>();
+    const createEngine: AccountManagerOptions<Mirror, AccountSyncEngine>['createEngine'] = ({
+      accountId,
+    }) => ({
+      pushOnce: () => Promise.resolve(),
+      start: () => void running.set(accountId, true),
+      stop: () => {
+        running.set(accountId, false);
+        return Promise.resolve();
+      },
+    });
+    return { running, createEngine };
+  }
+
+  test('a paused manager never starts the engine of an account signing in, until resumed; a restart is not paused', async () => {
+    const engines = schedulerEngines();
+    const manager = await openManager({ createEngine: engines.createEngine, startEngines: true });
+    await manager.pause();
+    expect(manager.isPaused()).toBe(true);
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    // Started then stopped would have been `false` too: only never started leaves no entry.
+    expect(engines.running.has(account.id)).toBe(false);
+    manager.resume();
+    expect(engines.running.get(account.id)).toBe(true);
+    await manager.pause();
+    expect(engines.running.get(account.id)).toBe(false);
+
+    await closeManager(manager);
+    const restarted = schedulerEngines();
+    const again = await openManager({ createEngine: restarted.createEngine, startEngines: true });
+    expect(again.isPaused()).toBe(false);
+    expect(restarted.running.get(account.id)).toBe(true);
+  });
+
+  test('a manager that does not start engines does not start them on resume either', async () => {
+    const engines = schedulerEngines();
+    const manager = await openManager({ createEngine: engines.createEngine });
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    await manager.pause();
+    manager.resume();
+    expect(engines.running.get(account.id)).toBe(false);
+  });
+});

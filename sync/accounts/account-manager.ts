@@ -147,6 +147,8 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   readonly #secrets: AccountSecrets;
   readonly #runtimes = new Map<string, AccountRuntime<M, E>>();
   readonly #listeners = new Set<(event: AccountsEvent) => void>();
+  /** The person paused syncing: engines of accounts signing in meanwhile do not start either. */
+  #paused = false;
   /** Registry and session changes, one at a time (waiting for the browser happens outside). */
   #exclusive: Promise<unknown> = Promise.resolve();
   #attempt: OAuthSignIn | null = null;
@@ -178,7 +180,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
       const runtime = await manager.#openRuntime(record);
       if (!record.signed_in) continue;
       const session = await manager.#resumeSession(runtime);
-      if (session) runtime.attach(session, options.startEngines ?? false);
+      if (session) runtime.attach(session, manager.#startsEngines());
       else await manager.#markSignedOut(runtime, 'sign-in-not-kept');
     }
     return manager;
@@ -217,6 +219,35 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   subscribe(listener: (event: AccountsEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  // ---- pause ---------------------------------------------------------------------------
+
+  isPaused(): boolean {
+    return this.#paused;
+  }
+
+  /**
+   * Stops every signed-in account's engine (polling and pushes; queued edits
+   * stay queued), and accounts signing in until `resume` start paused.
+   * Resolves when requests under way ended.
+   */
+  async pause(): Promise<void> {
+    this.#paused = true;
+    await Promise.all(
+      [...this.#runtimes.values()].map((r) => r.session?.engine?.stop?.() ?? Promise.resolve()),
+    );
+  }
+
+  /** Starts the engines again (when this manager starts engines at all). */
+  resume(): void {
+    this.#paused = false;
+    if (!this.#startsEngines()) return;
+    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.start?.();
+  }
+
+  #startsEngines(): boolean {
+    return (this.#options.startEngines ?? false) && !this.#paused;
   }
 
   // ---- switching and settings -----------------------------------------------------
@@ -494,9 +525,10 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     // Edits blocked while the account could not write may go now.
     if (!readOnly) runtime.mirror.unblockAll();
     const queued = runtime.queuedEditCount();
-    runtime.attach(makeSession(runtime), this.#options.startEngines ?? false);
+    runtime.attach(makeSession(runtime), this.#startsEngines());
     this.#announce();
-    if (queued > 0) void runtime.pushQueuedEdits();
+    // Paused: the edits wait for resume like every other push.
+    if (queued > 0 && !this.#paused) void runtime.pushQueuedEdits();
     return { account: this.#summary(record), created, queued_edits: queued };
   }
 
