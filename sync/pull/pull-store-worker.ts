@@ -5,16 +5,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openMirror, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
 import { readListBody } from './deferred-validation';
-import type { FetchedPage, ReadPage } from './pull-store';
-import type { PullWorkerData } from './worker-pull-store';
+import type { ReadPage } from './pull-store';
 import {
-  type DropPageCall,
-  type ReadPageCall,
-  type StageItems,
-  type StoreCall,
-  type StoreMethod,
-  type StoreReply,
+  callStore,
+  type PullWorkerData,
   serializeError,
+  type StoreReply,
+  type WorkerMessage,
 } from './worker-protocol';
 
 const { file, nativeBinding } = workerData as PullWorkerData;
@@ -44,7 +41,7 @@ const staged = new Map<number, Record<string, unknown>[]>();
 /** Items of page bodies read here (readPage), until applyPage names them or dropPage forgets them. */
 const readPages = new Map<number, Record<string, unknown>[]>();
 
-port.on('message', (call: StoreCall | StageItems | ReadPageCall | DropPageCall | { method: 'close' }) => {
+port.on('message', (call: WorkerMessage) => {
   if (call.method === 'readPage') {
     // Answered at once, before any write queued behind it: the walk waits for the next cursor.
     try {
@@ -72,15 +69,20 @@ port.on('message', (call: StoreCall | StageItems | ReadPageCall | DropPageCall |
     staged.set(call.stage, items);
     return;
   }
-  if (call.method === 'applyPage' && typeof call.args[4] === 'number') {
+  if (call.method === 'close') {
+    void ready.then(({ mirror }) => {
+      mirror.close();
+      port.close();
+    });
+    return;
+  }
+  if (call.method === 'applyPage' && call.stage !== undefined) {
     // The items came ahead in slices (see WorkerPullStore.applyPage).
-    const stage = call.args[4];
-    const page = call.args[3] as FetchedPage;
-    call.args = [call.args[0], call.args[1], call.args[2], { ...page, items: staged.get(stage) ?? [] }];
-    staged.delete(stage);
+    call.args.page = { ...call.args.page, items: staged.get(call.stage) ?? [] };
+    staged.delete(call.stage);
   }
   if (call.method === 'applyPage') {
-    const page = call.args[3] as FetchedPage;
+    const { page } = call.args;
     if (page.readAs !== undefined) {
       const items = readPages.get(page.readAs);
       readPages.delete(page.readAs);
@@ -89,21 +91,12 @@ port.on('message', (call: StoreCall | StageItems | ReadPageCall | DropPageCall |
         port.postMessage({ id: call.id, ok: false, error: serializeError(error) } satisfies StoreReply);
         return;
       }
-      call.args = [call.args[0], call.args[1], call.args[2], { ...page, items }];
+      call.args.page = { ...page, items };
     }
   }
-  if (call.method === 'close') {
-    void ready.then(({ mirror }) => {
-      mirror.close();
-      port.close();
-    });
-    return;
-  }
-  const { id, method, args } = call;
+  const { id } = call;
   ready
-    .then(({ store }) =>
-      (store[method satisfies StoreMethod] as (...a: unknown[]) => Promise<unknown>).apply(store, args),
-    )
+    .then(({ store }) => callStore(store, call))
     .then(
       (value) => port.postMessage({ id, ok: true, value } satisfies StoreReply),
       (error: unknown) =>

@@ -1,16 +1,83 @@
-// Messages between WorkerPullStore and its worker: a call (method and
-// arguments, plain data) and its reply; errors travel as their name, message
-// and own fields, so typed mirror errors keep what callers branch on.
+// Messages between WorkerPullStore and its worker: a call (method and named
+// arguments, plain data, from one table of methods) and its reply; errors
+// travel as their name, message and own fields, so typed mirror errors keep
+// what callers branch on.
 import { InvalidResponseError, type ResponseIssue } from '../api/errors';
 import type { PullStore } from './pull-store';
+
+/** What the worker is started with (its `workerData`). */
+export interface PullWorkerData {
+  file: string;
+  nativeBinding?: string;
+}
 
 /** The PullStore calls that travel as a method name and arguments (readPage and dropPage have messages of their own). */
 export type StoreMethod = Exclude<keyof PullStore, 'validatesItems' | 'readPage' | 'dropPage'>;
 
-export interface StoreCall {
-  id: number;
-  method: StoreMethod;
-  args: unknown[];
+/** A name for each parameter, as many as the method has (optional ones included). */
+type ParameterNames<Parameters extends readonly unknown[]> = { readonly [At in keyof Parameters]-?: string };
+
+/**
+ * Each call's parameter names, in order: the one list from which both the
+ * proxy's methods (WorkerPullStore) and the worker's dispatch are derived.
+ * The compiler holds it to PullStore: one entry per method, one name per parameter.
+ */
+export const STORE_METHODS = {
+  ready: [],
+  pass: ['collection', 'scope'],
+  beginPass: ['collection', 'scope', 'options'],
+  applyPage: ['collection', 'scope', 'partial', 'page'],
+  reusePages: ['collection', 'scope', 'pageIndexes'],
+  completePass: ['collection', 'scope', 'lastPageIndex'],
+  applyTask: ['task', 'etag'],
+  removeTask: ['taskId'],
+  task: ['taskId'],
+  ids: ['collection', 'scope'],
+  resources: ['collection', 'scope'],
+  myOpenTaskIds: ['username', 'limit'],
+  newestTaskDay: [],
+  addNotifications: ['forUser', 'notifications'],
+  rememberedIdentity: [],
+  rememberIdentity: ['identity'],
+  setAccount: ['account'],
+} as const satisfies { readonly [Method in StoreMethod]: ParameterNames<Parameters<PullStore[Method]>> };
+
+export const STORE_METHOD_NAMES = Object.keys(STORE_METHODS) as StoreMethod[];
+
+type NamesOf<Method extends StoreMethod> = (typeof STORE_METHODS)[Method];
+type ParametersOf<Method extends StoreMethod> = Parameters<PullStore[Method]>;
+
+/** A call's arguments by name, e.g. applyPage's `{ collection, scope, partial, page }`. */
+export type StoreArgs<Method extends StoreMethod> = {
+  [At in keyof NamesOf<Method> & `${number}` as NamesOf<Method>[At] & string]: ParametersOf<Method>[At &
+    keyof ParametersOf<Method>];
+};
+
+export type StoreCall = {
+  [Method in StoreMethod]: {
+    id: number;
+    method: Method;
+    args: StoreArgs<Method>;
+    /** applyPage only: the page's items came ahead in StageItems messages under this id. */
+    stage?: number;
+  };
+}[StoreMethod];
+
+/** A call's arguments, given in order, by their names in STORE_METHODS. */
+export function namedArgs<Method extends StoreMethod>(
+  method: Method,
+  values: readonly unknown[],
+): StoreArgs<Method> {
+  const names: readonly string[] = STORE_METHODS[method];
+  return Object.fromEntries(names.map((name, at) => [name, values[at]])) as StoreArgs<Method>;
+}
+
+/** Runs a call on `store`, its named arguments put back in the order of STORE_METHODS. */
+export function callStore(store: PullStore, call: StoreCall): Promise<unknown> {
+  const names: readonly string[] = STORE_METHODS[call.method];
+  const args = call.args as Record<string, unknown>;
+  const values = names.map((name) => args[name]);
+  return (store[call.method] as (...values: unknown[]) => Promise<unknown>).apply(store, values);
 }
 
 /** Part of a page's items, sent ahead of the applyPage call that names the same `stage`. */
@@ -37,6 +104,14 @@ export interface DropPageCall {
   method: 'dropPage';
   readAs: number;
 }
+
+/** Close the worker's connection and end the worker. */
+export interface CloseCall {
+  method: 'close';
+}
+
+/** Every message the worker receives. */
+export type WorkerMessage = StoreCall | StageItems | ReadPageCall | DropPageCall | CloseCall;
 
 export interface SerializedError {
   name: string;

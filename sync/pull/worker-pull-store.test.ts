@@ -119,6 +119,31 @@ test('through the worker, a page body that is not JSON fails as the client would
   expect(landed.size).toBeLessThan(2000);
 });
 
+test('a page of more items than one message carries is applied whole, in one call, by the worker', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 250 }));
+  const tasks = f.emulator.control.tasks() as unknown as Record<string, unknown>[];
+  const store = new WorkerPullStore(f.file);
+  try {
+    await store.beginPass('tasks', '', { partial: false, restart: true });
+    // Not read by the worker (no readAs): the items go ahead in slices of STAGE_SLICE.
+    const outcome = await store.applyPage('tasks', '', false, {
+      pageIndex: 0,
+      cursorSent: null,
+      etag: 'W/"page-0"',
+      nextCursor: null,
+      items: tasks,
+      announce: false,
+    });
+    expect(outcome.rejected).toEqual([]);
+    const ids = tasks.map((t) => t.task_id as string).sort();
+    expect(f.mirroredTaskIds().sort()).toEqual(ids);
+    const pass = await store.pass('tasks', '');
+    expect(pass?.pages.map((p) => [p.pageIndex, p.etag, p.ids.length])).toEqual([[0, 'W/"page-0"', 250]]);
+  } finally {
+    await store.close();
+  }
+});
+
 test("the mirror's typed errors cross the worker boundary with their fields", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-worker-'));
   const file = join(dir, 'not-a-database.db');

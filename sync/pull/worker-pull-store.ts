@@ -5,26 +5,21 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RememberedIdentity } from '../../db/mirror';
-import type { ResourceChange, SyncNotification } from '../engine/sync-events';
-import type {
-  FetchedPage,
-  PageOutcome,
-  PassRecord,
-  PullStore,
-  ReadPage,
-  RemovalOutcome,
-  StoredCollection,
-} from './pull-store';
+import type { FetchedPage, PageOutcome, PullStore, ReadPage, StoredCollection } from './pull-store';
 import {
   deserializeError,
   type DropPageCall,
+  namedArgs,
+  type PullWorkerData,
   type ReadPageCall,
   STAGE_SLICE,
   type StageItems,
+  type StoreArgs,
   type StoreCall,
+  STORE_METHOD_NAMES,
   type StoreMethod,
   type StoreReply,
+  type WorkerMessage,
 } from './worker-protocol';
 
 /**
@@ -50,12 +45,6 @@ export interface WorkerPullStoreOptions {
   nativeBinding?: string;
 }
 
-/** What the worker is started with (its `workerData`). */
-export interface PullWorkerData {
-  file: string;
-  nativeBinding?: string;
-}
-
 /** Starts the worker: a `.ts` entry registers tsx first (development, tests, benchmarks). */
 function startWorker(entry: URL | string, data: PullWorkerData): Worker {
   const url = typeof entry === 'string' ? pathToFileURL(entry) : entry;
@@ -75,7 +64,40 @@ function startWorker(entry: URL | string, data: PullWorkerData): Worker {
   return new Worker(bootstrap, { eval: true, workerData: { ...data, tsxApi, entry: url.href } });
 }
 
-export class WorkerPullStore implements PullStore {
+/**
+ * The PullStore methods that are plain calls to the worker, one per entry of
+ * STORE_METHODS, defined from that table: each names its arguments and hands
+ * the call to `sendCall`.
+ */
+abstract class StoreCallForwarder {
+  protected abstract sendCall<Method extends StoreMethod>(
+    method: Method,
+    args: StoreArgs<Method>,
+    stage?: number,
+  ): Promise<unknown>;
+
+  static {
+    for (const method of STORE_METHOD_NAMES) {
+      Object.defineProperty(this.prototype, method, {
+        configurable: true,
+        writable: true,
+        value(this: StoreCallForwarder, ...values: unknown[]): Promise<unknown> {
+          return this.sendCall(method, namedArgs(method, values));
+        },
+      });
+    }
+  }
+}
+
+/**
+ * StoreCallForwarder as the compiler sees it: with the methods its static
+ * block defines, but applyPage, which WorkerPullStore defines itself (it
+ * sends a large page's items ahead in slices).
+ */
+const ForwardedStoreCalls = StoreCallForwarder as unknown as abstract new () => StoreCallForwarder &
+  Omit<Pick<PullStore, StoreMethod>, 'applyPage'>;
+
+export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
   /** Items are validated in the worker, beside their write: the main thread only parses. */
   readonly validatesItems = true;
   private worker: Worker | null = null;
@@ -85,7 +107,9 @@ export class WorkerPullStore implements PullStore {
   constructor(
     private readonly file: string,
     private readonly options: WorkerPullStoreOptions = {},
-  ) {}
+  ) {
+    super();
+  }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
@@ -115,15 +139,16 @@ export class WorkerPullStore implements PullStore {
     return worker;
   }
 
-  private call<T>(method: StoreMethod, ...args: unknown[]): Promise<T> {
-    return this.send((id) => ({ id, method, args }) satisfies StoreCall);
+  protected override sendCall<Method extends StoreMethod>(
+    method: Method,
+    args: StoreArgs<Method>,
+    stage?: number,
+  ): Promise<unknown> {
+    return this.send((id) => ({ id, method, args, ...(stage !== undefined ? { stage } : {}) }) as StoreCall);
   }
 
   /** Posts the message built for a new call id (moving `transfer` along) and awaits its reply. */
-  private send<T>(
-    message: (id: number) => StoreCall | ReadPageCall,
-    transfer: ArrayBuffer[] = [],
-  ): Promise<T> {
+  private send<T>(message: (id: number) => WorkerMessage, transfer: ArrayBuffer[] = []): Promise<T> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -157,21 +182,10 @@ export class WorkerPullStore implements PullStore {
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.ref(); // keep the process alive until the worker has closed the mirror
-    worker.postMessage({ method: 'close' });
+    worker.postMessage({ method: 'close' } satisfies WorkerMessage);
     await exited;
   }
 
-  /** Starts the worker (if it is not running) and waits until it has opened the mirror. */
-  ready(): Promise<void> {
-    return this.call('ready');
-  }
-
-  pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
-    return this.call('pass', collection, scope);
-  }
-  beginPass(collection: StoredCollection, scope: string, options: { partial: boolean; restart: boolean }) {
-    return this.call<{ passNo: number }>('beginPass', collection, scope, options);
-  }
   /**
    * Copying a 1000-item page into one message would hold this thread for
    * milliseconds: the items go ahead in slices, a turn of the event loop
@@ -184,7 +198,7 @@ export class WorkerPullStore implements PullStore {
     page: FetchedPage,
   ): Promise<PageOutcome> {
     if (page.readAs !== undefined || page.items.length <= STAGE_SLICE) {
-      return this.call('applyPage', collection, scope, partial, page);
+      return this.sendCall('applyPage', { collection, scope, partial, page }) as Promise<PageOutcome>;
     }
     const worker = this.ensureWorker();
     const stage = this.nextId++;
@@ -196,48 +210,7 @@ export class WorkerPullStore implements PullStore {
       } satisfies StageItems);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return this.call('applyPage', collection, scope, partial, { ...page, items: [] }, stage);
-  }
-  reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void> {
-    return this.call('reusePages', collection, scope, pageIndexes);
-  }
-  completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome> {
-    return this.call('completePass', collection, scope, lastPageIndex);
-  }
-  applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
-    return this.call('applyTask', task, etag);
-  }
-  removeTask(taskId: string): Promise<RemovalOutcome> {
-    return this.call('removeTask', taskId);
-  }
-  task(taskId: string) {
-    return this.call<{ server: Record<string, unknown> | null; etag: string | null } | null>('task', taskId);
-  }
-  ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]> {
-    return this.call('ids', collection, scope);
-  }
-  resources(
-    collection: Exclude<StoredCollection, 'tasks'>,
-    scope?: string,
-  ): Promise<Record<string, unknown>[]> {
-    return this.call('resources', collection, scope);
-  }
-  myOpenTaskIds(username: string, limit: number): Promise<string[]> {
-    return this.call('myOpenTaskIds', username, limit);
-  }
-  newestTaskDay(): Promise<string | null> {
-    return this.call('newestTaskDay');
-  }
-  addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void> {
-    return this.call('addNotifications', forUser, notifications);
-  }
-  setAccount(account: { orgId: string; username: string }): Promise<void> {
-    return this.call('setAccount', account);
-  }
-  rememberedIdentity(): Promise<RememberedIdentity | null> {
-    return this.call('rememberedIdentity');
-  }
-  rememberIdentity(identity: RememberedIdentity): Promise<void> {
-    return this.call('rememberIdentity', identity);
+    const args = { collection, scope, partial, page: { ...page, items: [] } };
+    return this.sendCall('applyPage', args, stage) as Promise<PageOutcome>;
   }
 }
