@@ -2,7 +2,7 @@
 // in, so its data and queued edits stay readable), and while signed in its
 // session: the API client, the credentials and the sync engine. The account
 // manager attaches and detaches sessions; the app reads and listens here.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
+import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
@@ -13,8 +13,7 @@ import type { SyncErrorInfo } from '../engine/sync-events';
 import type { AccountRecord, SignedOutReason } from './account-registry';
 
 /** What the accounts need of a mirror; db/'s Mirror has it. */
-export interface AccountMirror {
-  outboxOps(states?: readonly (typeof UNSETTLED_STATES)[number][]): readonly unknown[];
+export interface AccountMirror extends OutboxCountSource {
   /** Blocked (read-only) operations back to the queue; returns how many. */
   unblockAll(): number;
   /** Records whose mirror this is. */
@@ -111,7 +110,7 @@ export class AccountRuntime<
   }
 
   queuedEditCount(): number {
-    return this.#closed ? 0 : this.mirror.outboxOps(UNSETTLED_STATES).length;
+    return this.#closed ? 0 : outboxCounts(this.mirror).unsettled;
   }
 
   /** Adds a listener; returns the function that removes it. */
