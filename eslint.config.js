@@ -2,6 +2,8 @@
 // `protocol/` imports nothing of ours; `db/` may import `protocol/`; `sync/` may
 // import `db/` and `protocol/`; the emulator only `protocol/`; none of them
 // Electron; the renderer no Node; and no product code imports `test/`.
+// Import cycles, type-only ones included, are refused by dpdm, which `npm run lint`
+// runs before eslint (import-x/no-cycle would let type-only cycles through).
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
