@@ -1,38 +1,22 @@
 // What makes each account's sync visible outside the screens, with no Electron:
-// a sync log file per account fed by its API client and engine events, a
-// notifier deciding desktop notifications, the tray model from every account's
-// state and counts, pause/resume and sync now, and the IPC handlers for the
-// log, diagnostics and notification settings. main/tray and
-// main/notifications/desktop-notifications only display what this decides.
+// follows the account manager (opening a WatchedAccount per account: log,
+// notifier, status), keeps the tray model current, and answers the account
+// panel, diagnostics and pause through visibility-handlers.ts. main/tray and
+// desktop-notifications.ts only display what this decides.
 import type { Mirror } from '../../db/mirror';
-import { type OutboxCounts, outboxCounts } from '../../db/outbox-counts';
-import { MirrorStorageError } from '../../db/mirror-errors';
-import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountManager } from '../../sync/accounts/account-manager';
-import {
-  type AccountSyncState,
-  initialAccountSyncState,
-  reduceAccountSync,
-} from '../../sync/accounts/account-status';
-import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import type { SyncEvent } from '../../sync/engine/sync-events';
 import type { DesktopNotification } from '../../sync/notify/notification-decisions';
-import { Notifier } from '../../sync/notify/notifier';
-import {
-  offlineReasonWords,
-  type TrayAccount,
-  type TrayModel,
-  trayModel,
-} from '../../sync/notify/tray-model';
-import { diagnosticsReport } from '../../sync/sync-log/diagnostics-report';
-import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
-import { recordSyncActivity, recordSyncEvent } from '../../sync/sync-log/sync-log-recorder';
+import { type TrayAccount, type TrayModel, trayModel } from '../../sync/notify/tray-model';
+import type { SyncLog } from '../../sync/sync-log/sync-log';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
 import type { SyncAccountsView, SyncAccountView } from '../ipc/visibility-schemas';
+import { accountDiagnostics } from './account-diagnostics';
+import { accountPanelEntry } from './account-panel';
 import type { NotificationSettingsStore } from './notification-settings-store';
-
-type Runtime = AccountRuntime<Mirror, SyncEngine>;
+import { trayLine } from './tray-lines';
+import { visibilityHandlers } from './visibility-handlers';
+import { type VisibleRuntime, WatchedAccount } from './watched-account';
 
 export interface AccountVisibilityOptions {
   accounts: AccountManager<Mirror, SyncEngine>;
@@ -57,33 +41,28 @@ export interface AccountVisibilityOptions {
   onPausedChange?: (paused: boolean) => void;
 }
 
-interface Watched {
-  runtime: Runtime;
-  log: SyncLog;
-  notifier: Notifier;
-  api: ApiClient | null;
-  stopApi: (() => void) | null;
-  /** The account's status as its sync events left it (sync/accounts/account-status.ts). */
-  sync: AccountSyncState;
-}
-
 export class AccountVisibility {
-  private readonly watched = new Map<string, Watched>();
+  private readonly watched = new Map<string, WatchedAccount>();
   private readonly stop: () => void;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
   constructor(private readonly options: AccountVisibilityOptions) {
     this.stop = options.accounts.subscribe((event) => {
-      if (event.type === 'accounts-changed') this.refreshAccounts();
-      else if (event.event.type === 'sync') this.syncEvent(event.account_id, event.event.event);
-      else
-        this.watched.get(event.account_id)?.log.add({
-          level: 'error',
-          kind: 'push',
-          message: `pushing queued edits failed: ${event.event.error.message}`,
-          detail: { error_kind: event.event.error.kind, problem_type: event.event.error.type },
-        });
+      if (event.type === 'accounts-changed') {
+        this.refreshAccounts();
+        return;
+      }
+      const watched = this.watched.get(event.account_id);
+      if (!watched) return;
+      if (event.event.type === 'push-failed') {
+        watched.pushFailed(event.event.error);
+        return;
+      }
+      const syncEvent = event.event.event;
+      watched.syncEvent(syncEvent);
+      // Progress and poll plans change nothing the tray shows.
+      if (syncEvent.type !== 'progress' && syncEvent.type !== 'poll-scheduled') this.scheduleTray();
     });
     this.refreshAccounts();
   }
@@ -127,44 +106,12 @@ export class AccountVisibility {
   }
 
   tray(): TrayModel {
-    return trayModel({
-      appName: this.options.appName,
-      accounts: this.trayAccounts(),
-      paused: this.isPaused(),
-    });
+    return trayModel({ appName: this.options.appName, accounts: this.trayLines(), paused: this.isPaused() });
   }
 
-  private trayAccounts(): TrayAccount[] {
-    const accounts: TrayAccount[] = [];
-    for (const w of this.watched.values()) {
-      let counts: OutboxCounts;
-      let organization: string | null;
-      const identity = w.runtime.record.identity;
-      try {
-        counts = outboxCounts(w.runtime.mirror);
-        organization = organizationName(w.runtime.mirror, identity.org_id);
-      } catch (error) {
-        // An account whose mirror closed before the accounts event reached us
-        // (signed out, dropped, shutting down) has left: the tray skips it,
-        // and a timer's tray update never throws in the main process.
-        if (error instanceof MirrorStorageError && error.problem === 'closed') continue;
-        throw error;
-      }
-      const status = w.runtime.status;
-      accounts.push({
-        accountId: w.runtime.id,
-        label: `${identity.username}${organization === null ? '' : ` · ${organization}`}`,
-        state: status.state,
-        connection: w.sync.connection,
-        offlineReason: w.sync.problem === null ? null : offlineReasonWords(w.sync.problem, this.utcOffset()),
-        syncing: w.sync.syncing,
-        pending: counts.pending,
-        conflicts: counts.conflicts,
-        failed: counts.failed,
-        unseen: w.notifier.unseenCount(),
-      });
-    }
-    return accounts;
+  private trayLines(): TrayAccount[] {
+    const offset = this.utcOffset();
+    return [...this.watched.values()].map((w) => trayLine(w, offset)).filter((line) => line !== null);
   }
 
   private utcOffset(): number {
@@ -174,137 +121,35 @@ export class AccountVisibility {
 
   /** Every account for the account panel: the tray's line of it, its problem, and each collection's freshness. */
   accountsView(): SyncAccountsView {
-    const lines = new Map(this.trayAccounts().map((line) => [line.accountId, line]));
+    const offset = this.utcOffset();
     const currentId = this.options.accounts.current()?.id ?? null;
     const accounts: SyncAccountView[] = [];
     for (const w of this.watched.values()) {
-      const line = lines.get(w.runtime.id);
-      if (!line) continue;
-      accounts.push({
-        account_id: line.accountId,
-        label: line.label,
-        current: line.accountId === currentId,
-        state: line.state,
-        connection: line.connection,
-        problem:
-          w.sync.problem === null
-            ? null
-            : {
-                kind: w.sync.problem.kind,
-                type: w.sync.problem.type,
-                message: w.sync.problem.message,
-                retry_at: w.sync.problem.retryAt,
-              },
-        syncing: line.syncing,
-        session_ends_at: w.runtime.record.session_ends_at ?? null,
-        last_synced_at: w.sync.lastSyncedAt ?? w.runtime.mirror.passState('tasks')?.completedAt ?? null,
-        pending: line.pending,
-        conflicts: line.conflicts,
-        failed: line.failed,
-        unseen: line.unseen,
-        collections: w.log.collections().map((c) => ({
-          collection: c.collection,
-          checked_at: c.checkedAt,
-          changed_at: c.changedAt,
-        })),
-      });
+      const line = trayLine(w, offset);
+      if (line) accounts.push(accountPanelEntry(w, line, line.accountId === currentId));
     }
     return { paused: this.isPaused(), accounts };
   }
 
   /** The account's log; throws `account-not-found` for an unknown one. */
   log(accountId: string | null | undefined): { accountId: string; log: SyncLog } {
-    const id = accountId ?? this.options.accounts.current()?.id ?? null;
-    const watched = id === null ? undefined : this.watched.get(id);
-    if (!watched || id === null) throw new IpcHandlerError('account-not-found', 'No such account.');
-    return { accountId: id, log: watched.log };
+    const { watched } = this.account(accountId);
+    return { accountId: watched.runtime.id, log: watched.log };
   }
 
   diagnostics(accountId: string | null | undefined): string {
-    const { accountId: id, log } = this.log(accountId);
-    const runtime = this.options.accounts.runtime(id);
-    const identity = runtime.record.identity;
-    const people = [identity.username, identity.user_id, identity.email ?? ''];
-    for (const member of runtime.mirror.resources('organization_members')) {
-      for (const key of ['username', 'email', 'user_id', 'display_name', 'name']) {
-        const value = member[key];
-        if (typeof value === 'string') people.push(value);
-      }
-    }
-    const tray = this.tray().menu;
-    const status = runtime.status;
-    return diagnosticsReport({
-      entries: log.query({ limit: 1000 }).entries,
-      context: {
-        ...this.options.appContext(),
-        account: identity.username,
-        base_url: runtime.record.base_url,
-        state: status.state,
-        queued_edits: status.queued_edits,
-        paused: this.isPaused(),
-        tray: tray[0]?.kind === 'action' ? tray[0].label : null,
-      },
-      people,
-      secrets: [],
-      salt: log.salt,
+    const { watched } = this.account(accountId);
+    const headline = this.tray().menu[0];
+    return accountDiagnostics(watched, {
+      appContext: this.options.appContext(),
+      paused: this.isPaused(),
+      trayHeadline: headline?.kind === 'action' ? headline.label : null,
       generatedAt: new Date(this.options.now?.() ?? Date.now()).toISOString(),
     });
   }
 
   handlers(): IpcHandlers {
-    return {
-      'sync-log:query': (input) => {
-        const { accountId, log } = this.log(input.account_id);
-        const page = log.query({
-          ...(input.text !== undefined ? { text: input.text } : {}),
-          ...(input.levels !== undefined ? { levels: input.levels } : {}),
-          ...(input.kinds !== undefined ? { kinds: input.kinds } : {}),
-          ...(input.before_id !== undefined ? { beforeId: input.before_id } : {}),
-          ...(input.limit !== undefined ? { limit: input.limit } : {}),
-        });
-        return {
-          account_id: accountId,
-          next_before_id: page.nextBeforeId,
-          entries: page.entries.map((e) => ({
-            id: e.id,
-            at: e.at,
-            level: e.level,
-            kind: e.kind,
-            message: e.message,
-            method: e.method,
-            path: e.path,
-            status: e.status,
-            duration_ms: e.durationMs,
-            request_id: e.requestId,
-            operation: e.operation,
-            detail: e.detail,
-          })),
-        };
-      },
-      'sync-log:copy-diagnostics': (input) => {
-        const text = this.diagnostics(input?.account_id);
-        const write = this.options.writeClipboard;
-        if (write) write(text);
-        return { text, copied: write !== undefined };
-      },
-      'sync:accounts': () => this.accountsView(),
-      'sync:pause': async () => {
-        await this.pause();
-        return { paused: true };
-      },
-      'sync:resume': () => {
-        this.resume();
-        return { paused: false };
-      },
-      'notification-settings:get': () => this.options.settings.get(),
-      'notification-settings:set': (patch) => {
-        try {
-          return this.options.settings.update(patch);
-        } catch {
-          throw new IpcHandlerError('invalid-settings', 'These notification settings cannot be saved.');
-        }
-      },
-    };
+    return visibilityHandlers(this, this.options.settings, this.options.writeClipboard);
   }
 
   close(): void {
@@ -312,14 +157,19 @@ export class AccountVisibility {
     this.closed = true;
     this.stop();
     if (this.trayTimer) clearTimeout(this.trayTimer);
-    for (const w of this.watched.values()) {
-      w.stopApi?.();
-      w.log.close();
-    }
+    for (const w of this.watched.values()) w.close();
     this.watched.clear();
   }
 
   // ---- internals ------------------------------------------------------------------
+
+  /** The account asked for, else the current one; `account-not-found` when there is none. */
+  private account(accountId: string | null | undefined): { watched: WatchedAccount } {
+    const id = accountId ?? this.options.accounts.current()?.id ?? null;
+    const watched = id === null ? undefined : this.watched.get(id);
+    if (!watched) throw new IpcHandlerError('account-not-found', 'No such account.');
+    return { watched };
+  }
 
   /** Opens logs and notifiers for new accounts, follows session changes, closes what left. */
   private refreshAccounts(): void {
@@ -327,12 +177,11 @@ export class AccountVisibility {
     const listed = new Set(this.options.accounts.list().map((a) => a.id));
     for (const [id, w] of this.watched) {
       if (listed.has(id)) continue;
-      w.stopApi?.();
-      w.log.close();
+      w.close();
       this.watched.delete(id);
     }
     for (const id of listed) {
-      let runtime: Runtime;
+      let runtime: VisibleRuntime;
       try {
         runtime = this.options.accounts.runtime(id);
       } catch {
@@ -340,60 +189,20 @@ export class AccountVisibility {
       }
       let w = this.watched.get(id);
       if (!w || w.runtime !== runtime) {
-        if (w) {
-          w.stopApi?.();
-          w.log.close();
-        }
-        w = this.watch(runtime);
+        w?.close();
+        w = new WatchedAccount(runtime, {
+          settings: () => this.options.settings.get(),
+          display: (batch) => this.options.display(batch),
+          ...(this.options.now ? { now: this.options.now } : {}),
+          ...(this.options.utcOffsetMinutes ? { utcOffsetMinutes: this.options.utcOffsetMinutes } : {}),
+          ...(this.options.logRows !== undefined ? { logRows: this.options.logRows } : {}),
+          ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
+        });
         this.watched.set(id, w);
       }
-      const api = runtime.session?.api ?? null;
-      if (api !== w.api) {
-        w.stopApi?.();
-        w.api = api;
-        w.stopApi = api === null ? null : recordSyncActivity(w.log, { api });
-        if (api === null) w.sync = { ...w.sync, connection: 'unknown' };
-      }
+      w.followSession();
     }
     this.scheduleTray();
-  }
-
-  private watch(runtime: Runtime): Watched {
-    const identity = runtime.record.identity;
-    const log = new SyncLog(syncLogFileFor(runtime.mirror.file), {
-      ...(this.options.logRows !== undefined ? { maxRows: this.options.logRows } : {}),
-      ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
-    });
-    const notifier = new Notifier({
-      accountId: runtime.id,
-      me: { username: identity.username, user_id: identity.user_id },
-      mirror: runtime.mirror,
-      settings: () => this.options.settings.get(),
-      display: (batch) => this.options.display(batch),
-      ...(this.options.now ? { now: this.options.now } : {}),
-      ...(this.options.utcOffsetMinutes ? { utcOffsetMinutes: this.options.utcOffsetMinutes } : {}),
-    });
-    return {
-      runtime,
-      log,
-      notifier,
-      api: null,
-      stopApi: null,
-      sync: initialAccountSyncState(null),
-    };
-  }
-
-  private syncEvent(accountId: string, event: SyncEvent): void {
-    const w = this.watched.get(accountId);
-    if (!w) return;
-    recordSyncEvent(w.log, event);
-    w.notifier.handle(event);
-    w.sync = reduceAccountSync(w.sync, event, {
-      nowMs: this.options.now?.() ?? Date.now(),
-      firstSyncPending: () => w.runtime.mirror.passState('tasks')?.completedAt == null,
-    });
-    // Progress and poll plans change nothing the tray shows.
-    if (event.type !== 'progress' && event.type !== 'poll-scheduled') this.scheduleTray();
   }
 
   private scheduleTray(): void {
@@ -403,11 +212,4 @@ export class AccountVisibility {
       if (!this.closed) this.options.trayChanged(this.tray());
     }, this.options.trayDelayMs ?? 300);
   }
-}
-
-/** The organization's name as mirrored, else its id (null without one). */
-function organizationName(mirror: Mirror, orgId: string | null): string | null {
-  if (orgId === null) return null;
-  const name = mirror.resources('organizations').find((o) => o.org_id === orgId)?.name;
-  return typeof name === 'string' && name.trim() !== '' ? name : orgId;
 }

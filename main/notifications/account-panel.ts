@@ -1,0 +1,42 @@
+// The Sync screen's account panel: each account's tray line with its problem,
+// session end and each collection's freshness from its log, in the IPC shape
+// (main/ipc/visibility-schemas.ts).
+import type { TrayAccount } from '../../sync/notify/tray-model';
+import type { SyncAccountView } from '../ipc/visibility-schemas';
+import type { WatchedAccount } from './watched-account';
+
+export function accountPanelEntry(
+  watched: WatchedAccount,
+  line: TrayAccount,
+  current: boolean,
+): SyncAccountView {
+  const { runtime, sync } = watched;
+  return {
+    account_id: line.accountId,
+    label: line.label,
+    current,
+    state: line.state,
+    connection: line.connection,
+    problem:
+      sync.problem === null
+        ? null
+        : {
+            kind: sync.problem.kind,
+            type: sync.problem.type,
+            message: sync.problem.message,
+            retry_at: sync.problem.retryAt,
+          },
+    syncing: line.syncing,
+    session_ends_at: runtime.record.session_ends_at ?? null,
+    last_synced_at: sync.lastSyncedAt ?? runtime.mirror.passState('tasks')?.completedAt ?? null,
+    pending: line.pending,
+    conflicts: line.conflicts,
+    failed: line.failed,
+    unseen: line.unseen,
+    collections: watched.log.collections().map((c) => ({
+      collection: c.collection,
+      checked_at: c.checkedAt,
+      changed_at: c.changedAt,
+    })),
+  };
+}

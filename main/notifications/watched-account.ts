@@ -1,0 +1,96 @@
+// One account as the app's visibility follows it: its sync log file (fed by its
+// API client and engine events), its notifier, and its status as the sync
+// events leave it (sync/accounts/account-status.ts). Opened and closed by
+// AccountVisibility as accounts come, sign in and go.
+import type { Mirror } from '../../db/mirror';
+import type { ApiClient } from '../../sync/api/api-client';
+import {
+  type AccountSyncState,
+  initialAccountSyncState,
+  reduceAccountSync,
+} from '../../sync/accounts/account-status';
+import type { AccountRuntime } from '../../sync/accounts/account-runtime';
+import type { SyncEngine } from '../../sync/engine/sync-engine';
+import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
+import type { DesktopNotification } from '../../sync/notify/notification-decisions';
+import { Notifier } from '../../sync/notify/notifier';
+import type { NotificationSettings } from '../../sync/notify/notification-settings';
+import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
+import { recordSyncActivity, recordSyncEvent } from '../../sync/sync-log/sync-log-recorder';
+
+export type VisibleRuntime = AccountRuntime<Mirror, SyncEngine>;
+
+export interface WatchedAccountOptions {
+  settings: () => NotificationSettings;
+  display: (notifications: readonly DesktopNotification[]) => void;
+  now?: () => number;
+  utcOffsetMinutes?: (nowMs: number) => number;
+  /** Rows kept per account log. */
+  logRows?: number;
+  /** better-sqlite3 addon for Electron (main/native/sqlite-addon.ts). */
+  nativeBinding?: string;
+}
+
+export class WatchedAccount {
+  readonly log: SyncLog;
+  readonly notifier: Notifier;
+  /** The account's status as its sync events left it. */
+  sync: AccountSyncState = initialAccountSyncState(null);
+  private api: ApiClient | null = null;
+  private stopApi: (() => void) | null = null;
+
+  constructor(
+    readonly runtime: VisibleRuntime,
+    private readonly options: WatchedAccountOptions,
+  ) {
+    const identity = runtime.record.identity;
+    this.log = new SyncLog(syncLogFileFor(runtime.mirror.file), {
+      ...(options.logRows !== undefined ? { maxRows: options.logRows } : {}),
+      ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+    });
+    this.notifier = new Notifier({
+      accountId: runtime.id,
+      me: { username: identity.username, user_id: identity.user_id },
+      mirror: runtime.mirror,
+      settings: options.settings,
+      display: options.display,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.utcOffsetMinutes ? { utcOffsetMinutes: options.utcOffsetMinutes } : {}),
+    });
+  }
+
+  /** Logs the requests of the session's API client (a new one after each sign-in); none while signed out. */
+  followSession(): void {
+    const api = this.runtime.session?.api ?? null;
+    if (api === this.api) return;
+    this.stopApi?.();
+    this.api = api;
+    this.stopApi = api === null ? null : recordSyncActivity(this.log, { api });
+    if (api === null) this.sync = { ...this.sync, connection: 'unknown' };
+  }
+
+  /** One engine event: logged, shown as a notification when it calls for one, and folded into the status. */
+  syncEvent(event: SyncEvent): void {
+    recordSyncEvent(this.log, event);
+    this.notifier.handle(event);
+    this.sync = reduceAccountSync(this.sync, event, {
+      nowMs: this.options.now?.() ?? Date.now(),
+      firstSyncPending: () => this.runtime.mirror.passState('tasks')?.completedAt == null,
+    });
+  }
+
+  /** Pushing the queued edits after a sign-in failed: only the log tells it (the edits stay queued). */
+  pushFailed(error: SyncErrorInfo): void {
+    this.log.add({
+      level: 'error',
+      kind: 'push',
+      message: `pushing queued edits failed: ${error.message}`,
+      detail: { error_kind: error.kind, problem_type: error.type },
+    });
+  }
+
+  close(): void {
+    this.stopApi?.();
+    this.log.close();
+  }
+}
