@@ -154,7 +154,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       await writeFile(demoServersFile, JSON.stringify(demos.map((d) => d.server.base_url)));
       return { server: demo.server, token: demo.token };
     },
-    paused: () => visibility.isPaused(),
+    paused: () => accounts.isPaused(),
   });
 
   const openFromNotification = async ({ open }: DesktopNotification) => {
