@@ -49,6 +49,7 @@ function statusAccount(runtime: Runtime): StatusAccount {
     mirror: runtime.mirror,
     signedIn: runtime.session !== null,
     readOnly: runtime.record.read_only,
+    sync: runtime.sync,
   };
 }
 
@@ -80,7 +81,6 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
   const board = new SyncStatusBoard({
     emitStatus: (status) => emit('sync:status-changed', status),
     emitChanged,
-    ...(options.now ? { now: options.now } : {}),
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
     ...(options.paused ? { paused: options.paused } : {}),
   });

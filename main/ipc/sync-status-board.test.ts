@@ -6,6 +6,11 @@ import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/engine/sync-events';
 import type { MirrorChanged, SyncStatus } from './screen-schemas';
+import {
+  type AccountSyncState,
+  initialAccountSyncState,
+  reduceAccountSync,
+} from '../../sync/accounts/account-status';
 import { type StatusAccount, SyncStatusBoard } from './sync-status-board';
 
 let dir: string;
@@ -14,6 +19,8 @@ let statuses: SyncStatus[];
 let changes: MirrorChanged[];
 let board: SyncStatusBoard;
 let account: StatusAccount;
+/** The account's status as an AccountRuntime keeps it (the board only shows it). */
+let tracked: AccountSyncState;
 const now = new Date('2026-03-04T10:00:00Z');
 
 beforeAll(async () => {
@@ -34,11 +41,28 @@ beforeEach(() => {
   board = new SyncStatusBoard({
     emitStatus: (status) => statuses.push(status),
     emitChanged: (change) => changes.push(change),
-    now: () => now,
     throttleMs: 0,
   });
-  account = { accountId: 'acct-1', mirror, signedIn: true, readOnly: false };
+  tracked = initialAccountSyncState(mirror.passState('tasks')?.completedAt ?? null);
+  account = {
+    accountId: 'acct-1',
+    mirror,
+    signedIn: true,
+    readOnly: false,
+    get sync() {
+      return tracked;
+    },
+  };
 });
+
+/** One sync event as the app delivers it: the runtime folds it into the status, then the board hears it. */
+function feed(target: StatusAccount, event: SyncEvent): void {
+  tracked = reduceAccountSync(tracked, event, {
+    nowMs: now.getTime(),
+    firstSyncPending: () => target.mirror.passState('tasks')?.completedAt == null,
+  });
+  board.onSyncEvent({ ...target, sync: tracked }, event);
+}
 
 const latest = () => statuses[statuses.length - 1];
 const settle = () => new Promise((done) => setTimeout(done, 5));
@@ -52,9 +76,9 @@ const networkError = {
 
 describe('the sync status the screens show', () => {
   test('a first sync reports its progress until it finishes, then the time it finished', async () => {
-    board.onSyncEvent(account, { type: 'sync-started', reason: 'start', tier: 'full' });
+    feed(account, { type: 'sync-started', reason: 'start', tier: 'full' });
     expect(latest()).toMatchObject({ syncing: true, first_sync: { collection: 'organizations' } });
-    board.onSyncEvent(account, {
+    feed(account, {
       type: 'progress',
       collection: 'tasks',
       scope: '',
@@ -77,7 +101,7 @@ describe('the sync status the screens show', () => {
       notifications: 0,
       failed_collections: [],
     };
-    board.onSyncEvent(account, { type: 'sync-finished', reason: 'start', summary });
+    feed(account, { type: 'sync-finished', reason: 'start', summary });
     expect(latest()).toMatchObject({
       syncing: false,
       first_sync: null,
@@ -87,9 +111,9 @@ describe('the sync status the screens show', () => {
   });
 
   test('offline says why, and coming back online clears it', () => {
-    board.onSyncEvent(account, { type: 'offline', error: networkError });
+    feed(account, { type: 'offline', error: networkError });
     expect(latest()).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
-    board.onSyncEvent(account, { type: 'online' });
+    feed(account, { type: 'online' });
     expect(latest()).toMatchObject({ connection: 'online', problem: null });
   });
 
@@ -113,12 +137,12 @@ describe('the sync status the screens show', () => {
       kind: 'update',
       serverId: 'tsk_1',
     };
-    board.onSyncEvent(account, pushed);
+    feed(account, pushed);
     expect(changes[changes.length - 1]).toMatchObject({ collections: ['tasks'], task_ids: ['tsk_1'] });
   });
 
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
-    board.onSyncEvent(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
+    feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);
   });
 
@@ -147,8 +171,8 @@ describe('the sync status the screens show', () => {
         message: 'sections.list: 500 internal',
       },
     };
-    board.onSyncEvent(account, { type: 'sync-started', reason: 'sync-now', tier: 'full' });
-    board.onSyncEvent(account, {
+    feed(account, { type: 'sync-started', reason: 'sync-now', tier: 'full' });
+    feed(account, {
       type: 'sync-finished',
       reason: 'sync-now',
       summary: summary([sectionsFailed]),
@@ -165,17 +189,17 @@ describe('the sync status the screens show', () => {
         message: 'sections.list: 500 internal',
       },
     ]);
-    board.onSyncEvent(account, { type: 'sync-started', reason: 'poll-hot', tier: 'hot' });
-    board.onSyncEvent(account, { type: 'sync-finished', reason: 'poll-hot', summary: summary([]) });
+    feed(account, { type: 'sync-started', reason: 'poll-hot', tier: 'hot' });
+    feed(account, { type: 'sync-finished', reason: 'poll-hot', summary: summary([]) });
     expect(latest()?.unsynced).toHaveLength(1);
-    board.onSyncEvent(account, { type: 'sync-started', reason: 'poll-retry', tier: 'full' });
-    board.onSyncEvent(account, { type: 'sync-finished', reason: 'poll-retry', summary: summary([]) });
+    feed(account, { type: 'sync-started', reason: 'poll-retry', tier: 'full' });
+    feed(account, { type: 'sync-finished', reason: 'poll-retry', summary: summary([]) });
     expect(latest()?.unsynced).toEqual([]);
   });
 
   test('a signed-out account is offline and says it is signed out', () => {
     const signedOut = { ...account, signedIn: false };
-    board.onSyncEvent(signedOut, { type: 'signed-out', reason: 'token-revoked' });
+    feed(signedOut, { type: 'signed-out', reason: 'token-revoked' });
     expect(latest()).toMatchObject({
       signed_out: true,
       connection: 'offline',
@@ -191,11 +215,10 @@ describe('pause and rate limits', () => {
     board = new SyncStatusBoard({
       emitStatus: (status) => statuses.push(status),
       emitChanged: (change) => changes.push(change),
-      now: () => now,
       throttleMs: 0,
       paused: () => paused,
     });
-    board.onSyncEvent(account, {
+    feed(account, {
       type: 'sync-failed',
       reason: 'sync-now',
       error: {
@@ -214,24 +237,24 @@ describe('pause and rate limits', () => {
     });
     paused = true;
     expect(board.status(account).paused).toBe(true);
-    board.onSyncEvent(account, { type: 'sync-failed', reason: 'sync-now', error: networkError });
+    feed(account, { type: 'sync-failed', reason: 'sync-now', error: networkError });
     expect(latest()).toMatchObject({ connection: 'offline', problem: { kind: 'network', retry_at: null } });
   });
 
   test('while the client waits out a 429 the status says rate-limited until when, and clears once answers come', () => {
-    board.onSyncEvent(account, { type: 'rate-limited', retryAfterSeconds: 30 });
+    feed(account, { type: 'rate-limited', retryAfterSeconds: 30 });
     expect(latest()).toMatchObject({
       connection: 'offline',
       problem: { type: 'rate-limit', retry_at: '2026-03-04T10:00:30.000Z' },
     });
-    board.onSyncEvent(account, { type: 'rate-limit-lifted' });
+    feed(account, { type: 'rate-limit-lifted' });
     expect(latest()).toMatchObject({ connection: 'online', problem: null });
   });
 
   test('a lifted rate limit leaves another problem showing', () => {
-    board.onSyncEvent(account, { type: 'offline', error: networkError });
+    feed(account, { type: 'offline', error: networkError });
     const before = statuses.length;
-    board.onSyncEvent(account, { type: 'rate-limit-lifted' });
+    feed(account, { type: 'rate-limit-lifted' });
     expect(statuses).toHaveLength(before);
     expect(board.status(account)).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
   });

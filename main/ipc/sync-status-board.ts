@@ -5,11 +5,7 @@
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
 import type { PassState } from '../../db/sync-passes';
-import {
-  type AccountSyncState,
-  initialAccountSyncState,
-  reduceAccountSync,
-} from '../../sync/accounts/account-status';
+import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { CollectionFailure, SyncEvent } from '../../sync/engine/sync-events';
 import type { MirrorChanged, SyncStatus, UnsyncedCollection } from './screen-schemas';
 
@@ -23,12 +19,13 @@ export interface StatusAccount {
   readonly mirror: StatusMirror;
   readonly signedIn: boolean;
   readonly readOnly: boolean;
+  /** The account's status as its sync events left it (AccountRuntime.sync): the board shows it, never derives it. */
+  readonly sync: AccountSyncState;
 }
 
 export interface SyncStatusBoardOptions {
   readonly emitStatus: (status: SyncStatus) => void;
   readonly emitChanged: (change: MirrorChanged) => void;
-  readonly now?: () => Date;
   /** Progress and pulled pages are told at most this often (ms). */
   readonly throttleMs?: number;
   /** Whether the person paused syncing (AccountVisibility decides; default never). */
@@ -36,8 +33,8 @@ export interface SyncStatusBoardOptions {
 }
 
 interface BoardAccount {
-  /** The account's status as its sync events left it (sync/accounts/account-status.ts). */
-  sync: AccountSyncState;
+  /** The status the board last saw, to tell what an event changed. */
+  seen: AccountSyncState;
   /** Collections a pull wrote since the last note to the screens. */
   pulled: Set<string>;
   pulledTimer: ReturnType<typeof setTimeout> | null;
@@ -51,11 +48,9 @@ function mirrorCollection(collection: string): string | null {
 
 export class SyncStatusBoard {
   private readonly states = new Map<string, BoardAccount>();
-  private readonly now: () => Date;
   private readonly throttleMs: number;
 
   constructor(private readonly options: SyncStatusBoardOptions) {
-    this.now = options.now ?? (() => new Date());
     this.throttleMs = options.throttleMs ?? 250;
   }
 
@@ -63,7 +58,7 @@ export class SyncStatusBoard {
     let state = this.states.get(account.accountId);
     if (!state) {
       state = {
-        sync: initialAccountSyncState(account.mirror.passState('tasks')?.completedAt ?? null),
+        seen: account.sync,
         pulled: new Set(),
         pulledTimer: null,
         statusTimer: null,
@@ -75,7 +70,7 @@ export class SyncStatusBoard {
 
   /** The account's status now. */
   status(account: StatusAccount): SyncStatus {
-    const { sync } = this.state(account);
+    const { sync } = account;
     const counts = outboxCounts(account.mirror);
     return {
       account_id: account.accountId,
@@ -148,16 +143,13 @@ export class SyncStatusBoard {
   /** One sync event of the account: its status follows the reducer; the screens hear what changed. */
   onSyncEvent(account: StatusAccount, event: SyncEvent): void {
     const state = this.state(account);
-    const previous = state.sync;
-    state.sync = reduceAccountSync(state.sync, event, {
-      nowMs: this.now().getTime(),
-      firstSyncPending: () => account.mirror.passState('tasks')?.completedAt == null,
-    });
+    const previous = state.seen;
+    state.seen = account.sync;
     switch (event.type) {
       case 'progress': {
         const collection = mirrorCollection(event.collection);
         if (collection !== null) this.pulledInto(account, collection);
-        if (state.sync.firstSync !== null) this.announceSoon(account);
+        if (account.sync.firstSync !== null) this.announceSoon(account);
         break;
       }
       case 'sync-finished':
@@ -179,7 +171,7 @@ export class SyncStatusBoard {
         this.announce(account);
         break;
       case 'rate-limit-lifted':
-        if (state.sync !== previous) this.announce(account);
+        if (account.sync !== previous) this.announce(account);
         break;
       case 'changes': {
         const collections = [

@@ -35,6 +35,7 @@ test('while the client waits out a 429, the status bar, the account panel and th
   cleanups.push(() => emulator.stop());
   const directory = await mkdtemp(join(tmpdir(), 'svc-status-views-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  const now = Date.parse('2026-03-04T10:00:00Z');
   const accounts = await AccountManager.open<Mirror, SyncEngine>({
     directory,
     secrets: withEncryptionReport(new FileSecretStore(join(directory, 'secrets.json')), true),
@@ -42,14 +43,14 @@ test('while the client waits out a 429, the status bar, the account panel and th
     createEngine: ({ mirror, api, me, onEvent }) =>
       new SyncEngine({ mirror, api, me, onEvent, pullInWorker: false }),
     startEngines: true,
+    // The clock the account's status reads (retry_at is now + Retry-After).
+    now: () => now,
   });
   cleanups.push(() => accounts.close());
-  const now = Date.parse('2026-03-04T10:00:00Z');
   const statuses: SyncStatus[] = [];
   const board = new SyncStatusBoard({
     emitStatus: (status) => statuses.push(status),
     emitChanged: () => undefined,
-    now: () => new Date(now),
     throttleMs: 0,
   });
   cleanups.push(() => board.close());
@@ -73,6 +74,7 @@ test('while the client waits out a 429, the status bar, the account panel and th
     mirror: runtime.mirror,
     signedIn: true,
     readOnly: false,
+    sync: runtime.sync,
   });
   // Fed as the screen backend feeds it.
   cleanups.push(

@@ -1,14 +1,10 @@
 // One account as the app's visibility follows it: its sync log file (fed by its
 // API client and engine events), its notifier, and its status as the sync
-// events leave it (sync/accounts/account-status.ts). Opened and closed by
+// events left it (the runtime's, sync/accounts/account-status.ts). Opened and closed by
 // AccountVisibility as accounts come, sign in and go.
 import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../../sync/api/api-client';
-import {
-  type AccountSyncState,
-  initialAccountSyncState,
-  reduceAccountSync,
-} from '../../sync/accounts/account-status';
+import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
@@ -34,8 +30,6 @@ export interface WatchedAccountOptions {
 export class WatchedAccount {
   readonly log: SyncLog;
   readonly notifier: Notifier;
-  /** The account's status as its sync events left it. */
-  sync: AccountSyncState = initialAccountSyncState(null);
   private api: ApiClient | null = null;
   private stopApi: (() => void) | null = null;
 
@@ -59,6 +53,11 @@ export class WatchedAccount {
     });
   }
 
+  /** The account's status as its sync events left it: the runtime's, the one every view reads. */
+  get sync(): AccountSyncState {
+    return this.runtime.sync;
+  }
+
   /** Logs the requests of the session's API client (a new one after each sign-in); none while signed out. */
   followSession(): void {
     const api = this.runtime.session?.api ?? null;
@@ -66,17 +65,12 @@ export class WatchedAccount {
     this.stopApi?.();
     this.api = api;
     this.stopApi = api === null ? null : recordSyncActivity(this.log, { api });
-    if (api === null) this.sync = { ...this.sync, connection: 'unknown' };
   }
 
-  /** One engine event: logged, shown as a notification when it calls for one, and folded into the status. */
+  /** One engine event: logged, and shown as a notification when it calls for one (the runtime keeps the status). */
   syncEvent(event: SyncEvent): void {
     recordSyncEvent(this.log, event);
     this.notifier.handle(event);
-    this.sync = reduceAccountSync(this.sync, event, {
-      nowMs: this.options.now?.() ?? Date.now(),
-      firstSyncPending: () => this.runtime.mirror.passState('tasks')?.completedAt == null,
-    });
   }
 
   /** Pushing the queued edits after a sign-in failed: only the log tells it (the edits stay queued). */

@@ -545,7 +545,9 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
           checkpoints,
           ...(nativeBinding !== undefined ? { nativeBinding } : {}),
         }) as unknown as Promise<M>);
-    const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)));
+    const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)), () =>
+      this.#now(),
+    );
     runtime.subscribe((event) => {
       if (event.type === 'status') this.#announce();
       else this.#emit({ type: 'account-event', account_id: record.id, event });

@@ -11,11 +11,14 @@ import type { SyncEvent, SyncEventListener } from '../engine/sync-events';
 import { errorInfo } from '../engine/sync-error-info';
 import type { SyncErrorInfo } from '../engine/sync-events';
 import type { AccountRecord, SignedOutReason } from './account-registry';
+import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } from './account-status';
 
 /** What the accounts need of a mirror; db/'s Mirror has it. */
 export interface AccountMirror extends OutboxCountSource {
   /** Blocked (read-only) operations back to the queue; returns how many. */
   unblockAll(): number;
+  /** Bookkeeping of the task list's passes: a sync is the first until it completed once. */
+  passState(collection: 'tasks'): { completedAt: string | null } | null;
   /** Records whose mirror this is. */
   setAccount(account: { orgId: string; username: string }): void;
   close(): void;
@@ -83,11 +86,23 @@ export class AccountRuntime<
   #pushing: Promise<void> | null = null;
   readonly #listeners = new Set<(event: AccountRuntimeEvent) => void>();
   #closed = false;
+  readonly #now: () => number;
+  #sync: AccountSyncState;
 
-  constructor(record: AccountRecord, mirror: M) {
+  constructor(record: AccountRecord, mirror: M, now: () => number = Date.now) {
     this.id = record.id;
     this.#record = record;
     this.mirror = mirror;
+    this.#now = now;
+    this.#sync = initialAccountSyncState(mirror.passState('tasks')?.completedAt ?? null);
+  }
+
+  /**
+   * The account's sync status as its engine's events left it (account-status.ts):
+   * the one source the status bar, the tray and the Sync screen show.
+   */
+  get sync(): AccountSyncState {
+    return this.#sync;
   }
 
   /** The account as last saved in the registry. */
@@ -161,6 +176,8 @@ export class AccountRuntime<
     const session = this.#session;
     if (!session) return;
     this.#session = null;
+    // Nothing is known of the connection until a session syncs again.
+    this.#sync = { ...this.#sync, connection: 'unknown' };
     this.emitStatus();
     await session.engine?.stop?.();
     await this.#pushing;
@@ -178,6 +195,13 @@ export class AccountRuntime<
 
   /** @internal */
   emit(event: AccountRuntimeEvent): void {
+    // Folded in before any listener runs, so every view reads the status the event left.
+    if (event.type === 'sync' && !this.#closed) {
+      this.#sync = reduceAccountSync(this.#sync, event.event, {
+        nowMs: this.#now(),
+        firstSyncPending: () => this.mirror.passState('tasks')?.completedAt == null,
+      });
+    }
     for (const listener of this.#listeners) {
       try {
         listener(event);

@@ -244,9 +244,7 @@ describe('the account status after one sync event', () => {
   });
 
   test('an event that changes nothing of the status returns the same status (its views need not redraw)', () => {
-    expect(
-      reduceAccountSync(start, { type: 'poll-scheduled', tier: 'hot', at: NOW }, context()),
-    ).toBe(start);
+    expect(reduceAccountSync(start, { type: 'poll-scheduled', tier: 'hot', at: NOW }, context())).toBe(start);
     expect(reduceAccountSync(offline, { type: 'rate-limit-lifted' }, context())).toBe(offline);
   });
 });
