@@ -27,7 +27,7 @@ export interface ScreenBackendOptions {
   readonly now?: () => Date;
   /** How often progress and pulled pages reach the screens (ms). */
   readonly throttleMs?: number;
-  /** Whether the person paused syncing (AccountVisibility); "sync now" is refused meanwhile. */
+  /** Whether the person paused syncing (the account manager owns it); "sync now" is refused meanwhile. */
   readonly paused?: () => boolean;
 }
 
