@@ -1,8 +1,8 @@
 // The notification settings (kinds, quiet hours, keep running in the tray) in
 // a small JSON file in userData; unreadable parts fall back to defaults and
 // writes replace the file atomically.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { z } from 'zod';
+import { readJsonFileSync, writeJsonFileSync } from '../../sync/files/json-file';
 import {
   applySettingsPatch,
   type NotificationSettings,
@@ -14,13 +14,9 @@ export class NotificationSettingsStore {
   #current: NotificationSettings;
 
   constructor(readonly filePath: string) {
-    let stored: unknown;
-    try {
-      stored = JSON.parse(readFileSync(filePath, 'utf8'));
-    } catch {
-      stored = undefined;
-    }
-    this.#current = readNotificationSettings(stored);
+    // Read leniently, part by part (readNotificationSettings): the file only has to be JSON.
+    const stored = readJsonFileSync(filePath, z.unknown());
+    this.#current = readNotificationSettings(stored.state === 'read' ? stored.value : undefined);
   }
 
   get(): NotificationSettings {
@@ -30,10 +26,7 @@ export class NotificationSettingsStore {
   /** Applies a change, writes it through and answers the whole; a bad value throws and nothing changes. */
   update(patch: NotificationSettingsPatch): NotificationSettings {
     const next = applySettingsPatch(this.#current, patch);
-    mkdirSync(dirname(this.filePath), { recursive: true });
-    const temporary = `${this.filePath}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(temporary, this.filePath);
+    writeJsonFileSync(this.filePath, next);
     this.#current = next;
     return next;
   }

@@ -2,10 +2,10 @@
 // accounts' mirror files: per account its server, signed-in identity, token
 // kind, read-only flag, state and mirror file. No secret is ever written here.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AccountRegistryUnreadableError } from './account-errors';
+import { readJsonFile, writeJsonFile } from '../files/json-file';
 
 export const REGISTRY_FILE_NAME = 'accounts.json';
 
@@ -104,29 +104,10 @@ export class AccountRegistry {
   /** A missing file is an empty registry; a file that does not parse is an error (never overwritten). */
   static async open(directory: string): Promise<AccountRegistry> {
     const file = join(directory, REGISTRY_FILE_NAME);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        return new AccountRegistry(directory, structuredClone(EMPTY));
-      throw new AccountRegistryUnreadableError(file, (error as NodeJS.ErrnoException).code ?? 'read failed');
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AccountRegistryUnreadableError(file, 'not JSON');
-    }
-    const parsed = registryFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(file)');
-      throw new AccountRegistryUnreadableError(
-        file,
-        `unexpected ${[...new Set(paths)].slice(0, 3).join(', ')}`,
-      );
-    }
-    return new AccountRegistry(directory, parsed.data);
+    const read = await readJsonFile(file, registryFileSchema);
+    if (read.state === 'missing') return new AccountRegistry(directory, structuredClone(EMPTY));
+    if (read.state === 'unreadable') throw new AccountRegistryUnreadableError(file, read.reason);
+    return new AccountRegistry(directory, read.value);
   }
 
   get contents(): Readonly<RegistryContents> {
@@ -168,16 +149,6 @@ export class AccountRegistry {
   }
 
   async #write(contents: RegistryContents): Promise<void> {
-    await mkdir(this.directory, { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    await rm(temporary, { force: true });
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(contents, null, 2)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, this.file);
+    await writeJsonFile(this.file, contents);
   }
 }
