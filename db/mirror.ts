@@ -8,19 +8,14 @@ import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
 import { ChangeFeed, type NewNotification, type Notification } from './change-feed';
 import {
-  checkResource,
-  type CollectionName,
-  COLLECTIONS,
-  type CollectionSpec,
-  columnValues,
-  type OtherCollection,
-} from './collections';
-import {
-  asStorageError,
-  IncompletePassError,
-  type MalformedRowError,
-  NotInMirrorError,
-} from './mirror-errors';
+  type ChangeList,
+  PageApplication,
+  type PageApplied,
+  type PageInput,
+  type Resource,
+} from './page-apply';
+import { type CollectionName, COLLECTIONS, type OtherCollection } from './collections';
+import { asStorageError } from './mirror-errors';
 import {
   type Conflict,
   type ConflictInput,
@@ -28,8 +23,6 @@ import {
   Outbox,
   type OutboxOp,
   type OutboxState,
-  type ParkedEdit,
-  sameJson,
   type ServerAnswer,
 } from './outbox';
 import type { MirrorDatabase } from './schema';
@@ -37,90 +30,22 @@ import { type PassState, type StoredPage, SyncPasses } from './sync-passes';
 import {
   buildNextSortIndex,
   deferredBuild,
-  deferSortIndexes,
   hasDeferredSortIndexes,
   registersVocabulary,
   wordIndexComplete,
 } from './deferred-indexes';
-import { checkTask, type TaskObject } from './task-columns';
+import type { TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
 import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
 import { TaskStore } from './task-store';
 import { WordIndex } from './word-index';
 
-export type Resource = Record<string, unknown>;
+export type { ChangeList, PageApplied, PageInput, Resource } from './page-apply';
 
 /** The caller's identity as `/v1/me` last answered it, with the answer's ETag. */
 export interface RememberedIdentity {
   etag: string;
   me: { user_id: string; username: string; org_id: string | null };
-}
-
-export interface CreatedResource {
-  collection: CollectionName;
-  id: string;
-  after: Resource;
-}
-
-export interface UpdatedResource {
-  collection: CollectionName;
-  id: string;
-  before: Resource;
-  after: Resource;
-  /** Only the fields whose value changed. */
-  changes: Record<string, { before: unknown; after: unknown }>;
-}
-
-export interface DeletedResource {
-  collection: CollectionName;
-  id: string;
-  before: Resource;
-}
-
-/** What a write from the server changed in the mirror's server copies (the feed for notifications). */
-export interface ChangeList {
-  created: CreatedResource[];
-  updated: UpdatedResource[];
-  deleted: DeletedResource[];
-  /** Tasks the server no longer has but that hold pending local edits: kept (marked server_gone) until settled. */
-  goneWithPendingEdits: string[];
-  /** Their stopped edits this write parked as deleted-remotely conflicts (each once): the pull announces them. */
-  parkedEdits: ParkedEdit[];
-}
-
-export interface PageInput {
-  collection: CollectionName;
-  /** '' (default) for a collection listed whole; the team id for sprints; the task id for comments and history. */
-  scope?: string;
-  /**
-   * A filtered listing (e.g. `filter[created_after]`, the hot set): its items
-   * are stored, but it never counts toward removing what it did not return.
-   */
-  partial?: boolean;
-  /** 0 for the first page of the pass. */
-  pageIndex: number;
-  cursorSent: string | null;
-  /** The page's ETag (sent back as If-None-Match next time). */
-  etag: string | null;
-  nextCursor: string | null;
-  /** The page's items, already validated by the sync engine; the mirror checks the fields it reads. */
-  items: readonly unknown[];
-  /** ETags of single items when known (a list page carries none). */
-  itemEtags?: ReadonlyMap<string, string>;
-}
-
-/**
- * A malformed row is rejected alone and the rest of the page is applied: one
- * bad row must not stall the whole sync. The rejected row keeps its previous
- * copy (and is not removed by the pass), and the page is recorded without its
- * ETag so the next pass fetches it again rather than getting a 304.
- */
-export interface PageApplied {
-  changes: ChangeList;
-  rejected: MalformedRowError[];
-  /** Items identical to the stored copy. */
-  unchanged: number;
-  passNo: number;
 }
 
 export interface MirroredTask {
@@ -151,34 +76,6 @@ export interface MirrorOptions {
   flushLogInBackground?: boolean;
 }
 
-const emptyChanges = (): ChangeList => ({
-  created: [],
-  updated: [],
-  deleted: [],
-  goneWithPendingEdits: [],
-  parkedEdits: [],
-});
-
-function fieldChanges(
-  before: Resource,
-  after: Resource,
-): Record<string, { before: unknown; after: unknown }> {
-  const changes: Record<string, { before: unknown; after: unknown }> = {};
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (!sameJson(before[key], after[key]))
-      changes[key] = { before: before[key] ?? null, after: after[key] ?? null };
-  }
-  return changes;
-}
-
-interface CollectionStatements {
-  select: Statement<[string], { raw_json: string; seen_pass: number }>;
-  upsert: Statement<unknown[]>;
-  seen: Statement<[number, string]>;
-  seenMany: Statement<[number, string]>;
-  removeUnseen: Statement<[string, number], { id: string; raw_json: string }>;
-}
-
 /**
  * Word-index leaf pages merged after a page of tasks, and after a complete
  * pass (every poll, a few ms of work at most; what edits added meanwhile).
@@ -197,10 +94,10 @@ export class Mirror {
   private readonly overlay: TaskOverlay;
   private readonly outbox: Outbox;
   private readonly passes: SyncPasses;
+  private readonly pages: PageApplication;
   private readonly queries: TaskQueries;
   private readonly feed: ChangeFeed;
   private readonly now: () => string;
-  private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();
   private accountCache: { version: string; account: AccountIdentity } | null = null;
   private aggregateCache: { version: string; key: string; value: unknown }[] = [];
   private readonly dataVersion: Statement<[], { data_version: number }>;
@@ -227,6 +124,7 @@ export class Mirror {
     this.overlay = new TaskOverlay(db, this.store, () => this.account());
     this.outbox = new Outbox(db, this.store, this.overlay, this.now);
     this.passes = new SyncPasses(db);
+    this.pages = new PageApplication(db, this.store, this.overlay, this.outbox, this.passes, this.now);
     this.dataVersion = db.prepare('PRAGMA data_version');
     this.queries = new TaskQueries(
       db,
@@ -275,12 +173,6 @@ export class Mirror {
       this.wordsCache = { version, complete: wordIndexComplete(build) };
     }
     return this.wordsCache.complete;
-  }
-
-  /** A first full pass into an empty mirror loads without the sort indexes (see deferred-indexes.ts). */
-  private beginTaskPass(collection: CollectionName, scope: string, partial: boolean): void {
-    const running = this.passes.row(collection, scope)?.state === 'running';
-    if (collection === 'tasks' && scope === '' && !partial && !running) deferSortIndexes(this.db);
   }
 
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
@@ -606,7 +498,7 @@ export class Mirror {
   /** Starts a pass over a list, or returns the running one to resume. */
   beginPass(collection: CollectionName, scope = '', options: { partial?: boolean } = {}): PassState {
     return this.write(() => {
-      this.beginTaskPass(collection, scope, options.partial ?? false);
+      this.pages.beginTaskPass(collection, scope, options.partial ?? false);
       this.passes.begin(collection, scope, options.partial ?? false, this.now());
       return this.passes.state(collection, scope) as PassState;
     }, 'server');
@@ -631,183 +523,17 @@ export class Mirror {
 
   /**
    * Stores one page answered 200, with its bookkeeping, in one transaction,
-   * and returns what changed. Starts a pass if none is running.
+   * and returns what changed (db/page-apply.ts). Starts a pass if none is running.
    */
   applyPage(input: PageInput): PageApplied {
-    const scope = input.scope ?? '';
-    const partial = input.partial ?? false;
-    const applied = this.applyPageWrite(input, scope, partial);
+    const applied = this.write(() => this.pages.applyPage(input), 'server');
     if (input.collection === 'tasks') this.tidyWordIndex(PAGE_MERGE_PAGES);
     return applied;
   }
 
-  private applyPageWrite(input: PageInput, scope: string, partial: boolean): PageApplied {
-    return this.write(() => {
-      this.beginTaskPass(input.collection, scope, partial);
-      const pass = this.passes.begin(input.collection, scope, partial, this.now());
-      const seenPass = partial ? null : pass.pass_no;
-      const result: PageApplied = {
-        changes: emptyChanges(),
-        rejected: [],
-        unchanged: 0,
-        passNo: pass.pass_no,
-      };
-      const ids: string[] = [];
-      for (const item of input.items) {
-        const id =
-          input.collection === 'tasks'
-            ? this.applyTaskItem(item, seenPass, input.itemEtags, result)
-            : this.applyResourceItem(
-                COLLECTIONS[input.collection],
-                scope,
-                item,
-                seenPass,
-                input.itemEtags,
-                result,
-              );
-        if (id !== null) ids.push(id);
-      }
-      this.passes.record(input.collection, scope, {
-        pageIndex: input.pageIndex,
-        passNo: pass.pass_no,
-        cursorSent: input.cursorSent,
-        etag: result.rejected.length > 0 ? null : input.etag,
-        nextCursor: input.nextCursor,
-        ids,
-        fetchedAt: this.now(),
-      });
-      return result;
-    }, 'server');
-  }
-
-  private applyTaskItem(
-    item: unknown,
-    seenPass: number | null,
-    itemEtags: ReadonlyMap<string, string> | undefined,
-    result: PageApplied,
-  ): string | null {
-    const bad = checkTask(item);
-    if (bad) {
-      result.rejected.push(bad);
-      if (bad.id !== null && seenPass !== null) {
-        const existing = this.store.byId(bad.id);
-        if (existing) this.store.seen(existing.rid, seenPass);
-      }
-      return bad.id;
-    }
-    const task = item as TaskObject;
-    const id = task.task_id as string;
-    const json = JSON.stringify(task);
-    const existing = this.store.byId(id);
-    const etag = itemEtags?.get(id) ?? null;
-    if (existing && existing.server_json === json && !existing.server_gone) {
-      if (seenPass !== null && existing.seen_pass !== seenPass) this.store.seen(existing.rid, seenPass);
-      result.unchanged++;
-      return id;
-    }
-    this.overlay.writeServerCopy(existing, task, json, etag, seenPass ?? existing?.seen_pass ?? 0);
-    this.noteChange('tasks', id, existing?.server_json ?? null, task, result.changes);
-    return id;
-  }
-
-  private noteChange(
-    collection: CollectionName,
-    id: string,
-    beforeJson: string | null,
-    after: Resource,
-    changes: ChangeList,
-  ): void {
-    if (beforeJson === null) {
-      changes.created.push({ collection, id, after });
-      return;
-    }
-    const before = JSON.parse(beforeJson) as Resource;
-    const fields = fieldChanges(before, after);
-    if (Object.keys(fields).length > 0)
-      changes.updated.push({ collection, id, before, after, changes: fields });
-  }
-
-  private statementsFor(spec: CollectionSpec): CollectionStatements {
-    let statements = this.collectionStatements.get(spec.table);
-    if (!statements) {
-      const columns = spec.columns.map(([name]) => name);
-      const all = [spec.idField, 'scope', 'seen_pass', ...columns, 'etag', 'fetched_at', 'raw_json'];
-      statements = {
-        select: this.db.prepare(`SELECT raw_json, seen_pass FROM ${spec.table} WHERE ${spec.idField} = ?`),
-        upsert: this.db.prepare(
-          `INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
-           ON CONFLICT (${spec.idField}) DO UPDATE SET ${all
-             .slice(1)
-             .map((c) => `${c} = excluded.${c}`)
-             .join(', ')}`,
-        ),
-        seen: this.db.prepare(`UPDATE ${spec.table} SET seen_pass = ? WHERE ${spec.idField} = ?`),
-        seenMany: this.db.prepare(
-          `UPDATE ${spec.table} SET seen_pass = ? WHERE ${spec.idField} IN (SELECT value FROM json_each(?))`,
-        ),
-        removeUnseen: this.db.prepare(
-          `DELETE FROM ${spec.table} WHERE scope = ? AND seen_pass < ? RETURNING ${spec.idField} AS id, raw_json`,
-        ),
-      };
-      this.collectionStatements.set(spec.table, statements);
-    }
-    return statements;
-  }
-
-  private applyResourceItem(
-    spec: CollectionSpec,
-    scope: string,
-    item: unknown,
-    seenPass: number | null,
-    itemEtags: ReadonlyMap<string, string> | undefined,
-    result: PageApplied,
-  ): string | null {
-    const statements = this.statementsFor(spec);
-    const checked = checkResource(spec, item);
-    if ('reason' in checked) {
-      result.rejected.push(checked);
-      if (checked.id !== null && seenPass !== null) statements.seen.run(seenPass, checked.id);
-      return checked.id;
-    }
-    const { id, object } = checked;
-    const json = JSON.stringify(object);
-    const existing = statements.select.get(id);
-    if (existing && existing.raw_json === json) {
-      if (seenPass !== null && existing.seen_pass !== seenPass) statements.seen.run(seenPass, id);
-      result.unchanged++;
-      return id;
-    }
-    statements.upsert.run(
-      id,
-      scope,
-      seenPass ?? existing?.seen_pass ?? 0,
-      ...columnValues(spec, object),
-      itemEtags?.get(id) ?? null,
-      this.now(),
-      json,
-    );
-    this.noteChange(spec.table, id, existing?.raw_json ?? null, object, result.changes);
-    return id;
-  }
-
   /** A page answered 304: its stored ids count as returned in this pass. Returns the stored page (its next_cursor). */
   reusePage(collection: CollectionName, scope: string, pageIndex: number): StoredPage {
-    return this.write(() => {
-      const page = this.passes.page(collection, scope, pageIndex);
-      if (!page) throw new NotInMirrorError('page', `${collection}/${scope}/${pageIndex}`);
-      const pass = this.passes.begin(collection, scope, false, this.now());
-      this.passes.reuse(collection, scope, pageIndex, pass.pass_no, this.now());
-      if (pass.partial === 0) {
-        if (collection === 'tasks') {
-          for (const id of page.ids) {
-            const task = this.store.byId(id);
-            if (task) this.store.seen(task.rid, pass.pass_no);
-          }
-        } else
-          this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, JSON.stringify(page.ids));
-      }
-      return { ...page, passNo: pass.pass_no };
-    }, 'server');
+    return this.write(() => this.pages.reusePage(collection, scope, pageIndex), 'server');
   }
 
   /**
@@ -817,24 +543,7 @@ export class Mirror {
    * fetched in this pass: only a complete pass may remove anything.
    */
   completePass(collection: CollectionName, scope: string, lastPageIndex: number): ChangeList {
-    const changes = this.write(() => {
-      const state = this.passes.state(collection, scope);
-      if (!state || state.state !== 'running') throw new IncompletePassError(collection, scope, 0);
-      for (let i = 0; i <= lastPageIndex; i++) {
-        const page = state.pages.find((p) => p.pageIndex === i);
-        if (!page || page.passNo !== state.passNo) throw new IncompletePassError(collection, scope, i);
-      }
-      this.passes.complete(collection, scope, lastPageIndex, this.now());
-      const changes = emptyChanges();
-      if (state.partial) return changes;
-      if (collection === 'tasks') this.removeUnseenTasks(state.passNo, changes);
-      else {
-        for (const row of this.statementsFor(COLLECTIONS[collection]).removeUnseen.all(scope, state.passNo)) {
-          changes.deleted.push({ collection, id: row.id, before: JSON.parse(row.raw_json) as Resource });
-        }
-      }
-      return changes;
-    }, 'server');
+    const changes = this.write(() => this.pages.completePass(collection, scope, lastPageIndex), 'server');
     if (collection === 'tasks' && scope === '') {
       // The end of a first load builds the indexes it went without, in the
       // background; any full pass is when task rows changed most: refresh the
@@ -861,82 +570,17 @@ export class Mirror {
     }
   }
 
-  private removeUnseenTasks(passNo: number, changes: ChangeList): void {
-    const unseen = this.db
-      .prepare(
-        `SELECT t.rid, t.task_id, b.server_json, t.pending FROM tasks t JOIN task_bodies b ON b.rid = t.rid
-          WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0`,
-      )
-      .all(passNo) as { rid: number; task_id: string; server_json: string; pending: number }[];
-    const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
-    const dropCached = [
-      this.db.prepare('DELETE FROM task_comments WHERE scope = ?'),
-      this.db.prepare('DELETE FROM task_history WHERE scope = ?'),
-    ];
-    for (const row of unseen) {
-      if (row.pending > 0) {
-        markGone.run(row.rid);
-        changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(row.task_id));
-        changes.goneWithPendingEdits.push(row.task_id);
-        continue;
-      }
-      this.store.remove(row.rid);
-      for (const statement of dropCached) statement.run(row.task_id);
-      changes.deleted.push({
-        collection: 'tasks',
-        id: row.task_id,
-        before: JSON.parse(row.server_json) as Resource,
-      });
-    }
-  }
-
-  private runningTaskPass(): number | null {
-    const pass = this.passes.row('tasks', '');
-    return pass && pass.state === 'running' && pass.partial === 0 ? pass.pass_no : null;
-  }
-
   /**
    * A single task read from the server (GET, or the body of a 412 read): it
    * becomes the server copy; pending edits stay on top of it.
    */
   applyServerTask(task: unknown, etag: string | null): ChangeList {
-    return this.write(() => {
-      const bad = checkTask(task);
-      if (bad) throw bad;
-      const object = task as TaskObject;
-      const id = object.task_id as string;
-      const json = JSON.stringify(object);
-      const existing = this.store.byId(id);
-      const changes = emptyChanges();
-      const seenPass = this.runningTaskPass() ?? existing?.seen_pass ?? 0;
-      if (existing && existing.server_json === json && existing.etag === etag && !existing.server_gone)
-        return changes;
-      this.overlay.writeServerCopy(existing, object, json, etag, seenPass);
-      this.noteChange('tasks', id, existing?.server_json ?? null, object, changes);
-      return changes;
-    }, 'server');
+    return this.write(() => this.pages.applyServerTask(task, etag), 'server');
   }
 
   /** A single read answered 404: the task is gone from the server (kept while edits are pending). */
   removeServerTask(taskId: string): ChangeList {
-    return this.write(() => {
-      const changes = emptyChanges();
-      const row = this.store.byId(taskId);
-      if (!row || row.server_json === null) return changes;
-      if (row.pending > 0) {
-        this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(row.rid);
-        changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(taskId));
-        changes.goneWithPendingEdits.push(taskId);
-      } else {
-        this.store.remove(row.rid);
-        changes.deleted.push({
-          collection: 'tasks',
-          id: taskId,
-          before: JSON.parse(row.server_json) as Resource,
-        });
-      }
-      return changes;
-    }, 'server');
+    return this.write(() => this.pages.removeServerTask(taskId), 'server');
   }
 
   // ---- local edits and the outbox -------------------------------------------
@@ -980,7 +624,7 @@ export class Mirror {
    * (the server's id for a create: the temporary one is replaced everywhere).
    */
   settleOp(opId: string, answer: ServerAnswer | null): string {
-    return this.write(() => this.outbox.settle(opId, answer, this.runningTaskPass()));
+    return this.write(() => this.outbox.settle(opId, answer, this.pages.runningTaskPass()));
   }
 
   failOp(opId: string, state: 'failed' | 'blocked' | 'queued', problem: unknown): void {
