@@ -448,32 +448,6 @@ export class Mirror {
     return new Map(rows.map((r) => [r.id, { total: r.total, completed: r.completed }]));
   }
 
-  /** Open tasks the person is assigned to or created, most recently updated first (which comments to watch). */
-  myOpenTaskIds(username: string, limit: number): string[] {
-    return this.read(() =>
-      (
-        this.db
-          .prepare(
-            `SELECT task_id FROM tasks WHERE hidden = 0 AND k_status_rank <> 3 AND (assignee = ? OR created_by = ?)
-              ORDER BY updated_at DESC, task_id LIMIT ?`,
-          )
-          .all(username, username, limit) as { task_id: string }[]
-      ).map((r) => r.task_id),
-    );
-  }
-
-  /** The UTC day of the newest task creation held (for `filter[created_after]`), or null. */
-  newestTaskDay(): string | null {
-    return this.read(() => {
-      const row = this.db
-        .prepare(
-          "SELECT created_day FROM tasks WHERE k_created < x'' AND created_day IS NOT NULL ORDER BY k_created DESC LIMIT 1",
-        )
-        .get() as { created_day: string } | undefined;
-      return row?.created_day ?? null;
-    });
-  }
-
   // ---- reading the other collections -----------------------------------------
 
   /** Ids of the stored resources of a collection (e.g. team ids, to pull their sprints). */

@@ -207,7 +207,6 @@ describe('applying pages', () => {
     mirror.applyPage(page(0, [other], null));
     const changes = mirror.completePass('tasks', '', 0);
     expect(changes.deleted).toEqual([]);
-    expect(changes.goneWithPendingEdits).toEqual([task.task_id]);
     expect(mirror.getTask(task.task_id as string)).toMatchObject({ serverGone: true, pending: true });
     expect(
       mirror
@@ -226,7 +225,8 @@ describe('applying pages', () => {
     expect(() => mirror.applyServerTask({ ...task, status: null }, null)).toThrow(MalformedRowError);
     expect(mirror.removeServerTask(task.task_id as string).deleted).toHaveLength(1);
     mirror.editTask(edited.task_id as string, { title: 'Mine' });
-    expect(mirror.removeServerTask(edited.task_id as string).goneWithPendingEdits).toEqual([edited.task_id]);
+    expect(mirror.removeServerTask(edited.task_id as string).deleted).toEqual([]);
+    expect(mirror.getTask(edited.task_id as string)).toMatchObject({ serverGone: true, pending: true });
   });
 
   test('the change list names the stopped edits a complete pass or a 404 read parks as conflicts, each once', () => {
@@ -252,9 +252,8 @@ describe('applying pages', () => {
     mirror.beginPass('tasks');
     mirror.applyPage(page(0, [read, kept], null));
     const changes = mirror.completePass('tasks', '', 0);
-    expect(changes.goneWithPendingEdits.sort()).toEqual(
-      [failed, blocked, queued].map((t) => t.task_id as string).sort(),
-    );
+    for (const gone of [failed, blocked, queued])
+      expect(mirror.getTask(gone.task_id as string)).toMatchObject({ serverGone: true, pending: true });
     // The queued edit is left to the push (which meets the 404 itself): not parked, not named.
     expect(changes.parkedEdits).toEqual(
       expect.arrayContaining([

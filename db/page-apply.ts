@@ -47,8 +47,6 @@ export interface ChangeList {
   created: CreatedResource[];
   updated: UpdatedResource[];
   deleted: DeletedResource[];
-  /** Tasks the server no longer has but that hold pending local edits: kept (marked server_gone) until settled. */
-  goneWithPendingEdits: string[];
   /** Their stopped edits this write parked as deleted-remotely conflicts (each once): the pull announces them. */
   parkedEdits: ParkedEdit[];
 }
@@ -92,7 +90,6 @@ const emptyChanges = (): ChangeList => ({
   created: [],
   updated: [],
   deleted: [],
-  goneWithPendingEdits: [],
   parkedEdits: [],
 });
 
@@ -354,7 +351,6 @@ export class PageApplication {
       if (row.pending > 0) {
         markGone.run(row.rid);
         changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(row.task_id));
-        changes.goneWithPendingEdits.push(row.task_id);
         continue;
       }
       this.store.remove(row.rid);
@@ -398,7 +394,6 @@ export class PageApplication {
     if (row.pending > 0) {
       this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(row.rid);
       changes.parkedEdits.push(...this.outbox.parkStoppedEditsOfGoneTask(taskId));
-      changes.goneWithPendingEdits.push(taskId);
     } else {
       this.store.remove(row.rid);
       changes.deleted.push({

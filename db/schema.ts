@@ -1,7 +1,7 @@
 // The mirror's tables as Kysely types: one interface per table, with
-// Selectable / Insertable / Updateable aliases. Kept in step with db/migrations
+// Selectable aliases for the rows db/ reads. Kept in step with db/migrations
 // by the migration test, which compares these names with the live schema.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Sort keys hold text, an integer rank, or an empty blob standing for null:
@@ -292,29 +292,10 @@ export interface MirrorDatabase {
   change_feed: ChangeFeedTable;
 }
 
-export type TaskRow = Selectable<TasksTable>;
-export type NewTaskRow = Insertable<TasksTable>;
-export type TaskRowUpdate = Updateable<TasksTable>;
-export type TaskBodyRow = Selectable<TaskBodiesTable>;
-export type OrganizationRow = Selectable<OrganizationsTable>;
-export type ProjectRow = Selectable<ProjectsTable>;
-export type TeamRow = Selectable<TeamsTable>;
-export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
-export type SectionRow = Selectable<SectionsTable>;
-export type SprintRow = Selectable<SprintsTable>;
-export type GoalRow = Selectable<GoalsTable>;
-export type TaskCommentRow = Selectable<TaskCommentsTable>;
-export type TaskHistoryRow = Selectable<TaskHistoryTable>;
 export type SyncPassRow = Selectable<SyncPassesTable>;
 export type SyncPageRow = Selectable<SyncPagesTable>;
-export type NewSyncPageRow = Insertable<SyncPagesTable>;
 export type OutboxRow = Selectable<OutboxTable>;
-export type NewOutboxRow = Insertable<OutboxTable>;
-export type OutboxRowUpdate = Updateable<OutboxTable>;
-export type ConflictRow = Selectable<ConflictsTable>;
-export type NewConflictRow = Insertable<ConflictsTable>;
 export type ChangeFeedRow = Selectable<ChangeFeedTable>;
-export type NewChangeFeedRow = Insertable<ChangeFeedTable>;
 
 /** Virtual (FTS5) tables: not queried through Kysely, listed for the schema test. */
 export const VIRTUAL_TABLES = ['task_words', 'search_word_trigrams'] as const;
