@@ -37,6 +37,7 @@ import {
 import type { TaskObject } from './task-columns';
 import { type AccountIdentity, TaskOverlay } from './task-overlay';
 import { type TaskListPage, TaskQueries, type TaskQueryInput, type TaskQueryOptions } from './task-query';
+import { type FiledTask, filedTasks, type FilingField, tagsInUse } from './task-filing';
 import { TaskStore } from './task-store';
 import { WordIndex } from './word-index';
 
@@ -112,8 +113,8 @@ export class Mirror {
     private readonly db: Database,
     /** The database file (for error messages). */
     readonly file: string,
-    /** Typed access for reads of the small collections; writes go through this class. */
-    readonly kysely: Kysely<MirrorDatabase>,
+    /** Typed access for reads (db/task-filing.ts, the small collections); writes go through this class. */
+    private readonly kysely: Kysely<MirrorDatabase>,
     options: MirrorOptions = {},
   ) {
     this.now = options.now ?? (() => new Date().toISOString());
@@ -457,14 +458,33 @@ export class Mirror {
 
   /** The stored resources of a collection (raw JSON as sent), by id; `scope` narrows sprints, comments, history. */
   resources(collection: OtherCollection, scope?: string): Resource[] {
+    return this.resourcesJson(collection, scope).map((json) => JSON.parse(json) as Resource);
+  }
+
+  /** The same as the JSON text stored (what `export` prints). */
+  resourcesJson(collection: OtherCollection, scope?: string): string[] {
     const spec = COLLECTIONS[collection];
     return this.read(() => {
       let query = this.kysely.selectFrom(spec.table).select(['raw_json']);
       if (scope !== undefined) query = query.where('scope', '=', scope);
       const { sql, parameters } = query.orderBy(spec.idField as 'scope').compile();
       const rows = this.db.prepare(sql).all(...parameters) as { raw_json: string }[];
-      return rows.map((r) => JSON.parse(r.raw_json) as Resource);
+      return rows.map((r) => r.raw_json);
     });
+  }
+
+  /** The visible tasks filed under some sections, sprints or goals, in board order (db/task-filing.ts). */
+  filedTasks(
+    field: FilingField,
+    values: readonly string[],
+    limit: number,
+  ): Promise<{ tasks: FiledTask[]; truncated: boolean }> {
+    return filedTasks(this.kysely, field, values, limit);
+  }
+
+  /** The tags in use on visible tasks, most used first (db/task-filing.ts). */
+  tagsInUse(): Promise<string[]> {
+    return tagsInUse(this.kysely);
   }
 
   // ---- pulling: passes and pages ---------------------------------------------

@@ -75,6 +75,6 @@ test('gives up as locked after its timeout, and the connection waits as before a
   worker.exec('COMMIT');
   expect(titleOnFile()).toBe('Before');
   // The connection's own busy timeout is back for every other write.
-  const { rows } = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(handle.mirror.kysely);
+  const { rows } = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(handle.mirror['kysely']);
   expect(rows[0]?.timeout).toBe(5000);
 });

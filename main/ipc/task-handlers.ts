@@ -4,7 +4,6 @@
 // the workspace's collections with their counts, and cached activity.
 // No Electron: main and the end-to-end host register the same map.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
-import { sql } from 'kysely';
 import type { Mirror, Resource } from '../../db/mirror';
 import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
 import type { OutboxOp } from '../../db/outbox';
@@ -227,17 +226,10 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     };
   }
 
-  /** The tags in use, most used first: a scan of every task's tags, so kept until the tasks change. */
-  async function computeTags(mirror: Mirror): Promise<string[]> {
-    const tags = await sql<{ tag: string }>`
-      SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
-       WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`.execute(mirror.kysely);
-    return tags.rows.map((row) => row.tag);
-  }
-
   function tagsOf(mirror: Mirror): Promise<string[]> {
     if (tagCache?.mirror !== mirror) {
-      const value = computeTags(mirror);
+      // A scan of every task's tags: kept until the tasks change.
+      const value = mirror.tagsInUse();
       tagCache = { mirror, value };
       value.catch(() => {
         if (tagCache?.value === value) tagCache = null;
@@ -316,44 +308,11 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'tasks:filed': guarded(async ({ field, values, limit }): Promise<FiledTasks> => {
       const { mirror } = active();
       const max = limit ?? DEFAULT_FILED_LIMIT;
-      const rows = await mirror.kysely
-        .selectFrom('tasks')
-        .select([
-          'task_id',
-          'title',
-          'status',
-          'priority',
-          'assignee',
-          'project_id',
-          'team_id',
-          'section_id',
-          'sprint_id',
-          'goal_id',
-          'tags',
-          'due_date',
-          'start_date',
-          'created_at',
-          'task_type',
-          'review',
-          'position',
-          'pending',
-        ])
-        .where('hidden', '=', 0)
-        .where(field, 'in', values)
-        .orderBy(sql`position IS NULL`)
-        .orderBy('position')
-        .orderBy('k_title')
-        .orderBy('task_id')
-        .limit(max + 1)
-        .execute();
+      const filed = await mirror.filedTasks(field, values, max);
       const marks = waitingMarks(mirror);
       return {
-        rows: rows
-          .slice(0, max)
-          .map((row) =>
-            rowOf({ ...row, tags: JSON.parse(row.tags) as string[], pending: row.pending > 0 }, marks),
-          ),
-        truncated: rows.length > max,
+        rows: filed.tasks.map((task) => rowOf(task, marks)),
+        truncated: filed.truncated,
       };
     }),
 

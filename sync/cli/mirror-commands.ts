@@ -4,7 +4,6 @@
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
 import type { Conflict, OutboxOp } from '../../db/outbox';
@@ -23,16 +22,6 @@ import { parseSetValues } from './set-values';
 const EXPORTABLE: readonly CollectionName[] = COLLECTION_NAMES.filter(
   (name) => name !== 'task_comments' && name !== 'task_history',
 );
-
-const ID_FIELDS: Readonly<Record<string, string>> = {
-  organizations: 'org_id',
-  projects: 'project_id',
-  teams: 'team_id',
-  organization_members: 'user_id',
-  sections: 'section_id',
-  sprints: 'sprint_id',
-  goals: 'goal_id',
-};
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
@@ -102,19 +91,12 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
   if (!isCollectionName(collection) || !EXPORTABLE.includes(collection)) {
     throw new UsageError(`export: unknown --collection '${collection}'; use one of ${EXPORTABLE.join(', ')}`);
   }
-  await withMirror('export', file, true, async (mirror) => {
+  await withMirror('export', file, true, (mirror) => {
     if (collection === 'tasks') {
       linesOf(io, mirror.exportTasks());
       return;
     }
-    const idField = ID_FIELDS[collection] as string;
-    const rows = await sql<{
-      raw_json: string;
-    }>`SELECT raw_json FROM ${sql.table(collection)} ORDER BY ${sql.ref(idField)}`.execute(mirror.kysely);
-    linesOf(
-      io,
-      rows.rows.map((row) => row.raw_json),
-    );
+    linesOf(io, mirror.resourcesJson(collection));
   });
   return EXIT.ok;
 }

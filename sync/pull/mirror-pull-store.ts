@@ -145,13 +145,7 @@ export class MirrorPullStore implements PullStore {
   }
 
   ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]> {
-    const idField = ID_FIELDS[collection];
-    return settle(() =>
-      this.mirror
-        .resources(collection, scope)
-        .map((r) => r[idField])
-        .filter((id): id is string => typeof id === 'string'),
-    );
+    return settle(() => this.mirror.resourceIds(collection, scope));
   }
 
   resources(
@@ -210,17 +204,6 @@ export class MirrorPullStore implements PullStore {
     return settle(() => this.mirror.rememberIdentity(identity));
   }
 }
-
-const ID_FIELDS: Record<Exclude<StoredCollection, 'tasks'>, string> = {
-  organizations: 'org_id',
-  projects: 'project_id',
-  teams: 'team_id',
-  organization_members: 'user_id',
-  sections: 'section_id',
-  sprints: 'sprint_id',
-  goals: 'goal_id',
-  task_comments: 'comment_id',
-};
 
 /** Runs a synchronous mirror call, turning a throw into a rejected promise. */
 function settle<T>(work: () => T): Promise<T> {
