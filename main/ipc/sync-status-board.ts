@@ -6,8 +6,8 @@
 import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
 import type { PassState } from '../../db/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
-import type { CollectionFailure, SyncEvent } from '../../sync/engine/sync-events';
-import type { MirrorChanged, SyncStatus, UnsyncedCollection } from './screen-schemas';
+import { collectionFailureLine, type SyncEvent } from '../../sync/engine/sync-events';
+import type { MirrorChanged, SyncProblem, SyncStatus } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
 export interface StatusMirror extends OutboxCountSource {
@@ -75,15 +75,7 @@ export class SyncStatusBoard {
     return {
       account_id: account.accountId,
       connection: account.signedIn ? sync.connection : 'offline',
-      problem:
-        sync.problem === null
-          ? null
-          : {
-              kind: sync.problem.kind,
-              type: sync.problem.type,
-              message: sync.problem.message,
-              retry_at: sync.problem.retryAt,
-            },
+      problem: syncProblemView(sync.problem),
       syncing: sync.syncing,
       last_synced_at: sync.lastSyncedAt,
       pending_count: counts.pending,
@@ -100,7 +92,7 @@ export class SyncStatusBoard {
       read_only: account.readOnly,
       signed_out: !account.signedIn,
       paused: this.options.paused?.() ?? false,
-      unsynced: sync.unsynced.map(unsyncedOf),
+      unsynced: sync.unsynced.map(collectionFailureLine),
     };
   }
 
@@ -236,14 +228,9 @@ export class SyncStatusBoard {
   }
 }
 
-function unsyncedOf(failure: CollectionFailure): UnsyncedCollection {
-  return {
-    collection: failure.collection,
-    scope: failure.scope,
-    skipped_because: failure.skippedBecause,
-    kind: failure.error.kind,
-    type: failure.error.type,
-    status: failure.error.status,
-    message: failure.error.message,
-  };
+/** What the screens show of an account's sync problem (the status bar, the tray's panel alike). */
+export function syncProblemView(problem: AccountSyncState['problem']): SyncProblem | null {
+  return problem === null
+    ? null
+    : { kind: problem.kind, type: problem.type, message: problem.message, retry_at: problem.retryAt };
 }

@@ -3,6 +3,7 @@
 // (main/ipc/visibility-schemas.ts).
 import type { TrayAccount } from '../../sync/notify/tray-model';
 import type { SyncAccountView } from '../ipc/visibility-schemas';
+import { syncProblemView } from '../ipc/sync-status-board';
 import type { WatchedAccount } from './watched-account';
 
 export function accountPanelEntry(
@@ -17,15 +18,7 @@ export function accountPanelEntry(
     current,
     state: line.state,
     connection: line.connection,
-    problem:
-      sync.problem === null
-        ? null
-        : {
-            kind: sync.problem.kind,
-            type: sync.problem.type,
-            message: sync.problem.message,
-            retry_at: sync.problem.retryAt,
-          },
+    problem: syncProblemView(sync.problem),
     syncing: line.syncing,
     session_ends_at: runtime.record.session_ends_at ?? null,
     last_synced_at: sync.lastSyncedAt ?? runtime.mirror.passState('tasks')?.completedAt ?? null,

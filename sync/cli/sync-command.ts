@@ -12,7 +12,12 @@ import { SignedOutError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { SyncEngine } from '../engine/sync-engine';
 import type { SyncIdentity } from '../engine/sync-parts';
-import type { CollectionFailure, SyncEvent } from '../engine/sync-events';
+import {
+  type CollectionFailure,
+  type CollectionFailureLine,
+  collectionFailureLine,
+  type SyncEvent,
+} from '../engine/sync-events';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { resolveStoredCredentials } from './login-command';
@@ -33,34 +38,7 @@ export interface SyncCommandSummary {
   /** 304 answers. */
   not_modified: number;
   /** Collections the last full pull could not sync (the others were synced): empty when all went well. */
-  failed: FailedCollectionLine[];
-}
-
-/** One collection (or one team's sprints) that did not sync, and why; snake_case like the rest of the line. */
-export interface FailedCollectionLine {
-  collection: string;
-  /** '' for a collection listed whole; the team id for a team's sprints. */
-  scope: string;
-  /** Not tried because this collection, which it needs, failed; null when it was tried and failed. */
-  skipped_because: string | null;
-  /** `problem`, `network`, `invalid-response`, `cursor-refused`, … */
-  kind: string;
-  /** The problem type (`internal`, `invalid-parameter`, …) when the service named one. */
-  type: string | null;
-  status: number | null;
-  message: string;
-}
-
-function failedLine(failure: CollectionFailure): FailedCollectionLine {
-  return {
-    collection: failure.collection,
-    scope: failure.scope,
-    skipped_because: failure.skippedBecause,
-    kind: failure.error.kind,
-    type: failure.error.type,
-    status: failure.error.status,
-    message: failure.error.message,
-  };
+  failed: CollectionFailureLine[];
 }
 
 /** "sections", "sprints of team T1": how stderr names a failed unit. */
@@ -231,7 +209,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     tasks: mirror?.taskCount() ?? 0,
     requests: api.stats.requests,
     not_modified: api.stats.notModified,
-    failed: failed.map(failedLine),
+    failed: failed.map(collectionFailureLine),
   });
   const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
   try {

@@ -109,6 +109,36 @@ export interface CollectionFailure {
   attempts: number;
 }
 
+/**
+ * A collection failure as tools and screens are told it: snake_case plain data
+ * (the headless command's `failed` list, the status's `unsynced`).
+ */
+export interface CollectionFailureLine {
+  collection: string;
+  /** '' for a collection listed whole; the team id for a team's sprints. */
+  scope: string;
+  /** Not tried because this collection, which it needs, failed; null when it was tried and failed. */
+  skipped_because: string | null;
+  /** `problem`, `network`, `invalid-response`, `cursor-refused`, … */
+  kind: string;
+  /** The problem type (`internal`, `invalid-parameter`, …) when the service named one. */
+  type: string | null;
+  status: number | null;
+  message: string;
+}
+
+export function collectionFailureLine(failure: CollectionFailure): CollectionFailureLine {
+  return {
+    collection: failure.collection,
+    scope: failure.scope,
+    skipped_because: failure.skippedBecause,
+    kind: failure.error.kind,
+    type: failure.error.type,
+    status: failure.error.status,
+    message: failure.error.message,
+  };
+}
+
 export interface PullSummary {
   /** Resources received in 200 answers. */
   pulled: number;
