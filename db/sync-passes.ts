@@ -46,6 +46,14 @@ function pageOf(row: SyncPageRow): StoredPage {
   };
 }
 
+/**
+ * True until the list's passes ever completed one: a first sync stays the first
+ * (announcing nothing) across restarts and interruptions until it completes.
+ */
+export function isFirstPass(pass: { completedOnce: boolean } | null): boolean {
+  return pass === null || !pass.completedOnce;
+}
+
 export class SyncPasses {
   private readonly selectPass: Statement<[string, string], SyncPassRow>;
   private readonly upsertPass: Statement<[string, string, number, number, string]>;

@@ -2,6 +2,7 @@
 // brought (new change feed entries, conflicts push opened, our own pushes) and,
 // when the poll ends, asks notification-decisions what to show. Showing is the
 // host's job (main/notifications); clicking marks the feed entries seen.
+import { isFirstPass } from '../../db/sync-passes';
 import type { SyncEvent } from '../engine/sync-events';
 import {
   candidateOfFeedEntry,
@@ -146,8 +147,7 @@ export class Notifier {
   }
 
   private isFirstFullSync(): boolean {
-    const pass = this.options.mirror.passState('tasks', '');
-    return pass === null || !pass.completedOnce;
+    return isFirstPass(this.options.mirror.passState('tasks', ''));
   }
 }
 

@@ -9,6 +9,7 @@
 // others go on, and the summary names what failed; the next poll (`failed`
 // scope) pulls only those.
 import type { ParkedEdit } from '../../db/outbox';
+import { isFirstPass } from '../../db/sync-passes';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
@@ -464,8 +465,7 @@ export class Puller implements PullRunner {
 
   /** True until the task list has had one complete pass (an interrupted first pass is still the first). */
   private async firstFullPull(): Promise<boolean> {
-    const pass = await this.options.store.pass('tasks', '');
-    return pass === null || !pass.completedOnce;
+    return isFirstPass(await this.options.store.pass('tasks', ''));
   }
 
   private async context(
