@@ -242,6 +242,7 @@ describe('the desktop services behind the window', () => {
       [
         'https://svc.example/oauth/authorize?x=1',
         'http://127.0.0.1:4010/oauth/authorize',
+        'http://[::1]:1/',
         'http://localhost:1/',
         'http://svc.example/oauth/authorize',
         'file:///etc/passwd',
@@ -250,7 +251,7 @@ describe('the desktop services behind the window', () => {
         'https://user:pw@svc.example/',
         'not a url',
       ].map(isOpenableUrl),
-    ).toEqual([true, true, true, false, false, false, false, false, false]);
+    ).toEqual([true, true, true, false, false, false, false, false, false, false]);
   });
 
   test('“Try the demo” starts the emulator with sample data and signs in to it; quitting stops it and drops the demo account', async () => {

@@ -56,18 +56,34 @@ describe('one field away', () => {
     expect(() => resolveServerSettings(defaults, { base_url })).toThrow(error);
   });
 
-  test('plain http is fine for a loopback server (the emulator)', () => {
+  test('plain http is fine for a loopback address literal (the emulator)', () => {
     expect(
       resolveServerSettings(defaults, {
         base_url: 'http://127.0.0.1:4010',
-        auth_url: 'http://localhost:4010',
+        auth_url: 'http://127.0.0.1:4010',
       }),
     ).toEqual({
       base_url: 'http://127.0.0.1:4010',
-      auth_url: 'http://localhost:4010',
+      auth_url: 'http://127.0.0.1:4010',
+      client_id: 'svcc_desktop',
+    });
+    expect(
+      resolveServerSettings(defaults, { base_url: 'http://[::1]:4010', auth_url: 'http://[::1]:4010' }),
+    ).toEqual({
+      base_url: 'http://[::1]:4010',
+      auth_url: 'http://[::1]:4010',
       client_id: 'svcc_desktop',
     });
   });
+
+  test.each(['http://localhost:4010', 'http://localhost.:4010', 'http://127.0.0.1.nip.io:4010'])(
+    'plain http to the name %s is refused for the API: a name may resolve off this machine (RFC 8252 8.3)',
+    (base_url) => {
+      expect(() => resolveServerSettings(defaults, { base_url, auth_url: 'http://127.0.0.1:4010' })).toThrow(
+        /server address was refused: .*loopback address: 127\.0\.0\.1 \(127\.0\.0\.0\/8\) or \[::1\]/,
+      );
+    },
+  );
 
   test('the auth address follows the sign-in rules (https only)', () => {
     expect(() => resolveServerSettings(defaults, { auth_url: 'http://login.example' })).toThrow(

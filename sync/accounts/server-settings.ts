@@ -1,7 +1,7 @@
 // The three settings that say which service an account talks to: `base_url`
 // (the API), `auth_url` (OAuth) and the OAuth `client_id`. Defaults come from
 // configuration, so a self-hosted or staging service is one field away.
-import { parseAuthUrl, isLoopbackHost } from '../auth/auth-url';
+import { PLAIN_HTTP_RULE, parseAuthUrl, isLoopbackHost } from '../auth/auth-url';
 import { ServerSettingsRefusedError } from './account-errors';
 
 export interface ServerSettings {
@@ -33,7 +33,7 @@ export function serverDefaultsFromEnvironment(
 /**
  * The settings for one sign-in: what the person typed over the defaults,
  * checked. `base_url` receives the bearer token on every request, so like
- * `auth_url` it must be https (plain http only for a loopback server).
+ * `auth_url` it must be https (plain http only for a loopback address literal).
  * Throws ServerSettingsRefusedError or AuthUrlRefusedError saying why.
  */
 export function resolveServerSettings(
@@ -64,10 +64,7 @@ function checkedBaseUrl(raw: string): string {
     throw new ServerSettingsRefusedError('base_url', 'it is not a valid URL');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ServerSettingsRefusedError(
-      'base_url',
-      'it must use https (plain http is only allowed for 127.0.0.1, localhost or [::1])',
-    );
+    throw new ServerSettingsRefusedError('base_url', `it must use https (${PLAIN_HTTP_RULE})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ServerSettingsRefusedError('base_url', 'it must use https');

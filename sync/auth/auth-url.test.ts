@@ -19,8 +19,10 @@ describe('auth_url policy', () => {
     'https://example.com/sso',
     'http://127.0.0.1:4010',
     'http://127.0.0.2:4010',
-    'http://localhost:4010',
+    'http://127.255.255.254:4010',
+    'http://127.1:4010',
     'http://[::1]:4010',
+    'http://[0:0::1]:4010',
   ])('accepts %s', (raw) => {
     expect(parseAuthUrl(raw)).toBeInstanceOf(URL);
   });
@@ -29,6 +31,13 @@ describe('auth_url policy', () => {
     ['http://auth.example.com', /must use https/],
     ['http://10.0.0.1', /must use https/],
     ['http://localhost.example.com', /must use https/],
+    // A name goes through the resolver, which may send it off this machine (RFC 8252 section 8.3).
+    ['http://localhost:4010', /loopback address: 127\.0\.0\.1 \(127\.0\.0\.0\/8\) or \[::1\]/],
+    ['http://LOCALHOST:4010', /must use https/],
+    ['http://localhost.:4010', /must use https/],
+    ['http://128.0.0.1:4010', /must use https/],
+    ['http://[::ffff:127.0.0.1]:4010', /must use https/],
+    ['http://[::2]:4010', /must use https/],
     ['http://127.0.0.1.nip.io', /must use https/],
     ['ftp://auth.example.com', /must use https/],
     ['file:///etc/passwd', /must use https/],

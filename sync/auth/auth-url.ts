@@ -1,6 +1,6 @@
 // The sign-in server's address (`auth_url`) and the only URLs derived from it
 // that we send the browser to or post codes to. Only https, except for a
-// loopback server (the emulator, a developer's machine).
+// loopback address literal (the emulator, a developer's machine).
 import { AuthUrlRefusedError } from './auth-errors';
 
 /** Parse and check a configured `auth_url`; throws AuthUrlRefusedError saying why. */
@@ -13,9 +13,7 @@ export function parseAuthUrl(raw: string): URL {
   }
   if (url.protocol === 'http:') {
     if (!isLoopbackHost(url.hostname)) {
-      throw new AuthUrlRefusedError(
-        'it must use https (plain http is only allowed for 127.0.0.1, localhost or [::1])',
-      );
+      throw new AuthUrlRefusedError(`it must use https (${PLAIN_HTTP_RULE})`);
     }
   } else if (url.protocol !== 'https:') {
     throw new AuthUrlRefusedError('it must use https');
@@ -26,11 +24,18 @@ export function parseAuthUrl(raw: string): URL {
   return url;
 }
 
-/** Loopback hosts as the WHATWG URL parser spells them (it normalises 127.1, 0x7f.0.0.1 and so on). */
+/** Why plain http was refused, in the words every refusal uses. */
+export const PLAIN_HTTP_RULE =
+  'plain http is only allowed for a loopback address: 127.0.0.1 (127.0.0.0/8) or [::1]';
+
+/**
+ * Loopback address literals as the WHATWG URL parser spells them (it
+ * normalises 127.1, 0x7f.0.0.1 and [0::1]). Not the name `localhost`: a name
+ * goes through the resolver (hosts file, DNS), which may send it off this
+ * machine, so RFC 8252 section 8.3 advises the literals only.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  return (
-    hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
+  return hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** `{auth_url}/oauth/{name}`, keeping any path the auth_url has (a server mounted under a prefix). */

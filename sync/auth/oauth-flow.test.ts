@@ -261,8 +261,9 @@ describe('browser sign-in against the emulator', () => {
     ['http://auth.example.com', true],
     ['ftp://auth.example.com', true],
     ['https://auth.example.com', false],
-    ['http://localhost:4010', false],
-  ])('auth_url %s refused: %s (https, or http on a loopback host only)', (authUrl, refused) => {
+    ['http://127.0.0.1:4010', false],
+    ['http://localhost:4010', true],
+  ])('auth_url %s refused: %s (https, or http on a loopback address literal only)', (authUrl, refused) => {
     const make = () => new OAuthSignIn({ authUrl, clientId: 'svcc_desktop' }, neverAnswers);
     if (refused) expect(make).toThrow(AuthUrlRefusedError);
     else expect(make).not.toThrow();
