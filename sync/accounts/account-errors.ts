@@ -6,6 +6,7 @@ export type AccountErrorType =
   | 'account-not-found'
   | 'token-not-accepted'
   | 'registry-unreadable'
+  | 'mirror-file-refused'
   | 'server-settings-refused';
 
 export abstract class AccountError extends Error {
@@ -66,6 +67,21 @@ export class AccountRegistryUnreadableError extends AccountError {
     readonly detail: string,
   ) {
     super(`The accounts file ${file} cannot be read (${detail}); it was left as it is.`);
+  }
+}
+
+/** An account whose mirror file is not the app's own name for it in its own folder: never opened or removed. */
+export class MirrorFileRefusedError extends AccountError {
+  override readonly name = 'MirrorFileRefusedError';
+  readonly type = 'mirror-file-refused';
+  constructor(
+    readonly accountId: string,
+    readonly file: string,
+  ) {
+    super(
+      `The accounts file names ${JSON.stringify(file)} as the mirror of account ${accountId}, which is not this app's ` +
+        `own file name for it (mirror-${accountId}.sqlite beside accounts.json); nothing was opened or removed.`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { AccountRegistryUnreadableError } from './account-errors';
+import { AccountRegistryUnreadableError, MirrorFileRefusedError } from './account-errors';
 import {
   type AccountRecord,
   AccountRegistry,
@@ -83,4 +83,37 @@ test('fields written by a newer version are kept', async () => {
   await registry.putAccount({ ...record, org_name: 'Northwind' });
   const reopened = await AccountRegistry.open(directory);
   expect(reopened.accounts[0]).toMatchObject({ org_name: 'Northwind' });
+});
+
+test.each([
+  ['a relative path out of the folder', '../../x'],
+  ['an absolute path', '/tmp/x.sqlite'],
+  ["another account's mirror", mirrorFileNameFor('a2')],
+  ['a name of another pattern', 'notes.sqlite'],
+])('an accounts file naming %s as a mirror is refused, and left as it is', async (_, mirrorFile) => {
+  const file = join(directory, REGISTRY_FILE_NAME);
+  const text = JSON.stringify({
+    version: 1,
+    current_account_id: 'a1',
+    keep_secrets_without_keychain: false,
+    accounts: [{ ...record, mirror_file: mirrorFile }],
+  });
+  await writeFile(file, text);
+  const error = await AccountRegistry.open(directory).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AccountRegistryUnreadableError);
+  expect((error as Error).message).toContain('accounts.0.mirror_file');
+  expect(await readFile(file, 'utf8')).toBe(text);
+});
+
+test.each([
+  ['../../x', 'a1'],
+  ['/tmp/x.sqlite', 'a1'],
+  [mirrorFileNameFor('../x'), '../x'],
+])('the mirror path of a record naming %s is refused before anything uses it', async (mirrorFile, id) => {
+  const registry = await AccountRegistry.open(directory);
+  expect(() => registry.mirrorPath({ ...record, id, mirror_file: mirrorFile })).toThrow(
+    MirrorFileRefusedError,
+  );
+  await expect(registry.putAccount({ ...record, id, mirror_file: mirrorFile })).rejects.toThrow();
+  expect(registry.accounts).toEqual([]);
 });

@@ -2,9 +2,9 @@
 // accounts' mirror files: per account its server, signed-in identity, token
 // kind, read-only flag, state and mirror file. No secret is ever written here.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { AccountRegistryUnreadableError } from './account-errors';
+import { AccountRegistryUnreadableError, MirrorFileRefusedError } from './account-errors';
 import { readJsonFile, writeJsonFile } from '../files/json-file';
 
 export const REGISTRY_FILE_NAME = 'accounts.json';
@@ -32,28 +32,38 @@ export type TokenKind = z.infer<typeof tokenKindSchema>;
 export const signedOutReasonSchema = z.enum(['by-person', 'sign-in-refused', 'sign-in-not-kept']);
 export type SignedOutReason = z.infer<typeof signedOutReasonSchema>;
 
-export const accountRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  base_url: z.string().min(1),
-  auth_url: z.string().min(1),
-  client_id: z.string().min(1),
-  identity: accountIdentitySchema,
-  token_kind: tokenKindSchema,
-  /** A test token: reads only; the UI says so instead of failing on the first write. */
-  read_only: z.boolean(),
-  /** The mirror's file name, relative to the registry's directory. */
-  mirror_file: z.string().min(1),
-  signed_in: z.boolean(),
-  signed_out_reason: signedOutReasonSchema.nullable(),
-  created_at: z.string(),
-  signed_in_at: z.string().nullable(),
-  /**
-   * When the sign-in lapses for good (ISO 8601): the sign-in server gave no
-   * refresh token, so the session lasts as long as its access token. Null or
-   * absent when it renews itself (or a pasted token has no known end).
-   */
-  session_ends_at: z.string().nullish(),
-});
+/** Account ids name files (the mirror's): only characters that cannot leave the folder. */
+const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export const accountRecordSchema = z
+  .looseObject({
+    id: z.string().regex(ACCOUNT_ID_PATTERN),
+    base_url: z.string().min(1),
+    auth_url: z.string().min(1),
+    client_id: z.string().min(1),
+    identity: accountIdentitySchema,
+    token_kind: tokenKindSchema,
+    /** A test token: reads only; the UI says so instead of failing on the first write. */
+    read_only: z.boolean(),
+    /** The mirror's file name, relative to the registry's directory. */
+    mirror_file: z.string().min(1),
+    signed_in: z.boolean(),
+    signed_out_reason: signedOutReasonSchema.nullable(),
+    created_at: z.string(),
+    signed_in_at: z.string().nullable(),
+    /**
+     * When the sign-in lapses for good (ISO 8601): the sign-in server gave no
+     * refresh token, so the session lasts as long as its access token. Null or
+     * absent when it renews itself (or a pasted token has no known end).
+     */
+    session_ends_at: z.string().nullish(),
+  })
+  // The mirror file is deleted on sign-out: an edited accounts.json must not
+  // name any other file (`../../x`, an absolute path, another account's mirror).
+  .refine((record) => isOwnMirrorFile(record.id, record.mirror_file), {
+    path: ['mirror_file'],
+    message: "not this account's own mirror file name",
+  });
 export type AccountRecord = z.infer<typeof accountRecordSchema>;
 
 export const registryFileSchema = z.looseObject({
@@ -79,6 +89,11 @@ export function newAccountId(): string {
 
 export function mirrorFileNameFor(accountId: string): string {
   return `mirror-${accountId}.sqlite`;
+}
+
+/** Whether `file` is the name the app gives this account's mirror: nothing else is ever opened or removed. */
+export function isOwnMirrorFile(accountId: string, file: string): boolean {
+  return ACCOUNT_ID_PATTERN.test(accountId) && file === mirrorFileNameFor(accountId);
 }
 
 /**
@@ -122,7 +137,16 @@ export class AccountRegistry {
     return this.#contents.accounts.find((account) => account.id === id);
   }
 
+  /** The account's mirror inside this folder; MirrorFileRefusedError for any other name (checked again here: it is removed on sign-out). */
   mirrorPath(account: AccountRecord): string {
+    const path = resolve(this.directory, account.mirror_file);
+    if (
+      !isOwnMirrorFile(account.id, account.mirror_file) ||
+      dirname(path) !== resolve(this.directory) ||
+      basename(path) !== account.mirror_file
+    ) {
+      throw new MirrorFileRefusedError(account.id, account.mirror_file);
+    }
     return join(this.directory, account.mirror_file);
   }
 
