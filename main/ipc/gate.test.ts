@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
+import { openTestMirror } from '../../db/test-mirror';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { eventChannels, invokeChannels } from './contract';
 import {
@@ -10,6 +12,8 @@ import {
   type IpcHandlers,
   type WebContentsLike,
 } from './gate';
+import { outboxHandlers } from './outbox-handlers';
+import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
 
 /** Stands in for Electron's ipcMain: keeps the listeners the gate installs so a test can call them. */
@@ -239,4 +243,42 @@ describe('the IPC contract', () => {
     for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/);
     expect(new Set(names).size).toBe(names.length);
   });
+});
+
+describe('what handlers call fails the same through every handler', () => {
+  // Both writes wait out writeWhenFree's 5 s for the lock before they give up.
+  test('a mirror locked by another process answers storage-locked from a task call and an outbox call alike', async () => {
+    const { gate, call } = setUp();
+    const held = await openTestMirror();
+    const other = new Database(held.file);
+    try {
+      const { mirror } = held;
+      const { taskId, opId } = mirror.createTask({ title: 'Waits for the lock' });
+      const active: ActiveMirror = {
+        accountId: 'acct-1',
+        mirror,
+        me: { username: 'ada', user_id: 'usr_ada' },
+        readOnly: false,
+        edited: () => undefined,
+        refreshActivity: () => undefined,
+      };
+      const emit = () => undefined;
+      gate.register(taskHandlers({ active: () => active, emit }));
+      gate.register(outboxHandlers({ active: () => active, emit }));
+      // Another process (a second copy of the app, say) holds the file's write lock.
+      other.prepare('BEGIN IMMEDIATE').run();
+
+      const [edit, discard] = await Promise.all([
+        call('task:edit', { task_id: taskId, patch: { title: 'Mine' } }),
+        call('outbox:discard', { op_id: opId }),
+      ]);
+
+      expect(!edit.ok && edit.error.type).toBe('storage-locked');
+      expect(!discard.ok && discard.error.type).toBe('storage-locked');
+      expect(!discard.ok && discard.error.message).toBe(!edit.ok && edit.error.message);
+    } finally {
+      other.close();
+      held.cleanup();
+    }
+  }, 20_000);
 });

@@ -3,6 +3,14 @@
 // answers in the `{ok, value | error}` envelope, and sends every event.
 // Electron is injected (`IpcMainLike`, `WebContentsLike`) so this runs in Node tests.
 import {
+  InvalidEditError,
+  MirrorStorageError,
+  NotInMirrorError,
+  OutboxStateError,
+} from '../../db/mirror-errors';
+import { OutboxReviewError } from '../../db/outbox-review';
+import { InvalidParameterError } from '../../protocol/task-list-query';
+import {
   eventChannels,
   invokeChannels,
   isEventName,
@@ -72,6 +80,24 @@ export class IpcHandlerError extends Error {
   }
 }
 
+/**
+ * The one table from the typed errors of what handlers call (the mirror, the
+ * outbox review, the query parser) to the answers the screens branch on, so a
+ * `locked` mirror reads the same from every handler. Anything else is
+ * `internal`: the page never sees what it did not expect.
+ */
+export function handlerErrorOf(error: unknown): IpcHandlerError | null {
+  if (error instanceof IpcHandlerError) return error;
+  if (error instanceof InvalidParameterError) return new IpcHandlerError('invalid-parameter', error.message);
+  if (error instanceof InvalidEditError) return new IpcHandlerError('validation', error.message);
+  if (error instanceof NotInMirrorError) return new IpcHandlerError('not-found', error.message);
+  if (error instanceof MirrorStorageError)
+    return new IpcHandlerError(`storage-${error.problem}`, error.message);
+  if (error instanceof OutboxReviewError) return new IpcHandlerError(error.type, error.message);
+  if (error instanceof OutboxStateError) return new IpcHandlerError('not-retryable', error.message);
+  return null;
+}
+
 /** A programming error in how the gate is wired (duplicate or unknown handler, undeclared event). */
 export class IpcWiringError extends Error {
   override readonly name = 'IpcWiringError';
@@ -125,7 +151,8 @@ export function createIpcGate(options: IpcGateOptions): IpcGate {
     try {
       value = await handler(input.data, { senderId: event.sender.id });
     } catch (error) {
-      if (error instanceof IpcHandlerError) return refuse(error.type, error.message);
+      const answered = handlerErrorOf(error);
+      if (answered !== null) return refuse(answered.type, answered.message);
       options.onInternalError?.(channel, error);
       return refuse('internal', `${channel} failed inside the app.`);
     }

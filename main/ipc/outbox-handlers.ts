@@ -4,7 +4,6 @@
 // tells the screens (`mirror:changed`, status) and asks the engine to push.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
-import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../../db/mirror-errors';
 import {
   type ConflictChoice as ReviewChoice,
   discardOperation,
@@ -171,30 +170,11 @@ function checkedChoice(conflict: Conflict, choice: ConflictChoice): ReviewChoice
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
-function asHandlerError(error: unknown): unknown {
-  if (error instanceof IpcHandlerError) return error;
-  if (error instanceof OutboxReviewError) return new IpcHandlerError(error.type, error.message);
-  if (error instanceof OutboxStateError) return new IpcHandlerError('not-retryable', error.message);
-  if (error instanceof InvalidEditError) return new IpcHandlerError('validation', error.message);
-  if (error instanceof NotInMirrorError) return new IpcHandlerError('not-found', error.message);
-  return error;
-}
-
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
     const account = dependencies.active();
     if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
     return account;
-  }
-
-  function guarded<I, O>(work: (input: I) => O | Promise<O>): (input: I) => Promise<O> {
-    return async (input) => {
-      try {
-        return await Promise.resolve(work(input));
-      } catch (error) {
-        throw asHandlerError(error);
-      }
-    };
   }
 
   /** Screens refresh; the engine pushes what re-entered the queue (at once when online). */
@@ -209,13 +189,13 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
   }
 
   return {
-    'outbox:list': guarded((): PendingChanges => {
+    'outbox:list': (): PendingChanges => {
       const { mirror } = active();
       return { changes: mirror.outboxOps(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
-    }),
+    },
 
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
-    'outbox:retry': guarded(async ({ op_id, patch }) => {
+    'outbox:retry': async ({ op_id, patch }) => {
       const account = active();
       const { entityId } = account.mirror.outboxOp(op_id);
       const values: TaskObject = Object.fromEntries(
@@ -224,17 +204,17 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
       changed(account, [entityId]);
       return pendingChange(account.mirror, account.mirror.outboxOp(opId));
-    }),
+    },
 
-    'outbox:discard': guarded(async ({ op_id }) => {
+    'outbox:discard': async ({ op_id }) => {
       const account = active();
       const { entityId } = account.mirror.outboxOp(op_id);
       await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
       changed(account, [entityId]);
       return null;
-    }),
+    },
 
-    'conflicts:get': guarded(({ task_id }): ConflictView | null => {
+    'conflicts:get': ({ task_id }): ConflictView | null => {
       const { mirror } = active();
       const open = mirror.conflicts('open').filter((c) => c.entityId === task_id);
       const first = open[0];
@@ -244,9 +224,9 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
         mirror.outboxOp(first.opId),
         open.filter((c) => c.opId === first.opId),
       );
-    }),
+    },
 
-    'conflicts:resolve': guarded(async ({ op_id, choices }) => {
+    'conflicts:resolve': async ({ op_id, choices }) => {
       const account = active();
       const { mirror } = account;
       const before = mirror.outboxOp(op_id).entityId;
@@ -264,6 +244,6 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       const after = await writeWhenFree(mirror, () => resolveConflicts(mirror, op_id, checked));
       changed(account, [before, after]);
       return { task_id: after };
-    }),
+    },
   };
 }

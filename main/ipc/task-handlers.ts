@@ -5,12 +5,12 @@
 // No Electron: main and the end-to-end host register the same map.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror, Resource } from '../../db/mirror';
-import { InvalidEditError, MirrorStorageError, NotInMirrorError } from '../../db/mirror-errors';
+import { NotInMirrorError } from '../../db/mirror-errors';
 import type { OutboxOp } from '../../db/outbox';
 import type { TaskListItem } from '../../db/task-query';
 import { writeWhenFree } from '../../db/write-when-free';
-import { InvalidParameterError, TASK_FILTER_KEYS } from '../../protocol/task-list-query';
-import type { HandlerContext, IpcGate, IpcHandlers } from './gate';
+import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
+import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
   FiledTasks,
@@ -135,17 +135,6 @@ function rowOf(item: RowSource, marks: ReadonlyMap<string, SyncMark>): TaskRow {
   };
 }
 
-/** Turns the mirror's typed errors into answers the screens branch on. */
-function asHandlerError(error: unknown): unknown {
-  if (error instanceof IpcHandlerError) return error;
-  if (error instanceof InvalidParameterError) return new IpcHandlerError('invalid-parameter', error.message);
-  if (error instanceof InvalidEditError) return new IpcHandlerError('validation', error.message);
-  if (error instanceof NotInMirrorError) return new IpcHandlerError('not-found', error.message);
-  if (error instanceof MirrorStorageError)
-    return new IpcHandlerError(`storage-${error.problem}`, error.message);
-  return error;
-}
-
 export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers {
   const now = dependencies.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
@@ -170,18 +159,6 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       );
     }
     return account;
-  }
-
-  function guarded<I, O>(
-    work: (input: I, context: HandlerContext) => O | Promise<O>,
-  ): (input: I, context: HandlerContext) => Promise<O> {
-    return async (input, context) => {
-      try {
-        return await work(input, context);
-      } catch (error) {
-        throw asHandlerError(error);
-      }
-    };
   }
 
   /** Per window and list, its count still running, and for which query. */
@@ -265,7 +242,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   return {
-    'tasks:query': guarded(({ query, after, limit, skip, list }, { senderId }): TaskPage => {
+    'tasks:query': ({ query, after, limit, skip, list }, { senderId }): TaskPage => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       if (list !== undefined) listAsked(`${senderId}:${list}`, JSON.stringify(pairs), false);
@@ -285,9 +262,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         next: page.next,
         skipped,
       };
-    }),
+    },
 
-    'tasks:count': guarded(async ({ query, list }, { senderId }): Promise<TaskCount> => {
+    'tasks:count': async ({ query, list }, { senderId }): Promise<TaskCount> => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       const stop = new AbortController();
@@ -303,9 +280,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       } finally {
         if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
       }
-    }),
+    },
 
-    'tasks:filed': guarded(async ({ field, values, limit }): Promise<FiledTasks> => {
+    'tasks:filed': async ({ field, values, limit }): Promise<FiledTasks> => {
       const { mirror } = active();
       const max = limit ?? DEFAULT_FILED_LIMIT;
       const filed = await mirror.filedTasks(field, values, max);
@@ -314,39 +291,39 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         rows: filed.tasks.map((task) => rowOf(task, marks)),
         truncated: filed.truncated,
       };
-    }),
+    },
 
-    'task:get': guarded(({ task_id }) => detail(active(), task_id)),
+    'task:get': ({ task_id }) => detail(active(), task_id),
 
     // Edits wait for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
-    'task:edit': guarded(async ({ task_id, patch }) => {
+    'task:edit': async ({ task_id, patch }) => {
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       if ((await writeWhenFree(account.mirror, () => account.mirror.editTask(task_id, change))) !== null)
         account.edited();
       announce(account, [task_id]);
       return detail(account, task_id);
-    }),
+    },
 
-    'task:create': guarded(async ({ fields }) => {
+    'task:create': async ({ fields }) => {
       const account = writable();
       const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.createTask(values));
       account.edited();
       announce(account, [taskId]);
       return detail(account, taskId);
-    }),
+    },
 
-    'task:delete': guarded(async ({ task_id }) => {
+    'task:delete': async ({ task_id }) => {
       const account = writable();
       if (account.mirror.getTask(task_id) === null) throw new NotInMirrorError('task', task_id);
       await writeWhenFree(account.mirror, () => account.mirror.deleteTask(task_id));
       account.edited();
       announce(account, [task_id]);
       return null;
-    }),
+    },
 
-    'task:activity': guarded(({ task_id, refresh }): TaskActivity => {
+    'task:activity': ({ task_id, refresh }): TaskActivity => {
       const account = active();
       const { mirror } = account;
       if (refresh === true) account.refreshActivity(task_id);
@@ -359,9 +336,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
           mirror.passState('task_comments', task_id) !== null ||
           mirror.passState('task_history', task_id) !== null,
       };
-    }),
+    },
 
-    'workspace:get': guarded(async (): Promise<Workspace> => {
+    'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();
       const day = today();
       const organization = mirror.resources('organizations')[0];
@@ -430,6 +407,6 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
           .sort((a, b) => a.username.localeCompare(b.username)),
         tags,
       };
-    }),
+    },
   };
 }
