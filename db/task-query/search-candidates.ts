@@ -1,0 +1,155 @@
+// The search strategy: the row ids a search or tag filter narrows to, from the
+// word index (and the id index or the compact search text where words cannot
+// tell), or null when they are too many or cannot be found that way; the
+// page reader and the count then check each candidate exactly.
+import type { TaskListFilter } from '../../protocol/task-list-query';
+import {
+  allOfAnyQuery,
+  anyOfAllQuery,
+  MIN_ID_LOOKUP_CHARS,
+  termWords,
+  type WordIndex,
+  wordsOf,
+} from '../word-index';
+import type { TaskReads } from './item-rows';
+
+/**
+ * Above this many candidates a search is "broad": fetching them costs more
+ * than walking the sort order and checking every row.
+ */
+const CANDIDATE_LIMIT = 10_000;
+/** Candidates fetched first, to estimate how many there are in all. */
+const FIRST_CANDIDATES = 2000;
+/** A term word found inside more vocabulary words than this narrows too little to look up. */
+const MAX_WORDS_PER_PART = 300;
+/** A search word found in no task: nothing can match. */
+const NO_MATCH = Symbol('no match');
+
+export class SearchCandidates {
+  /**
+   * The candidates of the last search or tag filter, until the data changes:
+   * the next pages of a list (and its count) ask for the same ones, and
+   * fetching a few thousand costs about as much as the page itself (measured).
+   */
+  private lastCandidates: { version: string; key: string; rids: number[] | null } | null = null;
+
+  constructor(
+    private readonly reads: TaskReads,
+    private readonly words: WordIndex,
+    /** Moves on every task write (the last candidates are kept until it does). */
+    private readonly version: () => string,
+    /** False while a first load's tasks are not all in the word index: no candidates then. */
+    private readonly wordsComplete: () => boolean,
+  ) {}
+
+  /**
+   * Row ids to answer from (a superset of the matches, checked exactly by the
+   * query), or null when the search and tags narrow to more than
+   * CANDIDATE_LIMIT tasks or cannot narrow at all: then the sort order is walked.
+   */
+  candidates(f: TaskListFilter): number[] | null {
+    if (!this.wordsComplete()) return null;
+    if (f.search === undefined && f.tags === undefined) return null;
+    const version = this.version();
+    const key = JSON.stringify([f.search, f.search_fields, f.tags]);
+    const last = this.lastCandidates;
+    if (last !== null && last.version === version && last.key === key) return last.rids;
+    const rids = this.findCandidates(f);
+    this.lastCandidates = { version, key, rids };
+    return rids;
+  }
+
+  private findCandidates(f: TaskListFilter, limit = CANDIDATE_LIMIT): number[] | null {
+    const tags = this.tagsQuery(f.tags);
+    if (f.search === undefined) return tags === null ? null : this.fetchCandidates(tags, limit);
+    const term = f.search.toLowerCase();
+    // Punctuation alone has no word to look up: scan the compact search text
+    // (a superset for title-only search too), stopping past CANDIDATE_LIMIT.
+    if (termWords(term).length === 0)
+      return tags === null ? this.limited(this.textContaining(term, limit), limit) : null;
+    const words = this.searchWordsQuery(term);
+    if (words === null) return null;
+    let hits: number[] = [];
+    if (words !== NO_MATCH) {
+      const found = this.fetchCandidates(tags === null ? words : `${words} AND ${tags}`, limit);
+      if (found === null) return null;
+      hits = found;
+    }
+    if (f.search_fields === 'all') {
+      // The id is searched too: by its own bigrams, or a one-character term
+      // by scanning the id index (ids only: a few MB, no row reads).
+      const ids =
+        [...term].length < MIN_ID_LOOKUP_CHARS
+          ? this.idsContaining(term, limit)
+          : this.words.matchId(term, limit + 1);
+      if (ids.length > 0) hits = [...new Set([...hits, ...ids])];
+    }
+    return this.limited(hits, limit);
+  }
+
+  /**
+   * Candidates of a word-index query, or null when there are more than
+   * `limit`. They come in row id order, so the first few thousand tell
+   * how dense the rest is: a query clearly beyond the limit stops there
+   * instead of fetching ten thousand rows to learn it.
+   */
+  private fetchCandidates(query: string, limit: number): number[] | null {
+    const first = this.words.match(query, FIRST_CANDIDATES);
+    if (first.length < FIRST_CANDIDATES) return first;
+    const last = first[first.length - 1] as number;
+    const estimate = (first.length * this.reads.rowEstimate()) / last;
+    if (estimate > limit * 1.5) return null;
+    const rest = this.words.match(query, limit + 1 - first.length, last);
+    return this.limited([...first, ...rest], limit);
+  }
+
+  /** Row ids of the tasks whose id contains `term` (lower case), up to `limit` + 1. */
+  private idsContaining(term: string, limit: number): number[] {
+    return this.reads
+      .statement('SELECT rid FROM tasks INDEXED BY tasks_by_id WHERE instr(search_id, ?) > 0 LIMIT ?')
+      .pluck()
+      .all(term, limit + 1) as number[];
+  }
+
+  /** Row ids of the visible tasks whose search text contains `term` (lower case), up to `limit` + 1. */
+  private textContaining(term: string, limit: number): number[] {
+    return this.reads
+      .statement('SELECT rid FROM task_search_text WHERE instr(text, ?) > 0 LIMIT ?')
+      .pluck()
+      .all(term, limit + 1) as number[];
+  }
+
+  private limited(rids: number[], limit: number): number[] | null {
+    return rids.length > limit ? null : rids;
+  }
+
+  /**
+   * The word-index query the search term's words narrow to: NO_MATCH when some
+   * word of it is in no title, description or tag; null when no word of it is
+   * long and rare enough to narrow anything.
+   */
+  private searchWordsQuery(term: string): string | typeof NO_MATCH | null {
+    const groups: string[][] = [];
+    for (const part of termWords(term)) {
+      const found =
+        part.openBefore && part.openAfter
+          ? this.words.wordsWith(part.word, MAX_WORDS_PER_PART)
+          : part.openBefore
+            ? this.words.wordsEndingWith(part.word, MAX_WORDS_PER_PART)
+            : part.openAfter
+              ? this.words.wordsStartingWith(part.word, MAX_WORDS_PER_PART)
+              : this.words.wordIs(part.word);
+      if (found === null) continue;
+      if (found.length === 0) return NO_MATCH;
+      groups.push(found);
+    }
+    return groups.length > 0 ? allOfAnyQuery(groups) : null;
+  }
+
+  /** A word-index query true for every task carrying one of the tags (null: a tag has no word to look for). */
+  private tagsQuery(tags: readonly string[] | undefined): string | null {
+    if (!tags) return null;
+    const alternatives = tags.map((tag) => wordsOf(tag.toLowerCase()));
+    return alternatives.every((words) => words.length > 0) ? anyOfAllQuery(alternatives) : null;
+  }
+}
