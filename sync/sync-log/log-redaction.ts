@@ -1,42 +1,198 @@
-// Keeps secrets out of the sync log and its diagnostics: every token form the
-// API client and the auth code know (through their own redaction), plus the
-// values of credential-named fields in JSON, query strings and headers.
+// Keeps secrets out of the sync log and its diagnostics: the live set of known
+// secrets by value (in the shapes they travel in), every token form we know,
+// and the values of credential-named fields in JSON, query strings and headers.
 import { redactSecrets as redactApiSecrets } from '../api/errors';
 import { redactSecrets as redactAuthSecrets, REDACTED } from '../auth/redaction';
 
 /**
- * `key=value`, `"key": "value"` and `key: value` for keys that name a
- * credential. Values end at a quote, `&`, `,`, `;`, `}` or white space.
+ * Key names that hold a credential, in any spelling (`refresh_token`,
+ * `refreshToken`, `Refresh-Token`, `SVC_TOKEN`, `x-api-key`): the key ends in
+ * one of these words. `code` (an OAuth authorization code) only as a whole key.
  */
-const CREDENTIAL_FIELD =
-  /(["']?\b(?:access_token|refresh_token|id_token|token|client_secret|password|code_verifier|code|authorization|cookie|set-cookie|api[_-]?key)\b["']?\s*[:=]\s*["']?)(?!\[redacted\])([^"'&\s,;}]+)/gi;
+const KEY_WORDS =
+  '(?:[A-Za-z0-9_.-]*(?:token|secret|password|passwd|api[_-]?key|apikey|authorization|cookie|code[_-]?verifier|credentials?)s?|code)';
+/** A quote, as sent or escaped once or more inside a JSON string. */
+const QUOTE = String.raw`(?:\\*["'])`;
+/** Header names whose whole value is secret, commas and semicolons included. */
+const WHOLE_VALUE_KEY = /^(?:proxy-)?authorization$|cookie$/i;
+/** HTTP authentication schemes: the scheme word stays (it helps support), the credentials go. */
+const AUTH_SCHEME =
+  /^(?:Basic|Bearer|DPoP|Digest|Negotiate|NTLM|Token|MAC|HOBA|Mutual|AWS4-HMAC-SHA256)(?=\s)/i;
 
-/** Any token-shaped string, even percent-encoded or split by an encoded separator. */
-const TOKEN_PREFIX = /\b(?:svc|tsk)_(?:live|test)_[^\s"',;&}]*|\bsvcr_[^\s"',;&}]*/gi;
+/**
+ * `key=value`, `"key": "value"`, `key: value`, `\"key\":\"value\"` (JSON inside
+ * JSON) and `"key", "value"` (a rawHeaders array). A quoted value is redacted up
+ * to its closing quote, whatever it holds (spaces, `;`, a leading space); an
+ * unquoted one up to a separator, or for a header like Cookie up to the line's end.
+ */
+const CREDENTIAL_FIELD = new RegExp(
+  String.raw`(?<![A-Za-z0-9_.%-])(${KEY_WORDS})(${QUOTE}?[ \t]*(?:[:=]|%3[Dd])[ \t]*|${QUOTE}[ \t]*,[ \t]*(?=${QUOTE}))` +
+    String.raw`(?:(${QUOTE})([^\n]*?)(\3|\n|$)|(?!\[redacted\])([^\s"'\\&,;}\]]+))`,
+  'gi',
+);
+
+/** `Authorization: Basic …`, `Cookie: a=1; b=2` as header lines (or `=`): the whole value, to the line's end. */
+const HEADER_LINE =
+  /(?<![A-Za-z0-9_.%-])((?:proxy-)?authorization|(?:set-)?cookie)([ \t]*[:=][ \t]*)(?!\\*["'])([^\n]+)/gi;
+/** A value this module already redacted (alone or after its scheme word). */
+const ALREADY_REDACTED = /^(?:[A-Za-z0-9-]+ )?\[redacted\]/;
+
+/** `scheme://user:password@host`: the password goes, the user name stays. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'?#]*:)([^\s/@"'?#]+)(@)/gi;
+
+/** Credentials after an authentication scheme word, wherever the word is. */
+const SCHEME_CREDENTIALS = /\b(Bearer|DPoP)([ \t]+)(?!\[redacted\])([A-Za-z0-9._~+/=%-]{8,})/gi;
+const BASIC_CREDENTIALS = /\b(Basic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/g;
+
+/**
+ * Token shapes: the service's access tokens (current and former prefix, also
+ * percent-encoded), refresh tokens and other bare opaque `svc_…` tokens, and
+ * JWTs (a base64url JSON header always starts `eyJ`).
+ */
+const TOKEN_SHAPES = [
+  /\b(?:svc|tsk)(?:_|%5[Ff])(?:live|test)(?:_|%5[Ff])[^\s"',;&}\\]*/gi,
+  /\bsvcr?(?:_|%5[Ff])[A-Za-z0-9][A-Za-z0-9_~.%-]{15,}/g,
+  /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*){1,3}/g,
+];
+
+/** A run of text holding percent-encoded bytes: decoded, redacted, and kept decoded only when that redacted something. */
+const PERCENT_RUN = /[^\s"'<>]*%[0-9A-Fa-f]{2}[^\s"'<>]*/g;
 
 /** `text` with every secret we can recognise replaced by `[redacted]`. */
 export function redactLogText(text: string, knownSecrets: readonly string[] = []): string {
-  // The wide pattern first: the narrower ones stop at characters a token may carry
-  // percent-encoded or after a dot, and would leave its tail behind.
-  let out = text.replace(TOKEN_PREFIX, REDACTED);
-  out = redactAuthSecrets(out, knownSecrets);
-  out = redactApiSecrets(out, knownSecrets);
-  return out.replace(CREDENTIAL_FIELD, `$1${REDACTED}`);
+  let out = redactKnownSecrets(text, knownSecrets);
+  out = out.replace(PERCENT_RUN, (run) => {
+    const decoded = percentDecoded(run);
+    if (decoded === run) return run;
+    const redacted = redactShapes(redactKnownSecrets(decoded, knownSecrets));
+    return redacted === decoded ? run : redacted;
+  });
+  return redactShapes(out, knownSecrets);
 }
 
-/** A JSON-like value with every string redacted, and values under credential-named keys removed whole. */
+function redactShapes(text: string, knownSecrets: readonly string[] = []): string {
+  // The wide token patterns first: the narrower ones stop at characters a token
+  // may carry percent-encoded or after a dot, and would leave its tail behind.
+  let out = text;
+  for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
+  out = redactAuthSecrets(out, knownSecrets);
+  out = redactApiSecrets(out, knownSecrets);
+  out = out.replace(URL_PASSWORD, `$1${REDACTED}$3`);
+  // Header lines first: their value runs to the line's end (every cookie, every word after the scheme).
+  out = out.replace(HEADER_LINE, (whole, key: string, separator: string, value: string) =>
+    ALREADY_REDACTED.test(value) ? whole : `${key}${separator}${redactedValue(key, value)}`,
+  );
+  out = out.replace(
+    CREDENTIAL_FIELD,
+    (
+      whole,
+      key: string,
+      separator: string,
+      open: string | undefined,
+      quoted: string | undefined,
+      close: string | undefined,
+      bare: string | undefined,
+    ) => {
+      if (open !== undefined)
+        return `${key}${separator}${open}${redactedValue(key, quoted ?? '')}${close ?? ''}`;
+      // A header's unquoted value was redacted whole above.
+      if (bare === undefined || bare === REDACTED || WHOLE_VALUE_KEY.test(key)) return whole;
+      return `${key}${separator}${REDACTED}`;
+    },
+  );
+  out = out.replace(SCHEME_CREDENTIALS, `$1$2${REDACTED}`);
+  out = out.replace(BASIC_CREDENTIALS, (whole, scheme: string, credentials: string) =>
+    isBasicCredentials(credentials) ? `${scheme}${REDACTED}` : whole,
+  );
+  return out;
+}
+
+/** A secret value redacted; for an Authorization header its scheme word is kept. */
+function redactedValue(key: string, value: string): string {
+  if (value.trim() === '' || value === REDACTED) return value;
+  if (WHOLE_VALUE_KEY.test(key)) {
+    const scheme = AUTH_SCHEME.exec(value.trimStart())?.[0];
+    if (scheme !== undefined) return `${scheme} ${REDACTED}`;
+  }
+  return REDACTED;
+}
+
+/** Whether `Basic xxx` holds base64 of `user:password` (and not the English word before another). */
+function isBasicCredentials(encoded: string): boolean {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  // Printable text only: random words decode to bytes that are not.
+  return decoded.includes(':') && [...decoded].every((c) => c >= ' ' && c !== '\uFFFD');
+}
+
+/** Up to three rounds of percent-decoding (text encoded twice is common in nested URLs); invalid escapes stop it. */
+function percentDecoded(text: string): string {
+  let out = text;
+  for (let round = 0; round < 3 && /%[0-9A-Fa-f]{2}/.test(out); round += 1) {
+    try {
+      out = decodeURIComponent(out);
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Each known secret by value, as sent and in the forms it takes in transit:
+ * without surrounding space, percent-encoded, escaped inside a JSON string.
+ */
+function redactKnownSecrets(text: string, knownSecrets: readonly string[]): string {
+  if (knownSecrets.length === 0) return text;
+  const forms = new Set<string>();
+  for (const secret of knownSecrets) {
+    for (const form of [
+      secret,
+      secret.trim(),
+      encodeURIComponent(secret.trim()),
+      JSON.stringify(secret.trim()).slice(1, -1),
+    ]) {
+      // Short values would blank out ordinary words; real secrets are long.
+      if (form.length >= 8) forms.add(form);
+    }
+  }
+  let out = text;
+  // Longest first: a secret that contains another is replaced whole.
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+    if (out.includes(form)) out = out.split(form).join(REDACTED);
+  }
+  return out;
+}
+
+/** Whether an object key names a credential (any spelling: `access_token`, `accessToken`, `SVC_TOKEN`, `X-Api-Key`). */
+export function isCredentialKey(key: string): boolean {
+  const words = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return /(?:token|secret|password|passwd|apikey|authorization|cookie|codeverifier|credentials?)s?$/.test(
+    words,
+  );
+}
+
+/**
+ * A JSON-like value with every string redacted, and values under
+ * credential-named keys removed whole; in a flat list of header names and
+ * values (Node's `rawHeaders`) the value after a credential header name too.
+ */
 export function redactLogValue(value: unknown, knownSecrets: readonly string[] = []): unknown {
   if (typeof value === 'string') return redactLogText(value, knownSecrets);
-  if (Array.isArray(value)) return value.map((item) => redactLogValue(item, knownSecrets));
+  if (Array.isArray(value)) {
+    return value.map((item, index) => {
+      const before: unknown = index > 0 ? value[index - 1] : undefined;
+      if (typeof before === 'string' && typeof item === 'string' && isCredentialKey(before)) {
+        return redactedValue(before, item);
+      }
+      return redactLogValue(item, knownSecrets);
+    });
+  }
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      out[key] = CREDENTIAL_KEY.test(key) ? REDACTED : redactLogValue(item, knownSecrets);
+      out[key] = isCredentialKey(key) ? REDACTED : redactLogValue(item, knownSecrets);
     }
     return out;
   }
   return value;
 }
-
-const CREDENTIAL_KEY =
-  /^(?:access_token|refresh_token|id_token|token|client_secret|password|code_verifier|authorization|cookie|api[_-]?key|secret)$/i;
