@@ -41,13 +41,13 @@ describe('which better-sqlite3 build the app opens the mirror with', () => {
 });
 
 describe('whether the Electron build is current', () => {
-  const wanted = { electron: '39.8.10', betterSqlite3: '12.11.1', platform: 'linux', arch: 'x64' };
+  const wanted = { electron: '45.4.1', betterSqlite3: '12.11.1', platform: 'linux', arch: 'x64' };
   test.each([
     ['the same versions', { ...wanted }, true],
-    ['another Electron', { ...wanted, electron: '39.8.9' }, false],
+    ['another Electron', { ...wanted, electron: '45.4.0' }, false],
     ['another better-sqlite3', { ...wanted, betterSqlite3: '12.10.0' }, false],
     ['another arch', { ...wanted, arch: 'arm64' }, false],
-    ['a missing field', { electron: '39.8.10', betterSqlite3: '12.11.1', platform: 'linux' }, false],
+    ['a missing field', { electron: '45.4.1', betterSqlite3: '12.11.1', platform: 'linux' }, false],
     ['no stamp', undefined, false],
   ])('%s: %s', (_case, stamp, current) => {
     expect(isAddonStampCurrent(stamp, wanted)).toBe(current);
@@ -57,7 +57,7 @@ describe('whether the Electron build is current', () => {
 describe('judging a build as the Electron one', () => {
   test("refuses node_modules' own build: it loads in Node", () => {
     const addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
-    expect(judgeElectronAddon(() => process.dlopen({ exports: {} }, addon), '140')).toEqual({
+    expect(judgeElectronAddon(() => process.dlopen({ exports: {} }, addon), '150')).toEqual({
       ok: false,
       reason: 'it loads in Node, so it was built for Node, not Electron',
     });
@@ -71,29 +71,29 @@ describe('judging a build as the Electron one', () => {
   };
 
   test("accepts a build Node refuses for Electron's ABI", () => {
-    expect(judgeElectronAddon(refusal(140), '140')).toEqual({ ok: true });
+    expect(judgeElectronAddon(refusal(150), '150')).toEqual({ ok: true });
   });
 
   test('refuses a build for some other ABI', () => {
-    expect(judgeElectronAddon(refusal(131), '140')).toMatchObject({ ok: false });
+    expect(judgeElectronAddon(refusal(140), '150')).toMatchObject({ ok: false });
   });
 });
 
 test('tries the published prebuild for Electron before compiling against the Electron headers', () => {
   const commands = addonBuildCommands({
-    electronVersion: '39.8.10',
+    electronVersion: '45.4.1',
     platform: 'darwin',
     arch: 'arm64',
     prebuildInstallScript: '/p/bin.js',
     nodeGypScript: '/g/node-gyp.js',
   });
   expect(commands.map((command) => command.args)).toEqual([
-    ['/p/bin.js', '--runtime=electron', '--target=39.8.10', '--arch=arm64', '--platform=darwin'],
+    ['/p/bin.js', '--runtime=electron', '--target=45.4.1', '--arch=arm64', '--platform=darwin'],
     [
       '/g/node-gyp.js',
       'rebuild',
       '--release',
-      '--target=39.8.10',
+      '--target=45.4.1',
       '--arch=arm64',
       '--dist-url=https://electronjs.org/headers',
     ],
