@@ -17,6 +17,8 @@ import { appHandlers } from './ipc/app-handlers';
 import type { AppInfo, ThemePreference } from './ipc/contract';
 import type { StartedDemo } from './ipc/demo-server';
 import type { IpcGate } from './ipc/gate';
+import type { LinkRequest } from './ipc/link-schemas';
+import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
 import type { AccountSummary } from './ipc/screen-schemas';
 import { AccountVisibility } from './notifications/account-visibility';
@@ -82,6 +84,8 @@ export interface DesktopServices {
   trayAction(action: TrayAction): void;
   /** Shows the window on this account and, with a task, opens it there (a notification was clicked). */
   openFromNotification(notification: DesktopNotification): Promise<void>;
+  /** The app was opened with a link (untrusted, as the OS handed it): see main/links/link-service.ts. */
+  openLink(raw: string): Promise<LinkRequest>;
   /** Whether closing the window should hide it instead (keep syncing in the tray). */
   keepRunningInTray(): boolean;
   /** What `npm run demo` does at launch: "Try the demo" without the click. */
@@ -196,6 +200,13 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
   );
   for (const handlers of backend.handlers) gate.register(handlers);
   gate.register(visibility.handlers());
+  const links = createLinkService({
+    accounts,
+    announce: () => gate.emit('link:received', null),
+    showWindow: () => shell.showWindow(),
+    writeClipboard: (text) => shell.writeClipboard(text),
+  });
+  gate.register(links.handlers);
 
   let closing: Promise<void> | null = null;
   return {
@@ -227,6 +238,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       }
     },
     openFromNotification,
+    openLink: (raw) => links.open(raw),
     keepRunningInTray: () => visibility.keepRunningInTray(),
     signInToDemo: () => backend.signInToDemo(),
     close() {

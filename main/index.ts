@@ -4,7 +4,7 @@
 // those modules (desktop-services.ts holds the rest, tested in Node); this file
 // only connects them.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   app,
   BrowserWindow,
@@ -20,6 +20,7 @@ import { appShutdown } from './app-shutdown';
 import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
 import { createDesktopServices, demoRequested, type DesktopServices } from './desktop-services';
 import { createIpcGate } from './ipc/gate';
+import { LinkInbox } from './links/link-inbox';
 import { sqliteNativeBinding } from './native/sqlite-addon';
 import { showDesktopNotifications } from './notifications/desktop-notifications';
 import { APP_ENTRY_URL, APP_ORIGIN, pageOrigin, trustedPageUrlCheck } from './security/app-protocol';
@@ -32,6 +33,7 @@ import {
 } from './security/harden-electron';
 import { type AppTray, createAppTray } from './tray/app-tray';
 import { bringToFront, openMainWindow } from './window/main-window';
+import { LINK_SCHEME, linkInCommandLine } from '../sync/links/task-link';
 
 // Under `electron-vite dev` the renderer comes from Vite's dev server; otherwise from app://.
 // Only then is the dev CSP used (see content-security-policy.ts for why it differs).
@@ -64,6 +66,19 @@ function start(): void {
   let mainWindow: BrowserWindow | undefined;
   let services: DesktopServices | undefined;
   let tray: AppTray | undefined;
+  // The handler of svc-desktop:// links (the first instance only); from a checkout Electron needs the app's path too.
+  if (process.defaultApp && process.argv[1] !== undefined) {
+    app.setAsDefaultProtocolClient(LINK_SCHEME, process.execPath, [resolve(process.argv[1])]);
+  } else {
+    app.setAsDefaultProtocolClient(LINK_SCHEME);
+  }
+  // Links arrive before the services can route them (macOS: open-url before ready; else argv).
+  const links = new LinkInbox();
+  links.receive(linkInCommandLine(process.argv));
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    links.receive(url);
+  });
 
   const shutdown = appShutdown({
     close: async () => {
@@ -75,8 +90,9 @@ function start(): void {
   });
   app.on('before-quit', (event) => shutdown.beforeQuit(event));
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, pagePolicy));
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv) => {
     if (mainWindow && !mainWindow.isDestroyed()) bringToFront(mainWindow);
+    links.receive(linkInCommandLine(argv));
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -178,6 +194,9 @@ function start(): void {
     const running = services;
     tray = createAppTray(running.trayModel(), (action) => running.trayAction(action));
     showWindow();
+    links.deliverTo((raw) => {
+      running.openLink(raw).catch((error: unknown) => logError('opening a link failed', error));
+    });
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0 || mainWindow?.isVisible() === false) showWindow();
     });

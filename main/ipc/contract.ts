@@ -44,6 +44,7 @@ import {
   syncLogQuerySchema,
   syncPausedSchema,
 } from './visibility-schemas';
+import { copiedLinkSchema, linkRequestSchema } from './link-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -154,6 +155,15 @@ export const invokeChannels = {
   /** Stops every account's polling and pushes until `sync:resume` (edits keep queueing locally). */
   'sync:pause': { input: noInput, output: syncPausedSchema },
   'sync:resume': { input: noInput, output: syncPausedSchema },
+
+  // Links that open tasks (main/links/link-service.ts).
+  /** The link the app was last opened with, handed over once (announced by `link:received`); null when none waits. */
+  'link:take': { input: noInput, output: linkRequestSchema.nullable() },
+  /** Puts the task's svc-desktop:// link on the clipboard and answers it; `link-unavailable` when no link can name it. */
+  'task:copy-link': {
+    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    output: copiedLinkSchema,
+  },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export const eventChannels = {
@@ -163,6 +173,8 @@ export const eventChannels = {
   'mirror:changed': mirrorChangedSchema,
   /** A desktop notification was clicked: show this task. */
   'notification:open': notificationOpenSchema,
+  /** The app was opened with a link: take it with `link:take` (so a page still loading misses none). */
+  'link:received': z.null(),
 } satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -10,8 +10,10 @@ import type { Mirror } from '../../db/mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { AccountManager } from '../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
-import { FileSecretStore } from '../../sync/auth/secret-store';
+import { FileSecretStore, refreshTokenKey } from '../../sync/auth/secret-store';
+import { redirectingBrowser, startStandardAuthServer } from '../../sync/auth/testing/standard-auth-server';
 import { SyncEngine } from '../../sync/engine/sync-engine';
+import { syncLogFileFor } from '../../sync/sync-log/sync-log';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from '../../sync/schedule/poll-policy';
 import type { DesktopNotification } from '../../sync/notify/notification-decisions';
 import type { TrayModel } from '../../sync/notify/tray-model';
@@ -230,4 +232,62 @@ test('accounts closed before the visibility (quitting) are left out of the tray,
   expect(
     tray.menu.some((item) => item.kind === 'action' && item.label.startsWith(f.emulator.me.username)),
   ).toBe(false);
+});
+
+test('tokens of no known shape (a standard OAuth server’s) are kept out of the log file and the diagnostics by value, the rotated ones too', async () => {
+  const standard = await startStandardAuthServer({ meOrgId: 'org_standard' });
+  cleanups.push(() => standard.close());
+  const directory = await mkdtemp(join(tmpdir(), 'svc-visibility-'));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  const secretStore = new FileSecretStore(join(directory, 'secrets.json'));
+  const accounts = await AccountManager.open<Mirror, SyncEngine>({
+    directory,
+    secrets: withEncryptionReport(secretStore, true),
+    defaults: { base_url: standard.baseUrl, auth_url: standard.authUrl, client_id: standard.clientId },
+    createEngine: null,
+  });
+  cleanups.push(() => accounts.close());
+  const visibility = new AccountVisibility({
+    accounts,
+    settings: new NotificationSettingsStore(join(directory, 'notifications.json')),
+    appName: 'svc-desktop',
+    appContext: () => ({ version: '0.0.0-test' }),
+    display: () => undefined,
+    trayChanged: () => undefined,
+    trayDelayMs: 0,
+  });
+  cleanups.push(() => visibility.close());
+  const { account } = await accounts.signInWithBrowser({ openUrl: redirectingBrowser().openUrl });
+  // The session's credentials, as its API client asks them (a refresh after a 401).
+  const credentials = accounts.runtime(account.id).session?.credentials;
+  if (!credentials?.refresh) throw new Error('a browser sign-in renews itself');
+  const firstAccess = await credentials.getAccessToken();
+  const firstRefresh = await secretStore.get(refreshTokenKey(account.id));
+  const secondAccess = await credentials.refresh();
+  const secondRefresh = await secretStore.get(refreshTokenKey(account.id));
+  const tokens = [firstAccess, firstRefresh, secondAccess, secondRefresh].filter(
+    (t): t is string => t !== undefined,
+  );
+  expect(new Set(tokens).size).toBe(4);
+  // Opaque: no pattern knows them, only their values do.
+  for (const token of tokens) expect(token).not.toMatch(/^(svc|tsk|eyJ)/);
+
+  const { log } = visibility.log(account.id);
+  log.add({
+    level: 'warn',
+    kind: 'auth',
+    message: `renewed ${firstAccess} with ${firstRefresh ?? ''}; now ${secondAccess} and ${secondRefresh ?? ''}`,
+    detail: { note: `sent ${secondAccess}` },
+  });
+  const [entry] = log.query({ limit: 1 }).entries;
+  const report = visibility.diagnostics(account.id);
+  log.close();
+  const file = await readFile(syncLogFileFor(accounts.runtime(account.id).mirror.file));
+  for (const token of tokens) {
+    expect(entry?.message).not.toContain(token);
+    expect(JSON.stringify(entry?.detail)).not.toContain(token);
+    expect(report).not.toContain(token);
+    expect(file.includes(token)).toBe(false);
+  }
+  expect(entry?.message).toContain('[redacted]');
 });

@@ -111,6 +111,7 @@ test('the built main wires every handler behind a hardened window and a tray, an
   expect(names).not.toContain('error-box');
   expect(names).toContain('csp-header-hook');
   expect(names).toContain('permission-request-handler');
+  expect(detailOf(steps, 'protocol-client')).toBe('svc-desktop');
   expect(names.indexOf('tray')).toBeLessThan(names.indexOf('window'));
   expect(detailOf(steps, 'window')).toMatchObject({
     webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },

@@ -27,6 +27,10 @@ export const app = {
   },
   enableSandbox: () => report('sandbox'),
   setAppUserModelId: () => undefined,
+  setAsDefaultProtocolClient: (scheme: string) => {
+    report('protocol-client', scheme);
+    return true;
+  },
   whenReady: () => ready,
   on: (event: string, listener: Listener) => {
     appEvents.on(event, listener);
