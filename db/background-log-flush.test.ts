@@ -51,10 +51,10 @@ test('a page writer mirror flushes after its server writes and closes while a fl
     const tasks = Array.from({ length: 50 }, (_, i) => taskJson({ title: `Flushed ${i}` }));
     loadTasks(handle.mirror, tasks);
     await handle.mirror.logFlushed();
-    handle.mirror.applyServerTask({ ...tasks[0], title: 'Flushed again' }, '"e2"');
+    handle.mirror.tasks.applyServerCopy({ ...tasks[0], title: 'Flushed again' }, '"e2"');
     handle.mirror.close();
     const reopened = await handle.reopen();
-    expect(reopened.getTask(tasks[0]?.task_id as string)?.task.title).toBe('Flushed again');
+    expect(reopened.tasks.get(tasks[0]?.task_id as string)?.task.title).toBe('Flushed again');
   } finally {
     handle.cleanup();
   }

@@ -1,6 +1,7 @@
 // Notifications about remote changes (what changed, for whom, seen or not),
-// written by the sync engine from the change lists pulls return.
+// written by the sync engine from the change lists pulls return (`mirror.feed`).
 import type { Database } from 'better-sqlite3';
+import type { MirrorTransactions } from './mirror-transactions';
 import type { ChangeFeedRow } from './schema';
 
 export interface NewNotification {
@@ -39,32 +40,51 @@ function notificationOf(row: ChangeFeedRow): Notification {
 }
 
 export class ChangeFeed {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly tx: MirrorTransactions,
+  ) {}
 
-  add(items: readonly NewNotification[], at: string): number[] {
-    const insert = this.db.prepare(
-      `INSERT INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary) VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    return items.map((n) =>
-      Number(
-        insert.run(n.createdAt ?? at, n.kind, n.entityType, n.entityId, n.forUser, JSON.stringify(n.summary))
-          .lastInsertRowid,
-      ),
-    );
+  /** Stores notifications in one transaction; returns their ids. */
+  add(items: readonly NewNotification[]): number[] {
+    return this.tx.write(() => {
+      const at = this.tx.now();
+      const insert = this.db.prepare(
+        `INSERT INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary) VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      return items.map((n) =>
+        Number(
+          insert.run(
+            n.createdAt ?? at,
+            n.kind,
+            n.entityType,
+            n.entityId,
+            n.forUser,
+            JSON.stringify(n.summary),
+          ).lastInsertRowid,
+        ),
+      );
+    });
   }
 
+  /** A user's notifications, newest first. */
   list(forUser: string, options: { unseenOnly?: boolean; limit?: number } = {}): Notification[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM change_feed WHERE for_user = ? ${options.unseenOnly ? 'AND seen_at IS NULL' : ''}
-          ORDER BY id DESC LIMIT ?`,
-      )
-      .all(forUser, options.limit ?? 100) as ChangeFeedRow[];
-    return rows.map(notificationOf);
+    return this.tx.read(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM change_feed WHERE for_user = ? ${options.unseenOnly ? 'AND seen_at IS NULL' : ''}
+            ORDER BY id DESC LIMIT ?`,
+        )
+        .all(forUser, options.limit ?? 100) as ChangeFeedRow[];
+      return rows.map(notificationOf);
+    });
   }
 
-  markSeen(ids: readonly number[], at: string): void {
-    const update = this.db.prepare('UPDATE change_feed SET seen_at = ? WHERE id = ? AND seen_at IS NULL');
-    for (const id of ids) update.run(at, id);
+  markSeen(ids: readonly number[]): void {
+    this.tx.write(() => {
+      const at = this.tx.now();
+      const update = this.db.prepare('UPDATE change_feed SET seen_at = ? WHERE id = ? AND seen_at IS NULL');
+      for (const id of ids) update.run(at, id);
+    });
   }
 }

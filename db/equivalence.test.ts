@@ -41,14 +41,14 @@ async function pull(collection: 'tasks' | 'sections', path: string): Promise<Jso
   const all: Json[] = [];
   let cursor: string | null = null;
   let pageIndex = 0;
-  mirror.beginPass(collection);
+  mirror.passes.begin(collection);
   do {
     const sep = path.includes('?') ? '&' : '?';
     const page = await get(`${path}${sep}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(page.status).toBe(200);
     const items = page.body.data as Json[];
     const next = page.body.next_cursor as string | null;
-    const applied = mirror.applyPage({
+    const applied = mirror.passes.applyPage({
       collection,
       pageIndex,
       cursorSent: cursor,
@@ -61,7 +61,7 @@ async function pull(collection: 'tasks' | 'sections', path: string): Promise<Jso
     cursor = next;
     pageIndex++;
   } while (cursor !== null);
-  mirror.completePass(collection, '', pageIndex - 1);
+  mirror.passes.complete(collection, '', pageIndex - 1);
   return all;
 }
 
@@ -85,7 +85,7 @@ function localIds(query: string): string[] {
   const ids: string[] = [];
   let after: string | null = null;
   do {
-    const page = mirror.queryTasks(new URLSearchParams(query), {
+    const page = mirror.tasks.query(new URLSearchParams(query), {
       me: emulator.me.username,
       today: TODAY,
       limit: 251,
@@ -216,7 +216,7 @@ describe('the mirror answers like the service', () => {
     });
     handle = await openTestMirror();
     mirror = handle.mirror;
-    mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+    mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
     tasks = await pull('tasks', `/v1/tasks?org_id=${emulator.orgId}&sort_by=created_at&sort_order=asc`);
   });
   afterAll(async () => {
@@ -226,7 +226,7 @@ describe('the mirror answers like the service', () => {
 
   test('every task of the service is in the mirror', () => {
     expect(tasks.length).toBe(SEED_TASKS);
-    expect(mirror.taskCount()).toBe(SEED_TASKS);
+    expect(mirror.tasks.total()).toBe(SEED_TASKS);
   });
 
   test(`${COMBINATIONS} generated filter, search and sort combinations give the same ids in the same order`, async () => {
@@ -238,7 +238,10 @@ describe('the mirror answers like the service', () => {
       const remote = await remoteIds(query);
       const local = localIds(query);
       if (remote.length > 0) nonEmpty++;
-      const count = mirror.countTasks(new URLSearchParams(query), { me: emulator.me.username, today: TODAY });
+      const count = mirror.tasks.count(new URLSearchParams(query), {
+        me: emulator.me.username,
+        today: TODAY,
+      });
       if (JSON.stringify(remote) !== JSON.stringify(local) || count !== remote.length) {
         const at = remote.findIndex((id, i) => local[i] !== id);
         mismatches.push(
@@ -313,7 +316,7 @@ describe('the mirror answers like the service', () => {
           const query = `filter[search]=${encodeURIComponent(term)}&filter[search_fields]=${fields}&${sorts[i % sorts.length] as string}`;
           const remote = await remoteIds(query);
           const local = localIds(query);
-          const count = mirror.countTasks(new URLSearchParams(query), options);
+          const count = mirror.tasks.count(new URLSearchParams(query), options);
           const walked: string[] = [];
           let after: string | null = null;
           do {
@@ -343,12 +346,12 @@ describe('the mirror answers like the service', () => {
 
   test('section, sprint and goal task counts equal the service lists', async () => {
     const sections = (await get(`/v1/sections?org_id=${emulator.orgId}&limit=1000`)).body.data as Json[];
-    const sectionCounts = mirror.sectionTaskCounts();
+    const sectionCounts = mirror.tasks.sectionCounts();
     expect(sections.length).toBeGreaterThan(0);
     for (const s of sections) expect(sectionCounts.get(s.section_id as string) ?? 0).toBe(s.task_count);
 
     const teams = (await get(`/v1/teams?org_id=${emulator.orgId}&limit=1000`)).body.data as Json[];
-    const sprintCounts = mirror.sprintTaskCounts();
+    const sprintCounts = mirror.tasks.sprintCounts();
     let sprints = 0;
     for (const team of teams) {
       for (const s of (await get(`/v1/teams/${team.team_id as string}/sprints`)).body.data as Json[]) {
@@ -360,7 +363,7 @@ describe('the mirror answers like the service', () => {
     expect(sprints).toBeGreaterThan(0);
 
     const groups = (await get(`/v1/goals?org_id=${emulator.orgId}`)).body.projects as Json[];
-    const goalCounts = mirror.goalTaskCounts();
+    const goalCounts = mirror.tasks.goalCounts();
     let goals = 0;
     for (const group of groups) {
       for (const g of group.data as Json[]) {

@@ -29,7 +29,7 @@ test('a mirror opens through the addon given as nativeBinding, migrated and usab
   copyFileSync(nodeAddon, addon);
   const mirror = await openMirror(join(directory, 'mirror.db'), { nativeBinding: addon });
   try {
-    expect(mirror.resources('organizations')).toEqual([]);
+    expect(mirror.collections.list('organizations')).toEqual([]);
   } finally {
     mirror.close();
   }

@@ -1,8 +1,8 @@
 // How many of an account's edits wait, by what they wait for: sending (pending),
 // the person's decision (conflicts) or a fix (failed: refused or blocked). The
 // status bar, the tray and the account's queued-edit count all read this one tally.
-import type { OutboxState } from './outbox';
-import { UNSETTLED_STATES } from './task-overlay';
+import type { Database } from 'better-sqlite3';
+import { UNSETTLED_SQL, type UNSETTLED_STATES } from './task-overlay';
 
 export interface OutboxCounts {
   /** Queued or being sent. */
@@ -14,27 +14,28 @@ export interface OutboxCounts {
   readonly unsettled: number;
 }
 
-/** What the tally reads of a mirror (db/'s Mirror has it). */
+/** What the tally reads of a mirror (db/'s Mirror has it as `mirror.outbox`). */
 export interface OutboxCountSource {
-  outboxOps(states?: readonly OutboxState[]): readonly { readonly state: OutboxState }[];
+  readonly outbox: { counts(): OutboxCounts };
 }
 
-const GROUP: Readonly<Record<OutboxState, keyof Omit<OutboxCounts, 'unsettled'> | null>> = {
+const GROUP: Readonly<Record<(typeof UNSETTLED_STATES)[number], keyof Omit<OutboxCounts, 'unsettled'>>> = {
   queued: 'pending',
   in_flight: 'pending',
   conflict: 'conflicts',
   failed: 'failed',
   blocked: 'failed',
-  done: null,
 };
 
-export function outboxCounts(mirror: OutboxCountSource): OutboxCounts {
+/** The tally in one query: the outbox's unsettled rows counted per state by SQLite, not read row by row. */
+export function outboxCountsOf(db: Database): OutboxCounts {
+  const rows = db
+    .prepare(`SELECT state, count(*) AS n FROM outbox WHERE state IN ${UNSETTLED_SQL} GROUP BY state`)
+    .all() as { state: keyof typeof GROUP; n: number }[];
   const counts = { pending: 0, conflicts: 0, failed: 0, unsettled: 0 };
-  for (const op of mirror.outboxOps(UNSETTLED_STATES)) {
-    const group = GROUP[op.state];
-    if (group === null) continue;
-    counts[group] += 1;
-    counts.unsettled += 1;
+  for (const { state, n } of rows) {
+    counts[GROUP[state]] += n;
+    counts.unsettled += n;
   }
   return counts;
 }

@@ -15,17 +15,17 @@ afterEach(() => handle.cleanup());
 function edited(title: string) {
   const task = taskJson({ title: 'Base', priority: 'low' });
   loadTasks(mirror, [task]);
-  mirror.applyServerTask(task, '"v1"');
+  mirror.tasks.applyServerCopy(task, '"v1"');
   const taskId = task.task_id as string;
-  const opId = (mirror.editTask(taskId, { title, priority: 'high' }) as { opId: string }).opId;
+  const opId = (mirror.tasks.edit(taskId, { title, priority: 'high' }) as { opId: string }).opId;
   return { task, taskId, opId };
 }
 
 function conflicted() {
   const { task, taskId, opId } = edited('Mine');
-  mirror.startOp(opId);
-  mirror.applyServerTask({ ...task, title: 'Theirs', priority: 'urgent' }, '"v2"');
-  const conflicts = mirror.conflictOp(opId, {
+  mirror.outbox.start(opId);
+  mirror.tasks.applyServerCopy({ ...task, title: 'Theirs', priority: 'urgent' }, '"v2"');
+  const conflicts = mirror.outbox.conflict(opId, {
     deleted: false,
     theirsEtag: '"v2"',
     fields: [
@@ -42,24 +42,24 @@ describe('what a person may do with a waiting change', () => {
   test('only a failed or blocked operation is retried; an edited retry carries the new value', () => {
     const { taskId, opId } = edited('Mine');
     expect(() => retryOperation(mirror, opId)).toThrow(OutboxReviewError);
-    mirror.startOp(opId);
-    mirror.failOp(opId, 'failed', { status: 422, type: 'validation' });
+    mirror.outbox.start(opId);
+    mirror.outbox.fail(opId, 'failed', { status: 422, type: 'validation' });
     const again = retryOperation(mirror, opId, { title: 'Corrected' });
-    expect(mirror.outboxOp(again)).toMatchObject({
+    expect(mirror.outbox.op(again)).toMatchObject({
       state: 'queued',
       patch: { title: 'Corrected', priority: 'high' },
     });
-    expect(mirror.getTask(taskId)?.task.title).toBe('Corrected');
+    expect(mirror.tasks.get(taskId)?.task.title).toBe('Corrected');
   });
 
   test('a change being sent cannot be discarded; a queued one can, and the task shows the server again', () => {
     const { taskId, opId } = edited('Mine');
-    mirror.startOp(opId);
+    mirror.outbox.start(opId);
     expect(() => discardOperation(mirror, opId)).toThrow(/in_flight/);
-    mirror.failOp(opId, 'blocked', { status: 403, type: 'test-token-read-only' });
+    mirror.outbox.fail(opId, 'blocked', { status: 403, type: 'test-token-read-only' });
     discardOperation(mirror, opId);
-    expect(mirror.outboxOps()).toEqual([]);
-    expect(mirror.getTask(taskId)).toMatchObject({
+    expect(mirror.outbox.list()).toEqual([]);
+    expect(mirror.tasks.get(taskId)).toMatchObject({
       pending: false,
       task: { title: 'Base', priority: 'low' },
     });
@@ -74,15 +74,15 @@ describe('what a person may do with a waiting change', () => {
         { conflictId: 'stale', resolution: { take: 'theirs' } },
       ]),
     ).toThrow(OutboxReviewError);
-    expect(mirror.openConflictCount()).toBe(2);
+    expect(mirror.outbox.openConflictCount()).toBe(2);
 
     const after = resolveConflicts(mirror, opId, [
       { conflictId: title.conflictId, resolution: { take: 'mine' } },
       { conflictId: priority.conflictId, resolution: { value: 'medium' } },
     ]);
     expect(after).toBe(taskId);
-    expect(mirror.openConflictCount()).toBe(0);
-    expect(mirror.outboxOps(['queued'])).toMatchObject([
+    expect(mirror.outbox.openConflictCount()).toBe(0);
+    expect(mirror.outbox.list(['queued'])).toMatchObject([
       { patch: { title: 'Mine', priority: 'medium' }, baseEtag: '"v2"' },
     ]);
   });

@@ -21,23 +21,26 @@ export class OutboxReviewError extends Error {
 
 /** Sends a failed or blocked operation again, with `patch` over its values when the person edited it. Returns its id after. */
 export function retryOperation(mirror: Mirror, opId: string, patch?: TaskObject): string {
-  const { state } = mirror.outboxOp(opId);
+  const { state } = mirror.outbox.op(opId);
   if (state !== 'failed' && state !== 'blocked') {
     throw new OutboxReviewError(
       'not-retryable',
       `operation ${opId} is ${state}; only failed or blocked ones are retried`,
     );
   }
-  return mirror.retryOp(opId, patch === undefined || Object.keys(patch).length === 0 ? undefined : patch);
+  return mirror.outbox.retry(
+    opId,
+    patch === undefined || Object.keys(patch).length === 0 ? undefined : patch,
+  );
 }
 
 /** Gives up an operation the person chose to drop (its open conflicts go with it). */
 export function discardOperation(mirror: Mirror, opId: string): void {
-  const { state } = mirror.outboxOp(opId);
+  const { state } = mirror.outbox.op(opId);
   if (state === 'done' || state === 'in_flight') {
     throw new OutboxReviewError('not-discardable', `operation ${opId} is ${state} and cannot be given up`);
   }
-  mirror.dropOp(opId);
+  mirror.outbox.drop(opId);
 }
 
 export interface ConflictChoice {
@@ -55,7 +58,7 @@ export function resolveConflicts(
   opId: string | null,
   choices: readonly ConflictChoice[],
 ): string | null {
-  const all = mirror.conflicts();
+  const all = mirror.outbox.conflicts();
   for (const choice of choices) {
     const conflict = all.find((c) => c.conflictId === choice.conflictId);
     if (conflict === undefined || conflict.state !== 'open') {
@@ -73,9 +76,9 @@ export function resolveConflicts(
   }
   let taskId: string | null = null;
   for (const choice of choices) {
-    taskId = mirror.resolveConflict(choice.conflictId, choice.resolution).entityId;
+    taskId = mirror.outbox.resolve(choice.conflictId, choice.resolution).entityId;
   }
   if (taskId === null) return null;
-  const task = mirror.getTask(taskId);
+  const task = mirror.tasks.get(taskId);
   return task === null || task.hidden ? null : taskId;
 }

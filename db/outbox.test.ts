@@ -20,8 +20,8 @@ beforeEach(async () => {
 afterEach(() => handle.cleanup());
 
 function titles(query = 'sort_by=title'): string[] {
-  return mirror
-    .queryTasks(new URLSearchParams(query), { me: ME, today: TODAY, limit: 1000 })
+  return mirror.tasks
+    .query(new URLSearchParams(query), { me: ME, today: TODAY, limit: 1000 })
     .items.map((t) => t.title);
 }
 
@@ -33,17 +33,20 @@ describe('the overlay: local state is server state plus pending edits', () => {
   test('an edit shows at once in lists, search and the task, and is queued with its base', () => {
     const task = taskJson({ title: 'Write the plan', assignee: null });
     loadTasks(mirror, [task]);
-    mirror.applyServerTask(task, '"v1"');
-    const queued = mirror.editTask(task.task_id as string, { title: 'Write the better plan', assignee: ME });
+    mirror.tasks.applyServerCopy(task, '"v1"');
+    const queued = mirror.tasks.edit(task.task_id as string, {
+      title: 'Write the better plan',
+      assignee: ME,
+    });
     expect(queued).not.toBeNull();
     expect(titles()).toEqual(['Write the better plan']);
     expect(titles('filter[search]=better')).toEqual(['Write the better plan']);
     expect(titles('filter[assignee]=me')).toEqual(['Write the better plan']);
-    const stored = mirror.getTask(task.task_id as string);
+    const stored = mirror.tasks.get(task.task_id as string);
     expect(stored?.task.title).toBe('Write the better plan');
     expect(stored?.server?.title).toBe('Write the plan');
     expect(stored?.pending).toBe(true);
-    expect(mirror.outboxOps()).toMatchObject([
+    expect(mirror.outbox.list()).toMatchObject([
       {
         kind: 'update',
         entityId: task.task_id,
@@ -59,18 +62,18 @@ describe('the overlay: local state is server state plus pending edits', () => {
   test('a queued edit survives closing and opening the file', async () => {
     const task = taskJson({ title: 'Before' });
     loadTasks(mirror, [task]);
-    mirror.editTask(task.task_id as string, { title: 'After', tags: ['kept'] });
+    mirror.tasks.edit(task.task_id as string, { title: 'After', tags: ['kept'] });
     mirror = await handle.reopen();
     expect(titles('filter[tags]=kept')).toEqual(['After']);
-    expect(mirror.outboxOps()).toHaveLength(1);
+    expect(mirror.outbox.list()).toHaveLength(1);
   });
 
   test('a server page under a pending edit keeps the edit and makes the new version the base', () => {
     const task = taskJson({ title: 'Mine to change', priority: 'low' });
     loadTasks(mirror, [task]);
-    mirror.editTask(task.task_id as string, { title: 'Changed by me' });
+    mirror.tasks.edit(task.task_id as string, { title: 'Changed by me' });
     const theirs = serverVersion(task, { priority: 'urgent', title: 'Mine to change' });
-    const applied = mirror.applyPage({
+    const applied = mirror.passes.applyPage({
       collection: 'tasks',
       pageIndex: 0,
       cursorSent: null,
@@ -81,42 +84,44 @@ describe('the overlay: local state is server state plus pending edits', () => {
     expect(applied.changes.updated.map((u) => Object.keys(u.changes).sort())).toEqual([
       ['priority', 'updated_at'],
     ]);
-    const stored = mirror.getTask(task.task_id as string);
+    const stored = mirror.tasks.get(task.task_id as string);
     expect(stored?.task).toMatchObject({ title: 'Changed by me', priority: 'urgent' });
     expect(stored?.server).toMatchObject({ title: 'Mine to change', priority: 'urgent' });
     expect(titles('filter[priority]=urgent')).toEqual(['Changed by me']);
     // The operation still says what I changed against what I saw.
-    expect(mirror.outboxOps()[0]?.baseValues).toEqual({ title: 'Mine to change' });
+    expect(mirror.outbox.list()[0]?.baseValues).toEqual({ title: 'Mine to change' });
   });
 
   test('unknown fields of the server copy survive an edit', () => {
     const task = taskJson({ title: 'Has extras', future_field: { nested: [1, 2] } });
     loadTasks(mirror, [task]);
-    mirror.editTask(task.task_id as string, { title: 'Edited' });
-    expect(mirror.getTask(task.task_id as string)?.task.future_field).toEqual({ nested: [1, 2] });
+    mirror.tasks.edit(task.task_id as string, { title: 'Edited' });
+    expect(mirror.tasks.get(task.task_id as string)?.task.future_field).toEqual({ nested: [1, 2] });
   });
 
   test('a pending delete hides the task at once; deleting a task never sent leaves nothing to send', () => {
     const task = taskJson({ title: 'To delete' });
     loadTasks(mirror, [task]);
-    expect(mirror.deleteTask(task.task_id as string)).not.toBeNull();
+    expect(mirror.tasks.delete(task.task_id as string)).not.toBeNull();
     expect(titles()).toEqual([]);
-    expect(mirror.getTask(task.task_id as string)?.hidden).toBe(true);
-    expect(() => mirror.editTask(task.task_id as string, { title: 'x' })).toThrow(NotInMirrorError);
+    expect(mirror.tasks.get(task.task_id as string)?.hidden).toBe(true);
+    expect(() => mirror.tasks.edit(task.task_id as string, { title: 'x' })).toThrow(NotInMirrorError);
 
-    const created = mirror.createTask({ title: 'Never sent' });
+    const created = mirror.tasks.create({ title: 'Never sent' });
     expect(titles()).toEqual(['Never sent']);
-    expect(mirror.deleteTask(created.taskId)).toBeNull();
+    expect(mirror.tasks.delete(created.taskId)).toBeNull();
     expect(titles()).toEqual([]);
-    expect(mirror.outboxOps().map((op) => op.kind)).toEqual(['delete']);
+    expect(mirror.outbox.list().map((op) => op.kind)).toEqual(['delete']);
   });
 
   test('export gives every shown task as its effective JSON, past a chunk of a thousand', () => {
     const tasks = Array.from({ length: 1203 }, (_, i) => taskJson({ title: `Export ${i}` }));
     loadTasks(mirror, tasks);
-    mirror.editTask(tasks[5]?.task_id as string, { title: 'Edited export' });
-    mirror.deleteTask(tasks[6]?.task_id as string);
-    const exported = [...mirror.exportTasks()].map((line) => JSON.parse(line) as Record<string, unknown>);
+    mirror.tasks.edit(tasks[5]?.task_id as string, { title: 'Edited export' });
+    mirror.tasks.delete(tasks[6]?.task_id as string);
+    const exported = [...mirror.tasks.exportJson()].map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
     expect(exported).toHaveLength(1202);
     expect(new Set(exported.map((t) => t.task_id)).size).toBe(1202);
     expect(exported.find((t) => t.task_id === tasks[5]?.task_id)?.title).toBe('Edited export');
@@ -127,12 +132,12 @@ describe('the overlay: local state is server state plus pending edits', () => {
     const task = taskJson();
     loadTasks(mirror, [task]);
     const id = task.task_id as string;
-    expect(() => mirror.editTask(id, { title: '' })).toThrow(InvalidEditError);
-    expect(() => mirror.editTask(id, { due_date: '2026-02-30x' })).toThrow(InvalidEditError);
-    expect(() => mirror.editTask(id, { tags: ['ok', 3] })).toThrow(InvalidEditError);
-    expect(() => mirror.editTask(id, { created_by: 'me' })).toThrow(InvalidEditError);
-    expect(() => mirror.createTask({ status: 'not_started' })).toThrow(InvalidEditError);
-    expect(mirror.outboxOps()).toEqual([]);
+    expect(() => mirror.tasks.edit(id, { title: '' })).toThrow(InvalidEditError);
+    expect(() => mirror.tasks.edit(id, { due_date: '2026-02-30x' })).toThrow(InvalidEditError);
+    expect(() => mirror.tasks.edit(id, { tags: ['ok', 3] })).toThrow(InvalidEditError);
+    expect(() => mirror.tasks.edit(id, { created_by: 'me' })).toThrow(InvalidEditError);
+    expect(() => mirror.tasks.create({ status: 'not_started' })).toThrow(InvalidEditError);
+    expect(mirror.outbox.list()).toEqual([]);
   });
 });
 
@@ -141,61 +146,61 @@ describe('the outbox', () => {
     const task = taskJson({ title: 'T', priority: 'low', status: 'not_started' });
     loadTasks(mirror, [task]);
     const id = task.task_id as string;
-    const first = mirror.editTask(id, { title: 'T2' });
-    const second = mirror.editTask(id, { priority: 'high', title: 'T3' });
+    const first = mirror.tasks.edit(id, { title: 'T2' });
+    const second = mirror.tasks.edit(id, { priority: 'high', title: 'T3' });
     expect(second?.opId).toBe(first?.opId);
-    expect(mirror.outboxOps()).toMatchObject([
+    expect(mirror.outbox.list()).toMatchObject([
       { patch: { title: 'T3', priority: 'high' }, baseValues: { title: 'T', priority: 'low' } },
     ]);
-    mirror.editTask(id, { title: 'T' });
-    expect(mirror.outboxOps()).toMatchObject([
+    mirror.tasks.edit(id, { title: 'T' });
+    expect(mirror.outbox.list()).toMatchObject([
       { patch: { priority: 'high' }, baseValues: { priority: 'low' } },
     ]);
-    expect(mirror.editTask(id, { priority: 'low' })).toBeNull();
-    expect(mirror.outboxOps()).toEqual([]);
-    expect(mirror.getTask(id)?.pending).toBe(false);
-    expect(mirror.editTask(id, { status: 'not_started' })).toBeNull();
+    expect(mirror.tasks.edit(id, { priority: 'low' })).toBeNull();
+    expect(mirror.outbox.list()).toEqual([]);
+    expect(mirror.tasks.get(id)?.pending).toBe(false);
+    expect(mirror.tasks.edit(id, { status: 'not_started' })).toBeNull();
   });
 
   test('an operation already sent keeps its body and key; later edits queue behind it', () => {
     const task = taskJson({ title: 'T' });
     loadTasks(mirror, [task]);
     const id = task.task_id as string;
-    const first = mirror.editTask(id, { title: 'T2' }) as { opId: string };
-    expect(mirror.startOp(first.opId)).toMatchObject({ state: 'in_flight', attempts: 1 });
-    const second = mirror.editTask(id, { title: 'T3' }) as { opId: string };
+    const first = mirror.tasks.edit(id, { title: 'T2' }) as { opId: string };
+    expect(mirror.outbox.start(first.opId)).toMatchObject({ state: 'in_flight', attempts: 1 });
+    const second = mirror.tasks.edit(id, { title: 'T3' }) as { opId: string };
     expect(second.opId).not.toBe(first.opId);
-    expect(mirror.outboxOp(first.opId).patch).toEqual({ title: 'T2' });
-    expect(mirror.readyOps().map((op) => op.opId)).toEqual([first.opId]);
+    expect(mirror.outbox.op(first.opId).patch).toEqual({ title: 'T2' });
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([first.opId]);
     expect(titles()).toEqual(['T3']);
   });
 
   test('settling an update makes the answer the server copy and rebases what was queued behind it', () => {
     const task = taskJson({ title: 'T', priority: 'low' });
     loadTasks(mirror, [task]);
-    mirror.applyServerTask(task, '"v1"');
+    mirror.tasks.applyServerCopy(task, '"v1"');
     const id = task.task_id as string;
-    const first = mirror.editTask(id, { title: 'T2' }) as { opId: string };
-    mirror.startOp(first.opId);
-    const second = mirror.editTask(id, { title: 'T3', priority: 'high' }) as { opId: string };
-    mirror.settleOp(first.opId, { task: serverVersion(task, { title: 'T2' }), etag: '"v2"' });
-    expect(mirror.outboxOp(first.opId).state).toBe('done');
-    expect(mirror.outboxOp(second.opId)).toMatchObject({
+    const first = mirror.tasks.edit(id, { title: 'T2' }) as { opId: string };
+    mirror.outbox.start(first.opId);
+    const second = mirror.tasks.edit(id, { title: 'T3', priority: 'high' }) as { opId: string };
+    mirror.outbox.settle(first.opId, { task: serverVersion(task, { title: 'T2' }), etag: '"v2"' });
+    expect(mirror.outbox.op(first.opId).state).toBe('done');
+    expect(mirror.outbox.op(second.opId)).toMatchObject({
       baseEtag: '"v2"',
       baseValues: { title: 'T2', priority: 'low' },
       state: 'queued',
     });
-    expect(mirror.getTask(id)).toMatchObject({
+    expect(mirror.tasks.get(id)).toMatchObject({
       etag: '"v2"',
       server: { title: 'T2' },
       task: { title: 'T3' },
     });
-    mirror.startOp(second.opId);
-    mirror.settleOp(second.opId, {
+    mirror.outbox.start(second.opId);
+    mirror.outbox.settle(second.opId, {
       task: serverVersion(task, { title: 'T3', priority: 'high' }),
       etag: '"v3"',
     });
-    expect(mirror.getTask(id)?.pending).toBe(false);
+    expect(mirror.tasks.get(id)?.pending).toBe(false);
     expect(titles('filter[priority]=high')).toEqual(['T3']);
   });
 
@@ -203,89 +208,89 @@ describe('the outbox', () => {
     const a = taskJson({ title: 'A' });
     const b = taskJson({ title: 'B' });
     loadTasks(mirror, [a, b]);
-    const opA = (mirror.editTask(a.task_id as string, { title: 'A2' }) as { opId: string }).opId;
-    const opB = (mirror.editTask(b.task_id as string, { title: 'B2' }) as { opId: string }).opId;
-    mirror.startOp(opA);
-    mirror.failOp(opA, 'failed', { status: 422, errors: [{ loc: ['body', 'title'] }] });
-    expect(mirror.outboxOp(opA)).toMatchObject({ state: 'failed', lastProblem: { status: 422 } });
-    expect(mirror.readyOps().map((op) => op.opId)).toEqual([opB]);
+    const opA = (mirror.tasks.edit(a.task_id as string, { title: 'A2' }) as { opId: string }).opId;
+    const opB = (mirror.tasks.edit(b.task_id as string, { title: 'B2' }) as { opId: string }).opId;
+    mirror.outbox.start(opA);
+    mirror.outbox.fail(opA, 'failed', { status: 422, errors: [{ loc: ['body', 'title'] }] });
+    expect(mirror.outbox.op(opA)).toMatchObject({ state: 'failed', lastProblem: { status: 422 } });
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([opB]);
     expect(titles()).toEqual(['A2', 'B2']);
-    const retried = mirror.retryOp(opA, { title: 'A3' });
+    const retried = mirror.outbox.retry(opA, { title: 'A3' });
     expect(retried).not.toBe(opA);
-    expect(mirror.outboxOp(retried)).toMatchObject({ state: 'queued', attempts: 0, patch: { title: 'A3' } });
+    expect(mirror.outbox.op(retried)).toMatchObject({ state: 'queued', attempts: 0, patch: { title: 'A3' } });
 
-    const before = mirror.outboxOp(opB);
-    mirror.startOp(opB);
-    mirror.unstartOp(opB, { state: before.state, attempts: before.attempts });
-    expect(mirror.outboxOp(opB)).toMatchObject({ state: 'queued', attempts: 0 });
-    mirror.startOp(opB);
-    mirror.failOp(opB, 'blocked', { type: 'test-token-read-only' });
-    expect(mirror.unblockAll()).toBe(1);
-    expect(mirror.outboxOp(opB).state).toBe('queued');
-    mirror.failOp(opB, 'queued', { status: 503 });
-    expect(mirror.outboxOp(opB)).toMatchObject({ state: 'queued', attempts: 1 });
-    expect(() => mirror.retryOp(opB)).toThrow(OutboxStateError);
-    expect(() => mirror.startOp('no-such-op')).toThrow(NotInMirrorError);
+    const before = mirror.outbox.op(opB);
+    mirror.outbox.start(opB);
+    mirror.outbox.unstart(opB, { state: before.state, attempts: before.attempts });
+    expect(mirror.outbox.op(opB)).toMatchObject({ state: 'queued', attempts: 0 });
+    mirror.outbox.start(opB);
+    mirror.outbox.fail(opB, 'blocked', { type: 'test-token-read-only' });
+    expect(mirror.outbox.unblockAll()).toBe(1);
+    expect(mirror.outbox.op(opB).state).toBe('queued');
+    mirror.outbox.fail(opB, 'queued', { status: 503 });
+    expect(mirror.outbox.op(opB)).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(() => mirror.outbox.retry(opB)).toThrow(OutboxStateError);
+    expect(() => mirror.outbox.start('no-such-op')).toThrow(NotInMirrorError);
   });
 
   test('a create shows under a temporary id, and the server id replaces it everywhere', () => {
-    const parent = mirror.createTask({ title: 'New parent', tags: ['fresh'] });
+    const parent = mirror.tasks.create({ title: 'New parent', tags: ['fresh'] });
     expect(isTemporaryId(parent.taskId)).toBe(true);
     expect(titles('filter[search]=new parent')).toEqual(['New parent']);
-    const child = mirror.createTask({ title: 'New child', parent_task_id: parent.taskId });
-    mirror.startOp(parent.opId);
-    const edit = mirror.editTask(parent.taskId, { title: 'New parent, renamed' }) as { opId: string };
+    const child = mirror.tasks.create({ title: 'New child', parent_task_id: parent.taskId });
+    mirror.outbox.start(parent.opId);
+    const edit = mirror.tasks.edit(parent.taskId, { title: 'New parent, renamed' }) as { opId: string };
     // The child names a task the server does not know yet, the edit waits behind its create.
-    expect(mirror.readyOps().map((op) => op.opId)).toEqual([parent.opId]);
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([parent.opId]);
 
     const serverParent = taskJson({ task_id: 'tsk_server_1', title: 'New parent', tags: ['fresh'] });
-    const id = mirror.settleOp(parent.opId, { task: serverParent, etag: '"s1"' });
+    const id = mirror.outbox.settle(parent.opId, { task: serverParent, etag: '"s1"' });
     expect(id).toBe('tsk_server_1');
-    expect(mirror.getTask(parent.taskId)).toBeNull();
-    expect(mirror.getTask('tsk_server_1')).toMatchObject({
+    expect(mirror.tasks.get(parent.taskId)).toBeNull();
+    expect(mirror.tasks.get('tsk_server_1')).toMatchObject({
       task: { title: 'New parent, renamed' },
       server: { title: 'New parent' },
       etag: '"s1"',
     });
-    expect(mirror.outboxOp(edit.opId)).toMatchObject({
+    expect(mirror.outbox.op(edit.opId)).toMatchObject({
       entityId: 'tsk_server_1',
       baseEtag: '"s1"',
       baseValues: { title: 'New parent' },
     });
-    expect(mirror.outboxOp(child.opId).patch).toMatchObject({ parent_task_id: 'tsk_server_1' });
-    expect(mirror.getTask(child.taskId)?.task.parent_task_id).toBe('tsk_server_1');
-    expect(mirror.readyOps().map((op) => op.opId)).toEqual([child.opId, edit.opId]);
+    expect(mirror.outbox.op(child.opId).patch).toMatchObject({ parent_task_id: 'tsk_server_1' });
+    expect(mirror.tasks.get(child.taskId)?.task.parent_task_id).toBe('tsk_server_1');
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([child.opId, edit.opId]);
     expect(titles('filter[search]=tsk_server')).toEqual(['New parent, renamed']);
     expect(titles(`filter[search]=${parent.taskId.slice(6, 14)}`)).toEqual([]);
   });
 
   test('a create whose task already came down in a pull keeps one row', () => {
-    const created = mirror.createTask({ title: 'Raced' });
-    mirror.startOp(created.opId);
+    const created = mirror.tasks.create({ title: 'Raced' });
+    mirror.outbox.start(created.opId);
     const server = taskJson({ task_id: 'tsk_raced', title: 'Raced' });
-    mirror.applyServerTask(server, '"r1"');
-    mirror.settleOp(created.opId, { task: server, etag: '"r1"' });
+    mirror.tasks.applyServerCopy(server, '"r1"');
+    mirror.outbox.settle(created.opId, { task: server, etag: '"r1"' });
     expect(titles()).toEqual(['Raced']);
-    expect(mirror.taskCount()).toBe(1);
+    expect(mirror.tasks.total()).toBe(1);
   });
 
   test('settling a delete removes the task', () => {
     const task = taskJson({ title: 'Gone soon' });
     loadTasks(mirror, [task]);
-    const op = mirror.deleteTask(task.task_id as string) as { opId: string };
-    mirror.startOp(op.opId);
-    mirror.settleOp(op.opId, null);
-    expect(mirror.getTask(task.task_id as string)).toBeNull();
+    const op = mirror.tasks.delete(task.task_id as string) as { opId: string };
+    mirror.outbox.start(op.opId);
+    mirror.outbox.settle(op.opId, null);
+    expect(mirror.tasks.get(task.task_id as string)).toBeNull();
   });
 
   test('a delete refused with 412 waits as failed against the newer version', () => {
     const task = taskJson({ title: 'Changed meanwhile' });
     loadTasks(mirror, [task]);
-    const op = mirror.deleteTask(task.task_id as string) as { opId: string };
-    mirror.startOp(op.opId);
-    mirror.holdDelete(op.opId, '"v9"', { status: 412 });
-    expect(mirror.outboxOp(op.opId)).toMatchObject({ state: 'failed', baseEtag: '"v9"' });
-    mirror.dropOp(op.opId);
+    const op = mirror.tasks.delete(task.task_id as string) as { opId: string };
+    mirror.outbox.start(op.opId);
+    mirror.outbox.holdDelete(op.opId, '"v9"', { status: 412 });
+    expect(mirror.outbox.op(op.opId)).toMatchObject({ state: 'failed', baseEtag: '"v9"' });
+    mirror.outbox.drop(op.opId);
     expect(titles()).toEqual(['Changed meanwhile']);
   });
 });
@@ -294,13 +299,13 @@ describe('conflicts', () => {
   function conflicted() {
     const task = taskJson({ title: 'Base title', priority: 'low', status: 'not_started' });
     loadTasks(mirror, [task]);
-    mirror.applyServerTask(task, '"v1"');
+    mirror.tasks.applyServerCopy(task, '"v1"');
     const id = task.task_id as string;
-    const op = (mirror.editTask(id, { title: 'My title', priority: 'high' }) as { opId: string }).opId;
-    mirror.startOp(op);
+    const op = (mirror.tasks.edit(id, { title: 'My title', priority: 'high' }) as { opId: string }).opId;
+    mirror.outbox.start(op);
     const theirs = serverVersion(task, { title: 'Their title', status: 'blocked' });
-    mirror.applyServerTask(theirs, '"v2"');
-    const list = mirror.conflictOp(op, {
+    mirror.tasks.applyServerCopy(theirs, '"v2"');
+    const list = mirror.outbox.conflict(op, {
       deleted: false,
       theirsEtag: '"v2"',
       fields: [{ field: 'title', base: 'Base title', mine: 'My title', theirs: 'Their title' }],
@@ -315,10 +320,10 @@ describe('conflicts', () => {
     expect(list).toMatchObject([
       { field: 'title', base: 'Base title', mine: 'My title', theirs: 'Their title' },
     ]);
-    expect(mirror.openConflictCount()).toBe(1);
-    expect(mirror.outboxOp(op)).toMatchObject({ state: 'conflict', baseEtag: '"v2"' });
-    expect(mirror.readyOps()).toEqual([]);
-    expect(mirror.getTask(id)?.task).toMatchObject({
+    expect(mirror.outbox.openConflictCount()).toBe(1);
+    expect(mirror.outbox.op(op)).toMatchObject({ state: 'conflict', baseEtag: '"v2"' });
+    expect(mirror.outbox.ready()).toEqual([]);
+    expect(mirror.tasks.get(id)?.task).toMatchObject({
       title: 'My title',
       priority: 'high',
       status: 'blocked',
@@ -327,30 +332,30 @@ describe('conflicts', () => {
 
   test('taking theirs drops the field; the rest is sent again under a new key', () => {
     const { id, op, list } = conflicted();
-    mirror.resolveConflict((list[0] as { conflictId: string }).conflictId, { take: 'theirs' });
-    const [requeued] = mirror.outboxOps(['queued']);
+    mirror.outbox.resolve((list[0] as { conflictId: string }).conflictId, { take: 'theirs' });
+    const [requeued] = mirror.outbox.list(['queued']);
     expect(requeued).toMatchObject({ patch: { priority: 'high' }, baseEtag: '"v2"', attempts: 0 });
     expect(requeued?.opId).not.toBe(op);
-    expect(mirror.getTask(id)?.task.title).toBe('Their title');
-    expect(mirror.openConflictCount()).toBe(0);
+    expect(mirror.tasks.get(id)?.task.title).toBe('Their title');
+    expect(mirror.outbox.openConflictCount()).toBe(0);
   });
 
   test('keeping mine or choosing a new value re-sends it against their version', () => {
     const { id, list } = conflicted();
-    mirror.resolveConflict((list[0] as { conflictId: string }).conflictId, { value: 'Merged title' });
-    expect(mirror.outboxOps(['queued'])[0]).toMatchObject({
+    mirror.outbox.resolve((list[0] as { conflictId: string }).conflictId, { value: 'Merged title' });
+    expect(mirror.outbox.list(['queued'])[0]).toMatchObject({
       patch: { priority: 'high', title: 'Merged title' },
       baseValues: { priority: 'low', title: 'Their title' },
     });
-    expect(mirror.getTask(id)?.task.title).toBe('Merged title');
+    expect(mirror.tasks.get(id)?.task.title).toBe('Merged title');
   });
 
   test('dropping an operation in conflict takes its conflicts with it: none is left counted', () => {
     const { id, op } = conflicted();
-    mirror.dropOp(op);
-    expect(mirror.openConflictCount()).toBe(0);
-    expect(mirror.conflicts()).toEqual([]);
-    expect(mirror.getTask(id)).toMatchObject({
+    mirror.outbox.drop(op);
+    expect(mirror.outbox.openConflictCount()).toBe(0);
+    expect(mirror.outbox.conflicts()).toEqual([]);
+    expect(mirror.tasks.get(id)).toMatchObject({
       pending: false,
       task: { title: 'Their title', priority: 'low' },
     });
@@ -361,19 +366,19 @@ describe('conflicts', () => {
     const other = taskJson({ title: 'Also deleted remotely' });
     loadTasks(mirror, [task, other]);
     for (const t of [task, other]) {
-      const op = (mirror.editTask(t.task_id as string, { priority: 'urgent' }) as { opId: string }).opId;
-      mirror.startOp(op);
-      mirror.conflictOp(op, { deleted: true });
+      const op = (mirror.tasks.edit(t.task_id as string, { priority: 'urgent' }) as { opId: string }).opId;
+      mirror.outbox.start(op);
+      mirror.outbox.conflict(op, { deleted: true });
     }
-    const conflicts = mirror.conflicts('open');
+    const conflicts = mirror.outbox.conflicts('open');
     expect(conflicts.map((c) => c.field)).toEqual([DELETED_REMOTELY, DELETED_REMOTELY]);
-    expect(mirror.getTask(task.task_id as string)?.serverGone).toBe(true);
+    expect(mirror.tasks.get(task.task_id as string)?.serverGone).toBe(true);
 
-    mirror.resolveConflict((conflicts[0] as { conflictId: string }).conflictId, { take: 'theirs' });
-    expect(mirror.getTask(task.task_id as string)).toBeNull();
+    mirror.outbox.resolve((conflicts[0] as { conflictId: string }).conflictId, { take: 'theirs' });
+    expect(mirror.tasks.get(task.task_id as string)).toBeNull();
 
-    mirror.resolveConflict((conflicts[1] as { conflictId: string }).conflictId, { take: 'mine' });
-    const creates = mirror.outboxOps(['queued']);
+    mirror.outbox.resolve((conflicts[1] as { conflictId: string }).conflictId, { take: 'mine' });
+    const creates = mirror.outbox.list(['queued']);
     expect(creates).toMatchObject([
       { kind: 'create', patch: { title: 'Also deleted remotely', priority: 'urgent' } },
     ]);
@@ -391,7 +396,7 @@ describe('crash safety', () => {
     const script = `
       const { openMirror } = await import(${JSON.stringify(openUrl)});
       const mirror = await openMirror(${JSON.stringify(handle.file)});
-      mirror.editTask(${JSON.stringify(task.task_id)}, { title: 'Acknowledged edit' });
+      mirror.tasks.edit(${JSON.stringify(task.task_id)}, { title: 'Acknowledged edit' });
       process.stdout.write('queued\\n');
       setInterval(() => {}, 1000);
     `;
@@ -411,7 +416,7 @@ describe('crash safety', () => {
     await new Promise((resolve) => child.on('close', resolve));
     handle.mirror = await openMirror(handle.file);
     mirror = handle.mirror;
-    expect(mirror.outboxOps()).toMatchObject([{ kind: 'update', patch: { title: 'Acknowledged edit' } }]);
-    expect(mirror.getTask(task.task_id as string)?.task.title).toBe('Acknowledged edit');
+    expect(mirror.outbox.list()).toMatchObject([{ kind: 'update', patch: { title: 'Acknowledged edit' } }]);
+    expect(mirror.tasks.get(task.task_id as string)?.task.title).toBe('Acknowledged edit');
   });
 });

@@ -2,11 +2,15 @@
 // sent), the states an operation moves through while the sync engine pushes
 // it, conflicts and their resolution, and the replacement of a temporary id by
 // the server's. Every method runs inside the caller's transaction, together
-// with the effective-row update it implies.
+// with the effective-row update it implies. `mirror.outbox` is this class:
+// each public method is one of the mirror's transactions (a read, or a write
+// with its effective-row update); the queueing methods run inside mirror.tasks'.
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../protocol/task';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
+import type { MirrorTransactions } from './mirror-transactions';
+import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { ConflictsTable, OutboxRow } from './schema';
 import { checkTask, type TaskObject } from './task-columns';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
@@ -256,9 +260,11 @@ export class Outbox {
 
   constructor(
     private readonly db: Database,
+    private readonly tx: MirrorTransactions,
     private readonly store: TaskStore,
     private readonly overlay: TaskOverlay,
-    private readonly now: () => string,
+    /** The running full task pass, whose number a task settled now is seen in (see PageApplication). */
+    private readonly runningTaskPass: () => number | null,
   ) {
     this.byOpId = db.prepare('SELECT * FROM outbox WHERE op_id = ?');
     this.lastUnsettled = db.prepare(
@@ -281,6 +287,15 @@ export class Outbox {
     );
   }
 
+  private now(): string {
+    return this.tx.now();
+  }
+
+  /** The queueing methods belong inside a write of mirror.tasks (with the effective-row update). */
+  private inWrite(what: string): void {
+    if (!this.db.inTransaction) throw new Error(`outbox ${what} runs inside a mirror write (mirror.tasks)`);
+  }
+
   private row(opId: string): OutboxRow {
     const row = this.byOpId.get(opId);
     if (!row) throw new NotInMirrorError('operation', opId);
@@ -288,11 +303,12 @@ export class Outbox {
   }
 
   op(opId: string): OutboxOp {
-    return opOf(this.row(opId));
+    return this.tx.read(() => opOf(this.row(opId)));
   }
 
-  /** Queues a new task; its row shows at once under a temporary id. */
-  create(fields: TaskObject): { taskId: string; opId: string } {
+  /** Queues a new task; its row shows at once under a temporary id. Inside mirror.tasks' write. */
+  queueCreate(fields: TaskObject): { taskId: string; opId: string } {
+    this.inWrite('queueCreate');
     if (typeof fields.title !== 'string') throw new InvalidEditError('title', 'is required');
     checkEdit(fields);
     const taskId = `${TEMPORARY_ID_PREFIX}${randomUUID()}`;
@@ -306,9 +322,10 @@ export class Outbox {
   /**
    * Queues an edit of a task; shown at once. Folds into the entity's last
    * operation while that one was never sent; fields set back to their base
-   * value drop out. Returns null when nothing is left to send.
+   * value drop out. Returns null when nothing is left to send. Inside mirror.tasks' write.
    */
-  update(taskId: string, patch: TaskObject): { opId: string } | null {
+  queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
+    this.inWrite('queueUpdate');
     checkEdit(patch);
     const row = this.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
@@ -357,8 +374,10 @@ export class Outbox {
   /**
    * Queues a delete; the task disappears from lists at once. A task that
    * never reached the server is simply dropped (null: nothing to send).
+   * Inside mirror.tasks' write.
    */
-  delete(taskId: string): { opId: string } | null {
+  queueDelete(taskId: string): { opId: string } | null {
+    this.inWrite('queueDelete');
     const row = this.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
     const ops = this.entityOps.all(taskId);
@@ -378,13 +397,17 @@ export class Outbox {
   }
 
   list(states?: readonly OutboxState[]): OutboxOp[] {
-    const rows =
-      states === undefined
-        ? (this.db.prepare('SELECT * FROM outbox ORDER BY seq').all() as OutboxRow[])
-        : (this.db
-            .prepare(`SELECT * FROM outbox WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY seq`)
-            .all(...states) as OutboxRow[]);
-    return rows.map(opOf);
+    return this.tx.read(() => {
+      const rows =
+        states === undefined
+          ? (this.db.prepare('SELECT * FROM outbox ORDER BY seq').all() as OutboxRow[])
+          : (this.db
+              .prepare(
+                `SELECT * FROM outbox WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY seq`,
+              )
+              .all(...states) as OutboxRow[]);
+      return rows.map(opOf);
+    });
   }
 
   /**
@@ -393,37 +416,41 @@ export class Outbox {
    * in-flight one after a restart is re-sent with the same key). An operation
    * that refers to another task's temporary id waits for that create.
    */
-  ready(limit: number): OutboxOp[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM outbox o WHERE o.state IN ('queued', 'in_flight')
+  ready(limit = 100): OutboxOp[] {
+    return this.tx.read(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM outbox o WHERE o.state IN ('queued', 'in_flight')
            AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.entity_type = o.entity_type AND p.entity_id = o.entity_id
                             AND p.seq < o.seq AND p.state IN ${UNSETTLED_SQL})
          ORDER BY o.seq`,
-      )
-      .iterate() as IterableIterator<OutboxRow>;
-    const ready: OutboxOp[] = [];
-    for (const row of rows) {
-      const op = opOf(row);
-      if (isTemporaryId(op.entityId) && op.kind !== 'create') continue;
-      if (Object.values(op.patch).some(isTemporaryId)) continue;
-      ready.push(op);
-      if (ready.length >= limit) break;
-    }
-    return ready;
+        )
+        .iterate() as IterableIterator<OutboxRow>;
+      const ready: OutboxOp[] = [];
+      for (const row of rows) {
+        const op = opOf(row);
+        if (isTemporaryId(op.entityId) && op.kind !== 'create') continue;
+        if (Object.values(op.patch).some(isTemporaryId)) continue;
+        ready.push(op);
+        if (ready.length >= limit) break;
+      }
+      return ready;
+    });
   }
 
   /** The engine is about to send it: in flight, one more attempt. Durable before the request leaves. */
   start(opId: string): OutboxOp {
-    const row = this.row(opId);
-    if (row.state !== 'queued' && row.state !== 'in_flight')
-      throw new OutboxStateError(opId, row.state, 'send it');
-    this.db
-      .prepare(
-        "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ? WHERE op_id = ?",
-      )
-      .run(this.now(), opId);
-    return this.op(opId);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state !== 'queued' && row.state !== 'in_flight')
+        throw new OutboxStateError(opId, row.state, 'send it');
+      this.db
+        .prepare(
+          "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ? WHERE op_id = ?",
+        )
+        .run(this.now(), opId);
+      return this.op(opId);
+    });
   }
 
   /**
@@ -433,57 +460,59 @@ export class Outbox {
    * later operations made against the same version are rebased onto the new one.
    * Returns the task id after the operation (the server's id for a create).
    */
-  settle(opId: string, answer: ServerAnswer | null, runningPass: number | null): string {
-    const row = this.row(opId);
-    if (row.state === 'done') return row.entity_id;
-    if (row.kind === 'delete') {
+  settle(opId: string, answer: ServerAnswer | null): string {
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state === 'done') return row.entity_id;
+      if (row.kind === 'delete') {
+        this.setState.run('done', null, this.now(), opId);
+        const task = this.store.byId(row.entity_id);
+        for (const op of this.entityOps.all(row.entity_id))
+          this.setState.run('done', null, this.now(), op.op_id);
+        if (task) this.store.remove(task.rid);
+        return row.entity_id;
+      }
+      if (!answer)
+        throw new OutboxStateError(opId, row.state, 'settle a create or update without the server answer');
+      const bad = checkTask(answer.task);
+      if (bad) throw bad;
+      const server = answer.task as TaskObject;
+      const serverId = server.task_id as string;
+      if (row.kind === 'update' && serverId !== row.entity_id) {
+        throw new MalformedRowError('tasks', serverId, 'task_id', `answers for ${row.entity_id}, not for it`);
+      }
+      let taskId = row.entity_id;
+      if (row.kind === 'create' && serverId !== taskId) {
+        this.remapTemporaryId(taskId, serverId);
+        taskId = serverId;
+      }
       this.setState.run('done', null, this.now(), opId);
-      const task = this.store.byId(row.entity_id);
-      for (const op of this.entityOps.all(row.entity_id))
-        this.setState.run('done', null, this.now(), op.op_id);
-      if (task) this.store.remove(task.rid);
-      return row.entity_id;
-    }
-    if (!answer)
-      throw new OutboxStateError(opId, row.state, 'settle a create or update without the server answer');
-    const bad = checkTask(answer.task);
-    if (bad) throw bad;
-    const server = answer.task as TaskObject;
-    const serverId = server.task_id as string;
-    if (row.kind === 'update' && serverId !== row.entity_id) {
-      throw new MalformedRowError('tasks', serverId, 'task_id', `answers for ${row.entity_id}, not for it`);
-    }
-    let taskId = row.entity_id;
-    if (row.kind === 'create' && serverId !== taskId) {
-      this.remapTemporaryId(taskId, serverId);
-      taskId = serverId;
-    }
-    this.setState.run('done', null, this.now(), opId);
 
-    const sentPatch = JSON.parse(row.patch) as TaskObject;
-    for (const later of this.entityOps.all(taskId)) {
-      if (later.kind === 'delete') {
-        if (later.base_etag === null || later.base_etag === row.base_etag) {
-          this.db.prepare('UPDATE outbox SET base_etag = ? WHERE op_id = ?').run(answer.etag, later.op_id);
+      const sentPatch = JSON.parse(row.patch) as TaskObject;
+      for (const later of this.entityOps.all(taskId)) {
+        if (later.kind === 'delete') {
+          if (later.base_etag === null || later.base_etag === row.base_etag) {
+            this.db.prepare('UPDATE outbox SET base_etag = ? WHERE op_id = ?').run(answer.etag, later.op_id);
+          }
+          continue;
         }
-        continue;
+        if (later.kind !== 'update') continue;
+        // Made against the version this operation changed (or against no server copy yet): the answer is its base now.
+        if (later.base_etag !== row.base_etag) continue;
+        const patch = JSON.parse(later.patch) as TaskObject;
+        const base = JSON.parse(later.base_values) as TaskObject;
+        for (const field of Object.keys(patch)) {
+          if (row.kind === 'create' || field in sentPatch) base[field] = server[field] ?? null;
+        }
+        this.db
+          .prepare('UPDATE outbox SET base_etag = ?, base_values = ? WHERE op_id = ?')
+          .run(answer.etag, JSON.stringify(base), later.op_id);
       }
-      if (later.kind !== 'update') continue;
-      // Made against the version this operation changed (or against no server copy yet): the answer is its base now.
-      if (later.base_etag !== row.base_etag) continue;
-      const patch = JSON.parse(later.patch) as TaskObject;
-      const base = JSON.parse(later.base_values) as TaskObject;
-      for (const field of Object.keys(patch)) {
-        if (row.kind === 'create' || field in sentPatch) base[field] = server[field] ?? null;
-      }
-      this.db
-        .prepare('UPDATE outbox SET base_etag = ?, base_values = ? WHERE op_id = ?')
-        .run(answer.etag, JSON.stringify(base), later.op_id);
-    }
-    const existing = this.store.byId(taskId);
-    const seenPass = runningPass ?? existing?.seen_pass ?? 0;
-    this.overlay.writeServerCopy(existing, server, JSON.stringify(server), answer.etag, seenPass);
-    return taskId;
+      const existing = this.store.byId(taskId);
+      const seenPass = this.runningTaskPass() ?? existing?.seen_pass ?? 0;
+      this.overlay.writeServerCopy(existing, server, JSON.stringify(server), answer.etag, seenPass);
+      return taskId;
+    });
   }
 
   private remapTemporaryId(from: string, to: string): void {
@@ -530,29 +559,33 @@ export class Outbox {
    * with the same key).
    */
   fail(opId: string, state: 'failed' | 'blocked' | 'queued', problem: unknown): void {
-    const row = this.row(opId);
-    if (row.state === 'done') throw new OutboxStateError(opId, row.state, `mark it ${state}`);
-    this.setState.run(state, problem === undefined ? null : JSON.stringify(problem), this.now(), opId);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state === 'done') throw new OutboxStateError(opId, row.state, `mark it ${state}`);
+      this.setState.run(state, problem === undefined ? null : JSON.stringify(problem), this.now(), opId);
+    });
   }
 
   /** A failed or blocked operation goes back to the queue (under a new key if its body changes). */
   retry(opId: string, patch?: TaskObject): string {
-    const row = this.row(opId);
-    if (row.state !== 'failed' && row.state !== 'blocked')
-      throw new OutboxStateError(opId, row.state, 'retry it');
-    if (patch === undefined) {
-      this.setState.run('queued', row.last_problem, this.now(), opId);
-      return opId;
-    }
-    checkEdit(patch);
-    const newId = randomUUID();
-    this.db
-      .prepare(
-        "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
-      )
-      .run(newId, JSON.stringify({ ...(JSON.parse(row.patch) as TaskObject), ...patch }), this.now(), opId);
-    this.overlay.refresh(row.entity_id);
-    return newId;
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state !== 'failed' && row.state !== 'blocked')
+        throw new OutboxStateError(opId, row.state, 'retry it');
+      if (patch === undefined) {
+        this.setState.run('queued', row.last_problem, this.now(), opId);
+        return opId;
+      }
+      checkEdit(patch);
+      const newId = randomUUID();
+      this.db
+        .prepare(
+          "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+        )
+        .run(newId, JSON.stringify({ ...(JSON.parse(row.patch) as TaskObject), ...patch }), this.now(), opId);
+      this.overlay.refresh(row.entity_id);
+      return newId;
+    });
   }
 
   /**
@@ -563,26 +596,28 @@ export class Outbox {
     opId: string,
     rebase: { baseEtag: string | null; patch?: TaskObject; baseValues?: TaskObject },
   ): string {
-    const row = this.row(opId);
-    if (row.state === 'done') throw new OutboxStateError(opId, row.state, 'rebase it');
-    const oldPatch = JSON.parse(row.patch) as TaskObject;
-    const patch = rebase.patch ?? oldPatch;
-    const base = { ...(JSON.parse(row.base_values) as TaskObject), ...(rebase.baseValues ?? {}) };
-    for (const field of Object.keys(base)) if (!(field in patch)) delete base[field];
-    const at = this.now();
-    if (Object.keys(patch).length === 0) {
-      this.setState.run('done', null, at, opId);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state === 'done') throw new OutboxStateError(opId, row.state, 'rebase it');
+      const oldPatch = JSON.parse(row.patch) as TaskObject;
+      const patch = rebase.patch ?? oldPatch;
+      const base = { ...(JSON.parse(row.base_values) as TaskObject), ...(rebase.baseValues ?? {}) };
+      for (const field of Object.keys(base)) if (!(field in patch)) delete base[field];
+      const at = this.now();
+      if (Object.keys(patch).length === 0) {
+        this.setState.run('done', null, at, opId);
+        this.overlay.refresh(row.entity_id);
+        return opId;
+      }
+      const newId = sameJson(patch, oldPatch) ? opId : randomUUID();
+      this.db
+        .prepare(
+          "UPDATE outbox SET op_id = ?, patch = ?, base_etag = ?, base_values = ?, state = 'queued', updated_at = ? WHERE op_id = ?",
+        )
+        .run(newId, JSON.stringify(patch), rebase.baseEtag, JSON.stringify(base), at, opId);
       this.overlay.refresh(row.entity_id);
-      return opId;
-    }
-    const newId = sameJson(patch, oldPatch) ? opId : randomUUID();
-    this.db
-      .prepare(
-        "UPDATE outbox SET op_id = ?, patch = ?, base_etag = ?, base_values = ?, state = 'queued', updated_at = ? WHERE op_id = ?",
-      )
-      .run(newId, JSON.stringify(patch), rebase.baseEtag, JSON.stringify(base), at, opId);
-    this.overlay.refresh(row.entity_id);
-    return newId;
+      return newId;
+    });
   }
 
   /**
@@ -593,6 +628,10 @@ export class Outbox {
    * {@link DELETED_REMOTELY}). The effective row keeps showing mine.
    */
   conflict(opId: string, conflict: ConflictInput): Conflict[] {
+    return this.tx.write(() => this.recordConflict(opId, conflict));
+  }
+
+  private recordConflict(opId: string, conflict: ConflictInput): Conflict[] {
     const row = this.row(opId);
     if (row.state === 'done') throw new OutboxStateError(opId, row.state, 'record a conflict on it');
     const at = this.now();
@@ -660,23 +699,27 @@ export class Outbox {
    * version, dropping it keeps the task.
    */
   holdDelete(opId: string, theirsEtag: string | null, problem: unknown): void {
-    const row = this.row(opId);
-    if (row.kind !== 'delete' || row.state === 'done')
-      throw new OutboxStateError(opId, row.state, 'hold it as a delete');
-    this.db
-      .prepare(
-        "UPDATE outbox SET state = 'failed', base_etag = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
-      )
-      .run(theirsEtag, JSON.stringify(problem ?? null), this.now(), opId);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.kind !== 'delete' || row.state === 'done')
+        throw new OutboxStateError(opId, row.state, 'hold it as a delete');
+      this.db
+        .prepare(
+          "UPDATE outbox SET state = 'failed', base_etag = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
+        )
+        .run(theirsEtag, JSON.stringify(problem ?? null), this.now(), opId);
+    });
   }
 
   /** Puts an operation back exactly as before `start` (a request that certainly never left). */
   unstart(opId: string, before: { state: OutboxState; attempts: number }): void {
-    const row = this.row(opId);
-    if (row.state !== 'in_flight') throw new OutboxStateError(opId, row.state, 'put it back');
-    this.db
-      .prepare('UPDATE outbox SET state = ?, attempts = ?, updated_at = ? WHERE op_id = ?')
-      .run(before.state, before.attempts, this.now(), opId);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      if (row.state !== 'in_flight') throw new OutboxStateError(opId, row.state, 'put it back');
+      this.db
+        .prepare('UPDATE outbox SET state = ?, attempts = ?, updated_at = ? WHERE op_id = ?')
+        .run(before.state, before.attempts, this.now(), opId);
+    });
   }
 
   /**
@@ -684,13 +727,14 @@ export class Outbox {
    * same deleted-remotely conflict a push meets on a 404, so the person is offered re-create, copy or drop
    * now instead of a retry that can only find it gone. Queued and in-flight edits are left to the push,
    * which may be holding them; a stopped delete is left alone (the server already did what it asked).
-   * Returns the operations parked, for the pull to announce.
+   * Returns the operations parked, for the pull to announce. Inside the page application's write.
    */
   parkStoppedEditsOfGoneTask(taskId: string): ParkedEdit[] {
+    this.inWrite('parkStoppedEditsOfGoneTask');
     const parked: ParkedEdit[] = [];
     for (const row of this.entityOps.all(taskId)) {
       if (row.kind !== 'update' || (row.state !== 'failed' && row.state !== 'blocked')) continue;
-      this.conflict(row.op_id, { deleted: true, problem: GONE_FROM_LIST_PROBLEM });
+      this.recordConflict(row.op_id, { deleted: true, problem: GONE_FROM_LIST_PROBLEM });
       parked.push({ opId: row.op_id, taskId, fields: Object.keys(JSON.parse(row.patch) as TaskObject) });
     }
     return parked;
@@ -698,31 +742,42 @@ export class Outbox {
 
   /** Blocked operations go back to the queue (the account may have become writable). Returns how many. */
   unblockAll(): number {
-    return this.db
-      .prepare("UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'blocked'")
-      .run(this.now()).changes;
+    return this.tx.write(() => {
+      return this.db
+        .prepare("UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'blocked'")
+        .run(this.now()).changes;
+    });
   }
 
   openConflictCount(): number {
-    return (
-      this.db.prepare("SELECT count(*) AS n FROM conflicts WHERE state = 'open'").get() as { n: number }
-    ).n;
+    return this.tx.read(() => {
+      return (
+        this.db.prepare("SELECT count(*) AS n FROM conflicts WHERE state = 'open'").get() as { n: number }
+      ).n;
+    });
   }
 
-  conflictById(conflictId: string): Conflict {
+  private conflictById(conflictId: string): Conflict {
     const row = this.db.prepare('SELECT * FROM conflicts WHERE conflict_id = ?').get(conflictId) as
       ConflictRowJson | undefined;
     if (!row) throw new NotInMirrorError('conflict', conflictId);
     return conflictOf(row);
   }
 
+  /** How many edits wait, by what they wait for (db/outbox-counts.ts). */
+  counts(): OutboxCounts {
+    return this.tx.read(() => outboxCountsOf(this.db));
+  }
+
   conflicts(state?: 'open' | 'resolved'): Conflict[] {
-    const rows = (
-      state === undefined
-        ? this.db.prepare('SELECT * FROM conflicts ORDER BY created_at, rowid').all()
-        : this.db.prepare('SELECT * FROM conflicts WHERE state = ? ORDER BY created_at, rowid').all(state)
-    ) as ConflictRowJson[];
-    return rows.map(conflictOf);
+    return this.tx.read(() => {
+      const rows = (
+        state === undefined
+          ? this.db.prepare('SELECT * FROM conflicts ORDER BY created_at, rowid').all()
+          : this.db.prepare('SELECT * FROM conflicts WHERE state = ? ORDER BY created_at, rowid').all(state)
+      ) as ConflictRowJson[];
+      return rows.map(conflictOf);
+    });
   }
 
   /**
@@ -731,50 +786,52 @@ export class Outbox {
    * nothing is left to send. "Mine" on a task deleted remotely re-creates it.
    */
   resolve(conflictId: string, resolution: ConflictResolution): Conflict {
-    const conflict = this.conflictById(conflictId);
-    if (conflict.state !== 'open') return conflict;
-    const row = this.row(conflict.opId);
-    const at = this.now();
-    this.db
-      .prepare(
-        "UPDATE conflicts SET state = 'resolved', resolution = ?, resolved_at = ? WHERE conflict_id = ?",
-      )
-      .run(JSON.stringify(resolution), at, conflictId);
-    const patch = JSON.parse(row.patch) as TaskObject;
-    const base = JSON.parse(row.base_values) as TaskObject;
-
-    if (conflict.field === DELETED_REMOTELY) {
-      if ('take' in resolution && resolution.take === 'theirs') {
-        this.setState.run('done', null, at, row.op_id);
-        this.dropGoneTask(row.entity_id);
-      } else {
-        this.recreate(row, 'value' in resolution ? (resolution.value as TaskObject) : null);
-      }
-      return this.conflictById(conflictId);
-    }
-
-    if ('value' in resolution) patch[conflict.field] = resolution.value;
-    else if (resolution.take === 'theirs') {
-      delete patch[conflict.field];
-      delete base[conflict.field];
-    }
-    const open = this.db
-      .prepare("SELECT count(*) AS n FROM conflicts WHERE op_id = ? AND state = 'open'")
-      .get(row.op_id) as { n: number };
-    if (open.n > 0) {
-      this.updatePatch.run(JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
-    } else if (Object.keys(patch).length === 0) {
-      this.updatePatch.run('{}', '{}', at, row.op_id);
-      this.setState.run('done', null, at, row.op_id);
-    } else {
+    return this.tx.write(() => {
+      const conflict = this.conflictById(conflictId);
+      if (conflict.state !== 'open') return conflict;
+      const row = this.row(conflict.opId);
+      const at = this.now();
       this.db
         .prepare(
-          "UPDATE outbox SET op_id = ?, patch = ?, base_values = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+          "UPDATE conflicts SET state = 'resolved', resolution = ?, resolved_at = ? WHERE conflict_id = ?",
         )
-        .run(randomUUID(), JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
-    }
-    this.overlay.refresh(row.entity_id);
-    return this.conflictById(conflictId);
+        .run(JSON.stringify(resolution), at, conflictId);
+      const patch = JSON.parse(row.patch) as TaskObject;
+      const base = JSON.parse(row.base_values) as TaskObject;
+
+      if (conflict.field === DELETED_REMOTELY) {
+        if ('take' in resolution && resolution.take === 'theirs') {
+          this.setState.run('done', null, at, row.op_id);
+          this.dropGoneTask(row.entity_id);
+        } else {
+          this.recreate(row, 'value' in resolution ? (resolution.value as TaskObject) : null);
+        }
+        return this.conflictById(conflictId);
+      }
+
+      if ('value' in resolution) patch[conflict.field] = resolution.value;
+      else if (resolution.take === 'theirs') {
+        delete patch[conflict.field];
+        delete base[conflict.field];
+      }
+      const open = this.db
+        .prepare("SELECT count(*) AS n FROM conflicts WHERE op_id = ? AND state = 'open'")
+        .get(row.op_id) as { n: number };
+      if (open.n > 0) {
+        this.updatePatch.run(JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
+      } else if (Object.keys(patch).length === 0) {
+        this.updatePatch.run('{}', '{}', at, row.op_id);
+        this.setState.run('done', null, at, row.op_id);
+      } else {
+        this.db
+          .prepare(
+            "UPDATE outbox SET op_id = ?, patch = ?, base_values = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+          )
+          .run(randomUUID(), JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
+      }
+      this.overlay.refresh(row.entity_id);
+      return this.conflictById(conflictId);
+    });
   }
 
   /** A task deleted on the server whose local edits the person gave up: it goes once nothing else is pending. */
@@ -797,7 +854,7 @@ export class Outbox {
     const at = this.now();
     for (const op of this.entityOps.all(row.entity_id)) this.setState.run('done', null, at, op.op_id);
     if (task) this.store.remove(task.rid);
-    const created = this.create(body);
+    const created = this.queueCreate(body);
     this.db
       .prepare("UPDATE conflicts SET entity_id = ? WHERE op_id = ? AND state = 'resolved'")
       .run(created.taskId, row.op_id);
@@ -805,11 +862,13 @@ export class Outbox {
 
   /** Gives up an operation: its change disappears from the effective row. */
   drop(opId: string): void {
-    const row = this.row(opId);
-    this.deleteOp.run(opId);
-    const task = this.store.byId(row.entity_id);
-    if (task && task.server_gone && this.entityOps.all(row.entity_id).length === 0)
-      this.store.remove(task.rid);
-    else this.overlay.refresh(row.entity_id);
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      this.deleteOp.run(opId);
+      const task = this.store.byId(row.entity_id);
+      if (task && task.server_gone && this.entityOps.all(row.entity_id).length === 0)
+        this.store.remove(task.rid);
+      else this.overlay.refresh(row.entity_id);
+    });
   }
 }

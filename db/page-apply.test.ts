@@ -35,8 +35,8 @@ function page(
 }
 
 const ids = () =>
-  mirror
-    .queryTasks(new URLSearchParams('sort_by=task_id'), { me: 'ada', today: '2026-03-10', limit: 1000 })
+  mirror.tasks
+    .query(new URLSearchParams('sort_by=task_id'), { me: 'ada', today: '2026-03-10', limit: 1000 })
     .items.map((t) => t.task_id);
 
 describe('applying pages', () => {
@@ -44,14 +44,14 @@ describe('applying pages', () => {
     const a = taskJson({ title: 'A', assignee: null });
     const b = taskJson({ title: 'B' });
     const c = taskJson({ title: 'C' });
-    mirror.beginPass('tasks');
-    const first = mirror.applyPage(page(0, [a, b, c], null));
+    mirror.passes.begin('tasks');
+    const first = mirror.passes.applyPage(page(0, [a, b, c], null));
     expect(first.changes.created.map((x) => x.id)).toEqual([a.task_id, b.task_id, c.task_id]);
-    expect(mirror.completePass('tasks', '', 0).deleted).toEqual([]);
+    expect(mirror.passes.complete('tasks', '', 0).deleted).toEqual([]);
 
-    mirror.beginPass('tasks');
+    mirror.passes.begin('tasks');
     const a2 = { ...a, assignee: 'ada', status: 'in_progress' };
-    const second = mirror.applyPage(page(0, [a2, b], null));
+    const second = mirror.passes.applyPage(page(0, [a2, b], null));
     expect(second.unchanged).toBe(1);
     expect(second.changes.created).toEqual([]);
     expect(second.changes.updated).toMatchObject([
@@ -66,7 +66,7 @@ describe('applying pages', () => {
         after: { assignee: 'ada' },
       },
     ]);
-    const removed = mirror.completePass('tasks', '', 0);
+    const removed = mirror.passes.complete('tasks', '', 0);
     expect(removed.deleted).toMatchObject([{ collection: 'tasks', id: c.task_id, before: { title: 'C' } }]);
     expect(ids()).toEqual([a.task_id, b.task_id]);
   });
@@ -75,7 +75,7 @@ describe('applying pages', () => {
     const good = taskJson({ title: 'Good' });
     const kept = taskJson({ title: 'Kept as it was' });
     loadTasks(mirror, [kept]);
-    mirror.beginPass('tasks');
+    mirror.passes.begin('tasks');
     const bad = [
       { ...kept, title: 'Broken update', due_date: 'tomorrow' },
       { ...taskJson(), title: 42 },
@@ -83,7 +83,7 @@ describe('applying pages', () => {
       'not an object',
       { ...taskJson(), tags: ['ok', 7] },
     ];
-    const applied = mirror.applyPage(page(0, [good, ...bad], null));
+    const applied = mirror.passes.applyPage(page(0, [good, ...bad], null));
     expect(applied.rejected.map((e) => [e.resource, e.field])).toEqual([
       ['tasks', 'due_date'],
       ['tasks', 'title'],
@@ -95,11 +95,11 @@ describe('applying pages', () => {
     expect(applied.rejected[0]?.id).toBe(kept.task_id);
     expect(applied.rejected[0]?.message).toContain('due_date');
     // Refetch next time instead of a 304 that would skip the bad row for good.
-    expect(mirror.storedPage('tasks', '', 0)?.etag).toBeNull();
+    expect(mirror.passes.storedPage('tasks', '', 0)?.etag).toBeNull();
     // The refused row keeps its previous copy and is not removed as unseen.
-    mirror.completePass('tasks', '', 0);
-    expect(mirror.getTask(kept.task_id as string)?.task.title).toBe('Kept as it was');
-    expect(mirror.getTask(good.task_id as string)?.task.title).toBe('Good');
+    mirror.passes.complete('tasks', '', 0);
+    expect(mirror.tasks.get(kept.task_id as string)?.task.title).toBe('Kept as it was');
+    expect(mirror.tasks.get(good.task_id as string)?.task.title).toBe('Good');
   });
 
   test('the row check refuses what the wire schema refuses, for the fields the mirror reads', () => {
@@ -129,88 +129,88 @@ describe('applying pages', () => {
 
   test('a 304 page counts its stored ids as returned, so completing the pass removes nothing', () => {
     const tasks = [taskJson(), taskJson(), taskJson()];
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, tasks.slice(0, 2), 'c1'));
-    mirror.applyPage(page(1, tasks.slice(2), null));
-    mirror.completePass('tasks', '', 1);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, tasks.slice(0, 2), 'c1'));
+    mirror.passes.applyPage(page(1, tasks.slice(2), null));
+    mirror.passes.complete('tasks', '', 1);
 
-    const pass = mirror.beginPass('tasks');
+    const pass = mirror.passes.begin('tasks');
     expect(pass.pages.map((p) => [p.etag, p.nextCursor])).toEqual([
       ['"e0"', 'c1'],
       ['"e1"', null],
     ]);
-    expect(mirror.reusePage('tasks', '', 0).nextCursor).toBe('c1');
-    mirror.reusePage('tasks', '', 1);
-    expect(mirror.completePass('tasks', '', 1).deleted).toEqual([]);
+    expect(mirror.passes.reusePage('tasks', '', 0).nextCursor).toBe('c1');
+    mirror.passes.reusePage('tasks', '', 1);
+    expect(mirror.passes.complete('tasks', '', 1).deleted).toEqual([]);
     expect(ids()).toHaveLength(3);
-    expect(() => mirror.reusePage('tasks', '', 7)).toThrow(NotInMirrorError);
+    expect(() => mirror.passes.reusePage('tasks', '', 7)).toThrow(NotInMirrorError);
   });
 
   test('only a complete pass removes anything', () => {
     const tasks = [taskJson(), taskJson(), taskJson()];
     loadTasks(mirror, tasks);
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, tasks.slice(0, 1), 'c1'));
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, tasks.slice(0, 1), 'c1'));
     // Page 1 (the one holding the rest) was never fetched in this pass.
-    expect(() => mirror.completePass('tasks', '', 1)).toThrow(IncompletePassError);
+    expect(() => mirror.passes.complete('tasks', '', 1)).toThrow(IncompletePassError);
     expect(ids()).toHaveLength(3);
   });
 
   test('an interrupted pass resumes after a restart where it stopped', async () => {
     const tasks = [taskJson(), taskJson(), taskJson()];
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, tasks.slice(0, 1), 'c1'));
-    mirror.applyPage(page(1, tasks.slice(1, 2), 'c2'));
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, tasks.slice(0, 1), 'c1'));
+    mirror.passes.applyPage(page(1, tasks.slice(1, 2), 'c2'));
     mirror = await handle.reopen();
-    const resumed = mirror.beginPass('tasks');
+    const resumed = mirror.passes.begin('tasks');
     expect(resumed).toMatchObject({
       state: 'running',
       resume: { pageIndex: 2, cursor: 'c2' },
       chainEnded: false,
     });
-    mirror.applyPage(page(2, tasks.slice(2), null));
-    expect(mirror.passState('tasks')?.chainEnded).toBe(true);
-    mirror.completePass('tasks', '', 2);
-    expect(mirror.passState('tasks')?.state).toBe('complete');
+    mirror.passes.applyPage(page(2, tasks.slice(2), null));
+    expect(mirror.passes.state('tasks')?.chainEnded).toBe(true);
+    mirror.passes.complete('tasks', '', 2);
+    expect(mirror.passes.state('tasks')?.state).toBe('complete');
     expect(ids()).toHaveLength(3);
   });
 
   test('a restarted pass (cursor refused) does not count what the old one saw', () => {
     const tasks = [taskJson(), taskJson()];
     loadTasks(mirror, tasks);
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, tasks, null));
-    const restarted = mirror.restartPass('tasks');
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, tasks, null));
+    const restarted = mirror.passes.restart('tasks');
     expect(restarted.resume).toEqual({ pageIndex: 0, cursor: null });
-    mirror.applyPage(page(0, tasks.slice(1), null));
-    expect(mirror.completePass('tasks', '', 0).deleted.map((d) => d.id)).toEqual([tasks[0]?.task_id]);
+    mirror.passes.applyPage(page(0, tasks.slice(1), null));
+    expect(mirror.passes.complete('tasks', '', 0).deleted.map((d) => d.id)).toEqual([tasks[0]?.task_id]);
   });
 
   test('a partial (filtered) pass stores what it gets and never removes anything', () => {
     const tasks = [taskJson(), taskJson()];
     loadTasks(mirror, tasks);
     const fresh = taskJson({ title: 'Fresh' });
-    mirror.beginPass('tasks', 'created_after', { partial: true });
-    mirror.applyPage(page(0, [fresh], null, { scope: 'created_after', partial: true }));
-    expect(mirror.completePass('tasks', 'created_after', 0).deleted).toEqual([]);
+    mirror.passes.begin('tasks', 'created_after', { partial: true });
+    mirror.passes.applyPage(page(0, [fresh], null, { scope: 'created_after', partial: true }));
+    expect(mirror.passes.complete('tasks', 'created_after', 0).deleted).toEqual([]);
     expect(ids()).toHaveLength(3);
     // The full list's bookkeeping is untouched by the filtered one.
-    expect(mirror.passState('tasks', '')?.pages).toHaveLength(1);
+    expect(mirror.passes.state('tasks', '')?.pages).toHaveLength(1);
   });
 
   test('a task with pending edits that the server no longer lists stays, marked gone', () => {
     const task = taskJson({ title: 'Edited here' });
     const other = taskJson();
     loadTasks(mirror, [task, other]);
-    mirror.editTask(task.task_id as string, { title: 'Edited here, still' });
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, [other], null));
-    const changes = mirror.completePass('tasks', '', 0);
+    mirror.tasks.edit(task.task_id as string, { title: 'Edited here, still' });
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [other], null));
+    const changes = mirror.passes.complete('tasks', '', 0);
     expect(changes.deleted).toEqual([]);
-    expect(mirror.getTask(task.task_id as string)).toMatchObject({ serverGone: true, pending: true });
+    expect(mirror.tasks.get(task.task_id as string)).toMatchObject({ serverGone: true, pending: true });
     expect(
-      mirror
-        .queryTasks(new URLSearchParams(''), { me: 'ada', today: '2026-03-10' })
+      mirror.tasks
+        .query(new URLSearchParams(''), { me: 'ada', today: '2026-03-10' })
         .items.find((t) => t.task_id === task.task_id),
     ).toMatchObject({ title: 'Edited here, still', server_gone: true });
   });
@@ -219,14 +219,14 @@ describe('applying pages', () => {
     const task = taskJson({ title: 'Single' });
     const edited = taskJson({ title: 'Edited' });
     loadTasks(mirror, [task, edited]);
-    const changes = mirror.applyServerTask({ ...task, title: 'Single v2' }, '"s2"');
+    const changes = mirror.tasks.applyServerCopy({ ...task, title: 'Single v2' }, '"s2"');
     expect(changes.updated[0]?.changes).toEqual({ title: { before: 'Single', after: 'Single v2' } });
-    expect(mirror.getTask(task.task_id as string)?.etag).toBe('"s2"');
-    expect(() => mirror.applyServerTask({ ...task, status: null }, null)).toThrow(MalformedRowError);
-    expect(mirror.removeServerTask(task.task_id as string).deleted).toHaveLength(1);
-    mirror.editTask(edited.task_id as string, { title: 'Mine' });
-    expect(mirror.removeServerTask(edited.task_id as string).deleted).toEqual([]);
-    expect(mirror.getTask(edited.task_id as string)).toMatchObject({ serverGone: true, pending: true });
+    expect(mirror.tasks.get(task.task_id as string)?.etag).toBe('"s2"');
+    expect(() => mirror.tasks.applyServerCopy({ ...task, status: null }, null)).toThrow(MalformedRowError);
+    expect(mirror.tasks.removeServerCopy(task.task_id as string).deleted).toHaveLength(1);
+    mirror.tasks.edit(edited.task_id as string, { title: 'Mine' });
+    expect(mirror.tasks.removeServerCopy(edited.task_id as string).deleted).toEqual([]);
+    expect(mirror.tasks.get(edited.task_id as string)).toMatchObject({ serverGone: true, pending: true });
   });
 
   test('the change list names the stopped edits a complete pass or a 404 read parks as conflicts, each once', () => {
@@ -239,21 +239,21 @@ describe('applying pages', () => {
     ];
     loadTasks(mirror, [failed, blocked, queued, read, kept]);
     const stopped = (task: typeof failed, patch: Record<string, unknown>, state: 'failed' | 'blocked') => {
-      const { opId } = mirror.editTask(task.task_id as string, patch) as { opId: string };
-      mirror.startOp(opId);
-      mirror.failOp(opId, state, { status: state === 'failed' ? 422 : 403 });
+      const { opId } = mirror.tasks.edit(task.task_id as string, patch) as { opId: string };
+      mirror.outbox.start(opId);
+      mirror.outbox.fail(opId, state, { status: state === 'failed' ? 422 : 403 });
       return opId;
     };
     const failedOp = stopped(failed, { title: 'F2', assignee: 'nobody' }, 'failed');
     const blockedOp = stopped(blocked, { title: 'B2' }, 'blocked');
-    mirror.editTask(queued.task_id as string, { title: 'Q2' });
+    mirror.tasks.edit(queued.task_id as string, { title: 'Q2' });
     const readOp = stopped(read, { priority: 'high' }, 'failed');
 
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, [read, kept], null));
-    const changes = mirror.completePass('tasks', '', 0);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [read, kept], null));
+    const changes = mirror.passes.complete('tasks', '', 0);
     for (const gone of [failed, blocked, queued])
-      expect(mirror.getTask(gone.task_id as string)).toMatchObject({ serverGone: true, pending: true });
+      expect(mirror.tasks.get(gone.task_id as string)).toMatchObject({ serverGone: true, pending: true });
     // The queued edit is left to the push (which meets the 404 itself): not parked, not named.
     expect(changes.parkedEdits).toEqual(
       expect.arrayContaining([
@@ -262,17 +262,17 @@ describe('applying pages', () => {
       ]),
     );
     expect(changes.parkedEdits).toHaveLength(2);
-    expect(mirror.outboxOp(failedOp).state).toBe('conflict');
-    expect(mirror.removeServerTask(read.task_id as string).parkedEdits).toEqual([
+    expect(mirror.outbox.op(failedOp).state).toBe('conflict');
+    expect(mirror.tasks.removeServerCopy(read.task_id as string).parkedEdits).toEqual([
       { opId: readOp, taskId: read.task_id, fields: ['priority'] },
     ]);
 
     // Parked once: a later pass and a later 404 name nothing again.
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, [kept], null));
-    expect(mirror.completePass('tasks', '', 0).parkedEdits).toEqual([]);
-    expect(mirror.removeServerTask(read.task_id as string).parkedEdits).toEqual([]);
-    expect(mirror.openConflictCount()).toBe(3);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [kept], null));
+    expect(mirror.passes.complete('tasks', '', 0).parkedEdits).toEqual([]);
+    expect(mirror.tasks.removeServerCopy(read.task_id as string).parkedEdits).toEqual([]);
+    expect(mirror.outbox.openConflictCount()).toBe(3);
   });
 });
 
@@ -291,8 +291,8 @@ describe('a first load into an empty mirror', () => {
     }
   };
   const order = (qs: string) =>
-    mirror
-      .queryTasks(new URLSearchParams(qs), { me: 'ada', today: '2026-03-10', limit: 1000 })
+    mirror.tasks
+      .query(new URLSearchParams(qs), { me: 'ada', today: '2026-03-10', limit: 1000 })
       .items.map((t) => t.task_id);
   const tasks = () =>
     Array.from({ length: 30 }, (_, i) =>
@@ -314,27 +314,27 @@ describe('a first load into an empty mirror', () => {
 
   test('loads without the sort indexes, answers the same meanwhile, and builds them at the end of the pass', () => {
     const all = tasks();
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, all.slice(0, 20), 'c1'));
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1'));
     expect(sortIndexes()).toEqual([]);
     const during = QUERIES.map(order);
-    mirror.applyPage(page(1, all.slice(20), null));
-    mirror.completePass('tasks', '', 1);
+    mirror.passes.applyPage(page(1, all.slice(20), null));
+    mirror.passes.complete('tasks', '', 1);
     expect(sortIndexes()).toEqual([...SORT_INDEX_NAMES].sort());
     const after = QUERIES.map(order);
     // What the first page held answers in the same order with and without the indexes.
     const firstPage = new Set(all.slice(0, 20).map((t) => t.task_id));
     expect(during).toEqual(after.map((ids) => ids.filter((id) => firstPage.has(id))));
     // A later full pass (the table is not empty) keeps its indexes.
-    mirror.beginPass('tasks');
+    mirror.passes.begin('tasks');
     expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
   });
 
   test('by default the indexes are built in the background after the pass, one step each', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, tasks(), null));
-    mirror.completePass('tasks', '', 0);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, tasks(), null));
+    mirror.passes.complete('tasks', '', 0);
     expect(sortIndexes()).toEqual([]);
     expect(order('sort_by=title')).toHaveLength(30);
     await mirror.sortIndexesReady();
@@ -346,18 +346,18 @@ describe('a first load into an empty mirror', () => {
   test('edits made while a first load is under way are searchable once it is built, and only as edited', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     const all = tasks();
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, all.slice(0, 20), 'c1'));
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1'));
     const edited = all[3]?.task_id as string;
-    mirror.editTask(edited, { title: 'Renamed during the load' });
-    mirror.applyPage(page(1, all.slice(20), null));
-    mirror.completePass('tasks', '', 1);
+    mirror.tasks.edit(edited, { title: 'Renamed during the load' });
+    mirror.passes.applyPage(page(1, all.slice(20), null));
+    mirror.passes.complete('tasks', '', 1);
     const search = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
     expect(search('renamed during')).toEqual([edited]);
     await mirror.sortIndexesReady();
     expect(search('renamed during')).toEqual([edited]);
     expect(search(`${all[3]?.title as string}`).includes(edited)).toBe(false);
-    const created = mirror.createTask({ title: 'Created after the load' });
+    const created = mirror.tasks.create({ title: 'Created after the load' });
     expect(search('created after')).toEqual([created.taskId]);
   });
 
@@ -365,15 +365,15 @@ describe('a first load into an empty mirror', () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     const all = tasks();
     const gone = taskJson({ title: 'Deleted then kept', description: 'unmistakable wording' });
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, [...all.slice(0, 20), gone], 'c1'));
-    const op = mirror.deleteTask(gone.task_id as string);
-    mirror.applyPage(page(1, all.slice(20), null));
-    mirror.completePass('tasks', '', 1);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [...all.slice(0, 20), gone], 'c1'));
+    const op = mirror.tasks.delete(gone.task_id as string);
+    mirror.passes.applyPage(page(1, all.slice(20), null));
+    mirror.passes.complete('tasks', '', 1);
     await mirror.sortIndexesReady();
     const search = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
     expect(search('unmistakable')).toEqual([]);
-    mirror.dropOp(op?.opId as string);
+    mirror.outbox.drop(op?.opId as string);
     expect(search('unmistakable')).toEqual([gone.task_id]);
     expect(search('then kept')).toEqual([gone.task_id]);
   });
@@ -382,12 +382,12 @@ describe('a first load into an empty mirror', () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     const all = tasks();
     const marked = taskJson({ title: 'Odd ǂ7473 marker', description: 'plain Ünïcode wörds here' });
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, [...all, marked], null));
-    mirror.completePass('tasks', '', 0);
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [...all, marked], null));
+    mirror.passes.complete('tasks', '', 0);
     await mirror.sortIndexesReady();
     const search = (term: string) =>
-      mirror.queryTasks(new URLSearchParams(`filter[search]=${term}`), {
+      mirror.tasks.query(new URLSearchParams(`filter[search]=${term}`), {
         me: 'ada',
         today: '2026-03-10',
       });
@@ -406,15 +406,15 @@ describe('a first load into an empty mirror', () => {
 
   test('a first load cut short goes on after a restart, and its build finishes', async () => {
     const all = tasks();
-    mirror.beginPass('tasks');
-    mirror.applyPage(page(0, all.slice(0, 20), 'c1'));
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1'));
     mirror = await handle.reopen();
     // The pass resumes, still loading without the indexes.
     expect(sortIndexes()).toEqual([]);
-    expect(mirror.beginPass('tasks').resume).toEqual({ pageIndex: 1, cursor: 'c1' });
-    mirror.applyPage(page(1, all.slice(20), null));
+    expect(mirror.passes.begin('tasks').resume).toEqual({ pageIndex: 1, cursor: 'c1' });
+    mirror.passes.applyPage(page(1, all.slice(20), null));
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
-    mirror.completePass('tasks', '', 1);
+    mirror.passes.complete('tasks', '', 1);
     // Closed before its background build ran: the next open finishes it.
     mirror = await handle.reopen();
     expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
@@ -428,15 +428,15 @@ describe('two connections to one file (a sync worker and the app)', () => {
     loadTasks(mirror, [taskJson({ section_id: 'sec_1', assignee: 'ada' })]);
     const worker = await openMirror(handle.file);
     try {
-      expect(mirror.sectionTaskCounts().get('sec_1')).toBe(1);
+      expect(mirror.tasks.sectionCounts().get('sec_1')).toBe(1);
       const count = () =>
-        mirror.countTasks(new URLSearchParams('filter[assignee]=me'), { me: 'ada', today: '2026-03-10' });
+        mirror.tasks.count(new URLSearchParams('filter[assignee]=me'), { me: 'ada', today: '2026-03-10' });
       expect(count()).toBe(1);
-      worker.applyPage(page(1, [taskJson({ section_id: 'sec_1', assignee: 'ada' })], null));
-      expect(mirror.sectionTaskCounts().get('sec_1')).toBe(2);
+      worker.passes.applyPage(page(1, [taskJson({ section_id: 'sec_1', assignee: 'ada' })], null));
+      expect(mirror.tasks.sectionCounts().get('sec_1')).toBe(2);
       expect(count()).toBe(2);
-      worker.setAccount({ orgId: 'org_other', username: 'grace' });
-      expect(mirror.account()).toEqual({ orgId: 'org_other', username: 'grace' });
+      worker.identity.setAccount({ orgId: 'org_other', username: 'grace' });
+      expect(mirror.identity.account()).toEqual({ orgId: 'org_other', username: 'grace' });
     } finally {
       worker.close();
     }
@@ -452,8 +452,8 @@ describe('other collections', () => {
       start_date: '2026-03-01',
     });
     for (const team of ['team_a', 'team_b']) {
-      mirror.beginPass('sprints', team);
-      mirror.applyPage({
+      mirror.passes.begin('sprints', team);
+      mirror.passes.applyPage({
         collection: 'sprints',
         scope: team,
         pageIndex: 0,
@@ -462,10 +462,10 @@ describe('other collections', () => {
         nextCursor: null,
         items: [sprint(`${team}_1`, team), sprint(`${team}_2`, team)],
       });
-      mirror.completePass('sprints', team, 0);
+      mirror.passes.complete('sprints', team, 0);
     }
-    mirror.beginPass('sprints', 'team_a');
-    const updated = mirror.applyPage({
+    mirror.passes.begin('sprints', 'team_a');
+    const updated = mirror.passes.applyPage({
       collection: 'sprints',
       scope: 'team_a',
       pageIndex: 0,
@@ -478,16 +478,16 @@ describe('other collections', () => {
       name: { before: 'team_a_1', after: 'renamed' },
       future: { before: null, after: true },
     });
-    expect(mirror.completePass('sprints', 'team_a', 0).deleted.map((d) => d.id)).toEqual(['team_a_2']);
-    expect(mirror.resourceIds('sprints')).toEqual(['team_a_1', 'team_b_1', 'team_b_2']);
-    expect(mirror.resources('sprints', 'team_a')).toEqual([
+    expect(mirror.passes.complete('sprints', 'team_a', 0).deleted.map((d) => d.id)).toEqual(['team_a_2']);
+    expect(mirror.collections.ids('sprints')).toEqual(['team_a_1', 'team_b_1', 'team_b_2']);
+    expect(mirror.collections.list('sprints', 'team_a')).toEqual([
       { sprint_id: 'team_a_1', team_id: 'team_a', name: 'renamed', start_date: '2026-03-01', future: true },
     ]);
   });
 
   test('a malformed resource is refused by field; comments are kept per task', () => {
-    mirror.beginPass('task_comments', 'tsk_1');
-    const applied = mirror.applyPage({
+    mirror.passes.begin('task_comments', 'tsk_1');
+    const applied = mirror.passes.applyPage({
       collection: 'task_comments',
       scope: 'tsk_1',
       pageIndex: 0,
@@ -505,11 +505,11 @@ describe('other collections', () => {
       ['task_comments', null, 'comment_id'],
     ]);
     expect(applied.changes.created.map((c) => c.id)).toEqual(['cmt_1']);
-    expect(mirror.resources('task_comments', 'tsk_1')).toHaveLength(1);
+    expect(mirror.collections.list('task_comments', 'tsk_1')).toHaveLength(1);
   });
 
   test('notifications are stored per person and marked seen', () => {
-    const [first] = mirror.addNotifications([
+    const [first] = mirror.feed.add([
       {
         kind: 'task-assigned',
         entityType: 'task',
@@ -519,9 +519,9 @@ describe('other collections', () => {
       },
       { kind: 'task-commented', entityType: 'task', entityId: 'tsk_2', forUser: 'grace', summary: {} },
     ]);
-    expect(mirror.notifications('ada', { unseenOnly: true })).toMatchObject([{ kind: 'task-assigned' }]);
-    mirror.markNotificationsSeen([first as number]);
-    expect(mirror.notifications('ada', { unseenOnly: true })).toEqual([]);
-    expect(mirror.notifications('ada')[0]?.seenAt).not.toBeNull();
+    expect(mirror.feed.list('ada', { unseenOnly: true })).toMatchObject([{ kind: 'task-assigned' }]);
+    mirror.feed.markSeen([first as number]);
+    expect(mirror.feed.list('ada', { unseenOnly: true })).toEqual([]);
+    expect(mirror.feed.list('ada')[0]?.seenAt).not.toBeNull();
   });
 });

@@ -44,7 +44,7 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
     try {
       const error = (() => {
         try {
-          mirror.editTask(task.task_id as string, { title: 'Blocked' });
+          mirror.tasks.edit(task.task_id as string, { title: 'Blocked' });
         } catch (e) {
           return e;
         }
@@ -54,14 +54,14 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
       expect((error as MirrorStorageError).problem).toBe('locked');
       expect((error as MirrorStorageError).message).toMatch(/another process/);
       // Reads go on (WAL), and nothing was queued.
-      expect(mirror.getTask(task.task_id as string)?.task.title).toBe('Lockable');
+      expect(mirror.tasks.get(task.task_id as string)?.task.title).toBe('Lockable');
     } finally {
       other.exec('ROLLBACK');
       other.close();
     }
-    expect(mirror.outboxOps()).toEqual([]);
-    mirror.editTask(task.task_id as string, { title: 'Now it works' });
-    expect(mirror.outboxOps()).toHaveLength(1);
+    expect(mirror.outbox.list()).toEqual([]);
+    mirror.tasks.edit(task.task_id as string, { title: 'Now it works' });
+    expect(mirror.outbox.list()).toHaveLength(1);
   });
 
   test('read-only: a mirror opened read-only refuses writes but answers reads', async () => {
@@ -70,8 +70,8 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
     handle.mirror.close();
     const readonly = await openMirror(handle.file, { readonly: true });
     try {
-      expect(readonly.getTask(task.task_id as string)?.task.title).toBe('Read me');
-      expect(storageProblem(() => readonly.editTask(task.task_id as string, { title: 'No' }))).toBe(
+      expect(readonly.tasks.get(task.task_id as string)?.task.title).toBe('Read me');
+      expect(storageProblem(() => readonly.tasks.edit(task.task_id as string, { title: 'No' }))).toBe(
         'read-only',
       );
     } finally {
@@ -88,10 +88,10 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
     const big = Array.from({ length: 400 }, (_, i) =>
       taskJson({ title: `Big ${i}`, description: `${'filler text '.repeat(300)} unique${i}word` }),
     );
-    mirror.beginPass('tasks');
+    mirror.passes.begin('tasks');
     expect(
       storageProblem(() =>
-        mirror.applyPage({
+        mirror.passes.applyPage({
           collection: 'tasks',
           pageIndex: 0,
           cursorSent: null,
@@ -101,9 +101,9 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
         }),
       ),
     ).toBe('full');
-    expect(mirror.taskCount()).toBe(0);
+    expect(mirror.tasks.total()).toBe(0);
     const small = taskJson({ title: 'Fits', description: 'unique7word' });
-    mirror.applyPage({
+    mirror.passes.applyPage({
       collection: 'tasks',
       pageIndex: 0,
       cursorSent: null,
@@ -112,7 +112,7 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
       items: [small],
     });
     // A word first met in the refused page is indexed again when it comes back.
-    const found = mirror.queryTasks(new URLSearchParams('filter[search]=unique7word'), {
+    const found = mirror.tasks.query(new URLSearchParams('filter[search]=unique7word'), {
       me: 'ada',
       today: '2026-03-10',
     });
@@ -138,7 +138,7 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
     const problem = await openProblem(async () => {
       const mirror = await openMirror(handle.file);
       try {
-        mirror.queryTasks(new URLSearchParams('sort_by=title'), { me: 'ada', today: '2026-03-10' });
+        mirror.tasks.query(new URLSearchParams('sort_by=title'), { me: 'ada', today: '2026-03-10' });
       } finally {
         mirror.close();
       }
@@ -150,7 +150,7 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
 
   test('closed: calls after close say so', () => {
     handle.mirror.close();
-    expect(storageProblem(() => handle.mirror.taskCount())).toBe('closed');
-    expect(storageProblem(() => handle.mirror.createTask({ title: 'x' }))).toBe('closed');
+    expect(storageProblem(() => handle.mirror.tasks.total())).toBe('closed');
+    expect(storageProblem(() => handle.mirror.tasks.create({ title: 'x' }))).toBe('closed');
   });
 });

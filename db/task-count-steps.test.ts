@@ -53,7 +53,7 @@ const CASES: [string, (task: Record<string, unknown>) => boolean][] = [
 
 /** Runs a count step by step: its answer and how many steps (synchronous runs before it yields) it took. */
 function stepped(query: string): { count: number; steps: number } {
-  const steps = handle.mirror.countTaskSteps(new URLSearchParams(query), options);
+  const steps = handle.mirror.tasks.countSteps(new URLSearchParams(query), options);
   for (let taken = 0; ; taken++) {
     const step = steps.next();
     if (step.done) return { count: step.value, steps: taken };
@@ -65,7 +65,7 @@ describe('counts in steps', () => {
     const expected = tasks.filter(matches).length;
     expect(expected).toBeGreaterThan(0);
     expect(stepped(query).count).toBe(expected);
-    expect(handle.mirror.countTasks(new URLSearchParams(query), options)).toBe(expected);
+    expect(handle.mirror.tasks.count(new URLSearchParams(query), options)).toBe(expected);
   });
 
   test('a broad count takes several steps (row id ranges, candidate slices), a narrow one few', () => {
@@ -78,23 +78,23 @@ describe('counts in steps', () => {
 
   test('a write between steps, here or through another connection, is in the answer', async () => {
     const query = new URLSearchParams('filter[search]=e');
-    const before = handle.mirror.countTasks(query, options);
+    const before = handle.mirror.tasks.count(query, options);
     // The first tasks without an "e": the count's first range has passed them when they change.
     const [first, second] = tasks.filter((t) => !text(t).includes('e'));
-    const steps = handle.mirror.countTaskSteps(query, options);
+    const steps = handle.mirror.tasks.countSteps(query, options);
     expect(steps.next().done).toBe(false);
-    handle.mirror.editTask(first?.task_id as string, { title: 'birch tree' });
+    handle.mirror.tasks.edit(first?.task_id as string, { title: 'birch tree' });
     expect(steps.next().done).toBe(false);
     const other = await openMirror(handle.file);
     try {
-      other.editTask(second?.task_id as string, { title: 'birch tree' });
+      other.tasks.edit(second?.task_id as string, { title: 'birch tree' });
     } finally {
       other.close();
     }
     let step = steps.next();
     while (!step.done) step = steps.next();
     expect(step.value).toBe(before + 2);
-    expect(handle.mirror.countTasks(query, options)).toBe(before + 2);
+    expect(handle.mirror.tasks.count(query, options)).toBe(before + 2);
   });
 
   test('a count in steps with the event loop free between them gives the same answer', async () => {
@@ -102,8 +102,8 @@ describe('counts in steps', () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 0);
     try {
-      const count = await handle.mirror.countTasksInSteps(query, options);
-      expect(count).toBe(handle.mirror.countTasks(query, options));
+      const count = await handle.mirror.tasks.countInSteps(query, options);
+      expect(count).toBe(handle.mirror.tasks.count(query, options));
     } finally {
       clearInterval(ticker);
     }
@@ -112,7 +112,7 @@ describe('counts in steps', () => {
 
   test('an aborted count stops between steps and answers null', async () => {
     const stop = new AbortController();
-    const counting = handle.mirror.countTasksInSteps(
+    const counting = handle.mirror.tasks.countInSteps(
       new URLSearchParams('filter[search]=e'),
       options,
       stop.signal,

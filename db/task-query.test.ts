@@ -279,7 +279,7 @@ describe('queryTasks answers the service vocabulary', () => {
     const paths = new Set<TaskQueryPath>();
     let after: string | null = null;
     do {
-      const page = mirror.queryTasks(new URLSearchParams(qs), { me: ME, today: TODAY, limit, after });
+      const page = mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY, limit, after });
       expect(page.items.length).toBeLessThanOrEqual(limit);
       ids.push(...page.items.map((t) => t.task_id));
       paths.add(page.path);
@@ -295,15 +295,15 @@ describe('queryTasks answers the service vocabulary', () => {
         const query = parseTaskListQuery(new URLSearchParams(qs));
         const expected = referenceIds(tasks, query);
         expect(walk(qs, 7).ids, qs).toEqual(expected);
-        expect(mirror.countTasks(query, { me: ME, today: TODAY }), qs).toBe(expected.length);
+        expect(mirror.tasks.count(query, { me: ME, today: TODAY }), qs).toBe(expected.length);
       }
     }
   });
 
   test('a parsed query and its query string give the same page', () => {
     const qs = 'filter[status]=blocked&filter[search]=alpha&sort_by=priority_rank&sort_order=desc';
-    const fromParams = mirror.queryTasks(new URLSearchParams(qs), { me: ME, today: TODAY });
-    const fromQuery = mirror.queryTasks(parseTaskListQuery(new URLSearchParams(qs)), {
+    const fromParams = mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY });
+    const fromQuery = mirror.tasks.query(parseTaskListQuery(new URLSearchParams(qs)), {
       me: ME,
       today: TODAY,
     });
@@ -318,7 +318,7 @@ describe('queryTasks answers the service vocabulary', () => {
   });
 
   test('unknown statuses come after the known ones by name, nulls last ascending and first descending', () => {
-    const asc = mirror.queryTasks(new URLSearchParams('sort_by=priority_rank'), {
+    const asc = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank'), {
       me: ME,
       today: TODAY,
       limit: 1000,
@@ -327,7 +327,7 @@ describe('queryTasks answers the service vocabulary', () => {
     const firstUnknown = priorities.findIndex((p) => p === 'Critical');
     expect(priorities.slice(firstUnknown, firstUnknown + 3)).toEqual(['Critical', 'critical', 'toString']);
     expect(priorities.at(-1)).toBeNull();
-    const desc = mirror.queryTasks(new URLSearchParams('sort_by=priority_rank&sort_order=desc'), {
+    const desc = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank&sort_order=desc'), {
       me: ME,
       today: TODAY,
     });
@@ -347,7 +347,7 @@ describe('queryTasks answers the service vocabulary', () => {
     ['sort_by=priority&sort_order=desc', 'groups'],
     ['sort_by=due_date', 'walk'],
   ] as const)('%s is answered by the %s path', (qs, path) => {
-    expect(mirror.queryTasks(new URLSearchParams(qs), { me: ME, today: TODAY }).path).toBe(path);
+    expect(mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY }).path).toBe(path);
   });
 
   test.each([
@@ -360,8 +360,8 @@ describe('queryTasks answers the service vocabulary', () => {
     ['sort_order=sideways', 'sort_order'],
   ])('refuses %s as the service does, naming %s', (qs, loc) => {
     for (const run of [
-      () => mirror.queryTasks(new URLSearchParams(qs), { me: ME, today: TODAY }),
-      () => mirror.countTasks(new URLSearchParams(qs), { me: ME, today: TODAY }),
+      () => mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY }),
+      () => mirror.tasks.count(new URLSearchParams(qs), { me: ME, today: TODAY }),
     ]) {
       try {
         run();
@@ -379,22 +379,30 @@ describe('queryTasks answers the service vocabulary', () => {
       sort_by: 'title',
       sort_order: 'asc',
     } as const;
-    expect(() => mirror.queryTasks(query as unknown as TaskListQuery, { me: ME, today: TODAY })).toThrow(
+    expect(() => mirror.tasks.query(query as unknown as TaskListQuery, { me: ME, today: TODAY })).toThrow(
       InvalidParameterError,
     );
   });
 
   test('a cursor from another sort order is refused, naming the cursor', () => {
-    const first = mirror.queryTasks(new URLSearchParams('sort_by=title'), { me: ME, today: TODAY, limit: 2 });
+    const first = mirror.tasks.query(new URLSearchParams('sort_by=title'), {
+      me: ME,
+      today: TODAY,
+      limit: 2,
+    });
     expect(first.next).not.toBeNull();
     try {
-      mirror.queryTasks(new URLSearchParams('sort_by=due_date'), { me: ME, today: TODAY, after: first.next });
+      mirror.tasks.query(new URLSearchParams('sort_by=due_date'), {
+        me: ME,
+        today: TODAY,
+        after: first.next,
+      });
       expect.unreachable();
     } catch (error) {
       expect((error as InvalidParameterError).loc).toEqual(['query', 'cursor']);
     }
     expect(() =>
-      mirror.queryTasks(new URLSearchParams('sort_by=title'), {
+      mirror.tasks.query(new URLSearchParams('sort_by=title'), {
         me: ME,
         today: TODAY,
         after: 'not-a-cursor',
@@ -403,7 +411,7 @@ describe('queryTasks answers the service vocabulary', () => {
   });
 
   test('list items carry the effective values', () => {
-    const page = mirror.queryTasks(
+    const page = mirror.tasks.query(
       new URLSearchParams('filter[search]=Tag separator&filter[search_fields]=title'),
       {
         me: ME,
@@ -427,17 +435,17 @@ describe('search candidates', () => {
       const second = taskJson({ title: 'Beta two' });
       loadTasks(handle.mirror, [first, second]);
       const search = () =>
-        handle.mirror.queryTasks(new URLSearchParams('filter[search]=alpha&sort_by=title'), {
+        handle.mirror.tasks.query(new URLSearchParams('filter[search]=alpha&sort_by=title'), {
           me: ME,
           today: TODAY,
         });
       expect(search().items.map((t) => t.task_id)).toEqual([first.task_id]);
       expect(search().path).toBe('candidates');
-      handle.mirror.editTask(second.task_id as string, { title: 'Alpha three' });
+      handle.mirror.tasks.edit(second.task_id as string, { title: 'Alpha three' });
       expect(search().items.map((t) => t.task_id)).toEqual([first.task_id, second.task_id]);
       const other = await openMirror(handle.file);
       try {
-        other.editTask(first.task_id as string, { title: 'Gamma' });
+        other.tasks.edit(first.task_id as string, { title: 'Gamma' });
       } finally {
         other.close();
       }

@@ -44,7 +44,7 @@ export async function openTestMirror(options: OpenMirrorOptions = {}): Promise<T
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  handle.mirror.setAccount({ orgId: 'org_test', username: 'ada' });
+  handle.mirror.identity.setAccount({ orgId: 'org_test', username: 'ada' });
   return handle;
 }
 
@@ -86,8 +86,8 @@ export function taskJson(overrides: Record<string, unknown> = {}): Record<string
 
 /** Applies tasks as one complete pass of single page (the way a first sync of a small list looks). */
 export function loadTasks(mirror: Mirror, tasks: readonly Record<string, unknown>[]): void {
-  mirror.beginPass('tasks');
-  mirror.applyPage({
+  mirror.passes.begin('tasks');
+  mirror.passes.applyPage({
     collection: 'tasks',
     pageIndex: 0,
     cursorSent: null,
@@ -95,5 +95,5 @@ export function loadTasks(mirror: Mirror, tasks: readonly Record<string, unknown
     nextCursor: null,
     items: tasks,
   });
-  mirror.completePass('tasks', '', 0);
+  mirror.passes.complete('tasks', '', 0);
 }

@@ -21,7 +21,7 @@ async function logPagesAfterEdits(options: OpenMirrorOptions, pages: number): Pr
   let written = 0;
   let before = log();
   for (let i = 0; written < pages; i++) {
-    handle.mirror.editTask(task.task_id as string, { description: `${i} ${'y'.repeat(6000)}` });
+    handle.mirror.tasks.edit(task.task_id as string, { description: `${i} ${'y'.repeat(6000)}` });
     const now = log();
     // After a checkpoint the log starts over at its beginning: count at least one page a commit.
     written += Math.max(1, now - before);

@@ -28,8 +28,8 @@ function segments(): number {
 }
 
 const search = (term: string) =>
-  mirror
-    .queryTasks(new URLSearchParams(`filter[search]=${encodeURIComponent(term)}`), {
+  mirror.tasks
+    .query(new URLSearchParams(`filter[search]=${encodeURIComponent(term)}`), {
       me: 'ada',
       today: '2026-03-10',
     })
@@ -37,12 +37,12 @@ const search = (term: string) =>
 
 test('edits add segments without merging; the next pass merges them, and searches answer the same', () => {
   const before = segments();
-  for (let i = 0; i < 24; i++) mirror.editTask(tasks[i]?.task_id as string, { title: `Renamed ${i} anew` });
+  for (let i = 0; i < 24; i++) mirror.tasks.edit(tasks[i]?.task_id as string, { title: `Renamed ${i} anew` });
   // FTS5's automerge would have merged every 4 segments of a level (24 writes: a handful left).
   expect(segments()).toBeGreaterThanOrEqual(before + 24);
   expect(search('renamed 7 anew')).toEqual([tasks[7]?.task_id]);
-  mirror.beginPass('tasks');
-  mirror.applyPage({
+  mirror.passes.begin('tasks');
+  mirror.passes.applyPage({
     collection: 'tasks',
     pageIndex: 0,
     cursorSent: null,
@@ -50,7 +50,7 @@ test('edits add segments without merging; the next pass merges them, and searche
     nextCursor: null,
     items: tasks,
   });
-  mirror.completePass('tasks', '', 0);
+  mirror.passes.complete('tasks', '', 0);
   expect(segments()).toBeLessThan(before + 8);
   expect(search('renamed 7 anew')).toEqual([tasks[7]?.task_id]);
   expect(search('task number 30')).toEqual([tasks[30]?.task_id]);

@@ -30,7 +30,7 @@ const titleOnFile = () =>
 test('a write waits for the lock another connection holds without blocking the thread, then lands', async () => {
   worker.exec('BEGIN IMMEDIATE');
   const timersMeanwhile: number[] = [];
-  const edit = writeWhenFree(handle.mirror, () => handle.mirror.editTask(id, { title: 'After' }));
+  const edit = writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'After' }));
   let settled = false;
   void edit.then(() => (settled = true));
   // The thread is free: timers run while the edit waits, and the edit has not landed.
@@ -43,22 +43,22 @@ test('a write waits for the lock another connection holds without blocking the t
   worker.exec('COMMIT');
   expect(await edit).not.toBeNull();
   expect(titleOnFile()).toBe('After');
-  expect(handle.mirror.getTask(id)?.task.title).toBe('After');
+  expect(handle.mirror.tasks.get(id)?.task.title).toBe('After');
 });
 
 test('several writes in one go land together or not at all', async () => {
   const mirror = handle.mirror;
   await expect(
     writeWhenFree(mirror, () => {
-      mirror.editTask(id, { title: 'Half done' });
-      mirror.deleteTask('tsk_not_there');
+      mirror.tasks.edit(id, { title: 'Half done' });
+      mirror.tasks.delete('tsk_not_there');
       throw new NotInMirrorError('task', 'tsk_not_there');
     }),
   ).rejects.toBeInstanceOf(NotInMirrorError);
-  expect(mirror.getTask(id)?.task.title).toBe('Before');
-  expect(mirror.outboxOps()).toEqual([]);
+  expect(mirror.tasks.get(id)?.task.title).toBe('Before');
+  expect(mirror.outbox.list()).toEqual([]);
   // A search still finds the task by its real title: nothing of the rolled-back edit stayed in memory either.
-  const found = mirror.queryTasks(new URLSearchParams('filter[search]=half done'), {
+  const found = mirror.tasks.query(new URLSearchParams('filter[search]=half done'), {
     me: 'ada',
     today: '2026-03-10',
   });
@@ -67,7 +67,7 @@ test('several writes in one go land together or not at all', async () => {
 
 test('gives up as locked after its timeout, and the connection waits as before afterwards', async () => {
   worker.exec('BEGIN IMMEDIATE');
-  const error = await writeWhenFree(handle.mirror, () => handle.mirror.editTask(id, { title: 'Never' }), {
+  const error = await writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'Never' }), {
     timeoutMs: 60,
   }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MirrorStorageError);

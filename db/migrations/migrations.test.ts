@@ -85,41 +85,41 @@ function seedOtherTables(db: Database.Database): void {
 
 /** What every case must find after the upgrade, through today's API. */
 function verifyEverything(mirror: Mirror): void {
-  expect(mirror.account()).toEqual({ orgId: 'org_1', username: 'ada' });
-  expect(mirror.getTask('tsk_seeded')).toMatchObject({
+  expect(mirror.identity.account()).toEqual({ orgId: 'org_1', username: 'ada' });
+  expect(mirror.tasks.get('tsk_seeded')).toMatchObject({
     task: { title: 'Edited locally', future_field: { unknown: true } },
     server: TASK_JSON,
     etag: '"v1"',
     pending: true,
   });
-  const found = mirror.queryTasks(new URLSearchParams('filter[search]=carried over&filter[tags]=kept'), {
+  const found = mirror.tasks.query(new URLSearchParams('filter[search]=carried over&filter[tags]=kept'), {
     me: 'ada',
     today: '2026-03-10',
   });
   expect(found.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
-  const byId = mirror.queryTasks(new URLSearchParams('filter[search]=K_SEED'), {
+  const byId = mirror.tasks.query(new URLSearchParams('filter[search]=K_SEED'), {
     me: 'ada',
     today: '2026-03-10',
   });
   expect(byId.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
   // Two letters of the description only, and punctuation-free letters apart:
   // checked against, and counted over, the compact search text (0004).
-  const short = mirror.queryTasks(new URLSearchParams('filter[search]=RI'), {
+  const short = mirror.tasks.query(new URLSearchParams('filter[search]=RI'), {
     me: 'ada',
     today: '2026-03-10',
   });
   expect(short.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
   expect(
-    mirror.countTasks(new URLSearchParams('filter[search]=r i'), { me: 'ada', today: '2026-03-10' }),
+    mirror.tasks.count(new URLSearchParams('filter[search]=r i'), { me: 'ada', today: '2026-03-10' }),
   ).toBe(1);
-  expect(mirror.outboxOps()).toMatchObject([{ opId: 'op-1', state: 'conflict', attempts: 1 }]);
-  expect(mirror.conflicts('open')).toMatchObject([{ conflictId: 'c-1', theirs: 'Theirs' }]);
-  expect(mirror.passState('tasks')).toMatchObject({
+  expect(mirror.outbox.list()).toMatchObject([{ opId: 'op-1', state: 'conflict', attempts: 1 }]);
+  expect(mirror.outbox.conflicts('open')).toMatchObject([{ conflictId: 'c-1', theirs: 'Theirs' }]);
+  expect(mirror.passes.state('tasks')).toMatchObject({
     state: 'running',
     resume: { pageIndex: 1, cursor: 'cur1' },
   });
-  expect(mirror.resources('sections')).toEqual([{ section_id: 'sec_1', name: 'Backlog' }]);
-  expect(mirror.notifications('ada')).toHaveLength(1);
+  expect(mirror.collections.list('sections')).toEqual([{ section_id: 'sec_1', name: 'Backlog' }]);
+  expect(mirror.feed.list('ada')).toHaveLength(1);
 }
 
 /** A file with the compact search text (0004 on); before 0005 the description was also in task_bodies. */
@@ -336,10 +336,10 @@ describe('migrations', () => {
     db.close();
     const mirror = await openMirror(file);
     try {
-      expect(mirror.passState('tasks', '')?.completedOnce).toBe(false);
-      expect(mirror.passState('sections', '')?.completedOnce).toBe(true);
+      expect(mirror.passes.state('tasks', '')?.completedOnce).toBe(false);
+      expect(mirror.passes.state('sections', '')?.completedOnce).toBe(true);
       // Before 0009 a later pass number was read as "completed before": kept so.
-      expect(mirror.passState('projects', '')?.completedOnce).toBe(true);
+      expect(mirror.passes.state('projects', '')?.completedOnce).toBe(true);
     } finally {
       mirror.close();
     }

@@ -51,7 +51,7 @@ export function accountSummary(
   try {
     const organization = accounts
       .runtime(account.id)
-      .mirror.resources('organizations')
+      .mirror.collections.list('organizations')
       .find((org) => org.org_id === account.identity.org_id);
     orgName = typeof organization?.name === 'string' ? organization.name : null;
   } catch {

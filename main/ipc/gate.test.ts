@@ -253,7 +253,7 @@ describe('what handlers call fails the same through every handler', () => {
     const other = new Database(held.file);
     try {
       const { mirror } = held;
-      const { taskId, opId } = mirror.createTask({ title: 'Waits for the lock' });
+      const { taskId, opId } = mirror.tasks.create({ title: 'Waits for the lock' });
       const active: ActiveMirror = {
         accountId: 'acct-1',
         mirror,

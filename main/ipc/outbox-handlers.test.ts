@@ -78,7 +78,7 @@ describe('the pending-changes inspector', () => {
     const [taskId] = w.f.taskIds(1) as [string];
     await w.f.loadTasks([taskId]);
     const before = w.f.emulator.control.task(taskId);
-    w.f.mirror.editTask(taskId, { assignee: 'nobody-by-that-name' });
+    w.f.mirror.tasks.edit(taskId, { assignee: 'nobody-by-that-name' });
 
     const queued = await w.value('outbox:list');
     expect(queued.changes).toEqual([
@@ -122,14 +122,14 @@ describe('the pending-changes inspector', () => {
     const w = await wire();
     const [taskId] = w.f.taskIds(1) as [string];
     await w.f.loadTasks([taskId]);
-    const title = w.f.mirror.getTask(taskId)?.task.title;
-    const queued = w.f.mirror.editTask(taskId, { title: 'Not wanted after all' });
+    const title = w.f.mirror.tasks.get(taskId)?.task.title;
+    const queued = w.f.mirror.tasks.edit(taskId, { title: 'Not wanted after all' });
 
     const refused = await w.call('outbox:retry', { op_id: queued?.opId });
     expect(refused).toMatchObject({ ok: false, error: { type: 'not-retryable' } });
 
     await w.value('outbox:discard', { op_id: queued?.opId });
-    expect(w.f.mirror.getTask(taskId)).toMatchObject({ pending: false, task: { title } });
+    expect(w.f.mirror.tasks.get(taskId)).toMatchObject({ pending: false, task: { title } });
     expect((await w.value('outbox:list')).changes).toEqual([]);
   });
 });
@@ -140,7 +140,7 @@ describe('the conflict view', () => {
     const [taskId] = w.f.taskIds(1) as [string];
     await w.f.loadTasks([taskId]);
     const base = w.f.emulator.control.task(taskId);
-    w.f.mirror.editTask(taskId, {
+    w.f.mirror.tasks.edit(taskId, {
       title: 'Mine',
       description: 'My description',
       priority: base?.priority === 'urgent' ? 'low' : 'urgent',
@@ -200,7 +200,7 @@ describe('the conflict view', () => {
     const [taskId] = w.f.taskIds(1) as [string];
     await w.f.loadTasks([taskId]);
     const title = w.f.emulator.control.task(taskId)?.title;
-    w.f.mirror.editTask(taskId, { description: 'Worth keeping' });
+    w.f.mirror.tasks.edit(taskId, { description: 'Worth keeping' });
     w.f.emulator.control.peerDelete(taskId);
     await w.f.pusher.pushAll();
 

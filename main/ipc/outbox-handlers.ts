@@ -73,7 +73,7 @@ export function serverAnswerOf(problem: unknown): ServerAnswer | null {
 }
 
 function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
-  const task = mirror.getTask(op.entityId);
+  const task = mirror.tasks.get(op.entityId);
   const changes =
     op.kind === 'delete'
       ? []
@@ -104,7 +104,7 @@ function mergedFields(problem: unknown, key: 'rebased' | 'taken' | 'settled'): s
 }
 
 function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): ConflictView {
-  const task = mirror.getTask(op.entityId);
+  const task = mirror.tasks.get(op.entityId);
   const title = text(task?.task.title) ?? text(task?.server?.title);
   const gone = open.find((c) => c.field === DELETED_REMOTELY);
   if (gone !== undefined) {
@@ -191,24 +191,24 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
   return {
     'outbox:list': (): PendingChanges => {
       const { mirror } = active();
-      return { changes: mirror.outboxOps(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
+      return { changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
     },
 
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
     'outbox:retry': async ({ op_id, patch }) => {
       const account = active();
-      const { entityId } = account.mirror.outboxOp(op_id);
+      const { entityId } = account.mirror.outbox.op(op_id);
       const values: TaskObject = Object.fromEntries(
         Object.entries(patch ?? {}).filter(([, value]) => value !== undefined),
       );
       const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
       changed(account, [entityId]);
-      return pendingChange(account.mirror, account.mirror.outboxOp(opId));
+      return pendingChange(account.mirror, account.mirror.outbox.op(opId));
     },
 
     'outbox:discard': async ({ op_id }) => {
       const account = active();
-      const { entityId } = account.mirror.outboxOp(op_id);
+      const { entityId } = account.mirror.outbox.op(op_id);
       await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
       changed(account, [entityId]);
       return null;
@@ -216,12 +216,12 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
 
     'conflicts:get': ({ task_id }): ConflictView | null => {
       const { mirror } = active();
-      const open = mirror.conflicts('open').filter((c) => c.entityId === task_id);
+      const open = mirror.outbox.conflicts('open').filter((c) => c.entityId === task_id);
       const first = open[0];
       if (first === undefined) return null;
       return conflictView(
         mirror,
-        mirror.outboxOp(first.opId),
+        mirror.outbox.op(first.opId),
         open.filter((c) => c.opId === first.opId),
       );
     },
@@ -229,8 +229,8 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     'conflicts:resolve': async ({ op_id, choices }) => {
       const account = active();
       const { mirror } = account;
-      const before = mirror.outboxOp(op_id).entityId;
-      const open = new Map(mirror.conflicts('open').map((c) => [c.conflictId, c]));
+      const before = mirror.outbox.op(op_id).entityId;
+      const open = new Map(mirror.outbox.conflicts('open').map((c) => [c.conflictId, c]));
       const checked = choices.map((choice) => {
         const conflict = open.get(choice.conflict_id);
         if (conflict === undefined) {

@@ -26,7 +26,7 @@ const now = new Date('2026-03-04T10:00:00Z');
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'status-board-'));
   mirror = await openMirror(join(dir, 'mirror.sqlite'));
-  mirror.setAccount({ orgId: 'org_1', username: 'ada' });
+  mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
 });
 
 afterAll(async () => {
@@ -43,7 +43,7 @@ beforeEach(() => {
     emitChanged: (change) => changes.push(change),
     throttleMs: 0,
   });
-  tracked = initialAccountSyncState(mirror.passState('tasks')?.completedAt ?? null);
+  tracked = initialAccountSyncState(mirror.passes.state('tasks')?.completedAt ?? null);
   account = {
     accountId: 'acct-1',
     mirror,
@@ -59,7 +59,7 @@ beforeEach(() => {
 function feed(target: StatusAccount, event: SyncEvent): void {
   tracked = reduceAccountSync(tracked, event, {
     nowMs: now.getTime(),
-    firstSyncPending: () => target.mirror.passState('tasks')?.completedAt == null,
+    firstSyncPending: () => target.mirror.passes.state('tasks')?.completedAt == null,
   });
   board.onSyncEvent({ ...target, sync: tracked }, event);
 }
@@ -118,7 +118,7 @@ describe('the sync status the screens show', () => {
   });
 
   test('local edits waiting are counted as pending, and a push is announced for its task', () => {
-    mirror.applyPage({
+    mirror.passes.applyPage({
       collection: 'tasks',
       pageIndex: 0,
       cursorSent: null,
@@ -126,7 +126,7 @@ describe('the sync status the screens show', () => {
       nextCursor: null,
       items: [{ task_id: 'tsk_1', title: 'One', status: 'not_started', tags: [] }],
     });
-    mirror.editTask('tsk_1', { status: 'in_progress' });
+    mirror.tasks.edit('tsk_1', { status: 'in_progress' });
     board.announce(account);
     expect(latest()?.pending_count).toBe(1);
     const pushed: SyncEvent = {

@@ -3,7 +3,7 @@
 // refused counts, first-sync progress, read-only, signed out, collections the
 // last full sync could not sync) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
-import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
+import type { OutboxCountSource } from '../../db/outbox-counts';
 import type { PassState } from '../../db/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/engine/sync-events';
@@ -11,7 +11,7 @@ import type { MirrorChanged, SyncProblem, SyncStatus } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
 export interface StatusMirror extends OutboxCountSource {
-  passState(collection: 'tasks', scope?: string): PassState | null;
+  readonly passes: { state(collection: 'tasks', scope?: string): PassState | null };
 }
 
 export interface StatusAccount {
@@ -71,7 +71,7 @@ export class SyncStatusBoard {
   /** The account's status now. */
   status(account: StatusAccount): SyncStatus {
     const { sync } = account;
-    const counts = outboxCounts(account.mirror);
+    const counts = account.mirror.outbox.counts();
     return {
       account_id: account.accountId,
       connection: account.signedIn ? sync.connection : 'offline',

@@ -18,10 +18,10 @@ async function fetchList(
   taskId: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  mirror.beginPass(collection, taskId);
+  mirror.passes.begin(collection, taskId);
   let cursor: string | null = null;
   for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex++) {
-    const stored = mirror.storedPage(collection, taskId, pageIndex);
+    const stored = mirror.passes.storedPage(collection, taskId, pageIndex);
     const revalidate: string | null = stored !== null && stored.cursorSent === cursor ? stored.etag : null;
     const page: { cursor: string | null; limit: number } = { cursor, limit: PAGE_LIMIT };
     const options: ReadOptions = {
@@ -36,10 +36,10 @@ async function fetchList(
         : await api.listPage(taskHistoryOperations.list, { taskId }, page, options);
     let next: string | null;
     if (answer.status === 304) {
-      next = mirror.reusePage(collection, taskId, pageIndex).nextCursor;
+      next = mirror.passes.reusePage(collection, taskId, pageIndex).nextCursor;
     } else {
       next = answer.body.next_cursor;
-      mirror.applyPage({
+      mirror.passes.applyPage({
         collection,
         scope: taskId,
         pageIndex,
@@ -50,7 +50,7 @@ async function fetchList(
       });
     }
     if (next === null) {
-      mirror.completePass(collection, taskId, pageIndex);
+      mirror.passes.complete(collection, taskId, pageIndex);
       return;
     }
     cursor = next;

@@ -42,7 +42,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ seedTasks: 150 });
   dir = await mkdtemp(join(tmpdir(), 'task-handlers-'));
   mirror = await openMirror(join(dir, 'mirror.sqlite'));
-  mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+  mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
   // The server's tasks and sections, fetched over HTTP as the sync engine would, into the mirror.
   await pullInto('tasks', '/v1/tasks');
   await pullInto('sections', '/v1/sections');
@@ -90,7 +90,7 @@ async function pullInto(collection: 'tasks' | 'sections', path: string): Promise
     if (cursor !== null) url.searchParams.set('cursor', cursor);
     const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
     const page = (await response.json()) as { data: unknown[]; next_cursor: string | null };
-    mirror.applyPage({
+    mirror.passes.applyPage({
       collection,
       pageIndex,
       cursorSent: cursor,
@@ -99,7 +99,7 @@ async function pullInto(collection: 'tasks' | 'sections', path: string): Promise
       items: page.data,
     });
     if (page.next_cursor === null) {
-      mirror.completePass(collection, '', pageIndex);
+      mirror.passes.complete(collection, '', pageIndex);
       return;
     }
     cursor = page.next_cursor;
@@ -151,7 +151,7 @@ describe('tasks:count', () => {
   test('counts every match, as the mirror does in one go', async () => {
     expect(await value('tasks:count', { query: allTasks })).toEqual({ count: 150 });
     const options = { me: emulator.me.username, today: new Date().toISOString().slice(0, 10) };
-    const expected = mirror.countTasks(new URLSearchParams('filter[search]=e'), options);
+    const expected = mirror.tasks.count(new URLSearchParams('filter[search]=e'), options);
     expect(expected).toBeGreaterThan(0);
     expect(await value('tasks:count', { query: search('e'), list: 'task-list' })).toEqual({
       count: expected,
@@ -223,10 +223,10 @@ describe('task edits', () => {
     readOnly = true;
     try {
       const task = emulator.control.tasks()[3];
-      const before = mirror.outboxOps().length;
+      const before = mirror.outbox.list().length;
       const result = await call('task:edit', { task_id: task?.task_id, patch: { title: 'Nope' } });
       expect(result).toMatchObject({ ok: false, error: { type: 'read-only' } });
-      expect(mirror.outboxOps().length).toBe(before);
+      expect(mirror.outbox.list().length).toBe(before);
     } finally {
       readOnly = false;
     }
@@ -243,7 +243,7 @@ describe('workspace:get', () => {
   test('counts tasks per section, sprint and goal from the mirror', async () => {
     const workspace = await value('workspace:get');
     expect(workspace.sections.length).toBeGreaterThan(0);
-    const tasks = mirror.exportTasks();
+    const tasks = mirror.tasks.exportJson();
     const effective = [...tasks].map((json) => JSON.parse(json) as Record<string, unknown>);
     for (const section of workspace.sections) {
       expect(section.task_count).toBe(effective.filter((t) => t.section_id === section.section_id).length);

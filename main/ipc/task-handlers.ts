@@ -100,7 +100,7 @@ function text(value: unknown): string | null {
 /** Marks of tasks whose operations wait for the person (conflict, failed, blocked): few, read per call. */
 function waitingMarks(mirror: Mirror): Map<string, SyncMark> {
   const marks = new Map<string, SyncMark>();
-  for (const op of mirror.outboxOps(['conflict', 'failed', 'blocked'])) {
+  for (const op of mirror.outbox.list(['conflict', 'failed', 'blocked'])) {
     marks.set(op.entityId, strongerMark(marks.get(op.entityId) ?? null, MARK_OF_STATE[op.state] ?? null));
   }
   return marks;
@@ -186,9 +186,11 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   function detail(account: ActiveMirror, taskId: string): TaskDetail {
-    const found = account.mirror.getTask(taskId);
+    const found = account.mirror.tasks.get(taskId);
     if (found === null || found.hidden) throw new NotInMirrorError('task', taskId);
-    const ops: OutboxOp[] = account.mirror.outboxOps(UNSETTLED_STATES).filter((op) => op.entityId === taskId);
+    const ops: OutboxOp[] = account.mirror.outbox
+      .list(UNSETTLED_STATES)
+      .filter((op) => op.entityId === taskId);
     let mark: SyncMark = found.pending ? 'pending' : null;
     const fields = new Set<string>();
     for (const op of ops) {
@@ -206,7 +208,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   function tagsOf(mirror: Mirror): Promise<string[]> {
     if (tagCache?.mirror !== mirror) {
       // A scan of every task's tags: kept until the tasks change.
-      const value = mirror.tagsInUse();
+      const value = mirror.tasks.tagsInUse();
       tagCache = { mirror, value };
       value.catch(() => {
         if (tagCache?.value === value) tagCache = null;
@@ -216,9 +218,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
-    const counts = mirror.sprintTaskCounts();
-    return mirror
-      .resources('sprints', teamId)
+    const counts = mirror.tasks.sprintCounts();
+    return mirror.collections
+      .list('sprints', teamId)
       .map((sprint): SprintSummary => {
         const id = String(sprint.sprint_id);
         const status = text(sprint.status);
@@ -250,11 +252,11 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const size = limit ?? 200;
       let cursor = after ?? null;
       const skipped: string[] = [];
-      let page = mirror.queryTasks(pairs, { ...options, after: cursor, limit: size });
+      let page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
       for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
         cursor = page.next;
         skipped.push(cursor);
-        page = mirror.queryTasks(pairs, { ...options, after: cursor, limit: size });
+        page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
       }
       const marks = waitingMarks(mirror);
       return {
@@ -276,7 +278,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       }
       try {
         const options = { me: me.username, today: today() };
-        return { count: await mirror.countTasksInSteps(pairs, options, stop.signal) };
+        return { count: await mirror.tasks.countInSteps(pairs, options, stop.signal) };
       } finally {
         if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
       }
@@ -285,7 +287,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'tasks:filed': async ({ field, values, limit }): Promise<FiledTasks> => {
       const { mirror } = active();
       const max = limit ?? DEFAULT_FILED_LIMIT;
-      const filed = await mirror.filedTasks(field, values, max);
+      const filed = await mirror.tasks.filed(field, values, max);
       const marks = waitingMarks(mirror);
       return {
         rows: filed.tasks.map((task) => rowOf(task, marks)),
@@ -299,7 +301,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'task:edit': async ({ task_id, patch }) => {
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-      if ((await writeWhenFree(account.mirror, () => account.mirror.editTask(task_id, change))) !== null)
+      if ((await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change))) !== null)
         account.edited();
       announce(account, [task_id]);
       return detail(account, task_id);
@@ -308,7 +310,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'task:create': async ({ fields }) => {
       const account = writable();
       const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.createTask(values));
+      const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.tasks.create(values));
       account.edited();
       announce(account, [taskId]);
       return detail(account, taskId);
@@ -316,8 +318,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
 
     'task:delete': async ({ task_id }) => {
       const account = writable();
-      if (account.mirror.getTask(task_id) === null) throw new NotInMirrorError('task', task_id);
-      await writeWhenFree(account.mirror, () => account.mirror.deleteTask(task_id));
+      if (account.mirror.tasks.get(task_id) === null) throw new NotInMirrorError('task', task_id);
+      await writeWhenFree(account.mirror, () => account.mirror.tasks.delete(task_id));
       account.edited();
       announce(account, [task_id]);
       return null;
@@ -330,21 +332,21 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const byTime = (a: Resource, b: Resource) =>
         (text(a.created_at) ?? '').localeCompare(text(b.created_at) ?? '');
       return {
-        comments: mirror.resources('task_comments', task_id).sort(byTime) as TaskActivity['comments'],
-        history: mirror.resources('task_history', task_id).sort(byTime) as TaskActivity['history'],
+        comments: mirror.collections.list('task_comments', task_id).sort(byTime) as TaskActivity['comments'],
+        history: mirror.collections.list('task_history', task_id).sort(byTime) as TaskActivity['history'],
         cached:
-          mirror.passState('task_comments', task_id) !== null ||
-          mirror.passState('task_history', task_id) !== null,
+          mirror.passes.state('task_comments', task_id) !== null ||
+          mirror.passes.state('task_history', task_id) !== null,
       };
     },
 
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();
       const day = today();
-      const organization = mirror.resources('organizations')[0];
+      const organization = mirror.collections.list('organizations')[0];
       // The mirror's counts see the pull worker's writes (its caches follow PRAGMA data_version).
-      const sectionCounts = mirror.sectionTaskCounts();
-      const goalCounts = mirror.goalTaskCounts();
+      const sectionCounts = mirror.tasks.sectionCounts();
+      const goalCounts = mirror.tasks.goalCounts();
       const tags = await tagsOf(mirror);
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
       return {
@@ -356,8 +358,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
                 org_id: String(organization.org_id),
                 name: text(organization.name) ?? String(organization.org_id),
               },
-        projects: mirror
-          .resources('projects')
+        projects: mirror.collections
+          .list('projects')
           .map((p) => ({
             project_id: String(p.project_id),
             name: text(p.name) ?? String(p.project_id),
@@ -365,16 +367,16 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
             team_id: text(p.team_id),
           }))
           .sort(byName),
-        teams: mirror
-          .resources('teams')
+        teams: mirror.collections
+          .list('teams')
           .map((t) => ({
             team_id: String(t.team_id),
             name: text(t.name) ?? String(t.team_id),
             sprints: sprintSummaries(mirror, String(t.team_id), day),
           }))
           .sort(byName),
-        goals: mirror
-          .resources('goals')
+        goals: mirror.collections
+          .list('goals')
           .map((g) => ({
             goal_id: String(g.goal_id),
             project_id: text(g.project_id) ?? '',
@@ -385,8 +387,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
             tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
           }))
           .sort(byName),
-        sections: mirror
-          .resources('sections')
+        sections: mirror.collections
+          .list('sections')
           .map((s) => ({
             section_id: String(s.section_id),
             name: text(s.name) ?? String(s.section_id),
@@ -396,8 +398,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
             task_count: sectionCounts.get(String(s.section_id)) ?? 0,
           }))
           .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
-        members: mirror
-          .resources('organization_members')
+        members: mirror.collections
+          .list('organization_members')
           .filter((m) => typeof m.username === 'string')
           .map((m) => ({
             user_id: String(m.user_id),

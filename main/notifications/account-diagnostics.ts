@@ -17,7 +17,7 @@ export function accountDiagnostics(watched: WatchedAccount, facts: DiagnosticsFa
   const { runtime, log } = watched;
   const identity = runtime.record.identity;
   const people = [identity.username, identity.user_id, identity.email ?? ''];
-  for (const member of runtime.mirror.resources('organization_members')) {
+  for (const member of runtime.mirror.collections.list('organization_members')) {
     for (const key of ['username', 'email', 'user_id', 'display_name', 'name']) {
       const value = member[key];
       if (typeof value === 'string') people.push(value);

@@ -21,7 +21,7 @@ export function accountPanelEntry(
     problem: syncProblemView(sync.problem),
     syncing: line.syncing,
     session_ends_at: runtime.record.session_ends_at ?? null,
-    last_synced_at: sync.lastSyncedAt ?? runtime.mirror.passState('tasks')?.completedAt ?? null,
+    last_synced_at: sync.lastSyncedAt ?? runtime.mirror.passes.state('tasks')?.completedAt ?? null,
     pending: line.pending,
     conflicts: line.conflicts,
     failed: line.failed,

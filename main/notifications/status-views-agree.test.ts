@@ -86,7 +86,7 @@ test('while the client waits out a 429, the status bar, the account panel and th
   );
   const engine = runtime.session?.engine;
   if (!engine) throw new Error('the account has no engine');
-  await until(() => runtime.mirror.passState('tasks')?.completedAt != null, 'the first sync');
+  await until(() => runtime.mirror.passes.state('tasks')?.completedAt != null, 'the first sync');
 
   // The service answers 429 asking for two minutes; the client waits them out on its own.
   emulator.control.faults.rateLimitBurst(1000, { retryAfterSeconds: 120 });

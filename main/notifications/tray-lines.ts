@@ -3,7 +3,7 @@
 // the account panel both start from these lines.
 import type { Mirror } from '../../db/mirror';
 import { MirrorStorageError } from '../../db/mirror-errors';
-import { type OutboxCounts, outboxCounts } from '../../db/outbox-counts';
+import type { OutboxCounts } from '../../db/outbox-counts';
 import { offlineReasonWords, type TrayAccount } from '../../sync/notify/tray-model';
 import type { WatchedAccount } from './watched-account';
 
@@ -14,7 +14,7 @@ export function trayLine(watched: WatchedAccount, utcOffsetMinutes: number): Tra
   let organization: string | null;
   const identity = runtime.record.identity;
   try {
-    counts = outboxCounts(runtime.mirror);
+    counts = runtime.mirror.outbox.counts();
     organization = organizationName(runtime.mirror, identity.org_id);
   } catch (error) {
     // An account whose mirror closed before the accounts event reached us
@@ -40,6 +40,6 @@ export function trayLine(watched: WatchedAccount, utcOffsetMinutes: number): Tra
 /** The organization's name as mirrored, else its id (null without one). */
 function organizationName(mirror: Mirror, orgId: string | null): string | null {
   if (orgId === null) return null;
-  const name = mirror.resources('organizations').find((o) => o.org_id === orgId)?.name;
+  const name = mirror.collections.list('organizations').find((o) => o.org_id === orgId)?.name;
   return typeof name === 'string' && name.trim() !== '' ? name : orgId;
 }

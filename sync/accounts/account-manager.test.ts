@@ -95,8 +95,8 @@ function queueEdit(runtime: AccountRuntime<Mirror, AccountSyncEngine>, title: st
   const task =
     emulator.control.tasks().find((t) => t.assignee === emulator.me.username) ?? emulator.control.tasks()[0];
   if (!task) throw new Error('the emulator has no task');
-  runtime.mirror.applyServerTask(task, emulator.control.taskEtag(task.task_id) ?? null);
-  expect(runtime.mirror.editTask(task.task_id, { title })).not.toBeNull();
+  runtime.mirror.tasks.applyServerCopy(task, emulator.control.taskEtag(task.task_id) ?? null);
+  expect(runtime.mirror.tasks.edit(task.task_id, { title })).not.toBeNull();
   return task.task_id;
 }
 
@@ -144,7 +144,7 @@ describe('pasted tokens', () => {
     const runtime = manager.runtime(account.id);
     const taskId = queueEdit(runtime, 'Written while read-only');
     await runtime.pushQueuedEdits();
-    expect(runtime.mirror.outboxOps(['blocked'])).toHaveLength(1);
+    expect(runtime.mirror.outbox.list(['blocked'])).toHaveLength(1);
     expect(emulator.control.task(taskId)?.title).not.toBe('Written while read-only');
 
     const live = await manager.signInWithToken({ token: emulator.tokens.live });
@@ -564,11 +564,11 @@ describe('several accounts', () => {
       });
       await bothSynced;
 
-      const tasksOf = (id: string) => manager.runtime(id).mirror.taskCount();
+      const tasksOf = (id: string) => manager.runtime(id).mirror.tasks.total();
       expect(tasksOf(a.account.id)).toBe(emulator.control.taskCount());
       expect(tasksOf(b.account.id)).toBe(second.control.taskCount());
-      expect(manager.runtime(a.account.id).mirror.account().orgId).toBe(emulator.orgId);
-      expect(manager.runtime(b.account.id).mirror.account().orgId).toBe(second.orgId);
+      expect(manager.runtime(a.account.id).mirror.identity.account().orgId).toBe(emulator.orgId);
+      expect(manager.runtime(b.account.id).mirror.identity.account().orgId).toBe(second.orgId);
     } finally {
       await manager.close();
       await second.stop();

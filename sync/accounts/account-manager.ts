@@ -520,10 +520,13 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     await runtime.detach();
     runtime.setRecord(record);
     if (record.identity.org_id !== null) {
-      runtime.mirror.setAccount({ orgId: record.identity.org_id, username: record.identity.username });
+      runtime.mirror.identity.setAccount({
+        orgId: record.identity.org_id,
+        username: record.identity.username,
+      });
     }
     // Edits blocked while the account could not write may go now.
-    if (!readOnly) runtime.mirror.unblockAll();
+    if (!readOnly) runtime.mirror.outbox.unblockAll();
     const queued = runtime.queuedEditCount();
     runtime.attach(makeSession(runtime), this.#startsEngines());
     this.#announce();

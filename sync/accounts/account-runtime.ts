@@ -2,7 +2,7 @@
 // in, so its data and queued edits stay readable), and while signed in its
 // session: the API client, the credentials and the sync engine. The account
 // manager attaches and detaches sessions; the app reads and listens here.
-import { type OutboxCountSource, outboxCounts } from '../../db/outbox-counts';
+import type { OutboxCounts } from '../../db/outbox-counts';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
@@ -14,13 +14,17 @@ import type { AccountRecord, SignedOutReason } from './account-registry';
 import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } from './account-status';
 
 /** What the accounts need of a mirror; db/'s Mirror has it. */
-export interface AccountMirror extends OutboxCountSource {
-  /** Blocked (read-only) operations back to the queue; returns how many. */
-  unblockAll(): number;
+export interface AccountMirror {
+  readonly outbox: {
+    /** The tally of edits that wait (db/outbox-counts.ts). */
+    counts(): OutboxCounts;
+    /** Blocked (read-only) operations back to the queue; returns how many. */
+    unblockAll(): number;
+  };
   /** Bookkeeping of the task list's passes: a sync is the first until it completed once. */
-  passState(collection: 'tasks'): { completedAt: string | null } | null;
+  readonly passes: { state(collection: 'tasks'): { completedAt: string | null } | null };
   /** Records whose mirror this is. */
-  setAccount(account: { orgId: string; username: string }): void;
+  readonly identity: { setAccount(account: { orgId: string; username: string }): void };
   close(): void;
 }
 
@@ -94,7 +98,7 @@ export class AccountRuntime<
     this.#record = record;
     this.mirror = mirror;
     this.#now = now;
-    this.#sync = initialAccountSyncState(mirror.passState('tasks')?.completedAt ?? null);
+    this.#sync = initialAccountSyncState(mirror.passes.state('tasks')?.completedAt ?? null);
   }
 
   /**
@@ -125,7 +129,7 @@ export class AccountRuntime<
   }
 
   queuedEditCount(): number {
-    return this.#closed ? 0 : outboxCounts(this.mirror).unsettled;
+    return this.#closed ? 0 : this.mirror.outbox.counts().unsettled;
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -199,7 +203,7 @@ export class AccountRuntime<
     if (event.type === 'sync' && !this.#closed) {
       this.#sync = reduceAccountSync(this.#sync, event.event, {
         nowMs: this.#now(),
-        firstSyncPending: () => this.mirror.passState('tasks')?.completedAt == null,
+        firstSyncPending: () => this.mirror.passes.state('tasks')?.completedAt == null,
       });
     }
     for (const listener of this.#listeners) {

@@ -125,7 +125,7 @@ describe('offline commands on a mirror file', () => {
 
   test('an edit that changes nothing queues nothing', async () => {
     const { f, ids } = await preparedMirror();
-    const title = f.mirror.getTask(ids[0] as string)?.task.title as string;
+    const title = f.mirror.tasks.get(ids[0] as string)?.task.title as string;
     f.mirror.close();
     const edit = await cli('edit', '--db', f.file, '--task', ids[0] as string, '--set', `title=${title}`);
     expect(edit.lines).toEqual([{ task_id: ids[0], op_id: null, queued: false }]);
@@ -174,7 +174,7 @@ describe('offline commands on a mirror file', () => {
   test('conflicts lists open conflicts; resolve settles one and the change re-enters the outbox', async () => {
     const { f, ids } = await preparedMirror();
     const taskId = ids[0] as string;
-    f.mirror.editTask(taskId, { title: 'Mine' });
+    f.mirror.tasks.edit(taskId, { title: 'Mine' });
     f.emulator.control.peerEdit(taskId, { title: 'Theirs' });
     await f.pusher.pushAll();
     f.mirror.close();
@@ -214,8 +214,8 @@ describe('offline commands on a mirror file', () => {
 
   test('retry sends a refused operation again with a corrected value; drop gives one up', async () => {
     const { f, ids } = await preparedMirror();
-    const refused = f.mirror.editTask(ids[0] as string, { assignee: 'nobody-by-that-name' });
-    const given = f.mirror.editTask(ids[1] as string, { assignee: 'nobody-either' });
+    const refused = f.mirror.tasks.edit(ids[0] as string, { assignee: 'nobody-by-that-name' });
+    const given = f.mirror.tasks.edit(ids[1] as string, { assignee: 'nobody-either' });
     await f.pusher.pushAll();
     f.mirror.close();
 
@@ -244,7 +244,7 @@ describe('offline commands on a mirror file', () => {
 
   test('export of another collection gives its raw rows', async () => {
     const { f } = await preparedMirror();
-    f.mirror.applyPage({
+    f.mirror.passes.applyPage({
       collection: 'projects',
       pageIndex: 0,
       cursorSent: null,

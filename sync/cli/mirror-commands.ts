@@ -93,10 +93,10 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
   }
   await withMirror('export', file, true, (mirror) => {
     if (collection === 'tasks') {
-      linesOf(io, mirror.exportTasks());
+      linesOf(io, mirror.tasks.exportJson());
       return;
     }
-    linesOf(io, mirror.resourcesJson(collection));
+    linesOf(io, mirror.collections.json(collection));
   });
   return EXIT.ok;
 }
@@ -112,7 +112,7 @@ export async function editCommand(args: readonly string[], io: CliIo): Promise<E
   const patch = parseSetValues(values.set ?? []);
   if (Object.keys(patch).length === 0) throw new UsageError('edit: give at least one --set field=value');
   return withMirror('edit', file, false, (mirror) => {
-    const queued = mirror.editTask(taskId, patch);
+    const queued = mirror.tasks.edit(taskId, patch);
     line(io, { task_id: taskId, op_id: queued?.opId ?? null, queued: queued !== null });
     return EXIT.ok;
   });
@@ -127,7 +127,7 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
   const fields = parseSetValues(values.set ?? []);
   if (typeof fields.title !== 'string') throw new UsageError('create: --set title=TEXT is required');
   return withMirror('create', file, false, (mirror) => {
-    const created = mirror.createTask(fields);
+    const created = mirror.tasks.create(fields);
     line(io, { task_id: created.taskId, op_id: created.opId, queued: true });
     return EXIT.ok;
   });
@@ -175,7 +175,7 @@ export async function outboxCommand(args: readonly string[], io: CliIo): Promise
   const values = parseOptions('outbox', args, { db: { type: 'string' } });
   const file = required('outbox', 'db', values.db);
   await withMirror('outbox', file, true, (mirror) => {
-    const ops = mirror.outboxOps(UNSETTLED_STATES);
+    const ops = mirror.outbox.list(UNSETTLED_STATES);
     linesOf(
       io,
       ops.map((op) => JSON.stringify(outboxLine(op))),
@@ -190,7 +190,7 @@ export async function conflictsCommand(args: readonly string[], io: CliIo): Prom
   await withMirror('conflicts', file, true, (mirror) => {
     linesOf(
       io,
-      mirror.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict))),
+      mirror.outbox.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict))),
     );
   });
   return EXIT.ok;
@@ -211,7 +211,7 @@ export async function resolveCommand(args: readonly string[], io: CliIo): Promis
   return withMirror('resolve', file, false, (mirror) =>
     asUsage('resolve', `list open ones with: conflicts --db ${file}`, () => {
       resolveConflicts(mirror, null, [{ conflictId, resolution: { take } }]);
-      line(io, conflictLine(mirror.conflicts().find((c) => c.conflictId === conflictId) as Conflict));
+      line(io, conflictLine(mirror.outbox.conflicts().find((c) => c.conflictId === conflictId) as Conflict));
       return EXIT.ok;
     }),
   );
@@ -239,7 +239,7 @@ export async function retryCommand(args: readonly string[], io: CliIo): Promise<
   return withMirror('retry', file, false, (mirror) =>
     asUsage('retry', `see outbox --db ${file}`, () => {
       const newId = retryOperation(mirror, opId, patch);
-      line(io, outboxLine(mirror.outboxOp(newId)));
+      line(io, outboxLine(mirror.outbox.op(newId)));
       return EXIT.ok;
     }),
   );

@@ -9,8 +9,9 @@ import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../api/api-client';
 import { type CredentialSource, staticCredentials } from '../api/credentials';
 import { SignedOutError } from '../api/errors';
-import { meOperations } from '../api/operations';
 import { SyncEngine } from '../engine/sync-engine';
+import { MirrorPullStore } from '../pull/mirror-pull-store';
+import { readMeAhead } from '../pull/resources/me';
 import type { SyncIdentity } from '../engine/sync-parts';
 import {
   type CollectionFailure,
@@ -156,24 +157,30 @@ async function credentialsOf(
   return { baseUrl: baseUrlOf(baseUrlOption ?? stored.baseUrl), credentials: stored.credentials };
 }
 
+/**
+ * Who the token acts as and for which organization, read once per run: the
+ * engine's first full pull takes this answer (readMeAhead) instead of asking
+ * again. Without `org_id` in `/v1/me`, the organizations list says which.
+ */
 async function readIdentity(
   api: ApiClient,
+  mirror: Mirror,
+  memo: Map<string, unknown>,
   signal: AbortSignal | undefined,
 ): Promise<{ me: SyncIdentity; orgId: string }> {
-  const answer = await api.read(meOperations.get, {}, { lane: 'user', ...(signal ? { signal } : {}) });
-  if (answer.status === 304) throw new Error('me.get answered 304 to a request without If-None-Match');
-  const orgId = answer.body.org_id;
-  if (typeof orgId !== 'string' || orgId === '') {
+  const store = new MirrorPullStore(mirror);
+  const me = await readMeAhead({ api, memo, lane: 'user', signal, store });
+  if (me.org_id === null || me.org_id === '') {
     throw new Error(
-      'the service did not say which organization the token belongs to (GET /v1/me has no org_id)',
+      'the service did not say which organization the token belongs to (GET /v1/me has no org_id, and the organizations list does not name exactly one)',
     );
   }
-  return { me: { username: answer.body.username, user_id: answer.body.user_id }, orgId };
+  return { me: { username: me.username, user_id: me.user_id }, orgId: me.org_id };
 }
 
 /** Operations that did not settle: anything left but `done`, conflicts included. */
 function unsettledCount(mirror: Mirror): number {
-  return mirror.outboxOps(UNSETTLED_STATES).length;
+  return mirror.outbox.list(UNSETTLED_STATES).length;
 }
 
 export async function syncCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -205,8 +212,8 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   const summary = (): SyncCommandSummary => ({
     pulled,
     pushed,
-    conflicts: mirror?.openConflictCount() ?? 0,
-    tasks: mirror?.taskCount() ?? 0,
+    conflicts: mirror?.outbox.openConflictCount() ?? 0,
+    tasks: mirror?.tasks.total() ?? 0,
     requests: api.stats.requests,
     not_modified: api.stats.notModified,
     failed: failed.map(collectionFailureLine),
@@ -214,16 +221,18 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
   try {
     mirror = await openMirror(file);
-    const { me, orgId } = await readIdentity(api, io.signal);
-    const known = mirror.account();
+    // The engine's pulls keep what they learn here: /v1/me is asked once per run.
+    const pullMemo = new Map<string, unknown>();
+    const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal);
+    const known = mirror.identity.account();
     if (known.orgId !== null && known.orgId !== orgId) {
       throw new UsageError(
         `sync: ${file} is the mirror of organization ${known.orgId}, but the token is for ${orgId}; use another --db for this account`,
       );
     }
-    mirror.setAccount({ orgId, username: me.username });
+    mirror.identity.setAccount({ orgId, username: me.username });
     // This run's token may write where an earlier one could not: blocked operations try again.
-    mirror.unblockAll();
+    mirror.outbox.unblockAll();
 
     // Set from the engine's events (a closure), so kept in an object the compiler does not narrow.
     const outcome: { signedOut: SignedOutError | null } = { signedOut: null };
@@ -231,6 +240,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
       mirror,
       api,
       me,
+      pullMemo,
       ...(runBudgetMs !== null ? { pullRunPolicy: { runBudgetMs } } : {}),
       onEvent: (event) => {
         progressPrinter(io, file)(event);
@@ -258,7 +268,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
         `sync: ${failed.length} collection(s) not synced (${failed.map(unitName).join(', ')}); the rest was synced, and the next sync tries them again\n`,
       );
     }
-    const open = mirror.openConflictCount();
+    const open = mirror.outbox.openConflictCount();
     const unsettled = unsettledCount(mirror);
     if (open > 0 || unsettled > 0) {
       io.stderr(

@@ -130,7 +130,7 @@ for (const seed of varianceSeeds()) {
       // The mirror holds exactly what the server sends, unknown fields included.
       const mirror = await openMirror(db);
       try {
-        const local = [...mirror.exportTasks()]
+        const local = [...mirror.tasks.exportJson()]
           .map((json) => JSON.parse(json) as Record<string, unknown>)
           .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
         const sent = emulator.control
@@ -181,7 +181,7 @@ for (const seed of varianceSeeds()) {
       expect(run.code, run.stderr).toBe(0);
       const mirror = await openMirror(db);
       try {
-        const local = [...mirror.exportTasks()]
+        const local = [...mirror.tasks.exportJson()]
           .map((json) => JSON.parse(json) as Record<string, unknown>)
           .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
         const sent = second.control

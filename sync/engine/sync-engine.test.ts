@@ -41,7 +41,7 @@ test('start pulls everything, a local edit is pushed right after, and opening a 
   expect(f.engine.state().nextPoll.hot).toBeGreaterThan(Date.now());
 
   const id = f.mirroredTaskIds()[0] ?? '';
-  f.mirror.editTask(id, { title: 'edited here' });
+  f.mirror.tasks.edit(id, { title: 'edited here' });
   const pushed = new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       if (f.emulator.control.task(id)?.title === 'edited here') {
@@ -57,7 +57,7 @@ test('start pulls everything, a local edit is pushed right after, and opening a 
   f.emulator.control.clearRequests();
   const refreshed = new Promise<void>((resolve) => {
     const timer = setInterval(() => {
-      if (f.mirror.getTask(id)?.task.status === 'blocked') {
+      if (f.mirror.tasks.get(id)?.task.status === 'blocked') {
         clearInterval(timer);
         resolve();
       }

@@ -77,7 +77,7 @@ test('my own pushed edit coming back is not announced; a conflict with the peer 
   const { f, shown } = await setUp();
   await f.engine.syncOnce();
   const mine = openTaskOfMine(f);
-  f.mirror.editTask(mine.task_id, { status: 'completed' });
+  f.mirror.tasks.edit(mine.task_id, { status: 'completed' });
   await f.engine.syncOnce();
   expect(shown).toEqual([]);
 
@@ -87,7 +87,7 @@ test('my own pushed edit coming back is not announced; a conflict with the peer 
       (t) => t.assignee === f.emulator.me.username && t.task_id !== mine.task_id && t.status !== 'completed',
     );
   if (!another) throw new Error('the seed has too few open tasks of mine');
-  f.mirror.editTask(another.task_id, { title: 'Mine, locally' });
+  f.mirror.tasks.edit(another.task_id, { title: 'Mine, locally' });
   f.emulator.control.peerEdit(another.task_id, { title: 'Theirs, remotely' });
   await f.engine.syncOnce();
   expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', another.task_id]]);

@@ -15,19 +15,21 @@ import type { NotificationSettings } from './notification-settings';
 
 /** What the notifier reads of a mirror; db/'s Mirror has it. */
 export interface NotifierMirror {
-  notifications(
-    forUser: string,
-    options?: { unseenOnly?: boolean; limit?: number },
-  ): readonly {
-    id: number;
-    kind: string;
-    entityType: string;
-    entityId: string;
-    summary: Record<string, unknown>;
-  }[];
-  markNotificationsSeen(ids: readonly number[]): void;
-  getTask(taskId: string): { task: Readonly<Record<string, unknown>> } | null;
-  passState(collection: 'tasks', scope?: string): { completedOnce: boolean } | null;
+  readonly feed: {
+    list(
+      forUser: string,
+      options?: { unseenOnly?: boolean; limit?: number },
+    ): readonly {
+      id: number;
+      kind: string;
+      entityType: string;
+      entityId: string;
+      summary: Record<string, unknown>;
+    }[];
+    markSeen(ids: readonly number[]): void;
+  };
+  readonly tasks: { get(taskId: string): { task: Readonly<Record<string, unknown>> } | null };
+  readonly passes: { state(collection: 'tasks', scope?: string): { completedOnce: boolean } | null };
 }
 
 export interface NotifierOptions {
@@ -59,7 +61,7 @@ export class Notifier {
   constructor(private readonly options: NotifierOptions) {
     this.now = options.now ?? Date.now;
     // What the feed held before this run is not announced again (the app lists it as unseen).
-    this.lastFeedId = options.mirror.notifications(options.me.username, { limit: 1 })[0]?.id ?? 0;
+    this.lastFeedId = options.mirror.feed.list(options.me.username, { limit: 1 })[0]?.id ?? 0;
   }
 
   /** Feed it every event of the account's engine. */
@@ -77,7 +79,7 @@ export class Notifier {
           this.ownPushes.push({ taskId: event.serverId, at: this.now() });
         return;
       case 'conflict': {
-        const title = this.options.mirror.getTask(event.entityId)?.task.title;
+        const title = this.options.mirror.tasks.get(event.entityId)?.task.title;
         this.conflicts.push({
           taskId: event.entityId,
           title: typeof title === 'string' ? title : '',
@@ -106,8 +108,8 @@ export class Notifier {
   /** Decides on what arrived since the last decision and displays it; null when nothing arrived. */
   flush(): NotificationDecision | null {
     const { mirror, me } = this.options;
-    const entries = mirror
-      .notifications(me.username, { limit: FEED_READ_LIMIT })
+    const entries = mirror.feed
+      .list(me.username, { limit: FEED_READ_LIMIT })
       .filter((entry) => entry.id > this.lastFeedId);
     const conflicts = this.conflicts;
     this.conflicts = [];
@@ -131,23 +133,23 @@ export class Notifier {
       ...(this.options.groupAbove !== undefined ? { groupAbove: this.options.groupAbove } : {}),
       ...(this.options.echoWindowMs !== undefined ? { echoWindowMs: this.options.echoWindowMs } : {}),
     });
-    if (decision.markSeen.length > 0) mirror.markNotificationsSeen(decision.markSeen);
+    if (decision.markSeen.length > 0) mirror.feed.markSeen(decision.markSeen);
     if (decision.show.length > 0) this.options.display(decision.show);
     return decision;
   }
 
   /** The person clicked a notification: what it stood for is seen. */
   opened(notification: DesktopNotification): void {
-    if (notification.feedIds.length > 0) this.options.mirror.markNotificationsSeen(notification.feedIds);
+    if (notification.feedIds.length > 0) this.options.mirror.feed.markSeen(notification.feedIds);
   }
 
   /** Changes on the person's tasks they have not seen (the tray's mark). */
   unseenCount(limit = 999): number {
-    return this.options.mirror.notifications(this.options.me.username, { unseenOnly: true, limit }).length;
+    return this.options.mirror.feed.list(this.options.me.username, { unseenOnly: true, limit }).length;
   }
 
   private isFirstFullSync(): boolean {
-    return isFirstPass(this.options.mirror.passState('tasks', ''));
+    return isFirstPass(this.options.mirror.passes.state('tasks', ''));
   }
 }
 

@@ -41,7 +41,7 @@ describe('a collection that keeps failing', () => {
     const summary = await f.engine.pullOnce();
 
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
     expect(summary.completed).toEqual(
       expect.arrayContaining(['organizations', 'me', 'projects', 'teams', 'sprints', 'goals', 'tasks']),
     );
@@ -77,7 +77,7 @@ describe('a collection that keeps failing', () => {
     expect(summary.failed.map((c) => [c.collection, c.scope, c.error.status])).toEqual([
       ['sprints', broken, 500],
     ]);
-    const sprintTeams = new Set(f.mirror.resources('sprints').map((s) => s.team_id));
+    const sprintTeams = new Set(f.mirror.collections.list('sprints').map((s) => s.team_id));
     for (const team of others) {
       const listed = f.emulator.control
         .requests()
@@ -103,8 +103,8 @@ describe('a collection that keeps failing', () => {
     // Only the failed list (and /v1/me, which names the organization) was asked.
     const paths = [...new Set(f.emulator.control.requests().map((r) => r.path))].sort();
     expect(paths).toEqual(['/v1/me', `/v1/teams/${broken}/sprints`].sort());
-    expect(f.mirror.resources('sprints').some((s) => s.team_id === broken)).toBe(true);
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.collections.list('sprints').some((s) => s.team_id === broken)).toBe(true);
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
 
     // Nothing failed any more: the next poll is a whole full pull again.
     f.emulator.control.clearRequests();
@@ -130,7 +130,7 @@ describe('a collection that keeps failing', () => {
     const retry = await f.engine.pullOnce({ scope: 'failed' });
     expect(retry.failed).toEqual([]);
     expect(retry.completed).toEqual(expect.arrayContaining(['teams', 'sprints']));
-    expect(f.mirror.resources('sprints').length).toBeGreaterThan(0);
+    expect(f.mirror.collections.list('sprints').length).toBeGreaterThan(0);
   });
 
   test('the engine tells the failed collections in its sync-finished summary', async () => {

@@ -67,7 +67,7 @@ export class MirrorPullStore implements PullStore {
 
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
     return settle(() => {
-      const state = this.mirror.passState(collection, scope);
+      const state = this.mirror.passes.state(collection, scope);
       if (!state) return null;
       return {
         passNo: state.passNo,
@@ -86,8 +86,8 @@ export class MirrorPullStore implements PullStore {
   ): Promise<{ passNo: number }> {
     return settle(() => {
       const state = options.restart
-        ? this.mirror.restartPass(collection, scope, { partial: options.partial })
-        : this.mirror.beginPass(collection, scope, { partial: options.partial });
+        ? this.mirror.passes.restart(collection, scope, { partial: options.partial })
+        : this.mirror.passes.begin(collection, scope, { partial: options.partial });
       return { passNo: state.passNo };
     });
   }
@@ -99,7 +99,7 @@ export class MirrorPullStore implements PullStore {
     page: Parameters<PullStore['applyPage']>[3],
   ): Promise<PageOutcome> {
     return settle(() => {
-      const applied = this.mirror.applyPage({
+      const applied = this.mirror.passes.applyPage({
         collection,
         scope,
         partial,
@@ -121,38 +121,38 @@ export class MirrorPullStore implements PullStore {
 
   reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void> {
     return settle(() => {
-      for (const pageIndex of pageIndexes) this.mirror.reusePage(collection, scope, pageIndex);
+      for (const pageIndex of pageIndexes) this.mirror.passes.reusePage(collection, scope, pageIndex);
     });
   }
 
   completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome> {
-    return settle(() => removalOutcome(this.mirror.completePass(collection, scope, lastPageIndex)));
+    return settle(() => removalOutcome(this.mirror.passes.complete(collection, scope, lastPageIndex)));
   }
 
   applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]> {
-    return settle(() => resourceChanges(this.mirror.applyServerTask(task, etag)));
+    return settle(() => resourceChanges(this.mirror.tasks.applyServerCopy(task, etag)));
   }
 
   removeTask(taskId: string): Promise<RemovalOutcome> {
-    return settle(() => removalOutcome(this.mirror.removeServerTask(taskId)));
+    return settle(() => removalOutcome(this.mirror.tasks.removeServerCopy(taskId)));
   }
 
   task(taskId: string): Promise<{ server: Record<string, unknown> | null; etag: string | null } | null> {
     return settle(() => {
-      const row = this.mirror.getTask(taskId);
+      const row = this.mirror.tasks.get(taskId);
       return row ? { server: row.server, etag: row.etag } : null;
     });
   }
 
   ids(collection: Exclude<StoredCollection, 'tasks'>, scope?: string): Promise<string[]> {
-    return settle(() => this.mirror.resourceIds(collection, scope));
+    return settle(() => this.mirror.collections.ids(collection, scope));
   }
 
   resources(
     collection: Exclude<StoredCollection, 'tasks'>,
     scope?: string,
   ): Promise<Record<string, unknown>[]> {
-    return settle(() => this.mirror.resources(collection, scope));
+    return settle(() => this.mirror.collections.list(collection, scope));
   }
 
   myOpenTaskIds(username: string, limit: number): Promise<string[]> {
@@ -163,7 +163,7 @@ export class MirrorPullStore implements PullStore {
         sort_by: 'due_date',
         sort_order: 'asc',
       });
-      const page = this.mirror.queryTasks(query, { me: username, today: utcDay(this.now()), limit });
+      const page = this.mirror.tasks.query(query, { me: username, today: utcDay(this.now()), limit });
       return page.items.map((t) => t.task_id);
     });
   }
@@ -171,7 +171,7 @@ export class MirrorPullStore implements PullStore {
   newestTaskDay(): Promise<string | null> {
     return settle(() => {
       const query = new URLSearchParams({ sort_by: 'created_at', sort_order: 'desc' });
-      const page = this.mirror.queryTasks(query, { me: '', today: utcDay(this.now()), limit: 1 });
+      const page = this.mirror.tasks.query(query, { me: '', today: utcDay(this.now()), limit: 1 });
       const createdAt = page.items[0]?.created_at ?? null;
       return createdAt === null ? null : createdAt.slice(0, 10);
     });
@@ -180,7 +180,7 @@ export class MirrorPullStore implements PullStore {
   addNotifications(forUser: string, notifications: readonly SyncNotification[]): Promise<void> {
     return settle(() => {
       if (notifications.length === 0) return;
-      this.mirror.addNotifications(
+      this.mirror.feed.add(
         notifications.map((n) => ({
           kind: n.kind,
           entityType: 'task',
@@ -193,15 +193,15 @@ export class MirrorPullStore implements PullStore {
   }
 
   setAccount(account: { orgId: string; username: string }): Promise<void> {
-    return settle(() => this.mirror.setAccount(account));
+    return settle(() => this.mirror.identity.setAccount(account));
   }
 
   rememberedIdentity(): Promise<RememberedIdentity | null> {
-    return settle(() => this.mirror.rememberedIdentity());
+    return settle(() => this.mirror.identity.remembered());
   }
 
   rememberIdentity(identity: RememberedIdentity): Promise<void> {
-    return settle(() => this.mirror.rememberIdentity(identity));
+    return settle(() => this.mirror.identity.remember(identity));
   }
 }
 

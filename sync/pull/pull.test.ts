@@ -47,9 +47,9 @@ function idsOfPage(body: string): string[] {
 
 /** An edit the push stopped (as a 422 leaves it): failed, waiting for the person. Returns its op id. */
 function stoppedEdit(f: PullFixture, taskId: string, patch: Record<string, unknown>): string {
-  const opId = f.mirror.editTask(taskId, patch)?.opId ?? '';
-  f.mirror.startOp(opId);
-  f.mirror.failOp(opId, 'failed', { status: 422 });
+  const opId = f.mirror.tasks.edit(taskId, patch)?.opId ?? '';
+  f.mirror.outbox.start(opId);
+  f.mirror.outbox.fail(opId, 'failed', { status: 422 });
   return opId;
 }
 
@@ -86,11 +86,11 @@ describe('a full pull', () => {
       'sprints',
       'goals',
     ] as const) {
-      expect(f.mirror.resources(collection).length, collection).toBeGreaterThan(0);
+      expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }
     expect(summary.notifications).toEqual([]);
     expect(f.events.some((e) => e.type === 'changes')).toBe(false);
-    expect(f.mirror.notifications(f.emulator.me.username)).toEqual([]);
+    expect(f.mirror.feed.list(f.emulator.me.username)).toEqual([]);
   });
 
   test("the first sync loads the whole task list as a first load (sort indexes built after it), though the person's tasks come before it", async () => {
@@ -147,7 +147,7 @@ describe('a full pull', () => {
       before: last?.title,
       after: 'renamed by the peer',
     });
-    expect(f.mirror.getTask(last?.task_id ?? '')?.task.title).toBe('renamed by the peer');
+    expect(f.mirror.tasks.get(last?.task_id ?? '')?.task.title).toBe('renamed by the peer');
   });
 });
 
@@ -170,7 +170,7 @@ describe('paging quirks', () => {
     const summary = await f.engine.pullOnce();
     expect(summary.restarts).toBe(0);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
   });
 
   test('a resumed pass whose cursor is refused starts over from the first page and still completes', async () => {
@@ -185,7 +185,7 @@ describe('paging quirks', () => {
     });
     await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
     unsubscribe();
-    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('running');
     // The cursor the pass would resume with stops being accepted.
     f.emulator.control.faults.expireCursors();
     await f.reopen();
@@ -238,8 +238,8 @@ describe('deletions and interrupted passes', () => {
     ]);
     expect(cut.completed).toContain('sections');
     // Nothing removed: the pass did not see every page.
-    for (const id of deleted) expect(f.mirror.getTask(id)).not.toBeNull();
-    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    for (const id of deleted) expect(f.mirror.tasks.get(id)).not.toBeNull();
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('running');
 
     f.emulator.control.faults.clear();
     await f.reopen();
@@ -248,7 +248,7 @@ describe('deletions and interrupted passes', () => {
     // It went on from the page after the last one applied, not from the start.
     const first = taskListRequests(f)[0];
     expect(first?.query).toContain('cursor=');
-    for (const id of deleted) expect(f.mirror.getTask(id)).toBeNull();
+    for (const id of deleted) expect(f.mirror.tasks.get(id)).toBeNull();
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
     expect(
       summary.changes
@@ -256,7 +256,7 @@ describe('deletions and interrupted passes', () => {
         .map((c) => c.id)
         .sort(),
     ).toEqual([...deleted].sort());
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
   });
 
   test("a first sync fetches the person's tasks and the current sprint's before the whole list, also when resumed after a restart", async () => {
@@ -288,7 +288,7 @@ describe('deletions and interrupted passes', () => {
     // What the person sees first is all there although the whole list got one page of three.
     const mine = f.emulator.control.tasks().filter((t) => t.assignee === me);
     expect(mine.length).toBeGreaterThan(0);
-    for (const task of mine) expect(f.mirror.getTask(task.task_id), task.task_id).not.toBeNull();
+    for (const task of mine) expect(f.mirror.tasks.get(task.task_id), task.task_id).not.toBeNull();
     expect(f.mirroredTaskIds().length).toBeLessThan(serverTaskIds(f).length);
 
     f.emulator.control.faults.clear();
@@ -312,10 +312,10 @@ describe('deletions and interrupted passes', () => {
     const f = await setUp();
     await f.engine.pullOnce();
     const id = serverTaskIds(f)[5] ?? '';
-    f.mirror.editTask(id, { title: 'my own title' });
+    f.mirror.tasks.edit(id, { title: 'my own title' });
     f.emulator.control.peerEdit(id, { status: 'blocked', title: 'their title' });
     await f.engine.pullOnce();
-    const row = f.mirror.getTask(id);
+    const row = f.mirror.tasks.get(id);
     expect(row?.task.title).toBe('my own title');
     expect(row?.task.status).toBe('blocked');
     expect(row?.server?.title).toBe('their title');
@@ -328,7 +328,10 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     const f = await setUp({ seedTasks: 40 });
     await f.engine.pullOnce();
     const [failedId, blockedId] = f.mirroredTaskIds().sort() as [string, string];
-    const failed = f.mirror.editTask(failedId, { assignee: 'nobody-by-that-name', title: 'my failed title' });
+    const failed = f.mirror.tasks.edit(failedId, {
+      assignee: 'nobody-by-that-name',
+      title: 'my failed title',
+    });
     expect((await f.engine.pushOnce()).failed).toBe(1);
     // The same person signed in with the read-only test token: the edit is blocked.
     const readOnly = new SyncEngine({
@@ -337,11 +340,11 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
       me: f.emulator.me,
       pullInWorker: false,
     });
-    const blocked = f.mirror.editTask(blockedId, { title: 'my blocked title' });
+    const blocked = f.mirror.tasks.edit(blockedId, { title: 'my blocked title' });
     await readOnly.pushOnce();
     await readOnly.close();
-    expect(f.mirror.outboxOp(failed?.opId ?? '').state).toBe('failed');
-    expect(f.mirror.outboxOp(blocked?.opId ?? '').state).toBe('blocked');
+    expect(f.mirror.outbox.op(failed?.opId ?? '').state).toBe('failed');
+    expect(f.mirror.outbox.op(blocked?.opId ?? '').state).toBe('blocked');
 
     f.emulator.control.peerDelete(failedId);
     f.emulator.control.peerDelete(blockedId);
@@ -365,21 +368,21 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
       [failedId, failed?.opId, 'my failed title'],
       [blockedId, blocked?.opId, 'my blocked title'],
     ] as const) {
-      const op = f.mirror.outboxOp(opId ?? '');
+      const op = f.mirror.outbox.op(opId ?? '');
       expect(op.state).toBe('conflict');
       expect(op.lastProblem).toMatchObject({ status: 404, type: 'not-found' });
-      expect(f.mirror.conflicts('open').filter((c) => c.opId === opId)).toEqual([
+      expect(f.mirror.outbox.conflicts('open').filter((c) => c.opId === opId)).toEqual([
         expect.objectContaining({ entityId: taskId, field: DELETED_REMOTELY }),
       ]);
       // The draft stays readable: the task is kept (marked gone) with the edit on top.
-      const row = f.mirror.getTask(taskId);
+      const row = f.mirror.tasks.get(taskId);
       expect(row?.serverGone).toBe(true);
       expect(row?.task.title).toBe(title);
     }
     // A later complete pass neither parks them twice nor drops them, nor tells them again.
     f.events.length = 0;
     await f.engine.pullOnce();
-    expect(f.mirror.conflicts('open')).toHaveLength(2);
+    expect(f.mirror.outbox.conflicts('open')).toHaveLength(2);
     expect(f.events.filter((e) => e.type === 'conflict')).toEqual([]);
   });
 
@@ -392,7 +395,7 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     f.engine.openTask(taskId);
     f.events.length = 0;
     await f.engine.pullOnce({ tier: 'hot' });
-    expect(f.mirror.outboxOp(failed).state).toBe('conflict');
+    expect(f.mirror.outbox.op(failed).state).toBe('conflict');
     expect(conflictEvents(f)).toEqual([
       {
         type: 'conflict',
@@ -413,12 +416,12 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     await f.engine.pullOnce();
     const [goneId, otherId] = f.mirroredTaskIds().sort() as [string, string];
     const parked = stoppedEdit(f, goneId, { title: 'mine' });
-    const other = f.mirror.editTask(otherId, { title: 'also mine' })?.opId ?? '';
+    const other = f.mirror.tasks.edit(otherId, { title: 'also mine' })?.opId ?? '';
     f.emulator.control.peerDelete(goneId);
     // While the pull reads the task list, a push (here: its store call) parks another edit.
     f.relay.rewrite = (url, body) => {
-      if (url.startsWith('/v1/tasks?') && f.mirror.outboxOp(other).state === 'queued') {
-        f.mirror.conflictOp(other, {
+      if (url.startsWith('/v1/tasks?') && f.mirror.outbox.op(other).state === 'queued') {
+        f.mirror.outbox.conflict(other, {
           deleted: false,
           theirsEtag: null,
           fields: [{ field: 'title', base: 'before', mine: 'also mine', theirs: 'theirs' }],
@@ -428,8 +431,8 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     };
     f.events.length = 0;
     await f.engine.pullOnce();
-    expect(f.mirror.outboxOp(other).state).toBe('conflict');
-    expect(f.mirror.openConflictCount()).toBe(2);
+    expect(f.mirror.outbox.op(other).state).toBe('conflict');
+    expect(f.mirror.outbox.openConflictCount()).toBe(2);
     expect(conflictEvents(f).map((e) => e.opId)).toEqual([parked]);
   });
 
@@ -444,7 +447,7 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     f.events.length = 0;
     const summary = await f.engine.pullOnce();
     expect(summary.failed.map((c) => c.collection)).toEqual(['sections']);
-    expect(f.mirror.outboxOp(parked).state).toBe('conflict');
+    expect(f.mirror.outbox.op(parked).state).toBe('conflict');
     expect(conflictEvents(f)).toEqual([expect.objectContaining({ opId: parked, entityId: taskId })]);
   });
 
@@ -452,13 +455,13 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     const f = await setUp({ seedTasks: 20 });
     await f.engine.pullOnce();
     const [taskId] = f.mirroredTaskIds().sort() as [string];
-    const edit = f.mirror.editTask(taskId, { title: 'queued title' });
+    const edit = f.mirror.tasks.edit(taskId, { title: 'queued title' });
     f.emulator.control.peerDelete(taskId);
     await f.engine.pullOnce();
-    expect(f.mirror.outboxOp(edit?.opId ?? '').state).toBe('queued');
+    expect(f.mirror.outbox.op(edit?.opId ?? '').state).toBe('queued');
     await f.engine.pushOnce();
-    expect(f.mirror.outboxOp(edit?.opId ?? '').state).toBe('conflict');
-    expect(f.mirror.conflicts('open')).toEqual([
+    expect(f.mirror.outbox.op(edit?.opId ?? '').state).toBe('conflict');
+    expect(f.mirror.outbox.conflicts('open')).toEqual([
       expect.objectContaining({ entityId: taskId, field: DELETED_REMOTELY }),
     ]);
   });
@@ -549,8 +552,8 @@ describe('the change list', () => {
     );
     expect(f.events.filter((e) => e.type === 'changes')).toHaveLength(1);
     expect(
-      f.mirror
-        .notifications(me)
+      f.mirror.feed
+        .list(me)
         .map((n) => n.kind)
         .sort(),
     ).toEqual(['task-assigned', 'task-assigned', 'task-status-changed']);

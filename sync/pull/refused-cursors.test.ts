@@ -61,7 +61,7 @@ describe('refused cursors', () => {
     expect(summary.restarts).toBe(6);
     expect(taskListRequests(f).filter((r) => r.status === 400)).toHaveLength(6);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
   });
 
   test('cursors refused on two lists while other lists are walked at the same time: every list completes', async () => {
@@ -80,7 +80,7 @@ describe('refused cursors', () => {
     const refused = f.emulator.control.requests().filter((r) => r.status === 400);
     expect(refused).toHaveLength(10);
     expect(new Set(refused.map((r) => r.path)).size).toBe(2);
-    expect(f.mirror.resources('organization_members').length).toBeGreaterThan(1);
+    expect(f.mirror.collections.list('organization_members').length).toBeGreaterThan(1);
     expect(summary.completed).toContain('organization_members');
   });
 
@@ -89,7 +89,7 @@ describe('refused cursors', () => {
     const cut = interruptAfterFirstTaskPage(f);
     await expect(f.engine.pullOnce({ signal: cut.signal })).rejects.toThrow();
     cut.done();
-    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('running');
     const kept = f.mirroredTaskIds().length;
     expect(kept).toBeGreaterThan(0);
     // The service forgets its old cursors (a new process of it), and refuses the fresh ones a few times more.
@@ -107,7 +107,7 @@ describe('refused cursors', () => {
     expect(wholeListRequests(f)[0]?.query).toContain('cursor=');
     expect(taskListRequests(f).filter((r) => r.status === 400)).toHaveLength(4);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
   });
 
   test('a first sync that restarted on a refused cursor and was then interrupted is still the first: the next run announces nothing', async () => {
@@ -121,7 +121,7 @@ describe('refused cursors', () => {
     f.emulator.control.faults.rejectCursors(3, { pathPrefix: '/v1/tasks' });
     const stop = new AbortController();
     const unsubscribe = f.engine.subscribe((event) => {
-      const pass = f.mirror.passState('tasks', '');
+      const pass = f.mirror.passes.state('tasks', '');
       if (
         event.type === 'progress' &&
         event.collection === 'tasks' &&
@@ -132,8 +132,8 @@ describe('refused cursors', () => {
     });
     await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
     unsubscribe();
-    expect(f.mirror.passState('tasks', '')).toMatchObject({ state: 'running', completedOnce: false });
-    expect(f.mirror.passState('tasks', '')?.passNo).toBeGreaterThan(1);
+    expect(f.mirror.passes.state('tasks', '')).toMatchObject({ state: 'running', completedOnce: false });
+    expect(f.mirror.passes.state('tasks', '')?.passNo).toBeGreaterThan(1);
 
     const summary = await f.engine.pullOnce();
 
@@ -141,7 +141,7 @@ describe('refused cursors', () => {
     expect(summary.initial).toBe(true);
     expect(changesAnnounced).toBe(0);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')).toMatchObject({ state: 'complete', completedOnce: true });
+    expect(f.mirror.passes.state('tasks', '')).toMatchObject({ state: 'complete', completedOnce: true });
   });
 
   test('once the service refused stored cursors of some age, an interrupted pass whose stored cursor is as old starts over without sending it', async () => {
@@ -156,7 +156,7 @@ describe('refused cursors', () => {
     await expect(f.engine.pullOnce({ signal: cut.signal })).rejects.toThrow();
     cut.done();
     expect(taskListRequests(f).some((r) => r.status === 400)).toBe(true);
-    expect(f.mirror.passState('tasks', '')?.state).toBe('running');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('running');
     // Twenty minutes on, the interrupted pass's stored cursor is older than those refused.
     clock.pass(20 * 60_000);
     f.emulator.control.faults.expireCursors();
@@ -168,7 +168,7 @@ describe('refused cursors', () => {
     expect(taskListRequests(f)[0]?.query).not.toContain('cursor=');
     expect(summary.failed).toEqual([]);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.passState('tasks', '')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
   });
 
   test("a list refused until the run's time is up keeps every page applied, removes nothing and is named; the next run completes it", async () => {
@@ -204,14 +204,14 @@ describe('refused cursors', () => {
     // Restarted for the whole minute (backoff 0, 1, 2, 4, 8, 16 s), well past the three restarts once allowed.
     expect(taskListRequests(f).filter((r) => r.status === 400).length).toBeGreaterThanOrEqual(7);
     // The pass never completed: nothing was removed, and the first page (with the renamed task) was applied.
-    expect(f.mirror.getTask(gone)).not.toBeNull();
-    expect(f.mirror.getTask(oldest?.task_id ?? '')?.task.title).toBe('renamed while cursors were refused');
+    expect(f.mirror.tasks.get(gone)).not.toBeNull();
+    expect(f.mirror.tasks.get(oldest?.task_id ?? '')?.task.title).toBe('renamed while cursors were refused');
     expect(summary.completed).toEqual(expect.arrayContaining(['sections', 'sprints', 'goals']));
 
     f.emulator.control.faults.clear();
     const next = await f.engine.pullOnce();
     expect(next.failed).toEqual([]);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(f.mirror.getTask(gone)).toBeNull();
+    expect(f.mirror.tasks.get(gone)).toBeNull();
   });
 });

@@ -37,7 +37,7 @@ test('a sync through the worker mirrors everything, revalidates with 304s and re
     ['deleted', gone],
   ]);
   expect(again.notModified).toBeGreaterThan(0);
-  expect(f.mirror.getTask(gone)).toBeNull();
+  expect(f.mirror.tasks.get(gone)).toBeNull();
 });
 
 test('through the worker, the edits a complete pass or a 404 read parks come back with its answer and are told once', async () => {
@@ -45,9 +45,9 @@ test('through the worker, the edits a complete pass or a 404 read parks come bac
   await f.engine.pullOnce();
   const [listedGone, readGone] = f.mirroredTaskIds().sort() as [string, string];
   const stopped = (taskId: string, patch: Record<string, unknown>) => {
-    const opId = f.mirror.editTask(taskId, patch)?.opId ?? '';
-    f.mirror.startOp(opId);
-    f.mirror.failOp(opId, 'failed', { status: 422 });
+    const opId = f.mirror.tasks.edit(taskId, patch)?.opId ?? '';
+    f.mirror.outbox.start(opId);
+    f.mirror.outbox.fail(opId, 'failed', { status: 422 });
     return opId;
   };
   const listedOp = stopped(listedGone, { title: 'mine', assignee: 'nobody' });
@@ -63,7 +63,7 @@ test('through the worker, the edits a complete pass or a 404 read parks come bac
     expect.objectContaining({ opId: listedOp, entityId: listedGone, fields: ['title', 'assignee'] }),
     expect.objectContaining({ opId: readOp, entityId: readGone, fields: ['title'] }),
   ]);
-  expect(f.mirror.openConflictCount()).toBe(2);
+  expect(f.mirror.outbox.openConflictCount()).toBe(2);
 });
 
 test('through the worker, a malformed page is refused there before anything of it is written', async () => {

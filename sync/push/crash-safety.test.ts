@@ -85,9 +85,10 @@ test.each(KILL_POINTS)(
     const ids = f.taskIds(4);
     await f.loadTasks(ids);
     const titles = ['crash one', 'crash two', 'crash three', 'crash four'];
-    for (const title of titles) f.mirror.createTask({ title });
-    for (const [i, id] of ids.entries()) f.mirror.editTask(id, { description: `edit ${i} survives a kill` });
-    const queued = f.mirror.outboxOps().length;
+    for (const title of titles) f.mirror.tasks.create({ title });
+    for (const [i, id] of ids.entries())
+      f.mirror.tasks.edit(id, { description: `edit ${i} survives a kill` });
+    const queued = f.mirror.outbox.list().length;
     f.mirror.close();
     const creates = f.emulator.control.creates().tasks;
     const requests = f.emulator.control.requests().length;
@@ -118,13 +119,13 @@ test.each(KILL_POINTS)(
 
     const mirror = await openMirror(f.file);
     try {
-      expect(mirror.outboxOps()).toHaveLength(queued);
-      expect(mirror.outboxOps().filter((op) => op.state !== 'done')).toEqual([]);
+      expect(mirror.outbox.list()).toHaveLength(queued);
+      expect(mirror.outbox.list().filter((op) => op.state !== 'done')).toEqual([]);
       for (const title of titles) {
         const id = server.find((t) => t.title === title)?.task_id as string;
-        expect(mirror.getTask(id)).toMatchObject({ pending: false });
+        expect(mirror.tasks.get(id)).toMatchObject({ pending: false });
       }
-      expect([...mirror.exportTasks()].filter((json) => json.includes('"task_id":"local-'))).toEqual([]);
+      expect([...mirror.tasks.exportJson()].filter((json) => json.includes('"task_id":"local-'))).toEqual([]);
     } finally {
       mirror.close();
     }

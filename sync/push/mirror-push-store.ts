@@ -28,22 +28,23 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
   // busy handler: the pusher runs on the app's main thread.
   const write = <T>(work: () => T): Promise<T> => writeWhenFree(mirror, work);
   return {
-    orgId: () => Promise.resolve(mirror.account().orgId),
-    ready: (limit) => Promise.resolve(mirror.readyOps(limit).map(pushOpOf)),
-    start: (opId) => write(() => pushOpOf(mirror.startOp(opId))),
-    unstart: (op) => write(() => mirror.unstartOp(op.opId, { state: op.state, attempts: op.attempts })),
-    settle: (opId, answer) => write(() => mirror.settleOp(opId, answer)),
+    orgId: () => Promise.resolve(mirror.identity.account().orgId),
+    ready: (limit) => Promise.resolve(mirror.outbox.ready(limit).map(pushOpOf)),
+    start: (opId) => write(() => pushOpOf(mirror.outbox.start(opId))),
+    unstart: (op) => write(() => mirror.outbox.unstart(op.opId, { state: op.state, attempts: op.attempts })),
+    settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
     landServerCopy: async (server) => {
-      await write(() => mirror.applyServerTask(server.task, server.etag));
+      await write(() => mirror.tasks.applyServerCopy(server.task, server.etag));
     },
-    rebase: (opId, rebase) => write(() => mirror.rebaseOp(opId, rebase)),
+    rebase: (opId, rebase) => write(() => mirror.outbox.rebase(opId, rebase)),
     conflict: async (opId, conflict) => {
-      await write(() => mirror.conflictOp(opId, conflict));
+      await write(() => mirror.outbox.conflict(opId, conflict));
     },
-    holdDelete: (opId, theirsEtag, problem) => write(() => mirror.holdDelete(opId, theirsEtag, problem)),
-    fail: (opId, state, problem) => write(() => mirror.failOp(opId, state, problem)),
-    unblockAll: () => write(() => mirror.unblockAll()),
-    openConflictCount: () => Promise.resolve(mirror.openConflictCount()),
+    holdDelete: (opId, theirsEtag, problem) =>
+      write(() => mirror.outbox.holdDelete(opId, theirsEtag, problem)),
+    fail: (opId, state, problem) => write(() => mirror.outbox.fail(opId, state, problem)),
+    unblockAll: () => write(() => mirror.outbox.unblockAll()),
+    openConflictCount: () => Promise.resolve(mirror.outbox.openConflictCount()),
   };
 }
 

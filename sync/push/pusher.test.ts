@@ -56,9 +56,9 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const baseEtag = f.mirror.getTask(taskId)?.etag;
+    const baseEtag = f.mirror.tasks.get(taskId)?.etag;
     const priority = other(f, taskId, 'priority');
-    const edit = f.mirror.editTask(taskId, { priority });
+    const edit = f.mirror.tasks.edit(taskId, { priority });
     f.emulator.control.clearRequests();
 
     const summary = await f.pusher.pushAll();
@@ -74,10 +74,10 @@ describe('updates', () => {
     expect(f.emulator.control.task(taskId)?.priority).toBe(priority);
     const history = f.emulator.control.history(taskId).at(-1);
     expect(history?.metadata).toEqual([expect.objectContaining({ field: 'priority' })]);
-    const mirrored = f.mirror.getTask(taskId);
+    const mirrored = f.mirror.tasks.get(taskId);
     expect(mirrored).toMatchObject({ pending: false, etag: f.emulator.control.taskEtag(taskId) });
     expect(mirrored?.server?.priority).toBe(priority);
-    expect(f.mirror.outboxOps(['queued', 'in_flight'])).toEqual([]);
+    expect(f.mirror.outbox.list(['queued', 'in_flight'])).toEqual([]);
     expect(eventsOf(f, 'pushed')).toEqual([
       expect.objectContaining({ opId: edit?.opId, kind: 'update', entityId: taskId, serverId: taskId }),
     ]);
@@ -87,9 +87,9 @@ describe('updates', () => {
     const f = await start();
     await f.loadListed();
     const [taskId] = f.taskIds(1) as [string];
-    expect(f.mirror.getTask(taskId)?.etag).toBeNull();
+    expect(f.mirror.tasks.get(taskId)?.etag).toBeNull();
     const etagBefore = f.emulator.control.taskEtag(taskId);
-    f.mirror.editTask(taskId, { title: 'Read first, then write' });
+    f.mirror.tasks.edit(taskId, { title: 'Read first, then write' });
     f.emulator.control.clearRequests();
 
     await f.pusher.pushAll();
@@ -106,10 +106,10 @@ describe('updates', () => {
     await f.loadTasks([taskId]);
     const status = other(f, taskId, 'status');
     const priority = other(f, taskId, 'priority');
-    f.mirror.editTask(taskId, { status: other(f, taskId, 'status', [status]) });
-    f.mirror.editTask(taskId, { priority, tags: ['b', 'a'] });
-    f.mirror.editTask(taskId, { status });
-    expect(f.mirror.outboxOps()).toHaveLength(1);
+    f.mirror.tasks.edit(taskId, { status: other(f, taskId, 'status', [status]) });
+    f.mirror.tasks.edit(taskId, { priority, tags: ['b', 'a'] });
+    f.mirror.tasks.edit(taskId, { status });
+    expect(f.mirror.outbox.list()).toHaveLength(1);
     f.emulator.control.clearRequests();
 
     await f.pusher.pushAll();
@@ -127,11 +127,11 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const first = f.mirror.editTask(taskId, { title: 'First body' });
+    const first = f.mirror.tasks.edit(taskId, { title: 'First body' });
     // As if a previous process sent it and died before the answer.
-    f.mirror.startOp(first?.opId as string);
+    f.mirror.outbox.start(first?.opId as string);
     const priority = other(f, taskId, 'priority');
-    const second = f.mirror.editTask(taskId, { title: 'Second body', priority });
+    const second = f.mirror.tasks.edit(taskId, { title: 'Second body', priority });
     expect(second?.opId).not.toBe(first?.opId);
     f.emulator.control.clearRequests();
 
@@ -148,7 +148,7 @@ describe('updates', () => {
     await f.loadTasks([taskId]);
     const priority = other(f, taskId, 'priority');
     const status = other(f, taskId, 'status');
-    f.mirror.editTask(taskId, { priority });
+    f.mirror.tasks.edit(taskId, { priority });
     f.emulator.control.peerEdit(taskId, { title: 'Renamed by the peer', status });
     const theirEtag = f.emulator.control.taskEtag(taskId);
     f.emulator.control.clearRequests();
@@ -163,8 +163,12 @@ describe('updates', () => {
     ]);
     expect(f.emulator.control.requests()[2]?.ifMatch).toBe(theirEtag);
     expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'Renamed by the peer', status, priority });
-    expect(f.mirror.getTask(taskId)?.task).toMatchObject({ title: 'Renamed by the peer', status, priority });
-    expect(f.mirror.getTask(taskId)).toMatchObject({
+    expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({
+      title: 'Renamed by the peer',
+      status,
+      priority,
+    });
+    expect(f.mirror.tasks.get(taskId)).toMatchObject({
       pending: false,
       etag: f.emulator.control.taskEtag(taskId),
     });
@@ -178,7 +182,7 @@ describe('updates', () => {
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
     const status = other(f, taskId, 'status');
-    f.mirror.editTask(taskId, { status });
+    f.mirror.tasks.edit(taskId, { status });
     f.emulator.control.peerEdit(taskId, { status });
     f.emulator.control.clearRequests();
 
@@ -189,8 +193,8 @@ describe('updates', () => {
       'GET 200',
     ]);
     expect(summary).toMatchObject({ pushed: 1, conflicts: 0 });
-    expect(f.mirror.getTask(taskId)).toMatchObject({ pending: false });
-    expect(f.mirror.getTask(taskId)?.task.status).toBe(status);
+    expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: false });
+    expect(f.mirror.tasks.get(taskId)?.task.status).toBe(status);
     expect(eventsOf(f, 'merged')).toEqual([
       expect.objectContaining({ entityId: taskId, rebased: [], taken: [], settled: ['status'] }),
     ]);
@@ -200,8 +204,8 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const base = f.mirror.getTask(taskId)?.server;
-    const edit = f.mirror.editTask(taskId, { title: 'Mine', description: 'only mine' });
+    const base = f.mirror.tasks.get(taskId)?.server;
+    const edit = f.mirror.tasks.edit(taskId, { title: 'Mine', description: 'only mine' });
     const priority = other(f, taskId, 'priority');
     f.emulator.control.peerEdit(taskId, { title: 'Theirs', priority });
     f.emulator.control.clearRequests();
@@ -213,7 +217,7 @@ describe('updates', () => {
     const server = f.emulator.control.task(taskId);
     expect(server).toMatchObject({ title: 'Theirs', priority });
     expect(server?.description).toBe(base?.description ?? null);
-    const conflicts = f.mirror.conflicts('open');
+    const conflicts = f.mirror.outbox.conflicts('open');
     expect(conflicts).toEqual([
       expect.objectContaining({
         opId: edit?.opId,
@@ -226,12 +230,12 @@ describe('updates', () => {
       }),
     ]);
     // The person still sees their own edit; their change to another field is taken.
-    expect(f.mirror.getTask(taskId)?.task).toMatchObject({
+    expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({
       title: 'Mine',
       description: 'only mine',
       priority,
     });
-    expect(f.mirror.outboxOp(edit?.opId as string).state).toBe('conflict');
+    expect(f.mirror.outbox.op(edit?.opId as string).state).toBe('conflict');
     expect(eventsOf(f, 'conflict')).toEqual([
       expect.objectContaining({ conflict: 'edited', fields: ['title'], entityId: taskId }),
     ]);
@@ -251,13 +255,13 @@ describe('updates', () => {
       const [taskId] = f.taskIds(1) as [string];
       await f.loadTasks([taskId]);
       const priority = other(f, taskId, 'priority');
-      f.mirror.editTask(taskId, { title: 'Mine', priority });
+      f.mirror.tasks.edit(taskId, { title: 'Mine', priority });
       f.emulator.control.peerEdit(taskId, { title: 'Theirs' });
       await f.pusher.pushAll();
-      const [conflict] = f.mirror.conflicts('open');
+      const [conflict] = f.mirror.outbox.conflicts('open');
       const theirEtag = f.emulator.control.taskEtag(taskId);
 
-      f.mirror.resolveConflict(conflict?.conflictId as string, { take });
+      f.mirror.outbox.resolve(conflict?.conflictId as string, { take });
       f.emulator.control.clearRequests();
       const summary = await f.pusher.pushAll();
 
@@ -266,8 +270,8 @@ describe('updates', () => {
         expect.objectContaining({ method: 'PATCH', status: 200, ifMatch: theirEtag }),
       ]);
       expect(f.emulator.control.task(taskId)).toMatchObject({ title: expectedServer, priority });
-      expect(f.mirror.getTask(taskId)?.task).toMatchObject({ title: expectedLocal, priority });
-      expect(f.mirror.openConflictCount()).toBe(0);
+      expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({ title: expectedLocal, priority });
+      expect(f.mirror.outbox.openConflictCount()).toBe(0);
     },
   );
 
@@ -275,11 +279,11 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    f.mirror.editTask(taskId, { title: 'Mine' });
+    f.mirror.tasks.edit(taskId, { title: 'Mine' });
     f.emulator.control.peerEdit(taskId, { title: 'Theirs' });
     await f.pusher.pushAll();
-    const [conflict] = f.mirror.conflicts('open');
-    f.mirror.resolveConflict(conflict?.conflictId as string, { value: 'Both, merged by hand' });
+    const [conflict] = f.mirror.outbox.conflicts('open');
+    f.mirror.outbox.resolve(conflict?.conflictId as string, { value: 'Both, merged by hand' });
 
     await f.pusher.pushAll();
 
@@ -290,41 +294,41 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    f.mirror.editTask(taskId, { title: 'Edited while it was deleted' });
+    f.mirror.tasks.edit(taskId, { title: 'Edited while it was deleted' });
     f.emulator.control.peerDelete(taskId);
     const before = f.emulator.control.taskCount();
 
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 0, conflicts: 1 });
-    const [conflict] = f.mirror.conflicts('open');
+    const [conflict] = f.mirror.outbox.conflicts('open');
     expect(conflict).toMatchObject({ entityId: taskId, field: '*' });
     expect(eventsOf(f, 'conflict')).toEqual([
       expect.objectContaining({ conflict: 'deleted-remotely', entityId: taskId }),
     ]);
-    expect(f.mirror.getTask(taskId)?.task.title).toBe('Edited while it was deleted');
+    expect(f.mirror.tasks.get(taskId)?.task.title).toBe('Edited while it was deleted');
 
-    f.mirror.resolveConflict(conflict?.conflictId as string, { take: 'mine' });
+    f.mirror.outbox.resolve(conflict?.conflictId as string, { take: 'mine' });
     await f.pusher.pushAll();
 
     expect(f.emulator.control.taskCount()).toBe(before + 1);
     const recreated = f.emulator.control.tasks().find((t) => t.title === 'Edited while it was deleted');
     expect(recreated).toBeDefined();
-    expect(f.mirror.getTask(recreated?.task_id as string)?.pending).toBe(false);
+    expect(f.mirror.tasks.get(recreated?.task_id as string)?.pending).toBe(false);
   });
 
   test('404 on an update resolved with theirs drops the edit and the task', async () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    f.mirror.editTask(taskId, { title: 'Gone anyway' });
+    f.mirror.tasks.edit(taskId, { title: 'Gone anyway' });
     f.emulator.control.peerDelete(taskId);
     await f.pusher.pushAll();
-    const [conflict] = f.mirror.conflicts('open');
+    const [conflict] = f.mirror.outbox.conflicts('open');
 
-    f.mirror.resolveConflict(conflict?.conflictId as string, { take: 'theirs' });
+    f.mirror.outbox.resolve(conflict?.conflictId as string, { take: 'theirs' });
 
-    expect(f.mirror.getTask(taskId)).toBeNull();
+    expect(f.mirror.tasks.get(taskId)).toBeNull();
     f.emulator.control.clearRequests();
     expect((await f.pusher.pushAll()).requests).toBe(0);
   });
@@ -333,12 +337,12 @@ describe('updates', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const edit = f.mirror.editTask(taskId, { assignee: 'nobody-by-that-name' });
+    const edit = f.mirror.tasks.edit(taskId, { assignee: 'nobody-by-that-name' });
 
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 0, failed: 1 });
-    const op = f.mirror.outboxOp(edit?.opId as string);
+    const op = f.mirror.outbox.op(edit?.opId as string);
     expect(op.state).toBe('failed');
     expect(op.lastProblem).toMatchObject({
       status: 422,
@@ -349,9 +353,9 @@ describe('updates', () => {
       expect.objectContaining({ opId: edit?.opId, error: having({ status: 422 }) }),
     ]);
     // Still shown as the person typed it until they change it.
-    expect(f.mirror.getTask(taskId)?.task.assignee).toBe('nobody-by-that-name');
+    expect(f.mirror.tasks.get(taskId)?.task.assignee).toBe('nobody-by-that-name');
 
-    const retried = f.mirror.retryOp(edit?.opId as string, { assignee: f.emulator.peer.username });
+    const retried = f.mirror.outbox.retry(edit?.opId as string, { assignee: f.emulator.peer.username });
     expect(retried).not.toBe(edit?.opId);
     await f.pusher.pushAll();
     expect(f.emulator.control.task(taskId)?.assignee).toBe(f.emulator.peer.username);
@@ -361,11 +365,11 @@ describe('updates', () => {
 describe('creates', () => {
   test('a create is a POST keyed by its operation id; the temporary id is replaced, and an edit queued on it follows', async () => {
     const f = await start();
-    const created = f.mirror.createTask({ title: 'Made offline', priority: 'high', status: 'not_started' });
-    f.mirror.startOp(created.opId); // sent once already: later edits cannot fold into it
-    f.mirror.unstartOp(created.opId, { state: 'queued', attempts: 1 });
-    f.mirror.editTask(created.taskId, { status: 'in_progress' });
-    const subtask = f.mirror.createTask({ title: 'Child of a new task', parent_task_id: created.taskId });
+    const created = f.mirror.tasks.create({ title: 'Made offline', priority: 'high', status: 'not_started' });
+    f.mirror.outbox.start(created.opId); // sent once already: later edits cannot fold into it
+    f.mirror.outbox.unstart(created.opId, { state: 'queued', attempts: 1 });
+    f.mirror.tasks.edit(created.taskId, { status: 'in_progress' });
+    const subtask = f.mirror.tasks.create({ title: 'Child of a new task', parent_task_id: created.taskId });
     const before = f.emulator.control.creates().tasks;
     f.emulator.control.clearRequests();
 
@@ -379,10 +383,10 @@ describe('creates', () => {
     expect(server).toMatchObject({ priority: 'high', status: 'in_progress' });
     const child = f.emulator.control.tasks().find((t) => t.title === 'Child of a new task');
     expect(child?.parent_task_id).toBe(server?.task_id);
-    expect(f.mirror.getTask(created.taskId)).toBeNull();
-    expect(f.mirror.getTask(server?.task_id as string)).toMatchObject({ pending: false });
-    expect(f.mirror.getTask(child?.task_id as string)?.task.parent_task_id).toBe(server?.task_id);
-    expect(f.mirror.getTask(subtask.taskId)).toBeNull();
+    expect(f.mirror.tasks.get(created.taskId)).toBeNull();
+    expect(f.mirror.tasks.get(server?.task_id as string)).toMatchObject({ pending: false });
+    expect(f.mirror.tasks.get(child?.task_id as string)?.task.parent_task_id).toBe(server?.task_id);
+    expect(f.mirror.tasks.get(subtask.taskId)).toBeNull();
     expect(eventsOf(f, 'id-remapped')).toEqual(
       expect.arrayContaining([
         { type: 'id-remapped', entityType: 'task', from: created.taskId, to: server?.task_id },
@@ -392,7 +396,7 @@ describe('creates', () => {
 
   test('an answer lost on the way back is replayed by the key: the task is created once', async () => {
     const f = await start();
-    const created = f.mirror.createTask({ title: 'Exactly once' });
+    const created = f.mirror.tasks.create({ title: 'Exactly once' });
     // One drop: the emulator runs the create again when a REPLAYED answer is dropped too (its bug, reported).
     f.emulator.control.faults.dropConnections(1, { method: 'POST', pathPrefix: '/v1/tasks' });
     const before = f.emulator.control.creates().tasks;
@@ -405,12 +409,12 @@ describe('creates', () => {
     expect(posts.map((r) => r.idempotencyKey)).toEqual([created.opId, created.opId]);
     const made = f.emulator.control.tasks().filter((t) => t.title === 'Exactly once');
     expect(made).toHaveLength(1);
-    expect(f.mirror.getTask(made[0]?.task_id as string)).toMatchObject({ pending: false });
+    expect(f.mirror.tasks.get(made[0]?.task_id as string)).toMatchObject({ pending: false });
   });
 
   test('offline: the push stops with a network error, the create stays sendable under its key, and goes once later', async () => {
     const f = await start();
-    const created = f.mirror.createTask({ title: 'Sent while offline' });
+    const created = f.mirror.tasks.create({ title: 'Sent while offline' });
     // Nothing listens there: every attempt is refused, as when the network is down.
     const offline = new ApiClient({
       baseUrl: 'http://127.0.0.1:9',
@@ -426,12 +430,12 @@ describe('creates', () => {
     } finally {
       await offline.close();
     }
-    const op = f.mirror.outboxOp(created.opId);
+    const op = f.mirror.outbox.op(created.opId);
     expect(op).toMatchObject({ state: 'queued', lastProblem: having({ type: 'network' }) });
     expect(op.attempts).toBe(1);
     // Sent once (maybe): a later edit does not fold into it.
-    f.mirror.editTask(created.taskId, { description: 'written after the first attempt' });
-    expect(f.mirror.outboxOps()).toHaveLength(2);
+    f.mirror.tasks.edit(created.taskId, { description: 'written after the first attempt' });
+    expect(f.mirror.outbox.list()).toHaveLength(2);
 
     await f.pusher.pushAll();
 
@@ -446,35 +450,35 @@ describe('deletes', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const etag = f.mirror.getTask(taskId)?.etag;
-    f.mirror.deleteTask(taskId);
+    const etag = f.mirror.tasks.get(taskId)?.etag;
+    f.mirror.tasks.delete(taskId);
     f.emulator.control.clearRequests();
 
     await f.pusher.pushAll();
 
     expect(writes(f)).toEqual([expect.objectContaining({ method: 'DELETE', status: 204, ifMatch: etag })]);
     expect(f.emulator.control.task(taskId)).toBeUndefined();
-    expect(f.mirror.getTask(taskId)).toBeNull();
+    expect(f.mirror.tasks.get(taskId)).toBeNull();
   });
 
   test('a delete of a task changed since waits for the person; retrying deletes the new version', async () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const removal = f.mirror.deleteTask(taskId);
+    const removal = f.mirror.tasks.delete(taskId);
     f.emulator.control.peerEdit(taskId, { title: 'Still wanted?' });
 
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 0, failed: 1 });
     expect(f.emulator.control.task(taskId)?.title).toBe('Still wanted?');
-    const op = f.mirror.outboxOp(removal?.opId as string);
+    const op = f.mirror.outbox.op(removal?.opId as string);
     expect(op).toMatchObject({
       state: 'failed',
       lastProblem: having({ type: 'edited-remotely' }),
     });
 
-    f.mirror.retryOp(op.opId);
+    f.mirror.outbox.retry(op.opId);
     await f.pusher.pushAll();
     expect(f.emulator.control.task(taskId)).toBeUndefined();
   });
@@ -485,15 +489,15 @@ describe('refusals that stop writing', () => {
     const f = await start({ token: 'test' });
     const ids = f.taskIds(2);
     await f.loadTasks(ids);
-    const first = f.mirror.editTask(ids[0] as string, { title: 'read-only 1' });
-    f.mirror.editTask(ids[1] as string, { title: 'read-only 2' });
+    const first = f.mirror.tasks.edit(ids[0] as string, { title: 'read-only 1' });
+    f.mirror.tasks.edit(ids[1] as string, { title: 'read-only 2' });
     f.emulator.control.clearRequests();
 
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 0, failed: 1 });
     expect(writes(f)).toHaveLength(1);
-    expect(f.mirror.outboxOp(first?.opId as string)).toMatchObject({
+    expect(f.mirror.outbox.op(first?.opId as string)).toMatchObject({
       state: 'blocked',
       lastProblem: having({ status: 403, type: 'test-token-read-only' }),
     });
@@ -501,9 +505,9 @@ describe('refusals that stop writing', () => {
     expect(eventsOf(f, 'read-only')).toEqual([
       expect.objectContaining({ scope: 'tasks:write', reason: 'test-token-read-only' }),
     ]);
-    expect(f.mirror.outboxOps(['queued'])).toHaveLength(1);
+    expect(f.mirror.outbox.list(['queued'])).toHaveLength(1);
     // Edits stay on screen.
-    expect(f.mirror.getTask(ids[0] as string)?.task.title).toBe('read-only 1');
+    expect(f.mirror.tasks.get(ids[0] as string)?.task.title).toBe('read-only 1');
 
     // Signed in with a writable token: blocked operations go again.
     const writable = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(f.emulator.tokens.live) });
@@ -515,7 +519,7 @@ describe('refusals that stop writing', () => {
     const f = await start();
     const ids = f.taskIds(3);
     await f.loadTasks(ids);
-    for (const [i, id] of ids.entries()) f.mirror.editTask(id, { title: `token swap ${i}` });
+    for (const [i, id] of ids.entries()) f.mirror.tasks.edit(id, { title: `token swap ${i}` });
     let token = f.emulator.tokens.test;
     const api = new ApiClient({
       baseUrl: f.emulator.baseUrl,
@@ -526,12 +530,12 @@ describe('refusals that stop writing', () => {
       const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api });
       expect(await pusher.pushAll()).toMatchObject({ failed: 1, requests: 1 });
       expect(await pusher.pushAll()).toMatchObject({ failed: 1, requests: 1 });
-      expect(f.mirror.outboxOps(['blocked'])).toHaveLength(2);
+      expect(f.mirror.outbox.list(['blocked'])).toHaveLength(2);
 
       token = f.emulator.tokens.live;
       expect((await pusher.pushAll()).pushed).toBe(1);
       expect(pusher.readOnlyScopes.size).toBe(0);
-      f.mirror.unblockAll();
+      f.mirror.outbox.unblockAll();
       expect((await pusher.pushAll()).pushed).toBe(2);
       for (const [i, id] of ids.entries()) expect(f.emulator.control.task(id)?.title).toBe(`token swap ${i}`);
     } finally {
@@ -543,13 +547,13 @@ describe('refusals that stop writing', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    const edit = f.mirror.editTask(taskId, { title: 'no scope for this' });
+    const edit = f.mirror.tasks.edit(taskId, { title: 'no scope for this' });
     const { token } = f.emulator.control.mintToken({ scopes: ['tasks:read'] });
     const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(token) });
 
     await pusher.pushAll();
 
-    expect(f.mirror.outboxOp(edit?.opId as string)).toMatchObject({
+    expect(f.mirror.outbox.op(edit?.opId as string)).toMatchObject({
       state: 'blocked',
       lastProblem: having({ status: 403, type: 'insufficient-scope' }),
     });
@@ -560,11 +564,11 @@ describe('refusals that stop writing', () => {
     const f = await start();
     const ids = f.taskIds(2);
     await f.loadTasks(ids);
-    f.mirror.editTask(ids[0] as string, { title: 'signed out before this' });
-    f.mirror.createTask({ title: 'Not yet' });
+    f.mirror.tasks.edit(ids[0] as string, { title: 'signed out before this' });
+    f.mirror.tasks.create({ title: 'Not yet' });
     const minted = f.emulator.control.mintToken({ scopes: ['tasks:write'] });
     f.emulator.control.revokeToken(minted.record.token_id);
-    const withoutTime = () => f.mirror.outboxOps().map(({ updatedAt: _, ...op }) => op);
+    const withoutTime = () => f.mirror.outbox.list().map(({ updatedAt: _, ...op }) => op);
     const before = withoutTime();
     const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(minted.token) });
 
@@ -580,16 +584,16 @@ describe('transient failures', () => {
     const f = await start();
     const ids = f.taskIds(2);
     await f.loadTasks(ids);
-    const a = f.mirror.editTask(ids[0] as string, { title: 'through two 500s' });
+    const a = f.mirror.tasks.edit(ids[0] as string, { title: 'through two 500s' });
     f.emulator.control.faults.serverErrors(2, { method: 'PATCH' });
 
     expect((await f.pusher.pushAll()).pushed).toBe(1);
 
-    const b = f.mirror.editTask(ids[1] as string, { title: 'after many 500s' });
+    const b = f.mirror.tasks.edit(ids[1] as string, { title: 'after many 500s' });
     f.emulator.control.faults.serverErrors(20, { method: 'PATCH' });
     const summary = await f.pusher.pushAll();
     expect(summary.pushed).toBe(0);
-    expect(f.mirror.outboxOp(b?.opId as string)).toMatchObject({
+    expect(f.mirror.outbox.op(b?.opId as string)).toMatchObject({
       state: 'queued',
       lastProblem: having({ status: 500 }),
     });
@@ -604,7 +608,7 @@ describe('transient failures', () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
-    f.mirror.editTask(taskId, { title: 'Lost answer' });
+    f.mirror.tasks.edit(taskId, { title: 'Lost answer' });
     f.emulator.control.faults.dropConnections(1, { method: 'PATCH' });
     f.emulator.control.clearRequests();
 
@@ -617,17 +621,19 @@ describe('transient failures', () => {
       'GET 200',
     ]);
     expect(f.emulator.control.history(taskId).filter((h) => h.action === 'updated')).toHaveLength(1);
-    expect(f.mirror.getTask(taskId)).toMatchObject({ pending: false });
+    expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: false });
   });
 
   test('many tasks are pushed, each once, in the order of their edits', async () => {
     const f = await start({ seedTasks: 30 });
     const ids = f.taskIds(20);
     await f.loadTasks(ids);
-    for (const [i, id] of ids.entries()) f.mirror.editTask(id, { position: 10_000 + i });
+    for (const [i, id] of ids.entries()) f.mirror.tasks.edit(id, { position: 10_000 + i });
     for (const id of ids.slice(0, 5)) {
-      f.mirror.startOp(f.mirror.outboxOps(['queued']).find((op) => op.entityId === id)?.opId as string);
-      f.mirror.editTask(id, { title: `second edit of ${id}` });
+      f.mirror.outbox.start(
+        f.mirror.outbox.list(['queued']).find((op) => op.entityId === id)?.opId as string,
+      );
+      f.mirror.tasks.edit(id, { title: `second edit of ${id}` });
     }
     f.emulator.control.clearRequests();
 
@@ -651,20 +657,20 @@ describe('what a conflict keeps for the person', () => {
     await f.loadTasks([taskId]);
     const priority = other(f, taskId, 'priority');
     const status = other(f, taskId, 'status');
-    const edit = f.mirror.editTask(taskId, { title: 'Mine', description: 'only mine', priority, status });
+    const edit = f.mirror.tasks.edit(taskId, { title: 'Mine', description: 'only mine', priority, status });
     // Theirs: the title differently (conflict), the priority alike (settled), and the status back and forth is no change.
     f.emulator.control.peerEdit(taskId, { title: 'Theirs', priority });
 
     await f.pusher.pushAll();
 
-    const op = f.mirror.outboxOp(edit?.opId as string);
+    const op = f.mirror.outbox.op(edit?.opId as string);
     expect(op.state).toBe('conflict');
     expect(op.lastProblem).toMatchObject({
       status: 412,
       type: 'edited-remotely',
       merge: { rebased: ['description', 'status'], taken: [], settled: ['priority'] },
     });
-    expect(f.mirror.conflicts('open').map((c) => c.field)).toEqual(['title']);
+    expect(f.mirror.outbox.conflicts('open').map((c) => c.field)).toEqual(['title']);
   });
 
   test("a task moved out of the token's reach keeps the edit as a draft to re-create, with the server's answer (404: the service hides it)", async () => {
@@ -683,18 +689,18 @@ describe('what a conflict keeps for the person', () => {
       api: f.apiWith(restricted),
       onEvent: (event) => events.push(event),
     });
-    const edit = f.mirror.editTask(task.task_id, { title: 'Written before it moved away' });
+    const edit = f.mirror.tasks.edit(task.task_id, { title: 'Written before it moved away' });
     f.emulator.control.peerEdit(task.task_id, { project_id: elsewhere, goal_id: null });
 
     const summary = await pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 0, conflicts: 1 });
-    const op = f.mirror.outboxOp(edit?.opId as string);
+    const op = f.mirror.outbox.op(edit?.opId as string);
     expect(op).toMatchObject({ state: 'conflict', lastProblem: having({ status: 404 }) });
-    const [conflict] = f.mirror.conflicts('open');
+    const [conflict] = f.mirror.outbox.conflicts('open');
     expect(conflict).toMatchObject({ entityId: task.task_id, field: '*' });
     expect(conflict?.mine).toEqual({ title: 'Written before it moved away' });
-    expect(f.mirror.getTask(task.task_id)?.task.title).toBe('Written before it moved away');
+    expect(f.mirror.tasks.get(task.task_id)?.task.title).toBe('Written before it moved away');
     expect(events).toEqual([expect.objectContaining({ type: 'conflict', conflict: 'deleted-remotely' })]);
   });
 
@@ -709,14 +715,14 @@ describe('what a conflict keeps for the person', () => {
     await f.loadTasks([task.task_id]);
     const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
     const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(restricted) });
-    const edit = f.mirror.editTask(task.task_id, { project_id: elsewhere });
+    const edit = f.mirror.tasks.edit(task.task_id, { project_id: elsewhere });
 
     await pusher.pushAll();
 
-    expect(f.mirror.outboxOp(edit?.opId as string)).toMatchObject({
+    expect(f.mirror.outbox.op(edit?.opId as string)).toMatchObject({
       state: 'failed',
       lastProblem: having({ status: 403 }),
     });
-    expect(f.mirror.conflicts('open')).toEqual([]);
+    expect(f.mirror.outbox.conflicts('open')).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ test('requests, a retried server error, the sync summary, a conflict and a clean
     .tasks()
     .find((t) => t.assignee === f.emulator.me.username && t.status !== 'completed');
   if (!mine) throw new Error('the seed has no open task of mine');
-  f.mirror.editTask(mine.task_id, { title: 'Mine, locally' });
+  f.mirror.tasks.edit(mine.task_id, { title: 'Mine, locally' });
   f.emulator.control.peerEdit(mine.task_id, { title: 'Theirs, remotely' });
   await f.engine.syncOnce();
   const [conflict] = syncLog.query({ kinds: ['conflict'] }).entries;
@@ -66,7 +66,7 @@ test('requests, a retried server error, the sync summary, a conflict and a clean
     .tasks()
     .find((t) => t.task_id !== mine.task_id && t.assignee === f.emulator.me.username);
   if (!other) throw new Error('the seed has no second task of mine');
-  f.mirror.editTask(other.task_id, { due_date: '2031-01-02' });
+  f.mirror.tasks.edit(other.task_id, { due_date: '2031-01-02' });
   f.emulator.control.peerEdit(other.task_id, { title: 'Renamed by the peer' });
   await f.engine.syncOnce();
   const [merge] = syncLog.query({ kinds: ['merge'], text: other.task_id }).entries;

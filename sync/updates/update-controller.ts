@@ -96,7 +96,8 @@ export class UpdateController {
     try {
       offered = await this.#options.updater.check();
     } catch (error) {
-      this.failed(error);
+      // electron-updater reports it twice, as an 'error' event and as this rejection: the first one counts.
+      if (this.#phase.kind === 'checking') this.failed(error);
       return;
     }
     // A download may already have reported (electron-updater emits before check resolves).

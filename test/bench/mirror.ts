@@ -205,7 +205,7 @@ const mirror = await openMirror(file, {
   flushLogInBackground: true,
   ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
 });
-mirror.setAccount({ orgId: 'org_bench', username: 'user7' });
+mirror.identity.setAccount({ orgId: 'org_bench', username: 'user7' });
 
 console.error(`generating ${TASKS} tasks…`);
 const tasks = Array.from({ length: TASKS }, (_, i) => generateTask(i));
@@ -213,7 +213,7 @@ sampleRss();
 
 // ---- upsert: a first sync, page by page -----------------------------------------
 console.error('applying pages…');
-mirror.beginPass('tasks');
+mirror.passes.begin('tasks');
 let pageIndex = 0;
 let applyMs = 0;
 let applyCpuMs = 0;
@@ -223,7 +223,7 @@ for (let at = 0; at < tasks.length; at += PAGE) {
   const last = at + PAGE >= tasks.length;
   const cpu = process.cpuUsage();
   const { ms } = timedInWorker(() =>
-    mirror.applyPage({
+    mirror.passes.applyPage({
       collection: 'tasks',
       pageIndex,
       cursorSent: pageIndex === 0 ? null : `c${pageIndex}`,
@@ -252,7 +252,7 @@ if (values.verbose) {
   console.error(`  slow pages: ${slow.map(([i, ms]) => `#${i} ${ms.toFixed(0)} ms`).join(', ')}`);
 }
 const completeCpu = process.cpuUsage();
-const complete = timedInWorker(() => mirror.completePass('tasks', '', pageIndex - 1));
+const complete = timedInWorker(() => mirror.passes.complete('tasks', '', pageIndex - 1));
 // A first load builds its sort indexes after the pass, one step per macrotask: their time counts too.
 await mirror.sortIndexesReady();
 const buildCpu = process.cpuUsage(completeCpu);
@@ -329,7 +329,7 @@ function listTimes(
       let after: string | null = null;
       for (let p = 0; p < pages; p++) {
         const { value, ms, cpuMs } = timed(
-          () => app.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit, after }),
+          () => app.tasks.query(new URLSearchParams(q), { me, today: TODAY, limit, after }),
           `page ${p} of ${q} (round ${round})`,
         );
         if (round > 0) {
@@ -405,8 +405,8 @@ let shortCountMaxStep = 0;
 let shortCountMaxStepCpu = 0;
 for (let round = 0; round < 4; round++) {
   for (const q of SHORT) {
-    app.queryTasks(new URLSearchParams(q), { me, today: TODAY, limit: 40 });
-    const steps = app.countTaskSteps(new URLSearchParams(q), { me, today: TODAY });
+    app.tasks.query(new URLSearchParams(q), { me, today: TODAY, limit: 40 });
+    const steps = app.tasks.countSteps(new URLSearchParams(q), { me, today: TODAY });
     const start = performance.now();
     let cpuMs = 0;
     for (let done = false; !done;) {
@@ -432,7 +432,7 @@ console.error(
   `search: selective p95 ${percentile(selective.times, 95).toFixed(2)} ms (${[...selective.paths].join(',')}), broad p95 ${percentile(broad.times, 95).toFixed(2)} ms (${[...broad.paths].join(',')})`,
 );
 for (const q of [...SELECTIVE, ...BROAD, ...SHORT]) {
-  const count = app.countTasks(new URLSearchParams(q), { me, today: TODAY });
+  const count = app.tasks.count(new URLSearchParams(q), { me, today: TODAY });
   console.error(`  ${count} tasks match ${decodeURIComponent(q)}`);
 }
 
@@ -441,7 +441,7 @@ const edits: number[] = [];
 for (let i = 0; i < 200; i++) {
   const taskId = (tasks[(i * 487) % tasks.length] as { task_id: string }).task_id;
   const patch = i % 2 === 0 ? { status: 'in_progress' } : { title: `Edited ${i} ${words(3)}` };
-  edits.push(timed(() => app.editTask(taskId, patch), 'an edit').ms);
+  edits.push(timed(() => app.tasks.edit(taskId, patch), 'an edit').ms);
 }
 console.error(
   `longest main-process step: ${maxBlock.toFixed(1)} ms, ${maxBlockWhat}; in CPU ${maxBlockCpu.toFixed(1)} ms, ${maxBlockCpuWhat}`,

@@ -178,7 +178,7 @@ try {
   const initialS = (performance.now() - t0) / 1000;
   loopDelay.disable();
   const maxBlockMs = loopDelay.max / 1e6;
-  const mirroredTasks = main.mirror.taskCount();
+  const mirroredTasks = main.mirror.tasks.total();
   const walked = await getsSent();
   log(
     `initial: ${mirroredTasks} tasks, ${initial.requests} requests in ${round(initialS)} s, max block ${round(maxBlockMs, 1)} ms`,
@@ -232,10 +232,10 @@ try {
     });
     // The first tasks by creation, read as a page (not the whole mirror: that would be what the heap measures).
     const today = new Date().toISOString().slice(0, 10);
-    const ids = main.mirror
-      .queryTasks(new URLSearchParams({ sort_by: 'created_at' }), { me: '', today, limit: editCount })
+    const ids = main.mirror.tasks
+      .query(new URLSearchParams({ sort_by: 'created_at' }), { me: '', today, limit: editCount })
       .items.map((task) => task.task_id);
-    for (const [k, id] of ids.entries()) main.mirror.editTask(id, { title: `bench edit ${k}` });
+    for (const [k, id] of ids.entries()) main.mirror.tasks.edit(id, { title: `bench edit ${k}` });
     t0 = performance.now();
     const summary = await pusher.pushOnce();
     const pushS = (performance.now() - t0) / 1000;
@@ -256,7 +256,7 @@ try {
   t0 = performance.now();
   await loop.engine.pullOnce();
   const loopbackS = (performance.now() - t0) / 1000;
-  const loopbackTasks = loop.mirror.taskCount();
+  const loopbackTasks = loop.mirror.tasks.total();
   await loop.engine.close();
   loop.mirror.close();
   log(`loopback: ${loopbackTasks} tasks in ${round(loopbackS)} s`);

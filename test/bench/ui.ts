@@ -66,8 +66,8 @@ const PAGE_PROBES = `
 async function waitForFirstSync(host: Awaited<ReturnType<typeof startE2eHost>>): Promise<string> {
   for (;;) {
     const runtime = host.accounts.currentRuntime();
-    const pass = runtime?.mirror.passState('tasks');
-    if (runtime && pass?.state === 'complete' && runtime.mirror.taskCount() >= taskCount) {
+    const pass = runtime?.mirror.passes.state('tasks');
+    if (runtime && pass?.state === 'complete' && runtime.mirror.tasks.total() >= taskCount) {
       return runtime.mirror.file;
     }
     await new Promise((done) => setTimeout(done, 500));

@@ -86,7 +86,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
     },
     apiWith,
     mirroredTaskIds() {
-      return [...fixture.mirror.exportTasks()].map(
+      return [...fixture.mirror.tasks.exportJson()].map(
         (json) => (JSON.parse(json) as { task_id: string }).task_id,
       );
     },

@@ -143,13 +143,13 @@ async function apply(world: World, action: Action): Promise<void> {
     case 'local-edit': {
       if (!handle) return;
       const value = valueOf(world, 'mine', action.field, action.pick);
-      const before = mirror.getTask(handle.id)?.server?.[action.field];
+      const before = mirror.tasks.get(handle.id)?.server?.[action.field];
       const seen = world.seen.get(handle) ?? new Map<Field, JsonValue[]>();
       seen.set(action.field, [...(seen.get(action.field) ?? []), (before ?? null) as JsonValue, value]);
       world.seen.set(handle, seen);
       let queued: { opId: string } | null;
       try {
-        queued = mirror.editTask(handle.id, { [action.field]: value });
+        queued = mirror.tasks.edit(handle.id, { [action.field]: value });
       } catch (error) {
         if (error instanceof NotInMirrorError) return; // deleted, or not pulled yet: no edit was made
         throw error;
@@ -167,7 +167,7 @@ async function apply(world: World, action: Action): Promise<void> {
     }
     case 'local-create': {
       world.counter += 1;
-      const created = mirror.createTask({ title: `mine created ${world.counter}` });
+      const created = mirror.tasks.create({ title: `mine created ${world.counter}` });
       const handle: Handle = { id: created.taskId };
       handles.push(handle);
       world.intents.set(handle, new Map([['title', `mine created ${world.counter}`]]));
@@ -230,11 +230,11 @@ export async function settle(world: World): Promise<void> {
 
 export function check(world: World): void {
   const { emulator, mirror } = world;
-  const ops = mirror.outboxOps(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
+  const ops = mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked']);
   const inConflict = new Set(ops.filter((op) => op.state === 'conflict').map((op) => op.entityId));
   // Everything settled, or waits in (or behind) a conflict.
   expect(ops.filter((op) => !inConflict.has(op.entityId))).toEqual([]);
-  expect(new Set(mirror.conflicts('open').map((c) => c.entityId))).toEqual(inConflict);
+  expect(new Set(mirror.outbox.conflicts('open').map((c) => c.entityId))).toEqual(inConflict);
 
   // No create happened twice, and every local create reached the server.
   expect(emulator.control.creates().tasks).toBe(world.localCreates + world.peerCreates);
@@ -242,7 +242,7 @@ export function check(world: World): void {
 
   // Every task in the mirror equals the server's where no conflict is open.
   const local = new Map(
-    [...mirror.exportTasks()]
+    [...mirror.tasks.exportJson()]
       .map((json) => JSON.parse(json) as Record<string, unknown>)
       .map((task) => [task.task_id as string, task]),
   );
@@ -308,7 +308,7 @@ export async function convergenceRun(
     retry: FAST_RETRY,
   });
   try {
-    mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+    mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
     const handles: Handle[] = [];
     const engine = new SyncEngine({
       mirror,

@@ -46,7 +46,7 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
   const dir = await mkdtemp(join(tmpdir(), 'svc-push-'));
   const file = join(dir, 'mirror.db');
   const mirror = await openMirror(file);
-  mirror.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
+  mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
   const clients: ApiClient[] = [];
   const apiWith = (token: string): ApiClient => {
     const client = new ApiClient({
@@ -73,13 +73,13 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
       for (const taskId of taskIds) {
         const answer = await reader.read(taskOperations.get, { taskId });
         if (answer.status !== 200) throw new Error(`tasks.get ${taskId} answered ${answer.status}`);
-        mirror.applyServerTask(answer.body, answer.etag);
+        mirror.tasks.applyServerCopy(answer.body, answer.etag);
       }
     },
     async loadListed() {
       const answer = await reader.listPage(taskOperations.list, { orgId: emulator.orgId }, { limit: 1000 });
       if (answer.status !== 200) throw new Error(`tasks.list answered ${answer.status}`);
-      mirror.applyPage({
+      mirror.passes.applyPage({
         collection: 'tasks',
         partial: true,
         pageIndex: 0,

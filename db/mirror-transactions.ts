@@ -1,0 +1,20 @@
+// The mirror's transaction discipline as its parts see it: every write of a
+// part runs through `write` (one immediate transaction, the right durability,
+// word-index upkeep, file problems as MirrorStorageError), every read through `read`.
+
+/** How a part's writes and reads run on the mirror's connection (db/mirror.ts implements it). */
+export interface MirrorTransactions {
+  /**
+   * Runs `work` as one immediate transaction (a savepoint when one is open);
+   * `server` data commits without fsync, a person's edit (`local`, the default) with it.
+   */
+  write<T>(work: () => T, durability?: 'local' | 'server'): T;
+  /** Runs `work` as one transaction that fails at once as `locked` instead of waiting for the lock. */
+  withoutWaiting<T>(work: () => T): T;
+  /** Runs a read; file problems become MirrorStorageError. */
+  read<T>(work: () => T): T;
+  /** The current time as ISO 8601 (the mirror's clock). */
+  now(): string;
+  /** Changes whenever the data may have (this connection's writes, other connections' commits): caches compare it. */
+  version(): string;
+}

@@ -1,0 +1,265 @@
+// The update controller driving electron-updater's own updater (in Node, see
+// test/support/node-app-updater.ts) against a local HTTP server that serves a
+// feed as electron-builder publishes it: latest.yml, latest-mac.yml and
+// latest-linux.yml beside the installers they describe.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { nodeAppUpdater, pendingDownloadDir } from '../../test/support/node-app-updater';
+import { followElectronUpdater } from './electron-updater-port';
+import type { UpdateController } from './update-controller';
+import { RETRY_AFTER_FAILURE_MS, type UpdateStatus } from './update-policy';
+
+const RELEASE_DATE = '2026-11-20T09:30:00.000Z';
+
+function sha512(bytes: Buffer): string {
+  return createHash('sha512').update(bytes).digest('base64');
+}
+
+function installer(name: string): Buffer {
+  // Big enough to come in several chunks, so progress is reported.
+  return Buffer.concat(Array.from({ length: 2000 }, (_, i) => Buffer.from(`${name} block ${i}\n`)));
+}
+
+interface Artifact {
+  readonly name: string;
+  readonly bytes: Buffer;
+  /** What the feed claims; the file's own by default. */
+  readonly sha512?: string;
+}
+
+/** A channel file as electron-builder writes it (files, then the legacy path/sha512 of the first). */
+function channelFile(version: string, artifacts: readonly Artifact[]): string {
+  const [first] = artifacts;
+  if (first === undefined) throw new Error('a release has files');
+  const claimed = (a: Artifact) => a.sha512 ?? sha512(a.bytes);
+  const files = artifacts.map(
+    (a) => `  - url: ${a.name}\n    sha512: ${claimed(a)}\n    size: ${a.bytes.length}\n`,
+  );
+  return [
+    `version: ${version}\n`,
+    'files:\n',
+    ...files,
+    `path: ${first.name}\n`,
+    `sha512: ${claimed(first)}\n`,
+    `releaseDate: '${RELEASE_DATE}'\n`,
+  ].join('');
+}
+
+function release(version: string, options: { debSha512?: string } = {}): Map<string, string | Buffer> {
+  const appImage = { name: `svc-desktop-${version}-linux-x86_64.AppImage`, bytes: installer('AppImage') };
+  const deb = {
+    name: `svc-desktop-${version}-linux-amd64.deb`,
+    bytes: installer(`deb ${version}`),
+    ...(options.debSha512 !== undefined ? { sha512: options.debSha512 } : {}),
+  };
+  const exe = { name: `svc-desktop-${version}-win-x64.exe`, bytes: installer('exe') };
+  const zip = { name: `svc-desktop-${version}-mac-arm64.zip`, bytes: installer('zip') };
+  const dmg = { name: `svc-desktop-${version}-mac-arm64.dmg`, bytes: installer('dmg') };
+  return new Map<string, string | Buffer>([
+    ['/latest-linux.yml', channelFile(version, [appImage, deb])],
+    ['/latest.yml', channelFile(version, [exe])],
+    ['/latest-mac.yml', channelFile(version, [zip, dmg])],
+    ...[appImage, deb, exe, zip, dmg].map((a) => [`/${a.name}`, a.bytes] as const),
+  ]);
+}
+
+let dir: string;
+let server: Server;
+let files: Map<string, string | Buffer>;
+let requests: string[];
+let controller: UpdateController | undefined;
+let installs: number;
+
+async function serve(): Promise<string> {
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    requests.push(path);
+    const body = files.get(path);
+    if (body === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-length': String(Buffer.byteLength(body)) }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'update-feed-'));
+  requests = [];
+  installs = 0;
+  files = new Map();
+});
+
+afterEach(async () => {
+  controller?.stop();
+  controller = undefined;
+  if (server.listening) await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The controller over a real updater of an installed 0.2.0; `now` is the controller's clock. */
+function follow(feedUrl: string, clock: { now: number }, platform?: 'linux' | 'darwin' | 'win32') {
+  const statuses: UpdateStatus[] = [];
+  let waiters: { test: (s: UpdateStatus) => boolean; resolve: (s: UpdateStatus) => void }[] = [];
+  const updater = nodeAppUpdater({
+    version: '0.2.0',
+    dir,
+    feedUrl,
+    ...(platform !== undefined ? { platform } : {}),
+  });
+  controller = followElectronUpdater(updater, {
+    network: () => ({ online: true, metered: false }),
+    outbox: () => ({ pending: 0, inFlight: 0 }),
+    syncNow: () => undefined,
+    now: () => clock.now,
+    install: () => {
+      installs += 1;
+      return Promise.resolve();
+    },
+    onChange: (status) => {
+      statuses.push(status);
+      const met = waiters.filter((w) => w.test(status));
+      waiters = waiters.filter((w) => !w.test(status));
+      for (const w of met) w.resolve(status);
+    },
+  });
+  const settled = (test: (s: UpdateStatus) => boolean) =>
+    new Promise<UpdateStatus>((resolve) => waiters.push({ test, resolve }));
+  return { controller, statuses, settled };
+}
+
+const done = (s: UpdateStatus) => s.state === 'ready' || s.state === 'failed' || s.state === 'idle';
+
+describe('an installed 0.2.0 following a generic feed', () => {
+  test('a newer version is downloaded in the background, verified, and offered as "Restart to update to 0.3.0"', async () => {
+    files = release('0.3.0');
+    const { controller, statuses, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    const status = await end;
+
+    expect(status).toMatchObject({
+      state: 'ready',
+      version: '0.3.0',
+      message: 'Restart to update to 0.3.0',
+      can_restart: true,
+    });
+    expect(statuses.map((s) => s.state)).toContain('downloading');
+    expect(requests).toEqual(['/latest-linux.yml', '/svc-desktop-0.3.0-linux-amd64.deb']);
+    const pending = pendingDownloadDir(dir);
+    expect(readFileSync(join(pending, 'svc-desktop-0.3.0-linux-amd64.deb'))).toEqual(
+      files.get('/svc-desktop-0.3.0-linux-amd64.deb'),
+    );
+
+    // Nothing queued: installs at once.
+    expect(controller.restartToUpdate()).toMatchObject({ state: 'waiting', version: '0.3.0' });
+    expect(installs).toBe(1);
+  });
+
+  test('the same version offers nothing and downloads nothing', async () => {
+    files = release('0.2.0');
+    const { controller, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    expect(await end).toMatchObject({ state: 'idle', message: null, can_restart: false });
+    expect(requests).toEqual(['/latest-linux.yml']);
+    expect(existsSync(pendingDownloadDir(dir))).toBe(false);
+    expect(controller.restartToUpdate()).toMatchObject({ state: 'idle' });
+    expect(installs).toBe(0);
+  });
+
+  test('a malformed feed is a clear error and nothing is downloaded', async () => {
+    files = new Map([['/latest-linux.yml', 'version: [0.3.0\nfiles: {{{\n']]);
+    const { controller, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    const status = await end;
+    expect(status).toMatchObject({ state: 'failed', reason: 'malformed-feed', can_restart: false });
+    expect(status.message).toMatch(
+      /^The update feed could not be read: Cannot parse update info from latest-linux\.yml/u,
+    );
+    expect(status.message).not.toContain('\n');
+    expect(requests).toEqual(['/latest-linux.yml']);
+    expect(existsSync(pendingDownloadDir(dir))).toBe(false);
+  });
+
+  test('a feed without a version is malformed too', async () => {
+    files = new Map([['/latest-linux.yml', `files:\n  - url: a.deb\n    sha512: abc\n    size: 3\n`]]);
+    const { controller, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    expect(await end).toMatchObject({ state: 'failed', reason: 'malformed-feed' });
+    expect(requests).toEqual(['/latest-linux.yml']);
+  });
+
+  test('an unreachable server is a clear error, retried after the retry time, and then succeeds', async () => {
+    const url = await serve();
+    await new Promise((resolve) => server.close(resolve));
+    const clock = { now: Date.parse('2026-11-24T12:00:00.000Z') };
+    const { controller, settled } = follow(url, clock);
+    let end = settled(done);
+    controller.start();
+    const status = await end;
+    expect(status).toMatchObject({
+      state: 'failed',
+      reason: 'unreachable',
+      retry_at: new Date(clock.now + RETRY_AFTER_FAILURE_MS).toISOString(),
+    });
+    expect(status.message).toMatch(/^Could not reach the update server: .*ECONNREFUSED/u);
+
+    // Not before its time.
+    clock.now += RETRY_AFTER_FAILURE_MS - 1;
+    controller.tick();
+    expect(controller.status().state).toBe('failed');
+
+    files = release('0.3.0');
+    const port = Number(new URL(url).port);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    clock.now += 1;
+    end = settled(done);
+    controller.tick();
+    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
+  });
+
+  test('a download whose sha512 does not match is refused and deleted', async () => {
+    files = release('0.3.0', { debSha512: sha512(Buffer.from('some other file')) });
+    const { controller, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    const status = await end;
+    expect(status).toMatchObject({ state: 'failed', reason: 'checksum-mismatch', can_restart: false });
+    expect(status.message).toMatch(
+      /^The downloaded update did not match its checksum and was deleted: sha512 checksum mismatch/u,
+    );
+    expect(requests).toContain('/svc-desktop-0.3.0-linux-amd64.deb');
+    // Nothing kept: neither the pending file nor the partial download beside it.
+    const cache = join(dir, 'cache', 'svc-desktop-updater');
+    const kept = existsSync(cache) ? readdirSync(cache, { recursive: true }).map(String) : [];
+    expect(kept.filter((name) => name.endsWith('.deb'))).toEqual([]);
+    expect(controller.restartToUpdate()).toMatchObject({ state: 'failed' });
+    expect(installs).toBe(0);
+  });
+
+  test.each([
+    ['win32', '/latest.yml'],
+    ['darwin', '/latest-mac.yml'],
+    ['linux', '/latest-linux.yml'],
+  ] as const)('on %s the feed is read from %s', async (platform, channel) => {
+    files = release('0.3.0');
+    const updater = nodeAppUpdater({ version: '0.2.0', dir, feedUrl: await serve(), platform });
+    updater.autoDownload = false;
+    const result = await updater.checkForUpdates();
+    expect(result).toMatchObject({
+      isUpdateAvailable: true,
+      updateInfo: { version: '0.3.0', releaseDate: RELEASE_DATE },
+    });
+    expect(requests).toEqual([channel]);
+  });
+});
