@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/start';
+import { startRelayProxy } from '../pull/testing/relay-proxy';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
 
@@ -271,5 +272,47 @@ describe('sync in process', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('check --base-url');
     expect(lastLine(run)).toMatchObject({ pulled: 0, pushed: 0 });
+  });
+});
+
+describe('who the token is', () => {
+  const meRequests = () => emulator.control.requests().filter((r) => r.path === '/v1/me').length;
+
+  test('one run asks /v1/me once, on a new mirror and again on a re-sync', async () => {
+    expect((await cli([...syncArgs(), '--token', emulator.tokens.live])).code).toBe(0);
+    expect(meRequests()).toBe(1);
+
+    emulator.control.clearRequests();
+    const again = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+
+    expect(again.code, again.stderr).toBe(0);
+    expect(meRequests()).toBe(1);
+    expect(lastLine(again).requests).toBe(emulator.control.requests().length);
+  });
+
+  test('a service whose /v1/me names no organization: the organizations list says which, and the sync succeeds', async () => {
+    const relay = await startRelayProxy(emulator.baseUrl);
+    relay.rewrite = (url, body) => {
+      if (url.split('?')[0] !== '/v1/me') return body;
+      const { org_id: _dropped, ...rest } = JSON.parse(body) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    };
+    try {
+      const run = await cli([
+        'sync',
+        '--base-url',
+        relay.baseUrl,
+        '--db',
+        db,
+        '--token',
+        emulator.tokens.live,
+      ]);
+
+      expect(run.code, run.stderr).toBe(0);
+      expect(lastLine(run)).toMatchObject({ tasks: emulator.control.taskCount(), conflicts: 0, failed: [] });
+      expect(meRequests()).toBe(1);
+    } finally {
+      await relay.close();
+    }
   });
 });

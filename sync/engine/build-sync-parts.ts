@@ -39,6 +39,12 @@ export interface SyncPartsOptions {
    * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
    */
   pullRunPolicy?: Partial<PullRunPolicy>;
+  /**
+   * What the puller keeps in memory between pulls (single-read ETags), when
+   * the caller read `/v1/me` with it first (readMeAhead in sync/pull/resources/me.ts):
+   * the first full pull then takes that answer instead of asking again.
+   */
+  pullMemo?: Map<string, unknown>;
 }
 
 /** What the parts need besides their options: the account's mirror and client, and where events go. */
@@ -78,6 +84,7 @@ export function buildSyncParts(deps: SyncPartsDeps): SyncParts {
     clock,
     ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
     ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
+    ...(deps.pullMemo !== undefined ? { memo: deps.pullMemo } : {}),
   });
   const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock, onEvent: emit };
   const pusher = deps.createPusher ? deps.createPusher(pusherDeps) : createMirrorPusher(pusherDeps);

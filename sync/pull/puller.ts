@@ -59,6 +59,8 @@ export interface PullerOptions {
   clock?: ApiClock;
   /** The run's time budget and backoff (defaults in pull-run-policy.ts). */
   runPolicy?: Partial<PullRunPolicy>;
+  /** What pulls keep in memory between them (PullContext.memo); given when the caller read `/v1/me` ahead with it. */
+  memo?: Map<string, unknown>;
 }
 
 /** A unit that failed after its tries: the error and how many tries it had. */
@@ -76,7 +78,7 @@ const unitKey = (collection: PulledCollection, scope: string): string => `${coll
 const OPEN_TASK_SCOPE_LIMIT = 200;
 
 export class Puller implements PullRunner {
-  private readonly memo = new Map<string, unknown>();
+  private readonly memo: Map<string, unknown>;
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly commentWatch: number;
@@ -92,6 +94,7 @@ export class Puller implements PullRunner {
 
   constructor(private readonly options: PullerOptions) {
     this.clock = options.clock ?? systemApiClock;
+    this.memo = options.memo ?? new Map<string, unknown>();
     this.policy = { ...DEFAULT_PULL_RUN_POLICY, ...options.runPolicy };
     this.now = options.now ?? (() => this.clock.now());
     this.concurrency = options.concurrency ?? 8;

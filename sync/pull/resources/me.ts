@@ -7,6 +7,8 @@ import { emptyResult, type PullContext, type PulledResource, type ResourcePullRe
 
 const ME_ETAG = 'me.etag';
 const ME_BODY = 'me.body';
+/** Set by readMeAhead: whether that read was a 304, until the next full pull's `me` takes it. */
+const ME_AHEAD = 'me.ahead';
 
 export interface MeFields {
   user_id: string;
@@ -61,11 +63,33 @@ export async function readMe(
   return { ...fields, notModified: false };
 }
 
+/**
+ * Reads `/v1/me` for whoever is about to start an engine's first full pull
+ * with this memo (the headless command needs the identity first): that
+ * pull's `me` then takes this answer instead of asking again, so a run
+ * asks once.
+ */
+export async function readMeAhead(
+  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal' | 'store'>,
+): Promise<MeFields & { notModified: boolean }> {
+  const me = await readMe(ctx);
+  ctx.memo.set(ME_AHEAD, me.notModified);
+  return me;
+}
+
+/** The answer readMeAhead left for this pull, taken once; null when there is none. */
+function takeReadAhead(memo: Map<string, unknown>): (MeFields & { notModified: boolean }) | null {
+  const notModified = memo.get(ME_AHEAD);
+  memo.delete(ME_AHEAD);
+  const body = rememberedMe(memo);
+  return typeof notModified === 'boolean' && body !== null ? { ...body, notModified } : null;
+}
+
 export const meResource: PulledResource = {
   collection: 'me',
   needs: [],
   async pull(ctx: PullContext): Promise<ResourcePullResult> {
-    const me = await readMe(ctx);
+    const me = takeReadAhead(ctx.memo) ?? (await readMe(ctx));
     const result = emptyResult();
     if (me.notModified) result.notModified = 1;
     else {
