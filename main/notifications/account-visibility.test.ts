@@ -183,7 +183,7 @@ test('pause stops polling and pushes until resumed (the edit waits, counted); th
   const mirror = f.accounts.runtime(f.account.id).mirror;
   const view = async () => (await call(handlers, 'sync:accounts', undefined)) as SyncAccountsView;
   // Running: the engine polls on its own.
-  await until(() => mirror.passState('tasks')?.completedAt != null, 'the first sync');
+  await until(() => mirror.passes.state('tasks')?.completedAt != null, 'the first sync');
   f.emulator.control.clearRequests();
   await until(() => f.emulator.control.requests().length > 0, 'a poll');
   const running = await view();
@@ -206,7 +206,7 @@ test('pause stops polling and pushes until resumed (the edit waits, counted); th
   f.emulator.control.clearRequests();
   const mine = f.emulator.control.tasks().find((t) => t.assignee === f.emulator.me.username);
   if (!mine) throw new Error('the seed has no task of mine');
-  mirror.editTask(mine.task_id, { due_date: '2031-05-06' });
+  mirror.tasks.edit(mine.task_id, { due_date: '2031-05-06' });
   f.engine.localEdit();
   f.visibility.syncNow();
   // Many poll periods and push delays: nothing reaches the server while paused.

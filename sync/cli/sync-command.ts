@@ -180,7 +180,7 @@ async function readIdentity(
 
 /** Operations that did not settle: anything left but `done`, conflicts included. */
 function unsettledCount(mirror: Mirror): number {
-  return mirror.outboxOps(UNSETTLED_STATES).length;
+  return mirror.outbox.list(UNSETTLED_STATES).length;
 }
 
 export async function syncCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -212,8 +212,8 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   const summary = (): SyncCommandSummary => ({
     pulled,
     pushed,
-    conflicts: mirror?.openConflictCount() ?? 0,
-    tasks: mirror?.taskCount() ?? 0,
+    conflicts: mirror?.outbox.openConflictCount() ?? 0,
+    tasks: mirror?.tasks.total() ?? 0,
     requests: api.stats.requests,
     not_modified: api.stats.notModified,
     failed: failed.map(collectionFailureLine),
@@ -224,15 +224,15 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     // The engine's pulls keep what they learn here: /v1/me is asked once per run.
     const pullMemo = new Map<string, unknown>();
     const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal);
-    const known = mirror.account();
+    const known = mirror.identity.account();
     if (known.orgId !== null && known.orgId !== orgId) {
       throw new UsageError(
         `sync: ${file} is the mirror of organization ${known.orgId}, but the token is for ${orgId}; use another --db for this account`,
       );
     }
-    mirror.setAccount({ orgId, username: me.username });
+    mirror.identity.setAccount({ orgId, username: me.username });
     // This run's token may write where an earlier one could not: blocked operations try again.
-    mirror.unblockAll();
+    mirror.outbox.unblockAll();
 
     // Set from the engine's events (a closure), so kept in an object the compiler does not narrow.
     const outcome: { signedOut: SignedOutError | null } = { signedOut: null };
@@ -268,7 +268,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
         `sync: ${failed.length} collection(s) not synced (${failed.map(unitName).join(', ')}); the rest was synced, and the next sync tries them again\n`,
       );
     }
-    const open = mirror.openConflictCount();
+    const open = mirror.outbox.openConflictCount();
     const unsettled = unsettledCount(mirror);
     if (open > 0 || unsettled > 0) {
       io.stderr(
