@@ -36,7 +36,7 @@ export function accountDiagnostics(watched: WatchedAccount, facts: DiagnosticsFa
       tray: facts.trayHeadline,
     },
     people,
-    secrets: [],
+    secrets: watched.secrets(),
     salt: log.salt,
     generatedAt: facts.generatedAt,
   });

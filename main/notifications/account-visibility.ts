@@ -192,6 +192,7 @@ export class AccountVisibility {
         w?.close();
         w = new WatchedAccount(runtime, {
           settings: () => this.options.settings.get(),
+          secrets: () => this.options.accounts.knownSecrets(),
           display: (batch) => this.options.display(batch),
           ...(this.options.now ? { now: this.options.now } : {}),
           ...(this.options.utcOffsetMinutes ? { utcOffsetMinutes: this.options.utcOffsetMinutes } : {}),

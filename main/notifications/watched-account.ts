@@ -25,6 +25,8 @@ export interface WatchedAccountOptions {
   logRows?: number;
   /** better-sqlite3 addon for Electron (main/native/sqlite-addon.ts). */
   nativeBinding?: string;
+  /** The live set of known secrets (every account's tokens, current and previous): redacted by value. */
+  secrets: () => readonly string[];
 }
 
 export class WatchedAccount {
@@ -39,6 +41,7 @@ export class WatchedAccount {
   ) {
     const identity = runtime.record.identity;
     this.log = new SyncLog(syncLogFileFor(runtime.mirror.file), {
+      secrets: options.secrets,
       ...(options.logRows !== undefined ? { maxRows: options.logRows } : {}),
       ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     });
@@ -51,6 +54,11 @@ export class WatchedAccount {
       ...(options.now ? { now: options.now } : {}),
       ...(options.utcOffsetMinutes ? { utcOffsetMinutes: options.utcOffsetMinutes } : {}),
     });
+  }
+
+  /** The secrets its log and diagnostics redact by value, as known now. */
+  secrets(): readonly string[] {
+    return this.options.secrets();
   }
 
   /** The account's status as its sync events left it: the runtime's, the one every view reads. */

@@ -3,7 +3,7 @@
 // read-only test tokens, the same-account rule, sign-in refused by the
 // service without losing queued edits, sign-out, restarts, several accounts.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -21,7 +21,11 @@ import {
   startStandardAuthServer,
 } from '../auth/testing/standard-auth-server';
 import { createMirrorPusher } from '../push/mirror-push-store';
-import { AccountMismatchError, TokenNotAcceptedError } from './account-errors';
+import {
+  AccountMismatchError,
+  AccountRegistryUnreadableError,
+  TokenNotAcceptedError,
+} from './account-errors';
 import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
 import { REGISTRY_FILE_NAME } from './account-registry';
 import type { AccountRuntime, AccountState, AccountSyncEngine } from './account-runtime';
@@ -630,4 +634,49 @@ describe('pause', () => {
     manager.resume();
     expect(engines.running.get(account.id)).toBe(false);
   });
+});
+
+describe('a tampered accounts file', () => {
+  test.each([
+    ['a relative path out of the folder', () => '../victim.sqlite'],
+    ['an absolute path', () => join(directory, 'victim.sqlite')],
+  ])(
+    'naming %s as a mirror is refused with a clear error, and nothing outside the folder is opened or removed',
+    async (_case, tamperedName) => {
+      const accounts = join(directory, 'accounts');
+      const manager = await openManager({ directory: accounts });
+      const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+      await closeManager(manager);
+      // The real mirror, moved out of the folder: a SQLite file the app could open, migrate and delete.
+      const victim = join(directory, 'victim.sqlite');
+      await rename(account.mirror_path, victim);
+      const registryFile = join(accounts, REGISTRY_FILE_NAME);
+      const registry = JSON.parse(await readFile(registryFile, 'utf8')) as {
+        accounts: { mirror_file: string }[];
+      };
+      registry.accounts[0]!.mirror_file = tamperedName();
+      const tampered = `${JSON.stringify(registry, null, 2)}\n`;
+      await writeFile(registryFile, tampered);
+      const before = await readFile(victim);
+
+      const reopened = AccountManager.open<Mirror, AccountSyncEngine>({
+        directory: accounts,
+        secrets: withEncryptionReport(new FileSecretStore(secretsFile), true),
+        defaults: { base_url: emulator.baseUrl, auth_url: emulator.authUrl, client_id: emulator.clientId },
+        createEngine: null,
+      });
+      const opened = await reopened.then(
+        (m) => {
+          managers.push(m);
+          return m;
+        },
+        (error: unknown) => error,
+      );
+      if (opened instanceof AccountManager) await opened.signOut(account.id, { keepQueuedEdits: false });
+      expect(opened).toBeInstanceOf(AccountRegistryUnreadableError);
+      expect((opened as Error).message).toMatch(/accounts\.0\.mirror_file/);
+      expect(await readFile(victim)).toEqual(before);
+      expect(await readFile(registryFile, 'utf8')).toBe(tampered);
+    },
+  );
 });

@@ -48,6 +48,7 @@ import {
   secretKeysOf,
 } from './account-secrets';
 import { identityOfToken } from './identity-check';
+import { KnownSecrets } from './known-secrets';
 import { type ServerSettings, resolveServerSettings } from './server-settings';
 
 export interface AccountManagerOptions<
@@ -145,6 +146,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   readonly #options: AccountManagerOptions<M, E>;
   readonly #registry: AccountRegistry;
   readonly #secrets: AccountSecrets;
+  readonly #known: KnownSecrets;
   readonly #runtimes = new Map<string, AccountRuntime<M, E>>();
   readonly #listeners = new Set<(event: AccountsEvent) => void>();
   /** The person paused syncing: engines of accounts signing in meanwhile do not start either. */
@@ -157,10 +159,12 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     options: AccountManagerOptions<M, E>,
     registry: AccountRegistry,
     secrets: AccountSecrets,
+    known: KnownSecrets,
   ) {
     this.#options = options;
     this.#registry = registry;
     this.#secrets = secrets;
+    this.#known = known;
   }
 
   /**
@@ -174,8 +178,13 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   ): Promise<AccountManager<M, E>> {
     await mkdir(options.directory, { recursive: true });
     const registry = await AccountRegistry.open(options.directory);
-    const secrets = new AccountSecrets(options.secrets, registry.contents.keep_secrets_without_keychain);
-    const manager = new AccountManager(options, registry, secrets);
+    const known = new KnownSecrets();
+    const secrets = new AccountSecrets(
+      options.secrets,
+      registry.contents.keep_secrets_without_keychain,
+      known,
+    );
+    const manager = new AccountManager(options, registry, secrets, known);
     for (const record of registry.accounts) {
       const runtime = await manager.#openRuntime(record);
       if (!record.signed_in) continue;
@@ -208,6 +217,15 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   currentRuntime(): AccountRuntime<M, E> | null {
     const id = this.#registry.contents.current_account_id;
     return id === null ? null : (this.#runtimes.get(id) ?? null);
+  }
+
+  /**
+   * Every token this run has held, of every account, current and previous
+   * (access, refresh, pasted): what the sync logs and diagnostics redact by
+   * value. Live: ask again for each redaction.
+   */
+  knownSecrets(): readonly string[] {
+    return this.#known.list();
   }
 
   /** Whether secrets outlive this run, and how (see SecretPersistence). The UI tells the person when `session-only`. */
@@ -293,6 +311,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
    */
   async signInWithToken(input: PastedTokenSignIn): Promise<SignInResult> {
     const pasted = classifyPastedToken(input.token);
+    this.#known.note(pasted.token);
     const server = this.#serverFor(input.accountId, input.server);
     const identity = await identityOfToken(server.base_url, pasted.token, this.#clientOptions());
     return this.#serialized(async () => {
@@ -331,6 +350,8 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     this.#attempt = attempt;
     // The browser's page waits for all of it: "Signed in" only once the account is kept.
     const finish = async (grant: TokenGrant): Promise<SignInResult> => {
+      this.#known.note(grant.accessToken);
+      this.#known.note(grant.refreshToken);
       const me = await identityOfToken(server.base_url, grant.accessToken, this.#clientOptions());
       // Our service's token answer names the organization (gaps.md); a standard server's does not, /v1/me may.
       const identity: AccountIdentity = { ...me, org_id: grant.orgId ?? me.org_id };
@@ -585,7 +606,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   ): AccountSession<E> {
     const record = runtime.record;
     let session: AccountSession<E> | null = null;
-    const credentials = watchedCredentials(inner, (reason) => {
+    const credentials = watchedCredentials(inner, this.#known, (reason) => {
       // A refresh that failed for another reason than the service refusing it (the secret store) is not a sign-out.
       const ended = keeper === null || keeper.state === 'signed-out' || reason !== 'token-expired';
       if (ended && session !== null) void this.#sessionRefused(runtime, session);
@@ -723,11 +744,15 @@ function defaultEngineFactory(
  */
 function watchedCredentials(
   inner: CredentialSource,
+  known: KnownSecrets,
   onRefused: (reason: ApiSignedOutReason) => void,
 ): CredentialSource {
   const watch = async (pending: Promise<string>): Promise<string> => {
     try {
-      return await pending;
+      // Every access token handed out, renewed ones too, is one the logs must never show.
+      const token = await pending;
+      known.note(token);
+      return token;
     } catch (error) {
       if (error instanceof ApiSignedOutError) onRefused(error.reason);
       throw error;

@@ -2,6 +2,7 @@
 // real OS keychain they are stored encrypted; without one (Linux `basic_text`)
 // they stay in memory for the session unless the person chose to keep them.
 import { MemorySecretStore, type SecretStore, refreshTokenKey } from '../auth/secret-store';
+import type { KnownSecrets } from './known-secrets';
 
 /** A SecretStore that says whether it really encrypts what it keeps between runs. */
 export interface AccountSecretStore extends SecretStore {
@@ -58,10 +59,13 @@ export class AccountSecrets implements SecretStore {
   readonly #persistent: AccountSecretStore;
   readonly #session = new MemorySecretStore();
   #keepWithoutKeychain: boolean;
+  readonly #known: KnownSecrets | undefined;
 
-  constructor(persistent: AccountSecretStore, keepWithoutKeychain: boolean) {
+  /** `known` learns every secret read or written here (refresh and pasted tokens), for redaction. */
+  constructor(persistent: AccountSecretStore, keepWithoutKeychain: boolean, known?: KnownSecrets) {
     this.#persistent = persistent;
     this.#keepWithoutKeychain = keepWithoutKeychain;
+    this.#known = known;
   }
 
   get persistence(): SecretPersistence {
@@ -71,10 +75,13 @@ export class AccountSecrets implements SecretStore {
     );
   }
 
-  get(key: string): Promise<string | undefined> {
-    return this.#target().get(key);
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.#target().get(key);
+    this.#known?.note(value);
+    return value;
   }
   set(key: string, value: string): Promise<void> {
+    this.#known?.note(value);
     return this.#target().set(key, value);
   }
   delete(key: string): Promise<void> {

@@ -105,7 +105,19 @@ afterEach(async () => {
 });
 
 /** The controller over a real updater of an installed 0.2.0; `now` is the controller's clock. */
-function follow(feedUrl: string, clock: { now: number }, platform?: 'linux' | 'darwin' | 'win32') {
+interface Surroundings {
+  network?: { online: boolean; metered: boolean };
+  outbox?: { pending: number; inFlight: number };
+  syncNow?: () => void;
+  onInstall?: () => void;
+}
+
+function follow(
+  feedUrl: string,
+  clock: { now: number },
+  platform?: 'linux' | 'darwin' | 'win32',
+  around: Surroundings = {},
+) {
   const statuses: UpdateStatus[] = [];
   let waiters: { test: (s: UpdateStatus) => boolean; resolve: (s: UpdateStatus) => void }[] = [];
   const updater = nodeAppUpdater({
@@ -115,12 +127,14 @@ function follow(feedUrl: string, clock: { now: number }, platform?: 'linux' | 'd
     ...(platform !== undefined ? { platform } : {}),
   });
   controller = followElectronUpdater(updater, {
-    network: () => ({ online: true, metered: false }),
-    outbox: () => ({ pending: 0, inFlight: 0 }),
-    syncNow: () => undefined,
+    network: () => around.network ?? { online: true, metered: false },
+    outbox: () => around.outbox ?? { pending: 0, inFlight: 0 },
+    syncNow: () => around.syncNow?.(),
     now: () => clock.now,
+    settlePollMs: 5,
     install: () => {
       installs += 1;
+      around.onInstall?.();
       return Promise.resolve();
     },
     onChange: (status) => {
@@ -161,6 +175,57 @@ describe('an installed 0.2.0 following a generic feed', () => {
     // Nothing queued: installs at once.
     expect(controller.restartToUpdate()).toMatchObject({ state: 'waiting', version: '0.3.0' });
     expect(installs).toBe(1);
+  });
+
+  test('"Restart to update" waits while edits are being sent, asks for a sync, and installs once they are', async () => {
+    files = release('0.3.0');
+    const outbox = { pending: 2, inFlight: 1 };
+    let syncs = 0;
+    let installed!: () => void;
+    const install = new Promise<void>((resolve) => (installed = resolve));
+    const clock = { now: 0 };
+    const { controller, settled } = follow(await serve(), clock, undefined, {
+      outbox,
+      syncNow: () => (syncs += 1),
+      onInstall: () => installed(),
+    });
+    const ready = settled(done);
+    controller.start();
+    expect(await ready).toMatchObject({ state: 'ready' });
+
+    const sent = settled(
+      (s) => s.state === 'waiting' && s.message === 'Sending 1 change, then restarting to update to 0.3.0',
+    );
+    expect(controller.restartToUpdate()).toMatchObject({
+      state: 'waiting',
+      message: 'Sending 2 changes, then restarting to update to 0.3.0',
+      can_restart: false,
+    });
+    expect(syncs).toBe(1);
+    expect(installs).toBe(0);
+    outbox.pending = 1;
+    outbox.inFlight = 0;
+    await sent;
+    expect(installs).toBe(0);
+    outbox.pending = 0;
+    await install;
+    expect(installs).toBe(1);
+  });
+
+  test('nothing is asked of the feed on a metered network, nor offline', async () => {
+    files = release('0.3.0');
+    const url = await serve();
+    for (const network of [
+      { online: true, metered: true },
+      { online: false, metered: false },
+    ]) {
+      const { controller } = follow(url, { now: 0 }, undefined, { network });
+      controller.start();
+      controller.tick();
+      expect(controller.status()).toMatchObject({ state: 'idle', message: null });
+      controller.stop();
+    }
+    expect(requests).toEqual([]);
   });
 
   test('the same version offers nothing and downloads nothing', async () => {

@@ -6,6 +6,7 @@ import { afterEach, expect, test } from 'vitest';
 import { LATEST_MIGRATION } from '../../db/migrations/index';
 import { openMirror } from '../../db/open-mirror';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../../db/test-mirror';
+import { outboxPendingOf } from './update-outbox';
 
 /**
  * Takes the latest migration back out of a file this code wrote, leaving what
@@ -18,7 +19,28 @@ const UNDO_LATEST: Readonly<Record<string, (db: Database.Database) => void>> = {
 };
 
 let handle: TestMirror | undefined;
-afterEach(() => handle?.cleanup());
+let other: TestMirror | undefined;
+afterEach(() => {
+  handle?.cleanup();
+  other?.cleanup();
+});
+
+test('a restart to update waits for what every account has queued or is sending, not for conflicts or refusals', async () => {
+  handle = await openTestMirror();
+  other = await openTestMirror();
+  const [a, b, c] = [taskJson(), taskJson(), taskJson()];
+  loadTasks(handle.mirror, [a, b]);
+  loadTasks(other.mirror, [c]);
+  expect(outboxPendingOf([handle.mirror, other.mirror])).toEqual({ pending: 0, inFlight: 0 });
+
+  handle.mirror.tasks.edit(a.task_id as string, { title: 'queued' });
+  const sending = handle.mirror.tasks.edit(b.task_id as string, { title: 'sending' }) as { opId: string };
+  handle.mirror.outbox.start(sending.opId);
+  const refused = other.mirror.tasks.edit(c.task_id as string, { title: 'refused' }) as { opId: string };
+  other.mirror.outbox.start(refused.opId);
+  other.mirror.outbox.fail(refused.opId, 'failed', { status: 422 });
+  expect(outboxPendingOf([handle.mirror, other.mirror])).toEqual({ pending: 2, inFlight: 1 });
+});
 
 test('queued and in-flight edits survive a restart to update whose new version migrates the mirror at open', async () => {
   handle = await openTestMirror();
