@@ -1,6 +1,8 @@
 // The page: the sign-in screen until an account is signed in, then the
 // workspace. The session (accounts, status, theme) starts here.
 import { useEffect } from 'react';
+import { LinkAccountChooser } from '../links/link-account-chooser';
+import { followLinks } from '../links/link-requests';
 import { SignInScreen } from '../sign-in/sign-in-screen';
 import { startSession, useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
@@ -22,6 +24,9 @@ export function App() {
     }
     return startSession();
   }, []);
+  // Links wait for the session's first account list, which would close a task opened before it.
+  const started = phase !== 'starting';
+  useEffect(() => (started ? followLinks() : undefined), [started]);
 
   if (phase === 'starting') {
     return (
@@ -35,8 +40,14 @@ export function App() {
       <>
         <NoticeBanner />
         <SignInScreen />
+        <LinkAccountChooser />
       </>
     );
   }
-  return <WorkspaceScreen />;
+  return (
+    <>
+      <WorkspaceScreen />
+      <LinkAccountChooser />
+    </>
+  );
 }

@@ -1,6 +1,7 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
+import { copyTaskLink } from '../links/link-requests';
 import { openConflict, openPendingChanges } from '../pending-changes/trust-store';
 import {
   requestSignOut,
@@ -208,6 +209,19 @@ export function buildCommands(): Command[] {
       run: () => {
         const taskId = targetTaskId();
         if (taskId !== null) openConflict(taskId);
+      },
+    });
+    commands.push({
+      id: 'copy-link',
+      label: 'Copy link to the selected task',
+      group: 'Selected task',
+      run: () => {
+        const taskId = targetTaskId();
+        if (taskId === null || taskId.startsWith('local-')) {
+          announce('This task has no link until the server has it.');
+          return;
+        }
+        void copyTaskLink(taskId);
       },
     });
     commands.push({

@@ -42,6 +42,10 @@ const TYPES_PEOPLE_MEET = [
   'storage-full',
   'storage-read-only',
   'storage-corrupt',
+  'link-malformed',
+  'link-unsupported',
+  'link-task-not-found',
+  'link-unavailable',
 ];
 
 describe('describeProblem', () => {

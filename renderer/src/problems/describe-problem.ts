@@ -146,6 +146,26 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
     detail: 'It is too long or not in the expected form.',
     action: 'none',
   },
+  'link-malformed': {
+    title: 'This link cannot be opened',
+    detail: 'It is not a complete svc-desktop task link. Copy the link again with “Copy link” in the task.',
+    action: 'none',
+  },
+  'link-unsupported': {
+    title: 'The app does not open this kind of link',
+    detail: 'Only task links (svc-desktop://task/…) open in the app.',
+    action: 'none',
+  },
+  'link-task-not-found': {
+    title: 'This task is not in any of your accounts’ synced data',
+    detail: 'Sign in to the account it belongs to, or sync now if it was created a moment ago.',
+    action: 'sync-now',
+  },
+  'link-unavailable': {
+    title: 'This task cannot be named by a link',
+    detail: 'Its id holds characters a link cannot carry. Find it by its title instead.',
+    action: 'none',
+  },
   'not-found': {
     title: 'This task is no longer here',
     detail: 'It was deleted, or you no longer have access to it.',

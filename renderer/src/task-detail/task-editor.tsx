@@ -6,6 +6,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 import type { TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
+import { copyTaskLink } from '../links/link-requests';
 import { describeProblem } from '../problems/describe-problem';
 import { showProblem, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
@@ -225,6 +226,12 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         <SyncMarkBadge mark={detail.sync_mark} />
         {detail.server_gone ? <span className="sync-mark sync-mark-failed">Gone from the server</span> : null}
         <span className="spacer" />
+        {/* A task not yet on the server has no lasting id to link to: it changes once the server has it. */}
+        {task.task_id.startsWith('local-') ? null : (
+          <button type="button" className="button" onClick={() => void copyTaskLink(task.task_id)}>
+            Copy link
+          </button>
+        )}
         <button
           type="button"
           className="button icon-button"

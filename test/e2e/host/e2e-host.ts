@@ -75,6 +75,8 @@ export interface E2eHost {
   readonly clipboard: readonly string[];
   /** Waits for the next URL the app asked to open in the browser. */
   nextOpenedUrl(timeoutMs?: number): Promise<string>;
+  /** The OS opened the app with this link (open-url, a second instance's argv): what main does with it. */
+  openLink(raw: string): ReturnType<DesktopServices['openLink']>;
   close(): Promise<void>;
 }
 
@@ -306,6 +308,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
         });
       });
     },
+    openLink: (raw) => services.openLink(raw),
     async close() {
       for (const stream of streams) stream.end();
       streams.clear();
