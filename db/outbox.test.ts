@@ -233,6 +233,55 @@ describe('the outbox', () => {
     expect(() => mirror.outbox.start('no-such-op')).toThrow(NotInMirrorError);
   });
 
+  test('the tally counts edits by what they wait for: sending, the person, a fix; settled ones not at all', () => {
+    const tasks = ['A', 'B', 'C', 'D', 'E', 'F'].map((title) => taskJson({ title }));
+    loadTasks(mirror, tasks);
+    const [a, b, c, d, e, f] = tasks.map((t) => t.task_id as string) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const edit = (id: string) => (mirror.tasks.edit(id, { title: `${id} edited` }) as { opId: string }).opId;
+    edit(a);
+    mirror.outbox.start(edit(b));
+    const failed = edit(c);
+    mirror.outbox.start(failed);
+    mirror.outbox.fail(failed, 'failed', { status: 422 });
+    const blocked = edit(d);
+    mirror.outbox.start(blocked);
+    mirror.outbox.fail(blocked, 'blocked', { type: 'test-token-read-only' });
+    const conflicted = edit(e);
+    mirror.outbox.start(conflicted);
+    mirror.outbox.conflict(conflicted, {
+      deleted: false,
+      theirsEtag: '"v2"',
+      fields: [
+        { field: 'title', base: 'E', mine: `${e} edited`, theirs: 'E theirs' },
+        { field: 'priority', base: null, mine: 'high', theirs: 'low' },
+      ],
+    });
+    const settled = edit(f);
+    mirror.outbox.start(settled);
+    mirror.outbox.settle(settled, {
+      task: serverVersion(tasks[5] ?? {}, { title: `${f} edited` }),
+      etag: '"v2"',
+    });
+
+    expect(mirror.outbox.counts()).toEqual({ pending: 2, conflicts: 1, failed: 2, unsettled: 5 });
+  });
+
+  test('queueing belongs inside a write of mirror.tasks: called on its own it is refused and queues nothing', () => {
+    const task = taskJson({ title: 'Alone' });
+    loadTasks(mirror, [task]);
+    expect(() => mirror.outbox.queueUpdate(task.task_id as string, { title: 'Outside' })).toThrow(
+      /inside a mirror write/,
+    );
+    expect(mirror.outbox.list()).toEqual([]);
+  });
+
   test('a create shows under a temporary id, and the server id replaces it everywhere', () => {
     const parent = mirror.tasks.create({ title: 'New parent', tags: ['fresh'] });
     expect(isTemporaryId(parent.taskId)).toBe(true);

@@ -28,7 +28,7 @@ export async function openTestMirror(options: OpenMirrorOptions = {}): Promise<T
   const dir = mkdtempSync(join(tmpdir(), 'mirror-test-'));
   const file = join(dir, 'mirror.db');
   const now = options.now ?? steppingClock();
-  // Tests read right after a load: its indexes are built inside completePass.
+  // Tests read right after a load: its indexes are built inside passes.complete.
   const defaults = { now, sortIndexBuild: 'at-once' as const };
   const handle: TestMirror = {
     mirror: await openMirror(file, { ...defaults, ...options }),
