@@ -1,11 +1,11 @@
 // openMirror's `nativeBinding`: the Electron app opens mirrors with an addon
 // outside node_modules (built for Electron); here a copy of Node's build
 // stands in for it, so the test sees the option is really used.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { openMirror } from './open-mirror';
 
 const nodeAddon = join(
@@ -39,4 +39,43 @@ test('a nativeBinding that is not there fails the open instead of silently loadi
   await expect(
     openMirror(join(directory, 'mirror.db'), { nativeBinding: join(directory, 'missing.node') }),
   ).rejects.toThrow(/missing\.node/);
+});
+
+describe('readable by its owner alone', () => {
+  let umask: number;
+  beforeAll(() => {
+    // The usual umask, which leaves new files readable by everyone (0644).
+    umask = process.umask(0o022);
+  });
+  afterAll(() => {
+    process.umask(umask);
+  });
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+  test('a new mirror, its -wal and its -shm are 0600', async () => {
+    const file = join(directory, 'mirror.sqlite');
+    const mirror = await openMirror(file);
+    try {
+      expect(modeOf(file)).toBe(0o600);
+      expect(modeOf(`${file}-wal`)).toBe(0o600);
+      expect(modeOf(`${file}-shm`)).toBe(0o600);
+    } finally {
+      mirror.close();
+    }
+  });
+
+  test('a mirror and companions left readable by others (an older version) are tightened at open', async () => {
+    const file = join(directory, 'mirror.sqlite');
+    (await openMirror(file)).close();
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+      writeFileSync(path, '', { flag: 'a' });
+      chmodSync(path, 0o644);
+    }
+    const mirror = await openMirror(file);
+    try {
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(modeOf(path)).toBe(0o600);
+    } finally {
+      mirror.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import { hasDeferredSortIndexes, restoreSortIndexes } from './deferred-indexes';
 import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
+import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from './owner-only-files';
 import type { MirrorDatabase } from './schema';
 import { searchBodyOf } from './task-columns';
 import { WordIndex } from './word-index';
@@ -142,6 +143,8 @@ export async function migrateFileTo(file: string, target: string): Promise<void>
 export async function openMirror(file: string, options: OpenMirrorOptions = {}): Promise<Mirror> {
   let db: Database.Database;
   try {
+    // People's task contents: readable by them alone (0600), -wal and -shm too.
+    prepareOwnerOnlyDatabase(file, { create: !(options.readonly ?? false) });
     db = new Database(file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
@@ -157,6 +160,7 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
     if (objects === 0 && !options.readonly) db.pragma(`page_size = ${options.pageSize ?? MIRROR_PAGE_SIZE}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
+      tightenDatabaseFiles(file);
       // WAL with synchronous=NORMAL may lose the last commits on power loss
       // (they are durable only at the next checkpoint). An edit the app has
       // acknowledged must survive that, so local writes (edits, the outbox)

@@ -3,7 +3,7 @@
 // read-only test tokens, the same-account rule, sign-in refused by the
 // service without losing queued edits, sign-out, restarts, several accounts.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -679,4 +679,40 @@ describe('a tampered accounts file', () => {
       expect(await readFile(registryFile, 'utf8')).toBe(tampered);
     },
   );
+});
+
+describe('readable by its owner alone', () => {
+  let umask: number;
+  beforeAll(() => {
+    // The usual umask, which leaves new folders and files readable by everyone.
+    umask = process.umask(0o022);
+  });
+  afterAll(() => {
+    process.umask(umask);
+  });
+  const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
+  test('the accounts folder is 0700 and every file in it 0600: registry, mirror and its -wal and -shm', async () => {
+    const accounts = join(directory, 'accounts');
+    const manager = await openManager({ directory: accounts });
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    expect(await modeOf(accounts)).toBe(0o700);
+    const files = await readdir(accounts);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        REGISTRY_FILE_NAME,
+        `mirror-${account.id}.sqlite`,
+        `mirror-${account.id}.sqlite-wal`,
+      ]),
+    );
+    for (const name of files) expect([name, await modeOf(join(accounts, name))]).toEqual([name, 0o600]);
+  });
+
+  test('a folder an older version made 0755 is tightened to 0700 at open', async () => {
+    const accounts = join(directory, 'accounts');
+    await mkdir(accounts, { mode: 0o755 });
+    await chmod(accounts, 0o755);
+    await openManager({ directory: accounts });
+    expect(await modeOf(accounts)).toBe(0o700);
+  });
 });

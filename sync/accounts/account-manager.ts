@@ -3,7 +3,7 @@
 // signs out (asking first when edits are queued), reacts to the service
 // refusing a saved sign-in, and switches between accounts. Main's IPC handlers
 // and the browser test host both drive the app's accounts through this class.
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Dispatcher } from 'undici';
 import { ApiClient, type ApiClientOptions } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
@@ -18,6 +18,7 @@ import { refreshTokenKey } from '../auth/secret-store';
 import type { TokenGrant } from '../auth/token-endpoint';
 import { TokenKeeper } from '../auth/token-keeper';
 import { openMirror as openMirrorFile } from '../../db/open-mirror';
+import { ensureOwnerOnlyDirectory } from '../../db/owner-only-files';
 import type { Mirror } from '../../db/mirror';
 import { SyncEngine } from '../engine/sync-engine';
 import { AccountMismatchError, AccountNotFoundError } from './account-errors';
@@ -176,7 +177,8 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   static async open<M extends AccountMirror = Mirror, E extends AccountSyncEngine = SyncEngine>(
     options: AccountManagerOptions<M, E>,
   ): Promise<AccountManager<M, E>> {
-    await mkdir(options.directory, { recursive: true });
+    // Mirrors, logs and the account list: the person's alone (0700), also when an older version made it 0755.
+    ensureOwnerOnlyDirectory(options.directory);
     const registry = await AccountRegistry.open(options.directory);
     const known = new KnownSecrets();
     const secrets = new AccountSecrets(

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { readJsonFile, readJsonFileSync, writeJsonFile, writeJsonFileSync } from './json-file';
 
@@ -12,6 +12,15 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'json-file-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+let umask: number;
+beforeAll(() => {
+  // The usual umask, which leaves new files and folders readable by everyone.
+  umask = process.umask(0o022);
+});
+afterAll(() => {
+  process.umask(umask);
+});
 
 describe.each([
   { flavour: 'async', read: readJsonFile, write: writeJsonFile },
@@ -27,7 +36,16 @@ describe.each([
     await write(file, { name: 'ada', count: 2 });
     expect(await read(file, schema)).toEqual({ state: 'read', value: { name: 'ada', count: 2 } });
     expect(readFileSync(file, 'utf8')).toBe('{\n  "name": "ada",\n  "count": 2\n}\n');
-    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700);
+  });
+
+  test('a file left readable by others (an older version wrote it) is tightened when read', async () => {
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, '{"name":"ada","count":1}', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    expect(await read(file, schema)).toEqual({ state: 'read', value: { name: 'ada', count: 1 } });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   test('a missing file is missing, not an error', async () => {

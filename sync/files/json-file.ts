@@ -17,6 +17,7 @@ import {
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
+import { OWNER_DIRECTORY_MODE, tightenOwnerOnlyFile } from '../../db/owner-only-files';
 
 /** What reading found: no file yet, a file that cannot be used (and why), or its value. */
 export type JsonFileRead<T> =
@@ -71,6 +72,8 @@ export async function readJsonFile<T>(file: string, schema: z.ZodType<T>): Promi
   let text: string;
   try {
     text = await readFile(file, 'utf8');
+    // One written by an older version, or copied in, may be readable by others: not after this.
+    tightenOwnerOnlyFile(file);
   } catch (error) {
     return failedRead(error);
   }
@@ -82,6 +85,7 @@ export function readJsonFileSync<T>(file: string, schema: z.ZodType<T>): JsonFil
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
+    tightenOwnerOnlyFile(file);
   } catch (error) {
     return failedRead(error);
   }
@@ -103,7 +107,8 @@ export async function writeJsonFile(
   options: JsonFileWriteOptions = {},
 ): Promise<void> {
   const mode = options.mode ?? 0o600;
-  await mkdir(dirname(file), { recursive: true });
+  // A folder made for it is the person's alone too (an existing one keeps its mode: it may be shared, like ~).
+  await mkdir(dirname(file), { recursive: true, mode: OWNER_DIRECTORY_MODE });
   const temporary = temporaryOf(file);
   // The create mode applies only when the file is new: remove a leftover of a crashed write first.
   await rm(temporary, { force: true });
@@ -122,7 +127,7 @@ export async function writeJsonFile(
 
 export function writeJsonFileSync(file: string, value: unknown, options: JsonFileWriteOptions = {}): void {
   const mode = options.mode ?? 0o600;
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: OWNER_DIRECTORY_MODE });
   const temporary = temporaryOf(file);
   rmSync(temporary, { force: true });
   const descriptor = openSync(temporary, 'wx', mode);

@@ -1,10 +1,10 @@
 // The sync log on real SQLite files: bounded in rows (oldest pruned, across a
 // reopen), searchable by words, level and kind with paging, clipped entries,
 // and no token of any form reaching the file or the diagnostics report.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { diagnosticsReport, pseudonymOf } from './diagnostics-report';
 import { redactLogText } from './log-redaction';
 import { SyncLog, type SyncLogEntryInput, syncLogFileFor } from './sync-log';
@@ -294,5 +294,38 @@ describe('diagnostics', () => {
   test('the log file name follows the mirror file', () => {
     expect(syncLogFileFor('/data/acc_1.db')).toBe('/data/acc_1.sync-log.db');
     expect(syncLogFileFor('/data/acc_1.sqlite')).toBe('/data/acc_1.sync-log.db');
+  });
+});
+
+describe('readable by its owner alone', () => {
+  let umask: number;
+  beforeAll(() => {
+    // The usual umask, which leaves new files readable by everyone (0644).
+    umask = process.umask(0o022);
+  });
+  afterAll(() => {
+    process.umask(umask);
+  });
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+  test('a new log file, its -wal and its -shm are 0600', () => {
+    const { log } = openLog();
+    log.add(request(1));
+    log.flush();
+    for (const path of [log.file, `${log.file}-wal`, `${log.file}-shm`]) expect(modeOf(path)).toBe(0o600);
+  });
+
+  test('a log left readable by others is tightened when opened', () => {
+    const { log, dir } = openLog();
+    log.add(request(1));
+    log.close();
+    for (const path of [log.file, `${log.file}-wal`, `${log.file}-shm`]) {
+      writeFileSync(path, '', { flag: 'a' });
+      chmodSync(path, 0o644);
+    }
+    const again = openLog({}, dir).log;
+    expect(again.count()).toBe(1);
+    for (const path of [again.file, `${again.file}-wal`, `${again.file}-shm`])
+      expect(modeOf(path)).toBe(0o600);
   });
 });

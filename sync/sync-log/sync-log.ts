@@ -8,6 +8,7 @@
 // per request would contend with those writes for the one writer lock.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from '../../db/owner-only-files';
 import { redactLogText, redactLogValue } from './log-redaction';
 
 import { type SyncLogKind, type SyncLogLevel } from './sync-log-vocabulary';
@@ -125,8 +126,11 @@ export class SyncLog {
     this.now = options.now ?? (() => new Date().toISOString());
     this.secrets = options.secrets ?? (() => []);
     this.batchSize = options.batchSize ?? 100;
+    // What was synced when, with ids and problems: the person's alone (0600, -wal and -shm too).
+    prepareOwnerOnlyDatabase(file);
     this.db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     this.db.pragma('journal_mode = WAL');
+    tightenDatabaseFiles(file);
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sync_log (
