@@ -143,3 +143,23 @@ test('npm run demo: the built main starts the demo emulator and signs in to it a
   expect(detailOf(steps, 'sync:status')).toMatchObject({ ok: true });
   expect(steps.at(-1)?.step).toBe('quit-done');
 }, 120_000);
+
+test('a link the OS sends before the app is ready, and one a second launch passes, reach the page routed', async () => {
+  const { steps } = await runMain(stageApp(), { FAKE_OPEN_URL: 'svc-desktop://task/tsk_1' });
+  const names = steps.map((s) => s.step);
+  expect(names.indexOf('open-url-handled')).toBeLessThan(names.indexOf('ready'));
+  // No account is signed in: the link is refused with its notice, never acted on.
+  expect(detailOf(steps, 'link:take')).toMatchObject({
+    ok: true,
+    value: { kind: 'refused', problem: 'link-task-not-found' },
+  });
+  expect(detailOf(steps, 'link:take-second')).toMatchObject({
+    ok: true,
+    value: { kind: 'refused', problem: 'link-malformed' },
+  });
+  const announced = steps.filter(
+    (s) => s.step === 'event-sent' && JSON.stringify(s.detail).includes('"link:received"'),
+  );
+  expect(announced).toHaveLength(2);
+  expect(steps.at(-1)?.step).toBe('quit-done');
+});

@@ -190,6 +190,14 @@ async function drive(window: BrowserWindow, pageUrl: string): Promise<void> {
   report('app:info', await invoke(window, pageUrl, 'app:info'));
   report('accounts:secret-storage', await invoke(window, pageUrl, 'accounts:secret-storage'));
   report('untrusted-frame', await invoke(window, 'https://evil.example/', 'app:info'));
+  const link = process.env['FAKE_OPEN_URL'];
+  if (link !== undefined) {
+    // The link macOS sent before ready (below), then one a second launch passes on its command line.
+    report('link:take', await invoke(window, pageUrl, 'link:take'));
+    appEvents.emit('second-instance', {}, ['/opt/svc-desktop/svc-desktop', `${link}/../x`], '/');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    report('link:take-second', await invoke(window, pageUrl, 'link:take'));
+  }
   if (process.env['SVC_DEMO'] === '1') {
     for (let tries = 0; tries < 600; tries++) {
       const list = (await invoke(window, pageUrl, 'accounts:list')) as {
@@ -211,6 +219,9 @@ async function drive(window: BrowserWindow, pageUrl: string): Promise<void> {
 
 // The app is "ready" once main has registered its listeners (the next turn).
 setTimeout(() => {
+  const link = process.env['FAKE_OPEN_URL'];
+  if (link !== undefined)
+    appEvents.emit('open-url', { preventDefault: () => report('open-url-handled') }, link);
   report('ready', join(app.getPath('userData')));
   readyResolve();
 }, 0);
