@@ -13,6 +13,9 @@ import { isLoopbackHost } from '../sync/auth/auth-url';
 import type { SyncEngine } from '../sync/engine/sync-engine';
 import type { DesktopNotification } from '../sync/notify/notification-decisions';
 import type { TrayAction, TrayModel } from '../sync/notify/tray-model';
+import type { UpdateController, UpdateControllerOptions } from '../sync/updates/update-controller';
+import { outboxPendingOf, type OutboxSource } from '../sync/updates/update-outbox';
+import { withUpdateLine } from '../sync/updates/update-tray';
 import { appHandlers } from './ipc/app-handlers';
 import type { AppInfo, ThemePreference } from './ipc/contract';
 import type { StartedDemo } from './ipc/demo-server';
@@ -25,6 +28,7 @@ import { AccountVisibility } from './notifications/account-visibility';
 import { NotificationSettingsStore } from './notifications/notification-settings-store';
 import { settingsHandlers } from './settings/settings-handlers';
 import { SettingsStore } from './settings/settings-store';
+import { updateHandlers } from './updates/update-handlers';
 
 /** What only Electron can do, handed in by main/index.ts (tests pass recorders). */
 export interface DesktopShell {
@@ -67,6 +71,13 @@ export interface DesktopServicesOptions {
   readonly nativeBinding?: string;
   /** The bundled pull worker (out/main/pull-store-worker.js). */
   readonly pullWorkerUrl?: URL;
+  /**
+   * The updater followed by its controller (main/updates/app-updates.ts builds it
+   * around electron-updater); absent, updates are off (tests, the browser host).
+   */
+  readonly followUpdates?: (
+    wiring: Pick<UpdateControllerOptions, 'outbox' | 'syncNow' | 'onChange'>,
+  ) => UpdateController;
   /** Tests only: API client settings for every account. */
   readonly client?: AccountManagerOptions['client'];
   /** Tests only: how long a browser sign-in waits for its redirect (default: the flow's 5 minutes). */
@@ -167,6 +178,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     gate.emit('notification:open', { account_id: open.accountId, task_id: open.taskId });
   };
 
+  let updates: UpdateController | null = null;
   const visibility: AccountVisibility = new AccountVisibility({
     accounts,
     settings: new NotificationSettingsStore(join(options.userDataDir, 'notifications.json')),
@@ -184,7 +196,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
           // The account may be gone since; the window is shown anyway.
         });
       }),
-    trayChanged: (model) => shell.trayChanged(model),
+    trayChanged: (model) => shell.trayChanged(withUpdateLine(model, updates?.status() ?? null)),
     writeClipboard: (text) => shell.writeClipboard(text),
     onPausedChange: () => backend.announceStatus(),
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
@@ -208,13 +220,34 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
   });
   gate.register(links.handlers);
 
+  /** Every account's mirror: a restart to update waits for what they are sending. */
+  const mirrors = (): OutboxSource[] =>
+    accounts.list().flatMap((account) => {
+      try {
+        return [accounts.runtime(account.id).mirror];
+      } catch {
+        return []; // Left since the list was read.
+      }
+    });
+  updates =
+    options.followUpdates?.({
+      outbox: () => outboxPendingOf(mirrors()),
+      syncNow: () => visibility.syncNow(),
+      onChange: (status) => {
+        gate.emit('updates:status-changed', status);
+        shell.trayChanged(withUpdateLine(visibility.tray(), status));
+      },
+    }) ?? null;
+  gate.register(updateHandlers(updates));
+  updates?.start();
+
   let closing: Promise<void> | null = null;
   return {
     accounts,
     settings,
     backend,
     visibility,
-    trayModel: () => visibility.tray(),
+    trayModel: () => withUpdateLine(visibility.tray(), updates?.status() ?? null),
     trayAction(action) {
       switch (action.type) {
         case 'sync-now':
@@ -232,6 +265,9 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
             accounts.switchTo(action.accountId).catch(() => undefined);
           }
           return;
+        case 'restart-to-update':
+          updates?.restartToUpdate();
+          return;
         case 'quit':
           shell.quit();
           return;
@@ -243,6 +279,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     signInToDemo: () => backend.signInToDemo(),
     close() {
       closing ??= (async () => {
+        updates?.stop();
         visibility.close();
         backend.close();
         // A demo account does not outlive its server (an emulator in this process,

@@ -44,6 +44,7 @@ import {
   syncLogQuerySchema,
   syncPausedSchema,
 } from './visibility-schemas';
+import { updateStatusSchema } from './update-schemas';
 import { copiedLinkSchema, linkRequestSchema } from './link-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
@@ -156,6 +157,11 @@ export const invokeChannels = {
   'sync:pause': { input: noInput, output: syncPausedSchema },
   'sync:resume': { input: noInput, output: syncPausedSchema },
 
+  // Updates (main/updates/): the downloaded update and what the person is told.
+  'updates:status': { input: noInput, output: updateStatusSchema },
+  /** "Restart to update": installs once edits being sent are through (answers `waiting`, then the app restarts). */
+  'updates:restart': { input: noInput, output: updateStatusSchema },
+
   // Links that open tasks (main/links/link-service.ts).
   /** The link the app was last opened with, handed over once (announced by `link:received`); null when none waits. */
   'link:take': { input: noInput, output: linkRequestSchema.nullable() },
@@ -173,6 +179,7 @@ export const eventChannels = {
   'mirror:changed': mirrorChangedSchema,
   /** A desktop notification was clicked: show this task. */
   'notification:open': notificationOpenSchema,
+  'updates:status-changed': updateStatusSchema,
   /** The app was opened with a link: take it with `link:take` (so a page still loading misses none). */
   'link:received': z.null(),
 } satisfies Record<string, z.ZodType>;

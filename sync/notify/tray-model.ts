@@ -34,6 +34,8 @@ export type TrayAction =
   | { type: 'resume' }
   /** Shows the window on this account (null: as it was). */
   | { type: 'open'; accountId: string | null }
+  /** "Restart to update to 0.3.0" (sync/updates/update-tray.ts adds it). */
+  | { type: 'restart-to-update' }
   | { type: 'quit' };
 
 export type TrayMenuItem =

@@ -128,6 +128,11 @@ export class UpdateController {
     this.#set({ kind: 'failed', ...failure, retryAt: this.#now() + RETRY_AFTER_FAILURE_MS });
   }
 
+  /** The feed setting was refused: nothing is checked, and the person is told why. */
+  turnOff(message: string): void {
+    this.#set({ kind: 'failed', reason: 'feed-refused', message, retryAt: Number.POSITIVE_INFINITY });
+  }
+
   /** "Restart to update": installs once the outbox allows it (see installDecision). */
   restartToUpdate(): UpdateStatus {
     const phase = this.#phase;

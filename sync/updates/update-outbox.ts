@@ -13,7 +13,14 @@ export function outboxPendingOf(mirrors: Iterable<OutboxSource>): OutboxPending 
   let pending = 0;
   let inFlight = 0;
   for (const mirror of mirrors) {
-    for (const op of mirror.outbox.list(['queued', 'in_flight'])) {
+    let ops: readonly { readonly state: string }[];
+    try {
+      ops = mirror.outbox.list(['queued', 'in_flight']);
+    } catch {
+      // Closed since it was listed (its account left, or the app is quitting): its edits stay in its file.
+      continue;
+    }
+    for (const op of ops) {
       pending += 1;
       if (op.state === 'in_flight') inFlight += 1;
     }

@@ -156,6 +156,29 @@ describe('updateStatusView', () => {
     expect(status.can_restart).toBe(canRestart);
   });
 
+  test('a refused feed setting is not tried again', () => {
+    expect(
+      updateStatusView({
+        kind: 'failed',
+        reason: 'feed-refused',
+        message: 'it must use https',
+        retryAt: Number.POSITIVE_INFINITY,
+      }),
+    ).toMatchObject({
+      state: 'failed',
+      retry_at: null,
+      message: 'Updates are off, the update feed setting was refused: it must use https',
+    });
+    expect(
+      checkDue({
+        now: NOW,
+        lastCheckAt: null,
+        phase: { kind: 'failed', reason: 'feed-refused', message: 'x', retryAt: Number.POSITIVE_INFINITY },
+        network: ONLINE,
+      }),
+    ).toBe(false);
+  });
+
   test('a failure carries its reason and when it is tried again', () => {
     expect(
       updateStatusView({ kind: 'failed', reason: 'malformed-feed', message: 'bad', retryAt: NOW }),

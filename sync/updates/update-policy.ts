@@ -19,7 +19,8 @@ export interface UpdateNetwork {
   readonly metered: boolean;
 }
 
-export type UpdateFailureReason = 'unreachable' | 'malformed-feed' | 'checksum-mismatch' | 'failed';
+export type UpdateFailureReason =
+  'unreachable' | 'malformed-feed' | 'checksum-mismatch' | 'feed-refused' | 'failed';
 
 export type UpdatePhase =
   | { readonly kind: 'idle' }
@@ -106,6 +107,7 @@ const FAILURE_WORDS: Readonly<Record<UpdateFailureReason, string>> = {
   unreachable: 'Could not reach the update server',
   'malformed-feed': 'The update feed could not be read',
   'checksum-mismatch': 'The downloaded update did not match its checksum and was deleted',
+  'feed-refused': 'Updates are off, the update feed setting was refused',
   failed: 'Updating failed',
 };
 
@@ -154,8 +156,9 @@ export function updateStatusView(phase: UpdatePhase): UpdateStatus {
         ...quiet,
         state: 'failed',
         reason: phase.reason,
-        retry_at: new Date(phase.retryAt).toISOString(),
-        message: `${FAILURE_WORDS[phase.reason]}: ${phase.message}. Trying again later.`,
+        retry_at: Number.isFinite(phase.retryAt) ? new Date(phase.retryAt).toISOString() : null,
+        // A refused feed setting is not retried: it waits for the setting to be fixed.
+        message: `${FAILURE_WORDS[phase.reason]}: ${phase.message}${phase.reason === 'feed-refused' ? '' : '. Trying again later.'}`,
       };
   }
 }

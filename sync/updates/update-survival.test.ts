@@ -40,6 +40,9 @@ test('a restart to update waits for what every account has queued or is sending,
   other.mirror.outbox.start(refused.opId);
   other.mirror.outbox.fail(refused.opId, 'failed', { status: 422 });
   expect(outboxPendingOf([handle.mirror, other.mirror])).toEqual({ pending: 2, inFlight: 1 });
+  // A mirror closed meanwhile (its account signed out) has nothing in flight and keeps its file.
+  handle.mirror.close();
+  expect(outboxPendingOf([handle.mirror, other.mirror])).toEqual({ pending: 0, inFlight: 0 });
 });
 
 test('queued and in-flight edits survive a restart to update whose new version migrates the mirror at open', async () => {
