@@ -8,8 +8,8 @@
 import type { Database } from 'better-sqlite3';
 import { parseTaskListQuery, TASK_FILTER_KEYS, type TaskListQuery } from '../protocol/task-list-query';
 import type { WordIndex } from './word-index';
-import { decodeCursor, encodeCursor, SORT_COLUMNS } from './task-query/cursor';
-import { filterWhere, marks } from './task-query/filter-sql';
+import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './task-query/cursor';
+import { filterWhere } from './task-query/filter-sql';
 import { GroupedWalk } from './task-query/grouped-walk';
 import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './task-query/item-rows';
 import { type Plan, QueryPlanner } from './task-query/planner';
@@ -172,7 +172,6 @@ export class TaskQueries {
     const rids = this.search.candidates(query.filter);
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
-    const columns = SORT_COLUMNS[query.sort_by];
     const desc = query.sort_order === 'desc';
     const plan = this.planner.planPage(query.sort_by, where, rids, limit);
     let rows: ItemRow[];
@@ -183,12 +182,10 @@ export class TaskQueries {
       const sql = [...where.sql];
       const params = [...where.params];
       if (after) {
-        sql.push(
-          `(${columns.map((c) => `t.${c}`).join(', ')}) ${desc ? '<' : '>'} (${marks(columns.length)})`,
-        );
+        sql.push(afterCursorSql(query.sort_by, desc));
         params.push(...after.values);
       }
-      const order = columns.map((c) => `t.${c}${desc ? ' DESC' : ''}`).join(', ');
+      const order = orderBySql(query.sort_by, desc);
       const candidates = plan.path === 'candidates';
       const from = candidates
         ? 'json_each(?) c CROSS JOIN tasks t ON t.rid = c.value'

@@ -23,6 +23,18 @@ export const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
   task_type: ['k_task_type', 't_task_type', 'task_id'],
 };
 
+/** The condition of the rows after a cursor in the sort's direction; its parameters are the cursor's values. */
+export function afterCursorSql(sortBy: TaskSortKey, desc: boolean): string {
+  const columns = SORT_COLUMNS[sortBy];
+  const marks = columns.map(() => '?').join(', ');
+  return `(${columns.map((c) => `t.${c}`).join(', ')}) ${desc ? '<' : '>'} (${marks})`;
+}
+
+/** The ORDER BY terms of a sort key in its direction. */
+export function orderBySql(sortBy: TaskSortKey, desc: boolean): string {
+  return SORT_COLUMNS[sortBy].map((c) => `t.${c}${desc ? ' DESC' : ''}`).join(', ');
+}
+
 export interface Cursor {
   sortBy: TaskSortKey;
   order: 'asc' | 'desc';
