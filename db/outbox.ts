@@ -7,7 +7,13 @@
 // with its effective-row update); the queueing methods run inside mirror.tasks'.
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import { EDITABLE_TASK_FIELDS, TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from '../protocol/task';
+import {
+  EDITABLE_TASK_FIELDS,
+  NULLABLE_TEXT_TASK_FIELDS,
+  TASK_DATE_FIELDS,
+  TASK_DESCRIPTION_MAX,
+  TASK_TITLE_MAX,
+} from '../protocol/task';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
@@ -75,18 +81,9 @@ export function isTemporaryId(id: unknown): boolean {
 
 const EDITABLE = new Set<string>(EDITABLE_TASK_FIELDS);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const NULLABLE_TEXT = new Set([
-  'priority',
-  'assignee',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
-  'review',
-]);
+// Fields checked by their kind in the schema (protocol/task.ts); description and task_type have rules of their own.
+const DATE_FIELDS = new Set<string>(TASK_DATE_FIELDS);
+const NULLABLE_TEXT = new Set<string>(NULLABLE_TEXT_TASK_FIELDS);
 
 /** Refuses an edit the server would refuse for its shape (its 422 is still the final word). */
 function checkEdit(patch: TaskObject): void {
@@ -106,7 +103,7 @@ function checkEdit(patch: TaskObject): void {
     } else if (field === 'tags') {
       if (!Array.isArray(value) || value.some((tag) => typeof tag !== 'string'))
         throw fail('must be a list of texts');
-    } else if (field === 'due_date' || field === 'start_date') {
+    } else if (DATE_FIELDS.has(field)) {
       if (
         value !== null &&
         (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value)))

@@ -2,6 +2,7 @@
 // the check of the fields it reads (the same rules as protocol/task.ts,
 // without the cost of a full parse) and the derived sort and search keys, so
 // that SQLite's plain binary order gives task-list-query.ts's order.
+import { NULLABLE_TEXT_TASK_FIELDS, TASK_DATE_FIELDS } from '../protocol/task';
 import { PRIORITY_RANK, STATUS_RANK } from '../protocol/task-list-query';
 import { MalformedRowError } from './mirror-errors';
 import type { Selectable } from 'kysely';
@@ -15,28 +16,6 @@ export const NULL_KEY: Buffer = Buffer.alloc(0);
 
 /** Separates tags in the `tags_key` / `search_tags` columns; never inside a search term's match unless the term has it. */
 export const TAG_SEPARATOR = '\u001f';
-
-const NULLABLE_STRING_FIELDS = [
-  'org_id',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
-  'description',
-  'priority',
-  'assignee',
-  'task_type',
-  'created_via',
-  'review',
-  'created_by',
-  'updated_by',
-  'created_at',
-  'updated_at',
-  'completed_at',
-] as const;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -56,7 +35,7 @@ export function checkTask(value: unknown): MalformedRowError | null {
   const bad = (field: string, reason: string) => new MalformedRowError('tasks', id, field, reason);
   if (typeof task.title !== 'string') return bad('title', 'must be a string');
   if (typeof task.status !== 'string') return bad('status', 'must be a string');
-  for (const field of NULLABLE_STRING_FIELDS) {
+  for (const field of NULLABLE_TEXT_TASK_FIELDS) {
     const v = task[field];
     if (v !== undefined && v !== null && typeof v !== 'string') return bad(field, 'must be a string or null');
   }
@@ -66,7 +45,7 @@ export function checkTask(value: unknown): MalformedRowError | null {
     for (const tag of tags)
       if (typeof tag !== 'string') return bad('tags', 'must be an array of strings or null');
   }
-  for (const field of ['due_date', 'start_date'] as const) {
+  for (const field of TASK_DATE_FIELDS) {
     const v = task[field];
     if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE.test(v))) {
       return bad(field, 'must be a date YYYY-MM-DD or null');

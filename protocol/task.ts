@@ -13,8 +13,11 @@ export const TASK_REVIEWS = ['pending', 'accepted', 'rejected'] as const;
 export const TASK_TITLE_MAX = 500;
 export const TASK_DESCRIPTION_MAX = 100_000;
 
+// One schema object per kind of field: the field lists below are read off the
+// shape by which of them a field uses.
 const nullableString = z.string().nullable().optional();
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+const nullableDate = isoDate.nullable().optional();
 
 export const taskSchema = z.looseObject({
   task_id: z.string().min(1),
@@ -32,8 +35,8 @@ export const taskSchema = z.looseObject({
   priority: nullableString,
   assignee: nullableString,
   tags: z.array(z.string()).nullable().optional(),
-  due_date: isoDate.nullable().optional(),
-  start_date: isoDate.nullable().optional(),
+  due_date: nullableDate,
+  start_date: nullableDate,
   task_type: nullableString,
   created_via: nullableString,
   review: nullableString,
@@ -45,6 +48,19 @@ export const taskSchema = z.looseObject({
   completed_at: nullableString,
 });
 export type Task = z.infer<typeof taskSchema>;
+
+/** Every field of a task the contract names, in the schema's order. */
+export const TASK_FIELDS = taskSchema.keyof().options;
+export type TaskField = (typeof TASK_FIELDS)[number];
+
+function fieldsOfKind(kind: z.ZodType): readonly TaskField[] {
+  return TASK_FIELDS.filter((field) => taskSchema.shape[field] === kind);
+}
+
+/** The fields that are text, null or absent (ids, names, date-times kept as sent): `org_id` … `completed_at`. */
+export const NULLABLE_TEXT_TASK_FIELDS = fieldsOfKind(nullableString);
+/** The fields that are a day `YYYY-MM-DD`, null or absent: `due_date`, `start_date`. */
+export const TASK_DATE_FIELDS = fieldsOfKind(nullableDate);
 
 /** The fields a person may change on a task (what a merge-patch from us may carry). */
 export const EDITABLE_TASK_FIELDS = [
@@ -66,7 +82,7 @@ export const EDITABLE_TASK_FIELDS = [
   'task_type',
   'review',
   'position',
-] as const;
+] as const satisfies readonly TaskField[];
 export type EditableTaskField = (typeof EDITABLE_TASK_FIELDS)[number];
 
 /** A JSON merge-patch of a task: only the fields a person changed (null clears a field). */
