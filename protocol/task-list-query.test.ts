@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidParameterError, parseTaskListQuery } from './task-list-query';
+import {
+  InvalidParameterError,
+  parseTaskListQuery,
+  TASK_CHOICE_FILTER_KEYS,
+  TASK_DATE_FILTER_KEYS,
+  TASK_FILTER_KEYS,
+} from './task-list-query';
 
 function parse(query: string) {
   return parseTaskListQuery(new URLSearchParams(query));
@@ -47,5 +53,43 @@ describe('parseTaskListQuery', () => {
     } catch (error) {
       expect((error as InvalidParameterError).allowed).toContain('none');
     }
+  });
+});
+
+describe('filter key lists', () => {
+  const sample: Record<string, string> = {
+    status: 'blocked',
+    priority: 'low',
+    task_type: 'bug',
+    created_via: 'api',
+    review: 'pending',
+    overdue: 'true',
+    search_fields: 'title',
+    search: 'x',
+  };
+  const valueOf = (key: string) =>
+    sample[key] ?? (key.endsWith('_after') || key.endsWith('_before') ? '2026-03-11' : 'v');
+
+  test('the choice keys and the date keys are the filter keys that take many values and one day', () => {
+    expect(TASK_CHOICE_FILTER_KEYS).toEqual(
+      TASK_FILTER_KEYS.filter((key) => {
+        try {
+          parse(`filter[${key}]=${valueOf(key)}&filter[${key}]=${valueOf(key)}`);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    );
+    expect(TASK_DATE_FILTER_KEYS).toEqual(
+      TASK_FILTER_KEYS.filter((key) => {
+        try {
+          parse(`filter[${key}]=soon`);
+          return false;
+        } catch (error) {
+          return (error as InvalidParameterError).message.includes('must be a date');
+        }
+      }),
+    );
   });
 });

@@ -45,6 +45,20 @@ export const TASK_FILTER_KEYS = [
 ] as const;
 export type TaskFilterKey = (typeof TASK_FILTER_KEYS)[number];
 
+/** The keys that take one day, `YYYY-MM-DD`: inclusive bounds in UTC. */
+export const TASK_DATE_FILTER_KEYS = ['due_after', 'due_before', 'created_after', 'created_before'] as const;
+export type TaskDateFilterKey = (typeof TASK_DATE_FILTER_KEYS)[number];
+
+/** The keys that take one value; a second is refused. */
+const SINGLE_VALUED_KEYS = [...TASK_DATE_FILTER_KEYS, 'overdue', 'search', 'search_fields'] as const;
+const SINGLE_VALUED: ReadonlySet<TaskFilterKey> = new Set(SINGLE_VALUED_KEYS);
+
+/** The keys that take a list of values (repeated or comma-separated), OR-ed: the filter bar's choices. */
+export type TaskChoiceFilterKey = Exclude<TaskFilterKey, (typeof SINGLE_VALUED_KEYS)[number]>;
+export const TASK_CHOICE_FILTER_KEYS: readonly TaskChoiceFilterKey[] = TASK_FILTER_KEYS.filter(
+  (key): key is TaskChoiceFilterKey => !SINGLE_VALUED.has(key),
+);
+
 export const TASK_SORT_KEYS = [
   'task_id',
   'title',
@@ -133,15 +147,6 @@ export class InvalidParameterError extends Error {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const SINGLE_VALUED = new Set<TaskFilterKey>([
-  'due_after',
-  'due_before',
-  'created_after',
-  'created_before',
-  'overdue',
-  'search',
-  'search_fields',
-]);
 
 function isFilterKey(key: string): key is TaskFilterKey {
   return (TASK_FILTER_KEYS as readonly string[]).includes(key);

@@ -2,27 +2,24 @@
 // to the service's task-list query, which the mirror answers exactly as
 // `GET /v1/tasks` would.
 import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
+import {
+  TASK_CHOICE_FILTER_KEYS,
+  TASK_DATE_FILTER_KEYS,
+  type TaskChoiceFilterKey,
+  type TaskDateFilterKey,
+} from '../../../protocol/task-list-query';
 import type { ListScope } from '../store/view-store';
 
 export type SortKey = TaskListQueryInput['sort_by'];
 export type SortOrder = TaskListQueryInput['sort_order'];
 
-/** The multi-valued filters of the filter bar (values OR-ed within a key, keys AND-ed). */
-export const CHOICE_KEYS = [
-  'status',
-  'priority',
-  'assignee',
-  'project',
-  'team',
-  'tags',
-  'task_type',
-  'review',
-  'created_via',
-] as const;
-export type ChoiceKey = (typeof CHOICE_KEYS)[number];
+/** The multi-valued filters of the filter bar (values OR-ed within a key, keys AND-ed): the service's list keys. */
+export const CHOICE_KEYS = TASK_CHOICE_FILTER_KEYS;
+export type ChoiceKey = TaskChoiceFilterKey;
 
-export const DATE_KEYS = ['due_after', 'due_before', 'created_after', 'created_before'] as const;
-export type DateKey = (typeof DATE_KEYS)[number];
+/** The filter bar's day bounds. */
+export const DATE_KEYS = TASK_DATE_FILTER_KEYS;
+export type DateKey = TaskDateFilterKey;
 
 export interface ListFilters {
   search: string;
