@@ -7,7 +7,7 @@ import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror, Resource } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import type { OutboxOp } from '../../db/outbox';
-import type { TaskListItem } from '../../db/task-query';
+import type { FiledTask } from '../../db/task-filing';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import type { IpcGate, IpcHandlers } from './gate';
@@ -106,13 +106,8 @@ function waitingMarks(mirror: Mirror): Map<string, SyncMark> {
   return marks;
 }
 
-/** A list item without the fields a row does not show: `tasks:filed` selects only these. */
-type RowSource = Omit<
-  TaskListItem,
-  'milestone_id' | 'parent_task_id' | 'updated_at' | 'completed_at' | 'created_via' | 'server_gone'
->;
-
-function rowOf(item: RowSource, marks: ReadonlyMap<string, SyncMark>): TaskRow {
+/** A list item or a filed task as a row (a list item has every field a row shows). */
+function rowOf(item: FiledTask, marks: ReadonlyMap<string, SyncMark>): TaskRow {
   return {
     task_id: item.task_id,
     title: item.title,
