@@ -1,18 +1,39 @@
-// Debian's Chromium driven by playwright-core (nothing downloads a browser),
-// and the helpers every end-to-end test uses: open the app from a host, keep
-// what the page reported (errors, CSP refusals), and save screenshots.
+// An installed Chrome or Chromium (find-browser.ts says which; nothing
+// downloads one) driven by playwright-core, and the helpers every end-to-end
+// test uses: open the app from a host, keep what the page reported (errors,
+// CSP refusals), and save screenshots.
 import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import type { InvokeChannel, InvokeOutput, SvcBridge } from '../../../main/ipc/contract';
 import type { E2eHost } from '../host/e2e-host';
+import { findBrowser, isFile } from './find-browser';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../artifacts/screenshots');
+
+/** The Chrome or Chromium to drive; throws one line on how to get one when there is none. */
+export function e2eBrowserPath(): string {
+  let playwrightChromium: string | undefined;
+  try {
+    playwrightChromium = chromium.executablePath();
+  } catch {
+    // Playwright has no build for this platform: only installed browsers count.
+  }
+  const found = findBrowser(
+    { platform: process.platform, env: process.env, home: homedir(), playwrightChromium },
+    isFile,
+  );
+  if (found.ok) return found.path;
+  const missing = new Error(found.problem);
+  // The line says it all; a stack into this helper would only bury it.
+  missing.stack = found.problem;
+  throw missing;
+}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: e2eBrowserPath(),
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
