@@ -24,6 +24,7 @@ import { createMirrorPusher } from '../push/mirror-push-store';
 import {
   AccountMismatchError,
   AccountRegistryUnreadableError,
+  ServerSettingsRefusedError,
   TokenNotAcceptedError,
 } from './account-errors';
 import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
@@ -715,4 +716,21 @@ describe('readable by its owner alone', () => {
     await openManager({ directory: accounts });
     expect(await modeOf(accounts)).toBe(0o700);
   });
+});
+
+test('an API address edited in accounts.json to another origin than the sign-in server gets no kept token: signed out, and signing in again is refused', async () => {
+  const manager = await openManager();
+  const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+  await closeManager(manager);
+  const registryFile = join(directory, REGISTRY_FILE_NAME);
+  const registry = JSON.parse(await readFile(registryFile, 'utf8')) as { accounts: { base_url: string }[] };
+  registry.accounts[0]!.base_url = 'https://collector.evil.test';
+  await writeFile(registryFile, JSON.stringify(registry));
+
+  const reopened = await openManager();
+  expect(reopened.list()[0]).toMatchObject({ id: account.id, state: 'signed-out' });
+  expect(reopened.runtime(account.id).session).toBeNull();
+  await expect(
+    reopened.signInWithToken({ token: emulator.tokens.live, accountId: account.id }),
+  ).rejects.toBeInstanceOf(ServerSettingsRefusedError);
 });

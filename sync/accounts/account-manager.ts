@@ -50,7 +50,12 @@ import {
 } from './account-secrets';
 import { identityOfToken } from './identity-check';
 import { KnownSecrets } from './known-secrets';
-import { type ServerSettings, resolveServerSettings } from './server-settings';
+import {
+  type ServerSettings,
+  assertTrustedServerPair,
+  isTrustedServerPair,
+  resolveServerSettings,
+} from './server-settings';
 
 export interface AccountManagerOptions<
   M extends AccountMirror = Mirror,
@@ -446,6 +451,8 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     if (accountId !== undefined) {
       const record = this.#registry.account(accountId);
       if (!record) throw new AccountNotFoundError(accountId);
+      // accounts.json is only a file: a pair edited in it is held to the same rule as one typed.
+      assertTrustedServerPair(record);
       return { base_url: record.base_url, auth_url: record.auth_url, client_id: record.client_id };
     }
     return resolveServerSettings(this.#options.defaults, overrides);
@@ -585,6 +592,8 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
   /** The session of an account signed in at the last run, if its secret is still kept. */
   async #resumeSession(runtime: AccountRuntime<M, E>): Promise<AccountSession<E> | null> {
     const record = runtime.record;
+    // An edited accounts.json must not send a kept sign-in's tokens to another server.
+    if (!isTrustedServerPair(record.base_url, record.auth_url)) return null;
     if (record.token_kind === 'oauth') {
       if ((await this.#secrets.get(refreshTokenKey(record.id))) === undefined) return null;
       return this.#oauthSession(runtime, TokenKeeper.resume(this.#keeperOptions(record)));

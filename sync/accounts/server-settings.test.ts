@@ -2,7 +2,13 @@
 import { describe, expect, test } from 'vitest';
 import { AuthUrlRefusedError } from '../auth/auth-errors';
 import { ServerSettingsRefusedError } from './account-errors';
-import { DESKTOP_CLIENT_ID, resolveServerSettings, serverDefaultsFromEnvironment } from './server-settings';
+import {
+  BUILD_SERVER_PAIRS,
+  DESKTOP_CLIENT_ID,
+  type ServerPair,
+  resolveServerSettings,
+  serverDefaultsFromEnvironment,
+} from './server-settings';
 
 describe('defaults from configuration', () => {
   test('the environment names the service; the auth server defaults to the API server', () => {
@@ -31,6 +37,11 @@ describe('defaults from configuration', () => {
   });
 });
 
+/** A build that trusts tasks.acme.test's API with api.example's sign-in. */
+const ACME_PAIR: readonly ServerPair[] = [
+  { base_url: 'https://tasks.acme.test', auth_url: 'https://api.example' },
+];
+
 describe('one field away', () => {
   const defaults = {
     base_url: 'https://api.example',
@@ -39,9 +50,19 @@ describe('one field away', () => {
   };
 
   test('a self-hosted server replaces only what is typed, spelled one way', () => {
-    expect(resolveServerSettings(defaults, { base_url: 'https://tasks.acme.test/' })).toEqual({
+    expect(resolveServerSettings(defaults, { base_url: 'https://tasks.acme.test/' }, ACME_PAIR)).toEqual({
       base_url: 'https://tasks.acme.test',
       auth_url: 'https://api.example',
+      client_id: 'svcc_desktop',
+    });
+    expect(
+      resolveServerSettings(defaults, {
+        base_url: 'https://tasks.acme.test/',
+        auth_url: 'https://tasks.acme.test/sso',
+      }),
+    ).toEqual({
+      base_url: 'https://tasks.acme.test',
+      auth_url: 'https://tasks.acme.test/sso',
       client_id: 'svcc_desktop',
     });
   });
@@ -95,5 +116,64 @@ describe('one field away', () => {
     expect(() => resolveServerSettings(defaults, { client_id: 'svcc desktop' })).toThrow(
       ServerSettingsRefusedError,
     );
+  });
+});
+
+describe('the access token goes only where the sign-in is', () => {
+  const defaults = { client_id: 'svcc_desktop' };
+
+  test.each([
+    ['another host', 'https://api.evil.test', 'https://login.example.com'],
+    ['a sibling host of one site', 'https://api.example.com', 'https://login.example.com'],
+    ['another port', 'https://example.com:8443', 'https://example.com'],
+    ['another loopback port', 'http://127.0.0.1:4011', 'http://127.0.0.1:4010'],
+    ['another scheme', 'http://127.0.0.1:443', 'https://127.0.0.1'],
+  ])('an API on %s than the sign-in server is refused, saying why', (_case, base_url, auth_url) => {
+    expect(() => resolveServerSettings(defaults, { base_url, auth_url })).toThrow(ServerSettingsRefusedError);
+    expect(() => resolveServerSettings(defaults, { base_url, auth_url })).toThrow(
+      /not on the sign-in server's origin .*unless this build of the app names the pair/,
+    );
+  });
+
+  test.each([
+    ['one host', 'https://example.com', 'https://example.com'],
+    ['one host, the sign-in under a path', 'https://example.com/api', 'https://example.com/sso'],
+    ['one loopback server', 'http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+  ])('an API on the sign-in server’s origin (%s) is accepted', (_case, base_url, auth_url) => {
+    expect(resolveServerSettings(defaults, { base_url, auth_url })).toMatchObject({ base_url, auth_url });
+  });
+
+  test('a pair the build names is accepted, and only that pair, only that way round', () => {
+    const pairs: readonly ServerPair[] = [
+      { base_url: 'https://api.example.com', auth_url: 'https://login.example.com/' },
+    ];
+    expect(
+      resolveServerSettings(
+        defaults,
+        { base_url: 'https://api.example.com/', auth_url: 'https://login.example.com/oauth-root' },
+        pairs,
+      ),
+    ).toMatchObject({
+      base_url: 'https://api.example.com',
+      auth_url: 'https://login.example.com/oauth-root',
+    });
+    expect(() =>
+      resolveServerSettings(
+        defaults,
+        { base_url: 'https://login.example.com', auth_url: 'https://api.example.com' },
+        pairs,
+      ),
+    ).toThrow(ServerSettingsRefusedError);
+    expect(() =>
+      resolveServerSettings(
+        defaults,
+        { base_url: 'https://api.evil.test', auth_url: 'https://login.example.com' },
+        pairs,
+      ),
+    ).toThrow(ServerSettingsRefusedError);
+  });
+
+  test('the build configuration the app reads parses, and names no pair today', () => {
+    expect(BUILD_SERVER_PAIRS).toEqual([]);
   });
 });

@@ -208,6 +208,10 @@ export function SignInScreen() {
               onChange={(event) => setServer({ ...server, client_id: event.target.value })}
             />
           </div>
+          <p className="hint">
+            Your sign-in is sent to the service address, so it must be on the sign-in address&apos;s server
+            (same origin) unless this build of the app names the pair.
+          </p>
         </details>
 
         {signedOut.length > 0 ? (
