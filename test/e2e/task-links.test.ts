@@ -114,4 +114,19 @@ describe('a task link', () => {
     expect(host.accounts.current()?.id).toBe(live);
     expect(app.problems).toEqual([]);
   });
+
+  test('a link that launched the app opens its task once the page has loaded', async () => {
+    // No page is listening when the link comes (the window is still opening): main keeps it for the page.
+    await app.page.close();
+    // One account holds the task again, so the page opens it without asking.
+    const other = host.accounts.list().find((account) => account.id !== liveAccountId());
+    if (other) await host.accounts.signOut(other.id, { keepQueuedEdits: false });
+    const task = await syncedTask(liveAccountId(), 9);
+    await host.openLink(formatTaskLink(task.task_id));
+    const page = await app.context.newPage();
+    await page.goto(host.url);
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+    await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(task.title);
+  });
 });
