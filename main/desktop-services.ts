@@ -50,6 +50,12 @@ export interface DesktopShell {
   quit(): void;
 }
 
+/** What the update controller gets from the services. */
+export interface UpdateWiring extends Pick<UpdateControllerOptions, 'outbox' | 'syncNow' | 'onChange'> {
+  /** settings.json's `update_feed_url`, unchecked; null: electron-builder.yml's feed. */
+  readonly feedUrl: string | null;
+}
+
 export interface DesktopServicesOptions {
   /** `app.getPath('userData')`: accounts/, settings.json, notifications.json. */
   readonly userDataDir: string;
@@ -75,9 +81,7 @@ export interface DesktopServicesOptions {
    * The updater followed by its controller (main/updates/app-updates.ts builds it
    * around electron-updater); absent, updates are off (tests, the browser host).
    */
-  readonly followUpdates?: (
-    wiring: Pick<UpdateControllerOptions, 'outbox' | 'syncNow' | 'onChange'>,
-  ) => UpdateController;
+  readonly followUpdates?: (wiring: UpdateWiring) => UpdateController;
   /** Tests only: API client settings for every account. */
   readonly client?: AccountManagerOptions['client'];
   /** Tests only: how long a browser sign-in waits for its redirect (default: the flow's 5 minutes). */
@@ -231,6 +235,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     });
   updates =
     options.followUpdates?.({
+      feedUrl: settings.get().update_feed_url ?? null,
       outbox: () => outboxPendingOf(mirrors()),
       syncNow: () => visibility.syncNow(),
       onChange: (status) => {

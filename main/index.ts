@@ -19,9 +19,11 @@ import { APP_ID } from './app-id';
 import { appShutdown } from './app-shutdown';
 import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
 import { createDesktopServices, demoRequested, type DesktopServices } from './desktop-services';
+import { appUpdates } from './updates/app-updates';
 import { createIpcGate } from './ipc/gate';
 import { LinkInbox } from './links/link-inbox';
-import { sqliteNativeBinding } from './native/sqlite-addon';
+import { BUILT_IN_ADDON_DIGESTS } from './native/built-in-addon-digests';
+import { addonDigestFor, checkAddonDigest, sqliteNativeBinding } from './native/sqlite-addon';
 import { showDesktopNotifications } from './notifications/desktop-notifications';
 import { APP_ENTRY_URL, APP_ORIGIN, pageOrigin, trustedPageUrlCheck } from './security/app-protocol';
 import { APP_CSP_DIRECTIVES, DEV_CSP_DIRECTIVES, serializeCsp } from './security/content-security-policy';
@@ -115,6 +117,17 @@ function start(): void {
       app.exit(1);
       return;
     }
+    // Outside the asar, so asar integrity does not cover it: its SHA-256 must be the one built in.
+    const addonCheck = checkAddonDigest({
+      file: sqliteAddon,
+      expected: addonDigestFor(BUILT_IN_ADDON_DIGESTS, process.platform, process.arch),
+      isPackaged: app.isPackaged,
+    });
+    if (!addonCheck.ok) {
+      dialog.showErrorBox('The SQLite addon was refused', addonCheck.reason);
+      app.exit(1);
+      return;
+    }
 
     hardenSession(session.defaultSession, pagePolicy);
     serveAppProtocol(
@@ -169,6 +182,10 @@ function start(): void {
         pullWorkerUrl: new URL('./pull-store-worker.js', import.meta.url),
         // The emulator is only loaded when the demo is asked for: a chunk of its own.
         startDemo: () => import('./ipc/demo-server').then((demo) => demo.startDemoServer()),
+        followUpdates: appUpdates({
+          beforeInstall: () => services?.close() ?? Promise.resolve(),
+          log: (line) => process.stderr.write(`${line}\n`),
+        }),
         shell: {
           openExternal: (url) => electronShell.openExternal(url),
           applyTheme: (theme) => {

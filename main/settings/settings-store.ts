@@ -20,6 +20,12 @@ export const settingsSchema = z.object({
       maximized: z.boolean().catch(false),
     })
     .catch({ maximized: false }),
+  /**
+   * Where updates come from, instead of electron-builder.yml's `publish` (a
+   * company mirror, a test feed). Checked at start (sync/updates/update-feed-url.ts):
+   * a refused address turns updates off and the status bar says why.
+   */
+  update_feed_url: z.string().max(2048).optional().catch(undefined),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
