@@ -323,10 +323,17 @@ export class PageApplication {
       const page = state.pages.find((p) => p.pageIndex === i);
       if (!page || page.passNo !== state.passNo) throw new IncompletePassError(collection, scope, i);
     }
+    // A pass of no pages of its own (lastPageIndex -1) is made of its chains: every one must have ended.
+    const chains = lastPageIndex < 0 ? state.chains : null;
+    for (const chain of chains ?? []) {
+      const chainState = this.passes.state(collection, chain);
+      if (!chainState || chainState.state !== 'complete' || !chainState.chainEnded)
+        throw new IncompletePassError(collection, chain, chainState?.resume.pageIndex ?? 0);
+    }
     this.passes.complete(collection, scope, lastPageIndex, this.now());
     const changes = emptyChanges();
     if (state.partial) return changes;
-    if (collection === 'tasks') this.removeUnseenTasks(state.passNo, changes);
+    if (collection === 'tasks') this.removeUnseenTasks(state.passNo, changes, chains);
     else {
       for (const row of this.statementsFor(COLLECTIONS[collection]).removeUnseen.all(scope, state.passNo)) {
         changes.deleted.push({ collection, id: row.id, before: JSON.parse(row.raw_json) as Resource });
@@ -335,13 +342,29 @@ export class PageApplication {
     return changes;
   }
 
-  private removeUnseenTasks(passNo: number, changes: ChangeList): void {
+  /**
+   * Removes the tasks the pass did not see. `chains`: the pass was walked as
+   * these chains, whose pages say what it saw (their pages are not marked
+   * seen: an unchanged chain is only revalidated); what a single read or a
+   * push wrote while the pass ran was seen in it too (runningTaskPass).
+   */
+  private removeUnseenTasks(passNo: number, changes: ChangeList, chains: readonly string[] | null): void {
+    const inChains =
+      chains === null
+        ? ''
+        : `AND t.task_id NOT IN (SELECT j.value FROM sync_pages p, json_each(p.item_ids) j
+            WHERE p.collection = 'tasks' AND p.scope IN (SELECT value FROM json_each(?)))`;
     const unseen = this.db
       .prepare(
         `SELECT t.rid, t.task_id, b.server_json, t.pending FROM tasks t JOIN task_bodies b ON b.rid = t.rid
-          WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0`,
+          WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0 ${inChains}`,
       )
-      .all(passNo) as { rid: number; task_id: string; server_json: string; pending: number }[];
+      .all(...(chains === null ? [passNo] : [passNo, JSON.stringify(chains)])) as {
+      rid: number;
+      task_id: string;
+      server_json: string;
+      pending: number;
+    }[];
     const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
     const dropCached = [
       this.db.prepare('DELETE FROM task_comments WHERE scope = ?'),

@@ -2,6 +2,9 @@
 // list and the pages it fetched (cursor sent, ETag, next_cursor received, the
 // ids each held), so that a 304 can reuse a page, an interrupted pass resumes
 // where it stopped, and only a complete pass removes what it did not return.
+// A list may also be walked as several chains (disjoint filtered listings, each
+// its own scope named by chainScopePrefix): the list's own pass then has no
+// pages, and completing it removes what none of its chains' pages holds.
 import type { Database, Statement } from 'better-sqlite3';
 import type { SyncPageRow, SyncPassRow } from './schema';
 
@@ -32,6 +35,16 @@ export interface PassState {
   chainEnded: boolean;
   /** Pages of the last pass (their ETags and cursors allow concurrent revalidation). */
   pages: StoredPage[];
+  /** The scopes of this list's chains (see chainScopePrefix), in order of name. */
+  chains: string[];
+}
+
+/**
+ * Scopes of the chains a list (collection and scope) is walked as begin with
+ * this: `~` for the whole task list (scope ''), which no other scope does.
+ */
+export function chainScopePrefix(scope: string): string {
+  return `${scope}~`;
 }
 
 function pageOf(row: SyncPageRow): StoredPage {
@@ -63,6 +76,7 @@ export class SyncPasses {
   private readonly touch: Statement<[number, string, string, string, number]>;
   private readonly dropAfter: Statement<[string, string, number]>;
   private readonly finish: Statement<[string, string, string]>;
+  private readonly selectChains: Statement<[string, string, string], { scope: string }>;
 
   constructor(db: Database) {
     this.selectPass = db.prepare('SELECT * FROM sync_passes WHERE collection = ? AND scope = ?');
@@ -94,6 +108,16 @@ export class SyncPasses {
     this.finish = db.prepare(
       "UPDATE sync_passes SET state = 'complete', completed_at = ?, completed_once = 1 WHERE collection = ? AND scope = ?",
     );
+    // substr, not LIKE: a scope may hold `%` or `_`.
+    this.selectChains = db.prepare(
+      'SELECT scope FROM sync_passes WHERE collection = ? AND substr(scope, 1, length(?)) = ? ORDER BY scope',
+    );
+  }
+
+  /** The scopes of the chains of a list (collection and scope) that have a pass. */
+  chains(collection: string, scope: string): string[] {
+    const prefix = chainScopePrefix(scope);
+    return this.selectChains.all(collection, prefix, prefix).map((row) => row.scope);
   }
 
   row(collection: string, scope: string): SyncPassRow | undefined {
@@ -119,6 +143,7 @@ export class SyncPasses {
       resume: { pageIndex: k, cursor: previous?.nextCursor ?? null },
       chainEnded: previous !== undefined && previous.nextCursor === null,
       pages,
+      chains: this.chains(collection, scope),
     };
   }
 

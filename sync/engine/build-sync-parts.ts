@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { Puller } from '../pull/puller';
-import type { PullRunPolicy } from '../pull/pull-run-policy';
+import type { PullRunPolicy, TaskChainPolicy } from '../pull/pull-run-policy';
 import type { PullStore } from '../pull/pull-store';
 import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
@@ -39,6 +39,8 @@ export interface SyncPartsOptions {
    * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
    */
   pullRunPolicy?: Partial<PullRunPolicy>;
+  /** How a full pull splits the task list into chains walked at once (defaults in sync/pull/task-chains.ts). */
+  taskChains?: Partial<TaskChainPolicy>;
   /**
    * What the puller keeps in memory between pulls (single-read ETags), when
    * the caller read `/v1/me` with it first (readMeAhead in sync/pull/resources/me.ts):
@@ -84,6 +86,7 @@ export function buildSyncParts(deps: SyncPartsDeps): SyncParts {
     clock,
     ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
     ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
+    ...(deps.taskChains !== undefined ? { taskChains: deps.taskChains } : {}),
     ...(deps.pullMemo !== undefined ? { memo: deps.pullMemo } : {}),
   });
   const pusherDeps: PusherDeps = { mirror: deps.mirror, api: deps.api, clock, onEvent: emit };

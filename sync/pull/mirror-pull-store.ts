@@ -75,6 +75,7 @@ export class MirrorPullStore implements PullStore {
         completedOnce: state.completedOnce,
         resume: state.resume,
         pages: state.pages,
+        chains: state.chains,
       };
     });
   }

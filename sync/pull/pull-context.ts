@@ -8,6 +8,7 @@ import type { SyncIdentity } from '../engine/sync-parts';
 import type { PulledCollection, ResourceChange } from '../engine/sync-events';
 import type { WalkOptions, WalkProgress } from './page-walker';
 import type { PullStore } from './pull-store';
+import type { TaskChainPolicy } from './pull-run-policy';
 
 export interface PullContext {
   api: ApiClient;
@@ -24,6 +25,10 @@ export interface PullContext {
   onProgress(collection: PulledCollection | 'task_comments', scope: string, progress: WalkProgress): void;
   /** Values kept in memory between pulls of this engine (single-read ETags). */
   memo: Map<string, unknown>;
+  /** How the whole task list is split into chains walked at once. */
+  taskChains: TaskChainPolicy;
+  /** The current time (ms): "today" for the open end of the task list's last chain. */
+  now(): number;
   /** Passed to every walk of the run: its deadline, the gate a restarted walk goes alone through, cursor ages. */
   walkRules: Pick<WalkOptions, 'time' | 'gate' | 'cursorAges' | 'restartBaseMs' | 'restartMaxMs'>;
 }

@@ -1,6 +1,7 @@
 // How long one pull run may keep trying, and how it backs off between tries:
 // a list whose cursors were refused restarts for as long as the run's time
-// allows, and a collection that failed is tried again on its own. Time is read
+// allows, and a collection that failed is tried again on its own; how the task
+// list is split into chains walked at once. Time is read
 // and waited through the injected clock, so tests need not wait.
 import { type ApiClock, sleep } from '../api/clock';
 
@@ -25,6 +26,16 @@ export const DEFAULT_PULL_RUN_POLICY: PullRunPolicy = {
   unitRetryBaseMs: 2_000,
   unitRetryMaxMs: 30_000,
 };
+
+/** How a full pull splits the whole task list into chains walked at once (task-chains.ts). */
+export interface TaskChainPolicy {
+  /** Chains walked at most (the rate budget and the mirror's write speed bound what more would gain). */
+  maxChains: number;
+  /** Pages a chain should hold: a range estimated at more is split. */
+  targetPages: number;
+}
+
+export const DEFAULT_TASK_CHAIN_POLICY: TaskChainPolicy = { maxChains: 6, targetPages: 16 };
 
 /** The clock a run waits on and the moment it must stop starting new tries. */
 export interface RunTime {

@@ -27,6 +27,8 @@ export interface PassRecord {
   resume: { pageIndex: number; cursor: string | null };
   /** Pages as last recorded (this pass's and older ones): their cursors and ETags drive revalidation. */
   pages: StoredPageRecord[];
+  /** The scopes of the chains the list is walked as (the task list: sync/pull/task-chains.ts). */
+  chains: string[];
 }
 
 /** A page as the service sent it (200), ready to apply. */
@@ -109,7 +111,10 @@ export interface PullStore {
   ): Promise<PageOutcome>;
   /** A 304: the stored page `pageIndex` counts as returned by this pass. */
   reusePages(collection: StoredCollection, scope: string, pageIndexes: readonly number[]): Promise<void>;
-  /** The pass reached its last page: removes what it did not return (never for partial passes). */
+  /**
+   * The pass reached its last page: removes what it did not return (never for partial passes).
+   * `lastPageIndex` -1: the pass is made of its chains, each complete; removes what none of their pages holds.
+   */
   completePass(collection: StoredCollection, scope: string, lastPageIndex: number): Promise<RemovalOutcome>;
   /** A task read on its own (an opened task): its server copy, pending edits kept on top. */
   applyTask(task: Record<string, unknown>, etag: string | null): Promise<ResourceChange[]>;

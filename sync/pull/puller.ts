@@ -37,7 +37,14 @@ import {
   type PullUnit,
   type ResourcePullResult,
 } from './pull-context';
-import { backoffMs, DEFAULT_PULL_RUN_POLICY, type PullRunPolicy, waitWithin } from './pull-run-policy';
+import {
+  backoffMs,
+  DEFAULT_PULL_RUN_POLICY,
+  DEFAULT_TASK_CHAIN_POLICY,
+  type PullRunPolicy,
+  type TaskChainPolicy,
+  waitWithin,
+} from './pull-run-policy';
 import type { PullStore } from './pull-store';
 import { PULLED_RESOURCES } from './pulled-resources';
 import { readMe, rememberedMe } from './resources/me';
@@ -59,6 +66,8 @@ export interface PullerOptions {
   clock?: ApiClock;
   /** The run's time budget and backoff (defaults in pull-run-policy.ts). */
   runPolicy?: Partial<PullRunPolicy>;
+  /** How the whole task list is split into chains walked at once (defaults in task-chains.ts). */
+  taskChains?: Partial<TaskChainPolicy>;
   /** What pulls keep in memory between them (PullContext.memo); given when the caller read `/v1/me` ahead with it. */
   memo?: Map<string, unknown>;
 }
@@ -87,6 +96,7 @@ export class Puller implements PullRunner {
   private commentTurn = 0;
   private readonly clock: ApiClock;
   private readonly policy: PullRunPolicy;
+  private readonly taskChains: TaskChainPolicy;
   /** What the service showed of its cursors' lifetime, kept for this engine's later pulls. */
   private readonly cursorAges = new CursorAges();
   /** Units the last full pulls could not complete (or skipped): what a `failed` pull retries. */
@@ -96,6 +106,7 @@ export class Puller implements PullRunner {
     this.clock = options.clock ?? systemApiClock;
     this.memo = options.memo ?? new Map<string, unknown>();
     this.policy = { ...DEFAULT_PULL_RUN_POLICY, ...options.runPolicy };
+    this.taskChains = { ...DEFAULT_TASK_CHAIN_POLICY, ...options.taskChains };
     this.now = options.now ?? (() => this.clock.now());
     this.concurrency = options.concurrency ?? 8;
     this.commentWatch = options.commentWatch ?? 4;
@@ -290,10 +301,11 @@ export class Puller implements PullRunner {
   }
 
   /**
-   * A first sync's preview of the task list: the person's tasks and their
-   * current sprints' teams. It waits for the first try of teams and sprints
-   * (not for their retries, nor their success: without them it shows the
-   * person's tasks only), and its failure is no failure of the whole list.
+   * A first sync's preview of the task list: the person's own tasks, before
+   * the whole list's chains (which bring their current sprints' teams' tasks
+   * as soon: walking those lists too would only write the same tasks twice).
+   * It waits for the first try of teams and sprints (not for their retries,
+   * nor their success), and its failure is no failure of the whole list.
    */
   private async seenFirst(
     ctx: PullContext,
@@ -307,7 +319,7 @@ export class Puller implements PullRunner {
     // allows, and the person's tasks would otherwise fill it before.
     await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
     try {
-      addResult(result, await this.pullSeenFirst(ctx));
+      addResult(result, await this.walkTasks(ctx, 'hot:assigned', { assignee: 'me' }));
     } catch (error) {
       if (this.isFatal(error, ctx)) {
         stopRun(error);
@@ -486,6 +498,8 @@ export class Puller implements PullRunner {
       signal,
       concurrency: this.concurrency,
       memo: this.memo,
+      taskChains: this.taskChains,
+      now: this.now,
       walkRules: {
         time: { clock: this.clock, deadline: this.clock.now() + this.policy.runBudgetMs },
         gate: new SoloGate(),

@@ -116,12 +116,13 @@ describe('refused cursors', () => {
     f.engine.subscribe((event) => {
       if (event.type === 'changes') changesAnnounced += event.changes.length;
     });
-    // Every cursor is refused for a while, so the whole list's pass starts over; the run is cut
-    // short once the restarted pass has a page in.
+    // Every cursor is refused for a while, so the whole list's chain starts over; the run is cut
+    // short once the restarted chain has a page in.
     f.emulator.control.faults.rejectCursors(3, { pathPrefix: '/v1/tasks' });
     const stop = new AbortController();
     const unsubscribe = f.engine.subscribe((event) => {
-      const pass = f.mirror.passes.state('tasks', '');
+      const chain = f.mirror.passes.state('tasks', '')?.chains[0];
+      const pass = chain === undefined ? null : f.mirror.passes.state('tasks', chain);
       if (
         event.type === 'progress' &&
         event.collection === 'tasks' &&
@@ -133,7 +134,8 @@ describe('refused cursors', () => {
     await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
     unsubscribe();
     expect(f.mirror.passes.state('tasks', '')).toMatchObject({ state: 'running', completedOnce: false });
-    expect(f.mirror.passes.state('tasks', '')?.passNo).toBeGreaterThan(1);
+    const [chain] = f.mirror.passes.state('tasks', '')?.chains ?? [];
+    expect(f.mirror.passes.state('tasks', chain ?? '')?.passNo).toBeGreaterThan(1);
 
     const summary = await f.engine.pullOnce();
 

@@ -1,15 +1,13 @@
-// Every task the caller can read, in the stable order gaps.md recommends
-// (created_at ascending, ties by id) and the largest page the contract allows,
-// so a full pass over 100 000 tasks costs 100 requests.
-import { taskOperations } from '../../api/operations';
-import { listResource } from './list-resource';
+// Every task the caller can read, walked as several cursor chains at once
+// (sync/pull/task-chains.ts), each in the stable order gaps.md recommends
+// (created_at ascending, ties by id) and the largest page the contract allows.
+import { CHAIN_PAGE, pullTaskChains } from '../task-chains';
+import type { PulledResource } from '../pull-context';
 
-export const TASK_PAGE = { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' } as const;
+export const TASK_PAGE = CHAIN_PAGE;
 
-export const tasksResource = listResource({
+export const tasksResource: PulledResource = {
   collection: 'tasks',
   needs: ['me'],
-  operation: taskOperations.list,
-  scopes: (ctx) => Promise.resolve([{ scope: '', params: { orgId: ctx.orgId } }]),
-  page: TASK_PAGE,
-});
+  pull: (ctx) => pullTaskChains(ctx, ctx.taskChains, Math.floor(ctx.now() / 86_400_000)),
+};
