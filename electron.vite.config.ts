@@ -3,10 +3,14 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { readAddonDigests } from './main/native/sqlite-addon';
 import { cspMetaPlugin } from './main/security/csp-meta-plugin';
 
 export default defineConfig({
   main: {
+    // The SQLite addon loads from outside the asar: its SHA-256, made by `npm run native:electron`
+    // (which runs first), is built in here and checked before loading (main/native/sqlite-addon.ts).
+    define: { __SQLITE_ADDON_SHA256__: JSON.stringify(readAddonDigests(import.meta.dirname)) },
     build: {
       rollupOptions: {
         input: {

@@ -9,10 +9,12 @@ import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  ADDON_DIGEST_FILE,
   addonBuildCommands,
   electronAddonDirectory,
   isAddonStampCurrent,
   judgeElectronAddon,
+  sha256OfFile,
   SQLITE_ADDON_FILE,
   type AddonStamp,
 } from './sqlite-addon';
@@ -48,7 +50,10 @@ function main(): number {
   const directory = electronAddonDirectory(projectRoot, wanted.platform, wanted.arch);
   const addon = join(directory, SQLITE_ADDON_FILE);
   const stampFile = join(directory, 'stamp.json');
+  const digestFile = join(directory, ADDON_DIGEST_FILE);
   if (existsSync(addon) && isAddonStampCurrent(readJson(stampFile), wanted)) {
+    // The SHA-256 the main bundle builds in (electron.vite.config.ts), also for a cache made before it was kept.
+    writeFileSync(digestFile, `${sha256OfFile(addon)}\n`);
     say(`up to date (${relative(projectRoot, addon)}, Electron ${wanted.electron})`);
     return 0;
   }
@@ -103,6 +108,7 @@ function main(): number {
   }
   mkdirSync(directory, { recursive: true });
   copyFileSync(built, addon);
+  writeFileSync(digestFile, `${sha256OfFile(addon)}\n`);
   writeFileSync(stampFile, `${JSON.stringify(wanted, null, 2)}\n`);
   rmSync(join(directory, 'tree'), { recursive: true, force: true });
   say(`ready: ${relative(projectRoot, addon)}`);
