@@ -1,7 +1,7 @@
 // The status bar: online or offline (and why), syncing, when the mirror last
 // synced, how many changes wait to be pushed (and any conflicts or refused
 // ones), read-only accounts, a progress bar while the first sync runs, and
-// which collections the last sync could not sync.
+// which collections the last sync could not sync, and a downloaded update.
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
@@ -9,6 +9,7 @@ import { navigate } from '../store/view-store';
 import { problemWords, unsyncedWords } from '../sync-center/sync-words';
 import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
 import { PendingChangesButton } from '../pending-changes/pending-changes-button';
+import { UpdateNotice } from './update-notice';
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
   if (status.signed_out) return { label: 'Offline', tone: 'offline', why: 'signed out' };
@@ -115,6 +116,7 @@ export function StatusBar() {
       {status.unsynced.length > 0 ? <UnsyncedNotice unsynced={status.unsynced} /> : null}
       <PendingChangesButton status={status} />
       <span className="spacer" />
+      <UpdateNotice />
       <button
         type="button"
         className="link-button"
