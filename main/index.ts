@@ -182,10 +182,15 @@ function start(): void {
         pullWorkerUrl: new URL('./pull-store-worker.js', import.meta.url),
         // The emulator is only loaded when the demo is asked for: a chunk of its own.
         startDemo: () => import('./ipc/demo-server').then((demo) => demo.startDemoServer()),
-        followUpdates: appUpdates({
-          beforeInstall: () => services?.close() ?? Promise.resolve(),
-          log: (line) => process.stderr.write(`${line}\n`),
-        }),
+        // electron-updater only updates a packaged app (a checkout has no feed to install from).
+        ...(app.isPackaged
+          ? {
+              followUpdates: appUpdates({
+                beforeInstall: () => services?.close() ?? Promise.resolve(),
+                log: (line) => process.stderr.write(`${line}\n`),
+              }),
+            }
+          : {}),
         shell: {
           openExternal: (url) => electronShell.openExternal(url),
           applyTheme: (theme) => {

@@ -101,6 +101,7 @@ export const shell = {
   },
 };
 export const clipboard = { writeText: () => undefined };
+export const net = { isOnline: () => true };
 export const nativeImage = { createFromBitmap: () => ({}) };
 export const Menu = { buildFromTemplate: (items: unknown[]) => ({ items }) };
 
