@@ -102,6 +102,7 @@ export class Mirror {
     this.identity = new MirrorIdentity(db, tx);
     const overlay = new TaskOverlay(db, this.store, () => this.identity.account());
     const syncPasses = new SyncPasses(db);
+    // The outbox asks which task pass runs only when it settles an edit, after `pages` below is built.
     const runningTaskPass = () => pages.runningTaskPass();
     this.outbox = new Outbox(db, tx, this.store, overlay, runningTaskPass);
     const pages = new PageApplication(db, this.store, overlay, this.outbox, syncPasses, this.now);
