@@ -2,10 +2,11 @@
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
-// - initial: a first sync with `latency-ms` added to every answer, against a
-//   floor of a bare undici client walking the same pages in the same order
-//   and parsing each body, one after another (in a child process: its memory
-//   and parsing are not the engine's);
+// - initial: a first sync with `latency-ms` added to every answer (the task
+//   list walked as `initial_chains` chains at once), against a floor of a bare
+//   undici client sending the engine's other requests in the same order, then
+//   walking the whole task list as one cursor chain, parsing each body, one
+//   page after another (in a child process: its memory and parsing are not the engine's);
 // - resync: a no-change re-sync (in a fresh rate window: a first sync of 100 000
 //   tasks, the person's tasks first, spends ~190 requests of the 300 a minute
 //   background pulling may use), against a bare client revalidating the same
@@ -179,6 +180,7 @@ try {
   loopDelay.disable();
   const maxBlockMs = loopDelay.max / 1e6;
   const mirroredTasks = main.mirror.tasks.total();
+  const initialChains = main.mirror.passes.state('tasks', '')?.chains.length ?? 0;
   const walked = await getsSent();
   log(
     `initial: ${mirroredTasks} tasks, ${initial.requests} requests in ${round(initialS)} s, max block ${round(maxBlockMs, 1)} ms`,
@@ -194,14 +196,23 @@ try {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  floor.stdin.end(JSON.stringify({ base_url: info.base_url, token: floorToken, paths: walked }));
+  // The chains' pages (and their probes) are the task list filtered by creation day: the floor walks the
+  // list itself instead, one page after another, as a client without chains would.
+  const isChainPage = (path: string) => /filter(%5B|\[)created_(after|before)(%5D|\])/.test(path);
+  const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
+  const otherPaths = walked.filter((path) => !isChainPage(path));
+  floor.stdin.end(JSON.stringify({ base_url: info.base_url, token: floorToken, paths: otherPaths, list }));
   const [floorLine] = (await once(createInterface({ input: floor.stdout }), 'line')) as [string];
-  const floors = JSON.parse(floorLine) as { initial_floor_s: number; resync_floor_s: number };
+  const floors = JSON.parse(floorLine) as {
+    initial_floor_s: number;
+    resync_floor_s: number;
+    list_pages: number;
+  };
   await once(floor, 'exit');
   const initialFloorS = floors.initial_floor_s;
   const resyncFloorS = floors.resync_floor_s;
   log(
-    `floors: ${walked.length} pages walked in ${round(initialFloorS)} s, revalidated in ${round(resyncFloorS)} s`,
+    `floors: ${otherPaths.length} pages and the list's ${floors.list_pages} walked in ${round(initialFloorS)} s, revalidated in ${round(resyncFloorS)} s (the engine sent ${walked.length}, in ${initialChains} chain(s))`,
   );
 
   // No-change re-sync, in a fresh rate window: the first sync spent most of its token's
@@ -271,6 +282,7 @@ try {
       initial_floor_s: round(initialFloorS),
       initial_ratio: round(initialS / initialFloorS),
       initial_requests: initial.requests,
+      initial_chains: initialChains,
       resync_s: round(resyncS),
       resync_floor_s: round(resyncFloorS),
       resync_ratio: round(resyncS / resyncFloorS),
