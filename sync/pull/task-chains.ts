@@ -20,7 +20,9 @@
 // A stored partition with holes (a run stopped before every chain had begun)
 // gets a chain per hole, so the ranges always cover every day. It is not
 // planned again when a range grows (only the open-ended last one does, with
-// new tasks): that costs the last chain more pages, not correctness.
+// new tasks): that costs the last chain more pages, not correctness. A task
+// whose created_at is null (gaps.md allows it) would fall in no range, so a
+// list whose oldest or newest task has none is walked as one chain.
 import { chainScopePrefix } from '../../db/sync-passes';
 import { envelopeOnly } from './deferred-validation';
 import { taskOperations } from '../api/operations';
@@ -84,6 +86,8 @@ interface Probe {
   page: PageAnswer;
   /** Lets the store forget the page when no chain will start with it. */
   onUnused: () => void;
+  /** Tasks a day over the page's days (0 when the page was not full). */
+  perDay: number;
   /** Estimated pages of the range (exact when it fit in one page). */
   pages: number;
   /** Creation days of the page's first and last task (null for an empty range). */
@@ -183,11 +187,32 @@ async function probe(ctx: PullContext, range: DayRange, today: number): Promise<
   const full = page.nextCursor !== null;
   const count = page.read ? page.read.count : page.items.length;
   if (!full || first === null || last === null)
-    return { range, page, onUnused, pages: full ? 2 : 1, first, last, full };
+    return { range, page, onUnused, perDay: 0, pages: full ? 2 : 1, first, last, full };
   // The page's density over the days it spans, carried to the range's end (today for the open end).
   const end = Math.max(last, Math.min(highOf(range), Math.max(today, last)));
   const perDay = count / (last - first + 1);
-  return { range, page, onUnused, pages: (perDay * (end - first + 1)) / CHAIN_PAGE.limit, first, last, full };
+  const pages = (perDay * (end - first + 1)) / CHAIN_PAGE.limit;
+  return { range, page, onUnused, perDay, pages, first, last, full };
+}
+
+/**
+ * The creation days of the list's oldest and newest tasks (one task each);
+ * null when either has none (gaps.md allows a null created_at).
+ */
+async function listEnds(ctx: PullContext): Promise<{ oldest: number; newest: number } | null> {
+  const end = async (sortOrder: 'asc' | 'desc') => {
+    const answer = await ctx.api.listPage(
+      envelopeOnly(taskOperations.list),
+      { orgId: ctx.orgId },
+      { limit: 1, sortBy: 'created_at', sortOrder, cursor: null },
+      { signal: ctx.signal, lane: ctx.lane },
+    );
+    if (answer.status === 304) throw new Error('tasks: a 304 for a page that was not asked conditionally');
+    const at = answer.body.data[0]?.created_at;
+    return typeof at === 'string' ? dayOfTime(at) : null;
+  };
+  const [oldest, newest] = await Promise.all([end('asc'), end('desc')]);
+  return oldest === null || newest === null ? null : { oldest, newest };
 }
 
 /** Splits a probed range into `parts` ranges of equal day width; its open sides stay open. */
@@ -215,10 +240,20 @@ export async function planChains(
   policy: TaskChainPolicy,
   today: number,
 ): Promise<{ range: DayRange; firstPage: PageAnswer | null }[]> {
-  let probes = [await probe(ctx, { from: null, to: null }, today)];
+  const tooBig = (p: Probe) =>
+    p.full && p.first !== null && p.pages > policy.targetPages * 1.5 && highOf(p.range) !== p.first;
+  const root = await probe(ctx, { from: null, to: null }, today);
+  let probes = [root];
+  if (tooBig(root) && policy.maxChains > 1) {
+    const ends = await listEnds(ctx);
+    // A task without a creation day would fall in no range: such a list is walked as one chain.
+    if (ends === null) return [{ range: root.range, firstPage: root.page }];
+    // The newest day, not today, is where the list ends now (the open end takes what comes after).
+    today = Math.max(ends.newest, root.last ?? ends.newest);
+    root.first = ends.oldest;
+    root.pages = (root.perDay * (today - ends.oldest + 1)) / CHAIN_PAGE.limit;
+  }
   for (let round = 0; round < 2; round++) {
-    const tooBig = (p: Probe) =>
-      p.full && p.first !== null && p.pages > policy.targetPages * 1.5 && highOf(p.range) !== p.first;
     if (!probes.some(tooBig) || probes.length >= policy.maxChains) break;
     const next: Promise<Probe>[] = [];
     let budget = policy.maxChains - probes.length;
