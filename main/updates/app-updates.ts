@@ -6,7 +6,6 @@ import { net } from 'electron';
 import electronUpdater from 'electron-updater';
 import { followElectronUpdater } from '../../sync/updates/electron-updater-port';
 import type { UpdateController } from '../../sync/updates/update-controller';
-import { parseUpdateFeedUrl, UpdateFeedUrlError } from '../../sync/updates/update-feed-url';
 import type { UpdateWiring } from '../desktop-services';
 
 export interface AppUpdatesOptions {
@@ -26,16 +25,7 @@ export function appUpdates(options: AppUpdatesOptions): (wiring: UpdateWiring) =
       warn: (message) => options.log(`updater: ${text(message)}`),
       error: (message) => options.log(`updater: ${text(message)}`),
     };
-    let refused: string | null = null;
-    if (wiring.feedUrl !== null) {
-      try {
-        autoUpdater.setFeedURL({ provider: 'generic', url: parseUpdateFeedUrl(wiring.feedUrl).href });
-      } catch (error) {
-        if (!(error instanceof UpdateFeedUrlError)) throw error;
-        refused = error.reason;
-      }
-    }
-    const controller = followElectronUpdater(autoUpdater, {
+    return followElectronUpdater(autoUpdater, {
       ...wiring,
       // Electron tells whether the machine is online, not whether the connection is metered:
       // no platform API for that reaches main, so only absence holds checks back here.
@@ -46,7 +36,5 @@ export function appUpdates(options: AppUpdatesOptions): (wiring: UpdateWiring) =
         autoUpdater.quitAndInstall(false, true);
       },
     });
-    if (refused !== null) controller.turnOff(refused);
-    return controller;
   };
 }

@@ -3,8 +3,11 @@
 // downloaded and error events become the controller's phases.
 import type { AppUpdater } from 'electron-updater';
 import { UpdateController, type UpdateControllerOptions } from './update-controller';
+import { parseUpdateFeedUrl, UpdateFeedUrlError } from './update-feed-url';
 
 export interface FollowUpdaterOptions extends Omit<UpdateControllerOptions, 'updater'> {
+  /** The update_feed_url setting, unchecked; null: the feed packaged with the app (app-update.yml). */
+  readonly feedUrl: string | null;
   /**
    * Installs the downloaded update and restarts: in the app, closes the
    * accounts (their mirrors keep what is queued) and calls quitAndInstall.
@@ -22,6 +25,15 @@ export function followElectronUpdater(updater: AppUpdater, options: FollowUpdate
   // A pre-release is offered only to someone who installed one (electron-updater's default from the version).
   updater.allowDowngrade = false;
   let offered: string | null = null;
+  let refused: string | null = null;
+  if (options.feedUrl !== null) {
+    try {
+      updater.setFeedURL({ provider: 'generic', url: parseUpdateFeedUrl(options.feedUrl).href });
+    } catch (error) {
+      if (!(error instanceof UpdateFeedUrlError)) throw error;
+      refused = error.reason;
+    }
+  }
 
   const controller = new UpdateController({
     ...options,
@@ -47,5 +59,7 @@ export function followElectronUpdater(updater: AppUpdater, options: FollowUpdate
   });
   updater.on('update-downloaded', (event) => controller.downloaded(event.version));
   updater.on('error', (error) => controller.failed(error));
+  // Not the packaged feed instead: the person (or their admin) chose another one.
+  if (refused !== null) controller.turnOff(refused);
   return controller;
 }

@@ -2,7 +2,6 @@
 // test/support/node-app-updater.ts) against a local HTTP server that serves a
 // feed as electron-builder publishes it: latest.yml, latest-mac.yml and
 // latest-linux.yml beside the installers they describe.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,63 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { nodeAppUpdater, pendingDownloadDir } from '../../test/support/node-app-updater';
+import { release, RELEASE_DATE, sha512 } from '../../test/support/update-feed-files';
 import { followElectronUpdater } from './electron-updater-port';
 import type { UpdateController } from './update-controller';
 import { RETRY_AFTER_FAILURE_MS, type UpdateStatus } from './update-policy';
-
-const RELEASE_DATE = '2026-11-20T09:30:00.000Z';
-
-function sha512(bytes: Buffer): string {
-  return createHash('sha512').update(bytes).digest('base64');
-}
-
-function installer(name: string): Buffer {
-  // Big enough to come in several chunks, so progress is reported.
-  return Buffer.concat(Array.from({ length: 2000 }, (_, i) => Buffer.from(`${name} block ${i}\n`)));
-}
-
-interface Artifact {
-  readonly name: string;
-  readonly bytes: Buffer;
-  /** What the feed claims; the file's own by default. */
-  readonly sha512?: string;
-}
-
-/** A channel file as electron-builder writes it (files, then the legacy path/sha512 of the first). */
-function channelFile(version: string, artifacts: readonly Artifact[]): string {
-  const [first] = artifacts;
-  if (first === undefined) throw new Error('a release has files');
-  const claimed = (a: Artifact) => a.sha512 ?? sha512(a.bytes);
-  const files = artifacts.map(
-    (a) => `  - url: ${a.name}\n    sha512: ${claimed(a)}\n    size: ${a.bytes.length}\n`,
-  );
-  return [
-    `version: ${version}\n`,
-    'files:\n',
-    ...files,
-    `path: ${first.name}\n`,
-    `sha512: ${claimed(first)}\n`,
-    `releaseDate: '${RELEASE_DATE}'\n`,
-  ].join('');
-}
-
-function release(version: string, options: { debSha512?: string } = {}): Map<string, string | Buffer> {
-  const appImage = { name: `svc-desktop-${version}-linux-x86_64.AppImage`, bytes: installer('AppImage') };
-  const deb = {
-    name: `svc-desktop-${version}-linux-amd64.deb`,
-    bytes: installer(`deb ${version}`),
-    ...(options.debSha512 !== undefined ? { sha512: options.debSha512 } : {}),
-  };
-  const exe = { name: `svc-desktop-${version}-win-x64.exe`, bytes: installer('exe') };
-  const zip = { name: `svc-desktop-${version}-mac-arm64.zip`, bytes: installer('zip') };
-  const dmg = { name: `svc-desktop-${version}-mac-arm64.dmg`, bytes: installer('dmg') };
-  return new Map<string, string | Buffer>([
-    ['/latest-linux.yml', channelFile(version, [appImage, deb])],
-    ['/latest.yml', channelFile(version, [exe])],
-    ['/latest-mac.yml', channelFile(version, [zip, dmg])],
-    ...[appImage, deb, exe, zip, dmg].map((a) => [`/${a.name}`, a.bytes] as const),
-  ]);
-}
 
 let dir: string;
 let server: Server;
@@ -110,6 +56,8 @@ interface Surroundings {
   outbox?: { pending: number; inFlight: number };
   syncNow?: () => void;
   onInstall?: () => void;
+  /** The update_feed_url setting. */
+  feedSetting?: string;
 }
 
 function follow(
@@ -127,6 +75,7 @@ function follow(
     ...(platform !== undefined ? { platform } : {}),
   });
   controller = followElectronUpdater(updater, {
+    feedUrl: around.feedSetting ?? null,
     network: () => around.network ?? { online: true, metered: false },
     outbox: () => around.outbox ?? { pending: 0, inFlight: 0 },
     syncNow: () => around.syncNow?.(),
@@ -228,6 +177,48 @@ describe('an installed 0.2.0 following a generic feed', () => {
     expect(requests).toEqual([]);
   });
 
+  test('the update_feed_url setting replaces the packaged feed', async () => {
+    files = release('0.3.0');
+    const live = await serve();
+    const { controller, settled } = follow('http://127.0.0.1:9/packaged/', { now: 0 }, undefined, {
+      feedSetting: live,
+    });
+    const end = settled(done);
+    controller.start();
+    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
+  });
+
+  test('a refused feed setting turns updates off, says why, and asks no feed', async () => {
+    files = release('0.3.0');
+    await serve();
+    const { controller } = follow('http://127.0.0.1:9/packaged/', { now: 0 }, undefined, {
+      feedSetting: 'http://updates.example.com/desktop/',
+    });
+    controller.start();
+    controller.tick();
+    expect(controller.status()).toMatchObject({
+      state: 'failed',
+      reason: 'feed-refused',
+      retry_at: null,
+    });
+    expect(controller.status().message).toMatch(
+      /^Updates are off, the update feed setting was refused: it must use https/u,
+    );
+    expect(requests).toEqual([]);
+  });
+
+  test('a feed missing from the server is a clear error', async () => {
+    files = new Map();
+    const { controller, settled } = follow(await serve(), { now: 0 });
+    const end = settled(done);
+    controller.start();
+    const status = await end;
+    expect(status).toMatchObject({ state: 'failed', reason: 'unreachable' });
+    expect(status.message).toBe(
+      'Could not get the update from its server: Cannot find channel "latest-linux.yml" on the server. Trying again later.',
+    );
+  });
+
   test('the same version offers nothing and downloads nothing', async () => {
     files = release('0.2.0');
     const { controller, settled } = follow(await serve(), { now: 0 });
@@ -277,7 +268,7 @@ describe('an installed 0.2.0 following a generic feed', () => {
       reason: 'unreachable',
       retry_at: new Date(clock.now + RETRY_AFTER_FAILURE_MS).toISOString(),
     });
-    expect(status.message).toMatch(/^Could not reach the update server: .*ECONNREFUSED/u);
+    expect(status.message).toMatch(/^Could not get the update from its server: .*ECONNREFUSED/u);
 
     // Not before its time.
     clock.now += RETRY_AFTER_FAILURE_MS - 1;

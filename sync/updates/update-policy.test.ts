@@ -146,7 +146,7 @@ describe('updateStatusView', () => {
     ],
     [
       { kind: 'failed', reason: 'unreachable', message: 'connect ECONNREFUSED 127.0.0.1:9', retryAt: NOW },
-      'Could not reach the update server: connect ECONNREFUSED 127.0.0.1:9. Trying again later.',
+      'Could not get the update from its server: connect ECONNREFUSED 127.0.0.1:9. Trying again later.',
       false,
     ],
   ];

@@ -104,7 +104,7 @@ export interface UpdateStatus {
 const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
 
 const FAILURE_WORDS: Readonly<Record<UpdateFailureReason, string>> = {
-  unreachable: 'Could not reach the update server',
+  unreachable: 'Could not get the update from its server',
   'malformed-feed': 'The update feed could not be read',
   'checksum-mismatch': 'The downloaded update did not match its checksum and was deleted',
   'feed-refused': 'Updates are off, the update feed setting was refused',

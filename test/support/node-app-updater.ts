@@ -5,7 +5,7 @@
 // HttpExecutor, whose download pipeline verifies the checksum).
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { request } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   configureRequestOptions,
@@ -56,6 +56,7 @@ export interface NodeUpdaterOptions {
 /** The Linux .deb updater (a plain full download, as the app's deb install uses) of an "installed" app. */
 export function nodeAppUpdater(options: NodeUpdaterOptions): DebUpdater {
   const updateConfigPath = join(options.dir, 'app-update.yml');
+  mkdirSync(options.dir, { recursive: true });
   // electron-builder writes this beside the app from electron-builder.yml's publish.
   writeFileSync(
     updateConfigPath,
