@@ -2,6 +2,7 @@
 // majors, which alone get Chromium's security fixes), judged against the newest
 // major recorded in build/electron-support.json, so a pin cannot rot silently.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
@@ -43,6 +44,14 @@ test('the pinned Electron is within the latest three majors recorded', () => {
 test('the installed Electron is the pinned major (the lockfile moved with package.json)', () => {
   const installed = readJson('node_modules/electron/package.json') as { version: string };
   expect(pinnedMajor(installed.version)).toBe(pinnedMajor(pin ?? ''));
+});
+
+test("prebuild-install's node-abi maps the installed Electron to the ABI Electron records (npm run native:electron downloads by it)", () => {
+  const installed = readJson('node_modules/electron/package.json') as { version: string };
+  const abi = readFileSync(join(root, 'node_modules', 'electron', 'abi_version'), 'utf8').trim();
+  const fromPrebuild = createRequire(join(root, 'node_modules', 'prebuild-install', 'package.json'));
+  const nodeAbi = fromPrebuild('node-abi') as { getAbi(target: string, runtime: string): string };
+  expect(nodeAbi.getAbi(installed.version, 'electron')).toBe(abi);
 });
 
 test("the record's newest version is of its newest major", () => {
