@@ -13,7 +13,6 @@ import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
 import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from './screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
-import { fetchTaskActivity } from './task-activity-fetch';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 
 export interface ScreenBackendOptions {
@@ -109,9 +108,6 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     }
   });
 
-  /** Fetches of comments and history under way, so opening a task twice asks once. */
-  const fetching = new Set<string>();
-
   const active = (): ActiveMirror | null => {
     const runtime = accounts.currentRuntime();
     const session = runtime?.session;
@@ -127,22 +123,17 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
         board.announce(statusAccount(runtime));
       },
       refreshActivity: (taskId) => {
-        const key = `${runtime.id}\u0000${taskId}`;
-        if (taskId.startsWith('local-') || fetching.has(key)) return;
-        fetching.add(key);
-        fetchTaskActivity(session.api, runtime.mirror, taskId)
-          .then(() =>
+        // Offline, paused or refused: the cached activity stays on show; the next opening asks again.
+        void runtime.session?.engine?.refreshTaskActivity(taskId).then((landed) => {
+          if (landed) {
             emitChanged({
               account_id: runtime.id,
               collections: ['task_comments', 'task_history'],
               task_ids: [taskId],
               remapped: [],
-            }),
-          )
-          .catch(() => {
-            // Offline or refused: the cached activity stays on show; the next opening asks again.
-          })
-          .finally(() => fetching.delete(key));
+            });
+          }
+        });
       },
     };
   };

@@ -35,7 +35,10 @@ export interface ActiveMirror {
   readonly readOnly: boolean;
   /** A local edit was queued: the sync side pushes it soon. */
   edited(): void;
-  /** Asks the server for a task's comments and history, behind; `mirror:changed` tells when they landed. */
+  /**
+   * The task is on screen: the sync engine fetches its comments and history,
+   * behind (SyncEngine.refreshTaskActivity); `mirror:changed` tells when they landed.
+   */
   refreshActivity(taskId: string): void;
 }
 

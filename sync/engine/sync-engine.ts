@@ -4,6 +4,7 @@
 // folders and build-sync-parts.ts builds them; this class drives them and
 // turns what happens into SyncEvents.
 import type { Mirror } from '../../db/mirror';
+import { isTemporaryId } from '../../db/outbox';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, SignedOutError } from '../api/errors';
@@ -47,6 +48,9 @@ export class SyncEngine {
   private readonly scheduler: SyncScheduler;
   /** One full sync at a time: a second request joins the one running. */
   private running: Promise<SyncSummary> | null = null;
+  /** Fetches of opened tasks' activity under way: opening one twice asks once. Stop ends them. */
+  private readonly activity = new Map<string, Promise<boolean>>();
+  private activityStop = new AbortController();
 
   constructor(private readonly deps: SyncEngineDeps) {
     this.clock = deps.clock ?? systemApiClock;
@@ -155,6 +159,8 @@ export class SyncEngine {
 
   /** Stops polling and aborts the work in progress; resolves when it has ended. */
   stop(): Promise<void> {
+    this.activityStop.abort();
+    this.activityStop = new AbortController();
     return this.scheduler.stop();
   }
 
@@ -188,6 +194,32 @@ export class SyncEngine {
   openTask(taskId: string | null): void {
     this.puller.setOpenTask(taskId);
     this.scheduler.openTask(taskId);
+  }
+
+  /**
+   * The editor shows this task: its comments and history are fetched now, in
+   * the person's lane, through the pull store like every pull (so they show
+   * offline next time). Resolves true once they landed in the mirror; false
+   * when they were not asked for (the engine is stopped, offline or signed
+   * out; the task is not on the server yet) or could not be had (the cached
+   * ones stay). Never rejects.
+   */
+  refreshTaskActivity(taskId: string): Promise<boolean> {
+    const { running, connectivity } = this.scheduler.state();
+    if (!running || connectivity === 'offline' || connectivity === 'signed-out' || isTemporaryId(taskId)) {
+      return Promise.resolve(false);
+    }
+    const already = this.activity.get(taskId);
+    if (already) return already;
+    const fetched = this.puller
+      .refreshActivity(taskId, { signal: this.activityStop.signal })
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => this.activity.delete(taskId));
+    this.activity.set(taskId, fetched);
+    return fetched;
   }
 
   /** The operating system reports a network change: if sync is offline, it checks at once. */

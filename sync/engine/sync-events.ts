@@ -18,8 +18,8 @@ export const PULLED_COLLECTIONS = [
 ] as const;
 export type PulledCollection = (typeof PULLED_COLLECTIONS)[number];
 
-/** What a change can be about: the pulled collections, and comments (cached per task on demand). */
-export type ChangedCollection = Exclude<PulledCollection, 'me'> | 'task_comments';
+/** What a change can be about: the pulled collections, and comments and history (cached per task on demand). */
+export type ChangedCollection = Exclude<PulledCollection, 'me'> | 'task_comments' | 'task_history';
 
 /** Why a sync ran: the scheduler's reasons, and the person's. */
 export type SyncReason =

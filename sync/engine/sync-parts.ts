@@ -28,6 +28,8 @@ export interface PullRunner {
   }): Promise<PullSummary>;
   /** Revalidates one task (and its comments) now, in the person's lane. */
   refreshTask(taskId: string, options?: { signal?: AbortSignal }): Promise<PullSummary>;
+  /** Fetches a task's comments and history now, in the person's lane, announcing nothing. */
+  refreshActivity(taskId: string, options?: { signal?: AbortSignal }): Promise<void>;
   /** The task on screen joins the hot set. */
   setOpenTask(taskId: string | null): void;
 }

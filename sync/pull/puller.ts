@@ -13,7 +13,7 @@ import { isFirstPass } from '../../db/sync-passes';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
-import { taskOperations, taskCommentOperations } from '../api/operations';
+import { taskCommentOperations, taskHistoryOperations, taskOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
 import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../engine/sync-parts';
 import { errorInfo } from '../engine/sync-error-info';
@@ -423,6 +423,17 @@ export class Puller implements PullRunner {
   }
 
   /**
+   * The comments and history of a task the editor shows, fetched now in the
+   * person's lane (so they show offline next time). Nothing is announced: the
+   * person is looking at them.
+   */
+  async refreshActivity(taskId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const ctx = await this.context('user', options.signal, false);
+    await this.pullComments(ctx, [taskId]);
+    await this.pullHistory(ctx, taskId);
+  }
+
+  /**
    * Edits the mirror parked because this pull found their tasks gone (a
    * complete pass no longer listing them, a 404 read) are told as a push's
    * conflict on a 404 is told, so the status and the "needs you"
@@ -667,6 +678,39 @@ export class Puller implements PullRunner {
       addResult(result, walk);
     }
     return result;
+  }
+
+  /**
+   * A task's history, kept for the editor to show (offline too): every page
+   * revalidated with its ETag, the pass completed so that what the service
+   * dropped leaves the cache. Only the opened task's, and never announced.
+   */
+  private async pullHistory(ctx: PullContext, taskId: string): Promise<ResourcePullResult> {
+    try {
+      const walk = await walkList({
+        collection: 'task_history',
+        scope: taskId,
+        source: listSource(
+          ctx.api,
+          taskHistoryOperations.list,
+          { taskId },
+          { limit: 1000 },
+          ctx.lane,
+          ctx.store,
+        ),
+        store: ctx.store,
+        partial: false,
+        concurrency: 1,
+        announce: false,
+        signal: ctx.signal,
+        ...ctx.walkRules,
+      });
+      return { ...walk, changes: [], complete: true };
+    } catch (error) {
+      // The task went away (or out of reach) since it was opened: the next full pass settles it.
+      if (error instanceof ProblemError && error.status === 404) return emptyResult();
+      throw error;
+    }
   }
 }
 
