@@ -22,7 +22,7 @@ export interface FollowUpdaterOptions extends Omit<UpdateControllerOptions, 'upd
 export function followElectronUpdater(updater: AppUpdater, options: FollowUpdaterOptions): UpdateController {
   updater.autoDownload = true;
   updater.autoInstallOnAppQuit = true;
-  // A pre-release is offered only to someone who installed one (electron-updater's default from the version).
+  // A feed that goes back a version (a release pulled) is not installed over a newer app.
   updater.allowDowngrade = false;
   let offered: string | null = null;
   let refused: string | null = null;
