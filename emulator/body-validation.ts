@@ -2,17 +2,9 @@
 // failure is one 422 `validation` problem listing `{loc, msg, type}` for every
 // field at fault. Lengths count characters (Unicode code points), not UTF-16
 // units, so a 500-emoji title is 500 characters.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { boundedText, calendarDateField } from '../protocol/body-fields';
 import { type ProblemErrorItem, ProblemReply } from './problem';
-
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n += 1;
-  }
-  return n;
-}
 
 export function validationProblem(errors: ProblemErrorItem[]): ProblemReply {
   return new ProblemReply(422, 'validation', 'Validation failed', errors, errors);
@@ -22,38 +14,11 @@ export function fieldProblem(loc: (string | number)[], msg: string, type = 'valu
   return validationProblem([{ loc, msg, type }]);
 }
 
-/** A string of `min..max` characters. */
-export function text(min: number, max: number) {
-  return z.string().superRefine((value, ctx) => {
-    const length = codePointLength(value);
-    if (length < min) {
-      ctx.addIssue({
-        code: 'custom',
-        message: min === 1 ? 'must not be empty' : `must have at least ${min} characters`,
-        params: { type: 'string_too_short' },
-      });
-    } else if (length > max) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must have at most ${max} characters`,
-        params: { type: 'string_too_long' },
-      });
-    }
-  });
-}
-
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isValidDay(value: string): boolean {
-  if (!DAY_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
+/** A string of `min..max` characters (the protocol's bounds, so the client and the emulator count alike). */
+export const text = boundedText;
 
 /** A calendar date `YYYY-MM-DD`. */
-export const daySchema = z
-  .string()
-  .refine(isValidDay, { message: 'must be a date YYYY-MM-DD', params: { type: 'date_type' } });
+export const daySchema = calendarDateField;
 
 function typeOf(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom') {

@@ -231,7 +231,17 @@ describe('PATCH is JSON merge-patch', () => {
   });
 
   test('moving a task to another project clears its milestone', async () => {
-    const { task } = await newTask({ project_id: project.project_id, milestone_id: 'ms_1' });
+    const milestone = await callApi<{ milestone_id: string }>(
+      emulator,
+      'POST',
+      `/v1/projects/${project.project_id}/milestones`,
+      { body: { name: 'A milestone to leave' } },
+    );
+    expect(milestone.status).toBe(201);
+    const { task } = await newTask({
+      project_id: project.project_id,
+      milestone_id: milestone.body.milestone_id,
+    });
     const other = (
       await callApi<Page<ProjectRecord>>(emulator, 'GET', `/v1/projects/${emulator.orgId}`)
     ).body.data.find((p) => p.project_id !== project.project_id && p.status === 'active');

@@ -118,6 +118,22 @@ export interface GoalRecord {
   deleted_at: string | null;
 }
 
+/** A milestone of a project (gaps.md "Milestones"); deleting one removes it and unfiles its tasks. */
+export interface MilestoneRecord {
+  milestone_id: string;
+  org_id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  due_date: string | null;
+  status: string;
+  position: number;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface TaskRecord {
   task_id: string;
   org_id: string;

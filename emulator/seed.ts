@@ -1,6 +1,7 @@
 // Deterministic seed data: one organization with members (the main member
 // `ada`, the peer `grace`), teams, projects, sections in every scope, sprints
-// (completed, current, upcoming), goals, and `taskCount` tasks covering every
+// (completed, current, upcoming), goals, milestones (some tasks filed under
+// them), and `taskCount` tasks covering every
 // status, priority, type, review and origin, with unicode and long texts.
 // Dates are laid out around the clock's current UTC day, so "overdue" and "the
 // current sprint" mean something whatever the day; with the same seed and day
@@ -9,6 +10,7 @@ import { DeterministicRandom } from './deterministic-random';
 import type {
   CommentRecord,
   GoalRecord,
+  MilestoneRecord,
   OrganizationMemberRecord,
   ProjectRecord,
   SectionRecord,
@@ -97,6 +99,23 @@ const GOAL_NAMES = [
   'Zero data-loss incidents',
   'Cut onboarding time in half',
   'Internationalise every screen 🌍',
+];
+
+/** Milestones per project, by project index; a project past the list has none. */
+const MILESTONES: { name: string; status: 'open' | 'completed'; dueInDays: number | null }[][] = [
+  [
+    { name: 'Alpha', status: 'completed', dueInDays: -20 },
+    { name: 'Beta', status: 'open', dueInDays: 10 },
+    { name: 'GA 🚀', status: 'open', dueInDays: null },
+  ],
+  [{ name: 'Invoices v2', status: 'open', dueInDays: 25 }],
+  [
+    { name: 'Feature freeze', status: 'open', dueInDays: 5 },
+    { name: 'Store submission', status: 'open', dueInDays: 30 },
+  ],
+  [],
+  [{ name: 'Première étape — 第一阶段', status: 'open', dueInDays: 45 }],
+  [{ name: 'Cut-over', status: 'completed', dueInDays: -90 }],
 ];
 
 const VERBS = [
@@ -471,7 +490,36 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
     goalsByProject.set(project.project_id, list);
   }
 
+  // Milestones draw from their own generator, so adding them moved no other seeded id or value.
+  const milestoneRand = new DeterministicRandom((options.seed ^ 0x6d11e5) >>> 0);
+  const milestonesByProject = new Map<string, MilestoneRecord[]>();
+  for (const [projectIndex, project] of projects.entries()) {
+    const list: MilestoneRecord[] = [];
+    for (const [index, m] of (MILESTONES[projectIndex] ?? []).entries()) {
+      const created = iso(Date.parse(project.created_at) + (index + 2) * DAY);
+      const milestone: MilestoneRecord = {
+        milestone_id: `mst_${milestoneRand.token(10)}`,
+        org_id: orgId,
+        project_id: project.project_id,
+        name: m.name,
+        description: index === 0 ? 'What has to be true to call it done.' : null,
+        due_date: m.dueInDays === null ? null : day(anchor + m.dueInDays * DAY),
+        status: m.status,
+        position: (index + 1) * 1024,
+        created_by: MAIN_USERNAME,
+        updated_by: MAIN_USERNAME,
+        created_at: created,
+        updated_at: created,
+      };
+      store.milestones.set(milestone.milestone_id, milestone);
+      list.push(milestone);
+    }
+    milestonesByProject.set(project.project_id, list);
+  }
+
   seedTasks(store, rand, {
+    milestoneRand,
+    milestonesByProject,
     count: options.taskCount,
     anchor,
     today,
@@ -485,6 +533,9 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
 }
 
 interface TaskSeedContext {
+  /** Files tasks under milestones without drawing from the tasks' generator. */
+  milestoneRand: DeterministicRandom;
+  milestonesByProject: Map<string, MilestoneRecord[]>;
   count: number;
   anchor: number;
   today: string;
@@ -534,6 +585,11 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
     const sprintId = sprints && rand.chance(0.5) ? rand.pick(sprints).sprint_id : null;
     const goals = project ? (ctx.goalsByProject.get(project.project_id) ?? []) : [];
     const goalId = goals.length > 0 && rand.chance(0.3) ? rand.pick(goals).goal_id : null;
+    const milestones = project ? (ctx.milestonesByProject.get(project.project_id) ?? []) : [];
+    const milestoneId =
+      milestones.length > 0 && ctx.milestoneRand.chance(0.25)
+        ? ctx.milestoneRand.pick(milestones).milestone_id
+        : null;
     const parent = rand.chance(0.06) ? (lastTaskOfProject.get(project?.project_id ?? null) ?? null) : null;
 
     const special = i % 997 === 5 ? SPECIAL_TITLES[Math.floor(i / 997) % SPECIAL_TITLES.length] : undefined;
@@ -578,7 +634,7 @@ function seedTasks(store: EmulatorStore, rand: DeterministicRandom, ctx: TaskSee
       section_id: sectionId,
       sprint_id: sprintId,
       goal_id: goalId,
-      milestone_id: null,
+      milestone_id: milestoneId,
       parent_task_id: parent,
       title,
       description,

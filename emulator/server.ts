@@ -20,6 +20,7 @@ import { ProblemReply } from './problem';
 import { type RateState, rateLimitHeaders, rateLimited } from './rate-limit';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerGoalRoutes } from './routes/goals';
+import { registerMilestoneRoutes } from './routes/milestones';
 import { registerSectionRoutes } from './routes/sections';
 import { registerSprintRoutes } from './routes/sprints';
 import { registerTaskActivityRoutes } from './routes/task-activity';
@@ -325,6 +326,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerSectionRoutes(app, ctx);
   registerSprintRoutes(app, ctx);
   registerGoalRoutes(app, ctx);
+  registerMilestoneRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
   registerControlRoutes(app, ctx);

@@ -10,6 +10,7 @@ import type {
   CommentRecord,
   GoalRecord,
   HistoryRecord,
+  MilestoneRecord,
   OrganizationMemberRecord,
   OrganizationRecord,
   ProjectRecord,
@@ -140,6 +141,8 @@ export interface TaskCounts {
   sprint: Map<string, { total: number; completed: number }>;
   /** Subtasks excluded (contract: GoalOut.tasks_total). */
   goal: Map<string, { total: number; completed: number }>;
+  /** Every task filed under the milestone, subtasks included: each was filed on its own. */
+  milestone: Map<string, { total: number; completed: number }>;
 }
 
 export interface CreateCounts {
@@ -148,6 +151,7 @@ export interface CreateCounts {
   sections: number;
   sprints: number;
   goals: number;
+  milestones: number;
 }
 
 export class EmulatorStore {
@@ -159,6 +163,7 @@ export class EmulatorStore {
   readonly sections = new Map<string, SectionRecord>();
   readonly sprints = new Map<string, SprintRecord>();
   readonly goals = new Map<string, GoalRecord>();
+  readonly milestones = new Map<string, MilestoneRecord>();
   readonly tasks = new Map<string, TaskEntry>();
   readonly comments = new Map<string, CommentRecord>();
   readonly commentsByTask = new Map<string, CommentRecord[]>();
@@ -168,7 +173,14 @@ export class EmulatorStore {
   readonly historyProject = new Map<string, string | null>();
   /** Seeded tasks whose `created` history entry is written on first need, so seeding 100 000 tasks stays fast. */
   readonly pendingCreationHistory = new Set<string>();
-  readonly creates: CreateCounts = { tasks: 0, comments: 0, sections: 0, sprints: 0, goals: 0 };
+  readonly creates: CreateCounts = {
+    tasks: 0,
+    comments: 0,
+    sections: 0,
+    sprints: 0,
+    goals: 0,
+    milestones: 0,
+  };
   mainUserId = '';
   peerUserId = '';
 
@@ -297,7 +309,12 @@ export class EmulatorStore {
     }
     const cached = this.countsCache.get(viewer.visibilityKey);
     if (cached) return cached;
-    const counts: TaskCounts = { section: new Map(), sprint: new Map(), goal: new Map() };
+    const counts: TaskCounts = {
+      section: new Map(),
+      sprint: new Map(),
+      goal: new Map(),
+      milestone: new Map(),
+    };
     for (const { record: task } of this.tasks.values()) {
       if (!canSeeProject(viewer, task.project_id)) continue;
       const completed = task.status === 'completed' ? 1 : 0;
@@ -314,6 +331,12 @@ export class EmulatorStore {
         c.total += 1;
         c.completed += completed;
         counts.goal.set(task.goal_id, c);
+      }
+      if (task.milestone_id !== null) {
+        const c = counts.milestone.get(task.milestone_id) ?? { total: 0, completed: 0 };
+        c.total += 1;
+        c.completed += completed;
+        counts.milestone.set(task.milestone_id, c);
       }
     }
     this.countsCache.set(viewer.visibilityKey, counts);

@@ -134,6 +134,14 @@ function checkReferences(store: EmulatorStore, viewer: Viewer, next: TaskRecord,
     else if (goal.project_id !== next.project_id)
       bad('goal_id', `goal ${next.goal_id} belongs to another project`);
   }
+  // A task files only under a milestone of its own project (contract); a milestone of another project is 422.
+  if ((changed.has('milestone_id') || changed.has('project_id')) && next.milestone_id !== null) {
+    const milestone = store.milestones.get(next.milestone_id);
+    if (!milestone || !canSeeProject(viewer, milestone.project_id))
+      bad('milestone_id', `milestone ${next.milestone_id} does not exist`);
+    else if (milestone.project_id !== next.project_id)
+      bad('milestone_id', `milestone ${next.milestone_id} belongs to another project`);
+  }
   if (changed.has('parent_task_id') && next.parent_task_id !== null) {
     let parentId: string | null = next.parent_task_id;
     const seen = new Set<string>([next.task_id]);

@@ -2,6 +2,7 @@
 // groups) and the soft delete's `GoalDeleted`. All documented. Goal `status`
 // values beyond the default `open` are not shown, so any string is kept.
 import { z } from 'zod';
+import { boundedText, calendarDateField } from './body-fields';
 import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
 
 export const goalSchema = z.looseObject({
@@ -84,11 +85,27 @@ export const goalDeletedSchema = z.looseObject({
 });
 export type GoalDeleted = z.infer<typeof goalDeletedSchema>;
 
-/** Body of `POST /v1/projects/{project_id}/goals` (its shape is assumed). */
-export interface GoalCreateBody {
-  name: string;
-  description?: string | null;
-  target_date?: string | null;
-  position?: number | null;
-  [field: string]: unknown;
-}
+/** Goal statuses a PATCH may set (gaps.md): closing records `closed_at` and `closed_by`. */
+export const GOAL_STATUSES = ['open', 'closed'] as const;
+export const GOAL_NAME_MAX = 200;
+/** Not in the contract: the emulator's bound, so that an absurd description is a clear error. */
+export const GOAL_DESCRIPTION_MAX = 10_000;
+
+/** Body of `POST /v1/projects/{project_id}/goals` (gaps.md: `name` 1..200). */
+export const goalCreateBodySchema = z.object({
+  name: boundedText(1, GOAL_NAME_MAX),
+  description: boundedText(0, GOAL_DESCRIPTION_MAX).nullable().optional(),
+  target_date: calendarDateField.nullable().optional(),
+  position: z.number().int().nullable().optional(),
+});
+export type GoalCreateBody = z.infer<typeof goalCreateBodySchema>;
+
+/** Merge-patch body of `PATCH /v1/projects/{project_id}/goals/{goal_id}`: the same fields and `status`. */
+export const goalUpdateBodySchema = z.object({
+  name: boundedText(1, GOAL_NAME_MAX).optional(),
+  description: boundedText(0, GOAL_DESCRIPTION_MAX).nullable().optional(),
+  target_date: calendarDateField.nullable().optional(),
+  position: z.number().int().optional(),
+  status: z.enum(GOAL_STATUSES).optional(),
+});
+export type GoalUpdateBody = z.infer<typeof goalUpdateBodySchema>;

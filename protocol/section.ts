@@ -1,6 +1,7 @@
 // A section (`SectionOut`): groups tasks inside a project, team or user scope.
 // Documented, so its required fields and its scope types are enforced.
 import { z } from 'zod';
+import { boundedText, idReference } from './body-fields';
 import { idField, optionalInt, optionalString } from './wire-fields';
 
 export const SECTION_SCOPE_TYPES = ['project', 'team', 'user'] as const;
@@ -22,11 +23,22 @@ export const sectionSchema = z.looseObject({
 });
 export type Section = z.infer<typeof sectionSchema>;
 
-/** Body of `POST /v1/sections`. */
-export interface SectionCreateBody {
-  org_id: string;
-  scope_type: SectionScopeType;
-  scope_id: string;
-  name: string;
-  position?: number | null;
-}
+/** A section's name: 1..120 characters, unique in its scope (409). */
+export const SECTION_NAME_MAX = 120;
+
+/** Body of `POST /v1/sections` (contract). `position` null or absent: appended at the end. */
+export const sectionCreateBodySchema = z.object({
+  org_id: idReference,
+  scope_type: sectionScopeTypeSchema,
+  scope_id: idReference,
+  name: boundedText(1, SECTION_NAME_MAX),
+  position: z.number().finite().nullable().optional(),
+});
+export type SectionCreateBody = z.infer<typeof sectionCreateBodySchema>;
+
+/** Merge-patch body of `PATCH /v1/sections/{section_id}` (gaps.md): a rename or a move. */
+export const sectionUpdateBodySchema = z.object({
+  name: boundedText(1, SECTION_NAME_MAX).optional(),
+  position: z.number().finite().nullable().optional(),
+});
+export type SectionUpdateBody = z.infer<typeof sectionUpdateBodySchema>;

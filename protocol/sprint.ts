@@ -1,6 +1,7 @@
 // A sprint (`SprintOut`). Documented: ids, name and both dates required. Its
 // `status` values beyond the default `active` are not shown, so any string is kept.
 import { z } from 'zod';
+import { boundedText, calendarDateField } from './body-fields';
 import { idField, isoDateField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
 
 export const sprintSchema = z.looseObject({
@@ -27,12 +28,62 @@ export const sprintSchema = z.looseObject({
 });
 export type Sprint = z.infer<typeof sprintSchema>;
 
-/** Body of `POST /v1/teams/{team_id}/sprints`: `end_date` and `duration_weeks` are exclusive (422). */
-export interface SprintCreateBody {
-  name: string;
-  start_date: string;
-  description?: string | null;
-  goal?: string | null;
-  end_date?: string | null;
-  duration_weeks?: number | null;
+/** Sprint statuses a PATCH may set (gaps.md); completing records `completed_at` and `completed_by`. */
+export const SPRINT_STATUSES = ['active', 'completed'] as const;
+export const SPRINT_NAME_MAX = 120;
+export const SPRINT_TEXT_MAX = 2000;
+
+const sprintFields = {
+  name: boundedText(1, SPRINT_NAME_MAX),
+  description: boundedText(0, SPRINT_TEXT_MAX).nullable(),
+  goal: boundedText(0, SPRINT_TEXT_MAX).nullable(),
+  start_date: calendarDateField,
+  end_date: calendarDateField,
+  duration_weeks: z.number().int().min(1).max(52),
+};
+
+/** "Sending both `end_date` and `duration_weeks` is a 422" (contract): one issue on each. */
+function notBoth(
+  body: { end_date?: string | null | undefined; duration_weeks?: number | null | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (body.end_date == null || body.duration_weeks == null) return;
+  for (const field of ['end_date', 'duration_weeks'])
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: 'send end_date or duration_weeks, not both',
+      params: { type: 'value_error' },
+    });
 }
+
+/**
+ * Body of `POST /v1/teams/{team_id}/sprints` (contract): a start date plus an end
+ * date or a length in weeks, never both. The name is unique among the team's
+ * active sprints, case-insensitive (409).
+ */
+export const sprintCreateBodySchema = z
+  .object({
+    name: sprintFields.name,
+    description: sprintFields.description.optional(),
+    goal: sprintFields.goal.optional(),
+    start_date: sprintFields.start_date,
+    end_date: sprintFields.end_date.nullable().optional(),
+    duration_weeks: sprintFields.duration_weeks.nullable().optional(),
+  })
+  .superRefine(notBoth);
+export type SprintCreateBody = z.infer<typeof sprintCreateBodySchema>;
+
+/** Merge-patch body of `PATCH /v1/teams/{team_id}/sprints/{sprint_id}` (gaps.md); the same rule on the dates. */
+export const sprintUpdateBodySchema = z
+  .object({
+    name: sprintFields.name.optional(),
+    description: sprintFields.description.optional(),
+    goal: sprintFields.goal.optional(),
+    start_date: sprintFields.start_date.optional(),
+    end_date: sprintFields.end_date.optional(),
+    duration_weeks: sprintFields.duration_weeks.nullable().optional(),
+    status: z.enum(SPRINT_STATUSES).optional(),
+  })
+  .superRefine(notBoth);
+export type SprintUpdateBody = z.infer<typeof sprintUpdateBodySchema>;

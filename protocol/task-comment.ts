@@ -2,6 +2,7 @@
 // shape all the way down. Documented: the two ids are required, the rest may be
 // absent or null.
 import { z } from 'zod';
+import { boundedText, idReference } from './body-fields';
 import { idField, optionalString } from './wire-fields';
 
 export const commentMentionSchema = z.looseObject({
@@ -44,14 +45,26 @@ export const taskCommentSchema: z.ZodType<TaskComment> = z.looseObject({
   },
 });
 
-/** Body of `POST /v1/task-comments` (idempotent create). */
-export interface TaskCommentCreateBody {
-  task_id: string;
-  content: string;
-}
+/** A comment's content: 1..100 000 characters (gaps.md). Mentions are the service's, read from `@username`. */
+export const COMMENT_CONTENT_MAX = 100_000;
+const commentContent = boundedText(1, COMMENT_CONTENT_MAX);
 
-/** Body of `POST /v1/task-comments/reply` (idempotent create). */
-export interface TaskCommentReplyBody {
-  parent_comment_id: string;
-  content: string;
-}
+/** Body of `POST /v1/task-comments` (idempotent create). */
+export const taskCommentCreateBodySchema = z.object({
+  task_id: idReference,
+  content: commentContent,
+});
+export type TaskCommentCreateBody = z.infer<typeof taskCommentCreateBodySchema>;
+
+/** Body of `POST /v1/task-comments/reply` (contract; idempotent create). */
+export const taskCommentReplyBodySchema = z.object({
+  parent_comment_id: idReference,
+  content: commentContent,
+});
+export type TaskCommentReplyBody = z.infer<typeof taskCommentReplyBodySchema>;
+
+/** Merge-patch body of `PATCH /v1/task-comments/{comment_id}` (gaps.md): the author only, else 403. */
+export const taskCommentUpdateBodySchema = z.object({
+  content: commentContent.optional(),
+});
+export type TaskCommentUpdateBody = z.infer<typeof taskCommentUpdateBodySchema>;

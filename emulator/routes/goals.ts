@@ -3,7 +3,8 @@
 // that keeps a goal's tasks in the project with `goal_id` null.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { daySchema, parseOr422, text } from '../body-validation';
+import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal';
+import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, markDeprecated, sendBody, sendJson, sendList } from '../json-reply';
@@ -15,19 +16,6 @@ import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
 type GoalSortKey = (typeof SORT_KEYS)[number];
 
-const goalCreateSchema = z.object({
-  name: text(1, 120),
-  description: text(0, 10_000).nullable().optional(),
-  target_date: daySchema.nullable().optional(),
-  position: z.number().int().nullable().optional(),
-});
-const goalPatchSchema = z.object({
-  name: text(1, 120).optional(),
-  description: text(0, 10_000).nullable().optional(),
-  target_date: daySchema.nullable().optional(),
-  position: z.number().int().optional(),
-  status: z.enum(['open', 'closed']).optional(),
-});
 const goalsQuerySchema = z.object({ org_id: z.string().min(1) });
 
 export function serializeGoal(store: EmulatorStore, viewer: Viewer, g: GoalRecord): Record<string, unknown> {
@@ -148,7 +136,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     (request, reply) => {
       const viewer = viewerFor(ctx, request);
       const project = readableProject(store, viewer, request.params.project_id);
-      const input = parseOr422(goalCreateSchema, request.body, 'body');
+      const input = parseOr422(goalCreateBodySchema, request.body, 'body');
       const now = store.nowIso();
       let position = 0;
       for (const g of store.goals.values())
@@ -185,7 +173,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const viewer = viewerFor(ctx, request);
     const goal = liveGoal(store, viewer, projectId, goalId);
     checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
-    const patch = parseOr422(goalPatchSchema, request.body, 'body');
+    const patch = parseOr422(goalUpdateBodySchema, request.body, 'body');
     const next: GoalRecord = { ...goal };
     if (patch.name !== undefined) next.name = patch.name;
     if (patch.description !== undefined) next.description = patch.description;

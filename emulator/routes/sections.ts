@@ -2,8 +2,8 @@
 // scope or every scope the caller can read; names are unique in their scope
 // (409); deleting one leaves its tasks unsectioned.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { parseOr422, text, fieldProblem } from '../body-validation';
+import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol/section';
+import { parseOr422, fieldProblem } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendBody, sendList } from '../json-reply';
@@ -14,18 +14,6 @@ import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 
 const SCOPE_TYPES = ['project', 'team', 'user'] as const;
 const SORT_KEYS = ['position', 'name', 'created_at'] as const;
-
-const sectionCreateSchema = z.object({
-  org_id: z.string().min(1).max(1000),
-  scope_type: z.enum(SCOPE_TYPES),
-  scope_id: z.string().min(1).max(1000),
-  name: text(1, 120),
-  position: z.number().finite().nullable().optional(),
-});
-const sectionPatchSchema = z.object({
-  name: text(1, 120).optional(),
-  position: z.number().finite().nullable().optional(),
-});
 
 export function canReadScope(
   store: EmulatorStore,
@@ -178,7 +166,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     '/v1/sections',
     { config: { scope: 'tasks:write', operationId: 'sections.create', idempotent: true } },
     (request, reply) => {
-      const input = parseOr422(sectionCreateSchema, request.body, 'body');
+      const input = parseOr422(sectionCreateBodySchema, request.body, 'body');
       requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
       const viewer = viewerFor(ctx, request);
       if (!canReadScope(store, viewer, input.scope_type, input.scope_id)) {
@@ -215,7 +203,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       const viewer = viewerFor(ctx, request);
       const section = readableSection(store, viewer, request.params.section_id);
       checkIfMatch(request, sendableEtag(store, viewer, section));
-      const patch = parseOr422(sectionPatchSchema, request.body, 'body');
+      const patch = parseOr422(sectionUpdateBodySchema, request.body, 'body');
       const next: SectionRecord = { ...section };
       if (patch.name !== undefined) {
         requireUniqueName(store, section, patch.name, section.section_id);

@@ -3,8 +3,8 @@
 // team's active sprints (case-insensitive, 409), never both `end_date` and
 // `duration_weeks` (422); the end date is stored and the weeks derived.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { daySchema, fieldProblem, parseOr422, text, validationProblem } from '../body-validation';
+import { sprintCreateBodySchema, sprintUpdateBodySchema } from '../../protocol/sprint';
+import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendBody, sendJson, sendList } from '../json-reply';
@@ -18,24 +18,6 @@ const SORT_KEYS = ['start_date', 'end_date', 'name', 'created_at'] as const;
 /** Lengths offered as presets; any other length is labelled `Custom`. */
 const PRESET_WEEKS = new Set([1, 2, 3, 4]);
 const DEFAULT_WEEKS = 2;
-
-const sprintCreateSchema = z.object({
-  name: text(1, 120),
-  description: text(0, 2000).nullable().optional(),
-  goal: text(0, 2000).nullable().optional(),
-  start_date: daySchema,
-  end_date: daySchema.nullable().optional(),
-  duration_weeks: z.number().int().min(1).max(52).nullable().optional(),
-});
-const sprintPatchSchema = z.object({
-  name: text(1, 120).optional(),
-  description: text(0, 2000).nullable().optional(),
-  goal: text(0, 2000).nullable().optional(),
-  start_date: daySchema.optional(),
-  end_date: daySchema.optional(),
-  duration_weeks: z.number().int().min(1).max(52).nullable().optional(),
-  status: z.enum(['active', 'completed']).optional(),
-});
 
 export function sprintDuration(startDate: string, endDate: string): { weeks: number | null; label: string } {
   const days = Math.round((Date.parse(endDate) - Date.parse(startDate)) / DAY) + 1;
@@ -98,16 +80,6 @@ function requireUniqueActiveName(store: EmulatorStore, teamId: string, name: str
     }
   }
 }
-
-const bothEndAndWeeks = () =>
-  validationProblem([
-    { loc: ['body', 'end_date'], msg: 'send end_date or duration_weeks, not both', type: 'value_error' },
-    {
-      loc: ['body', 'duration_weeks'],
-      msg: 'send end_date or duration_weeks, not both',
-      type: 'value_error',
-    },
-  ]);
 
 function sprintValue(s: SprintRecord, sortBy: (typeof SORT_KEYS)[number]): string {
   return s[sortBy];
@@ -178,8 +150,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
       const team = teamOr404(store, request.params.team_id);
       const viewer = viewerFor(ctx, request);
       requireTeamEditor(store, viewer, team);
-      const input = parseOr422(sprintCreateSchema, request.body, 'body');
-      if (input.end_date != null && input.duration_weeks != null) throw bothEndAndWeeks();
+      const input = parseOr422(sprintCreateBodySchema, request.body, 'body');
       const endDate = input.end_date ?? endFromWeeks(input.start_date, input.duration_weeks ?? DEFAULT_WEEKS);
       if (endDate < input.start_date)
         throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
@@ -219,8 +190,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
       const viewer = viewerFor(ctx, request);
       requireTeamEditor(store, viewer, teamOr404(store, sprint.team_id));
       checkIfMatch(request, etagOfJson(serializeSprint(store, viewer, sprint)));
-      const patch = parseOr422(sprintPatchSchema, request.body, 'body');
-      if (patch.end_date !== undefined && patch.duration_weeks != null) throw bothEndAndWeeks();
+      const patch = parseOr422(sprintUpdateBodySchema, request.body, 'body');
       const next: SprintRecord = { ...sprint };
       if (patch.name !== undefined) next.name = patch.name;
       if (patch.description !== undefined) next.description = patch.description;

@@ -1,24 +1,24 @@
 // What happens around a task: its comments (threads of replies, idempotent
-// creates) and its history (one entry per change, `{field, new, old}` each).
+// creates, edits by their author only, deletes by their author or an org owner
+// or admin, `mentions` read from `@username`) and its history (one entry per
+// change, `{field, new, old}` each).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { parseOr422, text } from '../body-validation';
+import {
+  taskCommentCreateBodySchema,
+  taskCommentReplyBodySchema,
+  taskCommentUpdateBodySchema,
+} from '../../protocol/task-comment';
+import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
-import { sendBody, sendList } from '../json-reply';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, sendBody, sendList } from '../json-reply';
 import { compareCodePoints, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
-import type { CommentRecord, HistoryRecord } from '../records';
+import type { CommentRecord, HistoryRecord, MentionRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { readableTask } from '../task-changes';
 
-const commentCreateSchema = z.object({
-  task_id: z.string().min(1).max(1000),
-  content: text(1, 100_000),
-});
-const replyCreateSchema = z.object({
-  parent_comment_id: z.string().min(1).max(1000),
-  content: text(1, 100_000),
-});
 const taskIdQuerySchema = z.object({ task_id: z.string().min(1) });
 
 function serializeComment(store: EmulatorStore, comment: CommentRecord): Record<string, unknown> {
@@ -50,6 +50,23 @@ function readableComment(store: EmulatorStore, viewer: Viewer, commentId: string
   return comment;
 }
 
+// `@name` at the start or after a non-word character (not inside an e-mail address); a sentence's
+// closing dots are not part of the name.
+const MENTION = /(?<![\w.@])@([A-Za-z0-9._-]+)/g;
+
+/** The members named by `@username` in `content`, once each, in order of first mention (inactive ones too). */
+export function mentionsIn(store: EmulatorStore, content: string): MentionRecord[] {
+  const out: MentionRecord[] = [];
+  const seen = new Set<string>();
+  for (const match of content.matchAll(MENTION)) {
+    const member = store.memberByUsername((match[1] ?? '').replace(/\.+$/, ''));
+    if (!member || seen.has(member.user_id)) continue;
+    seen.add(member.user_id);
+    out.push({ user_id: member.user_id, username: member.username, email: member.email });
+  }
+  return out;
+}
+
 function addComment(
   store: EmulatorStore,
   viewer: Viewer,
@@ -59,9 +76,6 @@ function addComment(
 ): CommentRecord {
   const task = readableTask(store, viewer, taskId);
   const now = store.nowIso();
-  const mentioned = [...content.matchAll(/@([A-Za-z0-9._-]+)/g)]
-    .map((m) => store.memberByUsername(m[1] ?? ''))
-    .filter((m) => m !== undefined);
   const comment: CommentRecord = {
     comment_id: store.sequentialId('cmt'),
     task_id: task.record.task_id,
@@ -71,11 +85,7 @@ function addComment(
     created_by: viewer.username,
     created_at: now,
     updated_at: now,
-    mentions: [...new Set(mentioned)].map((m) => ({
-      user_id: m.user_id,
-      username: m.username,
-      email: m.email,
-    })),
+    mentions: mentionsIn(store, content),
   };
   store.comments.set(comment.comment_id, comment);
   const list = store.commentsByTask.get(comment.task_id) ?? [];
@@ -84,6 +94,38 @@ function addComment(
   store.creates.comments += 1;
   store.touch();
   return comment;
+}
+
+/** Puts an edited comment where the old one was (its thread keeps its order). */
+function replaceComment(store: EmulatorStore, next: CommentRecord): void {
+  store.comments.set(next.comment_id, next);
+  const list = store.commentsByTask.get(next.task_id) ?? [];
+  store.commentsByTask.set(
+    next.task_id,
+    list.map((c) => (c.comment_id === next.comment_id ? next : c)),
+  );
+  store.touch();
+}
+
+/** A deleted comment takes its replies with it: a reply without the comment it answers has no place. */
+function removeThread(store: EmulatorStore, root: CommentRecord): void {
+  const list = store.commentsByTask.get(root.task_id) ?? [];
+  const gone = new Set([root.comment_id]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of list) {
+      if (c.parent_comment_id !== null && gone.has(c.parent_comment_id) && !gone.has(c.comment_id)) {
+        gone.add(c.comment_id);
+        grew = true;
+      }
+    }
+  }
+  for (const id of gone) store.comments.delete(id);
+  store.commentsByTask.set(
+    root.task_id,
+    list.filter((c) => !gone.has(c.comment_id)),
+  );
+  store.touch();
 }
 
 const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
@@ -131,7 +173,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments',
     { config: { scope: 'tasks:write', operationId: 'task-comments.create', idempotent: true } },
     (request, reply) => {
-      const input = parseOr422(commentCreateSchema, request.body, 'body');
+      const input = parseOr422(taskCommentCreateBodySchema, request.body, 'body');
       const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
       reply.header('location', `/v1/task-comments/${comment.comment_id}`);
       return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
@@ -142,12 +184,57 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/reply',
     { config: { scope: 'tasks:write', operationId: 'task-comments.reply', idempotent: true } },
     (request, reply) => {
-      const input = parseOr422(replyCreateSchema, request.body, 'body');
+      const input = parseOr422(taskCommentReplyBodySchema, request.body, 'body');
       const viewer = viewerFor(ctx, request);
       const parent = readableComment(store, viewer, input.parent_comment_id);
       const comment = addComment(store, viewer, parent.task_id, parent.comment_id, input.content);
       reply.header('location', `/v1/task-comments/${comment.comment_id}`);
       return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
+    },
+  );
+
+  app.patch<{ Params: { comment_id: string } }>(
+    '/v1/task-comments/:comment_id',
+    { config: { scope: 'tasks:write', operationId: 'task-comments.update' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const comment = readableComment(store, viewer, request.params.comment_id);
+      if (comment.created_by !== viewer.username) {
+        throw new ProblemReply(403, null, 'Forbidden', 'Only the author of a comment may edit it.');
+      }
+      checkIfMatch(request, etagOfJson(serializeComment(store, comment)));
+      const patch = parseOr422(taskCommentUpdateBodySchema, request.body, 'body');
+      let next = comment;
+      if (patch.content !== undefined && patch.content !== comment.content) {
+        next = {
+          ...comment,
+          content: patch.content,
+          mentions: mentionsIn(store, patch.content),
+          updated_at: store.nowIso(),
+        };
+        replaceComment(store, next);
+      }
+      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, next)));
+    },
+  );
+
+  app.delete<{ Params: { comment_id: string } }>(
+    '/v1/task-comments/:comment_id',
+    { config: { scope: 'tasks:write', operationId: 'task-comments.delete' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const comment = readableComment(store, viewer, request.params.comment_id);
+      if (comment.created_by !== viewer.username && viewer.member.role === 'member') {
+        throw new ProblemReply(
+          403,
+          null,
+          'Forbidden',
+          'Only the author of a comment or an owner or admin of the organization may delete it.',
+        );
+      }
+      checkIfMatch(request, etagOfJson(serializeComment(store, comment)));
+      removeThread(store, comment);
+      return reply.code(204).send();
     },
   );
 

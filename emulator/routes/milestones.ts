@@ -1,0 +1,331 @@
+// Milestones of a project (gaps.md "Milestones"): the per-project list (cursor
+// pages, page ETags), the organization-wide list grouped by project under one
+// ETag (the shape of `GET /v1/goals`, with `filter[project]` and
+// `filter[status]`), one milestone with its ETag, create (Idempotency-Key),
+// PATCH with If-Match (and its deprecated PUT), the delete that unfiles its
+// tasks, and unfiling one task. Filing is a task PATCH of `milestone_id`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  MILESTONE_STATUSES,
+  milestoneCreateBodySchema,
+  milestoneUpdateBodySchema,
+} from '../../protocol/milestone';
+import { parseOr422 } from '../body-validation';
+import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { etagOfJson } from '../entity-tag';
+import { checkIfMatch, markDeprecated, sendBody, sendJson, sendList } from '../json-reply';
+import {
+  compareCodePoints,
+  compareNumber,
+  compareText,
+  invalidParameter,
+  parseSort,
+  queryPairs,
+} from '../paging';
+import { ProblemReply } from '../problem';
+import type { MilestoneRecord, ProjectRecord } from '../records';
+import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import { patchTask, readableTask } from '../task-changes';
+
+const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
+type MilestoneSortKey = (typeof SORT_KEYS)[number];
+const GROUPED_PARAMS = new Set(['org_id', 'filter[project]', 'filter[status]']);
+
+const groupedQuerySchema = z.object({ org_id: z.string().min(1) });
+
+export function serializeMilestone(
+  store: EmulatorStore,
+  viewer: Viewer,
+  m: MilestoneRecord,
+): Record<string, unknown> {
+  const counts = store.taskCounts(viewer).milestone.get(m.milestone_id);
+  return {
+    milestone_id: m.milestone_id,
+    org_id: m.org_id,
+    project_id: m.project_id,
+    name: m.name,
+    description: m.description,
+    due_date: m.due_date,
+    status: m.status,
+    position: m.position,
+    tasks_total: counts?.total ?? 0,
+    tasks_completed: counts?.completed ?? 0,
+    created_by: m.created_by,
+    updated_by: m.updated_by,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
+}
+
+function readableProject(store: EmulatorStore, viewer: Viewer, projectId: string): ProjectRecord {
+  const project = store.projects.get(projectId);
+  if (!project || !canSeeProject(viewer, projectId)) {
+    throw new ProblemReply(404, null, 'Not Found', `project ${projectId} not found`);
+  }
+  return project;
+}
+
+function readableMilestone(
+  store: EmulatorStore,
+  viewer: Viewer,
+  projectId: string,
+  milestoneId: string,
+): MilestoneRecord {
+  readableProject(store, viewer, projectId);
+  const milestone = store.milestones.get(milestoneId);
+  if (!milestone || milestone.project_id !== projectId) {
+    throw new ProblemReply(404, null, 'Not Found', `milestone ${milestoneId} not found`);
+  }
+  return milestone;
+}
+
+function milestoneValue(m: MilestoneRecord, sortBy: MilestoneSortKey): string | number | null {
+  return m[sortBy];
+}
+
+function compareMilestoneValue(
+  sortBy: MilestoneSortKey,
+  a: string | number | null,
+  b: string | number | null,
+): number {
+  if (sortBy === 'position') return compareNumber(a as number | null, b as number | null);
+  return compareText(a as string | null, b as string | null);
+}
+
+const byPosition = (a: MilestoneRecord, b: MilestoneRecord) =>
+  a.position - b.position || compareCodePoints(a.milestone_id, b.milestone_id);
+
+/** The values of a grouped-list filter, repeated or comma-separated (the contract's filter syntax). */
+function filterValues(params: URLSearchParams, key: string): string[] | null {
+  const raw = params.getAll(key);
+  if (raw.length === 0) return null;
+  return raw.flatMap((value) => value.split(',')).filter((value) => value !== '');
+}
+
+function endPosition(store: EmulatorStore, projectId: string): number {
+  let max = 0;
+  for (const m of store.milestones.values()) if (m.project_id === projectId) max = Math.max(max, m.position);
+  return max + 1024;
+}
+
+export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+  type ProjectParams = { Params: { project_id: string } };
+  type MilestoneParams = { Params: { project_id: string; milestone_id: string } };
+  type TaskParams = { Params: { project_id: string; milestone_id: string; task_id: string } };
+
+  app.get(
+    '/v1/milestones',
+    { config: { scope: 'projects:read', operationId: 'milestones.list_grouped' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      for (const key of params.keys()) {
+        if (key.startsWith('filter[') && !GROUPED_PARAMS.has(key))
+          throw invalidParameter(key, `${key} is not a filter of this list`, [
+            'filter[project]',
+            'filter[status]',
+          ]);
+      }
+      const { org_id: orgId } = parseOr422(groupedQuerySchema, Object.fromEntries(params), 'query');
+      requireOwnOrg(ctx, orgId, ['query', 'org_id']);
+      const viewer = viewerFor(ctx, request);
+      const projectFilter = filterValues(params, 'filter[project]');
+      const statusFilter = filterValues(params, 'filter[status]');
+      for (const status of statusFilter ?? []) {
+        if (!(MILESTONE_STATUSES as readonly string[]).includes(status))
+          throw invalidParameter(
+            'filter[status]',
+            `filter[status] cannot be '${status}'`,
+            MILESTONE_STATUSES,
+          );
+      }
+      const projects = [...store.projects.values()]
+        .filter((p) => canSeeProject(viewer, p.project_id))
+        .filter((p) => projectFilter === null || projectFilter.includes(p.project_id))
+        .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.project_id, b.project_id));
+      const groups: Record<string, unknown>[] = [];
+      let total = 0;
+      for (const project of projects) {
+        const milestones = [...store.milestones.values()]
+          .filter((m) => m.project_id === project.project_id)
+          .filter((m) => statusFilter === null || statusFilter.includes(m.status))
+          .sort(byPosition);
+        if (milestones.length === 0) continue;
+        const data = milestones.map((m) => serializeMilestone(store, viewer, m));
+        total += milestones.length;
+        groups.push({
+          project_id: project.project_id,
+          data,
+          next_cursor: null,
+          milestones_tasks_total: data.reduce((sum, m) => sum + (m.tasks_total as number), 0),
+          milestones_tasks_completed: data.reduce((sum, m) => sum + (m.tasks_completed as number), 0),
+        });
+      }
+      return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
+    },
+  );
+
+  app.get<ProjectParams>(
+    '/v1/projects/:project_id/milestones',
+    { config: { scope: 'projects:read', operationId: 'milestones.list' } },
+    (request, reply) => {
+      const params = queryPairs(request.url);
+      const viewer = viewerFor(ctx, request);
+      const project = readableProject(store, viewer, request.params.project_id);
+      const sort = parseSort(params, SORT_KEYS, 'position');
+      const sorted = [...store.milestones.values()]
+        .filter((m) => m.project_id === project.project_id)
+        .sort(
+          (a, b) =>
+            compareMilestoneValue(
+              sort.sortBy,
+              milestoneValue(a, sort.sortBy),
+              milestoneValue(b, sort.sortBy),
+            ) || compareCodePoints(a.milestone_id, b.milestone_id),
+        );
+      return sendList(ctx, request, reply, {
+        queryKey: `milestones\u0000${project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
+        sortedAsc: sorted,
+        order: sort.sortOrder,
+        defaultLimit: 100,
+        params,
+        positionOf: (m) => ({ value: milestoneValue(m, sort.sortBy), id: m.milestone_id }),
+        compareToPosition: (m, p) =>
+          compareMilestoneValue(sort.sortBy, milestoneValue(m, sort.sortBy), p.value) ||
+          compareCodePoints(m.milestone_id, p.id),
+        serialize: (m) => serializeMilestone(store, viewer, m),
+      });
+    },
+  );
+
+  app.get<MilestoneParams>(
+    '/v1/projects/:project_id/milestones/:milestone_id',
+    { config: { scope: 'projects:read', operationId: 'milestones.get' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const milestone = readableMilestone(
+        store,
+        viewer,
+        request.params.project_id,
+        request.params.milestone_id,
+      );
+      return sendJson(request, reply, 200, serializeMilestone(store, viewer, milestone));
+    },
+  );
+
+  app.post<ProjectParams>(
+    '/v1/projects/:project_id/milestones',
+    { config: { scope: 'projects:write', operationId: 'milestones.create', idempotent: true } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const project = readableProject(store, viewer, request.params.project_id);
+      const input = parseOr422(milestoneCreateBodySchema, request.body, 'body');
+      const now = store.nowIso();
+      const milestone: MilestoneRecord = {
+        milestone_id: store.newId('mst'),
+        org_id: store.org.org_id,
+        project_id: project.project_id,
+        name: input.name,
+        description: input.description ?? null,
+        due_date: input.due_date ?? null,
+        status: 'open',
+        position: input.position ?? endPosition(store, project.project_id),
+        created_by: viewer.username,
+        updated_by: viewer.username,
+        created_at: now,
+        updated_at: now,
+      };
+      store.milestones.set(milestone.milestone_id, milestone);
+      store.creates.milestones += 1;
+      store.touch();
+      reply.header('location', `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`);
+      return sendBody(request, reply, 201, JSON.stringify(serializeMilestone(store, viewer, milestone)));
+    },
+  );
+
+  const update = (deprecated: boolean) => (request: FastifyRequest<MilestoneParams>, reply: FastifyReply) => {
+    const { project_id: projectId, milestone_id: milestoneId } = request.params;
+    if (deprecated) markDeprecated(reply, `/v1/projects/${projectId}/milestones/${milestoneId}`);
+    const viewer = viewerFor(ctx, request);
+    const milestone = readableMilestone(store, viewer, projectId, milestoneId);
+    checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
+    const patch = parseOr422(milestoneUpdateBodySchema, request.body, 'body');
+    const next: MilestoneRecord = { ...milestone };
+    if (patch.name !== undefined) next.name = patch.name;
+    if (patch.description !== undefined) next.description = patch.description;
+    if (patch.due_date !== undefined) next.due_date = patch.due_date;
+    if (patch.position !== undefined) next.position = patch.position;
+    if (patch.status !== undefined) next.status = patch.status;
+    if (JSON.stringify(next) !== JSON.stringify(milestone)) {
+      next.updated_at = store.nowIso();
+      next.updated_by = viewer.username;
+      store.milestones.set(next.milestone_id, next);
+      store.touch();
+    }
+    return sendJson(request, reply, 200, serializeMilestone(store, viewer, next));
+  };
+  app.patch<MilestoneParams>(
+    '/v1/projects/:project_id/milestones/:milestone_id',
+    { config: { scope: 'projects:write', operationId: 'milestones.update' } },
+    update(false),
+  );
+  app.put<MilestoneParams>(
+    '/v1/projects/:project_id/milestones/:milestone_id',
+    { config: { scope: 'projects:write', operationId: 'milestones.replace', deprecated: true } },
+    update(true),
+  );
+
+  app.delete<MilestoneParams>(
+    '/v1/projects/:project_id/milestones/:milestone_id',
+    { config: { scope: 'projects:write', operationId: 'milestones.delete' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const milestone = readableMilestone(
+        store,
+        viewer,
+        request.params.project_id,
+        request.params.milestone_id,
+      );
+      checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
+      store.milestones.delete(milestone.milestone_id);
+      // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
+      for (const entry of [...store.tasks.values()]) {
+        if (entry.record.milestone_id === milestone.milestone_id)
+          store.updateTask(entry, { ...entry.record, milestone_id: null });
+      }
+      store.touch();
+      return sendJson(request, reply, 200, { ok: true });
+    },
+  );
+
+  app.delete<TaskParams>(
+    '/v1/projects/:project_id/milestones/:milestone_id/tasks/:task_id',
+    { config: { scope: 'projects:write', operationId: 'milestones.unfile_task' } },
+    (request, reply) => {
+      const viewer = viewerFor(ctx, request);
+      const milestone = readableMilestone(
+        store,
+        viewer,
+        request.params.project_id,
+        request.params.milestone_id,
+      );
+      const entry = readableTask(store, viewer, request.params.task_id);
+      if (entry.record.milestone_id !== milestone.milestone_id) {
+        throw new ProblemReply(
+          404,
+          null,
+          'Not Found',
+          `task ${entry.record.task_id} is not filed under milestone ${milestone.milestone_id}`,
+        );
+      }
+      // The task keeps its project and is never deleted; the change is the task's own (history, updated_at).
+      patchTask(store, viewer, entry, { milestone_id: null });
+      return sendJson(request, reply, 200, {
+        ok: true,
+        milestone_id: milestone.milestone_id,
+        task_id: entry.record.task_id,
+      });
+    },
+  );
+}

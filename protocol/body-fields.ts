@@ -1,0 +1,53 @@
+// Field shapes of the request bodies the client sends and the service checks:
+// text bounds counted in characters (Unicode code points, so 120 emoji are a
+// 120-character name) and calendar dates that exist (`2026-02-30` does not).
+import { z } from 'zod';
+
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n += 1;
+  }
+  return n;
+}
+
+/**
+ * A string of `min..max` characters. Its issues carry `params.type`
+ * (`string_too_short`, `string_too_long`): the service's validation type, which
+ * the emulator answers in a 422 item.
+ */
+export function boundedText(min: number, max: number) {
+  return z.string().superRefine((value, ctx) => {
+    const length = codePointLength(value);
+    if (length < min) {
+      ctx.addIssue({
+        code: 'custom',
+        message: min === 1 ? 'must not be empty' : `must have at least ${min} characters`,
+        params: { type: 'string_too_short' },
+      });
+    } else if (length > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must have at most ${max} characters`,
+        params: { type: 'string_too_long' },
+      });
+    }
+  });
+}
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isValidDay(value: string): boolean {
+  if (!DAY_PATTERN.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export const calendarDateField = z
+  .string()
+  .refine(isValidDay, { message: 'must be a date YYYY-MM-DD', params: { type: 'date_type' } });
+
+/** An id the body refers to (the contract's `up to 1000` on ids). */
+export const idReference = z.string().min(1).max(1000);
