@@ -3,20 +3,38 @@
 // first open migrates the mirror with them in it.
 import Database from 'better-sqlite3';
 import { afterEach, expect, test } from 'vitest';
-import { LATEST_MIGRATION } from '../../db/migrations/index';
-import { openMirror } from '../../db/open-mirror';
+import { join } from 'node:path';
+import { LATEST_MIGRATION, MIGRATIONS } from '../../db/migrations/index';
+import { migrateFileTo, openMirror } from '../../db/open-mirror';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../../db/test-mirror';
 import { outboxPendingOf } from './update-outbox';
 
+/** The schema the version before this one left: every migration but the newest. */
+const PREVIOUS_MIGRATION = Object.keys(MIGRATIONS).at(-2) as string;
+
 /**
- * Takes the latest migration back out of a file this code wrote, leaving what
- * the version before it would have left: the next open runs that migration
- * again, as the first start after an update does. A new migration adds its
- * undo here (the test says so when it is missing).
+ * The file the version before this one would have left with these queued
+ * edits: a mirror at its schema, holding the outbox rows this code wrote
+ * (the columns both schemas have, as that version would have written them).
  */
-const UNDO_LATEST: Readonly<Record<string, (db: Database.Database) => void>> = {
-  '0009_pass_completed_once': (db) => db.exec('ALTER TABLE sync_passes DROP COLUMN completed_once'),
-};
+async function asThePreviousVersionLeftIt(currentFile: string, previousFile: string): Promise<void> {
+  await migrateFileTo(previousFile, PREVIOUS_MIGRATION);
+  const db = new Database(previousFile);
+  try {
+    db.prepare('ATTACH DATABASE ? AS current').run(currentFile);
+    const columns = (schema: string) =>
+      (db.prepare(`PRAGMA ${schema}.table_info(outbox)`).all() as { name: string }[]).map((c) => c.name);
+    const now = new Set(columns('current'));
+    const shared = columns('main')
+      .filter((name) => now.has(name))
+      .map((name) => `"${name}"`)
+      .join(', ');
+    db.exec(`INSERT INTO main.outbox (${shared}) SELECT ${shared} FROM current.outbox`);
+    db.exec('DETACH DATABASE current');
+  } finally {
+    db.close();
+  }
+}
 
 let handle: TestMirror | undefined;
 let other: TestMirror | undefined;
@@ -58,29 +76,28 @@ test('queued and in-flight edits survive a restart to update whose new version m
   expect(before.map((op) => op.state).sort()).toEqual(['in_flight', 'queued']);
   mirror.close();
 
-  const undo = UNDO_LATEST[LATEST_MIGRATION];
-  if (undo === undefined) throw new Error(`add the undo of ${LATEST_MIGRATION} to UNDO_LATEST`);
-  const raw = new Database(file);
-  raw.transaction(() => {
-    undo(raw);
-    raw.prepare('DELETE FROM kysely_migration WHERE name = ?').run(LATEST_MIGRATION);
-  })();
-  raw.close();
+  const previousFile = join(handle.dir, 'previous-version.db');
+  await asThePreviousVersionLeftIt(file, previousFile);
 
-  handle.mirror = await openMirror(file);
-  const reopened = handle.mirror;
-  const migrated = new Database(file, { readonly: true });
-  const applied = migrated.prepare('SELECT name FROM kysely_migration WHERE name = ?').get(LATEST_MIGRATION);
-  migrated.close();
-  expect(applied).toEqual({ name: LATEST_MIGRATION });
+  // The first start after the update: the new version opens the mirror and runs its newest migration.
+  const reopened = await openMirror(previousFile);
+  try {
+    const migrated = new Database(previousFile, { readonly: true });
+    const applied = migrated
+      .prepare('SELECT name FROM kysely_migration WHERE name = ?')
+      .get(LATEST_MIGRATION);
+    migrated.close();
+    expect(applied).toEqual({ name: LATEST_MIGRATION });
 
-  // Every operation as it was: same keys (the in-flight one is re-sent under its idempotency key), bodies, bases, states.
-  expect(reopened.outbox.list()).toEqual(before);
-  expect(
-    reopened.outbox
-      .ready()
-      .map((op) => op.opId)
-      .sort(),
-  ).toEqual(before.map((op) => op.opId).sort());
-  expect(reopened.tasks.get(task.task_id as string)?.task.title).toBe('Edited before the update');
+    // Every operation as it was: same keys (the in-flight one is re-sent under its idempotency key), bodies, bases, states.
+    expect(reopened.outbox.list()).toEqual(before);
+    expect(
+      reopened.outbox
+        .ready()
+        .map((op) => op.opId)
+        .sort(),
+    ).toEqual(before.map((op) => op.opId).sort());
+  } finally {
+    reopened.close();
+  }
 });
