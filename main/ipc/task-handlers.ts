@@ -3,11 +3,11 @@
 // and counts), one task, its edits (applied at once, queued for the server),
 // the workspace's collections with their counts, and cached activity.
 // No Electron: main and the end-to-end host register the same map.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
-import type { Mirror, Resource } from '../../db/mirror';
+import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
-import type { OutboxOp } from '../../db/outbox';
 import type { FiledTask } from '../../db/task-filing';
+import { taskSyncState, WaitingMarks } from '../../db/task-marks';
+import { taskActivity, workspaceCollections } from '../../db/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import type { IpcGate, IpcHandlers } from './gate';
@@ -15,8 +15,6 @@ import { IpcHandlerError } from './gate';
 import type {
   FiledTasks,
   MirrorChanged,
-  SprintSummary,
-  SyncMark,
   TaskActivity,
   TaskCount,
   TaskDetail,
@@ -58,27 +56,6 @@ export interface TaskHandlerDependencies {
 
 const DEFAULT_FILED_LIMIT = 2000;
 
-/** Unsettled outbox states and the mark each gives a task; the strongest wins. */
-const MARK_OF_STATE: Readonly<Record<string, Exclude<SyncMark, null>>> = {
-  queued: 'pending',
-  in_flight: 'pending',
-  blocked: 'blocked',
-  failed: 'failed',
-  conflict: 'conflict',
-};
-const MARK_STRENGTH: Readonly<Record<Exclude<SyncMark, null>, number>> = {
-  pending: 0,
-  blocked: 1,
-  failed: 2,
-  conflict: 3,
-};
-
-function strongerMark(a: SyncMark, b: SyncMark): SyncMark {
-  if (a === null) return b;
-  if (b === null) return a;
-  return MARK_STRENGTH[b] > MARK_STRENGTH[a] ? b : a;
-}
-
 /** The query's pairs as the service's query string would carry them (the parser then checks every value). */
 export function taskQueryPairs(query: TaskListQueryInput): [string, string][] {
   const pairs: [string, string][] = [];
@@ -96,21 +73,8 @@ export function taskQueryPairs(query: TaskListQueryInput): [string, string][] {
   return pairs;
 }
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-/** Marks of tasks whose operations wait for the person (conflict, failed, blocked): few, read per call. */
-function waitingMarks(mirror: Mirror): Map<string, SyncMark> {
-  const marks = new Map<string, SyncMark>();
-  for (const op of mirror.outbox.list(['conflict', 'failed', 'blocked'])) {
-    marks.set(op.entityId, strongerMark(marks.get(op.entityId) ?? null, MARK_OF_STATE[op.state] ?? null));
-  }
-  return marks;
-}
-
 /** A list item or a filed task as a row (a list item has every field a row shows). */
-function rowOf(item: FiledTask, marks: ReadonlyMap<string, SyncMark>): TaskRow {
+function rowOf(item: FiledTask, marks: WaitingMarks): TaskRow {
   return {
     task_id: item.task_id,
     title: item.title,
@@ -129,7 +93,7 @@ function rowOf(item: FiledTask, marks: ReadonlyMap<string, SyncMark>): TaskRow {
     task_type: item.task_type,
     review: item.review,
     position: item.position,
-    sync_mark: marks.get(item.task_id) ?? (item.pending ? 'pending' : null),
+    sync_mark: marks.of(item.task_id, item.pending),
   };
 }
 
@@ -186,19 +150,11 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   function detail(account: ActiveMirror, taskId: string): TaskDetail {
     const found = account.mirror.tasks.get(taskId);
     if (found === null || found.hidden) throw new NotInMirrorError('task', taskId);
-    const ops: OutboxOp[] = account.mirror.outbox
-      .list(UNSETTLED_STATES)
-      .filter((op) => op.entityId === taskId);
-    let mark: SyncMark = found.pending ? 'pending' : null;
-    const fields = new Set<string>();
-    for (const op of ops) {
-      mark = strongerMark(mark, MARK_OF_STATE[op.state] ?? null);
-      for (const field of Object.keys(op.patch)) fields.add(field);
-    }
+    const { mark, pendingFields } = taskSyncState(account.mirror, taskId, found.pending);
     return {
       task: found.task as TaskDetail['task'],
       sync_mark: mark,
-      pending_fields: [...fields].sort(),
+      pending_fields: pendingFields,
       server_gone: found.serverGone,
     };
   }
@@ -213,32 +169,6 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       });
     }
     return tagCache.value;
-  }
-
-  function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
-    const counts = mirror.tasks.sprintCounts();
-    return mirror.collections
-      .list('sprints', teamId)
-      .map((sprint): SprintSummary => {
-        const id = String(sprint.sprint_id);
-        const status = text(sprint.status);
-        const start = text(sprint.start_date) ?? '';
-        const end = text(sprint.end_date) ?? '';
-        const done = status === 'completed' || text(sprint.completed_at) !== null;
-        return {
-          sprint_id: id,
-          team_id: teamId,
-          name: text(sprint.name) ?? id,
-          status,
-          start_date: start,
-          end_date: end,
-          duration_label: text(sprint.duration_label),
-          task_count: counts.get(id)?.total ?? 0,
-          completed_count: counts.get(id)?.completed ?? 0,
-          current: !done && start <= day && day <= end,
-        };
-      })
-      .sort((a, b) => b.start_date.localeCompare(a.start_date) || a.name.localeCompare(b.name));
   }
 
   return {
@@ -256,7 +186,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         skipped.push(cursor);
         page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
       }
-      const marks = waitingMarks(mirror);
+      const marks = new WaitingMarks(mirror);
       return {
         rows: page.items.map((item) => rowOf(item, marks)),
         next: page.next,
@@ -286,7 +216,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const { mirror } = active();
       const max = limit ?? DEFAULT_FILED_LIMIT;
       const filed = await mirror.tasks.filed(field, values, max);
-      const marks = waitingMarks(mirror);
+      const marks = new WaitingMarks(mirror);
       return {
         rows: filed.tasks.map((task) => rowOf(task, marks)),
         truncated: filed.truncated,
@@ -325,87 +255,17 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
 
     'task:activity': ({ task_id, refresh }): TaskActivity => {
       const account = active();
-      const { mirror } = account;
       if (refresh === true) account.refreshActivity(task_id);
-      const byTime = (a: Resource, b: Resource) =>
-        (text(a.created_at) ?? '').localeCompare(text(b.created_at) ?? '');
-      return {
-        comments: mirror.collections.list('task_comments', task_id).sort(byTime) as TaskActivity['comments'],
-        history: mirror.collections.list('task_history', task_id).sort(byTime) as TaskActivity['history'],
-        cached:
-          mirror.passes.state('task_comments', task_id) !== null ||
-          mirror.passes.state('task_history', task_id) !== null,
-      };
+      return taskActivity(account.mirror, task_id) as TaskActivity;
     },
 
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();
-      const day = today();
-      const organization = mirror.collections.list('organizations')[0];
-      // The mirror's counts see the pull worker's writes (its caches follow PRAGMA data_version).
-      const sectionCounts = mirror.tasks.sectionCounts();
-      const goalCounts = mirror.tasks.goalCounts();
-      const tags = await tagsOf(mirror);
-      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      const collections = workspaceCollections(mirror, today());
       return {
         me: { username: me.username, user_id: me.user_id },
-        organization:
-          organization === undefined
-            ? null
-            : {
-                org_id: String(organization.org_id),
-                name: text(organization.name) ?? String(organization.org_id),
-              },
-        projects: mirror.collections
-          .list('projects')
-          .map((p) => ({
-            project_id: String(p.project_id),
-            name: text(p.name) ?? String(p.project_id),
-            status: text(p.status),
-            team_id: text(p.team_id),
-          }))
-          .sort(byName),
-        teams: mirror.collections
-          .list('teams')
-          .map((t) => ({
-            team_id: String(t.team_id),
-            name: text(t.name) ?? String(t.team_id),
-            sprints: sprintSummaries(mirror, String(t.team_id), day),
-          }))
-          .sort(byName),
-        goals: mirror.collections
-          .list('goals')
-          .map((g) => ({
-            goal_id: String(g.goal_id),
-            project_id: text(g.project_id) ?? '',
-            name: text(g.name) ?? String(g.goal_id),
-            status: text(g.status),
-            target_date: text(g.target_date),
-            tasks_total: goalCounts.get(String(g.goal_id))?.total ?? 0,
-            tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
-          }))
-          .sort(byName),
-        sections: mirror.collections
-          .list('sections')
-          .map((s) => ({
-            section_id: String(s.section_id),
-            name: text(s.name) ?? String(s.section_id),
-            scope_type: text(s.scope_type) ?? 'project',
-            scope_id: text(s.scope_id) ?? '',
-            position: typeof s.position === 'number' ? s.position : 0,
-            task_count: sectionCounts.get(String(s.section_id)) ?? 0,
-          }))
-          .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
-        members: mirror.collections
-          .list('organization_members')
-          .filter((m) => typeof m.username === 'string')
-          .map((m) => ({
-            user_id: String(m.user_id),
-            username: String(m.username),
-            active: m.is_active !== false,
-          }))
-          .sort((a, b) => a.username.localeCompare(b.username)),
-        tags,
+        ...collections,
+        tags: await tagsOf(mirror),
       };
     },
   };
