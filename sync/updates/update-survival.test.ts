@@ -1,9 +1,9 @@
 // Nothing queued is lost across an update: a restart to update may leave edits
 // in the outbox (offline, or past the settle time), and the new version's
 // first open migrates the mirror with them in it.
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, test } from 'vitest';
-import { join } from 'node:path';
 import { LATEST_MIGRATION, MIGRATIONS } from '../../db/migrations/index';
 import { migrateFileTo, openMirror } from '../../db/open-mirror';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../../db/test-mirror';
