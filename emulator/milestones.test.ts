@@ -450,6 +450,30 @@ describe('variance', () => {
         for (const m of listPageSchema(milestoneSchema).parse(page.body).data)
           shapes.add(Object.keys(m).sort().join(','));
       }
+      // Unfiling and deleting answer records whose members are all required: unknown members may join them.
+      const unfiledKeys = new Set<string>();
+      for (let round = 0; round < 8; round++) {
+        const projectId = projectIds[0] as string;
+        const m = milestoneSchema.parse(
+          (await callApi(varied, 'POST', milestonesOf(projectId), { body: { name: `Unfiling ${round}` } }))
+            .body,
+        );
+        const filed = await callApi(varied, 'POST', '/v1/tasks', {
+          body: { org_id: varied.orgId, title: 'filed', project_id: projectId, milestone_id: m.milestone_id },
+        });
+        expect(filed.status, filed.text).toBe(201);
+        const unfiled = await callApi(
+          varied,
+          'DELETE',
+          `${milestonesOf(projectId)}/${m.milestone_id}/tasks/${String(filed.body.task_id)}`,
+        );
+        expect(unfiled.status, unfiled.text).toBe(200);
+        for (const key of Object.keys(milestoneTaskUnfiledSchema.parse(unfiled.body))) unfiledKeys.add(key);
+        const deleted = await callApi(varied, 'DELETE', `${milestonesOf(projectId)}/${m.milestone_id}`);
+        expect(deleted.status, deleted.text).toBe(200);
+        expect(acknowledgementSchema.parse(deleted.body).ok).toBe(true);
+      }
+      expect([...unfiledKeys].some((key) => key.startsWith('x_'))).toBe(true);
       expect(shapes.size).toBeGreaterThan(3);
       expect(unknownStatus || varied.control.variance!.snapshot().counts['unknown-enum'] > 0).toBe(true);
     } finally {

@@ -43,6 +43,22 @@ test('describes the routes it serves, OpenAPI 3.1, info.version the contract dat
   ]) {
     expect(paths[path], path).toBeDefined();
   }
+  // The writes beyond tasks (gaps.md): every verb of each resource's path.
+  const verbs: Record<string, string[]> = {
+    '/v1/task-comments/{comment_id}': ['delete', 'get', 'patch'],
+    '/v1/task-comments/reply': ['post'],
+    '/v1/sections/{section_id}': ['delete', 'get', 'patch'],
+    '/v1/teams/{team_id}/sprints/{sprint_id}': ['get', 'patch'],
+    '/v1/projects/{project_id}/goals/{goal_id}': ['delete', 'get', 'patch', 'put'],
+    '/v1/milestones': ['get'],
+    '/v1/projects/{project_id}/milestones': ['get', 'post'],
+    '/v1/projects/{project_id}/milestones/{milestone_id}': ['delete', 'get', 'patch', 'put'],
+    '/v1/projects/{project_id}/milestones/{milestone_id}/tasks/{task_id}': ['delete'],
+  };
+  for (const [path, methods] of Object.entries(verbs)) {
+    expect(Object.keys(paths[path] ?? {}).sort(), path).toEqual(methods);
+  }
+  expect(paths['/v1/projects/{project_id}/milestones/{milestone_id}']?.put?.deprecated).toBe(true);
   expect(Object.keys(paths).some((p) => p.startsWith('/_emulator'))).toBe(false);
   const ids = Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
   expect(new Set(ids).size).toBe(ids.length);

@@ -76,6 +76,12 @@ const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) =>
 
 // First match wins: a task carries goal_id and project_id, a sprint team_id and name.
 const KINDS: readonly ResourceKind[] = [
+  // Acknowledgement, GoalDeleted, MilestoneTaskUnfiled: every member required, so only unknown ones join.
+  {
+    name: 'acknowledgement',
+    matches: (o) => typeof o.ok === 'boolean' && !has(o, 'name') && !has(o, 'title'),
+    required: ['ok', 'goal_id', 'unfiled_tasks', 'milestone_id', 'task_id'],
+  },
   {
     name: 'history',
     matches: (o) => has(o, 'history_id'),
