@@ -12,6 +12,7 @@ export const COLLECTION_NAMES = [
   'sections',
   'sprints',
   'goals',
+  'milestones',
   'task_comments',
   'task_history',
 ] as const;
@@ -94,6 +95,17 @@ export const COLLECTIONS: Readonly<Record<OtherCollection, CollectionSpec>> = {
       ['name', 'string'],
       ['status', 'string'],
       ['position', 'number'],
+    ],
+  },
+  milestones: {
+    table: 'milestones',
+    idField: 'milestone_id',
+    columns: [
+      ['project_id', 'string'],
+      ['name', 'string'],
+      ['status', 'string'],
+      ['position', 'number'],
+      ['due_date', 'string'],
     ],
   },
   task_comments: {

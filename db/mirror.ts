@@ -3,7 +3,7 @@
 // per write, the word index in step, file problems as MirrorStorageError), and
 // its parts, which run through it: `tasks` (reads, queries, a person's edits),
 // `outbox`, `passes` (what the pull records), `collections`, `feed`
-// (notifications) and `identity`. All calls are synchronous: no transaction
+// (notifications), `identity` and `openings` (tasks opened, comments watched). All calls are synchronous: no transaction
 // ever spans an await.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
@@ -26,6 +26,7 @@ import {
   registersVocabulary,
   wordIndexComplete,
 } from './deferred-indexes';
+import { TaskOpenings } from './task-openings';
 import { TaskOverlay } from './task-overlay';
 import { TaskQueries } from './task-query';
 import { TaskStore } from './task-store';
@@ -65,6 +66,8 @@ export class Mirror {
   readonly feed: ChangeFeed;
   /** Whose mirror this is, and the last `/v1/me` answer. */
   readonly identity: MirrorIdentity;
+  /** Tasks the person opened, and which tasks' comments the hot tier keeps fresh. */
+  readonly openings: TaskOpenings;
   private readonly store: TaskStore;
   private readonly now: () => string;
   private readonly dataVersion: Statement<[], { data_version: number }>;
@@ -137,6 +140,7 @@ export class Mirror {
       this.finishDeferredBuild();
     }
     this.feed = new ChangeFeed(db, tx);
+    this.openings = new TaskOpenings(db, tx);
   }
 
   /**

@@ -168,6 +168,16 @@ export interface GoalsTable extends CollectionRow {
   position: number | null;
 }
 
+/** A project's milestones (0010); scope is the project id, each project's list its own pass. */
+export interface MilestonesTable extends CollectionRow {
+  milestone_id: string;
+  project_id: string | null;
+  name: string | null;
+  status: string | null;
+  position: number | null;
+  due_date: string | null;
+}
+
 export interface TaskCommentsTable extends CollectionRow {
   comment_id: string;
   task_id: string;
@@ -179,6 +189,12 @@ export interface TaskHistoryTable extends CollectionRow {
   history_id: string;
   task_id: string;
   created_at: string | null;
+}
+
+/** When the person last opened each task (0010): its comments are kept fresh for 30 days after. */
+export interface TaskOpeningsTable {
+  task_id: string;
+  opened_at: string;
 }
 
 export interface SearchWordsTable {
@@ -282,8 +298,10 @@ export interface MirrorDatabase {
   sections: SectionsTable;
   sprints: SprintsTable;
   goals: GoalsTable;
+  milestones: MilestonesTable;
   task_comments: TaskCommentsTable;
   task_history: TaskHistoryTable;
+  task_openings: TaskOpeningsTable;
   search_words: SearchWordsTable;
   sync_passes: SyncPassesTable;
   sync_pages: SyncPagesTable;

@@ -266,6 +266,27 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
+  {
+    version: '0010_milestones_and_task_openings',
+    seed(db) {
+      seedWithSearchText(db, false, 'bigrams');
+      db.prepare(
+        `INSERT INTO milestones (milestone_id, scope, seen_pass, project_id, name, status, position, due_date, etag, fetched_at, raw_json)
+         VALUES ('mst_1', 'prj_1', 1, 'prj_1', 'Beta', 'open', 1024, '2026-04-01', NULL, '2026-03-01T00:00:00Z',
+                 '{"milestone_id":"mst_1","project_id":"prj_1","name":"Beta","future":1}')`,
+      ).run();
+      db.prepare(
+        "INSERT INTO task_openings (task_id, opened_at) VALUES ('tsk_seeded', '2026-03-05T00:00:00.000Z')",
+      ).run();
+    },
+    verify(mirror) {
+      verifyEverything(mirror);
+      expect(mirror.collections.list('milestones')).toEqual([
+        { milestone_id: 'mst_1', project_id: 'prj_1', name: 'Beta', future: 1 },
+      ]);
+      expect(mirror.openings.openedSince('2026-03-01T00:00:00.000Z')).toEqual(['tsk_seeded']);
+    },
+  },
 ];
 
 let dir: string;

@@ -7,6 +7,7 @@ import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema 
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
 import { meSchema } from '../../protocol/me';
+import { milestoneSchema } from '../../protocol/milestone';
 import { organizationSchema } from '../../protocol/organization';
 import { organizationMemberSchema } from '../../protocol/organization-member';
 import { projectSchema } from '../../protocol/project';
@@ -245,6 +246,13 @@ export const goalOperations = {
   /** Soft delete: the goal's tasks stay in the project with `goal_id` null. */
   delete: deleteOperation('goals.delete', goalDeletedSchema, (p: { projectId: string; goalId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/goals/${seg(p.goalId)}`,
+  })),
+};
+
+export const milestoneOperations = {
+  /** One project's milestones (gaps.md "Milestones"); team milestone routes answer 404. */
+  list: listOperation('milestones.list', milestoneSchema, (p: { projectId: string }) => ({
+    path: `/v1/projects/${seg(p.projectId)}/milestones`,
   })),
 };
 

@@ -37,7 +37,7 @@ commands:
   export --db FILE [--collection tasks]
       The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
       Collections: tasks (default), organizations, projects, teams, organization_members,
-      sections, sprints, goals.
+      sections, sprints, goals, milestones.
   edit --db FILE --task ID --set field=value [--set field=value ...]
   create --db FILE --set title=TEXT [--set field=value ...]
       Queue a change as the app does, without network; it is sent by the next sync.

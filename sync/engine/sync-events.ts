@@ -14,6 +14,7 @@ export const PULLED_COLLECTIONS = [
   'sections',
   'sprints',
   'goals',
+  'milestones',
   'tasks',
 ] as const;
 export type PulledCollection = (typeof PULLED_COLLECTIONS)[number];

@@ -76,6 +76,7 @@ describe('a full pull', () => {
       'sections',
       'sprints',
       'goals',
+      'milestones',
       'tasks',
     ]);
     for (const collection of [
@@ -85,6 +86,7 @@ describe('a full pull', () => {
       'sections',
       'sprints',
       'goals',
+      'milestones',
     ] as const) {
       expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }

@@ -6,6 +6,7 @@ import type { PulledCollection } from '../engine/sync-events';
 import type { PulledResource } from './pull-context';
 import { goalsResource } from './resources/goals';
 import { meResource } from './resources/me';
+import { milestonesResource } from './resources/milestones';
 import { organizationMembersResource } from './resources/organization-members';
 import { organizationsResource } from './resources/organizations';
 import { projectsResource } from './resources/projects';
@@ -37,5 +38,6 @@ export const PULLED_RESOURCES = registry([
   sectionsResource,
   sprintsResource,
   goalsResource,
+  milestonesResource,
   tasksResource,
 ]);
