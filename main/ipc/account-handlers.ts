@@ -1,12 +1,9 @@
 // The sign-in screen's and the account switcher's calls, answered by the
 // AccountManager: list, sign in with a pasted token or through the browser,
 // cancel, switch, sign out, and "Try the demo". Errors leave with the type of
-// the typed error behind them, so the screen words them. No Electron here.
-import { AccountError, TokenNotAcceptedError } from '../../sync/accounts/account-errors';
+// the typed error behind them (the gate's table), so the screen words them. No Electron here.
 import type { AccountManager, AccountSummary as ManagedAccount } from '../../sync/accounts/account-manager';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
-import { ApiError, NetworkError, ProblemError, SignedOutError } from '../../sync/api/errors';
-import { AuthError } from '../../sync/auth/auth-errors';
 import { IpcHandlerError, type IpcHandlers } from './gate';
 import type { AccountList, AccountSummary, ServerSettings } from './screen-schemas';
 
@@ -26,20 +23,6 @@ export interface AccountHandlerDependencies {
   readonly startDemo: () => Promise<DemoServer>;
   /** The demo server's base URL once started (accounts on it are marked `demo`). */
   readonly demoBaseUrl: () => string | null;
-}
-
-/** The typed error behind a failed sign-in or account change, as an answer the screen branches on. */
-export function accountHandlerError(error: unknown): unknown {
-  if (error instanceof IpcHandlerError) return error;
-  if (error instanceof TokenNotAcceptedError) return new IpcHandlerError(error.reason, error.message);
-  if (error instanceof AccountError || error instanceof AuthError) {
-    return new IpcHandlerError(error.type, error.message);
-  }
-  if (error instanceof SignedOutError) return new IpcHandlerError(error.reason, error.message);
-  if (error instanceof ProblemError) return new IpcHandlerError(error.type, error.message);
-  if (error instanceof NetworkError) return new IpcHandlerError('network', error.message);
-  if (error instanceof ApiError) return new IpcHandlerError(error.kind, error.message);
-  return error;
 }
 
 export function accountSummary(
@@ -82,16 +65,6 @@ export function accountList(accounts: AccountManager, demoBaseUrl: string | null
 export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHandlers {
   const { accounts } = dependencies;
 
-  function guarded<I, O>(work: (input: I) => Promise<O> | O): (input: I) => Promise<O> {
-    return async (input) => {
-      try {
-        return await work(input);
-      } catch (error) {
-        throw accountHandlerError(error);
-      }
-    };
-  }
-
   /** A sign-in shows the account it signed in to. */
   async function show(account: ManagedAccount): Promise<AccountSummary> {
     const shown = await accounts.switchTo(account.id);
@@ -99,57 +72,56 @@ export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHa
   }
 
   return {
-    'accounts:list': guarded(() => accountList(accounts, dependencies.demoBaseUrl())),
+    'accounts:list': () => accountList(accounts, dependencies.demoBaseUrl()),
 
-    'accounts:server-defaults': guarded(() => {
+    'accounts:server-defaults': () => {
       const defaults = dependencies.serverDefaults();
       return {
         base_url: defaults.base_url ?? '',
         auth_url: defaults.auth_url ?? defaults.base_url ?? '',
         client_id: defaults.client_id ?? '',
       };
-    }),
+    },
 
     // With an account_id the sign-in is again to that account (its own server settings), and
     // only as its user in its organization: its queued edits then push.
-    'accounts:sign-in-token': guarded(async ({ server, token, account_id }) => {
+    'accounts:sign-in-token': async ({ server, token, account_id }) => {
       const result = await accounts.signInWithToken({
         token,
         ...(account_id !== undefined ? { accountId: account_id } : { server }),
       });
       return show(result.account);
-    }),
+    },
 
-    'accounts:start-oauth': guarded(async ({ server, account_id }) => {
+    'accounts:start-oauth': async ({ server, account_id }) => {
       const result = await accounts.signInWithBrowser({
         openUrl: dependencies.openUrl,
         ...(account_id !== undefined ? { accountId: account_id } : { server }),
       });
       return show(result.account);
-    }),
+    },
 
-    'accounts:cancel-oauth': guarded(() => {
+    'accounts:cancel-oauth': () => {
       accounts.cancelSignIn();
       return null;
-    }),
+    },
 
-    'accounts:switch': guarded(async ({ account_id }) =>
+    'accounts:switch': async ({ account_id }) =>
       accountSummary(accounts, await accounts.switchTo(account_id), dependencies.demoBaseUrl()),
-    ),
 
-    'accounts:sign-out': guarded(async ({ account_id, keep_pending }) => {
+    'accounts:sign-out': async ({ account_id, keep_pending }) => {
       await accounts.signOut(account_id, { keepQueuedEdits: keep_pending ?? true });
       return accountList(accounts, dependencies.demoBaseUrl());
-    }),
+    },
 
-    'accounts:secret-storage': guarded(() => ({ persistence: accounts.secretPersistence })),
+    'accounts:secret-storage': () => ({ persistence: accounts.secretPersistence }),
 
-    'accounts:keep-sign-ins': guarded(async ({ keep }) => {
+    'accounts:keep-sign-ins': async ({ keep }) => {
       await accounts.setKeepSecretsWithoutKeychain(keep);
       return { persistence: accounts.secretPersistence };
-    }),
+    },
 
-    'demo:start': guarded(async () => {
+    'demo:start': async () => {
       let demo: DemoServer;
       try {
         demo = await dependencies.startDemo();
@@ -158,6 +130,6 @@ export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHa
       }
       const result = await accounts.signInWithToken({ token: demo.token, server: demo.server });
       return show(result.account);
-    }),
+    },
   };
 }

@@ -10,6 +10,9 @@ import {
 } from '../../db/mirror-errors';
 import { OutboxReviewError } from '../../db/outbox-review';
 import { InvalidParameterError } from '../../protocol/task-list-query';
+import { AccountError, TokenNotAcceptedError } from '../../sync/accounts/account-errors';
+import { ApiError, NetworkError, ProblemError, SignedOutError } from '../../sync/api/errors';
+import { AuthError } from '../../sync/auth/auth-errors';
 import {
   eventChannels,
   invokeChannels,
@@ -82,9 +85,9 @@ export class IpcHandlerError extends Error {
 
 /**
  * The one table from the typed errors of what handlers call (the mirror, the
- * outbox review, the query parser) to the answers the screens branch on, so a
- * `locked` mirror reads the same from every handler. Anything else is
- * `internal`: the page never sees what it did not expect.
+ * outbox review, the query parser, sign-in and the API client) to the answers
+ * the screens branch on, so a `locked` mirror reads the same from every
+ * handler. Anything else is `internal`: the page never sees what it did not expect.
  */
 export function handlerErrorOf(error: unknown): IpcHandlerError | null {
   if (error instanceof IpcHandlerError) return error;
@@ -95,6 +98,14 @@ export function handlerErrorOf(error: unknown): IpcHandlerError | null {
     return new IpcHandlerError(`storage-${error.problem}`, error.message);
   if (error instanceof OutboxReviewError) return new IpcHandlerError(error.type, error.message);
   if (error instanceof OutboxStateError) return new IpcHandlerError('not-retryable', error.message);
+  if (error instanceof TokenNotAcceptedError) return new IpcHandlerError(error.reason, error.message);
+  if (error instanceof AccountError || error instanceof AuthError) {
+    return new IpcHandlerError(error.type, error.message);
+  }
+  if (error instanceof SignedOutError) return new IpcHandlerError(error.reason, error.message);
+  if (error instanceof ProblemError) return new IpcHandlerError(error.type, error.message);
+  if (error instanceof NetworkError) return new IpcHandlerError('network', error.message);
+  if (error instanceof ApiError) return new IpcHandlerError(error.kind, error.message);
   return null;
 }
 
