@@ -198,7 +198,8 @@ function start(): void {
           },
           showNotifications: showDesktopNotifications,
           trayChanged: (model) => tray?.update(model),
-          writeClipboard: (text) => clipboard.writeText(text),
+          // Electron 45 returns a promise; a failed copy has nothing to undo.
+          writeClipboard: (text) => void clipboard.writeText(text),
           showWindow: () => void showWindow(),
           quit: () => app.quit(),
         },
