@@ -60,6 +60,14 @@ export const MIRROR_PAGE_SIZE = 16384;
  */
 export const PAGE_WRITER_CHECKPOINT_PAGES = 4000;
 
+/**
+ * Page cache of that connection (the app's own keeps the default 64 MiB). A
+ * first load appends rows and builds its sort indexes after the pass, so it
+ * mostly touches the id index; 16 MiB bounds what the pull worker adds to the
+ * app's memory.
+ */
+export const PAGE_WRITER_CACHE_MB = 16;
+
 /** SQLite does run DDL inside transactions: let the Migrator wrap each run in one, so a crash leaves no half schema. */
 class TransactionalSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {

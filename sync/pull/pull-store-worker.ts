@@ -2,7 +2,7 @@
 // runs each PullStore call there, so that applying a 1000-task page (columns,
 // word index, one fsynced transaction) never stalls the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openMirror, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
+import { openMirror, PAGE_WRITER_CACHE_MB, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
 import { readListBody } from './deferred-validation';
 import type { ReadPage } from './pull-store';
@@ -18,16 +18,8 @@ const { file, nativeBinding } = workerData as PullWorkerData;
 const port = parentPort;
 if (port === null) throw new Error('pull-store-worker runs only as a worker thread');
 
-/**
- * Page cache of the worker's connection (the app's own keeps the default).
- * A first load appends rows and builds its sort indexes after the pass, so
- * it mostly touches the id index; 16 MiB instead of 64 bounds what the
- * worker adds to the app's memory.
- */
-const CACHE_SIZE_MB = 16;
-
 const ready = openMirror(file, {
-  cacheSizeMb: CACHE_SIZE_MB,
+  cacheSizeMb: PAGE_WRITER_CACHE_MB,
   checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
   flushLogInBackground: true,
   ...(nativeBinding !== undefined ? { nativeBinding } : {}),

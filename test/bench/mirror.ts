@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { openMirror, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
+import { openMirror, PAGE_WRITER_CACHE_MB, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 
 const { values } = parseArgs({
   options: {
@@ -31,19 +31,19 @@ const { values } = parseArgs({
 const TASKS = Number(values.tasks);
 const PAGE = 1000;
 
-/** Small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * Small deterministic PRNG (mulberry32). Its state is one number, so the
+ * task sequence can be generated again from where it started (--baseline).
+ */
+let seed = 20260925 >>> 0;
+function rand(): number {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-const rand = random(20260925);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
 const SYLLABLES = [
   'ka',
@@ -201,14 +201,31 @@ const dir = mkdtempSync(join(tmpdir(), 'mirror-bench-'));
 const file = join(dir, 'mirror.db');
 // The loader stands for the pull worker's connection, opened as the worker opens it.
 const mirror = await openMirror(file, {
+  cacheSizeMb: PAGE_WRITER_CACHE_MB,
   checkpointPages: PAGE_WRITER_CHECKPOINT_PAGES,
   flushLogInBackground: true,
   ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
 });
 mirror.identity.setAccount({ orgId: 'org_bench', username: 'user7' });
 
-console.error(`generating ${TASKS} tasks…`);
-const tasks = Array.from({ length: TASKS }, (_, i) => generateTask(i));
+/**
+ * The tasks of one page, generated as it is applied: the pull worker holds
+ * one page at a time, and 100 000 generated tasks held at once measured
+ * ~250 MB of the process's peak (the bench's, not the mirror's).
+ */
+const TASKS_SEED = seed;
+function pageOfTasks(at: number): Record<string, unknown>[] {
+  return Array.from({ length: Math.min(PAGE, TASKS - at) }, (_, i) => generateTask(at + i));
+}
+/** The few tasks the searches and edits below name, kept by index. */
+const EDITED = Array.from({ length: 200 }, (_, i) => (i * 487) % TASKS);
+const NAMED = new Set([1234, 4321, 77, 99, ...EDITED]);
+const kept = new Map<number, Record<string, unknown>>();
+function task(n: number): Record<string, unknown> {
+  const found = kept.get(n);
+  if (found === undefined) throw new Error(`task ${n} is not among the kept ones (NAMED)`);
+  return found;
+}
 sampleRss();
 
 // ---- upsert: a first sync, page by page -----------------------------------------
@@ -218,9 +235,12 @@ let pageIndex = 0;
 let applyMs = 0;
 let applyCpuMs = 0;
 const pageTimes: number[] = [];
-for (let at = 0; at < tasks.length; at += PAGE) {
-  const items = tasks.slice(at, at + PAGE);
-  const last = at + PAGE >= tasks.length;
+for (let at = 0; at < TASKS; at += PAGE) {
+  const items = pageOfTasks(at);
+  items.forEach((item, i) => {
+    if (NAMED.has(at + i)) kept.set(at + i, item);
+  });
+  const last = at + PAGE >= TASKS;
   const cpu = process.cpuUsage();
   const { ms } = timedInWorker(() =>
     mirror.passes.applyPage({
@@ -353,8 +373,8 @@ console.error(
 );
 
 // ---- searches ---------------------------------------------------------------------------
-const rare = (n: number) => (tasks[n] as { task_id: string }).task_id.slice(4, 11);
-const description = (n: number) => (tasks[n] as { description: string }).description;
+const rare = (n: number) => (task(n) as { task_id: string }).task_id.slice(4, 11);
+const description = (n: number) => (task(n) as { description: string }).description;
 /** Rare words of the long tail, long enough not to be inside common ones. */
 const RARE = VOCABULARY.slice(4000).filter((w) => w.length >= 9);
 const rareWord = (i: number) => RARE[i % RARE.length] as string;
@@ -365,7 +385,7 @@ const SELECTIVE = [
   `filter[search]=${rare(1234)}`,
   `filter[search]=${encodeURIComponent(description(4321).split(' ').slice(3, 6).join(' '))}&sort_by=created_at&sort_order=desc`,
   `filter[search]=${rareWord(3)}&filter[search_fields]=title`,
-  `filter[search]=${encodeURIComponent((tasks[77] as { title: string }).title)}`,
+  `filter[search]=${encodeURIComponent((task(77) as { title: string }).title)}`,
   `filter[search]=${rareWord(4)}&filter[status]=not_started,in_progress&sort_by=priority_rank`,
   `filter[search]=${rareWord(5).slice(2)}&filter[assignee]=me`,
 ];
@@ -439,7 +459,7 @@ for (const q of [...SELECTIVE, ...BROAD, ...SHORT]) {
 // ---- a person's edits (main process): each queued in one transaction with its effective row ----
 const edits: number[] = [];
 for (let i = 0; i < 200; i++) {
-  const taskId = (tasks[(i * 487) % tasks.length] as { task_id: string }).task_id;
+  const taskId = (task(EDITED[i] as number) as { task_id: string }).task_id;
   const patch = i % 2 === 0 ? { status: 'in_progress' } : { title: `Edited ${i} ${words(3)}` };
   edits.push(timed(() => app.tasks.edit(taskId, patch), 'an edit').ms);
 }
@@ -489,9 +509,18 @@ function baseline(): { upsert_per_s: number; broad_search_ms: number } {
       insertFts.run(t.task_id, t.title, t.description, (t.tags as string[]).join(' '));
     }
   });
-  const start = performance.now();
-  for (let at = 0; at < tasks.length; at += PAGE) page(tasks.slice(at, at + PAGE));
-  const upsert = TASKS / ((performance.now() - start) / 1000);
+  // The same tasks again, each page generated before the clock runs for it.
+  const after = seed;
+  seed = TASKS_SEED;
+  let elapsed = 0;
+  for (let at = 0; at < TASKS; at += PAGE) {
+    const items = pageOfTasks(at);
+    const start = performance.now();
+    page(items);
+    elapsed += performance.now() - start;
+  }
+  seed = after;
+  const upsert = TASKS / (elapsed / 1000);
   const search = db.prepare(
     `SELECT t.task_id FROM tasks_fts f JOIN tasks t ON t.task_id = f.task_id WHERE tasks_fts MATCH '"the"' ORDER BY t.title LIMIT 200`,
   );
