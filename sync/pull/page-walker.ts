@@ -68,6 +68,8 @@ export interface WalkOptions {
   gate?: SoloGate;
   /** What the service showed about cursor lifetimes (shared by the walks of an engine). */
   cursorAges?: CursorAges;
+  /** Shared by walks going at once (the task list's chains): bounds their pages waiting for the store together. */
+  backlog?: ApplyBacklog;
 }
 
 export interface WalkResult {
@@ -137,6 +139,35 @@ export class CursorsRefusedError extends Error {
 
 /** How many applied pages may wait behind the fetches (bounds memory while the mirror catches up). */
 const MAX_QUEUED_APPLIES = 2;
+
+/**
+ * Pages fetched and waiting for the store, counted across the walks that
+ * share it: each walk waits while the count is over the bound, so several
+ * walks at once hold hardly more pages in memory than one (the store applies
+ * one page at a time whoever sent it).
+ */
+export class ApplyBacklog {
+  private queued = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly limit: number = MAX_QUEUED_APPLIES) {}
+
+  add(): void {
+    this.queued += 1;
+  }
+
+  done(): void {
+    this.queued -= 1;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Resolves once the pages waiting are within the bound. */
+  async room(): Promise<void> {
+    while (this.queued > this.limit) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+}
 
 /** Empty pages in a row that repeat their cursor before the walk calls it a loop. */
 const MAX_SAME_CURSOR_RUNS = 50;
@@ -316,7 +347,10 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
     skipped?: () => void,
     bounded = true,
   ): void => {
-    if (bounded) queuedApplies += 1;
+    if (bounded) {
+      queuedApplies += 1;
+      options.backlog?.add();
+    }
     applying = applying.then(async () => {
       try {
         if (failed.first) {
@@ -330,7 +364,10 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       } catch (error) {
         failed.first ??= { error };
       } finally {
-        if (bounded) queuedApplies -= 1;
+        if (bounded) {
+          queuedApplies -= 1;
+          options.backlog?.done();
+        }
       }
     });
     const end = applying;
@@ -458,6 +495,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       // Fetch the next page now; wait for the mirror only when it falls behind.
       request(nextCursor, nextIssuedAt);
       while (queuedApplies > MAX_QUEUED_APPLIES && applyEnds[0]) await applyEnds[0];
+      await options.backlog?.room();
       index += 1;
       cursor = nextCursor;
       cursorIssuedAt = nextIssuedAt;

@@ -35,7 +35,7 @@ export interface TaskChainPolicy {
   targetPages: number;
 }
 
-export const DEFAULT_TASK_CHAIN_POLICY: TaskChainPolicy = { maxChains: 6, targetPages: 16 };
+export const DEFAULT_TASK_CHAIN_POLICY: TaskChainPolicy = { maxChains: 4, targetPages: 16 };
 
 /** The clock a run waits on and the moment it must stop starting new tries. */
 export interface RunTime {

@@ -6,6 +6,7 @@
 // resumes each chain, and an unchanged re-sync is 304s chain by chain.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { SyncEvent } from '../engine/sync-events';
+import { ApplyBacklog } from './page-walker';
 import { coverEveryDay, rangeOfScope } from './task-chains';
 import { type PullFixture, startPullFixture } from './testing/pull-fixture';
 
@@ -266,5 +267,21 @@ describe('coverEveryDay', () => {
     },
   ])('a stored partition with holes gets a range per hole: $stored', ({ stored, covered }) => {
     expect(coverEveryDay(stored)).toEqual(covered);
+  });
+});
+
+describe('the backlog the chains share', () => {
+  test('a walk waits while the pages waiting for the store exceed the bound, and goes on as they are applied', async () => {
+    const backlog = new ApplyBacklog(1);
+    backlog.add();
+    await backlog.room();
+    backlog.add();
+    let roomy = false;
+    const waiting = backlog.room().then(() => (roomy = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(roomy).toBe(false);
+    backlog.done();
+    await waiting;
+    expect(roomy).toBe(true);
   });
 });

@@ -27,7 +27,7 @@ import { chainScopePrefix } from '../../db/sync-passes';
 import { envelopeOnly } from './deferred-validation';
 import { taskOperations } from '../api/operations';
 import { listSource } from './list-source';
-import { type ListSource, type PageAnswer, walkList, type WalkProgress } from './page-walker';
+import { ApplyBacklog, type ListSource, type PageAnswer, walkList, type WalkProgress } from './page-walker';
 import { addResult, emptyResult, type PullContext, type ResourcePullResult } from './pull-context';
 import type { TaskChainPolicy } from './pull-run-policy';
 
@@ -267,7 +267,14 @@ export async function planChains(
       p.onUnused();
       for (const range of split(p, parts, today)) next.push(probe(ctx, range, today));
     }
-    probes = await Promise.all(next);
+    const settled = await Promise.allSettled(next);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) {
+      // Pages the store read for the probes that answered would never be applied: let it forget them.
+      for (const s of settled) if (s.status === 'fulfilled') s.value.onUnused();
+      throw failed.reason;
+    }
+    probes = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   }
   // Merge neighbours that fit in one chain together (a merged range's first page is another query).
   const merged: { range: DayRange; firstPage: PageAnswer | null; pages: number; unused: () => void }[] = [];
@@ -364,6 +371,8 @@ export async function pullTaskChains(
       firstPage,
     ),
   );
+  // The chains' pages waiting for the store are bounded together: the store applies one at a time.
+  const backlog = new ApplyBacklog();
   const walks = chains.map(async ({ range }, at) => {
     const scope = chainScope(range);
     return walkList({
@@ -373,6 +382,7 @@ export async function pullTaskChains(
       store,
       // A chain never removes anything on its own: the list's pass does, over all of them.
       partial: true,
+      backlog,
       concurrency: ctx.concurrency,
       announce: ctx.announce,
       signal: ctx.signal,

@@ -1,4 +1,4 @@
-// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source]`
+// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source] [--max-chains N]`
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
@@ -45,6 +45,8 @@ const { values } = parseArgs({
     'pull-in-worker': { type: 'string', default: 'yes' },
     // `built`: out/main/pull-store-worker.js (built first if stale), as the app runs it; `source`: the .ts through tsx.
     'pull-worker': { type: 'string', default: 'built' },
+    // At most this many chains for the task list (1: one cursor chain, as before issue 14); default: the engine's.
+    'max-chains': { type: 'string' },
   },
 });
 const taskCount = Number(values.tasks);
@@ -52,6 +54,7 @@ const latencyMs = Number(values['latency-ms']);
 const editCount = Number(values.edits);
 const inWorker = values['pull-in-worker'] !== 'no';
 const workerUrl = inWorker && values['pull-worker'] === 'built' ? builtPullWorker() : null;
+const maxChains = values['max-chains'] === undefined ? null : Number(values['max-chains']);
 
 /** The service's rate window (600 requests a minute per token), with a margin. */
 const RATE_WINDOW_MS = 62_000;
@@ -122,6 +125,7 @@ async function engineOn(file: string, api: ApiClient) {
     me: { username: me.body.username, user_id: me.body.user_id },
     pullInWorker: inWorker,
     ...(workerUrl !== null ? { pullWorker: { workerUrl } } : {}),
+    ...(maxChains !== null ? { taskChains: { maxChains } } : {}),
   });
   // As the app does at startup: the pull worker is up before the first sync.
   await engine.ready();
