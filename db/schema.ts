@@ -197,6 +197,12 @@ export interface TaskOpeningsTable {
   opened_at: string;
 }
 
+/** When each task's comments were last asked for (0011), 200 or 304: the watch refreshes the stalest first. */
+export interface CommentChecksTable {
+  task_id: string;
+  checked_at: string;
+}
+
 export interface SearchWordsTable {
   word_id: Generated<number>;
   word: string;
@@ -302,6 +308,7 @@ export interface MirrorDatabase {
   task_comments: TaskCommentsTable;
   task_history: TaskHistoryTable;
   task_openings: TaskOpeningsTable;
+  comment_checks: CommentChecksTable;
   search_words: SearchWordsTable;
   sync_passes: SyncPassesTable;
   sync_pages: SyncPagesTable;

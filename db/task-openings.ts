@@ -20,12 +20,12 @@ export interface CommentWatchQuery {
 // rows at most, and this runs once per hot poll). Current sprints as the hot
 // tier reads them (sync/pull/puller.ts currentSprintTeams): the person is owner
 // or member of the team, today within the dates, not completed, not inactive.
-// A task never listed (no comment pass) comes first, then the least recently
-// refreshed: a 404'd or failed list counts from when it was tried.
+// A task whose comments were never asked for comes first, then the one asked
+// for longest ago (comment_checks: a 304 writes no pass, so passes cannot tell).
 const COMMENT_WATCH = `
   SELECT t.task_id AS task_id
     FROM tasks t
-    LEFT JOIN sync_passes p ON p.collection = 'task_comments' AND p.scope = t.task_id
+    LEFT JOIN comment_checks c ON c.task_id = t.task_id
    WHERE t.hidden = 0
      AND substr(t.task_id, 1, length(@temporary)) <> @temporary
      AND ((t.status IS NOT 'completed' AND (t.assignee = @me OR t.created_by = @me))
@@ -39,7 +39,7 @@ const COMMENT_WATCH = `
                AND s.status IS NOT 'completed'
                AND json_extract(s.raw_json, '$.is_active') IS NOT 0)
        OR t.task_id IN (SELECT task_id FROM task_openings WHERE opened_at >= @since))
-   ORDER BY p.scope IS NOT NULL, coalesce(p.completed_at, p.started_at, ''), t.task_id
+   ORDER BY c.checked_at IS NOT NULL, c.checked_at, t.task_id
    LIMIT @limit`;
 
 export class TaskOpenings {
@@ -76,6 +76,18 @@ export class TaskOpenings {
           .all(since) as { task_id: string }[]
       ).map((r) => r.task_id),
     );
+  }
+
+  /** The comments of these tasks were just asked for (answered, 200 or 304, or gone): they go to the back of the watch. */
+  commentsChecked(taskIds: readonly string[], at: string): void {
+    if (taskIds.length === 0) return;
+    this.tx.write(() => {
+      const upsert = this.db.prepare(
+        `INSERT INTO comment_checks (task_id, checked_at) VALUES (?, ?)
+         ON CONFLICT (task_id) DO UPDATE SET checked_at = excluded.checked_at`,
+      );
+      for (const taskId of taskIds) upsert.run(taskId, at);
+    }, 'server');
   }
 
   /** Up to `limit` tasks of the likely-opened set, those whose comments were refreshed longest ago first. */

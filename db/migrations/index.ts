@@ -11,6 +11,7 @@ import * as wordIndexMergesApart from './0007_word_index_merges_apart';
 import * as widerWalkIndexes from './0008_wider_walk_indexes';
 import * as passCompletedOnce from './0009_pass_completed_once';
 import * as milestonesAndTaskOpenings from './0010_milestones_and_task_openings';
+import * as commentChecks from './0011_comment_checks';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_wider_walk_indexes': widerWalkIndexes,
   '0009_pass_completed_once': passCompletedOnce,
   '0010_milestones_and_task_openings': milestonesAndTaskOpenings,
+  '0011_comment_checks': commentChecks,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -287,6 +287,23 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.openings.openedSince('2026-03-01T00:00:00.000Z')).toEqual(['tsk_seeded']);
     },
   },
+  {
+    version: '0011_comment_checks',
+    seed(db) {
+      seedWithSearchText(db, false, 'bigrams');
+      db.prepare(
+        "INSERT INTO task_openings (task_id, opened_at) VALUES ('tsk_seeded', '2026-03-05T00:00:00.000Z')",
+      ).run();
+      db.prepare(
+        "INSERT INTO comment_checks (task_id, checked_at) VALUES ('tsk_seeded', '2026-03-06T00:00:00.000Z')",
+      ).run();
+    },
+    verify(mirror) {
+      verifyEverything(mirror);
+      const watch = { username: 'nobody', today: '2026-03-10', openedSince: '2026-03-01T00:00:00.000Z' };
+      expect(mirror.openings.commentWatch({ ...watch, limit: 5 })).toEqual(['tsk_seeded']);
+    },
+  },
 ];
 
 let dir: string;

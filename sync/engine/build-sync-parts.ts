@@ -34,6 +34,8 @@ export interface SyncPartsOptions {
   pullStore?: PullStore;
   /** Pages revalidated at once during a re-sync (default 8). */
   concurrency?: number;
+  /** Comment lists a hot poll refreshes besides the open task's (default in sync/pull/comment-watch.ts). */
+  commentWatch?: number;
   /**
    * A full pull's time budget and backoff: how long refused cursors are
    * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
@@ -86,6 +88,7 @@ export function buildSyncParts(deps: SyncPartsDeps): SyncParts {
     clock,
     ...(deps.pullRunPolicy !== undefined ? { runPolicy: deps.pullRunPolicy } : {}),
     ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
+    ...(deps.commentWatch !== undefined ? { commentWatch: deps.commentWatch } : {}),
     ...(deps.taskChains !== undefined ? { taskChains: deps.taskChains } : {}),
     ...(deps.pullMemo !== undefined ? { memo: deps.pullMemo } : {}),
   });

@@ -5,10 +5,12 @@
 // turns what happens into SyncEvents.
 import type { Mirror } from '../../db/mirror';
 import { isTemporaryId } from '../../db/outbox';
+import { writeWhenFree } from '../../db/write-when-free';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, SignedOutError } from '../api/errors';
 import { healthOperation } from '../api/operations';
+import { openingsSince } from '../pull/comment-watch';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
@@ -192,8 +194,23 @@ export class SyncEngine {
 
   /** The task on screen (null when none): revalidated now and kept in the hot set while open. */
   openTask(taskId: string | null): void {
+    if (taskId !== null) this.recordOpening(taskId);
     this.puller.setOpenTask(taskId);
     this.scheduler.openTask(taskId);
+  }
+
+  /**
+   * Remembers in the mirror that the person opened a task (online or not), so
+   * the hot tier keeps its comments fresh for 30 days (sync/pull/comment-watch.ts).
+   * A hint, not a person's edit: a write that cannot get the lock is let go.
+   */
+  private recordOpening(taskId: string): void {
+    if (isTemporaryId(taskId)) return;
+    const now = this.clock.now();
+    const { mirror } = this.deps;
+    writeWhenFree(mirror, () =>
+      mirror.openings.record(taskId, { at: new Date(now).toISOString(), forgetBefore: openingsSince(now) }),
+    ).catch(() => undefined);
   }
 
   /**
@@ -202,9 +219,10 @@ export class SyncEngine {
    * offline next time). Resolves true once they landed in the mirror; false
    * when they were not asked for (the engine is stopped, offline or signed
    * out; the task is not on the server yet) or could not be had (the cached
-   * ones stay). Never rejects.
+   * ones stay). Never rejects. The opening is recorded either way (comment watch).
    */
   refreshTaskActivity(taskId: string): Promise<boolean> {
+    this.recordOpening(taskId);
     const { running, connectivity } = this.scheduler.state();
     if (!running || connectivity === 'offline' || connectivity === 'signed-out' || isTemporaryId(taskId)) {
       return Promise.resolve(false);

@@ -2,11 +2,10 @@
 // synchronous transactions; change lists are translated into the engine's
 // ResourceChange shape (created, updated with before/after per field, deleted).
 import type { ChangeList, Mirror, RememberedIdentity } from '../../db/mirror';
+import type { CommentWatchQuery } from '../../db/task-openings';
 import type { ResourceChange, SyncNotification } from '../engine/sync-events';
 import { checkedItems } from './deferred-validation';
 import type { PageOutcome, PassRecord, PullStore, RemovalOutcome, StoredCollection } from './pull-store';
-
-const OPEN_STATUSES = 'not_started,in_progress,blocked';
 
 export function resourceChanges(list: ChangeList): ResourceChange[] {
   const out: ResourceChange[] = [];
@@ -156,17 +155,12 @@ export class MirrorPullStore implements PullStore {
     return settle(() => this.mirror.collections.list(collection, scope));
   }
 
-  myOpenTaskIds(username: string, limit: number): Promise<string[]> {
-    return settle(() => {
-      const query = new URLSearchParams({
-        'filter[assignee]': 'me',
-        'filter[status]': OPEN_STATUSES,
-        sort_by: 'due_date',
-        sort_order: 'asc',
-      });
-      const page = this.mirror.tasks.query(query, { me: username, today: utcDay(this.now()), limit });
-      return page.items.map((t) => t.task_id);
-    });
+  commentWatchTaskIds(query: CommentWatchQuery): Promise<string[]> {
+    return settle(() => this.mirror.openings.commentWatch(query));
+  }
+
+  commentsChecked(taskIds: readonly string[], at: string): Promise<void> {
+    return settle(() => this.mirror.openings.commentsChecked(taskIds, at));
   }
 
   newestTaskDay(): Promise<string | null> {

@@ -4,6 +4,7 @@
 // so that the writes could be served by a worker without changing pull.
 import type { ParkedEdit } from '../../db/outbox';
 import type { RememberedIdentity } from '../../db/mirror';
+import type { CommentWatchQuery } from '../../db/task-openings';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';
 
 export interface StoredPageRecord {
@@ -129,8 +130,10 @@ export interface PullStore {
     collection: Exclude<StoredCollection, 'tasks'>,
     scope?: string,
   ): Promise<Record<string, unknown>[]>;
-  /** Not completed tasks the person is assigned to or created, most recently updated first (comment watch). */
-  myOpenTaskIds(username: string, limit: number): Promise<string[]>;
+  /** The tasks whose comments a hot poll refreshes, those refreshed longest ago first (db/task-openings.ts). */
+  commentWatchTaskIds(query: CommentWatchQuery): Promise<string[]>;
+  /** These tasks' comments were just asked for (200, 304 or 404), at `at` (ISO 8601): the watch goes on to others. */
+  commentsChecked(taskIds: readonly string[], at: string): Promise<void>;
   /** The UTC day of the newest task creation the mirror holds (for `filter[created_after]`). */
   newestTaskDay(): Promise<string | null>;
   /** Keeps notifications in the mirror's change feed (what the UI lists, seen or not). */

@@ -1,7 +1,7 @@
 // Pull in tiers: `full` walks every resource in dependency order (the only
 // pull that can see deletions); `hot` revalidates what the person looks at
 // (tasks assigned to them, the current sprint's team, the open task, comments
-// on their tasks); `new` finds tasks created since the newest one known with
+// of the tasks they are likely to open: comment-watch.ts); `new` finds tasks created since the newest one known with
 // `filter[created_after]`. Each yields a change list and the notifications it
 // raises; the first full sync of a mirror announces nothing. In a full pull
 // each list (a collection, or one team's sprints) is a unit that succeeds or
@@ -27,6 +27,7 @@ import type {
 } from '../engine/sync-events';
 import { listSource } from './list-source';
 import { notificationsOf } from './notifications';
+import { commentWatchTasks, DEFAULT_COMMENT_WATCH } from './comment-watch';
 import { CursorAges } from './cursor-ages';
 import { walkList } from './page-walker';
 import {
@@ -60,7 +61,7 @@ export interface PullerOptions {
   now?: () => number;
   /** Pages revalidated at once in a re-sync. Default 8. */
   concurrency?: number;
-  /** Comment lists revalidated per hot pull (besides the open task's). Default 4. */
+  /** Comment lists revalidated per hot pull besides the open task's (default in comment-watch.ts). */
   commentWatch?: number;
   /** What the run's restarts and retries wait on (default: real time). */
   clock?: ApiClock;
@@ -84,16 +85,12 @@ class UnitFailed extends Error {
 
 const unitKey = (collection: PulledCollection, scope: string): string => `${collection}\u0000${scope}`;
 
-const OPEN_TASK_SCOPE_LIMIT = 200;
-
 export class Puller implements PullRunner {
   private readonly memo: Map<string, unknown>;
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly commentWatch: number;
   private openTaskId: string | null = null;
-  /** Round-robin position in the person's open tasks for comment revalidation. */
-  private commentTurn = 0;
   private readonly clock: ApiClock;
   private readonly policy: PullRunPolicy;
   private readonly taskChains: TaskChainPolicy;
@@ -109,7 +106,7 @@ export class Puller implements PullRunner {
     this.taskChains = { ...DEFAULT_TASK_CHAIN_POLICY, ...options.taskChains };
     this.now = options.now ?? (() => this.clock.now());
     this.concurrency = options.concurrency ?? 8;
-    this.commentWatch = options.commentWatch ?? 4;
+    this.commentWatch = options.commentWatch ?? DEFAULT_COMMENT_WATCH;
   }
 
   /** The task on screen: part of the hot set. */
@@ -581,16 +578,8 @@ export class Puller implements PullRunner {
     const result = await this.pullSeenFirst(ctx);
     const open = this.openTaskId;
     if (open !== null) addResult(result, await this.revalidateTask(ctx, open));
-    // Comments: the open task's, and a few of the person's open tasks in turn.
-    const mine = (await ctx.store.myOpenTaskIds(ctx.me.username, OPEN_TASK_SCOPE_LIMIT)).filter(
-      (id) => id !== open,
-    );
-    const watched: string[] = open === null ? [] : [open];
-    for (let k = 0; k < Math.min(this.commentWatch, mine.length); k++) {
-      const id = mine[(this.commentTurn + k) % mine.length];
-      if (id !== undefined) watched.push(id);
-    }
-    this.commentTurn = mine.length === 0 ? 0 : (this.commentTurn + this.commentWatch) % mine.length;
+    // Comments: the open task's, and those of a few likely-opened tasks, stalest first (comment-watch.ts).
+    const watched = await commentWatchTasks(ctx, open, this.commentWatch);
     addResult(result, await this.pullComments(ctx, watched));
     return result;
   }
@@ -644,38 +633,48 @@ export class Puller implements PullRunner {
    */
   private async pullComments(ctx: PullContext, taskIds: readonly string[]): Promise<ResourcePullResult> {
     const result = emptyResult();
-    for (const taskId of new Set(taskIds)) {
-      const before = await ctx.store.pass('task_comments', taskId);
-      let walk: ResourcePullResult;
-      try {
-        walk = {
-          ...(await walkList({
-            collection: 'task_comments',
-            scope: taskId,
-            source: listSource(
-              ctx.api,
-              taskCommentOperations.list,
-              { taskId },
-              { limit: 1000 },
-              ctx.lane,
-              ctx.store,
-            ),
-            store: ctx.store,
-            partial: false,
-            concurrency: 1,
-            signal: ctx.signal,
-            onProgress: (progress) => ctx.onProgress('task_comments', taskId, progress),
-            ...ctx.walkRules,
-          })),
-          complete: true,
-        };
-      } catch (error) {
-        // The task went away (or out of reach) since we listed it: the next full pass settles it.
-        if (error instanceof ProblemError && error.status === 404) continue;
-        throw error;
+    // Asked for and answered (a 304 included, which writes no pass): the comment watch goes on to others.
+    const checked: string[] = [];
+    try {
+      for (const taskId of new Set(taskIds)) {
+        const before = await ctx.store.pass('task_comments', taskId);
+        let walk: ResourcePullResult;
+        try {
+          walk = {
+            ...(await walkList({
+              collection: 'task_comments',
+              scope: taskId,
+              source: listSource(
+                ctx.api,
+                taskCommentOperations.list,
+                { taskId },
+                { limit: 1000 },
+                ctx.lane,
+                ctx.store,
+              ),
+              store: ctx.store,
+              partial: false,
+              concurrency: 1,
+              signal: ctx.signal,
+              onProgress: (progress) => ctx.onProgress('task_comments', taskId, progress),
+              ...ctx.walkRules,
+            })),
+            complete: true,
+          };
+        } catch (error) {
+          // The task went away (or out of reach) since we listed it: the next full pass settles it.
+          if (error instanceof ProblemError && error.status === 404) {
+            checked.push(taskId);
+            continue;
+          }
+          throw error;
+        }
+        checked.push(taskId);
+        if (before === null || before.state !== 'complete') walk.changes = announceNothing(walk.changes);
+        addResult(result, walk);
       }
-      if (before === null || before.state !== 'complete') walk.changes = announceNothing(walk.changes);
-      addResult(result, walk);
+    } finally {
+      if (checked.length > 0) await ctx.store.commentsChecked(checked, new Date(ctx.now()).toISOString());
     }
     return result;
   }

@@ -2,8 +2,9 @@
 // and how the scheduler probes while offline. The numbers are chosen against
 // the budget: 600 requests a minute, at most half of it in the background.
 //
-// At the tightest setting the background spends about 6 (hot) + 1 (new) + 11
-// (a 110-request full pass every 10 minutes) requests a minute: a few percent
+// At the tightest setting the background spends about 6 (hot) + 20 (the hot
+// poll's comment watch, sync/pull/comment-watch.ts) + 1 (new) + 11 (a
+// 110-request full pass every 10 minutes) requests a minute: about an eighth
 // of its half, leaving room for bursts (a concurrent re-sync, sync now).
 import type { PullTier } from '../engine/sync-parts';
 
@@ -35,7 +36,7 @@ export interface PollPolicy {
 
 export const DEFAULT_POLL_POLICY: PollPolicy = {
   tiers: {
-    // Tasks assigned to me, the open task, the current sprint, comments on my tasks.
+    // Tasks assigned to me, the open task, the current sprint, comments of the tasks I am likely to open.
     hot: { baseMs: 30_000, maxMs: 5 * 60_000 },
     // Tasks created since the newest we know (filter[created_after]): one request.
     new: { baseMs: 60_000, maxMs: 10 * 60_000 },
