@@ -200,9 +200,15 @@ try {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  // The chains' pages (and their probes) are the task list filtered by creation day: the floor walks the
-  // list itself instead, one page after another, as a client without chains would.
-  const isChainPage = (path: string) => /filter(%5B|\[)created_(after|before)(%5D|\])/.test(path);
+  // The chains' pages (and their probes) are the whole task list, filtered by creation day or not at all
+  // (one chain): the floor walks the list itself instead, one page after another, as a client without
+  // chains would. The person's own tasks (filter[assignee]) stay in the floor's other requests.
+  const isChainPage = (path: string) =>
+    path.startsWith('/v1/tasks?') &&
+    [...new URLSearchParams(path.slice('/v1/tasks?'.length)).keys()].every(
+      (key) =>
+        !key.startsWith('filter[') || key === 'filter[created_after]' || key === 'filter[created_before]',
+    );
   const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
   const otherPaths = walked.filter((path) => !isChainPage(path));
   floor.stdin.end(JSON.stringify({ base_url: info.base_url, token: floorToken, paths: otherPaths, list }));
