@@ -24,6 +24,23 @@ export class MirrorCollections {
     return this.json(collection, scope).map((json) => JSON.parse(json) as Resource);
   }
 
+  /**
+   * Tasks filed under each milestone of a project (visible rows, pending edits
+   * applied; subtasks too, each is filed on its own) and how many are completed.
+   */
+  milestoneCounts(projectId: string): Map<string, { total: number; completed: number }> {
+    return this.tx.read(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT milestone_id AS id, count(*) AS total, sum(status = 'completed') AS completed FROM tasks
+            WHERE hidden = 0 AND milestone_id IN (SELECT milestone_id FROM milestones WHERE project_id = ?)
+            GROUP BY milestone_id`,
+        )
+        .all(projectId) as { id: string; total: number; completed: number }[];
+      return new Map(rows.map((r) => [r.id, { total: r.total, completed: r.completed }]));
+    });
+  }
+
   /** The same as the JSON text stored (what `export` prints). */
   json(collection: OtherCollection, scope?: string): string[] {
     const spec = COLLECTIONS[collection];

@@ -10,6 +10,7 @@ import {
   accountSummarySchema,
   filedTasksRequestSchema,
   filedTasksSchema,
+  milestoneSummarySchema,
   mirrorChangedSchema,
   secretStorageSchema,
   serverSettingsSchema,
@@ -121,6 +122,11 @@ export const invokeChannels = {
   },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   'workspace:get': { input: noInput, output: workspaceSchema },
+  /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
+  'milestones:list': {
+    input: z.strictObject({ project_id: z.string().min(1).max(1000) }),
+    output: z.array(milestoneSummarySchema),
+  },
   'sync:status': { input: noInput, output: syncStatusSchema },
   /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status-changed`. */
   'sync:now': { input: noInput, output: z.null() },

@@ -269,6 +269,20 @@ export const sprintSummarySchema = z.object({
 });
 export type SprintSummary = z.infer<typeof sprintSummarySchema>;
 
+/** One of a project's milestones in the milestones view, with its progress over the mirrored tasks. */
+export const milestoneSummarySchema = z.object({
+  milestone_id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: z.string().nullable(),
+  due_date: z.string().nullable(),
+  position: z.number().nullable(),
+  tasks_total: z.number().int(),
+  tasks_completed: z.number().int(),
+});
+export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
+
 export const workspaceSchema = z.object({
   me: z.object({ username: z.string(), user_id: z.string() }).nullable(),
   organization: z.object({ org_id: z.string(), name: z.string() }).nullable(),

@@ -153,6 +153,7 @@ export class SyncStatusBoard {
               'teams',
               'sprints',
               'goals',
+              'milestones',
               'sections',
               'organization_members',
             ],

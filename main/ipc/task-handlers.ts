@@ -5,6 +5,7 @@
 // No Electron: main and the end-to-end host register the same map.
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
+import { projectMilestones } from '../../db/milestone-list';
 import type { FiledTask } from '../../db/task-filing';
 import { taskSyncState, WaitingMarks } from '../../db/task-marks';
 import { taskActivity, workspaceCollections } from '../../db/workspace';
@@ -14,6 +15,7 @@ import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
   FiledTasks,
+  MilestoneSummary,
   MirrorChanged,
   TaskActivity,
   TaskCount,
@@ -258,6 +260,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       if (refresh === true) account.refreshActivity(task_id);
       return taskActivity(account.mirror, task_id) as TaskActivity;
     },
+
+    'milestones:list': ({ project_id }): MilestoneSummary[] => projectMilestones(active().mirror, project_id),
 
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();

@@ -1,0 +1,49 @@
+// A project's milestones as the milestones view shows them: from the mirror
+// (offline too), in the project's order (position, then name), each with its
+// progress counted over the mirrored tasks, so a task filed or completed
+// offline moves the bar at once instead of when the service recounts.
+import type { Mirror } from './mirror';
+
+export interface MilestoneSummary {
+  milestone_id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  /** `open` or `completed`; more may exist (kept as sent). */
+  status: string | null;
+  due_date: string | null;
+  position: number | null;
+  tasks_total: number;
+  tasks_completed: number;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function projectMilestones(mirror: Mirror, projectId: string): MilestoneSummary[] {
+  const counts = mirror.collections.milestoneCounts(projectId);
+  return mirror.collections
+    .list('milestones')
+    .filter((m) => m.project_id === projectId)
+    .map((m): MilestoneSummary => {
+      const id = String(m.milestone_id);
+      return {
+        milestone_id: id,
+        project_id: projectId,
+        name: text(m.name) ?? id,
+        description: text(m.description),
+        status: text(m.status),
+        due_date: text(m.due_date),
+        position: typeof m.position === 'number' ? m.position : null,
+        tasks_total: counts.get(id)?.total ?? 0,
+        tasks_completed: counts.get(id)?.completed ?? 0,
+      };
+    })
+    .sort(
+      (a, b) =>
+        (a.position ?? Number.POSITIVE_INFINITY) - (b.position ?? Number.POSITIVE_INFINITY) ||
+        a.name.localeCompare(b.name) ||
+        a.milestone_id.localeCompare(b.milestone_id),
+    );
+}

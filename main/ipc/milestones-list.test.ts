@@ -1,0 +1,135 @@
+// `milestones:list` through the real gate, over a mirror the sync engine filled
+// from the emulator: a project's milestones in its order with their progress,
+// counted over the mirrored tasks so that an offline filing or completion
+// shows at once.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { openMirror } from '../../db/open-mirror';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { ApiClient } from '../../sync/api/api-client';
+import { staticCredentials } from '../../sync/api/credentials';
+import { SyncEngine } from '../../sync/engine/sync-engine';
+import type { InvokeChannel, InvokeOutput } from './contract';
+import { createIpcGate, type InvokeEventLike } from './gate';
+import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+
+let emulator: RunningEmulator;
+let dir: string;
+let mirror: Mirror;
+let api: ApiClient;
+let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
+const trustedEvent: InvokeEventLike = {
+  sender: { id: 7 },
+  senderFrame: { url: 'app://svc-desktop/', parent: null },
+};
+
+async function call<C extends InvokeChannel>(
+  channel: C,
+  input?: unknown,
+): Promise<IpcResult<InvokeOutput<C>>> {
+  if (!answer) throw new Error('the gate registered no invoke handler');
+  return (await answer(trustedEvent, { channel, input })) as IpcResult<InvokeOutput<C>>;
+}
+
+async function value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>> {
+  const result = await call(channel, input);
+  if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
+  return result.value;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seedTasks: 300 });
+  dir = await mkdtemp(join(tmpdir(), 'milestones-list-'));
+  mirror = await openMirror(join(dir, 'mirror.sqlite'));
+  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
+  const engine = new SyncEngine({ mirror, api, me: emulator.me, pullInWorker: false });
+  await engine.pullOnce();
+  await engine.close();
+
+  const gate = createIpcGate({
+    ipcMain: {
+      handle: (channel, listener) => {
+        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
+      },
+      removeHandler: () => undefined,
+    },
+    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
+  });
+  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  const active: ActiveMirror = {
+    accountId: 'acct-1',
+    mirror,
+    me: emulator.me,
+    readOnly: false,
+    edited: () => undefined,
+    refreshActivity: () => undefined,
+  };
+  gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
+});
+
+afterAll(async () => {
+  mirror?.close();
+  await api?.close();
+  await emulator?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The project with the most milestones, and its milestones as the service lists them. */
+async function busiestProject(): Promise<{ projectId: string; served: Record<string, unknown>[] }> {
+  let best: { projectId: string; served: Record<string, unknown>[] } | null = null;
+  for (const project of mirror.collections.list('projects')) {
+    const projectId = String(project.project_id);
+    const response = await fetch(`${emulator.baseUrl}/v1/projects/${projectId}/milestones?sort_by=position`, {
+      headers: { authorization: `Bearer ${emulator.tokens.live}` },
+    });
+    const served = ((await response.json()) as { data: Record<string, unknown>[] }).data;
+    if (best === null || served.length > best.served.length) best = { projectId, served };
+  }
+  if (best === null) throw new Error('the seed has no project');
+  return best;
+}
+
+describe('milestones:list', () => {
+  test("answers a project's milestones in its order with the service's progress, read from the mirror", async () => {
+    const { projectId, served } = await busiestProject();
+    expect(served.length).toBeGreaterThan(1);
+    const listed = await value('milestones:list', { project_id: projectId });
+    expect(listed.map((m) => m.milestone_id)).toEqual(served.map((m) => m.milestone_id));
+    // Counted over the mirrored tasks, the same as the service counts them.
+    expect(listed.map((m) => [m.name, m.status, m.due_date, m.tasks_total, m.tasks_completed])).toEqual(
+      served.map((m) => [m.name, m.status, m.due_date, m.tasks_total, m.tasks_completed]),
+    );
+    expect(listed.some((m) => m.tasks_total > 0)).toBe(true);
+  });
+
+  test('a task filed and completed offline moves the progress at once', async () => {
+    const { projectId } = await busiestProject();
+    const [target] = await value('milestones:list', { project_id: projectId });
+    if (!target) throw new Error('no milestone');
+    const task = emulator.control
+      .tasks()
+      .find(
+        (t) =>
+          t.project_id === projectId && t.milestone_id !== target.milestone_id && t.status !== 'completed',
+      );
+    if (!task) throw new Error('no task of the project outside the milestone');
+    mirror.tasks.edit(task.task_id, { milestone_id: target.milestone_id, status: 'completed' });
+    const after = (await value('milestones:list', { project_id: projectId })).find(
+      (m) => m.milestone_id === target.milestone_id,
+    );
+    expect(after).toMatchObject({
+      tasks_total: target.tasks_total + 1,
+      tasks_completed: target.tasks_completed + 1,
+    });
+  });
+
+  test('a project without milestones answers an empty list; a bad input is refused', async () => {
+    expect(await value('milestones:list', { project_id: 'prj_none' })).toEqual([]);
+    const refused = await call('milestones:list', { project_id: '' });
+    expect(refused.ok).toBe(false);
+  });
+});
