@@ -11,15 +11,13 @@ import { type ListScope, openTask, selectTask, startCreating, useView } from '..
 import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
+import { gridVirtualizerOptions } from './grid-virtualizer';
 import { GRID_SCROLL_TEST_ID, GRID_TEST_ID } from './list-focus';
 import { activeFilterCount, type ListSort, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
 import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
-
-/** More than the rows ever drawn at once (a screenful and the overscan), so slot keys never collide. */
-const ROW_SLOTS = 256;
 
 interface Column {
   key: string;
@@ -134,14 +132,8 @@ function TaskGrid({
   // TanStack Virtual hands back fresh functions each render; nothing here is memoized by the compiler anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count,
+    ...gridVirtualizerOptions(count),
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    // Rows keep their element as they scroll by: a slot's DOM is patched with the next task rather than rebuilt.
-    getItemKey: (index) => index % ROW_SLOTS,
-    // Scrolling re-renders in React's scheduler rather than inside the scroll event: no frame waits on it.
-    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
