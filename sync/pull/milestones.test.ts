@@ -160,6 +160,36 @@ describe('milestones', () => {
     expect(f.mirror.collections.ids('milestones', projectId)).not.toContain(gone.milestone_id);
   });
 
+  test('the milestones of a project no longer listed (deleted, or out of reach) are removed by the next full pull', async () => {
+    const f = await setUp();
+    await f.engine.pullOnce();
+    // A project this mirror once read, gone from the project list since.
+    const gone = { milestone_id: 'mst_of_a_gone_project', project_id: 'prj_gone', name: 'Left behind' };
+    f.mirror.passes.begin('milestones', 'prj_gone');
+    f.mirror.passes.applyPage({
+      collection: 'milestones',
+      scope: 'prj_gone',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"gone-page"',
+      nextCursor: null,
+      items: [gone],
+    });
+    f.mirror.passes.complete('milestones', 'prj_gone', 0);
+    const kept = f.mirror.collections.list('milestones').filter((m) => m.project_id !== 'prj_gone');
+    f.emulator.control.clearRequests();
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(summary.changes.filter((c) => c.collection === 'milestones')).toEqual([
+      expect.objectContaining({ kind: 'deleted', id: gone.milestone_id }),
+    ]);
+    expect(f.mirror.collections.list('milestones')).toEqual(kept);
+    // Nothing was asked of the service for it.
+    expect(milestoneRequests(f).some((r) => r.path.includes('prj_gone'))).toBe(false);
+  });
+
   test('export --collection milestones prints each mirrored milestone as sent', async () => {
     const f = await setUp();
     await f.engine.pullOnce();

@@ -4,7 +4,7 @@
 import type { PageRequest } from '../../api/api-client';
 import type { ListOperation } from '../../api/operations';
 import type { PulledCollection } from '../../engine/sync-events';
-import { walkList } from '../page-walker';
+import { type ListSource, walkList } from '../page-walker';
 import {
   addResult,
   emptyResult,
@@ -23,19 +23,36 @@ export interface ListResourceSpec<Item extends object, Params> {
   /** The scopes to list and each one's parameters (default: the single scope ''). */
   scopes(ctx: PullContext): Promise<{ scope: string; params: Params }[]>;
   page: Omit<PageRequest, 'cursor'>;
+  /**
+   * Scopes the mirror still holds resources of that `scopes` no longer lists
+   * (a project deleted or out of reach): each is read as an empty list, so its
+   * pass completes and removes them. Only asked once the listed scopes are known.
+   */
+  goneScopes?(ctx: PullContext, listed: ReadonlySet<string>): Promise<string[]>;
 }
+
+/** What a scope that is listed no more holds on the service: nothing. */
+const EMPTY_LIST: ListSource = {
+  fetch: () => Promise.resolve({ status: 200, etag: null, items: [], nextCursor: null, total: 0 }),
+};
 
 export function listResource<Item extends object, Params>(
   spec: ListResourceSpec<Item, Params>,
 ): PulledResource {
-  const units = async (ctx: PullContext): Promise<PullUnit[]> =>
-    (await spec.scopes(ctx)).map(({ scope, params }) => ({
+  const units = async (ctx: PullContext): Promise<PullUnit[]> => {
+    const scopes = await spec.scopes(ctx);
+    const listed: { scope: string; source: ListSource }[] = scopes.map(({ scope, params }) => ({
+      scope,
+      source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store),
+    }));
+    const gone = spec.goneScopes ? await spec.goneScopes(ctx, new Set(scopes.map((s) => s.scope))) : [];
+    return [...listed, ...gone.map((scope) => ({ scope, source: EMPTY_LIST }))].map(({ scope, source }) => ({
       scope,
       pull: async () => ({
         ...(await walkList({
           collection: spec.collection,
           scope,
-          source: listSource(ctx.api, spec.operation, params, spec.page, ctx.lane, ctx.store),
+          source,
           store: ctx.store,
           partial: false,
           concurrency: ctx.concurrency,
@@ -47,6 +64,7 @@ export function listResource<Item extends object, Params>(
         complete: true,
       }),
     }));
+  };
   return {
     collection: spec.collection,
     needs: spec.needs,

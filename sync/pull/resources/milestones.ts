@@ -1,6 +1,7 @@
 // Milestones, listed per project (`GET /v1/projects/{project_id}/milestones`):
 // one list per project the mirror holds, each its own pass with page ETags, so
-// a milestone gone from one project's list is removed from that project only.
+// a milestone gone from one project's list is removed from that project only,
+// and a project no longer listed has its milestones removed.
 import { milestoneOperations } from '../../api/operations';
 import { listResource } from './list-resource';
 
@@ -11,4 +12,12 @@ export const milestonesResource = listResource({
   scopes: async (ctx) =>
     (await ctx.store.ids('projects')).map((projectId) => ({ scope: projectId, params: { projectId } })),
   page: { limit: 1000 },
+  // A project listed no more takes its milestones with it.
+  goneScopes: async (ctx, listed) => [
+    ...new Set(
+      (await ctx.store.resources('milestones'))
+        .map((m) => m.project_id)
+        .filter((p): p is string => typeof p === 'string' && !listed.has(p)),
+    ),
+  ],
 });
