@@ -33,6 +33,10 @@ describe('what the screens say about a collection the last sync could not sync',
       'Sprints of team tm_1 could not be synced: the server failed (error 500)',
     ],
     [
+      unsynced({ collection: 'milestones', scope: 'prj_1' }),
+      'Milestones of project prj_1 could not be synced: the server failed (error 500)',
+    ],
+    [
       unsynced({ collection: 'sprints', skipped_because: 'teams' }),
       'Sprints could not be synced: Teams could not be synced first',
     ],

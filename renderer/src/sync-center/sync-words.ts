@@ -40,7 +40,7 @@ export function unsyncedWords(unsynced: UnsyncedCollection): string {
   const what =
     unsynced.scope === ''
       ? collectionWord(unsynced.collection)
-      : `${collectionWord(unsynced.collection)} of ${unsynced.collection === 'sprints' ? 'team ' : ''}${unsynced.scope}`;
+      : `${collectionWord(unsynced.collection)} of ${SCOPE_WORDS[unsynced.collection] ?? ''}${unsynced.scope}`;
   if (unsynced.skipped_because !== null) {
     return `${what} could not be synced: ${collectionWord(unsynced.skipped_because)} could not be synced first`;
   }
@@ -56,9 +56,13 @@ const COLLECTION_WORDS: Record<string, string> = {
   sections: 'Sections',
   sprints: 'Sprints',
   goals: 'Goals',
+  milestones: 'Milestones',
   tasks: 'Tasks',
   task_comments: 'Comments',
 };
+
+/** What a per-scope list's scope is: sprints are listed per team, milestones per project. */
+const SCOPE_WORDS: Record<string, string> = { sprints: 'team ', milestones: 'project ' };
 
 export function collectionWord(collection: string): string {
   return COLLECTION_WORDS[collection] ?? collection.replace(/_/g, ' ');
