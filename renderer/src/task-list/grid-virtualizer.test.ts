@@ -5,7 +5,7 @@ import {
   Virtualizer,
 } from '@tanstack/react-virtual';
 import { describe, expect, test } from 'vitest';
-import { gridVirtualizerOptions, ROW_SLOTS } from './grid-virtualizer';
+import { gridVirtualizerOptions, RowSlots } from './grid-virtualizer';
 import { ROW_HEIGHT } from './task-row';
 
 /** A virtualizer over `count` rows with no element, as the grid's first render has it. */
@@ -41,10 +41,33 @@ describe('the task grid virtualizer', () => {
     expect(fewer).toHaveLength(41);
     expect(fewer[40]).toMatchObject({ index: 40, start: 40 * ROW_HEIGHT, size: ROW_HEIGHT, key: 40 });
   });
+});
 
-  test('rows share a slot key only when they are ROW_SLOTS apart', () => {
-    const { getItemKey } = gridVirtualizerOptions(1000);
-    expect(getItemKey(3)).toBe(getItemKey(3 + ROW_SLOTS));
-    expect(getItemKey(3)).not.toBe(getItemKey(4));
+describe('the task grid row keys', () => {
+  const range = (first: number, last: number) =>
+    Array.from({ length: last - first + 1 }, (_, i) => first + i);
+
+  test('a row keeps its key while it stays drawn; the row scrolled into view takes the one that left', () => {
+    const slots = new RowSlots();
+    expect(slots.keys(range(0, 4))).toEqual([0, 1, 2, 3, 4]);
+    expect(slots.keys(range(1, 5))).toEqual([1, 2, 3, 4, 0]);
+    expect(slots.keys(range(1, 5))).toEqual([1, 2, 3, 4, 0]);
+  });
+
+  test('a jump far down reuses every key instead of making new ones', () => {
+    const slots = new RowSlots();
+    slots.keys(range(0, 29));
+    const far = slots.keys(range(3600, 3629));
+    expect(new Set(far)).toEqual(new Set(range(0, 29)));
+  });
+
+  test('keys stay distinct as the window grows and shrinks', () => {
+    const slots = new RowSlots();
+    slots.keys(range(10, 19));
+    const grown = slots.keys(range(5, 30));
+    expect(new Set(grown).size).toBe(grown.length);
+    expect(Math.max(...grown)).toBe(grown.length - 1);
+    const shrunk = slots.keys(range(28, 33));
+    expect(new Set(shrunk).size).toBe(shrunk.length);
   });
 });

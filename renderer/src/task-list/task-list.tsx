@@ -11,7 +11,7 @@ import { type ListScope, openTask, selectTask, startCreating, useView } from '..
 import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
-import { gridVirtualizerOptions } from './grid-virtualizer';
+import { gridVirtualizerOptions, RowSlots } from './grid-virtualizer';
 import { GRID_SCROLL_TEST_ID, GRID_TEST_ID } from './list-focus';
 import { activeFilterCount, type ListSort, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
@@ -136,6 +136,9 @@ function TaskGrid({
     getScrollElement: () => scrollRef.current,
   });
   const items = virtualizer.getVirtualItems();
+  const slots = useRef<RowSlots | null>(null);
+  slots.current ??= new RowSlots();
+  const keys = slots.current.keys(items.map((item) => item.index));
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
@@ -249,11 +252,11 @@ function TaskGrid({
         </div>
         <div ref={scrollRef} role="rowgroup" className="grid-body" data-testid={GRID_SCROLL_TEST_ID}>
           <div className="grid-spacer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-            {items.map((item) => {
+            {items.map((item, i) => {
               const row = rows?.rowAt(item.index);
               return (
                 <TaskRowView
-                  key={item.key}
+                  key={keys[i]}
                   index={item.index}
                   row={row}
                   start={item.start}

@@ -27,6 +27,8 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
   // Offsets go through the style property (CSSOM), which the page's CSP allows without inline styles.
   const style = { transform: `translateY(${start}px)` };
   if (row === undefined) {
+    // The same cells as a loaded row, empty: when its page arrives React fills them in place
+    // instead of replacing the row's children (a fast scroll turns every row over each frame).
     return (
       <div
         role="row"
@@ -35,9 +37,16 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
         className={`${className} is-loading`}
         style={style}
       >
+        <div role="gridcell" className="cell cell-mark" />
         <div role="gridcell" className="cell cell-title">
           <span className="placeholder-bar" aria-label="Loading" />
         </div>
+        <div role="gridcell" className="cell cell-status" />
+        <div role="gridcell" className="cell cell-priority" />
+        <div role="gridcell" className="cell cell-assignee" />
+        <div role="gridcell" className="cell cell-due" />
+        <div role="gridcell" className="cell cell-project" />
+        <div role="gridcell" className="cell cell-tags" />
       </div>
     );
   }
