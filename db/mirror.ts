@@ -11,6 +11,7 @@ import { BackgroundLogFlush } from './background-log-flush';
 import { ChangeFeed } from './change-feed';
 import { PageApplication } from './page-apply';
 import { MirrorCollections } from './mirror-collections';
+import { MirrorComments } from './mirror-comments';
 import { asStorageError } from './mirror-errors';
 import { MirrorIdentity } from './mirror-identity';
 import { MirrorPasses } from './mirror-passes';
@@ -58,6 +59,8 @@ export class Mirror {
   readonly tasks: MirrorTasks;
   /** The queued changes: what the push sends and settles, conflicts and their resolution. */
   readonly outbox: Outbox;
+  /** A person's comments (queued through the outbox) and a task's threads with them applied. */
+  readonly comments: MirrorComments;
   /** The pull's passes over lists and the pages that land in them. */
   readonly passes: MirrorPasses;
   /** The stored resources of the other collections. */
@@ -134,6 +137,7 @@ export class Mirror {
       afterFullTaskPass: () => this.afterFullTaskPass(),
     });
     this.collections = new MirrorCollections(db, tx, this.kysely);
+    this.comments = new MirrorComments(db, tx, this.outbox);
     // A first load cut short: if its pass is not running any more, finish its build.
     const firstLoad = syncPasses.row('tasks', '');
     if (hasDeferredSortIndexes(db) && !(firstLoad?.state === 'running' && firstLoad.partial === 0)) {

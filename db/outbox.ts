@@ -1,24 +1,20 @@
-// The outbox of local task changes: queueing (with coalescing of edits not yet
-// sent), the states an operation moves through while the sync engine pushes
-// it, conflicts and their resolution, and the replacement of a temporary id by
-// the server's. Every method runs inside the caller's transaction, together
-// with the effective-row update it implies. `mirror.outbox` is this class:
-// each public method is one of the mirror's transactions (a read, or a write
-// with its effective-row update); the queueing methods run inside mirror.tasks'.
+// The outbox of local changes, for every writable kind of resource (tasks,
+// comments; each kind's checks and mirror rows in outbox-kinds/): queueing
+// (with coalescing of edits not yet sent), the states an operation moves
+// through while the sync engine pushes it, conflicts and their resolution, and
+// the replacement of a temporary id by the server's. `mirror.outbox` is this
+// class: each public method is one of the mirror's transactions (a read, or a
+// write with its effective-row update); the queueing methods run inside mirror.tasks'.
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  EDITABLE_TASK_FIELDS,
-  NULLABLE_TEXT_TASK_FIELDS,
-  TASK_DATE_FIELDS,
-  TASK_DESCRIPTION_MAX,
-  TASK_TITLE_MAX,
-} from '../protocol/task';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
+import { commentWriteKind } from './outbox-kinds/comment';
+import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
+import { taskWriteKind } from './outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { ConflictsTable, OutboxRow } from './schema';
-import { checkTask, type TaskObject } from './task-columns';
+import type { TaskObject } from './task-columns';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
 
@@ -30,9 +26,12 @@ export interface OutboxOp {
   seq: number;
   /** Send as the `Idempotency-Key`. */
   opId: string;
-  entityType: 'task';
-  /** The task id; a `local-…` temporary id until its create is done. */
+  /** The kind of resource: 'task' or 'comment'. */
+  entityType: string;
+  /** The resource's id; a `local-…` temporary id until its create is done. */
   entityId: string;
+  /** The parent its routes and screens need (a comment's task); null for a task. */
+  parentId: string | null;
   kind: OutboxKind;
   /** The merge-patch (for a create, the body without `org_id`). */
   patch: TaskObject;
@@ -58,7 +57,7 @@ export interface FieldConflict {
 export interface Conflict extends FieldConflict {
   conflictId: string;
   opId: string;
-  entityType: 'task';
+  entityType: string;
   entityId: string;
   theirsEtag: string | null;
   state: 'open' | 'resolved';
@@ -77,46 +76,6 @@ export const TEMPORARY_ID_PREFIX = 'local-';
 
 export function isTemporaryId(id: unknown): boolean {
   return typeof id === 'string' && id.startsWith(TEMPORARY_ID_PREFIX);
-}
-
-const EDITABLE = new Set<string>(EDITABLE_TASK_FIELDS);
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-// Fields checked by their kind in the schema (protocol/task.ts); description and task_type have rules of their own.
-const DATE_FIELDS = new Set<string>(TASK_DATE_FIELDS);
-const NULLABLE_TEXT = new Set<string>(NULLABLE_TEXT_TASK_FIELDS);
-
-/** Refuses an edit the server would refuse for its shape (its 422 is still the final word). */
-function checkEdit(patch: TaskObject): void {
-  for (const [field, value] of Object.entries(patch)) {
-    if (!EDITABLE.has(field)) throw new InvalidEditError(field, 'is not a field a person may change');
-    const fail = (reason: string) => new InvalidEditError(field, reason);
-    if (field === 'title') {
-      if (typeof value !== 'string' || value.length < 1 || value.length > TASK_TITLE_MAX) {
-        throw fail(`must be text of 1 to ${TASK_TITLE_MAX} characters`);
-      }
-    } else if (field === 'description') {
-      if (value !== null && (typeof value !== 'string' || value.length > TASK_DESCRIPTION_MAX)) {
-        throw fail(`must be text of at most ${TASK_DESCRIPTION_MAX} characters, or null`);
-      }
-    } else if (field === 'status' || field === 'task_type') {
-      if (typeof value !== 'string' || value.length === 0) throw fail('must be a non-empty text');
-    } else if (field === 'tags') {
-      if (!Array.isArray(value) || value.some((tag) => typeof tag !== 'string'))
-        throw fail('must be a list of texts');
-    } else if (DATE_FIELDS.has(field)) {
-      if (
-        value !== null &&
-        (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value)))
-      ) {
-        throw fail('must be a date YYYY-MM-DD, or null');
-      }
-    } else if (field === 'position') {
-      if (value !== null && (typeof value !== 'number' || !Number.isFinite(value)))
-        throw fail('must be a number, or null');
-    } else if (NULLABLE_TEXT.has(field)) {
-      if (value !== null && typeof value !== 'string') throw fail('must be text, or null');
-    }
-  }
 }
 
 /** Structural equality of JSON values (key order ignored). */
@@ -139,8 +98,9 @@ function opOf(row: OutboxRow): OutboxOp {
   return {
     seq: row.seq,
     opId: row.op_id,
-    entityType: 'task',
+    entityType: row.entity_type,
     entityId: row.entity_id,
+    parentId: row.parent_id,
     kind: row.kind as OutboxKind,
     patch: JSON.parse(row.patch) as TaskObject,
     baseEtag: row.base_etag,
@@ -160,7 +120,7 @@ function conflictOf(row: ConflictRowJson): Conflict {
   return {
     conflictId: row.conflict_id,
     opId: row.op_id,
-    entityType: 'task',
+    entityType: row.entity_type,
     entityId: row.entity_id,
     field: row.field,
     base: JSON.parse(row.base) as unknown,
@@ -246,31 +206,46 @@ export interface ServerAnswer {
   etag: string | null;
 }
 
+/** What the outbox knows of a resource when an edit or delete of it is queued. */
+export interface EditTarget {
+  entityType: string;
+  entityId: string;
+  parentId: string | null;
+  /** Its values as screens show them (pending edits applied). */
+  effective: TaskObject;
+  /** The server's copy; null while it was never on the server. */
+  server: TaskObject | null;
+  /** The server copy's ETag (If-Match); null when unknown. */
+  etag: string | null;
+}
+
 export class Outbox {
   private readonly byOpId: Statement<[string], OutboxRow>;
-  private readonly lastUnsettled: Statement<[string], OutboxRow>;
+  private readonly lastUnsettled: Statement<[string, string], OutboxRow>;
   private readonly insertOp: Statement<unknown[]>;
   private readonly updatePatch: Statement<[string, string, string, string]>;
   private readonly setState: Statement<[string, string | null, string, string]>;
   private readonly deleteOp: Statement<[string]>;
-  private readonly entityOps: Statement<[string], OutboxRow>;
+  private readonly entityOpsOf: Statement<[string, string], OutboxRow>;
+  /** Every writable kind, by the outbox's entity_type. */
+  private readonly kinds: ReadonlyMap<string, MirrorWriteKind>;
 
   constructor(
     private readonly db: Database,
     private readonly tx: MirrorTransactions,
     private readonly store: TaskStore,
-    private readonly overlay: TaskOverlay,
+    overlay: TaskOverlay,
     /** The running full task pass, whose number a task settled now is seen in (see PageApplication). */
-    private readonly runningTaskPass: () => number | null,
+    runningTaskPass: () => number | null,
   ) {
     this.byOpId = db.prepare('SELECT * FROM outbox WHERE op_id = ?');
     this.lastUnsettled = db.prepare(
-      `SELECT * FROM outbox WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL}
+      `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL}
         ORDER BY seq DESC LIMIT 1`,
     );
     this.insertOp = db.prepare(
-      `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
-       VALUES (?, 'task', ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+      `INSERT INTO outbox (op_id, entity_type, entity_id, parent_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
     );
     this.updatePatch = db.prepare(
       'UPDATE outbox SET patch = ?, base_values = ?, updated_at = ? WHERE op_id = ?',
@@ -279,13 +254,29 @@ export class Outbox {
       'UPDATE outbox SET state = ?, last_problem = ?, updated_at = ? WHERE op_id = ?',
     );
     this.deleteOp = db.prepare('DELETE FROM outbox WHERE op_id = ?');
-    this.entityOps = db.prepare(
-      `SELECT * FROM outbox WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+    this.entityOpsOf = db.prepare(
+      `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+    );
+    this.kinds = new Map(
+      [taskWriteKind(db, store, overlay, runningTaskPass), commentWriteKind(db, () => this.now())].map(
+        (k) => [k.entityType, k],
+      ),
     );
   }
 
   private now(): string {
     return this.tx.now();
+  }
+
+  /** The kind of an operation's resource; one this version does not know is refused, never taken for a task. */
+  private kind(entityType: string): MirrorWriteKind {
+    const kind = this.kinds.get(entityType);
+    if (!kind) throw new InvalidEditError('entity_type', `'${entityType}' is not a kind this version writes`);
+    return kind;
+  }
+
+  private entityOps(row: { entity_type: string; entity_id: string }): OutboxRow[] {
+    return this.entityOpsOf.all(row.entity_type, row.entity_id);
   }
 
   /** The queueing methods belong inside a write of mirror.tasks (with the effective-row update). */
@@ -303,17 +294,58 @@ export class Outbox {
     return this.tx.read(() => opOf(this.row(opId)));
   }
 
+  /** Unsettled operations of one resource, oldest first. */
+  opsOf(entityType: string, entityId: string): OutboxOp[] {
+    return this.tx.read(() => this.entityOpsOf.all(entityType, entityId).map(opOf));
+  }
+
+  /** Unsettled operations of a kind under one parent (a task's comments), oldest first. */
+  opsUnder(entityType: string, parentId: string): OutboxOp[] {
+    return this.tx.read(() =>
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM outbox WHERE entity_type = ? AND parent_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+          )
+          .all(entityType, parentId) as OutboxRow[]
+      ).map(opOf),
+    );
+  }
+
   /** Queues a new task; its row shows at once under a temporary id. Inside mirror.tasks' write. */
   queueCreate(fields: TaskObject): { taskId: string; opId: string } {
     this.inWrite('queueCreate');
     if (typeof fields.title !== 'string') throw new InvalidEditError('title', 'is required');
-    checkEdit(fields);
-    const taskId = `${TEMPORARY_ID_PREFIX}${randomUUID()}`;
+    const created = this.queueNew('task', null, fields);
+    return { taskId: created.entityId, opId: created.opId };
+  }
+
+  /** Queues a create of any kind under a temporary id; the kind's screens show it at once. Inside a mirror write. */
+  queueNew(
+    entityType: string,
+    parentId: string | null,
+    fields: TaskObject,
+  ): { entityId: string; opId: string } {
+    this.inWrite('queueNew');
+    const kind = this.kind(entityType);
+    kind.checkEdit(fields, 'create');
+    const entityId = `${TEMPORARY_ID_PREFIX}${randomUUID()}`;
     const opId = randomUUID();
     const at = this.now();
-    this.insertOp.run(opId, taskId, 'create', JSON.stringify(fields), null, '{}', at, at);
-    this.overlay.refresh(taskId);
-    return { taskId, opId };
+    this.insertOp.run(
+      opId,
+      entityType,
+      entityId,
+      parentId,
+      'create',
+      JSON.stringify(fields),
+      null,
+      '{}',
+      at,
+      at,
+    );
+    kind.refresh(entityId);
+    return { entityId, opId };
   }
 
   /**
@@ -323,12 +355,32 @@ export class Outbox {
    */
   queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
     this.inWrite('queueUpdate');
-    checkEdit(patch);
+    this.kind('task').checkEdit(patch, 'update');
     const row = this.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
-    const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
-    const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
-    const last = this.lastUnsettled.get(taskId);
+    return this.queueEdit(
+      {
+        entityType: 'task',
+        entityId: taskId,
+        parentId: null,
+        effective: JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject,
+        server: row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject),
+        etag: row.etag,
+      },
+      patch,
+    );
+  }
+
+  /**
+   * Queues an edit of any kind (see queueUpdate), the resource as its kind
+   * reads it from the mirror. Inside a mirror write.
+   */
+  queueEdit(target: EditTarget, patch: TaskObject): { opId: string } | null {
+    this.inWrite('queueEdit');
+    const kind = this.kind(target.entityType);
+    kind.checkEdit(patch, 'update');
+    const { entityType, entityId, effective, server } = target;
+    const last = this.lastUnsettled.get(entityType, entityId);
     const at = this.now();
 
     if (last && last.state === 'queued' && last.attempts === 0 && last.kind !== 'delete') {
@@ -344,7 +396,7 @@ export class Outbox {
       }
       if (last.kind === 'update' && Object.keys(merged).length === 0) this.deleteOp.run(last.op_id);
       else this.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
-      this.overlay.refresh(taskId);
+      kind.refresh(entityId);
       return Object.keys(merged).length === 0 && last.kind === 'update' ? null : { opId: last.op_id };
     }
 
@@ -356,15 +408,17 @@ export class Outbox {
     const opId = randomUUID();
     this.insertOp.run(
       opId,
-      taskId,
+      entityType,
+      entityId,
+      target.parentId,
       'update',
       JSON.stringify(changed),
-      server === null ? null : row.etag,
+      server === null ? null : target.etag,
       JSON.stringify(server === null ? {} : pick(server, Object.keys(changed))),
       at,
       at,
     );
-    this.overlay.refresh(taskId);
+    kind.refresh(entityId);
     return { opId };
   }
 
@@ -377,19 +431,35 @@ export class Outbox {
     this.inWrite('queueDelete');
     const row = this.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
-    const ops = this.entityOps.all(taskId);
+    return this.queueRemoval('task', taskId, null, row.server_json !== null, row.etag);
+  }
+
+  /**
+   * Queues a delete of any kind (see queueDelete): a resource never on the
+   * server and never sent cancels with its create. Inside a mirror write.
+   */
+  queueRemoval(
+    entityType: string,
+    entityId: string,
+    parentId: string | null,
+    onServer: boolean,
+    etag: string | null,
+  ): { opId: string } | null {
+    this.inWrite('queueRemoval');
+    const kind = this.kind(entityType);
+    const ops = this.entityOpsOf.all(entityType, entityId);
     const unsent = (op: OutboxRow) => op.state === 'queued' && op.attempts === 0;
-    if (row.server_json === null && ops.every(unsent)) {
+    if (!onServer && ops.every(unsent)) {
       for (const op of ops) this.deleteOp.run(op.op_id);
-      this.overlay.refresh(taskId);
+      kind.refresh(entityId);
       return null;
     }
-    // Unsent edits of a task about to be deleted are moot.
+    // Unsent edits of a resource about to be deleted are moot.
     for (const op of ops) if (op.kind === 'update' && unsent(op)) this.deleteOp.run(op.op_id);
     const opId = randomUUID();
     const at = this.now();
-    this.insertOp.run(opId, taskId, 'delete', '{}', row.etag, '{}', at, at);
-    this.overlay.refresh(taskId);
+    this.insertOp.run(opId, entityType, entityId, parentId, 'delete', '{}', etag, '{}', at, at);
+    kind.refresh(entityId);
     return { opId };
   }
 
@@ -461,32 +531,34 @@ export class Outbox {
     return this.tx.write(() => {
       const row = this.row(opId);
       if (row.state === 'done') return row.entity_id;
+      const kind = this.kind(row.entity_type);
       if (row.kind === 'delete') {
         this.setState.run('done', null, this.now(), opId);
-        const task = this.store.byId(row.entity_id);
-        for (const op of this.entityOps.all(row.entity_id))
-          this.setState.run('done', null, this.now(), op.op_id);
-        if (task) this.store.remove(task.rid);
+        for (const op of this.entityOps(row)) this.setState.run('done', null, this.now(), op.op_id);
+        kind.removeRow(row.entity_id, row.parent_id);
         return row.entity_id;
       }
       if (!answer)
         throw new OutboxStateError(opId, row.state, 'settle a create or update without the server answer');
-      const bad = checkTask(answer.task);
-      if (bad) throw bad;
+      const serverId = kind.answeredId(answer.task);
       const server = answer.task as TaskObject;
-      const serverId = server.task_id as string;
       if (row.kind === 'update' && serverId !== row.entity_id) {
-        throw new MalformedRowError('tasks', serverId, 'task_id', `answers for ${row.entity_id}, not for it`);
+        throw new MalformedRowError(
+          row.entity_type === 'task' ? 'tasks' : row.entity_type,
+          serverId,
+          'id',
+          `answers for ${row.entity_id}, not for it`,
+        );
       }
       let taskId = row.entity_id;
       if (row.kind === 'create' && serverId !== taskId) {
-        this.remapTemporaryId(taskId, serverId);
+        this.remapTemporaryId(kind, taskId, serverId);
         taskId = serverId;
       }
       this.setState.run('done', null, this.now(), opId);
 
       const sentPatch = JSON.parse(row.patch) as TaskObject;
-      for (const later of this.entityOps.all(taskId)) {
+      for (const later of this.entityOpsOf.all(row.entity_type, taskId)) {
         if (later.kind === 'delete') {
           if (later.base_etag === null || later.base_etag === row.base_etag) {
             this.db.prepare('UPDATE outbox SET base_etag = ? WHERE op_id = ?').run(answer.etag, later.op_id);
@@ -505,48 +577,41 @@ export class Outbox {
           .prepare('UPDATE outbox SET base_etag = ?, base_values = ? WHERE op_id = ?')
           .run(answer.etag, JSON.stringify(base), later.op_id);
       }
-      const existing = this.store.byId(taskId);
-      const seenPass = this.runningTaskPass() ?? existing?.seen_pass ?? 0;
-      this.overlay.writeServerCopy(existing, server, JSON.stringify(server), answer.etag, seenPass);
+      kind.writeServerCopy(taskId, row.parent_id, server, answer.etag);
       return taskId;
     });
   }
 
-  private remapTemporaryId(from: string, to: string): void {
-    const existing = this.store.byId(to);
-    const temporary = this.store.byId(from);
-    if (existing) {
-      // The created task already came down in a pull: keep that row, drop the temporary one.
-      if (temporary) this.store.remove(temporary.rid);
-    } else if (temporary) {
-      this.store.rename(temporary.rid, to);
-    }
+  private remapTemporaryId(kind: MirrorWriteKind, from: string, to: string): void {
+    kind.renameRow(from, to);
+    const type = kind.entityType;
     this.db
-      .prepare("UPDATE outbox SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
-      .run(to, from);
+      .prepare('UPDATE outbox SET entity_id = ? WHERE entity_type = ? AND entity_id = ?')
+      .run(to, type, from);
     this.db
-      .prepare("UPDATE conflicts SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
-      .run(to, from);
-    this.db
-      .prepare("UPDATE change_feed SET entity_id = ? WHERE entity_type = 'task' AND entity_id = ?")
-      .run(to, from);
-    this.db.prepare('UPDATE task_comments SET task_id = ?, scope = ? WHERE task_id = ?').run(to, to, from);
-    // Other tasks' pending edits naming the temporary id (a subtask of a new task): point them at the real one.
+      .prepare('UPDATE conflicts SET entity_id = ? WHERE entity_type = ? AND entity_id = ?')
+      .run(to, type, from);
+    // Temporary ids are unique across kinds: a parent named by its temporary id (a new task's comments) follows.
+    this.db.prepare('UPDATE outbox SET parent_id = ? WHERE parent_id = ?').run(to, from);
+    // Other pending edits naming the temporary id (a subtask of a new task, a reply to a new comment): point them at the real one.
     const referring = this.db
       .prepare(
-        `SELECT op_id, entity_id, patch, base_values FROM outbox
+        `SELECT op_id, entity_type, entity_id, patch, base_values FROM outbox
           WHERE state IN ${UNSETTLED_SQL} AND (instr(patch, ?) > 0 OR instr(base_values, ?) > 0)`,
       )
-      .all(from, from) as { op_id: string; entity_id: string; patch: string; base_values: string }[];
-    const touched = new Set<string>();
+      .all(from, from) as OutboxRow[];
+    const touched = new Map<string, MirrorWriteKind>();
     for (const op of referring) {
       const patch = replaceIdIn(JSON.parse(op.patch) as TaskObject, from, to);
       const base = replaceIdIn(JSON.parse(op.base_values) as TaskObject, from, to);
       this.updatePatch.run(JSON.stringify(patch), JSON.stringify(base), this.now(), op.op_id);
-      touched.add(op.entity_id);
+      touched.set(`${op.entity_type}\u0000${op.entity_id}`, this.kind(op.entity_type));
     }
-    for (const taskId of touched) if (taskId !== to) this.overlay.refresh(taskId);
-    this.overlay.refresh(to);
+    for (const [key, other] of touched) {
+      const id = key.slice(key.indexOf('\u0000') + 1);
+      if (!(other === kind && id === to)) other.refresh(id);
+    }
+    kind.refresh(to);
   }
 
   /**
@@ -573,14 +638,14 @@ export class Outbox {
         this.setState.run('queued', row.last_problem, this.now(), opId);
         return opId;
       }
-      checkEdit(patch);
+      this.kind(row.entity_type).checkEdit(patch, row.kind as OutboxKind);
       const newId = randomUUID();
       this.db
         .prepare(
           "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
         )
         .run(newId, JSON.stringify({ ...(JSON.parse(row.patch) as TaskObject), ...patch }), this.now(), opId);
-      this.overlay.refresh(row.entity_id);
+      this.kind(row.entity_type).refresh(row.entity_id);
       return newId;
     });
   }
@@ -603,7 +668,7 @@ export class Outbox {
       const at = this.now();
       if (Object.keys(patch).length === 0) {
         this.setState.run('done', null, at, opId);
-        this.overlay.refresh(row.entity_id);
+        this.kind(row.entity_type).refresh(row.entity_id);
         return opId;
       }
       const newId = sameJson(patch, oldPatch) ? opId : randomUUID();
@@ -612,7 +677,7 @@ export class Outbox {
           "UPDATE outbox SET op_id = ?, patch = ?, base_etag = ?, base_values = ?, state = 'queued', updated_at = ? WHERE op_id = ?",
         )
         .run(newId, JSON.stringify(patch), rebase.baseEtag, JSON.stringify(base), at, opId);
-      this.overlay.refresh(row.entity_id);
+      this.kind(row.entity_type).refresh(row.entity_id);
       return newId;
     });
   }
@@ -639,7 +704,7 @@ export class Outbox {
       : conflict.fields;
     const insert = this.db.prepare(
       `INSERT INTO conflicts (conflict_id, op_id, entity_type, entity_id, field, base, mine, theirs, theirs_etag, state, created_at)
-       VALUES (?, ?, 'task', ?, ?, ?, ?, ?, ?, 'open', ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
     );
     const theirsEtag = conflict.deleted ? null : conflict.theirsEtag;
     const ids: string[] = [];
@@ -649,6 +714,7 @@ export class Outbox {
       insert.run(
         id,
         opId,
+        row.entity_type,
         row.entity_id,
         c.field,
         JSON.stringify(c.base ?? null),
@@ -661,8 +727,7 @@ export class Outbox {
     if (conflict.deleted) {
       const problem = conflict.problem === undefined ? null : JSON.stringify(conflict.problem);
       this.setState.run('conflict', problem, at, opId);
-      const task = this.store.byId(row.entity_id);
-      if (task) this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?').run(task.rid);
+      this.kind(row.entity_type).markGone(row.entity_id);
     } else {
       const patch: TaskObject = { ...(conflict.patch ?? oldPatch) };
       const base: TaskObject = { ...oldBase, ...(conflict.baseValues ?? {}) };
@@ -686,7 +751,7 @@ export class Outbox {
           opId,
         );
     }
-    this.overlay.refresh(row.entity_id);
+    this.kind(row.entity_type).refresh(row.entity_id);
     return ids.map((id) => this.conflictById(id));
   }
 
@@ -729,7 +794,7 @@ export class Outbox {
   parkStoppedEditsOfGoneTask(taskId: string): ParkedEdit[] {
     this.inWrite('parkStoppedEditsOfGoneTask');
     const parked: ParkedEdit[] = [];
-    for (const row of this.entityOps.all(taskId)) {
+    for (const row of this.entityOpsOf.all('task', taskId)) {
       if (row.kind !== 'update' || (row.state !== 'failed' && row.state !== 'blocked')) continue;
       this.recordConflict(row.op_id, { deleted: true, problem: GONE_FROM_LIST_PROBLEM });
       parked.push({ opId: row.op_id, taskId, fields: Object.keys(JSON.parse(row.patch) as TaskObject) });
@@ -799,7 +864,7 @@ export class Outbox {
       if (conflict.field === DELETED_REMOTELY) {
         if ('take' in resolution && resolution.take === 'theirs') {
           this.setState.run('done', null, at, row.op_id);
-          this.dropGoneTask(row.entity_id);
+          this.kind(row.entity_type).dropGone(row.entity_id, this.entityOps(row).length > 0);
         } else {
           this.recreate(row, 'value' in resolution ? (resolution.value as TaskObject) : null);
         }
@@ -826,35 +891,20 @@ export class Outbox {
           )
           .run(randomUUID(), JSON.stringify(patch), JSON.stringify(base), at, row.op_id);
       }
-      this.overlay.refresh(row.entity_id);
+      this.kind(row.entity_type).refresh(row.entity_id);
       return this.conflictById(conflictId);
     });
   }
 
-  /** A task deleted on the server whose local edits the person gave up: it goes once nothing else is pending. */
-  private dropGoneTask(taskId: string): void {
-    const task = this.store.byId(taskId);
-    if (task && this.entityOps.all(taskId).length === 0) this.store.remove(task.rid);
-    else this.overlay.refresh(taskId);
-  }
-
-  /** The person keeps a task deleted on the server: it comes back as a new task with its current values. */
+  /** The person keeps a resource deleted on the server: it comes back as a new one with its current values. */
   private recreate(row: OutboxRow, values: TaskObject | null): void {
-    const task = this.store.byId(row.entity_id);
-    const effective =
-      task === undefined ? {} : (JSON.parse(task.local_json ?? (task.server_json as string)) as TaskObject);
-    const body: TaskObject = {};
-    for (const field of EDITABLE_TASK_FIELDS) {
-      const value = (values ?? effective)[field];
-      if (value !== undefined && value !== null) body[field] = value;
-    }
+    const body = this.kind(row.entity_type).takeBackForRecreate(row, values);
     const at = this.now();
-    for (const op of this.entityOps.all(row.entity_id)) this.setState.run('done', null, at, op.op_id);
-    if (task) this.store.remove(task.rid);
-    const created = this.queueCreate(body);
+    for (const op of this.entityOps(row)) this.setState.run('done', null, at, op.op_id);
+    const created = this.queueNew(row.entity_type, row.parent_id, body);
     this.db
       .prepare("UPDATE conflicts SET entity_id = ? WHERE op_id = ? AND state = 'resolved'")
-      .run(created.taskId, row.op_id);
+      .run(created.entityId, row.op_id);
   }
 
   /** Gives up an operation: its change disappears from the effective row. */
@@ -862,10 +912,7 @@ export class Outbox {
     return this.tx.write(() => {
       const row = this.row(opId);
       this.deleteOp.run(opId);
-      const task = this.store.byId(row.entity_id);
-      if (task && task.server_gone && this.entityOps.all(row.entity_id).length === 0)
-        this.store.remove(task.rid);
-      else this.overlay.refresh(row.entity_id);
+      this.kind(row.entity_type).afterDrop(row.entity_id, this.entityOps(row).length > 0);
     });
   }
 }

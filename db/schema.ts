@@ -241,8 +241,11 @@ export interface OutboxTable {
   seq: Generated<number>;
   /** Stable; sent as the Idempotency-Key. */
   op_id: string;
+  /** The kind of resource: 'task', 'comment' (every row before 0012 is a task's). */
   entity_type: string;
   entity_id: string;
+  /** The resource's parent its routes or screen need (a comment's task); null for a task (0012). */
+  parent_id: string | null;
   /** 'create' | 'update' | 'delete' */
   kind: string;
   /** JSON merge-patch of the changed fields (for a create: the body). */

@@ -12,6 +12,7 @@ import * as widerWalkIndexes from './0008_wider_walk_indexes';
 import * as passCompletedOnce from './0009_pass_completed_once';
 import * as milestonesAndTaskOpenings from './0010_milestones_and_task_openings';
 import * as commentChecks from './0011_comment_checks';
+import * as outboxParent from './0012_outbox_parent';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_pass_completed_once': passCompletedOnce,
   '0010_milestones_and_task_openings': milestonesAndTaskOpenings,
   '0011_comment_checks': commentChecks,
+  '0012_outbox_parent': outboxParent,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

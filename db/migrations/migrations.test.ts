@@ -304,6 +304,14 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.openings.commentWatch({ ...watch, limit: 5 })).toEqual(['tsk_seeded']);
     },
   },
+  {
+    version: '0012_outbox_parent',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify(mirror) {
+      verifyEverything(mirror);
+      expect(mirror.outbox.list()).toMatchObject([{ opId: 'op-1', entityType: 'task', parentId: null }]);
+    },
+  },
 ];
 
 let dir: string;
@@ -378,6 +386,34 @@ describe('migrations', () => {
       expect(mirror.passes.state('sections', '')?.completedOnce).toBe(true);
       // Before 0009 a later pass number was read as "completed before": kept so.
       expect(mirror.passes.state('projects', '')?.completedOnce).toBe(true);
+    } finally {
+      mirror.close();
+    }
+  });
+
+  test("0012: operations queued before the upgrade stay queued as the tasks' they are, ready to send", async () => {
+    const file = join(dir, 'queued.db');
+    await migrateFileTo(file, '0011_comment_checks');
+    const db = new Database(file);
+    const op = db.prepare(
+      `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
+       VALUES (?, 'task', ?, ?, ?, ?, ?, 'queued', 0, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z')`,
+    );
+    op.run('op-create', 'local-1', 'create', '{"title":"Written offline"}', null, '{}');
+    op.run('op-edit', 'tsk_2', 'update', '{"title":"Renamed"}', '"v3"', '{"title":"Before"}');
+    db.close();
+    const mirror = await openMirror(file);
+    try {
+      expect(mirror.outbox.ready()).toMatchObject([
+        {
+          opId: 'op-create',
+          entityType: 'task',
+          parentId: null,
+          kind: 'create',
+          patch: { title: 'Written offline' },
+        },
+        { opId: 'op-edit', entityType: 'task', parentId: null, kind: 'update', baseEtag: '"v3"' },
+      ]);
     } finally {
       mirror.close();
     }

@@ -18,6 +18,7 @@ import {
   type TaskCommentCreateBody,
   type TaskCommentReplyBody,
   taskCommentSchema,
+  type TaskCommentUpdateBody,
 } from '../../protocol/task-comment';
 import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { teamDetailSchema, teamSchema } from '../../protocol/team';
@@ -301,6 +302,14 @@ export const taskCommentOperations = {
     taskCommentSchema,
     () => ({ path: '/v1/task-comments/reply' }),
   ),
+  update: updateOperation<z.infer<typeof taskCommentSchema>, TaskCommentUpdateBody, { commentId: string }>(
+    'task-comments.update',
+    taskCommentSchema,
+    (p) => ({ path: `/v1/task-comments/${seg(p.commentId)}` }),
+  ),
+  delete: deleteOperation<unknown, { commentId: string }>('task-comments.delete', null, (p) => ({
+    path: `/v1/task-comments/${seg(p.commentId)}`,
+  })),
 };
 
 export const taskHistoryOperations = {

@@ -13,6 +13,7 @@ function pushOpOf(op: OutboxOp): PushOp {
     opId: op.opId,
     entityType: op.entityType,
     entityId: op.entityId,
+    parentId: op.parentId,
     kind: op.kind,
     patch: op.patch as FieldValues,
     baseEtag: op.baseEtag,

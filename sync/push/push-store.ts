@@ -14,9 +14,12 @@ export interface PushOp {
   seq: number;
   /** Stable while its body is: sent as the Idempotency-Key. */
   opId: string;
-  entityType: 'task';
-  /** The task id; a temporary id until its create is done. */
+  /** The kind of resource ('task', 'comment'): where its requests go (kinds/). */
+  entityType: string;
+  /** The resource's id; a temporary id until its create is done. */
   entityId: string;
+  /** The parent its routes need (a comment's task); null for a task. */
+  parentId: string | null;
   kind: PushOpKind;
   /** The merge-patch (for a create, the body without `org_id`). */
   patch: FieldValues;

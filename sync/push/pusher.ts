@@ -1,16 +1,17 @@
-// Drains the outbox: creates, merge-patches and deletes sent in order per task
-// (tasks in parallel, bounded), each claimed durably before it leaves so a kill
-// at any instant neither loses it nor sends a different body under its key.
-// A 412 is merged per field against the edit's base; what cannot be merged
-// waits for the person as a conflict.
+// Drains the outbox: creates, merge-patches and deletes sent in order per
+// resource (resources in parallel, bounded), each claimed durably before it
+// leaves so a kill at any instant neither loses it nor sends a different body
+// under its key. A 412 is merged per field against the edit's base; what cannot
+// be merged waits for the person as a conflict. Where each kind's requests go
+// is the kind's own (kinds/); everything else here is the same for all.
 import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
 import { ApiError, NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
-import { meOperations, taskOperations } from '../api/operations';
+import { meOperations } from '../api/operations';
 import { errorInfo } from '../engine/sync-error-info';
 import type { PushSummary, SyncEventListener } from '../engine/sync-events';
 import { threeWayMerge } from '../merge/three-way-merge';
-import type { TaskCreateBody } from '../../protocol/task';
+import { pushKindOf } from './kinds/registry';
 import type { FieldValues, PushOp, PushStore, ServerTask } from './push-store';
 
 export interface PusherOptions {
@@ -213,23 +214,25 @@ export class Pusher {
   }
 
   private async pushCreate(op: PushOp, state: PassState): Promise<string> {
-    const orgId = await this.organizationId(state.signal);
+    const kind = pushKindOf(op.entityType);
+    const orgId = kind.needsOrgId ? await this.organizationId(state.signal) : null;
     const claimed = await this.store.start(op.opId);
     try {
-      const body = { ...claimed.patch, org_id: orgId } as unknown as TaskCreateBody;
-      const answer = await this.api.create(
-        taskOperations.create,
-        {},
-        body,
+      const answer = await kind.create(
+        this.api,
+        claimed,
+        orgId,
         this.requestOptions(state, { idempotencyKey: claimed.opId }),
       );
-      const taskId = await this.store.settle(claimed.opId, {
-        task: answer.body as FieldValues,
-        etag: answer.etag,
-      });
+      const taskId = await this.store.settle(claimed.opId, answer);
       this.accepted(state, claimed, taskId);
       if (taskId !== claimed.entityId) {
-        this.emit({ type: 'id-remapped', entityType: 'task', from: claimed.entityId, to: taskId });
+        this.emit({
+          type: 'id-remapped',
+          entityType: claimed.entityType,
+          from: claimed.entityId,
+          to: taskId,
+        });
       }
       return taskId;
     } catch (error) {
@@ -248,13 +251,12 @@ export class Pusher {
     for (let round = 0; round < this.maxRebases; round++) {
       const claimed: PushOp = await this.store.start(current.opId);
       try {
-        const answer = await this.api.update(
-          taskOperations.update,
-          { taskId: claimed.entityId },
-          claimed.patch,
+        const answer = await pushKindOf(claimed.entityType).update(
+          this.api,
+          claimed,
           this.requestOptions(state, { ifMatch: claimed.baseEtag, idempotencyKey: claimed.opId }),
         );
-        await this.store.settle(claimed.opId, { task: answer.body as FieldValues, etag: answer.etag });
+        await this.store.settle(claimed.opId, answer);
         this.accepted(state, claimed, claimed.entityId);
         return claimed.entityId;
       } catch (error) {
@@ -286,7 +288,7 @@ export class Pusher {
   private async mergeWithServer(op: PushOp, state: PassState): Promise<PushOp | null> {
     let theirs: ServerTask;
     try {
-      theirs = await this.readTask(op.entityId, state);
+      theirs = await this.readServer(op, state);
     } catch (error) {
       if (isGone(error)) {
         await this.deletedRemotely(op, error, state);
@@ -321,7 +323,7 @@ export class Pusher {
       this.emit({
         type: 'conflict',
         opId: op.opId,
-        entityType: 'task',
+        entityType: op.entityType,
         entityId: op.entityId,
         conflict: 'edited',
         fields: merge.conflicts.map((c) => c.field),
@@ -331,7 +333,7 @@ export class Pusher {
     this.emit({
       type: 'merged',
       opId: op.opId,
-      entityType: 'task',
+      entityType: op.entityType,
       entityId: op.entityId,
       rebased: Object.keys(merge.rebased),
       taken: Object.keys(merge.taken),
@@ -360,7 +362,7 @@ export class Pusher {
     let current = op;
     if (current.baseEtag === null) {
       try {
-        const theirs = await this.readTask(op.entityId, state);
+        const theirs = await this.readServer(op, state);
         await this.store.landServerCopy(theirs);
         current = { ...current, baseEtag: theirs.etag };
       } catch (error) {
@@ -375,9 +377,9 @@ export class Pusher {
     }
     const claimed = await this.store.start(current.opId);
     try {
-      await this.api.remove(
-        taskOperations.delete,
-        { taskId: claimed.entityId },
+      await pushKindOf(claimed.entityType).remove(
+        this.api,
+        claimed,
         this.requestOptions(state, { ifMatch: current.baseEtag }),
       );
       await this.store.settle(claimed.opId, null);
@@ -400,7 +402,7 @@ export class Pusher {
   private async heldDelete(op: PushOp, state: PassState): Promise<void> {
     let theirs: ServerTask;
     try {
-      theirs = await this.readTask(op.entityId, state);
+      theirs = await this.readServer(op, state);
     } catch (error) {
       if (error instanceof ProblemError && error.status === 404) {
         await this.store.settle(op.opId, null);
@@ -423,13 +425,13 @@ export class Pusher {
     this.emit({
       type: 'push-failed',
       opId: op.opId,
-      entityType: 'task',
+      entityType: op.entityType,
       entityId: op.entityId,
       error: {
         kind: 'problem',
         type: 'edited-remotely',
         status: 412,
-        operation: 'tasks.delete',
+        operation: pushKindOf(op.entityType).deleteName,
         message: problem.detail,
       },
     });
@@ -444,7 +446,7 @@ export class Pusher {
     if (!(error instanceof ProblemError) || error.status !== 403 || readOnlyScope(error) !== null)
       return null;
     try {
-      await this.readTask(op.entityId, state);
+      await this.readServer(op, state);
       return null;
     } catch (readError) {
       if (isStop(readError)) throw readError;
@@ -459,7 +461,7 @@ export class Pusher {
     this.emit({
       type: 'conflict',
       opId: op.opId,
-      entityType: 'task',
+      entityType: op.entityType,
       entityId: op.entityId,
       conflict: 'deleted-remotely',
       fields: Object.keys(op.patch),
@@ -500,7 +502,7 @@ export class Pusher {
         this.emit({
           type: 'push-failed',
           opId: claimed.opId,
-          entityType: 'task',
+          entityType: claimed.entityType,
           entityId: claimed.entityId,
           error: errorInfo(error),
         });
@@ -523,17 +525,15 @@ export class Pusher {
     this.emit({
       type: 'pushed',
       opId: op.opId,
-      entityType: 'task',
+      entityType: op.entityType,
       entityId: op.entityId,
       kind: op.kind,
       serverId: taskId,
     });
   }
 
-  private async readTask(taskId: string, state: PassState): Promise<ServerTask> {
-    const answer = await this.api.read(taskOperations.get, { taskId }, this.requestOptions(state, {}));
-    if (answer.status === 304) throw new Error('tasks.get answered 304 to a request without If-None-Match');
-    return { task: answer.body as FieldValues, etag: answer.etag };
+  private async readServer(op: PushOp, state: PassState): Promise<ServerTask> {
+    return pushKindOf(op.entityType).read(this.api, op, this.requestOptions(state, {}));
   }
 
   private async organizationId(signal: AbortSignal | undefined): Promise<string> {

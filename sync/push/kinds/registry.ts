@@ -1,0 +1,16 @@
+// Every writable kind the pusher knows, by the outbox's entity_type. Adding a
+// kind is a file beside these and one line here.
+import { commentPushKind } from './comment';
+import type { PushKind } from './push-kind';
+import { taskPushKind } from './task';
+
+const KINDS: ReadonlyMap<string, PushKind> = new Map(
+  [taskPushKind, commentPushKind].map((kind) => [kind.entityType, kind]),
+);
+
+/** The kind of an operation; an entity type this version does not know is an error (never sent as a task). */
+export function pushKindOf(entityType: string): PushKind {
+  const kind = KINDS.get(entityType);
+  if (!kind) throw new Error(`no writable kind '${entityType}' in this version`);
+  return kind;
+}
