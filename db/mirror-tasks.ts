@@ -9,6 +9,7 @@ import type { Outbox } from './outbox';
 import type { ChangeList, PageApplication } from './page-apply';
 import type { MirrorDatabase } from './schema';
 import type { TaskObject } from './task-columns';
+import { type StoredTaskJson, taskJsonOf } from './task-json';
 import { type FiledTask, filedTasks, type FilingField, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from './task-query';
 import type { TaskStore } from './task-store';
@@ -149,8 +150,10 @@ export class MirrorTasks {
     );
     let after: [string, string] = ['', ''];
     for (;;) {
-      const rows = this.tx.read(() => chunk.all(...after) as { k: string; id: string; json: string }[]);
-      for (const row of rows) yield row.json;
+      const rows = this.tx.read(
+        () => chunk.all(...after) as { k: string; id: string; json: StoredTaskJson }[],
+      );
+      for (const row of rows) yield taskJsonOf(row.json);
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
       after = [last.k, last.id];

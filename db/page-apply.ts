@@ -16,6 +16,7 @@ import { IncompletePassError, type MalformedRowError, NotInMirrorError } from '.
 import { type Outbox, type ParkedEdit, sameJson } from './outbox';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
+import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
 import type { TaskOverlay } from './task-overlay';
 import type { TaskStore } from './task-store';
 
@@ -201,15 +202,15 @@ export class PageApplication {
     }
     const task = item as TaskObject;
     const id = task.task_id as string;
-    const json = JSON.stringify(task);
+    const stored = storedTaskJson(task);
     const existing = this.store.byId(id);
     const etag = itemEtags?.get(id) ?? null;
-    if (existing && existing.server_json === json && !existing.server_gone) {
+    if (existing && existing.server_stored === stored && !existing.server_gone) {
       if (seenPass !== null && existing.seen_pass !== seenPass) this.store.seen(existing.rid, seenPass);
       result.unchanged++;
       return id;
     }
-    this.overlay.writeServerCopy(existing, task, json, etag, seenPass ?? existing?.seen_pass ?? 0);
+    this.overlay.writeServerCopy(existing, task, stored, etag, seenPass ?? existing?.seen_pass ?? 0);
     this.noteChange('tasks', id, existing?.server_json ?? null, task, result.changes);
     return id;
   }
@@ -302,10 +303,7 @@ export class PageApplication {
     this.passes.reuse(collection, scope, pageIndex, pass.pass_no, this.now());
     if (pass.partial === 0) {
       if (collection === 'tasks') {
-        for (const id of page.ids) {
-          const task = this.store.byId(id);
-          if (task) this.store.seen(task.rid, pass.pass_no);
-        }
+        for (const id of page.ids) this.store.seenById(id, pass.pass_no);
       } else this.statementsFor(COLLECTIONS[collection]).seenMany.run(pass.pass_no, JSON.stringify(page.ids));
     }
     return { ...page, passNo: pass.pass_no };
@@ -362,7 +360,7 @@ export class PageApplication {
       .all(...(chains === null ? [passNo] : [passNo, JSON.stringify(chains)])) as {
       rid: number;
       task_id: string;
-      server_json: string;
+      server_json: StoredTaskJson;
       pending: number;
     }[];
     const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
@@ -378,11 +376,7 @@ export class PageApplication {
       }
       this.store.remove(row.rid);
       for (const statement of dropCached) statement.run(row.task_id);
-      changes.deleted.push({
-        collection: 'tasks',
-        id: row.task_id,
-        before: JSON.parse(row.server_json) as Resource,
-      });
+      changes.deleted.push({ collection: 'tasks', id: row.task_id, before: taskObjectOf(row.server_json) });
     }
   }
 
@@ -398,13 +392,13 @@ export class PageApplication {
     if (bad) throw bad;
     const object = task as TaskObject;
     const id = object.task_id as string;
-    const json = JSON.stringify(object);
+    const stored = storedTaskJson(object);
     const existing = this.store.byId(id);
     const changes = emptyChanges();
     const seenPass = this.runningTaskPass() ?? existing?.seen_pass ?? 0;
-    if (existing && existing.server_json === json && existing.etag === etag && !existing.server_gone)
+    if (existing && existing.server_stored === stored && existing.etag === etag && !existing.server_gone)
       return changes;
-    this.overlay.writeServerCopy(existing, object, json, etag, seenPass);
+    this.overlay.writeServerCopy(existing, object, stored, etag, seenPass);
     this.noteChange('tasks', id, existing?.server_json ?? null, object, changes);
     return changes;
   }

@@ -4,6 +4,7 @@
 // pending edits and whenever an edit is queued or settled.
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
+import { taskObjectOf } from './task-json';
 import type { StoredTask, TaskStore } from './task-store';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
@@ -110,14 +111,18 @@ export class TaskOverlay {
   writeServerCopy(
     existing: StoredTask | undefined,
     server: TaskObject,
-    serverJson: string,
+    /**
+     * The server copy's stored form (storedTaskJson); its JSON text is a
+     * valid stored form too, only longer.
+     */
+    serverStored: string,
     etag: string | null,
     seenPass: number,
   ): number {
     if (existing === undefined || existing.pending === 0) {
       return this.store.write(existing, server, {
         etag,
-        server_json: serverJson,
+        server_stored: serverStored,
         local_json: null,
         seen_pass: seenPass,
         pending: 0,
@@ -130,7 +135,7 @@ export class TaskOverlay {
     const task = effective.task ?? server;
     return this.store.write(existing, task, {
       etag,
-      server_json: serverJson,
+      server_stored: serverStored,
       local_json: JSON.stringify(task),
       seen_pass: seenPass,
       pending: effective.pending,
@@ -146,7 +151,7 @@ export class TaskOverlay {
    */
   refresh(taskId: string): TaskObject | null {
     const existing = this.store.byId(taskId);
-    const server = existing?.server_json ? (JSON.parse(existing.server_json) as TaskObject) : null;
+    const server = existing?.server_stored ? taskObjectOf(existing.server_stored) : null;
     const effective = effectiveTask(taskId, server, this.pendingOps(taskId), this.account());
     if (effective.task === null) {
       if (existing) this.store.remove(existing.rid);
@@ -154,7 +159,7 @@ export class TaskOverlay {
     }
     this.store.write(existing, effective.task, {
       etag: existing?.etag ?? null,
-      server_json: existing?.server_json ?? null,
+      server_stored: existing?.server_stored ?? null,
       local_json: effective.pending > 0 ? JSON.stringify(effective.task) : null,
       seen_pass: existing?.seen_pass ?? 0,
       pending: effective.pending,

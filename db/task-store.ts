@@ -10,6 +10,7 @@ import {
   taskColumns,
   type TaskObject,
 } from './task-columns';
+import { type StoredTaskJson, taskJsonOf } from './task-json';
 import type { WordIndex } from './word-index';
 
 /** Column order of inserts and updates (TaskColumns, then bookkeeping). */
@@ -70,7 +71,10 @@ export interface StoredTask {
   server_gone: number;
   seen_pass: number;
   etag: string | null;
-  server_json: string | null;
+  /** The server copy in its stored form (db/task-json.ts); null for a local create not yet sent. */
+  server_stored: StoredTaskJson | null;
+  /** The same as JSON text, made when first read. */
+  readonly server_json: string | null;
   local_json: string | null;
   k_title: string;
   search_id: string;
@@ -80,19 +84,33 @@ export interface StoredTask {
 }
 
 const STORED =
-  't.rid, t.task_id, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json, b.local_json, ' +
+  't.rid, t.task_id, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json AS server_stored, b.local_json, ' +
   "t.k_title, t.search_id, t.search_tags, coalesce(s.text, '') AS search_text " +
   'FROM tasks t JOIN task_bodies b ON b.rid = t.rid LEFT JOIN task_search_text s ON s.rid = t.rid';
 
 /** Bookkeeping written beside the effective columns. */
 export interface TaskRowState {
   etag: string | null;
-  server_json: string | null;
+  /** The server copy in its stored form (storedTaskJson; its JSON text is one too), null for a local create not yet sent. */
+  server_stored: string | null;
   local_json: string | null;
   seen_pass: number;
   pending: number;
   hidden: number;
   server_gone: number;
+}
+
+/**
+ * A row as read, its server copy's JSON text made only when asked for: a
+ * page's unchanged tasks are told by comparing stored forms.
+ */
+function readable(row: Omit<StoredTask, 'server_json'> | undefined): StoredTask | undefined {
+  if (row === undefined) return undefined;
+  let text: string | null | undefined;
+  return Object.defineProperty(row, 'server_json', {
+    enumerable: true,
+    get: () => (text ??= row.server_stored === null ? null : taskJsonOf(row.server_stored)),
+  }) as StoredTask;
 }
 
 export class TaskStore {
@@ -107,6 +125,7 @@ export class TaskStore {
   private readonly writeSearchText: Statement<[number, string]>;
   private readonly deleteSearchText: Statement<[number]>;
   private readonly markSeen: Statement<[number, number]>;
+  private readonly markSeenById: Statement<[number, string, string]>;
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
@@ -145,15 +164,16 @@ export class TaskStore {
     this.writeSearchText = db.prepare('INSERT OR REPLACE INTO task_search_text (rid, text) VALUES (?, ?)');
     this.deleteSearchText = db.prepare('DELETE FROM task_search_text WHERE rid = ?');
     this.markSeen = db.prepare('UPDATE tasks SET seen_pass = ? WHERE rid = ?');
+    this.markSeenById = db.prepare('UPDATE tasks SET seen_pass = ? WHERE search_id = ? AND task_id = ?');
     this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id = ? WHERE rid = ?');
   }
 
   byId(taskId: string): StoredTask | undefined {
-    return this.selectById.get(taskId.toLowerCase(), taskId);
+    return readable(this.selectById.get(taskId.toLowerCase(), taskId));
   }
 
   byRid(rid: number): StoredTask | undefined {
-    return this.selectByRid.get(rid);
+    return readable(this.selectByRid.get(rid));
   }
 
   /**
@@ -174,7 +194,7 @@ export class TaskStore {
     this.version++;
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
-      this.insertBody.run(rid, state.server_json, state.local_json);
+      this.insertBody.run(rid, state.server_stored, state.local_json);
       this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
@@ -182,7 +202,7 @@ export class TaskStore {
     }
     values.push(existing.rid);
     this.update.run(values);
-    this.updateBody.run(state.server_json, state.local_json, existing.rid);
+    this.updateBody.run(state.server_stored, state.local_json, existing.rid);
     const visibleText = searchTextRow(columns, 0);
     const text = state.hidden === 0 ? visibleText : '';
     if (text !== existing.search_text) this.writeSearchText.run(existing.rid, text);
@@ -198,6 +218,11 @@ export class TaskStore {
 
   seen(rid: number, passNo: number): void {
     this.markSeen.run(passNo, rid);
+  }
+
+  /** The same by task id, without reading the row (a 304's page: nothing else of it is needed). */
+  seenById(taskId: string, passNo: number): void {
+    this.markSeenById.run(passNo, taskId.toLowerCase(), taskId);
   }
 
   remove(rid: number): void {

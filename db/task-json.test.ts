@@ -1,0 +1,120 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { Mirror } from './mirror';
+import { storedTaskJson, taskJsonOf, taskObjectOf } from './task-json';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+
+describe('the stored form of a server copy', () => {
+  const odd = [
+    { description: 'quote " backslash \\ tab \t ,"org_id":"x" \u2028 ☃ \ud800 end' },
+    { position: -0 },
+    { position: 1e21 },
+    { position: 0.1 + 0.2 },
+    { tags: ['a', 'B', '"c"'] },
+    { tags: null, priority: 'urgent', due_date: '2026-02-30' },
+  ];
+
+  test.each(odd)('reads back as exactly JSON.stringify of the task (%j)', (overrides) => {
+    const task = taskJson(overrides);
+    const stored = storedTaskJson(task);
+    expect(stored.startsWith('[')).toBe(true);
+    expect(taskJsonOf(stored)).toBe(JSON.stringify(task));
+    expect(JSON.stringify(taskObjectOf(stored))).toBe(JSON.stringify(task));
+  });
+
+  test('leaves out the key names of a task shaped as the contract', () => {
+    const task = taskJson({ description: 'some words' });
+    expect(storedTaskJson(task).length).toBeLessThan(JSON.stringify(task).length * 0.65);
+  });
+
+  test('keeps the JSON text of any other shape: an extra, a missing, a moved or an undefined field', () => {
+    const extra = { ...taskJson(), x_new_field: 1 };
+    const { review: _review, ...missing } = taskJson();
+    const { task_id, ...rest } = taskJson();
+    const moved = { ...rest, task_id };
+    const undefinedValue = taskJson({ review: undefined });
+    for (const task of [extra, missing, moved, undefinedValue]) {
+      expect(storedTaskJson(task)).toBe(JSON.stringify(task));
+      expect(taskJsonOf(storedTaskJson(task))).toBe(JSON.stringify(task));
+    }
+  });
+});
+
+describe('server copies in the mirror', () => {
+  let handle: TestMirror;
+  let mirror: Mirror;
+  beforeEach(async () => {
+    handle = await openTestMirror();
+    mirror = handle.mirror;
+  });
+  afterEach(() => handle.cleanup());
+
+  const storedRows = () => {
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+    } finally {
+      db.close();
+    }
+  };
+
+  test('are stored without key names and read back, exported and compared as the JSON the server sent', () => {
+    const tasks = [
+      taskJson({ description: 'First' }),
+      taskJson({ tags: ['x'] }),
+      { ...taskJson(), extra: true },
+    ];
+    loadTasks(mirror, tasks);
+    const rows = storedRows();
+    expect(rows.map((row) => row[0])).toEqual(['[', '[', '{']);
+    for (const task of tasks) {
+      const read = mirror.tasks.get(task.task_id as string);
+      expect(JSON.stringify(read?.server)).toBe(JSON.stringify(task));
+      expect(JSON.stringify(read?.task)).toBe(JSON.stringify(task));
+    }
+    expect([...mirror.tasks.exportJson()].sort()).toEqual(tasks.map((t) => JSON.stringify(t)).sort());
+
+    mirror.passes.begin('tasks');
+    const again = mirror.passes.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"p1"',
+      nextCursor: null,
+      items: tasks.map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
+    });
+    expect(again.unchanged).toBe(3);
+    expect(again.changes.updated).toEqual([]);
+  });
+
+  test('a mirror written before keeps reading its JSON text, and a changed task is stored compactly', async () => {
+    const [a, b] = [taskJson({ title: 'Old A' }), taskJson({ title: 'Old B' })];
+    loadTasks(mirror, [a, b]);
+    handle.mirror.close();
+    // As an earlier version stored them: the JSON text itself.
+    const db = new Database(handle.file);
+    const put = db.prepare('UPDATE task_bodies SET server_json = ? WHERE rid = ?');
+    [a, b].forEach((task, i) => put.run(JSON.stringify(task), i + 1));
+    db.close();
+    mirror = await handle.reopen();
+    expect(JSON.stringify(mirror.tasks.get(a.task_id as string)?.server)).toBe(JSON.stringify(a));
+    expect([...mirror.tasks.exportJson()].sort()).toEqual([a, b].map((t) => JSON.stringify(t)).sort());
+
+    const editedB = { ...b, title: 'New B' };
+    mirror.passes.begin('tasks');
+    const applied = mirror.passes.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"p1"',
+      nextCursor: null,
+      items: [a, editedB],
+    });
+    // The old text is the same task: no change announced for it, only for B.
+    expect(applied.changes.updated.map((u) => [u.id, Object.keys(u.changes)])).toEqual([
+      [b.task_id, ['title']],
+    ]);
+    expect(storedRows().every((row) => row.startsWith('['))).toBe(true);
+    expect(JSON.stringify(mirror.tasks.get(b.task_id as string)?.server)).toBe(JSON.stringify(editedB));
+  });
+});
