@@ -3,8 +3,8 @@
 // per write, the word index in step, file problems as MirrorStorageError), and
 // its parts, which run through it: `tasks` (reads, queries, a person's edits),
 // `outbox`, `passes` (what the pull records), `collections`, `feed`
-// (notifications), `identity` and `openings` (tasks opened, comments watched). All calls are synchronous: no transaction
-// ever spans an await.
+// (notifications), `identity` and `openings` (tasks opened, comments
+// watched). All calls are synchronous: no transaction ever spans an await.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
