@@ -2,9 +2,12 @@
 // person waits for), the count right after, and a refresh when the mirror says
 // tasks changed. The previous query's rows stay on show until the new ones
 // arrive, and a slower answer to an older query never replaces a newer one.
+// A query asked again since the mirror last changed (a Backspace) is answered
+// from the list's recent answers, without a call.
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
+import { RecentAnswers } from './recent-answers';
 import { RowWindow } from './row-window';
 
 /** Rows a page holds. */
@@ -105,6 +108,13 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   });
   /** The window the first render was given, taken over by the first effect instead of asking again. */
   const adopted = useRef(state.window);
+  /** This list's recent answers (the list is remounted for another account, which starts afresh). */
+  const recentRef = useRef<RecentAnswers | null>(null);
+  recentRef.current ??= new RecentAnswers();
+  const recent = recentRef.current;
+
+  // Any change of the mirror may change any answer: the recent ones are dropped at once.
+  useEffect(() => subscribe('mirror:changed', () => recent.clear()), [recent]);
 
   useEffect(() => {
     const parsed = JSON.parse(key) as TaskListQueryInput;
@@ -113,17 +123,31 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
     adopted.current = null;
     const window = seeded ?? createWindow(parsed);
     /** Null when a later query or count of this list stopped it (the later one answers). */
-    const recount = async (): Promise<number | null> =>
-      (await invoke('tasks:count', { query: parsed, list: LIST })).count;
+    const recount = async (): Promise<number | null> => {
+      const askedAt = recent.now();
+      const { count } = await invoke('tasks:count', { query: parsed, list: LIST });
+      if (count !== null) recent.keepCount(key, askedAt, count);
+      return count;
+    };
 
     let countTimer: ReturnType<typeof setTimeout> | null = null;
     void (async () => {
       try {
         if (seeded === null) {
-          const first = await firstPage(key, parsed);
-          if (cancelled) return;
-          window.seed(first);
-          setState({ window, key, error: null });
+          const remembered = recent.get(key);
+          if (remembered !== null) {
+            window.seed(remembered.page);
+            if (remembered.count !== null) window.setCount(remembered.count);
+            setState({ window, key, error: null });
+            if (remembered.count !== null) return;
+          } else {
+            const askedAt = recent.now();
+            const first = await firstPage(key, parsed);
+            if (cancelled) return;
+            recent.keep(key, askedAt, first);
+            window.seed(first);
+            setState({ window, key, error: null });
+          }
         }
         // Counting a broad search costs more than its first page: only once the typing paused.
         countTimer = setTimeout(() => {
@@ -164,7 +188,7 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
       if (countTimer !== null) clearTimeout(countTimer);
       window.dispose();
     };
-  }, [key]);
+  }, [key, recent]);
 
   const window = state.window;
   return {
