@@ -582,6 +582,19 @@ export class Outbox {
     });
   }
 
+  /**
+   * A version of an operation's resource read while pushing (a 412's merge)
+   * becomes its copy in the mirror. Tasks land through mirror.tasks.applyServerCopy.
+   */
+  landServerCopy(opId: string, answer: ServerAnswer): void {
+    return this.tx.write(() => {
+      const row = this.row(opId);
+      const kind = this.kind(row.entity_type);
+      if (kind.answeredId(answer.task) !== row.entity_id) return;
+      kind.writeServerCopy(row.entity_id, row.parent_id, answer.task as TaskObject, answer.etag);
+    }, 'server');
+  }
+
   private remapTemporaryId(kind: MirrorWriteKind, from: string, to: string): void {
     kind.renameRow(from, to);
     const type = kind.entityType;

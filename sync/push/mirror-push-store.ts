@@ -34,8 +34,11 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
     start: (opId) => write(() => pushOpOf(mirror.outbox.start(opId))),
     unstart: (op) => write(() => mirror.outbox.unstart(op.opId, { state: op.state, attempts: op.attempts })),
     settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
-    landServerCopy: async (server) => {
-      await write(() => mirror.tasks.applyServerCopy(server.task, server.etag));
+    landServerCopy: async (op, server) => {
+      // A task's copy goes through the task list's page application (its columns and word index);
+      // other kinds land where their kind says (db/outbox-kinds/).
+      if (op.entityType === 'task') await write(() => mirror.tasks.applyServerCopy(server.task, server.etag));
+      else await write(() => mirror.outbox.landServerCopy(op.opId, server));
     },
     rebase: (opId, rebase) => write(() => mirror.outbox.rebase(opId, rebase)),
     conflict: async (opId, conflict) => {

@@ -69,8 +69,8 @@ export interface PushStore {
    * temporary id is replaced by the server's everywhere. Returns the task id after it.
    */
   settle(opId: string, answer: ServerTask | null): Promise<string>;
-  /** A newer server version read while pushing (after a 412) lands as the task's server copy. */
-  landServerCopy(server: ServerTask): Promise<void>;
+  /** A newer server version of the operation's resource read while pushing (after a 412) lands as its server copy. */
+  landServerCopy(op: PushOp, server: ServerTask): Promise<void>;
   /**
    * After a clean merge: send `patch` against `baseEtag` (an empty patch: done,
    * nothing left to send). Returns the operation's id after it (a new id when the body changed).

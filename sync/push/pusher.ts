@@ -297,7 +297,7 @@ export class Pusher {
       await this.failed(op, op, error, state);
       return null;
     }
-    await this.store.landServerCopy(theirs);
+    await this.store.landServerCopy(op, theirs);
     const merge = threeWayMerge({ base: op.baseValues, mine: op.patch, theirs: theirs.task });
     const baseOf = (fields: Iterable<string>): FieldValues => {
       const out: FieldValues = {};
@@ -363,7 +363,7 @@ export class Pusher {
     if (current.baseEtag === null) {
       try {
         const theirs = await this.readServer(op, state);
-        await this.store.landServerCopy(theirs);
+        await this.store.landServerCopy(op, theirs);
         current = { ...current, baseEtag: theirs.etag };
       } catch (error) {
         if (error instanceof ProblemError && error.status === 404) {
@@ -412,7 +412,7 @@ export class Pusher {
       await this.failed(op, op, error, state);
       return;
     }
-    await this.store.landServerCopy(theirs);
+    await this.store.landServerCopy(op, theirs);
     const problem = {
       status: 412,
       type: 'edited-remotely',
