@@ -131,3 +131,35 @@ test.each(KILL_POINTS)(
     }
   },
 );
+
+test('kill -9 after a comment is created on the server, before its answer arrives: a new process sends each comment once, the reply under its remapped parent', async () => {
+  const f = (fixture = await startPushFixture({ seedTasks: 12, latencyMs: 60 }));
+  const [taskId] = f.taskIds(1) as [string];
+  const first = f.mirror.comments.create({ taskId, content: 'crash comment one' });
+  f.mirror.comments.create({ taskId, content: 'crash reply', parentCommentId: first.commentId });
+  f.mirror.comments.create({ taskId, content: 'crash comment two' });
+  f.mirror.close();
+  const creates = f.emulator.control.creates().comments;
+
+  const doomed = startChild(f);
+  await until(doomed, () => f.emulator.control.creates().comments > creates);
+  doomed.kill();
+  expect((await doomed.exit).signal).toBe('SIGKILL');
+
+  const survivor = startChild(f);
+  const { code } = await survivor.exit;
+  expect(code, survivor.stdout()).toBe(0);
+  expect(f.emulator.control.creates().comments).toBe(creates + 3);
+
+  const mirror = await openMirror(f.file);
+  try {
+    expect(mirror.outbox.list().filter((op) => op.state !== 'done')).toEqual([]);
+    const threads = mirror.comments.threads(taskId);
+    const one = threads.find((t) => t.content === 'crash comment one');
+    expect(one?.comment_id).not.toMatch(/^local-/);
+    expect(one?.replies.map((r) => r.content)).toEqual(['crash reply']);
+    expect(threads.filter((t) => t.content === 'crash comment two')).toHaveLength(1);
+  } finally {
+    mirror.close();
+  }
+});
