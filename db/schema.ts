@@ -88,7 +88,11 @@ export interface TasksTable {
 /** The large texts of a task, one row per `tasks` row (same rid), kept apart so task rows stay narrow. */
 export interface TaskBodiesTable {
   rid: number;
-  /** The task exactly as the server last sent it; null for a local create not yet sent. */
+  /**
+   * The task as the server last sent it, in its stored form (db/task-json.ts:
+   * the array of its values when it has the contract's fields in order, else
+   * its JSON text); null for a local create not yet sent.
+   */
   server_json: string | null;
   /** The effective task as JSON when it differs from server_json (pending edits). */
   local_json: string | null;
