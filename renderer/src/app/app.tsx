@@ -1,5 +1,6 @@
 // The page: the sign-in screen until an account is signed in, then the
-// workspace. The session (accounts, status, theme) starts here.
+// workspace. The session (accounts, status, theme) starts here, before the
+// first render (startApp).
 import { useEffect } from 'react';
 import { LinkAccountChooser } from '../links/link-account-chooser';
 import { followLinks } from '../links/link-requests';
@@ -12,18 +13,24 @@ import { prefetchFirstPage } from '../task-list/use-row-window';
 import { NoticeBanner } from './notice-banner';
 import { WorkspaceScreen } from './workspace-screen';
 
+/**
+ * Asks for the session and the first rows of the list the app opens on, at
+ * once and side by side: called before React draws anything, so the answers
+ * no longer wait for the splash to be rendered, laid out and painted (a
+ * component's effects run only after that). Returns what stops the session.
+ */
+export function startApp(): () => void {
+  const { view } = useView.getState();
+  if (view.kind === 'list') {
+    const { filters, sort } = useList.getState();
+    prefetchFirstPage(taskListQuery(view.scope, filters, sort));
+  }
+  return startSession();
+}
+
 export function App() {
   const phase = useSession((state) => state.phase);
   const addingAccount = useSession((state) => state.addingAccount);
-  useEffect(() => {
-    // The list the app opens on is asked for at once, beside the session, rather than after it.
-    const { view } = useView.getState();
-    if (view.kind === 'list') {
-      const { filters, sort } = useList.getState();
-      prefetchFirstPage(taskListQuery(view.scope, filters, sort));
-    }
-    return startSession();
-  }, []);
   // Links wait for the session's first account list, which would close a task opened before it.
   const started = phase !== 'starting';
   useEffect(() => (started ? followLinks() : undefined), [started]);
