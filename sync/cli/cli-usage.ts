@@ -43,6 +43,12 @@ commands:
       Queue a change as the app does, without network; it is sent by the next sync.
       Values: null clears a field ("null" in JSON quotes is the text null); tags as a comma
       list (a,b) or a JSON array (["a","b,c"]); position as a number; any other field as text.
+  comment create --db FILE --set task_id=ID --set content=TEXT [--set parent_comment_id=ID]
+  comment edit --db FILE --comment ID --set content=TEXT
+  comment delete --db FILE --comment ID
+      Queue a comment (or a reply, also to a comment still queued), an edit or a delete of
+      your own comment, without network; sent by the next sync. Prints
+      {"comment_id","op_id","queued"}; a new comment's id is temporary (local-…) until then.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON.
   conflicts --db FILE

@@ -54,7 +54,7 @@ async function openExisting(command: string, file: string, readonly: boolean): P
   return openMirror(file, { readonly });
 }
 
-async function withMirror<T>(
+export async function withMirror<T>(
   command: string,
   file: string,
   readonly: boolean,
@@ -68,7 +68,7 @@ async function withMirror<T>(
   }
 }
 
-function line(io: CliIo, value: unknown): void {
+export function line(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value)}\n`);
 }
 

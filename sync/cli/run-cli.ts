@@ -10,6 +10,7 @@ import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/err
 import { SessionEndedError, SignInServerUnreachableError } from '../auth/api-credentials';
 import { EXIT, type ExitCode, USAGE, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
+import { commentCommand } from './comment-command';
 import {
   conflictsCommand,
   createCommand,
@@ -37,6 +38,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   resolve: resolveCommand,
   retry: retryCommand,
   drop: dropCommand,
+  comment: commentCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {

@@ -43,6 +43,30 @@ export function parseSetValues(assignments: readonly string[]): TaskFieldValues 
   return patch;
 }
 
+/**
+ * Reads `--set field=value` for another kind (a comment's `content`), only
+ * `fields` allowed, with the same rules for null and quoted text.
+ */
+export function parseKindSetValues(
+  assignments: readonly string[],
+  fields: readonly string[],
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const assignment of assignments) {
+    const at = assignment.indexOf('=');
+    if (at <= 0) throw new SetValueError(assignment, `write it as field=value, e.g. --set ${fields[0]}=TEXT`);
+    const field = assignment.slice(0, at).trim();
+    if (!fields.includes(field)) {
+      throw new SetValueError(
+        assignment,
+        `'${field}' is not a field you can set here; use one of ${fields.join(', ')}`,
+      );
+    }
+    patch[field] = parseFieldValue(field, assignment.slice(at + 1), assignment);
+  }
+  return patch;
+}
+
 function parseFieldValue(field: string, raw: string, assignment: string): unknown {
   if (raw === 'null') return null;
   if (field === 'tags') return parseTags(raw, assignment);

@@ -1,0 +1,169 @@
+// The headless command's comment verbs: queued offline in the mirror file, sent
+// by the next sync, and usage errors that say what to do.
+import { afterEach, describe, expect, test } from 'vitest';
+import { taskCommentOperations } from '../api/operations';
+import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
+import type { CliIo } from './cli-io';
+import { runCli } from './run-cli';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+async function cli(
+  ...argv: string[]
+): Promise<{ code: number; stderr: string; lines: Record<string, unknown>[] }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
+  const code = await runCli(argv, io);
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, stderr, lines };
+}
+
+describe('comment create|edit|delete', () => {
+  test('a comment and a reply to it are queued offline, sent once by the next sync, then edited and deleted', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    f.mirror.close();
+    const created = await cli(
+      'comment',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `task_id=${taskId}`,
+      '--set',
+      'content=From the CLI',
+    );
+    expect(created.code).toBe(0);
+    expect(created.lines).toEqual([
+      {
+        comment_id: expect.stringMatching(/^local-/) as unknown,
+        task_id: taskId,
+        op_id: expect.any(String) as unknown,
+        queued: true,
+      },
+    ]);
+    const parent = created.lines[0]?.comment_id as string;
+    const reply = await cli(
+      'comment',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `task_id=${taskId}`,
+      '--set',
+      'content=A reply',
+      '--set',
+      `parent_comment_id=${parent}`,
+    );
+    expect(reply.code).toBe(0);
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.lines.map((l) => [l.entity_type, l.kind])).toEqual([
+      ['comment', 'create'],
+      ['comment', 'create'],
+    ]);
+
+    const sync = await cli(
+      'sync',
+      '--base-url',
+      f.emulator.baseUrl,
+      '--db',
+      f.file,
+      '--token',
+      f.emulator.tokens.live,
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    const page = await f.api.listPage(taskCommentOperations.list, { taskId }, { limit: 100 });
+    if (page.status !== 200) throw new Error('304');
+    // The seeded task may have comments of its own: ours is there once, with its reply.
+    const mine = page.body.data.filter((c) => c.content === 'From the CLI');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ replies: [{ content: 'A reply' }] });
+    const serverId = mine[0]?.comment_id as string;
+
+    const edit = await cli(
+      'comment',
+      'edit',
+      '--db',
+      f.file,
+      '--comment',
+      serverId,
+      '--set',
+      'content=Edited in the CLI',
+    );
+    expect(edit.lines).toEqual([
+      { comment_id: serverId, op_id: expect.any(String) as unknown, queued: true },
+    ]);
+    expect(
+      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
+        .code,
+    ).toBe(0);
+    const edited = await f.api.read(taskCommentOperations.get, { commentId: serverId });
+    expect(edited.status === 200 && edited.body.content).toBe('Edited in the CLI');
+
+    const removed = await cli('comment', 'delete', '--db', f.file, '--comment', serverId);
+    expect(removed.lines).toEqual([
+      { comment_id: serverId, op_id: expect.any(String) as unknown, queued: true },
+    ]);
+    expect(
+      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
+        .code,
+    ).toBe(0);
+    const after = await f.api.listPage(taskCommentOperations.list, { taskId }, { limit: 100 });
+    expect(after.status === 200 && after.body.data.map((c) => c.comment_id)).not.toContain(serverId);
+    expect(after.status === 200 && after.body.data.length).toBe(page.body.data.length - 1);
+  });
+
+  test.each([
+    [['comment'], 'give one of create, edit, delete'],
+    [['comment', 'frobnicate'], "not 'frobnicate'"],
+    [['comment', 'create', '--db', 'x.db', '--set', 'content=hi'], '--set task_id=TEXT is required'],
+    [['comment', 'create', '--db', 'x.db', '--set', 'title=hi'], "'title' is not a field you can set here"],
+    [['comment', 'edit', '--db', 'x.db', '--set', 'content=hi'], '--comment is required'],
+    [
+      ['comment', 'delete', '--db', 'x.db', '--comment', 'c', '--frobnicate'],
+      "Unknown option '--frobnicate'",
+    ],
+  ])('%j exits 2 saying %s', async (argv, message) => {
+    const run = await cli(...argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  test('an empty comment or an unknown comment is refused with exit 2, nothing queued', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    f.mirror.close();
+    const empty = await cli(
+      'comment',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `task_id=${taskId}`,
+      '--set',
+      'content=',
+    );
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('content');
+    const unknown = await cli(
+      'comment',
+      'edit',
+      '--db',
+      f.file,
+      '--comment',
+      'cmt_nope',
+      '--set',
+      'content=x',
+    );
+    expect(unknown.code).toBe(2);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+  });
+});
