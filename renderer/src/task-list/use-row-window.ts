@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
+import { LatestOnly, SUPERSEDED } from './latest-only';
 import { RecentAnswers } from './recent-answers';
 import { RowWindow } from './row-window';
 
@@ -86,14 +87,19 @@ function createWindow(query: TaskListQueryInput): RowWindow {
   );
 }
 
-function firstPage(key: string, query: TaskListQueryInput): FirstPage {
+/** The list's first-page calls: one in flight, a keystroke's query asked only once the one before answered. */
+const firstPages = new LatestOnly();
+
+/** A query's first page, or SUPERSEDED when a newer query of the list came before it was asked. */
+function firstPage(key: string, query: TaskListQueryInput): Promise<FirstPageValue | typeof SUPERSEDED> {
+  const ask = () => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
   if (prefetched?.key === key) {
     const { page } = prefetched;
     prefetched = null;
-    return page.catch(() => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST }));
+    return page.catch(() => firstPages.run(ask));
   }
   prefetched = null;
-  return invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
+  return firstPages.run(ask);
 }
 
 export function useRowWindow(query: TaskListQueryInput): RowWindowState {
@@ -143,7 +149,8 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
           } else {
             const askedAt = recent.now();
             const first = await firstPage(key, parsed);
-            if (cancelled) return;
+            // Superseded only by the query of a later key, whose effect has already cancelled this one.
+            if (cancelled || first === SUPERSEDED) return;
             recent.keep(key, askedAt, first);
             window.seed(first);
             setState({ window, key, error: null });
