@@ -134,6 +134,40 @@ describe('the pending-changes inspector', () => {
   });
 });
 
+describe('comments in the inspector', () => {
+  test('a queued comment and reply are listed on their task, as comments, with their text; once sent, nothing waits', async () => {
+    const w = await wire();
+    const [taskId] = w.f.taskIds(1) as [string];
+    await w.f.loadTasks([taskId]);
+    const title = w.f.emulator.control.task(taskId)?.title;
+    const first = w.f.mirror.comments.create({ taskId, content: 'Looks good' });
+    w.f.mirror.comments.create({ taskId, content: 'Thanks', parentCommentId: first.commentId });
+
+    const queued = await w.value('outbox:list');
+    expect(queued.changes).toEqual([
+      expect.objectContaining({
+        entity_type: 'comment',
+        entity_id: first.commentId,
+        task_id: taskId,
+        task_title: title,
+        kind: 'create',
+        changes: [{ field: 'content', before: null, after: 'Looks good' }],
+      }),
+      expect.objectContaining({
+        entity_type: 'comment',
+        task_id: taskId,
+        kind: 'create',
+        changes: [
+          { field: 'content', before: null, after: 'Thanks' },
+          { field: 'parent_comment_id', before: null, after: first.commentId },
+        ],
+      }),
+    ]);
+    await w.f.pusher.pushAll();
+    expect((await w.value('outbox:list')).changes).toEqual([]);
+  });
+});
+
 describe('the conflict view', () => {
   test('shows base, mine and theirs per field and what merged; choices per field reach the server', async () => {
     const w = await wire();

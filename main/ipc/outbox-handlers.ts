@@ -73,6 +73,7 @@ export function serverAnswerOf(problem: unknown): ServerAnswer | null {
 }
 
 function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
+  if (op.entityType !== 'task') return otherKindChange(mirror, op);
   const task = mirror.tasks.get(op.entityId);
   const changes =
     op.kind === 'delete'
@@ -89,6 +90,39 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes,
+    attempts: op.attempts,
+    created_at: op.createdAt,
+    updated_at: op.updatedAt,
+    last_answer: serverAnswerOf(op.lastProblem),
+  };
+}
+
+/** A change to another kind (a comment): told on its task, its fields as the kind names them. */
+function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
+  const taskId = op.parentId ?? '';
+  const task = taskId === '' ? undefined : mirror.tasks.get(taskId);
+  const changes =
+    op.kind === 'delete'
+      ? []
+      : Object.entries(op.patch)
+          .filter(([field]) => field !== 'task_id' && field !== 'parent_comment_id')
+          .map(([field, after]) => ({
+            field,
+            before: op.kind === 'create' ? null : (op.baseValues[field] ?? null),
+            after,
+          }));
+  return {
+    op_id: op.opId,
+    entity_type: op.entityType,
+    entity_id: op.entityId,
+    task_id: taskId,
+    task_title: text(task?.task.title) ?? text(task?.server?.title),
+    kind: op.kind,
+    state: STATE_SHOWN[op.state] ?? 'queued',
+    changes:
+      op.kind === 'create' && typeof op.patch.parent_comment_id === 'string'
+        ? [...changes, { field: 'parent_comment_id', before: null, after: op.patch.parent_comment_id }]
+        : changes,
     attempts: op.attempts,
     created_at: op.createdAt,
     updated_at: op.updatedAt,

@@ -69,6 +69,40 @@ describe('a waiting change in words', () => {
     ],
     ['a delete', change({ kind: 'delete' }), 'Delete ‘Fix login’'],
     ['a task the mirror lost', change({ kind: 'delete', task_title: null }), 'Delete a task no longer here'],
+    [
+      'a new comment',
+      change({
+        entity_type: 'comment',
+        kind: 'create',
+        changes: [{ field: 'content', before: null, after: 'Looks good to me' }],
+      }),
+      'Comment on ‘Fix login’: ‘Looks good to me’',
+    ],
+    [
+      'a reply',
+      change({
+        entity_type: 'comment',
+        kind: 'create',
+        changes: [
+          { field: 'content', before: null, after: 'Done, see the PR' },
+          { field: 'parent_comment_id', before: null, after: 'local-1' },
+        ],
+      }),
+      'Reply on ‘Fix login’: ‘Done, see the PR’',
+    ],
+    [
+      'an edited comment',
+      change({
+        entity_type: 'comment',
+        changes: [{ field: 'content', before: 'Later', after: 'Next week' }],
+      }),
+      'Edit a comment on ‘Fix login’: ‘Later’ → ‘Next week’',
+    ],
+    [
+      'a deleted comment',
+      change({ entity_type: 'comment', kind: 'delete' }),
+      'Delete a comment on ‘Fix login’',
+    ],
   ])('%s', (_, pending, words) => {
     expect(describeOperation(pending, undefined, TODAY)).toBe(words);
   });

@@ -45,8 +45,25 @@ function taskName(change: PendingChange): string {
   return change.task_title === null ? 'a task no longer here' : `‘${shortened(change.task_title)}’`;
 }
 
+/** A change to a comment in one sentence: "Reply on 'Fix login': 'Done, see the PR'". */
+function describeCommentChange(change: PendingChange): string {
+  const content = change.changes.find((c) => c.field === 'content');
+  const on = taskName(change);
+  switch (change.kind) {
+    case 'delete':
+      return `Delete a comment on ${on}`;
+    case 'create': {
+      const reply = change.changes.some((c) => c.field === 'parent_comment_id');
+      return `${reply ? 'Reply' : 'Comment'} on ${on}: ${valueText('content', content?.after)}`;
+    }
+    case 'update':
+      return `Edit a comment on ${on}: ${valueText('content', content?.before)} → ${valueText('content', content?.after)}`;
+  }
+}
+
 /** The whole change in one sentence. */
 export function describeOperation(change: PendingChange, nameOf?: NameOf, today?: Date): string {
+  if (change.entity_type === 'comment') return describeCommentChange(change);
   switch (change.kind) {
     case 'delete':
       return `Delete ${taskName(change)}`;
