@@ -4,7 +4,7 @@
 // pending edits and whenever an edit is queued or settled.
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
-import { taskObjectOf } from './task-json';
+import { type StoredTaskJson, taskObjectOf } from './task-json';
 import type { StoredTask, TaskStore } from './task-store';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
@@ -111,11 +111,8 @@ export class TaskOverlay {
   writeServerCopy(
     existing: StoredTask | undefined,
     server: TaskObject,
-    /**
-     * The server copy's stored form (storedTaskJson); its JSON text is a
-     * valid stored form too, only longer.
-     */
-    serverStored: string,
+    /** The server copy's stored form (storedTaskJson). */
+    serverStored: StoredTaskJson,
     etag: string | null,
     seenPass: number,
   ): number {

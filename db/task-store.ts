@@ -91,8 +91,8 @@ const STORED =
 /** Bookkeeping written beside the effective columns. */
 export interface TaskRowState {
   etag: string | null;
-  /** The server copy in its stored form (storedTaskJson; its JSON text is one too), null for a local create not yet sent. */
-  server_stored: string | null;
+  /** The server copy in its stored form (storedTaskJson), null for a local create not yet sent. */
+  server_stored: StoredTaskJson | null;
   local_json: string | null;
   seen_pass: number;
   pending: number;

@@ -11,6 +11,7 @@ import {
 } from '../../protocol/task';
 import { InvalidEditError } from '../mirror-errors';
 import { checkTask, type TaskObject } from '../task-columns';
+import { storedTaskJson } from '../task-json';
 import type { TaskOverlay } from '../task-overlay';
 import type { TaskStore } from '../task-store';
 import type { MirrorWriteKind } from './mirror-kind';
@@ -74,7 +75,7 @@ export function taskWriteKind(
     writeServerCopy(taskId, _parentId, server, etag) {
       const existing = store.byId(taskId);
       const seenPass = runningTaskPass() ?? existing?.seen_pass ?? 0;
-      overlay.writeServerCopy(existing, server, JSON.stringify(server), etag, seenPass);
+      overlay.writeServerCopy(existing, server, storedTaskJson(server), etag, seenPass);
     },
     renameRow(from, to) {
       const existing = store.byId(to);
