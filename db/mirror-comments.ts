@@ -11,7 +11,8 @@ import type { TaskObject } from './task-columns';
 /** A comment as screens read it: the service's fields, and while a change waits, its state. */
 export interface CommentView extends TaskObject {
   comment_id: string;
-  replies: CommentView[];
+  /** As the service sent them (absent when it sent none). */
+  replies?: CommentView[];
   /** Set while one of its changes waits in the outbox (the strongest state of them). */
   pending?: OutboxState;
 }
@@ -124,8 +125,9 @@ export class MirrorComments {
 }
 
 function viewOf(node: TaskObject): CommentView {
-  const replies = Array.isArray(node.replies) ? (node.replies as TaskObject[]) : [];
-  return { ...node, comment_id: String(node.comment_id), replies: replies.map(viewOf) };
+  const view: CommentView = { ...node, comment_id: String(node.comment_id) };
+  if (Array.isArray(node.replies)) view.replies = (node.replies as TaskObject[]).map(viewOf);
+  return view;
 }
 
 const STRENGTH: Readonly<Record<OutboxState, number>> = {
@@ -160,7 +162,10 @@ function applyOp(threads: CommentView[], op: OutboxOp): void {
       pending: op.state,
     };
     const holder = parent === null ? null : findIn(threads, parent);
-    if (holder) (holder.node as CommentView).replies.push(node);
+    if (holder) {
+      const parentNode = holder.node as CommentView;
+      parentNode.replies = [...(parentNode.replies ?? []), node];
+    }
     else threads.push(node);
     return;
   }

@@ -144,8 +144,9 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
 }
 
 /**
- * A task's cached comments and history, oldest first, and whether anything
- * was cached yet (false until a fetch of either list began).
+ * A task's cached comments (with the person's waiting ones) and history,
+ * oldest first, and whether anything was cached yet (false until a fetch of
+ * either list began).
  */
 export function taskActivity(
   mirror: Mirror,
@@ -154,7 +155,8 @@ export function taskActivity(
   const byTime = (a: Resource, b: Resource) =>
     (text(a.created_at) ?? '').localeCompare(text(b.created_at) ?? '');
   return {
-    comments: mirror.collections.list('task_comments', taskId).sort(byTime),
+    // Threads as stored, with the person's comments still waiting applied (a new one at once, marked `pending`).
+    comments: mirror.comments.threads(taskId).sort(byTime),
     history: mirror.collections.list('task_history', taskId).sort(byTime),
     cached:
       mirror.passes.state('task_comments', taskId) !== null ||

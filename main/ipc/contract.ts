@@ -47,6 +47,12 @@ import {
 } from './visibility-schemas';
 import { updateStatusSchema } from './update-schemas';
 import { copiedLinkSchema, linkRequestSchema } from './link-schemas';
+import {
+  commentCreateInputSchema,
+  commentDeleteInputSchema,
+  commentEditInputSchema,
+  commentQueuedSchema,
+} from './comment-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -120,6 +126,12 @@ export const invokeChannels = {
     input: z.strictObject({ task_id: z.string().min(1).max(1000), refresh: z.boolean().optional() }),
     output: taskActivitySchema,
   },
+  /** Queues a comment or a reply (shown at once in task:activity with `pending`); sent by the next push. */
+  'comment:create': { input: commentCreateInputSchema, output: commentQueuedSchema },
+  /** Queues an edit of one's own comment (merge-patch with If-Match); `op_id` null when nothing changed. */
+  'comment:edit': { input: commentEditInputSchema, output: commentQueuedSchema },
+  /** Queues a delete of a comment (If-Match); one never sent is dropped with its create (`op_id` null). */
+  'comment:delete': { input: commentDeleteInputSchema, output: commentQueuedSchema },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */

@@ -10,6 +10,7 @@ import type { ServerSettings as AccountServerSettings } from '../../sync/account
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import { accountHandlers, accountList, accountSummary, type DemoServer } from './account-handlers';
 import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
+import { commentHandlers } from './comment-handlers';
 import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from './screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
@@ -180,6 +181,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       }),
       syncHandlers,
       outboxHandlers({ active, emit }),
+      commentHandlers({ active, emit }),
     ],
     async signInToDemo() {
       const started = await startDemo();

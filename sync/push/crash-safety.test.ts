@@ -157,7 +157,7 @@ test('kill -9 after a comment is created on the server, before its answer arrive
     const threads = mirror.comments.threads(taskId);
     const one = threads.find((t) => t.content === 'crash comment one');
     expect(one?.comment_id).not.toMatch(/^local-/);
-    expect(one?.replies.map((r) => r.content)).toEqual(['crash reply']);
+    expect(one?.replies?.map((r) => r.content)).toEqual(['crash reply']);
     expect(threads.filter((t) => t.content === 'crash comment two')).toHaveLength(1);
   } finally {
     mirror.close();
