@@ -165,6 +165,48 @@ function seedWithSearchText(
   seedOtherTables(db);
 }
 
+/** A task shaped as the contract (every field, in the service's order), as the service sends it. */
+const CONTRACT_TASK = {
+  task_id: 'tsk_compact',
+  org_id: 'org_1',
+  project_id: 'prj_1',
+  team_id: null,
+  section_id: null,
+  sprint_id: null,
+  goal_id: null,
+  milestone_id: null,
+  parent_task_id: null,
+  title: 'Contract shaped',
+  description: 'quote " backslash \\ and \u2028 ☃',
+  status: 'not_started',
+  priority: null,
+  assignee: null,
+  tags: ['a', 'b'],
+  due_date: null,
+  start_date: null,
+  task_type: 'task',
+  created_via: 'app',
+  review: null,
+  position: 0.1 + 0.2,
+  created_by: 'ada',
+  updated_by: 'ada',
+  created_at: '2026-01-05T10:00:00.000Z',
+  updated_at: '2026-01-05T10:00:00.000Z',
+  completed_at: null,
+};
+
+/** Another task row like the seeded one (rid 2), its server copy `serverJson` as a version before 0013 stored it. */
+function seedSecondTask(db: Database.Database, taskId: string, serverJson: string): void {
+  const columns = (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[])
+    .map((c) => c.name)
+    .filter((name) => !['rid', 'task_id', 'search_id', 'pending', 'etag'].includes(name));
+  db.prepare(
+    `INSERT INTO tasks (rid, task_id, search_id, pending, etag, ${columns.join(', ')})
+     SELECT 2, ?, ?, 0, NULL, ${columns.join(', ')} FROM tasks WHERE rid = 1`,
+  ).run(taskId, taskId.toLowerCase());
+  db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (2, ?, NULL)').run(serverJson);
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
@@ -312,6 +354,17 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.outbox.list()).toMatchObject([{ opId: 'op-1', entityType: 'task', parentId: null }]);
     },
   },
+  {
+    version: '0013_compact_task_json',
+    seed(db) {
+      seedWithSearchText(db, false, 'bigrams');
+      seedSecondTask(db, 'tsk_compact', JSON.stringify(CONTRACT_TASK));
+    },
+    verify(mirror) {
+      verifyEverything(mirror);
+      expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(CONTRACT_TASK));
+    },
+  },
 ];
 
 let dir: string;
@@ -389,6 +442,31 @@ describe('migrations', () => {
     } finally {
       mirror.close();
     }
+  });
+
+  test('0013: server copies stored as JSON text are rewritten without key names when they read back the same, others are left as they are', async () => {
+    const file = join(dir, 'compact.db');
+    await migrateFileTo(file, '0012_outbox_parent');
+    const db = new Database(file);
+    seedWithSearchText(db, false, 'bigrams');
+    seedSecondTask(db, 'tsk_compact', JSON.stringify(CONTRACT_TASK));
+    // Contract-shaped but not as JSON.stringify writes it (spaces): its text is kept, not re-spelled.
+    const spaced = JSON.stringify({ ...CONTRACT_TASK, task_id: 'tsk_seeded' }, null, 1);
+    db.prepare('UPDATE task_bodies SET server_json = ? WHERE rid = 1').run(spaced);
+    db.prepare('UPDATE task_bodies SET local_json = ? WHERE rid = 2').run(JSON.stringify(CONTRACT_TASK));
+    db.close();
+    const mirror = await openMirror(file);
+    mirror.close();
+    const after = new Database(file, { readonly: true });
+    const stored = after.prepare('SELECT server_json, local_json FROM task_bodies ORDER BY rid').all() as {
+      server_json: string;
+      local_json: string | null;
+    }[];
+    after.close();
+    expect(stored[0]?.server_json).toBe(spaced);
+    expect(JSON.parse(stored[1]?.server_json ?? '')).toEqual(Object.values(CONTRACT_TASK));
+    // Only server copies are rewritten.
+    expect(stored[1]?.local_json).toBe(JSON.stringify(CONTRACT_TASK));
   });
 
   test("0012: operations queued before the upgrade stay queued as the tasks' they are, ready to send", async () => {
