@@ -89,7 +89,7 @@ export class InvalidEditError extends Error {
 export class NotInMirrorError extends Error {
   override readonly name = 'NotInMirrorError';
   constructor(
-    readonly kind: 'task' | 'comment' | 'operation' | 'conflict' | 'page',
+    readonly kind: 'task' | 'comment' | 'resource' | 'operation' | 'conflict' | 'page',
     readonly id: string,
   ) {
     super(`${kind} ${id} is not in the mirror`);

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
 import { ChangeFeed } from './change-feed';
 import { PageApplication } from './page-apply';
+import { CollectionWrites } from './collection-writes';
 import { MirrorCollections } from './mirror-collections';
 import { MirrorComments } from './mirror-comments';
 import { asStorageError } from './mirror-errors';
@@ -61,6 +62,8 @@ export class Mirror {
   readonly outbox: Outbox;
   /** A person's comments (queued through the outbox) and a task's threads with them applied. */
   readonly comments: MirrorComments;
+  /** A person's section changes (queued through the outbox) and the sections with them applied. */
+  readonly sections: CollectionWrites;
   /** The pull's passes over lists and the pages that land in them. */
   readonly passes: MirrorPasses;
   /** The stored resources of the other collections. */
@@ -138,6 +141,7 @@ export class Mirror {
     });
     this.collections = new MirrorCollections(db, tx, this.kysely);
     this.comments = new MirrorComments(db, tx, this.outbox);
+    this.sections = new CollectionWrites(db, tx, this.outbox, 'section', 'sections');
     // A first load cut short: if its pass is not running any more, finish its build.
     const firstLoad = syncPasses.row('tasks', '');
     if (hasDeferredSortIndexes(db) && !(firstLoad?.state === 'running' && firstLoad.partial === 0)) {

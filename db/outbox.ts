@@ -10,6 +10,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import { commentWriteKind } from './outbox-kinds/comment';
+import { sectionWriteKind } from './outbox-kinds/section';
 import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
 import { taskWriteKind } from './outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
@@ -258,9 +259,11 @@ export class Outbox {
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
     this.kinds = new Map(
-      [taskWriteKind(db, store, overlay, runningTaskPass), commentWriteKind(db, () => this.now())].map(
-        (k) => [k.entityType, k],
-      ),
+      [
+        taskWriteKind(db, store, overlay, runningTaskPass),
+        commentWriteKind(db, () => this.now()),
+        sectionWriteKind(db, () => this.now()),
+      ].map((k) => [k.entityType, k]),
     );
   }
 
@@ -651,13 +654,15 @@ export class Outbox {
         this.setState.run('queued', row.last_problem, this.now(), opId);
         return opId;
       }
-      this.kind(row.entity_type).checkEdit(patch, row.kind as OutboxKind);
+      // The whole body is checked: a kind's create has fields that must go together (a section's scope).
+      const body = { ...(JSON.parse(row.patch) as TaskObject), ...patch };
+      this.kind(row.entity_type).checkEdit(body, row.kind as OutboxKind);
       const newId = randomUUID();
       this.db
         .prepare(
           "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
         )
-        .run(newId, JSON.stringify({ ...(JSON.parse(row.patch) as TaskObject), ...patch }), this.now(), opId);
+        .run(newId, JSON.stringify(body), this.now(), opId);
       this.kind(row.entity_type).refresh(row.entity_id);
       return newId;
     });

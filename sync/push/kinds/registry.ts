@@ -2,10 +2,11 @@
 // kind is a file beside these and one line here.
 import { commentPushKind } from './comment';
 import type { PushKind } from './push-kind';
+import { sectionPushKind } from './section';
 import { taskPushKind } from './task';
 
 const KINDS: ReadonlyMap<string, PushKind> = new Map(
-  [taskPushKind, commentPushKind].map((kind) => [kind.entityType, kind]),
+  [taskPushKind, commentPushKind, sectionPushKind].map((kind) => [kind.entityType, kind]),
 );
 
 /** The kind of an operation; an entity type this version does not know is an error (never sent as a task). */

@@ -1,0 +1,82 @@
+// A writable kind whose mirror copy is a row of one of the other collections
+// (sections; sprints, goals and milestones take the same shape): the server's
+// answer is upserted as that collection's row (columns lifted, raw JSON kept),
+// a delete removes it, and a temporary resource is never stored (screens see it
+// through CollectionWrites, which applies the outbox on read).
+import type { Database } from 'better-sqlite3';
+import { checkResource, COLLECTIONS, columnValues, type OtherCollection } from '../collections';
+import type { TaskObject } from '../task-columns';
+import type { MirrorWriteKind, OutboxOpKind } from './mirror-kind';
+
+export interface CollectionKindSpec {
+  entityType: string;
+  collection: OtherCollection;
+  /** Refuses what the service would refuse for its shape (the protocol's body schemas). */
+  checkEdit(patch: TaskObject, kind: OutboxOpKind): void;
+  /** The row's scope column from the resource (e.g. a sprint's team); '' for a collection listed whole. */
+  scopeOf(resource: TaskObject, parentId: string | null): string;
+  /** The fields a re-create sends, from the person's values or the row's. */
+  createFields: readonly string[];
+}
+
+export function collectionWriteKind(
+  db: Database,
+  now: () => string,
+  spec: CollectionKindSpec,
+): MirrorWriteKind {
+  const table = COLLECTIONS[spec.collection];
+  const columns = table.columns.map(([field]) => field);
+  const upsert = db.prepare(
+    `INSERT INTO ${table.table} (${[table.idField, 'scope', ...columns, 'etag', 'fetched_at', 'raw_json'].join(', ')})
+     VALUES (${['?', '?', ...columns.map(() => '?'), '?', '?', '?'].join(', ')})
+     ON CONFLICT (${table.idField}) DO UPDATE SET ${[...columns, 'etag', 'fetched_at', 'raw_json']
+       .map((c) => `${c} = excluded.${c}`)
+       .join(', ')}`,
+  );
+  const stored = (id: string): TaskObject | null => {
+    const row = db.prepare(`SELECT raw_json FROM ${table.table} WHERE ${table.idField} = ?`).get(id) as
+      { raw_json: string } | undefined;
+    return row === undefined ? null : (JSON.parse(row.raw_json) as TaskObject);
+  };
+  return {
+    entityType: spec.entityType,
+    checkEdit: (patch, kind) => spec.checkEdit(patch, kind),
+    // Screens read these collections through CollectionWrites, which applies the outbox on read.
+    refresh: () => undefined,
+    answeredId(server) {
+      const checked = checkResource(table, server);
+      if (checked instanceof Error) throw checked;
+      return checked.id;
+    },
+    writeServerCopy(id, parentId, server, etag) {
+      upsert.run(
+        id,
+        spec.scopeOf(server, parentId),
+        ...columnValues(table, server),
+        etag,
+        now(),
+        JSON.stringify(server),
+      );
+    },
+    renameRow: () => undefined,
+    removeRow(id) {
+      db.prepare(`DELETE FROM ${table.table} WHERE ${table.idField} = ?`).run(id);
+    },
+    markGone: () => undefined,
+    dropGone(id, othersPending) {
+      if (!othersPending) this.removeRow(id, null);
+    },
+    afterDrop: () => undefined,
+    takeBackForRecreate(row, values) {
+      const current = {
+        ...(stored(row.entity_id) ?? {}),
+        ...(JSON.parse(row.patch) as TaskObject),
+        ...(values ?? {}),
+      };
+      const body: TaskObject = {};
+      for (const field of spec.createFields) if (current[field] !== undefined) body[field] = current[field];
+      this.removeRow(row.entity_id, row.parent_id);
+      return body;
+    },
+  };
+}
