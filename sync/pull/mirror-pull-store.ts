@@ -11,7 +11,7 @@ export function resourceChanges(list: ChangeList): ResourceChange[] {
   const out: ResourceChange[] = [];
   for (const created of list.created) {
     out.push({
-      collection: created.collection as StoredCollection,
+      collection: created.collection,
       id: created.id,
       kind: 'created',
       fields: [],
@@ -20,7 +20,7 @@ export function resourceChanges(list: ChangeList): ResourceChange[] {
   }
   for (const updated of list.updated) {
     out.push({
-      collection: updated.collection as StoredCollection,
+      collection: updated.collection,
       id: updated.id,
       kind: 'updated',
       fields: Object.entries(updated.changes).map(([field, change]) => ({
@@ -33,7 +33,7 @@ export function resourceChanges(list: ChangeList): ResourceChange[] {
   }
   for (const deleted of list.deleted) {
     out.push({
-      collection: deleted.collection as StoredCollection,
+      collection: deleted.collection,
       id: deleted.id,
       kind: 'deleted',
       fields: [],
