@@ -200,7 +200,7 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
   'server-settings-refused': {
     title: 'The server address is not allowed',
     detail:
-      'It must be an https address (http only for a server on this computer), without a password in it.',
+      'It must be an https address (http only for this computer, as 127.0.0.1 or [::1]) without a password in it, and the API must be on the sign-in server unless this build names the pair.',
     action: 'check-server-settings',
   },
   'registry-unreadable': {
