@@ -168,6 +168,25 @@ describe('comments in the inspector', () => {
   });
 });
 
+describe('sections in the inspector', () => {
+  test('a waiting rename of a section is listed with its name before and after', async () => {
+    const w = await wire();
+    w.f.mirror.sections.create({ scope_type: 'user', scope_id: w.f.emulator.me.username, name: 'Later on' });
+    await w.f.pusher.pushAll();
+    const id = w.f.mirror.sections.list().find((r) => r.name === 'Later on')?.section_id as string;
+    w.f.mirror.sections.edit(id, { name: 'Next week' });
+    expect((await w.value('outbox:list')).changes).toEqual([
+      expect.objectContaining({
+        entity_type: 'section',
+        entity_id: id,
+        entity_name: 'Later on',
+        kind: 'update',
+        changes: [{ field: 'name', before: 'Later on', after: 'Next week' }],
+      }),
+    ]);
+  });
+});
+
 describe('the conflict view', () => {
   test('shows base, mine and theirs per field and what merged; choices per field reach the server', async () => {
     const w = await wire();

@@ -111,10 +111,17 @@ function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
             before: op.kind === 'create' ? null : (op.baseValues[field] ?? null),
             after,
           }));
+  const section =
+    op.entityType === 'section'
+      ? mirror.sections.list().find((r) => r.section_id === op.entityId)
+      : undefined;
   return {
     op_id: op.opId,
     entity_type: op.entityType,
     entity_id: op.entityId,
+    ...(op.entityType === 'section'
+      ? { entity_name: text(op.baseValues.name) ?? text(section?.name) ?? text(op.patch.name) }
+      : {}),
     task_id: taskId,
     task_title: text(task?.task.title) ?? text(task?.server?.title),
     kind: op.kind,

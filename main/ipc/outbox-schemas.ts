@@ -31,8 +31,10 @@ export const pendingChangeSchema = z.object({
   op_id: z.string(),
   /** What the change is to: absent for a task, else its kind ('comment'); `task_id` is then its task's. */
   entity_type: z.string().optional(),
-  /** The comment's id (a temporary one until it is sent); absent for a task. */
+  /** The comment's or section's id (a temporary one until it is sent); absent for a task. */
   entity_id: z.string().optional(),
+  /** A section's name as shown now (its waiting rename applied); absent for a task or comment. */
+  entity_name: z.string().nullable().optional(),
   task_id: z.string(),
   /** The task's title as shown now (null when the mirror no longer has it). */
   task_title: z.string().nullable(),

@@ -103,6 +103,41 @@ describe('a waiting change in words', () => {
       change({ entity_type: 'comment', kind: 'delete' }),
       'Delete a comment on ‘Fix login’',
     ],
+    [
+      'a renamed section',
+      change({
+        entity_type: 'section',
+        entity_name: 'Later',
+        changes: [{ field: 'name', before: 'Later', after: 'Next week' }],
+      }),
+      'Rename section ‘Later’ → ‘Next week’',
+    ],
+    [
+      'a moved section',
+      change({
+        entity_type: 'section',
+        entity_name: 'Later',
+        changes: [{ field: 'position', before: 1, after: 5 }],
+      }),
+      'Move section ‘Later’',
+    ],
+    [
+      'a new section',
+      change({
+        entity_type: 'section',
+        kind: 'create',
+        changes: [
+          { field: 'name', before: null, after: 'Next week' },
+          { field: 'scope_type', before: null, after: 'user' },
+        ],
+      }),
+      'New section ‘Next week’',
+    ],
+    [
+      'a deleted section',
+      change({ entity_type: 'section', entity_name: 'Old', kind: 'delete' }),
+      'Delete section ‘Old’',
+    ],
   ])('%s', (_, pending, words) => {
     expect(describeOperation(pending, undefined, TODAY)).toBe(words);
   });

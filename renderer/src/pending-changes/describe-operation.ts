@@ -61,9 +61,30 @@ function describeCommentChange(change: PendingChange): string {
   }
 }
 
+/** A change to a section in one sentence: "Rename section ‘Later’ → ‘Next week’". */
+function describeSectionChange(change: PendingChange): string {
+  const name = change.entity_name ?? null;
+  const named = name === null ? 'a section' : `section ‘${shortened(name)}’`;
+  const renamed = change.changes.find((c) => c.field === 'name');
+  switch (change.kind) {
+    case 'delete':
+      return `Delete ${named}`;
+    case 'create':
+      return `New section ${valueText('name', renamed?.after)}`;
+    case 'update': {
+      const parts: string[] = [];
+      if (renamed) parts.push(`Rename ${named} → ${valueText('name', renamed.after)}`);
+      if (change.changes.some((c) => c.field === 'position'))
+        parts.push(renamed ? 'move it' : `Move ${named}`);
+      return parts.length > 0 ? parts.join(' and ') : `No change to ${named}`;
+    }
+  }
+}
+
 /** The whole change in one sentence. */
 export function describeOperation(change: PendingChange, nameOf?: NameOf, today?: Date): string {
   if (change.entity_type === 'comment') return describeCommentChange(change);
+  if (change.entity_type === 'section') return describeSectionChange(change);
   switch (change.kind) {
     case 'delete':
       return `Delete ${taskName(change)}`;
