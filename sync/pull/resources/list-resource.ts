@@ -31,6 +31,24 @@ export interface ListResourceSpec<Item extends object, Params> {
   goneScopes?(ctx: PullContext, listed: ReadonlySet<string>): Promise<string[]>;
 }
 
+/**
+ * `goneScopes` for a collection listed per parent (sprints per team, milestones
+ * per project): the parents its mirrored resources name that the parent list
+ * no longer names.
+ */
+export function parentsListedNoMore(
+  collection: Exclude<StoredCollection, 'tasks'>,
+  parentField: string,
+): (ctx: PullContext, listed: ReadonlySet<string>) => Promise<string[]> {
+  return async (ctx, listed) => [
+    ...new Set(
+      (await ctx.store.resources(collection))
+        .map((resource) => resource[parentField])
+        .filter((parent): parent is string => typeof parent === 'string' && !listed.has(parent)),
+    ),
+  ];
+}
+
 /** What a scope that is listed no more holds on the service: nothing. */
 const EMPTY_LIST: ListSource = {
   fetch: () => Promise.resolve({ status: 200, etag: null, items: [], nextCursor: null, total: 0 }),

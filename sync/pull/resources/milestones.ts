@@ -3,7 +3,7 @@
 // a milestone gone from one project's list is removed from that project only,
 // and a project no longer listed has its milestones removed.
 import { milestoneOperations } from '../../api/operations';
-import { listResource } from './list-resource';
+import { listResource, parentsListedNoMore } from './list-resource';
 
 export const milestonesResource = listResource({
   collection: 'milestones',
@@ -13,11 +13,5 @@ export const milestonesResource = listResource({
     (await ctx.store.ids('projects')).map((projectId) => ({ scope: projectId, params: { projectId } })),
   page: { limit: 1000 },
   // A project listed no more takes its milestones with it.
-  goneScopes: async (ctx, listed) => [
-    ...new Set(
-      (await ctx.store.resources('milestones'))
-        .map((m) => m.project_id)
-        .filter((p): p is string => typeof p === 'string' && !listed.has(p)),
-    ),
-  ],
+  goneScopes: parentsListedNoMore('milestones', 'project_id'),
 });
