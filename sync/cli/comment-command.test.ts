@@ -121,6 +121,30 @@ describe('comment create|edit|delete', () => {
     expect(after.status === 200 && after.body.data.length).toBe(page.body.data.length - 1);
   });
 
+  test('retry --set corrects a refused operation of another kind with its own fields (a section named twice, 409)', async () => {
+    const f = (fixture = await startPushFixture());
+    const scope = { scope_type: 'user', scope_id: f.emulator.me.username } as const;
+    f.mirror.sections.create({ ...scope, name: 'Twice here' });
+    f.mirror.sections.create({ ...scope, name: 'Twice here' });
+    await f.pusher.pushAll();
+    const failed = f.mirror.outbox.list(['failed']);
+    expect(failed).toMatchObject([{ entityType: 'section', lastProblem: { status: 409 } }]);
+    f.mirror.close();
+    const opId = failed[0]?.opId as string;
+    const wrong = await cli('retry', '--db', f.file, '--op', opId, '--set', 'title=x');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("'title' is not a field you can set here; use one of name, position");
+    const run = await cli('retry', '--db', f.file, '--op', opId, '--set', 'name=Once here');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines).toMatchObject([
+      { entity_type: 'section', state: 'queued', patch: { name: 'Once here' } },
+    ]);
+    expect(
+      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
+        .code,
+    ).toBe(0);
+  });
+
   test.each([
     [['comment'], 'give one of create, edit, delete'],
     [['comment', 'frobnicate'], "not 'frobnicate'"],

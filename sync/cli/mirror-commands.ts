@@ -16,7 +16,13 @@ import {
 } from '../../db/outbox-review';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
-import { parseSetValues } from './set-values';
+import { parseKindSetValues, parseSetValues } from './set-values';
+
+/** What `retry --set` may correct in an operation of a kind other than a task. */
+const RETRY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  comment: ['content'],
+  section: ['name', 'position'],
+};
 
 /** Collections `export` offers: those the mirror keeps whole (comments and history are per-task caches). */
 const EXPORTABLE: readonly CollectionName[] = COLLECTION_NAMES.filter(
@@ -235,9 +241,15 @@ export async function retryCommand(args: readonly string[], io: CliIo): Promise<
   });
   const file = required('retry', 'db', values.db);
   const opId = required('retry', 'op', values.op);
-  const patch = parseSetValues(values.set ?? []);
+  const assignments = values.set ?? [];
   return withMirror('retry', file, false, (mirror) =>
     asUsage('retry', `see outbox --db ${file}`, () => {
+      // A task's --set follows the task rules; another kind's, the fields a person may correct in it.
+      const { entityType } = mirror.outbox.op(opId);
+      const patch =
+        entityType === 'task'
+          ? parseSetValues(assignments)
+          : parseKindSetValues(assignments, RETRY_FIELDS[entityType] ?? []);
       const newId = retryOperation(mirror, opId, patch);
       line(io, outboxLine(mirror.outbox.op(newId)));
       return EXIT.ok;
