@@ -49,6 +49,11 @@ commands:
       Queue a comment (or a reply, also to a comment still queued), an edit or a delete of
       your own comment, without network; sent by the next sync. Prints
       {"comment_id","op_id","queued"}; a new comment's id is temporary (local-…) until then.
+  section create --db FILE --set scope_type=project|team|user --set scope_id=ID --set name=TEXT
+                 [--set position=NUMBER]
+  section edit --db FILE --section ID [--set name=TEXT] [--set position=NUMBER]
+  section delete --db FILE --section ID
+      The same for sections (rename, move, delete); prints {"section_id","op_id","queued"}.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON.
   conflicts --db FILE

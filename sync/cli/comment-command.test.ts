@@ -1,7 +1,7 @@
 // The headless command's comment verbs: queued offline in the mirror file, sent
 // by the next sync, and usage errors that say what to do.
 import { afterEach, describe, expect, test } from 'vitest';
-import { taskCommentOperations } from '../api/operations';
+import { sectionOperations, taskCommentOperations } from '../api/operations';
 import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
@@ -189,5 +189,78 @@ describe('comment create|edit|delete', () => {
     );
     expect(unknown.code).toBe(2);
     expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+  });
+});
+
+describe('section create|edit|delete', () => {
+  test('a section is created offline, renamed and moved, then deleted, each sent by the next sync', async () => {
+    const f = (fixture = await startPushFixture());
+    const me = f.emulator.me.username;
+    f.mirror.close();
+    const sync = () =>
+      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    const created = await cli(
+      'section',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      'scope_type=user',
+      '--set',
+      `scope_id=${me}`,
+      '--set',
+      'name=Later from the CLI',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.lines).toEqual([
+      {
+        section_id: expect.stringMatching(/^local-/) as unknown,
+        op_id: expect.any(String) as unknown,
+        queued: true,
+      },
+    ]);
+    expect((await sync()).code).toBe(0);
+    const all = await f.api.listPage(sectionOperations.list, { orgId: f.emulator.orgId }, { limit: 1000 });
+    const made = all.status === 200 ? all.body.data.find((s) => s.name === 'Later from the CLI') : undefined;
+    expect(made).toBeDefined();
+    const sectionId = made?.section_id as string;
+
+    const edit = await cli(
+      'section',
+      'edit',
+      '--db',
+      f.file,
+      '--section',
+      sectionId,
+      '--set',
+      'name=Next week from the CLI',
+      '--set',
+      'position=7',
+    );
+    expect(edit.lines).toEqual([
+      { section_id: sectionId, op_id: expect.any(String) as unknown, queued: true },
+    ]);
+    expect((await sync()).code).toBe(0);
+    const edited = await f.api.read(sectionOperations.get, { sectionId });
+    expect(edited.status === 200 && edited.body).toMatchObject({
+      name: 'Next week from the CLI',
+      position: 7,
+    });
+
+    expect((await cli('section', 'delete', '--db', f.file, '--section', sectionId)).code).toBe(0);
+    expect((await sync()).code).toBe(0);
+    const after = await f.api.listPage(sectionOperations.list, { orgId: f.emulator.orgId }, { limit: 1000 });
+    expect(after.status === 200 && after.body.data.map((s) => s.section_id)).not.toContain(sectionId);
+  });
+
+  test.each([
+    [['section', 'create', '--db', 'x.db', '--set', 'name=x'], '--set scope_type=TEXT is required'],
+    [['section', 'edit', '--db', 'x.db', '--section', 's'], 'give at least one --set name=TEXT'],
+    [['section', 'delete', '--db', 'x.db', '--section', 's', '--set', 'name=x'], 'takes no --set'],
+    [['section', 'move'], "not 'move'"],
+  ])('%j exits 2 saying %s', async (argv, message) => {
+    const run = await cli(...argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
   });
 });

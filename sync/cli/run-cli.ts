@@ -10,7 +10,7 @@ import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/err
 import { SessionEndedError, SignInServerUnreachableError } from '../auth/api-credentials';
 import { EXIT, type ExitCode, USAGE, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
-import { commentCommand } from './comment-command';
+import { commentCommand, sectionCommand } from './comment-command';
 import {
   conflictsCommand,
   createCommand,
@@ -39,6 +39,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   retry: retryCommand,
   drop: dropCommand,
   comment: commentCommand,
+  section: sectionCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
