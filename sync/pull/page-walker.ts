@@ -492,8 +492,9 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
       }
       sameCursorRuns = nextCursor === cursor ? sameCursorRuns + 1 : 0;
       if (sameCursorRuns > MAX_SAME_CURSOR_RUNS) throw new CursorLoopError(collection, scope);
-      // Fetch the next page now; wait for the mirror only when it falls behind.
-      request(nextCursor, nextIssuedAt);
+      // Fetch the next page now; wait for the mirror only when it falls behind. Walks sharing a
+      // backlog fetch only once it has room: the others' fetched pages already keep the store busy.
+      if (!options.backlog) request(nextCursor, nextIssuedAt);
       while (queuedApplies > MAX_QUEUED_APPLIES && applyEnds[0]) await applyEnds[0];
       await options.backlog?.room();
       index += 1;
