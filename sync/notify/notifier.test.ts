@@ -2,6 +2,7 @@
 // into a real mirror file, peer changes, our own pushed edits and a conflict,
 // and what gets displayed and marked seen.
 import { afterEach, expect, test } from 'vitest';
+import { taskCommentOperations } from '../api/operations';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
@@ -92,6 +93,29 @@ test('my own pushed edit coming back is not announced; a conflict with the peer 
   await f.engine.syncOnce();
   expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', another.task_id]]);
   expect(shown.flat()[0]?.body).toContain('title changed on both sides');
+});
+
+test('a conflict on my comment is announced on its task', async () => {
+  const { f, shown } = await setUp();
+  await f.engine.syncOnce();
+  const mine = openTaskOfMine(f);
+  f.mirror.comments.create({ taskId: mine.task_id, content: 'Original words' });
+  await f.engine.syncOnce();
+  const commentId = f.mirror.comments.threads(mine.task_id).find((c) => c.content === 'Original words')
+    ?.comment_id as string;
+  const otherDevice = f.apiWith(
+    f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
+  );
+  const current = await otherDevice.read(taskCommentOperations.get, { commentId });
+  await otherDevice.update(
+    taskCommentOperations.update,
+    { commentId },
+    { content: 'Theirs' },
+    { ifMatch: current.etag },
+  );
+  f.mirror.comments.edit(commentId, 'Mine');
+  await f.engine.syncOnce();
+  expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', mine.task_id]]);
 });
 
 test('with assignments switched off, five assignments show nothing and all five stay unseen', async () => {

@@ -79,9 +79,12 @@ export class Notifier {
           this.ownPushes.push({ taskId: event.serverId, at: this.now() });
         return;
       case 'conflict': {
-        const title = this.options.mirror.tasks.get(event.entityId)?.task.title;
+        // A comment's conflict is told on its task (the one a click opens).
+        const taskId =
+          event.entityType === 'comment' ? this.taskOfComment(event.opId, event.entityId) : event.entityId;
+        const title = this.options.mirror.tasks.get(taskId)?.task.title;
         this.conflicts.push({
-          taskId: event.entityId,
+          taskId,
           title: typeof title === 'string' ? title : '',
           conflict: event.conflict,
           fields: event.fields,
@@ -102,6 +105,15 @@ export class Notifier {
         return;
       default:
         return;
+    }
+  }
+
+  private taskOfComment(opId: string, commentId: string): string {
+    try {
+      return this.options.mirror.outbox.op(opId).parentId ?? commentId;
+    } catch {
+      // The operation went (dropped meanwhile): the comment's id is all there is to tell.
+      return commentId;
     }
   }
 
