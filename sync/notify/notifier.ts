@@ -15,6 +15,8 @@ import type { NotificationSettings } from './notification-settings';
 
 /** What the notifier reads of a mirror; db/'s Mirror has it. */
 export interface NotifierMirror {
+  /** Which task a comment's operation is on (its parent). */
+  readonly outbox: { op(opId: string): { parentId: string | null } };
   readonly feed: {
     list(
       forUser: string,
