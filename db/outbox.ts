@@ -547,9 +547,9 @@ export class Outbox {
       const server = answer.task as TaskObject;
       if (row.kind === 'update' && serverId !== row.entity_id) {
         throw new MalformedRowError(
-          row.entity_type === 'task' ? 'tasks' : row.entity_type,
+          kind.table,
           serverId,
-          'id',
+          kind.idField,
           `answers for ${row.entity_id}, not for it`,
         );
       }

@@ -40,6 +40,8 @@ export function collectionWriteKind(
   };
   return {
     entityType: spec.entityType,
+    table: table.table,
+    idField: table.idField,
     checkEdit: (patch, kind) => spec.checkEdit(patch, kind),
     // Screens read these collections through CollectionWrites, which applies the outbox on read.
     refresh: () => undefined,

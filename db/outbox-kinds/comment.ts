@@ -87,6 +87,8 @@ function saveThread(db: Database, rootId: string, thread: TaskObject): void {
 export function commentWriteKind(db: Database, now: () => string): MirrorWriteKind {
   return {
     entityType: COMMENT_ENTITY,
+    table: 'task_comments',
+    idField: 'comment_id',
     checkEdit: checkCommentEdit,
     // Screens read a task's comments through mirror.comments, which applies the outbox on read.
     refresh: () => undefined,

@@ -11,6 +11,9 @@ export type OutboxOpKind = 'create' | 'update' | 'delete';
 export interface MirrorWriteKind {
   /** The outbox's `entity_type` of its operations. */
   readonly entityType: string;
+  /** Where its copies live and the id field its answers carry (named in a malformed answer's error). */
+  readonly table: string;
+  readonly idField: string;
   /** Refuses an edit the server would refuse for its shape (its 422 is still the final word). */
   checkEdit(patch: TaskObject, kind: OutboxOpKind): void;
   /** What screens show of it follows its operations (after any of them changed). */

@@ -65,6 +65,8 @@ export function taskWriteKind(
 ): MirrorWriteKind {
   return {
     entityType: 'task',
+    table: 'tasks',
+    idField: 'task_id',
     checkEdit: (patch) => checkTaskEdit(patch),
     refresh: (taskId) => overlay.refresh(taskId),
     answeredId(server) {
