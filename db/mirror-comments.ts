@@ -111,8 +111,7 @@ export class MirrorComments {
     const create = ops.find((op) => op.kind === 'create');
     if (!stored && !create) throw new NotInMirrorError('comment', commentId);
     let content: unknown = stored?.node.content ?? create?.patch.content ?? null;
-    for (const op of ops)
-      if (op.kind === 'update' && 'content' in op.patch) content = op.patch.content;
+    for (const op of ops) if (op.kind === 'update' && 'content' in op.patch) content = op.patch.content;
     const task = stored?.node.task_id ?? stored?.thread.task_id ?? create?.parentId ?? null;
     return {
       taskId: typeof task === 'string' ? task : null,
@@ -165,8 +164,7 @@ function applyOp(threads: CommentView[], op: OutboxOp): void {
     if (holder) {
       const parentNode = holder.node as CommentView;
       parentNode.replies = [...(parentNode.replies ?? []), node];
-    }
-    else threads.push(node);
+    } else threads.push(node);
     return;
   }
   if (!found) return;
