@@ -4,11 +4,14 @@
 //
 // Adding a call: one entry in `invokeChannels` here, one handler in a handler
 // map registered with the gate (main/ipc/gate.ts). Names are `resource:verb`.
+// Inputs are always checked whole; an answer is checked against its `envelope`
+// when it has one (pages of rows our own code builds), else whole.
 import { z } from 'zod';
 import {
   accountListSchema,
   accountSummarySchema,
   filedTasksRequestSchema,
+  filedTasksEnvelopeSchema,
   filedTasksSchema,
   milestoneSummarySchema,
   mirrorChangedSchema,
@@ -22,6 +25,7 @@ import {
   taskCreateSchema,
   taskDetailSchema,
   taskPageSchema,
+  taskPageEnvelopeSchema,
   taskPatchSchema,
   taskQueryRequestSchema,
   tokenSignInSchema,
@@ -109,10 +113,19 @@ export const invokeChannels = {
   'demo:start': { input: noInput, output: accountSummarySchema },
 
   // The current account's mirror (main/ipc/task-handlers.ts): read locally, never waiting on the network.
-  'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema },
+  /**
+   * A page of the list. With `list`, a call of another query for the same window and list arriving
+   * before this one ran (or between the pages of its `skip`) makes it fail `superseded`: a keystroke's
+   * query never waits behind an older one.
+   */
+  'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema, envelope: taskPageEnvelopeSchema },
   /** Counted in short steps with main free between them, so typing never freezes the window. */
   'tasks:count': { input: taskCountRequestSchema, output: taskCountSchema },
-  'tasks:filed': { input: filedTasksRequestSchema, output: filedTasksSchema },
+  'tasks:filed': {
+    input: filedTasksRequestSchema,
+    output: filedTasksSchema,
+    envelope: filedTasksEnvelopeSchema,
+  },
   'task:get': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: taskDetailSchema },
   /** Applies at once and queues the change for the server. */
   'task:edit': {
@@ -188,7 +201,7 @@ export const invokeChannels = {
     input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
     output: copiedLinkSchema,
   },
-} satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+} satisfies Record<string, { input: z.ZodType; output: z.ZodType; envelope?: z.ZodType }>;
 
 export const eventChannels = {
   'settings:changed': rendererSettingsSchema,

@@ -13,6 +13,7 @@ import {
   type WebContentsLike,
 } from './gate';
 import { outboxHandlers } from './outbox-handlers';
+import type { TaskPage, TaskRow } from './screen-schemas';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
 
@@ -204,6 +205,45 @@ describe('the IPC gate', () => {
     const answer = await call('settings:get');
     expect(!answer.ok && answer.error.type).toBe('internal');
     expect(internalErrors).toHaveLength(1);
+  });
+
+  test("passes a page's rows on as the handler built them, checking the page's envelope", async () => {
+    const { gate, call, internalErrors } = setUp();
+    const row: TaskRow = {
+      task_id: 'tsk_1',
+      title: 'Fix login',
+      status: 'open',
+      priority: null,
+      assignee: null,
+      project_id: null,
+      team_id: null,
+      section_id: null,
+      sprint_id: null,
+      goal_id: null,
+      tags: [],
+      due_date: null,
+      start_date: null,
+      created_at: null,
+      task_type: null,
+      review: null,
+      position: null,
+      sync_mark: null,
+    };
+    let answer: unknown = { rows: [row], next: null, skipped: [] };
+    gate.register({ 'tasks:query': () => answer as TaskPage });
+    const query = { query: { filter: {}, sort_by: 'title', sort_order: 'asc' } };
+    const page = await call('tasks:query', query);
+    // Not parsed into a copy: the row leaves as built (Electron's structured clone is its one copy).
+    expect(page.ok && (page.value as { rows: unknown[] }).rows[0]).toBe(row);
+
+    answer = { rows: 'everything', next: null, skipped: [] };
+    expect(await call('tasks:query', query)).toMatchObject({ ok: false, error: { type: 'internal' } });
+    answer = { rows: [row], skipped: [] };
+    expect(await call('tasks:query', query)).toMatchObject({ ok: false, error: { type: 'internal' } });
+    expect(internalErrors).toHaveLength(2);
+    // The input is still checked whole.
+    const bad = await call('tasks:query', { query: { filter: {}, sort_by: 'title', sort_order: 'up' } });
+    expect(!bad.ok && bad.error.type).toBe('invalid-input');
   });
 
   test('sends a checked event to every live trusted window and to nobody else', () => {

@@ -174,6 +174,14 @@ export const taskPageSchema = z.object({
 });
 export type TaskPage = z.infer<typeof taskPageSchema>;
 
+/**
+ * What the gate checks of a page of rows before it leaves (contract `envelope`): the rows are built
+ * field by field from the mirror's typed columns by our own code (task-handlers.ts `rowOf`), so
+ * parsing each of them only copied every row once more before Electron's structured clone copies
+ * it; their shape is checked by the tests (task-handlers.test.ts) against `taskRowSchema`.
+ */
+export const taskPageEnvelopeSchema = taskPageSchema.extend({ rows: z.array(z.unknown()) });
+
 export const taskCountSchema = z.object({
   /** Every match of the query; null when a later call for its list stopped it first. */
   count: z.number().int().nullable(),
@@ -198,6 +206,9 @@ export const filedTasksSchema = z.object({
   truncated: z.boolean(),
 });
 export type FiledTasks = z.infer<typeof filedTasksSchema>;
+
+/** What the gate checks of filed tasks before they leave: the envelope, as for a page (taskPageEnvelopeSchema). */
+export const filedTasksEnvelopeSchema = filedTasksSchema.extend({ rows: z.array(z.unknown()) });
 
 // ---- one task -------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import type { EventName, EventPayloadInput, InvokeChannel, InvokeOutput } from './contract';
 import { createIpcGate, type InvokeEventLike } from './gate';
 import type { ActiveMirror } from './task-handlers';
+import { filedTasksSchema, taskPageSchema } from './screen-schemas';
 import { taskHandlers } from './task-handlers';
 import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
 
@@ -30,6 +31,17 @@ async function call<C extends InvokeChannel>(
 ): Promise<IpcResult<InvokeOutput<C>>> {
   if (!answer) throw new Error('the gate registered no invoke handler');
   return (await answer(trustedEvent, { channel, input })) as IpcResult<InvokeOutput<C>>;
+}
+
+/** A call from another window (webContents id). */
+async function callFrom<C extends InvokeChannel>(
+  senderId: number,
+  channel: C,
+  input?: unknown,
+): Promise<IpcResult<InvokeOutput<C>>> {
+  if (!answer) throw new Error('the gate registered no invoke handler');
+  const event: InvokeEventLike = { ...trustedEvent, sender: { id: senderId } };
+  return (await answer(event, { channel, input })) as IpcResult<InvokeOutput<C>>;
 }
 
 async function value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>> {
@@ -57,6 +69,7 @@ beforeAll(async () => {
     isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
   });
   gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  gate.trust({ id: 8, isDestroyed: () => false, send: () => undefined, once: () => undefined });
   const active: ActiveMirror = {
     accountId: 'acct-1',
     mirror,
@@ -112,6 +125,8 @@ describe('tasks:query', () => {
   test('answers the service vocabulary with keyset pages', async () => {
     const first = await value('tasks:query', { query: allTasks, limit: 40 });
     expect(first.rows).toHaveLength(40);
+    // The gate checks a page's envelope only: each row's shape is the handler's to keep, checked here.
+    expect(taskPageSchema.parse(first)).toEqual(first);
     const second = await value('tasks:query', { query: allTasks, limit: 40, after: first.next });
     const ids = [...first.rows, ...second.rows].map((row) => row.task_id);
     expect(ids).toEqual([...ids].sort());
@@ -141,6 +156,38 @@ describe('tasks:query', () => {
     expect(mine.rows).toHaveLength(expected);
     expect(mine.rows.every((row) => row.assignee === emulator.me.username)).toBe(true);
     expect(await value('tasks:count', { query })).toEqual({ count: expected });
+  });
+});
+
+describe('superseded queries', () => {
+  const search = (term: string) =>
+    ({ filter: { search: term }, sort_by: 'title', sort_order: 'asc' }) as const;
+
+  test("a list's query that a newer one overtook before it ran answers superseded, never rows", async () => {
+    const older = call('tasks:query', { query: search('e'), limit: 40, list: 'task-list' });
+    const newer = call('tasks:query', { query: search('ex'), limit: 40, list: 'task-list' });
+    expect(await older).toMatchObject({ ok: false, error: { type: 'superseded' } });
+    const expected = await value('tasks:query', { query: search('ex'), limit: 40 });
+    expect(expected.rows.length).toBeGreaterThan(0);
+    expect(await newer).toEqual({ ok: true, value: expected });
+  });
+
+  test('a jump over pages of an overtaken query stops with superseded', async () => {
+    const jumping = call('tasks:query', { query: allTasks, limit: 10, skip: 5, list: 'task-list' });
+    const newer = call('tasks:query', { query: search('ex'), limit: 40, list: 'task-list' });
+    expect(await jumping).toMatchObject({ ok: false, error: { type: 'superseded' } });
+    expect(await newer).toMatchObject({ ok: true });
+  });
+
+  test('pages of the same query, other lists, other windows and calls naming no list are all answered', async () => {
+    const calls = [
+      call('tasks:query', { query: allTasks, limit: 40, list: 'task-list' }),
+      call('tasks:query', { query: allTasks, limit: 40, after: null, skip: 1, list: 'task-list' }),
+      call('tasks:query', { query: search('ex'), limit: 6, list: 'palette' }),
+      call('tasks:query', { query: search('e'), limit: 6 }),
+      callFrom(8, 'tasks:query', { query: search('x'), limit: 6, list: 'task-list' }),
+    ];
+    for (const result of await Promise.all(calls)) expect(result).toMatchObject({ ok: true });
   });
 });
 
@@ -236,6 +283,18 @@ describe('task edits', () => {
     const task = emulator.control.tasks()[4];
     const result = await call('task:edit', { task_id: task?.task_id, patch: { created_by: 'someone' } });
     expect(result).toMatchObject({ ok: false, error: { type: 'invalid-input' } });
+  });
+});
+
+describe('tasks:filed', () => {
+  test("answers a section's tasks as rows the contract's row schema accepts whole", async () => {
+    const section = emulator.control.tasks().find((task) => typeof task.section_id === 'string')?.section_id;
+    if (typeof section !== 'string') throw new Error('no task filed in a section in the seed');
+    const filed = await value('tasks:filed', { field: 'section_id', values: [section] });
+    expect(filed.rows.length).toBeGreaterThan(0);
+    expect(filed.rows.every((row) => row.section_id === section)).toBe(true);
+    // The gate checks the envelope only (contract `envelope`): the rows' shape is checked here.
+    expect(filedTasksSchema.parse(filed)).toEqual(filed);
   });
 });
 

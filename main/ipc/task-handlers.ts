@@ -58,6 +58,9 @@ export interface TaskHandlerDependencies {
 
 const DEFAULT_FILED_LIMIT = 2000;
 
+/** Lets the calls already waiting in main's event loop (the renderer's next keystroke) run first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The query's pairs as the service's query string would carry them (the parser then checks every value). */
 export function taskQueryPairs(query: TaskListQueryInput): [string, string][] {
   const pairs: [string, string][] = [];
@@ -139,6 +142,19 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     runningCounts.delete(slot);
   }
 
+  /**
+   * Per window and list, the query its latest tasks:query call asked: a call
+   * of another query still waiting is superseded (the person typed on), so a
+   * keystroke's query never waits behind an older one's, nor is answered after it.
+   */
+  const newestQueries = new Map<string, string>();
+
+  function stillNewest(slot: string, query: string): void {
+    if (newestQueries.get(slot) !== query) {
+      throw new IpcHandlerError('superseded', 'A newer query of this list replaced this one.');
+    }
+  }
+
   function announce(account: ActiveMirror, taskIds: string[] | null, collections = ['tasks']): void {
     tagCache = null;
     dependencies.emit('mirror:changed', {
@@ -174,16 +190,29 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   return {
-    'tasks:query': ({ query, after, limit, skip, list }, { senderId }): TaskPage => {
-      const { mirror, me } = active();
+    'tasks:query': async ({ query, after, limit, skip, list }, { senderId }): Promise<TaskPage> => {
       const pairs = taskQueryPairs(query);
-      if (list !== undefined) listAsked(`${senderId}:${list}`, JSON.stringify(pairs), false);
+      const asked = JSON.stringify(pairs);
+      const slot = list === undefined ? null : `${senderId}:${list}`;
+      if (slot !== null) {
+        listAsked(slot, asked, false);
+        newestQueries.set(slot, asked);
+        // Calls that arrived meanwhile are taken in first: one of a newer query supersedes this one unrun.
+        await nextTurn();
+        stillNewest(slot, asked);
+      }
+      const { mirror, me } = active();
       const options = { me: me.username, today: today() };
       const size = limit ?? 200;
       let cursor = after ?? null;
       const skipped: string[] = [];
       let page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
       for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
+        if (slot !== null) {
+          // A jump walks up to 40 pages: a newer query of the list stops it between them.
+          await nextTurn();
+          stillNewest(slot, asked);
+        }
         cursor = page.next;
         skipped.push(cursor);
         page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
@@ -204,6 +233,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       if (slot !== null) {
         const asked = JSON.stringify(pairs);
         listAsked(slot, asked, true);
+        newestQueries.set(slot, asked);
         runningCounts.set(slot, { query: asked, stop });
       }
       try {
