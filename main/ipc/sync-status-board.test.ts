@@ -141,6 +141,24 @@ describe('the sync status the screens show', () => {
     expect(changes[changes.length - 1]).toMatchObject({ collections: ['tasks'], task_ids: ['tsk_1'] });
   });
 
+  test('a pushed comment or section tells the screens its collection changed, not a task of its id', () => {
+    feed(account, {
+      type: 'pushed',
+      opId: 'op',
+      entityType: 'comment',
+      entityId: 'local-2',
+      kind: 'create',
+      serverId: 'cmt_2',
+    });
+    expect(changes[changes.length - 1]).toMatchObject({ collections: ['task_comments'], task_ids: null });
+    feed(account, { type: 'id-remapped', entityType: 'section', from: 'local-3', to: 'sec_3' });
+    expect(changes[changes.length - 1]).toMatchObject({
+      collections: ['sections'],
+      task_ids: null,
+      remapped: [{ from: 'local-3', to: 'sec_3' }],
+    });
+  });
+
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
     feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);

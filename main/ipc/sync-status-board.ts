@@ -46,6 +46,19 @@ function mirrorCollection(collection: string): string | null {
   return collection === 'me' ? null : collection;
 }
 
+/**
+ * What a push of one kind changed for the screens: a task's ids, or another
+ * kind's collection (a comment's task is not known here: any task may refresh).
+ */
+function changedKind(
+  entityType: string,
+  ids: readonly string[],
+): { collections: string[]; task_ids: string[] | null } {
+  if (entityType === 'task') return { collections: ['tasks'], task_ids: [...new Set(ids)] };
+  const collection = entityType === 'comment' ? 'task_comments' : `${entityType}s`;
+  return { collections: [collection], task_ids: null };
+}
+
 export class SyncStatusBoard {
   private readonly states = new Map<string, BoardAccount>();
   private readonly throttleMs: number;
@@ -180,22 +193,20 @@ export class SyncStatusBoard {
       }
       case 'pushed':
         this.changed(account, {
-          collections: ['tasks'],
-          task_ids: [...new Set([event.entityId, event.serverId])],
+          ...changedKind(event.entityType, [event.entityId, event.serverId]),
           remapped: [],
         });
         this.announce(account);
         break;
       case 'id-remapped':
         this.changed(account, {
-          collections: ['tasks'],
-          task_ids: [event.from, event.to],
+          ...changedKind(event.entityType, [event.from, event.to]),
           remapped: [{ from: event.from, to: event.to }],
         });
         break;
       case 'conflict':
       case 'push-failed':
-        this.changed(account, { collections: ['tasks'], task_ids: [event.entityId], remapped: [] });
+        this.changed(account, { ...changedKind(event.entityType, [event.entityId]), remapped: [] });
         this.announce(account);
         break;
       case 'read-only':
