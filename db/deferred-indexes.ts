@@ -12,7 +12,10 @@ import type { Database } from 'better-sqlite3';
 import { searchableText, searchBodyOf } from './task-columns';
 import { ID_TOKEN_MARK, idBigramTokens, type WordIndex } from './word-index';
 
-/** The indexes deferred: every task sort index (the id index stays, lookups need it). */
+/**
+ * The indexes deferred: every task sort index and the filing count indexes
+ * (migration 0014); the id index stays, lookups need it.
+ */
 export const SORT_INDEX_NAMES = [
   'tasks_by_title',
   'tasks_by_status_rank',
@@ -23,6 +26,9 @@ export const SORT_INDEX_NAMES = [
   'tasks_by_assignee',
   'tasks_by_project',
   'tasks_by_task_type',
+  'tasks_by_section',
+  'tasks_by_sprint',
+  'tasks_by_goal',
 ] as const;
 
 const META_KEY = 'deferred_task_indexes';

@@ -176,6 +176,9 @@ export class MirrorTasks {
     return value;
   }
 
+  // The three counts below each walk their partial index alone (migration 0014): their WHERE
+  // repeats the index's, or SQLite would not use it and would scan every task.
+
   /** `task_count` per section: tasks filed in it, every status. */
   sectionCounts(): Map<string, number> {
     return this.cachedAggregate('sections', () => {

@@ -365,6 +365,15 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(CONTRACT_TASK));
     },
   },
+  {
+    version: '0014_filing_count_indexes',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify(mirror) {
+      verifyEverything(mirror);
+      expect(mirror.tasks.sectionCounts()).toBeInstanceOf(Map);
+      expect(mirror.tasks.goalCounts()).toBeInstanceOf(Map);
+    },
+  },
 ];
 
 let dir: string;

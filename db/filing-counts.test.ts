@@ -1,0 +1,74 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, test } from 'vitest';
+import { loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
+
+let handle: TestMirror | null = null;
+afterEach(() => {
+  handle?.mirror.close();
+  handle?.cleanup();
+  handle = null;
+});
+
+/** How SQLite runs a statement, read through a second connection to the same file. */
+function plan(file: string, statement: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const steps = db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all() as { detail: string }[];
+    return steps.map((step) => step.detail).join(' | ');
+  } finally {
+    db.close();
+  }
+}
+
+describe('the sidebar counts per section, sprint and goal', () => {
+  test('count shown tasks, completed ones and goals without subtasks, as the service does', async () => {
+    handle = await openTestMirror();
+    const { mirror } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+      taskJson({
+        task_id: 'tsk_2',
+        section_id: 'sec_1',
+        sprint_id: 'spr_1',
+        goal_id: 'gol_1',
+        status: 'completed',
+      }),
+      taskJson({ task_id: 'tsk_3', section_id: 'sec_2', goal_id: 'gol_1', parent_task_id: 'tsk_1' }),
+      taskJson({ task_id: 'tsk_4' }),
+    ]);
+    mirror.tasks.delete('tsk_4');
+    mirror.tasks.delete('tsk_1');
+    expect(mirror.tasks.sectionCounts()).toEqual(
+      new Map([
+        ['sec_1', 1],
+        ['sec_2', 1],
+      ]),
+    );
+    expect(mirror.tasks.sprintCounts()).toEqual(new Map([['spr_1', { total: 1, completed: 1 }]]));
+    expect(mirror.tasks.goalCounts()).toEqual(new Map([['gol_1', { total: 1, completed: 1 }]]));
+  });
+
+  test('each walks its own index, never every task (migration 0014)', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+    ]);
+    // The statements as mirror-tasks.ts runs them.
+    const counts = {
+      tasks_by_section:
+        'SELECT section_id AS id, count(*) AS n FROM tasks WHERE hidden = 0 AND section_id IS NOT NULL GROUP BY section_id',
+      tasks_by_sprint: `SELECT sprint_id AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND sprint_id IS NOT NULL  GROUP BY sprint_id`,
+      tasks_by_goal: `SELECT goal_id AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND goal_id IS NOT NULL AND parent_task_id IS NULL GROUP BY goal_id`,
+    };
+    for (const [index, statement] of Object.entries(counts)) {
+      expect(plan(file, statement)).toBe(
+        `SEARCH tasks USING COVERING INDEX ${index} (${index.slice(9)}_id>?)`,
+      );
+    }
+  });
+});
