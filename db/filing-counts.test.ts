@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
+import { tagsInUse } from './task-filing';
 import { loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
 
 let handle: TestMirror | null = null;
@@ -70,5 +71,39 @@ describe('the sidebar counts per section, sprint and goal', () => {
         `SEARCH tasks USING COVERING INDEX ${index} (${index.slice(9)}_id>?)`,
       );
     }
+  });
+});
+
+describe('the tags in use', () => {
+  test('counted in row ranges, answer what one count over every task does: most used first, then by name', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ tags: ['ux', 'backend'] }),
+      taskJson({ tags: ['backend'] }),
+      taskJson({ tags: [] }),
+      taskJson({ task_id: 'tsk_hidden', tags: ['secret', 'ux', 'ux2'] }),
+      taskJson({ tags: ['Zeta', 'ux', 'alpha'] }),
+      taskJson({ tags: ['alpha', 'backend'] }),
+      taskJson({ tags: ['émigré'] }),
+    ]);
+    mirror.tasks.delete('tsk_hidden');
+    const db = new Database(file, { readonly: true });
+    try {
+      const oneCount = db
+        .prepare(
+          `SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
+            WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`,
+        )
+        .all()
+        .map((row) => (row as { tag: string }).tag);
+      expect(oneCount).toEqual(['backend', 'alpha', 'ux', 'Zeta', 'émigré']);
+      const read = <T>(work: () => T): T => work();
+      for (const stepRows of [1, 2, 3, 100]) expect(await tagsInUse(db, read, stepRows)).toEqual(oneCount);
+    } finally {
+      db.close();
+    }
+    expect(await mirror.tasks.tagsInUse()).toEqual(['backend', 'alpha', 'ux', 'Zeta', 'émigré']);
   });
 });

@@ -224,7 +224,7 @@ export class MirrorTasks {
 
   /** The tags in use on visible tasks, most used first (db/task-filing.ts). */
   tagsInUse(): Promise<string[]> {
-    return tagsInUse(this.parts.kysely);
+    return tagsInUse(this.db, (work) => this.tx.read(work));
   }
 
   // ---- a person's edits (queued in the outbox, shown at once) --------------------

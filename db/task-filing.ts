@@ -1,5 +1,6 @@
 // Reads beside the task list that the board and the sprint view make: the
 // tasks filed in some sections, sprints or goals, and the tags in use.
+import type { Database } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { MirrorDatabase } from './schema';
 
@@ -75,10 +76,39 @@ export async function filedTasks(
   };
 }
 
-/** The tags in use on visible tasks, most used first (at most 500): a scan of every task's tags. */
-export async function tagsInUse(kysely: Kysely<MirrorDatabase>): Promise<string[]> {
-  const tags = await sql<{ tag: string }>`
-    SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
-     WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`.execute(kysely);
-  return tags.rows.map((row) => row.tag);
+/** Rows whose tags are counted per step of `tagsInUse`: about 7-9 ms each at 100 000 tasks (load 3-5). */
+const TAG_STEP_ROWS = 10_000;
+/** The most used tags `tagsInUse` answers. */
+const TAGS_ANSWERED = 500;
+
+/**
+ * The tags in use on visible tasks, most used first (then by name, in SQLite's
+ * byte order), counted over row id ranges with the event loop free between
+ * them: one statement over every task's tags held main 70-150 ms at 100 000
+ * tasks, before the calls behind it. Ranges are read one by one, so a write
+ * between two of them may be counted half (its mirror:changed asks again).
+ */
+export async function tagsInUse(
+  db: Database,
+  read: <T>(work: () => T) => T,
+  stepRows = TAG_STEP_ROWS,
+): Promise<string[]> {
+  const counted = new Map<string, number>();
+  const step = db.prepare(
+    `SELECT j.value AS tag, count(*) AS n FROM tasks t, json_each(t.tags) j
+      WHERE t.rid > ? AND t.rid <= ? AND t.hidden = 0 AND t.tags <> '[]' GROUP BY j.value`,
+  );
+  const last =
+    read(() => (db.prepare('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n) ?? 0;
+  for (let from = 0; from < last; from += stepRows) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    const rows = read(() => step.all(from, from + stepRows) as { tag: unknown; n: number }[]);
+    for (const { tag, n } of rows) {
+      if (typeof tag === 'string') counted.set(tag, (counted.get(tag) ?? 0) + n);
+    }
+  }
+  return [...counted]
+    .sort(([a, m], [b, n]) => n - m || Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .slice(0, TAGS_ANSWERED)
+    .map(([tag]) => tag);
 }
