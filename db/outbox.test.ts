@@ -162,6 +162,20 @@ describe('the outbox', () => {
     expect(mirror.tasks.edit(id, { status: 'not_started' })).toBeNull();
   });
 
+  test("comments written on one task leave in the order they were written; another task's do not wait", () => {
+    const [a, b] = [taskJson({ title: 'A' }), taskJson({ title: 'B' })];
+    loadTasks(mirror, [a, b]);
+    const first = mirror.comments.create({ taskId: a.task_id as string, content: 'first' });
+    const second = mirror.comments.create({ taskId: a.task_id as string, content: 'second' });
+    const elsewhere = mirror.comments.create({ taskId: b.task_id as string, content: 'on B' });
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([first.opId, elsewhere.opId]);
+    // Still waiting while the first is on its way; free once it is settled or has stopped.
+    mirror.outbox.start(first.opId);
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([first.opId, elsewhere.opId]);
+    mirror.outbox.fail(first.opId, 'failed', { type: 'forbidden' });
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([second.opId, elsewhere.opId]);
+  });
+
   test('an operation already sent keeps its body and key; later edits queue behind it', () => {
     const task = taskJson({ title: 'T' });
     loadTasks(mirror, [task]);

@@ -484,7 +484,10 @@ export class Outbox {
    * Operations that may be sent now, oldest first: for each entity only its
    * oldest unsettled operation, and only while queued or in flight (an
    * in-flight one after a restart is re-sent with the same key). An operation
-   * that refers to another task's temporary id waits for that create.
+   * that refers to another task's temporary id waits for that create. Creates
+   * under one parent (comments on a task, sections in a scope) leave in the
+   * order they were written, so the service lists them as the person wrote
+   * them; one that stopped (failed, blocked) holds the others up no longer.
    */
   ready(limit = 100): OutboxOp[] {
     return this.tx.read(() => {
@@ -493,6 +496,9 @@ export class Outbox {
           `SELECT * FROM outbox o WHERE o.state IN ('queued', 'in_flight')
            AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.entity_type = o.entity_type AND p.entity_id = o.entity_id
                             AND p.seq < o.seq AND p.state IN ${UNSETTLED_SQL})
+           AND NOT (o.kind = 'create' AND o.parent_id IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM outbox c WHERE c.entity_type = o.entity_type AND c.parent_id = o.parent_id
+                   AND c.kind = 'create' AND c.seq < o.seq AND c.state IN ('queued', 'in_flight')))
          ORDER BY o.seq`,
         )
         .iterate() as IterableIterator<OutboxRow>;
