@@ -1,32 +1,9 @@
 // A task's comments and change history, from the local cache (so they show
-// offline); opening a task asks for fresh ones behind when online.
-import type { TaskActivity } from '../../../main/ipc/screen-schemas';
+// offline); opening a task asks for fresh ones behind when online. Comments
+// are written here too (comments-thread.tsx).
 import { agoWords, fieldWord, timeWords, valueWord } from '../vocabulary/task-words';
+import { CommentsThread } from './comments-thread';
 import { useTaskActivity } from './use-task';
-
-type Comment = TaskActivity['comments'][number];
-
-function CommentItem({ comment }: { comment: Comment }) {
-  const text = comment.content ?? comment.comment ?? '';
-  return (
-    <li className="comment">
-      <div className="comment-meta">
-        <strong>{comment.created_by ?? 'Someone'}</strong>
-        <time dateTime={comment.created_at ?? undefined} title={timeWords(comment.created_at)}>
-          {agoWords(comment.created_at)}
-        </time>
-      </div>
-      <p className="comment-text">{text}</p>
-      {comment.replies && comment.replies.length > 0 ? (
-        <ul className="replies">
-          {comment.replies.map((reply) => (
-            <CommentItem key={reply.comment_id} comment={reply} />
-          ))}
-        </ul>
-      ) : null}
-    </li>
-  );
-}
 
 /** Fields whose values are the service's words (shown as words); others are shown as written. */
 const WORDED_FIELDS = new Set(['status', 'priority', 'task_type', 'review', 'created_via']);
@@ -56,17 +33,7 @@ export function ActivityPanel({ taskId }: { taskId: string }) {
     <div className="activity">
       <section aria-labelledby={`${taskId}-comments`}>
         <h3 id={`${taskId}-comments`}>Comments ({activity.comments.length})</h3>
-        {activity.comments.length === 0 ? (
-          <p className="muted">
-            {activity.cached ? 'No comments.' : 'Comments show once the app has fetched them.'}
-          </p>
-        ) : (
-          <ul className="comments">
-            {activity.comments.map((comment) => (
-              <CommentItem key={comment.comment_id} comment={comment} />
-            ))}
-          </ul>
-        )}
+        <CommentsThread taskId={taskId} comments={activity.comments} cached={activity.cached} />
       </section>
       <section aria-labelledby={`${taskId}-history`}>
         <h3 id={`${taskId}-history`}>History</h3>

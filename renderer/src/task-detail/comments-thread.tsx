@@ -1,0 +1,324 @@
+// A task's comment threads (replies indented under the comment they answer),
+// with a composer, reply, and edit or delete of one's own comments. Every
+// write is queued through the bridge and shows at once; a comment whose
+// change waits carries a mark until the server has it.
+import { Fragment, useState } from 'react';
+import type { TaskActivity } from '../../../main/ipc/screen-schemas';
+import { invoke } from '../bridge/svc';
+import { openPendingChanges } from '../pending-changes/trust-store';
+import { showProblem, useSession } from '../store/session-store';
+import { useWorkspace } from '../store/workspace-store';
+import { agoWords, timeWords } from '../vocabulary/task-words';
+import { commentLines, type CommentPiece } from './comment-text';
+import { MentionTextarea } from './mention-textarea';
+import './comments.css';
+
+type Comment = TaskActivity['comments'][number];
+
+/** What a waiting change's state means for a comment, in words (the outbox's states). */
+const PENDING_WORDS: Record<string, { label: string; hint: string; mark: string }> = {
+  queued: {
+    label: 'Not sent yet',
+    hint: 'Saved here; sent when the server can be reached.',
+    mark: 'pending',
+  },
+  in_flight: { label: 'Not sent yet', hint: 'Being sent to the server.', mark: 'pending' },
+  failed: {
+    label: 'Not saved',
+    hint: 'The server refused this change: see pending changes.',
+    mark: 'failed',
+  },
+  conflict: {
+    label: 'Conflict',
+    hint: 'Changed here and on the server: see pending changes.',
+    mark: 'conflict',
+  },
+  blocked: {
+    label: 'Read-only',
+    hint: 'This account cannot write comments; the change was not sent.',
+    mark: 'blocked',
+  },
+};
+
+function pendingOf(comment: Comment): string | null {
+  return typeof comment.pending === 'string' && comment.pending !== 'done' ? comment.pending : null;
+}
+
+function Piece({ piece }: { piece: CommentPiece }) {
+  switch (piece.kind) {
+    case 'bold':
+      return <strong>{piece.text}</strong>;
+    case 'code':
+      return <code>{piece.text}</code>;
+    case 'mention':
+      return <span className="mention">{piece.text}</span>;
+    default:
+      return <>{piece.text}</>;
+  }
+}
+
+/** The text as React text nodes only: styled pieces and line breaks, never HTML. */
+export function CommentText({ text }: { text: string }) {
+  return (
+    <p className="comment-text">
+      {commentLines(text).map((pieces, line) => (
+        <Fragment key={line}>
+          {line > 0 ? <br /> : null}
+          {pieces.map((piece, index) => (
+            <Piece key={index} piece={piece} />
+          ))}
+        </Fragment>
+      ))}
+    </p>
+  );
+}
+
+interface ThreadContext {
+  taskId: string;
+  me: string | null;
+  readOnly: boolean;
+  usernames: readonly string[];
+}
+
+async function queue(action: () => Promise<unknown>, context: string): Promise<boolean> {
+  try {
+    await action();
+    return true;
+  } catch (error) {
+    showProblem(error, context);
+    return false;
+  }
+}
+
+function Composer({
+  label,
+  button,
+  initial = '',
+  context,
+  onDone,
+  onCancel,
+  autoFocus = false,
+  send,
+}: {
+  label: string;
+  button: string;
+  initial?: string;
+  context: ThreadContext;
+  onDone?: () => void;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+  send: (content: string) => Promise<boolean>;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [sending, setSending] = useState(false);
+  const empty = draft.trim() === '';
+  const submit = async () => {
+    if (empty || sending) return;
+    setSending(true);
+    // What was typed stays in the box until the change is queued: a refusal loses nothing.
+    const queued = await send(draft);
+    setSending(false);
+    if (queued) {
+      setDraft('');
+      onDone?.();
+    }
+  };
+  return (
+    <form
+      className="comment-composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <MentionTextarea
+        label={label}
+        value={draft}
+        onChange={setDraft}
+        onSubmit={() => void submit()}
+        {...(onCancel ? { onCancel } : {})}
+        usernames={context.usernames}
+        disabled={context.readOnly}
+        autoFocus={autoFocus}
+        placeholder="Write a comment: **bold**, `code`, @name"
+      />
+      <div className="comment-composer-actions">
+        <button type="submit" className="button primary" disabled={empty || sending || context.readOnly}>
+          {button}
+        </button>
+        {onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function CommentItem({ comment, context }: { comment: Comment; context: ThreadContext }) {
+  const [mode, setMode] = useState<'read' | 'reply' | 'edit' | 'delete'>('read');
+  const text = comment.content ?? comment.comment ?? '';
+  const pending = pendingOf(comment);
+  const words = pending === null ? null : (PENDING_WORDS[pending] ?? PENDING_WORDS.queued);
+  // A comment not yet on the server is the person's own; the service names the author of the others.
+  const mine =
+    comment.comment_id.startsWith('local-') || (context.me !== null && comment.created_by === context.me);
+  const author = comment.created_by ?? (mine ? context.me : null) ?? 'Someone';
+  return (
+    <li className={`comment${pending === null ? '' : ' is-pending'}`} data-comment-id={comment.comment_id}>
+      <div className="comment-meta">
+        <strong>{author}</strong>
+        <time dateTime={comment.created_at ?? undefined} title={timeWords(comment.created_at)}>
+          {agoWords(comment.created_at)}
+        </time>
+        {words ? (
+          <span
+            className={`sync-mark sync-mark-${words.mark}`}
+            title={words.hint}
+            data-comment-pending={pending}
+          >
+            <span className="sync-mark-dot" aria-hidden="true" />
+            {words.label}
+          </span>
+        ) : null}
+        {words && pending !== 'queued' && pending !== 'in_flight' ? (
+          <button type="button" className="link-button" onClick={openPendingChanges}>
+            See pending changes
+          </button>
+        ) : null}
+      </div>
+      {mode === 'edit' ? (
+        <Composer
+          label="Edit comment"
+          button="Save"
+          initial={text}
+          context={context}
+          autoFocus
+          onDone={() => setMode('read')}
+          onCancel={() => setMode('read')}
+          send={(content) =>
+            content === text
+              ? Promise.resolve(true)
+              : queue(
+                  () => invoke('comment:edit', { comment_id: comment.comment_id, content }),
+                  'Editing the comment',
+                )
+          }
+        />
+      ) : (
+        <CommentText text={text} />
+      )}
+      {context.readOnly || mode === 'edit' ? null : (
+        <div className="comment-actions">
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setMode(mode === 'reply' ? 'read' : 'reply')}
+          >
+            Reply
+          </button>
+          {mine ? (
+            <>
+              <button type="button" className="link-button" onClick={() => setMode('edit')}>
+                Edit
+              </button>
+              <button type="button" className="link-button danger-link" onClick={() => setMode('delete')}>
+                Delete
+              </button>
+            </>
+          ) : null}
+        </div>
+      )}
+      {mode === 'delete' ? (
+        <div className="comment-confirm" role="group" aria-label="Delete this comment?">
+          <span>Delete this comment?</span>
+          <button
+            type="button"
+            className="button danger"
+            onClick={() =>
+              void queue(
+                () => invoke('comment:delete', { comment_id: comment.comment_id }),
+                'Deleting the comment',
+              ).then(() => setMode('read'))
+            }
+          >
+            Delete
+          </button>
+          <button type="button" className="button" onClick={() => setMode('read')}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {(comment.replies && comment.replies.length > 0) || mode === 'reply' ? (
+        <ul className="replies">
+          {(comment.replies ?? []).map((reply) => (
+            <CommentItem key={reply.comment_id} comment={reply} context={context} />
+          ))}
+          {mode === 'reply' ? (
+            <li className="comment-reply-box">
+              <Composer
+                label={`Reply to ${author}`}
+                button="Reply"
+                context={context}
+                autoFocus
+                onDone={() => setMode('read')}
+                onCancel={() => setMode('read')}
+                send={(content) =>
+                  queue(
+                    () =>
+                      invoke('comment:create', {
+                        task_id: context.taskId,
+                        content,
+                        parent_comment_id: comment.comment_id,
+                      }),
+                    'Replying',
+                  )
+                }
+              />
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+export function CommentsThread({
+  taskId,
+  comments,
+  cached,
+}: {
+  taskId: string;
+  comments: readonly Comment[];
+  cached: boolean;
+}) {
+  const me = useWorkspace((state) => state.workspace?.me?.username ?? null);
+  const members = useWorkspace((state) => state.workspace?.members);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const usernames = (members ?? []).filter((m) => m.active).map((m) => m.username);
+  const context: ThreadContext = { taskId, me, readOnly, usernames };
+  return (
+    <>
+      {comments.length === 0 ? (
+        <p className="muted">{cached ? 'No comments.' : 'Comments show once the app has fetched them.'}</p>
+      ) : (
+        <ul className="comments">
+          {comments.map((comment) => (
+            <CommentItem key={comment.comment_id} comment={comment} context={context} />
+          ))}
+        </ul>
+      )}
+      {readOnly ? null : (
+        <Composer
+          label="New comment"
+          button="Comment"
+          context={context}
+          send={(content) =>
+            queue(() => invoke('comment:create', { task_id: taskId, content }), 'Commenting')
+          }
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+// A comment's text box that completes members' usernames after `@`: a small
+// listbox under it, driven from the keyboard (arrows, Enter or Tab to take one,
+// Escape to close) with the focus kept in the text box (aria-activedescendant).
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { mentionBeforeCaret, mentionMatches } from './comment-text';
+
+export function MentionTextarea({
+  label,
+  value,
+  onChange,
+  onSubmit,
+  onCancel,
+  usernames,
+  disabled = false,
+  autoFocus = false,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** Ctrl/Cmd+Enter. */
+  onSubmit: () => void;
+  /** Escape with no list open (a reply or edit box closes). */
+  onCancel?: () => void;
+  usernames: readonly string[];
+  disabled?: boolean;
+  autoFocus?: boolean;
+  placeholder?: string;
+}) {
+  const base = useId();
+  const listId = `${base}-mentions`;
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [active, setActive] = useState(0);
+  const matches = mention === null ? [] : mentionMatches(usernames, mention.query);
+  const open = matches.length > 0;
+  const optionId = (index: number) => `${base}-mention-${index}`;
+
+  const follow = (text: string, caret: number) => {
+    const found = mentionBeforeCaret(text, caret);
+    setMention(found);
+    if (found?.query !== mention?.query) setActive(0);
+  };
+
+  const take = (username: string) => {
+    if (mention === null) return;
+    const caret = box.current?.selectionStart ?? value.length;
+    const inserted = `@${username} `;
+    const next = value.slice(0, mention.start) + inserted + value.slice(caret);
+    onChange(next);
+    setMention(null);
+    const at = mention.start + inserted.length;
+    // The text box takes the new value on the next render; the caret goes after the name then.
+    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((index) => (index + step + matches.length) % matches.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        const chosen = matches[Math.min(active, matches.length - 1)];
+        if (chosen !== undefined) {
+          event.preventDefault();
+          take(chosen);
+          return;
+        }
+      }
+      if (event.key === 'Escape') {
+        // Closes the list only, not the reply box or the task.
+        event.preventDefault();
+        event.stopPropagation();
+        setMention(null);
+        return;
+      }
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      onSubmit();
+    } else if (event.key === 'Escape' && onCancel) {
+      event.stopPropagation();
+      onCancel();
+    }
+  };
+
+  return (
+    <div className="mention-box">
+      <textarea
+        ref={box}
+        aria-label={label}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open ? optionId(Math.min(active, matches.length - 1)) : undefined}
+        value={value}
+        rows={3}
+        disabled={disabled}
+        autoFocus={autoFocus}
+        placeholder={placeholder}
+        onChange={(event) => {
+          onChange(event.target.value);
+          follow(event.target.value, event.target.selectionStart);
+        }}
+        onSelect={(event) => follow(event.currentTarget.value, event.currentTarget.selectionStart)}
+        onBlur={() => setMention(null)}
+        onKeyDown={onKeyDown}
+      />
+      <ul id={listId} role="listbox" aria-label="Members" className="mention-list" hidden={!open}>
+        {matches.map((username, index) => (
+          <li
+            key={username}
+            id={optionId(index)}
+            role="option"
+            aria-selected={index === active}
+            className={index === active ? 'is-active' : undefined}
+            // Taken on mouse down, before the text box loses the focus and closes the list.
+            onMouseDown={(event) => {
+              event.preventDefault();
+              take(username);
+            }}
+          >
+            @{username}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
