@@ -32,6 +32,7 @@ import {
   workspaceSchema,
 } from './screen-schemas';
 import {
+  conflictTargetSchema,
   conflictViewSchema,
   pendingChangeSchema,
   pendingChangesSchema,
@@ -163,9 +164,9 @@ export const invokeChannels = {
   'outbox:retry': { input: retryInputSchema, output: pendingChangeSchema },
   /** Gives a change up (its conflicts go with it); refused while it is being sent (`not-discardable`). */
   'outbox:discard': { input: z.strictObject({ op_id: z.string().min(1).max(200) }), output: z.null() },
-  /** A task's open conflicts per field, with what merged cleanly; null when it has none. */
+  /** A task's (or another kind's resource's) open conflicts per field, with what merged cleanly; null when it has none. */
   'conflicts:get': {
-    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    input: conflictTargetSchema,
     output: conflictViewSchema.nullable(),
   },
   /** Settles conflicts of one change (keep mine, take theirs, or a value); the change is pushed against the current ETag. */

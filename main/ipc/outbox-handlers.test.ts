@@ -2,6 +2,8 @@
 // mirror pushed by the real pusher to the emulator: what waits is listed with
 // its values and the server's answer, and retry, discard and resolve reach the server.
 import { afterEach, describe, expect, test } from 'vitest';
+import type { ApiClient } from '../../sync/api/api-client';
+import { sectionOperations, taskCommentOperations } from '../../sync/api/operations';
 import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
 import type { EventName, InvokeChannel, InvokeOutput } from './contract';
 import { createIpcGate, type InvokeEventLike } from './gate';
@@ -274,5 +276,247 @@ describe('the conflict view', () => {
     await w.f.pusher.pushAll();
     const recreated = w.f.emulator.control.tasks().filter((t) => t.description === 'Worth keeping');
     expect(recreated).toEqual([expect.objectContaining({ title })]);
+  });
+});
+
+/** My other device: the same person under another token, writing straight to the server. */
+function otherDevice(f: PushFixture): ApiClient {
+  return f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);
+}
+
+async function serverSectionName(f: PushFixture, sectionId: string): Promise<string> {
+  const answer = await f.api.read(sectionOperations.get, { sectionId });
+  if (answer.status !== 200) throw new Error('sections.get answered 304');
+  return answer.body.name;
+}
+
+/** A section of my scope, on the server, renamed here ('Next week') while my other device renamed it ('Soon'): one conflict. */
+async function sectionConflict(w: Wired): Promise<string> {
+  const { f } = w;
+  f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
+  await f.pusher.pushAll();
+  const id = f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
+  const other = otherDevice(f);
+  const current = await other.read(sectionOperations.get, { sectionId: id });
+  await other.update(
+    sectionOperations.update,
+    { sectionId: id },
+    { name: 'Soon' },
+    { ifMatch: current.etag },
+  );
+  f.mirror.sections.edit(id, { name: 'Next week' });
+  expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+  return id;
+}
+
+describe('the conflict view of a section', () => {
+  test('is found by kind and id, named by the section, and never by a task; keeping mine renames it on the server', async () => {
+    const w = await wire();
+    const id = await sectionConflict(w);
+    // A section is not a task: asked for as one, it has no conflict.
+    expect(await w.value('conflicts:get', { task_id: id })).toBeNull();
+    const view = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
+    expect(view).toMatchObject({
+      entity_type: 'section',
+      entity_id: id,
+      // Named as the server has it now, the name my rename would replace.
+      entity_name: 'Soon',
+      task_id: '',
+      kind: 'edited',
+      gone: null,
+    });
+    expect(view?.fields.map((c) => [c.field, c.base, c.mine, c.theirs])).toEqual([
+      ['name', 'Parked ideas', 'Next week', 'Soon'],
+    ]);
+    const [list] = (await w.value('outbox:list')).changes;
+    expect(list).toMatchObject({ entity_type: 'section', entity_id: id, state: 'conflict' });
+
+    w.events.length = 0;
+    const resolved = await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: view?.fields[0]?.conflict_id, take: 'mine' }],
+    });
+    expect(resolved).toEqual({ task_id: null });
+    expect(w.events).toEqual([
+      {
+        name: 'mirror:changed',
+        payload: expect.objectContaining({ collections: ['sections'], task_ids: null }) as unknown,
+      },
+    ]);
+    expect(await w.value('conflicts:get', { entity_type: 'section', entity_id: id })).toBeNull();
+    await w.f.pusher.pushAll();
+    expect(await serverSectionName(w.f, id)).toBe('Next week');
+    expect((await w.value('outbox:list')).changes).toEqual([]);
+  });
+
+  test('taking theirs sends nothing more; a typed name is checked as a section name, then sent', async () => {
+    const w = await wire();
+    const id = await sectionConflict(w);
+    const view = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
+    const conflictId = view?.fields[0]?.conflict_id;
+    const bad = await w.call('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: conflictId, value: '' }],
+    });
+    expect(bad).toMatchObject({ ok: false, error: { type: 'validation' } });
+    expect(await w.value('conflicts:get', { entity_type: 'section', entity_id: id })).not.toBeNull();
+
+    await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: conflictId, value: 'This week' }],
+    });
+    await w.f.pusher.pushAll();
+    expect(await serverSectionName(w.f, id)).toBe('This week');
+
+    // Raced again and settled with theirs: the server keeps my other device's name.
+    const other = otherDevice(w.f);
+    const current = await other.read(sectionOperations.get, { sectionId: id });
+    await other.update(
+      sectionOperations.update,
+      { sectionId: id },
+      { name: 'Soon' },
+      { ifMatch: current.etag },
+    );
+    w.f.mirror.sections.edit(id, { name: 'Someday' });
+    await w.f.pusher.pushAll();
+    const again = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
+    expect(again?.fields.map((c) => [c.base, c.mine, c.theirs])).toEqual([['This week', 'Someday', 'Soon']]);
+    await w.value('conflicts:resolve', {
+      op_id: again?.op_id,
+      choices: [{ conflict_id: again?.fields[0]?.conflict_id, take: 'theirs' }],
+    });
+    w.f.emulator.control.clearRequests();
+    await w.f.pusher.pushAll();
+    expect(w.f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await serverSectionName(w.f, id)).toBe('Soon');
+  });
+
+  test('a section refused as a duplicate name (409) is retried with another name through the same call', async () => {
+    const w = await wire();
+    const scope = { scope_type: 'user', scope_id: w.f.emulator.me.username };
+    w.f.mirror.sections.create({ ...scope, name: 'Parked ideas' });
+    await w.f.pusher.pushAll();
+    w.f.mirror.sections.create({ ...scope, name: 'Parked ideas' });
+    await w.f.pusher.pushAll();
+    const [failed] = (await w.value('outbox:list')).changes;
+    expect(failed).toMatchObject({ entity_type: 'section', state: 'failed', last_answer: { status: 409 } });
+
+    const notAField = await w.call('outbox:retry', { op_id: failed?.op_id, patch: { title: 'x' } });
+    expect(notAField).toMatchObject({ ok: false, error: { type: 'validation' } });
+    const retried = await w.value('outbox:retry', {
+      op_id: failed?.op_id,
+      patch: { name: 'Parked ideas, again' },
+    });
+    expect(retried).toMatchObject({ entity_type: 'section', state: 'queued' });
+    await w.f.pusher.pushAll();
+    expect((await w.value('outbox:list')).changes).toEqual([]);
+    expect(
+      w.f.mirror.sections
+        .list()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['Parked ideas', 'Parked ideas, again']);
+  });
+});
+
+describe('the conflict view of a comment', () => {
+  /** My comment, sent, then edited here ('Mine') while my other device changed it ('Theirs'). */
+  async function commentConflict(w: Wired): Promise<{ taskId: string; commentId: string }> {
+    const { f } = w;
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    f.mirror.comments.create({ taskId, content: 'Original' });
+    await f.pusher.pushAll();
+    const commentId = f.mirror.comments.threads(taskId).find((c) => c.content === 'Original')
+      ?.comment_id as string;
+    const other = otherDevice(f);
+    const current = await other.read(taskCommentOperations.get, { commentId });
+    await other.update(
+      taskCommentOperations.update,
+      { commentId },
+      { content: 'Theirs' },
+      { ifMatch: current.etag },
+    );
+    f.mirror.comments.edit(commentId, 'Mine');
+    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+    return { taskId, commentId };
+  }
+
+  async function serverContent(f: PushFixture, commentId: string): Promise<unknown> {
+    const answer = await f.api.read(taskCommentOperations.get, { commentId });
+    if (answer.status !== 200) throw new Error('task-comments.get answered 304');
+    return answer.body.content;
+  }
+
+  test('is told on its task with the text of each side; keeping mine sends my text', async () => {
+    const w = await wire();
+    const { taskId, commentId } = await commentConflict(w);
+    const title = w.f.emulator.control.task(taskId)?.title;
+    const view = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
+    expect(view).toMatchObject({
+      entity_type: 'comment',
+      entity_id: commentId,
+      task_id: taskId,
+      task_title: title,
+      kind: 'edited',
+    });
+    expect(view?.fields.map((c) => [c.field, c.base, c.mine, c.theirs])).toEqual([
+      ['content', 'Original', 'Mine', 'Theirs'],
+    ]);
+    // The task itself has no conflict of its own.
+    expect(await w.value('conflicts:get', { task_id: taskId })).toBeNull();
+
+    w.events.length = 0;
+    const resolved = await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: view?.fields[0]?.conflict_id, take: 'mine' }],
+    });
+    expect(resolved).toEqual({ task_id: taskId });
+    expect(w.events).toEqual([
+      {
+        name: 'mirror:changed',
+        payload: expect.objectContaining({ collections: ['task_comments'], task_ids: [taskId] }) as unknown,
+      },
+    ]);
+    await w.f.pusher.pushAll();
+    expect(await serverContent(w.f, commentId)).toBe('Mine');
+  });
+
+  test('taking theirs keeps their text; a typed text is sent instead, an empty one refused', async () => {
+    const w = await wire();
+    const { commentId } = await commentConflict(w);
+    const view = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
+    const conflictId = view?.fields[0]?.conflict_id;
+    expect(
+      await w.call('conflicts:resolve', {
+        op_id: view?.op_id,
+        choices: [{ conflict_id: conflictId, value: '' }],
+      }),
+    ).toMatchObject({ ok: false, error: { type: 'validation' } });
+    await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: conflictId, value: 'Mine and theirs' }],
+    });
+    await w.f.pusher.pushAll();
+    expect(await serverContent(w.f, commentId)).toBe('Mine and theirs');
+
+    const other = otherDevice(w.f);
+    const current = await other.read(taskCommentOperations.get, { commentId });
+    await other.update(
+      taskCommentOperations.update,
+      { commentId },
+      { content: 'Theirs again' },
+      { ifMatch: current.etag },
+    );
+    w.f.mirror.comments.edit(commentId, 'Mine again');
+    await w.f.pusher.pushAll();
+    const again = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
+    await w.value('conflicts:resolve', {
+      op_id: again?.op_id,
+      choices: [{ conflict_id: again?.fields[0]?.conflict_id, take: 'theirs' }],
+    });
+    await w.f.pusher.pushAll();
+    expect(await serverContent(w.f, commentId)).toBe('Theirs again');
+    expect((await w.value('outbox:list')).changes).toEqual([]);
   });
 });

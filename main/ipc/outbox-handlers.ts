@@ -97,10 +97,30 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
   };
 }
 
-/** A change to another kind (a comment): told on its task, its fields as the kind names them. */
-function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
-  const taskId = op.parentId ?? '';
+/** What names another kind's resource on screen: its kind and id, a section's name as shown, a comment's task. */
+function entityWords(
+  mirror: Mirror,
+  op: OutboxOp,
+): Pick<PendingChange, 'entity_type' | 'entity_id' | 'entity_name' | 'task_id' | 'task_title'> {
+  const taskId = op.entityType === 'comment' ? (op.parentId ?? '') : '';
   const task = taskId === '' ? undefined : mirror.tasks.get(taskId);
+  const section =
+    op.entityType === 'section'
+      ? mirror.sections.list().find((r) => r.section_id === op.entityId)
+      : undefined;
+  return {
+    entity_type: op.entityType,
+    entity_id: op.entityId,
+    ...(op.entityType === 'section'
+      ? { entity_name: text(op.baseValues.name) ?? text(section?.name) ?? text(op.patch.name) }
+      : {}),
+    task_id: taskId,
+    task_title: text(task?.task.title) ?? text(task?.server?.title),
+  };
+}
+
+/** A change to another kind (a comment, a section): told in its own words, its fields as the kind names them. */
+function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
   const changes =
     op.kind === 'delete'
       ? []
@@ -111,19 +131,9 @@ function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
             before: op.kind === 'create' ? null : (op.baseValues[field] ?? null),
             after,
           }));
-  const section =
-    op.entityType === 'section'
-      ? mirror.sections.list().find((r) => r.section_id === op.entityId)
-      : undefined;
   return {
     op_id: op.opId,
-    entity_type: op.entityType,
-    entity_id: op.entityId,
-    ...(op.entityType === 'section'
-      ? { entity_name: text(op.baseValues.name) ?? text(section?.name) ?? text(op.patch.name) }
-      : {}),
-    task_id: taskId,
-    task_title: text(task?.task.title) ?? text(task?.server?.title),
+    ...entityWords(mirror, op),
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes:
@@ -144,15 +154,24 @@ function mergedFields(problem: unknown, key: 'rebased' | 'taken' | 'settled'): s
   return Array.isArray(list) ? list.filter((f): f is string => typeof f === 'string') : [];
 }
 
+/** The server's value of a field of another kind's resource, as the mirror last had it (null when unknown). */
+function serverValueOf(mirror: Mirror, op: OutboxOp, field: string): unknown {
+  if (op.entityType !== 'section') return null;
+  const row = mirror.sections.list().find((r) => r.section_id === op.entityId);
+  return (row as Record<string, unknown> | undefined)?.[field] ?? null;
+}
+
 function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): ConflictView {
-  const task = mirror.tasks.get(op.entityId);
-  const title = text(task?.task.title) ?? text(task?.server?.title);
+  const isTask = op.entityType === 'task';
+  const task = isTask ? mirror.tasks.get(op.entityId) : null;
+  const words = isTask
+    ? { task_id: op.entityId, task_title: text(task?.task.title) ?? text(task?.server?.title) }
+    : entityWords(mirror, op);
   const gone = open.find((c) => c.field === DELETED_REMOTELY);
   if (gone !== undefined) {
     return {
       op_id: op.opId,
-      task_id: op.entityId,
-      task_title: title,
+      ...words,
       kind: 'gone',
       fields: [],
       merged: [],
@@ -160,7 +179,9 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
         conflict_id: gone.conflictId,
         status: serverAnswerOf(op.lastProblem)?.status ?? null,
         draft: record(gone.mine) ?? {},
-        task: (task?.task as Record<string, unknown> | undefined) ?? {},
+        task:
+          (task?.task as Record<string, unknown> | undefined) ??
+          (isTask ? {} : { ...op.baseValues, ...op.patch }),
       },
     };
   }
@@ -171,13 +192,16 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
   }
   for (const how of ['taken', 'settled'] as const) {
     for (const field of mergedFields(op.lastProblem, how)) {
-      merged.push({ field, how, value: task?.server?.[field] ?? null });
+      merged.push({
+        field,
+        how,
+        value: isTask ? (task?.server?.[field] ?? null) : serverValueOf(mirror, op, field),
+      });
     }
   }
   return {
     op_id: op.opId,
-    task_id: op.entityId,
-    task_title: title,
+    ...words,
     kind: 'edited',
     fields: open.map((c) => ({
       conflict_id: c.conflictId,
@@ -191,9 +215,22 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
   };
 }
 
-/** A typed value for one field is checked as an edit of that field would be; a draft to re-create as a new task. */
-function checkedChoice(conflict: Conflict, choice: ConflictChoice): ReviewChoice {
+/**
+ * A typed value for one field is checked as an edit of that field would be; a
+ * draft to re-create as a new task. Another kind's value is checked by its kind.
+ */
+function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoice): ReviewChoice {
   if ('take' in choice) return { conflictId: choice.conflict_id, resolution: { take: choice.take } };
+  if (conflict.entityType !== 'task') {
+    if (conflict.field === DELETED_REMOTELY) {
+      const draft = record(choice.value);
+      if (draft === null) throw new IpcHandlerError('validation', 'The draft must be an object of fields.');
+      mirror.outbox.checkEdit(conflict.entityType, draft, 'create');
+      return { conflictId: choice.conflict_id, resolution: { value: draft } };
+    }
+    mirror.outbox.checkEdit(conflict.entityType, { [conflict.field]: choice.value }, 'update');
+    return { conflictId: choice.conflict_id, resolution: { value: choice.value } };
+  }
   const parsed =
     conflict.field === DELETED_REMOTELY
       ? taskCreateSchema.safeParse(choice.value)
@@ -218,15 +255,36 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     return account;
   }
 
-  /** Screens refresh; the engine pushes what re-entered the queue (at once when online). */
-  function changed(account: ActiveMirror, taskIds: (string | null)[]): void {
+  /**
+   * Screens refresh (a task's ids; a comment's collection and task; another
+   * kind's collection); the engine pushes what re-entered the queue (at once when online).
+   */
+  function changed(account: ActiveMirror, op: OutboxOp, taskIds: (string | null)[]): void {
+    const ids = [...new Set(taskIds.filter((id): id is string => id !== null))];
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
-      collections: ['tasks'],
-      task_ids: [...new Set(taskIds.filter((id): id is string => id !== null))],
+      ...(op.entityType === 'task'
+        ? { collections: ['tasks'], task_ids: ids }
+        : op.entityType === 'comment'
+          ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
+          : { collections: [`${op.entityType}s`], task_ids: null }),
       remapped: [],
     });
     account.edited();
+  }
+
+  /** A person's corrections of a refused task edit are a task patch; another kind's are checked by its kind. */
+  function correctionsOf(op: OutboxOp, patch: Record<string, unknown> | undefined): TaskObject {
+    if (patch === undefined) return {};
+    if (op.entityType !== 'task') return patch;
+    const parsed = taskPatchSchema.safeParse(patch);
+    if (!parsed.success) {
+      throw new IpcHandlerError(
+        'validation',
+        parsed.error.issues[0]?.message ?? 'That value was not accepted.',
+      );
+    }
+    return Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
   }
 
   return {
@@ -238,26 +296,28 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
     'outbox:retry': async ({ op_id, patch }) => {
       const account = active();
-      const { entityId } = account.mirror.outbox.op(op_id);
-      const values: TaskObject = Object.fromEntries(
-        Object.entries(patch ?? {}).filter(([, value]) => value !== undefined),
-      );
+      const op = account.mirror.outbox.op(op_id);
+      const values = correctionsOf(op, patch);
       const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
-      changed(account, [entityId]);
+      changed(account, op, [op.entityId]);
       return pendingChange(account.mirror, account.mirror.outbox.op(opId));
     },
 
     'outbox:discard': async ({ op_id }) => {
       const account = active();
-      const { entityId } = account.mirror.outbox.op(op_id);
+      const op = account.mirror.outbox.op(op_id);
       await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
-      changed(account, [entityId]);
+      changed(account, op, [op.entityId]);
       return null;
     },
 
-    'conflicts:get': ({ task_id }): ConflictView | null => {
+    'conflicts:get': (target): ConflictView | null => {
       const { mirror } = active();
-      const open = mirror.outbox.conflicts('open').filter((c) => c.entityId === task_id);
+      const [entityType, entityId] =
+        'task_id' in target ? ['task', target.task_id] : [target.entity_type, target.entity_id];
+      const open = mirror.outbox
+        .conflicts('open')
+        .filter((c) => c.entityType === entityType && c.entityId === entityId);
       const first = open[0];
       if (first === undefined) return null;
       return conflictView(
@@ -270,7 +330,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     'conflicts:resolve': async ({ op_id, choices }) => {
       const account = active();
       const { mirror } = account;
-      const before = mirror.outbox.op(op_id).entityId;
+      const op = mirror.outbox.op(op_id);
       const open = new Map(mirror.outbox.conflicts('open').map((c) => [c.conflictId, c]));
       const checked = choices.map((choice) => {
         const conflict = open.get(choice.conflict_id);
@@ -280,10 +340,12 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
             `conflict ${choice.conflict_id} is already resolved`,
           );
         }
-        return checkedChoice(conflict, choice);
+        return checkedChoice(mirror, conflict, choice);
       });
       const after = await writeWhenFree(mirror, () => resolveConflicts(mirror, op_id, checked));
-      changed(account, [before, after]);
+      changed(account, op, [op.entityId, after]);
+      // Another kind's resource is not a task to open: a comment's answer names its task, a section's none.
+      if (op.entityType !== 'task') return { task_id: op.entityType === 'comment' ? op.parentId : null };
       return { task_id: after };
     },
   };

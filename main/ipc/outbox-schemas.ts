@@ -2,7 +2,6 @@
 // queued operation with its before/after values and the server's last answer,
 // and a task's conflicts per field with what merged cleanly. No Electron here.
 import { z } from 'zod';
-import { taskPatchSchema } from './screen-schemas';
 
 /** The states a person sees; `sending` is the outbox's `in_flight`. */
 export const pendingStateSchema = z.enum(['queued', 'sending', 'conflict', 'failed', 'blocked']);
@@ -55,8 +54,11 @@ const opIdSchema = z.string().min(1).max(200);
 
 export const retryInputSchema = z.strictObject({
   op_id: opIdSchema,
-  /** New values for the operation's fields (the person's edit of a refused change). */
-  patch: taskPatchSchema.optional(),
+  /**
+   * New values for the operation's fields (the person's edit of a refused change):
+   * checked in the handler as a task patch for a task, by its kind with the whole body otherwise.
+   */
+  patch: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const conflictFieldSchema = z.object({
@@ -78,6 +80,10 @@ export type MergedFieldView = z.infer<typeof mergedFieldSchema>;
 
 export const conflictViewSchema = z.object({
   op_id: z.string(),
+  /** As in a pending change: absent for a task, else its kind, id and (a section's) name; `task_id` is a comment's task. */
+  entity_type: z.string().optional(),
+  entity_id: z.string().optional(),
+  entity_name: z.string().nullable().optional(),
   task_id: z.string(),
   task_title: z.string().nullable(),
   /** `edited`: fields changed on both sides; `gone`: deleted on the server or no longer readable. */
@@ -106,12 +112,19 @@ export const conflictChoiceSchema = z.union([
 ]);
 export type ConflictChoice = z.infer<typeof conflictChoiceSchema>;
 
+/** Whose conflicts to show: a task's (as before the kinds), or any kind's resource by kind and id. */
+export const conflictTargetSchema = z.union([
+  z.strictObject({ task_id: z.string().min(1).max(1000) }),
+  z.strictObject({ entity_type: z.string().min(1).max(50), entity_id: z.string().min(1).max(1000) }),
+]);
+export type ConflictTarget = z.infer<typeof conflictTargetSchema>;
+
 export const resolveInputSchema = z.strictObject({
   op_id: opIdSchema,
   choices: z.array(conflictChoiceSchema).min(1).max(100),
 });
 
 export const resolvedSchema = z.object({
-  /** The task after: a re-created task's new id, or null when the task is gone for good. */
+  /** The task after: a re-created task's new id, or null when the task is gone for good (a comment's: its task; a section's: null). */
   task_id: z.string().nullable(),
 });
