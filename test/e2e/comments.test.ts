@@ -1,0 +1,206 @@
+// Comments in the task editor against the emulator: a comment and a reply
+// written offline show at once marked "Not sent yet", reach the server once
+// each and in order when the network returns, and keep their place; text that
+// looks like HTML stays text; @ completes a member's username by keyboard.
+// Screenshots of the editor with comments, light and dark.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let app: OpenedApp;
+/** The task the comments are written on (the first test picks it). */
+let taskId = '';
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, app } = session);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(() => session?.close());
+
+interface ServerComment {
+  comment_id: string;
+  content?: string | null;
+  parent_comment_id?: string | null;
+  created_by?: string | null;
+  replies?: ServerComment[] | null;
+}
+
+/** A task's comment threads as the service answers them (straight to the emulator, not through the app). */
+async function serverThreads(taskId: string): Promise<ServerComment[]> {
+  const url = new URL('/v1/task-comments', emulator.baseUrl);
+  url.searchParams.set('task_id', taskId);
+  const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: ServerComment[] }).data;
+}
+
+async function inDark(page: Page, name: string) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const PAYLOAD = '<img src=x onerror="window.__injected=1">';
+
+describe('comments written offline', () => {
+  test('a comment and a reply show at once, reach the server once each in order, and keep their place', async () => {
+    const { page } = app;
+    const task = emulator.control.tasks().find((t) => t.title.length < 60);
+    if (!task) throw new Error('the seed has no task');
+    taskId = task.task_id;
+    const before = await serverThreads(task.task_id);
+    const createsBefore = emulator.control.creates().comments;
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const me = workspace.me?.username ?? '';
+    const member = workspace.members.find((m) => m.active && m.username !== me && m.username.length > 2);
+    if (!member) throw new Error('the seed has no other active member');
+
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.getByRole('heading', { name: `Comments (${before.length})` }).waitFor();
+
+    proxy.goOffline();
+    const comment = 'Offline **note**: run `npm test`\nsecond line';
+    await editor.getByLabel('New comment').fill(comment);
+    await editor.getByRole('button', { name: 'Comment', exact: true }).click();
+    const thread = editor.locator('ul.comments > li.comment').last();
+    await thread.locator('[data-comment-pending]').filter({ hasText: 'Not sent yet' }).waitFor();
+    await editor.getByRole('heading', { name: `Comments (${before.length + 1})` }).waitFor();
+    // Styled by splitting the text: bold and code elements, a line break, the words unchanged.
+    await expect(thread.locator('> .comment-text strong').textContent()).resolves.toBe('note');
+    await expect(thread.locator('> .comment-text code').textContent()).resolves.toBe('npm test');
+    await expect(thread.locator('> .comment-text br').count()).resolves.toBe(1);
+
+    // The reply, with @ completion by keyboard and a payload that must stay text.
+    await thread.getByRole('button', { name: 'Reply' }).first().click();
+    const replyBox = thread.getByRole('combobox', { name: /^Reply to / });
+    await replyBox.waitFor();
+    await replyBox.pressSequentially(`Thanks @${member.username.slice(0, -1)}`);
+    const list = thread.getByRole('listbox', { name: 'Members' });
+    await list.waitFor();
+    // Arrows move the active option (aria-activedescendant) until it is the member's.
+    let active = '';
+    for (let step = 0; step < 9 && active !== `@${member.username}`; step += 1) {
+      if (step > 0) await replyBox.press('ArrowDown');
+      const optionId = (await replyBox.getAttribute('aria-activedescendant')) ?? '';
+      expect(optionId).not.toBe('');
+      active = (await page.locator(`[id="${optionId}"]`).textContent()) ?? '';
+    }
+    expect(active).toBe(`@${member.username}`);
+    await page
+      .locator(`[id="${(await replyBox.getAttribute('aria-activedescendant')) ?? ''}"]`)
+      .scrollIntoViewIfNeeded();
+    await screenshot(page, 'comment-mention');
+    await replyBox.press('Enter');
+    await list.waitFor({ state: 'hidden' });
+    await expect(replyBox.inputValue()).resolves.toBe(`Thanks @${member.username} `);
+    await replyBox.pressSequentially(PAYLOAD);
+    await thread.getByRole('button', { name: 'Reply', exact: true }).last().click();
+
+    const reply = thread.locator('ul.replies > li.comment').last();
+    await reply.locator('[data-comment-pending]').filter({ hasText: 'Not sent yet' }).waitFor();
+    await expect(reply.locator('.comment-text').textContent()).resolves.toBe(
+      `Thanks @${member.username} ${PAYLOAD}`,
+    );
+    await expect(reply.locator('.comment-text .mention').textContent()).resolves.toBe(`@${member.username}`);
+    await expect(editor.locator('.comment-text img').count()).resolves.toBe(0);
+    expect(emulator.control.creates().comments).toBe(createsBefore);
+    await thread.scrollIntoViewIfNeeded();
+    await screenshot(page, 'comments-offline');
+    await inDark(page, 'comments-offline');
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    await editor.locator('[data-comment-pending]').first().waitFor({ state: 'detached', timeout: 20_000 });
+
+    // On the server once each: the comment last among the task's threads, the reply under it.
+    expect(emulator.control.creates().comments).toBe(createsBefore + 2);
+    const after = await serverThreads(task.task_id);
+    expect(after).toHaveLength(before.length + 1);
+    const sent = after[after.length - 1];
+    expect(sent?.content).toBe(comment);
+    expect(sent?.created_by).toBe(me);
+    expect(sent?.replies?.map((r) => [r.content, r.parent_comment_id])).toEqual([
+      [`Thanks @${member.username} ${PAYLOAD}`, sent?.comment_id],
+    ]);
+    // Shown under the server's ids, in the same place.
+    const shown = editor.locator('ul.comments > li.comment').last();
+    await expect(shown.getAttribute('data-comment-id')).resolves.toBe(sent?.comment_id);
+    await expect(
+      shown.locator('ul.replies > li.comment').last().getAttribute('data-comment-id'),
+    ).resolves.toBe(sent?.replies?.[0]?.comment_id);
+    await expect(shown.locator('> .comment-text').textContent()).resolves.toBe(
+      'Offline note: run npm testsecond line',
+    );
+    await expect(page.evaluate('globalThis.__injected')).resolves.toBeUndefined();
+    await editor.getByLabel('New comment').scrollIntoViewIfNeeded();
+    await screenshot(page, 'comments');
+    await inDark(page, 'comments');
+  });
+
+  test("one's own comment can be edited and deleted; another member's offers only a reply", async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    const mine = editor.locator('ul.comments > li.comment').last();
+    const reply = mine.locator('ul.replies > li.comment').first();
+    // The reply is mine too; its Edit saves through the outbox like any change.
+    await reply.getByRole('button', { name: 'Edit' }).click();
+    const box = reply.getByRole('combobox', { name: 'Edit comment' });
+    await box.fill('Edited reply');
+    await reply.getByRole('button', { name: 'Save' }).click();
+    await reply.locator('.comment-text').filter({ hasText: 'Edited reply' }).waitFor();
+    await expect
+      .poll(async () => (await serverThreads(taskId)).at(-1)?.replies?.[0]?.content, { timeout: 20_000 })
+      .toBe('Edited reply');
+
+    await reply.getByRole('button', { name: 'Delete' }).click();
+    await reply
+      .getByRole('group', { name: 'Delete this comment?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await mine.locator('ul.replies > li.comment').waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await serverThreads(taskId)).at(-1)?.replies ?? [], { timeout: 20_000 })
+      .toEqual([]);
+    await page.getByTestId('pending-count').filter({ hasText: 'All changes synced' }).waitFor();
+
+    const me = (await invokeInPage(page, 'workspace:get')).me?.username;
+    const others = editor.locator('li.comment').filter({ hasNot: page.locator('li.comment') });
+    let checked = 0;
+    for (const item of await others.all()) {
+      const author = await item.locator('.comment-meta strong').textContent();
+      if (author === me) continue;
+      checked += 1;
+      await item.locator('.comment-actions').getByRole('button', { name: 'Reply' }).waitFor();
+      await expect(
+        item.locator('.comment-actions').getByRole('button', { name: 'Edit' }).count(),
+      ).resolves.toBe(0);
+      await expect(
+        item.locator('.comment-actions').getByRole('button', { name: 'Delete' }).count(),
+      ).resolves.toBe(0);
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
