@@ -1,13 +1,14 @@
 // Comments in the task editor against the emulator: a comment and a reply
 // written offline show at once marked "Not sent yet", reach the server once
 // each and in order when the network returns, and keep their place; text that
-// looks like HTML stays text; @ completes a member's username by keyboard.
+// looks like HTML stays text; @ completes a member's username by keyboard;
+// the server's 403 on another's comment is a refused change, kept.
 // Screenshots of the editor with comments, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { hasFocus, invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -198,6 +199,51 @@ describe('comments written offline', () => {
       ).resolves.toBe(0);
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  test('Escape closes the member list and keeps the task open; Tab takes the active name', async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    const box = editor.getByRole('combobox', { name: 'New comment' });
+    const list = editor.locator('.comment-composer').last().getByRole('listbox', { name: 'Members' });
+    await box.fill('');
+    await box.pressSequentially('cc @');
+    await list.waitFor();
+    await box.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    await expect(box.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(editor.isVisible()).resolves.toBe(true);
+    // Typing on reopens it; Tab takes the active (first) name.
+    await box.pressSequentially('a');
+    await list.waitFor();
+    const first = (await list.getByRole('option').first().textContent()) ?? '';
+    expect(first.startsWith('@a')).toBe(true);
+    await box.press('Tab');
+    await expect(box.inputValue()).resolves.toBe(`cc ${first} `);
+    await expect(hasFocus(box)).resolves.toBe(true);
+    await box.fill('');
+  });
+
+  test("the server's 403 on another member's comment shows as a change it refused, nothing lost", async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    const me = (await invokeInPage(page, 'workspace:get')).me?.username;
+    const theirs = (await serverThreads(taskId)).find((c) => c.created_by !== me);
+    if (!theirs) throw new Error('the task has no comment by another member');
+    // The screen offers no edit of it; the bridge is asked directly, as a stale screen might.
+    await invokeInPage(page, 'comment:edit', { comment_id: theirs.comment_id, content: 'Not mine to edit' });
+    const item = editor.locator(`li.comment[data-comment-id="${theirs.comment_id}"]`);
+    await item
+      .locator('[data-comment-pending="failed"]')
+      .filter({ hasText: 'Not saved' })
+      .waitFor({ timeout: 20_000 });
+    await item.getByRole('button', { name: 'See pending changes' }).waitFor();
+    expect((await serverThreads(taskId)).find((c) => c.comment_id === theirs.comment_id)?.content).toBe(
+      theirs.content,
+    );
+    await item.scrollIntoViewIfNeeded();
+    await screenshot(page, 'comment-refused');
+    await inDark(page, 'comment-refused');
   });
 
   test('the page reported no errors', () => {
