@@ -2,14 +2,14 @@
 // with a composer, reply, and edit or delete of one's own comments. Every
 // write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
 import { showProblem, useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import { agoWords, timeWords } from '../vocabulary/task-words';
-import { commentLines, type CommentPiece } from './comment-text';
+import { CommentText } from './comment-body';
 import { MentionTextarea } from './mention-textarea';
 import './comments.css';
 
@@ -42,35 +42,6 @@ const PENDING_WORDS: Record<string, { label: string; hint: string; mark: string 
 
 function pendingOf(comment: Comment): string | null {
   return typeof comment.pending === 'string' && comment.pending !== 'done' ? comment.pending : null;
-}
-
-function Piece({ piece }: { piece: CommentPiece }) {
-  switch (piece.kind) {
-    case 'bold':
-      return <strong>{piece.text}</strong>;
-    case 'code':
-      return <code>{piece.text}</code>;
-    case 'mention':
-      return <span className="mention">{piece.text}</span>;
-    default:
-      return <>{piece.text}</>;
-  }
-}
-
-/** The text as React text nodes only: styled pieces and line breaks, never HTML. */
-export function CommentText({ text }: { text: string }) {
-  return (
-    <p className="comment-text">
-      {commentLines(text).map((pieces, line) => (
-        <Fragment key={line}>
-          {line > 0 ? <br /> : null}
-          {pieces.map((piece, index) => (
-            <Piece key={index} piece={piece} />
-          ))}
-        </Fragment>
-      ))}
-    </p>
-  );
 }
 
 interface ThreadContext {
