@@ -1,10 +1,10 @@
-// A person's changes to one of the other collections (mirror.sections):
+// A person's changes to one of the other collections (mirror.sections, sprints, goals, milestones):
 // creates, edits and deletes queued through the outbox's kind for it
 // (db/outbox-kinds/), and the collection as screens show it, with what still
 // waits applied (a new one at once under its temporary id, marked `pending`).
 import type { Database } from 'better-sqlite3';
 import { COLLECTIONS, type OtherCollection } from './collections';
-import { NotInMirrorError } from './mirror-errors';
+import { InvalidEditError, NotInMirrorError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import { isTemporaryId, type Outbox, type OutboxState } from './outbox';
 import type { TaskObject } from './task-columns';
@@ -19,10 +19,14 @@ export class CollectionWrites {
     private readonly outbox: Outbox,
     private readonly entityType: string,
     private readonly collection: OtherCollection,
+    /** The field naming the parent its routes need (a sprint's `team_id`), taken from a stored row. */
+    private readonly parentField: string | null = null,
   ) {}
 
   /** Queues a new one; shown at once under a temporary id. `parentId`: what its routes need (a sprint's team). */
   create(fields: TaskObject, parentId: string | null = null): { id: string; opId: string } {
+    if (this.parentField !== null && parentId === null)
+      throw new InvalidEditError(this.parentField, 'is required to create one');
     return this.tx.write(() => {
       const created = this.outbox.queueNew(this.entityType, parentId, fields);
       return { id: created.entityId, opId: created.opId };
@@ -33,6 +37,7 @@ export class CollectionWrites {
   edit(id: string, patch: TaskObject): { opId: string } | null {
     return this.tx.write(() => {
       const current = this.current(id);
+      if (this.parentField !== null && current.parentId === null) throw new NotInMirrorError('resource', id);
       return this.outbox.queueEdit({ entityType: this.entityType, entityId: id, ...current }, patch);
     });
   }
@@ -47,6 +52,7 @@ export class CollectionWrites {
         current.parentId,
         current.server !== null,
         current.etag,
+        current.server ?? {},
       );
     });
   }
@@ -74,7 +80,13 @@ export class CollectionWrites {
           continue;
         }
         const resource =
-          byId.get(op.entityId) ?? (op.kind === 'create' ? { [spec.idField]: op.entityId } : null);
+          byId.get(op.entityId) ??
+          (op.kind === 'create'
+            ? {
+                [spec.idField]: op.entityId,
+                ...(this.parentField === null ? {} : { [this.parentField]: op.parentId }),
+              }
+            : null);
         if (resource === null) continue;
         byId.set(op.entityId, { ...resource, ...op.patch, pending: op.state });
       }
@@ -100,6 +112,8 @@ export class CollectionWrites {
     const server = row === undefined ? null : (JSON.parse(row.raw_json) as TaskObject);
     let effective: TaskObject = { ...(server ?? {}) };
     for (const op of ops) effective = { ...effective, ...op.patch };
-    return { parentId: ops[0]?.parentId ?? null, effective, server, etag: row?.etag ?? null };
+    const stored = this.parentField === null ? undefined : server?.[this.parentField];
+    const parentId = ops[0]?.parentId ?? (typeof stored === 'string' ? stored : null);
+    return { parentId, effective, server, etag: row?.etag ?? null };
   }
 }

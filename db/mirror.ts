@@ -64,6 +64,10 @@ export class Mirror {
   readonly comments: MirrorComments;
   /** A person's section changes (queued through the outbox) and the sections with them applied. */
   readonly sections: CollectionWrites;
+  /** Sprints (created under a team, edited, completed; no delete), goals and milestones (under a project). */
+  readonly sprints: CollectionWrites;
+  readonly goals: CollectionWrites;
+  readonly milestones: CollectionWrites;
   /** The pull's passes over lists and the pages that land in them. */
   readonly passes: MirrorPasses;
   /** The stored resources of the other collections. */
@@ -142,6 +146,9 @@ export class Mirror {
     this.collections = new MirrorCollections(db, tx, this.kysely);
     this.comments = new MirrorComments(db, tx, this.outbox);
     this.sections = new CollectionWrites(db, tx, this.outbox, 'section', 'sections');
+    this.sprints = new CollectionWrites(db, tx, this.outbox, 'sprint', 'sprints', 'team_id');
+    this.goals = new CollectionWrites(db, tx, this.outbox, 'goal', 'goals', 'project_id');
+    this.milestones = new CollectionWrites(db, tx, this.outbox, 'milestone', 'milestones', 'project_id');
     // A first load cut short: if its pass is not running any more, finish its build.
     const firstLoad = syncPasses.row('tasks', '');
     if (hasDeferredSortIndexes(db) && !(firstLoad?.state === 'running' && firstLoad.partial === 0)) {

@@ -10,12 +10,16 @@ import type { Database, Statement } from 'better-sqlite3';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import { commentWriteKind } from './outbox-kinds/comment';
+import { goalWriteKind } from './outbox-kinds/goal';
+import { milestoneWriteKind } from './outbox-kinds/milestone';
 import { sectionWriteKind } from './outbox-kinds/section';
+import { sprintWriteKind } from './outbox-kinds/sprint';
 import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
 import { taskWriteKind } from './outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { ConflictsTable, OutboxRow } from './schema';
 import type { TaskObject } from './task-columns';
+import { storedTaskJson } from './task-json';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
 
@@ -258,11 +262,26 @@ export class Outbox {
     this.entityOpsOf = db.prepare(
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
+    // A goal or milestone deleted on the service leaves its tasks unfiled there; their server copies follow at once.
+    const unfileTasks = (field: 'goal_id' | 'milestone_id', id: string): void => {
+      const filed = db.prepare(`SELECT task_id FROM tasks WHERE ${field} = ?`).all(id) as {
+        task_id: string;
+      }[];
+      for (const { task_id: taskId } of filed) {
+        const existing = store.byId(taskId);
+        if (existing?.server_json == null) continue;
+        const server = { ...(JSON.parse(existing.server_json) as TaskObject), [field]: null };
+        overlay.writeServerCopy(existing, server, storedTaskJson(server), existing.etag, existing.seen_pass);
+      }
+    };
     this.kinds = new Map(
       [
         taskWriteKind(db, store, overlay, runningTaskPass),
         commentWriteKind(db, () => this.now()),
         sectionWriteKind(db, () => this.now()),
+        sprintWriteKind(db, () => this.now()),
+        goalWriteKind(db, () => this.now(), unfileTasks),
+        milestoneWriteKind(db, () => this.now(), unfileTasks),
       ].map((k) => [k.entityType, k]),
     );
   }
@@ -452,9 +471,13 @@ export class Outbox {
     parentId: string | null,
     onServer: boolean,
     etag: string | null,
+    /** The version deleted, as the mirror has it (a collection's row): told apart from one changed since. */
+    base: TaskObject = {},
   ): { opId: string } | null {
     this.inWrite('queueRemoval');
     const kind = this.kind(entityType);
+    // A kind the service cannot delete (sprints) refuses here, before anything is queued.
+    kind.checkEdit({}, 'delete');
     const ops = this.entityOpsOf.all(entityType, entityId);
     const unsent = (op: OutboxRow) => op.state === 'queued' && op.attempts === 0;
     if (!onServer && ops.every(unsent)) {
@@ -466,7 +489,18 @@ export class Outbox {
     for (const op of ops) if (op.kind === 'update' && unsent(op)) this.deleteOp.run(op.op_id);
     const opId = randomUUID();
     const at = this.now();
-    this.insertOp.run(opId, entityType, entityId, parentId, 'delete', '{}', etag, '{}', at, at);
+    this.insertOp.run(
+      opId,
+      entityType,
+      entityId,
+      parentId,
+      'delete',
+      '{}',
+      etag,
+      JSON.stringify(base),
+      at,
+      at,
+    );
     kind.refresh(entityId);
     return { opId };
   }

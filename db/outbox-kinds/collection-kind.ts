@@ -4,6 +4,8 @@
 // a delete removes it, and a temporary resource is never stored (screens see it
 // through CollectionWrites, which applies the outbox on read).
 import type { Database } from 'better-sqlite3';
+import type { z } from 'zod';
+import { InvalidEditError } from '../mirror-errors';
 import { checkResource, COLLECTIONS, columnValues, type OtherCollection } from '../collections';
 import type { TaskObject } from '../task-columns';
 import type { MirrorWriteKind, OutboxOpKind } from './mirror-kind';
@@ -17,6 +19,26 @@ export interface CollectionKindSpec {
   scopeOf(resource: TaskObject, parentId: string | null): string;
   /** The fields a re-create sends, from the person's values or the row's. */
   createFields: readonly string[];
+  /** Its delete went through: what else the service changed with it (a goal's tasks unfiled). */
+  afterRemove?: (id: string) => void;
+}
+
+/**
+ * An edit checked against the protocol's body schemas: the first issue becomes
+ * a clear error naming its field (an unknown field names itself).
+ */
+export function checkBySchemas(
+  schemas: { create: z.ZodType; update: z.ZodType },
+  patch: TaskObject,
+  kind: OutboxOpKind,
+): void {
+  if (kind === 'delete') return;
+  const parsed = (kind === 'create' ? schemas.create : schemas.update).safeParse(patch);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const field =
+    issue?.code === 'unrecognized_keys' ? String(issue.keys[0]) : String(issue?.path[0] ?? 'name');
+  throw new InvalidEditError(field, issue?.message ?? 'is not valid');
 }
 
 export function collectionWriteKind(
@@ -37,6 +59,9 @@ export function collectionWriteKind(
     const row = db.prepare(`SELECT raw_json FROM ${table.table} WHERE ${table.idField} = ?`).get(id) as
       { raw_json: string } | undefined;
     return row === undefined ? null : (JSON.parse(row.raw_json) as TaskObject);
+  };
+  const deleteRow = (id: string): void => {
+    db.prepare(`DELETE FROM ${table.table} WHERE ${table.idField} = ?`).run(id);
   };
   return {
     entityType: spec.entityType,
@@ -62,11 +87,12 @@ export function collectionWriteKind(
     },
     renameRow: () => undefined,
     removeRow(id) {
-      db.prepare(`DELETE FROM ${table.table} WHERE ${table.idField} = ?`).run(id);
+      deleteRow(id);
+      spec.afterRemove?.(id);
     },
     markGone: () => undefined,
     dropGone(id, othersPending) {
-      if (!othersPending) this.removeRow(id, null);
+      if (!othersPending) deleteRow(id);
     },
     afterDrop: () => undefined,
     takeBackForRecreate(row, values) {
@@ -77,7 +103,7 @@ export function collectionWriteKind(
       };
       const body: TaskObject = {};
       for (const field of spec.createFields) if (current[field] !== undefined) body[field] = current[field];
-      this.removeRow(row.entity_id, row.parent_id);
+      deleteRow(row.entity_id);
       return body;
     },
   };

@@ -7,7 +7,12 @@ import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema 
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
 import { meSchema } from '../../protocol/me';
-import { milestoneSchema } from '../../protocol/milestone';
+import { acknowledgementSchema } from '../../protocol/acknowledgement';
+import {
+  type MilestoneCreateBody,
+  type MilestoneUpdateBody,
+  milestoneSchema,
+} from '../../protocol/milestone';
 import { organizationSchema } from '../../protocol/organization';
 import { organizationMemberSchema } from '../../protocol/organization-member';
 import { projectSchema } from '../../protocol/project';
@@ -255,6 +260,29 @@ export const milestoneOperations = {
   list: listOperation('milestones.list', milestoneSchema, (p: { projectId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/milestones`,
   })),
+  get: readOperation('milestones.get', milestoneSchema, (p: { projectId: string; milestoneId: string }) => ({
+    path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
+  })),
+  create: createOperation<z.infer<typeof milestoneSchema>, MilestoneCreateBody, { projectId: string }>(
+    'milestones.create',
+    milestoneSchema,
+    (p) => ({ path: `/v1/projects/${seg(p.projectId)}/milestones` }),
+  ),
+  update: updateOperation<
+    z.infer<typeof milestoneSchema>,
+    MilestoneUpdateBody,
+    { projectId: string; milestoneId: string }
+  >('milestones.update', milestoneSchema, (p) => ({
+    path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
+  })),
+  /** Answers an Acknowledgement (gaps.md); the milestone's tasks are unfiled. */
+  delete: deleteOperation(
+    'milestones.delete',
+    acknowledgementSchema,
+    (p: { projectId: string; milestoneId: string }) => ({
+      path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
+    }),
+  ),
 };
 
 export const taskOperations = {

@@ -4,6 +4,7 @@
 // under its key. A 412 is merged per field against the edit's base; what cannot
 // be merged waits for the person as a conflict. Where each kind's requests go
 // is the kind's own (kinds/); everything else here is the same for all.
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
 import { ApiError, NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
@@ -413,6 +414,24 @@ export class Pusher {
       return;
     }
     await this.store.landServerCopy(op, theirs);
+    if (onlyDerivedChanged(op, theirs)) {
+      // Only counts the service derives changed (tasks filed since): delete that version, once.
+      try {
+        await pushKindOf(op.entityType).remove(
+          this.api,
+          op,
+          this.requestOptions(state, { ifMatch: theirs.etag }),
+        );
+        await this.store.settle(op.opId, null);
+        this.accepted(state, op, op.entityId);
+        return;
+      } catch (error) {
+        if (!(error instanceof ProblemError && error.status === 412)) {
+          await this.failed(op, op, error, state);
+          return;
+        }
+      }
+    }
     const problem = {
       status: 412,
       type: 'edited-remotely',
@@ -576,4 +595,16 @@ function isRefusal(error: ProblemError): boolean {
   if (error.status === 429 || error.status >= 500) return false;
   if (error.status === 409 && error.type === 'idempotency-key-in-flight') return false;
   return error.status >= 400;
+}
+
+/** A delete's version (its base) and the server's differ only in fields the kind's service derives. */
+function onlyDerivedChanged(op: PushOp, theirs: ServerTask): boolean {
+  const derived = pushKindOf(op.entityType).derivedFields;
+  if (derived === undefined || Object.keys(op.baseValues).length === 0) return false;
+  const fields = new Set([...Object.keys(op.baseValues), ...Object.keys(theirs.task)]);
+  for (const field of fields) {
+    if (derived.includes(field)) continue;
+    if (!isDeepStrictEqual(op.baseValues[field] ?? null, theirs.task[field] ?? null)) return false;
+  }
+  return true;
 }

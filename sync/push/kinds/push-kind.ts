@@ -17,6 +17,12 @@ export interface PushKind {
   readonly writeScope: string;
   /** The contract's name of its delete (told in a held delete's error). */
   readonly deleteName: string;
+  /**
+   * Fields the service derives from other resources (a goal's task counts),
+   * part of its ETag: a delete refused with 412 where nothing else changed
+   * deletes the new version instead of waiting for the person.
+   */
+  readonly derivedFields?: readonly string[];
   /** Its create body names the organization (the pusher learns it before claiming the operation). */
   readonly needsOrgId: boolean;
   /** Sends a create under its `Idempotency-Key`; `orgId` is null unless the kind needs it. */

@@ -1,12 +1,17 @@
 // Every writable kind the pusher knows, by the outbox's entity_type. Adding a
 // kind is a file beside these and one line here.
 import { commentPushKind } from './comment';
+import { goalPushKind } from './goal';
+import { milestonePushKind } from './milestone';
 import type { PushKind } from './push-kind';
 import { sectionPushKind } from './section';
+import { sprintPushKind } from './sprint';
 import { taskPushKind } from './task';
 
 const KINDS: ReadonlyMap<string, PushKind> = new Map(
-  [taskPushKind, commentPushKind, sectionPushKind].map((kind) => [kind.entityType, kind]),
+  [taskPushKind, commentPushKind, sectionPushKind, sprintPushKind, goalPushKind, milestonePushKind].map(
+    (kind) => [kind.entityType, kind],
+  ),
 );
 
 /** The kind of an operation; an entity type this version does not know is an error (never sent as a task). */

@@ -1,0 +1,28 @@
+// Goals as a writable kind (gaps.md "Writes beyond tasks"): created under a
+// project (the operation's parent), edited, closed and reopened by merge-patch
+// with If-Match; the delete is soft and the service unfiles the goal's tasks,
+// which the mirror does too once the delete went through.
+import type { Database } from 'better-sqlite3';
+import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal';
+import { checkBySchemas, collectionWriteKind } from './collection-kind';
+import type { MirrorWriteKind } from './mirror-kind';
+
+export const GOAL_ENTITY = 'goal';
+
+const schemas = { create: goalCreateBodySchema.strict(), update: goalUpdateBodySchema.strict() };
+
+export function goalWriteKind(
+  db: Database,
+  now: () => string,
+  unfileTasks: (field: 'goal_id', id: string) => void,
+): MirrorWriteKind {
+  return collectionWriteKind(db, now, {
+    entityType: GOAL_ENTITY,
+    collection: 'goals',
+    checkEdit: (patch, kind) => checkBySchemas(schemas, patch, kind),
+    // Pulled grouped for the whole organization (sync/pull/resources/goals.ts), scope ''.
+    scopeOf: () => '',
+    createFields: ['name', 'description', 'target_date', 'position'],
+    afterRemove: (id) => unfileTasks('goal_id', id),
+  });
+}

@@ -1,0 +1,207 @@
+// Sprints through the one outbox, against the emulator with a real mirror:
+// created and edited offline (one create), a rename racing the peer's rename
+// settled in the three-way structure while a field that does not collide
+// merges, an active name collision (409) kept as a fixable failure, both end
+// date and length refused before queuing, a task filed into a sprint still
+// queued, and completing.
+import { afterEach, describe, expect, test } from 'vitest';
+import { InvalidEditError } from '../../db/mirror-errors';
+import { sprintOperations, teamOperations } from '../api/operations';
+import type { ApiClient } from '../api/api-client';
+import { type PushFixture, startPushFixture } from './testing/push-fixture';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+const sprintWrites = (f: PushFixture) =>
+  f.emulator.control
+    .requests()
+    .filter((r) => r.method !== 'GET' && r.path.includes('/sprints'))
+    .map((r) => `${r.method} ${r.status}`);
+
+/** The team the peer (grace) is a member of. */
+async function platformTeam(f: PushFixture): Promise<string> {
+  const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('teams.list answered 304');
+  const team = page.body.data.find((t) => t.name === 'Platform');
+  if (!team) throw new Error('no Platform team in the seed');
+  return team.team_id;
+}
+
+function peer(f: PushFixture): ApiClient {
+  return f.apiWith(
+    f.emulator.control.mintToken({
+      principalUserId: f.emulator.peer.user_id,
+      scopes: ['teams:read', 'teams:write'],
+    }).token,
+  );
+}
+
+async function serverSprint(api: ApiClient, teamId: string, sprintId: string) {
+  const answer = await api.read(sprintOperations.get, { teamId, sprintId });
+  if (answer.status !== 200) throw new Error('sprints.get answered 304');
+  return { sprint: answer.body, etag: answer.etag };
+}
+
+async function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
+  f.mirror.sprints.create({ name, start_date: '2027-01-04', duration_weeks: 2 }, teamId);
+  await f.pusher.pushAll();
+  const id = f.mirror.sprints.list(teamId).find((s) => s.name === name)?.sprint_id;
+  if (typeof id !== 'string' || id.startsWith('local-')) throw new Error('the sprint did not land');
+  f.emulator.control.clearRequests();
+  return id;
+}
+
+describe('sprints written offline', () => {
+  test('a sprint created and edited offline is one create with the last values, under its team', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const created = f.mirror.sprints.create(
+      { name: 'Sprint 12', start_date: '2027-01-04', duration_weeks: 2 },
+      teamId,
+    );
+    expect(f.mirror.sprints.edit(created.id, { goal: 'ship search' })).toEqual({ opId: created.opId });
+    expect(f.mirror.sprints.list(teamId)).toContainEqual(
+      expect.objectContaining({
+        sprint_id: created.id,
+        team_id: teamId,
+        goal: 'ship search',
+        pending: 'queued',
+      }),
+    );
+    await f.pusher.pushAll();
+    expect(sprintWrites(f)).toEqual(['POST 201']);
+    const shown = f.mirror.sprints.list(teamId).find((s) => s.name === 'Sprint 12');
+    expect(shown?.sprint_id).not.toMatch(/^local-/);
+    expect(shown?.pending).toBeUndefined();
+    const { sprint } = await serverSprint(f.api, teamId, shown?.sprint_id as string);
+    expect(sprint).toMatchObject({ name: 'Sprint 12', goal: 'ship search', team_id: teamId });
+  });
+
+  test('the peer renamed the same sprint: a three-way conflict; a goal set here merges without one', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const id = await pushedSprint(f, teamId, 'Sprint 20');
+    const other = peer(f);
+    const { etag } = await serverSprint(other, teamId, id);
+    await other.update(
+      sprintOperations.update,
+      { teamId, sprintId: id },
+      { name: 'Sprint 20b' },
+      { ifMatch: etag },
+    );
+
+    f.mirror.sprints.edit(id, { name: 'Sprint twenty', goal: 'ship it' });
+    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+    const conflicts = f.mirror.outbox.conflicts('open');
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        entityType: 'sprint',
+        field: 'name',
+        base: 'Sprint 20',
+        mine: 'Sprint twenty',
+        theirs: 'Sprint 20b',
+      }),
+    ]);
+    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'mine' });
+    await f.pusher.pushAll();
+    expect((await serverSprint(f.api, teamId, id)).sprint).toMatchObject({
+      name: 'Sprint twenty',
+      goal: 'ship it',
+    });
+    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('a stale If-Match on a field nobody else changed merges per field (412 then 200), no conflict', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const id = await pushedSprint(f, teamId, 'Sprint 21');
+    const other = peer(f);
+    const { etag } = await serverSprint(other, teamId, id);
+    await other.update(
+      sprintOperations.update,
+      { teamId, sprintId: id },
+      { name: 'Sprint 21b' },
+      { ifMatch: etag },
+    );
+    f.emulator.control.clearRequests();
+    f.mirror.sprints.edit(id, { goal: 'fewer bugs' });
+    expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(sprintWrites(f)).toEqual(['PATCH 412', 'PATCH 200']);
+    expect((await serverSprint(f.api, teamId, id)).sprint).toMatchObject({
+      name: 'Sprint 21b',
+      goal: 'fewer bugs',
+    });
+  });
+
+  test('completing a sprint sends status completed and shows who completed it', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const id = await pushedSprint(f, teamId, 'Sprint 22');
+    f.mirror.sprints.edit(id, { status: 'completed' });
+    await f.pusher.pushAll();
+    expect(sprintWrites(f)).toEqual(['PATCH 200']);
+    expect(f.mirror.sprints.list(teamId).find((s) => s.sprint_id === id)).toMatchObject({
+      status: 'completed',
+      completed_by: f.emulator.me.username,
+    });
+  });
+
+  test('a name colliding with an active sprint (409) waits as a fixable failure; retried with another name it lands', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    await pushedSprint(f, teamId, 'Sprint 30');
+    const dup = f.mirror.sprints.create(
+      { name: 'sprint 30', start_date: '2027-02-01', duration_weeks: 1 },
+      teamId,
+    );
+    expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
+    expect(f.mirror.outbox.op(dup.opId)).toMatchObject({ state: 'failed', lastProblem: { status: 409 } });
+    const retried = f.mirror.outbox.retry(dup.opId, { name: 'Sprint 31' });
+    await f.pusher.pushAll();
+    expect(f.mirror.outbox.op(retried).state).toBe('done');
+    expect(f.mirror.sprints.list(teamId).map((s) => s.name)).toEqual(
+      expect.arrayContaining(['Sprint 30', 'Sprint 31']),
+    );
+  });
+
+  test('an end date with a length in weeks is refused before queuing, with a clear error; nothing is queued', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const both = { name: 'Sprint 40', start_date: '2027-01-04', end_date: '2027-01-18', duration_weeks: 2 };
+    expect(() => f.mirror.sprints.create(both, teamId)).toThrow(InvalidEditError);
+    expect(() => f.mirror.sprints.create(both, teamId)).toThrow(/end_date or duration_weeks, not both/);
+    expect(() => f.mirror.sprints.create({ name: 'x', start_date: '2027-01-04' }, null)).toThrow(/team_id/);
+    expect(f.mirror.outbox.list()).toEqual([]);
+  });
+
+  test('a sprint cannot be deleted (the service has none): refused before queuing', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const id = await pushedSprint(f, teamId, 'Sprint 41');
+    expect(() => f.mirror.sprints.delete(id)).toThrow(/complete it instead/);
+    expect(f.mirror.outbox.list(['queued'])).toEqual([]);
+  });
+
+  test('a task filed into a sprint still queued is sent after it, with the server id in its patch', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const [taskId] = f.taskIds(1);
+    await f.loadTasks([taskId as string]);
+    const sprint = f.mirror.sprints.create(
+      { name: 'Sprint 50', start_date: '2027-03-01', duration_weeks: 2 },
+      teamId,
+    );
+    f.mirror.tasks.edit(taskId as string, { sprint_id: sprint.id });
+    expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(sprint.id);
+    await f.pusher.pushAll();
+    const landed = f.mirror.sprints.list(teamId).find((s) => s.name === 'Sprint 50')?.sprint_id as string;
+    expect(landed).not.toMatch(/^local-/);
+    expect(f.emulator.control.task(taskId as string)?.sprint_id).toBe(landed);
+    expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(landed);
+    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+});
