@@ -1,0 +1,150 @@
+// Goals through the one outbox, against the emulator with a real mirror:
+// created and edited offline (one create), a rename racing the peer's rename
+// settled in the three-way structure, a field that does not collide merged,
+// closing, a soft delete that unfiles the goal's tasks in the mirror too, and
+// bad input refused before queuing.
+import { afterEach, describe, expect, test } from 'vitest';
+import { InvalidEditError } from '../../db/mirror-errors';
+import { goalOperations, projectOperations } from '../api/operations';
+import type { ApiClient } from '../api/api-client';
+import { type PushFixture, startPushFixture } from './testing/push-fixture';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+const goalWrites = (f: PushFixture) =>
+  f.emulator.control
+    .requests()
+    .filter((r) => r.method !== 'GET' && r.path.includes('/goals'))
+    .map((r) => `${r.method} ${r.status}`);
+
+/** A project both the main member and the peer can change. */
+async function sharedProject(f: PushFixture): Promise<string> {
+  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('projects.list answered 304');
+  const project = page.body.data.find((p) => p.status === 'active');
+  if (!project) throw new Error('no active project in the seed');
+  return project.project_id;
+}
+
+function peer(f: PushFixture): ApiClient {
+  return f.apiWith(
+    f.emulator.control.mintToken({
+      principalUserId: f.emulator.peer.user_id,
+      scopes: ['projects:read', 'projects:write'],
+    }).token,
+  );
+}
+
+async function serverGoal(api: ApiClient, projectId: string, goalId: string) {
+  const answer = await api.read(goalOperations.get, { projectId, goalId });
+  if (answer.status !== 200) throw new Error('goals.get answered 304');
+  return { goal: answer.body, etag: answer.etag };
+}
+
+async function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
+  f.mirror.goals.create({ name }, projectId);
+  await f.pusher.pushAll();
+  const id = f.mirror.goals.list().find((g) => g.name === name)?.goal_id;
+  if (typeof id !== 'string' || id.startsWith('local-')) throw new Error('the goal did not land');
+  f.emulator.control.clearRequests();
+  return id;
+}
+
+describe('goals written offline', () => {
+  test('a goal created and edited offline is one create with the last values, under its project', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    const created = f.mirror.goals.create({ name: 'Launch' }, projectId);
+    expect(f.mirror.goals.edit(created.id, { target_date: '2027-06-30' })).toEqual({ opId: created.opId });
+    expect(f.mirror.goals.list()).toContainEqual(
+      expect.objectContaining({ goal_id: created.id, project_id: projectId, pending: 'queued' }),
+    );
+    await f.pusher.pushAll();
+    expect(goalWrites(f)).toEqual(['POST 201']);
+    const shown = f.mirror.goals.list().find((g) => g.name === 'Launch');
+    expect(shown?.goal_id).not.toMatch(/^local-/);
+    expect(shown?.pending).toBeUndefined();
+    expect((await serverGoal(f.api, projectId, shown?.goal_id as string)).goal).toMatchObject({
+      name: 'Launch',
+      target_date: '2027-06-30',
+    });
+  });
+
+  test('the peer renamed the same goal: a three-way conflict on the name; the description merges', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    const id = await pushedGoal(f, projectId, 'Launch v2');
+    const other = peer(f);
+    const { etag } = await serverGoal(other, projectId, id);
+    await other.update(
+      goalOperations.update,
+      { projectId, goalId: id },
+      { name: 'Go live' },
+      { ifMatch: etag },
+    );
+
+    f.mirror.goals.edit(id, { name: 'Ship v2', description: 'all of it' });
+    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+    const conflicts = f.mirror.outbox.conflicts('open');
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        entityType: 'goal',
+        field: 'name',
+        base: 'Launch v2',
+        mine: 'Ship v2',
+        theirs: 'Go live',
+      }),
+    ]);
+    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'theirs' });
+    await f.pusher.pushAll();
+    expect((await serverGoal(f.api, projectId, id)).goal).toMatchObject({
+      name: 'Go live',
+      description: 'all of it',
+    });
+    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('closing a goal sends status closed; reopening sends open', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    const id = await pushedGoal(f, projectId, 'Close me');
+    f.mirror.goals.edit(id, { status: 'closed' });
+    await f.pusher.pushAll();
+    expect(f.mirror.goals.list().find((g) => g.goal_id === id)).toMatchObject({ status: 'closed' });
+    f.mirror.goals.edit(id, { status: 'open' });
+    await f.pusher.pushAll();
+    expect(goalWrites(f)).toEqual(['PATCH 200', 'PATCH 200']);
+    expect((await serverGoal(f.api, projectId, id)).goal.status).toBe('open');
+  });
+
+  test('a soft delete unfiles the goal’s tasks in the mirror as on the service', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    const id = await pushedGoal(f, projectId, 'Doomed');
+    const [taskId] = f.taskIds(1);
+    await f.loadTasks([taskId as string]);
+    f.mirror.tasks.edit(taskId as string, { project_id: projectId, goal_id: id });
+    await f.pusher.pushAll();
+    expect(f.mirror.tasks.get(taskId as string)?.task.goal_id).toBe(id);
+
+    f.mirror.goals.delete(id);
+    expect(f.mirror.goals.list().map((g) => g.goal_id)).not.toContain(id);
+    await f.pusher.pushAll();
+    expect(goalWrites(f)).toContain('DELETE 200');
+    expect(f.emulator.control.task(taskId as string)?.goal_id).toBeNull();
+    expect(f.mirror.tasks.get(taskId as string)?.task.goal_id).toBeNull();
+    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('a name over 200 characters or an unknown field is refused before queuing', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    expect(() => f.mirror.goals.create({ name: 'x'.repeat(201) }, projectId)).toThrow(InvalidEditError);
+    expect(() => f.mirror.goals.create({ name: 'ok', colour: 'red' }, projectId)).toThrow(/colour/);
+    expect(f.mirror.outbox.list()).toEqual([]);
+  });
+});
