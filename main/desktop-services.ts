@@ -179,7 +179,13 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
   const openFromNotification = async ({ open }: DesktopNotification) => {
     shell.showWindow();
     if (accounts.current()?.id !== open.accountId) await accounts.switchTo(open.accountId);
-    gate.emit('notification:open', { account_id: open.accountId, task_id: open.taskId });
+    gate.emit('notification:open', {
+      account_id: open.accountId,
+      task_id: open.taskId,
+      ...(open.conflict
+        ? { conflict: { entity_type: open.conflict.entityType, entity_id: open.conflict.entityId } }
+        : {}),
+    });
   };
 
   let updates: UpdateController | null = null;

@@ -55,6 +55,8 @@ export const diagnosticsSchema = z.object({
 export const notificationOpenSchema = z.object({
   account_id: z.string(),
   task_id: z.string().nullable(),
+  /** A conflict on a resource that is not a task (a section): its conflict view opens instead of a task. */
+  conflict: z.object({ entity_type: z.string(), entity_id: z.string() }).optional(),
 });
 
 /** Whether syncing is paused (for every account: polling and pushes stop until resumed; not kept across restarts). */

@@ -20,10 +20,19 @@ export interface ChangeCandidate {
 
 /** A queued edit that met a change it cannot merge (push's `conflict` event). */
 export interface ConflictCandidate {
+  /** The task a click opens (a comment's task); '' for a resource that is not on a task (`resource`). */
   taskId: string;
   title: string;
+  /** A resource of another kind than task or comment (a section): a click opens its conflict, never a task. */
+  resource?: ConflictResource;
   conflict: 'edited' | 'deleted-remotely';
   fields: readonly string[];
+}
+
+/** A resource of another kind, by kind and id (the conflict view's target). */
+export interface ConflictResource {
+  entityType: string;
+  entityId: string;
 }
 
 /** What the OS shows, and what clicking it opens. */
@@ -34,7 +43,7 @@ export interface DesktopNotification {
   title: string;
   body: string;
   /** Clicking opens this account and task; `taskId` null opens the app on the account. */
-  open: { accountId: string; taskId: string | null };
+  open: { accountId: string; taskId: string | null; conflict?: ConflictResource };
   /** Feed entries it stands for: marked seen when it is clicked. */
   feedIds: number[];
   /** How many changes it stands for. */
@@ -108,14 +117,16 @@ function describeChange(candidate: ChangeCandidate): { title: string; body: stri
 }
 
 function describeConflict(conflict: ConflictCandidate): { title: string; body: string } {
+  // A section (or another kind not on a task) is named as what it is: "Section ‘Later’".
+  const what =
+    conflict.resource === undefined
+      ? quoted(conflict.title)
+      : `${conflict.resource.entityType.charAt(0).toUpperCase()}${conflict.resource.entityType.slice(1)} ${quoted(conflict.title)}`;
   if (conflict.conflict === 'deleted-remotely') {
-    return {
-      title: 'Your edit needs you',
-      body: `${quoted(conflict.title)} was deleted on the server while you edited it`,
-    };
+    return { title: 'Your edit needs you', body: `${what} was deleted on the server while you edited it` };
   }
   const fields = conflict.fields.length > 0 ? conflict.fields.join(', ') : 'fields';
-  return { title: 'Your edit needs you', body: `${quoted(conflict.title)}: ${fields} changed on both sides` };
+  return { title: 'Your edit needs you', body: `${what}: ${fields} changed on both sides` };
 }
 
 const SUMMARY_TITLES: Readonly<Record<NotifyKind, (n: number) => string>> = {
@@ -131,6 +142,7 @@ interface Pending {
   title: string;
   text: { title: string; body: string };
   feedIds: number[];
+  resource?: ConflictResource;
 }
 
 export function decideNotifications(input: DecisionInput): NotificationDecision {
@@ -177,6 +189,7 @@ export function decideNotifications(input: DecisionInput): NotificationDecision 
       title: c.title,
       text: describeConflict(c),
       feedIds: [],
+      ...(c.resource === undefined ? {} : { resource: c.resource }),
     })),
   ];
 
@@ -198,7 +211,7 @@ export function decideNotifications(input: DecisionInput): NotificationDecision 
   // One notification per kind and task: a task assigned twice in one poll is one change to the person.
   const merged = new Map<string, Pending>();
   for (const candidate of shown) {
-    const key = `${candidate.kind}\u0000${candidate.taskId}`;
+    const key = `${candidate.kind}\u0000${candidate.resource === undefined ? candidate.taskId : `${candidate.resource.entityType}:${candidate.resource.entityId}`}`;
     const existing = merged.get(key);
     if (existing) {
       existing.feedIds.push(...candidate.feedIds);
@@ -237,11 +250,14 @@ export function decideNotifications(input: DecisionInput): NotificationDecision 
 
 function single(accountId: string, p: Pending): DesktopNotification {
   return {
-    tag: `${accountId}:${p.kind}:${p.taskId}`,
+    tag: `${accountId}:${p.kind}:${p.resource === undefined ? p.taskId : `${p.resource.entityType}:${p.resource.entityId}`}`,
     kind: p.kind,
     title: p.text.title,
     body: p.text.body,
-    open: { accountId, taskId: p.taskId },
+    open:
+      p.resource === undefined
+        ? { accountId, taskId: p.taskId }
+        : { accountId, taskId: null, conflict: p.resource },
     feedIds: p.feedIds,
     count: 1,
   };

@@ -2,7 +2,7 @@
 // into a real mirror file, peer changes, our own pushed edits and a conflict,
 // and what gets displayed and marked seen.
 import { afterEach, expect, test } from 'vitest';
-import { taskCommentOperations } from '../api/operations';
+import { sectionOperations, taskCommentOperations } from '../api/operations';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
@@ -116,6 +116,33 @@ test('a conflict on my comment is announced on its task', async () => {
   f.mirror.comments.edit(commentId, 'Mine');
   await f.engine.syncOnce();
   expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', mine.task_id]]);
+});
+
+test('a conflict on a section is announced by the section’s name and opens its conflict, never a task of its id', async () => {
+  const { f, shown } = await setUp();
+  await f.engine.syncOnce();
+  f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
+  await f.engine.syncOnce();
+  const sectionId = f.mirror.sections.list().find((s) => s.name === 'Parked ideas')?.section_id as string;
+  const otherDevice = f.apiWith(
+    f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
+  );
+  const current = await otherDevice.read(sectionOperations.get, { sectionId });
+  await otherDevice.update(
+    sectionOperations.update,
+    { sectionId },
+    { name: 'Soon' },
+    { ifMatch: current.etag },
+  );
+  f.mirror.sections.edit(sectionId, { name: 'Next week' });
+  await f.engine.syncOnce();
+  expect(shown.flat()).toEqual([
+    expect.objectContaining({
+      kind: 'task-conflict',
+      body: 'Section “Soon”: name changed on both sides',
+      open: { accountId: 'acc_1', taskId: null, conflict: { entityType: 'section', entityId: sectionId } },
+    }),
+  ]);
 });
 
 test('with assignments switched off, five assignments show nothing and all five stay unseen', async () => {

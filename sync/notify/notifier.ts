@@ -15,8 +15,14 @@ import type { NotificationSettings } from './notification-settings';
 
 /** What the notifier reads of a mirror; db/'s Mirror has it. */
 export interface NotifierMirror {
-  /** Which task a comment's operation is on (its parent). */
-  readonly outbox: { op(opId: string): { parentId: string | null } };
+  /** Which task a comment's operation is on (its parent); a section's name as the operation last knew it. */
+  readonly outbox: {
+    op(opId: string): {
+      parentId: string | null;
+      baseValues: Readonly<Record<string, unknown>>;
+      patch: Readonly<Record<string, unknown>>;
+    };
+  };
   readonly feed: {
     list(
       forUser: string,
@@ -81,6 +87,18 @@ export class Notifier {
           this.ownPushes.push({ taskId: event.serverId, at: this.now() });
         return;
       case 'conflict': {
+        if (event.entityType !== 'task' && event.entityType !== 'comment') {
+          // A section (or another kind not on a task) is no task to open: a click opens its conflict.
+          this.conflicts.push({
+            taskId: '',
+            title: this.nameOf(event.opId),
+            resource: { entityType: event.entityType, entityId: event.entityId },
+            conflict: event.conflict,
+            fields: event.fields,
+          });
+          if (!this.inSync) this.flush();
+          return;
+        }
         // A comment's conflict is told on its task (the one a click opens).
         const taskId =
           event.entityType === 'comment' ? this.taskOfComment(event.opId, event.entityId) : event.entityId;
@@ -107,6 +125,17 @@ export class Notifier {
         return;
       default:
         return;
+    }
+  }
+
+  /** A resource's name as its operation knows it (the server's, else mine); '' when there is none. */
+  private nameOf(opId: string): string {
+    try {
+      const op = this.options.mirror.outbox.op(opId);
+      const name = op.baseValues.name ?? op.patch.name;
+      return typeof name === 'string' ? name : '';
+    } catch {
+      return '';
     }
   }
 

@@ -1,10 +1,16 @@
-// The three-way conflict view: for each field changed here and on the server,
-// the value the edit started from, mine and theirs (text as a word or line
-// diff against the start), and a choice per field; fields that merged cleanly
-// are listed. A task gone from the server offers its edit as a draft to copy,
-// re-create, or drop. The choices are pushed against the server's current version.
+// The three-way conflict view of a task, a comment or a section: for each field
+// changed here and on the server, the value the edit started from, mine and
+// theirs (text as a word or line diff against the start), and a choice per
+// field; fields that merged cleanly are listed. A resource gone from the server
+// offers its edit as a draft to copy, re-create, or drop. The choices are
+// pushed against the server's current version.
 import { useEffect, useRef, useState } from 'react';
-import type { ConflictChoice, ConflictFieldView, ConflictView } from '../../../main/ipc/outbox-schemas';
+import type {
+  ConflictChoice,
+  ConflictFieldView,
+  ConflictTarget,
+  ConflictView,
+} from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
@@ -12,10 +18,31 @@ import { announce, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
 import { valueText } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closeConflict, useTrust } from './trust-store';
+import { closeConflict, conflictKey, useTrust } from './trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
 
 type Choice = 'mine' | 'theirs' | 'value';
+
+/** What the conflict is about, in words: its kind ("task", "comment", "section") and its name after the title. */
+function subjectOf(view: ConflictView): { noun: string; name: string | null } {
+  switch (view.entity_type) {
+    case undefined:
+    case 'task':
+      return { noun: 'task', name: view.task_title };
+    case 'comment':
+      return {
+        noun: 'comment',
+        name: view.task_title === null ? 'a comment' : `a comment on ‘${view.task_title}’`,
+      };
+    case 'section':
+      return { noun: 'section', name: view.entity_name ? `section ‘${view.entity_name}’` : 'a section' };
+    default:
+      return { noun: view.entity_type, name: view.entity_name ?? null };
+  }
+}
+
+/** Long text is typed in a text area (a description, a comment). */
+const LONG_TEXT_FIELDS: ReadonlySet<string> = new Set(['description', 'content']);
 
 const MERGED_WORDS = {
   rebased: 'yours, sent on top of theirs',
@@ -106,7 +133,7 @@ function FieldConflict({
           Type a new value
         </label>
         {choice === 'value' ? (
-          conflict.field === 'description' ? (
+          LONG_TEXT_FIELDS.has(conflict.field) ? (
             <textarea
               aria-label={`New ${label.toLowerCase()}`}
               value={typed}
@@ -159,8 +186,8 @@ function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (t
       }}
     >
       <p className="conflict-intro">
-        This task changed on the server after you edited it. For each field changed on both sides, choose what
-        to keep; your choice is sent against the server’s current version.
+        This {subjectOf(view).noun} changed on the server after you edited it. For each field changed on both
+        sides, choose what to keep; your choice is sent against the server’s current version.
       </p>
       {view.fields.map((conflict) => (
         <FieldConflict
@@ -197,19 +224,23 @@ function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (t
   );
 }
 
-function draftText(title: string | null, draft: Record<string, unknown>): string {
+function draftText(view: ConflictView, draft: Record<string, unknown>): string {
   const lines = Object.entries(draft).map(([field, value]) => `${fieldWord(field)}: ${inputTextOf(value)}`);
-  return [`Task: ${title ?? ''}`, ...lines].join('\n');
+  return view.entity_type === undefined || view.entity_type === 'task'
+    ? [`Task: ${view.task_title ?? ''}`, ...lines].join('\n')
+    : lines.join('\n');
 }
 
 function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (text: string) => void }) {
   const gone = view.gone;
   const [copied, setCopied] = useState(false);
   if (gone === null) return null;
+  const { noun } = subjectOf(view);
+  const isTask = noun === 'task';
   const why =
     gone.status === 403
-      ? 'You can no longer see this task on the server (access was removed).'
-      : 'This task was deleted on the server, or moved where you can no longer see it.';
+      ? `You can no longer see this ${noun} on the server (access was removed).`
+      : `This ${noun} was deleted on the server, or moved where you can no longer see it.`;
   const resolve = async (take: 'mine' | 'theirs') => {
     try {
       const after = await invoke('conflicts:resolve', {
@@ -217,7 +248,10 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
         choices: [{ conflict_id: gone.conflict_id, take }],
       });
       closeConflict();
-      if (take === 'mine' && after.task_id !== null) {
+      if (!isTask) {
+        // A comment or section is not a task to open: its screens refresh on the change.
+        announce(take === 'mine' ? `The ${noun} is re-created with your edit.` : 'Your edit was dropped.');
+      } else if (take === 'mine' && after.task_id !== null) {
         announce('The task is re-created with your edit.');
         openTask(after.task_id);
       } else {
@@ -230,7 +264,7 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
   };
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(draftText(view.task_title, { ...gone.task, ...gone.draft }));
+      await navigator.clipboard.writeText(draftText(view, { ...gone.task, ...gone.draft }));
       setCopied(true);
     } catch {
       onProblem('The draft could not be copied; select its text instead.');
@@ -239,7 +273,7 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
   return (
     <div className="conflict-body">
       <p className="conflict-intro">
-        {why} Your edit is kept here as a draft: re-create the task with it, copy it, or drop it.
+        {why} Your edit is kept here as a draft: re-create the {noun} with it, copy it, or drop it.
       </p>
       <section className="conflict-draft" aria-labelledby="draft-title">
         <h3 id="draft-title">Your edit</h3>
@@ -254,7 +288,7 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
       </section>
       <div className="pending-actions">
         <button type="button" className="button primary" onClick={() => void resolve('mine')}>
-          Re-create the task with my edit
+          Re-create the {noun} with my edit
         </button>
         <button type="button" className="button" onClick={() => void copy()}>
           {copied ? 'Copied' : 'Copy the draft'}
@@ -267,7 +301,7 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
   );
 }
 
-function ConflictDialog({ taskId }: { taskId: string }) {
+function ConflictDialog({ target }: { target: ConflictTarget }) {
   const [view, setView] = useState<ConflictView | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -275,7 +309,7 @@ function ConflictDialog({ taskId }: { taskId: string }) {
   useEffect(() => {
     let cancelled = false;
     const load = () => {
-      invoke('conflicts:get', { task_id: taskId })
+      invoke('conflicts:get', target)
         .then((found) => {
           if (!cancelled) setView((old) => (old && found && old.op_id === found.op_id ? old : found));
         })
@@ -284,14 +318,17 @@ function ConflictDialog({ taskId }: { taskId: string }) {
         });
     };
     load();
+    // A task's view reloads when its task changed; another kind's on any change (its collection's are not per id).
     const stop = subscribe('mirror:changed', (change) => {
-      if (change.task_ids === null || change.task_ids.includes(taskId)) load();
+      if (!('task_id' in target) || change.task_ids === null || change.task_ids.includes(target.task_id))
+        load();
     });
     return () => {
       cancelled = true;
       stop();
     };
-  }, [taskId]);
+  }, [target]);
+  const subject = view ? subjectOf(view) : null;
 
   return (
     <ModalDialog
@@ -303,8 +340,10 @@ function ConflictDialog({ taskId }: { taskId: string }) {
     >
       <header className="editor-header">
         <h2 id="conflict-title" ref={headingRef} tabIndex={-1}>
-          {view?.kind === 'gone' ? 'Task no longer on the server' : 'Resolve the conflict'}
-          {view?.task_title ? <span className="muted"> · {view.task_title}</span> : null}
+          {view?.kind === 'gone'
+            ? `${subject?.noun === 'task' ? 'Task' : `The ${subject?.noun ?? 'change'}`} no longer on the server`
+            : 'Resolve the conflict'}
+          {subject?.name ? <span className="muted"> · {subject.name}</span> : null}
         </h2>
         <span className="spacer" />
         <button type="button" className="button" onClick={closeConflict}>
@@ -319,7 +358,9 @@ function ConflictDialog({ taskId }: { taskId: string }) {
       {view === undefined ? (
         <p className="muted trust-empty">Loading…</p>
       ) : view === null ? (
-        <p className="trust-empty">Nothing to resolve: this task has no open conflict.</p>
+        <p className="trust-empty">
+          Nothing to resolve: this {'task_id' in target ? 'task' : target.entity_type} has no open conflict.
+        </p>
       ) : view.kind === 'gone' ? (
         <GoneConflict view={view} onProblem={setProblem} />
       ) : (
@@ -330,6 +371,6 @@ function ConflictDialog({ taskId }: { taskId: string }) {
 }
 
 export function ConflictDialogHost() {
-  const taskId = useTrust((state) => state.conflictTaskId);
-  return taskId === null ? null : <ConflictDialog key={taskId} taskId={taskId} />;
+  const target = useTrust((state) => state.conflict);
+  return target === null ? null : <ConflictDialog key={conflictKey(target)} target={target} />;
 }

@@ -12,6 +12,10 @@ describe('a field typed in an input', () => {
     ['description', '', null],
     ['position', '12.5', 12.5],
     ['due_date', '2026-04-01', '2026-04-01'],
+    ['content', '  two\n lines ', '  two\n lines '],
+    ['content', '', ''],
+    ['name', ' Next week ', 'Next week'],
+    ['name', '', ''],
   ])('%s typed as %j is %j', (field, text, value) => {
     expect(valueOfInput(field, text)).toEqual(value);
   });

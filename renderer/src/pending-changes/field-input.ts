@@ -1,8 +1,15 @@
 // A task field's value as text in an input, and back: what the person types
 // when editing a refused change or settling a conflict with a new value.
 
-/** Fields that may be emptied (null); the others keep a value. */
-const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'status', 'task_type', 'tags']);
+/** Fields that may not be emptied (null): an empty one is sent as '' for the server's rule to name. */
+const NOT_NULLABLE: ReadonlySet<string> = new Set([
+  'title',
+  'status',
+  'task_type',
+  'tags',
+  'name',
+  'content',
+]);
 
 export function inputTextOf(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -19,6 +26,8 @@ export function valueOfInput(field: string, text: string): unknown {
       .filter((tag) => tag !== '');
   }
   if (field === 'description') return text === '' ? null : text;
+  // A comment's text keeps its lines and spacing as typed.
+  if (field === 'content') return text;
   const trimmed = text.trim();
   if (trimmed === '') return NOT_NULLABLE.has(field) ? '' : null;
   if (field === 'position') {

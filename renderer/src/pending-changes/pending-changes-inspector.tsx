@@ -12,7 +12,7 @@ import { useWorkspace } from '../store/workspace-store';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closePendingChanges, openConflict, useTrust } from './trust-store';
+import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 
 /** Names of what ids point at, from the workspace the sidebar already holds. */
 function useNameOf(): NameOf {
@@ -171,7 +171,7 @@ function ChangeItem({
           label="Discard this change?"
           onClose={() => setConfirming(false)}
         >
-          <p>Discard this change? The task goes back to the server’s values.</p>
+          <p>Discard this change? The {change.entity_type ?? 'task'} goes back to the server’s values.</p>
           <div className="confirm-actions">
             <button type="button" className="button danger" onClick={() => void discard()} autoFocus>
               Discard
@@ -187,7 +187,17 @@ function ChangeItem({
       ) : (
         <div className="pending-actions">
           {change.state === 'conflict' ? (
-            <button type="button" className="button primary" onClick={() => openConflict(change.task_id)}>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() =>
+                openConflictOf(
+                  change.entity_type === undefined || change.entity_id === undefined
+                    ? { task_id: change.task_id }
+                    : { entity_type: change.entity_type, entity_id: change.entity_id },
+                )
+              }
+            >
               Resolve…
             </button>
           ) : change.state !== 'sending' ? (
@@ -200,7 +210,7 @@ function ChangeItem({
               Edit
             </button>
           ) : null}
-          {change.task_title !== null && change.kind !== 'delete' ? (
+          {change.task_id !== '' && change.task_title !== null && change.kind !== 'delete' ? (
             <button
               type="button"
               className="button"

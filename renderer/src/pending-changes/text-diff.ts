@@ -8,8 +8,8 @@ export interface DiffPart {
   change: 'same' | 'added' | 'removed';
 }
 
-/** Fields shown as text diffs in the conflict view (others show their values side by side). */
-const TEXT_FIELDS: ReadonlySet<string> = new Set(['title', 'description']);
+/** Fields shown as text diffs in the conflict view (others show their values side by side): a comment's content, a section's name too. */
+const TEXT_FIELDS: ReadonlySet<string> = new Set(['title', 'description', 'content', 'name']);
 
 export function isTextField(field: string): boolean {
   return TEXT_FIELDS.has(field);
