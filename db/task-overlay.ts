@@ -54,6 +54,16 @@ export function localTaskDefaults(taskId: string, createdAt: string, account: Ac
   };
 }
 
+/**
+ * What the service changes with a move to another project (contract): the
+ * task's milestone belongs to the old project, so it is cleared, and the
+ * screen shows that at once rather than after the answer.
+ */
+function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
+  const moved = 'project_id' in patch && patch.project_id !== task.project_id;
+  return moved && !('milestone_id' in patch) && task.milestone_id != null ? { milestone_id: null } : {};
+}
+
 export interface Effective {
   /** null: nothing to show (no server copy and no create pending). */
   task: TaskObject | null;
@@ -78,7 +88,8 @@ export function effectiveTask(
     const patch = JSON.parse(op.patch) as TaskObject;
     if (op.kind === 'create')
       task = { ...(task ?? localTaskDefaults(taskId, op.created_at, account)), ...patch };
-    else if (op.kind === 'update') task = task === null ? null : { ...task, ...patch };
+    else if (op.kind === 'update')
+      task = task === null ? null : { ...task, ...movedOff(task, patch), ...patch };
     else hidden = true;
   }
   if (task !== null && task.task_id !== taskId) task = { ...task, task_id: taskId };

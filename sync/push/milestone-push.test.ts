@@ -1,0 +1,168 @@
+// Milestones through the one outbox, against the emulator with a real mirror:
+// created and edited offline (one create), a rename racing the peer's rename
+// settled in the three-way structure, completing, a task filed into a
+// milestone still queued, a delete that unfiles its tasks in the mirror too,
+// and a task moved to another project losing its milestone on screen at once.
+import { afterEach, describe, expect, test } from 'vitest';
+import { milestoneOperations, projectOperations } from '../api/operations';
+import type { ApiClient } from '../api/api-client';
+import { type PushFixture, startPushFixture } from './testing/push-fixture';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+const milestoneWrites = (f: PushFixture) =>
+  f.emulator.control
+    .requests()
+    .filter((r) => r.method !== 'GET' && r.path.includes('/milestones'))
+    .map((r) => `${r.method} ${r.status}`);
+
+async function activeProjects(f: PushFixture): Promise<string[]> {
+  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('projects.list answered 304');
+  return page.body.data.filter((p) => p.status === 'active').map((p) => p.project_id);
+}
+
+function peer(f: PushFixture): ApiClient {
+  return f.apiWith(
+    f.emulator.control.mintToken({
+      principalUserId: f.emulator.peer.user_id,
+      scopes: ['projects:read', 'projects:write'],
+    }).token,
+  );
+}
+
+/** A task filed nowhere that belongs to one project (a goal or section would hold a move back, 422). */
+function unfiledTask(f: PushFixture): string {
+  const [task] = f.emulator.control
+    .tasks()
+    .filter((t) => t.goal_id === null && t.section_id === null && t.parent_task_id === null)
+    .map((t) => t.task_id)
+    .sort();
+  if (task === undefined) throw new Error('no unfiled task in the seed');
+  return task;
+}
+
+async function serverMilestone(api: ApiClient, projectId: string, milestoneId: string) {
+  const answer = await api.read(milestoneOperations.get, { projectId, milestoneId });
+  if (answer.status !== 200) throw new Error('milestones.get answered 304');
+  return { milestone: answer.body, etag: answer.etag };
+}
+
+async function pushedMilestone(f: PushFixture, projectId: string, name: string): Promise<string> {
+  f.mirror.milestones.create({ name }, projectId);
+  await f.pusher.pushAll();
+  const id = f.mirror.milestones.list(projectId).find((m) => m.name === name)?.milestone_id;
+  if (typeof id !== 'string' || id.startsWith('local-')) throw new Error('the milestone did not land');
+  f.emulator.control.clearRequests();
+  return id;
+}
+
+describe('milestones written offline', () => {
+  test('a milestone created and edited offline is one create with the last values, under its project', async () => {
+    const f = (fixture = await startPushFixture());
+    const [projectId] = (await activeProjects(f)) as [string];
+    const created = f.mirror.milestones.create({ name: 'Beta' }, projectId);
+    expect(f.mirror.milestones.edit(created.id, { due_date: '2027-05-01' })).toEqual({ opId: created.opId });
+    await f.pusher.pushAll();
+    expect(milestoneWrites(f)).toEqual(['POST 201']);
+    const shown = f.mirror.milestones.list(projectId).find((m) => m.name === 'Beta');
+    expect(shown).toMatchObject({ project_id: projectId, due_date: '2027-05-01' });
+    expect(shown?.milestone_id).not.toMatch(/^local-/);
+    expect(shown?.pending).toBeUndefined();
+  });
+
+  test('the peer renamed the same milestone: a three-way conflict on the name; the due date merges', async () => {
+    const f = (fixture = await startPushFixture());
+    const [projectId] = (await activeProjects(f)) as [string];
+    const id = await pushedMilestone(f, projectId, 'GA');
+    const other = peer(f);
+    const { etag } = await serverMilestone(other, projectId, id);
+    await other.update(
+      milestoneOperations.update,
+      { projectId, milestoneId: id },
+      { name: 'General availability' },
+      { ifMatch: etag },
+    );
+    f.mirror.milestones.edit(id, { name: 'GA 1.0', due_date: '2027-09-01' });
+    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+    const conflicts = f.mirror.outbox.conflicts('open');
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        entityType: 'milestone',
+        field: 'name',
+        base: 'GA',
+        mine: 'GA 1.0',
+        theirs: 'General availability',
+      }),
+    ]);
+    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'mine' });
+    await f.pusher.pushAll();
+    expect((await serverMilestone(f.api, projectId, id)).milestone).toMatchObject({
+      name: 'GA 1.0',
+      due_date: '2027-09-01',
+    });
+    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('completing a milestone sends status completed', async () => {
+    const f = (fixture = await startPushFixture());
+    const [projectId] = (await activeProjects(f)) as [string];
+    const id = await pushedMilestone(f, projectId, 'Done soon');
+    f.mirror.milestones.edit(id, { status: 'completed' });
+    await f.pusher.pushAll();
+    expect(milestoneWrites(f)).toEqual(['PATCH 200']);
+    expect((await serverMilestone(f.api, projectId, id)).milestone.status).toBe('completed');
+  });
+
+  test('a task filed into a queued milestone, then the milestone deleted: both sent, the task unfiled here too', async () => {
+    const f = (fixture = await startPushFixture());
+    const [projectId] = (await activeProjects(f)) as [string];
+    const taskId = unfiledTask(f);
+    await f.loadTasks([taskId]);
+    f.mirror.tasks.edit(taskId, { project_id: projectId });
+    const created = f.mirror.milestones.create({ name: 'Short lived' }, projectId);
+    f.mirror.tasks.edit(taskId, { milestone_id: created.id });
+    await f.pusher.pushAll();
+    const id = f.mirror.milestones.list(projectId).find((m) => m.name === 'Short lived')?.milestone_id;
+    expect(id).not.toMatch(/^local-/);
+    expect(f.emulator.control.task(taskId)?.milestone_id).toBe(id);
+    expect(f.mirror.tasks.get(taskId)?.task.milestone_id).toBe(id);
+
+    f.emulator.control.clearRequests();
+    f.mirror.milestones.delete(id as string);
+    await f.pusher.pushAll();
+    // The stored copy predates the filing: the 412 comes from the task counts alone, so the new version is deleted.
+    expect(milestoneWrites(f)).toEqual(['DELETE 412', 'DELETE 200']);
+    expect(f.emulator.control.task(taskId)?.milestone_id).toBeNull();
+    expect(f.mirror.tasks.get(taskId)?.task.milestone_id).toBeNull();
+  });
+
+  test('moving a task to another project clears its milestone on screen at once, as the service will', async () => {
+    const f = (fixture = await startPushFixture());
+    const [from, to] = (await activeProjects(f)) as [string, string];
+    const taskId = unfiledTask(f);
+    await f.loadTasks([taskId]);
+    const id = await pushedMilestone(f, from, 'Stays behind');
+    f.mirror.tasks.edit(taskId, { project_id: from, milestone_id: id });
+    await f.pusher.pushAll();
+    expect(f.mirror.tasks.get(taskId)?.task.milestone_id).toBe(id);
+
+    f.mirror.tasks.edit(taskId, { project_id: to });
+    expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: to, milestone_id: null });
+    await f.pusher.pushAll();
+    expect(f.mirror.outbox.list(['failed', 'conflict', 'blocked', 'queued'])).toEqual([]);
+    expect(f.emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
+    expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: to, milestone_id: null });
+  });
+
+  test('a name over 120 characters is refused before queuing', async () => {
+    const f = (fixture = await startPushFixture());
+    const [projectId] = (await activeProjects(f)) as [string];
+    expect(() => f.mirror.milestones.create({ name: 'm'.repeat(121) }, projectId)).toThrow(/name/);
+    expect(f.mirror.outbox.list()).toEqual([]);
+  });
+});
