@@ -224,6 +224,40 @@ describe('comments written offline', () => {
     await box.fill('');
   });
 
+  test('a reply being written under a comment still waiting stays open, with its text, when the comment is sent', async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    proxy.goOffline();
+    await editor.getByLabel('New comment').fill('Waiting for its reply');
+    await editor.getByRole('button', { name: 'Comment', exact: true }).click();
+    const waiting = editor.locator('ul.comments > li.comment').last();
+    await waiting.locator('[data-comment-pending]').waitFor();
+    await expect(waiting.getAttribute('data-comment-id')).resolves.toMatch(/^local-/);
+    await waiting.getByRole('button', { name: 'Reply' }).first().click();
+    const replyBox = waiting.getByRole('combobox', { name: /^Reply to / });
+    await replyBox.fill('half-written');
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    const sent = (await serverThreads(taskId)).at(-1);
+    expect(sent?.content).toBe('Waiting for its reply');
+    await editor.locator(`li.comment[data-comment-id="${sent?.comment_id}"]`).waitFor();
+    await expect(
+      editor
+        .locator(`li.comment[data-comment-id="${sent?.comment_id}"]`)
+        .getByRole('combobox', { name: /^Reply to / })
+        .inputValue(),
+    ).resolves.toBe('half-written');
+    await editor
+      .locator(`li.comment[data-comment-id="${sent?.comment_id}"]`)
+      .getByRole('button', { name: 'Cancel' })
+      .click();
+  });
+
   test("the server's 403 on another member's comment shows as a change it refused, nothing lost", async () => {
     const { page } = app;
     const editor = page.getByTestId('task-editor');

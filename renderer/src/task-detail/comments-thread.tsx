@@ -2,9 +2,9 @@
 // with a composer, reply, and edit or delete of one's own comments. Every
 // write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
-import { invoke } from '../bridge/svc';
+import { invoke, subscribe } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
 import { showProblem, useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -49,6 +49,8 @@ interface ThreadContext {
   me: string | null;
   readOnly: boolean;
   usernames: readonly string[];
+  /** The React key of a comment: its first id, so one sent keeps its element (and a reply being written under it). */
+  keyOf: (commentId: string) => string;
 }
 
 async function queue(action: () => Promise<unknown>, context: string): Promise<boolean> {
@@ -224,7 +226,7 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
       {(comment.replies && comment.replies.length > 0) || mode === 'reply' ? (
         <ul className="replies">
           {(comment.replies ?? []).map((reply) => (
-            <CommentItem key={reply.comment_id} comment={reply} context={context} />
+            <CommentItem key={context.keyOf(reply.comment_id)} comment={reply} context={context} />
           ))}
           {mode === 'reply' ? (
             <li className="comment-reply-box">
@@ -268,7 +270,23 @@ export function CommentsThread({
   const members = useWorkspace((state) => state.workspace?.members);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const usernames = (members ?? []).filter((m) => m.active).map((m) => m.username);
-  const context: ThreadContext = { taskId, me, readOnly, usernames };
+  // A comment sent gets the server's id in place of its temporary one; keyed by the
+  // temporary id still, it is the same element, and what is being typed under it stays.
+  const [firstIds, setFirstIds] = useState<ReadonlyMap<string, string>>(() => new Map());
+  useEffect(
+    () =>
+      subscribe('mirror:changed', (change) => {
+        if (change.remapped.length === 0) return;
+        setFirstIds((known) => {
+          const next = new Map(known);
+          for (const { from, to } of change.remapped) next.set(to, known.get(from) ?? from);
+          return next;
+        });
+      }),
+    [],
+  );
+  const keyOf = (commentId: string) => firstIds.get(commentId) ?? commentId;
+  const context: ThreadContext = { taskId, me, readOnly, usernames, keyOf };
   return (
     <>
       {comments.length === 0 ? (
@@ -276,7 +294,7 @@ export function CommentsThread({
       ) : (
         <ul className="comments">
           {comments.map((comment) => (
-            <CommentItem key={comment.comment_id} comment={comment} context={context} />
+            <CommentItem key={context.keyOf(comment.comment_id)} comment={comment} context={context} />
           ))}
         </ul>
       )}
