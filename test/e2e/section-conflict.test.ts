@@ -1,0 +1,162 @@
+// A section renamed on both sides, end to end in Chromium against the emulator:
+// the peer renames a team's section while we are offline and we rename it too;
+// the notification names the section and opens its three-way view (never a
+// task of the section's id), the inspector tells the change in words and
+// opens the same view, and keeping mine leaves the server with my name.
+// Screenshots in light and dark. (No screen renames a section yet: our rename
+// is queued in the app's own mirror, as the board will queue it.)
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, host, app } = session);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(() => session?.close());
+
+/** A call to the service as a client would make it (the person's live token unless another is given). */
+async function api(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; ifMatch?: string } = {},
+): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
+      ...(options.body === undefined
+        ? {}
+        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 50) {
+    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function inDark(name: string) {
+  await app.page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(app.page, `${name}-dark`);
+  await app.page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('a section renamed by the peer while we renamed it offline', () => {
+  test('is announced as the section, shown in the three-way view, and the server ends with the chosen name', async () => {
+    const { page } = app;
+    const teams = await api('GET', `/v1/teams?org_id=${emulator.orgId}`);
+    const team = (teams.body.data as { team_id: string }[])[0];
+    if (!team) throw new Error('the seed has no team');
+    const created = await api('POST', '/v1/sections', {
+      body: { org_id: emulator.orgId, scope_type: 'team', scope_id: team.team_id, name: 'Parked ideas' },
+    });
+    expect(created.status).toBe(201);
+    const sectionId = created.body.section_id as string;
+
+    const accountId = host.accounts.current()?.id ?? '';
+    const { mirror } = host.accounts.runtime(accountId);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await until(
+      () => mirror.sections.list().some((s) => s.section_id === sectionId),
+      'the section in the mirror',
+    );
+
+    proxy.goOffline();
+    mirror.sections.edit(sectionId, { name: 'Next week' });
+    const peer = emulator.control.mintToken({
+      principalUserId: emulator.peer.user_id,
+      scopes: ['tasks:read', 'tasks:write'],
+    }).token;
+    const current = await api('GET', `/v1/sections/${sectionId}`, { token: peer });
+    const renamed = await api('PATCH', `/v1/sections/${sectionId}`, {
+      token: peer,
+      body: { name: 'Soon' },
+      ifMatch: current.etag ?? '',
+    });
+    expect(renamed.status).toBe(200);
+
+    const before = host.notifications.length;
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+
+    // The notification names the section and opens its conflict, not a task of its id.
+    await until(() => host.notifications.length > before, 'the conflict notification');
+    const notification = host.notifications.at(-1);
+    expect(notification).toMatchObject({
+      kind: 'task-conflict',
+      body: 'Section “Soon”: name changed on both sides',
+      open: { taskId: null, conflict: { entityType: 'section', entityId: sectionId } },
+    });
+
+    // The inspector tells the change in words and opens the same view.
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="conflict"]');
+    await item.getByText('Rename section ‘Soon’ → ‘Next week’').waitFor({ timeout: 20_000 });
+    await expect(item.getByRole('button', { name: 'Open task' }).count()).resolves.toBe(0);
+    await item.getByRole('button', { name: 'Resolve…' }).click();
+    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    await view.getByText('section ‘Soon’').waitFor();
+    await view.getByText(/This section changed on the server/).waitFor();
+    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Parked ideas');
+    // Word by word against where the edit started: both words replaced on my side.
+    await expect(field.locator('.is-mine ins').allTextContents()).resolves.toEqual(['Next', 'week']);
+    await expect(field.locator('.is-mine del').allTextContents()).resolves.toEqual(['Parked', 'ideas']);
+    await expect(field.locator('.is-theirs ins').allTextContents()).resolves.toEqual(['Soon']);
+    await screenshot(page, 'section-conflict-view');
+    await inDark('section-conflict-view');
+    await view.getByRole('button', { name: 'Decide later' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    // Clicked later, the notification opens the view again (main emits what the notification holds).
+    host.gate.emit('notification:open', {
+      account_id: accountId,
+      task_id: null,
+      conflict: { entity_type: 'section', entity_id: sectionId },
+    });
+    await view.waitFor();
+    await expect(page.getByTestId('task-editor').count()).resolves.toBe(0);
+    await field.getByLabel('Keep mine').check();
+    await view.getByRole('button', { name: 'Apply choices' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    expect((await api('GET', `/v1/sections/${sectionId}`)).body.name).toBe('Next week');
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
