@@ -54,6 +54,16 @@ commands:
   section edit --db FILE --section ID [--set name=TEXT] [--set position=NUMBER]
   section delete --db FILE --section ID
       The same for sections (rename, move, delete); prints {"section_id","op_id","queued"}.
+  sprint create --db FILE --set team_id=ID --set name=TEXT --set start_date=YYYY-MM-DD
+                (--set end_date=YYYY-MM-DD | --set duration_weeks=N) [--set goal=TEXT]
+  sprint edit --db FILE --sprint ID --set field=value [...]   (--set status=completed completes it)
+  goal create --db FILE --set project_id=ID --set name=TEXT [--set target_date=…]
+  goal edit --db FILE --goal ID --set field=value [...]   (--set status=closed closes it)
+  goal delete --db FILE --goal ID
+  milestone create --db FILE --set project_id=ID --set name=TEXT [--set due_date=…]
+  milestone edit|delete --db FILE --milestone ID [--set field=value ...]
+      The same for sprints (no delete), goals (status=closed closes one) and milestones
+      (status=completed); prints {"sprint_id"|"goal_id"|"milestone_id","op_id","queued"}.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON.
   conflicts --db FILE

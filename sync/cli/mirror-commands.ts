@@ -22,6 +22,9 @@ import { parseKindSetValues, parseSetValues } from './set-values';
 const RETRY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   comment: ['content'],
   section: ['name', 'position'],
+  sprint: ['name', 'description', 'goal', 'start_date', 'end_date', 'duration_weeks'],
+  goal: ['name', 'description', 'target_date', 'position'],
+  milestone: ['name', 'description', 'due_date', 'position'],
 };
 
 /** Collections `export` offers: those the mirror keeps whole (comments and history are per-task caches). */

@@ -77,6 +77,16 @@ function parseFieldValue(field: string, raw: string, assignment: string): unknow
     }
     return value;
   }
+  if (field === 'duration_weeks') {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || raw.trim() === '') {
+      throw new SetValueError(
+        assignment,
+        'duration_weeks must be a whole number, e.g. --set duration_weeks=2',
+      );
+    }
+    return value;
+  }
   if (raw.startsWith('"')) {
     let value: unknown;
     try {

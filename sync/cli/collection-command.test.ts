@@ -1,0 +1,166 @@
+// The headless command's sprint, goal and milestone verbs: queued offline in
+// the mirror file, sent by the next sync, and usage errors that say what to do.
+import { afterEach, describe, expect, test } from 'vitest';
+import { goalOperations, projectOperations, sprintOperations, teamOperations } from '../api/operations';
+import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
+import type { CliIo } from './cli-io';
+import { runCli } from './run-cli';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+async function cli(
+  ...argv: string[]
+): Promise<{ code: number; stderr: string; lines: Record<string, unknown>[] }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
+  const code = await runCli(argv, io);
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, stderr, lines };
+}
+
+const syncOf = (f: PushFixture) => () =>
+  cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+
+describe('sprint create|edit', () => {
+  test('a sprint is created offline, then completed, each sent by the next sync', async () => {
+    const f = (fixture = await startPushFixture());
+    f.mirror.close();
+    const teams = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+    const teamId = (teams.status === 200 ? teams.body.data[0]?.team_id : undefined) as string;
+    const sync = syncOf(f);
+    const created = await cli(
+      'sprint',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `team_id=${teamId}`,
+      '--set',
+      'name=Sprint from the CLI',
+      '--set',
+      'start_date=2027-01-04',
+      '--set',
+      'duration_weeks=2',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.lines).toEqual([
+      {
+        sprint_id: expect.stringMatching(/^local-/) as unknown,
+        op_id: expect.any(String) as unknown,
+        queued: true,
+      },
+    ]);
+    expect((await sync()).code).toBe(0);
+    const listed = await f.api.listPage(sprintOperations.list, { teamId }, { limit: 1000 });
+    const made =
+      listed.status === 200 ? listed.body.data.find((s) => s.name === 'Sprint from the CLI') : undefined;
+    expect(made).toMatchObject({ start_date: '2027-01-04', end_date: '2027-01-17' });
+    const sprintId = made?.sprint_id as string;
+
+    const done = await cli(
+      'sprint',
+      'edit',
+      '--db',
+      f.file,
+      '--sprint',
+      sprintId,
+      '--set',
+      'status=completed',
+    );
+    expect(done.lines).toEqual([{ sprint_id: sprintId, op_id: expect.any(String) as unknown, queued: true }]);
+    expect((await sync()).code).toBe(0);
+    const read = await f.api.read(sprintOperations.get, { teamId, sprintId });
+    expect(read.status === 200 && read.body.status).toBe('completed');
+  });
+
+  test.each([
+    [['sprint', 'create', '--db', 'x.db', '--set', 'name=x'], '--set team_id=TEXT is required'],
+    [['sprint', 'edit', '--db', 'x.db', '--sprint', 's'], 'give at least one --set of name'],
+    [['sprint', 'delete', '--db', 'x.db', '--sprint', 's'], 'no sprint delete'],
+    [
+      ['sprint', 'create', '--db', 'x.db', '--set', 'duration_weeks=two'],
+      'duration_weeks must be a whole number',
+    ],
+    [['goal', 'delete', '--db', 'x.db', '--goal', 'g', '--set', 'name=x'], 'takes no --set'],
+    [['milestone', 'create', '--db', 'x.db', '--set', 'project_id=p'], '--set name=TEXT is required'],
+    [['goal', 'close'], "not 'close'"],
+  ])('%j exits 2 saying %s', async (argv, message) => {
+    const run = await cli(...argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});
+
+describe('goal and milestone create|edit|delete', () => {
+  test('a goal is created, closed and deleted and a milestone created, each sent by the next sync', async () => {
+    const f = (fixture = await startPushFixture());
+    f.mirror.close();
+    const projects = await f.api.listPage(
+      projectOperations.list,
+      { orgId: f.emulator.orgId },
+      { limit: 100 },
+    );
+    const projectId = (
+      projects.status === 200 ? projects.body.data.find((p) => p.status === 'active')?.project_id : undefined
+    ) as string;
+    const sync = syncOf(f);
+    const goal = await cli(
+      'goal',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `project_id=${projectId}`,
+      '--set',
+      'name=Launch',
+    );
+    expect(goal.code, goal.stderr).toBe(0);
+    const milestone = await cli(
+      'milestone',
+      'create',
+      '--db',
+      f.file,
+      '--set',
+      `project_id=${projectId}`,
+      '--set',
+      'name=Beta',
+      '--set',
+      'due_date=2027-05-01',
+    );
+    expect(milestone.lines).toEqual([
+      {
+        milestone_id: expect.stringMatching(/^local-/) as unknown,
+        op_id: expect.any(String) as unknown,
+        queued: true,
+      },
+    ]);
+    expect((await sync()).code).toBe(0);
+    const grouped = await f.api.read(goalOperations.grouped, { orgId: f.emulator.orgId });
+    const goalId = (
+      grouped.status === 200
+        ? grouped.body.projects.flatMap((g) => g.data).find((g) => g.name === 'Launch')?.goal_id
+        : undefined
+    ) as string;
+    expect(goalId).toEqual(expect.any(String));
+    expect((await cli('goal', 'edit', '--db', f.file, '--goal', goalId, '--set', 'status=closed')).code).toBe(
+      0,
+    );
+    expect((await sync()).code).toBe(0);
+    const closed = await f.api.read(goalOperations.get, { projectId, goalId });
+    expect(closed.status === 200 && closed.body.status).toBe('closed');
+    expect((await cli('goal', 'delete', '--db', f.file, '--goal', goalId)).code).toBe(0);
+    expect((await sync()).code).toBe(0);
+    const gone = await f.api.read(goalOperations.grouped, { orgId: f.emulator.orgId });
+    expect(
+      gone.status === 200 && gone.body.projects.flatMap((g) => g.data).map((g) => g.goal_id),
+    ).not.toContain(goalId);
+  });
+});

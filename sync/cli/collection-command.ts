@@ -1,0 +1,111 @@
+// `sprint|goal|milestone create|edit|delete`: queue a person's new sprint,
+// goal or milestone, or their edit or delete of one, in the mirror's outbox
+// without network, as the app does through mirror.sprints/goals/milestones;
+// the next sync sends it. One NDJSON line on stdout, as `section` prints.
+import type { CollectionWrites } from '../../db/collection-writes';
+import type { Mirror } from '../../db/mirror';
+import { EXIT, type ExitCode, UsageError } from './cli-usage';
+import type { CliIo } from './cli-io';
+import { line, parseOptions, required, withMirror } from './mirror-commands';
+import { parseKindSetValues } from './set-values';
+
+interface CollectionCommandSpec {
+  noun: 'sprint' | 'goal' | 'milestone';
+  idField: string;
+  /** The parent its routes need, set on create: a sprint's team, a goal's or milestone's project. */
+  parentField: 'team_id' | 'project_id';
+  /** Fields a create must set (besides the parent). */
+  requiredOnCreate: readonly string[];
+  createFields: readonly string[];
+  editFields: readonly string[];
+  /** The service deletes it (sprints: no). */
+  deletable: boolean;
+  writes(mirror: Mirror): CollectionWrites;
+}
+
+export const SPRINT_COMMAND: CollectionCommandSpec = {
+  noun: 'sprint',
+  idField: 'sprint_id',
+  parentField: 'team_id',
+  requiredOnCreate: ['name', 'start_date'],
+  createFields: ['name', 'description', 'goal', 'start_date', 'end_date', 'duration_weeks'],
+  editFields: ['name', 'description', 'goal', 'start_date', 'end_date', 'duration_weeks', 'status'],
+  deletable: false,
+  writes: (mirror) => mirror.sprints,
+};
+
+export const GOAL_COMMAND: CollectionCommandSpec = {
+  noun: 'goal',
+  idField: 'goal_id',
+  parentField: 'project_id',
+  requiredOnCreate: ['name'],
+  createFields: ['name', 'description', 'target_date', 'position'],
+  editFields: ['name', 'description', 'target_date', 'position', 'status'],
+  deletable: true,
+  writes: (mirror) => mirror.goals,
+};
+
+export const MILESTONE_COMMAND: CollectionCommandSpec = {
+  noun: 'milestone',
+  idField: 'milestone_id',
+  parentField: 'project_id',
+  requiredOnCreate: ['name'],
+  createFields: ['name', 'description', 'due_date', 'position'],
+  editFields: ['name', 'description', 'due_date', 'position', 'status'],
+  deletable: true,
+  writes: (mirror) => mirror.milestones,
+};
+
+/** The command for one kind (run-cli's table). */
+export function collectionCommand(spec: CollectionCommandSpec) {
+  return (args: readonly string[], io: CliIo): Promise<ExitCode> => run(spec, args, io);
+}
+
+async function run(spec: CollectionCommandSpec, args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [verb, ...rest] = args;
+  const verbs = spec.deletable ? ['create', 'edit', 'delete'] : ['create', 'edit'];
+  const command = `${spec.noun} ${verb ?? ''}`.trim();
+  if (verb === 'create') {
+    const values = parseOptions(command, rest, {
+      db: { type: 'string' },
+      set: { type: 'string', multiple: true },
+    });
+    const file = required(command, 'db', values.db);
+    const fields = parseKindSetValues(values.set ?? [], [spec.parentField, ...spec.createFields]);
+    for (const field of [spec.parentField, ...spec.requiredOnCreate]) {
+      if (typeof fields[field] !== 'string')
+        throw new UsageError(`${command}: --set ${field}=TEXT is required`);
+    }
+    const { [spec.parentField]: parent, ...body } = fields;
+    return withMirror(command, file, false, (mirror) => {
+      const created = spec.writes(mirror).create(body, parent as string);
+      line(io, { [spec.idField]: created.id, op_id: created.opId, queued: true });
+      return EXIT.ok;
+    });
+  }
+  if (verb === 'edit' || (verb === 'delete' && spec.deletable)) {
+    const values = parseOptions(command, rest, {
+      db: { type: 'string' },
+      [spec.noun]: { type: 'string' },
+      set: { type: 'string', multiple: true },
+    });
+    const file = required(command, 'db', values.db);
+    const id = required(command, spec.noun, values[spec.noun] as string | undefined);
+    const set = (values.set ?? []);
+    if (verb === 'delete' && set.length > 0) throw new UsageError(`${command}: takes no --set`);
+    const patch = parseKindSetValues(set, spec.editFields);
+    if (verb === 'edit' && Object.keys(patch).length === 0)
+      throw new UsageError(`${command}: give at least one --set of ${spec.editFields.join(', ')}`);
+    return withMirror(command, file, false, (mirror) => {
+      const writes = spec.writes(mirror);
+      const queued = verb === 'edit' ? writes.edit(id, patch) : writes.delete(id);
+      line(io, { [spec.idField]: id, op_id: queued?.opId ?? null, queued: queued !== null });
+      return EXIT.ok;
+    });
+  }
+  const hint =
+    verb === 'delete' ? ' (the service has no sprint delete; complete it with --set status=completed)' : '';
+  throw new UsageError(
+    `${spec.noun}: give one of ${verbs.join(', ')}${verb === undefined ? '' : `, not '${verb}'`}${hint}`,
+  );
+}
