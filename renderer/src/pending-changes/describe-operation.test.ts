@@ -138,6 +138,58 @@ describe('a waiting change in words', () => {
       change({ entity_type: 'section', entity_name: 'Old', kind: 'delete' }),
       'Delete section ‘Old’',
     ],
+    [
+      'a completed sprint',
+      change({
+        entity_type: 'sprint',
+        entity_name: 'Sprint 12',
+        changes: [{ field: 'status', before: 'active', after: 'completed' }],
+      }),
+      'Complete sprint ‘Sprint 12’',
+    ],
+    [
+      'a closed goal',
+      change({
+        entity_type: 'goal',
+        entity_name: 'Launch',
+        changes: [{ field: 'status', before: 'open', after: 'closed' }],
+      }),
+      'Close goal ‘Launch’',
+    ],
+    [
+      'a renamed milestone whose name is not told otherwise',
+      change({ entity_type: 'milestone', changes: [{ field: 'name', before: 'Beta', after: 'GA' }] }),
+      'Rename milestone ‘Beta’ → ‘GA’',
+    ],
+    [
+      'a reopened milestone given a due date',
+      change({
+        entity_type: 'milestone',
+        entity_name: 'Beta',
+        changes: [
+          { field: 'status', before: 'completed', after: 'open' },
+          { field: 'due_date', before: null, after: '2026-03-11' },
+        ],
+      }),
+      'Reopen milestone ‘Beta’; Due: — → Tomorrow',
+    ],
+    [
+      'a new sprint',
+      change({
+        entity_type: 'sprint',
+        kind: 'create',
+        changes: [
+          { field: 'name', before: null, after: 'Sprint 13' },
+          { field: 'start_date', before: null, after: '2026-03-16' },
+        ],
+      }),
+      'New sprint ‘Sprint 13’',
+    ],
+    [
+      'a deleted milestone',
+      change({ entity_type: 'milestone', entity_name: 'Beta', kind: 'delete' }),
+      'Delete milestone ‘Beta’',
+    ],
   ])('%s', (_, pending, words) => {
     expect(describeOperation(pending, undefined, TODAY)).toBe(words);
   });

@@ -81,10 +81,48 @@ function describeSectionChange(change: PendingChange): string {
   }
 }
 
+/** What setting a status says about a sprint, goal or milestone ("Complete", "Close", "Reopen"). */
+const STATUS_VERBS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  sprint: { completed: 'Complete', active: 'Reopen' },
+  goal: { closed: 'Close', open: 'Reopen' },
+  milestone: { completed: 'Complete', open: 'Reopen' },
+};
+
+/** A change to a sprint, goal or milestone in one sentence: "Complete sprint ‘Sprint 12’", "Close goal ‘Launch’". */
+function describePlanChange(change: PendingChange, noun: string, nameOf?: NameOf, today?: Date): string {
+  const renamed = change.changes.find((c) => c.field === 'name');
+  const name = change.entity_name ?? (typeof renamed?.before === 'string' ? renamed.before : null);
+  const named = name === null ? `a ${noun}` : `${noun} ‘${shortened(name)}’`;
+  switch (change.kind) {
+    case 'delete':
+      return `Delete ${named}`;
+    case 'create':
+      return `New ${noun} ${valueText('name', renamed?.after)}`;
+    case 'update': {
+      const status = change.changes.find((c) => c.field === 'status');
+      const verb = typeof status?.after === 'string' ? STATUS_VERBS[noun]?.[status.after] : undefined;
+      const others = change.changes
+        .filter((c) => c.field !== 'name' && (c.field !== 'status' || verb === undefined))
+        .map((c) => describeFieldChange(c, nameOf, today));
+      const newName = renamed ? valueText('name', renamed.after) : null;
+      let text =
+        verb !== undefined
+          ? `${verb} ${named}${newName === null ? '' : ` and rename it → ${newName}`}`
+          : newName !== null
+            ? `Rename ${named} → ${newName}`
+            : null;
+      if (others.length > 0) text = `${text === null ? `Edit ${named}:` : `${text};`} ${others.join('; ')}`;
+      return text ?? `No change to ${named}`;
+    }
+  }
+}
+
 /** The whole change in one sentence. */
 export function describeOperation(change: PendingChange, nameOf?: NameOf, today?: Date): string {
   if (change.entity_type === 'comment') return describeCommentChange(change);
   if (change.entity_type === 'section') return describeSectionChange(change);
+  if (change.entity_type !== undefined && change.entity_type in STATUS_VERBS)
+    return describePlanChange(change, change.entity_type, nameOf, today);
   switch (change.kind) {
     case 'delete':
       return `Delete ${taskName(change)}`;
