@@ -419,6 +419,37 @@ describe('the conflict view of a section', () => {
   });
 });
 
+describe('a section deleted on the server while renamed here', () => {
+  test('is offered as a draft in its own words; dropping the edit leaves nothing waiting and opens no task', async () => {
+    const w = await wire();
+    const { f } = w;
+    f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
+    await f.pusher.pushAll();
+    const id = f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
+    const other = otherDevice(f);
+    const current = await other.read(sectionOperations.get, { sectionId: id });
+    await other.remove(sectionOperations.delete, { sectionId: id }, { ifMatch: current.etag });
+    f.mirror.sections.edit(id, { name: 'Next week' });
+    await f.pusher.pushAll();
+
+    const view = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
+    expect(view).toMatchObject({
+      entity_type: 'section',
+      entity_id: id,
+      task_id: '',
+      kind: 'gone',
+      gone: { status: 404, draft: { name: 'Next week' } },
+    });
+    const resolved = await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: view?.gone?.conflict_id, take: 'theirs' }],
+    });
+    expect(resolved).toEqual({ task_id: null });
+    expect((await w.value('outbox:list')).changes).toEqual([]);
+    expect(f.mirror.sections.list().some((r) => r.section_id === id)).toBe(false);
+  });
+});
+
 describe('the conflict view of a comment', () => {
   /** My comment, sent, then edited here ('Mine') while my other device changed it ('Theirs'). */
   async function commentConflict(w: Wired): Promise<{ taskId: string; commentId: string }> {
