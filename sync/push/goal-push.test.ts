@@ -140,6 +140,29 @@ describe('goals written offline', () => {
     expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
   });
 
+  test('a delete of a goal the peer renamed meanwhile is held for the person, not sent over their rename', async () => {
+    const f = (fixture = await startPushFixture());
+    const projectId = await sharedProject(f);
+    const id = await pushedGoal(f, projectId, 'Keep?');
+    const other = peer(f);
+    const { etag } = await serverGoal(other, projectId, id);
+    await other.update(
+      goalOperations.update,
+      { projectId, goalId: id },
+      { name: 'Keep!' },
+      { ifMatch: etag },
+    );
+    f.emulator.control.clearRequests();
+    const deleted = f.mirror.goals.delete(id);
+    expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
+    expect(goalWrites(f)).toEqual(['DELETE 412']);
+    expect(f.mirror.outbox.op(deleted?.opId as string)).toMatchObject({
+      state: 'failed',
+      lastProblem: { status: 412, type: 'edited-remotely' },
+    });
+    expect((await serverGoal(f.api, projectId, id)).goal.name).toBe('Keep!');
+  });
+
   test('a name over 200 characters or an unknown field is refused before queuing', async () => {
     const f = (fixture = await startPushFixture());
     const projectId = await sharedProject(f);
