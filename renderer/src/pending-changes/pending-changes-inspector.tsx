@@ -60,7 +60,7 @@ function EditForm({
   const [texts, setTexts] = useState<Record<string, string>>(() =>
     Object.fromEntries(change.changes.map((c) => [c.field, inputTextOf(c.after)])),
   );
-  const firstRef = useRef<HTMLInputElement>(null);
+  const firstRef = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
   const submit = async () => {
     const patch = Object.fromEntries(
@@ -88,12 +88,23 @@ function EditForm({
         return (
           <label key={c.field} className="pending-edit-field">
             <span>{fieldWord(c.field)}</span>
-            <input
-              ref={index === 0 ? firstRef : undefined}
-              value={texts[c.field] ?? ''}
-              aria-invalid={problem !== undefined}
-              onChange={(event) => setTexts((old) => ({ ...old, [c.field]: event.target.value }))}
-            />
+            {/* A comment's text or a description keeps its lines: typed in a text area. */}
+            {c.field === 'content' || c.field === 'description' ? (
+              <textarea
+                ref={index === 0 ? firstRef : undefined}
+                value={texts[c.field] ?? ''}
+                rows={3}
+                aria-invalid={problem !== undefined}
+                onChange={(event) => setTexts((old) => ({ ...old, [c.field]: event.target.value }))}
+              />
+            ) : (
+              <input
+                ref={index === 0 ? firstRef : undefined}
+                value={texts[c.field] ?? ''}
+                aria-invalid={problem !== undefined}
+                onChange={(event) => setTexts((old) => ({ ...old, [c.field]: event.target.value }))}
+              />
+            )}
             {problem !== undefined ? <small className="field-problem">{problem.message}</small> : null}
           </label>
         );
