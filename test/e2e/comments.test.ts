@@ -93,6 +93,15 @@ describe('comments written offline', () => {
     await replyBox.pressSequentially(`Thanks @${member.username.slice(0, -1)}`);
     const list = thread.getByRole('listbox', { name: 'Members' });
     await list.waitFor();
+    // A reply box at the foot of the editor shows its list whole (above the box), not cut off by the editor's edge.
+    const listBox = await list.boundingBox();
+    const editorBody = await page.locator('aside.editor .editor-body').boundingBox();
+    const shownWhole =
+      listBox !== null &&
+      editorBody !== null &&
+      listBox.y >= editorBody.y - 1 &&
+      listBox.y + listBox.height <= editorBody.y + editorBody.height + 1;
+    expect(shownWhole).toBe(true);
     // Arrows move the active option (aria-activedescendant) until it is the member's.
     let active = '';
     for (let step = 0; step < 9 && active !== `@${member.username}`; step += 1) {

@@ -1,7 +1,8 @@
 // A comment's text box that completes members' usernames after `@`: a small
-// listbox under it, driven from the keyboard (arrows, Enter or Tab to take one,
-// Escape to close) with the focus kept in the text box (aria-activedescendant).
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+// listbox under it (over it when the editor has no room below), driven from the
+// keyboard (arrows, Enter or Tab to take one, Escape to close) with the focus
+// kept in the text box (aria-activedescendant).
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { mentionBeforeCaret, mentionMatches } from './comment-text';
 
 export function MentionTextarea({
@@ -35,6 +36,18 @@ export function MentionTextarea({
   const matches = mention === null ? [] : mentionMatches(usernames, mention.query);
   const open = matches.length > 0;
   const optionId = (index: number) => `${base}-mention-${index}`;
+  const list = useRef<HTMLUListElement>(null);
+  const [upward, setUpward] = useState(false);
+
+  // A reply box at the foot of the editor would show its list cut off by the
+  // editor's edge: measured as it opens, it goes above when there is more room.
+  useLayoutEffect(() => {
+    if (!open || !box.current || !list.current) return;
+    const field = box.current.getBoundingClientRect();
+    const edge = visibleArea(box.current);
+    const below = edge.bottom - field.bottom;
+    setUpward(below < list.current.offsetHeight + 4 && field.top - edge.top > below);
+  }, [open, matches.length]);
 
   const follow = (text: string, caret: number) => {
     const found = mentionBeforeCaret(text, caret);
@@ -110,7 +123,14 @@ export function MentionTextarea({
         onBlur={() => setMention(null)}
         onKeyDown={onKeyDown}
       />
-      <ul id={listId} role="listbox" aria-label="Members" className="mention-list" hidden={!open}>
+      <ul
+        ref={list}
+        id={listId}
+        role="listbox"
+        aria-label="Members"
+        className={upward ? 'mention-list opens-up' : 'mention-list'}
+        hidden={!open}
+      >
         {matches.map((username, index) => (
           <li
             key={username}
@@ -130,4 +150,16 @@ export function MentionTextarea({
       </ul>
     </div>
   );
+}
+
+/** The part of the window the element can be seen in: its nearest scrolling ancestor's box, or the window. */
+function visibleArea(element: HTMLElement): { top: number; bottom: number } {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const { overflowY } = getComputedStyle(parent);
+    if (overflowY === 'auto' || overflowY === 'scroll' || overflowY === 'hidden') {
+      const { top, bottom } = parent.getBoundingClientRect();
+      return { top, bottom };
+    }
+  }
+  return { top: 0, bottom: window.innerHeight };
 }
