@@ -151,12 +151,30 @@ describe('the sync status the screens show', () => {
       serverId: 'cmt_2',
     });
     expect(changes[changes.length - 1]).toMatchObject({ collections: ['task_comments'], task_ids: null });
+    // Tasks filed into the section while it was queued now name its new id: their rows change too.
     feed(account, { type: 'id-remapped', entityType: 'section', from: 'local-3', to: 'sec_3' });
     expect(changes[changes.length - 1]).toMatchObject({
-      collections: ['sections'],
+      collections: ['sections', 'tasks'],
       task_ids: null,
       remapped: [{ from: 'local-3', to: 'sec_3' }],
     });
+  });
+
+  test('a pushed goal or milestone delete reloads the task lists, whose tasks it unfiled', () => {
+    for (const entityType of ['goal', 'milestone', 'sprint']) {
+      feed(account, {
+        type: 'pushed',
+        opId: `op-${entityType}`,
+        entityType,
+        entityId: `${entityType}_1`,
+        kind: 'delete',
+        serverId: `${entityType}_1`,
+      });
+      expect(changes[changes.length - 1]).toMatchObject({
+        collections: [`${entityType}s`, 'tasks'],
+        task_ids: null,
+      });
+    }
   });
 
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {

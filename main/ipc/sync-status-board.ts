@@ -49,14 +49,16 @@ function mirrorCollection(collection: string): string | null {
 /**
  * What a push of one kind changed for the screens: a task's ids, or another
  * kind's collection (a comment's task is not known here: any task may refresh).
+ * Tasks name sections, sprints, goals and milestones: a new id replacing a
+ * temporary one in their fields, or a delete unfiling them, changes task rows too.
  */
 function changedKind(
   entityType: string,
   ids: readonly string[],
 ): { collections: string[]; task_ids: string[] | null } {
   if (entityType === 'task') return { collections: ['tasks'], task_ids: [...new Set(ids)] };
-  const collection = entityType === 'comment' ? 'task_comments' : `${entityType}s`;
-  return { collections: [collection], task_ids: null };
+  if (entityType === 'comment') return { collections: ['task_comments'], task_ids: null };
+  return { collections: [`${entityType}s`, 'tasks'], task_ids: null };
 }
 
 export class SyncStatusBoard {
