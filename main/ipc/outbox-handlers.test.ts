@@ -3,7 +3,7 @@
 // its values and the server's answer, and retry, discard and resolve reach the server.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../sync/api/api-client';
-import { sectionOperations, taskCommentOperations } from '../../sync/api/operations';
+import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
 import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
 import type { EventName, InvokeChannel, InvokeOutput } from './contract';
 import { createIpcGate, type InvokeEventLike } from './gate';
@@ -184,6 +184,27 @@ describe('sections in the inspector', () => {
         entity_name: 'Later on',
         kind: 'update',
         changes: [{ field: 'name', before: 'Later on', after: 'Next week' }],
+      }),
+    ]);
+  });
+});
+
+describe('sprints, goals and milestones in the inspector', () => {
+  test("a waiting completion of a sprint names the sprint, not 'a sprint'", async () => {
+    const w = await wire();
+    const teams = await w.f.api.listPage(teamOperations.list, { orgId: w.f.emulator.orgId }, { limit: 100 });
+    if (teams.status !== 200) throw new Error('teams.list answered 304');
+    const teamId = (teams.body.data[0] as { team_id: string }).team_id;
+    w.f.mirror.sprints.create({ name: 'Sprint 12', start_date: '2027-01-04', duration_weeks: 2 }, teamId);
+    await w.f.pusher.pushAll();
+    const id = w.f.mirror.sprints.list(teamId).find((r) => r.name === 'Sprint 12')?.sprint_id as string;
+    w.f.mirror.sprints.edit(id, { status: 'completed' });
+    expect((await w.value('outbox:list')).changes).toEqual([
+      expect.objectContaining({
+        entity_type: 'sprint',
+        entity_id: id,
+        entity_name: 'Sprint 12',
+        kind: 'update',
       }),
     ]);
   });

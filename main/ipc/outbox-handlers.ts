@@ -97,22 +97,32 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
   };
 }
 
-/** What names another kind's resource on screen: its kind and id, a section's name as shown, a comment's task. */
+/** The kinds a person knows by their name ("Complete sprint 'Sprint 12'"), and where the mirror holds them. */
+const NAMED_KINDS: Readonly<
+  Record<string, { writes: 'sections' | 'sprints' | 'goals' | 'milestones'; idField: string }>
+> = {
+  section: { writes: 'sections', idField: 'section_id' },
+  sprint: { writes: 'sprints', idField: 'sprint_id' },
+  goal: { writes: 'goals', idField: 'goal_id' },
+  milestone: { writes: 'milestones', idField: 'milestone_id' },
+};
+
+/** What names another kind's resource on screen: its kind and id, a named kind's name as shown, a comment's task. */
 function entityWords(
   mirror: Mirror,
   op: OutboxOp,
 ): Pick<PendingChange, 'entity_type' | 'entity_id' | 'entity_name' | 'task_id' | 'task_title'> {
   const taskId = op.entityType === 'comment' ? (op.parentId ?? '') : '';
   const task = taskId === '' ? undefined : mirror.tasks.get(taskId);
-  const section =
-    op.entityType === 'section'
-      ? mirror.sections.list().find((r) => r.section_id === op.entityId)
-      : undefined;
+  const named = NAMED_KINDS[op.entityType];
+  const resource = named
+    ? mirror[named.writes].list().find((r) => r[named.idField] === op.entityId)
+    : undefined;
   return {
     entity_type: op.entityType,
     entity_id: op.entityId,
-    ...(op.entityType === 'section'
-      ? { entity_name: text(op.baseValues.name) ?? text(section?.name) ?? text(op.patch.name) }
+    ...(named
+      ? { entity_name: text(op.baseValues.name) ?? text(resource?.name) ?? text(op.patch.name) }
       : {}),
     task_id: taskId,
     task_title: text(task?.task.title) ?? text(task?.server?.title),
