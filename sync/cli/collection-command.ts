@@ -91,7 +91,7 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
     });
     const file = required(command, 'db', values.db);
     const id = required(command, spec.noun, values[spec.noun] as string | undefined);
-    const set = (values.set ?? []);
+    const set = values.set ?? [];
     if (verb === 'delete' && set.length > 0) throw new UsageError(`${command}: takes no --set`);
     const patch = parseKindSetValues(set, spec.editFields);
     if (verb === 'edit' && Object.keys(patch).length === 0)
