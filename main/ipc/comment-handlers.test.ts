@@ -7,16 +7,11 @@ import { type PushFixture, startPushFixture } from '../../sync/push/testing/push
 import { taskCommentOperations } from '../../sync/api/operations';
 import { commentHandlers } from './comment-handlers';
 import type { EventName, InvokeChannel, InvokeOutput } from './contract';
-import { createIpcGate, type InvokeEventLike } from './gate';
 import type { ActiveMirror } from './task-handlers';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+import type { IpcResult } from './transport';
+import { gateHarness } from './testing/gate-harness';
 
 let readOnly = false;
-const trustedEvent: InvokeEventLike = {
-  sender: { id: 7 },
-  senderFrame: { url: 'app://svc-desktop/', parent: null },
-};
-
 interface Wired {
   f: PushFixture;
   events: { name: EventName; payload: unknown }[];
@@ -34,31 +29,8 @@ afterEach(async () => {
 async function wire(): Promise<Wired> {
   const f = await startPushFixture();
   fixture = f;
-  let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, listener) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
-  });
-  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
-  const wired: Wired = {
-    f,
-    events: [],
-    edits: 0,
-    async call(channel, input) {
-      if (!answer) throw new Error('the gate registered no invoke handler');
-      return (await answer(trustedEvent, { channel, input })) as never;
-    },
-    async value(channel, input) {
-      const result = await wired.call(channel, input);
-      if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
-      return result.value;
-    },
-  };
+  const { gate, call, value } = gateHarness();
+  const wired: Wired = { f, events: [], edits: 0, call, value };
   const active: ActiveMirror = {
     accountId: 'acct-1',
     mirror: f.mirror,

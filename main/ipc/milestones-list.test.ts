@@ -12,34 +12,16 @@ import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
 import { SyncEngine } from '../../sync/engine/sync-engine';
-import type { InvokeChannel, InvokeOutput } from './contract';
-import { createIpcGate, type InvokeEventLike } from './gate';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+import { type GateHarness, gateHarness } from './testing/gate-harness';
 
 let emulator: RunningEmulator;
 let dir: string;
 let mirror: Mirror;
 let api: ApiClient;
-let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-const trustedEvent: InvokeEventLike = {
-  sender: { id: 7 },
-  senderFrame: { url: 'app://svc-desktop/', parent: null },
-};
-
-async function call<C extends InvokeChannel>(
-  channel: C,
-  input?: unknown,
-): Promise<IpcResult<InvokeOutput<C>>> {
-  if (!answer) throw new Error('the gate registered no invoke handler');
-  return (await answer(trustedEvent, { channel, input })) as IpcResult<InvokeOutput<C>>;
-}
-
-async function value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>> {
-  const result = await call(channel, input);
-  if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
-  return result.value;
-}
+let harness: GateHarness;
+const call: GateHarness['call'] = (channel, input) => harness.call(channel, input);
+const value: GateHarness['value'] = (channel, input) => harness.value(channel, input);
 
 beforeAll(async () => {
   emulator = await startEmulator({ seedTasks: 300 });
@@ -50,16 +32,7 @@ beforeAll(async () => {
   await engine.pullOnce();
   await engine.close();
 
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, listener) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
-  });
-  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  harness = gateHarness();
   const active: ActiveMirror = {
     accountId: 'acct-1',
     mirror,
@@ -68,7 +41,7 @@ beforeAll(async () => {
     edited: () => undefined,
     refreshActivity: () => undefined,
   };
-  gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
+  harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
 });
 
 afterAll(async () => {

@@ -6,15 +6,10 @@ import type { ApiClient } from '../../sync/api/api-client';
 import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
 import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
 import type { EventName, InvokeChannel, InvokeOutput } from './contract';
-import { createIpcGate, type InvokeEventLike } from './gate';
 import { outboxHandlers } from './outbox-handlers';
 import type { ActiveMirror } from './task-handlers';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
-
-const trustedEvent: InvokeEventLike = {
-  sender: { id: 7 },
-  senderFrame: { url: 'app://svc-desktop/', parent: null },
-};
+import type { IpcResult } from './transport';
+import { gateHarness } from './testing/gate-harness';
 
 interface Wired {
   f: PushFixture;
@@ -33,31 +28,8 @@ afterEach(async () => {
 async function wire(): Promise<Wired> {
   const f = await startPushFixture();
   fixture = f;
-  let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, listener) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
-  });
-  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
-  const wired: Wired = {
-    f,
-    events: [],
-    edits: 0,
-    async call(channel, input) {
-      if (!answer) throw new Error('the gate registered no invoke handler');
-      return (await answer(trustedEvent, { channel, input })) as never;
-    },
-    async value(channel, input) {
-      const result = await wired.call(channel, input);
-      if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
-      return result.value;
-    },
-  };
+  const { gate, call, value } = gateHarness();
+  const wired: Wired = { f, events: [], edits: 0, call, value };
   const active: ActiveMirror = {
     accountId: 'acct-1',
     mirror: f.mirror,

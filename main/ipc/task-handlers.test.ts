@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import type { EventName, EventPayloadInput, InvokeChannel, InvokeOutput } from './contract';
-import { createIpcGate, type InvokeEventLike } from './gate';
+import type { EventName, EventPayloadInput, InvokeChannel } from './contract';
 import type { ActiveMirror } from './task-handlers';
 import { filedTasksSchema, taskPageSchema } from './screen-schemas';
 import { taskHandlers } from './task-handlers';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+import { type GateHarness, gateHarness } from './testing/gate-harness';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -18,37 +17,13 @@ let mirror: Mirror;
 let readOnly = false;
 const edits: string[] = [];
 const events: { name: EventName; payload: unknown }[] = [];
-let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-const trustedEvent: InvokeEventLike = {
-  sender: { id: 7 },
-  senderFrame: { url: 'app://svc-desktop/', parent: null },
-};
-
+let harness: GateHarness;
 /** A call through the real gate, as the page makes it. */
-async function call<C extends InvokeChannel>(
-  channel: C,
-  input?: unknown,
-): Promise<IpcResult<InvokeOutput<C>>> {
-  if (!answer) throw new Error('the gate registered no invoke handler');
-  return (await answer(trustedEvent, { channel, input })) as IpcResult<InvokeOutput<C>>;
-}
-
+const call: GateHarness['call'] = (channel, input) => harness.call(channel, input);
 /** A call from another window (webContents id). */
-async function callFrom<C extends InvokeChannel>(
-  senderId: number,
-  channel: C,
-  input?: unknown,
-): Promise<IpcResult<InvokeOutput<C>>> {
-  if (!answer) throw new Error('the gate registered no invoke handler');
-  const event: InvokeEventLike = { ...trustedEvent, sender: { id: senderId } };
-  return (await answer(event, { channel, input })) as IpcResult<InvokeOutput<C>>;
-}
-
-async function value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>> {
-  const result = await call(channel, input);
-  if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
-  return result.value;
-}
+const callFrom = <C extends InvokeChannel>(senderId: number, channel: C, input?: unknown) =>
+  harness.call(channel, input, senderId);
+const value: GateHarness['value'] = (channel, input) => harness.value(channel, input);
 
 beforeAll(async () => {
   emulator = await startEmulator({ seedTasks: 150 });
@@ -59,17 +34,7 @@ beforeAll(async () => {
   await pullInto('tasks', '/v1/tasks');
   await pullInto('sections', '/v1/sections');
 
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, listener) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: (url) => url.startsWith('app://svc-desktop/'),
-  });
-  gate.trust({ id: 7, isDestroyed: () => false, send: () => undefined, once: () => undefined });
-  gate.trust({ id: 8, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  harness = gateHarness([7, 8]);
   const active: ActiveMirror = {
     accountId: 'acct-1',
     mirror,
@@ -80,7 +45,7 @@ beforeAll(async () => {
     edited: () => edits.push('edited'),
     refreshActivity: () => undefined,
   };
-  gate.register(
+  harness.gate.register(
     taskHandlers({
       active: () => active,
       emit: <E extends EventName>(name: E, payload: EventPayloadInput<E>) => events.push({ name, payload }),

@@ -1,0 +1,54 @@
+// The real IPC gate with trusted pages, for handler tests: a call goes in as
+// the page's would (channel and input through the one invoke transport, from a
+// trusted window) and comes back as the page sees it, an IpcResult.
+import type { InvokeChannel, InvokeOutput } from '../contract';
+import { createIpcGate, type IpcGate, type InvokeEventLike } from '../gate';
+import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../transport';
+
+export interface GateHarness {
+  gate: IpcGate;
+  /** A call from the first trusted window (or `senderId`, one of `windows`). */
+  call: <C extends InvokeChannel>(
+    channel: C,
+    input?: unknown,
+    senderId?: number,
+  ) => Promise<IpcResult<InvokeOutput<C>>>;
+  /** A call's value; a refused call throws with its error type and message. */
+  value: <C extends InvokeChannel>(channel: C, input?: unknown) => Promise<InvokeOutput<C>>;
+}
+
+const PAGE_URL = 'app://svc-desktop/';
+
+/** A gate trusting the windows of these webContents ids (default one window, id 7). */
+export function gateHarness(windows: readonly number[] = [7]): GateHarness {
+  let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
+  const gate = createIpcGate({
+    ipcMain: {
+      handle: (channel, listener) => {
+        if (channel === INVOKE_TRANSPORT_CHANNEL) answer = listener;
+      },
+      removeHandler: () => undefined,
+    },
+    isTrustedPageUrl: (url) => url.startsWith(PAGE_URL),
+  });
+  for (const id of windows) {
+    gate.trust({ id, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+  }
+  const harness: GateHarness = {
+    gate,
+    call: async (channel, input, senderId = windows[0] ?? 7) => {
+      if (!answer) throw new Error('the gate registered no invoke handler');
+      const event: InvokeEventLike = {
+        sender: { id: senderId },
+        senderFrame: { url: PAGE_URL, parent: null },
+      };
+      return (await answer(event, { channel, input })) as never;
+    },
+    value: async (channel, input) => {
+      const result = await harness.call(channel, input);
+      if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
+      return result.value;
+    },
+  };
+  return harness;
+}
