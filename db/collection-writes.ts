@@ -17,7 +17,7 @@ export class CollectionWrites {
     private readonly db: Database,
     private readonly tx: MirrorTransactions,
     private readonly outbox: Outbox,
-    private readonly entityType: string,
+    readonly entityType: string,
     private readonly collection: OtherCollection,
     /** The field naming the parent its routes need (a sprint's `team_id`), taken from a stored row. */
     private readonly parentField: string | null = null,
@@ -55,6 +55,12 @@ export class CollectionWrites {
         current.server ?? {},
       );
     });
+  }
+
+  /** One resource as screens show it (waiting changes applied), or undefined when there is none by that id. */
+  get(id: string): PendingResource | undefined {
+    const idField = COLLECTIONS[this.collection].idField;
+    return this.list().find((resource) => resource[idField] === id);
   }
 
   /** The stored resources (of one scope when given) with waiting creates, edits and deletes applied. */

@@ -335,6 +335,14 @@ export class Mirror {
   }
 
   /** Refreshes the query planner's statistics (bounded work; done after a full task pass). */
+  /** The changes of a kind kept as one of the other collections (a section, sprint, goal, milestone); null for others. */
+  writesOf(entityType: string): CollectionWrites | null {
+    return (
+      [this.sections, this.sprints, this.goals, this.milestones].find((w) => w.entityType === entityType) ??
+      null
+    );
+  }
+
   optimize(): void {
     this.read(() => this.db.pragma('optimize'));
   }

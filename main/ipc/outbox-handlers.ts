@@ -97,16 +97,6 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
   };
 }
 
-/** The kinds a person knows by their name ("Complete sprint 'Sprint 12'"), and where the mirror holds them. */
-const NAMED_KINDS: Readonly<
-  Record<string, { writes: 'sections' | 'sprints' | 'goals' | 'milestones'; idField: string }>
-> = {
-  section: { writes: 'sections', idField: 'section_id' },
-  sprint: { writes: 'sprints', idField: 'sprint_id' },
-  goal: { writes: 'goals', idField: 'goal_id' },
-  milestone: { writes: 'milestones', idField: 'milestone_id' },
-};
-
 /** What names another kind's resource on screen: its kind and id, a named kind's name as shown, a comment's task. */
 function entityWords(
   mirror: Mirror,
@@ -114,15 +104,15 @@ function entityWords(
 ): Pick<PendingChange, 'entity_type' | 'entity_id' | 'entity_name' | 'task_id' | 'task_title'> {
   const taskId = op.entityType === 'comment' ? (op.parentId ?? '') : '';
   const task = taskId === '' ? undefined : mirror.tasks.get(taskId);
-  const named = NAMED_KINDS[op.entityType];
-  const resource = named
-    ? mirror[named.writes].list().find((r) => r[named.idField] === op.entityId)
-    : undefined;
+  // Sections, sprints, goals and milestones are known by their name.
+  const named = mirror.writesOf(op.entityType);
   return {
     entity_type: op.entityType,
     entity_id: op.entityId,
     ...(named
-      ? { entity_name: text(op.baseValues.name) ?? text(resource?.name) ?? text(op.patch.name) }
+      ? {
+          entity_name: text(op.baseValues.name) ?? text(named.get(op.entityId)?.name) ?? text(op.patch.name),
+        }
       : {}),
     task_id: taskId,
     task_title: text(task?.task.title) ?? text(task?.server?.title),
