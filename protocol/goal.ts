@@ -2,6 +2,7 @@
 // groups) and the soft delete's `GoalDeleted`. All documented. Goal `status`
 // values beyond the default `open` are not shown, so any string is kept.
 import { z } from 'zod';
+import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
 import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
 
@@ -45,28 +46,8 @@ export const projectGoalsSchema = z.looseObject({
 /** A group as the client reads it: with the project it belongs to. */
 export type ProjectGoals = z.infer<typeof projectGoalsSchema> & { project_id: string };
 
-/**
- * The groups, each with the project it belongs to: its `project_id`, else that of
- * its goals (each goal names it). A group with more goals to read (`next_cursor`)
- * must be continued under its project, so one naming none is refused; an empty,
- * complete group naming none holds nothing and is left out.
- */
-export const projectGoalsListSchema = z.array(projectGoalsSchema).transform((groups, ctx): ProjectGoals[] => {
-  const out: ProjectGoals[] = [];
-  groups.forEach((group, index) => {
-    const projectId = group.project_id || group.data[0]?.project_id;
-    if (projectId) out.push({ ...group, project_id: projectId });
-    else if (group.next_cursor !== null) {
-      ctx.issues.push({
-        code: 'custom',
-        path: [index, 'project_id'],
-        message: 'a group with more goals to read names no project',
-        input: group.project_id,
-      });
-    }
-  });
-  return out;
-});
+/** The groups, each with the project it belongs to (protocol/project-groups.ts). */
+export const projectGoalsListSchema = projectGroupsSchema(projectGoalsSchema, 'goals');
 
 /** `GET /v1/goals?org_id=…`: every live goal grouped by project; `total` counts goals in all groups. */
 export const groupedGoalsSchema = z.looseObject({

@@ -3,6 +3,7 @@
 // shape of `GET /v1/goals`), the unfiling answer and the write bodies. Assumed,
 // so lenient: only what the client keys on is required, any status is kept.
 import { z } from 'zod';
+import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
 import { idField, optionalDate, optionalInt, optionalNumber, optionalString } from './wire-fields';
 
@@ -41,29 +42,8 @@ export const projectMilestonesSchema = z.looseObject({
 /** A group as the client reads it: with the project it belongs to. */
 export type ProjectMilestones = z.infer<typeof projectMilestonesSchema> & { project_id: string };
 
-/**
- * The groups, each with its project: its `project_id`, else that of its
- * milestones. A group with more to read naming no project cannot be continued,
- * so it is refused; an empty, complete one naming none is left out.
- */
-export const projectMilestonesListSchema = z
-  .array(projectMilestonesSchema)
-  .transform((groups, ctx): ProjectMilestones[] => {
-    const out: ProjectMilestones[] = [];
-    groups.forEach((group, index) => {
-      const projectId = group.project_id || group.data[0]?.project_id;
-      if (projectId) out.push({ ...group, project_id: projectId });
-      else if (group.next_cursor !== null) {
-        ctx.issues.push({
-          code: 'custom',
-          path: [index, 'project_id'],
-          message: 'a group with more milestones to read names no project',
-          input: group.project_id,
-        });
-      }
-    });
-    return out;
-  });
+/** The groups, each with the project it belongs to (protocol/project-groups.ts). */
+export const projectMilestonesListSchema = projectGroupsSchema(projectMilestonesSchema, 'milestones');
 
 /** `GET /v1/milestones?org_id=…`: every milestone of the readable projects, grouped by project. */
 export const groupedMilestonesSchema = z.looseObject({
