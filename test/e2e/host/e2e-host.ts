@@ -32,7 +32,10 @@ import { MemorySecretStore } from '../../../sync/auth/secret-store';
 import { type RunningEmulator, startEmulator } from '../../../emulator/start';
 import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH } from './bridge-shim';
 
-export const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');
+// SVC_E2E_RENDERER_DIR: a renderer built elsewhere (`electron-vite build --outDir <dir>`), so that
+// engineers building at the same time on one machine do not test each other's half-written builds.
+export const RENDERER_DIR =
+  process.env.SVC_E2E_RENDERER_DIR ?? resolve(import.meta.dirname, '../../../out/renderer');
 
 export interface E2eHostOptions {
   /** The server the app talks to; default: an emulator started (and stopped) by the host. */
