@@ -37,7 +37,8 @@ commands:
   export --db FILE [--collection tasks]
       The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
       Collections: tasks (default), organizations, projects, teams, organization_members,
-      sections, sprints, goals, milestones.
+      sections, sprints, goals, milestones, task_comments (the mirrored threads of the tasks
+      you are likely to open, one thread a line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
   create --db FILE --set title=TEXT [--set field=value ...]
       Queue a change as the app does, without network; it is sent by the next sync.

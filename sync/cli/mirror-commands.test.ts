@@ -264,4 +264,38 @@ describe('offline commands on a mirror file', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('use one of organizations, projects');
   });
+
+  test('export of task_comments gives the mirrored threads, one a line with replies nested, as stored', async () => {
+    const { f, ids } = await preparedMirror();
+    const [first = '', second = ''] = ids;
+    const page = (taskId: string, items: Record<string, unknown>[]) => {
+      f.mirror.passes.begin('task_comments', taskId);
+      f.mirror.passes.applyPage({
+        collection: 'task_comments',
+        scope: taskId,
+        pageIndex: 0,
+        cursorSent: null,
+        etag: null,
+        nextCursor: null,
+        items,
+      });
+    };
+    const reply = { comment_id: 'cmt_3', task_id: second, parent_comment_id: 'cmt_2', content: 'an answer' };
+    page(second, [
+      { comment_id: 'cmt_2', task_id: second, content: 'second task', replies: [reply], extra: 1 },
+    ]);
+    page(first, [{ comment_id: 'cmt_1', task_id: first, content: 'first task', replies: [] }]);
+    // A comment still waiting is the outbox's, not a stored thread (as for sections and the rest).
+    f.mirror.comments.create({ taskId: first, content: 'not sent yet' });
+    f.mirror.close();
+    const exported = await cli('export', '--db', f.file, '--collection', 'task_comments');
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.lines).toEqual([
+      { comment_id: 'cmt_1', task_id: first, content: 'first task', replies: [] },
+      { comment_id: 'cmt_2', task_id: second, content: 'second task', replies: [reply], extra: 1 },
+    ]);
+    const history = await cli('export', '--db', f.file, '--collection', 'task_history');
+    expect(history.code).toBe(2);
+    expect(history.stderr).toContain('milestones, task_comments');
+  });
 });

@@ -27,10 +27,12 @@ const RETRY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   milestone: ['name', 'description', 'due_date', 'position'],
 };
 
-/** Collections `export` offers: those the mirror keeps whole (comments and history are per-task caches). */
-const EXPORTABLE: readonly CollectionName[] = COLLECTION_NAMES.filter(
-  (name) => name !== 'task_comments' && name !== 'task_history',
-);
+/**
+ * Collections `export` offers: those the mirror keeps whole, and the comment
+ * threads it keeps of the tasks a person is likely to open (one thread a line,
+ * replies nested as the service lists them). History is a per-task cache only.
+ */
+const EXPORTABLE: readonly CollectionName[] = COLLECTION_NAMES.filter((name) => name !== 'task_history');
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
