@@ -18,7 +18,8 @@ export class CollectionWrites {
     private readonly tx: MirrorTransactions,
     private readonly outbox: Outbox,
     readonly entityType: string,
-    private readonly collection: OtherCollection,
+    /** The mirrored collection its resources are stored in (what screens reload when it changes). */
+    readonly collection: OtherCollection,
     /** The field naming the parent its routes need (a sprint's `team_id`), taken from a stored row. */
     private readonly parentField: string | null = null,
   ) {}
@@ -94,6 +95,9 @@ export class CollectionWrites {
               }
             : null);
         if (resource === null) continue;
+        // A new one under another parent than the scope asked for (another team's sprint) is not listed.
+        if (op.kind === 'create' && scope !== undefined && this.parentField !== null && op.parentId !== scope)
+          continue;
         byId.set(op.entityId, { ...resource, ...op.patch, pending: op.state });
       }
       return [...byId.values()];

@@ -3,8 +3,9 @@
 // progress counted over the mirrored tasks, so a task filed or completed
 // offline moves the bar at once instead of when the service recounts.
 import type { Mirror } from './mirror';
+import { type PendingMark, pendingMark } from './workspace';
 
-export interface MilestoneSummary {
+export interface MilestoneSummary extends PendingMark {
   milestone_id: string;
   project_id: string;
   name: string;
@@ -23,8 +24,8 @@ function text(value: unknown): string | null {
 
 export function projectMilestones(mirror: Mirror, projectId: string): MilestoneSummary[] {
   const counts = mirror.collections.milestoneCounts(projectId);
-  return mirror.collections
-    .list('milestones')
+  return mirror.milestones
+    .list()
     .filter((m) => m.project_id === projectId)
     .map((m): MilestoneSummary => {
       const id = String(m.milestone_id);
@@ -38,6 +39,7 @@ export function projectMilestones(mirror: Mirror, projectId: string): MilestoneS
         position: typeof m.position === 'number' ? m.position : null,
         tasks_total: counts.get(id)?.total ?? 0,
         tasks_completed: counts.get(id)?.completed ?? 0,
+        ...pendingMark(m),
       };
     })
     .sort(

@@ -3,13 +3,21 @@
 // one runs today), goals and sections with their task counts, members, and a
 // task's cached comments and history. Names fall back to ids; order is the
 // screens' (by name, sections by position, sprints newest first).
+import type { PendingResource } from './collection-writes';
 import type { Mirror } from './mirror';
+import type { OutboxState } from './outbox';
 import type { Resource } from './page-apply';
 
-export interface SprintSummary {
+/** A change of it still waits to be sent (or was refused): its state. Absent when none waits. */
+export type PendingMark = { pending?: Exclude<OutboxState, 'done'> };
+
+export interface SprintSummary extends PendingMark {
   sprint_id: string;
   team_id: string;
   name: string;
+  description: string | null;
+  /** The sprint's goal, in words. */
+  goal: string | null;
   status: string | null;
   start_date: string;
   end_date: string;
@@ -24,23 +32,24 @@ export interface WorkspaceCollections {
   organization: { org_id: string; name: string } | null;
   projects: { project_id: string; name: string; status: string | null; team_id: string | null }[];
   teams: { team_id: string; name: string; sprints: SprintSummary[] }[];
-  goals: {
+  goals: (PendingMark & {
     goal_id: string;
     project_id: string;
     name: string;
+    description: string | null;
     status: string | null;
     target_date: string | null;
     tasks_total: number;
     tasks_completed: number;
-  }[];
-  sections: {
+  })[];
+  sections: (PendingMark & {
     section_id: string;
     name: string;
     scope_type: string;
     scope_id: string;
     position: number;
     task_count: number;
-  }[];
+  })[];
   members: { user_id: string; username: string; active: boolean }[];
 }
 
@@ -48,13 +57,19 @@ function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+/** The waiting change's state, for a resource read with its changes applied. */
+export function pendingMark(resource: PendingResource): PendingMark {
+  const state = resource.pending;
+  return state === undefined || state === 'done' ? {} : { pending: state };
+}
+
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
 /** A team's sprints with their task counts, newest first; `day` (YYYY-MM-DD) says which one is current. */
 export function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
   const counts = mirror.tasks.sprintCounts();
-  return mirror.collections
-    .list('sprints', teamId)
+  return mirror.sprints
+    .list(teamId)
     .map((sprint): SprintSummary => {
       const id = String(sprint.sprint_id);
       const status = text(sprint.status);
@@ -65,6 +80,8 @@ export function sprintSummaries(mirror: Mirror, teamId: string, day: string): Sp
         sprint_id: id,
         team_id: teamId,
         name: text(sprint.name) ?? id,
+        description: text(sprint.description),
+        goal: text(sprint.goal),
         status,
         start_date: start,
         end_date: end,
@@ -72,6 +89,7 @@ export function sprintSummaries(mirror: Mirror, teamId: string, day: string): Sp
         task_count: counts.get(id)?.total ?? 0,
         completed_count: counts.get(id)?.completed ?? 0,
         current: !done && start <= day && day <= end,
+        ...pendingMark(sprint),
       };
     })
     .sort((a, b) => b.start_date.localeCompare(a.start_date) || a.name.localeCompare(b.name));
@@ -108,20 +126,22 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
         sprints: sprintSummaries(mirror, String(t.team_id), day),
       }))
       .sort(byName),
-    goals: mirror.collections
-      .list('goals')
+    goals: mirror.goals
+      .list()
       .map((g) => ({
         goal_id: String(g.goal_id),
         project_id: text(g.project_id) ?? '',
         name: text(g.name) ?? String(g.goal_id),
+        description: text(g.description),
         status: text(g.status),
         target_date: text(g.target_date),
         tasks_total: goalCounts.get(String(g.goal_id))?.total ?? 0,
         tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
+        ...pendingMark(g),
       }))
       .sort(byName),
-    sections: mirror.collections
-      .list('sections')
+    sections: mirror.sections
+      .list()
       .map((s) => ({
         section_id: String(s.section_id),
         name: text(s.name) ?? String(s.section_id),
@@ -129,6 +149,7 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
         scope_id: text(s.scope_id) ?? '',
         position: typeof s.position === 'number' ? s.position : 0,
         task_count: sectionCounts.get(String(s.section_id)) ?? 0,
+        ...pendingMark(s),
       }))
       .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
     members: mirror.collections

@@ -58,6 +58,12 @@ import {
   commentEditInputSchema,
   commentQueuedSchema,
 } from './comment-schemas';
+import {
+  collectionCreateInputSchema,
+  collectionDeleteInputSchema,
+  collectionEditInputSchema,
+  collectionQueuedSchema,
+} from './collection-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -147,6 +153,14 @@ export const invokeChannels = {
   /** Queues a delete of a comment (If-Match); one never sent is dropped with its create (`op_id` null). */
   'comment:delete': { input: commentDeleteInputSchema, output: commentQueuedSchema },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
+  // Sections, sprints, goals and milestones (main/ipc/collection-handlers.ts): queued like task edits,
+  // shown at once in workspace:get / milestones:list with `pending`, sent by the next push.
+  /** Queues a new one (a temporary id until the service answers); `parent_id`: a sprint's team, a goal's or milestone's project. */
+  'collection:create': { input: collectionCreateInputSchema, output: collectionQueuedSchema },
+  /** Queues a merge-patch (sent with If-Match); `op_id` null when nothing changed. */
+  'collection:edit': { input: collectionEditInputSchema, output: collectionQueuedSchema },
+  /** Queues a delete (If-Match); one never sent is dropped with its create. Sprints have none (`validation`). */
+  'collection:delete': { input: collectionDeleteInputSchema, output: collectionQueuedSchema },
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {

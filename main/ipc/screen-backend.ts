@@ -10,6 +10,7 @@ import type { ServerSettings as AccountServerSettings } from '../../sync/account
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import { accountHandlers, accountList, accountSummary, type DemoServer } from './account-handlers';
 import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
+import { collectionHandlers } from './collection-handlers';
 import { commentHandlers } from './comment-handlers';
 import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from './screen-schemas';
@@ -182,6 +183,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       syncHandlers,
       outboxHandlers({ active, emit }),
       commentHandlers({ active, emit }),
+      collectionHandlers({ active, emit }),
     ],
     async signInToDemo() {
       const started = await startDemo();

@@ -265,10 +265,16 @@ export type TaskActivity = z.infer<typeof taskActivitySchema>;
 
 // ---- the sidebar's collections ---------------------------------------------------
 
+/** A change of it waits to be sent, is being sent, or was refused; absent when none waits. */
+const pendingSchema = z.enum(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).optional();
+
 export const sprintSummarySchema = z.object({
   sprint_id: z.string(),
   team_id: z.string(),
   name: z.string(),
+  description: z.string().nullable(),
+  /** The sprint's goal, in words. */
+  goal: z.string().nullable(),
   status: z.string().nullable(),
   start_date: z.string(),
   end_date: z.string(),
@@ -277,6 +283,7 @@ export const sprintSummarySchema = z.object({
   completed_count: z.number().int(),
   /** Runs today and is not completed. */
   current: z.boolean(),
+  pending: pendingSchema,
 });
 export type SprintSummary = z.infer<typeof sprintSummarySchema>;
 
@@ -291,6 +298,7 @@ export const milestoneSummarySchema = z.object({
   position: z.number().nullable(),
   tasks_total: z.number().int(),
   tasks_completed: z.number().int(),
+  pending: pendingSchema,
 });
 export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
 
@@ -317,10 +325,12 @@ export const workspaceSchema = z.object({
       goal_id: z.string(),
       project_id: z.string(),
       name: z.string(),
+      description: z.string().nullable(),
       status: z.string().nullable(),
       target_date: z.string().nullable(),
       tasks_total: z.number().int(),
       tasks_completed: z.number().int(),
+      pending: pendingSchema,
     }),
   ),
   sections: z.array(
@@ -331,6 +341,7 @@ export const workspaceSchema = z.object({
       scope_id: z.string(),
       position: z.number(),
       task_count: z.number().int(),
+      pending: pendingSchema,
     }),
   ),
   members: z.array(z.object({ user_id: z.string(), username: z.string(), active: z.boolean() })),

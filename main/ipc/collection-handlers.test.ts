@@ -1,0 +1,201 @@
+// The collection-write calls through the real gate over a mirror pushed by the
+// real pusher to the emulator: a section, a sprint, a goal and a milestone
+// queued and shown at once in the workspace (marked pending, under a temporary
+// id), sent once, then edited and deleted; refused fields told as validation
+// errors with nothing queued; a read-only account refused; a sprint queued
+// under one team not listed under another.
+import { afterEach, describe, expect, test } from 'vitest';
+import { projectMilestones } from '../../db/milestone-list';
+import { sprintSummaries, workspaceCollections } from '../../db/workspace';
+import { goalOperations, projectOperations, teamOperations } from '../../sync/api/operations';
+import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
+import { collectionHandlers } from './collection-handlers';
+import type { EventName, InvokeChannel, InvokeOutput } from './contract';
+import type { ActiveMirror } from './task-handlers';
+import type { IpcResult } from './transport';
+import { gateHarness } from './testing/gate-harness';
+
+interface Wired {
+  f: PushFixture;
+  events: { name: EventName; payload: unknown }[];
+  edits: number;
+  call<C extends InvokeChannel>(channel: C, input?: unknown): Promise<IpcResult<InvokeOutput<C>>>;
+  value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>>;
+}
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+async function wire(options: { readOnly?: boolean } = {}): Promise<Wired> {
+  const f = await startPushFixture();
+  fixture = f;
+  const { gate, call, value } = gateHarness();
+  const wired: Wired = { f, events: [], edits: 0, call, value };
+  const active: ActiveMirror = {
+    accountId: 'acct-1',
+    mirror: f.mirror,
+    me: f.emulator.me,
+    readOnly: options.readOnly ?? false,
+    edited: () => {
+      wired.edits += 1;
+    },
+    refreshActivity: () => undefined,
+  };
+  gate.register(
+    collectionHandlers({
+      active: () => active,
+      emit: (name, payload) => wired.events.push({ name, payload }),
+    }),
+  );
+  return wired;
+}
+
+async function firstId(
+  f: PushFixture,
+  list: typeof teamOperations.list | typeof projectOperations.list,
+  field: 'team_id' | 'project_id',
+): Promise<string[]> {
+  const page = await f.api.listPage(list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('answered 304');
+  return page.body.data.map((item) => String((item as Record<string, unknown>)[field]));
+}
+
+const DAY = '2027-01-01';
+
+describe('collection calls', () => {
+  test('a section, sprint, goal and milestone are shown at once as pending, sent once, then edited and deleted', async () => {
+    const w = await wire();
+    const [teamId, otherTeamId] = await firstId(w.f, teamOperations.list, 'team_id');
+    const [projectId] = await firstId(w.f, projectOperations.list, 'project_id');
+    if (teamId === undefined || otherTeamId === undefined || projectId === undefined)
+      throw new Error('the seed has two teams and a project');
+
+    const section = await w.value('collection:create', {
+      kind: 'section',
+      fields: { scope_type: 'user', scope_id: w.f.emulator.me.username, name: 'Parked ideas' },
+    });
+    const sprint = await w.value('collection:create', {
+      kind: 'sprint',
+      fields: { name: 'Sprint 40', start_date: '2027-01-04', duration_weeks: 2 },
+      parent_id: teamId,
+    });
+    const goal = await w.value('collection:create', {
+      kind: 'goal',
+      fields: { name: 'Ship offline comments' },
+      parent_id: projectId,
+    });
+    const milestone = await w.value('collection:create', {
+      kind: 'milestone',
+      fields: { name: 'Beta' },
+      parent_id: projectId,
+    });
+    for (const queued of [section, sprint, goal, milestone]) {
+      expect(queued.id).toMatch(/^local-/);
+      expect(queued.op_id).toEqual(expect.any(String));
+    }
+    expect(w.events.map((e) => (e.payload as { collections: string[] }).collections)).toEqual([
+      ['sections'],
+      ['sprints'],
+      ['goals', 'tasks'],
+      ['milestones', 'tasks'],
+    ]);
+    expect(w.edits).toBe(4);
+
+    const before = workspaceCollections(w.f.mirror, DAY);
+    expect(before.sections).toContainEqual(
+      expect.objectContaining({ section_id: section.id, name: 'Parked ideas', pending: 'queued' }),
+    );
+    // (The fixture mirrors no teams: a team's sprints are read as the workspace reads them, by team.)
+    expect(sprintSummaries(w.f.mirror, teamId, DAY)).toContainEqual(
+      expect.objectContaining({ sprint_id: sprint.id, name: 'Sprint 40', pending: 'queued' }),
+    );
+    // Queued under one team, it is not shown under another.
+    expect(sprintSummaries(w.f.mirror, otherTeamId, DAY).map((s) => s.sprint_id)).not.toContain(sprint.id);
+    expect(before.goals).toContainEqual(
+      expect.objectContaining({ goal_id: goal.id, project_id: projectId, pending: 'queued' }),
+    );
+    expect(projectMilestones(w.f.mirror, projectId)).toContainEqual(
+      expect.objectContaining({ milestone_id: milestone.id, name: 'Beta', pending: 'queued' }),
+    );
+
+    await w.f.pusher.pushAll();
+    const after = workspaceCollections(w.f.mirror, DAY);
+    const sentGoal = after.goals.find((g) => g.name === 'Ship offline comments');
+    expect(sentGoal?.goal_id).not.toMatch(/^local-/);
+    expect(sentGoal?.pending).toBeUndefined();
+    expect(after.sections.filter((s) => s.name === 'Parked ideas')).toHaveLength(1);
+    const sentSprint = sprintSummaries(w.f.mirror, teamId, DAY).find((s) => s.name === 'Sprint 40');
+    expect(sentSprint?.sprint_id).not.toMatch(/^local-/);
+    expect(sentSprint?.pending).toBeUndefined();
+
+    const goalId = sentGoal?.goal_id as string;
+    const closed = await w.value('collection:edit', {
+      kind: 'goal',
+      id: goalId,
+      patch: { status: 'closed' },
+    });
+    expect(closed.op_id).toEqual(expect.any(String));
+    expect(workspaceCollections(w.f.mirror, DAY).goals.find((g) => g.goal_id === goalId)).toMatchObject({
+      status: 'closed',
+      pending: 'queued',
+    });
+    await w.f.pusher.pushAll();
+    const onServer = await w.f.api.read(goalOperations.get, { projectId, goalId });
+    expect(onServer.status === 200 && onServer.body.status).toBe('closed');
+
+    await w.value('collection:delete', { kind: 'goal', id: goalId });
+    expect(workspaceCollections(w.f.mirror, DAY).goals.map((g) => g.goal_id)).not.toContain(goalId);
+    await w.f.pusher.pushAll();
+    expect(w.f.mirror.outbox.list().filter((op) => op.state !== 'done')).toEqual([]);
+  });
+
+  test('a refused field, an unknown id and a sprint delete are errors, and nothing is queued', async () => {
+    const w = await wire();
+    const [teamId] = await firstId(w.f, teamOperations.list, 'team_id');
+    const both = await w.call('collection:create', {
+      kind: 'sprint',
+      fields: { name: 'Both', start_date: '2027-01-04', end_date: '2027-01-18', duration_weeks: 2 },
+      parent_id: teamId,
+    });
+    expect(both).toMatchObject({ ok: false, error: { type: 'validation' } });
+    const noTeam = await w.call('collection:create', {
+      kind: 'sprint',
+      fields: { name: 'Nowhere', start_date: '2027-01-04', duration_weeks: 2 },
+    });
+    expect(noTeam).toMatchObject({ ok: false, error: { type: 'validation' } });
+    const unknown = await w.call('collection:edit', {
+      kind: 'section',
+      id: 'sec_nowhere',
+      patch: { name: 'x' },
+    });
+    expect(unknown).toMatchObject({ ok: false, error: { type: 'not-found' } });
+    const sprint = await w.value('collection:create', {
+      kind: 'sprint',
+      fields: { name: 'Kept', start_date: '2027-01-04', duration_weeks: 1 },
+      parent_id: teamId,
+    });
+    const queuedBefore = w.f.mirror.outbox.list().length;
+    expect(await w.call('collection:delete', { kind: 'sprint', id: sprint.id })).toMatchObject({
+      ok: false,
+      error: { type: 'validation' },
+    });
+    expect(await w.call('collection:create', { kind: 'board', fields: {} })).toMatchObject({
+      ok: false,
+      error: { type: 'invalid-input' },
+    });
+    expect(w.f.mirror.outbox.list()).toHaveLength(queuedBefore);
+  });
+
+  test('a read-only account is refused before anything is queued', async () => {
+    const w = await wire({ readOnly: true });
+    const refused = await w.call('collection:create', {
+      kind: 'section',
+      fields: { scope_type: 'user', scope_id: w.f.emulator.me.username, name: 'Not allowed' },
+    });
+    expect(refused).toMatchObject({ ok: false, error: { type: 'read-only' } });
+    expect(w.f.mirror.outbox.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+// The collection-write calls: each queues through the mirror's writes of its
+// kind (db/collection-writes.ts, the outbox's kinds), waiting for the pull
+// worker's write lock on a timer, then tells the screens which collection
+// changed and the engine that something waits to be sent.
+import type { CollectionWrites } from '../../db/collection-writes';
+import { writeWhenFree } from '../../db/write-when-free';
+import type { CollectionKind } from './collection-schemas';
+import type { IpcGate, IpcHandlers } from './gate';
+import { IpcHandlerError } from './gate';
+import type { ActiveMirror } from './task-handlers';
+
+export interface CollectionHandlerDependencies {
+  readonly active: () => ActiveMirror | null;
+  readonly emit: IpcGate['emit'];
+}
+
+// A goal's or milestone's delete unfiles its tasks once the service takes it: the task screens reload too.
+const UNFILES_TASKS: ReadonlySet<CollectionKind> = new Set(['goal', 'milestone']);
+
+export function collectionHandlers(dependencies: CollectionHandlerDependencies): IpcHandlers {
+  function writable(): ActiveMirror {
+    const account = dependencies.active();
+    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
+    if (account.readOnly) {
+      throw new IpcHandlerError(
+        'read-only',
+        'This account can read but not write (a test token, or one without write access).',
+      );
+    }
+    return account;
+  }
+
+  function writesOf(account: ActiveMirror, kind: CollectionKind): CollectionWrites {
+    const writes = account.mirror.writesOf(kind);
+    if (writes === null) throw new IpcHandlerError('internal', `No writes for ${kind}s.`);
+    return writes;
+  }
+
+  function changed(account: ActiveMirror, writes: CollectionWrites, kind: CollectionKind): void {
+    dependencies.emit('mirror:changed', {
+      account_id: account.accountId,
+      collections: [writes.collection, ...(UNFILES_TASKS.has(kind) ? ['tasks'] : [])],
+      task_ids: null,
+      remapped: [],
+    });
+    account.edited();
+  }
+
+  return {
+    'collection:create': async ({ kind, fields, parent_id }) => {
+      const account = writable();
+      const writes = writesOf(account, kind);
+      const created = await writeWhenFree(account.mirror, () => writes.create(fields, parent_id ?? null));
+      changed(account, writes, kind);
+      return { id: created.id, op_id: created.opId };
+    },
+    'collection:edit': async ({ kind, id, patch }) => {
+      const account = writable();
+      const writes = writesOf(account, kind);
+      const queued = await writeWhenFree(account.mirror, () => writes.edit(id, patch));
+      changed(account, writes, kind);
+      return { id, op_id: queued?.opId ?? null };
+    },
+    'collection:delete': async ({ kind, id }) => {
+      const account = writable();
+      const writes = writesOf(account, kind);
+      const queued = await writeWhenFree(account.mirror, () => writes.delete(id));
+      changed(account, writes, kind);
+      return { id, op_id: queued?.opId ?? null };
+    },
+  };
+}
