@@ -236,7 +236,27 @@ export class MirrorTasks {
 
   /** Queues an edit (only the fields given); shown at once. Null when it changes nothing. */
   edit(taskId: string, patch: TaskObject): { opId: string } | null {
-    return this.tx.write(() => this.parts.outbox.queueUpdate(taskId, patch));
+    return this.tx.write(() => this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch)));
+  }
+
+  /**
+   * A move to another project clears the task's milestone (contract). When
+   * the milestone came from an edit still waiting here, that edit would fold
+   * into this one and send a milestone of the old project with the move (a
+   * 422); so the move says `milestone_id: null` itself. A milestone the server
+   * already holds is left to the service to clear (the overlay shows it gone).
+   */
+  private withMoveClearing(taskId: string, patch: TaskObject): TaskObject {
+    if (!('project_id' in patch) || 'milestone_id' in patch) return patch;
+    const row = this.parts.store.byId(taskId);
+    if (!row) return patch;
+    const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+    const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+    const fromPendingEdit = (effective.milestone_id ?? null) !== (server?.milestone_id ?? null);
+    const moved = patch.project_id !== effective.project_id;
+    return moved && effective.milestone_id != null && fromPendingEdit
+      ? { ...patch, milestone_id: null }
+      : patch;
   }
 
   /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */
