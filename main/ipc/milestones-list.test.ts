@@ -100,6 +100,30 @@ describe('milestones:list', () => {
     });
   });
 
+  test('the editor files a task under a milestone and unfiles it (task:edit milestone_id)', async () => {
+    const { projectId } = await busiestProject();
+    const [target] = await value('milestones:list', { project_id: projectId });
+    if (!target) throw new Error('no milestone');
+    const task = emulator.control
+      .tasks()
+      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
+    if (!task) throw new Error('no unfiled task of the project');
+    const filed = await value('task:edit', {
+      task_id: task.task_id,
+      patch: { milestone_id: target.milestone_id },
+    });
+    expect(filed.task.milestone_id).toBe(target.milestone_id);
+    expect(filed.pending_fields).toContain('milestone_id');
+    const shown = async () =>
+      (await value('milestones:list', { project_id: projectId })).find(
+        (m) => m.milestone_id === target.milestone_id,
+      )?.tasks_total;
+    expect(await shown()).toBe(target.tasks_total + 1);
+    const unfiled = await value('task:edit', { task_id: task.task_id, patch: { milestone_id: null } });
+    expect(unfiled.task.milestone_id).toBeNull();
+    expect(await shown()).toBe(target.tasks_total);
+  });
+
   test('a project without milestones answers an empty list; a bad input is refused', async () => {
     expect(await value('milestones:list', { project_id: 'prj_none' })).toEqual([]);
     const refused = await call('milestones:list', { project_id: '' });

@@ -233,6 +233,7 @@ export const taskPatchSchema = z.strictObject({
   section_id: reference.optional(),
   sprint_id: reference.optional(),
   goal_id: reference.optional(),
+  milestone_id: reference.optional(),
   parent_task_id: reference.optional(),
   task_type: z.string().min(1).max(50).optional(),
   review: z.string().min(1).max(50).nullable().optional(),
