@@ -1,21 +1,31 @@
 // Sections as a board: one column per section of a scope (a project, a team,
-// or the person's own), its tasks as cards. Cards move between sections by
-// drag and drop, by their arrow buttons, or with Alt+←/→ when focused; each
-// move is an edit of `section_id`, applied at once and synced behind.
-import { type DragEvent, useEffect, useState } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+// or the person's own), its tasks as cards in their order (`position`, gaps.md).
+// A person adds, renames, reorders and deletes sections here, and moves cards
+// to a place in any column by drag and drop or by keyboard (Alt+arrows), each
+// move told to screen readers. Cards move as task edits of `section_id` and
+// `position`, sections through the collection writes; all applied at once and
+// synced behind, a section waiting to be sent marked as a task is.
+import { type DragEvent, useEffect, useRef, useState } from 'react';
+import type { TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
-import { openTask, useView } from '../store/view-store';
+import { announce, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
-import { dayWords, valueWord } from '../vocabulary/task-words';
+import { ModalDialog } from '../ui/modal-dialog';
+import { BoardCard, type CardStep } from './board-card';
+import { inBoardOrder, placeAt, POSITION_STEP } from './board-order';
+import { SectionAdder } from './section-adder';
+import { SectionHeader } from './section-header';
+import { deleteSectionWords, movedWords } from './section-words';
+import './board.css';
 
-const DRAG_TYPE = 'application/x-svc-task';
+/** What a card move changes of a task; shown at once, before the mirror answers. */
+type CardPatch = { section_id?: string; position: number };
 
 export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', values: readonly string[]) {
   const [rows, setRows] = useState<TaskRow[] | null>(null);
   const [truncated, setTruncated] = useState(false);
+  const [loads, setLoads] = useState(0);
   const key = values.join('\u0000');
   useEffect(() => {
     const ids = key === '' ? [] : key.split('\u0000');
@@ -50,87 +60,33 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
       stop();
       if (timer !== null) clearTimeout(timer);
     };
-  }, [field, key]);
-  return { rows, truncated };
+  }, [field, key, loads]);
+  /** Shows edits before the mirror's answer (the next load replaces them with what it holds). */
+  const patchLocally = (patches: readonly { taskId: string; patch: CardPatch }[]) => {
+    const byId = new Map(patches.map((p) => [p.taskId, p.patch]));
+    setRows((current) =>
+      current === null
+        ? current
+        : current.map((row) => {
+            const patch = byId.get(row.task_id);
+            return patch === undefined ? row : { ...row, ...patch, sync_mark: row.sync_mark ?? 'pending' };
+          }),
+    );
+  };
+  const reload = () => setLoads((n) => n + 1);
+  return { rows, truncated, patchLocally, reload };
 }
 
-function Card({
-  row,
-  previous,
-  next,
-  open,
-  readOnly,
-  onMove,
-}: {
-  row: TaskRow;
-  previous: { id: string; name: string } | null;
-  next: { id: string; name: string } | null;
-  open: boolean;
-  readOnly: boolean;
-  onMove: (taskId: string, sectionId: string) => void;
-}) {
-  return (
-    <li
-      className={`card${open ? ' is-open' : ''}`}
-      draggable={!readOnly}
-      onDragStart={(event) => {
-        event.dataTransfer.setData(DRAG_TYPE, row.task_id);
-        event.dataTransfer.effectAllowed = 'move';
-      }}
-      data-task-id={row.task_id}
-    >
-      <button
-        type="button"
-        className="card-open"
-        onClick={() => openTask(row.task_id)}
-        onKeyDown={(event) => {
-          if (!event.altKey || readOnly) return;
-          if (event.key === 'ArrowLeft' && previous) {
-            event.preventDefault();
-            onMove(row.task_id, previous.id);
-          } else if (event.key === 'ArrowRight' && next) {
-            event.preventDefault();
-            onMove(row.task_id, next.id);
-          }
-        }}
-      >
-        <span className={`card-title${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
-        <span className="card-meta">
-          <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
-          {row.priority ? (
-            <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
-          ) : null}
-          {row.assignee ? <span className="muted">{row.assignee}</span> : null}
-          {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-          <SyncMarkBadge mark={row.sync_mark} compact />
-        </span>
-      </button>
-      {!readOnly ? (
-        <span className="card-moves">
-          {previous ? (
-            <button
-              type="button"
-              className="icon-button small"
-              aria-label={`Move to ${previous.name}`}
-              onClick={() => onMove(row.task_id, previous.id)}
-            >
-              ◀
-            </button>
-          ) : null}
-          {next ? (
-            <button
-              type="button"
-              className="icon-button small"
-              aria-label={`Move to ${next.name}`}
-              onClick={() => onMove(row.task_id, next.id)}
-            >
-              ▶
-            </button>
-          ) : null}
-        </span>
-      ) : null}
-    </li>
-  );
+type BoardSection = Workspace['sections'][number];
+type Dragging = { kind: 'card'; taskId: string } | { kind: 'section'; sectionId: string } | null;
+/** Where a card dragged over the board would land: a gap of a column's shown cards (0 = before the first). */
+type CardDrop = { sectionId: string; gap: number } | null;
+/** After a keyboard move, what gets the focus back once the moved element is in its new place. */
+type FocusAfter = { taskId: string } | { sectionId: string; action: string } | null;
+
+/** The place in the list without the moved item that a gap of the shown list names. */
+function gapToIndex(gap: number, movedAt: number): number {
+  return movedAt !== -1 && movedAt < gap ? gap - 1 : gap;
 }
 
 export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeId: string }) {
@@ -139,14 +95,23 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const teamNames = useWorkspace((state) => state.teamNames);
   const openTaskId = useView((state) => state.openTaskId);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
-  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const [dragging, setDragging] = useState<Dragging>(null);
+  const [cardDrop, setCardDrop] = useState<CardDrop>(null);
+  const [sectionDrop, setSectionDrop] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<{ section: BoardSection; tasks: number } | null>(null);
+  const focusAfter = useRef<FocusAfter>(null);
+  const boardRef = useRef<HTMLDivElement>(null);
   const sections = (workspace?.sections ?? []).filter(
     (section) => section.scope_type === scopeType && section.scope_id === scopeId,
   );
-  const { rows, truncated } = useFiledTasks(
+  const { rows, truncated, patchLocally, reload } = useFiledTasks(
     'section_id',
     sections.map((section) => section.section_id),
   );
+  const columns = sections.map((section) => ({
+    section,
+    cards: inBoardOrder((rows ?? []).filter((row) => row.section_id === section.section_id)),
+  }));
   const name =
     scopeType === 'user'
       ? 'My board'
@@ -154,19 +119,190 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
         ? (teamNames.get(scopeId) ?? scopeId)
         : (projectNames.get(scopeId) ?? scopeId);
 
-  const move = async (taskId: string, sectionId: string) => {
+  // A moved element is put back in the page in its new place (React moves it), which takes its focus
+  // away; give the focus back to it once it is there, unless the person has focused something else.
+  useEffect(() => {
+    const wanted = focusAfter.current;
+    const board = boardRef.current;
+    if (wanted === null || board === null) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    const target =
+      'taskId' in wanted
+        ? board.querySelector<HTMLElement>(`li[data-task-id="${CSS.escape(wanted.taskId)}"] .card-open`)
+        : (board.querySelector<HTMLElement>(
+            `[data-section-id="${CSS.escape(wanted.sectionId)}"] [data-action="${wanted.action}"]:not(:disabled)`,
+          ) ??
+          board.querySelector<HTMLElement>(
+            `[data-section-id="${CSS.escape(wanted.sectionId)}"] [data-action="rename"]`,
+          ));
+    target?.focus();
+  });
+
+  const moveCard = async (taskId: string, toSectionId: string, index: number) => {
+    const from = columns.find((column) => column.cards.some((card) => card.task_id === taskId));
+    const to = columns.find((column) => column.section.section_id === toSectionId);
+    const row = from?.cards.find((card) => card.task_id === taskId);
+    if (from === undefined || to === undefined || row === undefined) return;
+    const edits = placeAt(
+      to.cards.map((card) => ({ id: card.task_id, position: card.position })),
+      taskId,
+      index,
+    );
+    const others = to.cards.filter((card) => card.task_id !== taskId).length;
+    const at = Math.max(0, Math.min(index, others));
+    if (edits.length === 0) return;
+    const patches = edits.map((edit) => ({
+      taskId: edit.id,
+      patch:
+        edit.id === taskId && from !== to
+          ? { section_id: toSectionId, position: edit.position }
+          : { position: edit.position },
+    }));
+    patchLocally(patches);
+    announce(movedWords(row.title, to.section.name, at, others + 1));
     try {
-      await invoke('task:edit', { task_id: taskId, patch: { section_id: sectionId } });
+      for (const { taskId: id, patch } of patches) await invoke('task:edit', { task_id: id, patch });
     } catch (error) {
       showProblem(error, 'Moving the task');
+      reload();
     }
+  };
+
+  const stepCard = (taskId: string, step: CardStep) => {
+    const at = columns.findIndex((column) => column.cards.some((card) => card.task_id === taskId));
+    const column = columns[at];
+    if (column === undefined) return;
+    const index = column.cards.findIndex((card) => card.task_id === taskId);
+    const title = column.cards[index]?.title ?? '';
+    focusAfter.current = { taskId };
+    if (step === 'up' || step === 'down') {
+      const to = step === 'up' ? index - 1 : index + 1;
+      if (to < 0 || to >= column.cards.length) {
+        announce(`“${title}” is already ${step === 'up' ? 'first' : 'last'} in ${column.section.name}.`);
+        return;
+      }
+      void moveCard(taskId, column.section.section_id, to);
+      return;
+    }
+    const target = columns[step === 'left' ? at - 1 : at + 1];
+    if (target === undefined) {
+      announce(`“${title}” is already in the ${step === 'left' ? 'first' : 'last'} section.`);
+      return;
+    }
+    void moveCard(taskId, target.section.section_id, Math.min(index, target.cards.length));
+  };
+
+  const moveSection = async (sectionId: string, index: number) => {
+    const section = sections.find((s) => s.section_id === sectionId);
+    if (section === undefined) return;
+    const edits = placeAt(
+      sections.map((s) => ({ id: s.section_id, position: s.position })),
+      sectionId,
+      index,
+    );
+    if (edits.length === 0) return;
+    const at = Math.max(0, Math.min(index, sections.length - 1));
+    announce(`Moved section “${section.name}” to position ${at + 1} of ${sections.length}.`);
+    try {
+      for (const edit of edits) {
+        await invoke('collection:edit', { kind: 'section', id: edit.id, patch: { position: edit.position } });
+      }
+    } catch (error) {
+      showProblem(error, 'Moving the section');
+    }
+  };
+
+  const renameSection = async (section: BoardSection, next: string) => {
+    try {
+      await invoke('collection:edit', { kind: 'section', id: section.section_id, patch: { name: next } });
+      announce(`Section “${section.name}” renamed to “${next}”.`);
+    } catch (error) {
+      showProblem(error, 'Renaming the section');
+    }
+  };
+
+  const createSection = async (next: string) => {
+    const last = sections.at(-1);
+    try {
+      await invoke('collection:create', {
+        kind: 'section',
+        fields: {
+          scope_type: scopeType,
+          scope_id: scopeId,
+          name: next,
+          position: (last?.position ?? 0) + POSITION_STEP,
+        },
+      });
+      announce(`Section “${next}” added.`);
+    } catch (error) {
+      showProblem(error, 'Adding the section');
+    }
+  };
+
+  const deleteSection = async (section: BoardSection) => {
+    setDeleting(null);
+    try {
+      await invoke('collection:delete', { kind: 'section', id: section.section_id });
+      announce(`Section “${section.name}” deleted.`);
+    } catch (error) {
+      showProblem(error, 'Deleting the section');
+    }
+  };
+
+  const endDrag = () => {
+    setDragging(null);
+    setCardDrop(null);
+    setSectionDrop(null);
+  };
+
+  const onColumnDragOver = (event: DragEvent<HTMLElement>, columnIndex: number, cardCount: number) => {
+    if (readOnly || dragging === null) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    if (dragging.kind === 'card') {
+      const sectionId = columns[columnIndex]?.section.section_id ?? '';
+      setCardDrop((current) =>
+        current?.sectionId === sectionId && current.gap === cardCount
+          ? current
+          : { sectionId, gap: cardCount },
+      );
+      return;
+    }
+    const rect = event.currentTarget.getBoundingClientRect();
+    setSectionDrop(columnIndex + (event.clientX > rect.left + rect.width / 2 ? 1 : 0));
+  };
+
+  const onCardDragOver = (event: DragEvent<HTMLLIElement>, sectionId: string, cardIndex: number) => {
+    // A section dragged over a card is over its column: let the column take it.
+    if (readOnly || dragging?.kind !== 'card') return;
+    event.preventDefault();
+    event.stopPropagation();
+    event.dataTransfer.dropEffect = 'move';
+    const rect = event.currentTarget.getBoundingClientRect();
+    const gap = cardIndex + (event.clientY > rect.top + rect.height / 2 ? 1 : 0);
+    setCardDrop((current) =>
+      current?.sectionId === sectionId && current.gap === gap ? current : { sectionId, gap },
+    );
   };
 
   const onDrop = (event: DragEvent, sectionId: string) => {
     event.preventDefault();
-    setDropTarget(null);
-    const taskId = event.dataTransfer.getData(DRAG_TYPE);
-    if (taskId !== '' && !readOnly) void move(taskId, sectionId);
+    const drag = dragging;
+    const cardGap = cardDrop;
+    const sectionGap = sectionDrop;
+    endDrag();
+    if (readOnly || drag === null) return;
+    if (drag.kind === 'card') {
+      const column = columns.find((c) => c.section.section_id === sectionId);
+      if (column === undefined) return;
+      const gap = cardGap?.sectionId === sectionId ? cardGap.gap : column.cards.length;
+      const movedAt = column.cards.findIndex((card) => card.task_id === drag.taskId);
+      void moveCard(drag.taskId, sectionId, gapToIndex(gap, movedAt));
+    } else if (sectionGap !== null) {
+      const movedAt = sections.findIndex((s) => s.section_id === drag.sectionId);
+      void moveSection(drag.sectionId, gapToIndex(sectionGap, movedAt));
+    }
   };
 
   return (
@@ -179,50 +315,120 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
           </span>
         </div>
       </header>
-      {sections.length === 0 ? (
-        <p className="empty-state">No sections here yet.</p>
-      ) : (
-        <div className="board-columns">
-          {sections.map((section, index) => {
-            const cards = (rows ?? []).filter((row) => row.section_id === section.section_id);
-            const previous = sections[index - 1];
-            const next = sections[index + 1];
-            return (
-              <section
-                key={section.section_id}
-                className={`board-column${dropTarget === section.section_id ? ' is-drop-target' : ''}`}
-                data-section-id={section.section_id}
-                aria-label={`${section.name}, ${cards.length} tasks`}
-                onDragOver={(event) => {
-                  if (readOnly) return;
-                  event.preventDefault();
-                  setDropTarget(section.section_id);
+      <div
+        className="board-columns"
+        ref={boardRef}
+        onPointerDown={() => {
+          focusAfter.current = null;
+        }}
+      >
+        {sections.length === 0 ? <p className="empty-state">No sections here yet.</p> : null}
+        {columns.map(({ section, cards }, index) => {
+          const previous = sections[index - 1];
+          const next = sections[index + 1];
+          const marks = [
+            dropTargetClass(dragging, cardDrop, section.section_id),
+            sectionDrop === index ? ' drop-section-before' : '',
+            sectionDrop === sections.length && index === sections.length - 1 ? ' drop-section-after' : '',
+          ].join('');
+          return (
+            <section
+              key={section.section_id}
+              className={`board-column${marks}`}
+              data-section-id={section.section_id}
+              aria-label={`${section.name}, ${cards.length} tasks`}
+              onDragOver={(event) => onColumnDragOver(event, index, cards.length)}
+              onDragLeave={(event) => {
+                if (!event.currentTarget.contains(event.relatedTarget as Node | null)) {
+                  setCardDrop(null);
+                  setSectionDrop(null);
+                }
+              }}
+              onDrop={(event) => onDrop(event, section.section_id)}
+            >
+              <SectionHeader
+                name={section.name}
+                pending={section.pending}
+                count={cards.length}
+                readOnly={readOnly}
+                first={index === 0}
+                last={index === sections.length - 1}
+                otherNames={sections.filter((s) => s !== section).map((s) => s.name)}
+                onRename={(next) => void renameSection(section, next)}
+                onMove={(step, action) => {
+                  focusAfter.current = { sectionId: section.section_id, action };
+                  void moveSection(section.section_id, step === 'left' ? index - 1 : index + 1);
                 }}
-                onDragLeave={() => setDropTarget(null)}
-                onDrop={(event) => onDrop(event, section.section_id)}
-              >
-                <h2 className="column-title">
-                  {section.name} <span className="muted">{cards.length}</span>
-                </h2>
-                <ul className="cards">
-                  {rows === null ? <li className="muted">Loading…</li> : null}
-                  {cards.map((row) => (
-                    <Card
-                      key={row.task_id}
-                      row={row}
-                      previous={previous ? { id: previous.section_id, name: previous.name } : null}
-                      next={next ? { id: next.section_id, name: next.name } : null}
-                      open={row.task_id === openTaskId}
-                      readOnly={readOnly}
-                      onMove={(taskId, sectionId) => void move(taskId, sectionId)}
-                    />
-                  ))}
-                </ul>
-              </section>
-            );
-          })}
-        </div>
-      )}
+                onDelete={() =>
+                  setDeleting({ section, tasks: truncated ? section.task_count : cards.length })
+                }
+                onDragStart={() => setDragging({ kind: 'section', sectionId: section.section_id })}
+                onDragEnd={endDrag}
+              />
+              <ul className="cards" aria-label={`Tasks in ${section.name}`}>
+                {rows === null ? <li className="muted">Loading…</li> : null}
+                {cards.map((row, cardIndex) => (
+                  <BoardCard
+                    key={row.task_id}
+                    row={row}
+                    open={row.task_id === openTaskId}
+                    readOnly={readOnly}
+                    previousName={previous?.name ?? null}
+                    nextName={next?.name ?? null}
+                    first={cardIndex === 0}
+                    last={cardIndex === cards.length - 1}
+                    dropMark={
+                      cardDrop?.sectionId !== section.section_id
+                        ? null
+                        : cardDrop.gap === cardIndex
+                          ? 'before'
+                          : cardDrop.gap === cards.length && cardIndex === cards.length - 1
+                            ? 'after'
+                            : null
+                    }
+                    onStep={(step) => stepCard(row.task_id, step)}
+                    onDragStart={() => setDragging({ kind: 'card', taskId: row.task_id })}
+                    onDragEnd={endDrag}
+                    onDragOver={(event) => onCardDragOver(event, section.section_id, cardIndex)}
+                  />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+        {!readOnly ? (
+          <SectionAdder names={sections.map((s) => s.name)} onCreate={(next) => void createSection(next)} />
+        ) : null}
+      </div>
+      {deleting !== null ? (
+        <ModalDialog
+          className="confirm-dialog"
+          alert
+          label={deleteSectionWords(deleting.section.name, deleting.tasks).title}
+          onClose={() => setDeleting(null)}
+        >
+          <p>
+            <strong>{deleteSectionWords(deleting.section.name, deleting.tasks).title}</strong>{' '}
+            {deleteSectionWords(deleting.section.name, deleting.tasks).detail}
+          </p>
+          <div className="confirm-actions">
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => void deleteSection(deleting.section)}
+            >
+              Delete section
+            </button>
+            <button type="button" className="button" autoFocus onClick={() => setDeleting(null)}>
+              Cancel
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
     </section>
   );
+}
+
+function dropTargetClass(dragging: Dragging, cardDrop: CardDrop, sectionId: string): string {
+  return dragging?.kind === 'card' && cardDrop?.sectionId === sectionId ? ' is-drop-target' : '';
 }

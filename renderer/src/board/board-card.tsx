@@ -1,0 +1,114 @@
+// One card of the board: opens its task; dragged to a place in any column, or
+// moved with Alt+arrows while focused (up/down in its section, left/right to
+// the next section) and with the same four moves as buttons.
+import type { DragEvent, KeyboardEvent } from 'react';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { openTask } from '../store/view-store';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { dayWords, valueWord } from '../vocabulary/task-words';
+
+/** Where a card goes by keyboard or button. */
+export type CardStep = 'up' | 'down' | 'left' | 'right';
+
+const STEP_KEYS: Readonly<Record<string, CardStep>> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+};
+
+export function BoardCard({
+  row,
+  open,
+  readOnly,
+  previousName,
+  nextName,
+  first,
+  last,
+  dropMark,
+  onStep,
+  onDragStart,
+  onDragEnd,
+  onDragOver,
+}: {
+  row: TaskRow;
+  open: boolean;
+  readOnly: boolean;
+  /** The neighbouring sections' names (null at the board's edges). */
+  previousName: string | null;
+  nextName: string | null;
+  first: boolean;
+  last: boolean;
+  /** A card dragged over the board would land just before or after this one. */
+  dropMark: 'before' | 'after' | null;
+  onStep: (step: CardStep) => void;
+  onDragStart: () => void;
+  onDragEnd: () => void;
+  onDragOver: (event: DragEvent<HTMLLIElement>) => void;
+}) {
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!event.altKey || event.shiftKey || event.ctrlKey || event.metaKey || readOnly) return;
+    const step = STEP_KEYS[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    onStep(step);
+  };
+  const moves: { step: CardStep; label: string; glyph: string; shown: boolean }[] = [
+    { step: 'left', label: `Move to ${previousName ?? ''}`, glyph: '◀', shown: previousName !== null },
+    { step: 'up', label: 'Move up', glyph: '▲', shown: !first },
+    { step: 'down', label: 'Move down', glyph: '▼', shown: !last },
+    { step: 'right', label: `Move to ${nextName ?? ''}`, glyph: '▶', shown: nextName !== null },
+  ];
+  return (
+    <li
+      className={`card${open ? ' is-open' : ''}${dropMark ? ` drop-${dropMark}` : ''}`}
+      draggable={!readOnly}
+      onDragStart={(event) => {
+        event.dataTransfer.setData('text/plain', row.title);
+        event.dataTransfer.effectAllowed = 'move';
+        onDragStart();
+      }}
+      onDragEnd={onDragEnd}
+      onDragOver={onDragOver}
+      data-task-id={row.task_id}
+    >
+      <button
+        type="button"
+        className="card-open"
+        onClick={() => openTask(row.task_id)}
+        onKeyDown={onKeyDown}
+        {...(readOnly
+          ? {}
+          : { 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown Alt+ArrowLeft Alt+ArrowRight' })}
+      >
+        <span className={`card-title${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
+        <span className="card-meta">
+          <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
+          {row.priority ? (
+            <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
+          ) : null}
+          {row.assignee ? <span className="muted">{row.assignee}</span> : null}
+          {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
+          <SyncMarkBadge mark={row.sync_mark} compact />
+        </span>
+      </button>
+      {!readOnly ? (
+        <span className="card-moves">
+          {moves
+            .filter((move) => move.shown)
+            .map((move) => (
+              <button
+                key={move.step}
+                type="button"
+                className="icon-button small"
+                aria-label={move.label}
+                onClick={() => onStep(move.step)}
+              >
+                {move.glyph}
+              </button>
+            ))}
+        </span>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,43 @@
+// What the board says about sections: the mark of a waiting change, why a
+// name cannot be used, and what deleting one does to its tasks (gaps.md: they
+// keep their project, in no section).
+import type { SyncMark } from '../../../main/ipc/screen-schemas';
+import { SECTION_NAME_MAX } from '../../../protocol/section';
+
+/** An outbox operation's state while a section's change waits (workspace:get `pending`). */
+export type PendingState = 'queued' | 'in_flight' | 'conflict' | 'failed' | 'blocked';
+
+/** The same marks as a task's: waiting (queued or being sent), conflict, not saved, read-only. */
+export function syncMarkOf(pending: PendingState | undefined): SyncMark {
+  if (pending === undefined) return null;
+  return pending === 'queued' || pending === 'in_flight' ? 'pending' : pending;
+}
+
+/**
+ * Why `draft` cannot name a section beside `otherNames` (the scope's others), or null. Names are
+ * compared without case, as the service does before answering 409.
+ */
+export function sectionNameProblem(draft: string, otherNames: readonly string[]): string | null {
+  const name = draft.trim();
+  if (name === '') return 'A section needs a name.';
+  if (name.length > SECTION_NAME_MAX) return `A section's name has at most ${SECTION_NAME_MAX} characters.`;
+  const lower = name.toLowerCase();
+  const taken = otherNames.find((other) => other.toLowerCase() === lower);
+  return taken === undefined ? null : `There is already a section called “${taken}” here.`;
+}
+
+/** The delete question's words: what happens to the section's tasks. */
+export function deleteSectionWords(name: string, tasks: number): { title: string; detail: string } {
+  return {
+    title: `Delete section “${name}”?`,
+    detail:
+      tasks === 0
+        ? 'It has no tasks.'
+        : `${tasks === 1 ? 'Its task is' : `Its ${tasks} tasks are`} not deleted: ${tasks === 1 ? 'it stays' : 'they stay'} in ${tasks === 1 ? 'its' : 'their'} project, in no section.`,
+  };
+}
+
+/** What a screen reader hears after a card moves. */
+export function movedWords(title: string, section: string, index: number, count: number): string {
+  return `Moved “${title}” to ${section}, position ${index + 1} of ${count}.`;
+}

@@ -1,0 +1,293 @@
+// The board end to end in Chromium against the emulator: cards dragged to a
+// place in another section and reordered, then the same by keyboard (Alt+arrows),
+// each move announced, and the server ends with the order shown; sections added,
+// renamed, reordered and deleted offline reach the server once when it is back.
+// Screenshots in light and dark.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { hasFocus, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let app: OpenedApp;
+let project: { project_id: string; name: string };
+const sectionIds = new Map<string, string>();
+const taskIds = new Map<string, string>();
+
+/** A call to the service as the person's client would make it. */
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${emulator.tokens.live}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The project's sections on the server, in its order. */
+async function serverSections(): Promise<{ section_id: string; name: string; position: number }[]> {
+  const answer = await api(
+    'GET',
+    `/v1/sections?org_id=${emulator.orgId}&scope_type=project&scope_id=${project.project_id}&limit=1000`,
+  );
+  return answer.body.data as { section_id: string; name: string; position: number }[];
+}
+
+/** The titles of the named tasks filed in a section on the server, in board order. */
+function serverOrder(sectionId: string): string[] {
+  const ours = new Set(taskIds.values());
+  return emulator.control
+    .tasks()
+    .filter((task) => ours.has(task.task_id) && task.section_id === sectionId)
+    .sort((a, b) => a.position - b.position)
+    .map((task) => task.title);
+}
+
+function column(name: string) {
+  return app.page.locator('section.board-column').filter({
+    has: app.page.locator('.column-header').getByText(name, { exact: true }),
+  });
+}
+
+async function cardTitles(name: string): Promise<string[]> {
+  return column(name).locator('li.card .card-title').allTextContents();
+}
+
+async function columnNames(): Promise<string[]> {
+  return app.page.locator('section.board-column .column-name').allTextContents();
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 50) {
+    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const announcement = () => app.page.locator('.app-shell > [aria-live="polite"]');
+
+async function allSynced(): Promise<void> {
+  await app.page.getByRole('button', { name: 'Sync now' }).click();
+  await app.page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
+
+async function inDark(name: string) {
+  await app.page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(app.page, `${name}-dark`);
+  await app.page.emulateMedia({ colorScheme: 'light' });
+}
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, app } = session);
+  const projects = await api('GET', `/v1/projects/${emulator.orgId}`);
+  const first = (projects.body.data as { project_id: string; name: string }[])[0];
+  if (!first) throw new Error('the seed has no project');
+  project = first;
+  // Two sections of our own at the end of the project's board, holding only our tasks.
+  for (const name of ['Todo', 'Doing']) {
+    const created = await api('POST', '/v1/sections', {
+      org_id: emulator.orgId,
+      scope_type: 'project',
+      scope_id: project.project_id,
+      name,
+    });
+    expect(created.status).toBe(201);
+    sectionIds.set(name, created.body.section_id as string);
+  }
+  const filed: [string, string][] = [
+    ['Fix login', 'Todo'],
+    ['Write docs', 'Todo'],
+    ['Ship it', 'Todo'],
+    ['Review PR', 'Doing'],
+    ['Plan sprint', 'Doing'],
+  ];
+  for (const [n, [title, section]] of filed.entries()) {
+    const created = await api('POST', '/v1/tasks', {
+      org_id: emulator.orgId,
+      title,
+      project_id: project.project_id,
+      section_id: sectionIds.get(section),
+      position: (n + 1) * 1024,
+    });
+    expect(created.status).toBe(201);
+    taskIds.set(title, created.body.task_id as string);
+  }
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+  await app.page
+    .getByRole('region', { name: 'Sections' })
+    .getByRole('button', { name: project.name })
+    .click();
+  await column('Doing').waitFor();
+});
+
+afterAll(() => session?.close());
+
+describe('cards on the board', () => {
+  test('dragged by mouse to a place in another section and reordered there; the server ends with that order', async () => {
+    expect(await cardTitles('Todo')).toEqual(['Fix login', 'Write docs', 'Ship it']);
+    expect(await cardTitles('Doing')).toEqual(['Review PR', 'Plan sprint']);
+
+    // Onto the lower half of 'Review PR': after it, before 'Plan sprint'.
+    const reviewCard = column('Doing').locator('li.card').filter({ hasText: 'Review PR' });
+    const box = await reviewCard.boundingBox();
+    if (box === null) throw new Error('no box for the card');
+    await column('Todo')
+      .locator('li.card')
+      .filter({ hasText: 'Fix login' })
+      .dragTo(reviewCard, { targetPosition: { x: box.width / 2, y: box.height - 4 } });
+    await until(async () => (await cardTitles('Doing')).length === 3, 'the card in Doing');
+    expect(await cardTitles('Doing')).toEqual(['Review PR', 'Fix login', 'Plan sprint']);
+    expect(await cardTitles('Todo')).toEqual(['Write docs', 'Ship it']);
+    await expect(announcement().textContent()).resolves.toBe('Moved “Fix login” to Doing, position 2 of 3.');
+    await column('Doing')
+      .locator('li.card', { hasText: 'Fix login' })
+      .locator('[data-sync-mark="pending"]')
+      .waitFor();
+
+    // Reordered inside Doing: 'Plan sprint' onto the upper half of the first card.
+    await column('Doing')
+      .locator('li.card')
+      .filter({ hasText: 'Plan sprint' })
+      .dragTo(reviewCard, { targetPosition: { x: box.width / 2, y: 4 } });
+    await until(async () => (await cardTitles('Doing'))[0] === 'Plan sprint', 'the reorder');
+    expect(await cardTitles('Doing')).toEqual(['Plan sprint', 'Review PR', 'Fix login']);
+    await expect(announcement().textContent()).resolves.toBe(
+      'Moved “Plan sprint” to Doing, position 1 of 3.',
+    );
+
+    await allSynced();
+    expect(serverOrder(sectionIds.get('Doing') ?? '')).toEqual(['Plan sprint', 'Review PR', 'Fix login']);
+    expect(serverOrder(sectionIds.get('Todo') ?? '')).toEqual(['Write docs', 'Ship it']);
+  });
+
+  test('moved by keyboard (Alt+arrows on a focused card), focus kept and each move announced; the server ends with it', async () => {
+    const { page } = app;
+    const card = (title: string) =>
+      page.locator(`li.card[data-task-id="${taskIds.get(title) ?? ''}"] .card-open`);
+    await card('Write docs').focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await until(async () => (await cardTitles('Doing')).includes('Write docs'), 'the card in Doing');
+    expect(await cardTitles('Doing')).toEqual(['Write docs', 'Plan sprint', 'Review PR', 'Fix login']);
+    await expect(announcement().textContent()).resolves.toBe('Moved “Write docs” to Doing, position 1 of 4.');
+    await until(() => hasFocus(card('Write docs')), 'the focus on the moved card');
+
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(announcement().textContent()).resolves.toBe('Moved “Write docs” to Doing, position 2 of 4.');
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(announcement().textContent()).resolves.toBe('Moved “Write docs” to Doing, position 3 of 4.');
+    expect(await cardTitles('Doing')).toEqual(['Plan sprint', 'Review PR', 'Write docs', 'Fix login']);
+    await until(() => hasFocus(card('Write docs')), 'the focus after the moves');
+    // Up from the top of a section goes nowhere and says so.
+    await card('Ship it').focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(announcement().textContent()).resolves.toBe('“Ship it” is already first in Todo.');
+
+    await screenshot(page, 'board');
+    await inDark('board');
+
+    await allSynced();
+    expect(serverOrder(sectionIds.get('Doing') ?? '')).toEqual([
+      'Plan sprint',
+      'Review PR',
+      'Write docs',
+      'Fix login',
+    ]);
+    expect(serverOrder(sectionIds.get('Todo') ?? '')).toEqual(['Ship it']);
+  });
+});
+
+describe('sections on the board', () => {
+  test('added, renamed, reordered and deleted offline reach the server once when it is back', async () => {
+    const { page } = app;
+    const createsBefore = emulator.control.creates().sections;
+    const namesBefore = await columnNames();
+    expect(namesBefore.slice(-2)).toEqual(['Todo', 'Doing']);
+    proxy.goOffline();
+
+    // Added at the end, marked as waiting.
+    await page.getByRole('button', { name: '+ Add section' }).click();
+    await page.getByLabel('New section name').fill('doing');
+    await page.getByRole('button', { name: 'Add section', exact: true }).click();
+    await page.getByRole('alert').getByText('There is already a section called “Doing” here.').waitFor();
+    await page.getByLabel('New section name').fill('Next week');
+    await page.getByLabel('New section name').press('Enter');
+    await column('Next week').waitFor();
+    expect((await columnNames()).at(-1)).toBe('Next week');
+    await column('Next week').locator('.column-header [data-sync-mark="pending"]').waitFor();
+
+    // Renamed in place: Escape leaves the name, Enter saves.
+    await page.getByRole('button', { name: 'Rename section Next week' }).click();
+    await page.getByLabel('Rename section Next week').fill('Never mind');
+    await page.getByLabel('Rename section Next week').press('Escape');
+    await column('Next week').waitFor();
+    await page.getByRole('button', { name: 'Rename section Next week' }).click();
+    await page.getByLabel('Rename section Next week').fill('Later this month');
+    await page.getByLabel('Rename section Next week').press('Enter');
+    await column('Later this month').waitFor();
+
+    // Reordered: once by its button, once by Alt+← with the focus in its header.
+    await page.getByRole('button', { name: 'Move section Later this month left' }).click();
+    await until(async () => (await columnNames()).at(-2) === 'Later this month', 'the first move');
+    await until(
+      () => hasFocus(page.getByRole('button', { name: 'Move section Later this month left' })),
+      'the focus on the moved header',
+    );
+    await page.keyboard.press('Alt+ArrowLeft');
+    await until(async () => (await columnNames()).at(-3) === 'Later this month', 'the second move');
+    expect((await columnNames()).slice(-3)).toEqual(['Later this month', 'Todo', 'Doing']);
+    await expect(announcement().textContent()).resolves.toBe(
+      `Moved section “Later this month” to position ${namesBefore.length - 1} of ${namesBefore.length + 1}.`,
+    );
+    await screenshot(page, 'board-sections-offline');
+    await inDark('board-sections-offline');
+
+    // Deleted after a question that says what happens to its task.
+    await page.getByRole('button', { name: 'Delete section Todo' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Delete section “Todo”?' });
+    await question.getByText('Its task is not deleted: it stays in its project, in no section.').waitFor();
+    await screenshot(page, 'board-delete-section');
+    await question.getByRole('button', { name: 'Delete section' }).click();
+    await column('Todo').waitFor({ state: 'detached' });
+    expect((await columnNames()).slice(-2)).toEqual(['Later this month', 'Doing']);
+
+    // Nothing reached the server while offline.
+    expect((await serverSections()).map((s) => s.name)).not.toContain('Later this month');
+    expect((await serverSections()).map((s) => s.name)).toContain('Todo');
+
+    proxy.goOnline();
+    await allSynced();
+    const after = await serverSections();
+    expect(after.map((s) => s.name)).toEqual([...namesBefore.slice(0, -2), 'Later this month', 'Doing']);
+    expect(after.filter((s) => s.name === 'Later this month')).toHaveLength(1);
+    expect(emulator.control.creates().sections).toBe(createsBefore + 1);
+    const shipIt = emulator.control.task(taskIds.get('Ship it') ?? '');
+    expect(shipIt?.section_id).toBeNull();
+    expect(shipIt?.project_id).toBe(project.project_id);
+    // The new section lost its pending mark and kept its place under its server id.
+    await column('Later this month').locator('[data-sync-mark]').waitFor({ state: 'detached' });
+    expect((await columnNames()).slice(-2)).toEqual(['Later this month', 'Doing']);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
