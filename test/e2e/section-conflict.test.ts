@@ -1,10 +1,10 @@
 // A section renamed on both sides, end to end in Chromium against the emulator:
-// the peer renames a team's section while we are offline and we rename it too;
-// the notification names the section and opens its three-way view (never a
-// task of the section's id), the inspector tells the change in words and
-// opens the same view, and keeping mine leaves the server with my name.
-// Screenshots in light and dark. (No screen renames a section yet: our rename
-// is queued in the app's own mirror, as the board will queue it.)
+// the peer renames a team's section while we are offline and we rename it too,
+// in place on the team's board; the notification names the section and opens
+// its three-way view (never a task of the section's id), the inspector tells
+// the change in words and opens the same view, and keeping mine leaves the
+// server with my name, which the board shows with no mark left.
+// Screenshots in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
@@ -72,7 +72,7 @@ describe('a section renamed by the peer while we renamed it offline', () => {
   test('is announced as the section, shown in the three-way view, and the server ends with the chosen name', async () => {
     const { page } = app;
     const teams = await api('GET', `/v1/teams?org_id=${emulator.orgId}`);
-    const team = (teams.body.data as { team_id: string }[])[0];
+    const team = (teams.body.data as { team_id: string; name: string }[])[0];
     if (!team) throw new Error('the seed has no team');
     const created = await api('POST', '/v1/sections', {
       body: { org_id: emulator.orgId, scope_type: 'team', scope_id: team.team_id, name: 'Parked ideas' },
@@ -88,8 +88,17 @@ describe('a section renamed by the peer while we renamed it offline', () => {
       'the section in the mirror',
     );
 
+    // Our rename, made on the board while the server is out of reach.
+    await page.getByRole('region', { name: 'Sections' }).getByRole('button', { name: team.name }).click();
+    const column = page.locator(`section.board-column[data-section-id="${sectionId}"]`);
+    await column.getByText('Parked ideas', { exact: true }).waitFor();
     proxy.goOffline();
-    mirror.sections.edit(sectionId, { name: 'Next week' });
+    await column.getByRole('button', { name: 'Rename section Parked ideas' }).click();
+    await column.getByLabel('Rename section Parked ideas').fill('Next week');
+    await column.getByLabel('Rename section Parked ideas').press('Enter');
+    await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
+    await column.locator('.column-header [data-sync-mark="pending"]').waitFor();
+    expect(mirror.sections.get(sectionId)?.name).toBe('Next week');
     const peer = emulator.control.mintToken({
       principalUserId: emulator.peer.user_id,
       scopes: ['tasks:read', 'tasks:write'],
@@ -106,6 +115,8 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    // The board marks the section as a task in conflict is marked.
+    await column.locator('.column-header [data-sync-mark="conflict"]').waitFor();
 
     // The notification names the section and opens its conflict, not a task of its id.
     await until(() => host.notifications.length > before, 'the conflict notification');
@@ -154,6 +165,8 @@ describe('a section renamed by the peer while we renamed it offline', () => {
       .filter({ hasText: 'All changes synced' })
       .waitFor({ timeout: 20_000 });
     expect((await api('GET', `/v1/sections/${sectionId}`)).body.name).toBe('Next week');
+    await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
+    await column.locator('.column-header [data-sync-mark]').waitFor({ state: 'detached' });
   });
 
   test('the page reported no errors', () => {
