@@ -203,7 +203,11 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     );
   const goals = (workspace?.goals ?? [])
     .filter((g) => task.project_id == null || g.project_id === task.project_id)
-    .map((g) => ({ value: g.goal_id, label: g.name }));
+    // A goal still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
+    .map((g) => ({
+      value: g.goal_id,
+      label: `${g.name}${g.pending === 'queued' || g.pending === 'in_flight' ? ' (not sent yet)' : ''}${g.status === 'closed' ? ' (closed)' : ''}`,
+    }));
 
   const remove = async () => {
     try {
