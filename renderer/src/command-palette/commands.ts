@@ -162,6 +162,20 @@ export function buildCommands(): Command[] {
       run: () => navigate({ kind: 'board', scopeType: section.scope_type, scopeId: section.scope_id }),
     });
   }
+  // A scope with no section yet has a board too: it is where its first section is added.
+  const sectionless = [
+    ...(workspace?.me ? [{ type: 'user', id: workspace.me.username, name: 'My board' }] : []),
+    ...(workspace?.projects ?? []).map((p) => ({ type: 'project', id: p.project_id, name: p.name })),
+    ...(workspace?.teams ?? []).map((t) => ({ type: 'team', id: t.team_id, name: t.name })),
+  ].filter((scope) => !boardScopes.has(`${scope.type}:${scope.id}`));
+  for (const scope of sectionless) {
+    commands.push({
+      id: `board-${scope.type}:${scope.id}`,
+      label: `Board: ${scope.name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'board', scopeType: scope.type, scopeId: scope.id }),
+    });
+  }
 
   commands.push(
     { id: 'new-task', label: 'New task', group: 'Tasks', keys: 'C', run: startCreating },

@@ -36,6 +36,8 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: 'G L', does: 'Focus the task list' },
   { keys: 'G P', does: 'Pending changes (what is not yet saved on the server)' },
   { keys: 'Alt ← / Alt →', does: 'Move a board card to the previous or next section' },
+  { keys: 'Alt ↑ / Alt ↓', does: 'Move a board card up or down in its section' },
+  { keys: 'Alt ← / Alt → on a column header', does: 'Move the section left or right' },
   { keys: '?', does: 'This list' },
 ];
 
