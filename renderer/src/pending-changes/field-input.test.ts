@@ -16,6 +16,9 @@ describe('a field typed in an input', () => {
     ['content', '', ''],
     ['name', ' Next week ', 'Next week'],
     ['name', '', ''],
+    // A refused sprint create is corrected here with its length: sent as the whole number the service takes.
+    ['duration_weeks', ' 3 ', 3],
+    ['duration_weeks', '', null],
   ])('%s typed as %j is %j', (field, text, value) => {
     expect(valueOfInput(field, text)).toEqual(value);
   });
@@ -25,6 +28,7 @@ describe('a field typed in an input', () => {
       ['tags', ['a', 'b']],
       ['assignee', 'bob'],
       ['position', 3],
+      ['duration_weeks', 2],
       ['assignee', null],
     ] as const) {
       expect(valueOfInput(field, inputTextOf(value))).toEqual(value);

@@ -17,6 +17,9 @@ export function inputTextOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** Fields the service takes as numbers: typed as text, sent as the number (a sprint's length in weeks). */
+const NUMBERS: ReadonlySet<string> = new Set(['position', 'duration_weeks']);
+
 /** The value an input's text stands for: a list for tags, a number for position, null for an emptied field. */
 export function valueOfInput(field: string, text: string): unknown {
   if (field === 'tags') {
@@ -30,7 +33,7 @@ export function valueOfInput(field: string, text: string): unknown {
   if (field === 'content') return text;
   const trimmed = text.trim();
   if (trimmed === '') return NOT_NULLABLE.has(field) ? '' : null;
-  if (field === 'position') {
+  if (NUMBERS.has(field)) {
     const number = Number(trimmed);
     return Number.isFinite(number) ? number : trimmed;
   }
