@@ -9,6 +9,7 @@ import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { RenameAndRetry } from '../sprints/sprint-refusal';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
@@ -192,6 +193,10 @@ function ChangeItem({
             </button>
           </div>
         </ModalDialog>
+      ) : null}
+      {/* A sprint's name taken by another active one (409): renamed right here, as on the sprint. */}
+      {change.entity_type === 'sprint' && change.state === 'failed' && change.last_answer?.status === 409 ? (
+        <RenameAndRetry change={change} currentName={change.entity_name ?? ''} />
       ) : null}
       {editing ? (
         <EditForm change={change} onDone={() => setEditing(false)} onProblem={onProblem} />

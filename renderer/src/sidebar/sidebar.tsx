@@ -1,12 +1,26 @@
 // The sidebar: the account switcher, then My tasks and All tasks, projects
 // (each with its board), teams with their sprints, goals and sections. Every
 // entry is a button in a labelled navigation list; the current one says so.
-import { type ReactNode, type RefObject, useRef, useState } from 'react';
-import type { Workspace } from '../../../main/ipc/screen-schemas';
+// A team offers "New sprint"; a sprint takes a task dropped on it (from a list
+// row or a board card) and files it there.
+import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
+import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
+import { invoke } from '../bridge/svc';
 import { ModalDialog } from '../ui/modal-dialog';
-import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
-import { navigate, sameView, useView, type View } from '../store/view-store';
+import {
+  cancelSignOut,
+  requestSignOut,
+  showProblem,
+  signOut,
+  switchAccount,
+  useSession,
+} from '../store/session-store';
+import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { sprintMark } from '../sprints/sprint-draft';
+import { SprintFormDialog } from '../sprints/sprint-form';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { carriesTask, droppedTask } from '../task-list/task-drag';
 
 function NavItem({
   view,
@@ -33,6 +47,98 @@ function NavItem({
         {detail ? <span className="nav-detail">{detail}</span> : null}
       </button>
     </li>
+  );
+}
+
+/** How many of a team's sprints (newest first) the sidebar lists; current and waiting ones always. */
+const SPRINTS_SHOWN = 4;
+
+/** Files a dropped task into the sprint, queued like any edit of it. */
+async function fileIntoSprint(taskId: string, title: string, sprint: SprintSummary): Promise<void> {
+  try {
+    await invoke('task:edit', { task_id: taskId, patch: { sprint_id: sprint.sprint_id } });
+    announce(`Filed ${title === '' ? 'the task' : `‘${title}’`} into sprint ‘${sprint.name}’.`);
+  } catch (error) {
+    showProblem(error, 'Filing the task into the sprint');
+  }
+}
+
+function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: boolean }) {
+  const view: View = { kind: 'sprint', sprintId: sprint.sprint_id };
+  const current = useView((state) => sameView(state.view, view));
+  const [dropping, setDropping] = useState(false);
+  const mark = sprintMark(sprint.pending);
+  const over = (event: DragEvent) => {
+    if (readOnly || !carriesTask(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    setDropping(true);
+  };
+  return (
+    <li
+      className={`nav-drop${dropping ? ' is-drop-target' : ''}`}
+      data-sprint-id={sprint.sprint_id}
+      onDragEnter={over}
+      onDragOver={over}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(event) => {
+        setDropping(false);
+        const taskId = droppedTask(event);
+        if (readOnly || taskId === null) return;
+        event.preventDefault();
+        void fileIntoSprint(taskId, event.dataTransfer.getData('text/plain'), sprint);
+      }}
+    >
+      <button
+        type="button"
+        className={`nav-item${current ? ' is-current' : ''}`}
+        aria-current={current ? 'page' : undefined}
+        onClick={() => navigate(view)}
+      >
+        <span className="nav-label">{sprint.name}</span>
+        {sprint.current ? <span className="nav-badge">current</span> : null}
+        <SyncMarkBadge mark={mark} compact />
+        <span className="nav-detail">
+          {sprint.completed_count}/{sprint.task_count}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+function TeamSprints({ team, readOnly }: { team: Workspace['teams'][number]; readOnly: boolean }) {
+  const [creating, setCreating] = useState(false);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const shown = team.sprints.filter(
+    (sprint, index) => index < SPRINTS_SHOWN || sprint.current || sprint.pending !== undefined,
+  );
+  return (
+    <>
+      {shown.map((sprint) => (
+        <SprintNavItem key={sprint.sprint_id} sprint={sprint} readOnly={readOnly} />
+      ))}
+      {readOnly ? null : (
+        <li>
+          <button
+            ref={newButton}
+            type="button"
+            className="nav-item nav-add"
+            aria-label={`New sprint in ${team.name}`}
+            onClick={() => setCreating(true)}
+          >
+            <span aria-hidden="true">+</span>
+            <span className="nav-label">New sprint</span>
+          </button>
+          {creating ? (
+            <SprintFormDialog
+              target={{ mode: 'create', teamId: team.team_id, teamName: team.name }}
+              onClose={() => setCreating(false)}
+              returnFocus={newButton}
+            />
+          ) : null}
+        </li>
+      )}
+    </>
   );
 }
 
@@ -234,6 +340,7 @@ function AccountSwitcher() {
 
 export function Sidebar() {
   const workspace = useWorkspace((state) => state.workspace);
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
   const boardList = workspace === null ? [] : boards(workspace);
   return (
     <nav className="sidebar" aria-label="Workspace">
@@ -266,15 +373,7 @@ export function Sidebar() {
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
                   />
-                  {team.sprints.slice(0, 4).map((sprint) => (
-                    <NavItem
-                      key={sprint.sprint_id}
-                      view={{ kind: 'sprint', sprintId: sprint.sprint_id }}
-                      label={sprint.name}
-                      detail={`${sprint.completed_count}/${sprint.task_count}`}
-                      {...(sprint.current ? { badge: 'current' } : {})}
-                    />
-                  ))}
+                  <TeamSprints team={team} readOnly={readOnly} />
                 </ul>
               </li>
             ))}

@@ -1,12 +1,21 @@
-// One sprint: its dates, length and progress (`task_count`, `completed_count`)
-// and its tasks grouped by status.
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+// One sprint: its dates, length, goal and progress (`task_count`,
+// `completed_count`), its tasks grouped by status, and what a person does with
+// it: edit, complete or reopen it, and fix a change the server refused.
+import { useEffect, useRef, useState } from 'react';
+import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
-import { openTask, useView } from '../store/view-store';
+import { invoke, subscribe } from '../bridge/svc';
+import { showProblem, useSession } from '../store/session-store';
+import { announce, navigate, openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { ModalDialog } from '../ui/modal-dialog';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from './progress-meter';
+import { sprintMark } from './sprint-draft';
+import { SprintFormDialog } from './sprint-form';
+import { SprintRefusal } from './sprint-refusal';
+import './sprints.css';
 
 export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: string }) {
   const openTaskId = useView((state) => state.openTaskId);
@@ -34,11 +43,86 @@ export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: st
   );
 }
 
+/** A sprint created here is shown under its temporary id until the server names it: the view follows. */
+function useFollowRemap(sprintId: string): void {
+  useEffect(
+    () =>
+      subscribe('mirror:changed', (change) => {
+        const moved = change.remapped.find((r) => r.from === sprintId);
+        if (moved !== undefined) navigate({ kind: 'sprint', sprintId: moved.to });
+      }),
+    [sprintId],
+  );
+}
+
+/** Complete (after a question: its open tasks stay filed in it) or reopen; queued like any edit. */
+function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number }) {
+  const [asking, setAsking] = useState(false);
+  const completed = sprint.status === 'completed';
+  const setStatus = async (status: 'completed' | 'active') => {
+    setAsking(false);
+    try {
+      await invoke('collection:edit', { kind: 'sprint', id: sprint.sprint_id, patch: { status } });
+      announce(
+        status === 'completed' ? `Sprint ‘${sprint.name}’ completed.` : `Sprint ‘${sprint.name}’ reopened.`,
+      );
+    } catch (error) {
+      showProblem(error, status === 'completed' ? 'Completing the sprint' : 'Reopening the sprint');
+    }
+  };
+  if (completed)
+    return (
+      <button type="button" className="button" onClick={() => void setStatus('active')}>
+        Reopen sprint
+      </button>
+    );
+  return (
+    <>
+      <button type="button" className="button" onClick={() => setAsking(true)}>
+        Complete sprint
+      </button>
+      {asking ? (
+        <ModalDialog
+          className="confirm-dialog sprint-confirm"
+          alert
+          label={`Complete ${sprint.name}?`}
+          onClose={() => setAsking(false)}
+        >
+          <p>
+            Complete ‘{sprint.name}’?{' '}
+            {open === 0
+              ? 'Every task in it is done.'
+              : `${open === 1 ? '1 task is' : `${open} tasks are`} not done; ${open === 1 ? 'it stays' : 'they stay'} filed in this sprint.`}
+          </p>
+          <div className="confirm-actions">
+            <button
+              type="button"
+              className="button primary"
+              autoFocus
+              onClick={() => void setStatus('completed')}
+            >
+              Complete sprint
+            </button>
+            <button type="button" className="button" onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
+    </>
+  );
+}
+
 export function SprintView({ sprintId }: { sprintId: string }) {
   const sprint = useWorkspace((state) => state.sprints.get(sprintId));
   const teamName = useWorkspace((state) => (sprint ? state.teamNames.get(sprint.team_id) : undefined));
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
   const { rows, truncated } = useFiledTasks('sprint_id', [sprintId]);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  useFollowRemap(sprintId);
   if (sprint === undefined) return <p className="empty-state">This sprint is not in your workspace.</p>;
+  const mark = sprintMark(sprint.pending);
   const groups = [...STATUSES, ...new Set((rows ?? []).map((row) => row.status))].filter(
     (status, index, all) => all.indexOf(status) === index,
   );
@@ -48,8 +132,34 @@ export function SprintView({ sprintId }: { sprintId: string }) {
         <div className="list-title-row">
           <h1 id="sprint-title">{sprint.name}</h1>
           {sprint.current ? <span className="nav-badge">current</span> : null}
+          <SyncMarkBadge mark={mark} />
           <span className="list-count">{teamName}</span>
+          <span className="spacer" />
+          {readOnly ? null : (
+            <div className="sprint-actions">
+              <button ref={editButton} type="button" className="button" onClick={() => setEditing(true)}>
+                Edit sprint
+              </button>
+              <CompleteButton sprint={sprint} open={sprint.task_count - sprint.completed_count} />
+            </div>
+          )}
         </div>
+        {editing ? (
+          <SprintFormDialog
+            target={{ mode: 'edit', sprint }}
+            onClose={() => setEditing(false)}
+            returnFocus={editButton}
+          />
+        ) : null}
+        {sprint.pending === 'failed' ? (
+          <SprintRefusal sprintId={sprint.sprint_id} sprintName={sprint.name} />
+        ) : null}
+        {sprint.goal ? (
+          <p className="sprint-goal">
+            <span className="muted">Goal</span> {sprint.goal}
+          </p>
+        ) : null}
+        {sprint.description ? <p className="sprint-description">{sprint.description}</p> : null}
         <dl className="sprint-facts">
           <div>
             <dt>Dates</dt>
@@ -59,7 +169,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
           </div>
           <div>
             <dt>Length</dt>
-            <dd>{sprint.duration_label || '—'}</dd>
+            <dd>{sprint.duration_label || (sprint.end_date === '' ? 'Set when sent' : '—')}</dd>
           </div>
           <div>
             <dt>Status</dt>

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
+import { carryTask } from './task-drag';
 
 export const ROW_HEIGHT = 36;
 
@@ -60,6 +61,9 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
       data-task-id={row.task_id}
       className={className}
       style={style}
+      // Dragged onto a sprint in the sidebar, a row files its task there.
+      draggable
+      onDragStart={(event) => carryTask(event, row.task_id, row.title)}
       onClick={() => onPick(index, row.task_id)}
     >
       <div role="gridcell" className="cell cell-mark">

@@ -1,0 +1,354 @@
+// Sprints end to end in Chromium against the emulator: a sprint created offline
+// from the sidebar and filled with three tasks (a list row and a board card
+// dragged onto it, one chosen in the editor) reaches the server once with the
+// three tasks in it; a name taken by an active sprint (409) is shown on the
+// sprint and fixed by "Rename and retry"; a sprint renamed here and by a peer
+// while we were offline is settled in the three-way view; edit and complete.
+// Screenshots light and dark.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let app: OpenedApp;
+/** The team the sprints are made in: the person owns it and the peer is on it (seed "Platform"). */
+let team = { team_id: '', name: '' };
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 80 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, app } = session);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+  const workspace = await invokeInPage(app.page, 'workspace:get');
+  const platform = workspace.teams.find((t) => t.name === 'Platform');
+  if (!platform) throw new Error('the seed has no team Platform');
+  team = { team_id: platform.team_id, name: platform.name };
+});
+
+afterAll(() => session?.close());
+
+/** A call to the service as a client would make it (the person's live token unless another is given). */
+async function api(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; ifMatch?: string } = {},
+): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
+      ...(options.body === undefined
+        ? {}
+        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+interface ServerSprint {
+  sprint_id: string;
+  name: string;
+  status: string;
+  start_date: string;
+  end_date: string;
+  goal: string | null;
+  duration_weeks: number | null;
+}
+
+async function serverSprints(): Promise<ServerSprint[]> {
+  const answer = await api('GET', `/v1/teams/${team.team_id}/sprints`);
+  expect(answer.status).toBe(200);
+  return answer.body.data as ServerSprint[];
+}
+
+async function inDark(page: Page, name: string) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+function sidebarSprint(page: Page, name: string): Locator {
+  return page
+    .getByRole('navigation', { name: 'Workspace' })
+    .locator('li[data-sprint-id]')
+    .filter({ hasText: name });
+}
+
+async function syncAndSettle(page: Page) {
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
+
+/** Tasks the person may file into the team's sprints: in no sprint, of the team or of none, short titles. */
+function freeTasks(count: number) {
+  const found = emulator.control
+    .tasks()
+    .filter((t) => t.sprint_id === null && (t.team_id === null || t.team_id === team.team_id))
+    .filter((t) => t.title.length < 50);
+  if (found.length < count) throw new Error(`the seed has fewer than ${count} tasks free to file`);
+  return found.slice(0, count);
+}
+
+describe('a sprint planned offline', () => {
+  test('created from the sidebar and filled with three tasks, it reaches the server once with the three in it', async () => {
+    const { page } = app;
+    const createsBefore = emulator.control.creates().sprints;
+    const [fromList, fromEditor] = freeTasks(2);
+    if (!fromList || !fromEditor) throw new Error('unreachable');
+
+    proxy.goOffline();
+    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
+    const form = page.getByTestId('sprint-form');
+    await form.getByLabel('Name').fill('Offline sprint');
+    // One or the other: the weeks' box is off while an end date is chosen, and the reverse.
+    await form.getByRole('radio', { name: 'Ends on' }).check();
+    await expect(form.getByLabel('Length in weeks').isDisabled()).resolves.toBe(true);
+    await form.getByRole('radio', { name: 'Lasts' }).check();
+    await expect(form.getByLabel('End date').isDisabled()).resolves.toBe(true);
+    await form.getByLabel('Length in weeks').fill('0');
+    await form.getByRole('button', { name: 'Create sprint' }).click();
+    // Told beside the field before anything is queued; what was typed stays.
+    await form.getByText('A sprint lasts 1 to 52 whole weeks.').waitFor();
+    await expect(form.getByLabel('Name').inputValue()).resolves.toBe('Offline sprint');
+    await form.getByLabel('Length in weeks').fill('3');
+    await form.getByLabel(/^Goal/).fill('Search that answers offline');
+    await screenshot(page, 'sprint-form');
+    await inDark(page, 'sprint-form');
+    await form.getByRole('button', { name: 'Create sprint' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    // Shown at once under its temporary id, with a pending mark, and opened.
+    const item = sidebarSprint(page, 'Offline sprint');
+    await item.locator('[data-sync-mark="pending"]').waitFor();
+    const localId = (await item.getAttribute('data-sprint-id')) ?? '';
+    expect(localId).toMatch(/^local-/);
+    const view = page.locator('section.sprint-view');
+    await view.getByRole('heading', { name: 'Offline sprint' }).waitFor();
+    await view.locator('[data-sync-mark="pending"]').waitFor();
+    await view.getByText('Search that answers offline').waitFor();
+
+    // 1. A list row dragged onto the sprint in the sidebar.
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByLabel('Search tasks').fill(fromList.task_id);
+    const row = page.locator(`[role="row"][data-task-id="${fromList.task_id}"]`);
+    await row.dragTo(item.getByRole('button'));
+    await page
+      .locator(`[role="row"][data-task-id="${fromList.task_id}"] [data-sync-mark="pending"]`)
+      .waitFor();
+    await page.getByLabel('Search tasks').fill('');
+
+    // 2. A board card dragged onto it.
+    const board = page
+      .getByRole('navigation', { name: 'Workspace' })
+      .getByRole('button', { name: /^Platform/ })
+      .last();
+    await board.click();
+    const card = page.locator('li.card[data-task-id]').first();
+    await card.waitFor();
+    const fromBoard = (await card.getAttribute('data-task-id')) ?? '';
+    expect([fromList.task_id, fromEditor.task_id]).not.toContain(fromBoard);
+    await card.dragTo(item.getByRole('button'));
+
+    // 3. Chosen in the editor, where the waiting sprint is offered under its temporary id.
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByLabel('Search tasks').fill(fromEditor.task_id);
+    await page.locator(`[role="row"][data-task-id="${fromEditor.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.getByLabel('Sprint').selectOption({ label: 'Offline sprint' });
+    await editor.locator('[data-field="sprint_id"].is-pending').waitFor();
+    await page.getByRole('button', { name: 'Close task' }).click();
+    await page.getByLabel('Search tasks').fill('');
+
+    await item.getByRole('button').click();
+    await view.locator('ul.task-lines > li').nth(2).waitFor();
+    await expect(view.locator('ul.task-lines > li').count()).resolves.toBe(3);
+    await item.locator('.nav-detail').filter({ hasText: /\/3$/ }).waitFor();
+    expect(emulator.control.creates().sprints).toBe(createsBefore);
+    await screenshot(page, 'sprint-offline');
+    await inDark(page, 'sprint-offline');
+
+    proxy.goOnline();
+    await syncAndSettle(page);
+    const created = (await serverSprints()).filter((s) => s.name === 'Offline sprint');
+    expect(created).toHaveLength(1);
+    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+    const sprint = created[0];
+    if (!sprint) throw new Error('unreachable');
+    expect(sprint).toMatchObject({ duration_weeks: 3, goal: 'Search that answers offline' });
+    for (const taskId of [fromList.task_id, fromBoard, fromEditor.task_id])
+      expect(emulator.control.task(taskId)?.sprint_id).toBe(sprint.sprint_id);
+
+    // The view followed the server's id; the mark is gone.
+    await sidebarSprint(page, 'Offline sprint')
+      .and(page.locator(`[data-sprint-id="${sprint.sprint_id}"]`))
+      .waitFor();
+    await view.getByRole('heading', { name: 'Offline sprint' }).waitFor();
+    await view.locator('[data-sync-mark]').waitFor({ state: 'detached' });
+    await expect(view.locator('ul.task-lines > li').count()).resolves.toBe(3);
+    await screenshot(page, 'sprint-view');
+    await inDark(page, 'sprint-view');
+  });
+
+  test('edited and completed from its view, the server has the new goal and the sprint completed', async () => {
+    const { page } = app;
+    const view = page.locator('section.sprint-view');
+    await view.getByRole('button', { name: 'Edit sprint' }).click();
+    const form = page.getByTestId('sprint-form');
+    await expect(form.getByLabel('Name').inputValue()).resolves.toBe('Offline sprint');
+    await form.getByLabel(/^Goal/).fill('Search that answers offline, fast');
+    await form.getByRole('button', { name: 'Save sprint' }).click();
+    await form.waitFor({ state: 'detached' });
+    await view.getByText('Search that answers offline, fast').waitFor();
+
+    await view.getByRole('button', { name: 'Complete sprint' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Complete Offline sprint?' });
+    await confirm.getByText('3 tasks are not done; they stay filed in this sprint.').waitFor();
+    await confirm.getByRole('button', { name: 'Complete sprint' }).click();
+    await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
+    await syncAndSettle(page);
+    const sprint = (await serverSprints()).find((s) => s.name === 'Offline sprint');
+    expect(sprint).toMatchObject({ status: 'completed', goal: 'Search that answers offline, fast' });
+  });
+});
+
+describe('a name taken by an active sprint of the team', () => {
+  test('is refused (409), shown on the sprint and in pending changes, and fixed by Rename and retry', async () => {
+    const { page } = app;
+    const taken = await api('POST', `/v1/teams/${team.team_id}/sprints`, {
+      body: { name: 'Hardening', start_date: '2027-05-03', duration_weeks: 2 },
+    });
+    expect(taken.status).toBe(201);
+    const createsBefore = emulator.control.creates().sprints;
+
+    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
+    const form = page.getByTestId('sprint-form');
+    await form.getByLabel('Name').fill('hardening');
+    await form.getByRole('radio', { name: 'Ends on' }).check();
+    await form.getByLabel('Starts').fill('2027-05-17');
+    await form.getByLabel('End date').fill('2027-05-28');
+    await form.getByRole('button', { name: 'Create sprint' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    const item = sidebarSprint(page, 'hardening');
+    await item.locator('[data-sync-mark="failed"]').waitFor({ timeout: 20_000 });
+    const refusal = page.getByTestId('sprint-refusal');
+    await refusal.getByText('This sprint was not created.').waitFor();
+    await refusal.getByText(/already has an active sprint named 'Hardening'/).waitFor();
+    await screenshot(page, 'sprint-name-taken');
+    await inDark(page, 'sprint-name-taken');
+
+    // In pending changes too, in words, with the server's answer.
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const change = inspector.locator('li.pending-item[data-state="failed"]');
+    await change.getByText(/^New sprint ‘hardening’/).waitFor();
+    await change.getByText(/already has an active sprint named 'Hardening'/).waitFor();
+    await change.getByRole('form', { name: 'Rename and retry' }).waitFor();
+    await screenshot(page, 'sprint-name-taken-pending');
+    await inspector.getByRole('button', { name: 'Close' }).click();
+
+    // The same name again is refused here, without a round trip.
+    const fix = refusal.getByRole('form', { name: 'Rename and retry' });
+    await fix.getByRole('button', { name: 'Rename and retry' }).click();
+    await fix.getByText('Choose a name no active sprint of the team has.').waitFor();
+    await fix.getByLabel('New name').fill('Hardening 2');
+    await fix.getByRole('button', { name: 'Rename and retry' }).click();
+    await syncAndSettle(page);
+    await refusal.waitFor({ state: 'detached' });
+    await page.locator('section.sprint-view').getByRole('heading', { name: 'Hardening 2' }).waitFor();
+
+    const named = (await serverSprints()).filter((s) => s.name.toLowerCase().startsWith('hardening'));
+    expect(named.map((s) => s.name).sort()).toEqual(['Hardening', 'Hardening 2']);
+    expect(named.find((s) => s.name === 'Hardening 2')).toMatchObject({
+      start_date: '2027-05-17',
+      end_date: '2027-05-28',
+    });
+    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+  });
+});
+
+describe('a sprint renamed by the peer while we renamed it offline', () => {
+  test('is a conflict settled in the three-way view; keeping mine leaves the server with my name', async () => {
+    const { page } = app;
+    const created = await api('POST', `/v1/teams/${team.team_id}/sprints`, {
+      body: { name: 'Polish', start_date: '2027-06-07', duration_weeks: 1 },
+    });
+    expect(created.status).toBe(201);
+    const sprintId = created.body.sprint_id as string;
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const item = page.locator(`li[data-sprint-id="${sprintId}"]`);
+    await item.waitFor({ timeout: 20_000 });
+    await item.getByRole('button').click();
+    const view = page.locator('section.sprint-view');
+    await view.getByRole('heading', { name: 'Polish' }).waitFor();
+
+    proxy.goOffline();
+    await view.getByRole('button', { name: 'Edit sprint' }).click();
+    const form = page.getByTestId('sprint-form');
+    await form.getByLabel('Name').fill('Polish and docs');
+    await form.getByRole('button', { name: 'Save sprint' }).click();
+    await form.waitFor({ state: 'detached' });
+    await view.getByRole('heading', { name: 'Polish and docs' }).waitFor();
+    await item.locator('[data-sync-mark="pending"]').waitFor();
+
+    const peer = emulator.control.mintToken({
+      principalUserId: emulator.peer.user_id,
+      scopes: ['teams:read', 'teams:write'],
+    }).token;
+    const current = await api('GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`, { token: peer });
+    const renamed = await api('PATCH', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
+      token: peer,
+      body: { name: 'Final Polish' },
+      ifMatch: current.etag ?? '',
+    });
+    expect(renamed.status).toBe(200);
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await item.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
+
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const change = inspector.locator('li.pending-item[data-state="conflict"]');
+    await change.getByText(/Rename sprint ‘.*’ → ‘Polish and docs’/).waitFor({ timeout: 20_000 });
+    await change.getByRole('button', { name: 'Resolve…' }).click();
+    const resolve = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    const field = resolve.locator('fieldset.conflict-field[data-field="name"]');
+    await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Polish');
+    // Word by word against where the edit started: my words added after it, theirs before it.
+    await expect(field.locator('.is-mine ins').allTextContents()).resolves.toEqual([' and docs']);
+    await expect(field.locator('.is-theirs ins').allTextContents()).resolves.toEqual(['Final ']);
+    await screenshot(page, 'sprint-conflict');
+    await inDark(page, 'sprint-conflict');
+    await field.getByLabel('Keep mine').check();
+    await resolve.getByRole('button', { name: 'Apply choices' }).click();
+    await resolve.waitFor({ state: 'detached' });
+    await syncAndSettle(page);
+    expect((await api('GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`)).body.name).toBe(
+      'Polish and docs',
+    );
+    await item.locator('[data-sync-mark]').waitFor({ state: 'detached' });
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
