@@ -287,6 +287,25 @@ describe('sections on the board', () => {
     expect((await columnNames()).slice(-2)).toEqual(['Later this month', 'Doing']);
   });
 
+  test('a column dragged by its header to another place; the server ends with that order', async () => {
+    const names = await columnNames();
+    expect(names.slice(-2)).toEqual(['Later this month', 'Doing']);
+    const target = column('Later this month');
+    const box = await target.boundingBox();
+    if (box === null) throw new Error('no box for the column');
+    // Onto the left half of 'Later this month': before it.
+    await column('Doing')
+      .locator('.column-header')
+      .dragTo(target, { targetPosition: { x: 10, y: box.height / 2 } });
+    await until(async () => (await columnNames()).at(-1) === 'Later this month', 'the column moved');
+    expect(await columnNames()).toEqual([...names.slice(0, -2), 'Doing', 'Later this month']);
+    await expect(announcement().textContent()).resolves.toBe(
+      `Moved section “Doing” to position ${names.length - 1} of ${names.length}.`,
+    );
+    await allSynced();
+    expect((await serverSections()).map((s) => s.name)).toEqual(await columnNames());
+  });
+
   test('the page reported no errors', () => {
     expect(app.problems).toEqual([]);
   });

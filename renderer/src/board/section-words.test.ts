@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { deleteSectionWords, sectionNameProblem, syncMarkOf } from './section-words';
+
+describe('sectionNameProblem', () => {
+  test.each([
+    ['Next week', null],
+    ['  Next week  ', null],
+    ['', 'A section needs a name.'],
+    ['   ', 'A section needs a name.'],
+    ['doing', 'There is already a section called “Doing” here.'],
+    ['x'.repeat(121), "A section's name has at most 120 characters."],
+  ])('%j → %j', (draft, problem) => {
+    expect(sectionNameProblem(draft, ['Todo', 'Doing'])).toBe(problem);
+  });
+});
+
+describe('deleteSectionWords', () => {
+  test.each([
+    [0, 'It has no tasks.'],
+    [1, 'Its task is not deleted: it stays in its project, in no section.'],
+    [4, 'Its 4 tasks are not deleted: they stay in their project, in no section.'],
+  ])('%i tasks: %s', (tasks, detail) => {
+    expect(deleteSectionWords('Review', tasks)).toEqual({ title: 'Delete section “Review”?', detail });
+  });
+});
+
+test('a waiting section is marked as a waiting task is', () => {
+  expect(
+    [undefined, 'queued', 'in_flight', 'conflict', 'failed', 'blocked'].map((s) => syncMarkOf(s as never)),
+  ).toEqual([null, 'pending', 'pending', 'conflict', 'failed', 'blocked']);
+});
