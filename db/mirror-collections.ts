@@ -6,6 +6,7 @@ import { COLLECTIONS, type OtherCollection } from './collections';
 import type { MirrorTransactions } from './mirror-transactions';
 import type { Resource } from './page-apply';
 import type { MirrorDatabase } from './schema';
+import { UNSETTLED_SQL } from './task-overlay';
 
 export class MirrorCollections {
   constructor(
@@ -33,10 +34,15 @@ export class MirrorCollections {
       const rows = this.db
         .prepare(
           `SELECT milestone_id AS id, count(*) AS total, sum(status = 'completed') AS completed FROM tasks
-            WHERE hidden = 0 AND milestone_id IN (SELECT milestone_id FROM milestones WHERE project_id = ?)
+            WHERE hidden = 0 AND milestone_id IN (
+              SELECT milestone_id FROM milestones WHERE project_id = ?
+              -- One created here and not yet sent lives in the outbox alone (its tasks name its temporary id).
+              UNION ALL
+              SELECT entity_id FROM outbox
+               WHERE entity_type = 'milestone' AND kind = 'create' AND parent_id = ? AND state IN ${UNSETTLED_SQL})
             GROUP BY milestone_id`,
         )
-        .all(projectId) as { id: string; total: number; completed: number }[];
+        .all(projectId, projectId) as { id: string; total: number; completed: number }[];
       return new Map(rows.map((r) => [r.id, { total: r.total, completed: r.completed }]));
     });
   }

@@ -84,3 +84,18 @@ describe('moving a task to another project clears its milestone', () => {
     ]);
   });
 });
+
+describe('a milestone still waiting to be sent', () => {
+  test('counts the tasks filed under it in its progress at once', () => {
+    const task = taskJson({ project_id: 'prj_a', milestone_id: null, status: 'completed' });
+    const other = taskJson({ project_id: 'prj_a', milestone_id: null });
+    loadTasks(mirror, [task, other]);
+    const created = mirror.milestones.create({ name: 'Beta' }, 'prj_a');
+    mirror.tasks.edit(task.task_id as string, { milestone_id: created.id });
+    mirror.tasks.edit(other.task_id as string, { milestone_id: created.id });
+
+    expect(mirror.collections.milestoneCounts('prj_a').get(created.id)).toEqual({ total: 2, completed: 1 });
+    // Another project's count does not take it.
+    expect(mirror.collections.milestoneCounts('prj_b').get(created.id)).toBeUndefined();
+  });
+});
