@@ -13,8 +13,8 @@ import { searchableText, searchBodyOf } from './task-columns';
 import { ID_TOKEN_MARK, idBigramTokens, type WordIndex } from './word-index';
 
 /**
- * The indexes deferred: every task sort index and the filing count indexes
- * (migration 0014); the id index stays, lookups need it.
+ * The indexes deferred: every task sort index, the filing count indexes
+ * (migration 0014) and the comment watch's (0016); the id index stays, lookups need it.
  */
 export const SORT_INDEX_NAMES = [
   'tasks_by_title',
@@ -29,6 +29,8 @@ export const SORT_INDEX_NAMES = [
   'tasks_by_section',
   'tasks_by_sprint',
   'tasks_by_goal',
+  'tasks_by_assignee_open',
+  'tasks_by_creator_open',
 ] as const;
 
 const META_KEY = 'deferred_task_indexes';

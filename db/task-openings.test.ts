@@ -1,8 +1,10 @@
 // Which tasks the comment watch picks, case by case, in a real mirror file:
 // each reason a task is in (or out of) the likely-opened set, and the order
 // (never asked first, then the longest unchecked).
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
+import { COMMENT_WATCH, COMMENT_WATCH_INDEXES } from './task-openings';
 import { openTestMirror, type TestMirror } from './test-mirror';
 
 let handle: TestMirror;
@@ -156,5 +158,69 @@ describe('the comment watch', () => {
     expect(mirror.openings.openedSince('2026-03-04T00:00:00.000Z')).toEqual(['x']);
     mirror.openings.record('y', { at: '2026-03-06T00:00:00.000Z', forgetBefore: '2026-02-04T00:00:00.000Z' });
     expect(mirror.openings.openedSince('1970-01-01T00:00:00.000Z')).toEqual(['y', 'x']);
+  });
+
+  test('each reason walks its own index and no task row is scanned (migration 0016)', () => {
+    load('tasks', [task('t', { assignee: 'ada', sprint_id: 'spr_now' })]);
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      const steps = (
+        db.prepare(`EXPLAIN QUERY PLAN ${COMMENT_WATCH}`).all({
+          temporary: 'local-',
+          me: 'ada',
+          today: TODAY,
+          opened: '[]',
+          limit: 10,
+        }) as { detail: string }[]
+      ).map((step) => step.detail);
+      // Mine through indexes holding all they test; a sprint's through 0014's (its ids read from their rows).
+      expect(steps).toContain('SEARCH tasks USING COVERING INDEX tasks_by_assignee_open (assignee=?)');
+      expect(steps).toContain('SEARCH tasks USING COVERING INDEX tasks_by_creator_open (created_by=?)');
+      expect(steps).toContain('SEARCH tasks USING INDEX tasks_by_sprint (sprint_id=?)');
+      expect(steps.filter((step) => /^SCAN tasks\b/.test(step))).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('while a first load still builds its indexes, the watch picks the same tasks', () => {
+    const rows = [
+      task('mine', { assignee: 'ada' }),
+      task('made', { created_by: 'ada', assignee: 'grace' }),
+      task('done', { assignee: 'ada', status: 'completed' }),
+      task('sprint', { sprint_id: 'spr_now', status: 'completed' }),
+      task('theirs', { sprint_id: 'spr_theirs' }),
+      task('opened'),
+      task('other'),
+    ];
+    mirror.openings.record('opened', { at: '2026-03-01T00:00:00.000Z' });
+    mirror.openings.commentsChecked(['mine'], '2026-03-10T09:00:00.000Z');
+    // A first full pass into the empty table drops the indexes until it completes.
+    mirror.passes.begin('tasks', '');
+    mirror.passes.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: rows,
+    });
+    const indexes = () => {
+      const db = new Database(handle.file, { readonly: true });
+      try {
+        return db
+          .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tasks'")
+          .pluck()
+          .all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    expect(indexes().filter((name) => COMMENT_WATCH_INDEXES.includes(name))).toEqual([]);
+    const expected = ['made', 'opened', 'sprint', 'mine'];
+    expect(mirror.openings.commentWatch(WATCH)).toEqual(expected);
+    mirror.passes.complete('tasks', '', 0);
+    expect(indexes()).toEqual(expect.arrayContaining([...COMMENT_WATCH_INDEXES]));
+    expect(mirror.openings.commentWatch(WATCH)).toEqual(expected);
   });
 });

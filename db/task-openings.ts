@@ -15,32 +15,61 @@ export interface CommentWatchQuery {
   limit: number;
 }
 
-// One scan of the task rows: an OR of three reasons (an index per reason would
-// not help, the person's own tasks and a sprint's are a few hundred of 100 000
-// rows at most, and this runs once per hot poll). Current sprints as the hot
-// tier reads them (sync/pull/puller.ts currentSprintTeams): the person is owner
-// or member of the team, today within the dates, not completed, not inactive.
+// Current sprints as the hot tier reads them (sync/pull/puller.ts
+// currentSprintTeams): the person is owner or member of the team, today within
+// the dates, not completed, not inactive.
+const CURRENT_SPRINTS = `
+  SELECT s.sprint_id FROM sprints s
+   WHERE s.team_id IN (
+           SELECT team_id FROM teams
+            WHERE json_extract(raw_json, '$.team_role') IN ('owner', 'member'))
+     AND coalesce(s.start_date, '') <= @today
+     AND @today <= coalesce(s.end_date, '9999-12-31')
+     AND s.status IS NOT 'completed'
+     AND json_extract(s.raw_json, '$.is_active') IS NOT 0`;
+
 // A task whose comments were never asked for comes first, then the one asked
 // for longest ago (comment_checks: a 304 writes no pass, so passes cannot tell).
-const COMMENT_WATCH = `
-  SELECT t.task_id AS task_id
-    FROM tasks t
-    LEFT JOIN comment_checks c ON c.task_id = t.task_id
-   WHERE t.hidden = 0
-     AND substr(t.task_id, 1, length(@temporary)) <> @temporary
-     AND ((t.status IS NOT 'completed' AND (t.assignee = @me OR t.created_by = @me))
-       OR t.sprint_id IN (
-            SELECT s.sprint_id FROM sprints s
-             WHERE s.team_id IN (
-                     SELECT team_id FROM teams
-                      WHERE json_extract(raw_json, '$.team_role') IN ('owner', 'member'))
-               AND coalesce(s.start_date, '') <= @today
-               AND @today <= coalesce(s.end_date, '9999-12-31')
-               AND s.status IS NOT 'completed'
-               AND json_extract(s.raw_json, '$.is_active') IS NOT 0)
-       OR t.task_id IN (SELECT task_id FROM task_openings WHERE opened_at >= @since))
-   ORDER BY c.checked_at IS NOT NULL, c.checked_at, t.task_id
-   LIMIT @limit`;
+const STALEST_FIRST = `
+  LEFT JOIN comment_checks c ON c.task_id = w.task_id
+  WHERE substr(w.task_id, 1, length(@temporary)) <> @temporary
+  ORDER BY c.checked_at IS NOT NULL, c.checked_at, w.task_id
+  LIMIT @limit`;
+
+// Each reason is a walk of its own index: the person's through migration
+// 0016's (which carry what they test), a current sprint's through 0014's
+// (reading each row for its id); the opened tasks come checked from
+// `visibleOpened`. One scan of every row with an OR of the reasons took ~110 ms
+// of the pull worker each hot poll at 100 000 tasks (figures in 0016).
+export const COMMENT_WATCH = `
+  WITH watched(task_id) AS (
+    SELECT task_id FROM tasks WHERE assignee = @me AND hidden = 0 AND status IS NOT 'completed'
+    UNION
+    SELECT task_id FROM tasks WHERE created_by = @me AND hidden = 0 AND status IS NOT 'completed'
+    UNION
+    SELECT task_id FROM tasks
+     WHERE hidden = 0 AND sprint_id IS NOT NULL AND sprint_id IN (${CURRENT_SPRINTS})
+    UNION
+    SELECT value FROM json_each(@opened))
+  SELECT w.task_id AS task_id FROM watched w ${STALEST_FIRST}`;
+
+// While a first load still builds its indexes (db/deferred-indexes.ts) each
+// reason above would be a scan of its own: one scan with an OR of them instead.
+const COMMENT_WATCH_UNINDEXED = `
+  WITH watched(task_id) AS (
+    SELECT task_id FROM tasks
+     WHERE hidden = 0
+       AND ((status IS NOT 'completed' AND (assignee = @me OR created_by = @me))
+         OR sprint_id IN (${CURRENT_SPRINTS})
+         OR task_id IN (SELECT value FROM json_each(@opened))))
+  SELECT w.task_id AS task_id FROM watched w ${STALEST_FIRST}`;
+
+/** The indexes COMMENT_WATCH walks. */
+export const COMMENT_WATCH_INDEXES: readonly string[] = [
+  'tasks_by_assignee_open',
+  'tasks_by_creator_open',
+  'tasks_by_sprint',
+];
 
 export class TaskOpenings {
   constructor(
@@ -92,16 +121,41 @@ export class TaskOpenings {
 
   /** Up to `limit` tasks of the likely-opened set, those whose comments were refreshed longest ago first. */
   commentWatch(query: CommentWatchQuery): string[] {
-    return this.tx.read(() =>
-      (
-        this.db.prepare(COMMENT_WATCH).all({
+    return this.tx.read(() => {
+      const indexed =
+        (
+          this.db
+            .prepare(
+              `SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tasks'
+                  AND name IN (${COMMENT_WATCH_INDEXES.map(() => '?').join(', ')})`,
+            )
+            .get(...COMMENT_WATCH_INDEXES) as { n: number }
+        ).n === COMMENT_WATCH_INDEXES.length;
+      return (
+        this.db.prepare(indexed ? COMMENT_WATCH : COMMENT_WATCH_UNINDEXED).all({
           temporary: TEMPORARY_ID_PREFIX,
           me: query.username,
           today: query.today,
-          since: query.openedSince,
+          opened: JSON.stringify(this.visibleOpened(query.openedSince)),
           limit: query.limit,
         }) as { task_id: string }[]
-      ).map((r) => r.task_id),
-    );
+      ).map((r) => r.task_id);
+    });
+  }
+
+  /**
+   * The tasks opened at or after `since` that the mirror shows (not deleted
+   * here), each found by the id index (search_id is the id's JavaScript lower
+   * case, task-columns.ts): a few hundred at most in 30 days.
+   */
+  private visibleOpened(since: string): string[] {
+    const shown = this.db.prepare('SELECT 1 FROM tasks WHERE search_id = ? AND task_id = ? AND hidden = 0');
+    return (
+      this.db.prepare('SELECT task_id FROM task_openings WHERE opened_at >= ?').all(since) as {
+        task_id: string;
+      }[]
+    )
+      .map((r) => r.task_id)
+      .filter((id) => shown.get(id.toLowerCase(), id) !== undefined);
   }
 }

@@ -374,6 +374,16 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.tasks.goalCounts()).toBeInstanceOf(Map);
     },
   },
+  {
+    version: '0016_comment_watch_indexes',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify(mirror) {
+      verifyEverything(mirror);
+      // The seeded task is ada's and open: found through tasks_by_assignee_open.
+      const watch = { username: 'ada', today: '2026-03-10', openedSince: '2026-03-01T00:00:00.000Z' };
+      expect(mirror.openings.commentWatch({ ...watch, limit: 5 })).toEqual(['tsk_seeded']);
+    },
+  },
 ];
 
 let dir: string;
