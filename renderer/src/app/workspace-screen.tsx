@@ -6,6 +6,7 @@ import { CommandPalette } from '../command-palette/command-palette';
 import { useGlobalShortcuts } from '../command-palette/shortcuts';
 import { ShortcutsHelp } from '../command-palette/shortcuts-help';
 import { GoalsView } from '../goals/goals-view';
+import { MilestonesView } from '../milestones/milestones-view';
 import { Sidebar } from '../sidebar/sidebar';
 import { SprintView } from '../sprints/sprint-view';
 import { followNotificationClicks } from '../sync-center/notification-click';
@@ -54,6 +55,8 @@ function MainView({ view }: { view: View }) {
       return <SprintView sprintId={view.sprintId} />;
     case 'goals':
       return <GoalsView goalId={view.goalId} />;
+    case 'milestones':
+      return <MilestonesView projectId={view.projectId} />;
     case 'sync':
       return <SyncCenter tab={view.tab} />;
   }

@@ -19,6 +19,8 @@ export type View =
   | { kind: 'board'; scopeType: string; scopeId: string }
   | { kind: 'sprint'; sprintId: string }
   | { kind: 'goals'; goalId: string | null }
+  /** One project's milestones with their progress. */
+  | { kind: 'milestones'; projectId: string }
   | { kind: 'sync'; tab: SyncTab };
 
 export interface ViewState {

@@ -12,6 +12,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
+import { MilestoneChoice } from '../milestones/milestone-choice';
 import { ActivityPanel } from './activity-panel';
 import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
 import { SyncMarkBadge } from './sync-mark-badge';
@@ -372,6 +373,15 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               emptyLabel="No goal"
               disabled={disabled}
               onSave={(goalId) => patch({ goal_id: goalId })}
+            />
+          </Field>
+          <Field label="Milestone" field="milestone_id" pending={pending} htmlFor={id('milestone_id')}>
+            <MilestoneChoice
+              id={id('milestone_id')}
+              projectId={str(task.project_id)}
+              value={str(task.milestone_id)}
+              disabled={disabled}
+              onSave={(milestoneId) => patch({ milestone_id: milestoneId })}
             />
           </Field>
           <Field label="Review" field="review" pending={pending} htmlFor={id('review')}>

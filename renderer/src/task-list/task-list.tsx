@@ -7,7 +7,7 @@ import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState }
 import { errorType } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { useSession } from '../store/session-store';
-import { type ListScope, openTask, selectTask, startCreating, useView } from '../store/view-store';
+import { type ListScope, navigate, openTask, selectTask, startCreating, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
@@ -52,6 +52,15 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
           <h1 id="task-list-title">{title}</h1>
           <CountLabel rows={rows} />
           <span className="spacer" />
+          {scope.kind === 'project' ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => navigate({ kind: 'milestones', projectId: scope.projectId })}
+            >
+              Milestones
+            </button>
+          ) : null}
           <button
             type="button"
             className="button primary"

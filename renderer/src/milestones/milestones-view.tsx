@@ -1,0 +1,258 @@
+// A project's milestones in its order, each with its progress (tasks
+// completed of those filed under it), due date, status and the mark of a
+// change still waiting; created, edited, completed or reopened and deleted
+// here, every change through the outbox (shown at once, sent when online).
+import { useEffect, useRef, useState } from 'react';
+import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
+import { invoke, subscribe } from '../bridge/svc';
+import { openConflictOf, openPendingChanges } from '../pending-changes/trust-store';
+import { ProgressMeter } from '../sprints/progress-meter';
+import { showProblem, useSession } from '../store/session-store';
+import { announce, navigate } from '../store/view-store';
+import { useWorkspace } from '../store/workspace-store';
+import { ModalDialog } from '../ui/modal-dialog';
+import { countWords, dayWords } from '../vocabulary/task-words';
+import { MilestoneForm } from './milestone-form';
+import {
+  deletedWords,
+  deleteQuestion,
+  MILESTONE_PENDING_WORDS,
+  milestoneStatusWord,
+} from './milestone-words';
+import { useProjectMilestones } from './use-milestones';
+import './milestones.css';
+
+export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
+  const words = pending ? MILESTONE_PENDING_WORDS[pending] : undefined;
+  if (words === undefined) return null;
+  return (
+    <span className={`sync-mark sync-mark-${words.mark}`} title={words.hint} data-milestone-pending={pending}>
+      <span className="sync-mark-dot" aria-hidden="true" />
+      {words.label}
+    </span>
+  );
+}
+
+/**
+ * The React key of a milestone: the temporary id it was shown under first, so
+ * the element (and a form open in it) stays when the server's id replaces it.
+ */
+function useStableKeys(): (id: string) => string {
+  const firstIds = useRef(new Map<string, string>());
+  useEffect(
+    () =>
+      subscribe('mirror:changed', (change) => {
+        for (const { from, to } of change.remapped)
+          firstIds.current.set(to, firstIds.current.get(from) ?? from);
+      }),
+    [],
+  );
+  return (id) => firstIds.current.get(id) ?? id;
+}
+
+function MilestoneItem({
+  milestone,
+  readOnly,
+  onDeleted,
+}: {
+  milestone: MilestoneSummary;
+  readOnly: boolean;
+  onDeleted: (words: string) => void;
+}) {
+  const [mode, setMode] = useState<'read' | 'edit' | 'delete'>('read');
+  const completed = milestone.status === 'completed';
+  const { name } = milestone;
+
+  const setStatus = async () => {
+    try {
+      await invoke('collection:edit', {
+        kind: 'milestone',
+        id: milestone.milestone_id,
+        patch: { status: completed ? 'open' : 'completed' },
+      });
+      announce(`${completed ? 'Reopened' : 'Completed'} ‘${name}’`);
+    } catch (error) {
+      showProblem(error, completed ? 'Reopening the milestone' : 'Completing the milestone');
+    }
+  };
+
+  const remove = async () => {
+    const filed = milestone.tasks_total;
+    try {
+      await invoke('collection:delete', { kind: 'milestone', id: milestone.milestone_id });
+      setMode('read');
+      onDeleted(deletedWords(name, filed));
+    } catch (error) {
+      setMode('read');
+      showProblem(error, 'Deleting the milestone');
+    }
+  };
+
+  if (mode === 'edit') {
+    return (
+      <li className="milestone is-editing" data-milestone-id={milestone.milestone_id}>
+        <MilestoneForm
+          mode="edit"
+          milestoneId={milestone.milestone_id}
+          initial={{ name, description: milestone.description, due_date: milestone.due_date }}
+          onDone={() => setMode('read')}
+        />
+      </li>
+    );
+  }
+  return (
+    <li
+      className={`milestone${completed ? ' is-completed' : ''}`}
+      data-milestone-id={milestone.milestone_id}
+      aria-label={name}
+    >
+      <div className="milestone-head">
+        <h3 className="milestone-name">{name}</h3>
+        <span className={`milestone-status${completed ? ' is-completed' : ''}`}>
+          {milestoneStatusWord(milestone.status)}
+        </span>
+        <span className="muted milestone-due">
+          {milestone.due_date ? `Due ${dayWords(milestone.due_date)}` : 'No due date'}
+        </span>
+        <MilestonePendingMark pending={milestone.pending} />
+        <span className="spacer" />
+        <div className="milestone-actions" role="group" aria-label={`${name} actions`}>
+          <button type="button" className="button" disabled={readOnly} onClick={() => setMode('edit')}>
+            Edit
+          </button>
+          <button type="button" className="button" disabled={readOnly} onClick={() => void setStatus()}>
+            {completed ? 'Reopen' : 'Complete'}
+          </button>
+          <button
+            type="button"
+            className="button danger-ghost"
+            disabled={readOnly}
+            onClick={() => setMode('delete')}
+          >
+            Delete…
+          </button>
+        </div>
+      </div>
+      <ProgressMeter
+        done={milestone.tasks_completed}
+        total={milestone.tasks_total}
+        label={`${name} progress`}
+      />
+      {milestone.description ? <p className="milestone-description">{milestone.description}</p> : null}
+      {milestone.pending === 'conflict' ? (
+        <p className="milestone-problem">
+          {MILESTONE_PENDING_WORDS.conflict?.hint}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => openConflictOf({ entity_type: 'milestone', entity_id: milestone.milestone_id })}
+          >
+            Resolve…
+          </button>
+        </p>
+      ) : milestone.pending === 'failed' || milestone.pending === 'blocked' ? (
+        <p className="milestone-problem">
+          {MILESTONE_PENDING_WORDS[milestone.pending]?.hint}{' '}
+          <button type="button" className="link-button" onClick={openPendingChanges}>
+            See pending changes
+          </button>
+        </p>
+      ) : null}
+      {mode === 'delete' ? (
+        <ModalDialog
+          className="confirm-dialog"
+          alert
+          label="Delete this milestone?"
+          onClose={() => setMode('read')}
+        >
+          <p>{deleteQuestion(name, milestone.tasks_total)}</p>
+          <div className="confirm-actions">
+            <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
+              Delete milestone
+            </button>
+            <button type="button" className="button" onClick={() => setMode('read')}>
+              Cancel
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
+    </li>
+  );
+}
+
+export function MilestonesView({ projectId }: { projectId: string }) {
+  const milestones = useProjectMilestones(projectId);
+  const projectName = useWorkspace((state) => state.projectNames.get(projectId) ?? 'Project');
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const keyOf = useStableKeys();
+  const [creating, setCreating] = useState(false);
+  /** What the last create or delete did, said until the next one. */
+  const [notice, setNotice] = useState<string | null>(null);
+  const tell = (words: string) => {
+    setNotice(words);
+    announce(words);
+  };
+  const open = (milestones ?? []).filter((m) => m.status !== 'completed').length;
+
+  return (
+    <section className="milestones-view" aria-labelledby="milestones-title">
+      <header className="list-header">
+        <div className="list-title-row">
+          <h1 id="milestones-title">{projectName}: milestones</h1>
+          <span className="list-count">
+            {milestones === null
+              ? 'Loading…'
+              : `${countWords(milestones.length, 'milestone', 'milestones')}, ${open} open`}
+          </span>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button"
+            onClick={() => navigate({ kind: 'list', scope: { kind: 'project', projectId } })}
+          >
+            Tasks
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={readOnly}
+            title={readOnly ? 'This account can only read' : undefined}
+            onClick={() => setCreating(true)}
+          >
+            New milestone
+          </button>
+        </div>
+      </header>
+      <div className="milestone-body">
+        <p className="milestone-notice" role="status">
+          {notice}
+        </p>
+        {creating ? (
+          <MilestoneForm
+            mode="create"
+            projectId={projectId}
+            onDone={(created) => {
+              setCreating(false);
+              if (created !== null) tell(`Created ‘${created.name}’`);
+            }}
+          />
+        ) : null}
+        {milestones !== null && milestones.length === 0 ? (
+          <p className="empty-state">No milestones in this project yet.</p>
+        ) : null}
+        {milestones !== null && milestones.length > 0 ? (
+          <ul className="milestone-list" aria-label={`Milestones of ${projectName}`}>
+            {milestones.map((milestone) => (
+              <MilestoneItem
+                key={keyOf(milestone.milestone_id)}
+                milestone={milestone}
+                readOnly={readOnly}
+                onDeleted={tell}
+              />
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </section>
+  );
+}
