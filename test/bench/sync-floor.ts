@@ -4,8 +4,9 @@
 // as one cursor chain (`list`: its first page's path; the bare sequential
 // walk the engine's chains are measured against), parsing each body (the
 // first sync's floor), then revalidates them all one after another with their
-// ETags (the re-sync's floor). Input: one JSON line on stdin
-// ({base_url, token, paths, list}); output: one JSON line ({initial_floor_s, resync_floor_s, list_pages}).
+// ETags (the re-sync's floor; not when `revalidate` is false: the bench's
+// warm-up walk). Input: one JSON line on stdin ({base_url, token, paths, list,
+// revalidate?}); output: one JSON line ({initial_floor_s, resync_floor_s, list_pages}).
 import { text } from 'node:stream/consumers';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
@@ -15,6 +16,7 @@ const job = JSON.parse(await text(process.stdin)) as {
   token: string;
   paths: string[];
   list: string | null;
+  revalidate?: boolean;
 };
 const bare = new Client(job.base_url, { pipelining: 1 });
 const headers = { authorization: `Bearer ${job.token}` };
@@ -37,7 +39,7 @@ for (let path = job.list; path !== null; listPages++) {
 }
 const initialFloorS = (performance.now() - t0) / 1000;
 t0 = performance.now();
-for (const [k, path] of walked.entries()) {
+for (const [k, path] of job.revalidate === false ? [] : walked.entries()) {
   const etag = etags[k];
   const answer = await bare.request({
     method: 'GET',

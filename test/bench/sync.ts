@@ -1,4 +1,4 @@
-// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source] [--max-chains N]`
+// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source] [--max-chains N] [--client-code built|source]`
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
@@ -16,10 +16,13 @@
 // - loopback: a first sync into a new mirror without added latency (tasks per second).
 // The longest event-loop stall (monitorEventLoopDelay) is measured during the
 // first sync with latency, beside the same measure over 5 idle seconds (what
-// the machine's scheduler alone costs); the peak RSS (main thread, pull
-// worker and SQLite caches together) over the phases with latency (the
-// loopback run comes last and is not counted). The last stdout line
-// is one JSON object of figures.
+// the machine's scheduler alone costs); the peak RSS of this process over the
+// phases with latency (the loopback run comes last and is not counted). This
+// process is the client alone: main thread, pull worker and SQLite caches
+// together, run as the app runs them (`--client-code built`, the default: this
+// file built and run by node, see built-bench.ts; `source`: through tsx, ~60 MB
+// more); the emulator, the warm-up walk and the floors run in processes of
+// their own. The last stdout line is one JSON object of figures.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,6 +38,7 @@ import { staticCredentials } from '../../sync/api/credentials';
 import { meOperations } from '../../sync/api/operations';
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import { builtPullWorker } from '../support/built-pull-worker';
+import { runBuilt, runsFromSource } from './built-bench';
 
 const { values } = parseArgs({
   options: {
@@ -47,8 +51,14 @@ const { values } = parseArgs({
     'pull-worker': { type: 'string', default: 'built' },
     // At most this many chains for the task list (1: one cursor chain, as before issue 14); default: the engine's.
     'max-chains': { type: 'string' },
+    // `built`: this file built and run by node, as the app runs its code; `source`: through tsx.
+    'client-code': { type: 'string', default: 'built' },
   },
 });
+const clientCode = values['client-code'] === 'source' ? 'source' : 'built';
+if (clientCode === 'built' && runsFromSource(import.meta.url)) {
+  process.exit(await runBuilt(import.meta.url, process.argv.slice(2)));
+}
 const taskCount = Number(values.tasks);
 const latencyMs = Number(values['latency-ms']);
 const editCount = Number(values.edits);
@@ -132,6 +142,30 @@ async function engineOn(file: string, api: ApiClient) {
   return { mirror, engine };
 }
 
+/**
+ * test/bench/sync-floor.ts in a process of its own: walks `paths`, then the task list from `list`,
+ * one page after another (then revalidates them unless `revalidate` is false).
+ */
+async function walkInChild(job: {
+  base_url: string;
+  token: string;
+  paths: string[];
+  list: string;
+  revalidate?: boolean;
+}): Promise<{ initial_floor_s: number; resync_floor_s: number; list_pages: number }> {
+  const walker = spawn(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    [join(root, 'test', 'bench', 'sync-floor.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  walker.stdin.end(JSON.stringify(job));
+  const [line] = (await once(createInterface({ input: walker.stdout }), 'line')) as [string];
+  await once(walker, 'exit');
+  return JSON.parse(line) as { initial_floor_s: number; resync_floor_s: number; list_pages: number };
+}
+
 /** The GETs a sync sent (path and query, in order), read from the emulator's request log. */
 async function getsSent(): Promise<string[]> {
   const { data } = (await control('GET', '/requests')) as {
@@ -142,25 +176,14 @@ async function getsSent(): Promise<string[]> {
 
 try {
   // The emulator builds and caches each page body on first request: walk the task list once, so
-  // neither the engine nor the floor pays for that.
+  // neither the engine nor the floor pays for that; in a child (the floor's walker), so that its
+  // parsing of 100 000 tasks is not in this process's memory (it held ~60 MB of RSS after).
   const warmToken = await freshToken('bench warm-up');
   const { org_id: orgId } = (await (
     await request(`${info.base_url}/v1/me`, { headers: { authorization: `Bearer ${warmToken}` } })
   ).body.json()) as { org_id: string };
-  let warmCursor: string | null = null;
-  do {
-    const query = new URLSearchParams({
-      org_id: orgId,
-      limit: '1000',
-      sort_by: 'created_at',
-      sort_order: 'asc',
-    });
-    if (warmCursor !== null) query.set('cursor', warmCursor);
-    const answer = await request(`${info.base_url}/v1/tasks?${query.toString()}`, {
-      headers: { authorization: `Bearer ${warmToken}` },
-    });
-    warmCursor = ((await answer.body.json()) as { next_cursor: string | null }).next_cursor;
-  } while (warmCursor !== null);
+  const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
+  await walkInChild({ base_url: info.base_url, token: warmToken, paths: [], list, revalidate: false });
 
   await control('POST', '/faults', { kind: 'latency', ms: latencyMs });
 
@@ -193,13 +216,6 @@ try {
   // The floors: a bare client, the same pages in the same order, each body parsed, then each
   // revalidated; in a process of its own (test/bench/sync-floor.ts), so its memory is not the engine's.
   const floorToken = await freshToken('bench floor');
-  const floor = spawn(
-    join(root, 'node_modules', '.bin', 'tsx'),
-    [join(root, 'test', 'bench', 'sync-floor.ts')],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
   // The chains' pages (and their probes) are the whole task list, filtered by creation day or not at all
   // (one chain): the floor walks the list itself instead, one page after another, as a client without
   // chains would. The person's own tasks (filter[assignee]) stay in the floor's other requests.
@@ -209,16 +225,8 @@ try {
       (key) =>
         !key.startsWith('filter[') || key === 'filter[created_after]' || key === 'filter[created_before]',
     );
-  const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
   const otherPaths = walked.filter((path) => !isChainPage(path));
-  floor.stdin.end(JSON.stringify({ base_url: info.base_url, token: floorToken, paths: otherPaths, list }));
-  const [floorLine] = (await once(createInterface({ input: floor.stdout }), 'line')) as [string];
-  const floors = JSON.parse(floorLine) as {
-    initial_floor_s: number;
-    resync_floor_s: number;
-    list_pages: number;
-  };
-  await once(floor, 'exit');
+  const floors = await walkInChild({ base_url: info.base_url, token: floorToken, paths: otherPaths, list });
   const initialFloorS = floors.initial_floor_s;
   const resyncFloorS = floors.resync_floor_s;
   log(
@@ -288,6 +296,7 @@ try {
       latency_ms: latencyMs,
       pull_in_worker: inWorker,
       pull_worker: workerUrl === null ? 'source' : 'built',
+      client_code: clientCode,
       initial_s: round(initialS),
       initial_floor_s: round(initialFloorS),
       initial_ratio: round(initialS / initialFloorS),
