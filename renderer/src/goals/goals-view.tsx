@@ -1,74 +1,122 @@
 // Goals by project, each with its progress (`tasks_completed` of
-// `tasks_total`, subtasks excluded); choosing one lists its tasks.
-import { useFiledTasks } from '../board/section-board';
-import { navigate } from '../store/view-store';
+// `tasks_total`, subtasks excluded); choosing one opens it with its tasks and
+// what can be done with it. New goals are created here, shown at once (a
+// change still waiting carries its mark) and sent through the outbox.
+import { useEffect, useRef, useState } from 'react';
+import { subscribe } from '../bridge/svc';
+import { announce, navigate } from '../store/view-store';
+import { useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
-import { ProgressMeter } from '../sprints/progress-meter';
-import { TaskLines } from '../sprints/sprint-view';
-import { dayWords, valueWord } from '../vocabulary/task-words';
+import { GoalForm } from './goal-form';
+import { GoalItem, type GoalSummary } from './goal-item';
+import './goals.css';
 
-function GoalTasks({ goalId }: { goalId: string }) {
-  const { rows } = useFiledTasks('goal_id', [goalId]);
-  if (rows === null) return <p className="muted">Loading…</p>;
-  if (rows.length === 0) return <p className="muted">No tasks under this goal.</p>;
-  return <TaskLines rows={rows} label="Tasks under this goal" />;
+/**
+ * A goal created here is shown under its temporary id until the server names it:
+ * the open goal follows its new id, and each goal keeps the React key it was
+ * first shown under, so its element (and a form open in it) stays.
+ */
+function useFollowRemap(goalId: string | null): (id: string) => string {
+  const firstIds = useRef(new Map<string, string>());
+  useEffect(
+    () =>
+      subscribe('mirror:changed', (change) => {
+        for (const { from, to } of change.remapped) {
+          firstIds.current.set(to, firstIds.current.get(from) ?? from);
+          if (from === goalId) navigate({ kind: 'goals', goalId: to });
+        }
+      }),
+    [goalId],
+  );
+  return (id) => firstIds.current.get(id) ?? id;
 }
 
 export function GoalsView({ goalId }: { goalId: string | null }) {
   const goals = useWorkspace((state) => state.workspace?.goals ?? null);
+  const projects = useWorkspace((state) => state.workspace?.projects ?? null);
   const projectNames = useWorkspace((state) => state.projectNames);
-  const byProject = new Map<string, NonNullable<typeof goals>>();
+  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  /** The create form, open for a project (null: the first one). */
+  const [creating, setCreating] = useState<{ projectId: string | null } | null>(null);
+  /** What the last create or delete did, said until the next one. */
+  const [notice, setNotice] = useState<string | null>(null);
+  const keyOf = useFollowRemap(goalId);
+
+  const byProject = new Map<string, GoalSummary[]>();
   for (const goal of goals ?? []) {
     const list = byProject.get(goal.project_id) ?? [];
     list.push(goal);
     byProject.set(goal.project_id, list);
   }
+  const tell = (words: string) => {
+    setNotice(words);
+    announce(words);
+  };
+
   return (
     <section className="goals-view" aria-labelledby="goals-title">
       <header className="list-header">
         <div className="list-title-row">
           <h1 id="goals-title">Goals</h1>
           <span className="list-count">{goals === null ? 'Loading…' : `${goals.length} goals`}</span>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button primary"
+            disabled={readOnly || (projects ?? []).length === 0}
+            onClick={() => setCreating({ projectId: null })}
+          >
+            New goal
+          </button>
         </div>
       </header>
       <div className="goal-groups">
+        {/* Seen here; screen readers hear it once, from the app's live region (announce). */}
+        <p className="goal-notice" data-testid="goal-notice">
+          {notice}
+        </p>
+        {creating !== null ? (
+          <GoalForm
+            mode="create"
+            projects={projects ?? []}
+            projectId={creating.projectId}
+            onDone={(created) => {
+              setCreating(null);
+              if (created !== null) tell(`Created ‘${created.name}’`);
+            }}
+          />
+        ) : null}
         {goals !== null && goals.length === 0 ? <p className="empty-state">No goals yet.</p> : null}
-        {[...byProject.entries()].map(([projectId, list]) => (
-          <section
-            key={projectId}
-            className="goal-group"
-            aria-label={projectNames.get(projectId) ?? projectId}
-          >
-            <h2>{projectNames.get(projectId) ?? projectId}</h2>
-            <ul className="goal-list">
-              {list.map((goal) => {
-                const selected = goal.goal_id === goalId;
-                return (
-                  <li key={goal.goal_id} className={`goal${selected ? ' is-selected' : ''}`}>
-                    <button
-                      type="button"
-                      className="goal-head"
-                      aria-expanded={selected}
-                      onClick={() => navigate({ kind: 'goals', goalId: selected ? null : goal.goal_id })}
-                    >
-                      <span className="goal-name">{goal.name}</span>
-                      <span className="muted">
-                        {valueWord(goal.status ?? 'open')}
-                        {goal.target_date ? ` · target ${dayWords(goal.target_date)}` : ''}
-                      </span>
-                    </button>
-                    <ProgressMeter
-                      done={goal.tasks_completed}
-                      total={goal.tasks_total}
-                      label={`${goal.name} progress`}
-                    />
-                    {selected ? <GoalTasks goalId={goal.goal_id} /> : null}
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        ))}
+        {[...byProject.entries()].map(([projectId, list]) => {
+          const projectName = projectNames.get(projectId) ?? projectId;
+          return (
+            <section key={projectId} className="goal-group" aria-label={projectName}>
+              <div className="goal-group-title">
+                <h2>{projectName}</h2>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`New goal in ${projectName}`}
+                  disabled={readOnly}
+                  onClick={() => setCreating({ projectId })}
+                >
+                  + New goal
+                </button>
+              </div>
+              <ul className="goal-list">
+                {list.map((goal) => (
+                  <GoalItem
+                    key={keyOf(goal.goal_id)}
+                    goal={goal}
+                    selected={goal.goal_id === goalId}
+                    readOnly={readOnly}
+                    onDeleted={tell}
+                  />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
       </div>
     </section>
   );

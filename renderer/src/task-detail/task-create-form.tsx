@@ -11,14 +11,25 @@ import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
 
 export const CREATE_TITLE_INPUT_ID = 'create-task-title';
 
-/** Fields a new task takes from the screen it is created on. */
-export function defaultsFor(view: View, me: string | null): TaskPatchInput {
+/**
+ * Fields a new task takes from the screen it is created on. A goal's page files
+ * it under the goal and in the goal's project (the service refuses a goal of
+ * another project, and a task without one).
+ */
+export function defaultsFor(
+  view: View,
+  me: string | null,
+  goals: readonly { goal_id: string; project_id: string }[] = [],
+): TaskPatchInput {
   if (view.kind === 'list') {
     if (view.scope.kind === 'my-tasks' && me !== null) return { assignee: me };
     if (view.scope.kind === 'project') return { project_id: view.scope.projectId };
     if (view.scope.kind === 'team') return { team_id: view.scope.teamId };
   }
-  if (view.kind === 'goals' && view.goalId !== null) return { goal_id: view.goalId };
+  if (view.kind === 'goals' && view.goalId !== null) {
+    const goal = goals.find((g) => g.goal_id === view.goalId);
+    return goal === undefined ? {} : { goal_id: goal.goal_id, project_id: goal.project_id };
+  }
   return {};
 }
 
@@ -26,8 +37,9 @@ export function TaskCreateForm() {
   const view = useView((state) => state.view);
   const me = useWorkspace((state) => state.workspace?.me?.username ?? null);
   const projects = useWorkspace((state) => state.workspace?.projects ?? null);
+  const goals = useWorkspace((state) => state.workspace?.goals);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
-  const defaults = defaultsFor(view, me);
+  const defaults = defaultsFor(view, me, goals);
   const [title, setTitle] = useState('');
   const [status, setStatus] = useState('not_started');
   const [priority, setPriority] = useState('');
@@ -43,6 +55,8 @@ export function TaskCreateForm() {
       const created = await invoke('task:create', {
         fields: {
           ...defaults,
+          // Put in another project, it is not filed under the goal (the service refuses another project's goal).
+          ...(defaults.goal_id !== undefined && projectId !== defaults.project_id ? { goal_id: null } : {}),
           title: title.trim(),
           status,
           ...(priority === '' ? {} : { priority }),
@@ -128,6 +142,9 @@ export function TaskCreateForm() {
           </div>
         </div>
         {defaults.assignee ? <p className="hint">Assigned to you.</p> : null}
+        {defaults.goal_id && projectId === defaults.project_id ? (
+          <p className="hint">Under the goal ‘{goals?.find((g) => g.goal_id === defaults.goal_id)?.name}’.</p>
+        ) : null}
         <div className="editor-actions">
           <button type="submit" className="button primary" disabled={busy || readOnly || title.trim() === ''}>
             Create task

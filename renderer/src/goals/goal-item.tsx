@@ -1,0 +1,177 @@
+// One goal in the goals view: its name, status, target date, progress and the
+// mark of a change still waiting; opened, its description, its tasks and what
+// a person does with it (edit, close or reopen, delete, a new task under it).
+// Every change goes through the outbox (collection:edit / collection:delete).
+import { useState } from 'react';
+import type { Workspace } from '../../../main/ipc/screen-schemas';
+import { useFiledTasks } from '../board/section-board';
+import { invoke } from '../bridge/svc';
+import { openPendingChanges } from '../pending-changes/trust-store';
+import { ProgressMeter } from '../sprints/progress-meter';
+import { TaskLines } from '../sprints/sprint-view';
+import { showProblem } from '../store/session-store';
+import { announce, navigate, startCreating } from '../store/view-store';
+import { ModalDialog } from '../ui/modal-dialog';
+import { dayWords, valueWord } from '../vocabulary/task-words';
+import { GoalForm } from './goal-form';
+import { deletedWords, deleteQuestion, type FiledCount, GOAL_PENDING_WORDS } from './goal-words';
+
+export type GoalSummary = Workspace['goals'][number];
+
+export function GoalPendingMark({ pending }: { pending: string | null | undefined }) {
+  if (pending === null || pending === undefined || pending === 'done') return null;
+  const words = GOAL_PENDING_WORDS[pending] ?? GOAL_PENDING_WORDS.queued;
+  if (words === undefined) return null;
+  return (
+    <span className={`sync-mark sync-mark-${words.mark}`} title={words.hint} data-goal-pending={pending}>
+      <span className="sync-mark-dot" aria-hidden="true" />
+      {words.label}
+    </span>
+  );
+}
+
+function GoalDetails({
+  goal,
+  readOnly,
+  onDeleted,
+}: {
+  goal: GoalSummary;
+  readOnly: boolean;
+  onDeleted: (words: string) => void;
+}) {
+  const { rows, truncated } = useFiledTasks('goal_id', [goal.goal_id]);
+  const [mode, setMode] = useState<'read' | 'edit' | 'delete'>('read');
+  const closed = goal.status === 'closed';
+  const filed: FiledCount = { count: rows?.length ?? 0, more: truncated };
+
+  const setStatus = async () => {
+    try {
+      await invoke('collection:edit', {
+        kind: 'goal',
+        id: goal.goal_id,
+        patch: { status: closed ? 'open' : 'closed' },
+      });
+      announce(`${closed ? 'Reopened' : 'Closed'} ‘${goal.name}’`);
+    } catch (error) {
+      showProblem(error, closed ? 'Reopening the goal' : 'Closing the goal');
+    }
+  };
+
+  const remove = async () => {
+    try {
+      await invoke('collection:delete', { kind: 'goal', id: goal.goal_id });
+      setMode('read');
+      navigate({ kind: 'goals', goalId: null });
+      onDeleted(deletedWords(goal.name, filed));
+    } catch (error) {
+      setMode('read');
+      showProblem(error, 'Deleting the goal');
+    }
+  };
+
+  if (mode === 'edit') {
+    return (
+      <GoalForm
+        mode="edit"
+        goalId={goal.goal_id}
+        initial={{ name: goal.name, description: goal.description, target_date: goal.target_date }}
+        onDone={() => setMode('read')}
+      />
+    );
+  }
+  return (
+    <div className="goal-details">
+      {goal.description ? (
+        <p className="goal-description">{goal.description}</p>
+      ) : (
+        <p className="muted">No description.</p>
+      )}
+      {goal.pending === 'failed' || goal.pending === 'conflict' || goal.pending === 'blocked' ? (
+        <p className="goal-problem">
+          {GOAL_PENDING_WORDS[goal.pending]?.hint}{' '}
+          <button type="button" className="link-button" onClick={openPendingChanges}>
+            See pending changes
+          </button>
+        </p>
+      ) : null}
+      <div className="goal-actions" role="group" aria-label={`${goal.name} actions`}>
+        <button type="button" className="button" disabled={readOnly} onClick={() => setMode('edit')}>
+          Edit
+        </button>
+        <button type="button" className="button" disabled={readOnly} onClick={() => void setStatus()}>
+          {closed ? 'Reopen goal' : 'Close goal'}
+        </button>
+        <button type="button" className="button" disabled={readOnly} onClick={startCreating}>
+          New task under this goal
+        </button>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button danger-ghost"
+          disabled={readOnly || rows === null}
+          onClick={() => setMode('delete')}
+        >
+          Delete…
+        </button>
+      </div>
+      {rows === null ? <p className="muted">Loading…</p> : null}
+      {rows !== null && rows.length === 0 ? <p className="muted">No tasks under this goal.</p> : null}
+      {rows !== null && rows.length > 0 ? <TaskLines rows={rows} label="Tasks under this goal" /> : null}
+      {truncated ? <p className="muted">Showing the first {rows?.length ?? 0} tasks.</p> : null}
+      {mode === 'delete' ? (
+        <ModalDialog
+          className="confirm-dialog"
+          alert
+          label="Delete this goal?"
+          onClose={() => setMode('read')}
+        >
+          <p>{deleteQuestion(goal.name, filed)}</p>
+          <div className="confirm-actions">
+            <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
+              Delete goal
+            </button>
+            <button type="button" className="button" onClick={() => setMode('read')}>
+              Cancel
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
+    </div>
+  );
+}
+
+export function GoalItem({
+  goal,
+  selected,
+  readOnly,
+  onDeleted,
+}: {
+  goal: GoalSummary;
+  selected: boolean;
+  readOnly: boolean;
+  onDeleted: (words: string) => void;
+}) {
+  const closed = goal.status === 'closed';
+  return (
+    <li
+      className={`goal${selected ? ' is-selected' : ''}${closed ? ' is-closed' : ''}`}
+      data-goal-id={goal.goal_id}
+    >
+      <button
+        type="button"
+        className="goal-head"
+        aria-expanded={selected}
+        onClick={() => navigate({ kind: 'goals', goalId: selected ? null : goal.goal_id })}
+      >
+        <span className="goal-name">{goal.name}</span>
+        <span className="muted goal-facts">
+          {valueWord(goal.status ?? 'open')}
+          {goal.target_date ? ` · target ${dayWords(goal.target_date)}` : ''}
+        </span>
+        <GoalPendingMark pending={goal.pending} />
+      </button>
+      <ProgressMeter done={goal.tasks_completed} total={goal.tasks_total} label={`${goal.name} progress`} />
+      {selected ? <GoalDetails goal={goal} readOnly={readOnly} onDeleted={onDeleted} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,53 @@
+// What the goals view says in words: a waiting change's state as a mark, and
+// what a delete did to the tasks that were filed under the goal.
+
+/** A waiting change's state (the outbox's) as the mark a goal carries. */
+export const GOAL_PENDING_WORDS: Record<string, { label: string; hint: string; mark: string }> = {
+  queued: {
+    label: 'Not sent yet',
+    hint: 'Saved here; sent when the server can be reached.',
+    mark: 'pending',
+  },
+  in_flight: { label: 'Not sent yet', hint: 'Being sent to the server.', mark: 'pending' },
+  failed: {
+    label: 'Not saved',
+    hint: 'The server refused this change: see pending changes.',
+    mark: 'failed',
+  },
+  conflict: {
+    label: 'Conflict',
+    hint: 'Changed here and on the server: see pending changes.',
+    mark: 'conflict',
+  },
+  blocked: {
+    label: 'Read-only',
+    hint: 'This account cannot change goals; the change was not sent.',
+    mark: 'blocked',
+  },
+};
+
+/** How many tasks are filed under a goal, counted as the confirmation and the notice say it. */
+export interface FiledCount {
+  count: number;
+  /** More were filed than were counted. */
+  more: boolean;
+}
+
+function tasksWord({ count, more }: FiledCount): string {
+  return `${more ? 'more than ' : ''}${count} task${count === 1 && !more ? '' : 's'}`;
+}
+
+/** The question before a delete: what becomes of the goal's tasks. */
+export function deleteQuestion(name: string, filed: FiledCount): string {
+  if (filed.count === 0) return `Delete the goal ‘${name}’? No tasks are filed under it.`;
+  const one = filed.count === 1 && !filed.more;
+  const count = tasksWord(filed);
+  return `Delete the goal ‘${name}’? ${count.charAt(0).toUpperCase()}${count.slice(1)} ${one ? 'is' : 'are'} filed under it; ${one ? 'it stays' : 'they stay'} in the project without a goal.`;
+}
+
+/** What a delete did, said once it is queued ("Deleted ‘Q3 launch’; 4 tasks no longer have a goal"). */
+export function deletedWords(name: string, filed: FiledCount): string {
+  if (filed.count === 0) return `Deleted ‘${name}’; no tasks were filed under it.`;
+  const verb = filed.count === 1 && !filed.more ? 'has' : 'have';
+  return `Deleted ‘${name}’; ${tasksWord(filed)} no longer ${verb} a goal.`;
+}

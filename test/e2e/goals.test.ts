@@ -1,0 +1,333 @@
+// Goals written in the goals view, end to end in Chromium against the emulator:
+// a goal created offline shows at once with its mark, a task is filed under it
+// from the editor and another created from the goal's page, and online the
+// server has the goal once and both tasks under its new id; closing and
+// reopening reach the server; a delete says how many tasks lost their goal;
+// a rename racing the peer's is settled in the three-way view.
+// Screenshots of the view, its form, the delete question and the conflict,
+// light and dark.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, host, app } = session);
+  // A wait that cannot end says which element it waited for, before the test's own time runs out.
+  app.page.setDefaultTimeout(15_000);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(() => session?.close());
+
+interface ServerGoal {
+  goal_id: string;
+  project_id: string;
+  name: string;
+  description?: string | null;
+  target_date?: string | null;
+  status?: string | null;
+}
+
+/** A call to the service as a client would make it (the person's live token unless another is given). */
+async function api(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; ifMatch?: string } = {},
+): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
+      ...(options.body === undefined
+        ? {}
+        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+/** Every live goal on the server. */
+async function serverGoals(): Promise<ServerGoal[]> {
+  const answer = await api('GET', `/v1/goals?org_id=${emulator.orgId}`);
+  expect(answer.status).toBe(200);
+  return (answer.body.projects as { data: ServerGoal[] }[]).flatMap((group) => group.data);
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 50) {
+    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Light, then dark, under artifacts/screenshots/goals-<name>(-dark).png. */
+async function shots(name: string) {
+  const { page } = app;
+  await screenshot(page, `goals-${name}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `goals-${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function syncAndSettle() {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
+
+async function openGoals() {
+  await app.page
+    .getByRole('navigation', { name: 'Workspace' })
+    .getByRole('button', { name: 'Goals' })
+    .click();
+  await app.page.getByRole('heading', { name: 'Goals', level: 1 }).waitFor();
+}
+
+/** The goal's row in the goals view, by its name (names repeat across projects: a seeded one by its id). */
+function goalRow(name: string) {
+  return app.page.locator('li.goal').filter({ has: app.page.getByText(name, { exact: true }) });
+}
+
+/** Opens a task in the editor from the list of all tasks. */
+async function openTaskInEditor(taskId: string) {
+  const { page } = app;
+  await page.getByRole('button', { name: 'All tasks' }).click();
+  await page.getByLabel('Search tasks').fill(taskId);
+  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
+  await page.getByTestId('task-editor').waitFor();
+}
+
+describe('goals written in the goals view', () => {
+  test('a goal created offline, with a task filed under it in the editor and one created on its page, reaches the server once with both tasks under its new id', async () => {
+    const { page } = app;
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const tasks = emulator.control.tasks();
+    const project = workspace.projects.find((p) =>
+      tasks.some((t) => t.project_id === p.project_id && t.parent_task_id === null && t.goal_id === null),
+    );
+    if (!project) throw new Error('the seed has no project with an unfiled task');
+    const task = tasks.find(
+      (t) => t.project_id === project.project_id && t.parent_task_id === null && t.goal_id === null,
+    );
+    if (!task) throw new Error('no task to file');
+    const createsBefore = emulator.control.creates();
+
+    await openGoals();
+    proxy.goOffline();
+    await page.getByRole('button', { name: 'New goal', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New goal' });
+    await form.getByLabel('Project').selectOption(project.project_id);
+    await form.getByLabel('Name').fill('Q3 launch');
+    await form.getByLabel('Target date').fill('2026-09-30');
+    await form.getByLabel('Description').fill('Everything the launch needs.\nNothing more.');
+    await shots('create-form');
+    await form.getByRole('button', { name: 'Create goal' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.getByTestId('goal-notice').filter({ hasText: 'Created ‘Q3 launch’' }).waitFor();
+    const row = goalRow('Q3 launch');
+    await row.locator('[data-goal-pending="queued"]').getByText('Not sent yet').waitFor();
+
+    // The editor offers the goal still waiting, in the task's project.
+    await openTaskInEditor(task.task_id);
+    const editor = page.getByTestId('task-editor');
+    const goalField = editor.locator('.field[data-field="goal_id"] select');
+    await goalField.selectOption({ label: 'Q3 launch (not sent yet)' });
+    // Saved at once: the field shows it from the task as the mirror has it now.
+    await until(
+      async () =>
+        (await invokeInPage(page, 'task:get', { task_id: task.task_id })).task.goal_id?.startsWith(
+          'local-',
+        ) ?? false,
+      'the task filed under the waiting goal',
+    );
+    const chosen = () =>
+      goalField.evaluate(
+        (select: { selectedOptions: ArrayLike<{ textContent: string | null }> }) =>
+          select.selectedOptions[0]?.textContent ?? null,
+      );
+    await until(async () => (await chosen()) === 'Q3 launch (not sent yet)', 'the goal shown chosen');
+
+    // From the goal's page, a new task is filed under it and in its project.
+    await openGoals();
+    await row.locator('.goal-head').click();
+    await row.getByText('Everything the launch needs.').waitFor();
+    await row.locator('.task-line', { hasText: task.title }).waitFor();
+    await shots('pending-goal');
+    await row.getByRole('button', { name: 'New task under this goal' }).click();
+    const create = page.getByTestId('task-create');
+    await create.getByText('Under the goal ‘Q3 launch’.').waitFor();
+    await create.getByLabel('Title').fill('Write the launch checklist');
+    await create.getByRole('button', { name: 'Create task' }).click();
+    await page.getByTestId('task-editor').waitFor();
+    await row.locator('.task-line', { hasText: 'Write the launch checklist' }).waitFor();
+
+    proxy.goOnline();
+    await syncAndSettle();
+    await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
+
+    const made = (await serverGoals()).filter((g) => g.name === 'Q3 launch');
+    expect(made).toHaveLength(1);
+    const goal = made[0];
+    if (!goal) throw new Error('unreachable');
+    expect(goal).toMatchObject({
+      project_id: project.project_id,
+      target_date: '2026-09-30',
+      description: 'Everything the launch needs.\nNothing more.',
+    });
+    expect(emulator.control.creates().goals).toBe(createsBefore.goals + 1);
+    expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
+    const created = emulator.control.tasks().filter((t) => t.title === 'Write the launch checklist');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ goal_id: goal.goal_id, project_id: project.project_id });
+    await row
+      .locator('.progress-words')
+      .filter({ hasText: / of 2 done/ })
+      .waitFor();
+  });
+
+  test('closing a goal reaches the server, and so does reopening it', async () => {
+    const goal = (await serverGoals()).find((g) => g.name === 'Q3 launch');
+    if (!goal) throw new Error('the first test made no goal');
+    const row = goalRow('Q3 launch');
+    await row.getByRole('button', { name: 'Close goal' }).click();
+    await row.locator('.goal-facts').filter({ hasText: 'Closed' }).waitFor();
+    await syncAndSettle();
+    const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
+    expect((await api('GET', path)).body.status).toBe('closed');
+    await shots('closed-goal');
+
+    await row.getByRole('button', { name: 'Reopen goal' }).click();
+    await row.locator('.goal-facts').filter({ hasText: 'Open' }).waitFor();
+    await syncAndSettle();
+    expect((await api('GET', path)).body.status).toBe('open');
+  });
+
+  test('deleting a goal asks first, then says how many tasks no longer have a goal', async () => {
+    const { page } = app;
+    const tasks = emulator.control.tasks();
+    const goal = (await serverGoals())
+      .filter((g) => g.name !== 'Q3 launch')
+      .map((g) => ({ ...g, filed: tasks.filter((t) => t.goal_id === g.goal_id).length }))
+      .sort((a, b) => b.filed - a.filed)[0];
+    if (!goal || goal.filed < 2) throw new Error('the seed has no goal with tasks under it');
+    const row = app.page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
+    await row.locator('.goal-head').click();
+    await row.locator('.task-lines').waitFor();
+
+    await row.getByRole('button', { name: 'Delete…' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Delete this goal?' });
+    await question
+      .getByText(`Delete the goal ‘${goal.name}’? ${goal.filed} tasks are filed under it`)
+      .waitFor();
+    await shots('delete-question');
+    // Cancelled, nothing changes.
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    await expect(row.count()).resolves.toBe(1);
+
+    await row.getByRole('button', { name: 'Delete…' }).click();
+    await question.getByRole('button', { name: 'Delete goal' }).click();
+    await page
+      .getByTestId('goal-notice')
+      .filter({ hasText: `Deleted ‘${goal.name}’; ${goal.filed} tasks no longer have a goal.` })
+      .waitFor();
+    await row.waitFor({ state: 'detached' });
+    await shots('deleted');
+    await syncAndSettle();
+    const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
+    expect((await api('GET', path)).status).toBe(404);
+    expect(emulator.control.tasks().filter((t) => t.goal_id === goal.goal_id)).toEqual([]);
+  });
+});
+
+describe('a goal renamed by the peer while we renamed it offline', () => {
+  test('is settled in the three-way view and the server ends with the name chosen', async () => {
+    const { page } = app;
+    const goal = (await serverGoals()).find((g) => g.name === 'Q3 launch');
+    if (!goal) throw new Error('the first test made no goal');
+    const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
+    const row = goalRow('Q3 launch');
+    await openGoals();
+    if ((await row.getByRole('button', { name: 'Edit' }).count()) === 0)
+      await row.locator('.goal-head').click();
+
+    proxy.goOffline();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = row.getByRole('form', { name: 'Edit goal' });
+    await form.getByLabel('Name').fill('Q3 launch, trimmed');
+    await form.getByRole('button', { name: 'Save goal' }).click();
+    const renamed = goalRow('Q3 launch, trimmed');
+    await renamed.locator('[data-goal-pending="queued"]').waitFor();
+
+    const peer = emulator.control.mintToken({
+      principalUserId: emulator.peer.user_id,
+      scopes: ['projects:read', 'projects:write'],
+    }).token;
+    const current = await api('GET', path, { token: peer });
+    const theirs = await api('PATCH', path, {
+      token: peer,
+      body: { name: 'Q3 launch (beta)' },
+      ifMatch: current.etag ?? '',
+    });
+    expect(theirs.status).toBe(200);
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await renamed.locator('[data-goal-pending="conflict"]').waitFor();
+    await shots('conflict-mark');
+
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="conflict"]');
+    await item
+      .getByText('Rename goal ‘Q3 launch (beta)’ → ‘Q3 launch, trimmed’')
+      .waitFor({ timeout: 20_000 });
+    await item.getByRole('button', { name: 'Resolve…' }).click();
+    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    await view.getByText(/This goal changed on the server/).waitFor();
+    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Q3 launch');
+    await shots('conflict-view');
+    await field.getByLabel('Keep mine').check();
+    await view.getByRole('button', { name: 'Apply choices' }).click();
+    await view.waitFor({ state: 'detached' });
+    if (await inspector.isVisible()) await page.keyboard.press('Escape');
+
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    expect((await api('GET', path)).body.name).toBe('Q3 launch, trimmed');
+    await renamed.locator('[data-goal-pending]').waitFor({ state: 'detached' });
+    expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
+  });
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
