@@ -316,6 +316,40 @@ describe('comments', () => {
     expect(ids).not.toContain(own.comment_id);
   });
 
+  test("an org admin deletes another's comment (204); a member who is not its author is 403 and it stays", async () => {
+    const members = await callApi<Page<{ user_id: string; username: string; role: string | null }>>(
+      emulator,
+      'GET',
+      `/v1/organization-members/${emulator.orgId}?limit=100`,
+    );
+    const tokenOf = (role: string) => {
+      const member = members.body.data.find(
+        (m) =>
+          m.role === role && m.username !== emulator.peer.username && m.username !== emulator.me.username,
+      );
+      if (!member) throw new Error(`the seed has no other ${role}`);
+      return emulator.control.mintToken({ scopes: ['tasks:write'], principalUserId: member.user_id }).token;
+    };
+    const admin = tokenOf('admin');
+    const member = tokenOf('member');
+    const owners = await comment('the owner’s, an admin may delete it');
+    const graces = await comment('grace’s, not margaret’s to delete', emulator.tokens.peer);
+    const byMember = await callApi(emulator, 'DELETE', `/v1/task-comments/${graces.comment_id}`, {
+      token: member,
+    });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body).toMatchObject({ status: 403 });
+    expect((await callApi(emulator, 'GET', `/v1/task-comments/${graces.comment_id}`)).status).toBe(200);
+    const byAdmin = await callApi(emulator, 'DELETE', `/v1/task-comments/${owners.comment_id}`, {
+      token: admin,
+    });
+    expect(byAdmin.status).toBe(204);
+    expect(
+      (await callApi(emulator, 'DELETE', `/v1/task-comments/${graces.comment_id}`, { token: admin })).status,
+    ).toBe(204);
+    expect((await callApi(emulator, 'GET', `/v1/task-comments/${owners.comment_id}`)).status).toBe(404);
+  });
+
   test('a deleted comment takes its replies with it', async () => {
     const root = await comment('a thread');
     const reply = await callApi(emulator, 'POST', '/v1/task-comments/reply', {

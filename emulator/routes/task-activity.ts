@@ -224,7 +224,9 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     (request, reply) => {
       const viewer = viewerFor(ctx, request);
       const comment = readableComment(store, viewer, request.params.comment_id);
-      if (comment.created_by !== viewer.username && viewer.member.role === 'member') {
+      // gaps.md: "the author or an org owner/admin"; any other role (member, or one added later) is refused.
+      const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
+      if (comment.created_by !== viewer.username && !orgAdmin) {
         throw new ProblemReply(
           403,
           null,
