@@ -84,7 +84,17 @@ async function allSynced(): Promise<void> {
     .waitFor({ timeout: 20_000 });
 }
 
+/** Screenshots show the board scrolled to its last columns, where these tests work. */
+async function scrolledToEnd(): Promise<void> {
+  await app.page
+    .locator('.board-columns')
+    .evaluate((element: { scrollLeft: number; scrollWidth: number }) => {
+      element.scrollLeft = element.scrollWidth;
+    });
+}
+
 async function inDark(name: string) {
+  await scrolledToEnd();
   await app.page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(app.page, `${name}-dark`);
   await app.page.emulateMedia({ colorScheme: 'light' });
@@ -201,6 +211,7 @@ describe('cards on the board', () => {
     await page.keyboard.press('Alt+ArrowUp');
     await expect(announcement().textContent()).resolves.toBe('“Ship it” is already first in Todo.');
 
+    await scrolledToEnd();
     await screenshot(page, 'board');
     await inDark('board');
 
@@ -228,6 +239,9 @@ describe('sections on the board', () => {
     await page.getByLabel('New section name').fill('doing');
     await page.getByRole('button', { name: 'Add section', exact: true }).click();
     await page.getByRole('alert').getByText('There is already a section called “Doing” here.').waitFor();
+    await scrolledToEnd();
+    await screenshot(page, 'board-add-section');
+    await inDark('board-add-section');
     await page.getByLabel('New section name').fill('Next week');
     await page.getByLabel('New section name').press('Enter');
     await column('Next week').waitFor();
@@ -241,6 +255,9 @@ describe('sections on the board', () => {
     await column('Next week').waitFor();
     await page.getByRole('button', { name: 'Rename section Next week' }).click();
     await page.getByLabel('Rename section Next week').fill('Later this month');
+    await scrolledToEnd();
+    await screenshot(page, 'board-rename');
+    await inDark('board-rename');
     await page.getByLabel('Rename section Next week').press('Enter');
     await column('Later this month').waitFor();
 
@@ -257,6 +274,7 @@ describe('sections on the board', () => {
     await expect(announcement().textContent()).resolves.toBe(
       `Moved section “Later this month” to position ${namesBefore.length - 1} of ${namesBefore.length + 1}.`,
     );
+    await scrolledToEnd();
     await screenshot(page, 'board-sections-offline');
     await inDark('board-sections-offline');
 
