@@ -5,6 +5,7 @@ import type { DragEvent, KeyboardEvent } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { openTask } from '../store/view-store';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { carryTask } from '../task-list/task-drag';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 
 /** Where a card goes by keyboard or button. */
@@ -64,8 +65,8 @@ export function BoardCard({
       className={`card${open ? ' is-open' : ''}${dropMark ? ` drop-${dropMark}` : ''}`}
       draggable={!readOnly}
       onDragStart={(event) => {
-        event.dataTransfer.setData('text/plain', row.title);
-        event.dataTransfer.effectAllowed = 'move';
+        // The task's id rides along too: dropped on a sprint in the sidebar, the card files its task there.
+        carryTask(event, row.task_id, row.title);
         onDragStart();
       }}
       onDragEnd={onDragEnd}
