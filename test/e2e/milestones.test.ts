@@ -1,0 +1,382 @@
+// Milestones written in a project's milestones view, end to end in Chromium
+// against the emulator: a milestone created offline shows at once with its
+// mark, a task is filed under it from the editor and the progress shows; the
+// task moved to another project loses its milestone on screen at once and on
+// the server after the sync; completing, reopening and deleting (asked first)
+// reach the server; a rename racing the peer's is settled in the three-way
+// view. Screenshots of the view, its form, the delete question, the editor's
+// field and the conflict, light and dark.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/start';
+import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { E2eHost } from './host/e2e-host';
+import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { SwitchableProxy } from './support/switchable-proxy';
+
+let session: AppSession;
+let emulator: RunningEmulator;
+let proxy: SwitchableProxy;
+let host: E2eHost;
+let app: OpenedApp;
+
+beforeAll(async () => {
+  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  ({ emulator, proxy, host, app } = session);
+  // A wait that cannot end says which element it waited for, before the test's own time runs out.
+  app.page.setDefaultTimeout(15_000);
+  await signInWithToken(app.page, emulator.tokens.live);
+  await app.page.getByRole('button', { name: 'All tasks' }).click();
+  await app.page
+    .getByTestId('list-count')
+    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    .waitFor();
+});
+
+afterAll(() => session?.close());
+
+interface ServerMilestone {
+  milestone_id: string;
+  project_id: string;
+  name: string;
+  description?: string | null;
+  due_date?: string | null;
+  status?: string | null;
+  tasks_total?: number;
+}
+
+/** A call to the service as a client would make it (the person's live token unless another is given). */
+async function api(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; ifMatch?: string } = {},
+): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
+  const response = await fetch(new URL(path, emulator.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
+      ...(options.body === undefined
+        ? {}
+        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+/** Every milestone on the server. */
+async function serverMilestones(): Promise<ServerMilestone[]> {
+  const answer = await api('GET', `/v1/milestones?org_id=${emulator.orgId}`);
+  expect(answer.status).toBe(200);
+  return (answer.body.projects as { data: ServerMilestone[] }[]).flatMap((group) => group.data);
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 50) {
+    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Light, then dark, under artifacts/screenshots/milestones-<name>(-dark).png. */
+async function shots(name: string) {
+  const { page } = app;
+  await screenshot(page, `milestones-${name}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `milestones-${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function syncAndSettle() {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
+
+/** The project's milestones view, reached as a person does: the project in the sidebar, then its header's button. */
+async function openMilestones(projectId: string) {
+  const { page } = app;
+  const workspace = await invokeInPage(page, 'workspace:get');
+  const name = workspace.projects.find((p) => p.project_id === projectId)?.name;
+  if (name === undefined) throw new Error(`no project ${projectId}`);
+  await page
+    .getByRole('navigation', { name: 'Workspace' })
+    .getByRole('button', { name, exact: true })
+    .first()
+    .click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Milestones', exact: true }).click();
+  await page.getByRole('heading', { name: `${name}: milestones`, level: 1 }).waitFor();
+}
+
+function milestoneRow(name: string) {
+  return app.page.locator('li.milestone').filter({
+    has: app.page.getByRole('heading', { name, exact: true, level: 3 }),
+  });
+}
+
+/** Opens a task in the editor from the list of all tasks. */
+async function openTaskInEditor(taskId: string) {
+  const { page } = app;
+  await page.getByRole('button', { name: 'All tasks' }).click();
+  await page.getByLabel('Search tasks').fill(taskId);
+  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
+  await page.getByTestId('task-editor').waitFor();
+}
+
+/** A choice of the task editor by its field (its label also says "pending" while a change waits). */
+function editorField(field: string) {
+  return app.page.getByTestId('task-editor').locator(`.field[data-field="${field}"] select`);
+}
+
+/** The text of a select's chosen option. */
+function chosenLabel(select: ReturnType<OpenedApp['page']['locator']>) {
+  return select.evaluate(
+    (element: { selectedOptions: ArrayLike<{ textContent: string | null }> }) =>
+      element.selectedOptions[0]?.textContent ?? null,
+  );
+}
+
+/** The two projects of the test and a task of the first filed nowhere (a goal or section would hold a move back). */
+let from = '';
+let to = '';
+let taskId = '';
+
+describe('milestones written in the milestones view', () => {
+  test('a milestone created offline, a task filed under it in the editor: the progress shows, and online the server has it once with the task', async () => {
+    const { page } = app;
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const active = workspace.projects.filter((p) => p.status === 'active' || p.status === null);
+    const tasks = emulator.control.tasks();
+    const task = tasks.find(
+      (t) =>
+        active.some((p) => p.project_id === t.project_id) &&
+        t.goal_id === null &&
+        t.section_id === null &&
+        t.parent_task_id === null &&
+        t.milestone_id === null &&
+        t.status !== 'completed',
+    );
+    if (!task?.project_id) throw new Error('the seed has no unfiled open task in an active project');
+    taskId = task.task_id;
+    from = task.project_id;
+    to = active.find((p) => p.project_id !== from)?.project_id ?? '';
+    if (to === '') throw new Error('the seed has one active project only');
+    const createsBefore = emulator.control.creates();
+
+    await openMilestones(from);
+    await shots('view');
+    proxy.goOffline();
+    await page.getByRole('button', { name: 'New milestone' }).click();
+    const form = page.getByRole('form', { name: 'New milestone' });
+    await form.getByLabel('Name').fill('Beta release');
+    await form.getByLabel('Due date').fill('2026-12-18');
+    await form.getByLabel('Description').fill('What the first customers see.');
+    await shots('create-form');
+    await form.getByRole('button', { name: 'Create milestone' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator('.milestone-notice').filter({ hasText: 'Created ‘Beta release’' }).waitFor();
+    const row = milestoneRow('Beta release');
+    await row.locator('[data-milestone-pending="queued"]').getByText('Not sent yet').waitFor();
+    await row.getByText('0 of 0 done').waitFor();
+
+    // The editor offers the milestone still waiting, among the task's project's milestones.
+    await openTaskInEditor(taskId);
+    const editor = page.getByTestId('task-editor');
+    const field = editorField('milestone_id');
+    await field.selectOption({ label: 'Beta release (not sent yet)' });
+    await until(
+      async () =>
+        (await invokeInPage(page, 'task:get', { task_id: taskId })).task.milestone_id?.startsWith('local-') ??
+        false,
+      'the task filed under the waiting milestone',
+    );
+    await until(async () => (await chosenLabel(field)) === 'Beta release (not sent yet)', 'the choice shown');
+    await editor.locator('.field.is-pending[data-field="milestone_id"]').waitFor();
+    await shots('editor-field');
+
+    // Its progress counts the task at once, and moves when the task is completed.
+    await openMilestones(from);
+    await row.getByText('0 of 1 done').waitFor();
+    await editorField('status').selectOption('completed');
+    await row.getByText('1 of 1 done · 100%').waitFor();
+    await editorField('status').selectOption('in_progress');
+    await row.getByText('0 of 1 done').waitFor();
+    await shots('pending');
+
+    proxy.goOnline();
+    await syncAndSettle();
+    await row.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
+    const made = (await serverMilestones()).filter((m) => m.name === 'Beta release');
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({
+      project_id: from,
+      due_date: '2026-12-18',
+      description: 'What the first customers see.',
+      status: 'open',
+      tasks_total: 1,
+    });
+    expect(emulator.control.creates().milestones).toBe(createsBefore.milestones + 1);
+    expect(emulator.control.task(taskId)?.milestone_id).toBe(made[0]?.milestone_id);
+    await row.getByText('0 of 1 done').waitFor();
+    await until(async () => (await chosenLabel(field)) === 'Beta release', 'the sent milestone chosen');
+  }, 90_000);
+
+  test('the task moved to another project loses its milestone on screen at once, and on the server after the sync', async () => {
+    const { page } = app;
+    const row = milestoneRow('Beta release');
+    const editor = page.getByTestId('task-editor');
+    const field = editorField('milestone_id');
+
+    proxy.goOffline();
+    await editorField('project_id').selectOption(to);
+    await until(
+      async () => (await chosenLabel(field)) === 'No milestone',
+      'the milestone cleared in the editor',
+    );
+    await row.getByText('0 of 0 done').waitFor();
+    const local = await invokeInPage(page, 'task:get', { task_id: taskId });
+    expect(local.task).toMatchObject({ project_id: to, milestone_id: null });
+    // The old project's milestones are no longer offered; the new project's are.
+    const offered = await field.locator('option').allTextContents();
+    expect(offered).not.toContain('Beta release');
+    await shots('moved');
+
+    proxy.goOnline();
+    await syncAndSettle();
+    expect(emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
+    expect((await serverMilestones()).find((m) => m.name === 'Beta release')?.tasks_total).toBe(0);
+    await until(async () => (await chosenLabel(field)) === 'No milestone', 'still none after the sync');
+    await editor.getByRole('button', { name: 'Close task' }).click();
+  }, 60_000);
+
+  test('completing a milestone reaches the server, and so does reopening it', async () => {
+    const { page } = app;
+    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
+    if (!milestone) throw new Error('the first test made no milestone');
+    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
+    const row = milestoneRow('Beta release');
+    await row.getByRole('button', { name: 'Complete' }).click();
+    await row.locator('.milestone-status').filter({ hasText: 'Completed' }).waitFor();
+    await syncAndSettle();
+    expect((await api('GET', path)).body.status).toBe('completed');
+    await shots('completed');
+
+    await row.getByRole('button', { name: 'Reopen' }).click();
+    await row.locator('.milestone-status').filter({ hasText: 'Open' }).waitFor();
+    await syncAndSettle();
+    expect((await api('GET', path)).body.status).toBe('open');
+    await expect(page.locator('.milestone-status').count()).resolves.toBeGreaterThan(0);
+  }, 60_000);
+
+  test('deleting a milestone asks first, then its tasks are unfiled here and on the server', async () => {
+    const { page } = app;
+    const milestone = (await serverMilestones())
+      .filter((m) => m.name !== 'Beta release')
+      .sort((a, b) => (b.tasks_total ?? 0) - (a.tasks_total ?? 0))[0];
+    const filed = milestone?.tasks_total ?? 0;
+    if (!milestone || filed < 2) throw new Error('the seed has no milestone with tasks under it');
+    await openMilestones(milestone.project_id);
+    const row = page.locator(`li.milestone[data-milestone-id="${milestone.milestone_id}"]`);
+    await row.getByText(new RegExp(` of ${filed} done`)).waitFor();
+
+    await row.getByRole('button', { name: 'Delete…' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Delete this milestone?' });
+    await question
+      .getByText(
+        `Delete milestone ‘${milestone.name}’? Its ${filed} tasks stay in the project, filed under no milestone.`,
+      )
+      .waitFor();
+    await shots('delete-question');
+    // Cancelled, nothing changes.
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    await expect(row.count()).resolves.toBe(1);
+
+    await row.getByRole('button', { name: 'Delete…' }).click();
+    await question.getByRole('button', { name: 'Delete milestone' }).click();
+    await page
+      .locator('.milestone-notice')
+      .filter({ hasText: `Deleted ‘${milestone.name}’; ${filed} tasks unfiled` })
+      .waitFor();
+    await row.waitFor({ state: 'detached' });
+    await syncAndSettle();
+    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
+    expect((await api('GET', path)).status).toBe(404);
+    expect(emulator.control.tasks().filter((t) => t.milestone_id === milestone.milestone_id)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a milestone renamed by the peer while we renamed it offline', () => {
+  test('is settled in the three-way view and the server ends with the name chosen', async () => {
+    const { page } = app;
+    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
+    if (!milestone) throw new Error('the first test made no milestone');
+    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
+    await openMilestones(milestone.project_id);
+    const row = milestoneRow('Beta release');
+
+    proxy.goOffline();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit milestone' });
+    await form.getByLabel('Name').fill('Public beta');
+    await shots('edit-form');
+    await form.getByRole('button', { name: 'Save milestone' }).click();
+    const renamed = milestoneRow('Public beta');
+    await renamed.locator('[data-milestone-pending="queued"]').waitFor();
+
+    const peer = emulator.control.mintToken({
+      principalUserId: emulator.peer.user_id,
+      scopes: ['projects:read', 'projects:write'],
+    }).token;
+    const current = await api('GET', path, { token: peer });
+    const theirs = await api('PATCH', path, {
+      token: peer,
+      body: { name: 'Closed beta' },
+      ifMatch: current.etag ?? '',
+    });
+    expect(theirs.status).toBe(200);
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await renamed.locator('[data-milestone-pending="conflict"]').waitFor();
+    await shots('conflict-mark');
+
+    // The inspector tells the change in words; the view's own Resolve opens the three-way view.
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="conflict"]');
+    await item.getByText('Rename milestone ‘Closed beta’ → ‘Public beta’').waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+    await renamed.getByRole('button', { name: 'Resolve…' }).click();
+    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    await view.getByText(/This milestone changed on the server/).waitFor();
+    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Beta release');
+    await shots('conflict-view');
+    await field.getByLabel('Keep mine').check();
+    await view.getByRole('button', { name: 'Apply choices' }).click();
+    await view.waitFor({ state: 'detached' });
+
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: 20_000 });
+    expect((await api('GET', path)).body.name).toBe('Public beta');
+    await renamed.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
+    expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
+  }, 90_000);
+
+  test('the page reported no errors', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
