@@ -21,6 +21,32 @@ function plan(file: string, statement: string): string {
   }
 }
 
+/**
+ * Whether the statement's program reads anything of the task rows themselves.
+ * A key computed from the row (a virtual column, migration 0015) is read from
+ * the index holding it, but SQLite's plan no longer says "COVERING" then: the
+ * program tells, as no column is read through a cursor on the table.
+ */
+function readsTaskRows(file: string, statement: string): boolean {
+  const db = new Database(file, { readonly: true });
+  try {
+    const root = (
+      db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'tasks'").get() as {
+        rootpage: number;
+      }
+    ).rootpage;
+    const program = db.prepare(`EXPLAIN ${statement}`).all() as { opcode: string; p1: number; p2: number }[];
+    const onTable = new Set(
+      program.filter((op) => op.opcode === 'OpenRead' && op.p2 === root).map((op) => op.p1),
+    );
+    return program.some(
+      (op) => ['Column', 'Rowid', 'SeekRowid', 'NotExists'].includes(op.opcode) && onTable.has(op.p1),
+    );
+  } finally {
+    db.close();
+  }
+}
+
 describe('the sidebar counts per section, sprint and goal', () => {
   test('count shown tasks, completed ones and goals without subtasks, as the service does', async () => {
     handle = await openTestMirror();
@@ -67,9 +93,10 @@ describe('the sidebar counts per section, sprint and goal', () => {
           WHERE hidden = 0 AND goal_id IS NOT NULL AND parent_task_id IS NULL GROUP BY goal_id`,
     };
     for (const [index, statement] of Object.entries(counts)) {
-      expect(plan(file, statement)).toBe(
-        `SEARCH tasks USING COVERING INDEX ${index} (${index.slice(9)}_id>?)`,
+      expect(plan(file, statement)).toMatch(
+        new RegExp(`^SEARCH tasks USING (COVERING )?INDEX ${index} \\(${index.slice(9)}_id>\\?\\)$`),
       );
+      expect(readsTaskRows(file, statement)).toBe(false);
     }
   });
 });

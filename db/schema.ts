@@ -1,7 +1,7 @@
 // The mirror's tables as Kysely types: one interface per table, with
 // Selectable aliases for the rows db/ reads. Kept in step with db/migrations
 // by the migration test, which compares these names with the live schema.
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * Sort keys hold text, an integer rank, or an empty blob standing for null:
@@ -9,6 +9,12 @@ import type { Generated, Selectable } from 'kysely';
  * unknown values by name, then nulls as the largest value".
  */
 export type SortKeyValue = string | number | Uint8Array;
+
+/**
+ * A virtual column (migration 0015): computed by SQLite from the row's own
+ * values when read, never written.
+ */
+export type Virtual<T> = ColumnType<T, never, never>;
 
 export interface MetaTable {
   key: string;
@@ -32,24 +38,24 @@ export interface TasksTable {
   /** The pass of the full task list that last returned it. */
   seen_pass: Generated<number>;
   title: string;
-  k_title: string;
+  k_title: Virtual<string>;
   status: string;
-  k_status: string;
-  k_status_rank: SortKeyValue;
+  k_status: Virtual<string>;
+  k_status_rank: Virtual<SortKeyValue>;
   priority: string | null;
-  k_priority: SortKeyValue;
-  k_priority_rank: SortKeyValue;
+  k_priority: Virtual<SortKeyValue>;
+  k_priority_rank: Virtual<SortKeyValue>;
   /**
    * `t_*`: the raw value as a tie-breaker, '' for null (the `k_*` key already
    * puts nulls last): never null, so that keyset row-value comparisons work.
    */
-  t_priority: string;
+  t_priority: Virtual<string>;
   assignee: string | null;
-  k_assignee: SortKeyValue;
-  t_assignee: string;
+  k_assignee: Virtual<SortKeyValue>;
+  t_assignee: Virtual<string>;
   project_id: string | null;
-  k_project: SortKeyValue;
-  t_project: string;
+  k_project: Virtual<SortKeyValue>;
+  t_project: Virtual<string>;
   team_id: string | null;
   section_id: string | null;
   sprint_id: string | null;
@@ -61,17 +67,17 @@ export interface TasksTable {
   /** Tags framed by U+001F (`\u001fa\u001fb\u001f`) for exact matching; '' when none. */
   tags_key: string;
   due_date: string | null;
-  k_due: SortKeyValue;
+  k_due: Virtual<SortKeyValue>;
   start_date: string | null;
-  k_start: SortKeyValue;
+  k_start: Virtual<SortKeyValue>;
   created_at: string | null;
-  k_created: SortKeyValue;
-  t_created: string;
+  k_created: Virtual<SortKeyValue>;
+  t_created: Virtual<string>;
   /** UTC day of created_at (YYYY-MM-DD). */
   created_day: string | null;
   task_type: string | null;
-  k_task_type: SortKeyValue;
-  t_task_type: string;
+  k_task_type: Virtual<SortKeyValue>;
+  t_task_type: Virtual<string>;
   created_via: string | null;
   review: string | null;
   position: number | null;
@@ -83,6 +89,13 @@ export interface TasksTable {
   search_id: string;
   search_tags: string;
   etag: string | null;
+  /**
+   * The lower case of the fields keyed by lower case (title, status, priority,
+   * assignee, project_id, created_at, task_type) whose JavaScript lower case is
+   * not SQLite's lower() (which folds ASCII only), as a JSON object by field;
+   * null when there is none (the usual). The `k_*` keys read it first.
+   */
+  k_lower: string | null;
 }
 
 /** The large texts of a task, one row per `tasks` row (same rid), kept apart so task rows stay narrow. */

@@ -1,12 +1,12 @@
 // From a task's JSON to the columns the mirror filters, sorts and searches on:
 // the check of the fields it reads (the same rules as protocol/task.ts,
-// without the cost of a full parse) and the derived sort and search keys, so
-// that SQLite's plain binary order gives task-list-query.ts's order.
+// without the cost of a full parse) and the derived search keys; the sort keys
+// SQLite computes from these (virtual columns, migration 0015), so that its
+// plain binary order gives task-list-query.ts's order.
 import { NULLABLE_TEXT_TASK_FIELDS, TASK_DATE_FIELDS } from '../protocol/task';
-import { PRIORITY_RANK, STATUS_RANK } from '../protocol/task-list-query';
 import { MalformedRowError } from './mirror-errors';
 import type { Selectable } from 'kysely';
-import type { SortKeyValue, TasksTable } from './schema';
+import type { TasksTable } from './schema';
 
 /** A task as JSON: the fields we know, and any others kept untouched. */
 export type TaskObject = Record<string, unknown>;
@@ -63,14 +63,34 @@ function str(task: TaskObject, field: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-function lowerKey(value: string | null): SortKeyValue {
-  return value === null ? NULL_KEY : value.toLowerCase();
-}
+/** Fields whose sort key is their lower case (migration 0015 computes the keys in SQL). */
+const LOWERED_FIELDS = [
+  'title',
+  'status',
+  'priority',
+  'assignee',
+  'project_id',
+  'created_at',
+  'task_type',
+] as const;
+/** Anything but printable ASCII: only such a value may lower-case differently (then compared). */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
+const ASCII_UPPER = /[A-Z]/g;
 
-function rankKey(ranks: Readonly<Record<string, number>>, value: string | null): SortKeyValue {
-  if (value === null) return NULL_KEY;
-  // Own properties only: a status named `constructor` is an unknown value, not a rank.
-  return Object.hasOwn(ranks, value) ? (ranks[value] as number) : value.toLowerCase();
+/**
+ * `k_lower`: the lower case of the lowered fields where JavaScript's differs
+ * from SQLite's lower(), which folds only A-Z; null when none does (an ASCII
+ * value never does, and that test is all most rows cost).
+ */
+function lowerOverrides(task: TaskObject, title: string, titleLower: string): string | null {
+  let overrides: Record<string, string> | null = null;
+  for (const field of LOWERED_FIELDS) {
+    const value = field === 'title' ? title : task[field];
+    if (typeof value !== 'string' || !NOT_PRINTABLE_ASCII.test(value)) continue;
+    const lower = field === 'title' ? titleLower : value.toLowerCase();
+    if (lower !== value.replace(ASCII_UPPER, (c) => c.toLowerCase())) (overrides ??= {})[field] = lower;
+  }
+  return overrides === null ? null : JSON.stringify(overrides);
 }
 
 const ISO_DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
@@ -89,14 +109,36 @@ export function utcDayOf(value: string | null): string | null {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** The sort keys SQLite computes from the row (migration 0015): never written. */
+type VirtualColumns =
+  | 'k_title'
+  | 'k_status'
+  | 'k_status_rank'
+  | 'k_priority'
+  | 'k_priority_rank'
+  | 't_priority'
+  | 'k_assignee'
+  | 't_assignee'
+  | 'k_project'
+  | 't_project'
+  | 'k_due'
+  | 'k_start'
+  | 'k_created'
+  | 't_created'
+  | 'k_task_type'
+  | 't_task_type';
+
 /**
- * Every column of a task row that follows from the (effective) task: the
- * `tasks` table (db/schema.ts) less its bookkeeping, plus the body's search text.
+ * Every stored column of a task row that follows from the (effective) task:
+ * the `tasks` table (db/schema.ts) less its bookkeeping and virtual keys, plus
+ * the parts of the search text.
  */
 export type TaskColumns = Omit<
   Selectable<TasksTable>,
-  'rid' | 'hidden' | 'pending' | 'server_gone' | 'seen_pass' | 'etag'
+  'rid' | 'hidden' | 'pending' | 'server_gone' | 'seen_pass' | 'etag' | VirtualColumns
 > & {
+  /** The title, lower case (JavaScript's): the first part of the search text, and what k_title holds. */
+  k_title: string;
   /** The description, lower case: the last part of the search text (searchTextRow), not stored alone. */
   search_body: string;
 };
@@ -105,37 +147,21 @@ export type TaskColumns = Omit<
 export function taskColumns(task: TaskObject): TaskColumns {
   const taskId = task.task_id as string;
   const title = task.title as string;
-  const status = task.status as string;
-  const priority = str(task, 'priority');
-  const assignee = str(task, 'assignee');
-  const projectId = str(task, 'project_id');
-  const dueDate = str(task, 'due_date');
-  const startDate = str(task, 'start_date');
   const createdAt = str(task, 'created_at');
-  const taskType = str(task, 'task_type');
   const rawTags = task.tags;
   const tags = Array.isArray(rawTags) ? (rawTags as string[]) : [];
   const position = task.position;
-  const statusLower = status.toLowerCase();
+  const titleLower = title.toLowerCase();
   let lowerTags = '';
   for (const tag of tags) lowerTags += TAG_SEPARATOR + tag.toLowerCase();
   return {
     task_id: taskId,
     title,
-    k_title: title.toLowerCase(),
-    status,
-    k_status: statusLower,
-    k_status_rank: Object.hasOwn(STATUS_RANK, status) ? (STATUS_RANK[status] as number) : statusLower,
-    priority,
-    k_priority: lowerKey(priority),
-    k_priority_rank: rankKey(PRIORITY_RANK, priority),
-    t_priority: priority ?? '',
-    assignee,
-    k_assignee: lowerKey(assignee),
-    t_assignee: assignee ?? '',
-    project_id: projectId,
-    k_project: lowerKey(projectId),
-    t_project: projectId ?? '',
+    k_title: titleLower,
+    status: task.status as string,
+    priority: str(task, 'priority'),
+    assignee: str(task, 'assignee'),
+    project_id: str(task, 'project_id'),
     team_id: str(task, 'team_id'),
     section_id: str(task, 'section_id'),
     sprint_id: str(task, 'sprint_id'),
@@ -144,17 +170,11 @@ export function taskColumns(task: TaskObject): TaskColumns {
     parent_task_id: str(task, 'parent_task_id'),
     tags: JSON.stringify(tags),
     tags_key: tags.length === 0 ? '' : TAG_SEPARATOR + tags.join(TAG_SEPARATOR) + TAG_SEPARATOR,
-    due_date: dueDate,
-    k_due: dueDate ?? NULL_KEY,
-    start_date: startDate,
-    k_start: startDate ?? NULL_KEY,
+    due_date: str(task, 'due_date'),
+    start_date: str(task, 'start_date'),
     created_at: createdAt,
-    k_created: lowerKey(createdAt),
-    t_created: createdAt ?? '',
     created_day: utcDayOf(createdAt),
-    task_type: taskType,
-    k_task_type: lowerKey(taskType),
-    t_task_type: taskType ?? '',
+    task_type: str(task, 'task_type'),
     created_via: str(task, 'created_via'),
     review: str(task, 'review'),
     position: typeof position === 'number' ? position : null,
@@ -164,6 +184,7 @@ export function taskColumns(task: TaskObject): TaskColumns {
     updated_by: str(task, 'updated_by'),
     search_id: taskId.toLowerCase(),
     search_tags: tags.length === 0 ? '' : lowerTags + TAG_SEPARATOR,
+    k_lower: lowerOverrides(task, title, titleLower),
     search_body: (str(task, 'description') ?? '').toLowerCase(),
   };
 }

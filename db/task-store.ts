@@ -13,24 +13,14 @@ import {
 import { type StoredTaskJson, taskJsonOf } from './task-json';
 import type { WordIndex } from './word-index';
 
-/** Column order of inserts and updates (TaskColumns, then bookkeeping). */
-const COLUMNS: readonly (keyof TaskColumns)[] = [
+/** Column order of inserts and updates (TaskColumns, then bookkeeping); the sort keys are virtual (migration 0015). */
+const COLUMNS: readonly Exclude<keyof TaskColumns, 'k_title' | 'search_body'>[] = [
   'task_id',
   'title',
-  'k_title',
   'status',
-  'k_status',
-  'k_status_rank',
   'priority',
-  'k_priority',
-  'k_priority_rank',
-  't_priority',
   'assignee',
-  'k_assignee',
-  't_assignee',
   'project_id',
-  'k_project',
-  't_project',
   'team_id',
   'section_id',
   'sprint_id',
@@ -40,16 +30,10 @@ const COLUMNS: readonly (keyof TaskColumns)[] = [
   'tags',
   'tags_key',
   'due_date',
-  'k_due',
   'start_date',
-  'k_start',
   'created_at',
-  'k_created',
-  't_created',
   'created_day',
   'task_type',
-  'k_task_type',
-  't_task_type',
   'created_via',
   'review',
   'position',
@@ -59,6 +43,7 @@ const COLUMNS: readonly (keyof TaskColumns)[] = [
   'updated_by',
   'search_id',
   'search_tags',
+  'k_lower',
 ];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 

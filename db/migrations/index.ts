@@ -15,6 +15,7 @@ import * as commentChecks from './0011_comment_checks';
 import * as outboxParent from './0012_outbox_parent';
 import * as compactTaskJson from './0013_compact_task_json';
 import * as filingCountIndexes from './0014_filing_count_indexes';
+import * as virtualSortKeys from './0015_virtual_sort_keys';
 import * as commentWatchIndexes from './0016_comment_watch_indexes';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_outbox_parent': outboxParent,
   '0013_compact_task_json': compactTaskJson,
   '0014_filing_count_indexes': filingCountIndexes,
+  '0015_virtual_sort_keys': virtualSortKeys,
   '0016_comment_watch_indexes': commentWatchIndexes,
 };
 

@@ -122,6 +122,13 @@ function verifyEverything(mirror: Mirror): void {
   expect(mirror.feed.list('ada')).toHaveLength(1);
 }
 
+/** Whether the file's task sort keys are virtual columns (0015 on). */
+function hasVirtualSortKeys(db: Database.Database): boolean {
+  return (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).some(
+    (c) => c.name === 'k_lower',
+  );
+}
+
 /** A file with the compact search text (0004 on); before 0005 the description was also in task_bodies. */
 function seedWithSearchText(
   db: Database.Database,
@@ -130,16 +137,26 @@ function seedWithSearchText(
 ): void {
   db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
   const local = { ...TASK_JSON, title: 'Edited locally' };
-  db.prepare(
-    `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-       priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-       t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-       created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
-     VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-       'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-       '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-       '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
-  ).run('\u001fkept\u001f', '\u001fkept\u001f');
+  if (hasVirtualSortKeys(db)) {
+    // 0015 on: the sort keys are computed from the row, never written.
+    db.prepare(
+      `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, status, priority, assignee, project_id, tags,
+         tags_key, due_date, start_date, created_at, created_day, task_type, search_id, search_tags, etag)
+       VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'in_progress', 'high', 'ada', 'prj_1', '["kept"]', ?,
+         '2026-03-01', NULL, '2026-01-05T10:00:00.000Z', '2026-01-05', NULL, 'tsk_seeded', ?, '"v1"')`,
+    ).run('\u001fkept\u001f', '\u001fkept\u001f');
+  } else {
+    db.prepare(
+      `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
+         priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
+         t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
+         created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
+       VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
+         'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
+         '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
+         '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
+    ).run('\u001fkept\u001f', '\u001fkept\u001f');
+  }
   if (withSearchBody) {
     db.prepare(
       "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
@@ -375,6 +392,18 @@ const UPGRADE_CASES: UpgradeCase[] = [
     },
   },
   {
+    version: '0015_virtual_sort_keys',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify(mirror) {
+      verifyEverything(mirror);
+      const page = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank&sort_order=desc'), {
+        me: 'ada',
+        today: '2026-03-10',
+      });
+      expect(page.items.map((t) => t.task_id)).toEqual(['tsk_seeded']);
+    },
+  },
+  {
     version: '0016_comment_watch_indexes',
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify(mirror) {
@@ -486,6 +515,44 @@ describe('migrations', () => {
     expect(JSON.parse(stored[1]?.server_json ?? '')).toEqual(Object.values(CONTRACT_TASK));
     // Only server copies are rewritten.
     expect(stored[1]?.local_json).toBe(JSON.stringify(CONTRACT_TASK));
+  });
+
+  test('0015: the sort keys become computed columns with the values the rows stored, the lower case SQLite cannot make kept, and the same indexes', async () => {
+    const file = join(dir, 'keys.db');
+    await migrateFileTo(file, '0014_filing_count_indexes');
+    const db = new Database(file);
+    seedWithSearchText(db, false, 'bigrams');
+    // A row whose keys JavaScript lowered where SQLite's lower() folds ASCII only (İ becomes two characters).
+    seedSecondTask(db, 'tsk_unicode', JSON.stringify({ ...CONTRACT_TASK, task_id: 'tsk_unicode' }));
+    db.prepare(
+      `UPDATE tasks SET title = 'İstanbul Über', k_title = 'i̇stanbul über', status = 'ÄRGER', k_status = 'ärger',
+         k_status_rank = 'ärger', priority = NULL, k_priority = x'', k_priority_rank = x'', t_priority = '',
+         assignee = 'Zoë', k_assignee = 'zoë', t_assignee = 'Zoë' WHERE rid = 2`,
+    ).run();
+    const keys =
+      'k_title, k_status, k_status_rank, k_priority, k_priority_rank, t_priority, k_assignee, t_assignee, ' +
+      'k_project, t_project, k_due, k_start, k_created, t_created, k_task_type, t_task_type';
+    const before = db.prepare(`SELECT rid, ${keys} FROM tasks ORDER BY rid`).all();
+    const indexesOf = (d: Database.Database) =>
+      d
+        .prepare(
+          "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tasks' ORDER BY name",
+        )
+        .all();
+    const indexes = indexesOf(db);
+    db.close();
+    await migrateFileTo(file, '0015_virtual_sort_keys');
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(after.prepare(`SELECT rid, ${keys} FROM tasks ORDER BY rid`).all()).toEqual(before);
+      expect(after.prepare('SELECT k_lower FROM tasks ORDER BY rid').pluck().all()).toEqual([
+        null,
+        '{"title":"i̇stanbul über","status":"ärger"}',
+      ]);
+      expect(indexesOf(after)).toEqual(indexes);
+    } finally {
+      after.close();
+    }
   });
 
   test("0012: operations queued before the upgrade stay queued as the tasks' they are, ready to send", async () => {
