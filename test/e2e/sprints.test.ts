@@ -178,7 +178,7 @@ describe('a sprint planned offline', () => {
     await page.getByLabel('Search tasks').fill(fromEditor.task_id);
     await page.locator(`[role="row"][data-task-id="${fromEditor.task_id}"]`).click();
     const editor = page.getByTestId('task-editor');
-    await editor.getByLabel('Sprint').selectOption({ label: 'Offline sprint' });
+    await editor.getByLabel('Sprint').selectOption({ label: 'Offline sprint (not sent yet)' });
     await editor.locator('[data-field="sprint_id"].is-pending').waitFor();
     await page.getByRole('button', { name: 'Close task' }).click();
     await page.getByLabel('Search tasks').fill('');

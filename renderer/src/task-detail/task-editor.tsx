@@ -3,7 +3,7 @@
 // the field shows "pending" until the server has it. Comments and history
 // below come from the local cache, refreshed when online.
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import type { TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary, TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../links/link-requests';
@@ -143,6 +143,12 @@ function ChoiceField({
   );
 }
 
+/** A sprint as the Sprint field offers it: current, not sent yet or completed said after its name. */
+function sprintChoiceWords(sprint: SprintSummary): string {
+  const notSent = sprint.pending === 'queued' || sprint.pending === 'in_flight';
+  return `${sprint.name}${sprint.current ? ' (current)' : ''}${notSent ? ' (not sent yet)' : ''}${sprint.status === 'completed' ? ' (completed)' : ''}`;
+}
+
 const enumOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: valueWord(value) }));
 
@@ -199,9 +205,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     .map((m) => ({ value: m.username, label: m.username }));
   const sprints = (workspace?.teams ?? [])
     .filter((t) => task.team_id == null || t.team_id === task.team_id)
-    .flatMap((t) =>
-      t.sprints.map((s) => ({ value: s.sprint_id, label: `${s.name}${s.current ? ' (current)' : ''}` })),
-    );
+    // A sprint still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
+    .flatMap((t) => t.sprints.map((s) => ({ value: s.sprint_id, label: sprintChoiceWords(s) })));
   const goals = (workspace?.goals ?? [])
     .filter((g) => task.project_id == null || g.project_id === task.project_id)
     // A goal still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
