@@ -141,7 +141,7 @@ function MilestoneItem({
       {milestone.description ? <p className="milestone-description">{milestone.description}</p> : null}
       {milestone.pending === 'conflict' ? (
         <p className="milestone-problem">
-          {MILESTONE_PENDING_WORDS.conflict?.hint}{' '}
+          Changed here and on the server.{' '}
           <button
             type="button"
             className="link-button"
@@ -198,7 +198,9 @@ export function MilestonesView({ projectId }: { projectId: string }) {
     <section className="milestones-view" aria-labelledby="milestones-title">
       <header className="list-header">
         <div className="list-title-row">
-          <h1 id="milestones-title">{projectName}: milestones</h1>
+          <h1 id="milestones-title" title={`${projectName}: milestones`}>
+            {projectName}: milestones
+          </h1>
           <span className="list-count">
             {milestones === null
               ? 'Loading…'
