@@ -169,7 +169,12 @@ function applyOp(threads: CommentView[], op: OutboxOp): void {
   }
   if (!found) return;
   if (op.kind === 'delete') {
-    found.siblings.splice(found.index, 1);
+    // A delete the service refused (a member's of another's comment, 403) or
+    // held (changed there since) leaves the comment where it was, marked, until
+    // the person retries or drops it; one still waiting to be sent hides it.
+    if (op.state === 'queued' || op.state === 'in_flight' || op.state === 'done') {
+      found.siblings.splice(found.index, 1);
+    } else mark(found.node, op.state);
     return;
   }
   if ('content' in op.patch) found.node.content = op.patch.content;

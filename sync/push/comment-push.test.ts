@@ -4,9 +4,11 @@
 // a 412 (a reply changes a comment's ETag, not its content), a real
 // disagreement parked as a three-way conflict, deletes with If-Match.
 import { afterEach, describe, expect, test } from 'vitest';
-import { taskCommentOperations, taskOperations } from '../api/operations';
+import { organizationMemberOperations, taskCommentOperations, taskOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../engine/sync-events';
+import { mirrorPushStore } from './mirror-push-store';
+import { Pusher } from './pusher';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 
 let fixture: PushFixture | null = null;
@@ -227,6 +229,68 @@ describe('editing and deleting my comments', () => {
     expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
     expect(f.mirror.outbox.conflicts('open')).toMatchObject([
       { entityType: 'comment', entityId: commentId, field: '*', mine: { content: 'my late edit' } },
+    ]);
+  });
+
+  test("an org admin's delete of another member's comment is sent and removes it; a member's is refused (403) and waits as a failed change, the comment shown again", async () => {
+    const f = (fixture = await startPushFixture());
+    const taskId = await sharedTask(f);
+    const peer = clientOf(f, 'peer');
+    for (const content of ['grace’s first', 'grace’s second']) {
+      await peer.create(taskCommentOperations.create, {}, { task_id: taskId, content });
+    }
+    // The threads as the hot tier stores them: one list page of the task's comments.
+    f.mirror.passes.begin('task_comments', taskId);
+    f.mirror.passes.applyPage({
+      collection: 'task_comments',
+      scope: taskId,
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: await serverThreads(f.api, taskId),
+    });
+    const [first, second] = f.mirror.comments.threads(taskId).map((c) => c.comment_id);
+    const members = await f.api.listPage(
+      organizationMemberOperations.list,
+      { orgId: f.emulator.orgId },
+      { limit: 100 },
+    );
+    if (members.status !== 200) throw new Error('organization-members.list answered 304');
+    const pusherAs = (role: string) => {
+      const member = members.body.data.find(
+        (m) =>
+          m.role === role && m.username !== f.emulator.peer.username && m.username !== f.emulator.me.username,
+      );
+      if (!member) throw new Error(`the seed has no other ${role}`);
+      const { token } = f.emulator.control.mintToken({
+        principalUserId: member.user_id,
+        scopes: WRITE_SCOPES,
+      });
+      return new Pusher({
+        store: mirrorPushStore(f.mirror),
+        api: f.apiWith(token),
+        onEvent: (e) => f.events.push(e),
+      });
+    };
+    f.emulator.control.clearRequests();
+
+    f.mirror.comments.delete(first as string);
+    expect(await pusherAs('admin').pushAll()).toMatchObject({ pushed: 1, failed: 0 });
+    f.mirror.comments.delete(second as string);
+    expect(await pusherAs('member').pushAll()).toMatchObject({ pushed: 0, failed: 1 });
+    expect(commentWrites(f)).toEqual([
+      'DELETE /v1/task-comments/:id 204',
+      'DELETE /v1/task-comments/:id 403',
+    ]);
+    expect((await serverThreads(f.api, taskId)).map((c) => c.comment_id)).toEqual([second]);
+    // Refused, the delete is not lost: it waits in the outbox, and the comment shows again with the refusal.
+    expect(f.mirror.outbox.list().filter((op) => op.state !== 'done')).toMatchObject([
+      { entityType: 'comment', entityId: second, kind: 'delete', state: 'failed' },
+    ]);
+    expect(eventsOf(f, 'push-failed')).toMatchObject([{ entityId: second, error: { status: 403 } }]);
+    expect(f.mirror.comments.threads(taskId)).toMatchObject([
+      { comment_id: second, content: 'grace’s second', pending: 'failed' },
     ]);
   });
 });
