@@ -218,6 +218,7 @@ describe('goals written in the goals view', () => {
     await syncAndSettle();
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
     expect((await api('GET', path)).body.status).toBe('closed');
+    await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
     await shots('closed-goal');
 
     await row.getByRole('button', { name: 'Reopen goal' }).click();

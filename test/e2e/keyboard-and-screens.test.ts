@@ -6,14 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppSession, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import {
-  focusedId,
-  hasFocus,
-  invokeInPage,
-  type OpenedApp,
-  screenshot,
-  signInWithToken,
-} from './support/app-browser';
+import { focusedId, hasFocus, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 
 let session: AppSession;
 let host: E2eHost;
@@ -115,9 +108,9 @@ describe('the other screens', () => {
   test('goals show tasks_completed of tasks_total as the server counts them', async () => {
     const { page } = app;
     const goal = page.locator('.goal').first();
-    const name = await goal.locator('.goal-name').textContent();
-    const workspace = await invokeInPage(page, 'workspace:get');
-    const goalId = workspace.goals.find((g) => g.name === name)?.goal_id;
+    // By its id: goal names repeat across projects.
+    const goalId = await goal.getAttribute('data-goal-id');
+    expect(goalId).toBeTruthy();
     const under = host.emulator.control
       .tasks()
       .filter((t) => t.goal_id === goalId && t.parent_task_id === null);

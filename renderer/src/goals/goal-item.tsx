@@ -2,7 +2,7 @@
 // mark of a change still waiting; opened, its description, its tasks and what
 // a person does with it (edit, close or reopen, delete, a new task under it).
 // Every change goes through the outbox (collection:edit / collection:delete).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Workspace } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
 import { invoke } from '../bridge/svc';
@@ -152,8 +152,14 @@ export function GoalItem({
   onDeleted: (words: string) => void;
 }) {
   const closed = goal.status === 'closed';
+  const item = useRef<HTMLLIElement>(null);
+  // Opened from elsewhere (just created, or followed to its new id), it is brought into view.
+  useEffect(() => {
+    if (selected) item.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
   return (
     <li
+      ref={item}
       className={`goal${selected ? ' is-selected' : ''}${closed ? ' is-closed' : ''}`}
       data-goal-id={goal.goal_id}
     >

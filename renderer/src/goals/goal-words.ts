@@ -11,12 +11,12 @@ export const GOAL_PENDING_WORDS: Record<string, { label: string; hint: string; m
   in_flight: { label: 'Not sent yet', hint: 'Being sent to the server.', mark: 'pending' },
   failed: {
     label: 'Not saved',
-    hint: 'The server refused this change: see pending changes.',
+    hint: 'The server refused this change.',
     mark: 'failed',
   },
   conflict: {
     label: 'Conflict',
-    hint: 'Changed here and on the server: see pending changes.',
+    hint: 'Changed here and on the server; needs your choice.',
     mark: 'conflict',
   },
   blocked: {

@@ -42,7 +42,8 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
   const [notice, setNotice] = useState<string | null>(null);
   const keyOf = useFollowRemap(goalId);
 
-  const byProject = new Map<string, GoalSummary[]>();
+  // Groups in the sidebar's order of projects (by name); a goal of a project not listed comes last.
+  const byProject = new Map<string, GoalSummary[]>((projects ?? []).map((p) => [p.project_id, []]));
   for (const goal of goals ?? []) {
     const list = byProject.get(goal.project_id) ?? [];
     list.push(goal);
@@ -69,12 +70,12 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
             New goal
           </button>
         </div>
-      </header>
-      <div className="goal-groups">
-        {/* Seen here; screen readers hear it once, from the app's live region (announce). */}
+        {/* In the header, seen wherever the list is scrolled; screen readers hear it once, from the app's live region. */}
         <p className="goal-notice" data-testid="goal-notice">
           {notice}
         </p>
+      </header>
+      <div className="goal-groups">
         {creating !== null ? (
           <GoalForm
             mode="create"
@@ -82,12 +83,15 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
             projectId={creating.projectId}
             onDone={(created) => {
               setCreating(null);
-              if (created !== null) tell(`Created ‘${created.name}’`);
+              if (created === null) return;
+              tell(`Created ‘${created.name}’`);
+              navigate({ kind: 'goals', goalId: created.id });
             }}
           />
         ) : null}
         {goals !== null && goals.length === 0 ? <p className="empty-state">No goals yet.</p> : null}
         {[...byProject.entries()].map(([projectId, list]) => {
+          if (list.length === 0) return null;
           const projectName = projectNames.get(projectId) ?? projectId;
           return (
             <section key={projectId} className="goal-group" aria-label={projectName}>
