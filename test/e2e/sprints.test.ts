@@ -331,11 +331,15 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await page.getByRole('button', { name: 'Sync now' }).click();
     await item.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
 
+    // The inspector tells it in words; the sprint's own view opens the same three-way view.
     await page.getByTestId('review-changes').click();
     const inspector = page.getByRole('dialog', { name: 'Pending changes' });
     const change = inspector.locator('li.pending-item[data-state="conflict"]');
     await change.getByText(/Rename sprint ‘.*’ → ‘Polish and docs’/).waitFor({ timeout: 20_000 });
-    await change.getByRole('button', { name: 'Resolve…' }).click();
+    await inspector.getByRole('button', { name: 'Close' }).click();
+    await screenshot(page, 'sprint-in-conflict');
+    await inDark(page, 'sprint-in-conflict');
+    await view.getByRole('button', { name: 'Resolve…' }).click();
     const resolve = page.getByRole('dialog', { name: /Resolve the conflict/ });
     const field = resolve.locator('fieldset.conflict-field[data-field="name"]');
     await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Polish');

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
+import { openConflictOf } from '../pending-changes/trust-store';
 import { invoke, subscribe } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
 import { announce, navigate, openTask, useView } from '../store/view-store';
@@ -153,6 +154,21 @@ export function SprintView({ sprintId }: { sprintId: string }) {
         ) : null}
         {sprint.pending === 'failed' ? (
           <SprintRefusal sprintId={sprint.sprint_id} sprintName={sprint.name} />
+        ) : null}
+        {sprint.pending === 'conflict' ? (
+          <div className="sprint-refusal is-conflict" role="status">
+            <p>
+              <strong>Changed here and on the server.</strong> Choose what to keep where both sides changed
+              the same field.
+            </p>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => openConflictOf({ entity_type: 'sprint', entity_id: sprint.sprint_id })}
+            >
+              Resolve…
+            </button>
+          </div>
         ) : null}
         {sprint.goal ? (
           <p className="sprint-goal">
