@@ -53,14 +53,16 @@ async function wire(options: { readOnly?: boolean } = {}): Promise<Wired> {
   return wired;
 }
 
-async function firstId(
-  f: PushFixture,
-  list: typeof teamOperations.list | typeof projectOperations.list,
-  field: 'team_id' | 'project_id',
-): Promise<string[]> {
-  const page = await f.api.listPage(list, { orgId: f.emulator.orgId }, { limit: 100 });
-  if (page.status !== 200) throw new Error('answered 304');
-  return page.body.data.map((item) => String((item as Record<string, unknown>)[field]));
+async function teamIds(f: PushFixture): Promise<string[]> {
+  const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('teams.list answered 304');
+  return page.body.data.map((team) => team.team_id);
+}
+
+async function projectIds(f: PushFixture): Promise<string[]> {
+  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('projects.list answered 304');
+  return page.body.data.map((project) => project.project_id);
 }
 
 const DAY = '2027-01-01';
@@ -68,8 +70,8 @@ const DAY = '2027-01-01';
 describe('collection calls', () => {
   test('a section, sprint, goal and milestone are shown at once as pending, sent once, then edited and deleted', async () => {
     const w = await wire();
-    const [teamId, otherTeamId] = await firstId(w.f, teamOperations.list, 'team_id');
-    const [projectId] = await firstId(w.f, projectOperations.list, 'project_id');
+    const [teamId, otherTeamId] = await teamIds(w.f);
+    const [projectId] = await projectIds(w.f);
     if (teamId === undefined || otherTeamId === undefined || projectId === undefined)
       throw new Error('the seed has two teams and a project');
 
@@ -154,7 +156,7 @@ describe('collection calls', () => {
 
   test('a refused field, an unknown id and a sprint delete are errors, and nothing is queued', async () => {
     const w = await wire();
-    const [teamId] = await firstId(w.f, teamOperations.list, 'team_id');
+    const [teamId] = await teamIds(w.f);
     const both = await w.call('collection:create', {
       kind: 'sprint',
       fields: { name: 'Both', start_date: '2027-01-04', end_date: '2027-01-18', duration_weeks: 2 },
