@@ -144,6 +144,12 @@ describe('a sprint planned offline', () => {
     await view.getByRole('heading', { name: 'Offline sprint' }).waitFor();
     await view.locator('[data-sync-mark="pending"]').waitFor();
     await view.getByText('Search that answers offline').waitFor();
+    // Its length as chosen; the end date is the server's to set from it.
+    await view.locator('.sprint-facts').getByText('3 weeks').waitFor();
+    await view
+      .locator('.sprint-facts')
+      .getByText(/– set when sent$/)
+      .waitFor();
 
     // 1. A list row dragged onto the sprint in the sidebar.
     await page.getByRole('button', { name: 'All tasks' }).click();

@@ -18,20 +18,17 @@ function nameOf(change: PendingChange, fallback: string): string {
   return typeof named === 'string' ? named : fallback;
 }
 
-/** The refused changes of one sprint, kept fresh while the outbox moves. */
-function useRefusedChanges(sprintId: string): PendingChange[] {
+/** The waiting changes of one sprint (all of them while `active`), kept fresh while the outbox moves. */
+export function useSprintChanges(sprintId: string, active: boolean): PendingChange[] {
   const [changes, setChanges] = useState<PendingChange[]>([]);
   useEffect(() => {
+    if (!active) return;
     let cancelled = false;
     const load = () => {
       invoke('outbox:list')
         .then((list) => {
           if (cancelled) return;
-          setChanges(
-            list.changes.filter(
-              (c) => c.entity_type === 'sprint' && c.entity_id === sprintId && c.state === 'failed',
-            ),
-          );
+          setChanges(list.changes.filter((c) => c.entity_type === 'sprint' && c.entity_id === sprintId));
         })
         .catch((error: unknown) => {
           if (!cancelled) showProblem(error, 'Reading the sprint’s waiting changes');
@@ -43,8 +40,9 @@ function useRefusedChanges(sprintId: string): PendingChange[] {
       cancelled = true;
       for (const stop of stops) stop();
     };
-  }, [sprintId]);
-  return changes;
+  }, [sprintId, active]);
+  // Nothing waits once the sprint has no mark; what was last read is not shown then.
+  return active ? changes : [];
 }
 
 /** The inline fix of a name already taken: the new name, sent again with the same change. */
@@ -102,8 +100,14 @@ export function RenameAndRetry({ change, currentName }: { change: PendingChange;
 }
 
 /** The sprint's refused changes, each with what can be done about it here. */
-export function SprintRefusal({ sprintId, sprintName }: { sprintId: string; sprintName: string }) {
-  const refused = useRefusedChanges(sprintId);
+export function SprintRefusal({
+  changes,
+  sprintName,
+}: {
+  changes: readonly PendingChange[];
+  sprintName: string;
+}) {
+  const refused = changes.filter((c) => c.state === 'failed');
   if (refused.length === 0) return null;
   return (
     <div className="sprint-refusal" role="alert" data-testid="sprint-refusal">

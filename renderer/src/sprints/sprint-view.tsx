@@ -2,6 +2,7 @@
 // `completed_count`), its tasks grouped by status, and what a person does with
 // it: edit, complete or reopen it, and fix a change the server refused.
 import { useEffect, useRef, useState } from 'react';
+import type { PendingChange } from '../../../main/ipc/outbox-schemas';
 import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
 import { openConflictOf } from '../pending-changes/trust-store';
@@ -15,7 +16,7 @@ import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from './progress-meter';
 import { sprintMark } from './sprint-draft';
 import { SprintFormDialog } from './sprint-form';
-import { SprintRefusal } from './sprint-refusal';
+import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
 
 export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: string }) {
@@ -42,6 +43,19 @@ export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: st
       ))}
     </ul>
   );
+}
+
+/** The length in weeks a waiting create carries (the server sets the end date from it). */
+function waitingWeeks(changes: readonly PendingChange[]): number | null {
+  const weeks = changes
+    .filter((c) => c.kind === 'create')
+    .flatMap((c) => c.changes)
+    .find((c) => c.field === 'duration_weeks')?.after;
+  return typeof weeks === 'number' ? weeks : null;
+}
+
+function weeksWords(weeks: number | null): string {
+  return weeks === null ? '—' : `${weeks} week${weeks === 1 ? '' : 's'}`;
 }
 
 /** A sprint created here is shown under its temporary id until the server names it: the view follows. */
@@ -122,6 +136,8 @@ export function SprintView({ sprintId }: { sprintId: string }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   useFollowRemap(sprintId);
+  // A sprint not yet created, or refused, says what it waits with (its length in weeks, the server's answer).
+  const waiting = useSprintChanges(sprintId, sprint?.pending !== undefined);
   if (sprint === undefined) return <p className="empty-state">This sprint is not in your workspace.</p>;
   const mark = sprintMark(sprint.pending);
   const groups = [...STATUSES, ...new Set((rows ?? []).map((row) => row.status))].filter(
@@ -152,9 +168,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
             returnFocus={editButton}
           />
         ) : null}
-        {sprint.pending === 'failed' ? (
-          <SprintRefusal sprintId={sprint.sprint_id} sprintName={sprint.name} />
-        ) : null}
+        {sprint.pending === 'failed' ? <SprintRefusal changes={waiting} sprintName={sprint.name} /> : null}
         {sprint.pending === 'conflict' ? (
           <div className="sprint-refusal is-conflict" role="status">
             <p>
@@ -180,12 +194,13 @@ export function SprintView({ sprintId }: { sprintId: string }) {
           <div>
             <dt>Dates</dt>
             <dd>
-              {dayWords(sprint.start_date)} – {dayWords(sprint.end_date)}
+              {dayWords(sprint.start_date)} –{' '}
+              {sprint.end_date === '' ? 'set when sent' : dayWords(sprint.end_date)}
             </dd>
           </div>
           <div>
             <dt>Length</dt>
-            <dd>{sprint.duration_label || (sprint.end_date === '' ? 'Set when sent' : '—')}</dd>
+            <dd>{sprint.duration_label || weeksWords(waitingWeeks(waiting))}</dd>
           </div>
           <div>
             <dt>Status</dt>
