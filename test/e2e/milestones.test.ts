@@ -257,11 +257,41 @@ describe('milestones written in the milestones view', () => {
     await editor.getByRole('button', { name: 'Close task' }).click();
   }, 60_000);
 
+  test('filed under a milestone offline and then moved back: the move never sends the old project’s milestone', async () => {
+    const { page } = app;
+    const made = await api('POST', `/v1/projects/${to}/milestones`, { body: { name: 'Hardening' } });
+    expect(made.status).toBe(201);
+    await syncAndSettle();
+    await openTaskInEditor(taskId);
+    const field = editorField('milestone_id');
+    await field.locator('option', { hasText: 'Hardening' }).waitFor({ state: 'attached' });
+
+    proxy.goOffline();
+    await field.selectOption({ label: 'Hardening' });
+    await until(async () => (await chosenLabel(field)) === 'Hardening', 'the task filed offline');
+    await editorField('project_id').selectOption(from);
+    await until(
+      async () => (await chosenLabel(field)) === 'No milestone',
+      'the milestone cleared by the move',
+    );
+    expect((await invokeInPage(page, 'task:get', { task_id: taskId })).task).toMatchObject({
+      project_id: from,
+      milestone_id: null,
+    });
+
+    // Sent as the service would leave it: a milestone of the other project with the move would be refused (422).
+    proxy.goOnline();
+    await syncAndSettle();
+    expect(emulator.control.task(taskId)).toMatchObject({ project_id: from, milestone_id: null });
+    await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
+  }, 60_000);
+
   test('completing a milestone reaches the server, and so does reopening it', async () => {
     const { page } = app;
     const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
     if (!milestone) throw new Error('the first test made no milestone');
     const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
+    await openMilestones(milestone.project_id);
     const row = milestoneRow('Beta release');
     await row.getByRole('button', { name: 'Complete' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Completed' }).waitFor();
