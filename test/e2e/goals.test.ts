@@ -134,6 +134,15 @@ describe('goals written in the goals view', () => {
       (t) => t.project_id === project.project_id && t.parent_task_id === null && t.goal_id === null,
     );
     if (!task) throw new Error('no task to file');
+    // Another task of the project, filed from the goal's page by a word of its title.
+    const other = tasks.find(
+      (t) =>
+        t.project_id === project.project_id &&
+        t.task_id !== task.task_id &&
+        t.parent_task_id === null &&
+        /^[A-Za-z]{5,}\b/.test(t.title),
+    );
+    if (!other) throw new Error('no second task to file');
     const createsBefore = emulator.control.creates();
 
     await openGoals();
@@ -184,6 +193,19 @@ describe('goals written in the goals view', () => {
     await create.getByRole('button', { name: 'Create task' }).click();
     await page.getByTestId('task-editor').waitFor();
     await row.locator('.task-line', { hasText: 'Write the launch checklist' }).waitFor();
+    const word = other.title.split(' ')[0] ?? '';
+    await row.getByLabel('File a task under this goal').fill(word);
+    await row.getByRole('list', { name: 'Tasks to file' }).waitFor();
+    await shots('file-task');
+    await row
+      .getByRole('list', { name: 'Tasks to file' })
+      .locator('.task-line', { hasText: other.title })
+      .click();
+    await row
+      .getByRole('list', { name: 'Tasks under this goal' })
+      .locator('.task-line', { hasText: other.title })
+      .waitFor();
+    await expect(row.getByLabel('File a task under this goal').inputValue()).resolves.toBe('');
 
     proxy.goOnline();
     await syncAndSettle();
@@ -203,9 +225,10 @@ describe('goals written in the goals view', () => {
     const created = emulator.control.tasks().filter((t) => t.title === 'Write the launch checklist');
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ goal_id: goal.goal_id, project_id: project.project_id });
+    expect(emulator.control.task(other.task_id)?.goal_id).toBe(goal.goal_id);
     await row
       .locator('.progress-words')
-      .filter({ hasText: / of 2 done/ })
+      .filter({ hasText: / of 3 done/ })
       .waitFor();
   });
 

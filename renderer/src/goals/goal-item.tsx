@@ -14,6 +14,7 @@ import { announce, navigate, startCreating } from '../store/view-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
+import { GoalTaskFiler } from './goal-task-filer';
 import { deletedWords, deleteQuestion, type FiledCount, GOAL_PENDING_WORDS } from './goal-words';
 
 export type GoalSummary = Workspace['goals'][number];
@@ -118,6 +119,7 @@ function GoalDetails({
       {rows !== null && rows.length === 0 ? <p className="muted">No tasks under this goal.</p> : null}
       {rows !== null && rows.length > 0 ? <TaskLines rows={rows} label="Tasks under this goal" /> : null}
       {truncated ? <p className="muted">Showing the first {rows?.length ?? 0} tasks.</p> : null}
+      <GoalTaskFiler goal={goal} disabled={readOnly} />
       {mode === 'delete' ? (
         <ModalDialog
           className="confirm-dialog"
