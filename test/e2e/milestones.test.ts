@@ -313,7 +313,18 @@ describe('milestones written in the milestones view', () => {
       .sort((a, b) => (b.tasks_total ?? 0) - (a.tasks_total ?? 0))[0];
     const filed = milestone?.tasks_total ?? 0;
     if (!milestone || filed < 2) throw new Error('the seed has no milestone with tasks under it');
-    await openMilestones(milestone.project_id);
+    // This time from the command palette.
+    const projectName = (await invokeInPage(page, 'workspace:get')).projects.find(
+      (p) => p.project_id === milestone.project_id,
+    )?.name;
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await page.keyboard.type(`Milestones: ${projectName}`);
+    await expect(palette.getByRole('option').first().textContent()).resolves.toContain(
+      `Milestones: ${projectName}`,
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `${projectName}: milestones`, level: 1 }).waitFor();
     const row = page.locator(`li.milestone[data-milestone-id="${milestone.milestone_id}"]`);
     await row.getByText(new RegExp(` of ${filed} done`)).waitFor();
 

@@ -127,6 +127,12 @@ export function buildCommands(): Command[] {
       group: 'Go to',
       run: () => navigate({ kind: 'list', scope: { kind: 'project', projectId: project.project_id } }),
     });
+    commands.push({
+      id: `milestones-${project.project_id}`,
+      label: `Milestones: ${project.name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'milestones', projectId: project.project_id }),
+    });
   }
   for (const team of workspace?.teams ?? []) {
     commands.push({
