@@ -50,7 +50,8 @@ export interface WorkspaceCollections {
     position: number;
     task_count: number;
   })[];
-  members: { user_id: string; username: string; active: boolean }[];
+  /** `role` is the organization role (`owner`, `admin`, `member`, or null when the service names none). */
+  members: { user_id: string; username: string; active: boolean; role: string | null }[];
 }
 
 function text(value: unknown): string | null {
@@ -159,6 +160,7 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
         user_id: String(m.user_id),
         username: String(m.username),
         active: m.is_active !== false,
+        role: text(m.role),
       }))
       .sort((a, b) => a.username.localeCompare(b.username)),
   };

@@ -345,7 +345,15 @@ export const workspaceSchema = z.object({
       pending: pendingSchema,
     }),
   ),
-  members: z.array(z.object({ user_id: z.string(), username: z.string(), active: z.boolean() })),
+  /** `role`: the organization role (an owner or admin may delete others' comments). */
+  members: z.array(
+    z.object({
+      user_id: z.string(),
+      username: z.string(),
+      active: z.boolean(),
+      role: z.string().nullable(),
+    }),
+  ),
   /** Tag values in use, most used first (for the tag filter and the editor's suggestions). */
   tags: z.array(z.string()),
 });

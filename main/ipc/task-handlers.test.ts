@@ -30,9 +30,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'task-handlers-'));
   mirror = await openMirror(join(dir, 'mirror.sqlite'));
   mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
-  // The server's tasks and sections, fetched over HTTP as the sync engine would, into the mirror.
+  // The server's tasks, sections and members, fetched over HTTP as the sync engine would, into the mirror.
   await pullInto('tasks', '/v1/tasks');
   await pullInto('sections', '/v1/sections');
+  await pullInto('organization_members', `/v1/organization-members/${emulator.orgId}`);
 
   harness = gateHarness([7, 8]);
   const active: ActiveMirror = {
@@ -59,7 +60,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function pullInto(collection: 'tasks' | 'sections', path: string): Promise<void> {
+async function pullInto(
+  collection: 'tasks' | 'sections' | 'organization_members',
+  path: string,
+): Promise<void> {
   let cursor: string | null = null;
   for (let pageIndex = 0; ; pageIndex++) {
     const url = new URL(path, emulator.baseUrl);
@@ -274,5 +278,9 @@ describe('workspace:get', () => {
     }
     expect(workspace.me?.username).toBe(emulator.me.username);
     expect(workspace.tags.length).toBeGreaterThan(0);
+    // Each member's organization role, as mirrored: what decides who may delete others' comments.
+    const roleOf = (username: string) => workspace.members.find((m) => m.username === username)?.role;
+    expect(roleOf(emulator.me.username)).toBe('owner');
+    expect(roleOf(emulator.peer.username)).toBe('member');
   });
 });

@@ -2,7 +2,8 @@
 // written offline show at once marked "Not sent yet", reach the server once
 // each and in order when the network returns, and keep their place; text that
 // looks like HTML stays text; @ completes a member's username by keyboard;
-// the server's 403 on another's comment is a refused change, kept.
+// the server's 403 on another's comment is a refused change, kept; an
+// organization owner is offered Delete on others' comments, a member is not.
 // Screenshots of the editor with comments, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -166,7 +167,7 @@ describe('comments written offline', () => {
     await inDark(page, 'comments');
   });
 
-  test("one's own comment can be edited and deleted; another member's offers only a reply", async () => {
+  test("one's own comment can be edited and deleted; another member's offers a reply and, to an org owner, a delete, never an edit", async () => {
     const { page } = app;
     const editor = page.getByTestId('task-editor');
     const mine = editor.locator('ul.comments > li.comment').last();
@@ -200,11 +201,10 @@ describe('comments written offline', () => {
       if (author === me) continue;
       checked += 1;
       await item.locator('.comment-actions').getByRole('button', { name: 'Reply' }).waitFor();
+      // The signed-in person (the seed's ada) owns the organization: the service lets her delete anyone's.
+      await item.locator('.comment-actions').getByRole('button', { name: 'Delete' }).waitFor();
       await expect(
         item.locator('.comment-actions').getByRole('button', { name: 'Edit' }).count(),
-      ).resolves.toBe(0);
-      await expect(
-        item.locator('.comment-actions').getByRole('button', { name: 'Delete' }).count(),
       ).resolves.toBe(0);
     }
     expect(checked).toBeGreaterThan(0);
@@ -287,6 +287,75 @@ describe('comments written offline', () => {
     await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'comment-refused');
     await inDark(page, 'comment-refused');
+  });
+
+  test("an org owner deletes another member's comment; signed in as a member, others' comments offer no delete", async () => {
+    const { page } = app;
+    const editor = page.getByTestId('task-editor');
+    const me = (await invokeInPage(page, 'workspace:get')).me?.username;
+    // A comment of the peer's (a member), written on the server as the peer would.
+    const posted = await fetch(new URL('/v1/task-comments', emulator.baseUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${emulator.tokens.peer}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'e2e-peer-comment',
+      },
+      body: JSON.stringify({ task_id: taskId, content: 'Written by the peer' }),
+    });
+    expect(posted.status).toBe(201);
+    const peers = (await posted.json()) as ServerComment;
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await invokeInPage(page, 'task:activity', { task_id: taskId, refresh: true });
+    const item = editor.locator(`li.comment[data-comment-id="${peers.comment_id}"]`);
+    await item.waitFor({ timeout: 20_000 });
+    await item.locator('.comment-actions').getByRole('button', { name: 'Delete' }).click();
+    const confirm = item.getByRole('group', { name: `Delete this comment by ${emulator.peer.username}?` });
+    await confirm.waitFor();
+    await item.scrollIntoViewIfNeeded();
+    await screenshot(page, 'comment-admin-delete');
+    await inDark(page, 'comment-admin-delete');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await item.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await serverThreads(taskId)).some((c) => c.comment_id === peers.comment_id), {
+        timeout: 20_000,
+      })
+      .toBe(false);
+
+    // The peer, a member of the organization, signed in as a second account: the owner's comments offer a reply only.
+    await page.getByRole('button', { name: /Northwind Labs/ }).click();
+    await page.getByRole('menuitem', { name: 'Add an account…' }).click();
+    await page.getByRole('heading', { name: 'Add an account' }).waitFor();
+    await signInWithToken(page, emulator.tokens.peer);
+    await page
+      .locator('.account-user')
+      .filter({ hasText: emulator.peer.username })
+      .waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await invokeInPage(page, 'workspace:get')).me?.username, { timeout: 30_000 })
+      .toBe(emulator.peer.username);
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByLabel('Search tasks').fill(taskId);
+    await page.locator(`[role="row"][data-task-id="${taskId}"]`).click({ timeout: 30_000 });
+    const owners = editor
+      .locator('li.comment')
+      .filter({ has: page.locator(':scope > .comment-meta strong', { hasText: me ?? '' }) });
+    await owners
+      .first()
+      .locator('.comment-actions')
+      .getByRole('button', { name: 'Reply' })
+      .waitFor({ timeout: 20_000 });
+    expect(await owners.count()).toBeGreaterThan(0);
+    for (const owned of await owners.all()) {
+      const actions = owned.locator(':scope > .comment-actions');
+      await actions.getByRole('button', { name: 'Reply' }).waitFor();
+      await expect(actions.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
+      await expect(actions.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+    }
+    await owners.first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'comments-as-member');
+    await inDark(page, 'comments-as-member');
   });
 
   test('the page reported no errors', () => {

@@ -1,6 +1,7 @@
 // A task's comment threads (replies indented under the comment they answer),
-// with a composer, reply, and edit or delete of one's own comments. Every
-// write is queued through the bridge and shows at once; a comment whose
+// with a composer, reply, and edit or delete of one's own comments (an
+// organization owner or admin may delete others' too, as the service allows).
+// Every write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
 import { useEffect, useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
@@ -47,6 +48,8 @@ function pendingOf(comment: Comment): string | null {
 interface ThreadContext {
   taskId: string;
   me: string | null;
+  /** The person is an owner or admin of the organization: the service lets them delete anyone's comment. */
+  deletesAny: boolean;
   readOnly: boolean;
   usernames: readonly string[];
   /** The React key of a comment: its first id, so one sent keeps its element (and a reply being written under it). */
@@ -138,6 +141,8 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
   const mine =
     comment.comment_id.startsWith('local-') || (context.me !== null && comment.created_by === context.me);
   const author = comment.created_by ?? (mine ? context.me : null) ?? 'Someone';
+  // Someone else's comment is named: an admin deleting it should see whose words go.
+  const confirmWords = mine ? 'Delete this comment?' : `Delete this comment by ${author}?`;
   return (
     <li className={`comment${pending === null ? '' : ' is-pending'}`} data-comment-id={comment.comment_id}>
       <div className="comment-meta">
@@ -192,20 +197,20 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
             Reply
           </button>
           {mine ? (
-            <>
-              <button type="button" className="link-button" onClick={() => setMode('edit')}>
-                Edit
-              </button>
-              <button type="button" className="link-button danger-link" onClick={() => setMode('delete')}>
-                Delete
-              </button>
-            </>
+            <button type="button" className="link-button" onClick={() => setMode('edit')}>
+              Edit
+            </button>
+          ) : null}
+          {mine || context.deletesAny ? (
+            <button type="button" className="link-button danger-link" onClick={() => setMode('delete')}>
+              Delete
+            </button>
           ) : null}
         </div>
       )}
       {mode === 'delete' ? (
-        <div className="comment-confirm" role="group" aria-label="Delete this comment?">
-          <span>Delete this comment?</span>
+        <div className="comment-confirm" role="group" aria-label={confirmWords}>
+          <span>{confirmWords}</span>
           <button
             type="button"
             className="button danger"
@@ -267,6 +272,12 @@ export function CommentsThread({
   cached: boolean;
 }) {
   const me = useWorkspace((state) => state.workspace?.me?.username ?? null);
+  // The person's organization role, as mirrored with the members (unknown until they are: no Delete offered).
+  const deletesAny = useWorkspace((state) => {
+    const userId = state.workspace?.me?.user_id;
+    const role = state.workspace?.members.find((m) => m.user_id === userId)?.role;
+    return role === 'owner' || role === 'admin';
+  });
   const members = useWorkspace((state) => state.workspace?.members);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const usernames = (members ?? []).filter((m) => m.active).map((m) => m.username);
@@ -286,7 +297,7 @@ export function CommentsThread({
     [],
   );
   const keyOf = (commentId: string) => firstIds.get(commentId) ?? commentId;
-  const context: ThreadContext = { taskId, me, readOnly, usernames, keyOf };
+  const context: ThreadContext = { taskId, me, deletesAny, readOnly, usernames, keyOf };
   return (
     <>
       {comments.length === 0 ? (
