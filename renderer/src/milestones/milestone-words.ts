@@ -42,7 +42,9 @@ export function deleteQuestion(name: string, filed: number): string {
   const tasks =
     filed === 0
       ? 'No task is filed under it.'
-      : `Its ${tasksWord(filed)} stay in the project, filed under no milestone.`;
+      : filed === 1
+        ? 'Its one task stays in the project, filed under no milestone.'
+        : `Its ${tasksWord(filed)} stay in the project, filed under no milestone.`;
   return `Delete milestone ‘${name}’? ${tasks}`;
 }
 
