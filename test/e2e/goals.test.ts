@@ -250,7 +250,7 @@ describe('goals written in the goals view', () => {
     expect((await api('GET', path)).body.status).toBe('open');
   });
 
-  test('deleting a goal asks first, then says how many tasks no longer have a goal', async () => {
+  test('deleting a goal offline asks first, says how many tasks no longer have a goal, and online the server and the mirror have them unfiled', async () => {
     const { page } = app;
     const tasks = emulator.control.tasks();
     const goal = (await serverGoals())
@@ -273,6 +273,7 @@ describe('goals written in the goals view', () => {
     await question.waitFor({ state: 'detached' });
     await expect(row.count()).resolves.toBe(1);
 
+    proxy.goOffline();
     await row.getByRole('button', { name: 'Delete…' }).click();
     await question.getByRole('button', { name: 'Delete goal' }).click();
     await page
@@ -281,10 +282,16 @@ describe('goals written in the goals view', () => {
       .waitFor();
     await row.waitFor({ state: 'detached' });
     await shots('deleted');
+    proxy.goOnline();
     await syncAndSettle();
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
     expect((await api('GET', path)).status).toBe(404);
     expect(emulator.control.tasks().filter((t) => t.goal_id === goal.goal_id)).toEqual([]);
+    const filed = tasks.filter((t) => t.goal_id === goal.goal_id);
+    for (const task of filed) {
+      const shown = await invokeInPage(page, 'task:get', { task_id: task.task_id });
+      expect(shown.task.goal_id ?? null).toBeNull();
+    }
   });
 });
 
