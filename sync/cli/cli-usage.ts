@@ -47,8 +47,9 @@ commands:
   comment create --db FILE --set task_id=ID --set content=TEXT [--set parent_comment_id=ID]
   comment edit --db FILE --comment ID --set content=TEXT
   comment delete --db FILE --comment ID
-      Queue a comment (or a reply, also to a comment still queued), an edit or a delete of
-      your own comment, without network; sent by the next sync. Prints
+      Queue a comment (or a reply, also to a comment still queued), an edit of your own
+      comment, or a delete of your own (an organization owner or admin: of anyone's; else the
+      service refuses it, kept as a failed change), without network; sent by the next sync. Prints
       {"comment_id","op_id","queued"}; a new comment's id is temporary (local-…) until then.
   section create --db FILE --set scope_type=project|team|user --set scope_id=ID --set name=TEXT
                  [--set position=NUMBER]
