@@ -201,6 +201,12 @@ describe('milestones written in the milestones view', () => {
     await until(async () => (await chosenLabel(field)) === 'Beta release (not sent yet)', 'the choice shown');
     await editor.locator('.field.is-pending[data-field="milestone_id"]').waitFor();
     await shots('editor-field');
+    // The inspector tells the filing by the milestone's name, not its temporary id.
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    await inspector.getByText('Milestone: — → Beta release').waitFor();
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
 
     // Its progress counts the task at once, and moves when the task is completed.
     await openMilestones(from);

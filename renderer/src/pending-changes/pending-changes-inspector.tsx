@@ -9,6 +9,7 @@ import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { useMilestoneNames } from '../milestones/milestone-names';
 import { RenameAndRetry } from '../sprints/sprint-refusal';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
@@ -18,6 +19,7 @@ import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 /** Names of what ids point at, from the workspace the sidebar already holds. */
 function useNameOf(): NameOf {
   const workspace = useWorkspace((state) => state.workspace);
+  const milestoneNames = useMilestoneNames((state) => state.names);
   return useCallback<NameOf>(
     (field, id) => {
       if (workspace === null) return null;
@@ -32,11 +34,13 @@ function useNameOf(): NameOf {
           return workspace.goals.find((g) => g.goal_id === id)?.name ?? null;
         case 'sprint_id':
           return workspace.teams.flatMap((t) => t.sprints).find((s) => s.sprint_id === id)?.name ?? null;
+        case 'milestone_id':
+          return milestoneNames.get(id) ?? null;
         default:
           return null;
       }
     },
-    [workspace],
+    [workspace, milestoneNames],
   );
 }
 

@@ -54,6 +54,7 @@ export const FIELD_WORDS: Record<string, string> = {
   section_id: 'Section',
   sprint_id: 'Sprint',
   goal_id: 'Goal',
+  milestone_id: 'Milestone',
   task_type: 'Type',
   review: 'Review',
   position: 'Position',
