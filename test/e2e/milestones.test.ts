@@ -101,7 +101,7 @@ async function syncAndSettle() {
 }
 
 /** The project's milestones view, reached as a person does: the project in the sidebar, then its header's button. */
-async function openMilestones(projectId: string) {
+async function openMilestones(projectId: string, shot?: string) {
   const { page } = app;
   const workspace = await invokeInPage(page, 'workspace:get');
   const name = workspace.projects.find((p) => p.project_id === projectId)?.name;
@@ -112,6 +112,7 @@ async function openMilestones(projectId: string) {
     .first()
     .click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
+  if (shot !== undefined) await shots(shot);
   await page.getByRole('button', { name: 'Milestones', exact: true }).click();
   await page.getByRole('heading', { name: `${name}: milestones`, level: 1 }).waitFor();
 }
@@ -171,7 +172,7 @@ describe('milestones written in the milestones view', () => {
     if (to === '') throw new Error('the seed has one active project only');
     const createsBefore = emulator.control.creates();
 
-    await openMilestones(from);
+    await openMilestones(from, 'project-header');
     await shots('view');
     proxy.goOffline();
     await page.getByRole('button', { name: 'New milestone' }).click();
