@@ -282,6 +282,8 @@ describe('goals written in the goals view', () => {
       .waitFor();
     await row.waitFor({ state: 'detached' });
     await shots('deleted');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('goal-notice').waitFor({ state: 'detached' });
     proxy.goOnline();
     await syncAndSettle();
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
@@ -310,6 +312,7 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = row.getByRole('form', { name: 'Edit goal' });
     await form.getByLabel('Name').fill('Q3 launch, trimmed');
+    await shots('edit-form');
     await form.getByRole('button', { name: 'Save goal' }).click();
     const renamed = goalRow('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending="queued"]').waitFor();

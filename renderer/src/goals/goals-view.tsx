@@ -71,9 +71,19 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
           </button>
         </div>
         {/* In the header, seen wherever the list is scrolled; screen readers hear it once, from the app's live region. */}
-        <p className="goal-notice" data-testid="goal-notice">
-          {notice}
-        </p>
+        {notice === null ? null : (
+          <div className="goal-notice">
+            <p data-testid="goal-notice">{notice}</p>
+            <button
+              type="button"
+              className="button icon-button"
+              aria-label="Dismiss"
+              onClick={() => setNotice(null)}
+            >
+              ✕
+            </button>
+          </div>
+        )}
       </header>
       <div className="goal-groups">
         {creating !== null ? (
