@@ -9,7 +9,7 @@ import type { Outbox } from './outbox';
 import type { ChangeList, PageApplication } from './page-apply';
 import type { MirrorDatabase } from './schema';
 import type { TaskObject } from './task-columns';
-import { type StoredTaskJson, taskJsonOf } from './task-json';
+import { type BodyServerJson, storedFormOf, taskJsonOf } from './task-json';
 import { type FiledTask, filedTasks, type FilingField, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from './task-query';
 import type { TaskStore } from './task-store';
@@ -144,16 +144,26 @@ export class MirrorTasks {
   *exportJson(): Generator<string> {
     // A thousand at a time by keyset: 100 000 tasks never sit in memory at once.
     const chunk = this.db.prepare(
-      `SELECT t.search_id AS k, t.task_id AS id, coalesce(b.local_json, b.server_json) AS json
+      `SELECT t.search_id AS k, t.task_id AS id, b.local_json AS local, b.server_json AS server,
+              coalesce(s.text, '') AS text
          FROM tasks t INDEXED BY tasks_by_id JOIN task_bodies b ON b.rid = t.rid
+         LEFT JOIN task_search_text s ON s.rid = t.rid
         WHERE t.hidden = 0 AND (t.search_id, t.task_id) > (?, ?) ORDER BY t.search_id, t.task_id LIMIT 1000`,
     );
     let after: [string, string] = ['', ''];
     for (;;) {
       const rows = this.tx.read(
-        () => chunk.all(...after) as { k: string; id: string; json: StoredTaskJson }[],
+        () =>
+          chunk.all(...after) as {
+            k: string;
+            id: string;
+            local: string | null;
+            server: BodyServerJson;
+            text: string;
+          }[],
       );
-      for (const row of rows) yield taskJsonOf(row.json);
+      // A shown task has a server copy or pending edits (a local create): never neither.
+      for (const row of rows) yield row.local ?? taskJsonOf(storedFormOf(row.server, row.text));
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
       after = [last.k, last.id];

@@ -16,7 +16,7 @@ import { IncompletePassError, type MalformedRowError, NotInMirrorError } from '.
 import { type Outbox, type ParkedEdit, sameJson } from './outbox';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
-import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
+import { type BodyServerJson, storedFormOf, storedTaskJson, taskObjectOf } from './task-json';
 import type { TaskOverlay } from './task-overlay';
 import type { TaskStore } from './task-store';
 
@@ -354,14 +354,16 @@ export class PageApplication {
             WHERE p.collection = 'tasks' AND p.scope IN (SELECT value FROM json_each(?)))`;
     const unseen = this.db
       .prepare(
-        `SELECT t.rid, t.task_id, b.server_json, t.pending FROM tasks t JOIN task_bodies b ON b.rid = t.rid
+        `SELECT t.rid, t.task_id, b.server_json, t.pending, coalesce(s.text, '') AS search_text
+           FROM tasks t JOIN task_bodies b ON b.rid = t.rid LEFT JOIN task_search_text s ON s.rid = t.rid
           WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0 ${inChains}`,
       )
       .all(...(chains === null ? [passNo] : [passNo, JSON.stringify(chains)])) as {
       rid: number;
       task_id: string;
-      server_json: StoredTaskJson;
+      server_json: BodyServerJson;
       pending: number;
+      search_text: string;
     }[];
     const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
     const dropCached = [
@@ -376,7 +378,11 @@ export class PageApplication {
       }
       this.store.remove(row.rid);
       for (const statement of dropCached) statement.run(row.task_id);
-      changes.deleted.push({ collection: 'tasks', id: row.task_id, before: taskObjectOf(row.server_json) });
+      changes.deleted.push({
+        collection: 'tasks',
+        id: row.task_id,
+        before: taskObjectOf(storedFormOf(row.server_json, row.search_text)),
+      });
     }
   }
 

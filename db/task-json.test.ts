@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { storedTaskJson, taskJsonOf, taskObjectOf } from './task-json';
+import { shareDescription, storedFormOf, storedTaskJson, taskJsonOf, taskObjectOf } from './task-json';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
 
 describe('the stored form of a server copy', () => {
@@ -116,5 +116,93 @@ describe('server copies in the mirror', () => {
     ]);
     expect(storedRows().every((row) => row.startsWith('['))).toBe(true);
     expect(JSON.stringify(mirror.tasks.get(b.task_id as string)?.server)).toBe(JSON.stringify(editedB));
+  });
+});
+
+describe('a description shared with the search text (migration 0017)', () => {
+  const texts = [
+    'Fix the Page when the User signs in twice, then write it all Down',
+    'all lower case words of a description that is long enough',
+    'İstanbul changes length in lower case, so it keeps its copy',
+    'Quote " backslash \\ and ☃ with 🚀 Capitals Here And There',
+    'MOSTLY CAPITALS SAVE NOTHING AT ALL IN THIS DESCRIPTION',
+    'short',
+  ];
+
+  test.each(texts)('reads back as exactly the stored form from the search text (%j)', (description) => {
+    const task = taskJson({ title: 'Title', description });
+    const stored = storedTaskJson(task);
+    const lower = description.toLowerCase();
+    const body = shareDescription(stored, description, lower);
+    const searchText = `title\u001ftsk\u001f\u001f${lower}`;
+    expect(storedFormOf(body, searchText)).toBe(stored);
+    if (body.startsWith('~')) expect(body.length).toBeLessThan(stored.length - 16);
+  });
+
+  test('is left out where it would not pay or cannot be read back', () => {
+    // A length changed by lower case, mostly capitals, too short; a description the copy does not hold.
+    for (const description of [texts[2], texts[4], texts[5]] as string[]) {
+      const stored = storedTaskJson(taskJson({ description }));
+      expect(shareDescription(stored, description, description.toLowerCase())).toBe(stored);
+    }
+    const stored = storedTaskJson(taskJson({ description: texts[0] }));
+    const other = 'not in it at all, not in it';
+    expect(shareDescription(stored, other, other)).toBe(stored);
+  });
+});
+
+describe('server copies sharing their description in the mirror', () => {
+  let handle: TestMirror;
+  let mirror: Mirror;
+  beforeEach(async () => {
+    handle = await openTestMirror();
+    mirror = handle.mirror;
+    mirror.identity.setAccount({ orgId: 'org_test', username: 'ada' });
+  });
+  afterEach(() => handle.cleanup());
+
+  const storedRows = () => {
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+    } finally {
+      db.close();
+    }
+  };
+  const described = (description: string) => taskJson({ description });
+
+  test('hold it once while shown and unedited, and read, export, compare and remove as the JSON the server sent', () => {
+    const tasks = [
+      described('Fix the Page when the User signs in twice'),
+      described('plain lower case words, long enough to share'),
+      described('Edited Later: this one gets a pending change'),
+      described('Deleted Later: this one gets a pending delete'),
+    ];
+    loadTasks(mirror, tasks);
+    expect(storedRows().map((row) => row[0])).toEqual(['~', '~', '~', '~']);
+    for (const task of tasks)
+      expect(JSON.stringify(mirror.tasks.get(task.task_id as string)?.server)).toBe(JSON.stringify(task));
+    expect([...mirror.tasks.exportJson()].sort()).toEqual(tasks.map((t) => JSON.stringify(t)).sort());
+
+    // With a change pending the search text is the edited task's: the copy holds its description again.
+    mirror.tasks.edit(tasks[2]?.task_id as string, { description: 'Something Else' });
+    mirror.tasks.delete(tasks[3]?.task_id as string);
+    expect(storedRows().map((row) => row[0])).toEqual(['~', '~', '[', '[']);
+    for (const task of tasks)
+      expect(JSON.stringify(mirror.tasks.get(task.task_id as string)?.server)).toBe(JSON.stringify(task));
+
+    // The next pass: unchanged tasks are told as unchanged; the one it no longer returns is removed as it was.
+    mirror.passes.begin('tasks');
+    const again = mirror.passes.applyPage({
+      collection: 'tasks',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: '"p1"',
+      nextCursor: null,
+      items: tasks.slice(1).map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
+    });
+    expect(again.unchanged).toBe(3);
+    const removed = mirror.passes.complete('tasks', '', 0);
+    expect(removed.deleted.map((d) => JSON.stringify(d.before))).toEqual([JSON.stringify(tasks[0])]);
   });
 });

@@ -57,3 +57,72 @@ function storedValues(stored: string): unknown[] {
     throw new Error(`a stored task holds ${values.length} values, not the ${TASK_FIELDS.length} fields`);
   return values;
 }
+
+/**
+ * A server copy as task_bodies holds it when the task's search text
+ * (task_search_text) ends with its description in lower case: the stored form
+ * less the description's JSON, which reads back from that text. Told by its
+ * first character, `~`; made and read only here and by migration 0017.
+ */
+export type SharedDescriptionForm = string & { readonly sharedDescription: unique symbol };
+
+/** What task_bodies.server_json holds: a stored form, or one sharing the description with the search text. */
+export type BodyServerJson = StoredTaskJson | SharedDescriptionForm;
+
+const SHARED_MARK = 0x7e; // '~'
+
+/**
+ * The server copy's text for task_bodies when its description can be read
+ * back from the search text: `~`, a header `[offset, length, i, "X", …]` (where
+ * the description's JSON sat, how long the description is, then each run of
+ * characters its lower case changed, by position), and the stored form
+ * without the description's JSON. Only for a description whose lower case
+ * has its length and whose header is shorter than it; else the stored form.
+ * `lower` is `description.toLowerCase()`, the end of the task's search text.
+ */
+export function shareDescription(
+  stored: StoredTaskJson,
+  description: unknown,
+  lower: string,
+): BodyServerJson {
+  if (typeof description !== 'string' || lower.length !== description.length || description.length < 16)
+    return stored;
+  const json = JSON.stringify(description);
+  const offset = stored.indexOf(json);
+  if (offset < 0) return stored;
+  const header: (number | string)[] = [offset, description.length];
+  for (let i = 0; i < description.length;) {
+    if (description.charCodeAt(i) === lower.charCodeAt(i)) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < description.length && description.charCodeAt(end) !== lower.charCodeAt(end)) end++;
+    header.push(i, description.slice(i, end));
+    // A description mostly in capitals saves nothing.
+    if (header.length > 2 + description.length / 4) return stored;
+    i = end;
+  }
+  const headerJson = JSON.stringify(header);
+  if (headerJson.length + 1 >= json.length) return stored;
+  return `~${headerJson}${stored.slice(0, offset)}${stored.slice(offset + json.length)}` as SharedDescriptionForm;
+}
+
+/** The stored form back from task_bodies' text and the task's search text (its row of task_search_text). */
+export function storedFormOf(body: BodyServerJson, searchText: string): StoredTaskJson {
+  if (body.charCodeAt(0) !== SHARED_MARK) return body as StoredTaskJson;
+  // The header holds numbers and the characters lower case changed, never a ']'.
+  const end = body.indexOf(']') + 1;
+  const header = JSON.parse(body.slice(1, end)) as [number, number, ...(number | string)[]];
+  const [offset, length] = header;
+  if (searchText.length < length)
+    throw new Error('a server copy shares its description with a search text that does not hold it');
+  let description = searchText.slice(searchText.length - length);
+  for (let h = 2; h + 1 < header.length; h += 2) {
+    const at = header[h] as number;
+    const run = header[h + 1] as string;
+    description = description.slice(0, at) + run + description.slice(at + run.length);
+  }
+  const rest = body.slice(end);
+  return (rest.slice(0, offset) + JSON.stringify(description) + rest.slice(offset)) as StoredTaskJson;
+}

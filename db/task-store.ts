@@ -10,7 +10,7 @@ import {
   taskColumns,
   type TaskObject,
 } from './task-columns';
-import { type StoredTaskJson, taskJsonOf } from './task-json';
+import { shareDescription, type StoredTaskJson, storedFormOf, taskJsonOf } from './task-json';
 import type { WordIndex } from './word-index';
 
 /** Column order of inserts and updates (TaskColumns, then bookkeeping); the sort keys are virtual (migration 0015). */
@@ -87,10 +87,12 @@ export interface TaskRowState {
 
 /**
  * A row as read, its server copy's JSON text made only when asked for: a
- * page's unchanged tasks are told by comparing stored forms.
+ * page's unchanged tasks are told by comparing stored forms. A copy sharing
+ * its description with the search text is given back in its stored form.
  */
 function readable(row: Omit<StoredTask, 'server_json'> | undefined): StoredTask | undefined {
   if (row === undefined) return undefined;
+  if (row.server_stored !== null) row.server_stored = storedFormOf(row.server_stored, row.search_text);
   let text: string | null | undefined;
   return Object.defineProperty(row, 'server_json', {
     enumerable: true,
@@ -177,9 +179,15 @@ export class TaskStore {
     values[i++] = state.hidden;
     values[i++] = state.server_gone;
     this.version++;
+    // With nothing pending and the task shown, its search text ends with the
+    // server copy's description in lower case: the copy need not hold it too.
+    const body =
+      state.server_stored !== null && state.local_json === null && state.hidden === 0
+        ? shareDescription(state.server_stored, effective.description, columns.search_body)
+        : state.server_stored;
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
-      this.insertBody.run(rid, state.server_stored, state.local_json);
+      this.insertBody.run(rid, body, state.local_json);
       this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
@@ -187,7 +195,7 @@ export class TaskStore {
     }
     values.push(existing.rid);
     this.update.run(values);
-    this.updateBody.run(state.server_stored, state.local_json, existing.rid);
+    this.updateBody.run(body, state.local_json, existing.rid);
     const visibleText = searchTextRow(columns, 0);
     const text = state.hidden === 0 ? visibleText : '';
     if (text !== existing.search_text) this.writeSearchText.run(existing.rid, text);

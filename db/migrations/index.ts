@@ -17,6 +17,7 @@ import * as compactTaskJson from './0013_compact_task_json';
 import * as filingCountIndexes from './0014_filing_count_indexes';
 import * as virtualSortKeys from './0015_virtual_sort_keys';
 import * as commentWatchIndexes from './0016_comment_watch_indexes';
+import * as sharedDescription from './0017_shared_description';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014_filing_count_indexes': filingCountIndexes,
   '0015_virtual_sort_keys': virtualSortKeys,
   '0016_comment_watch_indexes': commentWatchIndexes,
+  '0017_shared_description': sharedDescription,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

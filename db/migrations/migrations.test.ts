@@ -413,6 +413,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.openings.commentWatch({ ...watch, limit: 5 })).toEqual(['tsk_seeded']);
     },
   },
+  {
+    version: '0017_shared_description',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify: verifyEverything,
+  },
 ];
 
 let dir: string;
@@ -552,6 +557,38 @@ describe('migrations', () => {
       expect(indexesOf(after)).toEqual(indexes);
     } finally {
       after.close();
+    }
+  });
+
+  test('0017: a shown, unedited task keeps its description once, in its search text, and reads back the same; others are left as they are', async () => {
+    const file = join(dir, 'shared.db');
+    await migrateFileTo(file, '0016_comment_watch_indexes');
+    const db = new Database(file);
+    seedWithSearchText(db, false, 'bigrams');
+    const described = { ...CONTRACT_TASK, description: 'Carried Over to the Search Text "quoted" ☃' };
+    seedSecondTask(db, 'tsk_compact', JSON.stringify(Object.values(described)));
+    db.prepare('INSERT INTO task_search_text (rid, text) VALUES (2, ?)').run(
+      `contract shaped\u001ftsk_compact\u001f\u001fa\u001fb\u001f\u001f${described.description.toLowerCase()}`,
+    );
+    db.close();
+    await migrateFileTo(file, '0017_shared_description');
+    const after = new Database(file, { readonly: true });
+    const stored = after
+      .prepare('SELECT server_json FROM task_bodies ORDER BY rid')
+      .pluck()
+      .all() as string[];
+    after.close();
+    // The seeded task has an edit pending (its search text is the edited task's): left as it was.
+    expect(stored[0]).toBe(JSON.stringify(TASK_JSON));
+    expect(stored[1]?.startsWith('~')).toBe(true);
+    expect(stored[1]).not.toContain('Search Text');
+    const mirror = await openMirror(file);
+    try {
+      expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(
+        JSON.stringify({ ...described, task_id: 'tsk_compact' }),
+      );
+    } finally {
+      mirror.close();
     }
   });
 
