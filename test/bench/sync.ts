@@ -21,7 +21,9 @@
 // process is the client alone: main thread, pull worker and SQLite caches
 // together, run as the app runs them (`--client-code built`, the default: this
 // file built and run by node, see built-bench.ts; `source`: through tsx, ~60 MB
-// more); the emulator, the warm-up walk and the floors run in processes of
+// more); the emulator, the warm-up (the list walked, then a throwaway first
+// sync: the emulator caches each query's pages, so the chains' pages come
+// as warm as the floor's, sync-warm.ts) and the floors run in processes of
 // their own. The last stdout line is one JSON object of figures.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -184,6 +186,24 @@ try {
   ).body.json()) as { org_id: string };
   const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
   await walkInChild({ base_url: info.base_url, token: warmToken, paths: [], list, revalidate: false });
+  // And the engine's own queries (the chains' filtered lists): a throwaway first sync, in a child too.
+  const warmer = spawn(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    [join(root, 'test', 'bench', 'sync-warm.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  warmer.stdin.end(
+    JSON.stringify({
+      base_url: info.base_url,
+      token: await freshToken('bench warm-up engine'),
+      max_chains: maxChains,
+    }),
+  );
+  const [warmLine] = (await once(createInterface({ input: warmer.stdout }), 'line')) as [string];
+  await once(warmer, 'exit');
+  log(`warm-up: the list walked, and a throwaway first sync ${warmLine}`);
 
   await control('POST', '/faults', { kind: 'latency', ms: latencyMs });
 
