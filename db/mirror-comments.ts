@@ -15,6 +15,11 @@ export interface CommentView extends TaskObject {
   replies?: CommentView[];
   /** Set while one of its changes waits in the outbox (the strongest state of them). */
   pending?: OutboxState;
+  /**
+   * A delete of it the service refused or held waits for the person (retry or
+   * drop it in the inspector): meanwhile it is neither edited nor deleted again.
+   */
+  delete_waiting?: true;
 }
 
 export class MirrorComments {
@@ -174,7 +179,10 @@ function applyOp(threads: CommentView[], op: OutboxOp): void {
     // the person retries or drops it; one still waiting to be sent hides it.
     if (op.state === 'queued' || op.state === 'in_flight' || op.state === 'done') {
       found.siblings.splice(found.index, 1);
-    } else mark(found.node, op.state);
+      return;
+    }
+    mark(found.node, op.state);
+    found.node.delete_waiting = true;
     return;
   }
   if ('content' in op.patch) found.node.content = op.patch.content;

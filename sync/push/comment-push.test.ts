@@ -290,7 +290,7 @@ describe('editing and deleting my comments', () => {
     ]);
     expect(eventsOf(f, 'push-failed')).toMatchObject([{ entityId: second, error: { status: 403 } }]);
     expect(f.mirror.comments.threads(taskId)).toMatchObject([
-      { comment_id: second, content: 'grace’s second', pending: 'failed' },
+      { comment_id: second, content: 'grace’s second', pending: 'failed', delete_waiting: true },
     ]);
   });
 });

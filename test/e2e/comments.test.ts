@@ -3,7 +3,8 @@
 // each and in order when the network returns, and keep their place; text that
 // looks like HTML stays text; @ completes a member's username by keyboard;
 // the server's 403 on another's comment is a refused change, kept; an
-// organization owner is offered Delete on others' comments, a member is not.
+// organization owner is offered Delete on others' comments, a member is not
+// (and a member's delete of another's, refused, keeps the comment on screen).
 // Screenshots of the editor with comments, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -356,6 +357,23 @@ describe('comments written offline', () => {
     await owners.first().scrollIntoViewIfNeeded();
     await screenshot(page, 'comments-as-member');
     await inDark(page, 'comments-as-member');
+
+    // Asked anyway (a stale screen, say), the service refuses the member's delete: the comment stays, said so.
+    const target = (await owners.first().getAttribute('data-comment-id')) ?? '';
+    await invokeInPage(page, 'comment:delete', { comment_id: target });
+    const refused = editor.locator(`li.comment[data-comment-id="${target}"]`);
+    await refused
+      .locator('[data-comment-pending="failed"]')
+      .filter({ hasText: 'Not deleted' })
+      .waitFor({ timeout: 20_000 });
+    await refused.getByRole('button', { name: 'See pending changes' }).waitFor();
+    await expect(
+      refused.locator(':scope > .comment-actions').getByRole('button', { name: 'Delete' }).count(),
+    ).resolves.toBe(0);
+    expect((await serverThreads(taskId)).some((c) => c.comment_id === target)).toBe(true);
+    await refused.scrollIntoViewIfNeeded();
+    await screenshot(page, 'comment-delete-refused');
+    await inDark(page, 'comment-delete-refused');
   });
 
   test('the page reported no errors', () => {

@@ -41,6 +41,12 @@ const PENDING_WORDS: Record<string, { label: string; hint: string; mark: string 
   },
 };
 
+const DELETE_REFUSED_WORDS = {
+  label: 'Not deleted',
+  hint: 'The server refused to delete this comment: see pending changes to retry or drop the delete.',
+  mark: 'failed',
+};
+
 function pendingOf(comment: Comment): string | null {
   return typeof comment.pending === 'string' && comment.pending !== 'done' ? comment.pending : null;
 }
@@ -136,7 +142,14 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
   const [mode, setMode] = useState<'read' | 'reply' | 'edit' | 'delete'>('read');
   const text = comment.content ?? comment.comment ?? '';
   const pending = pendingOf(comment);
-  const words = pending === null ? null : (PENDING_WORDS[pending] ?? PENDING_WORDS.queued);
+  // A delete the service refused keeps the comment on screen, said as such; it waits in pending changes.
+  const deleteWaiting = comment.delete_waiting === true;
+  const words =
+    pending === null
+      ? null
+      : deleteWaiting
+        ? DELETE_REFUSED_WORDS
+        : (PENDING_WORDS[pending] ?? PENDING_WORDS.queued);
   // A comment not yet on the server is the person's own; the service names the author of the others.
   const mine =
     comment.comment_id.startsWith('local-') || (context.me !== null && comment.created_by === context.me);
@@ -196,12 +209,12 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
           >
             Reply
           </button>
-          {mine ? (
+          {mine && !deleteWaiting ? (
             <button type="button" className="link-button" onClick={() => setMode('edit')}>
               Edit
             </button>
           ) : null}
-          {mine || context.deletesAny ? (
+          {(mine || context.deletesAny) && !deleteWaiting ? (
             <button type="button" className="link-button danger-link" onClick={() => setMode('delete')}>
               Delete
             </button>
