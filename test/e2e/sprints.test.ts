@@ -150,6 +150,14 @@ describe('a sprint planned offline', () => {
       .locator('.sprint-facts')
       .getByText(/– set when sent$/)
       .waitFor();
+    // Not on the server yet: completing waits for it, and an edit opens on the weeks it was made with.
+    await expect(view.getByRole('button', { name: 'Complete sprint' }).isDisabled()).resolves.toBe(true);
+    await view.getByRole('button', { name: 'Edit sprint' }).click();
+    const editing = page.getByTestId('sprint-form');
+    await expect(editing.getByRole('radio', { name: 'Lasts' }).isChecked()).resolves.toBe(true);
+    await expect(editing.getByLabel('Length in weeks').inputValue()).resolves.toBe('3');
+    await editing.getByRole('button', { name: 'Cancel' }).click();
+    await editing.waitFor({ state: 'detached' });
 
     // 1. A list row dragged onto the sprint in the sidebar.
     await page.getByRole('button', { name: 'All tasks' }).click();

@@ -3,7 +3,7 @@
 // what changed.
 import { describe, expect, test } from 'vitest';
 import type { SprintSummary } from '../../../main/ipc/screen-schemas';
-import { createFields, draftOf, editPatch, type SprintDraft, sprintMark } from './sprint-draft';
+import { createFields, draftOf, editPatch, type SprintDraft, sprintMark, weeksLocked } from './sprint-draft';
 
 const SPRINT: SprintSummary = {
   sprint_id: 'spr_1',
@@ -82,6 +82,38 @@ describe('an edit', () => {
       ok: true,
       fields: { start_date: '2027-03-08', duration_weeks: 2 },
     });
+  });
+});
+
+describe('an edit of a sprint not on the server yet (folded into its create)', () => {
+  const byWeeks: SprintSummary = { ...SPRINT, sprint_id: 'local-1', end_date: '', duration_label: null };
+  const byEnd: SprintSummary = { ...SPRINT, sprint_id: 'local-2' };
+
+  test('made with weeks, it opens on its weeks, and a rename sends the name alone', () => {
+    const draft = draftOf(byWeeks, '2027-03-01', 3);
+    expect(draft).toMatchObject({ length: 'weeks', weeks: '3' });
+    expect(editPatch({ ...draft, name: 'Sprint 12b' }, byWeeks, 3)).toEqual({
+      ok: true,
+      fields: { name: 'Sprint 12b' },
+    });
+  });
+
+  test('made with weeks and given an end date, the weeks are dropped so the create never carries both', () => {
+    const draft = { ...draftOf(byWeeks, '2027-03-01', 3), length: 'end' as const, endDate: '2027-03-21' };
+    expect(editPatch(draft, byWeeks, 3)).toEqual({
+      ok: true,
+      fields: { end_date: '2027-03-21', duration_weeks: null },
+    });
+  });
+
+  test('made with an end date, it keeps it: a length in weeks is refused beside the field', () => {
+    const draft = { ...draftOf(byEnd, '2027-03-01'), length: 'weeks' as const, weeks: '3' };
+    const result = editPatch(draft, byEnd);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.field).toBe('weeks');
+    expect(weeksLocked(byEnd)).toBe(true);
+    expect(weeksLocked(byWeeks)).toBe(false);
+    expect(weeksLocked(SPRINT)).toBe(false);
   });
 });
 

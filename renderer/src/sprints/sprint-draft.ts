@@ -40,8 +40,30 @@ function wholeWeeks(start: string, end: string): number | null {
   return days >= 7 && days % 7 === 0 && days / 7 <= WEEKS_MAX ? days / 7 : null;
 }
 
+/**
+ * A sprint not on the server yet (its temporary `local-…` id, ipc-collections): an edit folds into
+ * its waiting create, whose body takes no status and never both an end date and weeks.
+ */
+export function isUnsent(sprint: SprintSummary): boolean {
+  return sprint.sprint_id.startsWith('local-');
+}
+
+/** The length in weeks it has now: from its dates, or the waiting create's (no end date before the server sets it). */
+function weeksNow(sprint: SprintSummary, waitingWeeks: number | null): number | null {
+  return sprint.end_date === '' ? waitingWeeks : wholeWeeks(sprint.start_date, sprint.end_date);
+}
+
+/** An unsent sprint created with an end date keeps that choice (its create cannot drop the date). */
+export function weeksLocked(sprint: SprintSummary): boolean {
+  return isUnsent(sprint) && sprint.end_date !== '';
+}
+
 /** The form's first values: two weeks from today for a new sprint, the sprint's own for an edit. */
-export function draftOf(sprint: SprintSummary | null, today: string): SprintDraft {
+export function draftOf(
+  sprint: SprintSummary | null,
+  today: string,
+  waitingWeeks: number | null = null,
+): SprintDraft {
   if (sprint === null)
     return {
       name: '',
@@ -55,9 +77,9 @@ export function draftOf(sprint: SprintSummary | null, today: string): SprintDraf
   return {
     name: sprint.name,
     startDate: sprint.start_date,
-    length: 'end',
+    length: sprint.end_date === '' ? 'weeks' : 'end',
     endDate: sprint.end_date,
-    weeks: String(wholeWeeks(sprint.start_date, sprint.end_date) ?? 2),
+    weeks: String(weeksNow(sprint, waitingWeeks) ?? 2),
     goal: sprint.goal ?? '',
     description: sprint.description ?? '',
   };
@@ -112,7 +134,11 @@ export function createFields(draft: SprintDraft): DraftResult {
 }
 
 /** A merge-patch of what the person changed (empty when nothing); a length in weeks replaces the end date. */
-export function editPatch(draft: SprintDraft, sprint: SprintSummary): DraftResult {
+export function editPatch(
+  draft: SprintDraft,
+  sprint: SprintSummary,
+  waitingWeeks: number | null = null,
+): DraftResult {
   const refused = refusal(draft);
   if (refused !== null) return refused;
   const fields: Record<string, string | number | null> = {};
@@ -121,10 +147,14 @@ export function editPatch(draft: SprintDraft, sprint: SprintSummary): DraftResul
   if (draft.startDate !== sprint.start_date) fields.start_date = draft.startDate;
   if (draft.length === 'end') {
     if (draft.endDate !== sprint.end_date) fields.end_date = draft.endDate;
-  } else if (
-    Number(draft.weeks) !== wholeWeeks(sprint.start_date, sprint.end_date) ||
-    'start_date' in fields
-  ) {
+    // Folded into a create made with weeks: the weeks go, or the create would carry both (422).
+    if (isUnsent(sprint) && sprint.end_date === '') fields.duration_weeks = null;
+  } else if (weeksLocked(sprint)) {
+    return problem(
+      'weeks',
+      'This sprint keeps its end date until the server has it; change the end date instead.',
+    );
+  } else if (Number(draft.weeks) !== weeksNow(sprint, waitingWeeks) || 'start_date' in fields) {
     fields.duration_weeks = Number(draft.weeks);
   }
   const goal = textOrNull(draft.goal);

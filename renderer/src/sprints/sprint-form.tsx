@@ -17,6 +17,7 @@ import {
   SPRINT_NAME_MAX,
   type SprintDraft,
   WEEKS_MAX,
+  weeksLocked,
 } from './sprint-draft';
 import './sprints.css';
 
@@ -37,7 +38,9 @@ function refusedField(message: string): DraftField {
 }
 
 export type SprintFormTarget =
-  { mode: 'create'; teamId: string; teamName: string } | { mode: 'edit'; sprint: SprintSummary };
+  | { mode: 'create'; teamId: string; teamName: string }
+  /** `waitingWeeks`: the length its waiting create carries (see sprint-draft's weeksNow). */
+  | { mode: 'edit'; sprint: SprintSummary; waitingWeeks: number | null };
 
 export function SprintFormDialog({
   target,
@@ -49,7 +52,9 @@ export function SprintFormDialog({
   returnFocus?: RefObject<HTMLElement | null>;
 }) {
   const [draft, setDraft] = useState<SprintDraft>(() =>
-    draftOf(target.mode === 'edit' ? target.sprint : null, localDay()),
+    target.mode === 'edit'
+      ? draftOf(target.sprint, localDay(), target.waitingWeeks)
+      : draftOf(null, localDay()),
   );
   const [problem, setProblem] = useState<{ field: DraftField; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,12 +64,14 @@ export function SprintFormDialog({
     setDraft((old) => ({ ...old, ...change }));
     setProblem(null);
   };
+  const lockedWeeks = target.mode === 'edit' && weeksLocked(target.sprint);
   const title = target.mode === 'create' ? `New sprint in ${target.teamName}` : `Edit ${target.sprint.name}`;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    const result = target.mode === 'create' ? createFields(draft) : editPatch(draft, target.sprint);
+    const result =
+      target.mode === 'create' ? createFields(draft) : editPatch(draft, target.sprint, target.waitingWeeks);
     if (!result.ok) {
       setProblem({ field: result.field, message: result.message });
       return;
@@ -156,6 +163,8 @@ export function SprintFormDialog({
                 type="radio"
                 name={`${base}-length`}
                 checked={draft.length === 'weeks'}
+                disabled={lockedWeeks}
+                {...(lockedWeeks ? { 'aria-describedby': `${base}-locked` } : {})}
                 onChange={() => set({ length: 'weeks' })}
               />
               Lasts
@@ -175,6 +184,11 @@ export function SprintFormDialog({
             <span aria-hidden="true">weeks</span>
           </div>
           {fieldProblem('weeks')}
+          {lockedWeeks ? (
+            <small className="hint" id={`${base}-locked`}>
+              Not sent yet with an end date: its length in weeks can be set once the server has it.
+            </small>
+          ) : null}
           <div className="sprint-length-choice">
             <label>
               <input

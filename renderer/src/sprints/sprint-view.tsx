@@ -14,7 +14,7 @@ import { ModalDialog } from '../ui/modal-dialog';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from './progress-meter';
-import { sprintMark } from './sprint-draft';
+import { isUnsent, sprintMark } from './sprint-draft';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
@@ -74,6 +74,8 @@ function useFollowRemap(sprintId: string): void {
 function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number }) {
   const [asking, setAsking] = useState(false);
   const completed = sprint.status === 'completed';
+  // Its waiting create takes no status: completing waits until the server has the sprint.
+  const unsent = isUnsent(sprint);
   const setStatus = async (status: 'completed' | 'active') => {
     setAsking(false);
     try {
@@ -93,7 +95,13 @@ function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number 
     );
   return (
     <>
-      <button type="button" className="button" onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="button"
+        disabled={unsent}
+        title={unsent ? 'It can be completed once the server has it.' : undefined}
+        onClick={() => setAsking(true)}
+      >
         Complete sprint
       </button>
       {asking ? (
@@ -163,7 +171,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
         </div>
         {editing ? (
           <SprintFormDialog
-            target={{ mode: 'edit', sprint }}
+            target={{ mode: 'edit', sprint, waitingWeeks: waitingWeeks(waiting) }}
             onClose={() => setEditing(false)}
             returnFocus={editButton}
           />
