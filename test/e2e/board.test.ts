@@ -22,11 +22,12 @@ async function api(
   method: string,
   path: string,
   body?: unknown,
+  token = emulator.tokens.live,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(new URL(path, emulator.baseUrl), {
     method,
     headers: {
-      authorization: `Bearer ${emulator.tokens.live}`,
+      authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -65,6 +66,15 @@ async function cardTitles(name: string): Promise<string[]> {
 
 async function columnNames(): Promise<string[]> {
   return app.page.locator('section.board-column .column-name').allTextContents();
+}
+
+/** Whether most of a column is inside the board's scrolling box. */
+async function inView(name: string): Promise<boolean> {
+  const board = await app.page.locator('.board-columns').boundingBox();
+  const box = await column(name).boundingBox();
+  if (board === null || box === null) return false;
+  const middle = box.x + box.width / 2;
+  return middle >= board.x && middle <= board.x + board.width;
 }
 
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -150,6 +160,31 @@ beforeAll(async () => {
 });
 
 afterAll(() => session?.close());
+
+describe('the columns', () => {
+  test('every section the server has in the scope is a column, and those scrolled out of view are said and reached', async () => {
+    const { page } = app;
+    const onServer = (await serverSections()).map((s) => s.name);
+    expect(await columnNames()).toEqual(onServer);
+    await page
+      .locator('.list-count')
+      .filter({ hasText: `${onServer.length} sections` })
+      .waitFor();
+    // The row is wider than the window: the columns past its right edge are counted and named there.
+    const right = page.getByRole('button', { name: 'Show 2 sections to the right' });
+    await expect(right.getAttribute('title')).resolves.toBe('Todo, Doing');
+    await expect(page.getByRole('button', { name: /to the left/ }).count()).resolves.toBe(0);
+    await right.click();
+    const left = page.getByRole('button', { name: `Show ${onServer.length - 3} sections to the left` });
+    await left.waitFor();
+    await expect(left.getAttribute('title')).resolves.toBe(onServer.slice(0, -3).join(', '));
+    await expect(page.getByRole('button', { name: /to the right/ }).count()).resolves.toBe(0);
+    expect(await inView('Doing')).toBe(true);
+    expect(await inView(onServer[0] ?? '')).toBe(false);
+    await left.click();
+    await until(() => inView(onServer[0] ?? ''), 'the first column back in view');
+  });
+});
 
 describe('cards on the board', () => {
   test('dragged by mouse to a place in another section and reordered there; the server ends with that order', async () => {
@@ -322,6 +357,59 @@ describe('sections on the board', () => {
     );
     await allSynced();
     expect((await serverSections()).map((s) => s.name)).toEqual(await columnNames());
+  });
+
+  test('a name a peer took while we were offline: the column says so and Rename and retry lands ours', async () => {
+    const { page } = app;
+    const createsBefore = emulator.control.creates().sections;
+    proxy.goOffline();
+    await page.getByRole('button', { name: '+ Add section' }).click();
+    await page.getByLabel('New section name').fill('Next week');
+    await page.getByLabel('New section name').press('Enter');
+    await column('Next week').locator('.column-header [data-sync-mark="pending"]').waitFor();
+    const peers = await api(
+      'POST',
+      '/v1/sections',
+      { org_id: emulator.orgId, scope_type: 'project', scope_id: project.project_id, name: 'Next week' },
+      emulator.tokens.peer,
+    );
+    expect(peers.status).toBe(201);
+
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const ours = page
+      .locator('section.board-column')
+      .filter({ has: page.locator('.column-header [data-sync-mark="failed"]') });
+    const refusal = ours.getByTestId('section-refusal');
+    await refusal.getByText('This section was not created.').waitFor({ timeout: 20_000 });
+    await refusal.getByText(/A section named 'Next week' already exists in this project/).waitFor();
+    // The peer's section arrives beside ours.
+    await until(
+      async () => (await columnNames()).filter((n) => n === 'Next week').length === 2,
+      "the peer's section on the board",
+    );
+
+    // The taken name again is refused in place, without a round trip.
+    const fix = refusal.getByRole('form', { name: 'Rename and retry' });
+    await fix.getByRole('button', { name: 'Rename and retry' }).click();
+    await fix.getByText('There is already a section called “Next week” here.').waitFor();
+    await fix.getByLabel('New name').fill('Next week (ada)');
+    await ours.scrollIntoViewIfNeeded();
+    await screenshot(page, 'board-section-name-taken');
+    await app.page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'board-section-name-taken-dark');
+    await app.page.emulateMedia({ colorScheme: 'light' });
+    await fix.getByRole('button', { name: 'Rename and retry' }).click();
+
+    await allSynced();
+    const after = (await serverSections()).map((s) => s.name);
+    expect(after.filter((n) => n === 'Next week')).toHaveLength(1);
+    expect(after.filter((n) => n === 'Next week (ada)')).toHaveLength(1);
+    expect(emulator.control.creates().sections).toBe(createsBefore + 2);
+    await column('Next week (ada)').waitFor();
+    await column('Next week (ada)').locator('[data-sync-mark]').waitFor({ state: 'detached' });
+    await expect(page.getByTestId('section-refusal').count()).resolves.toBe(0);
+    expect(await columnNames()).toEqual(after);
   });
 
   test('the page reported no errors', () => {

@@ -13,19 +13,30 @@ import { announce, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { BoardCard, type CardStep } from './board-card';
+import { useColumnsOutOfView } from './columns-out-of-view';
 import { inBoardOrder, placeAt, POSITION_STEP } from './board-order';
 import { SectionAdder } from './section-adder';
 import { SectionHeader } from './section-header';
+import { SectionRefusal, useSectionRefusals } from './section-refusal';
 import { deleteSectionWords, movedWords } from './section-words';
 import './board.css';
 
 /** What a card move changes of a task; shown at once, before the mirror answers. */
 type CardPatch = { section_id?: string; position: number };
 
+/**
+ * A card move shown before the mirror holds it. `settledAt`: the number of loads asked for when its
+ * edit was answered (null while in flight); a load asked for after that reads the mirror with the edit
+ * in it, and from then on the mirror says where the card is.
+ */
+type LocalMove = { patch: CardPatch; settledAt: number | null };
+
 export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', values: readonly string[]) {
   const [rows, setRows] = useState<TaskRow[] | null>(null);
   const [truncated, setTruncated] = useState(false);
   const [loads, setLoads] = useState(0);
+  const asked = useRef(0);
+  const moves = useRef(new Map<string, LocalMove>());
   const key = values.join('\u0000');
   useEffect(() => {
     const ids = key === '' ? [] : key.split('\u0000');
@@ -35,12 +46,25 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
         setRows([]);
         return;
       }
+      asked.current += 1;
+      const number = asked.current;
       invoke('tasks:filed', { field, values: ids })
         .then((found) => {
-          if (!cancelled) {
-            setRows(found.rows);
-            setTruncated(found.truncated);
+          if (cancelled) return;
+          // An answer read before a move reached the mirror would put the card back for a moment
+          // (and a keyboard move made then would start from the old place): the move stays shown.
+          for (const [taskId, move] of moves.current) {
+            if (move.settledAt !== null && number > move.settledAt) moves.current.delete(taskId);
           }
+          setRows(
+            found.rows.map((row) => {
+              const move = moves.current.get(row.task_id);
+              return move === undefined
+                ? row
+                : { ...row, ...move.patch, sync_mark: row.sync_mark ?? 'pending' };
+            }),
+          );
+          setTruncated(found.truncated);
         })
         .catch((error: unknown) => {
           if (!cancelled) showProblem(error, 'Loading tasks');
@@ -61,9 +85,10 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
       if (timer !== null) clearTimeout(timer);
     };
   }, [field, key, loads]);
-  /** Shows edits before the mirror's answer (the next load replaces them with what it holds). */
+  /** Shows edits before the mirror's answer, until a load asked for after `settle` of each. */
   const patchLocally = (patches: readonly { taskId: string; patch: CardPatch }[]) => {
     const byId = new Map(patches.map((p) => [p.taskId, p.patch]));
+    for (const [taskId, patch] of byId) moves.current.set(taskId, { patch, settledAt: null });
     setRows((current) =>
       current === null
         ? current
@@ -73,8 +98,14 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
           }),
     );
   };
+  /** The edit of a moved card was answered (saved or refused): the next load shows what the mirror holds. */
+  const settle = (taskId: string, patch: CardPatch) => {
+    // A later move of the same card waits for its own edit.
+    const move = moves.current.get(taskId);
+    if (move?.patch === patch && move.settledAt === null) move.settledAt = asked.current;
+  };
   const reload = () => setLoads((n) => n + 1);
-  return { rows, truncated, patchLocally, reload };
+  return { rows, truncated, patchLocally, settle, reload };
 }
 
 type BoardSection = Workspace['sections'][number];
@@ -101,10 +132,12 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const [deleting, setDeleting] = useState<{ section: BoardSection; tasks: number } | null>(null);
   const focusAfter = useRef<FocusAfter>(null);
   const boardRef = useRef<HTMLDivElement>(null);
+  const outOfView = useColumnsOutOfView(boardRef);
   const sections = (workspace?.sections ?? []).filter(
     (section) => section.scope_type === scopeType && section.scope_id === scopeId,
   );
-  const { rows, truncated, patchLocally, reload } = useFiledTasks(
+  const refusals = useSectionRefusals(sections.some((section) => section.pending === 'failed'));
+  const { rows, truncated, patchLocally, settle, reload } = useFiledTasks(
     'section_id',
     sections.map((section) => section.section_id),
   );
@@ -162,10 +195,15 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     patchLocally(patches);
     announce(movedWords(row.title, to.section.name, at, others + 1));
     try {
-      for (const { taskId: id, patch } of patches) await invoke('task:edit', { task_id: id, patch });
+      for (const { taskId: id, patch } of patches) {
+        await invoke('task:edit', { task_id: id, patch });
+        settle(id, patch);
+      }
     } catch (error) {
       showProblem(error, 'Moving the task');
       reload();
+    } finally {
+      for (const { taskId: id, patch } of patches) settle(id, patch);
     }
   };
 
@@ -313,10 +351,20 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
           <span className="list-count">
             {sections.length} sections{truncated ? ' · showing the first 2 000 tasks' : ''}
           </span>
+          <ScrollButton
+            side="left"
+            names={outOfView.left}
+            onClick={() => scrollBoard(boardRef.current, -1)}
+          />
+          <ScrollButton
+            side="right"
+            names={outOfView.right}
+            onClick={() => scrollBoard(boardRef.current, 1)}
+          />
         </div>
       </header>
       <div
-        className="board-columns"
+        className={`board-columns${outOfView.left.length > 0 ? ' more-left' : ''}${outOfView.right.length > 0 ? ' more-right' : ''}`}
         ref={boardRef}
         onPointerDown={() => {
           focusAfter.current = null;
@@ -336,6 +384,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
               key={section.section_id}
               className={`board-column${marks}`}
               data-section-id={section.section_id}
+              data-column-name={section.name}
               aria-label={`${section.name}, ${cards.length} tasks`}
               onDragOver={(event) => onColumnDragOver(event, index, cards.length)}
               onDragLeave={(event) => {
@@ -365,6 +414,13 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
                 onDragStart={() => setDragging({ kind: 'section', sectionId: section.section_id })}
                 onDragEnd={endDrag}
               />
+              {section.pending === 'failed' ? (
+                <SectionRefusal
+                  changes={refusals.get(section.section_id) ?? []}
+                  sectionName={section.name}
+                  otherNames={sections.filter((s) => s !== section).map((s) => s.name)}
+                />
+              ) : null}
               <ul className="cards" aria-label={`Tasks in ${section.name}`}>
                 {rows === null ? <li className="muted">Loading…</li> : null}
                 {cards.map((row, cardIndex) => (
@@ -426,6 +482,37 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
         </ModalDialog>
       ) : null}
     </section>
+  );
+}
+
+/** Scrolls the board by most of its width, keeping a column's edge in view as the place one came from. */
+function scrollBoard(board: HTMLElement | null, direction: -1 | 1): void {
+  if (board === null) return;
+  board.scrollBy({ left: direction * Math.max(board.clientWidth - 80, 120) });
+}
+
+/** "‹ 3 more": columns out of view on one side, named in its tooltip; a press scrolls to them. */
+function ScrollButton({
+  side,
+  names,
+  onClick,
+}: {
+  side: 'left' | 'right';
+  names: readonly string[];
+  onClick: () => void;
+}) {
+  if (names.length === 0) return null;
+  const count = names.length;
+  return (
+    <button
+      type="button"
+      className={`button board-scroll ${side}`}
+      aria-label={`Show ${count} ${count === 1 ? 'section' : 'sections'} to the ${side}`}
+      title={names.join(', ')}
+      onClick={onClick}
+    >
+      {side === 'left' ? `‹ ${count} more` : `${count} more ›`}
+    </button>
   );
 }
 
