@@ -134,3 +134,31 @@ describe('the tags in use', () => {
     expect(await mirror.tasks.tagsInUse()).toEqual(['backend', 'alpha', 'ux', 'Zeta', 'émigré']);
   });
 });
+
+describe("a milestone's tasks and progress (migration 0018)", () => {
+  test('are found by walking tasks_by_milestone, never every task', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', milestone_id: 'mst_1' }),
+      taskJson({ task_id: 'tsk_2', milestone_id: 'mst_1', status: 'completed' }),
+      taskJson({ task_id: 'tsk_3' }),
+    ]);
+    expect((await mirror.tasks.filed('milestone_id', ['mst_1'], 10)).tasks.map((t) => t.task_id)).toEqual([
+      'tsk_1',
+      'tsk_2',
+    ]);
+    // tasks:filed's statement as db/task-filing.ts builds it, and the progress count of db/mirror-collections.ts.
+    const filed = `SELECT task_id, title FROM tasks WHERE hidden = 0 AND milestone_id IN ('mst_1', 'mst_2')
+        ORDER BY position IS NULL, position, k_title, task_id LIMIT 2001`;
+    expect(plan(file, filed)).toMatch(/^SEARCH tasks USING INDEX tasks_by_milestone \(milestone_id=\?\)/);
+    const progress = `SELECT milestone_id AS id, count(*) AS total, sum(status = 'completed') AS completed FROM tasks
+        WHERE hidden = 0 AND milestone_id IN (SELECT milestone_id FROM milestones WHERE project_id = 'prj_1')
+        GROUP BY milestone_id`;
+    expect(plan(file, progress)).toMatch(
+      /SEARCH tasks USING COVERING INDEX tasks_by_milestone \(milestone_id=\?\)/,
+    );
+    expect(readsTaskRows(file, progress)).toBe(false);
+  });
+});

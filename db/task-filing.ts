@@ -1,11 +1,11 @@
 // Reads beside the task list that the board and the sprint view make: the
-// tasks filed in some sections, sprints or goals, and the tags in use.
+// tasks filed in some sections, sprints, goals or milestones, and the tags in use.
 import type { Database } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { MirrorDatabase } from './schema';
 
-/** What a board or sprint view groups its tasks by. */
-export type FilingField = 'section_id' | 'sprint_id' | 'goal_id';
+/** What a board, sprint, goal or milestones view groups its tasks by. */
+export type FilingField = 'section_id' | 'sprint_id' | 'goal_id' | 'milestone_id';
 
 export interface FiledTask {
   task_id: string;

@@ -18,6 +18,7 @@ import * as filingCountIndexes from './0014_filing_count_indexes';
 import * as virtualSortKeys from './0015_virtual_sort_keys';
 import * as commentWatchIndexes from './0016_comment_watch_indexes';
 import * as sharedDescription from './0017_shared_description';
+import * as milestoneFilingIndex from './0018_milestone_filing_index';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -38,6 +39,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_virtual_sort_keys': virtualSortKeys,
   '0016_comment_watch_indexes': commentWatchIndexes,
   '0017_shared_description': sharedDescription,
+  '0018_milestone_filing_index': milestoneFilingIndex,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

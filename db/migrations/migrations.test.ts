@@ -19,7 +19,7 @@ import { LATEST_MIGRATION, MIGRATIONS } from './index';
 interface UpgradeCase {
   version: string;
   seed(db: Database.Database): void;
-  verify(mirror: Mirror): void;
+  verify(mirror: Mirror): void | Promise<void>;
 }
 
 const TASK_JSON = {
@@ -418,6 +418,19 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false, 'bigrams'),
     verify: verifyEverything,
   },
+  {
+    version: '0018_milestone_filing_index',
+    seed(db) {
+      seedWithSearchText(db, false, 'bigrams');
+      db.prepare("UPDATE tasks SET milestone_id = 'mst_1' WHERE rid = 1").run();
+    },
+    async verify(mirror) {
+      verifyEverything(mirror);
+      // Found through tasks_by_milestone, made on the file that was there.
+      const filed = await mirror.tasks.filed('milestone_id', ['mst_1'], 10);
+      expect(filed.tasks.map((t) => t.task_id)).toEqual(['tsk_seeded']);
+    },
+  },
 ];
 
 let dir: string;
@@ -461,14 +474,14 @@ describe('migrations', () => {
       db.close();
       const mirror = await openMirror(file);
       try {
-        c.verify(mirror);
+        await c.verify(mirror);
       } finally {
         mirror.close();
       }
       // Opening again runs nothing twice.
       const again = await openMirror(file);
       try {
-        c.verify(again);
+        await c.verify(again);
       } finally {
         again.close();
       }

@@ -124,6 +124,37 @@ describe('milestones:list', () => {
     expect(await shown()).toBe(target.tasks_total);
   });
 
+  test("a milestone's tasks are listed by tasks:filed, under a milestone still waiting to be sent too", async () => {
+    const { projectId } = await busiestProject();
+    const [served] = await value('milestones:list', { project_id: projectId });
+    if (!served || served.tasks_total === 0)
+      throw new Error('no milestone with tasks in the busiest project');
+    const listed = await value('tasks:filed', { field: 'milestone_id', values: [served.milestone_id] });
+    expect(listed.rows.map((row) => row.task_id).sort()).toEqual(
+      emulator.control
+        .tasks()
+        .filter((t) => mirror.tasks.get(t.task_id)?.task.milestone_id === served.milestone_id)
+        .map((t) => t.task_id)
+        .sort(),
+    );
+    expect(listed.rows).toHaveLength(served.tasks_total);
+
+    // Offline: a milestone created here and a task filed under its temporary id.
+    const { id } = mirror.milestones.create({ name: 'Waiting' }, projectId);
+    const task = emulator.control
+      .tasks()
+      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
+    if (!task) throw new Error('no unfiled task of the project');
+    await value('task:edit', { task_id: task.task_id, patch: { milestone_id: id } });
+    const waiting = await value('tasks:filed', { field: 'milestone_id', values: [id] });
+    expect(waiting.rows.map((row) => [row.task_id, row.title, row.sync_mark])).toEqual([
+      [task.task_id, task.title, 'pending'],
+    ]);
+    // Unfiled from there (task:edit milestone_id null), it is listed no more.
+    await value('task:edit', { task_id: task.task_id, patch: { milestone_id: null } });
+    expect((await value('tasks:filed', { field: 'milestone_id', values: [id] })).rows).toEqual([]);
+  });
+
   test('a project without milestones answers an empty list; a bad input is refused', async () => {
     expect(await value('milestones:list', { project_id: 'prj_none' })).toEqual([]);
     const refused = await call('milestones:list', { project_id: '' });

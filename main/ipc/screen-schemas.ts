@@ -189,12 +189,12 @@ export const taskCountSchema = z.object({
 export type TaskCount = z.infer<typeof taskCountSchema>;
 
 /**
- * The tasks filed in some sections, sprints or goals (the board, the sprint
- * and goal views): not part of the service's list vocabulary, so a channel of
+ * The tasks filed in some sections, sprints, goals or milestones (the board,
+ * the sprint, goal and milestones views): not part of the service's list vocabulary, so a channel of
  * its own, ordered by `position` then title.
  */
 export const filedTasksRequestSchema = z.strictObject({
-  field: z.enum(['section_id', 'sprint_id', 'goal_id']),
+  field: z.enum(['section_id', 'sprint_id', 'goal_id', 'milestone_id']),
   values: z.array(z.string().min(1).max(1000)).min(1).max(200),
   /** Default 2000, at most 5000. */
   limit: z.number().int().min(1).max(5000).optional(),
