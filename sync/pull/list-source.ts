@@ -10,6 +10,22 @@ import { envelopeOnly, isItemChecked } from './deferred-validation';
 import type { ListSource, PageAnswer } from './page-walker';
 import type { PullStore } from './pull-store';
 
+/** The envelope's closing members: `"next_cursor":"…"`, then only scalar members, then the closing brace. */
+const NEXT_CURSOR_AT_END = /"next_cursor"\s*:\s*"([^"\\]*)"\s*(?:,[^{}[\]]*)?}\s*$/;
+/** Bytes of a body's end scanned for it: a cursor and a few scalar members. */
+const END_BYTES = 2048;
+
+/**
+ * The next page's cursor read off the end of a list body's text, without
+ * parsing the body: only when the envelope ends with it (as the emulator and
+ * the service write it), a plain string with no escapes; null otherwise (not
+ * found, null, or somewhere else). A hint: the parsed body decides.
+ */
+export function nextCursorAtEnd(body: ArrayBuffer): string | null {
+  const tail = new TextDecoder().decode(new Uint8Array(body, Math.max(0, body.byteLength - END_BYTES)));
+  return NEXT_CURSOR_AT_END.exec(tail)?.[1] ?? null;
+}
+
 export function listSource<Item extends object, Params>(
   api: ApiClient,
   operation: ListOperation<Item, Params>,
@@ -22,7 +38,7 @@ export function listSource<Item extends object, Params>(
   const readPage = store?.readPage?.bind(store);
   if (readPage !== undefined && isItemChecked(operation.name)) {
     return {
-      async fetch(cursor, ifNoneMatch, signal): Promise<PageAnswer> {
+      async fetch(cursor, ifNoneMatch, signal, onNextCursor): Promise<PageAnswer> {
         const answer = await api.listPageBody(
           operation,
           params,
@@ -30,6 +46,11 @@ export function listSource<Item extends object, Params>(
           { ifNoneMatch, signal, lane },
         );
         if (answer.status === 304) return { status: 304 };
+        // Before the body is handed over (transferred): the store may read it only after its current write.
+        if (onNextCursor) {
+          const next = nextCursorAtEnd(answer.body);
+          if (next !== null) onNextCursor(next);
+        }
         const read = await readPage(operation.name, answer.body);
         return {
           status: 200,

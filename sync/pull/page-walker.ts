@@ -36,7 +36,17 @@ export type PageAnswer =
 
 /** One list on the service: how to fetch a page of it. */
 export interface ListSource {
-  fetch(cursor: string | null, ifNoneMatch: string | null, signal: AbortSignal): Promise<PageAnswer>;
+  /**
+   * `onNextCursor`, when given, may be told the next page's cursor as soon as
+   * the answer shows it, before the page is read and answered (a hint: the
+   * answer's own `nextCursor` is what the walk follows).
+   */
+  fetch(
+    cursor: string | null,
+    ifNoneMatch: string | null,
+    signal: AbortSignal,
+    onNextCursor?: (cursor: string) => void,
+  ): Promise<PageAnswer>;
 }
 
 export interface WalkProgress {
@@ -284,8 +294,8 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
     const etagSent = known.get(key)?.etag ?? null;
     const answer = limiter.run(() =>
       gate
-        ? gate.shared(() => source.fetch(cursor, etagSent, signal))
-        : source.fetch(cursor, etagSent, signal),
+        ? gate.shared(() => source.fetch(cursor, etagSent, signal, early))
+        : source.fetch(cursor, etagSent, signal, early),
     );
     // Speculative answers may never be used; their failures are read when (if) they are.
     answer.then(
@@ -300,6 +310,20 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
     inFlight.set(key, entry);
     return entry;
   };
+  /**
+   * The next page asked for as soon as an answer names its cursor, before the
+   * store has read the page: a store in the pull worker reads it only after
+   * the page write it is in (tens of milliseconds a page, the person's own
+   * tasks walked one page after another). Not for a walk alone after a
+   * refusal (nothing fetched ahead), nor for walks sharing a backlog (they
+   * fetch only once it has room). A wrong hint costs one unused request.
+   */
+  const early =
+    start.solo || options.backlog
+      ? undefined
+      : (next: string): void => {
+          if (!inFlight.has(keyOf(next))) request(next, now());
+        };
   /** Revalidate the stored chain ahead of us, concurrently, as far as it goes. */
   const speculateFrom = (cursor: string | null, cursorIssuedAt: number): void => {
     if (options.concurrency <= 1 || start.solo) return;

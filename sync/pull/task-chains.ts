@@ -306,13 +306,13 @@ function startingWith(
   let first = firstPage;
   return {
     source: {
-      fetch(cursor, ifNoneMatch, signal) {
+      fetch(cursor, ifNoneMatch, signal, onNextCursor) {
         if (first !== null && cursor === null && ifNoneMatch === null) {
           const answer = first;
           first = null;
           return Promise.resolve(answer);
         }
-        return source.fetch(cursor, ifNoneMatch, signal);
+        return source.fetch(cursor, ifNoneMatch, signal, onNextCursor);
       },
     },
     unused() {

@@ -1,0 +1,106 @@
+// A walk whose pages the pull worker reads asks for the next page as soon as
+// an answer arrives (its cursor read off the body's end), not once the worker
+// got to reading the page behind its current write: against the emulator
+// over real HTTP, into a real mirror file through the real worker.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Mirror } from '../../db/mirror';
+import { openMirror } from '../../db/open-mirror';
+import { startEmulator, type RunningEmulator } from '../../emulator/start';
+import { ApiClient } from '../api/api-client';
+import { staticCredentials } from '../api/credentials';
+import { taskOperations } from '../api/operations';
+import { listSource, nextCursorAtEnd } from './list-source';
+import { type ListSource, walkList } from './page-walker';
+import { WorkerPullStore } from './worker-pull-store';
+
+const bodyOf = (text: string): ArrayBuffer => new TextEncoder().encode(text).buffer;
+
+describe('nextCursorAtEnd', () => {
+  test.each([
+    { text: '{"data":[{"task_id":"t1"}],"next_cursor":"abc.DEF-1_"}', next: 'abc.DEF-1_' },
+    { text: '{"data":[],"next_cursor":"abc","total":2500}\n', next: 'abc' },
+    { text: '{"data":[{"task_id":"t1"}],"next_cursor":null}', next: null },
+    // Escaped text is left to the parser.
+    { text: '{"data":[],"next_cursor":"a\\"b"}', next: null },
+    // A field of the last item, the envelope's own cursor first: not the envelope's end.
+    { text: '{"next_cursor":null,"data":[{"next_cursor":"inner"}]}', next: null },
+    { text: '{"next_cursor":"outer","data":[{"task_id":"t1","extra":{"next_cursor":"x"}}]}', next: null },
+  ])('$text -> $next', ({ text, next }) => {
+    expect(nextCursorAtEnd(bodyOf(text))).toBe(next);
+  });
+
+  test('only the end of a long body is read', () => {
+    const items = Array.from({ length: 200 }, (_, i) => `{"task_id":"t${i}","title":"${'x'.repeat(40)}"}`);
+    expect(nextCursorAtEnd(bodyOf(`{"data":[${items.join(',')}],"next_cursor":"c2"}`))).toBe('c2');
+  });
+});
+
+let emulator: RunningEmulator | null = null;
+let mirror: Mirror | null = null;
+let store: WorkerPullStore | null = null;
+let api: ApiClient | null = null;
+let dir: string | null = null;
+
+afterEach(async () => {
+  await store?.close();
+  mirror?.close();
+  await api?.close();
+  await emulator?.stop();
+  if (dir !== null) await rm(dir, { recursive: true, force: true });
+  emulator = mirror = store = api = dir = null;
+});
+
+test('a walk read by the worker asks for each next page before the worker reads the page that names it, and mirrors every task', async () => {
+  emulator = await startEmulator({ seedTasks: 2500 });
+  dir = await mkdtemp(join(tmpdir(), 'svc-early-'));
+  const file = join(dir, 'mirror.db');
+  mirror = await openMirror(file);
+  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
+  const worker = (store = new WorkerPullStore(file));
+
+  /** The cursors the walk asked for, in order; and how many it had asked for as each page went to be read. */
+  const asked: (string | null)[] = [];
+  const askedAtRead: number[] = [];
+  const reader = {
+    validatesItems: true,
+    readPage: (operation: string, body: ArrayBuffer) => {
+      askedAtRead.push(asked.length);
+      return worker.readPage(operation, body);
+    },
+  };
+  const list = listSource(
+    api,
+    taskOperations.list,
+    { orgId: emulator.orgId },
+    { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' },
+    'background',
+    reader,
+  );
+  const source: ListSource = {
+    fetch(cursor, ifNoneMatch, signal, onNextCursor) {
+      asked.push(cursor);
+      return list.fetch(cursor, ifNoneMatch, signal, onNextCursor);
+    },
+  };
+
+  const result = await walkList({
+    collection: 'tasks',
+    scope: '',
+    source,
+    store: worker,
+    partial: false,
+    concurrency: 8,
+  });
+
+  // Three pages, each asked for once (every hint was the page's own next_cursor).
+  expect(asked).toHaveLength(3);
+  expect(asked[0]).toBeNull();
+  expect(new Set(asked).size).toBe(3);
+  // The second page was asked for before the first went to the worker, the third before the second.
+  expect(askedAtRead).toEqual([2, 3, 3]);
+  expect(result.pulled).toBe(2500);
+  expect(mirror.tasks.total()).toBe(emulator.control.tasks().length);
+});
