@@ -456,6 +456,70 @@ for (const q of [...SELECTIVE, ...BROAD, ...SHORT]) {
   console.error(`  ${count} tasks match ${decodeURIComponent(q)}`);
 }
 
+// ---- the hot tier's comment watch (pull worker): which tasks' comments a poll refreshes ----
+// The person is on two teams, each with a current sprint (~830 tasks each), opened 40 tasks this
+// month, and has ~1 100 open tasks assigned and as many created: each poll picks 11, the chosen go last.
+function loadWhole(collection: 'teams' | 'sprints', scope: string, items: Record<string, unknown>[]): void {
+  mirror.passes.begin(collection, scope);
+  mirror.passes.applyPage({
+    collection,
+    scope,
+    pageIndex: 0,
+    cursorSent: null,
+    etag: null,
+    nextCursor: null,
+    items,
+  });
+  mirror.passes.complete(collection, scope, 0);
+}
+loadWhole(
+  'teams',
+  '',
+  TEAMS.map((teamId, i) => ({
+    team_id: teamId,
+    org_id: 'org_bench',
+    name: `Team ${i}`,
+    team_role: i < 2 ? 'member' : null,
+  })),
+);
+TEAMS.slice(0, 2).forEach((teamId, i) =>
+  loadWhole('sprints', teamId, [
+    {
+      sprint_id: `spr_${i + 1}`,
+      team_id: teamId,
+      org_id: 'org_bench',
+      name: `Sprint ${i + 1}`,
+      status: 'active',
+      start_date: '2026-05-25',
+      end_date: '2026-06-07',
+    },
+  ]),
+);
+for (const n of EDITED.slice(0, 40)) {
+  mirror.openings.record((task(n) as { task_id: string }).task_id, { at: '2026-05-20T10:00:00.000Z' });
+}
+const watchTimes: number[] = [];
+const watchCpuTimes: number[] = [];
+for (let poll = 0; poll < 30; poll++) {
+  const { value, ms, cpuMs } = timedInWorker(() =>
+    mirror.openings.commentWatch({
+      username: me,
+      today: TODAY,
+      openedSince: '2026-05-02T00:00:00.000Z',
+      limit: 11,
+    }),
+  );
+  watchTimes.push(ms);
+  watchCpuTimes.push(cpuMs);
+  mirror.openings.commentsChecked(
+    value,
+    new Date(Date.parse(`${TODAY}T00:00:00Z`) + poll * 30_000).toISOString(),
+  );
+}
+console.error(
+  `comment watch: p50 ${percentile(watchTimes, 50).toFixed(2)} ms, p95 ${percentile(watchTimes, 95).toFixed(2)} ms (CPU p95 ${percentile(watchCpuTimes, 95).toFixed(2)} ms)`,
+);
+
 // ---- a person's edits (main process): each queued in one transaction with its effective row ----
 const edits: number[] = [];
 for (let i = 0; i < 200; i++) {
@@ -551,6 +615,8 @@ console.log(
     max_block_ms: Number(maxBlock.toFixed(1)),
     worker_max_step_ms: Number(workerMaxStep.toFixed(1)),
     edit_p95_ms: Number(percentile(edits, 95).toFixed(2)),
+    comment_watch_p95_ms: Number(percentile(watchTimes, 95).toFixed(2)),
+    comment_watch_p95_cpu_ms: Number(percentile(watchCpuTimes, 95).toFixed(2)),
     short_search_p95_ms: Number(percentile(short.times, 95).toFixed(2)),
     short_count_p95_ms: Number(percentile(shortCounts, 95).toFixed(2)),
     short_count_max_step_ms: Number(shortCountMaxStep.toFixed(2)),
