@@ -407,28 +407,38 @@ export class Outbox {
     const kind = this.kind(target.entityType);
     kind.checkEdit(patch, 'update');
     const { entityType, entityId, effective, server } = target;
-    const last = this.lastUnsettled.get(entityType, entityId);
     const at = this.now();
+    const waitingCreate = this.entityOpsOf
+      .all(entityType, entityId)
+      .find((op) => op.kind === 'create' && op.state === 'queued' && op.attempts === 0);
+    const toSend = waitingCreate ? this.foldIntoCreate(kind, waitingCreate, patch, at) : patch;
+    if (waitingCreate && Object.keys(toSend).length === 0) {
+      kind.refresh(entityId);
+      return { opId: waitingCreate.op_id };
+    }
+    const last = this.lastUnsettled.get(entityType, entityId);
 
-    if (last && last.state === 'queued' && last.attempts === 0 && last.kind !== 'delete') {
+    // An update never sent takes the edit in; a create never sent took what it can carry above.
+    if (last && last.state === 'queued' && last.attempts === 0 && last.kind === 'update') {
       const merged = JSON.parse(last.patch) as TaskObject;
       const base = JSON.parse(last.base_values) as TaskObject;
-      for (const [field, value] of Object.entries(patch)) {
-        if (last.kind === 'update' && !(field in merged)) base[field] = server?.[field] ?? null;
+      for (const [field, value] of Object.entries(toSend)) {
+        // Behind a create never sent there is no server value to fall back to: the field stays to send.
+        if (server !== null && !(field in merged)) base[field] = server[field] ?? null;
         merged[field] = value;
-        if (last.kind === 'update' && sameJson(value, base[field])) {
+        if (field in base && sameJson(value, base[field])) {
           delete merged[field];
           delete base[field];
         }
       }
-      if (last.kind === 'update' && Object.keys(merged).length === 0) this.deleteOp.run(last.op_id);
+      if (Object.keys(merged).length === 0) this.deleteOp.run(last.op_id);
       else this.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
       kind.refresh(entityId);
-      return Object.keys(merged).length === 0 && last.kind === 'update' ? null : { opId: last.op_id };
+      return Object.keys(merged).length === 0 ? null : { opId: last.op_id };
     }
 
     const changed: TaskObject = {};
-    for (const [field, value] of Object.entries(patch)) {
+    for (const [field, value] of Object.entries(toSend)) {
       if (!sameJson(value, effective[field] ?? null)) changed[field] = value;
     }
     if (Object.keys(changed).length === 0) return null;
@@ -447,6 +457,41 @@ export class Outbox {
     );
     kind.refresh(entityId);
     return { opId };
+  }
+
+  /**
+   * Folds what a create never sent can carry into its body (the kind decides:
+   * a sprint's status cannot go with its create, an end date chosen later
+   * replaces its weeks) and returns the rest, to be queued as an update sent
+   * after the create with the server's id. A field an update already waiting
+   * behind the create holds stays there, so that it is not overtaken. The
+   * create's new body is checked as a create: what the service would refuse is
+   * refused here, before anything changes.
+   */
+  private foldIntoCreate(
+    kind: MirrorWriteKind,
+    create: OutboxRow,
+    patch: TaskObject,
+    at: string,
+  ): TaskObject {
+    const behind = this.entityOpsOf
+      .all(create.entity_type, create.entity_id)
+      .filter((op) => op.seq > create.seq && op.kind === 'update');
+    const heldBehind = new Set(behind.flatMap((op) => Object.keys(JSON.parse(op.patch) as TaskObject)));
+    const foldable: TaskObject = {};
+    const rest: TaskObject = {};
+    for (const [field, value] of Object.entries(patch)) {
+      if (heldBehind.has(field)) rest[field] = value;
+      else foldable[field] = value;
+    }
+    const body = JSON.parse(create.patch) as TaskObject;
+    const folded = kind.foldIntoCreate
+      ? kind.foldIntoCreate(body, foldable)
+      : { create: { ...body, ...foldable }, later: {} };
+    kind.checkEdit(folded.create, 'create');
+    if (!sameJson(folded.create, body))
+      this.updatePatch.run(JSON.stringify(folded.create), create.base_values, at, create.op_id);
+    return { ...folded.later, ...rest };
   }
 
   /**
@@ -975,6 +1020,9 @@ export class Outbox {
     return this.tx.write(() => {
       const row = this.row(opId);
       this.deleteOp.run(opId);
+      // A create given up: what waits behind it (an edit under its temporary id) could never be sent.
+      if (row.kind === 'create' && isTemporaryId(row.entity_id))
+        for (const op of this.entityOps(row)) this.deleteOp.run(op.op_id);
       this.kind(row.entity_type).afterDrop(row.entity_id, this.entityOps(row).length > 0);
     });
   }

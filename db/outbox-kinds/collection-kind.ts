@@ -19,6 +19,13 @@ export interface CollectionKindSpec {
   scopeOf(resource: TaskObject, parentId: string | null): string;
   /** The fields a re-create sends, from the person's values or the row's. */
   createFields: readonly string[];
+  /**
+   * The fields its create body carries (the protocol's create schema): an edit
+   * of one never sent folds those into the create, the rest waits as an update.
+   */
+  createBodyFields: readonly string[];
+  /** How the create's body changes when an edit folds in besides taking its fields (a sprint's end date replaces its weeks). */
+  foldRule?: (create: TaskObject, patch: TaskObject) => void;
   /** Its delete went through: what else the service changed with it (a goal's tasks unfiled). */
   afterRemove?: (id: string) => void;
 }
@@ -68,6 +75,16 @@ export function collectionWriteKind(
     table: table.table,
     idField: table.idField,
     checkEdit: (patch, kind) => spec.checkEdit(patch, kind),
+    foldIntoCreate(body, patch) {
+      const create: TaskObject = { ...body };
+      const later: TaskObject = {};
+      for (const [field, value] of Object.entries(patch)) {
+        if (spec.createBodyFields.includes(field)) create[field] = value;
+        else later[field] = value;
+      }
+      spec.foldRule?.(create, patch);
+      return { create, later };
+    },
     // Screens read these collections through CollectionWrites, which applies the outbox on read.
     refresh: () => undefined,
     answeredId(server) {

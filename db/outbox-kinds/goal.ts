@@ -22,6 +22,7 @@ export function goalWriteKind(
     checkEdit: (patch, kind) => checkBySchemas(schemas, patch, kind),
     // Pulled grouped for the whole organization (sync/pull/resources/goals.ts), scope ''.
     scopeOf: () => '',
+    createBodyFields: Object.keys(schemas.create.shape),
     createFields: ['name', 'description', 'target_date', 'position'],
     afterRemove: (id) => unfileTasks('goal_id', id),
   });

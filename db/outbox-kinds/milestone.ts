@@ -23,6 +23,7 @@ export function milestoneWriteKind(
     // Pulled per project (sync/pull/resources/milestones.ts): the project is its scope.
     scopeOf: (milestone, projectId) =>
       typeof milestone.project_id === 'string' ? milestone.project_id : (projectId ?? ''),
+    createBodyFields: Object.keys(schemas.create.shape),
     createFields: ['name', 'description', 'due_date', 'position'],
     afterRemove: (id) => unfileTasks('milestone_id', id),
   });

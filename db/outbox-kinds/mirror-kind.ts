@@ -16,6 +16,12 @@ export interface MirrorWriteKind {
   readonly idField: string;
   /** Refuses an edit the server would refuse for its shape (its 422 is still the final word). */
   checkEdit(patch: TaskObject, kind: OutboxOpKind): void;
+  /**
+   * An edit of it while its create is still unsent: the create's new body and
+   * what that body cannot carry, sent as an update right after the create
+   * (e.g. a sprint's `status`). Absent: the create takes every field.
+   */
+  foldIntoCreate?(create: TaskObject, patch: TaskObject): { create: TaskObject; later: TaskObject };
   /** What screens show of it follows its operations (after any of them changed). */
   refresh(entityId: string): void;
   /** Checks a create's or update's answer and returns the id it is for. */

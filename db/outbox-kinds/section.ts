@@ -30,6 +30,7 @@ export function sectionWriteKind(db: Database, now: () => string): MirrorWriteKi
     collection: 'sections',
     checkEdit: checkSectionEdit,
     scopeOf: () => '',
+    createBodyFields: Object.keys(createSchema.shape),
     createFields: ['scope_type', 'scope_id', 'name', 'position'],
   });
 }

@@ -22,6 +22,12 @@ export function sprintWriteKind(db: Database, now: () => string): MirrorWriteKin
     },
     // Pulled per team (sync/pull/resources/sprints.ts): the team is its scope.
     scopeOf: (sprint, teamId) => (typeof sprint.team_id === 'string' ? sprint.team_id : (teamId ?? '')),
+    createBodyFields: Object.keys(schemas.create.shape),
+    // The create takes an end date or a length in weeks, never both: the one chosen last stands.
+    foldRule(create, patch) {
+      if (patch.end_date != null && patch.duration_weeks === undefined) delete create.duration_weeks;
+      if (patch.duration_weeks != null && patch.end_date === undefined) delete create.end_date;
+    },
     createFields: ['name', 'description', 'goal', 'start_date', 'end_date'],
   });
 }

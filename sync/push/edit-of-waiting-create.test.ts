@@ -1,0 +1,174 @@
+// An edit of a sprint, goal or milestone whose create still waits, against the
+// emulator with a real mirror: what the create body carries folds into it, and
+// what it does not (a sprint completed, a goal closed, a milestone completed)
+// is sent as an update right after it, with the server's id and the create's
+// ETag, never dropped; a dropped create takes its waiting edits with it.
+import { afterEach, describe, expect, test } from 'vitest';
+import type { CollectionWrites } from '../../db/collection-writes';
+import {
+  goalOperations,
+  milestoneOperations,
+  projectOperations,
+  sprintOperations,
+  teamOperations,
+} from '../api/operations';
+import { type PushFixture, startPushFixture } from './testing/push-fixture';
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+const writesTo = (f: PushFixture, segment: string) =>
+  f.emulator.control
+    .requests()
+    .filter((r) => r.method !== 'GET' && r.path.includes(segment))
+    .map((r) => `${r.method} ${r.status}`);
+
+async function teamId(f: PushFixture): Promise<string> {
+  const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('teams.list answered 304');
+  const team = page.body.data.find((t) => t.name === 'Platform');
+  if (!team) throw new Error('no Platform team in the seed');
+  return team.team_id;
+}
+
+async function projectId(f: PushFixture): Promise<string> {
+  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
+  if (page.status !== 200) throw new Error('projects.list answered 304');
+  const project = page.body.data.find((p) => p.status === 'active');
+  if (!project) throw new Error('no active project in the seed');
+  return project.project_id;
+}
+
+interface KindCase {
+  kind: string;
+  segment: string;
+  idField: string;
+  writes: (f: PushFixture) => CollectionWrites;
+  parent: (f: PushFixture) => Promise<string>;
+  create: TaskFields;
+  /** The edit whose field the create body does not carry. */
+  finish: TaskFields;
+  read: (f: PushFixture, parentId: string, id: string) => Promise<Record<string, unknown>>;
+}
+type TaskFields = Record<string, unknown>;
+
+const cases: KindCase[] = [
+  {
+    kind: 'sprint',
+    segment: '/sprints',
+    idField: 'sprint_id',
+    writes: (f) => f.mirror.sprints,
+    parent: teamId,
+    create: { name: 'Sprint 60', start_date: '2027-01-04', duration_weeks: 2 },
+    finish: { status: 'completed' },
+    read: async (f, team, id) => {
+      const answer = await f.api.read(sprintOperations.get, { teamId: team, sprintId: id });
+      if (answer.status !== 200) throw new Error('sprints.get answered 304');
+      return answer.body;
+    },
+  },
+  {
+    kind: 'goal',
+    segment: '/goals',
+    idField: 'goal_id',
+    writes: (f) => f.mirror.goals,
+    parent: projectId,
+    create: { name: 'Launch early' },
+    finish: { status: 'closed' },
+    read: async (f, project, id) => {
+      const answer = await f.api.read(goalOperations.get, { projectId: project, goalId: id });
+      if (answer.status !== 200) throw new Error('goals.get answered 304');
+      return answer.body;
+    },
+  },
+  {
+    kind: 'milestone',
+    segment: '/milestones',
+    idField: 'milestone_id',
+    writes: (f) => f.mirror.milestones,
+    parent: projectId,
+    create: { name: 'Beta early' },
+    finish: { status: 'completed' },
+    read: async (f, project, id) => {
+      const answer = await f.api.read(milestoneOperations.get, { projectId: project, milestoneId: id });
+      if (answer.status !== 200) throw new Error('milestones.get answered 304');
+      return answer.body;
+    },
+  },
+];
+
+describe.each(cases)('a $kind edited while its create waits', (c) => {
+  test(`${JSON.stringify(c.finish)} while the create waits reaches the server after one push, the rename in the create`, async () => {
+    const f = (fixture = await startPushFixture());
+    const parent = await c.parent(f);
+    const writes = c.writes(f);
+    const created = writes.create(c.create, parent);
+    writes.edit(created.id, c.finish);
+    writes.edit(created.id, { name: `${String(c.create.name)} (renamed)` });
+    expect(writes.get(created.id)).toMatchObject({ ...c.finish, pending: 'queued' });
+
+    await f.pusher.pushAll();
+    expect(writesTo(f, c.segment)).toEqual(['POST 201', 'PATCH 200']);
+    const shown = writes.list().find((r) => r.name === `${String(c.create.name)} (renamed)`);
+    const id = shown?.[c.idField] as string;
+    expect(id).not.toMatch(/^local-/);
+    expect(shown).toMatchObject(c.finish);
+    expect(shown?.pending).toBeUndefined();
+    expect(await c.read(f, parent, id)).toMatchObject({
+      ...c.finish,
+      name: `${String(c.create.name)} (renamed)`,
+    });
+    expect(f.mirror.outbox.list(['queued', 'in_flight', 'failed', 'conflict', 'blocked'])).toEqual([]);
+  });
+
+  test('dropping the waiting create drops the edits waiting behind it', async () => {
+    const f = (fixture = await startPushFixture());
+    const parent = await c.parent(f);
+    const writes = c.writes(f);
+    const created = writes.create(c.create, parent);
+    writes.edit(created.id, c.finish);
+    f.mirror.outbox.drop(created.opId);
+    expect(writes.get(created.id)).toBeUndefined();
+    expect(f.mirror.outbox.list(['queued'])).toEqual([]);
+    await f.pusher.pushAll();
+    expect(writesTo(f, c.segment)).toEqual([]);
+  });
+});
+
+describe('a sprint created with a length in weeks, edited before it is sent', () => {
+  test('an end date chosen later takes the place of the weeks in the create (no 422)', async () => {
+    const f = (fixture = await startPushFixture());
+    const team = await teamId(f);
+    const created = f.mirror.sprints.create(
+      { name: 'Sprint 61', start_date: '2027-01-04', duration_weeks: 2 },
+      team,
+    );
+    f.mirror.sprints.edit(created.id, { end_date: '2027-01-25' });
+    await f.pusher.pushAll();
+    expect(writesTo(f, '/sprints')).toEqual(['POST 201']);
+    const shown = f.mirror.sprints.list(team).find((s) => s.name === 'Sprint 61');
+    expect(await cases[0]?.read(f, team, shown?.sprint_id as string)).toMatchObject({
+      end_date: '2027-01-25',
+    });
+  });
+
+  test('a status the service does not know is refused with the field named; the waiting create stays as it was', async () => {
+    const f = (fixture = await startPushFixture());
+    const team = await teamId(f);
+    const created = f.mirror.sprints.create(
+      { name: 'Sprint 62', start_date: '2027-01-04', duration_weeks: 1 },
+      team,
+    );
+    expect(() => f.mirror.sprints.edit(created.id, { status: 'archived' })).toThrow(/status/);
+    expect(f.mirror.outbox.list()).toEqual([
+      expect.objectContaining({
+        kind: 'create',
+        opId: created.opId,
+        patch: { name: 'Sprint 62', start_date: '2027-01-04', duration_weeks: 1 },
+      }),
+    ]);
+  });
+});
