@@ -19,9 +19,9 @@ import { taskWriteKind } from './outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { ConflictsTable, OutboxRow } from './schema';
 import type { TaskObject } from './task-columns';
-import { storedTaskJson } from './task-json';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
+import { TaskUnfiling } from './task-unfiling';
 
 export type OutboxState = 'queued' | 'in_flight' | 'done' | 'conflict' | 'failed' | 'blocked';
 export type OutboxKind = 'create' | 'update' | 'delete';
@@ -262,26 +262,16 @@ export class Outbox {
     this.entityOpsOf = db.prepare(
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
-    // A goal or milestone deleted on the service leaves its tasks unfiled there; their server copies follow at once.
-    const unfileTasks = (field: 'goal_id' | 'milestone_id', id: string): void => {
-      const filed = db.prepare(`SELECT task_id FROM tasks WHERE ${field} = ?`).all(id) as {
-        task_id: string;
-      }[];
-      for (const { task_id: taskId } of filed) {
-        const existing = store.byId(taskId);
-        if (existing?.server_json == null) continue;
-        const server = { ...(JSON.parse(existing.server_json) as TaskObject), [field]: null };
-        overlay.writeServerCopy(existing, server, storedTaskJson(server), existing.etag, existing.seen_pass);
-      }
-    };
+    // A goal's or milestone's delete unfiles its tasks: on screen while it waits, in their server copies once taken.
+    const unfiling = new TaskUnfiling(db, store, overlay);
     this.kinds = new Map(
       [
         taskWriteKind(db, store, overlay, runningTaskPass),
         commentWriteKind(db, () => this.now()),
         sectionWriteKind(db, () => this.now()),
         sprintWriteKind(db, () => this.now()),
-        goalWriteKind(db, () => this.now(), unfileTasks),
-        milestoneWriteKind(db, () => this.now(), unfileTasks),
+        goalWriteKind(db, () => this.now(), unfiling),
+        milestoneWriteKind(db, () => this.now(), unfiling),
       ].map((k) => [k.entityType, k]),
     );
   }

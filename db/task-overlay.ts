@@ -64,11 +64,38 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
   return moved && !('milestone_id' in patch) && task.milestone_id != null ? { milestone_id: null } : {};
 }
 
+/**
+ * The filing fields a waiting delete of the resource they name clears: the
+ * service unfiles a deleted goal's or milestone's tasks itself, so the screens
+ * show that at once without a task edit of ours (sending one would be an extra
+ * write that could conflict), and keep showing it over newer server copies
+ * until the delete is sent (or given up, when the filing comes back).
+ */
+export const UNFILED_BY_DELETE = [
+  ['goal_id', 'goal'],
+  ['milestone_id', 'milestone'],
+] as const;
+
+/** Whether a delete of this resource waits to be sent (queued, in flight, or parked for the person). */
+export type WaitingDelete = (entityType: string, entityId: string) => boolean;
+
+/** The task with the filings a waiting delete clears cleared; null when none does. */
+function unfiledByWaitingDeletes(task: TaskObject, waiting: WaitingDelete): TaskObject | null {
+  let out: TaskObject | null = null;
+  for (const [field, entityType] of UNFILED_BY_DELETE) {
+    const id = task[field];
+    if (typeof id === 'string' && waiting(entityType, id)) out = { ...(out ?? task), [field]: null };
+  }
+  return out;
+}
+
 export interface Effective {
   /** null: nothing to show (no server copy and no create pending). */
   task: TaskObject | null;
   pending: number;
   hidden: boolean;
+  /** A waiting goal or milestone delete unfiled it: shown apart from its server copy with no edit of its own. */
+  unfiled: boolean;
 }
 
 /**
@@ -81,6 +108,7 @@ export function effectiveTask(
   server: TaskObject | null,
   ops: readonly PendingOp[],
   account: AccountIdentity,
+  waiting: WaitingDelete = () => false,
 ): Effective {
   let task = server;
   let hidden = false;
@@ -93,11 +121,16 @@ export function effectiveTask(
     else hidden = true;
   }
   if (task !== null && task.task_id !== taskId) task = { ...task, task_id: taskId };
-  return { task, pending: ops.length, hidden };
+  const unfiled = task === null ? null : unfiledByWaitingDeletes(task, waiting);
+  return { task: unfiled ?? task, pending: ops.length, hidden, unfiled: unfiled !== null };
 }
 
 export class TaskOverlay {
   private readonly unsettled: Statement<[string], PendingOp>;
+  private readonly deleteWaiting: Statement<[string, string], { one: number }>;
+  /** Whether a goal's or milestone's delete waits to be sent (its tasks show unfiled). */
+  readonly waitingDelete: WaitingDelete = (entityType, entityId) =>
+    this.deleteWaiting.get(entityType, entityId) !== undefined;
 
   constructor(
     db: Database,
@@ -107,6 +140,10 @@ export class TaskOverlay {
     this.unsettled = db.prepare(
       `SELECT kind, patch, created_at FROM outbox
         WHERE entity_type = 'task' AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
+    );
+    this.deleteWaiting = db.prepare(
+      `SELECT 1 AS one FROM outbox
+        WHERE entity_type = ? AND entity_id = ? AND kind = 'delete' AND state IN ${UNSETTLED_SQL} LIMIT 1`,
     );
   }
 
@@ -127,7 +164,10 @@ export class TaskOverlay {
     etag: string | null,
     seenPass: number,
   ): number {
-    if (existing === undefined || existing.pending === 0) {
+    const plain =
+      (existing === undefined || existing.pending === 0) &&
+      unfiledByWaitingDeletes(server, this.waitingDelete) === null;
+    if (plain) {
       return this.store.write(existing, server, {
         etag,
         server_stored: serverStored,
@@ -139,7 +179,13 @@ export class TaskOverlay {
       });
     }
     const taskId = server.task_id as string;
-    const effective = effectiveTask(taskId, server, this.pendingOps(taskId), this.account());
+    const effective = effectiveTask(
+      taskId,
+      server,
+      this.pendingOps(taskId),
+      this.account(),
+      this.waitingDelete,
+    );
     const task = effective.task ?? server;
     return this.store.write(existing, task, {
       etag,
@@ -160,7 +206,13 @@ export class TaskOverlay {
   refresh(taskId: string): TaskObject | null {
     const existing = this.store.byId(taskId);
     const server = existing?.server_stored ? taskObjectOf(existing.server_stored) : null;
-    const effective = effectiveTask(taskId, server, this.pendingOps(taskId), this.account());
+    const effective = effectiveTask(
+      taskId,
+      server,
+      this.pendingOps(taskId),
+      this.account(),
+      this.waitingDelete,
+    );
     if (effective.task === null) {
       if (existing) this.store.remove(existing.rid);
       return null;
@@ -168,7 +220,7 @@ export class TaskOverlay {
     this.store.write(existing, effective.task, {
       etag: existing?.etag ?? null,
       server_stored: existing?.server_stored ?? null,
-      local_json: effective.pending > 0 ? JSON.stringify(effective.task) : null,
+      local_json: effective.pending > 0 || effective.unfiled ? JSON.stringify(effective.task) : null,
       seen_pass: existing?.seen_pass ?? 0,
       pending: effective.pending,
       hidden: effective.hidden ? 1 : 0,

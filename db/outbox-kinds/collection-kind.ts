@@ -28,6 +28,10 @@ export interface CollectionKindSpec {
   foldRule?: (create: TaskObject, patch: TaskObject) => void;
   /** Its delete went through: what else the service changed with it (a goal's tasks unfiled). */
   afterRemove?: (id: string) => void;
+  /** Its operations changed (one queued, retried, settled): what screens show beside it follows (a delete's tasks). */
+  afterOpsChanged?: (id: string) => void;
+  /** One of its operations was given up: what a waiting delete showed beside it comes back. */
+  afterGiveUp?: (id: string) => void;
 }
 
 /**
@@ -86,7 +90,7 @@ export function collectionWriteKind(
       return { create, later };
     },
     // Screens read these collections through CollectionWrites, which applies the outbox on read.
-    refresh: () => undefined,
+    refresh: (id) => spec.afterOpsChanged?.(id),
     answeredId(server) {
       const checked = checkResource(table, server);
       if (checked instanceof Error) throw checked;
@@ -110,8 +114,9 @@ export function collectionWriteKind(
     markGone: () => undefined,
     dropGone(id, othersPending) {
       if (!othersPending) deleteRow(id);
+      spec.afterGiveUp?.(id);
     },
-    afterDrop: () => undefined,
+    afterDrop: (id) => spec.afterGiveUp?.(id),
     takeBackForRecreate(row, values) {
       const current = {
         ...(stored(row.entity_id) ?? {}),

@@ -4,6 +4,7 @@
 // which the mirror does too once the delete went through.
 import type { Database } from 'better-sqlite3';
 import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal';
+import type { TaskUnfiling } from '../task-unfiling';
 import { checkBySchemas, collectionWriteKind } from './collection-kind';
 import type { MirrorWriteKind } from './mirror-kind';
 
@@ -11,11 +12,7 @@ export const GOAL_ENTITY = 'goal';
 
 const schemas = { create: goalCreateBodySchema.strict(), update: goalUpdateBodySchema.strict() };
 
-export function goalWriteKind(
-  db: Database,
-  now: () => string,
-  unfileTasks: (field: 'goal_id', id: string) => void,
-): MirrorWriteKind {
+export function goalWriteKind(db: Database, now: () => string, unfiling: TaskUnfiling): MirrorWriteKind {
   return collectionWriteKind(db, now, {
     entityType: GOAL_ENTITY,
     collection: 'goals',
@@ -24,6 +21,8 @@ export function goalWriteKind(
     scopeOf: () => '',
     createBodyFields: Object.keys(schemas.create.shape),
     createFields: ['name', 'description', 'target_date', 'position'],
-    afterRemove: (id) => unfileTasks('goal_id', id),
+    afterRemove: (id) => unfiling.deleted('goal_id', id),
+    afterOpsChanged: (id) => unfiling.opsChanged('goal_id', GOAL_ENTITY, id),
+    afterGiveUp: (id) => unfiling.givenUp('goal_id', id),
   });
 }

@@ -4,6 +4,7 @@
 // milestone's tasks, which the mirror does too once the delete went through.
 import type { Database } from 'better-sqlite3';
 import { milestoneCreateBodySchema, milestoneUpdateBodySchema } from '../../protocol/milestone';
+import type { TaskUnfiling } from '../task-unfiling';
 import { checkBySchemas, collectionWriteKind } from './collection-kind';
 import type { MirrorWriteKind } from './mirror-kind';
 
@@ -11,11 +12,7 @@ export const MILESTONE_ENTITY = 'milestone';
 
 const schemas = { create: milestoneCreateBodySchema.strict(), update: milestoneUpdateBodySchema.strict() };
 
-export function milestoneWriteKind(
-  db: Database,
-  now: () => string,
-  unfileTasks: (field: 'milestone_id', id: string) => void,
-): MirrorWriteKind {
+export function milestoneWriteKind(db: Database, now: () => string, unfiling: TaskUnfiling): MirrorWriteKind {
   return collectionWriteKind(db, now, {
     entityType: MILESTONE_ENTITY,
     collection: 'milestones',
@@ -25,6 +22,8 @@ export function milestoneWriteKind(
       typeof milestone.project_id === 'string' ? milestone.project_id : (projectId ?? ''),
     createBodyFields: Object.keys(schemas.create.shape),
     createFields: ['name', 'description', 'due_date', 'position'],
-    afterRemove: (id) => unfileTasks('milestone_id', id),
+    afterRemove: (id) => unfiling.deleted('milestone_id', id),
+    afterOpsChanged: (id) => unfiling.opsChanged('milestone_id', MILESTONE_ENTITY, id),
+    afterGiveUp: (id) => unfiling.givenUp('milestone_id', id),
   });
 }

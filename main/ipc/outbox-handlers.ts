@@ -248,6 +248,9 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
+/** The kinds whose delete unfiles tasks (db/task-unfiling.ts). */
+const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone']);
+
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
     const account = dependencies.active();
@@ -267,7 +270,11 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
         ? { collections: ['tasks'], task_ids: ids }
         : op.entityType === 'comment'
           ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
-          : { collections: [`${op.entityType}s`], task_ids: null }),
+          : // A goal's or milestone's waiting delete shows its tasks unfiled: given up, they are filed again.
+            {
+              collections: [`${op.entityType}s`, ...(UNFILES_TASKS.has(op.entityType) ? ['tasks'] : [])],
+              task_ids: null,
+            }),
       remapped: [],
     });
     account.edited();

@@ -1,0 +1,71 @@
+// What a goal's or milestone's delete does to the tasks filed under it: while
+// the delete waits to be sent they show unfiled (task-overlay.ts applies it,
+// as the service will), a delete given up files them again, and once the
+// service took it their server copies are unfiled too.
+import type { Database } from 'better-sqlite3';
+import type { TaskObject } from './task-columns';
+import { storedTaskJson } from './task-json';
+import type { TaskOverlay } from './task-overlay';
+import type { TaskStore } from './task-store';
+
+export type UnfiledField = 'goal_id' | 'milestone_id';
+
+export class TaskUnfiling {
+  constructor(
+    private readonly db: Database,
+    private readonly store: TaskStore,
+    private readonly overlay: TaskOverlay,
+  ) {}
+
+  /**
+   * The tasks filed under the resource on screen, and with `onServer` those
+   * the server files there while the screen shows them otherwise: only such
+   * rows keep an effective copy apart (local_json), so the bodies scanned are
+   * few; the server copy is read back whole to tell a mention from the filing.
+   */
+  private filedUnder(field: UnfiledField, id: string, onServer: boolean): string[] {
+    const shown = this.db.prepare(`SELECT task_id FROM tasks WHERE ${field} = ?`).all(id) as {
+      task_id: string;
+    }[];
+    const ids = new Set(shown.map((row) => row.task_id));
+    if (!onServer) return [...ids];
+    const apart = this.db
+      .prepare(
+        `SELECT t.task_id FROM tasks t JOIN task_bodies b ON b.rid = t.rid
+          WHERE b.local_json IS NOT NULL AND b.server_json IS NOT NULL AND instr(b.server_json, ?) > 0`,
+      )
+      .all(id) as { task_id: string }[];
+    for (const { task_id: taskId } of apart) {
+      const server = this.store.byId(taskId)?.server_json;
+      if (server != null && (JSON.parse(server) as TaskObject)[field] === id) ids.add(taskId);
+    }
+    return [...ids];
+  }
+
+  /** The resource's operations changed: a delete now waiting shows its tasks unfiled at once. */
+  opsChanged(field: UnfiledField, entityType: string, id: string): void {
+    if (!this.overlay.waitingDelete(entityType, id)) return;
+    for (const taskId of this.filedUnder(field, id, false)) this.overlay.refresh(taskId);
+  }
+
+  /** An operation of the resource was given up: a delete no longer waiting gives its tasks their filing back. */
+  givenUp(field: UnfiledField, id: string): void {
+    for (const taskId of this.filedUnder(field, id, true)) this.overlay.refresh(taskId);
+  }
+
+  /** The service took the delete and unfiled the tasks there: their server copies follow at once. */
+  deleted(field: UnfiledField, id: string): void {
+    for (const taskId of this.filedUnder(field, id, true)) {
+      const existing = this.store.byId(taskId);
+      if (existing?.server_json == null) continue;
+      const server = { ...(JSON.parse(existing.server_json) as TaskObject), [field]: null };
+      this.overlay.writeServerCopy(
+        existing,
+        server,
+        storedTaskJson(server),
+        existing.etag,
+        existing.seen_pass,
+      );
+    }
+  }
+}
