@@ -1,7 +1,7 @@
 // The marks a queued edit gives its task: on a page of rows and in the editor.
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { taskSyncState, WaitingMarks } from './task-marks';
-import { openTestMirror, type TestMirror } from './test-mirror';
+import { loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
 
 let t: TestMirror;
 
@@ -48,4 +48,22 @@ test("the editor shows the mark of the task's unsettled operation and the fields
     pendingFields: ['due_date', 'title'],
   });
   expect(taskSyncState(t.mirror, 'tsk_untouched', false)).toEqual({ mark: null, pendingFields: [] });
+});
+
+test('a move to another project marks the milestone it clears as waiting too, while the server still has it', () => {
+  t.mirror.identity.setAccount({ orgId: 'org_test', username: 'ada' });
+  loadTasks(t.mirror, [
+    taskJson({ task_id: 'tsk_filed', project_id: 'prj_a', milestone_id: 'mst_a' }),
+    taskJson({ task_id: 'tsk_unfiled', project_id: 'prj_a', milestone_id: null }),
+  ]);
+  t.mirror.tasks.edit('tsk_filed', { project_id: 'prj_b' });
+  t.mirror.tasks.edit('tsk_unfiled', { project_id: 'prj_b' });
+
+  expect(t.mirror.tasks.get('tsk_filed')?.task.milestone_id).toBeNull();
+  expect(taskSyncState(t.mirror, 'tsk_filed', true)).toEqual({
+    mark: 'pending',
+    pendingFields: ['milestone_id', 'project_id'],
+  });
+  // Nothing to clear: the milestone field has nothing waiting.
+  expect(taskSyncState(t.mirror, 'tsk_unfiled', true).pendingFields).toEqual(['project_id']);
 });

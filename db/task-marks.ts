@@ -62,5 +62,11 @@ export function taskSyncState(
     mark = strongerMark(mark, MARK_OF_STATE[op.state] ?? null);
     for (const field of Object.keys(op.patch)) fields.add(field);
   }
+  // A move to another project clears the server's milestone on screen at once
+  // (db/task-overlay.ts movedOff) without the change naming it: it waits too.
+  if (fields.has('project_id') && !fields.has('milestone_id')) {
+    const found = mirror.tasks.get(taskId);
+    if (found?.server?.milestone_id != null && found.task.milestone_id == null) fields.add('milestone_id');
+  }
   return { mark, pendingFields: [...fields].sort() };
 }

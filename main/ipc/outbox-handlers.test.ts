@@ -182,6 +182,29 @@ describe('sprints, goals and milestones in the inspector', () => {
   });
 });
 
+describe('a task filed under a milestone in the inspector', () => {
+  test('names the milestone, one sent and one still waiting, though no screen has read the project’s milestones', async () => {
+    const w = await wire();
+    const [sentTo, waitingFor] = w.f.taskIds(2);
+    if (sentTo === undefined || waitingFor === undefined) throw new Error('the seed has too few tasks');
+    await w.f.loadTasks([sentTo, waitingFor]);
+    const projectOf = (taskId: string) => String(w.f.mirror.tasks.get(taskId)?.task.project_id);
+    const launch = w.f.mirror.milestones.create({ name: 'Launch' }, projectOf(sentTo));
+    await w.f.pusher.pushAll();
+    const launchId = w.f.mirror.milestones.list().find((m) => m.name === 'Launch')?.milestone_id as string;
+    expect(launchId).not.toBe(launch.id);
+    const later = w.f.mirror.milestones.create({ name: 'Later' }, projectOf(waitingFor));
+    w.f.mirror.tasks.edit(sentTo, { milestone_id: launchId });
+    w.f.mirror.tasks.edit(waitingFor, { milestone_id: later.id });
+
+    const changes = (await w.value('outbox:list')).changes.filter((c) => c.entity_type === undefined);
+    expect(changes.map((c) => [c.task_id, c.names])).toEqual([
+      [sentTo, { [launchId]: 'Launch' }],
+      [waitingFor, { [later.id]: 'Later' }],
+    ]);
+  });
+});
+
 describe('the conflict view', () => {
   test('shows base, mine and theirs per field and what merged; choices per field reach the server', async () => {
     const w = await wire();

@@ -72,7 +72,44 @@ export function serverAnswerOf(problem: unknown): ServerAnswer | null {
   };
 }
 
-function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
+/** Milestone names by id, read once per listing and only when a change names a milestone. */
+type MilestoneNames = () => ReadonlyMap<string, string>;
+
+function milestoneNamesOf(mirror: Mirror): MilestoneNames {
+  let names: Map<string, string> | null = null;
+  return () => {
+    names ??= new Map(
+      (mirror.writesOf('milestone')?.list() ?? []).flatMap((m) => {
+        const name = text(m.name);
+        return name === null ? [] : [[String(m.milestone_id), name] as const];
+      }),
+    );
+    return names;
+  };
+}
+
+/**
+ * Names of the milestones a task's change points at (before and after):
+ * milestones are listed per project, so the screens hold no table of them.
+ */
+function milestoneNamesIn(
+  changes: readonly { field: string; before: unknown; after: unknown }[],
+  milestoneNames: MilestoneNames,
+): Record<string, string> | undefined {
+  const ids = changes
+    .filter((c) => c.field === 'milestone_id')
+    .flatMap((c) => [c.before, c.after])
+    .filter((id): id is string => typeof id === 'string');
+  if (ids.length === 0) return undefined;
+  const known = milestoneNames();
+  return Object.fromEntries(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id) as string]] : [])));
+}
+
+function pendingChange(
+  mirror: Mirror,
+  op: OutboxOp,
+  milestoneNames: MilestoneNames = milestoneNamesOf(mirror),
+): PendingChange {
   if (op.entityType !== 'task') return otherKindChange(mirror, op);
   const task = mirror.tasks.get(op.entityId);
   const changes =
@@ -83,6 +120,7 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
           before: op.kind === 'create' ? null : (op.baseValues[field] ?? task?.server?.[field] ?? null),
           after,
         }));
+  const names = milestoneNamesIn(changes, milestoneNames);
   return {
     op_id: op.opId,
     task_id: op.entityId,
@@ -90,6 +128,7 @@ function pendingChange(mirror: Mirror, op: OutboxOp): PendingChange {
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes,
+    ...(names === undefined ? {} : { names }),
     attempts: op.attempts,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
@@ -297,7 +336,10 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
   return {
     'outbox:list': (): PendingChanges => {
       const { mirror } = active();
-      return { changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op)) };
+      const milestoneNames = milestoneNamesOf(mirror);
+      return {
+        changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op, milestoneNames)),
+      };
     },
 
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.

@@ -40,6 +40,11 @@ export const pendingChangeSchema = z.object({
   kind: z.enum(['create', 'update', 'delete']),
   state: pendingStateSchema,
   changes: z.array(fieldChangeSchema),
+  /**
+   * A task's change: names of the milestones its values point at, by id (listed per project, they
+   * are not in the workspace the screens hold); absent when it names none.
+   */
+  names: z.record(z.string(), z.string()).optional(),
   attempts: z.number(),
   created_at: z.string(),
   updated_at: z.string(),

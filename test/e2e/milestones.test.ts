@@ -249,6 +249,10 @@ describe('milestones written in the milestones view', () => {
       'the milestone cleared in the editor',
     );
     await row.getByText('0 of 0 done').waitFor();
+    // The cleared milestone waits for the server as the move does: marked pending beside the project.
+    const waitingMark = editor.locator('.field.is-pending[data-field="milestone_id"]');
+    await waitingMark.waitFor();
+    await editor.locator('.field.is-pending[data-field="project_id"]').waitFor();
     const local = await invokeInPage(page, 'task:get', { task_id: taskId });
     expect(local.task).toMatchObject({ project_id: to, milestone_id: null });
     // The old project's milestones are no longer offered; the new project's are.
@@ -261,6 +265,7 @@ describe('milestones written in the milestones view', () => {
     expect(emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
     expect((await serverMilestones()).find((m) => m.name === 'Beta release')?.tasks_total).toBe(0);
     await until(async () => (await chosenLabel(field)) === 'No milestone', 'still none after the sync');
+    await waitingMark.waitFor({ state: 'detached' });
     await editor.getByRole('button', { name: 'Close task' }).click();
   }, 60_000);
 
@@ -292,6 +297,87 @@ describe('milestones written in the milestones view', () => {
     expect(emulator.control.task(taskId)).toMatchObject({ project_id: from, milestone_id: null });
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
   }, 60_000);
+
+  test("a milestone's tasks are listed under it with their status, open on click and are unfiled from there; the progress and the server follow", async () => {
+    const { page } = app;
+    const opened = new Set([from, to]);
+    const served = await serverMilestones();
+    const busiest = [...served].sort((a, b) => (b.tasks_total ?? 0) - (a.tasks_total ?? 0))[0];
+    // A milestone with tasks in a project whose milestones this window never read (the delete test takes the busiest).
+    const milestone = served.find(
+      (m) =>
+        m !== busiest && (m.tasks_total ?? 0) > 0 && !opened.has(m.project_id) && m.status !== 'completed',
+    );
+    if (!milestone) throw new Error('the seed has no second milestone with tasks in another project');
+    const total = milestone.tasks_total ?? 0;
+    const tasks = emulator.control.tasks();
+    const underIt = tasks.filter((t) => t.milestone_id === milestone.milestone_id);
+    const sentOne = underIt[0];
+    const newOne = tasks.find(
+      (t) => t.project_id === milestone.project_id && t.milestone_id === null && t.parent_task_id === null,
+    );
+    if (!sentOne || !newOne) throw new Error('no task to file and unfile in the milestone’s project');
+
+    // Filed offline through the bridge (another screen): the inspector names the milestone all the same.
+    proxy.goOffline();
+    await invokeInPage(page, 'task:edit', {
+      task_id: newOne.task_id,
+      patch: { milestone_id: milestone.milestone_id },
+    });
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    await inspector.getByText(`Milestone: — → ${milestone.name}`).waitFor();
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+
+    await openMilestones(milestone.project_id);
+    const row = page.locator(`li.milestone[data-milestone-id="${milestone.milestone_id}"]`);
+    await row.getByText(new RegExp(` of ${total + 1} done`)).waitFor();
+    const toggle = row.getByRole('button', { name: `Tasks (${total + 1})` });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    const list = row.getByRole('list', { name: `Tasks of ${milestone.name}` });
+    const items = list.locator('li.milestone-task');
+    await until(async () => (await items.count()) === total + 1, 'every task of the milestone listed');
+    const sentItem = list.locator(`li[data-task-id="${sentOne.task_id}"]`);
+    const statusWord = (await invokeInPage(page, 'task:get', { task_id: sentOne.task_id })).task.status;
+    await expect(sentItem.locator('.status-pill').getAttribute('class')).resolves.toContain(
+      `status-${statusWord}`,
+    );
+    // The one filed offline carries its pending mark.
+    await list.locator(`li[data-task-id="${newOne.task_id}"] [data-sync-mark="pending"]`).waitFor();
+
+    // A click opens the task in the editor.
+    await sentItem.locator('button.task-line').click();
+    await page.getByTestId('task-editor').waitFor();
+    await expect(page.getByTestId('task-editor').getByLabel('Title').inputValue()).resolves.toBe(
+      sentOne.title,
+    );
+    await shots('tasks');
+
+    // Unfiled from the list: the filing made offline and one the server holds.
+    await list.getByRole('button', { name: `Unfile ${newOne.title}` }).click();
+    await list.locator(`li[data-task-id="${newOne.task_id}"]`).waitFor({ state: 'detached' });
+    await list.getByRole('button', { name: `Unfile ${sentOne.title}` }).click();
+    await sentItem.waitFor({ state: 'detached' });
+    await row.getByText(new RegExp(` of ${total - 1} done`)).waitFor();
+    await row.getByRole('button', { name: `Tasks (${total - 1})` }).waitFor();
+    await until(
+      async () => (await editorField('milestone_id').inputValue()) === '',
+      'the open task shown under no milestone',
+    );
+
+    proxy.goOnline();
+    await syncAndSettle();
+    expect(emulator.control.task(sentOne.task_id)?.milestone_id).toBeNull();
+    expect(emulator.control.task(newOne.task_id)?.milestone_id).toBeNull();
+    expect(
+      (await serverMilestones()).find((m) => m.milestone_id === milestone.milestone_id)?.tasks_total,
+    ).toBe(total - 1);
+    await row.getByText(new RegExp(` of ${total - 1} done`)).waitFor();
+    await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
+  }, 90_000);
 
   test('completing a milestone reaches the server, and so does reopening it', async () => {
     const { page } = app;

@@ -1,7 +1,8 @@
 // A project's milestones in its order, each with its progress (tasks
-// completed of those filed under it), due date, status and the mark of a
-// change still waiting; created, edited, completed or reopened and deleted
-// here, every change through the outbox (shown at once, sent when online).
+// completed of those filed under it), due date, status, the mark of a change
+// still waiting and, opened, its tasks; created, edited, completed or reopened
+// and deleted here, tasks unfiled, every change through the outbox (shown at
+// once, sent when online).
 import { useEffect, useRef, useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
@@ -13,6 +14,7 @@ import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';
+import { MilestoneTasks } from './milestone-tasks';
 import {
   deletedWords,
   deleteQuestion,
@@ -60,6 +62,7 @@ function MilestoneItem({
   onDeleted: (words: string) => void;
 }) {
   const [mode, setMode] = useState<'read' | 'edit' | 'delete'>('read');
+  const [showTasks, setShowTasks] = useState(false);
   const completed = milestone.status === 'completed';
   const { name } = milestone;
 
@@ -139,6 +142,20 @@ function MilestoneItem({
         label={`${name} progress`}
       />
       {milestone.description ? <p className="milestone-description">{milestone.description}</p> : null}
+      <button
+        type="button"
+        className="link-button milestone-tasks-toggle"
+        aria-expanded={showTasks}
+        onClick={() => setShowTasks((shown) => !shown)}
+      >
+        <span className="milestone-tasks-chevron" aria-hidden="true">
+          {showTasks ? '▾' : '▸'}
+        </span>
+        {`Tasks (${milestone.tasks_total})`}
+      </button>
+      {showTasks ? (
+        <MilestoneTasks milestoneId={milestone.milestone_id} milestoneName={name} readOnly={readOnly} />
+      ) : null}
       {milestone.pending === 'conflict' ? (
         <p className="milestone-problem">
           Changed here and on the server.{' '}

@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
-import { rememberMilestones } from './milestone-names';
 
 export function useProjectMilestones(projectId: string | null): MilestoneSummary[] | null {
   const [milestones, setMilestones] = useState<{ projectId: string; list: MilestoneSummary[] } | null>(null);
@@ -15,7 +14,6 @@ export function useProjectMilestones(projectId: string | null): MilestoneSummary
     const load = () => {
       invoke('milestones:list', { project_id: projectId })
         .then((list) => {
-          rememberMilestones(list);
           if (!cancelled) setMilestones({ projectId, list });
         })
         .catch((error: unknown) => {

@@ -9,17 +9,18 @@ import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { useMilestoneNames } from '../milestones/milestone-names';
 import { RenameAndRetry } from '../sprints/sprint-refusal';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 
-/** Names of what ids point at, from the workspace the sidebar already holds. */
+/**
+ * Names of what ids point at, from the workspace the sidebar already holds;
+ * milestones (listed per project, not in it) by the names each change carries.
+ */
 function useNameOf(): NameOf {
   const workspace = useWorkspace((state) => state.workspace);
-  const milestoneNames = useMilestoneNames((state) => state.names);
   return useCallback<NameOf>(
     (field, id) => {
       if (workspace === null) return null;
@@ -34,13 +35,11 @@ function useNameOf(): NameOf {
           return workspace.goals.find((g) => g.goal_id === id)?.name ?? null;
         case 'sprint_id':
           return workspace.teams.flatMap((t) => t.sprints).find((s) => s.sprint_id === id)?.name ?? null;
-        case 'milestone_id':
-          return milestoneNames.get(id) ?? null;
         default:
           return null;
       }
     },
-    [workspace, milestoneNames],
+    [workspace],
   );
 }
 
@@ -173,7 +172,11 @@ function ChangeItem({
         <span className={`pending-state pending-state-${change.state}`} title={state.hint}>
           {state.label}
         </span>
-        <span className="pending-words">{describeOperation(change, nameOf)}</span>
+        <span className="pending-words">
+          {describeOperation(change, (field, id) =>
+            field === 'milestone_id' ? (change.names?.[id] ?? null) : nameOf(field, id),
+          )}
+        </span>
       </div>
       <div className="pending-meta" id={describedBy}>
         <span title={timeWords(change.created_at)}>Made {agoWords(change.created_at)}</span>

@@ -1,0 +1,115 @@
+// The tasks filed under one milestone, shown when the person opens its list:
+// each with its status and sync mark, opened in the editor on click, and an
+// Unfile action (a task edit of milestone_id null, through the outbox like
+// any other). Read from the mirror (`tasks:filed`), so a milestone not yet
+// sent lists the tasks filed under its temporary id too.
+import { useEffect, useState } from 'react';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { errorType, invoke, subscribe } from '../bridge/svc';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { showProblem } from '../store/session-store';
+import { announce, openTask, useView } from '../store/view-store';
+import { valueWord } from '../vocabulary/task-words';
+
+/** The milestone's tasks as the mirror holds them, reloaded when tasks change; null while the first load runs. */
+function useMilestoneTasks(milestoneId: string): { rows: TaskRow[] | null; truncated: boolean } {
+  const [answer, setAnswer] = useState<{ id: string; rows: TaskRow[]; truncated: boolean } | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    const load = () => {
+      invoke('tasks:filed', { field: 'milestone_id', values: [milestoneId] })
+        .then((found) => {
+          if (!cancelled) setAnswer({ id: milestoneId, rows: found.rows, truncated: found.truncated });
+        })
+        .catch((error: unknown) => {
+          if (!cancelled && errorType(error) !== 'signed-out')
+            showProblem(error, 'Loading the milestone’s tasks');
+        });
+    };
+    load();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const stop = subscribe('mirror:changed', (change) => {
+      if (!change.collections.includes('tasks') || timer !== null) return;
+      // Coalesced: a sync landing many tasks reloads once.
+      timer = setTimeout(() => {
+        timer = null;
+        load();
+      }, 150);
+    });
+    return () => {
+      cancelled = true;
+      stop();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [milestoneId]);
+  // The server's id replacing a temporary one keeps the rows shown until the new answer.
+  return { rows: answer?.rows ?? null, truncated: answer?.truncated ?? false };
+}
+
+export function MilestoneTasks({
+  milestoneId,
+  milestoneName,
+  readOnly,
+}: {
+  milestoneId: string;
+  milestoneName: string;
+  readOnly: boolean;
+}) {
+  const { rows, truncated } = useMilestoneTasks(milestoneId);
+  const openTaskId = useView((state) => state.openTaskId);
+  /** Tasks whose unfiling was asked and not yet answered: their button waits. */
+  const [unfiling, setUnfiling] = useState<ReadonlySet<string>>(new Set());
+
+  const unfile = async (row: TaskRow) => {
+    setUnfiling((now) => new Set(now).add(row.task_id));
+    try {
+      await invoke('task:edit', { task_id: row.task_id, patch: { milestone_id: null } });
+      announce(`Unfiled ‘${row.title}’ from ‘${milestoneName}’`);
+    } catch (error) {
+      showProblem(error, 'Unfiling the task');
+    } finally {
+      setUnfiling((now) => {
+        const next = new Set(now);
+        next.delete(row.task_id);
+        return next;
+      });
+    }
+  };
+
+  if (rows === null) return <p className="muted milestone-tasks-note">Loading…</p>;
+  if (rows.length === 0) return <p className="muted milestone-tasks-note">No tasks under this milestone.</p>;
+  return (
+    <>
+      <ul className="milestone-tasks" aria-label={`Tasks of ${milestoneName}`}>
+        {rows.map((row) => (
+          <li key={row.task_id} className="milestone-task" data-task-id={row.task_id}>
+            <button
+              type="button"
+              className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
+              onClick={() => openTask(row.task_id)}
+            >
+              <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
+              <span className="spacer" />
+              <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
+              <span className="muted">{row.assignee ?? 'Unassigned'}</span>
+              <SyncMarkBadge mark={row.sync_mark} compact />
+            </button>
+            <button
+              type="button"
+              className="button milestone-unfile"
+              disabled={readOnly || unfiling.has(row.task_id)}
+              title={readOnly ? 'This account can only read' : `File ‘${row.title}’ under no milestone`}
+              aria-label={`Unfile ${row.title}`}
+              onClick={() => void unfile(row)}
+            >
+              Unfile
+            </button>
+          </li>
+        ))}
+      </ul>
+      {truncated ? (
+        <p className="muted milestone-tasks-note">Showing the first {rows.length} tasks.</p>
+      ) : null}
+    </>
+  );
+}
