@@ -9,7 +9,13 @@ import type { Outbox } from './outbox';
 import type { ChangeList, PageApplication } from './page-apply';
 import type { MirrorDatabase } from './schema';
 import type { TaskObject } from './task-columns';
-import { type BodyServerJson, storedFormOf, taskJsonOf } from './task-json';
+import {
+  type BodyServerJson,
+  COPY_ROW_COLUMNS,
+  type CopyRow,
+  storedFormFromRow,
+  taskJsonOf,
+} from './task-json';
 import { type FiledTask, filedTasks, type FilingField, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from './task-query';
 import type { TaskStore } from './task-store';
@@ -144,8 +150,8 @@ export class MirrorTasks {
   *exportJson(): Generator<string> {
     // A thousand at a time by keyset: 100 000 tasks never sit in memory at once.
     const chunk = this.db.prepare(
-      `SELECT t.search_id AS k, t.task_id AS id, b.local_json AS local, b.server_json AS server,
-              coalesce(s.text, '') AS text
+      `SELECT t.search_id AS k, b.local_json AS local, b.server_json AS server,
+              coalesce(s.text, '') AS search_text, ${COPY_ROW_COLUMNS}
          FROM tasks t INDEXED BY tasks_by_id JOIN task_bodies b ON b.rid = t.rid
          LEFT JOIN task_search_text s ON s.rid = t.rid
         WHERE t.hidden = 0 AND (t.search_id, t.task_id) > (?, ?) ORDER BY t.search_id, t.task_id LIMIT 1000`,
@@ -154,19 +160,17 @@ export class MirrorTasks {
     for (;;) {
       const rows = this.tx.read(
         () =>
-          chunk.all(...after) as {
+          chunk.all(...after) as ({
             k: string;
-            id: string;
             local: string | null;
             server: BodyServerJson;
-            text: string;
-          }[],
+          } & CopyRow)[],
       );
       // A shown task has a server copy or pending edits (a local create): never neither.
-      for (const row of rows) yield row.local ?? taskJsonOf(storedFormOf(row.server, row.text));
+      for (const row of rows) yield row.local ?? taskJsonOf(storedFormFromRow(row.server, row));
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
-      after = [last.k, last.id];
+      after = [last.k, last.task_id as string];
     }
   }
 

@@ -16,7 +16,14 @@ import { IncompletePassError, type MalformedRowError, NotInMirrorError } from '.
 import { type Outbox, type ParkedEdit, sameJson } from './outbox';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
-import { type BodyServerJson, storedFormOf, storedTaskJson, taskObjectOf } from './task-json';
+import {
+  type BodyServerJson,
+  COPY_ROW_COLUMNS,
+  type CopyRow,
+  storedFormFromRow,
+  storedTaskJson,
+  taskObjectOf,
+} from './task-json';
 import type { TaskOverlay } from './task-overlay';
 import type { TaskStore } from './task-store';
 
@@ -354,7 +361,7 @@ export class PageApplication {
             WHERE p.collection = 'tasks' AND p.scope IN (SELECT value FROM json_each(?)))`;
     const unseen = this.db
       .prepare(
-        `SELECT t.rid, t.task_id, b.server_json, t.pending, coalesce(s.text, '') AS search_text
+        `SELECT t.rid, b.server_json, t.pending, coalesce(s.text, '') AS search_text, ${COPY_ROW_COLUMNS}
            FROM tasks t JOIN task_bodies b ON b.rid = t.rid LEFT JOIN task_search_text s ON s.rid = t.rid
           WHERE t.seen_pass < ? AND b.server_json IS NOT NULL AND t.server_gone = 0 ${inChains}`,
       )
@@ -363,8 +370,8 @@ export class PageApplication {
       task_id: string;
       server_json: BodyServerJson;
       pending: number;
-      search_text: string;
-    }[];
+    }[] &
+      CopyRow[];
     const markGone = this.db.prepare('UPDATE tasks SET server_gone = 1 WHERE rid = ?');
     const dropCached = [
       this.db.prepare('DELETE FROM task_comments WHERE scope = ?'),
@@ -381,7 +388,7 @@ export class PageApplication {
       changes.deleted.push({
         collection: 'tasks',
         id: row.task_id,
-        before: taskObjectOf(storedFormOf(row.server_json, row.search_text)),
+        before: taskObjectOf(storedFormFromRow(row.server_json, row)),
       });
     }
   }

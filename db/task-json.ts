@@ -85,7 +85,12 @@ export function shareDescription(
   description: unknown,
   lower: string,
 ): BodyServerJson {
-  if (typeof description !== 'string' || lower.length !== description.length || description.length < 16)
+  if (
+    typeof description !== 'string' ||
+    lower.length !== description.length ||
+    description.length < 16 ||
+    hasLoneSurrogate(stored)
+  )
     return stored;
   const json = JSON.stringify(description);
   const offset = stored.indexOf(json);
@@ -100,12 +105,23 @@ export function shareDescription(
     while (end < description.length && description.charCodeAt(end) !== lower.charCodeAt(end)) end++;
     header.push(i, description.slice(i, end));
     // A description mostly in capitals saves nothing.
-    if (header.length > 2 + description.length / 4) return stored;
+    if (header.length * 4 > description.length) return stored;
     i = end;
   }
   const headerJson = JSON.stringify(header);
   if (headerJson.length + 1 >= json.length) return stored;
   return `~${headerJson}${stored.slice(0, offset)}${stored.slice(offset + json.length)}` as SharedDescriptionForm;
+}
+
+/**
+ * Whether a text in the task holds a lone surrogate: JSON.stringify writes
+ * one as a `\\udxxx` escape, which the stored form keeps, but SQLite stores
+ * a text column as UTF-8, where it becomes U+FFFD, so neither the search text
+ * nor a task column gives it back. (A text holding a backslash before `ud`
+ * also answers true: it only keeps the copy whole.)
+ */
+function hasLoneSurrogate(stored: string): boolean {
+  return stored.includes('\\ud');
 }
 
 /** The stored form back from task_bodies' text and the task's search text (its row of task_search_text). */
@@ -125,4 +141,123 @@ export function storedFormOf(body: BodyServerJson, searchText: string): StoredTa
   }
   const rest = body.slice(end);
   return (rest.slice(0, offset) + JSON.stringify(description) + rest.slice(offset)) as StoredTaskJson;
+}
+
+/**
+ * The fields of the contract a task row's columns hold exactly as sent when
+ * each is a string or null (db/task-columns.ts), in TASK_FIELDS order, with
+ * their place in it; `tags` (the column is the array's JSON) and `position`
+ * (a number) are told apart below.
+ */
+const ROW_TEXT_FIELDS = [
+  'task_id',
+  'project_id',
+  'team_id',
+  'section_id',
+  'sprint_id',
+  'goal_id',
+  'milestone_id',
+  'parent_task_id',
+  'title',
+  'status',
+  'priority',
+  'assignee',
+  'due_date',
+  'start_date',
+  'task_type',
+  'created_via',
+  'review',
+  'created_by',
+  'updated_by',
+  'created_at',
+  'updated_at',
+  'completed_at',
+] as const;
+
+/** The row a server copy in the row form is read back from: its task columns and search text. */
+export type CopyRow = Record<(typeof ROW_TEXT_FIELDS)[number], string | null> & {
+  tags: string;
+  position: number | null;
+  /** Its row of task_search_text ('' while hidden). */
+  search_text: string;
+};
+
+/** The columns of `tasks` a CopyRow reads, for a SELECT (alias `t`). */
+export const COPY_ROW_COLUMNS = [...ROW_TEXT_FIELDS, 'tags', 'position'].map((c) => `t.${c}`).join(', ');
+
+const ROW_MARK = 0x5e; // '^'
+
+/**
+ * The server copy's text for task_bodies when the task row is the copy
+ * itself (nothing pending, shown) and its columns hold every field as sent:
+ * `^` and the JSON of what no column holds, `[org_id, description]`, the
+ * description as the header of shareDescription (its length, then the runs
+ * lower case changed) when the search text's end gives it back. `stored` must
+ * be storedTaskJson(task) of this very object; any other shape keeps
+ * shareDescription's form. About 300 bytes a task less than the array form.
+ */
+export function rowForm(stored: StoredTaskJson, task: TaskObject, lower: string): BodyServerJson {
+  if (hasLoneSurrogate(stored)) return stored;
+  if (stored.charCodeAt(0) !== ARRAY_MARK) return shareDescription(stored, task.description, lower);
+  for (const field of ROW_TEXT_FIELDS) {
+    const value = task[field];
+    if (value !== null && typeof value !== 'string') return shareDescription(stored, task.description, lower);
+  }
+  const { position, description } = task;
+  if (
+    !Array.isArray(task.tags) ||
+    (position !== null && typeof position !== 'number') ||
+    (description !== null && typeof description !== 'string')
+  )
+    return shareDescription(stored, task.description, lower);
+  const header = description === null ? null : caseHeader(description, lower);
+  return `^${JSON.stringify([task.org_id, header ?? description])}` as SharedDescriptionForm;
+}
+
+/** [length, i, "X", …]: the description from its lower case, or null when that does not pay. */
+function caseHeader(description: string, lower: string): (number | string)[] | null {
+  if (lower.length !== description.length || description.length < 16) return null;
+  const header: (number | string)[] = [description.length];
+  for (let i = 0; i < description.length;) {
+    if (description.charCodeAt(i) === lower.charCodeAt(i)) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < description.length && description.charCodeAt(end) !== lower.charCodeAt(end)) end++;
+    header.push(i, description.slice(i, end));
+    if (header.length * 4 > description.length) return null;
+    i = end;
+  }
+  return header;
+}
+
+function describedBy(header: readonly (number | string)[], searchText: string, from: number): string {
+  const length = header[from] as number;
+  if (searchText.length < length)
+    throw new Error('a server copy shares its description with a search text that does not hold it');
+  let description = searchText.slice(searchText.length - length);
+  for (let h = from + 1; h + 1 < header.length; h += 2) {
+    const at = header[h] as number;
+    const run = header[h + 1] as string;
+    description = description.slice(0, at) + run + description.slice(at + run.length);
+  }
+  return description;
+}
+
+/** The stored form back from what task_bodies holds, whichever form, and the task's row. */
+export function storedFormFromRow(body: BodyServerJson, row: CopyRow): StoredTaskJson {
+  if (body.charCodeAt(0) !== ROW_MARK) return storedFormOf(body, row.search_text);
+  const [orgId, held] = JSON.parse(body.slice(1)) as [unknown, string | null | (number | string)[]];
+  const description = Array.isArray(held) ? describedBy(held, row.search_text, 0) : held;
+  const s = JSON.stringify;
+  return `[${s(row.task_id)},${s(orgId)},${s(row.project_id)},${s(row.team_id)},${s(row.section_id)},${s(
+    row.sprint_id,
+  )},${s(row.goal_id)},${s(row.milestone_id)},${s(row.parent_task_id)},${s(row.title)},${s(description)},${s(
+    row.status,
+  )},${s(row.priority)},${s(row.assignee)},${row.tags},${s(row.due_date)},${s(row.start_date)},${s(
+    row.task_type,
+  )},${s(row.created_via)},${s(row.review)},${s(row.position)},${s(row.created_by)},${s(row.updated_by)},${s(
+    row.created_at,
+  )},${s(row.updated_at)},${s(row.completed_at)}]` as StoredTaskJson;
 }

@@ -169,6 +169,7 @@ export class TaskOverlay {
       unfiledByWaitingDeletes(server, this.waitingDelete) === null;
     if (plain) {
       return this.store.write(existing, server, {
+        serverIsEffective: true,
         etag,
         server_stored: serverStored,
         local_json: null,

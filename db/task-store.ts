@@ -10,7 +10,15 @@ import {
   taskColumns,
   type TaskObject,
 } from './task-columns';
-import { shareDescription, type StoredTaskJson, storedFormOf, taskJsonOf } from './task-json';
+import {
+  COPY_ROW_COLUMNS,
+  type CopyRow,
+  rowForm,
+  shareDescription,
+  type StoredTaskJson,
+  storedFormFromRow,
+  taskJsonOf,
+} from './task-json';
 import type { WordIndex } from './word-index';
 
 /** Column order of inserts and updates (TaskColumns, then bookkeeping); the sort keys are virtual (migration 0015). */
@@ -69,12 +77,18 @@ export interface StoredTask {
 }
 
 const STORED =
-  't.rid, t.task_id, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json AS server_stored, b.local_json, ' +
-  "t.k_title, t.search_id, t.search_tags, coalesce(s.text, '') AS search_text " +
+  't.rid, t.hidden, t.pending, t.server_gone, t.seen_pass, t.etag, b.server_json AS server_stored, b.local_json, ' +
+  `t.k_title, t.search_id, t.search_tags, coalesce(s.text, '') AS search_text, ${COPY_ROW_COLUMNS} ` +
   'FROM tasks t JOIN task_bodies b ON b.rid = t.rid LEFT JOIN task_search_text s ON s.rid = t.rid';
 
 /** Bookkeeping written beside the effective columns. */
 export interface TaskRowState {
+  /**
+   * server_stored was made by storedTaskJson from the very task written (its
+   * server copy with nothing pending): the row itself can then hold the copy
+   * (db/task-json.ts rowForm).
+   */
+  serverIsEffective?: boolean;
   etag: string | null;
   /** The server copy in its stored form (storedTaskJson), null for a local create not yet sent. */
   server_stored: StoredTaskJson | null;
@@ -90,19 +104,22 @@ export interface TaskRowState {
  * page's unchanged tasks are told by comparing stored forms. A copy sharing
  * its description with the search text is given back in its stored form.
  */
-function readable(row: Omit<StoredTask, 'server_json'> | undefined): StoredTask | undefined {
+/** A row as selected (STORED): the stored task and the columns its server copy may be read back from. */
+type SelectedRow = Omit<StoredTask, 'server_json'> & CopyRow;
+
+function readable(row: SelectedRow | undefined): StoredTask | undefined {
   if (row === undefined) return undefined;
-  if (row.server_stored !== null) row.server_stored = storedFormOf(row.server_stored, row.search_text);
+  if (row.server_stored !== null) row.server_stored = storedFormFromRow(row.server_stored, row);
   let text: string | null | undefined;
   return Object.defineProperty(row, 'server_json', {
     enumerable: true,
     get: () => (text ??= row.server_stored === null ? null : taskJsonOf(row.server_stored)),
-  }) as StoredTask;
+  }) as unknown as StoredTask;
 }
 
 export class TaskStore {
-  private readonly selectById: Statement<[string, string], StoredTask>;
-  private readonly selectByRid: Statement<[number], StoredTask>;
+  private readonly selectById: Statement<[string, string], SelectedRow>;
+  private readonly selectByRid: Statement<[number], SelectedRow>;
   private readonly insert: Statement<unknown[]>;
   private readonly update: Statement<unknown[]>;
   private readonly deleteRow: Statement<[number]>;
@@ -182,9 +199,11 @@ export class TaskStore {
     // With nothing pending and the task shown, its search text ends with the
     // server copy's description in lower case: the copy need not hold it too.
     const body =
-      state.server_stored !== null && state.local_json === null && state.hidden === 0
-        ? shareDescription(state.server_stored, effective.description, columns.search_body)
-        : state.server_stored;
+      state.server_stored === null || state.local_json !== null || state.hidden !== 0
+        ? state.server_stored
+        : state.serverIsEffective === true
+          ? rowForm(state.server_stored, effective, columns.search_body)
+          : shareDescription(state.server_stored, effective.description, columns.search_body);
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
       this.insertBody.run(rid, body, state.local_json);
@@ -232,6 +251,8 @@ export class TaskStore {
     const lower = taskId.toLowerCase();
     const row = this.byRid(rid);
     this.renameRow.run(taskId, lower, rid);
+    // A server copy the row held (rowForm) would read back with the new id: it is stored whole again.
+    if (row) this.updateBody.run(row.server_stored, row.local_json, rid);
     // A hidden row keeps its empty text; the write that follows a rename re-indexes it.
     if (!row || row.hidden !== 0) return;
     const columns = { ...row, search_id: lower, search_body: searchBodyOf(row.search_text, row) };

@@ -19,6 +19,7 @@ import * as virtualSortKeys from './0015_virtual_sort_keys';
 import * as commentWatchIndexes from './0016_comment_watch_indexes';
 import * as sharedDescription from './0017_shared_description';
 import * as milestoneFilingIndex from './0018_milestone_filing_index';
+import * as rowHeldServerCopy from './0019_row_held_server_copy';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -40,6 +41,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016_comment_watch_indexes': commentWatchIndexes,
   '0017_shared_description': sharedDescription,
   '0018_milestone_filing_index': milestoneFilingIndex,
+  '0019_row_held_server_copy': rowHeldServerCopy,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -7,6 +7,7 @@ import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { VIRTUAL_TABLES } from '../schema';
+import { shareDescription, storedTaskJson } from '../task-json';
 import { LATEST_MIGRATION, MIGRATIONS } from './index';
 
 /**
@@ -431,6 +432,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(filed.tasks.map((t) => t.task_id)).toEqual(['tsk_seeded']);
     },
   },
+  {
+    version: '0019_row_held_server_copy',
+    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    verify: verifyEverything,
+  },
 ];
 
 let dir: string;
@@ -600,6 +606,54 @@ describe('migrations', () => {
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(
         JSON.stringify({ ...described, task_id: 'tsk_compact' }),
       );
+    } finally {
+      mirror.close();
+    }
+  });
+
+  test('0019: copies stored whole or sharing their description read back the same after it, and a task written again is held by its row', async () => {
+    const file = join(dir, 'row-held.db');
+    await migrateFileTo(file, '0017_shared_description');
+    const db = new Database(file);
+    seedWithSearchText(db, false, 'bigrams');
+    const described = {
+      ...CONTRACT_TASK,
+      description: 'Shared with the search text, as migration 0017 stored it for this task',
+    };
+    const lower = described.description.toLowerCase();
+    const stored = storedTaskJson(described);
+    seedSecondTask(db, 'tsk_compact', shareDescription(stored, described.description, lower));
+    db.prepare('INSERT INTO task_search_text (rid, text) VALUES (2, ?)').run(
+      `contract shaped\u001ftsk_compact\u001f\u001fa\u001fb\u001f\u001f${lower}`,
+    );
+    db.close();
+    const mirror = await openMirror(file);
+    const bodies = () => {
+      const read = new Database(file, { readonly: true });
+      try {
+        return read.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+      } finally {
+        read.close();
+      }
+    };
+    try {
+      expect(bodies()[1]?.[0]).toBe('~');
+      expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(described));
+      const page = (items: Record<string, unknown>[]) =>
+        mirror.passes.applyPage({
+          collection: 'tasks',
+          pageIndex: 0,
+          cursorSent: null,
+          etag: null,
+          nextCursor: null,
+          items,
+          partial: true,
+        });
+      expect(page([{ ...described }]).unchanged).toBe(1);
+      const renamed = { ...described, title: 'Renamed on the server' };
+      expect(page([renamed]).changes.updated.map((u) => Object.keys(u.changes))).toEqual([['title']]);
+      expect(bodies()[1]?.[0]).toBe('^');
+      expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(renamed));
     } finally {
       mirror.close();
     }
