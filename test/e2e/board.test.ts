@@ -171,8 +171,8 @@ describe('the columns', () => {
       .filter({ hasText: `${onServer.length} sections` })
       .waitFor();
     // The row is wider than the window: the columns past its right edge are counted and named there.
-    const right = page.getByRole('button', { name: 'Show 2 sections to the right' });
-    await expect(right.getAttribute('title')).resolves.toBe('Todo, Doing');
+    const right = page.getByRole('button', { name: 'Show 3 sections to the right' });
+    await expect(right.getAttribute('title')).resolves.toBe(onServer.slice(-3).join(', '));
     await expect(page.getByRole('button', { name: /to the left/ }).count()).resolves.toBe(0);
     await right.click();
     const left = page.getByRole('button', { name: `Show ${onServer.length - 3} sections to the left` });
@@ -318,6 +318,7 @@ describe('sections on the board', () => {
     const question = page.getByRole('alertdialog', { name: 'Delete section “Todo”?' });
     await question.getByText('Its task is not deleted: it stays in its project, in no section.').waitFor();
     await screenshot(page, 'board-delete-section');
+    await inDark('board-delete-section');
     await question.getByRole('button', { name: 'Delete section' }).click();
     await column('Todo').waitFor({ state: 'detached' });
     expect((await columnNames()).slice(-2)).toEqual(['Later this month', 'Doing']);

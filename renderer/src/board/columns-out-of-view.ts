@@ -11,17 +11,21 @@ export interface OutOfView {
 
 const NONE: OutOfView = { left: [], right: [] };
 
-/** A column counts as out of view when less than half of it is inside the scrolling box. */
+/**
+ * A column counts as out of view on a side when any of it is past that edge of the scrolling box
+ * (a pixel of slack for rounding): a column cut in half is as easy to miss as one not shown at all.
+ */
 export function columnsOutOfView(
   box: { left: number; right: number },
   columns: readonly { name: string; left: number; right: number }[],
 ): OutOfView {
   const left: string[] = [];
   const right: string[] = [];
+  const middle = (box.left + box.right) / 2;
   for (const column of columns) {
-    const middle = (column.left + column.right) / 2;
-    if (middle < box.left) left.push(column.name);
-    else if (middle > box.right) right.push(column.name);
+    const centre = (column.left + column.right) / 2;
+    if (column.left < box.left - 1 && centre < middle) left.push(column.name);
+    else if (column.right > box.right + 1 && centre > middle) right.push(column.name);
   }
   return { left, right };
 }
