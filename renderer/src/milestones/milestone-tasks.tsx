@@ -82,7 +82,11 @@ export function MilestoneTasks({
     <>
       <ul className="milestone-tasks" aria-label={`Tasks of ${milestoneName}`}>
         {rows.map((row) => (
-          <li key={row.task_id} className="milestone-task" data-task-id={row.task_id}>
+          <li
+            key={row.task_id}
+            className={`milestone-task${row.task_id === openTaskId ? ' is-open' : ''}`}
+            data-task-id={row.task_id}
+          >
             <button
               type="button"
               className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
