@@ -112,6 +112,17 @@ function goalRow(name: string) {
   return app.page.locator('li.goal').filter({ has: app.page.getByText(name, { exact: true }) });
 }
 
+/** The goal the open editor shows chosen. */
+function chosenGoal(): Promise<string | null> {
+  return app.page
+    .getByTestId('task-editor')
+    .locator('.field[data-field="goal_id"] select')
+    .evaluate(
+      (select: { selectedOptions: ArrayLike<{ textContent: string | null }> }) =>
+        select.selectedOptions[0]?.textContent ?? null,
+    );
+}
+
 /** Opens a task in the editor from the list of all tasks. */
 async function openTaskInEditor(taskId: string) {
   const { page } = app;
@@ -185,6 +196,8 @@ describe('goals written in the goals view', () => {
     await row.locator('.goal-head').click();
     await row.getByText('Everything the launch needs.').waitFor();
     await row.locator('.task-line', { hasText: task.title }).waitFor();
+    // The goal still waiting counts the task filed under it (the counts follow the edit within the workspace's reload).
+    await row.locator('.progress-words').filter({ hasText: '0 of 1 done' }).waitFor();
     await shots('pending-goal');
     await row.getByRole('button', { name: 'New task under this goal' }).click();
     const create = page.getByTestId('task-create');
@@ -284,6 +297,18 @@ describe('goals written in the goals view', () => {
     await shots('deleted');
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByTestId('goal-notice').waitFor({ state: 'detached' });
+    // At once, before the delete is sent: its tasks have no goal in the editor and the mirror, as the service will do.
+    const filedTasks = tasks.filter((t) => t.goal_id === goal.goal_id);
+    await openTaskInEditor(filedTasks[0]?.task_id ?? '');
+    await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
+    await shots('deleted-task-editor');
+    for (const task of filedTasks) {
+      const shown = await invokeInPage(page, 'task:get', { task_id: task.task_id });
+      expect(shown.task.goal_id ?? null).toBeNull();
+    }
+    // The service unfiles them itself: the goal's delete is the one change waiting.
+    const waiting = await invokeInPage(page, 'outbox:list');
+    expect(waiting.changes.map((c) => `${c.entity_type ?? 'task'} ${c.kind}`)).toEqual(['goal delete']);
     proxy.goOnline();
     await syncAndSettle();
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
@@ -294,6 +319,55 @@ describe('goals written in the goals view', () => {
       const shown = await invokeInPage(page, 'task:get', { task_id: task.task_id });
       expect(shown.task.goal_id ?? null).toBeNull();
     }
+  });
+
+  test('a goal delete given up in the pending changes files its tasks under the goal again', async () => {
+    const { page } = app;
+    const tasks = emulator.control.tasks();
+    const goal = (await serverGoals())
+      .filter((g) => g.name !== 'Q3 launch')
+      .map((g) => ({ ...g, filed: tasks.filter((t) => t.goal_id === g.goal_id) }))
+      .sort((a, b) => b.filed.length - a.filed.length)[0];
+    const task = goal?.filed[0];
+    if (!goal || !task) throw new Error('the seed has no other goal with tasks under it');
+    await openGoals();
+    const row = page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
+    await row.locator('.goal-head').click();
+    proxy.goOffline();
+    await row.getByRole('button', { name: 'Delete…' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete this goal?' })
+      .getByRole('button', { name: 'Delete goal' })
+      .click();
+    await row.waitFor({ state: 'detached' });
+    await openTaskInEditor(task.task_id);
+    await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
+
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('pending changes');
+    await page.keyboard.press('Enter');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item').filter({ hasText: goal.name });
+    await item.getByRole('button', { name: 'Discard…' }).click();
+    await item
+      .getByRole('alertdialog', { name: 'Discard this change?' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
+    await inspector.getByText('All changes are saved on the server.').waitFor();
+    await inspector.getByRole('button', { name: 'Close' }).click();
+
+    // The editor still open shows the goal again, and the goals view has it back with its tasks.
+    await until(async () => (await chosenGoal()) === goal.name, 'the editor showing the goal again');
+    expect((await invokeInPage(page, 'task:get', { task_id: task.task_id })).task.goal_id).toBe(goal.goal_id);
+    await openGoals();
+    await row
+      .locator('.progress-words')
+      .filter({ hasText: ` of ${goal.filed.filter((t) => t.parent_task_id === null).length} done` })
+      .waitFor();
+    proxy.goOnline();
+    await syncAndSettle();
+    expect((await api('GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`)).status).toBe(200);
+    expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
   });
 });
 
