@@ -3,13 +3,15 @@
 // dragged onto it, one chosen in the editor) reaches the server once with the
 // three tasks in it; a name taken by an active sprint (409) is shown on the
 // sprint and fixed by "Rename and retry"; a sprint renamed here and by a peer
-// while we were offline is settled in the three-way view; edit and complete.
-// Screenshots light and dark.
+// while we were offline is settled in the three-way view; edit and complete; a
+// sprint completed before it was sent, with a task filed into it from the
+// command palette, reaches the server completed; "All sprints (N)" opens a
+// team's older sprints from the keyboard. Screenshots light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningEmulator } from '../../emulator/start';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { hasFocus, invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -150,8 +152,7 @@ describe('a sprint planned offline', () => {
       .locator('.sprint-facts')
       .getByText(/– set when sent$/)
       .waitFor();
-    // Not on the server yet: completing waits for it, and an edit opens on the weeks it was made with.
-    await expect(view.getByRole('button', { name: 'Complete sprint' }).isDisabled()).resolves.toBe(true);
+    // Not on the server yet: an edit opens on the weeks it was made with.
     await view.getByRole('button', { name: 'Edit sprint' }).click();
     const editing = page.getByTestId('sprint-form');
     await expect(editing.getByRole('radio', { name: 'Lasts' }).isChecked()).resolves.toBe(true);
@@ -302,6 +303,117 @@ describe('a name taken by an active sprint of the team', () => {
       end_date: '2027-05-28',
     });
     expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+  });
+});
+
+describe('a sprint completed before it was sent', () => {
+  test('a task filed into it from the palette, completed offline: the server has it completed, once, with the task', async () => {
+    const { page } = app;
+    const createsBefore = emulator.control.creates().sprints;
+    const [task] = freeTasks(1);
+    if (!task) throw new Error('unreachable');
+
+    proxy.goOffline();
+    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
+    const form = page.getByTestId('sprint-form');
+    await form.getByLabel('Name').fill('Spike week');
+    await form.getByRole('radio', { name: 'Lasts' }).check();
+    await form.getByLabel('Length in weeks').fill('1');
+    await form.getByRole('button', { name: 'Create sprint' }).click();
+    await form.waitFor({ state: 'detached' });
+    const item = sidebarSprint(page, 'Spike week');
+    await item.locator('[data-sync-mark="pending"]').waitFor();
+
+    // Filed from the keyboard: the palette's command for the open task, said to screen readers.
+    await page.getByRole('button', { name: 'All tasks' }).click();
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.waitFor();
+    await page.keyboard.type('file into sprint spike');
+    await expect(palette.getByRole('option').first().textContent()).resolves.toContain(
+      `File into sprint: Spike week (${team.name}) (not sent yet)`,
+    );
+    await screenshot(page, 'sprint-file-from-palette');
+    await inDark(page, 'sprint-file-from-palette');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Filed ‘${task.title}’ into sprint ‘Spike week’.` })
+      .waitFor();
+    await editor.locator('[data-field="sprint_id"].is-pending').waitFor();
+    await item.locator('.nav-detail').filter({ hasText: /\/1$/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Close task' }).click();
+    await page.getByLabel('Search tasks').fill('');
+
+    // Completed while its create still waits: the status goes right after it.
+    await item.getByRole('button').click();
+    const view = page.locator('section.sprint-view');
+    await view.getByRole('heading', { name: 'Spike week' }).waitFor();
+    await view.getByRole('button', { name: 'Complete sprint' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Complete Spike week?' });
+    await confirm.getByText('1 task is not done; it stays filed in this sprint.').waitFor();
+    await confirm.getByRole('button', { name: 'Complete sprint' }).click();
+    await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
+    await view.locator('.list-title-row [data-sync-mark="pending"]').waitFor();
+    expect(emulator.control.creates().sprints).toBe(createsBefore);
+    await screenshot(page, 'sprint-completed-unsent');
+    await inDark(page, 'sprint-completed-unsent');
+
+    proxy.goOnline();
+    await syncAndSettle(page);
+    const created = (await serverSprints()).filter((s) => s.name === 'Spike week');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ status: 'completed', duration_weeks: 1 });
+    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+    expect(emulator.control.task(task.task_id)?.sprint_id).toBe(created[0]?.sprint_id);
+    await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
+    await view.locator('.list-title-row [data-sync-mark]').waitFor({ state: 'detached' });
+  });
+});
+
+describe('a team with more sprints than the sidebar lists', () => {
+  test('"All sprints (N)" opens the older ones from the keyboard, says so, and closes them again', async () => {
+    const { page } = app;
+    const nav = page.getByRole('navigation', { name: 'Workspace' });
+    const sprints =
+      (await invokeInPage(page, 'workspace:get')).teams.find((t) => t.team_id === team.team_id)?.sprints ??
+      [];
+    const oldest = sprints[sprints.length - 1];
+    if (!oldest || sprints.length <= 4) throw new Error('the team has no sprint beyond the newest four');
+    const moreName = `All sprints in ${team.name} (${sprints.length})`;
+    const more = nav.getByRole('button', { name: moreName });
+    // An inner locator is matched from the outer one: by role alone, not from the navigation again.
+    const teamList = nav.locator('li.nav-team', { has: page.getByRole('button', { name: moreName }) });
+    const oldestItem = teamList.locator(`li[data-sprint-id="${oldest.sprint_id}"]`);
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(oldestItem.count()).resolves.toBe(0);
+
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await oldestItem.waitFor();
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(teamList.locator('li[data-sprint-id]').count()).resolves.toBe(sprints.length);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Showing all ${sprints.length} sprints of ${team.name}.` })
+      .waitFor();
+    await oldestItem.scrollIntoViewIfNeeded();
+    await screenshot(page, 'sidebar-all-sprints');
+    await inDark(page, 'sidebar-all-sprints');
+    // An older sprint opens like any other.
+    await oldestItem.getByRole('button').click();
+    await page.locator('section.sprint-view').getByRole('heading', { name: oldest.name }).waitFor();
+
+    await more.focus();
+    await page.keyboard.press(' ');
+    await oldestItem.waitFor({ state: 'detached' });
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(hasFocus(more)).resolves.toBe(true);
   });
 });
 

@@ -2,6 +2,8 @@
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../links/link-requests';
+import { fileIntoSprint } from '../sprints/file-into-sprint';
+import { isUnsent } from '../sprints/sprint-draft';
 import { openConflict, openPendingChanges } from '../pending-changes/trust-store';
 import {
   requestSignOut,
@@ -221,6 +223,21 @@ export function buildCommands(): Command[] {
             .catch((error: unknown) => showProblem(error, 'Assigning the task'));
         },
       });
+    }
+    // Filing from the keyboard (the sidebar takes drops only): every sprint not completed, one not sent yet too.
+    for (const team of workspace?.teams ?? []) {
+      for (const sprint of team.sprints) {
+        if (sprint.status === 'completed') continue;
+        commands.push({
+          id: `file-sprint-${sprint.sprint_id}`,
+          label: `File into sprint: ${sprint.name} (${team.name})${isUnsent(sprint) ? ' (not sent yet)' : ''}`,
+          group: 'Selected task',
+          run: () => {
+            const taskId = targetTaskId();
+            if (taskId !== null) void fileIntoSprint(taskId, '', sprint);
+          },
+        });
+      }
     }
     commands.push({
       id: 'resolve-conflict',

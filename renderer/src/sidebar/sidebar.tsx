@@ -1,22 +1,16 @@
 // The sidebar: the account switcher, then My tasks and All tasks, projects
 // (each with its board), teams with their sprints, goals and sections. Every
 // entry is a button in a labelled navigation list; the current one says so.
-// A team offers "New sprint"; a sprint takes a task dropped on it (from a list
-// row or a board card) and files it there.
+// A team lists its newest sprints (with "All sprints (N)" opening the rest) and
+// offers "New sprint"; a sprint takes a task dropped on it (from a list row or a
+// board card) and files it there.
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
-import { invoke } from '../bridge/svc';
 import { ModalDialog } from '../ui/modal-dialog';
-import {
-  cancelSignOut,
-  requestSignOut,
-  showProblem,
-  signOut,
-  switchAccount,
-  useSession,
-} from '../store/session-store';
+import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { sprintMark } from '../sprints/sprint-draft';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
@@ -52,16 +46,6 @@ function NavItem({
 
 /** How many of a team's sprints (newest first) the sidebar lists; current and waiting ones always. */
 const SPRINTS_SHOWN = 4;
-
-/** Files a dropped task into the sprint, queued like any edit of it. */
-async function fileIntoSprint(taskId: string, title: string, sprint: SprintSummary): Promise<void> {
-  try {
-    await invoke('task:edit', { task_id: taskId, patch: { sprint_id: sprint.sprint_id } });
-    announce(`Filed ${title === '' ? 'the task' : `‘${title}’`} into sprint ‘${sprint.name}’.`);
-  } catch (error) {
-    showProblem(error, 'Filing the task into the sprint');
-  }
-}
 
 function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: boolean }) {
   const view: View = { kind: 'sprint', sprintId: sprint.sprint_id };
@@ -108,15 +92,42 @@ function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: 
 
 function TeamSprints({ team, readOnly }: { team: Workspace['teams'][number]; readOnly: boolean }) {
   const [creating, setCreating] = useState(false);
+  const [all, setAll] = useState(false);
   const newButton = useRef<HTMLButtonElement>(null);
-  const shown = team.sprints.filter(
+  const newest = team.sprints.filter(
     (sprint, index) => index < SPRINTS_SHOWN || sprint.current || sprint.pending !== undefined,
   );
+  const hidden = team.sprints.length - newest.length;
+  const shown = all ? team.sprints : newest;
   return (
     <>
       {shown.map((sprint) => (
         <SprintNavItem key={sprint.sprint_id} sprint={sprint} readOnly={readOnly} />
       ))}
+      {hidden > 0 ? (
+        <li>
+          {/* A disclosure: the older sprints appear above it, in the same list, and it keeps the focus. */}
+          <button
+            type="button"
+            className="nav-item nav-add"
+            aria-expanded={all}
+            aria-label={`All sprints in ${team.name} (${team.sprints.length})`}
+            onClick={() => {
+              setAll(!all);
+              announce(
+                all
+                  ? `Showing the newest sprints of ${team.name}.`
+                  : `Showing all ${team.sprints.length} sprints of ${team.name}.`,
+              );
+            }}
+          >
+            <span aria-hidden="true">{all ? '▴' : '▾'}</span>
+            <span className="nav-label">
+              {all ? 'Fewer sprints' : `All sprints (${team.sprints.length})`}
+            </span>
+          </button>
+        </li>
+      ) : null}
       {readOnly ? null : (
         <li>
           <button

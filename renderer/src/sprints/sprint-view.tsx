@@ -14,7 +14,7 @@ import { ModalDialog } from '../ui/modal-dialog';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from './progress-meter';
-import { isUnsent, sprintMark } from './sprint-draft';
+import { sprintMark } from './sprint-draft';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
@@ -70,12 +70,13 @@ function useFollowRemap(sprintId: string): void {
   );
 }
 
-/** Complete (after a question: its open tasks stay filed in it) or reopen; queued like any edit. */
+/**
+ * Complete (after a question: its open tasks stay filed in it) or reopen; queued like any edit. A sprint
+ * not sent yet is completed too: the outbox sends the status right after its create (db/outbox.ts).
+ */
 function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number }) {
   const [asking, setAsking] = useState(false);
   const completed = sprint.status === 'completed';
-  // Its waiting create takes no status: completing waits until the server has the sprint.
-  const unsent = isUnsent(sprint);
   const setStatus = async (status: 'completed' | 'active') => {
     setAsking(false);
     try {
@@ -95,13 +96,7 @@ function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number 
     );
   return (
     <>
-      <button
-        type="button"
-        className="button"
-        disabled={unsent}
-        title={unsent ? 'It can be completed once the server has it.' : undefined}
-        onClick={() => setAsking(true)}
-      >
+      <button type="button" className="button" onClick={() => setAsking(true)}>
         Complete sprint
       </button>
       {asking ? (
