@@ -369,6 +369,39 @@ describe('goals written in the goals view', () => {
     expect((await api('GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`)).status).toBe(200);
     expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
   });
+
+  test('an archived project is not offered for a new goal, and its goals take no new task', async () => {
+    const { page } = app;
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const archived = workspace.projects.filter((p) => p.status === 'archived');
+    const active = workspace.projects.filter((p) => p.status !== 'archived');
+    const project = archived.find((p) => workspace.goals.some((g) => g.project_id === p.project_id));
+    const goal = workspace.goals.find((g) => g.project_id === project?.project_id);
+    if (!project || !goal) throw new Error('the seed has no archived project with a goal');
+    await openGoals();
+
+    await page.getByRole('button', { name: 'New goal', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New goal' });
+    const offered = await form
+      .getByLabel('Project')
+      .locator('option')
+      .evaluateAll((options: { value: string }[]) => options.map((o) => o.value));
+    expect(offered.sort()).toEqual(active.map((p) => p.project_id).sort());
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    const group = page.getByRole('region', { name: project.name });
+    await group.getByText('archived', { exact: true }).waitFor();
+    await expect(group.getByRole('button', { name: `New goal in ${project.name}` }).count()).resolves.toBe(0);
+    const row = page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
+    await row.locator('.goal-head').click();
+    await expect(row.getByRole('button', { name: 'New task under this goal' }).isDisabled()).resolves.toBe(
+      true,
+    );
+    await row.scrollIntoViewIfNeeded();
+    await shots('archived-project');
+    await row.locator('.goal-head').click();
+  });
 });
 
 describe('a goal renamed by the peer while we renamed it offline', () => {

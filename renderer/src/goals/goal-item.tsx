@@ -34,10 +34,13 @@ export function GoalPendingMark({ pending }: { pending: string | null | undefine
 function GoalDetails({
   goal,
   readOnly,
+  archived,
   onDeleted,
 }: {
   goal: GoalSummary;
   readOnly: boolean;
+  /** Its project is archived: no new task goes under it (the service refuses tasks there). */
+  archived: boolean;
   onDeleted: (words: string) => void;
 }) {
   const { rows, truncated } = useFiledTasks('goal_id', [goal.goal_id]);
@@ -102,7 +105,13 @@ function GoalDetails({
         <button type="button" className="button" disabled={readOnly} onClick={() => void setStatus()}>
           {closed ? 'Reopen goal' : 'Close goal'}
         </button>
-        <button type="button" className="button" disabled={readOnly} onClick={startCreating}>
+        <button
+          type="button"
+          className="button"
+          disabled={readOnly || archived}
+          title={archived ? 'Its project is archived: it takes no new tasks.' : undefined}
+          onClick={startCreating}
+        >
           New task under this goal
         </button>
         <span className="spacer" />
@@ -146,11 +155,13 @@ export function GoalItem({
   goal,
   selected,
   readOnly,
+  archived,
   onDeleted,
 }: {
   goal: GoalSummary;
   selected: boolean;
   readOnly: boolean;
+  archived: boolean;
   onDeleted: (words: string) => void;
 }) {
   const closed = goal.status === 'closed';
@@ -179,7 +190,9 @@ export function GoalItem({
         <GoalPendingMark pending={goal.pending} />
       </button>
       <ProgressMeter done={goal.tasks_completed} total={goal.tasks_total} label={`${goal.name} progress`} />
-      {selected ? <GoalDetails goal={goal} readOnly={readOnly} onDeleted={onDeleted} /> : null}
+      {selected ? (
+        <GoalDetails goal={goal} readOnly={readOnly} archived={archived} onDeleted={onDeleted} />
+      ) : null}
     </li>
   );
 }

@@ -42,6 +42,9 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
   const [notice, setNotice] = useState<string | null>(null);
   const keyOf = useFollowRemap(goalId);
 
+  // A person cannot plan in an archived project (the service refuses new tasks there): goals are made in active ones.
+  const archived = new Set((projects ?? []).filter((p) => p.status === 'archived').map((p) => p.project_id));
+  const plannable = (projects ?? []).filter((p) => !archived.has(p.project_id));
   // Groups in the sidebar's order of projects (by name); a goal of a project not listed comes last.
   const byProject = new Map<string, GoalSummary[]>((projects ?? []).map((p) => [p.project_id, []]));
   for (const goal of goals ?? []) {
@@ -64,7 +67,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
           <button
             type="button"
             className="button primary"
-            disabled={readOnly || (projects ?? []).length === 0}
+            disabled={readOnly || plannable.length === 0}
             onClick={() => setCreating({ projectId: null })}
           >
             New goal
@@ -89,7 +92,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
         {creating !== null ? (
           <GoalForm
             mode="create"
-            projects={projects ?? []}
+            projects={plannable}
             projectId={creating.projectId}
             onDone={(created) => {
               setCreating(null);
@@ -107,15 +110,21 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
             <section key={projectId} className="goal-group" aria-label={projectName}>
               <div className="goal-group-title">
                 <h2>{projectName}</h2>
-                <button
-                  type="button"
-                  className="link-button"
-                  aria-label={`New goal in ${projectName}`}
-                  disabled={readOnly}
-                  onClick={() => setCreating({ projectId })}
-                >
-                  + New goal
-                </button>
+                {archived.has(projectId) ? (
+                  <span className="nav-badge" title="An archived project takes no new goals or tasks.">
+                    archived
+                  </span>
+                ) : (
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={`New goal in ${projectName}`}
+                    disabled={readOnly}
+                    onClick={() => setCreating({ projectId })}
+                  >
+                    + New goal
+                  </button>
+                )}
               </div>
               <ul className="goal-list">
                 {list.map((goal) => (
@@ -124,6 +133,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
                     goal={goal}
                     selected={goal.goal_id === goalId}
                     readOnly={readOnly}
+                    archived={archived.has(projectId)}
                     onDeleted={tell}
                   />
                 ))}
