@@ -155,6 +155,28 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
     });
   });
 
+  test('made with an end date, a length in weeks chosen later takes the place of the date in the create', async () => {
+    const f = (fixture = await startPushFixture());
+    const team = await teamId(f);
+    const created = f.mirror.sprints.create(
+      { name: 'Sprint 63', start_date: '2027-01-04', end_date: '2027-01-15' },
+      team,
+    );
+    f.mirror.sprints.edit(created.id, { duration_weeks: 3 });
+    expect(f.mirror.outbox.op(created.opId).patch).toEqual({
+      name: 'Sprint 63',
+      start_date: '2027-01-04',
+      duration_weeks: 3,
+    });
+    await f.pusher.pushAll();
+    expect(writesTo(f, '/sprints')).toEqual(['POST 201']);
+    const shown = f.mirror.sprints.list(team).find((s) => s.name === 'Sprint 63');
+    expect(await cases[0]?.read(f, team, shown?.sprint_id as string)).toMatchObject({
+      end_date: '2027-01-24',
+      duration_weeks: 3,
+    });
+  });
+
   test('a status the service does not know is refused with the field named; the waiting create stays as it was', async () => {
     const f = (fixture = await startPushFixture());
     const team = await teamId(f);

@@ -3,7 +3,7 @@
 // what changed.
 import { describe, expect, test } from 'vitest';
 import type { SprintSummary } from '../../../main/ipc/screen-schemas';
-import { createFields, draftOf, editPatch, type SprintDraft, sprintMark, weeksLocked } from './sprint-draft';
+import { createFields, draftOf, editPatch, type SprintDraft, sprintMark } from './sprint-draft';
 
 const SPRINT: SprintSummary = {
   sprint_id: 'spr_1',
@@ -106,14 +106,9 @@ describe('an edit of a sprint not on the server yet (folded into its create)', (
     });
   });
 
-  test('made with an end date, it keeps it: a length in weeks is refused beside the field', () => {
-    const draft = { ...draftOf(byEnd, '2027-03-01'), length: 'weeks' as const, weeks: '3' };
-    const result = editPatch(draft, byEnd);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.field).toBe('weeks');
-    expect(weeksLocked(byEnd)).toBe(true);
-    expect(weeksLocked(byWeeks)).toBe(false);
-    expect(weeksLocked(SPRINT)).toBe(false);
+  test('made with an end date and given a length in weeks, the weeks are sent (they replace the date in the waiting create)', () => {
+    const draft = { ...draftOf(byEnd, '2027-03-01'), length: 'weeks' as const, weeks: '4' };
+    expect(editPatch(draft, byEnd)).toEqual({ ok: true, fields: { duration_weeks: 4 } });
   });
 });
 

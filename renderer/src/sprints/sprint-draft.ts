@@ -54,11 +54,6 @@ function weeksNow(sprint: SprintSummary, waitingWeeks: number | null): number | 
   return sprint.end_date === '' ? waitingWeeks : wholeWeeks(sprint.start_date, sprint.end_date);
 }
 
-/** An unsent sprint created with an end date keeps that choice (its create cannot drop the date). */
-export function weeksLocked(sprint: SprintSummary): boolean {
-  return isUnsent(sprint) && sprint.end_date !== '';
-}
-
 /** The form's first values: two weeks from today for a new sprint, the sprint's own for an edit. */
 export function draftOf(
   sprint: SprintSummary | null,
@@ -134,7 +129,10 @@ export function createFields(draft: SprintDraft): DraftResult {
   return { ok: true, fields };
 }
 
-/** A merge-patch of what the person changed (empty when nothing); a length in weeks replaces the end date. */
+/**
+ * A merge-patch of what the person changed (empty when nothing); a length in weeks replaces the end date
+ * (folded into a waiting create, the weeks take the end date's place there: db/outbox-kinds/sprint.ts).
+ */
 export function editPatch(
   draft: SprintDraft,
   sprint: SprintSummary,
@@ -150,11 +148,6 @@ export function editPatch(
     if (draft.endDate !== sprint.end_date) fields.end_date = draft.endDate;
     // Folded into a create made with weeks: the weeks go, or the create would carry both (422).
     if (isUnsent(sprint) && sprint.end_date === '') fields.duration_weeks = null;
-  } else if (weeksLocked(sprint)) {
-    return problem(
-      'weeks',
-      'This sprint keeps its end date until the server has it; change the end date instead.',
-    );
   } else if (Number(draft.weeks) !== weeksNow(sprint, waitingWeeks) || 'start_date' in fields) {
     fields.duration_weeks = Number(draft.weeks);
   }

@@ -17,7 +17,6 @@ import {
   SPRINT_NAME_MAX,
   type SprintDraft,
   WEEKS_MAX,
-  weeksLocked,
 } from './sprint-draft';
 import './sprints.css';
 
@@ -64,7 +63,6 @@ export function SprintFormDialog({
     setDraft((old) => ({ ...old, ...change }));
     setProblem(null);
   };
-  const lockedWeeks = target.mode === 'edit' && weeksLocked(target.sprint);
   const title = target.mode === 'create' ? `New sprint in ${target.teamName}` : `Edit ${target.sprint.name}`;
 
   const submit = async (event: FormEvent) => {
@@ -163,8 +161,6 @@ export function SprintFormDialog({
                 type="radio"
                 name={`${base}-length`}
                 checked={draft.length === 'weeks'}
-                disabled={lockedWeeks}
-                {...(lockedWeeks ? { 'aria-describedby': `${base}-locked` } : {})}
                 onChange={() => set({ length: 'weeks' })}
               />
               Lasts
@@ -184,11 +180,6 @@ export function SprintFormDialog({
             <span aria-hidden="true">weeks</span>
           </div>
           {fieldProblem('weeks')}
-          {lockedWeeks ? (
-            <small className="hint" id={`${base}-locked`}>
-              Not sent yet with an end date: its length in weeks can be set once the server has it.
-            </small>
-          ) : null}
           <div className="sprint-length-choice">
             <label>
               <input
