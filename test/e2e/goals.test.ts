@@ -398,6 +398,7 @@ describe('goals written in the goals view', () => {
     await expect(row.getByRole('button', { name: 'New task under this goal' }).isDisabled()).resolves.toBe(
       true,
     );
+    await row.getByText('Its project is archived: new tasks cannot be created in it.').waitFor();
     await row.scrollIntoViewIfNeeded();
     await shots('archived-project');
     await row.locator('.goal-head').click();

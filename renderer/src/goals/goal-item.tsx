@@ -105,13 +105,7 @@ function GoalDetails({
         <button type="button" className="button" disabled={readOnly} onClick={() => void setStatus()}>
           {closed ? 'Reopen goal' : 'Close goal'}
         </button>
-        <button
-          type="button"
-          className="button"
-          disabled={readOnly || archived}
-          title={archived ? 'Its project is archived: it takes no new tasks.' : undefined}
-          onClick={startCreating}
-        >
+        <button type="button" className="button" disabled={readOnly || archived} onClick={startCreating}>
           New task under this goal
         </button>
         <span className="spacer" />
@@ -124,6 +118,11 @@ function GoalDetails({
           Delete…
         </button>
       </div>
+      {archived ? (
+        <p className="muted goal-archived-note">
+          Its project is archived: new tasks cannot be created in it.
+        </p>
+      ) : null}
       {rows === null ? <p className="muted">Loading…</p> : null}
       {rows !== null && rows.length === 0 ? <p className="muted">No tasks under this goal.</p> : null}
       {rows !== null && rows.length > 0 ? <TaskLines rows={rows} label="Tasks under this goal" /> : null}
