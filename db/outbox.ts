@@ -263,7 +263,7 @@ export class Outbox {
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
     // A goal's or milestone's delete unfiles its tasks: on screen while it waits, in their server copies once taken.
-    const unfiling = new TaskUnfiling(db, store, overlay);
+    const unfiling = new TaskUnfiling(db, store, overlay, () => this.now());
     this.kinds = new Map(
       [
         taskWriteKind(db, store, overlay, runningTaskPass),

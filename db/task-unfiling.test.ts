@@ -209,3 +209,42 @@ describe('a milestone delete waiting to be sent', () => {
     expect(await filedUnder(mirror, 'milestone_id', 'mst_1')).toEqual(['tsk_1', 'tsk_2']);
   });
 });
+
+describe('a goal or milestone never sent, cancelled', () => {
+  test('deleted before it was sent: the task edits filing under it lose that field and keep the rest', async () => {
+    const mirror = await setUp();
+    const goal = mirror.goals.create({ name: 'Q3 launch' }, 'prj_a');
+    mirror.tasks.edit('tsk_3', { goal_id: goal.id, title: 'Three, mine' });
+    mirror.tasks.edit('tsk_1', { goal_id: goal.id });
+
+    expect(mirror.goals.delete(goal.id)).toBeNull();
+
+    expect(mirror.tasks.get('tsk_3')?.task).toMatchObject({ title: 'Three, mine', goal_id: null });
+    // Back under the goal the server files it in: the edit that only moved it is gone.
+    expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({ goal_id: 'gol_1' });
+    // Nothing names the id that will never exist; the edit that only filed tsk_1 went.
+    expect(mirror.outbox.list().map((op) => [op.entityId, op.patch, op.baseValues])).toEqual([
+      ['tsk_3', { title: 'Three, mine' }, { title: 'Three' }],
+    ]);
+  });
+
+  test('its create given up: a task created under it is still created, without it', async () => {
+    const mirror = await setUp();
+    const milestone = mirror.milestones.create({ name: 'Beta 2' }, 'prj_a');
+    const task = mirror.tasks.create({
+      title: 'Write the notes',
+      project_id: 'prj_a',
+      milestone_id: milestone.id,
+    });
+
+    mirror.outbox.drop(milestone.opId);
+
+    expect(mirror.tasks.get(task.taskId)?.task).toMatchObject({
+      title: 'Write the notes',
+      milestone_id: null,
+    });
+    expect(mirror.outbox.list().map((op) => [op.entityId, op.kind, op.patch])).toEqual([
+      [task.taskId, 'create', { title: 'Write the notes', project_id: 'prj_a' }],
+    ]);
+  });
+});

@@ -1,12 +1,16 @@
 // What a goal's or milestone's delete does to the tasks filed under it: while
 // the delete waits to be sent they show unfiled (task-overlay.ts applies it,
 // as the service will), a delete given up files them again, and once the
-// service took it their server copies are unfiled too.
+// service took it their server copies are unfiled too. One never sent that is
+// cancelled takes its temporary id out of the task edits filing under it.
 import type { Database } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
 import { storedTaskJson } from './task-json';
-import type { TaskOverlay } from './task-overlay';
+import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
+
+/** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
+const TEMPORARY = 'local-';
 
 export type UnfiledField = 'goal_id' | 'milestone_id';
 
@@ -15,6 +19,7 @@ export class TaskUnfiling {
     private readonly db: Database,
     private readonly store: TaskStore,
     private readonly overlay: TaskOverlay,
+    private readonly now: () => string,
   ) {}
 
   /**
@@ -44,13 +49,62 @@ export class TaskUnfiling {
 
   /** The resource's operations changed: a delete now waiting shows its tasks unfiled at once. */
   opsChanged(field: UnfiledField, entityType: string, id: string): void {
+    if (this.createCancelled(entityType, id)) {
+      this.forgetTemporary(field, id);
+      return;
+    }
     if (!this.overlay.waitingDelete(entityType, id)) return;
     for (const taskId of this.filedUnder(field, id, false)) this.overlay.refresh(taskId);
   }
 
   /** An operation of the resource was given up: a delete no longer waiting gives its tasks their filing back. */
-  givenUp(field: UnfiledField, id: string): void {
+  givenUp(field: UnfiledField, entityType: string, id: string): void {
+    if (this.createCancelled(entityType, id)) {
+      this.forgetTemporary(field, id);
+      return;
+    }
     for (const taskId of this.filedUnder(field, id, true)) this.overlay.refresh(taskId);
+  }
+
+  /** A temporary id with nothing left waiting: its create was cancelled by its delete or given up, never sent. */
+  private createCancelled(entityType: string, id: string): boolean {
+    if (!id.startsWith(TEMPORARY)) return false;
+    const waiting = this.db
+      .prepare(
+        `SELECT 1 FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} LIMIT 1`,
+      )
+      .get(entityType, id);
+    return waiting === undefined;
+  }
+
+  /**
+   * The id will never exist on the service: a waiting task edit that files
+   * under it could never be sent as it is (refused, or held for a create that
+   * is gone), so that field leaves it and the rest of the edit stays; an edit
+   * left with nothing to send goes. The tasks show no goal (or milestone).
+   */
+  private forgetTemporary(field: UnfiledField, id: string): void {
+    const ops = this.db
+      .prepare(
+        `SELECT op_id, entity_id, kind, patch, base_values FROM outbox
+          WHERE entity_type = 'task' AND state IN ${UNSETTLED_SQL} AND instr(patch, ?) > 0`,
+      )
+      .all(id) as { op_id: string; entity_id: string; kind: string; patch: string; base_values: string }[];
+    for (const op of ops) {
+      const patch = JSON.parse(op.patch) as TaskObject;
+      if (patch[field] !== id) continue;
+      const base = JSON.parse(op.base_values) as TaskObject;
+      delete patch[field];
+      delete base[field];
+      if (op.kind === 'update' && Object.keys(patch).length === 0) {
+        this.db.prepare('DELETE FROM outbox WHERE op_id = ?').run(op.op_id);
+      } else {
+        this.db
+          .prepare('UPDATE outbox SET patch = ?, base_values = ?, updated_at = ? WHERE op_id = ?')
+          .run(JSON.stringify(patch), JSON.stringify(base), this.now(), op.op_id);
+      }
+      this.overlay.refresh(op.entity_id);
+    }
   }
 
   /** The service took the delete and unfiled the tasks there: their server copies follow at once. */

@@ -23,6 +23,6 @@ export function goalWriteKind(db: Database, now: () => string, unfiling: TaskUnf
     createFields: ['name', 'description', 'target_date', 'position'],
     afterRemove: (id) => unfiling.deleted('goal_id', id),
     afterOpsChanged: (id) => unfiling.opsChanged('goal_id', GOAL_ENTITY, id),
-    afterGiveUp: (id) => unfiling.givenUp('goal_id', id),
+    afterGiveUp: (id) => unfiling.givenUp('goal_id', GOAL_ENTITY, id),
   });
 }

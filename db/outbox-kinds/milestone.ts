@@ -24,6 +24,6 @@ export function milestoneWriteKind(db: Database, now: () => string, unfiling: Ta
     createFields: ['name', 'description', 'due_date', 'position'],
     afterRemove: (id) => unfiling.deleted('milestone_id', id),
     afterOpsChanged: (id) => unfiling.opsChanged('milestone_id', MILESTONE_ENTITY, id),
-    afterGiveUp: (id) => unfiling.givenUp('milestone_id', id),
+    afterGiveUp: (id) => unfiling.givenUp('milestone_id', MILESTONE_ENTITY, id),
   });
 }
