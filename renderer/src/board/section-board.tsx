@@ -25,11 +25,12 @@ import './board.css';
 type CardPatch = { section_id?: string; position: number };
 
 /**
- * A card move shown before the mirror holds it. `settledAt`: the number of loads asked for when its
- * edit was answered (null while in flight); a load asked for after that reads the mirror with the edit
- * in it, and from then on the mirror says where the card is.
+ * A card's moves shown before the mirror holds them (an edit waits for the pull worker's write lock,
+ * and a load answered meanwhile still has the card where it was): `patch` is every waiting move of
+ * the card merged, `last` the latest one's; once that one is answered, a load asked for after
+ * `settledAt` (the number of loads asked for then) reads the mirror with all of them in it.
  */
-type LocalMove = { patch: CardPatch; settledAt: number | null };
+type LocalMove = { patch: CardPatch; last: CardPatch; settledAt: number | null };
 
 export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', values: readonly string[]) {
   const [rows, setRows] = useState<TaskRow[] | null>(null);
@@ -88,13 +89,18 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
   /** Shows edits before the mirror's answer, until a load asked for after `settle` of each. */
   const patchLocally = (patches: readonly { taskId: string; patch: CardPatch }[]) => {
     const byId = new Map(patches.map((p) => [p.taskId, p.patch]));
-    for (const [taskId, patch] of byId) moves.current.set(taskId, { patch, settledAt: null });
+    for (const [taskId, patch] of byId) {
+      // A move across sections then one within: the card stays in its new section until both land.
+      const before = moves.current.get(taskId)?.patch;
+      moves.current.set(taskId, { patch: { ...before, ...patch }, last: patch, settledAt: null });
+    }
     setRows((current) =>
       current === null
         ? current
         : current.map((row) => {
             const patch = byId.get(row.task_id);
-            return patch === undefined ? row : { ...row, ...patch, sync_mark: row.sync_mark ?? 'pending' };
+            const shown = moves.current.get(row.task_id)?.patch ?? patch;
+            return patch === undefined ? row : { ...row, ...shown, sync_mark: row.sync_mark ?? 'pending' };
           }),
     );
   };
@@ -102,7 +108,7 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
   const settle = (taskId: string, patch: CardPatch) => {
     // A later move of the same card waits for its own edit.
     const move = moves.current.get(taskId);
-    if (move?.patch === patch && move.settledAt === null) move.settledAt = asked.current;
+    if (move?.last === patch && move.settledAt === null) move.settledAt = asked.current;
   };
   const reload = () => setLoads((n) => n + 1);
   return { rows, truncated, patchLocally, settle, reload };
@@ -132,6 +138,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const [deleting, setDeleting] = useState<{ section: BoardSection; tasks: number } | null>(null);
   const focusAfter = useRef<FocusAfter>(null);
   const boardRef = useRef<HTMLDivElement>(null);
+  const writes = useRef<Promise<void>>(Promise.resolve());
   const outOfView = useColumnsOutOfView(boardRef);
   const sections = (workspace?.sections ?? []).filter(
     (section) => section.scope_type === scopeType && section.scope_id === scopeId,
@@ -172,6 +179,17 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     target?.focus();
   });
 
+  /**
+   * Runs the board's edits one after another, in the order the person made them: two quick moves
+   * sent side by side can land in the mirror the other way round (each waits for the pull worker's
+   * write lock on its own timer), and the earlier position then overwrites the later.
+   */
+  const inOrder = (work: () => Promise<void>): Promise<void> => {
+    const next = writes.current.then(work).catch(() => undefined);
+    writes.current = next;
+    return next;
+  };
+
   const moveCard = async (taskId: string, toSectionId: string, index: number) => {
     const from = columns.find((column) => column.cards.some((card) => card.task_id === taskId));
     const to = columns.find((column) => column.section.section_id === toSectionId);
@@ -194,17 +212,19 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     }));
     patchLocally(patches);
     announce(movedWords(row.title, to.section.name, at, others + 1));
-    try {
-      for (const { taskId: id, patch } of patches) {
-        await invoke('task:edit', { task_id: id, patch });
-        settle(id, patch);
+    await inOrder(async () => {
+      try {
+        for (const { taskId: id, patch } of patches) {
+          await invoke('task:edit', { task_id: id, patch });
+          settle(id, patch);
+        }
+      } catch (error) {
+        showProblem(error, 'Moving the task');
+        reload();
+      } finally {
+        for (const { taskId: id, patch } of patches) settle(id, patch);
       }
-    } catch (error) {
-      showProblem(error, 'Moving the task');
-      reload();
-    } finally {
-      for (const { taskId: id, patch } of patches) settle(id, patch);
-    }
+    });
   };
 
   const stepCard = (taskId: string, step: CardStep) => {
@@ -242,13 +262,19 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     if (edits.length === 0) return;
     const at = Math.max(0, Math.min(index, sections.length - 1));
     announce(`Moved section “${section.name}” to position ${at + 1} of ${sections.length}.`);
-    try {
-      for (const edit of edits) {
-        await invoke('collection:edit', { kind: 'section', id: edit.id, patch: { position: edit.position } });
+    await inOrder(async () => {
+      try {
+        for (const edit of edits) {
+          await invoke('collection:edit', {
+            kind: 'section',
+            id: edit.id,
+            patch: { position: edit.position },
+          });
+        }
+      } catch (error) {
+        showProblem(error, 'Moving the section');
       }
-    } catch (error) {
-      showProblem(error, 'Moving the section');
-    }
+    });
   };
 
   const renameSection = async (section: BoardSection, next: string) => {
