@@ -262,13 +262,13 @@ export class Outbox {
     this.entityOpsOf = db.prepare(
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
-    // A goal's or milestone's delete unfiles its tasks: on screen while it waits, in their server copies once taken.
+    // A goal's, milestone's or section's delete unfiles its tasks: on screen while it waits, in their server copies once taken.
     const unfiling = new TaskUnfiling(db, store, overlay, () => this.now());
     this.kinds = new Map(
       [
         taskWriteKind(db, store, overlay, runningTaskPass),
         commentWriteKind(db, () => this.now()),
-        sectionWriteKind(db, () => this.now()),
+        sectionWriteKind(db, () => this.now(), unfiling),
         sprintWriteKind(db, () => this.now()),
         goalWriteKind(db, () => this.now(), unfiling),
         milestoneWriteKind(db, () => this.now(), unfiling),

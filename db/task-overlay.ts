@@ -66,7 +66,7 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
 
 /**
  * The filing fields a waiting delete of the resource they name clears: the
- * service unfiles a deleted goal's or milestone's tasks itself, so the screens
+ * service unfiles a deleted goal's, milestone's or section's tasks itself, so the screens
  * show that at once without a task edit of ours (sending one would be an extra
  * write that could conflict), and keep showing it over newer server copies
  * until the delete is sent (or given up, when the filing comes back).
@@ -74,6 +74,7 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
 export const UNFILED_BY_DELETE = [
   ['goal_id', 'goal'],
   ['milestone_id', 'milestone'],
+  ['section_id', 'section'],
 ] as const;
 
 /** Whether a delete of this resource waits to be sent (queued, in flight, or parked for the person). */
@@ -94,7 +95,7 @@ export interface Effective {
   task: TaskObject | null;
   pending: number;
   hidden: boolean;
-  /** A waiting goal or milestone delete unfiled it: shown apart from its server copy with no edit of its own. */
+  /** A waiting goal, milestone or section delete unfiled it: shown apart from its server copy with no edit of its own. */
   unfiled: boolean;
 }
 
@@ -128,7 +129,7 @@ export function effectiveTask(
 export class TaskOverlay {
   private readonly unsettled: Statement<[string], PendingOp>;
   private readonly deleteWaiting: Statement<[string, string], { one: number }>;
-  /** Whether a goal's or milestone's delete waits to be sent (its tasks show unfiled). */
+  /** Whether a goal's, milestone's or section's delete waits to be sent (its tasks show unfiled). */
   readonly waitingDelete: WaitingDelete = (entityType, entityId) =>
     this.deleteWaiting.get(entityType, entityId) !== undefined;
 

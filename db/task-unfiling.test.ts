@@ -14,9 +14,15 @@ afterEach(() => {
 
 const GOAL = { goal_id: 'gol_1', project_id: 'prj_a', name: 'Launch', status: 'open' };
 const MILESTONE = { milestone_id: 'mst_1', project_id: 'prj_a', name: 'Beta', status: 'open' };
+const SECTION = { section_id: 'sec_1', scope_type: 'project', scope_id: 'prj_a', name: 'Doing', position: 1 };
 
 /** Applies one complete pass of a collection's single page. */
-function loadPage(mirror: Mirror, collection: 'goals' | 'milestones', scope: string, items: unknown[]): void {
+function loadPage(
+  mirror: Mirror,
+  collection: 'goals' | 'milestones' | 'sections',
+  scope: string,
+  items: unknown[],
+): void {
   mirror.passes.begin(collection, scope);
   mirror.passes.applyPage({
     collection,
@@ -36,8 +42,15 @@ async function setUp(): Promise<Mirror> {
   const { mirror } = handle;
   loadPage(mirror, 'goals', '', [GOAL]);
   loadPage(mirror, 'milestones', 'prj_a', [MILESTONE]);
+  loadPage(mirror, 'sections', '', [SECTION]);
   loadTasks(mirror, [
-    taskJson({ task_id: 'tsk_1', title: 'One', goal_id: 'gol_1', milestone_id: 'mst_1' }),
+    taskJson({
+      task_id: 'tsk_1',
+      title: 'One',
+      goal_id: 'gol_1',
+      milestone_id: 'mst_1',
+      section_id: 'sec_1',
+    }),
     taskJson({
       task_id: 'tsk_2',
       title: 'Two',
@@ -246,5 +259,39 @@ describe('a goal or milestone never sent, cancelled', () => {
     expect(mirror.outbox.list().map((op) => [op.entityId, op.kind, op.patch])).toEqual([
       [task.taskId, 'create', { title: 'Write the notes', project_id: 'prj_a' }],
     ]);
+  });
+});
+
+describe('a section delete waiting to be sent', () => {
+  test('takes its tasks out of it at once, keeping their project; a pull keeps it so; taken, it stays', async () => {
+    const mirror = await setUp();
+    const deleted = mirror.sections.delete('sec_1');
+
+    expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({ section_id: null, project_id: 'prj_a' });
+    expect(mirror.tasks.sectionCounts().get('sec_1')).toBeUndefined();
+    pullAgain(mirror, [
+      taskJson({
+        task_id: 'tsk_1',
+        title: 'One again',
+        goal_id: 'gol_1',
+        milestone_id: 'mst_1',
+        section_id: 'sec_1',
+      }),
+    ]);
+    expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({ title: 'One again', section_id: null });
+    expect(mirror.outbox.list().map((op) => `${op.entityType} ${op.kind}`)).toEqual(['section delete']);
+
+    mirror.outbox.settle(deleted?.opId as string, null);
+    const edit = mirror.tasks.edit('tsk_1', { title: 'One, mine' });
+    mirror.outbox.drop(edit?.opId as string);
+    expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({ title: 'One again', section_id: null });
+  });
+
+  test('given up, puts its tasks back in the section', async () => {
+    const mirror = await setUp();
+    const deleted = mirror.sections.delete('sec_1');
+    mirror.outbox.drop(deleted?.opId as string);
+    expect(mirror.tasks.get('tsk_1')?.task.section_id).toBe('sec_1');
+    expect(mirror.tasks.sectionCounts().get('sec_1')).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-// What a goal's or milestone's delete does to the tasks filed under it: while
+// What a goal's, milestone's or section's delete does to the tasks filed under it: while
 // the delete waits to be sent they show unfiled (task-overlay.ts applies it,
 // as the service will), a delete given up files them again, and once the
 // service took it their server copies are unfiled too. One never sent that is
@@ -12,7 +12,7 @@ import type { TaskStore } from './task-store';
 /** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
 const TEMPORARY = 'local-';
 
-export type UnfiledField = 'goal_id' | 'milestone_id';
+export type UnfiledField = 'goal_id' | 'milestone_id' | 'section_id';
 
 export class TaskUnfiling {
   constructor(

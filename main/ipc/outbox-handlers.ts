@@ -288,7 +288,7 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
 }
 
 /** The kinds whose delete unfiles tasks (db/task-unfiling.ts). */
-const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone']);
+const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section']);
 
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
@@ -309,9 +309,13 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
         ? { collections: ['tasks'], task_ids: ids }
         : op.entityType === 'comment'
           ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
-          : // A goal's or milestone's waiting delete shows its tasks unfiled: given up, they are filed again.
+          : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
+            // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
             {
-              collections: [`${op.entityType}s`, ...(UNFILES_TASKS.has(op.entityType) ? ['tasks'] : [])],
+              collections: [
+                `${op.entityType}s`,
+                ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
+              ],
               task_ids: null,
             }),
       remapped: [],
