@@ -209,8 +209,9 @@ export class PageApplication {
     }
     const task = item as TaskObject;
     const id = task.task_id as string;
-    const stored = storedTaskJson(task);
     const existing = this.store.byId(id);
+    // A new task's stored form is made only if its row cannot hold the copy (TaskStore.write).
+    const stored = existing === undefined ? null : storedTaskJson(task);
     const etag = itemEtags?.get(id) ?? null;
     if (existing && existing.server_stored === stored && !existing.server_gone) {
       if (seenPass !== null && existing.seen_pass !== seenPass) this.store.seen(existing.rid, seenPass);

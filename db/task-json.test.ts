@@ -1,7 +1,15 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { shareDescription, storedFormOf, storedTaskJson, taskJsonOf, taskObjectOf } from './task-json';
+import {
+  rowForm,
+  rowFormOf,
+  shareDescription,
+  storedFormOf,
+  storedTaskJson,
+  taskJsonOf,
+  taskObjectOf,
+} from './task-json';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
 
 describe('the stored form of a server copy', () => {
@@ -242,5 +250,25 @@ describe('a server copy held by its task row (rowForm)', () => {
       !('tags' in overrides && overrides.tags === null) && !JSON.stringify(overrides).includes('\\ud');
     expect(body.startsWith('^')).toBe(heldByRow);
     if (heldByRow) expect(body.length).toBeLessThan(60);
+  });
+});
+
+describe('rowFormOf, without the stored form', () => {
+  test('is rowForm of the stored form whenever it answers, and leaves surrogates and odd shapes to it', () => {
+    const tasks = [
+      taskJson({ description: 'Fix the Page when the User signs in twice, then more' }),
+      taskJson({ description: null, org_id: null, position: 0.1 + 0.2 }),
+      taskJson({ title: 'Ship 🚀 now' }),
+      taskJson({ description: 'lone \ud800 in a long enough description' }),
+      taskJson({ tags: null }),
+      { ...taskJson(), extra: 1 },
+    ];
+    const answered = tasks.map((task) => {
+      const lower = typeof task.description === 'string' ? task.description.toLowerCase() : '';
+      const of = rowFormOf(task, lower);
+      if (of !== null) expect(of).toBe(rowForm(storedTaskJson(task), task, lower));
+      return of !== null;
+    });
+    expect(answered).toEqual([true, true, false, false, false, false]);
   });
 });

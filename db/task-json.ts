@@ -214,6 +214,37 @@ export function rowForm(stored: StoredTaskJson, task: TaskObject, lower: string)
   return `^${JSON.stringify([task.org_id, header ?? description])}` as SharedDescriptionForm;
 }
 
+/** Any surrogate code unit, paired or lone (a lone one SQLite's UTF-8 would not keep). */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * rowForm of a task whose stored form was not made: null when the row cannot
+ * hold its copy, or the task is not in the contract's shape, or any of its
+ * texts holds a surrogate (then the caller makes the stored form and asks
+ * rowForm, which tells a lone one). Saves a first load's JSON.stringify of
+ * each task (~3.5 µs of ~50).
+ */
+export function rowFormOf(task: TaskObject, lower: string): SharedDescriptionForm | null {
+  const keys = Object.keys(task);
+  if (keys.length !== FIELD_COUNT || !inContractOrder(keys, task)) return null;
+  for (const field of ROW_TEXT_FIELDS) {
+    const value = task[field];
+    if (value !== null && (typeof value !== 'string' || SURROGATE.test(value))) return null;
+  }
+  const { org_id: orgId, tags, position, description } = task;
+  if (
+    !Array.isArray(tags) ||
+    tags.some((tag) => typeof tag !== 'string' || SURROGATE.test(tag)) ||
+    (position !== null && typeof position !== 'number') ||
+    (description !== null && (typeof description !== 'string' || SURROGATE.test(description))) ||
+    (orgId !== null && typeof orgId !== 'string') ||
+    (typeof orgId === 'string' && SURROGATE.test(orgId))
+  )
+    return null;
+  const header = description === null ? null : caseHeader(description, lower);
+  return `^${JSON.stringify([orgId, header ?? description])}` as SharedDescriptionForm;
+}
+
 /** [length, i, "X", …]: the description from its lower case, or null when that does not pay. */
 function caseHeader(description: string, lower: string): (number | string)[] | null {
   if (lower.length !== description.length || description.length < 16) return null;

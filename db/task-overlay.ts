@@ -4,7 +4,7 @@
 // pending edits and whenever an edit is queued or settled.
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
-import { type StoredTaskJson, taskObjectOf } from './task-json';
+import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
 import type { StoredTask, TaskStore } from './task-store';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
@@ -160,8 +160,8 @@ export class TaskOverlay {
   writeServerCopy(
     existing: StoredTask | undefined,
     server: TaskObject,
-    /** The server copy's stored form (storedTaskJson). */
-    serverStored: StoredTaskJson,
+    /** The server copy's stored form (storedTaskJson); null: not made yet, made only if needed. */
+    serverStored: StoredTaskJson | null,
     etag: string | null,
     seenPass: number,
   ): number {
@@ -191,7 +191,7 @@ export class TaskOverlay {
     const task = effective.task ?? server;
     return this.store.write(existing, task, {
       etag,
-      server_stored: serverStored,
+      server_stored: serverStored ?? storedTaskJson(server),
       local_json: JSON.stringify(task),
       seen_pass: seenPass,
       pending: effective.pending,

@@ -14,9 +14,11 @@ import {
   COPY_ROW_COLUMNS,
   type CopyRow,
   rowForm,
+  rowFormOf,
   shareDescription,
   type StoredTaskJson,
   storedFormFromRow,
+  storedTaskJson,
   taskJsonOf,
 } from './task-json';
 import type { WordIndex } from './word-index';
@@ -90,7 +92,11 @@ export interface TaskRowState {
    */
   serverIsEffective?: boolean;
   etag: string | null;
-  /** The server copy in its stored form (storedTaskJson), null for a local create not yet sent. */
+  /**
+   * The server copy in its stored form (storedTaskJson), null for a local
+   * create not yet sent; with serverIsEffective, null: not made yet (made
+   * here from the task when its row cannot hold it).
+   */
   server_stored: StoredTaskJson | null;
   local_json: string | null;
   seen_pass: number;
@@ -199,10 +205,11 @@ export class TaskStore {
     // With nothing pending and the task shown, its search text ends with the
     // server copy's description in lower case: the copy need not hold it too.
     const body =
-      state.server_stored === null || state.local_json !== null || state.hidden !== 0
-        ? state.server_stored
-        : state.serverIsEffective === true
-          ? rowForm(state.server_stored, effective, columns.search_body)
+      state.serverIsEffective === true
+        ? (rowFormOf(effective, columns.search_body) ??
+          rowForm(state.server_stored ?? storedTaskJson(effective), effective, columns.search_body))
+        : state.server_stored === null || state.local_json !== null || state.hidden !== 0
+          ? state.server_stored
           : shareDescription(state.server_stored, effective.description, columns.search_body);
     if (existing === undefined) {
       const rid = Number(this.insert.run(values).lastInsertRowid);
