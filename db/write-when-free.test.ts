@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { MirrorStorageError, NotInMirrorError } from './mirror-errors';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
 import { writeWhenFree } from './write-when-free';
@@ -17,6 +17,7 @@ beforeEach(async () => {
   worker = new Database(handle.file);
 });
 afterEach(() => {
+  vi.useRealTimers();
   if (worker.inTransaction) worker.exec('ROLLBACK');
   worker.close();
   handle.cleanup();
@@ -77,4 +78,34 @@ test('gives up as locked after its timeout, and the connection waits as before a
   // The connection's own busy timeout is back for every other write.
   const { rows } = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(handle.mirror['kysely']);
   expect(rows[0]?.timeout).toBe(5000);
+});
+
+test('writes asked while the lock is held land in the order asked, whichever finds the lock free first', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  worker.exec('BEGIN IMMEDIATE');
+  const landed: string[] = [];
+  const edit = (title: string) =>
+    writeWhenFree(handle.mirror, () => {
+      landed.push(title);
+      return handle.mirror.tasks.edit(id, { title });
+    });
+  const first = edit('First');
+  // The first has waited long enough to try again only every 25 ms; the second, asked now, would try in 2.
+  await vi.advanceTimersByTimeAsync(40);
+  const second = edit('Second');
+  worker.exec('COMMIT');
+  await vi.advanceTimersByTimeAsync(100);
+  await Promise.all([first, second]);
+  expect(landed).toEqual(['First', 'Second']);
+  expect(titleOnFile()).toBe('Second');
+});
+
+test('a write that fails does not hold up or fail the writes asked after it', async () => {
+  const failing = writeWhenFree(handle.mirror, () => {
+    throw new NotInMirrorError('task', 'tsk_not_there');
+  });
+  const after = writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'After' }));
+  await expect(failing).rejects.toBeInstanceOf(NotInMirrorError);
+  expect(await after).not.toBeNull();
+  expect(titleOnFile()).toBe('After');
 });

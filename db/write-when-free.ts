@@ -2,7 +2,7 @@
 // while the pull worker holds the file's write lock (a page of 1000 tasks, a
 // first load's index build step: tens to a few hundred ms), SQLite's busy
 // handler would sleep on the calling thread and freeze the window. This waits
-// on a timer instead, and writes once the lock is free.
+// on a timer instead, and writes once the lock is free, in the order asked.
 import type { Mirror } from './mirror';
 import { MirrorStorageError } from './mirror-errors';
 
@@ -13,16 +13,44 @@ const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 25;
 
 /**
- * Runs `write` (the mirror's writes: one transaction, all or nothing) when
- * the write lock is free, yielding to the event loop meanwhile. Fails with
- * MirrorStorageError `locked` after `timeoutMs`; other errors at once.
+ * The writes still waiting per mirror, as the end of one chain: each write
+ * starts once the one asked before it has landed or failed, so two edits of a
+ * person land in the order they were made (each on a timer of its own, a later
+ * one could find the lock free first and be overwritten by the earlier).
  */
-export async function writeWhenFree<T>(
+const queues = new WeakMap<Mirror, Promise<unknown>>();
+
+/**
+ * Runs `write` (the mirror's writes: one transaction, all or nothing) when
+ * the write lock is free and every write asked before it on this mirror has
+ * run, yielding to the event loop meanwhile. With none waiting it runs at
+ * once. Fails with MirrorStorageError `locked` after `timeoutMs` (counted from
+ * the call); other errors at once, and the writes behind it go on.
+ */
+export function writeWhenFree<T>(
   mirror: Mirror,
   write: () => T,
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
   const deadline = performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const ahead = queues.get(mirror);
+  const run =
+    ahead === undefined
+      ? tryWrite(mirror, write, deadline)
+      : ahead.then(() => tryWrite(mirror, write, deadline));
+  // The chain's end never rejects: a write that failed does not fail those behind it.
+  const end = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(mirror, end);
+  void end.then(() => {
+    if (queues.get(mirror) === end) queues.delete(mirror);
+  });
+  return run;
+}
+
+async function tryWrite<T>(mirror: Mirror, write: () => T, deadline: number): Promise<T> {
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     try {
       return mirror.withoutWaiting(write);
