@@ -567,3 +567,56 @@ describe('the conflict view of a comment', () => {
     expect((await w.value('outbox:list')).changes).toEqual([]);
   });
 });
+
+describe('names of what ids point at (issue 13)', () => {
+  test('the three-way view of a task’s sprint conflict names the sprints, a queued one and one whose delete waits too', async () => {
+    const w = await wire();
+    const [taskId, other] = w.f.taskIds(2);
+    if (taskId === undefined || other === undefined) throw new Error('the seed has too few tasks');
+    await w.f.loadTasks([taskId, other]);
+    const teams = await w.f.api.listPage(teamOperations.list, { orgId: w.f.emulator.orgId }, { limit: 100 });
+    if (teams.status !== 200) throw new Error('teams.list answered 304');
+    const teamId =
+      (w.f.mirror.tasks.get(taskId)?.task.team_id as string | null | undefined) ??
+      (teams.body.data[0] as { team_id: string }).team_id;
+    for (const name of ['Sprint 12', 'Sprint 13'])
+      w.f.mirror.sprints.create({ name, start_date: '2027-01-04', duration_weeks: 2 }, teamId);
+    await w.f.pusher.pushAll();
+    const idOf = (name: string) =>
+      w.f.mirror.sprints.list(teamId).find((s) => s.name === name)?.sprint_id as string;
+    const [mine, theirs] = [idOf('Sprint 12'), idOf('Sprint 13')];
+    w.f.mirror.tasks.edit(taskId, { sprint_id: mine });
+    w.f.emulator.control.peerEdit(taskId, { sprint_id: theirs });
+    await w.f.pusher.pushAll();
+
+    const view = await w.value('conflicts:get', { task_id: taskId });
+    expect(view?.fields.map((c) => [c.field, c.mine, c.theirs])).toEqual([['sprint_id', mine, theirs]]);
+    expect(view?.names).toEqual({ [mine]: 'Sprint 12', [theirs]: 'Sprint 13' });
+
+    // A sprint still queued is named by its waiting create; a goal whose delete waits keeps its name, marked.
+    const projectId = String(w.f.mirror.tasks.get(other)?.task.project_id);
+    w.f.mirror.goals.create({ name: 'Faster login' }, projectId);
+    await w.f.pusher.pushAll();
+    const queued = w.f.mirror.sprints.create(
+      { name: 'Sprint 14', start_date: '2027-02-01', duration_weeks: 1 },
+      teamId,
+    );
+    const goalId = w.f.mirror.goals.list().find((g) => g.name === 'Faster login')?.goal_id as string;
+    w.f.mirror.tasks.edit(other, { sprint_id: queued.id, goal_id: goalId });
+    w.f.mirror.goals.delete(goalId);
+    const listed = (await w.value('outbox:list')).changes.find((c) => c.task_id === other);
+    expect(listed?.names).toEqual({ [queued.id]: 'Sprint 14', [goalId]: 'Faster login (deleted)' });
+  });
+
+  test('a reply’s parent comment is named by its author and first words, a queued parent too', async () => {
+    const w = await wire();
+    const [taskId] = w.f.taskIds(1) as [string];
+    await w.f.loadTasks([taskId]);
+    const parent = w.f.mirror.comments.create({ taskId, content: 'Which build broke the login page?' });
+    w.f.mirror.comments.create({ taskId, content: 'The one from Monday', parentCommentId: parent.commentId });
+    const reply = (await w.value('outbox:list')).changes.find((c) =>
+      c.changes.some((f) => f.field === 'parent_comment_id'),
+    );
+    expect(reply?.names?.[parent.commentId]).toMatch(/‘Which build broke the login page\?’$/);
+  });
+});

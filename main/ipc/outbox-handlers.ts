@@ -13,6 +13,7 @@ import {
 } from '../../db/outbox-review';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import type { TaskObject } from '../../db/task-columns';
+import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -72,45 +73,25 @@ export function serverAnswerOf(problem: unknown): ServerAnswer | null {
   };
 }
 
-/** Milestone names by id, read once per listing and only when a change names a milestone. */
-type MilestoneNames = () => ReadonlyMap<string, string>;
-
-function milestoneNamesOf(mirror: Mirror): MilestoneNames {
-  let names: Map<string, string> | null = null;
-  return () => {
-    names ??= new Map(
-      (mirror.writesOf('milestone')?.list() ?? []).flatMap((m) => {
-        const name = text(m.name);
-        return name === null ? [] : [[String(m.milestone_id), name] as const];
-      }),
-    );
-    return names;
-  };
-}
-
-/**
- * Names of the milestones a task's change points at (before and after):
- * milestones are listed per project, so the screens hold no table of them.
- */
-function milestoneNamesIn(
+/** The names of the ids a change's fields point at (before and after), by id. */
+function namesOfChanges(
   changes: readonly { field: string; before: unknown; after: unknown }[],
-  milestoneNames: MilestoneNames,
+  names: ReferenceNames,
+  taskId: string | null = null,
 ): Record<string, string> | undefined {
-  const ids = changes
-    .filter((c) => c.field === 'milestone_id')
-    .flatMap((c) => [c.before, c.after])
-    .filter((id): id is string => typeof id === 'string');
-  if (ids.length === 0) return undefined;
-  const known = milestoneNames();
-  return Object.fromEntries(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id) as string]] : [])));
+  return namesIn(
+    changes.map((c) => ({ field: c.field, values: [c.before, c.after] })),
+    names,
+    taskId,
+  );
 }
 
 function pendingChange(
   mirror: Mirror,
   op: OutboxOp,
-  milestoneNames: MilestoneNames = milestoneNamesOf(mirror),
+  names: ReferenceNames = referenceNames(mirror),
 ): PendingChange {
-  if (op.entityType !== 'task') return otherKindChange(mirror, op);
+  if (op.entityType !== 'task') return otherKindChange(mirror, op, names);
   const task = mirror.tasks.get(op.entityId);
   const changes =
     op.kind === 'delete'
@@ -120,7 +101,7 @@ function pendingChange(
           before: op.kind === 'create' ? null : (op.baseValues[field] ?? task?.server?.[field] ?? null),
           after,
         }));
-  const names = milestoneNamesIn(changes, milestoneNames);
+  const named = namesOfChanges(changes, names);
   return {
     op_id: op.opId,
     task_id: op.entityId,
@@ -128,7 +109,7 @@ function pendingChange(
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes,
-    ...(names === undefined ? {} : { names }),
+    ...(named === undefined ? {} : { names: named }),
     attempts: op.attempts,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
@@ -159,8 +140,8 @@ function entityWords(
 }
 
 /** A change to another kind (a comment, a section): told in its own words, its fields as the kind names them. */
-function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
-  const changes =
+function otherKindChange(mirror: Mirror, op: OutboxOp, names: ReferenceNames): PendingChange {
+  const fields =
     op.kind === 'delete'
       ? []
       : Object.entries(op.patch)
@@ -170,15 +151,19 @@ function otherKindChange(mirror: Mirror, op: OutboxOp): PendingChange {
             before: op.kind === 'create' ? null : (op.baseValues[field] ?? null),
             after,
           }));
+  const changes =
+    op.kind === 'create' && typeof op.patch.parent_comment_id === 'string'
+      ? [...fields, { field: 'parent_comment_id', before: null, after: op.patch.parent_comment_id }]
+      : fields;
+  // A reply's parent is found in its task's threads (the operation's parent).
+  const named = namesOfChanges(changes, names, op.entityType === 'comment' ? op.parentId : null);
   return {
     op_id: op.opId,
     ...entityWords(mirror, op),
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
-    changes:
-      op.kind === 'create' && typeof op.patch.parent_comment_id === 'string'
-        ? [...changes, { field: 'parent_comment_id', before: null, after: op.patch.parent_comment_id }]
-        : changes,
+    changes,
+    ...(named === undefined ? {} : { names: named }),
     attempts: op.attempts,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
@@ -206,18 +191,27 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
   const words = isTask
     ? { task_id: op.entityId, task_title: text(task?.task.title) ?? text(task?.server?.title) }
     : entityWords(mirror, op);
+  const names = referenceNames(mirror);
+  const commentTask = op.entityType === 'comment' ? op.parentId : null;
   const gone = open.find((c) => c.field === DELETED_REMOTELY);
   if (gone !== undefined) {
+    const draft = record(gone.mine) ?? {};
+    const named = namesIn(
+      Object.entries(draft).map(([field, value]) => ({ field, values: [value] })),
+      names,
+      commentTask,
+    );
     return {
       op_id: op.opId,
       ...words,
+      ...(named === undefined ? {} : { names: named }),
       kind: 'gone',
       fields: [],
       merged: [],
       gone: {
         conflict_id: gone.conflictId,
         status: serverAnswerOf(op.lastProblem)?.status ?? null,
-        draft: record(gone.mine) ?? {},
+        draft,
         task:
           (task?.task as Record<string, unknown> | undefined) ??
           (isTask ? {} : { ...op.baseValues, ...op.patch }),
@@ -238,9 +232,19 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
       });
     }
   }
+  // The three versions and what merged, named where they point at something.
+  const named = namesIn(
+    [
+      ...open.map((c) => ({ field: c.field, values: [c.base, c.mine, c.theirs] })),
+      ...merged.map((m) => ({ field: m.field, values: [m.value] })),
+    ],
+    names,
+    commentTask,
+  );
   return {
     op_id: op.opId,
     ...words,
+    ...(named === undefined ? {} : { names: named }),
     kind: 'edited',
     fields: open.map((c) => ({
       conflict_id: c.conflictId,
@@ -340,9 +344,9 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
   return {
     'outbox:list': (): PendingChanges => {
       const { mirror } = active();
-      const milestoneNames = milestoneNamesOf(mirror);
+      const names = referenceNames(mirror);
       return {
-        changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op, milestoneNames)),
+        changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op, names)),
       };
     },
 

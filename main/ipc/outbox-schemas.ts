@@ -26,6 +26,9 @@ export const serverAnswerSchema = z.object({
 });
 export type ServerAnswer = z.infer<typeof serverAnswerSchema>;
 
+/** Names of what ids point at, by id (db/referenced-names): shown in place of the ids; an id not in it is shown as is. */
+const namesSchema = z.record(z.string(), z.string()).optional();
+
 export const pendingChangeSchema = z.object({
   op_id: z.string(),
   /** What the change is to: absent for a task, else its kind ('comment'); `task_id` is then its task's. */
@@ -41,10 +44,10 @@ export const pendingChangeSchema = z.object({
   state: pendingStateSchema,
   changes: z.array(fieldChangeSchema),
   /**
-   * A task's change: names of the milestones its values point at, by id (listed per project, they
-   * are not in the workspace the screens hold); absent when it names none.
+   * Names of what its values point at, by id (a project, section, sprint, goal, milestone, parent
+   * task, a reply's parent comment; queued ones too; db/referenced-names); absent when it names none.
    */
-  names: z.record(z.string(), z.string()).optional(),
+  names: namesSchema,
   attempts: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -91,6 +94,8 @@ export const conflictViewSchema = z.object({
   entity_name: z.string().nullable().optional(),
   task_id: z.string(),
   task_title: z.string().nullable(),
+  /** Names of what the three versions, the merged values and the draft point at, by id. */
+  names: namesSchema,
   /** `edited`: fields changed on both sides; `gone`: deleted on the server or no longer readable. */
   kind: z.enum(['edited', 'gone']),
   fields: z.array(conflictFieldSchema),

@@ -3,6 +3,7 @@
 // events left it (the runtime's, sync/accounts/account-status.ts). Opened and closed by
 // AccountVisibility as accounts come, sign in and go.
 import type { Mirror } from '../../db/mirror';
+import { referenceNames } from '../../db/referenced-names';
 import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
@@ -51,6 +52,7 @@ export class WatchedAccount {
       mirror: runtime.mirror,
       settings: options.settings,
       display: options.display,
+      names: () => referenceNames(runtime.mirror),
       ...(options.now ? { now: options.now } : {}),
       ...(options.utcOffsetMinutes ? { utcOffsetMinutes: options.utcOffsetMinutes } : {}),
     });

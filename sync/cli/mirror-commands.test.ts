@@ -299,3 +299,40 @@ describe('offline commands on a mirror file', () => {
     expect(history.stderr).toContain('milestones, task_comments');
   });
 });
+
+describe('outbox and conflicts name what ids point at (issue 13)', () => {
+  test('a goal conflict names both goals; a change filing under a queued goal names it', async () => {
+    const { f, ids } = await preparedMirror();
+    const [taskId, other] = ids as [string, string];
+    const projectId = String(f.mirror.tasks.get(taskId)?.task.project_id);
+    f.mirror.goals.create({ name: 'Faster login' }, projectId);
+    f.mirror.goals.create({ name: 'Fewer pages' }, projectId);
+    await f.pusher.pushAll();
+    const idOf = (name: string) => f.mirror.goals.list().find((g) => g.name === name)?.goal_id as string;
+    const [mine, theirs] = [idOf('Faster login'), idOf('Fewer pages')];
+    f.mirror.tasks.edit(taskId, { goal_id: mine });
+    f.emulator.control.peerEdit(taskId, { goal_id: theirs });
+    await f.pusher.pushAll();
+    const queued = f.mirror.goals.create(
+      { name: 'Quieter alerts' },
+      String(f.mirror.tasks.get(other)?.task.project_id),
+    );
+    f.mirror.tasks.edit(other, { goal_id: queued.id });
+    f.mirror.close();
+
+    const conflicts = await cli('conflicts', '--db', f.file);
+    expect(conflicts.lines).toEqual([
+      expect.objectContaining({
+        field: 'goal_id',
+        mine,
+        theirs,
+        names: { [mine]: 'Faster login', [theirs]: 'Fewer pages' },
+      }),
+    ]);
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.lines.find((l) => l.entity_id === other)).toMatchObject({
+      patch: { goal_id: queued.id },
+      names: { [queued.id]: 'Quieter alerts' },
+    });
+  });
+});

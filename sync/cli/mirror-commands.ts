@@ -8,6 +8,7 @@ import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../d
 import type { Mirror } from '../../db/mirror';
 import type { Conflict, OutboxOp } from '../../db/outbox';
 import { openMirror } from '../../db/open-mirror';
+import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import {
   discardOperation,
   OutboxReviewError,
@@ -144,8 +145,22 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
   });
 }
 
-/** An operation as one NDJSON line (the outbox's own field names). */
-export function outboxLine(op: OutboxOp): Record<string, unknown> {
+/**
+ * An operation as one NDJSON line (the outbox's own field names); `names` tells
+ * what the ids among its values point at, by id (db/referenced-names), when any is known.
+ */
+export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string, unknown> {
+  const named =
+    names === undefined
+      ? undefined
+      : namesIn(
+          [...new Set([...Object.keys(op.patch), ...Object.keys(op.baseValues)])].map((field) => ({
+            field,
+            values: [op.baseValues[field], op.patch[field]],
+          })),
+          names,
+          op.entityType === 'comment' ? op.parentId : null,
+        );
   return {
     op_id: op.opId,
     seq: op.seq,
@@ -160,11 +175,16 @@ export function outboxLine(op: OutboxOp): Record<string, unknown> {
     last_problem: op.lastProblem,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
+    ...(named === undefined ? {} : { names: named }),
   };
 }
 
-/** A conflict as one NDJSON line. `field` "*" means the task was deleted on the server. */
-export function conflictLine(conflict: Conflict): Record<string, unknown> {
+/** A conflict as one NDJSON line. `field` "*" means the task was deleted on the server; `names` as in an operation's. */
+export function conflictLine(conflict: Conflict, names?: ReferenceNames): Record<string, unknown> {
+  const named =
+    names === undefined
+      ? undefined
+      : namesIn([{ field: conflict.field, values: [conflict.base, conflict.mine, conflict.theirs] }], names);
   return {
     conflict_id: conflict.conflictId,
     op_id: conflict.opId,
@@ -179,6 +199,7 @@ export function conflictLine(conflict: Conflict): Record<string, unknown> {
     resolution: conflict.resolution,
     created_at: conflict.createdAt,
     resolved_at: conflict.resolvedAt,
+    ...(named === undefined ? {} : { names: named }),
   };
 }
 
@@ -187,9 +208,10 @@ export async function outboxCommand(args: readonly string[], io: CliIo): Promise
   const file = required('outbox', 'db', values.db);
   await withMirror('outbox', file, true, (mirror) => {
     const ops = mirror.outbox.list(UNSETTLED_STATES);
+    const names = referenceNames(mirror);
     linesOf(
       io,
-      ops.map((op) => JSON.stringify(outboxLine(op))),
+      ops.map((op) => JSON.stringify(outboxLine(op, names))),
     );
   });
   return EXIT.ok;
@@ -199,9 +221,10 @@ export async function conflictsCommand(args: readonly string[], io: CliIo): Prom
   const values = parseOptions('conflicts', args, { db: { type: 'string' } });
   const file = required('conflicts', 'db', values.db);
   await withMirror('conflicts', file, true, (mirror) => {
+    const names = referenceNames(mirror);
     linesOf(
       io,
-      mirror.outbox.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict))),
+      mirror.outbox.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict, names))),
     );
   });
   return EXIT.ok;

@@ -27,6 +27,20 @@ export interface ConflictCandidate {
   resource?: ConflictResource;
   conflict: 'edited' | 'deleted-remotely';
   fields: readonly string[];
+  /** Fields that point at something (a sprint, a goal), each side by name (db/referenced-names). */
+  sides?: readonly ConflictSides[];
+}
+
+/** One conflicting field's two values in words: "Sprint 12" here, "Sprint 13" on the server. */
+export interface ConflictSides {
+  field: string;
+  mine: string;
+  theirs: string;
+}
+
+/** A field as the body names it: what an id field points at ("sprint"), others as sent. */
+function fieldNoun(field: string): string {
+  return field.endsWith('_id') ? field.slice(0, -3).replace(/_/g, ' ') : field;
 }
 
 /** A resource of another kind, by kind and id (the conflict view's target). */
@@ -125,8 +139,14 @@ function describeConflict(conflict: ConflictCandidate): { title: string; body: s
   if (conflict.conflict === 'deleted-remotely') {
     return { title: 'Your edit needs you', body: `${what} was deleted on the server while you edited it` };
   }
-  const fields = conflict.fields.length > 0 ? conflict.fields.join(', ') : 'fields';
-  return { title: 'Your edit needs you', body: `${what}: ${fields} changed on both sides` };
+  const fields = conflict.fields.length > 0 ? conflict.fields.map(fieldNoun).join(', ') : 'fields';
+  const sides = (conflict.sides ?? []).map(
+    (s) => `${fieldNoun(s.field)} ‘${s.mine}’ here, ‘${s.theirs}’ on the server`,
+  );
+  return {
+    title: 'Your edit needs you',
+    body: `${what}: ${fields} changed on both sides${sides.length > 0 ? ` (${sides.join('; ')})` : ''}`,
+  };
 }
 
 const SUMMARY_TITLES: Readonly<Record<NotifyKind, (n: number) => string>> = {

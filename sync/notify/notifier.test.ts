@@ -7,6 +7,7 @@ import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
+import { referenceNames } from '../../db/referenced-names';
 
 let fixture: PullFixture | null = null;
 
@@ -25,6 +26,7 @@ async function setUp(settings: NotificationSettings = DEFAULT_NOTIFICATION_SETTI
     mirror: f.mirror,
     settings: () => settings,
     display: (batch) => shown.push([...batch]),
+    names: () => referenceNames(f.mirror),
     now: () => Date.parse('2026-03-10T12:00:00.000Z'),
     utcOffsetMinutes: () => 0,
   });
@@ -142,6 +144,24 @@ test('a conflict on a section is announced by the section’s name and opens its
       body: 'Section “Soon”: name changed on both sides',
       open: { accountId: 'acc_1', taskId: null, conflict: { entityType: 'section', entityId: sectionId } },
     }),
+  ]);
+});
+
+test('a conflict on a task’s goal names both goals, mine here and theirs on the server (issue 13)', async () => {
+  const { f, shown } = await setUp();
+  await f.engine.syncOnce();
+  const mine = openTaskOfMine(f);
+  const projectId = mine.project_id;
+  if (typeof projectId !== 'string') throw new Error('the seed’s task of mine has no project');
+  f.mirror.goals.create({ name: 'Faster login' }, projectId);
+  f.mirror.goals.create({ name: 'Fewer pages' }, projectId);
+  await f.engine.syncOnce();
+  const idOf = (name: string) => f.mirror.goals.list().find((g) => g.name === name)?.goal_id as string;
+  f.mirror.tasks.edit(mine.task_id, { goal_id: idOf('Faster login') });
+  f.emulator.control.peerEdit(mine.task_id, { goal_id: idOf('Fewer pages') });
+  await f.engine.syncOnce();
+  expect(shown.flat().map((n) => n.body)).toEqual([
+    `“${mine.title}”: goal changed on both sides (goal ‘Faster login’ here, ‘Fewer pages’ on the server)`,
   ]);
 });
 

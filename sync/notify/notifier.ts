@@ -2,11 +2,13 @@
 // brought (new change feed entries, conflicts push opened, our own pushes) and,
 // when the poll ends, asks notification-decisions what to show. Showing is the
 // host's job (main/notifications); clicking marks the feed entries seen.
+import type { ReferenceNames } from '../../db/referenced-names';
 import { isFirstPass } from '../../db/sync-passes';
 import type { SyncEvent } from '../engine/sync-events';
 import {
   candidateOfFeedEntry,
   type ConflictCandidate,
+  type ConflictSides,
   decideNotifications,
   type DesktopNotification,
   type NotificationDecision,
@@ -22,6 +24,8 @@ export interface NotifierMirror {
       baseValues: Readonly<Record<string, unknown>>;
       patch: Readonly<Record<string, unknown>>;
     };
+    /** The open conflicts, for the values of the fields a conflict names. */
+    conflicts(state: 'open'): readonly { opId: string; field: string; mine: unknown; theirs: unknown }[];
   };
   readonly feed: {
     list(
@@ -53,6 +57,11 @@ export interface NotifierOptions {
   utcOffsetMinutes?: (nowMs: number) => number;
   groupAbove?: number;
   echoWindowMs?: number;
+  /**
+   * Names of what ids point at (db/referenced-names over the same mirror): a conflict on a field
+   * that points at something (a sprint, a goal) tells both sides by name. Without it, only the fields.
+   */
+  names?: () => ReferenceNames;
 }
 
 /** Feed entries read per poll at most (a larger burst is summarised anyway). */
@@ -95,6 +104,7 @@ export class Notifier {
             resource: { entityType: event.entityType, entityId: event.entityId },
             conflict: event.conflict,
             fields: event.fields,
+            ...this.namedSides(event.opId, event.fields, null),
           });
           if (!this.inSync) this.flush();
           return;
@@ -108,6 +118,7 @@ export class Notifier {
           title: typeof title === 'string' ? title : '',
           conflict: event.conflict,
           fields: event.fields,
+          ...this.namedSides(event.opId, event.fields, event.entityType === 'comment' ? taskId : null),
         });
         // A push outside a sync (after a local edit) ends with no sync-finished: decide now.
         if (!this.inSync) this.flush();
@@ -137,6 +148,37 @@ export class Notifier {
     } catch {
       return '';
     }
+  }
+
+  /**
+   * Both sides of each conflicting field that points at something, by name
+   * (the id when none is known, "none" when unset); nothing without `names`.
+   */
+  private namedSides(
+    opId: string,
+    fields: readonly string[],
+    taskId: string | null,
+  ): { sides?: ConflictSides[] } {
+    const names = this.options.names?.();
+    if (names === undefined) return {};
+    const words = (field: string, value: unknown): string | null => {
+      if (value === null || value === undefined) return 'none';
+      if (typeof value !== 'string') return null;
+      const name = names(field, value, taskId);
+      return name ?? (field.endsWith('_id') ? value : null);
+    };
+    const sides = this.options.mirror.outbox
+      .conflicts('open')
+      .filter((c) => c.opId === opId && fields.includes(c.field))
+      .flatMap((c) => {
+        const mine = words(c.field, c.mine);
+        const theirs = words(c.field, c.theirs);
+        // Only fields that point at something: a title or a status says itself.
+        if (mine === null || theirs === null || (!c.field.endsWith('_id') && c.field !== 'assignee'))
+          return [];
+        return [{ field: c.field, mine, theirs }];
+      });
+    return sides.length > 0 ? { sides } : {};
   }
 
   private taskOfComment(opId: string, commentId: string): string {

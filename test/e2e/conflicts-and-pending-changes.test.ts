@@ -196,6 +196,77 @@ describe('a conflict with the peer', () => {
   });
 });
 
+describe('a conflict on a task’s sprint (issue 13)', () => {
+  test('the three-way view names the sprints on each side, never their ids; taking theirs files it there', async () => {
+    const { page } = app;
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const team = workspace.teams.find((t) => t.name === 'Platform') ?? workspace.teams[0];
+    if (!team) throw new Error('the seed has no team');
+    const sprintIds: string[] = [];
+    for (const [name, start] of [
+      ['Sprint Alpha', '2031-01-06'],
+      ['Sprint Beta', '2031-01-20'],
+    ] as const) {
+      const response = await fetch(new URL(`/v1/teams/${team.team_id}/sprints`, emulator.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emulator.tokens.live}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, start_date: start, duration_weeks: 2 }),
+      });
+      expect(response.status).toBe(201);
+      sprintIds.push(((await response.json()) as { sprint_id: string }).sprint_id);
+    }
+    const [alpha, beta] = sprintIds as [string, string];
+    const task = emulator.control
+      .tasks()
+      .sort((a, b) => a.task_id.localeCompare(b.task_id))
+      .find(
+        (t) =>
+          !used.has(t.task_id) &&
+          t.title.length < 40 &&
+          t.sprint_id === null &&
+          (t.team_id === null || t.team_id === team.team_id) &&
+          (t.project_id === null || !archived.has(t.project_id)),
+      );
+    if (!task) throw new Error('the seed has no task free to file into a sprint');
+    used.add(task.task_id);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await allSynced(page);
+    const editor = await openInEditor(page, task.task_id);
+    const sprintField = editor.getByLabel('Sprint');
+    await sprintField.locator(`option[value="${alpha}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+
+    proxy.goOffline();
+    await sprintField.selectOption(alpha);
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    emulator.control.peerEdit(task.task_id, { sprint_id: beta });
+    proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await editor.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
+
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click();
+    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
+    const field = view.locator('fieldset[data-field="sprint_id"]');
+    await field.waitFor();
+    await expect(field.locator('.conflict-column').allInnerTexts()).resolves.toEqual([
+      'When you started\n—',
+      'Yours\nSprint Alpha',
+      'Theirs (on the server)\nSprint Beta',
+    ]);
+    const shown = await view.innerText();
+    expect(shown).not.toContain(alpha);
+    expect(shown).not.toContain(beta);
+    await screenshot(page, 'conflict-view-sprint-names');
+    await inDark(page, 'conflict-view-sprint-names');
+
+    await field.getByLabel('Take theirs').check();
+    await view.getByRole('button', { name: 'Apply choices' }).click();
+    await view.waitFor({ state: 'detached' });
+    await allSynced(page);
+    expect((await serverTask(task.task_id))?.sprint_id).toBe(beta);
+    await editor.getByRole('button', { name: 'Close task' }).click();
+  });
+});
+
 describe('a task deleted remotely while edited', () => {
   test('is never dropped silently: the edit is offered as a draft and re-created on request', async () => {
     const { page } = app;

@@ -16,7 +16,7 @@ import { errorType, invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { announce, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
-import { valueText } from './describe-operation';
+import { carriedNames, type NameOf, valueText } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closeConflict, conflictKey, useTrust } from './trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
@@ -74,17 +74,19 @@ function FieldValue({
   value,
   from,
   side,
+  nameOf,
 }: {
   field: string;
   value: unknown;
   from?: unknown;
   side: string;
+  nameOf: NameOf;
 }) {
   if (isTextField(field) && from !== undefined) {
     return <DiffText from={from} to={value} label={`${side}: ${textOf(value) || 'empty'}`} />;
   }
   if (isTextField(field)) return <span className="diff-text">{textOf(value) || '(empty)'}</span>;
-  return <span>{valueText(field, value)}</span>;
+  return <span>{valueText(field, value, nameOf)}</span>;
 }
 
 function FieldConflict({
@@ -93,12 +95,14 @@ function FieldConflict({
   typed,
   onChoice,
   onTyped,
+  nameOf,
 }: {
   conflict: ConflictFieldView;
   choice: Choice;
   typed: string;
   onChoice: (choice: Choice) => void;
   onTyped: (text: string) => void;
+  nameOf: NameOf;
 }) {
   const name = `choice-${conflict.conflict_id}`;
   const label = fieldWord(conflict.field);
@@ -108,15 +112,27 @@ function FieldConflict({
       <div className="conflict-columns" role="group" aria-label={`${label}: the three versions`}>
         <div className="conflict-column">
           <h4>When you started</h4>
-          <FieldValue field={conflict.field} value={conflict.base} side="When you started" />
+          <FieldValue field={conflict.field} value={conflict.base} side="When you started" nameOf={nameOf} />
         </div>
         <div className="conflict-column is-mine">
           <h4>Yours</h4>
-          <FieldValue field={conflict.field} value={conflict.mine} from={conflict.base} side="Yours" />
+          <FieldValue
+            field={conflict.field}
+            value={conflict.mine}
+            from={conflict.base}
+            side="Yours"
+            nameOf={nameOf}
+          />
         </div>
         <div className="conflict-column is-theirs">
           <h4>Theirs (on the server)</h4>
-          <FieldValue field={conflict.field} value={conflict.theirs} from={conflict.base} side="Theirs" />
+          <FieldValue
+            field={conflict.field}
+            value={conflict.theirs}
+            from={conflict.base}
+            side="Theirs"
+            nameOf={nameOf}
+          />
         </div>
       </div>
       <div className="conflict-choices" role="radiogroup" aria-label={`Keep which ${label.toLowerCase()}`}>
@@ -154,6 +170,8 @@ function FieldConflict({
 }
 
 function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (text: string) => void }) {
+  // Ids are shown by the names the view carries (db/referenced-names); one it cannot name, as is.
+  const nameOf = carriedNames(view.names);
   const [choices, setChoices] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(view.fields.map((c) => [c.conflict_id, 'mine'])),
   );
@@ -197,6 +215,7 @@ function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (t
           typed={typed[conflict.conflict_id] ?? ''}
           onChoice={(choice) => setChoices((old) => ({ ...old, [conflict.conflict_id]: choice }))}
           onTyped={(text) => setTyped((old) => ({ ...old, [conflict.conflict_id]: text }))}
+          nameOf={nameOf}
         />
       ))}
       {view.merged.length > 0 ? (
@@ -205,7 +224,7 @@ function EditedConflict({ view, onProblem }: { view: ConflictView; onProblem: (t
           <ul>
             {view.merged.map((merged) => (
               <li key={merged.field} data-field={merged.field}>
-                <strong>{fieldWord(merged.field)}</strong>: {valueText(merged.field, merged.value)} —{' '}
+                <strong>{fieldWord(merged.field)}</strong>: {valueText(merged.field, merged.value, nameOf)} —{' '}
                 <span className="muted">{MERGED_WORDS[merged.how]}</span>
               </li>
             ))}
@@ -281,7 +300,11 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
           {Object.entries(gone.draft).map(([field, value]) => (
             <div key={field} data-field={field}>
               <dt>{fieldWord(field)}</dt>
-              <dd>{isTextField(field) ? textOf(value) || '(empty)' : valueText(field, value)}</dd>
+              <dd>
+                {isTextField(field)
+                  ? textOf(value) || '(empty)'
+                  : valueText(field, value, carriedNames(view.names))}
+              </dd>
             </div>
           ))}
         </dl>

@@ -45,16 +45,26 @@ function taskName(change: PendingChange): string {
   return change.task_title === null ? 'a task no longer here' : `‘${shortened(change.task_title)}’`;
 }
 
-/** A change to a comment in one sentence: "Reply on 'Fix login': 'Done, see the PR'". */
-function describeCommentChange(change: PendingChange): string {
+/** Names by id as a change or conflict carries them (db/referenced-names), before any other source. */
+export function carriedNames(
+  names: Readonly<Record<string, string>> | undefined,
+  otherwise?: NameOf,
+): NameOf {
+  return (field, id) => names?.[id] ?? otherwise?.(field, id) ?? null;
+}
+
+/** A change to a comment in one sentence: "Reply to ana: 'Which build?' on 'Fix login': 'Done, see the PR'". */
+function describeCommentChange(change: PendingChange, nameOf?: NameOf): string {
   const content = change.changes.find((c) => c.field === 'content');
   const on = taskName(change);
   switch (change.kind) {
     case 'delete':
       return `Delete a comment on ${on}`;
     case 'create': {
-      const reply = change.changes.some((c) => c.field === 'parent_comment_id');
-      return `${reply ? 'Reply' : 'Comment'} on ${on}: ${valueText('content', content?.after)}`;
+      const parent = change.changes.find((c) => c.field === 'parent_comment_id')?.after;
+      if (typeof parent !== 'string') return `Comment on ${on}: ${valueText('content', content?.after)}`;
+      const to = nameOf?.('parent_comment_id', parent) ?? null;
+      return `Reply${to === null ? '' : ` to ${to}`} on ${on}: ${valueText('content', content?.after)}`;
     }
     case 'update':
       return `Edit a comment on ${on}: ${valueText('content', content?.before)} → ${valueText('content', content?.after)}`;
@@ -119,7 +129,7 @@ function describePlanChange(change: PendingChange, noun: string, nameOf?: NameOf
 
 /** The whole change in one sentence. */
 export function describeOperation(change: PendingChange, nameOf?: NameOf, today?: Date): string {
-  if (change.entity_type === 'comment') return describeCommentChange(change);
+  if (change.entity_type === 'comment') return describeCommentChange(change, nameOf);
   if (change.entity_type === 'section') return describeSectionChange(change);
   if (change.entity_type !== undefined && change.entity_type in STATUS_VERBS)
     return describePlanChange(change, change.entity_type, nameOf, today);

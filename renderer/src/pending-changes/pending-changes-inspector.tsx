@@ -11,13 +11,13 @@ import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { RenameAndRetry } from '../sprints/sprint-refusal';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
-import { answerWords, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
+import { answerWords, carriedNames, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 
 /**
- * Names of what ids point at, from the workspace the sidebar already holds;
- * milestones (listed per project, not in it) by the names each change carries.
+ * Names of what ids point at when a change carries none for one (db/referenced-names
+ * names them from the mirror), from the workspace the sidebar already holds.
  */
 function useNameOf(): NameOf {
   const workspace = useWorkspace((state) => state.workspace);
@@ -172,11 +172,7 @@ function ChangeItem({
         <span className={`pending-state pending-state-${change.state}`} title={state.hint}>
           {state.label}
         </span>
-        <span className="pending-words">
-          {describeOperation(change, (field, id) =>
-            field === 'milestone_id' ? (change.names?.[id] ?? null) : nameOf(field, id),
-          )}
-        </span>
+        <span className="pending-words">{describeOperation(change, carriedNames(change.names, nameOf))}</span>
       </div>
       <div className="pending-meta" id={describedBy}>
         <span title={timeWords(change.created_at)}>Made {agoWords(change.created_at)}</span>
