@@ -269,7 +269,7 @@ export class Outbox {
         taskWriteKind(db, store, overlay, runningTaskPass),
         commentWriteKind(db, () => this.now()),
         sectionWriteKind(db, () => this.now(), unfiling),
-        sprintWriteKind(db, () => this.now()),
+        sprintWriteKind(db, () => this.now(), unfiling),
         goalWriteKind(db, () => this.now(), unfiling),
         milestoneWriteKind(db, () => this.now(), unfiling),
       ].map((k) => [k.entityType, k]),

@@ -295,3 +295,22 @@ describe('a section delete waiting to be sent', () => {
     expect(mirror.tasks.sectionCounts().get('sec_1')).toBe(1);
   });
 });
+
+describe('a sprint never sent, given up', () => {
+  test('its create dropped: the task edits filing into it lose that field and keep the rest', async () => {
+    const mirror = await setUp();
+    const sprint = mirror.sprints.create(
+      { name: 'Sprint 9', start_date: '2027-01-04', duration_weeks: 2 },
+      'tm_1',
+    );
+    mirror.tasks.edit('tsk_3', { sprint_id: sprint.id, title: 'Three, planned' });
+    mirror.tasks.edit('tsk_1', { sprint_id: sprint.id });
+
+    mirror.outbox.drop(sprint.opId);
+
+    expect(mirror.tasks.get('tsk_3')?.task).toMatchObject({ title: 'Three, planned', sprint_id: null });
+    expect(mirror.outbox.list().map((op) => [op.entityId, op.patch])).toEqual([
+      ['tsk_3', { title: 'Three, planned' }],
+    ]);
+  });
+});

@@ -12,7 +12,7 @@ import type { TaskStore } from './task-store';
 /** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
 const TEMPORARY = 'local-';
 
-export type UnfiledField = 'goal_id' | 'milestone_id' | 'section_id';
+export type UnfiledField = 'goal_id' | 'milestone_id' | 'section_id' | 'sprint_id';
 
 export class TaskUnfiling {
   constructor(

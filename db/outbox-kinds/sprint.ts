@@ -4,6 +4,7 @@
 import type { Database } from 'better-sqlite3';
 import { sprintCreateBodySchema, sprintUpdateBodySchema } from '../../protocol/sprint';
 import { InvalidEditError } from '../mirror-errors';
+import type { TaskUnfiling } from '../task-unfiling';
 import { checkBySchemas, collectionWriteKind } from './collection-kind';
 import type { MirrorWriteKind } from './mirror-kind';
 
@@ -11,7 +12,7 @@ export const SPRINT_ENTITY = 'sprint';
 
 const schemas = { create: sprintCreateBodySchema.strict(), update: sprintUpdateBodySchema.strict() };
 
-export function sprintWriteKind(db: Database, now: () => string): MirrorWriteKind {
+export function sprintWriteKind(db: Database, now: () => string, unfiling: TaskUnfiling): MirrorWriteKind {
   return collectionWriteKind(db, now, {
     entityType: SPRINT_ENTITY,
     collection: 'sprints',
@@ -29,5 +30,7 @@ export function sprintWriteKind(db: Database, now: () => string): MirrorWriteKin
       if (patch.duration_weeks != null && patch.end_date === undefined) delete create.end_date;
     },
     createFields: ['name', 'description', 'goal', 'start_date', 'end_date'],
+    // No delete; a create given up before it was sent takes its temporary id out of the tasks filed into it.
+    afterGiveUp: (id) => unfiling.givenUp('sprint_id', SPRINT_ENTITY, id),
   });
 }

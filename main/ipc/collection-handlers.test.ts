@@ -99,7 +99,7 @@ describe('collection calls', () => {
       expect(queued.op_id).toEqual(expect.any(String));
     }
     expect(w.events.map((e) => (e.payload as { collections: string[] }).collections)).toEqual([
-      ['sections'],
+      ['sections', 'tasks'],
       ['sprints'],
       ['goals', 'tasks'],
       ['milestones', 'tasks'],

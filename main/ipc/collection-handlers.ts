@@ -14,8 +14,8 @@ export interface CollectionHandlerDependencies {
   readonly emit: IpcGate['emit'];
 }
 
-// A goal's or milestone's delete unfiles its tasks once the service takes it: the task screens reload too.
-const UNFILES_TASKS: ReadonlySet<CollectionKind> = new Set(['goal', 'milestone']);
+// A section's, goal's or milestone's delete unfiles its tasks on screen at once (db/task-unfiling.ts): the task screens reload too.
+const UNFILES_TASKS: ReadonlySet<CollectionKind> = new Set(['section', 'goal', 'milestone']);
 
 export function collectionHandlers(dependencies: CollectionHandlerDependencies): IpcHandlers {
   function writable(): ActiveMirror {
