@@ -9,9 +9,18 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, hasFocus, screenshot, signInWithToken } from './support/app-browser';
+import {
+  invokeInPage,
+  type OpenedApp,
+  hasFocus,
+  screenshot,
+  screenshotInDark,
+  signInWithToken,
+} from './support/app-browser';
+import { callService, readFromServer } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -21,38 +30,29 @@ let host: E2eHost;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({
+    emulator: { seedTasks: 120 },
+    beforeSignIn: (started) => readArchivedProjects(started.emulator),
+  });
   ({ emulator, proxy, host, app } = session);
-  await readArchivedProjects();
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
 
 /** The task as the API answers it now (over HTTP, as any client would see it). */
 async function serverTask(taskId: string): Promise<Record<string, unknown> | null> {
-  const response = await fetch(new URL(`/v1/tasks/${taskId}`, emulator.baseUrl), {
-    headers: { authorization: `Bearer ${emulator.tokens.live}` },
-  });
-  if (response.status === 404) return null;
-  return (await response.json()) as Record<string, unknown>;
+  const answer = await callService(emulator, 'GET', `/v1/tasks/${taskId}`);
+  return answer.status === 404 ? null : answer.body;
 }
 
 const used = new Set<string>();
 /** Projects a task cannot be (re-)filed in: a re-created task would be refused there. */
 const archived = new Set<string>();
 
-async function readArchivedProjects(): Promise<void> {
-  const url = new URL(`/v1/projects/${emulator.orgId}`, emulator.baseUrl);
-  url.searchParams.set('limit', '100');
-  const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
-  const body = (await response.json()) as { data: { project_id: string; status: string }[] };
-  for (const project of body.data) if (project.status === 'archived') archived.add(project.project_id);
+async function readArchivedProjects(server: RunningEmulator): Promise<void> {
+  const body = await readFromServer(server, `/v1/projects/${server.orgId}?limit=100`);
+  for (const project of body.data as { project_id: string; status: string }[])
+    if (project.status === 'archived') archived.add(project.project_id);
 }
 
 /** A task not touched by an earlier test, with a short title. */
@@ -105,12 +105,6 @@ async function cycleInside(page: Page, key: 'Tab' | 'Shift+Tab', dialogName: str
     visited.add(await page.evaluate<string>('document.activeElement?.outerHTML.slice(0, 200) ?? ""'));
   }
   expect(visited.size).toBe(stops);
-}
-
-async function inDark(page: Page, name: string) {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describe('a conflict with the peer', () => {
@@ -173,7 +167,7 @@ describe('a conflict with the peer', () => {
       .getByText('yours, sent on top of theirs')
       .waitFor();
     await screenshot(page, 'conflict-view');
-    await inDark(page, 'conflict-view');
+    await screenshotInDark(page, 'conflict-view');
 
     // Title: keep mine (the default); description: take theirs; priority: a new value typed.
     await view.locator('fieldset[data-field="description"]').getByLabel('Take theirs').check();
@@ -256,7 +250,23 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     expect(shown).not.toContain(alpha);
     expect(shown).not.toContain(beta);
     await screenshot(page, 'conflict-view-sprint-names');
-    await inDark(page, 'conflict-view-sprint-names');
+    await screenshotInDark(page, 'conflict-view-sprint-names');
+
+    // The inspector tells the same change by the sprints' names (before: the server's now).
+    await view.getByRole('button', { name: 'Decide later' }).click();
+    await view.waitFor({ state: 'detached' });
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    await inspector
+      .locator('li.pending-item[data-state="conflict"]')
+      .getByText(`Sprint: Sprint Beta → Sprint Alpha on ‘${task.title}’`)
+      .waitFor();
+    await screenshot(page, 'pending-changes-sprint-names');
+    await screenshotInDark(page, 'pending-changes-sprint-names');
+    await page.keyboard.press('Escape');
+    await inspector.waitFor({ state: 'detached' });
+    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click();
+    await field.waitFor();
 
     await field.getByLabel('Take theirs').check();
     await view.getByRole('button', { name: 'Apply choices' }).click();
@@ -368,7 +378,7 @@ describe('dialogs are modal for the keyboard', () => {
     await confirm.waitFor();
     expect(await hasFocus(confirm.getByRole('button', { name: 'Delete' }))).toBe(true);
     await screenshot(page, 'delete-confirm');
-    await inDark(page, 'delete-confirm');
+    await screenshotInDark(page, 'delete-confirm');
 
     await cycleInside(page, 'Tab', 'Delete this task?', 2);
     await cycleInside(page, 'Shift+Tab', 'Delete this task?', 2);
@@ -501,7 +511,7 @@ describe('the pending-changes inspector', () => {
       .waitFor({ timeout: 20_000 });
     await item.getByText(`Title: ‘${task.title}’ → ‘${task.title} (draft)’`).waitFor();
     await screenshot(page, 'pending-changes');
-    await inDark(page, 'pending-changes');
+    await screenshotInDark(page, 'pending-changes');
 
     await item.getByRole('button', { name: 'Discard…' }).click();
     const confirm = item.getByRole('alertdialog', { name: 'Discard this change?' });

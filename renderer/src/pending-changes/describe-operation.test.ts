@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
-import { answerWords, describeOperation, valueText } from './describe-operation';
+import { answerWords, carriedNames, describeOperation, valueText } from './describe-operation';
 
 const TODAY = new Date('2026-03-10T12:00:00Z');
 
@@ -234,5 +234,37 @@ describe("the server's last answer in words", () => {
     ],
   ])('%j', (given, words) => {
     expect(answerWords(given)).toBe(words);
+  });
+});
+
+describe('names a change carries (issue 13)', () => {
+  test('a task’s sprint and goal are told by the names carried, an id none names as is', () => {
+    const carried = change({
+      changes: [
+        { field: 'sprint_id', before: 'spr_1', after: 'local-2' },
+        { field: 'goal_id', before: 'gol_9', after: null },
+      ],
+      names: { spr_1: 'Sprint 12', 'local-2': 'Sprint 13', gol_0: 'Unused' },
+    });
+    expect(describeOperation(carried, carriedNames(carried.names), TODAY)).toBe(
+      'Sprint: Sprint 12 → Sprint 13; Goal: gol_9 → — on ‘Fix login’',
+    );
+  });
+
+  test('a reply names the comment it answers', () => {
+    const reply = change({
+      entity_type: 'comment',
+      entity_id: 'local-c2',
+      kind: 'create',
+      changes: [
+        { field: 'content', before: null, after: 'The one from Monday' },
+        { field: 'parent_comment_id', before: null, after: 'cmt_1' },
+      ],
+      names: { cmt_1: 'ana: ‘Which build broke it?’' },
+    });
+    expect(describeOperation(reply, carriedNames(reply.names), TODAY)).toBe(
+      'Reply to ana: ‘Which build broke it?’ on ‘Fix login’: ‘The one from Monday’',
+    );
+    expect(describeOperation(reply, undefined, TODAY)).toBe('Reply on ‘Fix login’: ‘The one from Monday’');
   });
 });

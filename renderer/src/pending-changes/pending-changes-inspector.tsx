@@ -109,6 +109,10 @@ function EditForm({
                 onChange={(event) => setTexts((old) => ({ ...old, [c.field]: event.target.value }))}
               />
             )}
+            {/* An id typed here is told by the name the change carries for it (db/referenced-names). */}
+            {c.field.endsWith('_id') && change.names?.[texts[c.field] ?? ''] !== undefined ? (
+              <small className="muted">{change.names[texts[c.field] ?? '']}</small>
+            ) : null}
             {problem !== undefined ? <small className="field-problem">{problem.message}</small> : null}
           </label>
         );
