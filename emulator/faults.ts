@@ -30,6 +30,21 @@ export interface LatencyFault extends FaultScope {
   ms: number;
 }
 
+/** A request held on its way in until the test lets it go (see {@link FaultPlan.hold}). */
+export interface HeldRequest {
+  /** Settles once the matching request has arrived and is held. */
+  readonly arrived: Promise<void>;
+  /** Lets it go on to its handler (and stops holding, if none arrived yet). */
+  release(): void;
+}
+
+interface Hold extends FaultScope {
+  taken: boolean;
+  arrive: () => void;
+  gate: Promise<void>;
+  release: () => void;
+}
+
 export interface FaultSnapshot {
   latency: LatencyFault[];
   counted: CountedFault[];
@@ -51,6 +66,7 @@ function scopeOf(scope: FaultScope): FaultScope {
 export class FaultPlan {
   private latency: LatencyFault[] = [];
   private counted: CountedFault[] = [];
+  private holds: Hold[] = [];
 
   constructor(
     private readonly cursors: CursorCodec,
@@ -99,6 +115,35 @@ export class FaultPlan {
     this.add({ kind: 'reject-cursor', remaining: count, ...scopeOf(scope) });
   }
 
+  /**
+   * The next matching request waits before its handler until `release()`: a
+   * test takes a step while it is under way, knowing it arrived, with no timing.
+   */
+  hold(scope: FaultScope = {}): HeldRequest {
+    let arrive = () => undefined as void;
+    let release = () => undefined as void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hold: Hold = { taken: false, arrive, gate, release, ...scopeOf(scope) };
+    this.holds.push(hold);
+    return {
+      arrived,
+      release: () => {
+        this.holds = this.holds.filter((h) => h !== hold);
+        hold.release();
+      },
+    };
+  }
+
+  /** Waits while a hold catches this request (the first matching hold not yet taken). */
+  async held(method: string, path: string): Promise<void> {
+    const hold = this.holds.find((h) => !h.taken && matches(h, method, path));
+    if (!hold) return;
+    hold.taken = true;
+    hold.arrive();
+    await hold.gate;
+  }
+
   /** Every cursor handed out so far stops being accepted (new ones work). */
   expireCursors(): void {
     this.cursors.epoch += 1;
@@ -107,6 +152,8 @@ export class FaultPlan {
   clear(): void {
     this.latency = [];
     this.counted = [];
+    for (const hold of this.holds) hold.release();
+    this.holds = [];
   }
 
   snapshot(): FaultSnapshot {

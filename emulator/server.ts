@@ -214,6 +214,12 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     done();
   });
 
+  // A request a test holds (faults.hold) waits here, after its checks and before its handler.
+  app.addHook('preHandler', async (request) => {
+    const path = pathOf(request.url);
+    if (!isControlPath(path)) await ctx.faults.held(request.method, path);
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     const path = pathOf(request.url);
     if (isControlPath(path)) return payload;

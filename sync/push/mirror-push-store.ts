@@ -1,7 +1,8 @@
 // The pusher's port onto the SQLite mirror: each call is one of the mirror's
 // transactions, so every step of a push is durable before the next begins.
 import type { Mirror } from '../../db/mirror';
-import type { OutboxOp } from '../../db/outbox';
+import { NotInMirrorError } from '../../db/mirror-errors';
+import { type OutboxOp, sameJson } from '../../db/outbox';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { PusherDeps } from '../engine/sync-parts';
 import type { FieldValues, PushOp, PushStore } from './push-store';
@@ -28,9 +29,33 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
   // Writes wait for the pull worker's write lock on a timer, not in SQLite's
   // busy handler: the pusher runs on the app's main thread.
   const write = <T>(work: () => T): Promise<T> => writeWhenFree(mirror, work);
+  const stored = (opId: string): OutboxOp | null => {
+    try {
+      return mirror.outbox.op(opId);
+    } catch (error) {
+      if (error instanceof NotInMirrorError) return null;
+      throw error;
+    }
+  };
+  // Read in the same transaction as the write it guards: nothing can fold in between.
+  const stillAsRead = (from: PushOp): boolean => {
+    const now = stored(from.opId);
+    return (
+      now !== null &&
+      now.state === from.state &&
+      now.baseEtag === from.baseEtag &&
+      sameJson(now.patch, from.patch) &&
+      sameJson(now.baseValues, from.baseValues)
+    );
+  };
   return {
     orgId: () => Promise.resolve(mirror.identity.account().orgId),
     ready: (limit) => Promise.resolve(mirror.outbox.ready(limit).map(pushOpOf)),
+    current: (opId) => {
+      const op = stored(opId);
+      const sendable = op !== null && (op.state === 'queued' || op.state === 'in_flight');
+      return Promise.resolve(sendable ? pushOpOf(op) : null);
+    },
     start: (opId) => write(() => pushOpOf(mirror.outbox.start(opId))),
     unstart: (op) => write(() => mirror.outbox.unstart(op.opId, { state: op.state, attempts: op.attempts })),
     settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
@@ -38,12 +63,20 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
       // A task's copy goes through the task list's page application (its columns and word index);
       // other kinds land where their kind says (db/outbox-kinds/).
       if (op.entityType === 'task') await write(() => mirror.tasks.applyServerCopy(server.task, server.etag));
-      else await write(() => mirror.outbox.landServerCopy(op.opId, server));
+      // (an operation the person discarded while it was read has no row left to tell where).
+      else
+        await write(() => {
+          if (stored(op.opId) !== null) mirror.outbox.landServerCopy(op.opId, server);
+        });
     },
-    rebase: (opId, rebase) => write(() => mirror.outbox.rebase(opId, rebase)),
-    conflict: async (opId, conflict) => {
-      await write(() => mirror.outbox.conflict(opId, conflict));
-    },
+    rebase: (opId, rebase, from) =>
+      write(() => (stillAsRead(from) ? mirror.outbox.rebase(opId, rebase) : null)),
+    conflict: (opId, conflict, from) =>
+      write(() => {
+        if (from !== undefined && !stillAsRead(from)) return false;
+        mirror.outbox.conflict(opId, conflict);
+        return true;
+      }),
     holdDelete: (opId, theirsEtag, problem) =>
       write(() => mirror.outbox.holdDelete(opId, theirsEtag, problem)),
     fail: (opId, state, problem) => write(() => mirror.outbox.fail(opId, state, problem)),

@@ -57,6 +57,12 @@ export interface PushStore {
    * temporary id whose create is not done.
    */
   ready(limit: number): Promise<PushOp[]>;
+  /**
+   * The operation as it stands now (an edit made since it was read may have
+   * folded into it while it was never sent); null when it is gone or no longer
+   * waits to be sent (discarded, settled, stopped).
+   */
+  current(opId: string): Promise<PushOp | null>;
   /** Marks it in flight with one more attempt, durably, before the request leaves; returns it as stored. */
   start(opId: string): Promise<PushOp>;
   /**
@@ -72,17 +78,23 @@ export interface PushStore {
   /** A newer server version of the operation's resource read while pushing (after a 412) lands as its server copy. */
   landServerCopy(op: PushOp, server: ServerTask): Promise<void>;
   /**
-   * After a clean merge: send `patch` against `baseEtag` (an empty patch: done,
-   * nothing left to send). Returns the operation's id after it (a new id when the body changed).
+   * After a clean merge of `from` (the operation as the merge read it): send
+   * `patch` against `baseEtag` (an empty patch: done, nothing left to send).
+   * Returns the operation's id after it (a new id when the body changed), or
+   * null, writing nothing, when the operation is no longer as `from` (an edit
+   * folded into it meanwhile: merge it again as it is now).
    */
   rebase(
     opId: string,
     rebase: { baseEtag: string | null; patch: FieldValues; baseValues: FieldValues },
-  ): Promise<string>;
+    from: PushOp,
+  ): Promise<string | null>;
   /**
    * Parks it for the person: `fields` changed on both sides, or (`deleted`) the
    * task is gone from the server. `patch` is what is still to send besides the
-   * conflicting fields' values; the base becomes `theirs`.
+   * conflicting fields' values; the base becomes `theirs`. With `from` (the
+   * operation as a merge read it): false, writing nothing, when it is no
+   * longer so (an edit folded into it meanwhile: merge it again); else true.
    */
   conflict(
     opId: string,
@@ -101,7 +113,8 @@ export interface PushStore {
           /** The answer that said so: 404, or 403 when the task is no longer readable. */
           problem: unknown;
         },
-  ): Promise<void>;
+    from?: PushOp,
+  ): Promise<boolean>;
   /**
    * A delete refused with 412: the task changed on the server after the person
    * deleted it. It waits as `failed` with `problem`, against the new version:

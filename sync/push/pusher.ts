@@ -284,7 +284,8 @@ export class Pusher {
   /**
    * Reads the server's version and merges the operation into it per field.
    * Returns the operation to send now (rebased), or null when it is settled,
-   * in conflict, or could not be read (recorded on it).
+   * in conflict, could not be read (recorded on it), or is set aside for the
+   * next pass.
    */
   private async mergeWithServer(op: PushOp, state: PassState): Promise<PushOp | null> {
     let theirs: ServerTask;
@@ -299,6 +300,29 @@ export class Pusher {
       return null;
     }
     await this.store.landServerCopy(op, theirs);
+    // An operation never sent takes in the person's edits while the read is under way (it was
+    // not claimed, unlike one whose PATCH met a 412): its merge is written only if it still
+    // stands as merged, else it is merged again as it is now, so the later edit goes too.
+    let current: PushOp | null = op;
+    for (let merges = 0; current !== null; merges++) {
+      if (merges === this.maxRebases) {
+        // The person keeps editing it: it waits, with every edit, for the next pass.
+        state.parked.add(op.entityId);
+        return null;
+      }
+      const merged = await this.mergeInto(current, theirs, state);
+      if (merged !== 'changed') return merged;
+      current = await this.store.current(op.opId);
+    }
+    return null;
+  }
+
+  /** One merge of `op` into `theirs`, written unless `op` changed meanwhile ('changed'); see mergeWithServer. */
+  private async mergeInto(
+    op: PushOp,
+    theirs: ServerTask,
+    state: PassState,
+  ): Promise<PushOp | null | 'changed'> {
     const merge = threeWayMerge({ base: op.baseValues, mine: op.patch, theirs: theirs.task });
     const baseOf = (fields: Iterable<string>): FieldValues => {
       const out: FieldValues = {};
@@ -308,18 +332,23 @@ export class Pusher {
     if (merge.conflicts.length > 0) {
       const patch: FieldValues = { ...merge.rebased };
       for (const conflict of merge.conflicts) patch[conflict.field] = conflict.mine;
-      await this.store.conflict(op.opId, {
-        deleted: false,
-        theirsEtag: theirs.etag,
-        fields: merge.conflicts,
-        patch,
-        baseValues: baseOf(Object.keys(merge.rebased)),
-        merged: {
-          rebased: Object.keys(merge.rebased),
-          taken: Object.keys(merge.taken),
-          settled: Object.keys(merge.settled),
+      const recorded = await this.store.conflict(
+        op.opId,
+        {
+          deleted: false,
+          theirsEtag: theirs.etag,
+          fields: merge.conflicts,
+          patch,
+          baseValues: baseOf(Object.keys(merge.rebased)),
+          merged: {
+            rebased: Object.keys(merge.rebased),
+            taken: Object.keys(merge.taken),
+            settled: Object.keys(merge.settled),
+          },
         },
-      });
+        op,
+      );
+      if (!recorded) return 'changed';
       state.summary.conflicts += merge.conflicts.length;
       this.emit({
         type: 'conflict',
@@ -331,6 +360,12 @@ export class Pusher {
       });
       return null;
     }
+    const opId = await this.store.rebase(
+      op.opId,
+      { baseEtag: theirs.etag, patch: merge.rebased, baseValues: baseOf(Object.keys(merge.rebased)) },
+      op,
+    );
+    if (opId === null) return 'changed';
     this.emit({
       type: 'merged',
       opId: op.opId,
@@ -339,11 +374,6 @@ export class Pusher {
       rebased: Object.keys(merge.rebased),
       taken: Object.keys(merge.taken),
       settled: Object.keys(merge.settled),
-    });
-    const opId = await this.store.rebase(op.opId, {
-      baseEtag: theirs.etag,
-      patch: merge.rebased,
-      baseValues: baseOf(Object.keys(merge.rebased)),
     });
     if (Object.keys(merge.rebased).length === 0) {
       // Everything I changed is on the server already (settled, or a retry of a write that had landed).

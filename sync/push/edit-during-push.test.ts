@@ -1,0 +1,74 @@
+import { afterEach, expect, test } from 'vitest';
+import { TASK_PRIORITIES } from '../../protocol/task';
+import { type PushFixture, startPushFixture } from './testing/push-fixture';
+
+// A person keeps editing while the pusher works: an edit made while the pusher reads the
+// task (it had no ETag to send) is pushed, merged or shown as waiting, never lost.
+
+let fixture: PushFixture | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = null;
+});
+
+/** A task known from a list page (no ETag: the pusher reads it before its PATCH), with one edit queued. */
+async function listedTaskWithEdit(): Promise<{ f: PushFixture; taskId: string }> {
+  const f = await startPushFixture();
+  fixture = f;
+  await f.loadListed();
+  const [taskId] = f.taskIds(1) as [string];
+  expect(f.mirror.tasks.get(taskId)?.etag).toBeNull();
+  f.mirror.tasks.edit(taskId, { title: 'First edit' });
+  return { f, taskId };
+}
+
+const otherPriority = (f: PushFixture, taskId: string) =>
+  TASK_PRIORITIES.find((p) => p !== f.emulator.control.task(taskId)?.priority) as string;
+
+test('an edit made while the pusher reads the task goes to the server with the one before it', async () => {
+  const { f, taskId } = await listedTaskWithEdit();
+  const priority = otherPriority(f, taskId);
+  const read = f.emulator.control.faults.hold({ method: 'GET', pathPrefix: `/v1/tasks/${taskId}` });
+  const pushing = f.pusher.pushAll();
+  await read.arrived;
+  // The first edit waits in the outbox, never sent: this one folds into it.
+  f.mirror.tasks.edit(taskId, { title: 'Second edit', priority });
+  read.release();
+  await pushing;
+  await f.pusher.pushAll();
+
+  expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'Second edit', priority });
+  expect(f.mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])).toEqual([]);
+  expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: false });
+  expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({ title: 'Second edit', priority });
+});
+
+test('an edit made while the pusher reads a task that meets a conflict waits with the conflict', async () => {
+  const { f, taskId } = await listedTaskWithEdit();
+  f.emulator.control.peerEdit(taskId, { title: 'Renamed by the peer' });
+  const priority = otherPriority(f, taskId);
+  const read = f.emulator.control.faults.hold({ method: 'GET', pathPrefix: `/v1/tasks/${taskId}` });
+  const pushing = f.pusher.pushAll();
+  await read.arrived;
+  f.mirror.tasks.edit(taskId, { priority });
+  read.release();
+  await pushing;
+
+  expect(f.mirror.outbox.conflicts('open')).toEqual([
+    expect.objectContaining({
+      entityId: taskId,
+      field: 'title',
+      mine: 'First edit',
+      theirs: 'Renamed by the peer',
+    }),
+  ]);
+  const [waiting] = f.mirror.outbox.list(['conflict']);
+  expect(waiting?.patch).toEqual({ title: 'First edit', priority });
+  expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: true });
+  expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({ title: 'First edit', priority });
+  // Kept mine: both of the person's edits reach the server.
+  const [conflict] = f.mirror.outbox.conflicts('open');
+  f.mirror.outbox.resolve(conflict?.conflictId as string, { take: 'mine' });
+  await f.pusher.pushAll();
+  expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'First edit', priority });
+});
