@@ -6,37 +6,28 @@
 // Screenshots in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, startAppSession } from './support/app-session';
-import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { AppSession } from './support/app-session';
+import { type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { readFromServer } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
 
 let session: AppSession;
 let emulator: RunningEmulator;
 let app: OpenedApp;
 let project: { project_id: string; name: string };
 
-async function api(path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    headers: { authorization: `Bearer ${emulator.tokens.test}` },
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, unknown>;
-}
+/** What the server holds, read with the same read-only token. */
+const api = (path: string) => readFromServer(emulator, path, emulator.tokens.test);
 
 const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 60 } });
+  session = await startSignedInSession({ emulator: { seedTasks: 60 }, token: 'test' });
   ({ emulator, app } = session);
+  await app.page.locator('.account-user').filter({ hasText: 'read-only' }).waitFor({ timeout: 20_000 });
   const first = ((await api(`/v1/projects/${emulator.orgId}`)).data as (typeof project)[])[0];
   if (!first) throw new Error('the seed has no project');
   project = first;
-  await signInWithToken(app.page, emulator.tokens.test);
-  await app.page.locator('.account-user').filter({ hasText: 'read-only' }).waitFor({ timeout: 20_000 });
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor({ timeout: 20_000 });
 });
 
 afterAll(() => session?.close());
@@ -98,9 +89,7 @@ describe('the board of a read-only account', () => {
     expect(writes()).toBe(writesBefore);
 
     await screenshot(page, 'board-read-only');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'board-read-only-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshotInDark(page, 'board-read-only');
   });
 
   test('the page reported no errors', () => {

@@ -5,8 +5,11 @@
 // Screenshots in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { hasFocus, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { AppSession } from './support/app-session';
+import { hasFocus, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, readFromServer } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle, until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -17,31 +20,13 @@ let project: { project_id: string; name: string };
 const sectionIds = new Map<string, string>();
 const taskIds = new Map<string, string>();
 
-/** A call to the service as the person's client would make it. */
-async function api(
-  method: string,
-  path: string,
-  body?: unknown,
-  token = emulator.tokens.live,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
 /** The project's sections on the server, in its order. */
 async function serverSections(): Promise<{ section_id: string; name: string; position: number }[]> {
-  const answer = await api(
-    'GET',
+  const answer = await readFromServer(
+    emulator,
     `/v1/sections?org_id=${emulator.orgId}&scope_type=project&scope_id=${project.project_id}&limit=1000`,
   );
-  return answer.body.data as { section_id: string; name: string; position: number }[];
+  return answer.data as { section_id: string; name: string; position: number }[];
 }
 
 /** The titles of the named tasks filed in a section on the server, in board order. */
@@ -77,22 +62,7 @@ async function inView(name: string): Promise<boolean> {
   return middle >= board.x && middle <= board.x + board.width;
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let waited = 0; !(await check()); waited += 50) {
-    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const announcement = () => app.page.locator('.app-shell > [aria-live="polite"]');
-
-async function allSynced(): Promise<void> {
-  await app.page.getByRole('button', { name: 'Sync now' }).click();
-  await app.page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
-}
 
 /** Screenshots show the board scrolled to its last columns, where these tests work. */
 async function scrolledToEnd(): Promise<void> {
@@ -105,25 +75,29 @@ async function scrolledToEnd(): Promise<void> {
 
 async function inDark(name: string) {
   await scrolledToEnd();
-  await app.page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(app.page, `${name}-dark`);
-  await app.page.emulateMedia({ colorScheme: 'light' });
+  await screenshotInDark(app.page, name);
 }
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 60 }, beforeSignIn: serverData });
   ({ emulator, proxy, app } = session);
-  const projects = await api('GET', `/v1/projects/${emulator.orgId}`);
-  const first = (projects.body.data as { project_id: string; name: string }[])[0];
+  await app.page
+    .getByRole('region', { name: 'Sections' })
+    .getByRole('button', { name: project.name })
+    .click();
+  await column('Doing').waitFor();
+});
+
+/** Two sections of our own at the end of the project's board, holding only our tasks, made before the first sync. */
+async function serverData(started: AppSession): Promise<void> {
+  emulator = started.emulator;
+  const projects = await readFromServer(emulator, `/v1/projects/${emulator.orgId}`);
+  const first = (projects.data as { project_id: string; name: string }[])[0];
   if (!first) throw new Error('the seed has no project');
   project = first;
-  // Two sections of our own at the end of the project's board, holding only our tasks.
   for (const name of ['Todo', 'Doing']) {
-    const created = await api('POST', '/v1/sections', {
-      org_id: emulator.orgId,
-      scope_type: 'project',
-      scope_id: project.project_id,
-      name,
+    const created = await callService(emulator, 'POST', '/v1/sections', {
+      body: { org_id: emulator.orgId, scope_type: 'project', scope_id: project.project_id, name },
     });
     expect(created.status).toBe(201);
     sectionIds.set(name, created.body.section_id as string);
@@ -136,28 +110,19 @@ beforeAll(async () => {
     ['Plan sprint', 'Doing'],
   ];
   for (const [n, [title, section]] of filed.entries()) {
-    const created = await api('POST', '/v1/tasks', {
-      org_id: emulator.orgId,
-      title,
-      project_id: project.project_id,
-      section_id: sectionIds.get(section),
-      position: (n + 1) * 1024,
+    const created = await callService(emulator, 'POST', '/v1/tasks', {
+      body: {
+        org_id: emulator.orgId,
+        title,
+        project_id: project.project_id,
+        section_id: sectionIds.get(section),
+        position: (n + 1) * 1024,
+      },
     });
     expect(created.status).toBe(201);
     taskIds.set(title, created.body.task_id as string);
   }
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
-  await app.page
-    .getByRole('region', { name: 'Sections' })
-    .getByRole('button', { name: project.name })
-    .click();
-  await column('Doing').waitFor();
-});
+}
 
 afterAll(() => session?.close());
 
@@ -219,7 +184,7 @@ describe('cards on the board', () => {
       'Moved “Plan sprint” to Doing, position 1 of 3.',
     );
 
-    await allSynced();
+    await syncAndSettle(app.page);
     expect(serverOrder(sectionIds.get('Doing') ?? '')).toEqual(['Plan sprint', 'Review PR', 'Fix login']);
     expect(serverOrder(sectionIds.get('Todo') ?? '')).toEqual(['Write docs', 'Ship it']);
   });
@@ -250,7 +215,7 @@ describe('cards on the board', () => {
     await screenshot(page, 'board');
     await inDark('board');
 
-    await allSynced();
+    await syncAndSettle(app.page);
     expect(serverOrder(sectionIds.get('Doing') ?? '')).toEqual([
       'Plan sprint',
       'Review PR',
@@ -328,7 +293,7 @@ describe('sections on the board', () => {
     expect((await serverSections()).map((s) => s.name)).toContain('Todo');
 
     proxy.goOnline();
-    await allSynced();
+    await syncAndSettle(app.page);
     const after = await serverSections();
     expect(after.map((s) => s.name)).toEqual([...namesBefore.slice(0, -2), 'Later this month', 'Doing']);
     expect(after.filter((s) => s.name === 'Later this month')).toHaveLength(1);
@@ -356,7 +321,7 @@ describe('sections on the board', () => {
     await expect(announcement().textContent()).resolves.toBe(
       `Moved section “Doing” to position ${names.length - 1} of ${names.length}.`,
     );
-    await allSynced();
+    await syncAndSettle(app.page);
     expect((await serverSections()).map((s) => s.name)).toEqual(await columnNames());
   });
 
@@ -368,12 +333,15 @@ describe('sections on the board', () => {
     await page.getByLabel('New section name').fill('Next week');
     await page.getByLabel('New section name').press('Enter');
     await column('Next week').locator('.column-header [data-sync-mark="pending"]').waitFor();
-    const peers = await api(
-      'POST',
-      '/v1/sections',
-      { org_id: emulator.orgId, scope_type: 'project', scope_id: project.project_id, name: 'Next week' },
-      emulator.tokens.peer,
-    );
+    const peers = await callService(emulator, 'POST', '/v1/sections', {
+      body: {
+        org_id: emulator.orgId,
+        scope_type: 'project',
+        scope_id: project.project_id,
+        name: 'Next week',
+      },
+      token: emulator.tokens.peer,
+    });
     expect(peers.status).toBe(201);
 
     proxy.goOnline();
@@ -402,7 +370,7 @@ describe('sections on the board', () => {
     await app.page.emulateMedia({ colorScheme: 'light' });
     await fix.getByRole('button', { name: 'Rename and retry' }).click();
 
-    await allSynced();
+    await syncAndSettle(app.page);
     const after = (await serverSections()).map((s) => s.name);
     expect(after.filter((n) => n === 'Next week')).toHaveLength(1);
     expect(after.filter((n) => n === 'Next week (ada)')).toHaveLength(1);

@@ -7,10 +7,18 @@
 // (and a member's delete of another's, refused, keeps the comment on screen).
 // Screenshots of the editor with comments, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { hasFocus, invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { AppSession } from './support/app-session';
+import {
+  hasFocus,
+  invokeInPage,
+  type OpenedApp,
+  screenshot,
+  screenshotInDark,
+  signInWithToken,
+} from './support/app-browser';
+import { callService, readFromServer } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -21,14 +29,8 @@ let app: OpenedApp;
 let taskId = '';
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
   ({ emulator, proxy, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
@@ -43,17 +45,8 @@ interface ServerComment {
 
 /** A task's comment threads as the service answers them (straight to the emulator, not through the app). */
 async function serverThreads(taskId: string): Promise<ServerComment[]> {
-  const url = new URL('/v1/task-comments', emulator.baseUrl);
-  url.searchParams.set('task_id', taskId);
-  const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { data: ServerComment[] }).data;
-}
-
-async function inDark(page: Page, name: string) {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
+  const body = await readFromServer(emulator, `/v1/task-comments?task_id=${encodeURIComponent(taskId)}`);
+  return body.data as ServerComment[];
 }
 
 const PAYLOAD = '<img src=x onerror="window.__injected=1">';
@@ -133,7 +126,7 @@ describe('comments written offline', () => {
     expect(emulator.control.creates().comments).toBe(createsBefore);
     await thread.scrollIntoViewIfNeeded();
     await screenshot(page, 'comments-offline');
-    await inDark(page, 'comments-offline');
+    await screenshotInDark(page, 'comments-offline');
 
     proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
@@ -165,7 +158,7 @@ describe('comments written offline', () => {
     await expect(page.evaluate('globalThis.__injected')).resolves.toBeUndefined();
     await editor.getByLabel('New comment').scrollIntoViewIfNeeded();
     await screenshot(page, 'comments');
-    await inDark(page, 'comments');
+    await screenshotInDark(page, 'comments');
   });
 
   test("one's own comment can be edited and deleted; another member's offers a reply and, to an org owner, a delete, never an edit", async () => {
@@ -287,7 +280,7 @@ describe('comments written offline', () => {
     );
     await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'comment-refused');
-    await inDark(page, 'comment-refused');
+    await screenshotInDark(page, 'comment-refused');
   });
 
   test("an org owner deletes another member's comment; signed in as a member, others' comments offer no delete", async () => {
@@ -295,17 +288,13 @@ describe('comments written offline', () => {
     const editor = page.getByTestId('task-editor');
     const me = (await invokeInPage(page, 'workspace:get')).me?.username;
     // A comment of the peer's (a member), written on the server as the peer would.
-    const posted = await fetch(new URL('/v1/task-comments', emulator.baseUrl), {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${emulator.tokens.peer}`,
-        'content-type': 'application/json',
-        'idempotency-key': 'e2e-peer-comment',
-      },
-      body: JSON.stringify({ task_id: taskId, content: 'Written by the peer' }),
+    const posted = await callService(emulator, 'POST', '/v1/task-comments', {
+      token: emulator.tokens.peer,
+      idempotencyKey: 'e2e-peer-comment',
+      body: { task_id: taskId, content: 'Written by the peer' },
     });
     expect(posted.status).toBe(201);
-    const peers = (await posted.json()) as ServerComment;
+    const peers = posted.body as unknown as ServerComment;
     await page.getByRole('button', { name: 'Sync now' }).click();
     await invokeInPage(page, 'task:activity', { task_id: taskId, refresh: true });
     const item = editor.locator(`li.comment[data-comment-id="${peers.comment_id}"]`);
@@ -315,7 +304,7 @@ describe('comments written offline', () => {
     await confirm.waitFor();
     await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'comment-admin-delete');
-    await inDark(page, 'comment-admin-delete');
+    await screenshotInDark(page, 'comment-admin-delete');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await item.waitFor({ state: 'detached' });
     await expect
@@ -356,7 +345,7 @@ describe('comments written offline', () => {
     }
     await owners.first().scrollIntoViewIfNeeded();
     await screenshot(page, 'comments-as-member');
-    await inDark(page, 'comments-as-member');
+    await screenshotInDark(page, 'comments-as-member');
 
     // Asked anyway (a stale screen, say), the service refuses the member's delete: the comment stays, said so.
     const target = (await owners.first().getAttribute('data-comment-id')) ?? '';
@@ -373,7 +362,7 @@ describe('comments written offline', () => {
     expect((await serverThreads(taskId)).some((c) => c.comment_id === target)).toBe(true);
     await refused.scrollIntoViewIfNeeded();
     await screenshot(page, 'comment-delete-refused');
-    await inDark(page, 'comment-delete-refused');
+    await screenshotInDark(page, 'comment-delete-refused');
   });
 
   test('the page reported no errors', () => {

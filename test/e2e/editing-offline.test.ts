@@ -4,8 +4,10 @@
 // deleting a task go the same way.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { AppSession } from './support/app-session';
+import { type OpenedApp, screenshot } from './support/app-browser';
+import { callService } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -14,14 +16,8 @@ let proxy: SwitchableProxy;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 200 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 200 } });
   ({ emulator, proxy, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
@@ -81,10 +77,8 @@ describe('comments and history', () => {
     const { page } = app;
     let found: { taskId: string; comments: number } | null = null;
     for (const task of emulator.control.tasks().slice(0, 60)) {
-      const url = new URL('/v1/task-comments', emulator.baseUrl);
-      url.searchParams.set('task_id', task.task_id);
-      const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
-      const body = (await response.json()) as { data: unknown[] };
+      const answer = await callService(emulator, 'GET', `/v1/task-comments?task_id=${task.task_id}`);
+      const body = answer.body as { data: unknown[] };
       if (body.data.length > 0) {
         found = { taskId: task.task_id, comments: body.data.length };
         break;

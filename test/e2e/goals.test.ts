@@ -8,9 +8,12 @@
 // light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, peerToken, readAcrossProjects } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle, until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -20,16 +23,10 @@ let host: E2eHost;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
   ({ emulator, proxy, host, app } = session);
   // A wait that cannot end says which element it waited for, before the test's own time runs out.
   app.page.setDefaultTimeout(15_000);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
@@ -43,60 +40,16 @@ interface ServerGoal {
   status?: string | null;
 }
 
-/** A call to the service as a client would make it (the person's live token unless another is given). */
-async function api(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; ifMatch?: string } = {},
-): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
-      ...(options.body === undefined
-        ? {}
-        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
-      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return {
-    status: response.status,
-    etag: response.headers.get('etag'),
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
-
 /** Every live goal on the server. */
 async function serverGoals(): Promise<ServerGoal[]> {
-  const answer = await api('GET', `/v1/goals?org_id=${emulator.orgId}`);
-  expect(answer.status).toBe(200);
-  return (answer.body.projects as { data: ServerGoal[] }[]).flatMap((group) => group.data);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let waited = 0; !(await check()); waited += 50) {
-    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readAcrossProjects<ServerGoal>(emulator, `/v1/goals?org_id=${emulator.orgId}`);
 }
 
 /** Light, then dark, under artifacts/screenshots/goals-<name>(-dark).png. */
 async function shots(name: string) {
   const { page } = app;
   await screenshot(page, `goals-${name}`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `goals-${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function syncAndSettle() {
-  const { page } = app;
-  await page.getByRole('button', { name: 'Sync now' }).click();
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
+  await screenshotInDark(page, `goals-${name}`);
 }
 
 async function openGoals() {
@@ -221,7 +174,7 @@ describe('goals written in the goals view', () => {
     await expect(row.getByLabel('File a task under this goal').inputValue()).resolves.toBe('');
 
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
 
     const made = (await serverGoals()).filter((g) => g.name === 'Q3 launch');
@@ -251,16 +204,16 @@ describe('goals written in the goals view', () => {
     const row = goalRow('Q3 launch');
     await row.getByRole('button', { name: 'Close goal' }).click();
     await row.locator('.goal-facts').filter({ hasText: 'Closed' }).waitFor();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
-    expect((await api('GET', path)).body.status).toBe('closed');
+    expect((await callService(emulator, 'GET', path)).body.status).toBe('closed');
     await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
     await shots('closed-goal');
 
     await row.getByRole('button', { name: 'Reopen goal' }).click();
     await row.locator('.goal-facts').filter({ hasText: 'Open' }).waitFor();
-    await syncAndSettle();
-    expect((await api('GET', path)).body.status).toBe('open');
+    await syncAndSettle(app.page);
+    expect((await callService(emulator, 'GET', path)).body.status).toBe('open');
   });
 
   test('deleting a goal offline asks first, says how many tasks no longer have a goal, and online the server and the mirror have them unfiled', async () => {
@@ -310,9 +263,9 @@ describe('goals written in the goals view', () => {
     const waiting = await invokeInPage(page, 'outbox:list');
     expect(waiting.changes.map((c) => `${c.entity_type ?? 'task'} ${c.kind}`)).toEqual(['goal delete']);
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
-    expect((await api('GET', path)).status).toBe(404);
+    expect((await callService(emulator, 'GET', path)).status).toBe(404);
     expect(emulator.control.tasks().filter((t) => t.goal_id === goal.goal_id)).toEqual([]);
     const filed = tasks.filter((t) => t.goal_id === goal.goal_id);
     for (const task of filed) {
@@ -365,8 +318,10 @@ describe('goals written in the goals view', () => {
       .filter({ hasText: ` of ${goal.filed.filter((t) => t.parent_task_id === null).length} done` })
       .waitFor();
     proxy.goOnline();
-    await syncAndSettle();
-    expect((await api('GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`)).status).toBe(200);
+    await syncAndSettle(app.page);
+    expect(
+      (await callService(emulator, 'GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`)).status,
+    ).toBe(200);
     expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
   });
 
@@ -425,12 +380,9 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     const renamed = goalRow('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending="queued"]').waitFor();
 
-    const peer = emulator.control.mintToken({
-      principalUserId: emulator.peer.user_id,
-      scopes: ['projects:read', 'projects:write'],
-    }).token;
-    const current = await api('GET', path, { token: peer });
-    const theirs = await api('PATCH', path, {
+    const peer = peerToken(emulator, ['projects:read', 'projects:write']);
+    const current = await callService(emulator, 'GET', path, { token: peer });
+    const theirs = await callService(emulator, 'PATCH', path, {
       token: peer,
       body: { name: 'Q3 launch (beta)' },
       ifMatch: current.etag ?? '',
@@ -464,7 +416,7 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
       .getByTestId('pending-count')
       .filter({ hasText: 'All changes synced' })
       .waitFor({ timeout: 20_000 });
-    expect((await api('GET', path)).body.name).toBe('Q3 launch, trimmed');
+    expect((await callService(emulator, 'GET', path)).body.name).toBe('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending]').waitFor({ state: 'detached' });
     expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
   });

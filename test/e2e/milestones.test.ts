@@ -8,9 +8,12 @@
 // field and the conflict, light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, peerToken, readAcrossProjects } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle, until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -20,16 +23,10 @@ let host: E2eHost;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 120 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
   ({ emulator, proxy, host, app } = session);
   // A wait that cannot end says which element it waited for, before the test's own time runs out.
   app.page.setDefaultTimeout(15_000);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
@@ -44,60 +41,16 @@ interface ServerMilestone {
   tasks_total?: number;
 }
 
-/** A call to the service as a client would make it (the person's live token unless another is given). */
-async function api(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; ifMatch?: string } = {},
-): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
-      ...(options.body === undefined
-        ? {}
-        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
-      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return {
-    status: response.status,
-    etag: response.headers.get('etag'),
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
-
 /** Every milestone on the server. */
 async function serverMilestones(): Promise<ServerMilestone[]> {
-  const answer = await api('GET', `/v1/milestones?org_id=${emulator.orgId}`);
-  expect(answer.status).toBe(200);
-  return (answer.body.projects as { data: ServerMilestone[] }[]).flatMap((group) => group.data);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let waited = 0; !(await check()); waited += 50) {
-    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readAcrossProjects<ServerMilestone>(emulator, `/v1/milestones?org_id=${emulator.orgId}`);
 }
 
 /** Light, then dark, under artifacts/screenshots/milestones-<name>(-dark).png. */
 async function shots(name: string) {
   const { page } = app;
   await screenshot(page, `milestones-${name}`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `milestones-${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function syncAndSettle() {
-  const { page } = app;
-  await page.getByRole('button', { name: 'Sync now' }).click();
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
+  await screenshotInDark(page, `milestones-${name}`);
 }
 
 /** The project's milestones view, reached as a person does: the project in the sidebar, then its header's button. */
@@ -219,7 +172,7 @@ describe('milestones written in the milestones view', () => {
     await shots('pending');
 
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     await row.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
     const made = (await serverMilestones()).filter((m) => m.name === 'Beta release');
     expect(made).toHaveLength(1);
@@ -261,7 +214,7 @@ describe('milestones written in the milestones view', () => {
     await shots('moved');
 
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     expect(emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
     expect((await serverMilestones()).find((m) => m.name === 'Beta release')?.tasks_total).toBe(0);
     await until(async () => (await chosenLabel(field)) === 'No milestone', 'still none after the sync');
@@ -271,9 +224,11 @@ describe('milestones written in the milestones view', () => {
 
   test('filed under a milestone offline and then moved back: the move never sends the old project’s milestone', async () => {
     const { page } = app;
-    const made = await api('POST', `/v1/projects/${to}/milestones`, { body: { name: 'Hardening' } });
+    const made = await callService(emulator, 'POST', `/v1/projects/${to}/milestones`, {
+      body: { name: 'Hardening' },
+    });
     expect(made.status).toBe(201);
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     await openTaskInEditor(taskId);
     const field = editorField('milestone_id');
     await field.locator('option', { hasText: 'Hardening' }).waitFor({ state: 'attached' });
@@ -293,7 +248,7 @@ describe('milestones written in the milestones view', () => {
 
     // Sent as the service would leave it: a milestone of the other project with the move would be refused (422).
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     expect(emulator.control.task(taskId)).toMatchObject({ project_id: from, milestone_id: null });
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
   }, 60_000);
@@ -369,7 +324,7 @@ describe('milestones written in the milestones view', () => {
     );
 
     proxy.goOnline();
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     expect(emulator.control.task(sentOne.task_id)?.milestone_id).toBeNull();
     expect(emulator.control.task(newOne.task_id)?.milestone_id).toBeNull();
     expect(
@@ -388,14 +343,14 @@ describe('milestones written in the milestones view', () => {
     const row = milestoneRow('Beta release');
     await row.getByRole('button', { name: 'Complete' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Completed' }).waitFor();
-    await syncAndSettle();
-    expect((await api('GET', path)).body.status).toBe('completed');
+    await syncAndSettle(app.page);
+    expect((await callService(emulator, 'GET', path)).body.status).toBe('completed');
     await shots('completed');
 
     await row.getByRole('button', { name: 'Reopen' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Open' }).waitFor();
-    await syncAndSettle();
-    expect((await api('GET', path)).body.status).toBe('open');
+    await syncAndSettle(app.page);
+    expect((await callService(emulator, 'GET', path)).body.status).toBe('open');
     await expect(page.locator('.milestone-status').count()).resolves.toBeGreaterThan(0);
   }, 60_000);
 
@@ -441,9 +396,9 @@ describe('milestones written in the milestones view', () => {
       .filter({ hasText: `Deleted ‘${milestone.name}’; ${filed} tasks unfiled` })
       .waitFor();
     await row.waitFor({ state: 'detached' });
-    await syncAndSettle();
+    await syncAndSettle(app.page);
     const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    expect((await api('GET', path)).status).toBe(404);
+    expect((await callService(emulator, 'GET', path)).status).toBe(404);
     expect(emulator.control.tasks().filter((t) => t.milestone_id === milestone.milestone_id)).toEqual([]);
   }, 60_000);
 });
@@ -466,12 +421,9 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
     const renamed = milestoneRow('Public beta');
     await renamed.locator('[data-milestone-pending="queued"]').waitFor();
 
-    const peer = emulator.control.mintToken({
-      principalUserId: emulator.peer.user_id,
-      scopes: ['projects:read', 'projects:write'],
-    }).token;
-    const current = await api('GET', path, { token: peer });
-    const theirs = await api('PATCH', path, {
+    const peer = peerToken(emulator, ['projects:read', 'projects:write']);
+    const current = await callService(emulator, 'GET', path, { token: peer });
+    const theirs = await callService(emulator, 'PATCH', path, {
       token: peer,
       body: { name: 'Closed beta' },
       ifMatch: current.etag ?? '',
@@ -505,7 +457,7 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
       .getByTestId('pending-count')
       .filter({ hasText: 'All changes synced' })
       .waitFor({ timeout: 20_000 });
-    expect((await api('GET', path)).body.name).toBe('Public beta');
+    expect((await callService(emulator, 'GET', path)).body.name).toBe('Public beta');
     await renamed.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
     expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
   }, 90_000);

@@ -7,9 +7,12 @@
 // Screenshots in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, peerToken } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -19,62 +22,19 @@ let host: E2eHost;
 let app: OpenedApp;
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 60 } });
   ({ emulator, proxy, host, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
 });
 
 afterAll(() => session?.close());
 
-/** A call to the service as a client would make it (the person's live token unless another is given). */
-async function api(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; ifMatch?: string } = {},
-): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
-      ...(options.body === undefined
-        ? {}
-        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
-      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return {
-    status: response.status,
-    etag: response.headers.get('etag'),
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > 20_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function inDark(name: string) {
-  await app.page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(app.page, `${name}-dark`);
-  await app.page.emulateMedia({ colorScheme: 'light' });
-}
-
 describe('a section renamed by the peer while we renamed it offline', () => {
   test('is announced as the section, shown in the three-way view, and the server ends with the chosen name', async () => {
     const { page } = app;
-    const teams = await api('GET', `/v1/teams?org_id=${emulator.orgId}`);
+    const teams = await callService(emulator, 'GET', `/v1/teams?org_id=${emulator.orgId}`);
     const team = (teams.body.data as { team_id: string; name: string }[])[0];
     if (!team) throw new Error('the seed has no team');
-    const created = await api('POST', '/v1/sections', {
+    const created = await callService(emulator, 'POST', '/v1/sections', {
       body: { org_id: emulator.orgId, scope_type: 'team', scope_id: team.team_id, name: 'Parked ideas' },
     });
     expect(created.status).toBe(201);
@@ -99,12 +59,9 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark="pending"]').waitFor();
     expect(mirror.sections.get(sectionId)?.name).toBe('Next week');
-    const peer = emulator.control.mintToken({
-      principalUserId: emulator.peer.user_id,
-      scopes: ['tasks:read', 'tasks:write'],
-    }).token;
-    const current = await api('GET', `/v1/sections/${sectionId}`, { token: peer });
-    const renamed = await api('PATCH', `/v1/sections/${sectionId}`, {
+    const peer = peerToken(emulator, ['tasks:read', 'tasks:write']);
+    const current = await callService(emulator, 'GET', `/v1/sections/${sectionId}`, { token: peer });
+    const renamed = await callService(emulator, 'PATCH', `/v1/sections/${sectionId}`, {
       token: peer,
       body: { name: 'Soon' },
       ifMatch: current.etag ?? '',
@@ -144,7 +101,7 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await expect(field.locator('.is-mine del').allTextContents()).resolves.toEqual(['Parked', 'ideas']);
     await expect(field.locator('.is-theirs ins').allTextContents()).resolves.toEqual(['Soon']);
     await screenshot(page, 'section-conflict-view');
-    await inDark('section-conflict-view');
+    await screenshotInDark(app.page, 'section-conflict-view');
     await view.getByRole('button', { name: 'Decide later' }).click();
     await view.waitFor({ state: 'detached' });
 
@@ -164,7 +121,7 @@ describe('a section renamed by the peer while we renamed it offline', () => {
       .getByTestId('pending-count')
       .filter({ hasText: 'All changes synced' })
       .waitFor({ timeout: 20_000 });
-    expect((await api('GET', `/v1/sections/${sectionId}`)).body.name).toBe('Next week');
+    expect((await callService(emulator, 'GET', `/v1/sections/${sectionId}`)).body.name).toBe('Next week');
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark]').waitFor({ state: 'detached' });
   });

@@ -10,8 +10,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
-import { hasFocus, invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import type { AppSession } from './support/app-session';
+import { hasFocus, invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, peerToken, readFromServer } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
 let session: AppSession;
@@ -22,14 +25,8 @@ let app: OpenedApp;
 let team = { team_id: '', name: '' };
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 80 }, client: { retry: QUICK_RETRY } });
+  session = await startSignedInSession({ emulator: { seedTasks: 80 } });
   ({ emulator, proxy, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
-  await app.page.getByRole('button', { name: 'All tasks' }).click();
-  await app.page
-    .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
-    .waitFor();
   const workspace = await invokeInPage(app.page, 'workspace:get');
   const platform = workspace.teams.find((t) => t.name === 'Platform');
   if (!platform) throw new Error('the seed has no team Platform');
@@ -37,30 +34,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => session?.close());
-
-/** A call to the service as a client would make it (the person's live token unless another is given). */
-async function api(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; ifMatch?: string } = {},
-): Promise<{ status: number; etag: string | null; body: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, emulator.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${options.token ?? emulator.tokens.live}`,
-      ...(options.body === undefined
-        ? {}
-        : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
-      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return {
-    status: response.status,
-    etag: response.headers.get('etag'),
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
 
 interface ServerSprint {
   sprint_id: string;
@@ -73,15 +46,7 @@ interface ServerSprint {
 }
 
 async function serverSprints(): Promise<ServerSprint[]> {
-  const answer = await api('GET', `/v1/teams/${team.team_id}/sprints`);
-  expect(answer.status).toBe(200);
-  return answer.body.data as ServerSprint[];
-}
-
-async function inDark(page: Page, name: string) {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
+  return (await readFromServer(emulator, `/v1/teams/${team.team_id}/sprints`)).data as ServerSprint[];
 }
 
 function sidebarSprint(page: Page, name: string): Locator {
@@ -89,14 +54,6 @@ function sidebarSprint(page: Page, name: string): Locator {
     .getByRole('navigation', { name: 'Workspace' })
     .locator('li[data-sprint-id]')
     .filter({ hasText: name });
-}
-
-async function syncAndSettle(page: Page) {
-  await page.getByRole('button', { name: 'Sync now' }).click();
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
 }
 
 /** Tasks the person may file into the team's sprints: in no sprint, of the team or of none, short titles. */
@@ -133,7 +90,7 @@ describe('a sprint planned offline', () => {
     await form.getByLabel('Length in weeks').fill('3');
     await form.getByLabel(/^Goal/).fill('Search that answers offline');
     await screenshot(page, 'sprint-form');
-    await inDark(page, 'sprint-form');
+    await screenshotInDark(page, 'sprint-form');
     await form.getByRole('button', { name: 'Create sprint' }).click();
     await form.waitFor({ state: 'detached' });
 
@@ -204,7 +161,7 @@ describe('a sprint planned offline', () => {
     await item.locator('.nav-detail').filter({ hasText: /\/3$/ }).waitFor();
     expect(emulator.control.creates().sprints).toBe(createsBefore);
     await screenshot(page, 'sprint-offline');
-    await inDark(page, 'sprint-offline');
+    await screenshotInDark(page, 'sprint-offline');
 
     proxy.goOnline();
     await syncAndSettle(page);
@@ -225,7 +182,7 @@ describe('a sprint planned offline', () => {
     await view.locator('[data-sync-mark]').waitFor({ state: 'detached' });
     await expect(view.locator('ul.task-lines > li').count()).resolves.toBe(3);
     await screenshot(page, 'sprint-view');
-    await inDark(page, 'sprint-view');
+    await screenshotInDark(page, 'sprint-view');
   });
 
   test('edited and completed from its view, the server has the new goal and the sprint completed', async () => {
@@ -253,7 +210,7 @@ describe('a sprint planned offline', () => {
 describe('a name taken by an active sprint of the team', () => {
   test('is refused (409), shown on the sprint and in pending changes, and fixed by Rename and retry', async () => {
     const { page } = app;
-    const taken = await api('POST', `/v1/teams/${team.team_id}/sprints`, {
+    const taken = await callService(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Hardening', start_date: '2027-05-03', duration_weeks: 2 },
     });
     expect(taken.status).toBe(201);
@@ -274,7 +231,7 @@ describe('a name taken by an active sprint of the team', () => {
     await refusal.getByText('This sprint was not created.').waitFor();
     await refusal.getByText(/already has an active sprint named 'Hardening'/).waitFor();
     await screenshot(page, 'sprint-name-taken');
-    await inDark(page, 'sprint-name-taken');
+    await screenshotInDark(page, 'sprint-name-taken');
 
     // In pending changes too, in words, with the server's answer.
     await page.getByTestId('review-changes').click();
@@ -338,7 +295,7 @@ describe('a sprint completed before it was sent', () => {
       `File into sprint: Spike week (${team.name}) (not sent yet)`,
     );
     await screenshot(page, 'sprint-file-from-palette');
-    await inDark(page, 'sprint-file-from-palette');
+    await screenshotInDark(page, 'sprint-file-from-palette');
     await page.keyboard.press('Enter');
     await palette.waitFor({ state: 'detached' });
     await page
@@ -362,7 +319,7 @@ describe('a sprint completed before it was sent', () => {
     await view.locator('.list-title-row [data-sync-mark="pending"]').waitFor();
     expect(emulator.control.creates().sprints).toBe(createsBefore);
     await screenshot(page, 'sprint-completed-unsent');
-    await inDark(page, 'sprint-completed-unsent');
+    await screenshotInDark(page, 'sprint-completed-unsent');
 
     proxy.goOnline();
     await syncAndSettle(page);
@@ -404,7 +361,7 @@ describe('a team with more sprints than the sidebar lists', () => {
       .waitFor();
     await oldestItem.scrollIntoViewIfNeeded();
     await screenshot(page, 'sidebar-all-sprints');
-    await inDark(page, 'sidebar-all-sprints');
+    await screenshotInDark(page, 'sidebar-all-sprints');
     // An older sprint opens like any other.
     await oldestItem.getByRole('button').click();
     await page.locator('section.sprint-view').getByRole('heading', { name: oldest.name }).waitFor();
@@ -420,7 +377,7 @@ describe('a team with more sprints than the sidebar lists', () => {
 describe('a sprint renamed by the peer while we renamed it offline', () => {
   test('is a conflict settled in the three-way view; keeping mine leaves the server with my name', async () => {
     const { page } = app;
-    const created = await api('POST', `/v1/teams/${team.team_id}/sprints`, {
+    const created = await callService(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Polish', start_date: '2027-06-07', duration_weeks: 1 },
     });
     expect(created.status).toBe(201);
@@ -441,12 +398,11 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await view.getByRole('heading', { name: 'Polish and docs' }).waitFor();
     await item.locator('[data-sync-mark="pending"]').waitFor();
 
-    const peer = emulator.control.mintToken({
-      principalUserId: emulator.peer.user_id,
-      scopes: ['teams:read', 'teams:write'],
-    }).token;
-    const current = await api('GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`, { token: peer });
-    const renamed = await api('PATCH', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
+    const peer = peerToken(emulator, ['teams:read', 'teams:write']);
+    const current = await callService(emulator, 'GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
+      token: peer,
+    });
+    const renamed = await callService(emulator, 'PATCH', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
       token: peer,
       body: { name: 'Final Polish' },
       ifMatch: current.etag ?? '',
@@ -464,7 +420,7 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await change.getByText(/Rename sprint ‘.*’ → ‘Polish and docs’/).waitFor({ timeout: 20_000 });
     await inspector.getByRole('button', { name: 'Close' }).click();
     await screenshot(page, 'sprint-in-conflict');
-    await inDark(page, 'sprint-in-conflict');
+    await screenshotInDark(page, 'sprint-in-conflict');
     await view.getByRole('button', { name: 'Resolve…' }).click();
     const resolve = page.getByRole('dialog', { name: /Resolve the conflict/ });
     const field = resolve.locator('fieldset.conflict-field[data-field="name"]');
@@ -473,14 +429,14 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await expect(field.locator('.is-mine ins').allTextContents()).resolves.toEqual([' and docs']);
     await expect(field.locator('.is-theirs ins').allTextContents()).resolves.toEqual(['Final ']);
     await screenshot(page, 'sprint-conflict');
-    await inDark(page, 'sprint-conflict');
+    await screenshotInDark(page, 'sprint-conflict');
     await field.getByLabel('Keep mine').check();
     await resolve.getByRole('button', { name: 'Apply choices' }).click();
     await resolve.waitFor({ state: 'detached' });
     await syncAndSettle(page);
-    expect((await api('GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`)).body.name).toBe(
-      'Polish and docs',
-    );
+    expect(
+      (await callService(emulator, 'GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`)).body.name,
+    ).toBe('Polish and docs');
     await item.locator('[data-sync-mark]').waitFor({ state: 'detached' });
   });
 

@@ -9,6 +9,7 @@ import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-ses
 import type { E2eHost } from './host/e2e-host';
 import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
 import type { SwitchableProxy } from './support/switchable-proxy';
+import { until } from './support/waits';
 
 let session: AppSession;
 let emulator: RunningEmulator;
@@ -29,15 +30,6 @@ beforeAll(async () => {
 afterAll(() => session?.close());
 
 const me = () => emulator.control.tasks().filter((t) => t.assignee === emulator.me.username);
-
-/** Waits until `check` holds (the server side of what the screens started). */
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the account panel', () => {
   test('shows online with counts and when each collection was checked; offline says why', async () => {

@@ -106,3 +106,11 @@ export function hasFocus(locator: Locator): Promise<boolean> {
     return element === element.ownerDocument.activeElement;
   });
 }
+
+/** The screen as it is, in dark, under `<name>-dark`; the page goes back to light after. */
+export async function screenshotInDark(page: Page, name: string): Promise<string> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const path = await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return path;
+}

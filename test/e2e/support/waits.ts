@@ -1,0 +1,25 @@
+// Waiting in an end-to-end test for what the screens started: a condition on
+// the server or the mirror, and the outbox emptied by a sync.
+import type { Page } from 'playwright-core';
+
+/** Polls `check` until it holds; a wait that cannot end says what it waited for. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Syncs now and waits until nothing is left to send. */
+export async function syncAndSettle(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await page
+    .getByTestId('pending-count')
+    .filter({ hasText: 'All changes synced' })
+    .waitFor({ timeout: 20_000 });
+}
