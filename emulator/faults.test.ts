@@ -79,6 +79,25 @@ describe('the control API', () => {
 });
 
 describe('faults', () => {
+  test('a held request waits before its handler until released; other requests go on meanwhile', async () => {
+    const task = emulator.control.tasks()[0] as TaskRecord;
+    const held = emulator.control.faults.hold({ method: 'GET', pathPrefix: `/v1/tasks/${task.task_id}` });
+    let answered = false;
+    const read = callApi(emulator, 'GET', `/v1/tasks/${task.task_id}`).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await held.arrived;
+    // Changed while held: the held read answers what the handler finds once let go.
+    emulator.control.peerEdit(task.task_id, { title: 'Changed while held' });
+    expect((await callApi(emulator, 'GET', '/v1/tasks?limit=1')).status).toBe(200);
+    expect(answered).toBe(false);
+    held.release();
+    expect((await read).body).toMatchObject({ title: 'Changed while held' });
+    // One request only: the next goes straight through.
+    expect((await callApi(emulator, 'GET', `/v1/tasks/${task.task_id}`)).status).toBe(200);
+  });
+
   test('added latency holds every matching answer back at least that long', async () => {
     emulator.control.faults.setLatency(120, { pathPrefix: '/v1/tasks' });
     const started = performance.now();
