@@ -67,9 +67,10 @@ commands:
       The same for sprints (no delete), goals (status=closed closes one) and milestones
       (status=completed); prints {"sprint_id"|"goal_id"|"milestone_id","op_id","queued"}.
   outbox --db FILE
-      Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON.
+      Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
+      "names" gives what their ids point at by id (a sprint's, goal's, project's name, …).
   conflicts --db FILE
-      Open conflicts as NDJSON (base, mine and theirs for one field each).
+      Open conflicts as NDJSON (base, mine and theirs for one field each, and "names").
   resolve --db FILE --conflict ID --take mine|theirs
       Settles one conflict; the change re-enters the outbox and goes with the next sync.
       A conflict on field "*" is a task deleted on the server: mine re-creates it, theirs lets it go.

@@ -164,6 +164,10 @@ function FieldConflict({
             />
           )
         ) : null}
+        {/* An id typed here is told by its name when the view names it. */}
+        {choice === 'value' && conflict.field.endsWith('_id') && nameOf(conflict.field, typed) !== null ? (
+          <small className="muted">{nameOf(conflict.field, typed)}</small>
+        ) : null}
       </div>
     </fieldset>
   );
