@@ -5,7 +5,8 @@
 import { type DragEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { SECTION_NAME_MAX } from '../../../protocol/section';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
-import { type PendingState, sectionNameProblem, syncMarkOf } from './section-words';
+import { markOfState } from '../vocabulary/sync-mark-words';
+import { type PendingState, sectionNameProblem } from './section-words';
 
 export function SectionHeader({
   name,
@@ -70,7 +71,7 @@ export function SectionHeader({
       onMove('right', action);
     }
   };
-  const mark = syncMarkOf(pending);
+  const mark = markOfState(pending);
 
   return (
     <header
@@ -87,7 +88,7 @@ export function SectionHeader({
       {draft === null ? (
         <h2 className="column-title">
           <span className="column-name">{name}</span> <span className="muted">{count}</span>
-          {mark !== null ? <SyncMarkBadge mark={mark} /> : null}
+          {mark !== null ? <SyncMarkBadge mark={mark} kinds="sections" /> : null}
         </h2>
       ) : (
         <div className="column-rename">

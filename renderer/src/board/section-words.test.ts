@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { deleteSectionWords, sectionNameProblem, syncMarkOf } from './section-words';
+import { markOfState } from '../vocabulary/sync-mark-words';
+import { deleteSectionWords, sectionNameProblem } from './section-words';
 
 describe('sectionNameProblem', () => {
   test.each([
@@ -26,6 +27,6 @@ describe('deleteSectionWords', () => {
 
 test('a waiting section is marked as a waiting task is', () => {
   expect(
-    [undefined, 'queued', 'in_flight', 'conflict', 'failed', 'blocked'].map((s) => syncMarkOf(s as never)),
+    [undefined, 'queued', 'in_flight', 'conflict', 'failed', 'blocked'].map((s) => markOfState(s as never)),
   ).toEqual([null, 'pending', 'pending', 'conflict', 'failed', 'blocked']);
 });

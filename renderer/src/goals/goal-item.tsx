@@ -11,24 +11,18 @@ import { ProgressMeter } from '../sprints/progress-meter';
 import { TaskLines } from '../sprints/sprint-view';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, startCreating } from '../store/view-store';
+import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
 import { ModalDialog } from '../ui/modal-dialog';
+import { markWords } from '../vocabulary/sync-mark-words';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
 import { GoalTaskFiler } from './goal-task-filer';
-import { deletedWords, deleteQuestion, type FiledCount, GOAL_PENDING_WORDS } from './goal-words';
+import { deletedWords, deleteQuestion, type FiledCount } from './goal-words';
 
 export type GoalSummary = Workspace['goals'][number];
 
 export function GoalPendingMark({ pending }: { pending: string | null | undefined }) {
-  if (pending === null || pending === undefined || pending === 'done') return null;
-  const words = GOAL_PENDING_WORDS[pending] ?? GOAL_PENDING_WORDS.queued;
-  if (words === undefined) return null;
-  return (
-    <span className={`sync-mark sync-mark-${words.mark}`} title={words.hint} data-goal-pending={pending}>
-      <span className="sync-mark-dot" aria-hidden="true" />
-      {words.label}
-    </span>
-  );
+  return <WaitingChangeMark state={pending} kinds="goals" stateAttribute="data-goal-pending" />;
 }
 
 function GoalDetails({
@@ -92,7 +86,7 @@ function GoalDetails({
       )}
       {goal.pending === 'failed' || goal.pending === 'conflict' || goal.pending === 'blocked' ? (
         <p className="goal-problem">
-          {GOAL_PENDING_WORDS[goal.pending]?.hint}{' '}
+          {markWords(goal.pending, 'goals').hint}{' '}
           <button type="button" className="link-button" onClick={openPendingChanges}>
             See pending changes
           </button>

@@ -1,30 +1,5 @@
-// What the goals view says in words: a waiting change's state as a mark, and
-// what a delete did to the tasks that were filed under the goal.
-
-/** A waiting change's state (the outbox's) as the mark a goal carries. */
-export const GOAL_PENDING_WORDS: Record<string, { label: string; hint: string; mark: string }> = {
-  queued: {
-    label: 'Not sent yet',
-    hint: 'Saved here; sent when the server can be reached.',
-    mark: 'pending',
-  },
-  in_flight: { label: 'Not sent yet', hint: 'Being sent to the server.', mark: 'pending' },
-  failed: {
-    label: 'Not saved',
-    hint: 'The server refused this change.',
-    mark: 'failed',
-  },
-  conflict: {
-    label: 'Conflict',
-    hint: 'Changed here and on the server; needs your choice.',
-    mark: 'conflict',
-  },
-  blocked: {
-    label: 'Read-only',
-    hint: 'This account cannot change goals; the change was not sent.',
-    mark: 'blocked',
-  },
-};
+// What the goals view says in words: what a delete did to the tasks that were
+// filed under the goal (a waiting change's mark: vocabulary/sync-mark-words.ts).
 
 /** How many tasks are filed under a goal, counted as the confirmation and the notice say it. */
 export interface FiledCount {

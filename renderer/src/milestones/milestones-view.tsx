@@ -11,28 +11,18 @@ import { ProgressMeter } from '../sprints/progress-meter';
 import { showProblem, useSession } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
 import { ModalDialog } from '../ui/modal-dialog';
+import { markWords } from '../vocabulary/sync-mark-words';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';
 import { MilestoneTasks } from './milestone-tasks';
-import {
-  deletedWords,
-  deleteQuestion,
-  MILESTONE_PENDING_WORDS,
-  milestoneStatusWord,
-} from './milestone-words';
+import { deletedWords, deleteQuestion, milestoneStatusWord } from './milestone-words';
 import { useProjectMilestones } from './use-milestones';
 import './milestones.css';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
-  const words = pending ? MILESTONE_PENDING_WORDS[pending] : undefined;
-  if (words === undefined) return null;
-  return (
-    <span className={`sync-mark sync-mark-${words.mark}`} title={words.hint} data-milestone-pending={pending}>
-      <span className="sync-mark-dot" aria-hidden="true" />
-      {words.label}
-    </span>
-  );
+  return <WaitingChangeMark state={pending} kinds="milestones" stateAttribute="data-milestone-pending" />;
 }
 
 /**
@@ -169,7 +159,7 @@ function MilestoneItem({
         </p>
       ) : milestone.pending === 'failed' || milestone.pending === 'blocked' ? (
         <p className="milestone-problem">
-          {MILESTONE_PENDING_WORDS[milestone.pending]?.hint}{' '}
+          {markWords(milestone.pending, 'milestones').hint}{' '}
           <button type="button" className="link-button" onClick={openPendingChanges}>
             See pending changes
           </button>

@@ -11,9 +11,9 @@ import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } fro
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
-import { sprintMark } from '../sprints/sprint-draft';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { markOfState } from '../vocabulary/sync-mark-words';
 import { carriesTask, droppedTask } from '../task-list/task-drag';
 
 function NavItem({
@@ -51,7 +51,7 @@ function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: 
   const view: View = { kind: 'sprint', sprintId: sprint.sprint_id };
   const current = useView((state) => sameView(state.view, view));
   const [dropping, setDropping] = useState(false);
-  const mark = sprintMark(sprint.pending);
+  const mark = markOfState(sprint.pending);
   const over = (event: DragEvent) => {
     if (readOnly || !carriesTask(event)) return;
     event.preventDefault();
@@ -81,7 +81,7 @@ function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: 
       >
         <span className="nav-label">{sprint.name}</span>
         {sprint.current ? <span className="nav-badge">current</span> : null}
-        <SyncMarkBadge mark={mark} compact />
+        <SyncMarkBadge mark={mark} compact kinds="sprints" />
         <span className="nav-detail">
           {sprint.completed_count}/{sprint.task_count}
         </span>

@@ -3,7 +3,8 @@
 // what changed.
 import { describe, expect, test } from 'vitest';
 import type { SprintSummary } from '../../../main/ipc/screen-schemas';
-import { createFields, draftOf, editPatch, type SprintDraft, sprintMark } from './sprint-draft';
+import { markOfState } from '../vocabulary/sync-mark-words';
+import { createFields, draftOf, editPatch, type SprintDraft } from './sprint-draft';
 
 const SPRINT: SprintSummary = {
   sprint_id: 'spr_1',
@@ -113,9 +114,9 @@ describe('an edit of a sprint not on the server yet (folded into its create)', (
 });
 
 test('a sprint waiting to be sent reads as pending; a refused one as not saved', () => {
-  expect(sprintMark(undefined)).toBeNull();
-  expect(sprintMark('queued')).toBe('pending');
-  expect(sprintMark('in_flight')).toBe('pending');
-  expect(sprintMark('failed')).toBe('failed');
-  expect(sprintMark('conflict')).toBe('conflict');
+  expect(markOfState(undefined)).toBeNull();
+  expect(markOfState('queued')).toBe('pending');
+  expect(markOfState('in_flight')).toBe('pending');
+  expect(markOfState('failed')).toBe('failed');
+  expect(markOfState('conflict')).toBe('conflict');
 });

@@ -1,7 +1,7 @@
 // What the sprint form holds and what it sends: a start date plus EITHER an
 // end date OR a length in weeks (the service refuses both, 422), checked here
 // first so a slip is told beside its field and nothing typed is lost.
-import type { SprintSummary, SyncMark } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary } from '../../../main/ipc/screen-schemas';
 
 // The contract's bounds (service-api.md, POST /v1/teams/{team_id}/sprints).
 export const SPRINT_NAME_MAX = 120;
@@ -156,19 +156,6 @@ export function editPatch(
   if (goal !== (sprint.goal ?? null)) fields.goal = goal;
   if (description !== (sprint.description ?? null)) fields.description = description;
   return { ok: true, fields };
-}
-
-/** The mark a sprint carries while a change of it waits (the same words as a task's). */
-export function sprintMark(pending: SprintSummary['pending']): SyncMark {
-  switch (pending) {
-    case undefined:
-      return null;
-    case 'queued':
-    case 'in_flight':
-      return 'pending';
-    default:
-      return pending;
-  }
 }
 
 /** Today as the service writes dates (YYYY-MM-DD), in the person's own calendar. */

@@ -12,9 +12,9 @@ import { announce, navigate, openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { markOfState } from '../vocabulary/sync-mark-words';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from './progress-meter';
-import { sprintMark } from './sprint-draft';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
@@ -142,7 +142,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
   // A sprint not yet created, or refused, says what it waits with (its length in weeks, the server's answer).
   const waiting = useSprintChanges(sprintId, sprint?.pending !== undefined);
   if (sprint === undefined) return <p className="empty-state">This sprint is not in your workspace.</p>;
-  const mark = sprintMark(sprint.pending);
+  const mark = markOfState(sprint.pending);
   const groups = [...STATUSES, ...new Set((rows ?? []).map((row) => row.status))].filter(
     (status, index, all) => all.indexOf(status) === index,
   );
@@ -152,7 +152,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
         <div className="list-title-row">
           <h1 id="sprint-title">{sprint.name}</h1>
           {sprint.current ? <span className="nav-badge">current</span> : null}
-          <SyncMarkBadge mark={mark} />
+          <SyncMarkBadge mark={mark} kinds="sprints" />
           <span className="list-count">{teamName}</span>
           <span className="spacer" />
           {readOnly ? null : (

@@ -9,39 +9,16 @@ import { invoke, subscribe } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
 import { showProblem, useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
+import type { MarkWords } from '../vocabulary/sync-mark-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
 import { CommentText } from './comment-body';
 import { MentionTextarea } from './mention-textarea';
+import { WaitingChangeMark } from './sync-mark-badge';
 import './comments.css';
 
 type Comment = TaskActivity['comments'][number];
 
-/** What a waiting change's state means for a comment, in words (the outbox's states). */
-const PENDING_WORDS: Record<string, { label: string; hint: string; mark: string }> = {
-  queued: {
-    label: 'Not sent yet',
-    hint: 'Saved here; sent when the server can be reached.',
-    mark: 'pending',
-  },
-  in_flight: { label: 'Not sent yet', hint: 'Being sent to the server.', mark: 'pending' },
-  failed: {
-    label: 'Not saved',
-    hint: 'The server refused this change: see pending changes.',
-    mark: 'failed',
-  },
-  conflict: {
-    label: 'Conflict',
-    hint: 'Changed here and on the server: see pending changes.',
-    mark: 'conflict',
-  },
-  blocked: {
-    label: 'Read-only',
-    hint: 'This account cannot write comments; the change was not sent.',
-    mark: 'blocked',
-  },
-};
-
-const DELETE_REFUSED_WORDS = {
+const DELETE_REFUSED_WORDS: MarkWords = {
   label: 'Not deleted',
   hint: 'The server refused to delete this comment: see pending changes to retry or drop the delete.',
   mark: 'failed',
@@ -144,12 +121,7 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
   const pending = pendingOf(comment);
   // A delete the service refused keeps the comment on screen, said as such; it waits in pending changes.
   const deleteWaiting = comment.delete_waiting === true;
-  const words =
-    pending === null
-      ? null
-      : deleteWaiting
-        ? DELETE_REFUSED_WORDS
-        : (PENDING_WORDS[pending] ?? PENDING_WORDS.queued);
+
   // A comment not yet on the server is the person's own; the service names the author of the others.
   const mine =
     comment.comment_id.startsWith('local-') || (context.me !== null && comment.created_by === context.me);
@@ -163,17 +135,13 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
         <time dateTime={comment.created_at ?? undefined} title={timeWords(comment.created_at)}>
           {agoWords(comment.created_at)}
         </time>
-        {words ? (
-          <span
-            className={`sync-mark sync-mark-${words.mark}`}
-            title={words.hint}
-            data-comment-pending={pending}
-          >
-            <span className="sync-mark-dot" aria-hidden="true" />
-            {words.label}
-          </span>
-        ) : null}
-        {words && pending !== 'queued' && pending !== 'in_flight' ? (
+        <WaitingChangeMark
+          state={pending}
+          kinds="comments"
+          stateAttribute="data-comment-pending"
+          words={deleteWaiting ? DELETE_REFUSED_WORDS : undefined}
+        />
+        {pending !== null && pending !== 'queued' && pending !== 'in_flight' ? (
           <button type="button" className="link-button" onClick={openPendingChanges}>
             See pending changes
           </button>

@@ -1,29 +1,65 @@
-// The mark a task carries while its server copy differs from what the person
-// sees: pending (waiting to be pushed), conflict, failed, or blocked.
+// The mark a resource carries while its server copy differs from what the
+// person sees: not sent yet, conflict, not saved, or read-only (the words in
+// vocabulary/sync-mark-words.ts, the kind's noun passed in).
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
-
-const MARK_WORDS: Record<Exclude<SyncMark, null>, { label: string; hint: string }> = {
-  pending: { label: 'Pending', hint: 'Saved here; waiting to be sent to the server.' },
-  conflict: { label: 'Conflict', hint: 'Changed here and on the server; needs your choice.' },
-  failed: { label: 'Not saved', hint: 'The server refused this change.' },
-  blocked: { label: 'Read-only', hint: 'This account cannot change tasks; the change was not sent.' },
-};
+import { type MarkWords, markOfState, markWords } from '../vocabulary/sync-mark-words';
 
 export function syncMarkWords(mark: SyncMark): string | null {
-  return mark === null ? null : MARK_WORDS[mark].label;
+  return mark === null ? null : markWords(mark, 'tasks').label;
 }
 
-export function SyncMarkBadge({ mark, compact = false }: { mark: SyncMark; compact?: boolean }) {
-  if (mark === null) return null;
-  const words = MARK_WORDS[mark];
+function MarkChip({
+  words,
+  compact = false,
+  data,
+}: {
+  words: MarkWords;
+  compact?: boolean;
+  data: Record<`data-${string}`, string>;
+}) {
   return (
     <span
-      className={`sync-mark sync-mark-${mark}${compact ? ' is-compact' : ''}`}
+      className={`sync-mark sync-mark-${words.mark}${compact ? ' is-compact' : ''}`}
       title={words.hint}
-      data-sync-mark={mark}
+      {...data}
     >
       <span className="sync-mark-dot" aria-hidden="true" />
       {compact ? <span className="visually-hidden">{words.label}</span> : words.label}
     </span>
   );
+}
+
+/** A task's (or, with `kinds`, another resource's) mark as the list rows and editors show it. */
+export function SyncMarkBadge({
+  mark,
+  compact = false,
+  kinds = 'tasks',
+}: {
+  mark: SyncMark;
+  compact?: boolean;
+  kinds?: string;
+}) {
+  if (mark === null) return null;
+  return <MarkChip words={markWords(mark, kinds)} compact={compact} data={{ 'data-sync-mark': mark }} />;
+}
+
+/**
+ * The mark of a resource's waiting change from the outbox's state (`queued`,
+ * `in_flight`, …); `stateAttribute` carries the state itself for the screens
+ * (and tests) that tell queued from being sent. `words` replaces the state's
+ * words where the resource says more (a comment whose delete was refused).
+ */
+export function WaitingChangeMark({
+  state,
+  kinds,
+  stateAttribute,
+  words,
+}: {
+  state: string | null | undefined;
+  kinds: string;
+  stateAttribute: `data-${string}`;
+  words?: MarkWords | undefined;
+}) {
+  if (state === null || state === undefined || markOfState(state) === null) return null;
+  return <MarkChip words={words ?? markWords(state, kinds)} data={{ [stateAttribute]: state }} />;
 }
