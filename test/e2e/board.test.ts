@@ -362,12 +362,18 @@ describe('sections on the board', () => {
     const fix = refusal.getByRole('form', { name: 'Rename and retry' });
     await fix.getByRole('button', { name: 'Rename and retry' }).click();
     await fix.getByText('There is already a section called “Next week” here.').waitFor();
+    // The pending-changes inspector offers the same fix for the section.
+    await page.getByTestId('review-changes').click();
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const change = inspector.locator('li.pending-item[data-state="failed"]');
+    await change.getByRole('form', { name: 'Rename and retry' }).waitFor();
+    await screenshot(page, 'board-section-name-taken-pending');
+    await inspector.getByRole('button', { name: 'Close' }).click();
+
     await fix.getByLabel('New name').fill('Next week (ada)');
     await ours.scrollIntoViewIfNeeded();
     await screenshot(page, 'board-section-name-taken');
-    await app.page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'board-section-name-taken-dark');
-    await app.page.emulateMedia({ colorScheme: 'light' });
+    await screenshotInDark(page, 'board-section-name-taken');
     await fix.getByRole('button', { name: 'Rename and retry' }).click();
 
     await syncAndSettle(app.page);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { markOfState } from '../vocabulary/sync-mark-words';
-import { deleteSectionWords, sectionNameProblem } from './section-words';
+import { deleteSectionWords, scopeNeighbours, sectionNameProblem, sectionNameRules } from './section-words';
 
 describe('sectionNameProblem', () => {
   test.each([
@@ -29,4 +29,18 @@ test('a waiting section is marked as a waiting task is', () => {
   expect(
     [undefined, 'queued', 'in_flight', 'conflict', 'failed', 'blocked'].map((s) => markOfState(s as never)),
   ).toEqual([null, 'pending', 'pending', 'conflict', 'failed', 'blocked']);
+});
+
+test("a section's new name is checked against the other sections of its own scope only", () => {
+  const sections = [
+    { section_id: 'a', name: 'Todo', scope_type: 'project', scope_id: 'p1' },
+    { section_id: 'b', name: 'Doing', scope_type: 'project', scope_id: 'p1' },
+    { section_id: 'c', name: 'Later', scope_type: 'project', scope_id: 'p2' },
+    { section_id: 'd', name: 'Done', scope_type: 'team', scope_id: 'p1' },
+  ];
+  expect(scopeNeighbours(sections, 'a')).toEqual(['Doing']);
+  expect(scopeNeighbours(sections, 'gone')).toEqual([]);
+  const rules = sectionNameRules(scopeNeighbours(sections, 'a'));
+  expect(rules.problem('doing')).toBe('There is already a section called “Doing” here.');
+  expect(rules.problem('Later')).toBeNull();
 });

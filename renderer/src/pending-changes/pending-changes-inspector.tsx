@@ -9,7 +9,9 @@ import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { RenameAndRetry } from '../sprints/sprint-refusal';
+import { scopeNeighbours, sectionNameRules } from '../board/section-words';
+import { SPRINT_NAME_RULES } from '../sprints/sprint-refusal';
+import { offersRename, RenameAndRetry } from './rename-and-retry';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { answerWords, carriedNames, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
@@ -145,6 +147,7 @@ function ChangeItem({
   const describedBy = `pending-${change.op_id}`;
   const retryable = change.state === 'failed' || change.state === 'blocked';
   const editable = retryable && change.kind !== 'delete' && change.changes.length > 0;
+  const sections = useWorkspace((s) => s.workspace?.sections);
 
   const retry = async () => {
     try {
@@ -201,9 +204,17 @@ function ChangeItem({
           </div>
         </ModalDialog>
       ) : null}
-      {/* A sprint's name taken by another active one (409): renamed right here, as on the sprint. */}
-      {change.entity_type === 'sprint' && change.state === 'failed' && change.last_answer?.status === 409 ? (
-        <RenameAndRetry change={change} currentName={change.entity_name ?? ''} />
+      {/* A sprint's or section's name taken (409): renamed right here, as on the sprint or the column. */}
+      {(change.entity_type === 'sprint' || change.entity_type === 'section') && offersRename(change) ? (
+        <RenameAndRetry
+          change={change}
+          currentName={change.entity_name ?? ''}
+          rules={
+            change.entity_type === 'sprint'
+              ? SPRINT_NAME_RULES
+              : sectionNameRules(scopeNeighbours(sections ?? [], change.entity_id))
+          }
+        />
       ) : null}
       {editing ? (
         <EditForm change={change} onDone={() => setEditing(false)} onProblem={onProblem} />

@@ -1,0 +1,51 @@
+// A resource's changes the server refused, shown on the resource itself (a
+// sprint, a board column): each in words with the server's answer, and a name
+// taken (409) fixed in place by "Rename and retry"; the rest are reviewed in
+// pending changes. Nothing the person wrote is lost.
+import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import { answerWords } from './describe-operation';
+import { type NameRules, offersRename, RenameAndRetry } from './rename-and-retry';
+import { openPendingChanges } from './trust-store';
+
+export function RefusedChanges({
+  changes,
+  kind,
+  currentName,
+  rules,
+  stacked = false,
+}: {
+  /** The refused changes of one resource. */
+  changes: readonly PendingChange[];
+  /** The kind's noun as the headline says it ("sprint": "This sprint was not created."). */
+  kind: string;
+  currentName: string;
+  rules: NameRules;
+  stacked?: boolean;
+}) {
+  if (changes.length === 0) return null;
+  return (
+    <div className={`${kind}-refusal`} role="alert" data-testid={`${kind}-refusal`}>
+      {changes.map((change) => (
+        <div key={change.op_id} className={`${kind}-refusal-item`}>
+          <p>
+            <strong>
+              {change.kind === 'create'
+                ? `This ${kind} was not created.`
+                : change.kind === 'delete'
+                  ? `This ${kind} was not deleted.`
+                  : 'This change was not saved.'}
+            </strong>{' '}
+            {answerWords(change.last_answer) ?? 'The server refused it.'}
+          </p>
+          {offersRename(change) ? (
+            <RenameAndRetry change={change} currentName={currentName} rules={rules} stacked={stacked} />
+          ) : (
+            <button type="button" className="button" onClick={openPendingChanges}>
+              Review in pending changes
+            </button>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
