@@ -12,7 +12,7 @@ import { TaskLines } from '../sprints/sprint-view';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, startCreating } from '../store/view-store';
 import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
-import { ModalDialog } from '../ui/modal-dialog';
+import { DeleteQuestion } from '../ui/delete-question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
@@ -123,22 +123,14 @@ function GoalDetails({
       {truncated ? <p className="muted">Showing the first {rows?.length ?? 0} tasks.</p> : null}
       <GoalTaskFiler goal={goal} disabled={readOnly} />
       {mode === 'delete' ? (
-        <ModalDialog
-          className="confirm-dialog"
-          alert
+        <DeleteQuestion
           label="Delete this goal?"
-          onClose={() => setMode('read')}
+          confirmLabel="Delete goal"
+          onConfirm={() => void remove()}
+          onCancel={() => setMode('read')}
         >
-          <p>{deleteQuestion(goal.name, filed)}</p>
-          <div className="confirm-actions">
-            <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
-              Delete goal
-            </button>
-            <button type="button" className="button" onClick={() => setMode('read')}>
-              Cancel
-            </button>
-          </div>
-        </ModalDialog>
+          {deleteQuestion(goal.name, filed)}
+        </DeleteQuestion>
       ) : null}
     </div>
   );

@@ -1,9 +1,8 @@
 // The form that creates a milestone in a project or edits one: name, due date
 // and description. What the app refuses before queuing (a name over 120
 // characters, a bad date) is said beside the form and the typed values stay.
-import { type FormEvent, useId, useState } from 'react';
-import { errorMessage, errorType, invoke } from '../bridge/svc';
-import { showProblem } from '../store/session-store';
+import { invoke } from '../bridge/svc';
+import { changedFields, DatedItemForm, type DatedItemValues } from '../ui/dated-item-form';
 
 export interface MilestoneFormValues {
   name: string;
@@ -19,126 +18,48 @@ type MilestoneFormProps =
 const NAME_MAX = 120;
 
 /** The fields that differ from where the edit started, as a merge-patch (an emptied text clears it). */
-export function milestonePatch(
-  initial: MilestoneFormValues,
-  next: MilestoneFormValues,
-): Partial<MilestoneFormValues> {
-  const patch: Partial<MilestoneFormValues> = {};
-  if (next.name !== initial.name) patch.name = next.name;
-  if (next.description !== initial.description) patch.description = next.description;
-  if (next.due_date !== initial.due_date) patch.due_date = next.due_date;
-  return patch;
-}
+export const milestonePatch = changedFields<MilestoneFormValues>;
 
 export function MilestoneForm(props: MilestoneFormProps) {
-  const base = useId();
   const initial = props.mode === 'edit' ? props.initial : null;
-  const [name, setName] = useState(initial?.name ?? '');
-  const [description, setDescription] = useState(initial?.description ?? '');
-  const [dueDate, setDueDate] = useState(initial?.due_date ?? '');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const cancel = () => (props.mode === 'create' ? props.onDone(null) : props.onDone());
 
-  const values = (): MilestoneFormValues => ({
-    name: name.trim(),
-    description: description.trim() === '' ? null : description,
-    due_date: dueDate === '' ? null : dueDate,
-  });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || name.trim() === '') return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const next = values();
-      if (props.mode === 'create') {
-        const created = await invoke('collection:create', {
-          kind: 'milestone',
-          parent_id: props.projectId,
-          fields: {
-            name: next.name,
-            ...(next.description === null ? {} : { description: next.description }),
-            ...(next.due_date === null ? {} : { due_date: next.due_date }),
-          },
-        });
-        props.onDone({ id: created.id, name: next.name });
-      } else {
-        const patch = milestonePatch(props.initial, next);
-        if (Object.keys(patch).length > 0) {
-          await invoke('collection:edit', { kind: 'milestone', id: props.milestoneId, patch });
-        }
-        props.onDone();
+  const submit = async ({ name, description, date }: DatedItemValues) => {
+    if (props.mode === 'create') {
+      const created = await invoke('collection:create', {
+        kind: 'milestone',
+        parent_id: props.projectId,
+        fields: {
+          name,
+          ...(description === null ? {} : { description }),
+          ...(date === null ? {} : { due_date: date }),
+        },
+      });
+      props.onDone({ id: created.id, name });
+    } else {
+      const patch = milestonePatch(props.initial, { name, description, due_date: date });
+      if (Object.keys(patch).length > 0) {
+        await invoke('collection:edit', { kind: 'milestone', id: props.milestoneId, patch });
       }
-    } catch (error) {
-      // A refused field is the person's to fix here, with what they typed kept; anything else is the app's notice.
-      if (errorType(error) === 'validation') setProblem(errorMessage(error));
-      else showProblem(error, props.mode === 'create' ? 'Creating the milestone' : 'Saving the milestone');
-    } finally {
-      setBusy(false);
+      props.onDone();
     }
   };
 
-  const title = props.mode === 'create' ? 'New milestone' : 'Edit milestone';
   return (
-    <form
-      className="milestone-form"
-      aria-labelledby={`${base}-title`}
-      onSubmit={(event) => void submit(event)}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        // Escape leaves the form, not the screen behind it.
-        event.stopPropagation();
-        cancel();
-      }}
-    >
-      <h2 id={`${base}-title`}>{title}</h2>
-      <div className="milestone-form-fields">
-        <div className="field">
-          <label htmlFor={`${base}-name`}>Name</label>
-          <input
-            id={`${base}-name`}
-            type="text"
-            required
-            autoFocus
-            maxLength={NAME_MAX}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${base}-due`}>Due date</label>
-          <input
-            id={`${base}-due`}
-            type="date"
-            value={dueDate}
-            onChange={(event) => setDueDate(event.target.value)}
-          />
-        </div>
-        <div className="field milestone-form-wide">
-          <label htmlFor={`${base}-description`}>Description</label>
-          <textarea
-            id={`${base}-description`}
-            rows={3}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-          />
-        </div>
-      </div>
-      {problem === null ? null : (
-        <p className="form-problem" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="milestone-form-actions">
-        <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
-          {props.mode === 'create' ? 'Create milestone' : 'Save milestone'}
-        </button>
-        <button type="button" className="button" onClick={cancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <DatedItemForm
+      kind="milestone-form"
+      title={props.mode === 'create' ? 'New milestone' : 'Edit milestone'}
+      submitLabel={props.mode === 'create' ? 'Create milestone' : 'Save milestone'}
+      nameMax={NAME_MAX}
+      dateLabel="Due date"
+      initial={
+        initial === null
+          ? null
+          : { name: initial.name, date: initial.due_date, description: initial.description }
+      }
+      doing={props.mode === 'create' ? 'Creating the milestone' : 'Saving the milestone'}
+      onSubmit={submit}
+      onCancel={cancel}
+    />
   );
 }

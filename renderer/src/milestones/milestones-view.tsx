@@ -12,7 +12,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
-import { ModalDialog } from '../ui/modal-dialog';
+import { DeleteQuestion } from '../ui/delete-question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';
@@ -166,22 +166,14 @@ function MilestoneItem({
         </p>
       ) : null}
       {mode === 'delete' ? (
-        <ModalDialog
-          className="confirm-dialog"
-          alert
+        <DeleteQuestion
           label="Delete this milestone?"
-          onClose={() => setMode('read')}
+          confirmLabel="Delete milestone"
+          onConfirm={() => void remove()}
+          onCancel={() => setMode('read')}
         >
-          <p>{deleteQuestion(name, milestone.tasks_total)}</p>
-          <div className="confirm-actions">
-            <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
-              Delete milestone
-            </button>
-            <button type="button" className="button" onClick={() => setMode('read')}>
-              Cancel
-            </button>
-          </div>
-        </ModalDialog>
+          {deleteQuestion(name, milestone.tasks_total)}
+        </DeleteQuestion>
       ) : null}
     </li>
   );
