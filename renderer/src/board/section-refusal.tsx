@@ -1,11 +1,10 @@
 // A section change the server refused, shown in its column: the answer in
 // words, and for a name another section of the scope took meanwhile (409, a
 // peer's while we were offline) "Rename and retry" under the section name rules.
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { invoke, subscribe } from '../bridge/svc';
 import { RefusedChanges } from '../pending-changes/refused-changes';
-import { showProblem } from '../store/session-store';
+import { useOutboxChanges } from '../pending-changes/use-outbox-changes';
 import { sectionNameRules } from './section-words';
 
 /**
@@ -13,33 +12,15 @@ import { sectionNameRules } from './section-words';
  * (`active`), kept fresh while the outbox moves; nothing is read while none is.
  */
 export function useSectionRefusals(active: boolean): ReadonlyMap<string, PendingChange[]> {
-  const [refused, setRefused] = useState<ReadonlyMap<string, PendingChange[]>>(new Map());
-  useEffect(() => {
-    if (!active) return;
-    let cancelled = false;
-    const load = () => {
-      invoke('outbox:list')
-        .then((list) => {
-          if (cancelled) return;
-          const bySection = new Map<string, PendingChange[]>();
-          for (const change of list.changes) {
-            if (change.entity_type !== 'section' || change.state !== 'failed' || !change.entity_id) continue;
-            bySection.set(change.entity_id, [...(bySection.get(change.entity_id) ?? []), change]);
-          }
-          setRefused(bySection);
-        })
-        .catch((error: unknown) => {
-          if (!cancelled) showProblem(error, 'Reading the sections’ refused changes');
-        });
-    };
-    load();
-    const stops = [subscribe('mirror:changed', load), subscribe('sync:status-changed', load)];
-    return () => {
-      cancelled = true;
-      for (const stop of stops) stop();
-    };
-  }, [active]);
-  return active ? refused : new Map();
+  const changes = useOutboxChanges(active, 'Reading the sections’ refused changes');
+  return useMemo(() => {
+    const bySection = new Map<string, PendingChange[]>();
+    for (const change of changes) {
+      if (change.entity_type !== 'section' || change.state !== 'failed' || !change.entity_id) continue;
+      bySection.set(change.entity_id, [...(bySection.get(change.entity_id) ?? []), change]);
+    }
+    return bySection;
+  }, [changes]);
 }
 
 /** The column's refused changes, each with what can be done about it in place. */
