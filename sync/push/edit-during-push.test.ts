@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
+import { discardOperation } from '../../db/outbox-review';
 import { TASK_PRIORITIES } from '../../protocol/task';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 
@@ -72,3 +73,27 @@ test('an edit made while the pusher reads a task that meets a conflict waits wit
   await f.pusher.pushAll();
   expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'First edit', priority });
 });
+
+test.each(['edit', 'delete'] as const)(
+  'a discarded %s: the person drops it while the pusher reads the task; it is not sent, and the pass goes on',
+  async (kind) => {
+    const f = await startPushFixture();
+    fixture = f;
+    await f.loadListed();
+    const [taskId, otherId] = f.taskIds(2) as [string, string];
+    const before = f.emulator.control.task(taskId);
+    const queued =
+      kind === 'edit' ? f.mirror.tasks.edit(taskId, { title: 'Discarded' }) : f.mirror.tasks.delete(taskId);
+    f.mirror.tasks.edit(otherId, { title: 'Sent all the same' });
+    const read = f.emulator.control.faults.hold({ method: 'GET', pathPrefix: `/v1/tasks/${taskId}` });
+    const pushing = f.pusher.pushAll();
+    await read.arrived;
+    discardOperation(f.mirror, queued?.opId as string);
+    read.release();
+
+    await expect(pushing).resolves.toMatchObject({ pushed: 1 });
+    expect(f.emulator.control.task(taskId)).toEqual(before);
+    expect(f.emulator.control.task(otherId)?.title).toBe('Sent all the same');
+    expect(f.mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])).toEqual([]);
+  },
+);

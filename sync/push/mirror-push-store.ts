@@ -56,7 +56,7 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
       const sendable = op !== null && (op.state === 'queued' || op.state === 'in_flight');
       return Promise.resolve(sendable ? pushOpOf(op) : null);
     },
-    start: (opId) => write(() => pushOpOf(mirror.outbox.start(opId))),
+    start: (opId) => write(() => (stored(opId) === null ? null : pushOpOf(mirror.outbox.start(opId)))),
     unstart: (op) => write(() => mirror.outbox.unstart(op.opId, { state: op.state, attempts: op.attempts })),
     settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
     landServerCopy: async (op, server) => {

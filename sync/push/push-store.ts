@@ -63,8 +63,11 @@ export interface PushStore {
    * waits to be sent (discarded, settled, stopped).
    */
   current(opId: string): Promise<PushOp | null>;
-  /** Marks it in flight with one more attempt, durably, before the request leaves; returns it as stored. */
-  start(opId: string): Promise<PushOp>;
+  /**
+   * Marks it in flight with one more attempt, durably, before the request
+   * leaves; returns it as stored, or null when it is gone (the person discarded it).
+   */
+  start(opId: string): Promise<PushOp | null>;
   /**
    * Puts back an operation exactly as it was before `start` (state and attempts):
    * for a request that certainly never reached the service (signed out).

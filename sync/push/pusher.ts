@@ -218,6 +218,8 @@ export class Pusher {
     const kind = pushKindOf(op.entityType);
     const orgId = kind.needsOrgId ? await this.organizationId(state.signal) : null;
     const claimed = await this.store.start(op.opId);
+    // Discarded by the person while the organization was read: nothing to send.
+    if (!claimed) return op.entityId;
     try {
       const answer = await kind.create(
         this.api,
@@ -250,7 +252,8 @@ export class Pusher {
       if (!current) return op.entityId;
     }
     for (let round = 0; round < this.maxRebases; round++) {
-      const claimed: PushOp = await this.store.start(current.opId);
+      const claimed = await this.store.start(current.opId);
+      if (!claimed) return op.entityId;
       try {
         const answer = await pushKindOf(claimed.entityType).update(
           this.api,
@@ -407,6 +410,8 @@ export class Pusher {
       }
     }
     const claimed = await this.store.start(current.opId);
+    // Discarded by the person while the task was read: it stays.
+    if (!claimed) return op.entityId;
     try {
       await pushKindOf(claimed.entityType).remove(
         this.api,
