@@ -11,7 +11,7 @@ import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerToken, readAcrossProjects } from './support/service-calls';
+import { callService, peerPatch, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
@@ -380,13 +380,10 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     const renamed = goalRow('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending="queued"]').waitFor();
 
-    const peer = peerToken(emulator, ['projects:read', 'projects:write']);
-    const current = await callService(emulator, 'GET', path, { token: peer });
-    const theirs = await callService(emulator, 'PATCH', path, {
-      token: peer,
-      body: { name: 'Q3 launch (beta)' },
-      ifMatch: current.etag ?? '',
-    });
+    const theirs = await peerPatch(emulator, path, { name: 'Q3 launch (beta)' }, [
+      'projects:read',
+      'projects:write',
+    ]);
     expect(theirs.status).toBe(200);
 
     proxy.goOnline();

@@ -10,7 +10,7 @@ import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
 import { type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerToken } from './support/service-calls';
+import { callService, peerPatch } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
@@ -59,13 +59,10 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark="pending"]').waitFor();
     expect(mirror.sections.get(sectionId)?.name).toBe('Next week');
-    const peer = peerToken(emulator, ['tasks:read', 'tasks:write']);
-    const current = await callService(emulator, 'GET', `/v1/sections/${sectionId}`, { token: peer });
-    const renamed = await callService(emulator, 'PATCH', `/v1/sections/${sectionId}`, {
-      token: peer,
-      body: { name: 'Soon' },
-      ifMatch: current.etag ?? '',
-    });
+    const renamed = await peerPatch(emulator, `/v1/sections/${sectionId}`, { name: 'Soon' }, [
+      'tasks:read',
+      'tasks:write',
+    ]);
     expect(renamed.status).toBe(200);
 
     const before = host.notifications.length;

@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import { hasFocus, invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerToken, readFromServer } from './support/service-calls';
+import { callService, peerPatch, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
@@ -398,15 +398,12 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await view.getByRole('heading', { name: 'Polish and docs' }).waitFor();
     await item.locator('[data-sync-mark="pending"]').waitFor();
 
-    const peer = peerToken(emulator, ['teams:read', 'teams:write']);
-    const current = await callService(emulator, 'GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
-      token: peer,
-    });
-    const renamed = await callService(emulator, 'PATCH', `/v1/teams/${team.team_id}/sprints/${sprintId}`, {
-      token: peer,
-      body: { name: 'Final Polish' },
-      ifMatch: current.etag ?? '',
-    });
+    const renamed = await peerPatch(
+      emulator,
+      `/v1/teams/${team.team_id}/sprints/${sprintId}`,
+      { name: 'Final Polish' },
+      ['teams:read', 'teams:write'],
+    );
     expect(renamed.status).toBe(200);
 
     proxy.goOnline();

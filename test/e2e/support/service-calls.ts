@@ -65,3 +65,15 @@ export async function readAcrossProjects<T>(emulator: RunningEmulator, path: str
   const body = await readFromServer(emulator, path);
   return (body.projects as { data: T[] }[]).flatMap((group) => group.data);
 }
+
+/** The peer's edit racing ours: it reads the resource's ETag and sends a merge patch under it, as its client would. */
+export async function peerPatch(
+  emulator: RunningEmulator,
+  path: string,
+  body: Record<string, unknown>,
+  scopes: string[],
+): Promise<ServiceAnswer> {
+  const token = peerToken(emulator, scopes);
+  const current = await callService(emulator, 'GET', path, { token });
+  return callService(emulator, 'PATCH', path, { token, body, ifMatch: current.etag ?? '' });
+}
