@@ -7,7 +7,8 @@
 // synced behind, a section waiting to be sent marked as a task is.
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import type { TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
-import { invoke, subscribe } from '../bridge/svc';
+import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
+import { invoke } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
 import { announce, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -72,18 +73,10 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
         });
     };
     load();
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = subscribe('mirror:changed', (change) => {
-      if (!change.collections.includes('tasks') || timer !== null) return;
-      timer = setTimeout(() => {
-        timer = null;
-        load();
-      }, 150);
-    });
+    const stop = reloadOnMirrorChanges(['tasks'], load);
     return () => {
       cancelled = true;
       stop();
-      if (timer !== null) clearTimeout(timer);
     };
   }, [field, key, loads]);
   /** Shows edits before the mirror's answer, until a load asked for after `settle` of each. */

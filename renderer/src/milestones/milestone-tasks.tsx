@@ -5,7 +5,8 @@
 // sent lists the tasks filed under its temporary id too.
 import { useEffect, useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { errorType, invoke, subscribe } from '../bridge/svc';
+import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
+import { errorType, invoke } from '../bridge/svc';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { showProblem } from '../store/session-store';
 import { announce, openTask, useView } from '../store/view-store';
@@ -27,19 +28,10 @@ function useMilestoneTasks(milestoneId: string): { rows: TaskRow[] | null; trunc
         });
     };
     load();
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = subscribe('mirror:changed', (change) => {
-      if (!change.collections.includes('tasks') || timer !== null) return;
-      // Coalesced: a sync landing many tasks reloads once.
-      timer = setTimeout(() => {
-        timer = null;
-        load();
-      }, 150);
-    });
+    const stop = reloadOnMirrorChanges(['tasks'], load);
     return () => {
       cancelled = true;
       stop();
-      if (timer !== null) clearTimeout(timer);
     };
   }, [milestoneId]);
   // The server's id replacing a temporary one keeps the rows shown until the new answer.

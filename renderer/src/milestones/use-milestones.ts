@@ -3,7 +3,8 @@
 // milestones or tasks change, so a filing or a completion moves the bar at once.
 import { useEffect, useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
-import { errorType, invoke, subscribe } from '../bridge/svc';
+import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
+import { errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 
 export function useProjectMilestones(projectId: string | null): MilestoneSummary[] | null {
@@ -21,20 +22,10 @@ export function useProjectMilestones(projectId: string | null): MilestoneSummary
         });
     };
     load();
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = subscribe('mirror:changed', (change) => {
-      const relevant = change.collections.some((c) => c === 'milestones' || c === 'tasks');
-      if (!relevant || timer !== null) return;
-      // Coalesced: a sync landing many tasks reloads once.
-      timer = setTimeout(() => {
-        timer = null;
-        load();
-      }, 150);
-    });
+    const stop = reloadOnMirrorChanges(['milestones', 'tasks'], load);
     return () => {
       cancelled = true;
       stop();
-      if (timer !== null) clearTimeout(timer);
     };
   }, [projectId]);
   if (projectId === null) return [];
