@@ -166,20 +166,23 @@ export class PageApplication {
       passNo: pass.pass_no,
     };
     const ids: string[] = [];
-    for (const item of input.items) {
-      const id =
-        input.collection === 'tasks'
-          ? this.applyTaskItem(item, seenPass, input.itemEtags, result)
-          : this.applyResourceItem(
-              COLLECTIONS[input.collection],
-              scope,
-              item,
-              seenPass,
-              input.itemEtags,
-              result,
-            );
-      if (id !== null) ids.push(id);
-    }
+    // Writing server copies queues nothing: the waiting deletes are read once for the page.
+    this.overlay.withWaitingDeletesRead(() => {
+      for (const item of input.items) {
+        const id =
+          input.collection === 'tasks'
+            ? this.applyTaskItem(item, seenPass, input.itemEtags, result)
+            : this.applyResourceItem(
+                COLLECTIONS[input.collection],
+                scope,
+                item,
+                seenPass,
+                input.itemEtags,
+                result,
+              );
+        if (id !== null) ids.push(id);
+      }
+    });
     this.passes.record(input.collection, scope, {
       pageIndex: input.pageIndex,
       passNo: pass.pass_no,

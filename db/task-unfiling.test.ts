@@ -296,6 +296,44 @@ describe('a section delete waiting to be sent', () => {
   });
 });
 
+describe('a page of server copies while deletes wait', () => {
+  test('unfiles each task only of the resources whose delete waits, whatever else the page files', async () => {
+    const mirror = await setUp();
+    mirror.goals.delete('gol_1');
+    mirror.sections.delete('sec_1');
+
+    pullAgain(mirror, [
+      taskJson({
+        task_id: 'tsk_1',
+        title: 'One',
+        goal_id: 'gol_1',
+        milestone_id: 'mst_1',
+        section_id: 'sec_1',
+      }),
+      taskJson({
+        task_id: 'tsk_2',
+        title: 'Two',
+        goal_id: 'gol_2',
+        milestone_id: 'mst_1',
+        status: 'completed',
+      }),
+      taskJson({ task_id: 'tsk_3', title: 'Three', section_id: 'sec_2', milestone_id: 'gol_1' }),
+    ]);
+
+    expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({
+      goal_id: null,
+      milestone_id: 'mst_1',
+      section_id: null,
+    });
+    expect(mirror.tasks.get('tsk_2')?.task).toMatchObject({ goal_id: 'gol_2', milestone_id: 'mst_1' });
+    // An id is a delete's only under its own kind: a milestone named like the goal stays.
+    expect(mirror.tasks.get('tsk_3')?.task).toMatchObject({ section_id: 'sec_2', milestone_id: 'gol_1' });
+    // After the page, a delete asked now is seen at once (no read kept from the page).
+    mirror.milestones.delete('mst_1');
+    expect(mirror.tasks.get('tsk_2')?.task.milestone_id).toBeNull();
+  });
+});
+
 describe('a sprint never sent, given up', () => {
   test('its create dropped: the task edits filing into it lose that field and keep the rest', async () => {
     const mirror = await setUp();
