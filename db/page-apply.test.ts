@@ -198,6 +198,34 @@ describe('applying pages', () => {
     expect(mirror.passes.state('tasks', '')?.pages).toHaveLength(1);
   });
 
+  test('a task listed again unchanged (the person’s own, walked first) is not rewritten, yet counts as seen by the full pass', () => {
+    const own = [taskJson({ title: 'Mine' }), taskJson({ title: 'Mine too' })];
+    const other = taskJson({ title: 'Someone else’s' });
+    mirror.passes.begin('tasks', 'hot:assigned', { partial: true });
+    mirror.passes.applyPage(page(0, own, null, { scope: 'hot:assigned', partial: true }));
+    mirror.passes.complete('tasks', 'hot:assigned', 0);
+    // Every rewrite of a row's columns is counted (a row only marked seen is not).
+    const counter = new Database(handle.file);
+    counter.exec(`CREATE TABLE test_rewrites (task_id TEXT);
+      CREATE TRIGGER test_rewrite AFTER UPDATE OF title ON tasks BEGIN INSERT INTO test_rewrites VALUES (new.task_id); END;`);
+    const rewrites = () =>
+      (counter.prepare('SELECT task_id FROM test_rewrites').all() as { task_id: string }[]).map(
+        (r) => r.task_id,
+      );
+
+    mirror.passes.begin('tasks');
+    const changed = { ...own[1], title: 'Mine, renamed' };
+    const full = mirror.passes.applyPage(page(0, [own[0], changed, other], null));
+
+    expect(full.unchanged).toBe(1);
+    expect(full.changes.updated.map((u) => u.id)).toEqual([changed.task_id]);
+    expect(full.changes.created.map((c) => c.id)).toEqual([other.task_id]);
+    expect(rewrites()).toEqual([changed.task_id]);
+    expect(mirror.passes.complete('tasks', '', 0).deleted).toEqual([]);
+    expect(ids()).toEqual([own[0]?.task_id, changed.task_id, other.task_id].sort());
+    counter.close();
+  });
+
   test('a task with pending edits that the server no longer lists stays, marked gone', () => {
     const task = taskJson({ title: 'Edited here' });
     const other = taskJson();
