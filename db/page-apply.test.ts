@@ -199,7 +199,9 @@ describe('applying pages', () => {
   });
 
   test('a task listed again unchanged (the person’s own, walked first) is not rewritten, yet counts as seen by the full pass', () => {
-    const own = [taskJson({ title: 'Mine' }), taskJson({ title: 'Mine too' })];
+    const mine = taskJson({ title: 'Mine' });
+    const mineToo = taskJson({ title: 'Mine too' });
+    const own = [mine, mineToo];
     const other = taskJson({ title: 'Someone else’s' });
     mirror.passes.begin('tasks', 'hot:assigned', { partial: true });
     mirror.passes.applyPage(page(0, own, null, { scope: 'hot:assigned', partial: true }));
@@ -214,15 +216,15 @@ describe('applying pages', () => {
       );
 
     mirror.passes.begin('tasks');
-    const changed = { ...own[1], title: 'Mine, renamed' };
-    const full = mirror.passes.applyPage(page(0, [own[0], changed, other], null));
+    const changed = { ...mineToo, title: 'Mine, renamed' };
+    const full = mirror.passes.applyPage(page(0, [mine, changed, other], null));
 
     expect(full.unchanged).toBe(1);
-    expect(full.changes.updated.map((u) => u.id)).toEqual([changed.task_id]);
+    expect(full.changes.updated.map((u) => u.id)).toEqual([mineToo.task_id]);
     expect(full.changes.created.map((c) => c.id)).toEqual([other.task_id]);
-    expect(rewrites()).toEqual([changed.task_id]);
+    expect(rewrites()).toEqual([mineToo.task_id]);
     expect(mirror.passes.complete('tasks', '', 0).deleted).toEqual([]);
-    expect(ids()).toEqual([own[0]?.task_id, changed.task_id, other.task_id].sort());
+    expect(ids()).toEqual([mine.task_id, mineToo.task_id, other.task_id].sort());
     counter.close();
   });
 
@@ -356,6 +358,34 @@ describe('a first load into an empty mirror', () => {
     // A later full pass (the table is not empty) keeps its indexes.
     mirror.passes.begin('tasks');
     expect(sortIndexes()).toHaveLength(SORT_INDEX_NAMES.length);
+  });
+
+  test('a later page of the first load listing a stored task again updates it: one row, the edit kept on top', () => {
+    const all = tasks();
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1'));
+    const moved = all[2] as Record<string, unknown>;
+    const edited = all[4] as Record<string, unknown>;
+    mirror.tasks.edit(edited.task_id as string, { title: 'Mine, edited during the load' });
+    // Both edited on the server meanwhile and listed again on the next page (their sort key moved).
+    const later = mirror.passes.applyPage(
+      page(
+        1,
+        [{ ...moved, title: 'Moved by a peer' }, { ...edited, priority: 'low' }, ...all.slice(20)],
+        null,
+      ),
+    );
+    mirror.passes.complete('tasks', '', 1);
+
+    expect(later.changes.created.map((c) => c.id)).toEqual(all.slice(20).map((t) => t.task_id));
+    expect(later.changes.updated.map((u) => u.id)).toEqual([moved.task_id, edited.task_id]);
+    expect(ids()).toEqual(all.map((t) => t.task_id).sort());
+    expect(mirror.tasks.get(moved.task_id as string)?.task.title).toBe('Moved by a peer');
+    expect(mirror.tasks.get(edited.task_id as string)?.task).toMatchObject({
+      title: 'Mine, edited during the load',
+      priority: 'low',
+    });
+    expect(order('filter[search]=moved by a peer')).toEqual([moved.task_id]);
   });
 
   test('by default the indexes are built in the background after the pass, one step each', async () => {

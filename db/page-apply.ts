@@ -166,12 +166,17 @@ export class PageApplication {
       passNo: pass.pass_no,
     };
     const ids: string[] = [];
+    // A first load under way (its build deferred, the full pass running): most ids are new, insert before looking up.
+    const insertFirst =
+      input.collection === 'tasks' &&
+      this.store.wordsDeferredAbove !== null &&
+      this.runningTaskPass() !== null;
     // Writing server copies queues nothing: the waiting deletes are read once for the page.
     this.overlay.withWaitingDeletesRead(() => {
       for (const item of input.items) {
         const id =
           input.collection === 'tasks'
-            ? this.applyTaskItem(item, seenPass, input.itemEtags, result)
+            ? this.applyTaskItem(item, seenPass, input.itemEtags, result, insertFirst)
             : this.applyResourceItem(
                 COLLECTIONS[input.collection],
                 scope,
@@ -200,6 +205,7 @@ export class PageApplication {
     seenPass: number | null,
     itemEtags: ReadonlyMap<string, string> | undefined,
     result: PageApplied,
+    insertFirst: boolean,
   ): string | null {
     const bad = checkTask(item);
     if (bad) {
@@ -212,10 +218,14 @@ export class PageApplication {
     }
     const task = item as TaskObject;
     const id = task.task_id as string;
+    const etag = itemEtags?.get(id) ?? null;
+    if (insertFirst && this.overlay.insertNewServerCopy(task, etag, seenPass ?? 0) !== undefined) {
+      result.changes.created.push({ collection: 'tasks', id, after: task });
+      return id;
+    }
     const existing = this.store.byId(id);
     // A new task's stored form is made only if its row cannot hold the copy (TaskStore.write).
     const stored = existing === undefined ? null : storedTaskJson(task);
-    const etag = itemEtags?.get(id) ?? null;
     if (existing && existing.server_stored === stored && !existing.server_gone) {
       if (seenPass !== null && existing.seen_pass !== seenPass) this.store.seen(existing.rid, seenPass);
       result.unchanged++;

@@ -228,6 +228,25 @@ export class TaskOverlay {
   }
 
   /**
+   * A server copy of a task whose id is likely new (a first load): inserted
+   * as writeServerCopy would, unless its id is stored already or a waiting
+   * delete unfiles it (undefined then, nothing written: write it as usual).
+   */
+  insertNewServerCopy(server: TaskObject, etag: string | null, seenPass: number): number | undefined {
+    if (unfiledByWaitingDeletes(server, this.waitingDelete) !== null) return undefined;
+    return this.store.insertIfNew(server, {
+      serverIsEffective: true,
+      etag,
+      server_stored: null,
+      local_json: null,
+      seen_pass: seenPass,
+      pending: 0,
+      hidden: 0,
+      server_gone: 0,
+    });
+  }
+
+  /**
    * Recomputes a task's effective row from its stored server copy and its
    * unsettled operations; removes the row when neither is left. Returns the
    * effective task, or null when there is nothing to show.

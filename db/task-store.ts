@@ -127,6 +127,7 @@ export class TaskStore {
   private readonly selectById: Statement<[string, string], SelectedRow>;
   private readonly selectByRid: Statement<[number], SelectedRow>;
   private readonly insert: Statement<unknown[]>;
+  private readonly insertIfNewRow: Statement<unknown[]>;
   private readonly update: Statement<unknown[]>;
   private readonly deleteRow: Statement<[number]>;
   private readonly insertBody: Statement<[number, string | null, string | null]>;
@@ -166,6 +167,9 @@ export class TaskStore {
     this.insert = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`,
     );
+    this.insertIfNewRow = db.prepare(
+      `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+    );
     this.update = db.prepare(`UPDATE tasks SET ${all.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`);
     this.deleteRow = db.prepare('DELETE FROM tasks WHERE rid = ?');
     this.insertBody = db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (?, ?, ?)');
@@ -192,6 +196,23 @@ export class TaskStore {
    * searchable text changed. Returns the row id.
    */
   write(existing: StoredTask | undefined, effective: TaskObject, state: TaskRowState): number {
+    return this.writeRow(existing, effective, state, false) as number;
+  }
+
+  /**
+   * Inserts a task unless its id is stored already (then writes nothing and
+   * returns undefined): a first load's new tasks skip looking their id up.
+   */
+  insertIfNew(effective: TaskObject, state: TaskRowState): number | undefined {
+    return this.writeRow(undefined, effective, state, true);
+  }
+
+  private writeRow(
+    existing: StoredTask | undefined,
+    effective: TaskObject,
+    state: TaskRowState,
+    ifNew: boolean,
+  ): number | undefined {
     const columns = taskColumns(effective);
     const values: unknown[] = new Array(COLUMNS.length + BOOKKEEPING.length);
     let i = 0;
@@ -212,7 +233,9 @@ export class TaskStore {
           ? state.server_stored
           : shareDescription(state.server_stored, effective.description, columns.search_body);
     if (existing === undefined) {
-      const rid = Number(this.insert.run(values).lastInsertRowid);
+      const inserted = (ifNew ? this.insertIfNewRow : this.insert).run(values);
+      if (inserted.changes === 0) return undefined;
+      const rid = Number(inserted.lastInsertRowid);
       this.insertBody.run(rid, body, state.local_json);
       this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
       if (this.indexesWords(rid)) this.words.add(rid, searchableText(columns), columns.search_id);
