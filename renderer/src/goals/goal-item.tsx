@@ -3,7 +3,6 @@
 // a person does with it (edit, close or reopen, delete, a new task under it).
 // Every change goes through the outbox (collection:edit / collection:delete).
 import { useEffect, useRef, useState } from 'react';
-import type { Workspace } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
 import { invoke } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
@@ -17,9 +16,7 @@ import { markWords } from '../vocabulary/sync-mark-words';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
 import { GoalTaskFiler } from './goal-task-filer';
-import { deletedWords, deleteQuestion, type FiledCount } from './goal-words';
-
-export type GoalSummary = Workspace['goals'][number];
+import { deletedWords, deleteQuestion, type FiledCount, type GoalSummary } from './goal-words';
 
 export function GoalPendingMark({ pending }: { pending: string | null | undefined }) {
   return <WaitingChangeMark state={pending} kinds="goals" stateAttribute="data-goal-pending" />;

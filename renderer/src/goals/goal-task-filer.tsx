@@ -8,7 +8,7 @@ import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import type { GoalSummary } from './goal-item';
+import type { GoalSummary } from './goal-words';
 
 /** Enough to find a task by a word or two of its title; more is typing on. */
 const RESULTS = 8;

@@ -1,5 +1,9 @@
 // What the goals view says in words: what a delete did to the tasks that were
 // filed under the goal (a waiting change's mark: vocabulary/sync-mark-words.ts).
+import type { Workspace } from '../../../main/ipc/screen-schemas';
+
+/** A goal as the goals screens show it (workspace:get). */
+export type GoalSummary = Workspace['goals'][number];
 
 /** How many tasks are filed under a goal, counted as the confirmation and the notice say it. */
 export interface FiledCount {

@@ -8,7 +8,8 @@ import { announce, navigate } from '../store/view-store';
 import { useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
-import { GoalItem, type GoalSummary } from './goal-item';
+import { GoalItem } from './goal-item';
+import type { GoalSummary } from './goal-words';
 import './goals.css';
 
 /**
