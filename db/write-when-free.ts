@@ -13,19 +13,21 @@ const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 25;
 
 /**
- * The writes still waiting per mirror, as the end of one chain: each write
- * starts once the one asked before it has landed or failed, so two edits of a
- * person land in the order they were made (each on a timer of its own, a later
- * one could find the lock free first and be overwritten by the earlier).
+ * The writes still waiting per mirror: the end of their chain and how many
+ * there are. Each starts once the one asked before it has landed or failed,
+ * so two edits of a person land in the order they were made (each on a timer
+ * of its own, a later one could find the lock free first and be overwritten
+ * by the earlier).
  */
-const queues = new WeakMap<Mirror, Promise<unknown>>();
+const queues = new WeakMap<Mirror, { end: Promise<unknown>; waiting: number }>();
 
 /**
  * Runs `write` (the mirror's writes: one transaction, all or nothing) when
  * the write lock is free and every write asked before it on this mirror has
- * run, yielding to the event loop meanwhile. With none waiting it runs at
- * once. Fails with MirrorStorageError `locked` after `timeoutMs` (counted from
- * the call); other errors at once, and the writes behind it go on.
+ * run, yielding to the event loop meanwhile. With none waiting and the lock
+ * free it runs at once, before this returns (a caller reading the mirror next
+ * sees it). Fails with MirrorStorageError `locked` after `timeoutMs` (counted
+ * from the call); other errors at once, and the writes behind it go on.
  */
 export function writeWhenFree<T>(
   mirror: Mirror,
@@ -33,20 +35,27 @@ export function writeWhenFree<T>(
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
   const deadline = performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const ahead = queues.get(mirror);
-  const run =
-    ahead === undefined
-      ? tryWrite(mirror, write, deadline)
-      : ahead.then(() => tryWrite(mirror, write, deadline));
+  const queue = queues.get(mirror) ?? { end: Promise.resolve(), waiting: 0 };
+  if (queue.waiting === 0) {
+    try {
+      return Promise.resolve(mirror.withoutWaiting(write));
+    } catch (error) {
+      const locked = error instanceof MirrorStorageError && error.problem === 'locked';
+      if (!locked) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  const run = queue.end.then(() => tryWrite(mirror, write, deadline));
+  queue.waiting += 1;
   // The chain's end never rejects: a write that failed does not fail those behind it.
-  const end = run.then(
+  queue.end = run.then(
     () => undefined,
     () => undefined,
   );
-  queues.set(mirror, end);
-  void end.then(() => {
-    if (queues.get(mirror) === end) queues.delete(mirror);
+  void queue.end.then(() => {
+    queue.waiting -= 1;
+    if (queue.waiting === 0) queues.delete(mirror);
   });
+  queues.set(mirror, queue);
   return run;
 }
 
