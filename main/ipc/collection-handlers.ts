@@ -7,7 +7,7 @@ import { writeWhenFree } from '../../db/write-when-free';
 import type { CollectionKind } from './collection-schemas';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
-import type { ActiveMirror } from './task-handlers';
+import { type ActiveMirror, writableAccount } from './task-handlers';
 
 export interface CollectionHandlerDependencies {
   readonly active: () => ActiveMirror | null;
@@ -18,18 +18,6 @@ export interface CollectionHandlerDependencies {
 const UNFILES_TASKS: ReadonlySet<CollectionKind> = new Set(['section', 'goal', 'milestone']);
 
 export function collectionHandlers(dependencies: CollectionHandlerDependencies): IpcHandlers {
-  function writable(): ActiveMirror {
-    const account = dependencies.active();
-    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
-    if (account.readOnly) {
-      throw new IpcHandlerError(
-        'read-only',
-        'This account can read but not write (a test token, or one without write access).',
-      );
-    }
-    return account;
-  }
-
   function writesOf(account: ActiveMirror, kind: CollectionKind): CollectionWrites {
     const writes = account.mirror.writesOf(kind);
     if (writes === null) throw new IpcHandlerError('internal', `No writes for ${kind}s.`);
@@ -48,21 +36,21 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
 
   return {
     'collection:create': async ({ kind, fields, parent_id }) => {
-      const account = writable();
+      const account = writableAccount(dependencies.active, `${kind}s`);
       const writes = writesOf(account, kind);
       const created = await writeWhenFree(account.mirror, () => writes.create(fields, parent_id ?? null));
       changed(account, writes, kind);
       return { id: created.id, op_id: created.opId };
     },
     'collection:edit': async ({ kind, id, patch }) => {
-      const account = writable();
+      const account = writableAccount(dependencies.active, `${kind}s`);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.edit(id, patch));
       changed(account, writes, kind);
       return { id, op_id: queued?.opId ?? null };
     },
     'collection:delete': async ({ kind, id }) => {
-      const account = writable();
+      const account = writableAccount(dependencies.active, `${kind}s`);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.delete(id));
       changed(account, writes, kind);

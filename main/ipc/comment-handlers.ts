@@ -3,8 +3,7 @@
 // screens the task's activity changed and the engine that something waits.
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
-import { IpcHandlerError } from './gate';
-import type { ActiveMirror } from './task-handlers';
+import { type ActiveMirror, writableAccount } from './task-handlers';
 
 export interface CommentHandlerDependencies {
   readonly active: () => ActiveMirror | null;
@@ -12,17 +11,7 @@ export interface CommentHandlerDependencies {
 }
 
 export function commentHandlers(dependencies: CommentHandlerDependencies): IpcHandlers {
-  function writable(): ActiveMirror {
-    const account = dependencies.active();
-    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
-    if (account.readOnly) {
-      throw new IpcHandlerError(
-        'read-only',
-        'This account can read but not write comments (a test token, or one without write access).',
-      );
-    }
-    return account;
-  }
+  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'comments');
 
   function changed(account: ActiveMirror, taskId: string | null): void {
     dependencies.emit('mirror:changed', {

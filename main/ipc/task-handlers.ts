@@ -102,6 +102,25 @@ function rowOf(item: FiledTask, marks: WaitingMarks): TaskRow {
   };
 }
 
+/** The signed-in account, or the `signed-out` error every call answers without one. */
+export function signedInAccount(active: () => ActiveMirror | null): ActiveMirror {
+  const account = active();
+  if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
+  return account;
+}
+
+/** The signed-in account when it may write, else `read-only`, saying what it cannot change (`tasks`, `comments`…). */
+export function writableAccount(active: () => ActiveMirror | null, what: string): ActiveMirror {
+  const account = signedInAccount(active);
+  if (account.readOnly) {
+    throw new IpcHandlerError(
+      'read-only',
+      `This account can read but not change ${what} (a test token, or one without write access).`,
+    );
+  }
+  return account;
+}
+
 export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers {
   const now = dependencies.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
@@ -111,22 +130,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     if (change.collections.includes('tasks')) tagCache = null;
   });
 
-  function active(): ActiveMirror {
-    const account = dependencies.active();
-    if (account === null) throw new IpcHandlerError('signed-out', 'No account is signed in.');
-    return account;
-  }
-
-  function writable(): ActiveMirror {
-    const account = active();
-    if (account.readOnly) {
-      throw new IpcHandlerError(
-        'read-only',
-        'This account can read but not change tasks (a test token, or one without write access).',
-      );
-    }
-    return account;
-  }
+  const active = (): ActiveMirror => signedInAccount(dependencies.active);
+  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'tasks');
 
   /** Per window and list, its count still running, and for which query. */
   const runningCounts = new Map<string, { query: string; stop: AbortController }>();
