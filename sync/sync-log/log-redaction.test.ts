@@ -1,7 +1,7 @@
 // Every shape a secret takes on its way into the sync log or a diagnostics
 // report, one row each: what must be gone and what must stay to be useful.
 import { describe, expect, test } from 'vitest';
-import { isCredentialKey, redactLogText, redactLogValue } from './log-redaction';
+import { isCredentialKey, redactClipped, redactLogText, redactLogValue } from './log-redaction';
 
 const OPAQUE = 'q7Hk2mZr9TbX4vLp8NwC'; // a secret of no known shape: found by value only
 const JWT =
@@ -261,5 +261,43 @@ describe('redactLogValue', () => {
 
   test('strings inside are redacted with the known secrets', () => {
     expect(redactLogValue({ note: `saw ${OPAQUE}` }, [OPAQUE])).toEqual({ note: 'saw [redacted]' });
+  });
+});
+
+describe('redactClipped', () => {
+  const SECRET = 'Opaque!Known#Secret$0042-abc';
+
+  test('a percent-encoded token inside a run of 100 000 characters is still redacted', () => {
+    const run = `/v1/tasks/${'a'.repeat(100_000)}?next=${encodeURIComponent('svc_live_Hidden0123456789')}`;
+    const out = redactLogText(`PATCH ${run} 412`);
+    expect(out).not.toContain('Hidden0123456789');
+    expect(out).not.toContain('Hidden0123456789'.slice(0, 8));
+  });
+
+  test('a line of a megabyte keeps its first characters and says it was cut', () => {
+    const out = redactClipped(`PATCH /v1/tasks/${'a'.repeat(1_000_000)} 412`, 1000);
+    expect(out).toHaveLength(1000);
+    expect(out.startsWith('PATCH /v1/tasks/aaa')).toBe(true);
+    expect(out.endsWith('…')).toBe(true);
+  });
+
+  test('a known secret cut by the first clip never shows, even when redacting before it pulls it into view', () => {
+    // 22 JWTs of 395 characters shrink to `[redacted]` each, moving the text
+    // after them ~8 500 characters to the left, inside the clip of 1000.
+    const jwt = `eyJ${'h'.repeat(130)}.${'p'.repeat(130)}.${'s'.repeat(130)}`;
+    const before = Array.from({ length: 22 }, () => jwt).join(' ');
+    for (let shift = 0; shift < SECRET.length; shift += 7) {
+      // Place the secret so the first clip (1000 + 8192) falls inside it.
+      const filler = 'w '.repeat(Math.ceil((1000 + 8192 - before.length - 1 - shift) / 2));
+      const text = `${before} ${filler}`.slice(0, 1000 + 8192 - shift) + `${SECRET} tail`;
+      const out = redactClipped(`${text}${' more'.repeat(10)}`, 1000, [SECRET]);
+      for (let length = 6; length <= SECRET.length; length += 1) {
+        expect(out).not.toContain(SECRET.slice(0, length));
+      }
+    }
+  });
+
+  test('a short line is redacted whole and not marked as cut', () => {
+    expect(redactClipped(`token ${SECRET} refused`, 1000, [SECRET])).toBe('token [redacted] refused');
   });
 });

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from '../../db/owner-only-files';
-import { redactLogText, redactLogValue } from './log-redaction';
+import { redactClipped, redactLogValue } from './log-redaction';
 
 import { type SyncLogKind, type SyncLogLevel } from './sync-log-vocabulary';
 
@@ -185,7 +185,7 @@ export class SyncLog {
     this.buffer = [];
     const secrets = this.secrets();
     const text = (value: string | null | undefined, max: number) =>
-      value === null || value === undefined ? null : clip(redactLogText(value, secrets), max);
+      value === null || value === undefined ? null : redactClipped(value, max, secrets);
     const insert = this.db.prepare(
       `INSERT INTO sync_log (at, level, kind, message, method, path, status, duration_ms, request_id, operation, detail)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -196,7 +196,7 @@ export class SyncLog {
         const detail =
           e.detail === null || e.detail === undefined
             ? null
-            : clip(JSON.stringify(redactLogValue(e.detail, secrets)), MAX_DETAIL_CHARS);
+            : clip(JSON.stringify(redactLogValue(e.detail, secrets, MAX_DETAIL_CHARS)), MAX_DETAIL_CHARS);
         insert.run(
           e.at,
           e.level,

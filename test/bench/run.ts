@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 const [name, ...rest] = process.argv.slice(2);
-const benches = ['emulator', 'mirror', 'sync', 'ui'];
+const benches = ['emulator', 'mirror', 'redaction', 'sync', 'ui'];
 if (!name || !benches.includes(name)) {
   console.error(`usage: npm run bench -- <${benches.join('|')}> [options]`);
   process.exit(2);
