@@ -8,8 +8,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient, type ApiClientOptions } from './api-client';
 import { staticCredentials } from './credentials';
-import { InvalidResponseError, NetworkError, ProblemError, RequestAbortedError } from './errors';
-import { healthOperation, meOperations, taskOperations, teamOperations } from './operations';
+import {
+  InvalidResponseError,
+  NetworkError,
+  ProblemError,
+  RequestAbortedError,
+  UnsafeIdError,
+} from './errors';
+import {
+  healthOperation,
+  meOperations,
+  sprintOperations,
+  taskOperations,
+  teamOperations,
+} from './operations';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, random: () => 0.5 };
 
@@ -180,6 +192,43 @@ describe('ApiClient against the emulator', () => {
       );
       expect(removed).toMatchObject({ status: 204, body: null });
       expect(emulator.control.task(created.body.task_id)).toBeUndefined();
+    });
+  });
+
+  describe('ids in paths', () => {
+    // `.` and `..` pass encodeURIComponent untouched and move the request up the path.
+    test.each([
+      ['empty', ''],
+      ['a dot', '.'],
+      ['two dots', '..'],
+      ['a NUL', 'task\u0000x'],
+      ['a newline', 'task\nx'],
+      ['a C1 control', 'task\u0085x'],
+    ])('an id that is %s is refused before anything is sent, naming the operation', async (_what, id) => {
+      const teams = await client().listPage(teamOperations.list, { orgId: emulator.orgId }, { limit: 1 });
+      const teamId = teams.status === 200 ? (teams.body.data[0]?.team_id ?? 'none') : 'none';
+      emulator.control.clearRequests();
+      const error = await failure(
+        client().update(sprintOperations.update, { teamId, sprintId: id }, { name: 'x' }, { ifMatch: '"e"' }),
+      );
+      expect(error).toBeInstanceOf(UnsafeIdError);
+      expect(error).toMatchObject({ kind: 'unsafe-id', operation: 'sprints.update', id });
+      expect((error as Error).message).toContain('nothing was sent');
+      expect(emulator.control.requests()).toEqual([]);
+    });
+
+    test('an id with a slash, a percent or dots inside it is encoded and sent', async () => {
+      const api = client();
+      for (const taskId of ['a/b', '100%', 'a..b', '.hidden']) {
+        const answer = await failure(api.read(taskOperations.get, { taskId }));
+        expect(answer).toMatchObject({ status: 404 });
+      }
+      expect(emulator.control.requests().map((r) => r.path)).toEqual([
+        '/v1/tasks/a%2Fb',
+        '/v1/tasks/100%25',
+        '/v1/tasks/a..b',
+        '/v1/tasks/.hidden',
+      ]);
     });
   });
 

@@ -12,7 +12,8 @@ import {
 
 export type { ProblemErrorItem } from '../../protocol/problem';
 
-export type ApiErrorKind = 'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted';
+export type ApiErrorKind =
+  'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted' | 'unsafe-id';
 
 /** Why the service no longer accepts our credentials (the contract's 401 problem types). */
 export type SignedOutReason = 'token-expired' | 'token-revoked' | 'token-invalid';
@@ -128,6 +129,22 @@ export class SignedOutError extends ApiError {
     readonly requestId: string | null,
   ) {
     super(operation, `${operation}: signed out (${reason}); sign in again to resume syncing`);
+  }
+}
+
+/**
+ * An id that cannot go into a URL path (empty, `.`, `..`, a control character):
+ * the request was never sent. A change that carries one is refused for good.
+ */
+export class UnsafeIdError extends ApiError {
+  readonly kind = 'unsafe-id';
+  override readonly name = 'UnsafeIdError';
+  constructor(
+    operation: string,
+    readonly id: string,
+  ) {
+    const shown = JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id);
+    super(operation, `${operation}: the id ${shown} cannot be sent in a request's path; nothing was sent`);
   }
 }
 

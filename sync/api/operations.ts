@@ -27,6 +27,7 @@ import {
 } from '../../protocol/task-comment';
 import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { teamDetailSchema, teamSchema } from '../../protocol/team';
+import { UnsafeIdError } from './errors';
 
 /** Where a request goes: a path under the base URL and fixed query parameters. */
 export interface Endpoint {
@@ -85,7 +86,7 @@ function listOperation<Item, Params>(
     kind: 'list',
     name,
     pageSchema: listPageSchema(itemSchema),
-    endpoint,
+    endpoint: checkedIds(name, endpoint),
   };
 }
 
@@ -95,7 +96,7 @@ function readOperation<Body, Params>(
   endpoint: (params: Params) => Endpoint,
   authenticated = true,
 ): ReadOperation<Body, Params> {
-  return { kind: 'read', name, schema, authenticated, endpoint };
+  return { kind: 'read', name, schema, authenticated, endpoint: checkedIds(name, endpoint) };
 }
 
 function createOperation<Body, Input, Params>(
@@ -103,7 +104,7 @@ function createOperation<Body, Input, Params>(
   schema: z.ZodType<Body>,
   endpoint: (params: Params) => Endpoint,
 ): CreateOperation<Body, Input, Params> {
-  return { kind: 'create', name, schema, endpoint };
+  return { kind: 'create', name, schema, endpoint: checkedIds(name, endpoint) };
 }
 
 function updateOperation<Body, Patch, Params>(
@@ -111,7 +112,7 @@ function updateOperation<Body, Patch, Params>(
   schema: z.ZodType<Body>,
   endpoint: (params: Params) => Endpoint,
 ): UpdateOperation<Body, Patch, Params> {
-  return { kind: 'update', name, schema, endpoint };
+  return { kind: 'update', name, schema, endpoint: checkedIds(name, endpoint) };
 }
 
 function deleteOperation<Body, Params>(
@@ -119,11 +120,46 @@ function deleteOperation<Body, Params>(
   schema: z.ZodType<Body> | null,
   endpoint: (params: Params) => Endpoint,
 ): DeleteOperation<Body, Params> {
-  return { kind: 'delete', name, schema, endpoint };
+  return { kind: 'delete', name, schema, endpoint: checkedIds(name, endpoint) };
 }
 
-/** A path segment from an id: ids are opaque, so they are always encoded. */
-const seg = (id: string): string => encodeURIComponent(id);
+/** Thrown by `seg` and named after its operation by `checkedIds`. */
+class UnsafeSegment extends Error {
+  constructor(readonly id: string) {
+    super('unsafe path segment');
+  }
+}
+
+/**
+ * A path segment from an id: ids are opaque, so they are always encoded. Some
+ * ids no encoding makes safe: `.` and `..` stay as they are and move the request
+ * up the path (`PATCH /v1/teams/T/sprints/..` is a write to the team), an empty
+ * one names the collection, and a control character has no business in a
+ * URL. An id comes from the server or from a person's file, so such a one is
+ * refused before anything is sent.
+ */
+const seg = (id: string): string => {
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (id === '' || id === '.' || id === '..' || /[\u0000-\u001f\u007f-\u009f]/.test(id)) {
+    throw new UnsafeSegment(id);
+  }
+  return encodeURIComponent(id);
+};
+
+/** The operation's endpoint, refusing an unsafe id with an UnsafeIdError that names the operation. */
+function checkedIds<Params>(
+  name: string,
+  endpoint: (params: Params) => Endpoint,
+): (params: Params) => Endpoint {
+  return (params) => {
+    try {
+      return endpoint(params);
+    } catch (error) {
+      if (error instanceof UnsafeSegment) throw new UnsafeIdError(name, error.id);
+      throw error;
+    }
+  };
+}
 
 type NoParams = Record<string, never>;
 

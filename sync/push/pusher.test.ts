@@ -704,6 +704,31 @@ describe('what a conflict keeps for the person', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'conflict', conflict: 'deleted-remotely' })]);
   });
 
+  test('a task listed under an id no path can carry (`..`): its edit is refused without a request, the rest still go', async () => {
+    const f = await start();
+    const [taskId, otherId] = f.taskIds(2) as [string, string];
+    await f.loadTasks([taskId, otherId]);
+    // A hostile or broken server listed a task as `..`: a PATCH to /v1/tasks/.. would be one to /v1/tasks.
+    const listed = f.mirror.tasks.get(taskId)?.server;
+    f.mirror.tasks.applyServerCopy({ ...listed, task_id: '..' }, '"e-dots"');
+    const refused = f.mirror.tasks.edit('..', { title: 'never sent' });
+    const sent = f.mirror.tasks.edit(otherId, { title: 'sent' });
+    f.emulator.control.clearRequests();
+
+    const summary = await f.pusher.pushAll();
+
+    expect(summary).toMatchObject({ pushed: 1, failed: 1 });
+    expect(writes(f).map((r) => r.path)).toEqual([`/v1/tasks/${otherId}`]);
+    expect(f.mirror.outbox.op(refused?.opId as string)).toMatchObject({
+      state: 'failed',
+      lastProblem: having({ type: 'unsafe-id' }),
+    });
+    expect(f.mirror.outbox.op(sent?.opId as string)).toMatchObject({ state: 'done' });
+    expect(eventsOf(f, 'push-failed')).toEqual([
+      having({ entityId: '..', error: having({ kind: 'unsafe-id', operation: 'tasks.update' }) }),
+    ]);
+  });
+
   test('a 403 that refuses the change itself (a project the token may not file into) fails, the task still readable', async () => {
     const f = await start();
     const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(

@@ -7,7 +7,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
-import { ApiError, NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
+import {
+  ApiError,
+  NetworkError,
+  ProblemError,
+  RequestAbortedError,
+  SignedOutError,
+  UnsafeIdError,
+} from '../api/errors';
 import { meOperations } from '../api/operations';
 import { errorInfo } from '../engine/sync-error-info';
 import type { PushSummary, SyncEventListener } from '../engine/sync-events';
@@ -562,6 +569,19 @@ export class Pusher {
         });
         return;
       }
+    }
+    if (error instanceof UnsafeIdError) {
+      // Nothing was sent, and sending again would not change the id: refused, for the person to see.
+      await this.store.fail(claimed.opId, 'failed', problemRecord(error));
+      state.summary.failed += 1;
+      this.emit({
+        type: 'push-failed',
+        opId: claimed.opId,
+        entityType: claimed.entityType,
+        entityId: claimed.entityId,
+        error: errorInfo(error),
+      });
+      return;
     }
     if (error instanceof ApiError) {
       // 5xx or 429 past the client's retries, or an answer that broke the contract: try again next pass.

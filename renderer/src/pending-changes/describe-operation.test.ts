@@ -229,6 +229,10 @@ describe("the server's last answer in words", () => {
     [answer({ status: 403, type: 'about:blank' }), 'You can no longer change or see this task (403).'],
     [answer({ type: 'network' }), 'The server could not be reached; it will be sent again.'],
     [
+      answer({ type: 'unsafe-id', detail: 'tasks.update: the id ".." cannot be sent in a request\'s path' }),
+      'The server listed it under an id that would address something else in a request. Nothing was sent; discard the change.',
+    ],
+    [
       answer({ status: 503, type: 'internal' }),
       'The server could not take it now (503); it will be sent again.',
     ],

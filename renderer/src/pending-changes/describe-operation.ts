@@ -180,6 +180,7 @@ export function answerWords(answer: ServerAnswer | null): string | null {
     return `${describeProblem(answer.type).title}${code}: the change was not sent.`;
   }
   if (answer.status === 403) return `You can no longer change or see this task${code}.`;
+  if (answer.type === 'unsafe-id') return `${describeProblem(answer.type).detail}`;
   if (answer.type === 'network') return 'The server could not be reached; it will be sent again.';
   if (answer.status !== null && (answer.status >= 500 || answer.status === 429)) {
     return `The server could not take it now${code}; it will be sent again.`;

@@ -9,6 +9,7 @@ const TYPES_PEOPLE_MEET = [
   'token-revoked',
   'insufficient-scope',
   'test-token-read-only',
+  'unsafe-id',
   'token-policy',
   'rate-limit',
   'validation',

@@ -176,6 +176,12 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
     detail: 'Your change waits while the app compares it with theirs.',
     action: 'sync-now',
   },
+  'unsafe-id': {
+    title: 'Its id cannot be sent',
+    detail:
+      'The server listed it under an id that would address something else in a request. Nothing was sent; discard the change.',
+    action: 'none',
+  },
   internal: {
     title: 'Something went wrong in the app',
     detail: 'Try again. If it keeps happening, restart the app; your changes are saved.',
