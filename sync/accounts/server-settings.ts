@@ -115,6 +115,15 @@ export function resolveServerSettings(
   return settings;
 }
 
+/**
+ * An API address a token may be sent to, on its own (a pasted token, whose
+ * sign-in server is not known): https, plain http only to a loopback address
+ * literal, no user name, query or fragment. Throws ServerSettingsRefusedError.
+ */
+export function checkedApiAddress(raw: string): string {
+  return checkedBaseUrl(raw);
+}
+
 function checkedBaseUrl(raw: string): string {
   let url: URL;
   try {

@@ -6,4 +6,6 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT / SIGTERM (`sync --watch` stops on it). */
   signal?: AbortSignal;
+  /** All of standard input as text (`--token-file -`); absent where there is none to read. */
+  readStdin?: () => Promise<string>;
 }

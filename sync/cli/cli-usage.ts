@@ -30,8 +30,11 @@ commands:
       --watch: keep syncing on the poll schedule until SIGINT or SIGTERM.
       --time-budget: how long one sync may keep restarting a list whose cursors the service
       refuses and retrying a collection that fails (default 300 seconds).
-      The token may come from the SVC_TOKEN environment variable instead of --token; with
-      neither, the sign-in kept by login is used (and --base-url defaults to its server).
+      The token may come from the SVC_TOKEN environment variable or --token-file FILE (- reads
+      standard input) instead of --token, which other users can see in the process list; with
+      none, the sign-in kept by login is used (and --base-url defaults to its server; another
+      must be on the sign-in server's origin or a pair this build names). Plain http only to
+      a loopback address (127.0.0.1, [::1]); anything else needs https.
   login --db FILE [--base-url URL] [--auth-url URL] [--client-id ID] [--no-browser]
       Signs in through the browser (OAuth) and keeps the sign-in beside FILE for sync.
   export --db FILE [--collection tasks]

@@ -3,6 +3,9 @@
 // plays the browser), the refresh token kept in a 0600 file beside the
 // database and found again by resolveStoredCredentials; refusals in process.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,7 @@ import {
   resolveStoredCredentials,
   runLogin,
 } from './login-command';
+import { runCli } from './run-cli';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -80,6 +84,12 @@ async function signedInAs(dbPath: string): Promise<string> {
   } finally {
     await client.close();
   }
+}
+
+async function cliRun(argv: string[]): Promise<{ code: number; err: string }> {
+  let err = '';
+  const code = await runCli(argv, { stdout: () => undefined, stderr: (text) => (err += text), env: {} });
+  return { code, err };
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
@@ -148,6 +158,37 @@ describe('in process', () => {
       expect(await running).toBe(0);
     }
     expect(await signedInAs(database)).toBe(emulator.me.username);
+  });
+
+  test('sync takes the kept sign-in only to its own server: another --base-url is refused and reached by nothing (issue 27)', async () => {
+    const io = capturedIo();
+    const running = runLogin([...serverArgs(), '--db', database, '--no-browser'], io);
+    consentBrowser().openUrl(await io.address);
+    expect(await running).toBe(0);
+    // Something listening on another loopback origin, as a capture server would.
+    const seen: (string | undefined)[] = [];
+    const capture = createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      response.end('{}');
+    });
+    capture.listen(0, '127.0.0.1');
+    await once(capture, 'listening');
+    const elsewhere = `http://127.0.0.1:${(capture.address() as AddressInfo).port}`;
+    try {
+      for (const baseUrl of [elsewhere, 'https://api.example.com', 'http://api.example.com']) {
+        const run = await cliRun(['sync', '--db', database, '--base-url', baseUrl, '--once']);
+        expect(run.code, baseUrl).toBe(2);
+        expect(run.err).toContain('is refused for the sign-in kept by login');
+      }
+      expect(seen).toEqual([]);
+      // Its own server, given or not, syncs.
+      expect((await cliRun(['sync', '--db', database, '--base-url', emulator.baseUrl, '--once'])).code).toBe(
+        0,
+      );
+      expect((await cliRun(['sync', '--db', database, '--once'])).code).toBe(0);
+    } finally {
+      capture.close();
+    }
   });
 
   test('a database that mirrors another account is refused, and its stored sign-in is untouched', async () => {

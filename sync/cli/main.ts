@@ -17,6 +17,11 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   signal: stop.signal,
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 });
 process.exitCode = code;
 // Nothing of ours should keep the process alive now (pools closed); signals listeners would not, but be sure.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,10 +41,19 @@ function lastLine(run: Run): Record<string, number> & { failed: Record<string, u
   return JSON.parse(lines.at(-1) ?? '') as Record<string, number> & { failed: Record<string, unknown>[] };
 }
 
-async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+async function cli(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  stdin?: string,
+): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env };
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env,
+    ...(stdin !== undefined ? { readStdin: () => Promise.resolve(stdin) } : {}),
+  };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -272,6 +281,63 @@ describe('sync in process', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('check --base-url');
     expect(lastLine(run)).toMatchObject({ pulled: 0, pushed: 0 });
+  });
+});
+
+describe('where a pasted token goes, and from where it is read (issue 27)', () => {
+  const WARNING = 'can be read by other users of this computer in the process list';
+
+  test.each([
+    ['plain http to a host name', 'http://api.example.com', /must use https/],
+    [
+      'plain http to localhost, a name the resolver may send elsewhere',
+      'http://localhost:1',
+      /must use https/,
+    ],
+    ['a user name and password in the address', 'https://me:pw@api.example.com', /user name or password/],
+    ['an address that is not one', 'not a url', /not a valid URL/],
+  ])('%s is refused before anything is sent (exit 2)', async (_what, baseUrl, reason) => {
+    const run = await cli(['sync', '--base-url', baseUrl, '--db', db], { SVC_TOKEN: emulator.tokens.live });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(reason);
+    expect(run.stderr).not.toContain(emulator.tokens.live);
+  });
+
+  test('--token works and says that other users can see it; SVC_TOKEN does not warn', async () => {
+    const given = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stderr).toContain(WARNING);
+    const fromEnv = await cli(syncArgs(), { SVC_TOKEN: emulator.tokens.live });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stderr).not.toContain(WARNING);
+  });
+
+  test('--token-file reads the token from a file, or from standard input with -', async () => {
+    const file = join(dir, 'token.txt');
+    await writeFile(file, `${emulator.tokens.live}\n`, { mode: 0o600 });
+    const fromFile = await cli([...syncArgs(), '--token-file', file]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stderr).not.toContain(WARNING);
+    const fromStdin = await cli([...syncArgs(), '--token-file', '-'], {}, ` ${emulator.tokens.live}\n`);
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+  });
+
+  test.each([
+    ['a missing file', ['--token-file', '/nonexistent/token'], /cannot be read \(ENOENT\)/],
+    ['both ways at once', ['--token', 'x', '--token-file', '-'], /not both/],
+  ])('%s is refused with one line (exit 2)', async (_what, args, message) => {
+    const run = await cli([...syncArgs(), ...args], {}, 'svc_live_x');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('a token file holding more than one word is refused, and its contents are not printed', async () => {
+    const file = join(dir, 'token.txt');
+    await writeFile(file, `${emulator.tokens.live} ${emulator.tokens.test}\n`);
+    const run = await cli([...syncArgs(), '--token-file', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('must hold one token and nothing else');
+    expect(run.stderr).not.toContain(emulator.tokens.live);
   });
 });
 

@@ -3,12 +3,16 @@
 // runs; progress on stderr and one JSON summary as the last stdout line. A
 // sync where some collection could not be synced (the others were) exits 1
 // and names each in the summary's `failed`.
+import { readFile } from 'node:fs/promises';
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../api/api-client';
 import { type CredentialSource, staticCredentials } from '../api/credentials';
 import { SignedOutError } from '../api/errors';
+import { ServerSettingsRefusedError } from '../accounts/account-errors';
+import { checkedApiAddress, resolveServerSettings } from '../accounts/server-settings';
+import { AuthUrlRefusedError } from '../auth/auth-errors';
 import { SyncEngine } from '../engine/sync-engine';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { readMeAhead } from '../pull/resources/me';
@@ -21,7 +25,7 @@ import {
 } from '../engine/sync-events';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
-import { resolveStoredCredentials } from './login-command';
+import { type StoredCredentials, resolveStoredCredentials } from './login-command';
 import { parseOptions, required } from './mirror-commands';
 
 /** The last stdout line of `sync` (its field names are the interface). */
@@ -50,19 +54,39 @@ function unitName(failure: CollectionFailure): string {
     : `${failure.collection} (${failure.scope})`;
 }
 
-function baseUrlOf(raw: string): string {
-  let url: URL;
+/**
+ * The API address for a pasted token: the app's rules for where a token may
+ * go (https; plain http only to a loopback address literal).
+ */
+function apiAddressOf(raw: string): string {
   try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(
-      `sync: --base-url '${raw}' is not a URL; give the API's address, e.g. https://api.example.com`,
-    );
+    return checkedApiAddress(raw);
+  } catch (error) {
+    if (error instanceof ServerSettingsRefusedError)
+      throw new UsageError(`sync: --base-url '${raw}': ${error.reason}`);
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`sync: --base-url must be an http or https address, not '${raw}'`);
+}
+
+/**
+ * The API address for the sign-in `login` kept: its own server, or one given
+ * with --base-url that the same rules allow the app (on the sign-in server's
+ * origin or a pair this build names, https or a loopback literal). Anything
+ * else would hand the stored sign-in to a server it was never meant for.
+ */
+function storedApiAddressOf(stored: StoredCredentials, raw: string | undefined): string {
+  if (raw === undefined) return stored.baseUrl;
+  try {
+    return resolveServerSettings({ base_url: raw, auth_url: stored.authUrl, client_id: stored.clientId })
+      .base_url;
+  } catch (error) {
+    if (error instanceof ServerSettingsRefusedError || error instanceof AuthUrlRefusedError) {
+      throw new UsageError(
+        `sync: --base-url '${raw}' is refused for the sign-in kept by login (${stored.authUrl}): ${error.message}`,
+      );
+    }
+    throw error;
   }
-  return raw;
 }
 
 /** `--time-budget SECONDS`: how long one sync may restart refused lists and retry failed ones. */
@@ -134,8 +158,8 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
 }
 
 /**
- * The token given (--token or SVC_TOKEN), or else the sign-in `login` kept
- * beside the database (its refresh token renews the access token).
+ * The token given (--token, --token-file or SVC_TOKEN), or else the sign-in
+ * `login` kept beside the database (its refresh token renews the access token).
  */
 async function credentialsOf(
   file: string,
@@ -144,17 +168,58 @@ async function credentialsOf(
 ): Promise<{ baseUrl: string; credentials: CredentialSource }> {
   if (token !== undefined && token !== '') {
     return {
-      baseUrl: baseUrlOf(required('sync', 'base-url', baseUrlOption)),
+      baseUrl: apiAddressOf(required('sync', 'base-url', baseUrlOption)),
       credentials: staticCredentials(token),
     };
   }
   const stored = await resolveStoredCredentials(file);
   if (!stored) {
     throw new UsageError(
-      `sync: pass --token TOKEN, set the SVC_TOKEN environment variable, or sign in once with: login --db ${file}`,
+      `sync: set the SVC_TOKEN environment variable, pass --token-file FILE (- for standard input), or sign in once with: login --db ${file}`,
     );
   }
-  return { baseUrl: baseUrlOf(baseUrlOption ?? stored.baseUrl), credentials: stored.credentials };
+  return { baseUrl: storedApiAddressOf(stored, baseUrlOption), credentials: stored.credentials };
+}
+
+/**
+ * The pasted token, from where it was given: `--token` (seen by anyone who
+ * lists this computer's processes, so it is said), `--token-file` (a file, or
+ * `-` for standard input) or SVC_TOKEN.
+ */
+async function pastedTokenOf(
+  values: { token?: string | undefined; 'token-file'?: string | undefined },
+  io: CliIo,
+): Promise<string | undefined> {
+  if (values.token !== undefined && values['token-file'] !== undefined) {
+    throw new UsageError('sync: give --token or --token-file, not both');
+  }
+  if (values.token !== undefined) {
+    io.stderr(
+      'sync: a token given with --token can be read by other users of this computer in the process list; prefer SVC_TOKEN or --token-file\n',
+    );
+    return values.token;
+  }
+  const from = values['token-file'];
+  if (from === undefined) return io.env.SVC_TOKEN;
+  let text: string;
+  if (from === '-') {
+    if (io.readStdin === undefined)
+      throw new UsageError('sync: --token-file -: there is no standard input to read');
+    text = await io.readStdin();
+  } else {
+    try {
+      text = await readFile(from, 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `sync: --token-file '${from}' cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+  }
+  const token = text.trim();
+  if (token === '' || /\s/.test(token)) {
+    throw new UsageError(`sync: --token-file '${from}' must hold one token and nothing else`);
+  }
+  return token;
 }
 
 /**
@@ -187,6 +252,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   const values = parseOptions('sync', args, {
     'base-url': { type: 'string' },
     token: { type: 'string' },
+    'token-file': { type: 'string' },
     db: { type: 'string' },
     once: { type: 'boolean' },
     watch: { type: 'boolean' },
@@ -198,7 +264,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
   const { baseUrl, credentials } = await credentialsOf(
     file,
     values['base-url'],
-    values.token ?? io.env.SVC_TOKEN,
+    await pastedTokenOf(values, io),
   );
 
   const api = new ApiClient({ baseUrl, credentials });
