@@ -27,7 +27,7 @@ import { projectSchema } from './project';
 import { sectionSchema } from './section';
 import { sprintSchema } from './sprint';
 import { taskSchema } from './task';
-import { commentMentionSchema, taskCommentSchema } from './task-comment';
+import { commentMentionSchema, taskCommentFieldsSchema } from './task-comment';
 import { taskHistoryChangeSchema, taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
 
@@ -216,8 +216,9 @@ const wireSchemas: WireSchema[] = [
   },
   { name: 'commentMentionSchema', schema: commentMentionSchema, minimal: {}, required: [] },
   {
-    name: 'taskCommentSchema',
-    schema: taskCommentSchema,
+    // The thread schema reads replies without recursion; a comment's own fields are this object.
+    name: 'taskCommentFieldsSchema',
+    schema: taskCommentFieldsSchema,
     minimal: { comment_id: 'c1', task_id: 'k1' },
     required: ['comment_id', 'task_id'],
   },

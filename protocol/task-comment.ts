@@ -28,7 +28,11 @@ export interface TaskComment {
   [field: string]: unknown;
 }
 
-export const taskCommentSchema: z.ZodType<TaskComment> = z.looseObject({
+/**
+ * One comment's own fields, its replies not yet read (each is checked as a
+ * comment of its own by taskCommentSchema).
+ */
+export const taskCommentFieldsSchema = z.looseObject({
   comment_id: idField,
   task_id: idField,
   task_title: optionalString,
@@ -40,9 +44,67 @@ export const taskCommentSchema: z.ZodType<TaskComment> = z.looseObject({
   created_at: optionalString,
   updated_at: optionalString,
   mentions: z.array(commentMentionSchema).nullish(),
-  get replies() {
-    return z.array(taskCommentSchema).nullish();
-  },
+  replies: z.array(z.unknown()).nullish(),
+});
+
+/**
+ * How deep replies nest in what we keep. Deeper ones are kept all the same,
+ * as replies of the comment at this depth in the order they were written: a
+ * thread a teammate nests a thousand deep reads as a long flat tail rather
+ * than a stack that every reader (this parser, the views, the screen) must
+ * descend.
+ */
+export const MAX_REPLY_DEPTH = 24;
+
+/**
+ * A comment and its replies, read without recursion: a recursive schema threw
+ * RangeError on 1 200 nested replies, and that one thread stopped the comments
+ * of every watched task. An issue deep inside is named by its full path.
+ */
+export const taskCommentSchema: z.ZodType<TaskComment> = z.unknown().transform((value, ctx) => {
+  interface Pending {
+    raw: unknown;
+    path: (string | number)[];
+    depth: number;
+    /** Where the parsed comment goes; null for the thread itself. */
+    into: TaskComment[] | null;
+  }
+  let root: TaskComment | null = null;
+  let failed = false;
+  const stack: Pending[] = [{ raw: value, path: [], depth: 0, into: null }];
+  while (stack.length > 0) {
+    const { raw, path, depth, into } = stack.pop() as Pending;
+    const result = taskCommentFieldsSchema.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [...path, ...issue.path] });
+      }
+      failed = true;
+      continue;
+    }
+    const { replies, ...fields } = result.data;
+    const comment: TaskComment = { ...fields };
+    if (into === null) root = comment;
+    else into.push(comment);
+    if (replies === undefined) continue;
+    if (replies === null) {
+      comment.replies = null;
+      continue;
+    }
+    comment.replies = [];
+    // Past the cap, a reply's replies join the list it is in (flattened), else a list of its own.
+    const childInto = depth < MAX_REPLY_DEPTH || into === null ? comment.replies : into;
+    // Pushed last-first, so they are read (and kept) in the order they came.
+    for (let index = replies.length - 1; index >= 0; index -= 1) {
+      stack.push({
+        raw: replies[index],
+        path: [...path, 'replies', index],
+        depth: depth + 1,
+        into: childInto,
+      });
+    }
+  }
+  return failed || root === null ? z.NEVER : root;
 });
 
 /** A comment's content: 1..100 000 characters (gaps.md). Mentions are the service's, read from `@username`. */

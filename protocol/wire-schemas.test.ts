@@ -12,7 +12,7 @@ import { projectSchema } from './project';
 import { sectionSchema } from './section';
 import { sprintSchema } from './sprint';
 import { taskSchema } from './task';
-import { taskCommentSchema } from './task-comment';
+import { MAX_REPLY_DEPTH, type TaskComment, taskCommentSchema } from './task-comment';
 import { taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
 
@@ -280,6 +280,48 @@ describe('wire schemas', () => {
     };
     const result = taskCommentSchema.safeParse(broken);
     expect(result.error?.issues[0]?.path).toEqual(['replies', 0, 'replies', 0, 'comment_id']);
+  });
+
+  test('a thread nested 1 200 deep is read, every reply kept in order, flattened past MAX_REPLY_DEPTH (issue 27)', () => {
+    // Built from the inside out; a recursive parse threw RangeError on it.
+    let thread: Record<string, unknown> = { comment_id: 'c1200', task_id: 'k1' };
+    for (let index = 1199; index >= 1; index -= 1) {
+      thread = { comment_id: `c${index}`, task_id: 'k1', replies: [thread] };
+    }
+    const parsed = taskCommentSchema.parse(thread);
+
+    const seen: string[] = [];
+    let level: TaskComment[] = [parsed];
+    let depth = 0;
+    let deepest = 0;
+    while (level.length > 0) {
+      const next: TaskComment[] = [];
+      for (const comment of level) {
+        seen.push(comment.comment_id);
+        next.push(...(comment.replies ?? []));
+      }
+      deepest = depth;
+      depth += 1;
+      level = next;
+    }
+    expect(deepest).toBe(MAX_REPLY_DEPTH);
+    expect(seen).toEqual(Array.from({ length: 1200 }, (_, index) => `c${index + 1}`));
+  });
+
+  test("flattened replies keep the order they were written in, siblings after a reply's own", () => {
+    const chain = (id: string, depth: number, tail: Record<string, unknown>[]): Record<string, unknown> =>
+      depth === 0
+        ? { comment_id: id, task_id: 'k1', replies: tail }
+        : { comment_id: `${id}.${depth}`, task_id: 'k1', replies: [chain(id, depth - 1, tail)] };
+    const leaf = (id: string) => ({ comment_id: id, task_id: 'k1' });
+    const thread = chain('a', MAX_REPLY_DEPTH, [
+      { ...leaf('x'), replies: [leaf('x1'), leaf('x2')] },
+      leaf('y'),
+    ]);
+    let comment = taskCommentSchema.parse(thread);
+    for (let depth = 0; depth < MAX_REPLY_DEPTH - 1; depth += 1)
+      comment = comment.replies?.[0] as TaskComment;
+    expect(comment.replies?.map((reply) => reply.comment_id)).toEqual(['a', 'x', 'x1', 'x2', 'y']);
   });
 
   test('a list page is generic over its item, needs next_cursor, and may carry total', () => {

@@ -224,6 +224,7 @@ export class SyncStatusBoard {
         this.announce(account);
         break;
       case 'poll-scheduled':
+      case 'resource-skipped':
         break;
     }
   }

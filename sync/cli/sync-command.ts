@@ -131,6 +131,11 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
           `push: ${event.entityId} refused: ${event.error.message}; see outbox --db ${file}, then retry --db ${file} --op ${event.opId} [--set field=value] or drop --db ${file} --op ${event.opId}\n`,
         );
         break;
+      case 'resource-skipped':
+        io.stderr(
+          `pull ${event.collection} ${event.scope}: skipped, its answer could not be read (${event.error.message})\n`,
+        );
+        break;
       case 'read-only':
         io.stderr(
           `push: this token may not write (${event.reason}, needs ${event.scope}); edits wait in the outbox: sync again with a token that has ${event.scope}\n`,

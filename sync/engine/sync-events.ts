@@ -241,6 +241,11 @@ export type SyncEvent =
     }
   /** The server refused an operation's content (422): it waits, editable, with the server's errors. */
   | { type: 'push-failed'; opId: string; entityType: string; entityId: string; error: SyncErrorInfo }
+  /**
+   * One list's answer could not be read (it breaks the contract) and was left
+   * for the next pull: what else the pull had to do went on.
+   */
+  | { type: 'resource-skipped'; collection: string; scope: string; error: SyncErrorInfo }
   /** Writes are refused for this token (`test-token-read-only`, `insufficient-scope`): the account is read-only for `scope`. */
   | { type: 'read-only'; scope: string; reason: string; opId: string };
 

@@ -137,6 +137,40 @@ describe('comments of the tasks a person is likely to open', () => {
     expect(again.every((r) => r.ifNoneMatch !== null && r.status === 304)).toBe(true);
   });
 
+  test('a thread that cannot be read is skipped and said, and the watch goes on to the next tasks (issue 27)', async () => {
+    const perPoll = 4;
+    const f = await setUp({ engine: { commentWatch: perPoll } });
+    await f.engine.pullOnce();
+    // Every comment list answered in the next poll breaks the contract (a reply without its id).
+    f.relay.rewrite = (url, body) =>
+      url.startsWith('/v1/task-comments?')
+        ? JSON.stringify({ data: [{ task_id: 'k', replies: [{ task_id: 'k' }] }], next_cursor: null })
+        : body;
+    f.emulator.control.clearRequests();
+    f.events.length = 0;
+
+    await f.engine.pullOnce({ tier: 'hot' });
+
+    const broken = commentRequests(f).map((r) => r.taskId);
+    expect(broken).toHaveLength(perPoll);
+    const skipped = f.events.filter((e) => e.type === 'resource-skipped');
+    expect(skipped.map((e) => (e.type === 'resource-skipped' ? e.scope : '')).sort()).toEqual(
+      [...broken].sort(),
+    );
+    expect(skipped[0]).toMatchObject({
+      collection: 'task_comments',
+      error: { kind: 'invalid-response', operation: 'task-comments.list' },
+    });
+
+    // The next poll asks for other tasks: the skipped ones count as checked.
+    f.relay.rewrite = null;
+    f.emulator.control.clearRequests();
+    await f.engine.pullOnce({ tier: 'hot' });
+    const next = commentRequests(f).map((r) => r.taskId);
+    expect(next).toHaveLength(perPoll);
+    expect(next.filter((taskId) => broken.includes(taskId))).toEqual([]);
+  });
+
   test("a task opened (also offline, through the editor's activity refresh) is recorded and its comments kept fresh for 30 days, then no longer", async () => {
     const clock = new InstantClock();
     const f = await setUp({ engine: { clock, commentWatch: 1000 } });

@@ -12,7 +12,7 @@ import type { ParkedEdit } from '../../db/outbox';
 import { isFirstPass } from '../../db/sync-passes';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
-import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
+import { ApiError, InvalidResponseError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
 import { taskCommentOperations, taskHistoryOperations, taskOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
 import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../engine/sync-parts';
@@ -665,6 +665,18 @@ export class Puller implements PullRunner {
           // The task went away (or out of reach) since we listed it: the next full pass settles it.
           if (error instanceof ProblemError && error.status === 404) {
             checked.push(taskId);
+            continue;
+          }
+          // A thread we cannot read (a teammate's, or a broken answer) is skipped and said; rethrown,
+          // it stopped the pull here every time and no other watched task's comments were fetched again.
+          if (error instanceof InvalidResponseError) {
+            checked.push(taskId);
+            this.options.emit({
+              type: 'resource-skipped',
+              collection: 'task_comments',
+              scope: taskId,
+              error: errorInfo(error),
+            });
             continue;
           }
           throw error;

@@ -199,6 +199,15 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
         operation: event.error.operation,
         detail: { op_id: event.opId, entity_id: event.entityId, ...errorFacts(event.error) },
       };
+    case 'resource-skipped':
+      return {
+        level: 'warn',
+        kind: 'sync',
+        message: `${event.collection} of ${event.scope} skipped until the next pull: ${event.error.message}`,
+        status: event.error.status,
+        operation: event.error.operation,
+        detail: { collection: event.collection, scope: event.scope, ...errorFacts(event.error) },
+      };
     case 'read-only':
       return {
         level: 'warn',
