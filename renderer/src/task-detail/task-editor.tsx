@@ -18,7 +18,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
-import { markWords } from '../vocabulary/sync-mark-words';
+import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
 import { MilestoneChoice } from '../milestones/milestone-choice';
 import { ActivityPanel } from './activity-panel';
 import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
@@ -164,8 +164,8 @@ function ChoiceField({
 
 /** A sprint as the Sprint field offers it: current, not sent yet or completed said after its name. */
 function sprintChoiceWords(sprint: SprintSummary): string {
-  const notSent = sprint.pending === 'queued' || sprint.pending === 'in_flight';
-  return `${sprint.name}${sprint.current ? ' (current)' : ''}${notSent ? ' (not sent yet)' : ''}${sprint.status === 'completed' ? ' (completed)' : ''}`;
+  const notSent = markOfState(sprint.pending) === 'pending';
+  return `${sprint.name}${sprint.current ? ' (current)' : ''}${unsentWords(notSent)}${sprint.status === 'completed' ? ' (completed)' : ''}`;
 }
 
 const enumOptions = (values: readonly string[]) =>
@@ -232,7 +232,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     // A goal still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
     .map((g) => ({
       value: g.goal_id,
-      label: `${g.name}${g.pending === 'queued' || g.pending === 'in_flight' ? ' (not sent yet)' : ''}${g.status === 'closed' ? ' (closed)' : ''}`,
+      label: `${g.name}${unsentWords(markOfState(g.pending) === 'pending')}${g.status === 'closed' ? ' (closed)' : ''}`,
     }));
 
   const remove = async () => {

@@ -17,7 +17,7 @@ import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
 import { WaitingChanges } from '../status-bar/status-bar';
 import { SyncMarkBadge, WaitingChangeMark } from '../task-detail/sync-mark-badge';
 import { FieldMark } from '../task-detail/task-editor';
-import { markOfState } from './sync-mark-words';
+import { markOfState, unsentWords } from './sync-mark-words';
 
 /** The text a person reads, and the tooltips, of some markup. */
 function shown(element: React.ReactElement): { text: string; titles: string[] } {
@@ -134,4 +134,10 @@ test('the status bar and the inspector count the same changes: every one waiting
 test('nothing waiting: the status bar and the inspector both say all is synced', () => {
   expect(shown(<WaitingChanges status={status({})} />).text).toBe('All changes synced');
   expect(listedChangesWords([])).toBe('All changes synced');
+});
+
+test("a sprint, goal or milestone whose create waits says so after its name in its mark's words", () => {
+  expect(unsentWords(true)).toBe(` (${changeStateWords('pending').label.toLowerCase()})`);
+  expect(unsentWords(true)).toBe(' (not sent yet)');
+  expect(unsentWords(false)).toBe('');
 });

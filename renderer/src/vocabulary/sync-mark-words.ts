@@ -39,3 +39,11 @@ export function markWords(state: string, kinds: string): MarkWords {
   const { label, sentence } = changeStateWords(named, kinds);
   return { label, hint: sentence, mark };
 }
+
+/**
+ * Said after a choice's name (a sprint, goal or milestone) while its create
+ * waits to be sent, in its mark's words: " (not sent yet)"; else nothing.
+ */
+export function unsentWords(unsent: boolean): string {
+  return unsent ? ` (${changeStateWords('pending').label.toLowerCase()})` : '';
+}
