@@ -83,12 +83,15 @@ describe('the tally', () => {
   });
 
   test("a group's words in the tally are its state's label", () => {
-    const words = changeCountWords(countChanges(['queued', 'failed', 'blocked']));
+    const words = changeCountWords(countChanges(['queued', 'conflict', 'failed', 'blocked']));
+    expect(words.parts.map((p) => [p.group, p.state])).toEqual([
+      ['conflicts', 'conflict'],
+      ['failed', 'failed'],
+      ['blocked', 'blocked'],
+      ['pending', 'queued'],
+    ]);
     for (const part of words.parts) {
-      const state = (
-        { pending: 'queued', conflicts: 'conflict', failed: 'failed', blocked: 'blocked' } as const
-      )[part.group];
-      expect(part.text.toLowerCase()).toContain(changeStateWords(state).label.toLowerCase());
+      expect(part.text.toLowerCase()).toContain(changeStateWords(part.state).label.toLowerCase());
     }
   });
 });

@@ -110,6 +110,8 @@ function counted(count: number, one: string, many: string): string {
 
 export interface ChangeCountPart {
   readonly group: ChangeCountGroup;
+  /** The state whose words name the group (a queued change's for those not sent yet). */
+  readonly state: ChangeState;
   readonly count: number;
   /** "2 conflicts", "1 not saved", "3 read-only", "1 not sent yet". */
   readonly text: string;
@@ -130,13 +132,14 @@ export function changeCountWords(counts: ChangeCounts): ChangeCountWords {
       : `${counted(counts.unsettled, 'change', 'changes')} waiting`;
   const parts = GROUPS.filter((group) => counts[group] > 0).map((group) => {
     const count = counts[group];
-    const label = changeStateWords(GROUP_STATE[group]).label;
+    const state = GROUP_STATE[group];
+    const label = changeStateWords(state).label;
     // "Conflict" is a noun, counted in the plural; the others say how the changes stand.
     const text =
       group === 'conflicts'
         ? counted(count, 'conflict', 'conflicts')
         : counted(count, label, label).toLowerCase();
-    return { group, count, text };
+    return { group, state, count, text };
   });
   return { headline, parts };
 }

@@ -1,6 +1,6 @@
 // The status bar: online or offline (and why), syncing, when the mirror last
-// synced, how many changes wait to be pushed (and any conflicts or refused
-// ones), read-only accounts, a progress bar while the first sync runs, and
+// synced, how many changes wait and in what state (the inspector's count and
+// words), read-only accounts, a progress bar while the first sync runs, and
 // which collections the last sync could not sync, and a downloaded update.
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
@@ -8,7 +8,8 @@ import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
 import { problemWords, unsyncedWords } from '../sync-center/sync-words';
 import { agoWords, timeWords, valueWord } from '../vocabulary/task-words';
-import { changeCountWords, type ChangeCountGroup } from '../../../protocol/change-state-words';
+import { changeCountWords } from '../../../protocol/change-state-words';
+import { markOfState } from '../vocabulary/sync-mark-words';
 import { statusCounts } from '../vocabulary/status-counts';
 import { PendingChangesButton } from '../pending-changes/pending-changes-button';
 import { UpdateNotice } from './update-notice';
@@ -40,14 +41,6 @@ export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStat
   );
 }
 
-/** The mark class each group of the tally wears, as the rows' marks of its state do. */
-const GROUP_MARK: Readonly<Record<ChangeCountGroup, string>> = {
-  pending: 'pending',
-  conflicts: 'conflict',
-  failed: 'failed',
-  blocked: 'blocked',
-};
-
 /**
  * How many changes wait, all of them counted (the inspector lists as many),
  * then by state in the inspector's and the marks' words (protocol/change-state-words).
@@ -66,7 +59,7 @@ export function WaitingChanges({ status }: { status: SyncStatus }) {
       {words.parts.map((part) => (
         <span
           key={part.group}
-          className={`sync-mark sync-mark-${GROUP_MARK[part.group]}`}
+          className={`sync-mark sync-mark-${markOfState(part.state) ?? 'pending'}`}
           data-testid={`waiting-${part.group}`}
         >
           {part.text}
