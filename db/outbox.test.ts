@@ -247,7 +247,7 @@ describe('the outbox', () => {
     expect(() => mirror.outbox.start('no-such-op')).toThrow(NotInMirrorError);
   });
 
-  test('the tally counts edits by what they wait for: sending, the person, a fix; settled ones not at all', () => {
+  test('the tally counts edits by what they wait for: sending, the person, a fix, a writable account; settled ones not at all', () => {
     const tasks = ['A', 'B', 'C', 'D', 'E', 'F'].map((title) => taskJson({ title }));
     loadTasks(mirror, tasks);
     const [a, b, c, d, e, f] = tasks.map((t) => t.task_id as string) as [
@@ -284,7 +284,7 @@ describe('the outbox', () => {
       etag: '"v2"',
     });
 
-    expect(mirror.outbox.counts()).toEqual({ pending: 2, conflicts: 1, failed: 2, unsettled: 5 });
+    expect(mirror.outbox.counts()).toEqual({ pending: 2, conflicts: 1, failed: 1, blocked: 1, unsettled: 5 });
   });
 
   test('queueing belongs inside a write of mirror.tasks: called on its own it is refused and queues nothing', () => {

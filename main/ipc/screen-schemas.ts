@@ -400,7 +400,10 @@ export const syncStatusSchema = z.object({
   last_synced_at: z.string().nullable(),
   pending_count: z.number().int(),
   conflict_count: z.number().int(),
+  /** Refused by the server. */
   failed_count: z.number().int(),
+  /** Not sent: the account may not make them (read-only). */
+  blocked_count: z.number().int(),
   /** While the first full sync of the account runs: what it is fetching and how far it got. */
   first_sync: z
     .object({

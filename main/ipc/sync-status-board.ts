@@ -96,6 +96,7 @@ export class SyncStatusBoard {
       pending_count: counts.pending,
       conflict_count: counts.conflicts,
       failed_count: counts.failed,
+      blocked_count: counts.blocked,
       first_sync:
         sync.firstSync === null
           ? null

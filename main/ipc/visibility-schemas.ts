@@ -85,7 +85,10 @@ export const syncAccountSchema = z.object({
   last_synced_at: z.string().nullable(),
   pending: z.number().int(),
   conflicts: z.number().int(),
+  /** Refused by the server. */
   failed: z.number().int(),
+  /** Not sent: the account may not make them (read-only). */
+  blocked: z.number().int(),
   /** Changes on the person's tasks not looked at yet. */
   unseen: z.number().int(),
   collections: z.array(collectionFreshnessSchema),

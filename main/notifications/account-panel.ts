@@ -25,6 +25,7 @@ export function accountPanelEntry(
     pending: line.pending,
     conflicts: line.conflicts,
     failed: line.failed,
+    blocked: line.blocked,
     unseen: line.unseen,
     collections: watched.log.collections().map((c) => ({
       collection: c.collection,

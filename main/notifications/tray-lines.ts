@@ -33,6 +33,7 @@ export function trayLine(watched: WatchedAccount, utcOffsetMinutes: number): Tra
     pending: counts.pending,
     conflicts: counts.conflicts,
     failed: counts.failed,
+    blocked: counts.blocked,
     unseen: watched.notifier.unseenCount(),
   };
 }

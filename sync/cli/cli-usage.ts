@@ -71,7 +71,8 @@ commands:
       (status=completed); prints {"sprint_id"|"goal_id"|"milestone_id","op_id","queued"}.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
-      "names" gives what their ids point at by id (a sprint's, goal's, project's name, …).
+      "state_words" says the state as the app does ({"label","sentence"}); "names" gives what
+      their ids point at by id (a sprint's, goal's, project's name, …).
   conflicts --db FILE
       Open conflicts as NDJSON (base, mine and theirs for one field each, and "names").
   resolve --db FILE --conflict ID --take mine|theirs

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
 import type { Conflict, OutboxOp } from '../../db/outbox';
+import { changeStateWords } from '../../protocol/change-state-words';
 import { openMirror } from '../../db/open-mirror';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import {
@@ -146,7 +147,8 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
 }
 
 /**
- * An operation as one NDJSON line (the outbox's own field names); `names` tells
+ * An operation as one NDJSON line (the outbox's own field names, and its state's
+ * words as the app says them, protocol/change-state-words); `names` tells
  * what the ids among its values point at, by id (db/referenced-names), when any is known.
  */
 export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string, unknown> {
@@ -168,6 +170,8 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
     entity_id: op.entityId,
     kind: op.kind,
     state: op.state,
+    // The state in the app's words (its inspector, marks and status bar say the same).
+    state_words: op.state === 'done' ? null : changeStateWords(op.state, `${op.entityType}s`),
     patch: op.patch,
     base_etag: op.baseEtag,
     base_values: op.baseValues,

@@ -20,6 +20,7 @@ function account(overrides: Partial<TrayAccount> = {}): TrayAccount {
     pending: 0,
     conflicts: 0,
     failed: 0,
+    blocked: 0,
     unseen: 0,
     ...overrides,
   };
@@ -35,16 +36,23 @@ describe('account lines', () => {
   test.each([
     { overrides: {}, line: 'mara · Acme — Up to date' },
     { overrides: { connection: 'unknown' as const }, line: 'mara · Acme — Connecting…' },
-    { overrides: { syncing: true, pending: 2 }, line: 'mara · Acme — Syncing… · 2 pending' },
+    { overrides: { syncing: true, pending: 2 }, line: 'mara · Acme — Syncing… · 2 not sent yet' },
     {
       overrides: { connection: 'offline' as const, offlineReason: 'rate-limited until 14:32', pending: 1 },
-      line: 'mara · Acme — Offline (rate-limited until 14:32) · 1 pending',
+      line: 'mara · Acme — Offline (rate-limited until 14:32) · 1 not sent yet',
     },
     { overrides: { connection: 'offline' as const }, line: 'mara · Acme — Offline' },
-    { overrides: { state: 'signed-out' as const, pending: 3 }, line: 'mara · Acme — Signed out · 3 pending' },
     {
-      overrides: { state: 'read-only' as const, failed: 1 },
-      line: 'mara · Acme — Up to date · read-only · 1 refused',
+      overrides: { state: 'signed-out' as const, pending: 3 },
+      line: 'mara · Acme — Signed out · 3 not sent yet',
+    },
+    {
+      overrides: { failed: 1 },
+      line: 'mara · Acme — Up to date · 1 not saved',
+    },
+    {
+      overrides: { state: 'read-only' as const, blocked: 2 },
+      line: 'mara · Acme — Up to date · read-only · 2 read-only',
     },
     {
       overrides: { conflicts: 1, unseen: 4 },

@@ -1,6 +1,7 @@
 // What the tray shows, decided outside Electron: one line per account with its
 // state and counts, the actions (sync now, pause or resume, open, quit), and
 // which icon marks the whole: conflicts, then offline, then unseen changes.
+import { changeCountWords, countChanges } from '../../protocol/change-state-words';
 export interface TrayAccount {
   accountId: string;
   /** How the person knows the account (e.g. "mara · Acme"). */
@@ -10,11 +11,13 @@ export interface TrayAccount {
   /** Why offline, in a few words ("rate-limited until 14:32"); null when not known. */
   offlineReason: string | null;
   syncing: boolean;
-  /** Edits the server has not accepted yet, conflicts excepted. */
+  /** Edits not sent yet (queued or being sent). */
   pending: number;
   conflicts: number;
-  /** Refused or blocked edits. */
+  /** Edits the server refused. */
   failed: number;
+  /** Edits not sent because the account may not make them. */
+  blocked: number;
   /** Changes on the person's tasks they have not looked at. */
   unseen: number;
 }
@@ -89,9 +92,16 @@ export function accountStateWords(account: TrayAccount, paused: boolean): string
     else parts.push('Connecting…');
     if (account.state === 'read-only') parts.push('read-only');
   }
-  if (account.conflicts > 0) parts.push(plural(account.conflicts, 'conflict'));
-  if (account.failed > 0) parts.push(`${account.failed} refused`);
-  if (account.pending > 0) parts.push(`${account.pending} pending`);
+  // The waiting edits in the words of the status bar and the inspector (protocol/change-state-words).
+  const { parts: waiting } = changeCountWords(
+    countChanges([
+      { state: 'queued', n: account.pending },
+      { state: 'conflict', n: account.conflicts },
+      { state: 'failed', n: account.failed },
+      { state: 'blocked', n: account.blocked },
+    ]),
+  );
+  parts.push(...waiting.map((part) => part.text));
   if (account.unseen > 0) parts.push(`${account.unseen} new`);
   return parts.join(' · ');
 }

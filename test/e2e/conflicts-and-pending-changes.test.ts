@@ -138,7 +138,7 @@ describe('a conflict with the peer', () => {
     await row.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
     await editor.locator('[data-sync-mark="conflict"]').waitFor();
     await page.locator('.status-bar').getByText('1 conflict').waitFor();
-    await page.getByTestId('pending-count').filter({ hasText: 'Not all changes saved' }).waitFor();
+    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
     // The person still sees their own edit.
     await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(`${task.title} for SSO users`);
 

@@ -4,6 +4,7 @@ import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../links/link-requests';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { isUnsent } from '../sprints/sprint-draft';
+import { unsentWords } from '../vocabulary/sync-mark-words';
 import { openConflict, openPendingChanges } from '../pending-changes/trust-store';
 import {
   requestSignOut,
@@ -230,7 +231,7 @@ export function buildCommands(): Command[] {
         if (sprint.status === 'completed') continue;
         commands.push({
           id: `file-sprint-${sprint.sprint_id}`,
-          label: `File into sprint: ${sprint.name} (${team.name})${isUnsent(sprint) ? ' (not sent yet)' : ''}`,
+          label: `File into sprint: ${sprint.name} (${team.name})${unsentWords(isUnsent(sprint))}`,
           group: 'Selected task',
           run: () => {
             const taskId = targetTaskId();

@@ -1,6 +1,7 @@
 // The task editor's Milestone choice: the milestones of the task's project
 // (one still waiting to be sent included: the task's push waits for it and
 // gets its server id), or none. A task without a project has none to choose.
+import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
 import { useProjectMilestones } from './use-milestones';
 
 export function MilestoneChoice({
@@ -33,7 +34,7 @@ export function MilestoneChoice({
       ) : null}
       {(milestones ?? []).map((m) => (
         <option key={m.milestone_id} value={m.milestone_id}>
-          {`${m.name}${m.pending === 'queued' || m.pending === 'in_flight' ? ' (not sent yet)' : ''}${m.status === 'completed' ? ' (completed)' : ''}`}
+          {`${m.name}${unsentWords(markOfState(m.pending) === 'pending')}${m.status === 'completed' ? ' (completed)' : ''}`}
         </option>
       ))}
     </select>

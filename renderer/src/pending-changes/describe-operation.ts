@@ -1,12 +1,7 @@
 // A waiting change in words: what it changes ("Status: In progress → Done on
 // 'Fix login'"), the state it is in, and the server's last answer, so the
 // person knows what is saved, what is not, and why.
-import type {
-  FieldChangeView,
-  PendingChange,
-  PendingState,
-  ServerAnswer,
-} from '../../../main/ipc/outbox-schemas';
+import type { FieldChangeView, PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { dayWords, fieldWord, valueWord } from '../vocabulary/task-words';
 
@@ -148,14 +143,6 @@ export function describeOperation(change: PendingChange, nameOf?: NameOf, today?
     }
   }
 }
-
-export const STATE_WORDS: Readonly<Record<PendingState, { label: string; hint: string }>> = {
-  queued: { label: 'Queued', hint: 'Saved here; sent when the server can be reached.' },
-  sending: { label: 'Sending', hint: 'Being sent to the server now.' },
-  conflict: { label: 'Conflict', hint: 'Changed here and on the server; needs your choice.' },
-  failed: { label: 'Not saved', hint: 'The server refused it; edit it and retry, or discard it.' },
-  blocked: { label: 'Blocked', hint: 'This account may not change tasks; it was not saved.' },
-};
 
 function statusText(answer: ServerAnswer): string {
   return answer.status === null ? '' : ` (${answer.status})`;

@@ -13,7 +13,8 @@ import { scopeNeighbours, sectionNameRules } from '../board/section-words';
 import { SPRINT_NAME_RULES } from '../sprints/sprint-refusal';
 import { offersRename, RenameAndRetry } from './rename-and-retry';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
-import { answerWords, carriedNames, describeOperation, type NameOf, STATE_WORDS } from './describe-operation';
+import { answerWords, carriedNames, describeOperation, type NameOf } from './describe-operation';
+import { changeCountWords, changeStateWords, countChanges } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 
@@ -131,6 +132,21 @@ function EditForm({
   );
 }
 
+/** A change's state as its chip says it: the words of its row's mark and the status bar. */
+export function ChangeStateChip({ change }: { change: Pick<PendingChange, 'state' | 'entity_type'> }) {
+  const words = changeStateWords(change.state, `${change.entity_type ?? 'task'}s`);
+  return (
+    <span className={`pending-state pending-state-${change.state}`} title={words.sentence}>
+      {words.label}
+    </span>
+  );
+}
+
+/** The inspector's count: the status bar's headline, from the same tally of the listed states. */
+export function listedChangesWords(changes: readonly Pick<PendingChange, 'state'>[]): string {
+  return changeCountWords(countChanges(changes.map((c) => c.state))).headline;
+}
+
 function ChangeItem({
   change,
   nameOf,
@@ -142,7 +158,6 @@ function ChangeItem({
 }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const state = STATE_WORDS[change.state];
   const answer = answerWords(change.last_answer);
   const describedBy = `pending-${change.op_id}`;
   const retryable = change.state === 'failed' || change.state === 'blocked';
@@ -176,9 +191,7 @@ function ChangeItem({
       aria-describedby={describedBy}
     >
       <div className="pending-what">
-        <span className={`pending-state pending-state-${change.state}`} title={state.hint}>
-          {state.label}
-        </span>
+        <ChangeStateChip change={change} />
         <span className="pending-words">{describeOperation(change, carriedNames(change.names, nameOf))}</span>
       </div>
       <div className="pending-meta" id={describedBy}>
@@ -302,9 +315,7 @@ function InspectorDialog() {
     >
       <header className="editor-header">
         <h2 id="pending-changes-title">Pending changes</h2>
-        <span className="muted">
-          {changes === null ? '' : countWords(changes.length, 'change waiting', 'changes waiting')}
-        </span>
+        <span className="muted">{changes === null ? '' : listedChangesWords(changes)}</span>
         <span className="spacer" />
         <button ref={closeRef} type="button" className="button" onClick={closePendingChanges}>
           Close

@@ -1,13 +1,16 @@
 // The status bar: online or offline (and why), syncing, when the mirror last
-// synced, how many changes wait to be pushed (and any conflicts or refused
-// ones), read-only accounts, a progress bar while the first sync runs, and
+// synced, how many changes wait and in what state (the inspector's count and
+// words), read-only accounts, a progress bar while the first sync runs, and
 // which collections the last sync could not sync, and a downloaded update.
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
 import { problemWords, unsyncedWords } from '../sync-center/sync-words';
-import { agoWords, countWords, timeWords, valueWord } from '../vocabulary/task-words';
+import { agoWords, timeWords, valueWord } from '../vocabulary/task-words';
+import { changeCountWords } from '../../../protocol/change-state-words';
+import { markOfState } from '../vocabulary/sync-mark-words';
+import { statusCounts } from '../vocabulary/status-counts';
 import { PendingChangesButton } from '../pending-changes/pending-changes-button';
 import { UpdateNotice } from './update-notice';
 
@@ -35,6 +38,34 @@ export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStat
         {...(total !== null && total > 0 ? { max: total, value: Math.min(progress.items_done, total) } : {})}
       />
     </span>
+  );
+}
+
+/**
+ * How many changes wait, all of them counted (the inspector lists as many),
+ * then by state in the inspector's and the marks' words (protocol/change-state-words).
+ */
+export function WaitingChanges({ status }: { status: SyncStatus }) {
+  const counts = statusCounts(status);
+  const words = changeCountWords(counts);
+  return (
+    <>
+      <span
+        className={`pending-count${counts.unsettled > 0 ? ' has-pending' : ''}`}
+        data-testid="pending-count"
+      >
+        {words.headline}
+      </span>
+      {words.parts.map((part) => (
+        <span
+          key={part.group}
+          className={`sync-mark sync-mark-${markOfState(part.state) ?? 'pending'}`}
+          data-testid={`waiting-${part.group}`}
+        >
+          {part.text}
+        </span>
+      ))}
+    </>
   );
 }
 
@@ -91,27 +122,7 @@ export function StatusBar() {
       <span className="last-synced" title={timeWords(status.last_synced_at)}>
         Last synced {agoWords(status.last_synced_at)}
       </span>
-      <span
-        className={`pending-count${status.pending_count > 0 ? ' has-pending' : ''}`}
-        data-testid="pending-count"
-      >
-        {status.pending_count > 0
-          ? `${countWords(status.pending_count, 'change', 'changes')} waiting`
-          : status.conflict_count + status.failed_count > 0
-            ? // Never "all synced" while a conflict or a refused change waits for the person.
-              'Not all changes saved'
-            : 'All changes synced'}
-      </span>
-      {status.conflict_count > 0 ? (
-        <span className="sync-mark sync-mark-conflict">
-          {countWords(status.conflict_count, 'conflict', 'conflicts')}
-        </span>
-      ) : null}
-      {status.failed_count > 0 ? (
-        <span className="sync-mark sync-mark-failed">
-          {countWords(status.failed_count, 'change', 'changes')} not saved
-        </span>
-      ) : null}
+      <WaitingChanges status={status} />
       {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
       {status.unsynced.length > 0 ? <UnsyncedNotice unsynced={status.unsynced} /> : null}
       <PendingChangesButton status={status} />

@@ -10,6 +10,7 @@ import type {
   SyncStatus,
 } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
+import { statusCounts } from '../vocabulary/status-counts';
 import { useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
@@ -155,10 +156,7 @@ export async function signOut(accountId: string, keepPending = true): Promise<vo
  */
 export function requestSignOut(accountId: string): void {
   const { status } = useSession.getState();
-  const waiting =
-    status === null || status.account_id !== accountId
-      ? 0
-      : status.pending_count + status.conflict_count + status.failed_count;
+  const waiting = status === null || status.account_id !== accountId ? 0 : statusCounts(status).unsettled;
   if (waiting > 0) useSession.setState({ signOutRequest: { accountId, waiting } });
   else void signOut(accountId);
 }

@@ -1,5 +1,5 @@
 // The account panel: for each account, online or offline and why, syncing,
-// last synced, pending / conflict / refused counts, and per collection when it
+// last synced, its waiting changes by state (in the inspector's words), and per collection when it
 // was last checked with the server and when a change last came from it, and
 // what the last sync could not sync and why; with sync now and pause or resume.
 import { useEffect } from 'react';
@@ -11,6 +11,7 @@ import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
 import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
 import { collectionOrder, collectionWord, problemWords, unsyncedWords } from './sync-words';
+import { changeStateWords } from '../../../protocol/change-state-words';
 
 /** A stable empty list, so a selector that finds nothing does not make a new one each time. */
 const NOTHING_UNSYNCED: SyncStatus['unsynced'] = [];
@@ -87,7 +88,7 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
           <dd title={timeWords(account.last_synced_at)}>{agoWords(account.last_synced_at)}</dd>
         </div>
         <div>
-          <dt>Waiting to be sent</dt>
+          <dt>{changeStateWords('queued').label}</dt>
           <dd data-testid="account-pending">{countWords(account.pending, 'change', 'changes')}</dd>
         </div>
         <div>
@@ -95,8 +96,12 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
           <dd className={account.conflicts > 0 ? 'sync-mark-conflict' : ''}>{account.conflicts}</dd>
         </div>
         <div>
-          <dt>Not saved</dt>
+          <dt>{changeStateWords('failed').label}</dt>
           <dd className={account.failed > 0 ? 'sync-mark-failed' : ''}>{account.failed}</dd>
+        </div>
+        <div>
+          <dt>{changeStateWords('blocked').label}</dt>
+          <dd className={account.blocked > 0 ? 'sync-mark-blocked' : ''}>{account.blocked}</dd>
         </div>
         <div>
           <dt>New on your tasks</dt>

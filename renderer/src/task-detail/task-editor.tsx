@@ -1,9 +1,15 @@
 // The task editor: every editable field as a labelled control. Each change is
 // saved at once (choices on change, texts on leaving the field or Enter) and
-// the field shows "pending" until the server has it. Comments and history
+// the field shows how its change stands (not sent yet, conflict, …) until the server has it. Comments and history
 // below come from the local cache, refreshed when online.
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import type { SprintSummary, TaskDetail, TaskPatchInput, Workspace } from '../../../main/ipc/screen-schemas';
+import type {
+  SprintSummary,
+  SyncMark,
+  TaskDetail,
+  TaskPatchInput,
+  Workspace,
+} from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../links/link-requests';
@@ -12,6 +18,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
+import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
 import { MilestoneChoice } from '../milestones/milestone-choice';
 import { ActivityPanel } from './activity-panel';
 import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
@@ -20,6 +27,22 @@ import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
+
+/** Which fields show an edit the server does not have yet, and how the task's change stands. */
+export interface WaitingFields {
+  fields: readonly string[];
+  mark: SyncMark;
+}
+
+/** A waiting field's label: its change's state in the words of the task's mark and the inspector. */
+export function FieldMark({ mark }: { mark: SyncMark }) {
+  const words = markWords(mark ?? 'pending', 'tasks');
+  return (
+    <span className={`field-pending field-pending-${words.mark}`} title={words.hint}>
+      {words.label}
+    </span>
+  );
+}
 
 function Field({
   label,
@@ -30,20 +53,16 @@ function Field({
 }: {
   label: string;
   field: string;
-  pending: readonly string[];
+  pending: WaitingFields;
   htmlFor: string;
   children: ReactNode;
 }) {
-  const isPending = pending.includes(field);
+  const isPending = pending.fields.includes(field);
   return (
     <div className={`field${isPending ? ' is-pending' : ''}`} data-field={field}>
       <label htmlFor={htmlFor}>
         {label}
-        {isPending ? (
-          <span className="field-pending" title="Saved here; not yet on the server">
-            pending
-          </span>
-        ) : null}
+        {isPending ? <FieldMark mark={pending.mark} /> : null}
       </label>
       {children}
     </div>
@@ -145,8 +164,8 @@ function ChoiceField({
 
 /** A sprint as the Sprint field offers it: current, not sent yet or completed said after its name. */
 function sprintChoiceWords(sprint: SprintSummary): string {
-  const notSent = sprint.pending === 'queued' || sprint.pending === 'in_flight';
-  return `${sprint.name}${sprint.current ? ' (current)' : ''}${notSent ? ' (not sent yet)' : ''}${sprint.status === 'completed' ? ' (completed)' : ''}`;
+  const notSent = markOfState(sprint.pending) === 'pending';
+  return `${sprint.name}${sprint.current ? ' (current)' : ''}${unsentWords(notSent)}${sprint.status === 'completed' ? ' (completed)' : ''}`;
 }
 
 const enumOptions = (values: readonly string[]) =>
@@ -195,7 +214,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     );
   }
 
-  const { task, pending_fields: pending } = detail;
+  const { task } = detail;
+  const pending: WaitingFields = { fields: detail.pending_fields, mark: detail.sync_mark };
   const patch = (change: TaskPatchInput) => void save(change);
   const disabled = readOnly;
   const projects = (workspace?.projects ?? []).map((p) => ({ value: p.project_id, label: p.name }));
@@ -212,7 +232,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     // A goal still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
     .map((g) => ({
       value: g.goal_id,
-      label: `${g.name}${g.pending === 'queued' || g.pending === 'in_flight' ? ' (not sent yet)' : ''}${g.status === 'closed' ? ' (closed)' : ''}`,
+      label: `${g.name}${unsentWords(markOfState(g.pending) === 'pending')}${g.status === 'closed' ? ' (closed)' : ''}`,
     }));
 
   const remove = async () => {

@@ -1,7 +1,8 @@
-// The words for a change still waiting, as the mark any resource carries (a
-// task, comment, section, sprint, goal or milestone): one vocabulary, with the
-// kind's plural noun passed in where the words name it.
+// The mark any resource carries while a change to it waits (a task, comment,
+// section, sprint, goal or milestone): its words are the change's state's words
+// (protocol/change-state-words), with the kind's plural noun passed in.
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
+import { type ChangeStateName, changeStateWords } from '../../../protocol/change-state-words';
 
 export type ShownMark = Exclude<SyncMark, null>;
 
@@ -29,30 +30,20 @@ export function markOfState(state: string | null | undefined): SyncMark {
 
 /**
  * A mark's words for a kind (`kinds` its plural noun: "goals"). A state of the
- * outbox (`queued`, `in_flight`, …) is taken as well as a mark; being sent
- * says so in its hint.
+ * outbox (`queued`, `in_flight`, …) is taken as well as a mark, and is told by
+ * its own words: being sent reads "Sending" here as in the inspector.
  */
 export function markWords(state: string, kinds: string): MarkWords {
   const mark = markOfState(state) ?? 'pending';
-  switch (mark) {
-    case 'pending':
-      return {
-        label: 'Not sent yet',
-        hint:
-          state === 'in_flight'
-            ? 'Being sent to the server.'
-            : 'Saved here; sent when the server can be reached.',
-        mark,
-      };
-    case 'failed':
-      return { label: 'Not saved', hint: 'The server refused this change: see pending changes.', mark };
-    case 'conflict':
-      return { label: 'Conflict', hint: 'Changed here and on the server: see pending changes.', mark };
-    case 'blocked':
-      return {
-        label: 'Read-only',
-        hint: `This account cannot change ${kinds}; the change was not sent.`,
-        mark,
-      };
-  }
+  const named: ChangeStateName = state === 'in_flight' || state === 'sending' ? state : mark;
+  const { label, sentence } = changeStateWords(named, kinds);
+  return { label, hint: sentence, mark };
+}
+
+/**
+ * Said after a choice's name (a sprint, goal or milestone) while its create
+ * waits to be sent, in its mark's words: " (not sent yet)"; else nothing.
+ */
+export function unsentWords(unsent: boolean): string {
+  return unsent ? ` (${changeStateWords('pending').label.toLowerCase()})` : '';
 }
