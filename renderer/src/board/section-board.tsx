@@ -11,7 +11,7 @@ import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
 import { invoke } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
 import { announce, useView } from '../store/view-store';
-import { useWorkspace } from '../store/workspace-store';
+import { loadWorkspace, useWorkspace, workspaceLoadsAsked } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { BoardCard, type CardStep } from './board-card';
 import { useColumnsOutOfView } from './columns-out-of-view';
@@ -20,25 +20,26 @@ import { SectionAdder } from './section-adder';
 import { SectionHeader } from './section-header';
 import { SectionRefusal, useSectionRefusals } from './section-refusal';
 import { deleteSectionWords, movedWords } from './section-words';
+import { WaitingMoves } from './waiting-moves';
 import './board.css';
 
 /** What a card move changes of a task; shown at once, before the mirror answers. */
 type CardPatch = { section_id?: string; position: number };
+/** What a column move changes of a section. */
+type SectionPatch = { position: number };
 
-/**
- * A card's moves shown before the mirror holds them (an edit waits for the pull worker's write lock,
- * and a load answered meanwhile still has the card where it was): `patch` is every waiting move of
- * the card merged, `last` the latest one's; once that one is answered, a load asked for after
- * `settledAt` (the number of loads asked for then) reads the mirror with all of them in it.
- */
-type LocalMove = { patch: CardPatch; last: CardPatch; settledAt: number | null };
+const markCard = (row: TaskRow): TaskRow => ({ ...row, sync_mark: row.sync_mark ?? 'pending' });
+const markSection = (section: BoardSection): BoardSection => ({
+  ...section,
+  pending: section.pending ?? 'queued',
+});
 
 export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', values: readonly string[]) {
   const [rows, setRows] = useState<TaskRow[] | null>(null);
   const [truncated, setTruncated] = useState(false);
   const [loads, setLoads] = useState(0);
   const asked = useRef(0);
-  const moves = useRef(new Map<string, LocalMove>());
+  const moves = useRef(new WaitingMoves<CardPatch>());
   const key = values.join('\u0000');
   useEffect(() => {
     const ids = key === '' ? [] : key.split('\u0000');
@@ -55,17 +56,8 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
           if (cancelled) return;
           // An answer read before a move reached the mirror would put the card back for a moment
           // (and a keyboard move made then would start from the old place): the move stays shown.
-          for (const [taskId, move] of moves.current) {
-            if (move.settledAt !== null && number > move.settledAt) moves.current.delete(taskId);
-          }
-          setRows(
-            found.rows.map((row) => {
-              const move = moves.current.get(row.task_id);
-              return move === undefined
-                ? row
-                : { ...row, ...move.patch, sync_mark: row.sync_mark ?? 'pending' };
-            }),
-          );
+          moves.current.loaded(number);
+          setRows(found.rows.map((row) => moves.current.over(row.task_id, row, markCard)));
           setTruncated(found.truncated);
         })
         .catch((error: unknown) => {
@@ -81,28 +73,18 @@ export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', val
   }, [field, key, loads]);
   /** Shows edits before the mirror's answer, until a load asked for after `settle` of each. */
   const patchLocally = (patches: readonly { taskId: string; patch: CardPatch }[]) => {
-    const byId = new Map(patches.map((p) => [p.taskId, p.patch]));
-    for (const [taskId, patch] of byId) {
-      // A move across sections then one within: the card stays in its new section until both land.
-      const before = moves.current.get(taskId)?.patch;
-      moves.current.set(taskId, { patch: { ...before, ...patch }, last: patch, settledAt: null });
-    }
+    for (const { taskId, patch } of patches) moves.current.add(taskId, patch);
+    const moved = new Set(patches.map((p) => p.taskId));
     setRows((current) =>
       current === null
         ? current
-        : current.map((row) => {
-            const patch = byId.get(row.task_id);
-            const shown = moves.current.get(row.task_id)?.patch ?? patch;
-            return patch === undefined ? row : { ...row, ...shown, sync_mark: row.sync_mark ?? 'pending' };
-          }),
+        : current.map((row) =>
+            moved.has(row.task_id) ? moves.current.over(row.task_id, row, markCard) : row,
+          ),
     );
   };
   /** The edit of a moved card was answered (saved or refused): the next load shows what the mirror holds. */
-  const settle = (taskId: string, patch: CardPatch) => {
-    // A later move of the same card waits for its own edit.
-    const move = moves.current.get(taskId);
-    if (move?.last === patch && move.settledAt === null) move.settledAt = asked.current;
-  };
+  const settle = (taskId: string, patch: CardPatch) => moves.current.settle(taskId, patch, asked.current);
   const reload = () => setLoads((n) => n + 1);
   return { rows, truncated, patchLocally, settle, reload };
 }
@@ -121,6 +103,7 @@ function gapToIndex(gap: number, movedAt: number): number {
 
 export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeId: string }) {
   const workspace = useWorkspace((state) => state.workspace);
+  const workspaceLoad = useWorkspace((state) => state.load);
   const projectNames = useWorkspace((state) => state.projectNames);
   const teamNames = useWorkspace((state) => state.teamNames);
   const openTaskId = useView((state) => state.openTaskId);
@@ -132,9 +115,15 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const focusAfter = useRef<FocusAfter>(null);
   const boardRef = useRef<HTMLDivElement>(null);
   const writes = useRef<Promise<void>>(Promise.resolve());
+  const [sectionMoves] = useState(() => new WaitingMoves<SectionPatch>());
+  const [, setSectionsMoved] = useState(0);
   const outOfView = useColumnsOutOfView(boardRef);
-  const sections = (workspace?.sections ?? []).filter(
-    (section) => section.scope_type === scopeType && section.scope_id === scopeId,
+  // The workspace reloads a while after a section's edit is saved: until a load holds each move, the
+  // columns stand where the moves put them, and the next move counts from there.
+  const sections = inBoardOrder(
+    (workspace?.sections ?? [])
+      .filter((section) => section.scope_type === scopeType && section.scope_id === scopeId)
+      .map((section) => sectionMoves.over(section.section_id, section, markSection, workspaceLoad)),
   );
   const refusals = useSectionRefusals(sections.some((section) => section.pending === 'failed'));
   const { rows, truncated, patchLocally, settle, reload } = useFiledTasks(
@@ -254,18 +243,22 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     );
     if (edits.length === 0) return;
     const at = Math.max(0, Math.min(index, sections.length - 1));
+    const patches = edits.map((edit) => ({ id: edit.id, patch: { position: edit.position } }));
+    sectionMoves.loaded(workspaceLoad);
+    for (const { id, patch } of patches) sectionMoves.add(id, patch);
+    setSectionsMoved((n) => n + 1);
     announce(`Moved section “${section.name}” to position ${at + 1} of ${sections.length}.`);
     await inOrder(async () => {
       try {
-        for (const edit of edits) {
-          await invoke('collection:edit', {
-            kind: 'section',
-            id: edit.id,
-            patch: { position: edit.position },
-          });
+        for (const { id, patch } of patches) {
+          await invoke('collection:edit', { kind: 'section', id, patch });
         }
       } catch (error) {
         showProblem(error, 'Moving the section');
+      } finally {
+        // Saved or refused, the mirror says now where the columns are: a load from here on shows it.
+        for (const { id, patch } of patches) sectionMoves.settle(id, patch, workspaceLoadsAsked());
+        void loadWorkspace();
       }
     });
   };

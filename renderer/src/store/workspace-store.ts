@@ -13,6 +13,8 @@ export interface WorkspaceState {
   sectionNames: ReadonlyMap<string, string>;
   sprints: ReadonlyMap<string, SprintSummary>;
   goalNames: ReadonlyMap<string, string>;
+  /** Which load this is, counted as workspaceLoadsAsked counts them (0: none yet). */
+  load: number;
 }
 
 const EMPTY: WorkspaceState = {
@@ -22,13 +24,15 @@ const EMPTY: WorkspaceState = {
   sectionNames: new Map(),
   sprints: new Map(),
   goalNames: new Map(),
+  load: 0,
 };
 
 export const useWorkspace = create<WorkspaceState>(() => EMPTY);
 
-function indexed(workspace: Workspace): WorkspaceState {
+function indexed(workspace: Workspace, load: number): WorkspaceState {
   return {
     workspace,
+    load,
     projectNames: new Map(workspace.projects.map((p) => [p.project_id, p.name])),
     teamNames: new Map(workspace.teams.map((t) => [t.team_id, t.name])),
     sectionNames: new Map(workspace.sections.map((s) => [s.section_id, s.name])),
@@ -39,6 +43,16 @@ function indexed(workspace: Workspace): WorkspaceState {
 
 let loading: Promise<void> | null = null;
 let again = false;
+let asked = 0;
+
+/**
+ * How many loads have been asked of the mirror so far: a load numbered higher
+ * than this count now reads what the mirror holds from now on (the board's
+ * waiting moves wait for it).
+ */
+export function workspaceLoadsAsked(): number {
+  return asked;
+}
 
 /** Loads the workspace; a call while one is running asks for one more load after it. */
 export function loadWorkspace(): Promise<void> {
@@ -49,8 +63,10 @@ export function loadWorkspace(): Promise<void> {
   loading = (async () => {
     do {
       again = false;
+      asked += 1;
+      const load = asked;
       try {
-        useWorkspace.setState(indexed(await invoke('workspace:get')));
+        useWorkspace.setState(indexed(await invoke('workspace:get'), load));
       } catch (error) {
         if (errorType(error) !== 'signed-out') showProblem(error, 'Loading projects and teams');
       }
