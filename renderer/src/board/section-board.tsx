@@ -15,6 +15,7 @@ import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { BoardCard, type CardStep } from './board-card';
 import { useColumnsOutOfView } from './columns-out-of-view';
+import { useDragEdgeScroll } from './drag-edge-scroll';
 import { inBoardOrder, placeAt, POSITION_STEP } from './board-order';
 import { SectionAdder } from './section-adder';
 import { SectionHeader } from './section-header';
@@ -133,6 +134,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const boardRef = useRef<HTMLDivElement>(null);
   const writes = useRef<Promise<void>>(Promise.resolve());
   const outOfView = useColumnsOutOfView(boardRef);
+  useDragEdgeScroll(boardRef, dragging !== null);
   const sections = (workspace?.sections ?? []).filter(
     (section) => section.scope_type === scopeType && section.scope_id === scopeId,
   );
