@@ -49,6 +49,11 @@ async function serverThreads(taskId: string): Promise<ServerComment[]> {
   return body.data as ServerComment[];
 }
 
+/** Every comment of the threads, replies at any depth included, as the Comments heading counts them. */
+function threadCount(threads: readonly ServerComment[]): number {
+  return threads.reduce((count, c) => count + 1 + threadCount(c.replies ?? []), 0);
+}
+
 const PAYLOAD = '<img src=x onerror="window.__injected=1">';
 
 describe('comments written offline', () => {
@@ -67,7 +72,7 @@ describe('comments written offline', () => {
     await page.getByLabel('Search tasks').fill(task.task_id);
     await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
     const editor = page.getByTestId('task-editor');
-    await editor.getByRole('heading', { name: `Comments (${before.length})` }).waitFor();
+    await editor.getByRole('heading', { name: `Comments (${threadCount(before)})` }).waitFor();
 
     proxy.goOffline();
     const comment = 'Offline **note**: run `npm test`\nsecond line';
@@ -75,7 +80,7 @@ describe('comments written offline', () => {
     await editor.getByRole('button', { name: 'Comment', exact: true }).click();
     const thread = editor.locator('ul.comments > li.comment').last();
     await thread.locator('[data-comment-pending]').filter({ hasText: 'Not sent yet' }).waitFor();
-    await editor.getByRole('heading', { name: `Comments (${before.length + 1})` }).waitFor();
+    await editor.getByRole('heading', { name: `Comments (${threadCount(before) + 1})` }).waitFor();
     // Styled by splitting the text: bold and code elements, a line break, the words unchanged.
     await expect(thread.locator('> .comment-text strong').textContent()).resolves.toBe('note');
     await expect(thread.locator('> .comment-text code').textContent()).resolves.toBe('npm test');

@@ -72,15 +72,24 @@ describe('editing while the server is unreachable', () => {
   });
 });
 
+interface Thread {
+  replies?: Thread[] | null;
+}
+
+function threadCount(threads: readonly Thread[]): number {
+  return threads.reduce((count, c) => count + 1 + threadCount(c.replies ?? []), 0);
+}
+
 describe('comments and history', () => {
   test('are fetched when a task opens, and stay readable offline', async () => {
     const { page } = app;
     let found: { taskId: string; comments: number } | null = null;
     for (const task of emulator.control.tasks().slice(0, 60)) {
       const answer = await callService(emulator, 'GET', `/v1/task-comments?task_id=${task.task_id}`);
-      const body = answer.body as { data: unknown[] };
+      const body = answer.body as { data: Thread[] };
       if (body.data.length > 0) {
-        found = { taskId: task.task_id, comments: body.data.length };
+        // The heading counts every comment, replies included.
+        found = { taskId: task.task_id, comments: threadCount(body.data) };
         break;
       }
     }

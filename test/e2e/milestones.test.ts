@@ -165,6 +165,10 @@ describe('milestones written in the milestones view', () => {
     // Its progress counts the task at once, and moves when the task is completed.
     await openMilestones(from);
     await row.getByText('0 of 1 done').waitFor();
+    // The task opened on the list closed with it (issue 21): opened again from the milestone's tasks.
+    await row.getByRole('button', { name: 'Tasks (1)' }).click();
+    await row.locator(`li[data-task-id="${taskId}"] button.task-line`).click();
+    await editor.waitFor();
     await editorField('status').selectOption('completed');
     await row.getByText('1 of 1 done · 100%').waitFor();
     await editorField('status').selectOption('in_progress');

@@ -15,6 +15,7 @@ import { loadWorkspace, useWorkspace, workspaceLoadsAsked } from '../store/works
 import { ModalDialog } from '../ui/modal-dialog';
 import { BoardCard, type CardStep } from './board-card';
 import { useColumnsOutOfView } from './columns-out-of-view';
+import { useDragEdgeScroll } from './drag-edge-scroll';
 import { inBoardOrder, placeAt, POSITION_STEP } from './board-order';
 import { SectionAdder } from './section-adder';
 import { SectionHeader } from './section-header';
@@ -118,6 +119,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const [sectionMoves] = useState(() => new WaitingMoves<SectionPatch>());
   const [, setSectionsMoved] = useState(0);
   const outOfView = useColumnsOutOfView(boardRef);
+  useDragEdgeScroll(boardRef, dragging !== null);
   // The workspace reloads a while after a section's edit is saved: until a load holds each move, the
   // columns stand where the moves put them, and the next move counts from there.
   const sections = inBoardOrder(

@@ -11,7 +11,7 @@ import {
   useView,
 } from '../store/view-store';
 import { openPendingChanges } from '../pending-changes/trust-store';
-import { focusList } from '../task-list/list-focus';
+import { focusList, stepListFromPage } from '../task-list/list-focus';
 import { currentSprintId, focusEditor, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
 
 export interface ShortcutHelp {
@@ -130,6 +130,13 @@ export function useGlobalShortcuts(): void {
         case '?':
           event.preventDefault();
           setShortcutsOpen(true);
+          break;
+        case 'j':
+        case 'k':
+          // Pressed on the list, the list moved already (and took the key); elsewhere it moves from
+          // here, but not from inside a dialog, which keeps the focus while it is up.
+          if (event.target instanceof Element && event.target.closest('dialog') !== null) break;
+          if (stepListFromPage(event.key === 'j' ? 1 : -1)) event.preventDefault();
           break;
         default:
           break;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { deletedWords, deleteQuestion } from './goal-words';
+import { deletedWords, deleteQuestion, type GoalSummary, goalOptions } from './goal-words';
 
 describe('what a goal delete says about its tasks', () => {
   test.each([
@@ -30,5 +30,42 @@ describe('what a goal delete says about its tasks', () => {
     ],
   ])('%i tasks (more: %s), asked before', (count, more, words) => {
     expect(deleteQuestion('Q3 launch', { count, more })).toBe(words);
+  });
+});
+
+function goal(goalId: string, projectId: string, name: string, more: Partial<GoalSummary> = {}): GoalSummary {
+  return {
+    goal_id: goalId,
+    project_id: projectId,
+    name,
+    description: null,
+    status: 'open',
+    target_date: null,
+    tasks_total: 0,
+    tasks_completed: 0,
+    ...more,
+  };
+}
+
+describe('the goals a task’s Goal choice offers', () => {
+  // Two projects with goals of the same name: the service files a task only under its own project's.
+  const goals = [
+    goal('g1', 'p1', 'Launch'),
+    goal('g2', 'p2', 'Launch'),
+    goal('g3', 'p1', 'Polish', { status: 'closed' }),
+    goal('local-g4', 'p1', 'Next', { pending: 'queued' }),
+    goal('g5', 'p2', 'Scale'),
+  ];
+
+  test('a task in a project is offered that project’s goals only, each said as it stands', () => {
+    expect(goalOptions(goals, 'p1')).toEqual([
+      { value: 'g1', label: 'Launch' },
+      { value: 'g3', label: 'Polish (closed)' },
+      { value: 'local-g4', label: 'Next (not sent yet)' },
+    ]);
+  });
+
+  test('a task without a project is offered none, not every project’s', () => {
+    expect(goalOptions(goals, null)).toEqual([]);
   });
 });

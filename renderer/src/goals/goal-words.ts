@@ -1,6 +1,8 @@
-// What the goals view says in words: what a delete did to the tasks that were
-// filed under the goal (a waiting change's mark: vocabulary/sync-mark-words.ts).
+// What the goals screens say in words: what a delete did to the tasks that were
+// filed under the goal, and the goals a task's Goal choice offers (a waiting
+// change's mark: vocabulary/sync-mark-words.ts).
 import type { Workspace } from '../../../main/ipc/screen-schemas';
+import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
 
 /** A goal as the goals screens show it (workspace:get). */
 export type GoalSummary = Workspace['goals'][number];
@@ -29,4 +31,25 @@ export function deletedWords(name: string, filed: FiledCount): string {
   if (filed.count === 0) return `Deleted ‘${name}’; no tasks were filed under it.`;
   const verb = filed.count === 1 && !filed.more ? 'has' : 'have';
   return `Deleted ‘${name}’; ${tasksWord(filed)} no longer ${verb} a goal.`;
+}
+
+/** A goal as the task editor's Goal choice offers it. */
+export interface GoalOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * The goals a task of `projectId` can be filed under: its project's only, since the service refuses
+ * another project's goal (422), so a task without a project has none. A goal still waiting to be sent
+ * is offered: the task's push waits for it and gets its server id.
+ */
+export function goalOptions(goals: readonly GoalSummary[], projectId: string | null): GoalOption[] {
+  if (projectId === null) return [];
+  return goals
+    .filter((goal) => goal.project_id === projectId)
+    .map((goal) => ({
+      value: goal.goal_id,
+      label: `${goal.name}${unsentWords(markOfState(goal.pending) === 'pending')}${goal.status === 'closed' ? ' (closed)' : ''}`,
+    }));
 }

@@ -4,7 +4,7 @@
 // change still waiting carries its mark) and sent through the outbox.
 import { useEffect, useRef, useState } from 'react';
 import { subscribe } from '../bridge/svc';
-import { announce, navigate } from '../store/view-store';
+import { announce, followViewRemap, navigate } from '../store/view-store';
 import { useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
@@ -24,7 +24,7 @@ function useFollowRemap(goalId: string | null): (id: string) => string {
       subscribe('mirror:changed', (change) => {
         for (const { from, to } of change.remapped) {
           firstIds.current.set(to, firstIds.current.get(from) ?? from);
-          if (from === goalId) navigate({ kind: 'goals', goalId: to });
+          if (from === goalId) followViewRemap({ kind: 'goals', goalId: to });
         }
       }),
     [goalId],

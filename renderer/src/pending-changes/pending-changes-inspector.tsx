@@ -196,7 +196,10 @@ function ChangeItem({
       </div>
       <div className="pending-meta" id={describedBy}>
         <span title={timeWords(change.created_at)}>Made {agoWords(change.created_at)}</span>
-        <span>{countWords(change.attempts, 'attempt', 'attempts')}</span>
+        {/* Not tried yet (new, edited for a retry, or the read before it failed): "0 attempts" reads as failed. */}
+        <span>
+          {change.attempts === 0 ? 'Not sent yet' : countWords(change.attempts, 'attempt', 'attempts')}
+        </span>
         {answer !== null ? <span className="pending-answer">{answer}</span> : null}
       </div>
       {confirming ? (

@@ -8,7 +8,7 @@ import { useFiledTasks } from '../board/section-board';
 import { openConflictOf } from '../pending-changes/trust-store';
 import { invoke, subscribe } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
-import { announce, navigate, openTask, useView } from '../store/view-store';
+import { announce, followViewRemap, openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
@@ -64,7 +64,7 @@ function useFollowRemap(sprintId: string): void {
     () =>
       subscribe('mirror:changed', (change) => {
         const moved = change.remapped.find((r) => r.from === sprintId);
-        if (moved !== undefined) navigate({ kind: 'sprint', sprintId: moved.to });
+        if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
       }),
     [sprintId],
   );

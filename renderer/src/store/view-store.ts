@@ -51,8 +51,24 @@ export function announce(text: string): void {
   useView.setState({ announcement: text });
 }
 
+/**
+ * Which screen a view is on: a goal chosen on the goals screen, or a tab of the sync screen, is the
+ * same screen; another list, board, sprint or project's milestones is another.
+ */
+function screenOf(view: View): string {
+  if (view.kind === 'goals' || view.kind === 'sync') return view.kind;
+  return JSON.stringify(view);
+}
+
+/** Shows another view; the open task closes when the screen changes, as it belongs to the one left. */
 export function navigate(view: View): void {
-  useView.setState({ view, creating: false });
+  const leaving = screenOf(useView.getState().view) !== screenOf(view);
+  useView.setState(leaving ? { view, creating: false, openTaskId: null } : { view, creating: false });
+}
+
+/** The view on show under the id the server gave what it shows: nothing else changes. */
+export function followViewRemap(view: View): void {
+  useView.setState({ view });
 }
 
 export function openTask(taskId: string | null): void {

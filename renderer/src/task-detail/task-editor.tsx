@@ -19,6 +19,7 @@ import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
 import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
+import { GoalChoice } from '../goals/goal-choice';
 import { MilestoneChoice } from '../milestones/milestone-choice';
 import { ActivityPanel } from './activity-panel';
 import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
@@ -227,13 +228,6 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     .filter((t) => task.team_id == null || t.team_id === task.team_id)
     // A sprint still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
     .flatMap((t) => t.sprints.map((s) => ({ value: s.sprint_id, label: sprintChoiceWords(s) })));
-  const goals = (workspace?.goals ?? [])
-    .filter((g) => task.project_id == null || g.project_id === task.project_id)
-    // A goal still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
-    .map((g) => ({
-      value: g.goal_id,
-      label: `${g.name}${unsentWords(markOfState(g.pending) === 'pending')}${g.status === 'closed' ? ' (closed)' : ''}`,
-    }));
 
   const remove = async () => {
     try {
@@ -391,11 +385,10 @@ export function TaskEditor({ taskId }: { taskId: string }) {
             />
           </Field>
           <Field label="Goal" field="goal_id" pending={pending} htmlFor={id('goal_id')}>
-            <ChoiceField
+            <GoalChoice
               id={id('goal_id')}
-              value={task.goal_id ?? null}
-              options={goals}
-              emptyLabel="No goal"
+              projectId={str(task.project_id)}
+              value={str(task.goal_id)}
               disabled={disabled}
               onSave={(goalId) => patch({ goal_id: goalId })}
             />

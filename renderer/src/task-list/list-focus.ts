@@ -18,3 +18,24 @@ export function focusSearchInput(): void {
     input.select();
   }
 }
+
+/** The list on screen moves its active row by a step (the grid registers it while shown). */
+let stepList: ((step: number) => void) | null = null;
+
+export function registerListStep(step: (by: number) => void): () => void {
+  stepList = step;
+  return () => {
+    if (stepList === step) stepList = null;
+  };
+}
+
+/**
+ * J or K pressed outside the list (nothing focused, a button): the list takes the focus and moves,
+ * as it would had it held the focus. False when no list is on screen.
+ */
+export function stepListFromPage(step: number): boolean {
+  if (stepList === null) return false;
+  focusList();
+  stepList(step);
+  return true;
+}

@@ -12,7 +12,7 @@ import { useWorkspace } from '../store/workspace-store';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
 import { gridVirtualizerOptions, RowSlots } from './grid-virtualizer';
-import { GRID_SCROLL_TEST_ID, GRID_TEST_ID } from './list-focus';
+import { GRID_SCROLL_TEST_ID, GRID_TEST_ID, registerListStep } from './list-focus';
 import { activeFilterCount, type ListSort, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
@@ -179,6 +179,10 @@ function TaskGrid({
     setActive(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
+
+  // J and K pressed elsewhere on the page move the list too (command-palette/shortcuts.ts).
+  // Registered after each render, so the step starts from the row active now.
+  useEffect(() => registerListStep((step) => moveTo(activeIndex + step)));
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Keys pressed on a column header's sort button are that button's.
