@@ -8,6 +8,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { sprintOperations, teamOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
+import type { SyncEvent } from '../engine/sync-events';
+import { mirrorPushStore } from './mirror-push-store';
+import { Pusher } from './pusher';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 
 let fixture: PushFixture | null = null;
@@ -203,5 +206,36 @@ describe('sprints written offline', () => {
     expect(f.emulator.control.task(taskId as string)?.sprint_id).toBe(landed);
     expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(landed);
     expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('a token without teams:write: the sprint create is blocked for its scope while task edits in the same pass go', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const sprint = f.mirror.sprints.create(
+      { name: 'No scope', start_date: '2027-03-01', duration_weeks: 2 },
+      teamId,
+    );
+    f.mirror.tasks.edit(taskId, { title: 'sent although sprints are refused' });
+    const { token } = f.emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
+    });
+    const events: SyncEvent[] = [];
+    const pusher = new Pusher({
+      store: mirrorPushStore(f.mirror),
+      api: f.apiWith(token),
+      onEvent: (event) => events.push(event),
+    });
+
+    const summary = await pusher.pushAll();
+
+    expect(summary).toMatchObject({ pushed: 1, failed: 1 });
+    expect(f.emulator.control.task(taskId)?.title).toBe('sent although sprints are refused');
+    expect(f.mirror.outbox.op(sprint.opId)).toMatchObject({ state: 'blocked' });
+    expect(pusher.readOnlyScopes.get('teams:write')).toBe('insufficient-scope');
+    expect(events.filter((event) => event.type === 'read-only')).toEqual([
+      expect.objectContaining({ scope: 'teams:write', reason: 'insufficient-scope' }),
+    ]);
   });
 });
