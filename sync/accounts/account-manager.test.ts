@@ -322,7 +322,15 @@ describe('scopes', () => {
       emulator.control.setOAuthWithheldScopes([]);
     }
     const asked = new URL(browser.opened[0] as string).searchParams.get('scope')?.split(' ');
-    expect(asked?.sort()).toEqual(['members:read', 'projects:write', 'tasks:write', 'teams:write']);
+    expect(asked?.sort()).toEqual([
+      'members:read',
+      'projects:read',
+      'projects:write',
+      'tasks:read',
+      'tasks:write',
+      'teams:read',
+      'teams:write',
+    ]);
     expect(account.read_only_kinds).toEqual([{ kind: 'sprint', scope: 'teams:write' }]);
 
     const again = await manager.signInWithBrowser({

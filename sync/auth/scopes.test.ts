@@ -1,6 +1,6 @@
 // The contract's scope implications, table-driven (service-api.md, "Scopes", rule 1).
 import { describe, expect, test } from 'vitest';
-import { scopeCovers, scopesMissing, withoutImplied } from './scopes';
+import { scopeCovers } from './scopes';
 
 describe('what a grant covers', () => {
   test.each([
@@ -18,25 +18,5 @@ describe('what a grant covers', () => {
     [[], 'tasks:read', false],
   ])('%j covers %s: %s', (granted, needed, covers) => {
     expect(scopeCovers(granted, needed)).toBe(covers);
-  });
-
-  test('the scopes a grant lacks, in the order asked', () => {
-    expect(
-      scopesMissing(['tasks:write', 'teams:read'], ['tasks:write', 'teams:write', 'projects:write']),
-    ).toEqual(['teams:write', 'projects:write']);
-  });
-
-  test('what a sign-in asks for leaves out what another of its scopes implies', () => {
-    expect(
-      withoutImplied([
-        'tasks:write',
-        'tasks:read',
-        'teams:read',
-        'teams:write',
-        'members:read',
-        'tasks:write',
-      ]),
-    ).toEqual(['tasks:write', 'teams:write', 'members:read']);
-    expect(withoutImplied(['org:read', 'members:read'])).toEqual(['org:read']);
   });
 });

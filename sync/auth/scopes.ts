@@ -7,20 +7,6 @@ export function scopeCovers(granted: readonly string[], needed: string): boolean
   return granted.some((scope) => implies(scope, needed));
 }
 
-/** The scopes of `needed` that `granted` does not cover, in their order. */
-export function scopesMissing(granted: readonly string[], needed: readonly string[]): string[] {
-  return needed.filter((scope) => !scopeCovers(granted, scope));
-}
-
-/**
- * `scopes` without those another of them implies, duplicates dropped: what a
- * sign-in asks for (`tasks:write` rather than `tasks:write tasks:read`).
- */
-export function withoutImplied(scopes: readonly string[]): string[] {
-  const unique = [...new Set(scopes)];
-  return unique.filter((scope) => !unique.some((other) => other !== scope && implies(other, scope)));
-}
-
 function implies(held: string, needed: string): boolean {
   if (held === needed || held === 'admin') return true;
   const [namespace, level] = held.split(':');

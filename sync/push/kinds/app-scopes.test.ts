@@ -11,7 +11,15 @@ describe("the app's scopes", () => {
     for (const kind of PUSH_KINDS) expect(scopeCovers(APP_SCOPES, kind.writeScope)).toBe(true);
     for (const read of ['tasks:read', 'projects:read', 'teams:read', 'members:read'])
       expect(scopeCovers(APP_SCOPES, read)).toBe(true);
-    expect([...APP_SCOPES].sort()).toEqual(['members:read', 'projects:write', 'tasks:write', 'teams:write']);
+    expect([...APP_SCOPES].sort()).toEqual([
+      'members:read',
+      'projects:read',
+      'projects:write',
+      'tasks:read',
+      'tasks:write',
+      'teams:read',
+      'teams:write',
+    ]);
   });
 
   test('a grant without teams:write leaves sprints read-only, and one without projects:write goals and milestones', () => {
