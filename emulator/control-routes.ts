@@ -194,6 +194,11 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     control.setOAuthAutoApprove(on);
     return { on };
   });
+  app.put('/_emulator/oauth-withheld-scopes', (request) => {
+    const { scopes } = parseOr422(z.object({ scopes: z.array(z.string()) }), request.body, 'body');
+    control.setOAuthWithheldScopes(scopes);
+    return { scopes };
+  });
   app.put('/_emulator/rate-limit', (request) => {
     const input = parseOr422(
       z.object({

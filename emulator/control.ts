@@ -65,6 +65,8 @@ export interface EmulatorControl {
   mintToken(options: MintTokenOptions): { token: string; record: TokenRecord };
   revokeToken(tokenId: string, reason?: string): void;
   setOAuthAutoApprove(on: boolean): void;
+  /** OAuth consents from now on grant none of these, whatever is asked ([] grants what is asked). */
+  setOAuthWithheldScopes(scopes: readonly string[]): void;
   setRateLimit(config: Partial<RateLimitConfig>): void;
 }
 
@@ -152,6 +154,9 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     },
     setOAuthAutoApprove(on) {
       ctx.oauthAutoApprove = on;
+    },
+    setOAuthWithheldScopes(scopes) {
+      ctx.oauthWithheldScopes = [...scopes];
     },
     setRateLimit(config) {
       Object.assign(ctx.rateLimiter.config, config);

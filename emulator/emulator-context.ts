@@ -37,6 +37,8 @@ export interface EmulatorContext {
   adminSecret: string;
   requestLog: RequestLogEntry[];
   oauthAutoApprove: boolean;
+  /** Scopes the OAuth consent grants none of, whatever is asked (a narrower grant, as a person may choose). */
+  oauthWithheldScopes: string[];
   /** An error no route expected (answered 500): where it is told. */
   reportUnexpected: (error: unknown) => void;
   /** Variance mode (null: the emulator answers as it always has). */

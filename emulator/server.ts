@@ -326,6 +326,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     store: ctx.identity,
     consentUserId: ctx.store.mainUserId,
     oauthAutoApprove: () => ctx.oauthAutoApprove,
+    oauthWithheldScopes: () => ctx.oauthWithheldScopes,
   });
   registerTaskRoutes(app, ctx);
   registerTaskActivityRoutes(app, ctx);

@@ -134,6 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     adminSecret: `adm_${randomBytes(18).toString('base64url')}`,
     requestLog: [],
     oauthAutoApprove: options.oauthAutoApprove ?? false,
+    oauthWithheldScopes: [],
     variance,
     reportUnexpected:
       options.onUnexpectedError ??

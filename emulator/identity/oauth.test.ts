@@ -172,6 +172,41 @@ describe('authorize', () => {
     },
   );
 
+  test('each scope is a box on the page; one left unticked is not granted, and the token answer says so', async () => {
+    const { verifier, challenge } = pkce();
+    const page = await (await get(authorizeUrl({}, challenge))).text();
+    expect(page).toContain('name="scope" value="tasks:write" checked');
+    expect(page).toContain('name="scope" value="org:read" checked');
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
+    const answer = await fetch(new URL('/oauth/authorize', emulator.authUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([
+        ['consent_id', field('consent_id')],
+        ['csrf_token', field('csrf_token')],
+        ['scopes_chosen', '1'],
+        ['scope', 'org:read'],
+        ['decision', 'approve'],
+      ]),
+    });
+    const code = new URL(answer.headers.get('location') ?? '').searchParams.get('code') as string;
+    expect((await exchange(code, verifier)).body).toMatchObject({ scope: 'org:read' });
+  });
+
+  test('scopes withheld by the control are not granted; withholding every one asked is access_denied', async () => {
+    emulator.control.setOAuthWithheldScopes(['tasks:write']);
+    try {
+      const { code, verifier } = await approvedCode();
+      expect((await exchange(code, verifier)).body).toMatchObject({ scope: 'org:read' });
+      emulator.control.setOAuthWithheldScopes(['tasks:write', 'org:read']);
+      const denied = await consent('approve', authorizeUrl());
+      expect(denied.searchParams.get('error')).toBe('access_denied');
+    } finally {
+      emulator.control.setOAuthWithheldScopes([]);
+    }
+  });
+
   test('a consent form with a wrong CSRF field, or answered twice, is refused without redirecting', async () => {
     const html = await (await get(authorizeUrl())).text();
     const consentId = /name="consent_id" value="([^"]+)"/.exec(html)?.[1] ?? '';

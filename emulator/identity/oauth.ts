@@ -32,6 +32,8 @@ export interface OAuthDeps {
   consentUserId: string;
   /** Answer GET /oauth/authorize with the redirect at once (for automated tests). */
   autoApprove?: boolean | (() => boolean);
+  /** Scopes no consent grants, whatever is asked: a narrower grant, as a person may choose on the page. */
+  withheldScopes?: () => readonly string[];
 }
 
 /** RFC 6749 §5.2 / §4.1.2.1 error. */
@@ -224,10 +226,20 @@ export class OAuthAuthority {
     return pending.expiresAt > this.store.clock.now() ? pending.request : undefined;
   }
 
-  issueCode(request: AuthorizeRequest, userId: string): string {
+  /**
+   * The code for what was consented to: the scopes asked, less those withheld
+   * (by the control API, or left unticked on the page: `chosen`). Undefined
+   * when that leaves none: nothing was granted.
+   */
+  issueCode(request: AuthorizeRequest, userId: string, chosen?: readonly string[]): string | undefined {
+    const withheld = this.deps.withheldScopes?.() ?? [];
+    const scopes = request.scopes.filter(
+      (scope) => !withheld.includes(scope) && (chosen === undefined || chosen.includes(scope)),
+    );
+    if (scopes.length === 0) return undefined;
     const code = this.store.randomSecret();
     this.codes.set(sha256(code), {
-      request,
+      request: { ...request, scopes },
       userId,
       expiresAt: this.store.clock.now() + CODE_TTL_MS,
       grantId: null,
@@ -405,6 +417,15 @@ function errorPage(reply: FastifyReply, error: OAuthError): FastifyReply {
     );
 }
 
+/** Every scope asked was withheld: nothing to grant, told as a denial (RFC 6749 4.1.2.1). */
+function noScopeGranted(reply: FastifyReply, request: AuthorizeRequest): FastifyReply {
+  return redirectTo(reply, request.redirectUri, {
+    error: 'access_denied',
+    error_description: 'no scope was granted',
+    state: request.state,
+  });
+}
+
 function redirectTo(
   reply: FastifyReply,
   redirectUri: string,
@@ -416,16 +437,23 @@ function redirectTo(
 }
 
 function consentPage(member: Member, request: AuthorizeRequest, consentId: string, csrf: string): string {
-  const scopes = request.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('\n');
+  // One box per scope, as real consent pages offer: the person may grant fewer than asked.
+  const scopes = request.scopes
+    .map(
+      (s) =>
+        `<li><label><input type="checkbox" name="scope" value="${escapeHtml(s)}" checked> <code>${escapeHtml(s)}</code></label></li>`,
+    )
+    .join('\n');
   return htmlPage(
     `Authorize ${DESKTOP_CLIENT.name}`,
     `<h1>Authorize ${escapeHtml(DESKTOP_CLIENT.name)}</h1>
 <p>Signed in as <strong id="username">${escapeHtml(member.username)}</strong>.</p>
+<form method="post" action="/oauth/authorize">
 <p><strong>${escapeHtml(DESKTOP_CLIENT.name)}</strong> asks for access to your organization with these scopes:</p>
 <ul id="scopes">
 ${scopes}
 </ul>
-<form method="post" action="/oauth/authorize">
+<input type="hidden" name="scopes_chosen" value="1">
 <input type="hidden" name="consent_id" value="${escapeHtml(consentId)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
 <button type="submit" name="decision" value="approve" id="approve">Approve</button>
@@ -476,6 +504,7 @@ export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthor
       }
       if (authority.autoApprove()) {
         const code = authority.issueCode(checked.ok, member.user_id);
+        if (code === undefined) return noScopeGranted(reply, checked.ok);
         return redirectTo(reply, checked.ok.redirectUri, { code, state: checked.ok.state });
       }
       const { consentId, csrf } = authority.openConsent(checked.ok);
@@ -512,7 +541,14 @@ export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthor
           state: pending.state,
         });
       }
-      const code = authority.issueCode(pending, member.user_id);
+      // The page's boxes (absent from a form that offers none: all asked are granted).
+      const ticked = form['scope'];
+      const chosen =
+        form['scopes_chosen'] === undefined
+          ? undefined
+          : (Array.isArray(ticked) ? ticked : [ticked]).filter((s): s is string => typeof s === 'string');
+      const code = authority.issueCode(pending, member.user_id, chosen);
+      if (code === undefined) return noScopeGranted(reply, pending);
       return redirectTo(reply, pending.redirectUri, { code, state: pending.state });
     });
 

@@ -30,6 +30,8 @@ export interface IdentityRouteDeps {
   consentUserId: string;
   /** GET /oauth/authorize answers the redirect at once; a function lets a control API flip it. */
   oauthAutoApprove?: boolean | (() => boolean);
+  /** Scopes a consent grants none of (a control API sets them). */
+  oauthWithheldScopes?: () => readonly string[];
 }
 
 /** The context the server's hook put on the request; a route reached without it is a wiring bug. */
@@ -196,6 +198,7 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
       store,
       consentUserId: deps.consentUserId,
       ...(deps.oauthAutoApprove !== undefined ? { autoApprove: deps.oauthAutoApprove } : {}),
+      ...(deps.oauthWithheldScopes !== undefined ? { withheldScopes: deps.oauthWithheldScopes } : {}),
     }),
   );
 }

@@ -48,6 +48,7 @@ export function accountSummary(
     org_name: orgName,
     server: { base_url: account.base_url, auth_url: account.auth_url, client_id: account.client_id },
     read_only: account.read_only,
+    read_only_kinds: account.read_only_kinds,
     state: account.state === 'signed-out' ? 'signed-out' : 'signed-in',
     current: account.current,
     demo: demoBaseUrl !== null && account.base_url === demoBaseUrl,

@@ -29,7 +29,9 @@ afterEach(async () => {
   fixture = null;
 });
 
-async function wire(options: { readOnly?: boolean } = {}): Promise<Wired> {
+async function wire(
+  options: { readOnly?: boolean; readOnlyKinds?: ReadonlyMap<string, string> } = {},
+): Promise<Wired> {
   const f = await startPushFixture();
   fixture = f;
   const { gate, call, value } = gateHarness();
@@ -39,6 +41,7 @@ async function wire(options: { readOnly?: boolean } = {}): Promise<Wired> {
     mirror: f.mirror,
     me: f.emulator.me,
     readOnly: options.readOnly ?? false,
+    ...(options.readOnlyKinds ? { readOnlyKinds: options.readOnlyKinds } : {}),
     edited: () => {
       wired.edits += 1;
     },
@@ -199,5 +202,25 @@ describe('collection calls', () => {
     });
     expect(refused).toMatchObject({ ok: false, error: { type: 'read-only' } });
     expect(w.f.mirror.outbox.list()).toEqual([]);
+  });
+
+  test('a sign-in without teams:write may not queue a sprint, and says so; other kinds still queue', async () => {
+    const w = await wire({ readOnlyKinds: new Map([['sprint', 'teams:write']]) });
+    const [teamId] = await teamIds(w.f);
+    const refused = await w.call('collection:create', {
+      kind: 'sprint',
+      fields: { name: 'Not allowed', start_date: DAY, duration_weeks: 1 },
+      parent_id: teamId as string,
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { type: 'read-only', message: expect.stringContaining('teams:write') as unknown },
+    });
+    expect(w.f.mirror.outbox.list()).toEqual([]);
+    await w.value('collection:create', {
+      kind: 'section',
+      fields: { scope_type: 'user', scope_id: w.f.emulator.me.username, name: 'Allowed' },
+    });
+    expect(w.f.mirror.outbox.list().map((op) => op.entityType)).toEqual(['section']);
   });
 });

@@ -36,21 +36,21 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
 
   return {
     'collection:create': async ({ kind, fields, parent_id }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`);
+      const account = writableAccount(dependencies.active, `${kind}s`, kind);
       const writes = writesOf(account, kind);
       const created = await writeWhenFree(account.mirror, () => writes.create(fields, parent_id ?? null));
       changed(account, writes, kind);
       return { id: created.id, op_id: created.opId };
     },
     'collection:edit': async ({ kind, id, patch }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`);
+      const account = writableAccount(dependencies.active, `${kind}s`, kind);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.edit(id, patch));
       changed(account, writes, kind);
       return { id, op_id: queued?.opId ?? null };
     },
     'collection:delete': async ({ kind, id }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`);
+      const account = writableAccount(dependencies.active, `${kind}s`, kind);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.delete(id));
       changed(account, writes, kind);

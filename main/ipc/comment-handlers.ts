@@ -11,7 +11,7 @@ export interface CommentHandlerDependencies {
 }
 
 export function commentHandlers(dependencies: CommentHandlerDependencies): IpcHandlers {
-  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'comments');
+  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'comments', 'comment');
 
   function changed(account: ActiveMirror, taskId: string | null): void {
     dependencies.emit('mirror:changed', {

@@ -4,7 +4,7 @@
 // SyncEngine over their mirror, and forward the same events. Only how the
 // gate reaches the page differs. No Electron here.
 import type { Mirror } from '../../db/mirror';
-import type { AccountManager } from '../../sync/accounts/account-manager';
+import { type AccountManager, readOnlyKindsOf } from '../../sync/accounts/account-manager';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
@@ -120,6 +120,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       mirror: runtime.mirror,
       me: { username: identity.username, user_id: identity.user_id },
       readOnly: runtime.record.read_only,
+      readOnlyKinds: new Map(readOnlyKindsOf(runtime.record).map(({ kind, scope }) => [kind, scope])),
       edited: () => {
         runtime.session?.engine?.localEdit();
         board.announce(statusAccount(runtime));

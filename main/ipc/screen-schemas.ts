@@ -27,6 +27,12 @@ export const accountSummarySchema = z.object({
   server: serverSettingsSchema,
   /** Signed in with a test token or a token without write scopes: edits are refused before they are queued. */
   read_only: z.boolean(),
+  /**
+   * Kinds (`sprint`, `goal`, `milestone`...) this sign-in may not change, each
+   * with the scope it lacks: not granted at sign-in or refused by the service
+   * since. Signing in again asks for it; until then their edits are refused before they are queued.
+   */
+  read_only_kinds: z.array(z.object({ kind: z.string(), scope: z.string() })),
   /** `signed-out` keeps the mirror and queued edits until the person signs in again. */
   state: z.enum(['signed-in', 'signed-out']),
   /** The account the window shows. */

@@ -33,6 +33,8 @@ export interface ActiveMirror {
   readonly me: { readonly username: string; readonly user_id: string };
   /** Writes are refused by the service for this account (test token, missing scope). */
   readonly readOnly: boolean;
+  /** Kinds (outbox entity types) this sign-in may not write, with the scope each lacks; absent: none. */
+  readonly readOnlyKinds?: ReadonlyMap<string, string>;
   /** A local edit was queued: the sync side pushes it soon. */
   edited(): void;
   /**
@@ -109,13 +111,28 @@ export function signedInAccount(active: () => ActiveMirror | null): ActiveMirror
   return account;
 }
 
-/** The signed-in account when it may write, else `read-only`, saying what it cannot change (`tasks`, `comments`…). */
-export function writableAccount(active: () => ActiveMirror | null, what: string): ActiveMirror {
+/**
+ * The signed-in account when it may write, else `read-only`, saying what it
+ * cannot change (`tasks`, `comments`…); with `kind` (an outbox entity type),
+ * also when its sign-in lacks that kind's scope: nothing known to be refused is queued.
+ */
+export function writableAccount(
+  active: () => ActiveMirror | null,
+  what: string,
+  kind?: string,
+): ActiveMirror {
   const account = signedInAccount(active);
   if (account.readOnly) {
     throw new IpcHandlerError(
       'read-only',
       `This account can read but not change ${what} (a test token, or one without write access).`,
+    );
+  }
+  const scope = kind === undefined ? undefined : account.readOnlyKinds?.get(kind);
+  if (scope !== undefined) {
+    throw new IpcHandlerError(
+      'read-only',
+      `This sign-in may not change ${what} (it lacks ${scope}); sign in again to allow it.`,
     );
   }
   return account;
@@ -131,7 +148,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   });
 
   const active = (): ActiveMirror => signedInAccount(dependencies.active);
-  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'tasks');
+  const writable = (): ActiveMirror => writableAccount(dependencies.active, 'tasks', 'task');
 
   /** Per window and list, its count still running, and for which query. */
   const runningCounts = new Map<string, { query: string; stop: AbortController }>();

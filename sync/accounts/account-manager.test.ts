@@ -310,6 +310,69 @@ describe('browser sign-in', () => {
   });
 });
 
+describe('scopes', () => {
+  test('a browser sign-in asks for every kind the app writes; a grant without teams:write leaves sprints read-only until a sign-in that grants it', async () => {
+    const manager = await openManager();
+    const browser = consentBrowser();
+    emulator.control.setOAuthWithheldScopes(['teams:write']);
+    let account;
+    try {
+      ({ account } = await manager.signInWithBrowser({ openUrl: browser.openUrl }));
+    } finally {
+      emulator.control.setOAuthWithheldScopes([]);
+    }
+    const asked = new URL(browser.opened[0] as string).searchParams.get('scope')?.split(' ');
+    expect(asked?.sort()).toEqual([
+      'members:read',
+      'projects:read',
+      'projects:write',
+      'tasks:read',
+      'tasks:write',
+      'teams:read',
+      'teams:write',
+    ]);
+    expect(account.read_only_kinds).toEqual([{ kind: 'sprint', scope: 'teams:write' }]);
+
+    const again = await manager.signInWithBrowser({
+      accountId: account.id,
+      openUrl: consentBrowser().openUrl,
+    });
+    expect(again.account.read_only_kinds).toEqual([]);
+  });
+
+  test('a 403 insufficient-scope makes its kinds read-only for the account, kept across restarts, until it signs in again', async () => {
+    const manager = await openManager();
+    const { token } = emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:write', 'members:read'],
+    });
+    const { account } = await manager.signInWithToken({ token });
+    expect(account.read_only_kinds).toEqual([]);
+    const runtime = manager.runtime(account.id);
+    const projectId = emulator.control.tasks()[0]?.project_id as string;
+    runtime.mirror.goals.create({ name: 'Refused goal' }, projectId);
+
+    const refused = new Promise<void>((resolve) => {
+      const stop = manager.subscribe((event) => {
+        if (event.type === 'accounts-changed' && event.accounts[0]?.read_only_kinds.length === 2) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await runtime.pushQueuedEdits();
+    await refused;
+    expect(manager.list()[0]?.read_only_kinds).toEqual([
+      { kind: 'goal', scope: 'projects:write' },
+      { kind: 'milestone', scope: 'projects:write' },
+    ]);
+    await closeManager(manager);
+    const reopened = await openManager();
+    expect(reopened.list()[0]?.read_only_kinds).toHaveLength(2);
+    const again = await reopened.signInWithToken({ token: emulator.tokens.live, accountId: account.id });
+    expect(again.account.read_only_kinds).toEqual([]);
+  });
+});
+
 describe('the same account', () => {
   test('signing in again as another user is refused, naming both, and changes nothing', async () => {
     const manager = await openManager();

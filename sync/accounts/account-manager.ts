@@ -48,6 +48,7 @@ import {
   accessTokenKey,
   secretKeysOf,
 } from './account-secrets';
+import { kindsNeeding, kindsNotGranted } from '../push/kinds/app-scopes';
 import { identityOfToken } from './identity-check';
 import { KnownSecrets } from './known-secrets';
 import {
@@ -111,6 +112,18 @@ export interface AccountSummary {
   current: boolean;
   /** When the sign-in lapses and must be done again (no refresh token was given); null when it renews itself. */
   session_ends_at: string | null;
+  /**
+   * The writable kinds (outbox entity types) this sign-in may not write, each
+   * with the scope it lacks: not granted at sign-in, or refused since by the
+   * service. Signing in again asks for the scopes anew.
+   */
+  read_only_kinds: ReadOnlyKind[];
+}
+
+/** A kind this account may read but not write, and the scope that would let it. */
+export interface ReadOnlyKind {
+  kind: string;
+  scope: string;
 }
 
 export interface SignInResult {
@@ -378,6 +391,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
           false,
           (runtime) => this.#oauthSession(runtime, keeper),
           endsAt,
+          grant.scopes,
         );
       });
     };
@@ -517,10 +531,14 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     readOnly: boolean,
     makeSession: (runtime: AccountRuntime<M, E>) => AccountSession<E>,
     sessionEndsAt: string | null = null,
+    grantedScopes: readonly string[] | null = null,
   ): Promise<SignInResult> {
     const record: AccountRecord = {
       ...target,
       session_ends_at: sessionEndsAt,
+      // A new sign-in asked for the scopes anew: what was refused before is known again only by a new refusal.
+      granted_scopes: grantedScopes === null ? null : [...grantedScopes],
+      refused_scopes: [],
       token_kind: kind,
       read_only: readOnly,
       signed_in: true,
@@ -584,6 +602,12 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     runtime.subscribe((event) => {
       if (event.type === 'status') this.#announce();
       else this.#emit({ type: 'account-event', account_id: record.id, event });
+      if (
+        event.type === 'sync' &&
+        event.event.type === 'read-only' &&
+        event.event.reason === 'insufficient-scope'
+      )
+        void this.#scopeRefused(runtime, event.event.scope);
     });
     this.#runtimes.set(record.id, runtime);
     return runtime;
@@ -657,6 +681,18 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     });
   }
 
+  /** The service refused a write for want of `scope`: its kinds are read-only for this account until it signs in again. */
+  #scopeRefused(runtime: AccountRuntime<M, E>, scope: string): Promise<void> {
+    return this.#serialized(async () => {
+      const refused = runtime.record.refused_scopes ?? [];
+      if (refused.includes(scope) || !runtime.record.signed_in) return;
+      const record: AccountRecord = { ...runtime.record, refused_scopes: [...refused, scope] };
+      await this.#registry.putAccount(record);
+      runtime.setRecord(record);
+      this.#announce();
+    });
+  }
+
   async #markSignedOut(runtime: AccountRuntime<M, E>, reason: SignedOutReason): Promise<void> {
     const record: AccountRecord = { ...runtime.record, signed_in: false, signed_out_reason: reason };
     await this.#registry.putAccount(record);
@@ -709,6 +745,7 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
       queued_edits: status?.queued_edits ?? 0,
       current: this.#registry.contents.current_account_id === record.id,
       session_ends_at: record.session_ends_at ?? null,
+      read_only_kinds: readOnlyKindsOf(record),
     };
   }
 
@@ -729,6 +766,15 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
       }
     }
   }
+}
+
+/** The kinds `record`'s sign-in may not write: not granted, or refused by the service since. */
+export function readOnlyKindsOf(record: AccountRecord): ReadOnlyKind[] {
+  const kinds = kindsNotGranted(record.granted_scopes ?? null);
+  for (const scope of record.refused_scopes ?? []) {
+    for (const kind of kindsNeeding(scope)) if (!kinds.has(kind)) kinds.set(kind, scope);
+  }
+  return [...kinds].map(([kind, scope]) => ({ kind, scope }));
 }
 
 /** The app's engine: pull, push and the scheduler over db/'s mirror, its pull worker where the host says. */

@@ -57,6 +57,14 @@ export const accountRecordSchema = z
      * absent when it renews itself (or a pasted token has no known end).
      */
     session_ends_at: z.string().nullish(),
+    /**
+     * The scopes the last sign-in was granted, as the token answer said (a
+     * server may grant fewer than asked). Null or absent when unknown: a
+     * pasted token, whose scopes the contract gives no way to read.
+     */
+    granted_scopes: z.array(z.string()).nullish(),
+    /** Scopes the service refused since that sign-in (403 `insufficient-scope`): its kinds are read-only. */
+    refused_scopes: z.array(z.string()).nullish(),
   })
   // The mirror file is deleted on sign-out: an edited accounts.json must not
   // name any other file (`../../x`, an absolute path, another account's mirror).

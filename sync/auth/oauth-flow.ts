@@ -5,21 +5,18 @@
 import type { Dispatcher } from 'undici';
 import { AuthError, BrowserOpenError, SignInAttemptEndedError } from './auth-errors';
 import { assertOpenableInBrowser, oauthEndpoint, parseAuthUrl } from './auth-url';
+import { APP_SCOPES } from '../push/kinds/app-scopes';
 import { type LoopbackListener, startLoopbackListener } from './loopback-listener';
 import { createPkcePair } from './pkce';
 import { type RandomBytes, base64Url, systemRandomBytes } from './randomness';
 import { type TokenGrant, requestTokens } from './token-endpoint';
 
 /**
- * What the desktop app asks for by default: it reads and edits tasks and
- * reads the projects, teams and people they refer to.
+ * What the desktop app asks for by default: what each of its writable kinds
+ * writes (tasks, sprints, goals, milestones...) and what its pull reads,
+ * derived from the kinds themselves (push/kinds/app-scopes.ts).
  */
-export const DEFAULT_SCOPES: readonly string[] = [
-  'tasks:write',
-  'projects:read',
-  'teams:read',
-  'members:read',
-];
+export const DEFAULT_SCOPES: readonly string[] = APP_SCOPES;
 
 /** 32 bytes: 256 bits of state, well over the 128 the issue asks for. */
 const STATE_BYTES = 32;

@@ -2,12 +2,15 @@
 // goal or milestone, or their edit or delete of one, in the mirror's outbox
 // without network, as the app does through mirror.sprints/goals/milestones;
 // the next sync sends it. One NDJSON line on stdout, as `section` prints.
+import { resolve } from 'node:path';
 import type { CollectionWrites } from '../../db/collection-writes';
 import type { Mirror } from '../../db/mirror';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { line, parseOptions, required, withMirror } from './mirror-commands';
+import { type StoredLogin, readStoredLogin } from './login-command';
 import { parseKindSetValues } from './set-values';
+import { refusedWrite } from './write-scopes';
 
 interface CollectionCommandSpec {
   noun: 'sprint' | 'goal' | 'milestone';
@@ -77,7 +80,9 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
         throw new UsageError(`${command}: --set ${field}=TEXT is required`);
     }
     const { [spec.parentField]: parent, ...body } = fields;
+    const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
+      if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
       const created = spec.writes(mirror).create(body, parent as string);
       line(io, { [spec.idField]: created.id, op_id: created.opId, queued: true });
       return EXIT.ok;
@@ -96,7 +101,9 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
     const patch = parseKindSetValues(set, spec.editFields);
     if (verb === 'edit' && Object.keys(patch).length === 0)
       throw new UsageError(`${command}: give at least one --set of ${spec.editFields.join(', ')}`);
+    const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
+      if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
       const writes = spec.writes(mirror);
       const queued = verb === 'edit' ? writes.edit(id, patch) : writes.delete(id);
       line(io, { [spec.idField]: id, op_id: queued?.opId ?? null, queued: queued !== null });
@@ -108,4 +115,22 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
   throw new UsageError(
     `${spec.noun}: give one of ${verbs.join(', ')}${verb === undefined ? '' : `, not '${verb}'`}${hint}`,
   );
+}
+
+/** Says in one line why the write is not queued, when the sign-in may not make it; true then. */
+function refused(
+  command: string,
+  file: string,
+  login: StoredLogin | null,
+  mirror: Mirror,
+  spec: CollectionCommandSpec,
+  io: CliIo,
+): boolean {
+  const refusal = refusedWrite(login, mirror, spec.noun);
+  if (refusal === null) return false;
+  io.stderr(
+    `${command}: this sign-in may not change ${spec.noun}s (${refusal.why}); nothing was queued. ` +
+      `Sign in again allowing ${refusal.scope}: login --db ${file}\n`,
+  );
+  return true;
 }

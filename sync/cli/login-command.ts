@@ -25,6 +25,7 @@ import { resolveServerSettings, serverDefaultsFromEnvironment } from '../account
 import { apiCredentials } from '../auth/api-credentials';
 import { AuthError } from '../auth/auth-errors';
 import { OAuthSignIn } from '../auth/oauth-flow';
+import { kindsNotGranted } from '../push/kinds/app-scopes';
 import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
 import { readJsonFile, writeJsonFile } from '../files/json-file';
 import { TokenGrant } from '../auth/token-endpoint';
@@ -64,6 +65,8 @@ export const storedLoginSchema = z.looseObject({
    * not say.
    */
   access_expires_at: z.string().nullish(),
+  /** The scopes the sign-in was granted (a server may grant fewer than asked); absent from older files: unknown. */
+  granted_scopes: z.array(z.string()).nullish(),
 });
 export type StoredLogin = z.infer<typeof storedLoginSchema>;
 
@@ -140,7 +143,7 @@ export async function runLogin(argv: readonly string[], io: LoginIo): Promise<0 
       },
     );
     // The browser's page waits for all of this: it says "Signed in" only once the sign-in is kept.
-    const { identity, secretsFile, lastsUntil } = await signIn.signIn({
+    const { identity, secretsFile, lastsUntil, grantedScopes } = await signIn.signIn({
       ...(io.signal ? { signal: io.signal } : {}),
       finish: async (grant: TokenGrant) => {
         const me = await identityOfToken(server.base_url, grant.accessToken, {
@@ -189,8 +192,9 @@ export async function runLogin(argv: readonly string[], io: LoginIo): Promise<0 
           identity,
           signed_in_at: new Date().toISOString(),
           ...(lastsUntil !== undefined ? { access_expires_at: lastsUntil } : {}),
+          granted_scopes: [...grant.scopes],
         });
-        return { identity, secretsFile, lastsUntil };
+        return { identity, secretsFile, lastsUntil, grantedScopes: grant.scopes };
       },
     });
     io.stderr(
@@ -202,6 +206,16 @@ export async function runLogin(argv: readonly string[], io: LoginIo): Promise<0 
         `The sign-in server gave no refresh token, so this sign-in lasts only as long as its access token ` +
           `(${lastsUntil === null ? 'the server did not say how long: until the service refuses it' : `until ${lastsUntil}`}); ` +
           `then sign in again with: login --db ${values.db}\n`,
+      );
+    }
+    // A server may grant fewer scopes than asked: say which kinds this database cannot change.
+    const notGranted = new Map<string, string[]>();
+    for (const [kind, scope] of kindsNotGranted(grantedScopes))
+      notGranted.set(scope, [...(notGranted.get(scope) ?? []), `${kind}s`]);
+    for (const [scope, kinds] of notGranted) {
+      io.stderr(
+        `This sign-in was not granted ${scope}: ${kinds.join(' and ')} cannot be changed from this database; ` +
+          `to change them, sign in again allowing ${scope}: login --db ${values.db}\n`,
       );
     }
     io.stdout(
@@ -289,7 +303,8 @@ function exists(file: string): Promise<boolean> {
   );
 }
 
-async function readStoredLogin(database: string): Promise<StoredLogin | null> {
+/** The sign-in `login` kept beside `database` (an absolute path), or null. */
+export async function readStoredLogin(database: string): Promise<StoredLogin | null> {
   const file = loginFileBesideDatabase(database);
   const read = await readJsonFile(file, storedLoginSchema);
   if (read.state === 'missing') return null;

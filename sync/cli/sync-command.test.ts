@@ -12,7 +12,16 @@ import { runCli } from './run-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'svc-desktop.js');
-const SUMMARY_KEYS = ['conflicts', 'failed', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
+const SUMMARY_KEYS = [
+  'blocked',
+  'conflicts',
+  'failed',
+  'not_modified',
+  'pulled',
+  'pushed',
+  'requests',
+  'tasks',
+];
 
 let emulator: RunningEmulator;
 let dir: string;

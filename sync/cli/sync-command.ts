@@ -27,6 +27,8 @@ import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { type StoredCredentials, resolveStoredCredentials } from './login-command';
 import { parseOptions, required } from './mirror-commands';
+import { pushKindOf } from '../push/kinds/registry';
+import { refusedScopeOf } from './write-scopes';
 
 /** The last stdout line of `sync` (its field names are the interface). */
 export interface SyncCommandSummary {
@@ -44,6 +46,34 @@ export interface SyncCommandSummary {
   not_modified: number;
   /** Collections the last full pull could not sync (the others were synced): empty when all went well. */
   failed: CollectionFailureLine[];
+  /** Changes the service refused to this token (a missing scope, a test token): each waits until a sign-in may write it. */
+  blocked: BlockedChange[];
+}
+
+export interface BlockedChange {
+  op_id: string;
+  entity_type: string;
+  entity_id: string;
+  kind: 'create' | 'update' | 'delete';
+  /** The service's problem type: `insufficient-scope`, `test-token-read-only`. */
+  reason: string;
+  /** The scope it needs. */
+  scope: string;
+}
+
+/** The outbox's blocked changes, each with the scope it waits for. */
+function blockedChanges(mirror: Mirror): BlockedChange[] {
+  return mirror.outbox.list(['blocked']).map((op) => {
+    const problem = op.lastProblem as { type?: unknown } | null;
+    return {
+      op_id: op.opId,
+      entity_type: op.entityType,
+      entity_id: op.entityId,
+      kind: op.kind,
+      reason: typeof problem?.type === 'string' ? problem.type : 'blocked',
+      scope: refusedScopeOf(op.lastProblem) ?? pushKindOf(op.entityType).writeScope,
+    };
+  });
 }
 
 /** "sections", "sprints of team T1": how stderr names a failed unit. */
@@ -288,6 +318,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     requests: api.stats.requests,
     not_modified: api.stats.notModified,
     failed: failed.map(collectionFailureLine),
+    blocked: mirror === null ? [] : blockedChanges(mirror),
   });
   const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
   try {
@@ -337,6 +368,15 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
       // A partial sync is not a success: what did sync stays mirrored, and the next sync tries the rest.
       io.stderr(
         `sync: ${failed.length} collection(s) not synced (${failed.map(unitName).join(', ')}); the rest was synced, and the next sync tries them again\n`,
+      );
+    }
+    const blocked = blockedChanges(mirror);
+    if (blocked.length > 0) {
+      // Never a bare exit 1: which changes wait, and what would let them go.
+      const scopes = [...new Set(blocked.map((change) => change.scope))];
+      io.stderr(
+        `sync: ${blocked.length} change(s) blocked: ${blocked.map((change) => `${change.entity_type} ${change.kind} (needs ${change.scope})`).join(', ')}; ` +
+          `sign in again allowing ${scopes.join(' ')} (login --db ${file}), or drop them: outbox --db ${file}\n`,
       );
     }
     const open = mirror.outbox.openConflictCount();

@@ -47,8 +47,13 @@ interface PassState {
   /** Tasks set aside for this pass (a transient failure, or too many rebases). */
   parked: Set<string>;
   stop: Stop | null;
-  /** The service refused a write as read-only: nothing more is sent in this pass. */
+  /** The service refused every write (a test token): nothing more is sent in this pass. */
   readOnly: boolean;
+  /**
+   * Scopes the service refused in this pass (403 `insufficient-scope`): what
+   * needs one waits, blocked, while the other kinds' writes go on.
+   */
+  refusedScopes: Map<string, unknown>;
   /** Something outside the network went wrong (the mirror): stop and report it. */
   fatal: { error: unknown } | null;
   signal: AbortSignal | undefined;
@@ -78,15 +83,24 @@ function isStop(error: unknown): error is Stop {
   );
 }
 
-/** 403s that mean "this token may not write", as opposed to "not this task". */
-function readOnlyScope(error: ProblemError): string | null {
-  if (error.status !== 403) return null;
+/**
+ * 403s that mean "this token may not write", as opposed to "not this task":
+ * the scope refused (the one the service names, else the kind's own).
+ */
+function readOnlyScope(error: ProblemError, entityType: string): string | null {
+  if (!isScopeRefusal(error)) return null;
   if (error.type === 'test-token-read-only') return TASK_WRITE_SCOPE;
   if (error.type === 'insufficient-scope') {
     const required = (error.errors[0] as { required?: unknown } | undefined)?.required;
-    return typeof required === 'string' ? required : TASK_WRITE_SCOPE;
+    return typeof required === 'string' ? required : pushKindOf(entityType).writeScope;
   }
   return null;
+}
+
+function isScopeRefusal(error: ProblemError): boolean {
+  return (
+    error.status === 403 && (error.type === 'test-token-read-only' || error.type === 'insufficient-scope')
+  );
 }
 
 export class Pusher {
@@ -150,6 +164,7 @@ export class Pusher {
       parked: new Set(),
       stop: null,
       readOnly: false,
+      refusedScopes: new Map(),
       fatal: null,
       signal,
       changed: () => {
@@ -206,6 +221,14 @@ export class Pusher {
     // Taken in the same turn as it is chosen, so two workers never pick the same task.
     const op = ready.find((candidate) => !skip(candidate)) ?? null;
     if (op) state.busy.add(op.entityId);
+    const refused = op === null ? undefined : state.refusedScopes.get(pushKindOf(op.entityType).writeScope);
+    if (op !== null && refused !== undefined) {
+      // Refused already in this pass: it waits as the first did, without a request the service would refuse.
+      await this.store.fail(op.opId, 'blocked', refused);
+      state.summary.failed += 1;
+      state.busy.delete(op.entityId);
+      return this.nextOp(state);
+    }
     return op;
   }
 
@@ -504,8 +527,7 @@ export class Pusher {
    * when the task can no longer be read, null otherwise.
    */
   private async unreadable(op: PushOp, error: unknown, state: PassState): Promise<ProblemError | null> {
-    if (!(error instanceof ProblemError) || error.status !== 403 || readOnlyScope(error) !== null)
-      return null;
+    if (!(error instanceof ProblemError) || error.status !== 403 || isScopeRefusal(error)) return null;
     try {
       await this.readServer(op, state);
       return null;
@@ -546,11 +568,13 @@ export class Pusher {
       throw error;
     }
     if (error instanceof ProblemError) {
-      const scope = readOnlyScope(error);
+      const scope = readOnlyScope(error, claimed.entityType);
       if (scope !== null) {
         await this.store.fail(claimed.opId, 'blocked', problemRecord(error));
         state.summary.failed += 1;
-        state.readOnly = true;
+        // A test token writes nothing; a missing scope refuses only the kinds that need it.
+        if (error.type === 'test-token-read-only') state.readOnly = true;
+        else state.refusedScopes.set(pushKindOf(claimed.entityType).writeScope, problemRecord(error));
         if (!this.readOnly.has(scope)) {
           this.readOnly.set(scope, error.type);
           this.emit({ type: 'read-only', scope, reason: error.type, opId: claimed.opId });
@@ -594,8 +618,11 @@ export class Pusher {
 
   private accepted(state: PassState, op: PushOp, taskId: string): void {
     state.summary.pushed += 1;
-    // A write went through: whatever was refused before, this token may write.
-    this.readOnly.clear();
+    // A write went through: this token may write what it needs (a test token's refusal was of every write).
+    const scope = pushKindOf(op.entityType).writeScope;
+    this.readOnly.delete(scope);
+    if (this.readOnly.get(TASK_WRITE_SCOPE) === 'test-token-read-only')
+      this.readOnly.delete(TASK_WRITE_SCOPE);
     this.emit({
       type: 'pushed',
       opId: op.opId,
@@ -642,7 +669,7 @@ export class Pusher {
  */
 function isGone(error: unknown): error is ProblemError {
   if (!(error instanceof ProblemError)) return false;
-  return error.status === 404 || (error.status === 403 && readOnlyScope(error) === null);
+  return error.status === 404 || (error.status === 403 && !isScopeRefusal(error));
 }
 
 /** Answers that refuse the operation's content or target for good: the person must change something. */

@@ -8,6 +8,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { sprintOperations, teamOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
+import type { SyncEvent } from '../engine/sync-events';
+import { mirrorPushStore } from './mirror-push-store';
+import { Pusher } from './pusher';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 
 let fixture: PushFixture | null = null;
@@ -203,5 +206,83 @@ describe('sprints written offline', () => {
     expect(f.emulator.control.task(taskId as string)?.sprint_id).toBe(landed);
     expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(landed);
     expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
+  });
+
+  test('a token without teams:write: the sprint create is blocked for its scope while task edits in the same pass go', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const sprint = f.mirror.sprints.create(
+      { name: 'No scope', start_date: '2027-03-01', duration_weeks: 2 },
+      teamId,
+    );
+    f.mirror.tasks.edit(taskId, { title: 'sent although sprints are refused' });
+    const { token } = f.emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
+    });
+    const events: SyncEvent[] = [];
+    const pusher = new Pusher({
+      store: mirrorPushStore(f.mirror),
+      api: f.apiWith(token),
+      onEvent: (event) => events.push(event),
+    });
+
+    const summary = await pusher.pushAll();
+
+    expect(summary).toMatchObject({ pushed: 1, failed: 1 });
+    expect(f.emulator.control.task(taskId)?.title).toBe('sent although sprints are refused');
+    expect(f.mirror.outbox.op(sprint.opId)).toMatchObject({ state: 'blocked' });
+    expect(pusher.readOnlyScopes.get('teams:write')).toBe('insufficient-scope');
+    expect(events.filter((event) => event.type === 'read-only')).toEqual([
+      expect.objectContaining({ scope: 'teams:write', reason: 'insufficient-scope' }),
+    ]);
+  });
+
+  test('a task filed into a sprint whose create is discarded no longer waits on it: the filing goes with the sprint, its other edits are sent', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const before = f.emulator.control.task(taskId)?.sprint_id ?? null;
+    const sprint = f.mirror.sprints.create(
+      { name: 'Discarded', start_date: '2027-03-01', duration_weeks: 2 },
+      teamId,
+    );
+    f.mirror.tasks.edit(taskId, { sprint_id: sprint.id, title: 'Kept though its sprint was discarded' });
+
+    f.mirror.outbox.drop(sprint.opId);
+
+    expect(f.mirror.tasks.get(taskId)?.task.sprint_id ?? null).toBe(before);
+    await f.pusher.pushAll();
+    expect(f.emulator.control.task(taskId)?.title).toBe('Kept though its sprint was discarded');
+    expect(f.emulator.control.task(taskId)?.sprint_id ?? null).toBe(before);
+    expect(f.mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])).toEqual([]);
+  });
+
+  test('a task filed into a sprint whose create was refused for its scope waits for it, and goes after the sprint once a sign-in allows it', async () => {
+    const f = (fixture = await startPushFixture());
+    const teamId = await platformTeam(f);
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const sprint = f.mirror.sprints.create(
+      { name: 'Refused first', start_date: '2027-03-01', duration_weeks: 2 },
+      teamId,
+    );
+    const filing = f.mirror.tasks.edit(taskId, { sprint_id: sprint.id });
+    const { token } = f.emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
+    });
+    await new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(token) }).pushAll();
+    expect(f.mirror.outbox.op(sprint.opId)).toMatchObject({ state: 'blocked' });
+    expect(f.mirror.outbox.op(filing?.opId as string)).toMatchObject({ state: 'queued', attempts: 0 });
+
+    // Signed in again with the scope: what was blocked goes, and what waited on it after it.
+    expect(await f.pusher.clearReadOnly()).toBe(1);
+    await f.pusher.pushAll();
+    const landed = f.mirror.sprints.list(teamId).find((s) => s.name === 'Refused first')?.sprint_id as string;
+    expect(landed).not.toMatch(/^local-/);
+    expect(f.emulator.control.task(taskId)?.sprint_id).toBe(landed);
+    expect(f.mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])).toEqual([]);
   });
 });

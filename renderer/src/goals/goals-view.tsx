@@ -2,10 +2,10 @@
 // `tasks_total`, subtasks excluded); choosing one opens it with its tasks and
 // what can be done with it. New goals are created here, shown at once (a
 // change still waiting carries its mark) and sent through the outbox.
+import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { useEffect, useRef, useState } from 'react';
 import { subscribe } from '../bridge/svc';
 import { announce, followViewRemap, navigate } from '../store/view-store';
-import { useSession } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
@@ -36,7 +36,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
   const goals = useWorkspace((state) => state.workspace?.goals ?? null);
   const projects = useWorkspace((state) => state.workspace?.projects ?? null);
   const projectNames = useWorkspace((state) => state.projectNames);
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const readOnly = useKindReadOnly('goal');
   /** The create form, open for a project (null: the first one). */
   const [creating, setCreating] = useState<{ projectId: string | null } | null>(null);
   /** What the last create or delete did, said until the next one. */
@@ -74,6 +74,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
             New goal
           </button>
         </div>
+        <KindConsentNotice kind="goal" plural="goals" />
         {/* In the header, seen wherever the list is scrolled; screen readers hear it once, from the app's live region. */}
         {notice === null ? null : (
           <div className="goal-notice">

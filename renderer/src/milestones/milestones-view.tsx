@@ -3,12 +3,13 @@
 // still waiting and, opened, its tasks; created, edited, completed or reopened
 // and deleted here, tasks unfiled, every change through the outbox (shown at
 // once, sent when online).
+import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { useEffect, useRef, useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { openConflictOf, openPendingChanges } from '../pending-changes/trust-store';
 import { ProgressMeter } from '../sprints/progress-meter';
-import { showProblem, useSession } from '../store/session-store';
+import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
@@ -182,7 +183,7 @@ function MilestoneItem({
 export function MilestonesView({ projectId }: { projectId: string }) {
   const milestones = useProjectMilestones(projectId);
   const projectName = useWorkspace((state) => state.projectNames.get(projectId) ?? 'Project');
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const readOnly = useKindReadOnly('milestone');
   const keyOf = useStableKeys();
   const [creating, setCreating] = useState(false);
   /** What the last create or delete did, said until the next one. */
@@ -217,12 +218,13 @@ export function MilestonesView({ projectId }: { projectId: string }) {
             type="button"
             className="button primary"
             disabled={readOnly}
-            title={readOnly ? 'This account can only read' : undefined}
+            title={readOnly ? 'This account can only read milestones' : undefined}
             onClick={() => setCreating(true)}
           >
             New milestone
           </button>
         </div>
+        <KindConsentNotice kind="milestone" plural="milestones" />
       </header>
       <div className="milestone-body">
         <p className="milestone-notice" role="status">

@@ -4,6 +4,7 @@
 // A team lists its newest sprints (with "All sprints (N)" opening the rest) and
 // offers "New sprint"; a sprint takes a task dropped on it (from a list row or a
 // board card) and files it there.
+import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
@@ -90,7 +91,16 @@ function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: 
   );
 }
 
-function TeamSprints({ team, readOnly }: { team: Workspace['teams'][number]; readOnly: boolean }) {
+function TeamSprints({
+  team,
+  readOnly,
+  sprintsReadOnly,
+}: {
+  team: Workspace['teams'][number];
+  readOnly: boolean;
+  /** The sign-in may not change sprints (its scope): New sprint is shown disabled, pointing at the reason. */
+  sprintsReadOnly: boolean;
+}) {
   const [creating, setCreating] = useState(false);
   const [all, setAll] = useState(false);
   const newButton = useRef<HTMLButtonElement>(null);
@@ -135,6 +145,10 @@ function TeamSprints({ team, readOnly }: { team: Workspace['teams'][number]; rea
             type="button"
             className="nav-item nav-add"
             aria-label={`New sprint in ${team.name}`}
+            disabled={sprintsReadOnly}
+            {...(sprintsReadOnly
+              ? { 'aria-describedby': 'consent-sprint', title: 'This sign-in may not change sprints' }
+              : {})}
             onClick={() => setCreating(true)}
           >
             <span aria-hidden="true">+</span>
@@ -352,6 +366,7 @@ function AccountSwitcher() {
 export function Sidebar() {
   const workspace = useWorkspace((state) => state.workspace);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const sprintsReadOnly = useMissingScope('sprint') !== null;
   const boardList = workspace === null ? [] : boards(workspace);
   return (
     <nav className="sidebar" aria-label="Workspace">
@@ -384,10 +399,15 @@ export function Sidebar() {
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
                   />
-                  <TeamSprints team={team} readOnly={readOnly} />
+                  <TeamSprints team={team} readOnly={readOnly} sprintsReadOnly={sprintsReadOnly} />
                 </ul>
               </li>
             ))}
+            {readOnly ? null : (
+              <li>
+                <KindConsentNotice kind="sprint" plural="sprints" />
+              </li>
+            )}
           </NavGroup>
         ) : null}
         {boardList.length > 0 ? (

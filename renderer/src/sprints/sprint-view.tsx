@@ -1,13 +1,14 @@
 // One sprint: its dates, length, goal and progress (`task_count`,
 // `completed_count`), its tasks grouped by status, and what a person does with
 // it: edit, complete or reopen it, and fix a change the server refused.
+import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { useEffect, useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
 import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
 import { openConflictOf } from '../pending-changes/trust-store';
 import { invoke, subscribe } from '../bridge/svc';
-import { showProblem, useSession } from '../store/session-store';
+import { showProblem } from '../store/session-store';
 import { announce, followViewRemap, openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
@@ -134,7 +135,7 @@ function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number 
 export function SprintView({ sprintId }: { sprintId: string }) {
   const sprint = useWorkspace((state) => state.sprints.get(sprintId));
   const teamName = useWorkspace((state) => (sprint ? state.teamNames.get(sprint.team_id) : undefined));
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const readOnly = useKindReadOnly('sprint');
   const { rows, truncated } = useFiledTasks('sprint_id', [sprintId]);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -164,6 +165,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
             </div>
           )}
         </div>
+        <KindConsentNotice kind="sprint" plural="sprints" />
         {editing ? (
           <SprintFormDialog
             target={{ mode: 'edit', sprint, waitingWeeks: waitingWeeks(waiting) }}

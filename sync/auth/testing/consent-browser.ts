@@ -93,7 +93,7 @@ export function consentBrowser(script: ConsentBrowserScript = {}): ConsentBrowse
   };
 }
 
-/** The consent page's form: its action and hidden fields (the emulator's page; a real one would be richer). */
+/** The consent page's form: its action, hidden fields and ticked boxes (the emulator's page; a real one would be richer). */
 export function consentForm(html: string): { action: string; fields: [string, string][] } {
   for (const form of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
     const attributes = form[1] ?? '';
@@ -102,7 +102,9 @@ export function consentForm(html: string): { action: string; fields: [string, st
     for (const input of (form[2] ?? '').matchAll(/<input\b[^>]*>/gi)) {
       const name = /\bname="([^"]*)"/.exec(input[0])?.[1];
       const value = /\bvalue="([^"]*)"/.exec(input[0])?.[1] ?? '';
-      if (name !== undefined && /\btype="hidden"/i.test(input[0])) fields.push([decode(name), decode(value)]);
+      // Hidden fields and ticked boxes (the scopes granted), as a browser submits them.
+      const sent = /\btype="hidden"/i.test(input[0]) || /\btype="checkbox"[^>]*\bchecked\b/i.test(input[0]);
+      if (name !== undefined && sent) fields.push([decode(name), decode(value)]);
     }
     return { action: decode(/\baction="([^"]*)"/.exec(attributes)?.[1] ?? ''), fields };
   }

@@ -8,11 +8,17 @@ import { sectionPushKind } from './section';
 import { sprintPushKind } from './sprint';
 import { taskPushKind } from './task';
 
-const KINDS: ReadonlyMap<string, PushKind> = new Map(
-  [taskPushKind, commentPushKind, sectionPushKind, sprintPushKind, goalPushKind, milestonePushKind].map(
-    (kind) => [kind.entityType, kind],
-  ),
-);
+/** Every writable kind, in the order the app lists them. */
+export const PUSH_KINDS: readonly PushKind[] = [
+  taskPushKind,
+  commentPushKind,
+  sectionPushKind,
+  sprintPushKind,
+  goalPushKind,
+  milestonePushKind,
+];
+
+const KINDS: ReadonlyMap<string, PushKind> = new Map(PUSH_KINDS.map((kind) => [kind.entityType, kind]));
 
 /** The kind of an operation; an entity type this version does not know is an error (never sent as a task). */
 export function pushKindOf(entityType: string): PushKind {
