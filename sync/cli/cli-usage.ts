@@ -41,7 +41,9 @@ commands:
       you are likely to open, one thread a line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
   create --db FILE --set title=TEXT [--set field=value ...]
+  delete --db FILE --task ID
       Queue a change as the app does, without network; it is sent by the next sync.
+      A delete of a task never sent cancels its create (prints "queued": false).
       Values: null clears a field ("null" in JSON quotes is the text null); tags as a comma
       list (a,b) or a JSON array (["a","b,c"]); position as a number; any other field as text.
   comment create --db FILE --set task_id=ID --set content=TEXT [--set parent_comment_id=ID]

@@ -51,6 +51,7 @@ describe('bad usage exits 2 and says what to do', () => {
     [['edit', '--db', 'x.db', '--task', 't', '--set', 'nonsense'], 'field=value'],
     [['edit', '--db', 'x.db', '--task', 't', '--frobnicate'], "Unknown option '--frobnicate'"],
     [['create', '--db', 'x.db', '--set', 'priority=high'], 'title=TEXT is required'],
+    [['delete', '--db', 'x.db'], '--task is required'],
     [['resolve', '--db', 'x.db', '--conflict', 'c', '--take', 'both'], 'mine or theirs'],
     [
       ['sync', '--db', 'x.db', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--once', '--watch'],
@@ -150,6 +151,51 @@ describe('offline commands on a mirror file', () => {
     });
     const exported = await cli('export', '--db', f.file);
     expect(exported.lines.find((t) => t.title === 'Born in a terminal')).toMatchObject({ priority: 'high' });
+  });
+
+  test('delete queues a task delete as the app does; export no longer lists it; the next sync deletes it (issue 22)', async () => {
+    const { f, ids } = await preparedMirror();
+    const taskId = ids[0] as string;
+    f.mirror.close();
+
+    const deleted = await cli('delete', '--db', f.file, '--task', taskId);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.lines).toEqual([{ task_id: taskId, op_id: expect.any(String) as unknown, queued: true }]);
+    expect((await cli('export', '--db', f.file)).lines.map((t) => t.task_id)).not.toContain(taskId);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([
+      expect.objectContaining({ op_id: deleted.lines[0]?.op_id, entity_id: taskId, kind: 'delete' }),
+    ]);
+    expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const sync = await cli(
+      'sync',
+      '--base-url',
+      f.emulator.baseUrl,
+      '--db',
+      f.file,
+      '--token',
+      f.emulator.tokens.live,
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(f.emulator.control.task(taskId)).toBeUndefined();
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+  });
+
+  test('delete of a task never sent cancels its create; of an unknown task exits 2 with what to do', async () => {
+    const { f } = await preparedMirror();
+    f.mirror.close();
+    const created = await cli('create', '--db', f.file, '--set', 'title=Not meant');
+    const localId = created.lines[0]?.task_id as string;
+    const cancelled = await cli('delete', '--db', f.file, '--task', localId);
+    expect(cancelled.lines).toEqual([{ task_id: localId, op_id: null, queued: false }]);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+
+    const unknown = await cli('delete', '--db', f.file, '--task', 'tsk_nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('export --db');
+    const withSet = await cli('delete', '--db', f.file, '--task', localId, '--set', 'title=x');
+    expect(withSet.code).toBe(2);
+    expect(withSet.stderr).toContain("Unknown option '--set'");
   });
 
   test('an unknown task or a refused value exits 2 with what to do', async () => {

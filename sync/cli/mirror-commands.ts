@@ -130,6 +130,18 @@ export async function editCommand(args: readonly string[], io: CliIo): Promise<E
   });
 }
 
+/** `delete --db FILE --task ID`: queues the delete as the app does; a task never sent cancels with its create. */
+export async function deleteCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('delete', args, { db: { type: 'string' }, task: { type: 'string' } });
+  const file = required('delete', 'db', values.db);
+  const taskId = required('delete', 'task', values.task);
+  return withMirror('delete', file, false, (mirror) => {
+    const queued = mirror.tasks.delete(taskId);
+    line(io, { task_id: taskId, op_id: queued?.opId ?? null, queued: queued !== null });
+    return EXIT.ok;
+  });
+}
+
 export async function createCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const values = parseOptions('create', args, {
     db: { type: 'string' },
