@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { sectionOperations } from '../api/operations';
 import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
@@ -344,6 +345,61 @@ describe('offline commands on a mirror file', () => {
     expect(history.code).toBe(2);
     expect(history.stderr).toContain('milestones, task_comments');
   });
+});
+
+describe('taking mine on a task a teammate deleted (issue 22)', () => {
+  test('a reference the person cannot see is left out of the re-create and said in the conflict; the re-create goes through', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    const peer = f.apiWith(
+      f.emulator.control.mintToken({
+        principalUserId: f.emulator.peer.user_id,
+        scopes: ['tasks:read', 'tasks:write'],
+      }).token,
+    );
+    const focus = await peer.create(
+      sectionOperations.create,
+      {},
+      { org_id: f.emulator.orgId, scope_type: 'user', scope_id: f.emulator.peer.username, name: 'Deep work' },
+      { idempotencyKey: 'peer-focus' },
+    );
+    const sectionId = focus.body.section_id;
+    f.emulator.control.peerEdit(taskId, { section_id: sectionId });
+    f.mirror.close();
+    const sync = () =>
+      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    expect((await sync()).code).toBe(0);
+
+    expect((await cli('edit', '--db', f.file, '--task', taskId, '--set', 'title=Mine to keep')).code).toBe(0);
+    f.emulator.control.peerDelete(taskId);
+    expect((await sync()).code).toBe(1);
+    const conflicts = await cli('conflicts', '--db', f.file);
+    expect(conflicts.lines).toEqual([
+      expect.objectContaining({
+        entity_id: taskId,
+        field: '*',
+        left_out: [
+          {
+            field: 'section_id',
+            id: sectionId,
+            message: `Section ${sectionId} is not visible to you; the task is re-created without a section`,
+          },
+        ],
+      }),
+    ]);
+
+    const conflictId = conflicts.lines[0]?.conflict_id as string;
+    expect((await cli('resolve', '--db', f.file, '--conflict', conflictId, '--take', 'mine')).code).toBe(0);
+    const again = await sync();
+    expect(again.code, again.stderr).toBe(0);
+    const recreated = f.emulator.control.tasks().filter((t) => t.title === 'Mine to keep');
+    expect(recreated).toEqual([expect.objectContaining({ section_id: null })]);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+    const exported = await cli('export', '--db', f.file);
+    expect(exported.lines.filter((t) => t.title === 'Mine to keep').map((t) => t.task_id)).toEqual([
+      recreated[0]?.task_id,
+    ]);
+  }, 120_000);
 });
 
 describe('outbox and conflicts name what ids point at (issue 13)', () => {

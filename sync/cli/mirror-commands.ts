@@ -6,8 +6,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
-import type { Conflict, OutboxOp } from '../../db/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import { openMirror } from '../../db/open-mirror';
+import { leftOutWords } from '../../db/recreate-references';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import {
   discardOperation,
@@ -191,8 +192,16 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
   };
 }
 
-/** A conflict as one NDJSON line. `field` "*" means the task was deleted on the server; `names` as in an operation's. */
-export function conflictLine(conflict: Conflict, names?: ReferenceNames): Record<string, unknown> {
+/**
+ * A conflict as one NDJSON line. `field` "*" means the task was deleted on the
+ * server; `names` as in an operation's; `left_out`, for such a task, what taking
+ * mine re-creates it without (references the person can no longer use), in words.
+ */
+export function conflictLine(
+  conflict: Conflict,
+  names?: ReferenceNames,
+  leftOut?: readonly { field: string; id: string; message: string }[],
+): Record<string, unknown> {
   const named =
     names === undefined
       ? undefined
@@ -212,6 +221,7 @@ export function conflictLine(conflict: Conflict, names?: ReferenceNames): Record
     created_at: conflict.createdAt,
     resolved_at: conflict.resolvedAt,
     ...(named === undefined ? {} : { names: named }),
+    ...(leftOut === undefined || leftOut.length === 0 ? {} : { left_out: leftOut }),
   };
 }
 
@@ -236,10 +246,22 @@ export async function conflictsCommand(args: readonly string[], io: CliIo): Prom
     const names = referenceNames(mirror);
     linesOf(
       io,
-      mirror.outbox.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict, names))),
+      mirror.outbox
+        .conflicts('open')
+        .map((conflict) => JSON.stringify(conflictLine(conflict, names, leftOutOf(mirror, conflict, names)))),
     );
   });
   return EXIT.ok;
+}
+
+/** What "mine" on a task deleted on the server re-creates it without, in words (db/recreate-references). */
+function leftOutOf(mirror: Mirror, conflict: Conflict, names: ReferenceNames) {
+  if (conflict.field !== DELETED_REMOTELY || conflict.entityType !== 'task') return undefined;
+  return mirror.tasks.leftOutOnRecreate(conflict.entityId).map((reference) => ({
+    field: reference.field,
+    id: reference.id,
+    message: leftOutWords(reference, names(reference.field, reference.id)),
+  }));
 }
 
 export async function resolveCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
