@@ -70,9 +70,11 @@ commands:
       (status=completed); prints {"sprint_id"|"goal_id"|"milestone_id","op_id","queued"}.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
-      "names" gives what their ids point at by id (a sprint's, goal's, project's name, …).
+      "names" gives what their ids point at by id (a sprint's, goal's, project's name, …); one
+      the service refused (422) names the fields in "retry_without", with a "hint" to send it without them.
   conflicts --db FILE
-      Open conflicts as NDJSON (base, mine and theirs for one field each, and "names").
+      Open conflicts as NDJSON (base, mine and theirs for one field each, and "names"); on a
+      task deleted on the server, "left_out" says what taking mine re-creates it without.
   resolve --db FILE --conflict ID --take mine|theirs
       Settles one conflict; the change re-enters the outbox and goes with the next sync.
       A conflict on field "*" is a task deleted on the server: mine re-creates it, theirs lets it go.

@@ -400,6 +400,59 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
       recreated[0]?.task_id,
     ]);
   }, 120_000);
+  test('a re-create the service refuses (422) names the field and is offered to be sent without it', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    const peer = f.apiWith(
+      f.emulator.control.mintToken({
+        principalUserId: f.emulator.peer.user_id,
+        scopes: ['tasks:read', 'tasks:write'],
+      }).token,
+    );
+    const focus = await peer.create(
+      sectionOperations.create,
+      {},
+      {
+        org_id: f.emulator.orgId,
+        scope_type: 'user',
+        scope_id: f.emulator.peer.username,
+        name: 'Quiet hours',
+      },
+      { idempotencyKey: 'peer-quiet' },
+    );
+    f.emulator.control.peerEdit(taskId, { section_id: focus.body.section_id });
+    // Sections never listed here: the mirror cannot tell the section is out of reach, the service can.
+    await f.loadTasks([taskId]);
+    f.mirror.tasks.edit(taskId, { title: 'Kept anyway' });
+    f.emulator.control.peerDelete(taskId);
+    await f.pusher.pushAll();
+    const [gone] = f.mirror.outbox.conflicts('open');
+    f.mirror.outbox.resolve(gone?.conflictId as string, { take: 'mine' });
+    expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
+    f.mirror.close();
+
+    const outbox = await cli('outbox', '--db', f.file);
+    const [failed] = outbox.lines;
+    expect(failed).toMatchObject({ kind: 'create', state: 'failed', retry_without: ['section_id'] });
+    const opId = failed?.op_id as string;
+    expect(failed?.hint).toBe(
+      `the service refused section_id; send it without: retry --db FILE --op ${opId} --set section_id=null`,
+    );
+    expect((await cli('retry', '--db', f.file, '--op', opId, '--set', 'section_id=null')).code).toBe(0);
+    const sync = await cli(
+      'sync',
+      '--base-url',
+      f.emulator.baseUrl,
+      '--db',
+      f.file,
+      '--token',
+      f.emulator.tokens.live,
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(f.emulator.control.tasks().filter((t) => t.title === 'Kept anyway')).toEqual([
+      expect.objectContaining({ section_id: null }),
+    ]);
+  }, 120_000);
 });
 
 describe('outbox and conflicts name what ids point at (issue 13)', () => {

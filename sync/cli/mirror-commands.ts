@@ -174,6 +174,7 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
           names,
           op.entityType === 'comment' ? op.parentId : null,
         );
+  const refused = op.state === 'failed' ? refusedFields(op.lastProblem) : [];
   return {
     op_id: op.opId,
     seq: op.seq,
@@ -189,7 +190,30 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     ...(named === undefined ? {} : { names: named }),
+    ...(refused.length === 0
+      ? {}
+      : {
+          retry_without: refused,
+          hint: `the service refused ${refused.join(', ')}; send it without: retry --db FILE --op ${op.opId} ${refused.map((field) => `--set ${field}=null`).join(' ')}`,
+        }),
   };
+}
+
+/**
+ * The fields a 422 named (each error's `loc`, the body field last), so that a
+ * refused change, such as a re-create naming a section the person cannot see,
+ * is offered to be sent without them, never left a dead end.
+ */
+function refusedFields(problem: unknown): string[] {
+  const answer = problem as { status?: unknown; errors?: unknown } | null;
+  if (answer?.status !== 422 || !Array.isArray(answer.errors)) return [];
+  const fields = new Set<string>();
+  for (const error of answer.errors as { loc?: unknown }[]) {
+    const loc = Array.isArray(error.loc) ? (error.loc as unknown[]) : [];
+    const field = loc.length === 2 && loc[0] === 'body' ? loc[1] : undefined;
+    if (typeof field === 'string' && field !== '') fields.add(field);
+  }
+  return [...fields];
 }
 
 /**
