@@ -74,6 +74,8 @@ export class MirrorComments {
         current.taskId,
         current.server !== null,
         current.etag,
+        // The version deleted: a 412 whose re-read still shows it deletes again, only a change waits.
+        current.server ?? {},
       );
     });
   }

@@ -7,6 +7,7 @@ import { asStorageError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import type { Outbox } from './outbox';
 import type { ChangeList, PageApplication } from './page-apply';
+import { type LeftOutReference, leftOutReferences } from './recreate-references';
 import type { MirrorDatabase } from './schema';
 import type { TaskObject } from './task-columns';
 import {
@@ -276,6 +277,19 @@ export class MirrorTasks {
   /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */
   delete(taskId: string): { opId: string } | null {
     return this.tx.write(() => this.parts.outbox.queueDelete(taskId));
+  }
+
+  /**
+   * What a re-create of this task ("mine" on its delete on the server) leaves
+   * out: references the person can no longer use (db/recreate-references).
+   */
+  leftOutOnRecreate(taskId: string): LeftOutReference[] {
+    return this.tx.read(() => {
+      const row = this.parts.store.byId(taskId);
+      if (!row) return [];
+      const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+      return leftOutReferences(this.db, effective);
+    });
   }
 
   // ---- the server's copy of one task -------------------------------------------

@@ -487,13 +487,15 @@ export class Outbox {
   /**
    * Queues a delete; the task disappears from lists at once. A task that
    * never reached the server is simply dropped (null: nothing to send).
-   * Inside mirror.tasks' write.
+   * The server copy the person deleted is its base: a 412 whose re-read
+   * still shows it deletes again, only a change asks them. Inside mirror.tasks' write.
    */
   queueDelete(taskId: string): { opId: string } | null {
     this.inWrite('queueDelete');
     const row = this.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
-    return this.queueRemoval('task', taskId, null, row.server_json !== null, row.etag);
+    const server = row.server_json === null ? {} : (JSON.parse(row.server_json) as TaskObject);
+    return this.queueRemoval('task', taskId, null, row.server_json !== null, row.etag, server);
   }
 
   /**
@@ -858,16 +860,28 @@ export class Outbox {
    * it waits as `failed`, now against the newer version; retrying deletes that
    * version, dropping it keeps the task.
    */
-  holdDelete(opId: string, theirsEtag: string | null, problem: unknown): void {
+  holdDelete(
+    opId: string,
+    theirsEtag: string | null,
+    problem: unknown,
+    /** The new version's values: retried, the delete is of that version (its base). */
+    theirs?: TaskObject,
+  ): void {
     return this.tx.write(() => {
       const row = this.row(opId);
       if (row.kind !== 'delete' || row.state === 'done')
         throw new OutboxStateError(opId, row.state, 'hold it as a delete');
       this.db
         .prepare(
-          "UPDATE outbox SET state = 'failed', base_etag = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
+          "UPDATE outbox SET state = 'failed', base_etag = ?, base_values = ?, last_problem = ?, updated_at = ? WHERE op_id = ?",
         )
-        .run(theirsEtag, JSON.stringify(problem ?? null), this.now(), opId);
+        .run(
+          theirsEtag,
+          theirs === undefined ? row.base_values : JSON.stringify(theirs),
+          JSON.stringify(problem ?? null),
+          this.now(),
+          opId,
+        );
     });
   }
 

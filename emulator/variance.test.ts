@@ -379,6 +379,20 @@ describe('variance mode', () => {
     expect(refused.status).toBe(422);
   });
 
+  test('changeEtags changes every ETag at once, faults off, bodies unchanged; the old one is refused with 412', async () => {
+    const emulator = await start(5, { faults: false });
+    const id = emulator.control.tasks()[0]!.task_id;
+    const first = await callApi(emulator, 'GET', `/v1/tasks/${id}`);
+    emulator.control.variance!.changeEtags();
+    const later = await callApi(emulator, 'GET', `/v1/tasks/${id}`);
+    expect(later.text).toBe(first.text);
+    expect(later.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    const stale = await callApi(emulator, 'DELETE', `/v1/tasks/${id}`, {
+      headers: { 'if-match': first.headers.get('etag') ?? '' },
+    });
+    expect(stale.status).toBe(412);
+  });
+
   test('an ETag that changed on an unchanged body: If-Match with the old one is 412, with the new one it writes', async () => {
     const clock = new ManualClock();
     const emulator = await start(21, { clock });

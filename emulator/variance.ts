@@ -249,6 +249,15 @@ export class VarianceMode {
     return this.faultsOn;
   }
 
+  /**
+   * Changes every ETag now, no body (as the fault does at random): a test meets
+   * the contract's "an ETag may change on an unchanged body" at a moment it chooses.
+   */
+  changeEtags(): void {
+    this.etagEpoch += 1;
+    this.count('etag-changed');
+  }
+
   /** Off: the representation liberties stay, the faults stop ("once faults stop"). */
   setFaults(on: boolean): void {
     this.faultsOn = on;

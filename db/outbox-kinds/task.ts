@@ -10,6 +10,7 @@ import {
   TASK_TITLE_MAX,
 } from '../../protocol/task';
 import { InvalidEditError } from '../mirror-errors';
+import { leftOutReferences } from '../recreate-references';
 import { checkTask, type TaskObject } from '../task-columns';
 import { storedTaskJson } from '../task-json';
 import type { TaskOverlay } from '../task-overlay';
@@ -121,6 +122,8 @@ export function taskWriteKind(
         const value = (values ?? effective)[field];
         if (value !== undefined && value !== null) body[field] = value;
       }
+      // What the person can no longer use would be refused (422) at every sync: it is left out.
+      for (const { field } of leftOutReferences(db, body)) delete body[field];
       if (task) store.remove(task.rid);
       return body;
     },

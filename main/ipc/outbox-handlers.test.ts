@@ -295,6 +295,60 @@ describe('the conflict view', () => {
   });
 });
 
+describe('a task deleted on the server that pointed at what the person cannot see (issue 22)', () => {
+  test('the conflict view says what re-creating it leaves out; the re-create goes without it', async () => {
+    const w = await wire();
+    const [taskId] = w.f.taskIds(1) as [string];
+    const peer = w.f.apiWith(
+      w.f.emulator.control.mintToken({
+        principalUserId: w.f.emulator.peer.user_id,
+        scopes: ['tasks:read', 'tasks:write'],
+      }).token,
+    );
+    const theirs = await peer.create(
+      sectionOperations.create,
+      {},
+      {
+        org_id: w.f.emulator.orgId,
+        scope_type: 'user',
+        scope_id: w.f.emulator.peer.username,
+        name: 'Deep work',
+      },
+      { idempotencyKey: 'peer-deep-work' },
+    );
+    const sectionId = theirs.body.section_id;
+    w.f.emulator.control.peerEdit(taskId, { section_id: sectionId });
+    await w.f.loadTasks([taskId]);
+    // The sections were listed in full (none of them the teammate's).
+    w.f.mirror.passes.begin('sections');
+    w.f.mirror.passes.applyPage({
+      collection: 'sections',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: [],
+    });
+    w.f.mirror.passes.complete('sections', '', 0);
+    w.f.mirror.tasks.edit(taskId, { description: 'Worth keeping' });
+    w.f.emulator.control.peerDelete(taskId);
+    await w.f.pusher.pushAll();
+
+    const view = await w.value('conflicts:get', { task_id: taskId });
+    expect(view?.gone?.left_out).toEqual([
+      `Section ${sectionId} is not visible to you; the task is re-created without a section`,
+    ]);
+    await w.value('conflicts:resolve', {
+      op_id: view?.op_id,
+      choices: [{ conflict_id: view?.gone?.conflict_id, take: 'mine' }],
+    });
+    expect(await w.f.pusher.pushAll()).toMatchObject({ pushed: 1, failed: 0 });
+    expect(w.f.emulator.control.tasks().filter((t) => t.description === 'Worth keeping')).toEqual([
+      expect.objectContaining({ section_id: null }),
+    ]);
+  });
+});
+
 /** My other device: the same person under another token, writing straight to the server. */
 function otherDevice(f: PushFixture): ApiClient {
   return f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);

@@ -13,7 +13,8 @@ import {
 } from '../../db/outbox-review';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import type { TaskObject } from '../../db/task-columns';
-import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
+import { leftOutWords } from '../../db/recreate-references';
+import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -215,6 +216,16 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
         task:
           (task?.task as Record<string, unknown> | undefined) ??
           (isTask ? {} : { ...op.baseValues, ...op.patch }),
+        left_out: isTask
+          ? mirror.tasks
+              .leftOutOnRecreate(op.entityId)
+              .map((reference) =>
+                leftOutWords(
+                  reference,
+                  names(reference.field, reference.id)?.replace(DELETED_MARK, '') ?? null,
+                ),
+              )
+          : [],
       },
     };
   }

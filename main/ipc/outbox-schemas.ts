@@ -108,6 +108,8 @@ export const conflictViewSchema = z.object({
       status: z.number().nullable(),
       draft: z.record(z.string(), z.unknown()),
       task: z.record(z.string(), z.unknown()),
+      /** What re-creating it leaves out, in words (references the person can no longer use). */
+      left_out: z.array(z.string()),
     })
     .nullable(),
 });

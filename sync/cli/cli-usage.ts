@@ -44,7 +44,9 @@ commands:
       you are likely to open, one thread a line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
   create --db FILE --set title=TEXT [--set field=value ...]
+  delete --db FILE --task ID
       Queue a change as the app does, without network; it is sent by the next sync.
+      A delete of a task never sent cancels its create (prints "queued": false).
       Values: null clears a field ("null" in JSON quotes is the text null); tags as a comma
       list (a,b) or a JSON array (["a","b,c"]); position as a number; any other field as text.
   comment create --db FILE --set task_id=ID --set content=TEXT [--set parent_comment_id=ID]
@@ -72,9 +74,11 @@ commands:
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
       "state_words" says the state as the app does ({"label","sentence"}); "names" gives what
-      their ids point at by id (a sprint's, goal's, project's name, …).
+      their ids point at by id (a sprint's, goal's, project's name, …); one the service
+      refused (422) names the fields in "retry_without", with a "hint" to send it without them.
   conflicts --db FILE
-      Open conflicts as NDJSON (base, mine and theirs for one field each, and "names").
+      Open conflicts as NDJSON (base, mine and theirs for one field each, and "names"); on a
+      task deleted on the server, "left_out" says what taking mine re-creates it without.
   resolve --db FILE --conflict ID --take mine|theirs
       Settles one conflict; the change re-enters the outbox and goes with the next sync.
       A conflict on field "*" is a task deleted on the server: mine re-creates it, theirs lets it go.

@@ -1,6 +1,7 @@
 // Entry of the headless command (`npm run cli -- <command>`, and the package's
 // bin): runs one subcommand on the real process, with SIGINT/SIGTERM ending
 // `sync --watch` cleanly, and exits with the documented code.
+import { EXIT } from './cli-usage';
 import { runCli } from './run-cli';
 
 const stop = new AbortController();
@@ -9,6 +10,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // A second signal while stopping means "now".
     if (stop.signal.aborted) process.exit(130);
     stop.abort(new Error(`${signal} received`));
+  });
+}
+
+// A reader that stopped reading (`export … | head -c 100`) closed our pipe: end
+// quietly, as Unix tools do on SIGPIPE (which Node ignores, so the write fails
+// with EPIPE instead), with the command's own exit code if it already ended, else 0.
+// SQLite writes are synchronous, so none is cut off half-way.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok);
   });
 }
 

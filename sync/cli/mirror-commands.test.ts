@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { sectionOperations } from '../api/operations';
 import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
@@ -51,6 +52,7 @@ describe('bad usage exits 2 and says what to do', () => {
     [['edit', '--db', 'x.db', '--task', 't', '--set', 'nonsense'], 'field=value'],
     [['edit', '--db', 'x.db', '--task', 't', '--frobnicate'], "Unknown option '--frobnicate'"],
     [['create', '--db', 'x.db', '--set', 'priority=high'], 'title=TEXT is required'],
+    [['delete', '--db', 'x.db'], '--task is required'],
     [['resolve', '--db', 'x.db', '--conflict', 'c', '--take', 'both'], 'mine or theirs'],
     [
       ['sync', '--db', 'x.db', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--once', '--watch'],
@@ -150,6 +152,51 @@ describe('offline commands on a mirror file', () => {
     });
     const exported = await cli('export', '--db', f.file);
     expect(exported.lines.find((t) => t.title === 'Born in a terminal')).toMatchObject({ priority: 'high' });
+  });
+
+  test('delete queues a task delete as the app does; export no longer lists it; the next sync deletes it (issue 22)', async () => {
+    const { f, ids } = await preparedMirror();
+    const taskId = ids[0] as string;
+    f.mirror.close();
+
+    const deleted = await cli('delete', '--db', f.file, '--task', taskId);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.lines).toEqual([{ task_id: taskId, op_id: expect.any(String) as unknown, queued: true }]);
+    expect((await cli('export', '--db', f.file)).lines.map((t) => t.task_id)).not.toContain(taskId);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([
+      expect.objectContaining({ op_id: deleted.lines[0]?.op_id, entity_id: taskId, kind: 'delete' }),
+    ]);
+    expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const sync = await cli(
+      'sync',
+      '--base-url',
+      f.emulator.baseUrl,
+      '--db',
+      f.file,
+      '--token',
+      f.emulator.tokens.live,
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(f.emulator.control.task(taskId)).toBeUndefined();
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+  });
+
+  test('delete of a task never sent cancels its create; of an unknown task exits 2 with what to do', async () => {
+    const { f } = await preparedMirror();
+    f.mirror.close();
+    const created = await cli('create', '--db', f.file, '--set', 'title=Not meant');
+    const localId = created.lines[0]?.task_id as string;
+    const cancelled = await cli('delete', '--db', f.file, '--task', localId);
+    expect(cancelled.lines).toEqual([{ task_id: localId, op_id: null, queued: false }]);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+
+    const unknown = await cli('delete', '--db', f.file, '--task', 'tsk_nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('export --db');
+    const withSet = await cli('delete', '--db', f.file, '--task', localId, '--set', 'title=x');
+    expect(withSet.code).toBe(2);
+    expect(withSet.stderr).toContain("Unknown option '--set'");
   });
 
   test('an unknown task or a refused value exits 2 with what to do', async () => {
@@ -298,6 +345,114 @@ describe('offline commands on a mirror file', () => {
     expect(history.code).toBe(2);
     expect(history.stderr).toContain('milestones, task_comments');
   });
+});
+
+describe('taking mine on a task a teammate deleted (issue 22)', () => {
+  test('a reference the person cannot see is left out of the re-create and said in the conflict; the re-create goes through', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    const peer = f.apiWith(
+      f.emulator.control.mintToken({
+        principalUserId: f.emulator.peer.user_id,
+        scopes: ['tasks:read', 'tasks:write'],
+      }).token,
+    );
+    const focus = await peer.create(
+      sectionOperations.create,
+      {},
+      { org_id: f.emulator.orgId, scope_type: 'user', scope_id: f.emulator.peer.username, name: 'Deep work' },
+      { idempotencyKey: 'peer-focus' },
+    );
+    const sectionId = focus.body.section_id;
+    f.emulator.control.peerEdit(taskId, { section_id: sectionId });
+    f.mirror.close();
+    const sync = () =>
+      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    expect((await sync()).code).toBe(0);
+
+    expect((await cli('edit', '--db', f.file, '--task', taskId, '--set', 'title=Mine to keep')).code).toBe(0);
+    f.emulator.control.peerDelete(taskId);
+    expect((await sync()).code).toBe(1);
+    const conflicts = await cli('conflicts', '--db', f.file);
+    expect(conflicts.lines).toEqual([
+      expect.objectContaining({
+        entity_id: taskId,
+        field: '*',
+        left_out: [
+          {
+            field: 'section_id',
+            id: sectionId,
+            message: `Section ${sectionId} is not visible to you; the task is re-created without a section`,
+          },
+        ],
+      }),
+    ]);
+
+    const conflictId = conflicts.lines[0]?.conflict_id as string;
+    expect((await cli('resolve', '--db', f.file, '--conflict', conflictId, '--take', 'mine')).code).toBe(0);
+    const again = await sync();
+    expect(again.code, again.stderr).toBe(0);
+    const recreated = f.emulator.control.tasks().filter((t) => t.title === 'Mine to keep');
+    expect(recreated).toEqual([expect.objectContaining({ section_id: null })]);
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+    const exported = await cli('export', '--db', f.file);
+    expect(exported.lines.filter((t) => t.title === 'Mine to keep').map((t) => t.task_id)).toEqual([
+      recreated[0]?.task_id,
+    ]);
+  }, 120_000);
+  test('a re-create the service refuses (422) names the field and is offered to be sent without it', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    const peer = f.apiWith(
+      f.emulator.control.mintToken({
+        principalUserId: f.emulator.peer.user_id,
+        scopes: ['tasks:read', 'tasks:write'],
+      }).token,
+    );
+    const focus = await peer.create(
+      sectionOperations.create,
+      {},
+      {
+        org_id: f.emulator.orgId,
+        scope_type: 'user',
+        scope_id: f.emulator.peer.username,
+        name: 'Quiet hours',
+      },
+      { idempotencyKey: 'peer-quiet' },
+    );
+    f.emulator.control.peerEdit(taskId, { section_id: focus.body.section_id });
+    // Sections never listed here: the mirror cannot tell the section is out of reach, the service can.
+    await f.loadTasks([taskId]);
+    f.mirror.tasks.edit(taskId, { title: 'Kept anyway' });
+    f.emulator.control.peerDelete(taskId);
+    await f.pusher.pushAll();
+    const [gone] = f.mirror.outbox.conflicts('open');
+    f.mirror.outbox.resolve(gone?.conflictId as string, { take: 'mine' });
+    expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
+    f.mirror.close();
+
+    const outbox = await cli('outbox', '--db', f.file);
+    const [failed] = outbox.lines;
+    expect(failed).toMatchObject({ kind: 'create', state: 'failed', retry_without: ['section_id'] });
+    const opId = failed?.op_id as string;
+    expect(failed?.hint).toBe(
+      `the service refused section_id; send it without: retry --db FILE --op ${opId} --set section_id=null`,
+    );
+    expect((await cli('retry', '--db', f.file, '--op', opId, '--set', 'section_id=null')).code).toBe(0);
+    const sync = await cli(
+      'sync',
+      '--base-url',
+      f.emulator.baseUrl,
+      '--db',
+      f.file,
+      '--token',
+      f.emulator.tokens.live,
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(f.emulator.control.tasks().filter((t) => t.title === 'Kept anyway')).toEqual([
+      expect.objectContaining({ section_id: null }),
+    ]);
+  }, 120_000);
 });
 
 describe('outbox and conflicts name what ids point at (issue 13)', () => {

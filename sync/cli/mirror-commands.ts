@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
-import type { Conflict, OutboxOp } from '../../db/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import { changeStateWords } from '../../protocol/change-state-words';
 import { openMirror } from '../../db/open-mirror';
+import { leftOutWords } from '../../db/recreate-references';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import {
   discardOperation,
@@ -131,6 +132,18 @@ export async function editCommand(args: readonly string[], io: CliIo): Promise<E
   });
 }
 
+/** `delete --db FILE --task ID`: queues the delete as the app does; a task never sent cancels with its create. */
+export async function deleteCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const values = parseOptions('delete', args, { db: { type: 'string' }, task: { type: 'string' } });
+  const file = required('delete', 'db', values.db);
+  const taskId = required('delete', 'task', values.task);
+  return withMirror('delete', file, false, (mirror) => {
+    const queued = mirror.tasks.delete(taskId);
+    line(io, { task_id: taskId, op_id: queued?.opId ?? null, queued: queued !== null });
+    return EXIT.ok;
+  });
+}
+
 export async function createCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const values = parseOptions('create', args, {
     db: { type: 'string' },
@@ -163,6 +176,7 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
           names,
           op.entityType === 'comment' ? op.parentId : null,
         );
+  const refused = op.state === 'failed' ? refusedFields(op.lastProblem) : [];
   return {
     op_id: op.opId,
     seq: op.seq,
@@ -180,11 +194,42 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     ...(named === undefined ? {} : { names: named }),
+    ...(refused.length === 0
+      ? {}
+      : {
+          retry_without: refused,
+          hint: `the service refused ${refused.join(', ')}; send it without: retry --db FILE --op ${op.opId} ${refused.map((field) => `--set ${field}=null`).join(' ')}`,
+        }),
   };
 }
 
-/** A conflict as one NDJSON line. `field` "*" means the task was deleted on the server; `names` as in an operation's. */
-export function conflictLine(conflict: Conflict, names?: ReferenceNames): Record<string, unknown> {
+/**
+ * The fields a 422 named (each error's `loc`, the body field last), so that a
+ * refused change, such as a re-create naming a section the person cannot see,
+ * is offered to be sent without them, never left a dead end.
+ */
+function refusedFields(problem: unknown): string[] {
+  const answer = problem as { status?: unknown; errors?: unknown } | null;
+  if (answer?.status !== 422 || !Array.isArray(answer.errors)) return [];
+  const fields = new Set<string>();
+  for (const error of answer.errors as { loc?: unknown }[]) {
+    const loc = Array.isArray(error.loc) ? (error.loc as unknown[]) : [];
+    const field = loc.length === 2 && loc[0] === 'body' ? loc[1] : undefined;
+    if (typeof field === 'string' && field !== '') fields.add(field);
+  }
+  return [...fields];
+}
+
+/**
+ * A conflict as one NDJSON line. `field` "*" means the task was deleted on the
+ * server; `names` as in an operation's; `left_out`, for such a task, what taking
+ * mine re-creates it without (references the person can no longer use), in words.
+ */
+export function conflictLine(
+  conflict: Conflict,
+  names?: ReferenceNames,
+  leftOut?: readonly { field: string; id: string; message: string }[],
+): Record<string, unknown> {
   const named =
     names === undefined
       ? undefined
@@ -204,6 +249,7 @@ export function conflictLine(conflict: Conflict, names?: ReferenceNames): Record
     created_at: conflict.createdAt,
     resolved_at: conflict.resolvedAt,
     ...(named === undefined ? {} : { names: named }),
+    ...(leftOut === undefined || leftOut.length === 0 ? {} : { left_out: leftOut }),
   };
 }
 
@@ -228,10 +274,22 @@ export async function conflictsCommand(args: readonly string[], io: CliIo): Prom
     const names = referenceNames(mirror);
     linesOf(
       io,
-      mirror.outbox.conflicts('open').map((conflict) => JSON.stringify(conflictLine(conflict, names))),
+      mirror.outbox
+        .conflicts('open')
+        .map((conflict) => JSON.stringify(conflictLine(conflict, names, leftOutOf(mirror, conflict, names)))),
     );
   });
   return EXIT.ok;
+}
+
+/** What "mine" on a task deleted on the server re-creates it without, in words (db/recreate-references). */
+function leftOutOf(mirror: Mirror, conflict: Conflict, names: ReferenceNames) {
+  if (conflict.field !== DELETED_REMOTELY || conflict.entityType !== 'task') return undefined;
+  return mirror.tasks.leftOutOnRecreate(conflict.entityId).map((reference) => ({
+    field: reference.field,
+    id: reference.id,
+    message: leftOutWords(reference, names(reference.field, reference.id)),
+  }));
 }
 
 export async function resolveCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {

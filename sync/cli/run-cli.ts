@@ -15,6 +15,7 @@ import { commentCommand, sectionCommand } from './comment-command';
 import {
   conflictsCommand,
   createCommand,
+  deleteCommand,
   dropCommand,
   editCommand,
   exportCommand,
@@ -34,6 +35,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   export: exportCommand,
   edit: editCommand,
   create: createCommand,
+  delete: deleteCommand,
   outbox: outboxCommand,
   conflicts: conflictsCommand,
   resolve: resolveCommand,

@@ -131,6 +131,17 @@ describe('sync through the installed bin', () => {
     expect(lastLine(run)).toMatchObject({ tasks: emulator.control.taskCount(), conflicts: 0 });
   });
 
+  test('output into a pipe its reader closed ends the command quietly with exit 0, no stack trace (issue 22)', async () => {
+    const synced = await cli([...syncArgs(), '--token', emulator.tokens.live]);
+    expect(synced.code, synced.stderr).toBe(0);
+    // As `export --db m.db | head -c 100`: the reader is gone before (or while) the command writes.
+    const started = spawnCli(process.execPath, [BIN, 'export', '--db', db]);
+    started.child.stdout?.destroy();
+    const run = await started.done;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
   test('npm run cli runs the same command', async () => {
     const run = await spawnCli('npm', [
       'run',

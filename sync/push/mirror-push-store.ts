@@ -77,8 +77,8 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
         mirror.outbox.conflict(opId, conflict);
         return true;
       }),
-    holdDelete: (opId, theirsEtag, problem) =>
-      write(() => mirror.outbox.holdDelete(opId, theirsEtag, problem)),
+    holdDelete: (opId, theirs, problem) =>
+      write(() => mirror.outbox.holdDelete(opId, theirs.etag, problem, theirs.task)),
     fail: (opId, state, problem) => write(() => mirror.outbox.fail(opId, state, problem)),
     unblockAll: () => write(() => mirror.outbox.unblockAll()),
     openConflictCount: () => Promise.resolve(mirror.outbox.openConflictCount()),

@@ -120,10 +120,11 @@ export interface PushStore {
   ): Promise<boolean>;
   /**
    * A delete refused with 412: the task changed on the server after the person
-   * deleted it. It waits as `failed` with `problem`, against the new version:
+   * deleted it. It waits as `failed` with `problem`, against the new version
+   * (its ETag and its values, the base a later 412 is compared with):
    * retrying deletes that version, dropping it keeps the task.
    */
-  holdDelete(opId: string, theirsEtag: string | null, problem: unknown): Promise<void>;
+  holdDelete(opId: string, theirs: ServerTask, problem: unknown): Promise<void>;
   /** Records a failure: failed (the server refused the content), blocked (not allowed) or queued (transient). */
   fail(opId: string, state: UnsentState, problem: unknown): Promise<void>;
   /** Blocked operations back to the queue (the account may have become writable). Returns how many. */

@@ -479,8 +479,9 @@ export class Pusher {
       return;
     }
     await this.store.landServerCopy(op, theirs);
-    if (onlyDerivedChanged(op, theirs)) {
-      // Only counts the service derives changed (tasks filed since): delete that version, once.
+    if (unchangedSinceDeleted(op, theirs)) {
+      // Nothing the person could see changed (an ETag moved on an unchanged body, or only counts the
+      // service derives, such as tasks filed since): delete that version, once.
       try {
         await pushKindOf(op.entityType).remove(
           this.api,
@@ -504,7 +505,7 @@ export class Pusher {
         'The task changed on the server after you deleted it. Retry to delete the new version, or drop the delete to keep the task.',
       errors: [],
     };
-    await this.store.holdDelete(op.opId, theirs.etag, problem);
+    await this.store.holdDelete(op.opId, theirs, problem);
     state.summary.failed += 1;
     this.emit({
       type: 'push-failed',
@@ -679,10 +680,15 @@ function isRefusal(error: ProblemError): boolean {
   return error.status >= 400;
 }
 
-/** A delete's version (its base) and the server's differ only in fields the kind's service derives. */
-function onlyDerivedChanged(op: PushOp, theirs: ServerTask): boolean {
-  const derived = pushKindOf(op.entityType).derivedFields;
-  if (derived === undefined || Object.keys(op.baseValues).length === 0) return false;
+/**
+ * The server's version is the one the person deleted (the delete's base,
+ * every field they could see): equal but for fields the kind's service
+ * derives (a goal's task counts), absent taken as null. A delete queued
+ * without its base (an outbox older than bases of deletes) is never so.
+ */
+function unchangedSinceDeleted(op: PushOp, theirs: ServerTask): boolean {
+  if (Object.keys(op.baseValues).length === 0) return false;
+  const derived = pushKindOf(op.entityType).derivedFields ?? [];
   const fields = new Set([...Object.keys(op.baseValues), ...Object.keys(theirs.task)]);
   for (const field of fields) {
     if (derived.includes(field)) continue;

@@ -312,6 +312,13 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
             </div>
           ))}
         </dl>
+        {gone.left_out.length > 0 ? (
+          <ul className="conflict-left-out" aria-label="Left out of the re-created task">
+            {gone.left_out.map((words) => (
+              <li key={words}>{words}</li>
+            ))}
+          </ul>
+        ) : null}
       </section>
       <div className="pending-actions">
         <button type="button" className="button primary" onClick={() => void resolve('mine')}>

@@ -1,0 +1,84 @@
+// What a task re-created from a draft ("mine" on a task deleted on the server)
+// can still point at. A reference the mirror does not hold (a teammate's
+// personal section this token never lists) or holds as gone (a delete of it
+// waits here) would make the create a 422 that no sync gets past, so the
+// re-create leaves it out, and the conflict view says which and why.
+import type { Database } from 'better-sqlite3';
+import { COLLECTIONS, type OtherCollection } from './collections';
+import type { TaskObject } from './task-columns';
+import { UNSETTLED_SQL } from './task-overlay';
+
+/** A reference a re-create leaves out: `not-visible` (the mirror never had it) or `deleted`. */
+export interface LeftOutReference {
+  field: string;
+  id: string;
+  reason: 'not-visible' | 'deleted';
+}
+
+/** Task fields that point at another resource: its collection, and the outbox kind that writes it (if any). */
+const REFERENCES: Readonly<Record<string, { collection: OtherCollection | 'tasks'; kind: string | null }>> = {
+  project_id: { collection: 'projects', kind: null },
+  team_id: { collection: 'teams', kind: null },
+  section_id: { collection: 'sections', kind: 'section' },
+  sprint_id: { collection: 'sprints', kind: 'sprint' },
+  goal_id: { collection: 'goals', kind: 'goal' },
+  milestone_id: { collection: 'milestones', kind: 'milestone' },
+  parent_task_id: { collection: 'tasks', kind: 'task' },
+};
+
+/**
+ * The references among `values` a re-create cannot use. A collection the
+ * mirror has never listed in full tells nothing (its references are kept, the
+ * service judges them).
+ */
+export function leftOutReferences(db: Database, values: TaskObject): LeftOutReference[] {
+  const out: LeftOutReference[] = [];
+  for (const [field, { collection, kind }] of Object.entries(REFERENCES)) {
+    const id = values[field];
+    if (typeof id !== 'string' || id === '') continue;
+    const waiting = (opKind: string) =>
+      kind !== null &&
+      db
+        .prepare(
+          `SELECT 1 FROM outbox WHERE entity_type = ? AND entity_id = ? AND kind = ? AND state IN ${UNSETTLED_SQL} LIMIT 1`,
+        )
+        .get(kind, id, opKind) !== undefined;
+    if (waiting('delete')) {
+      out.push({ field, id, reason: 'deleted' });
+      continue;
+    }
+    if (waiting('create')) continue;
+    const listed = db
+      .prepare('SELECT 1 FROM sync_passes WHERE collection = ? AND completed_once = 1 LIMIT 1')
+      .get(collection);
+    if (listed === undefined) continue;
+    const held =
+      collection === 'tasks'
+        ? db.prepare('SELECT 1 FROM tasks WHERE task_id = ? AND server_gone = 0').get(id)
+        : db
+            .prepare(
+              `SELECT 1 FROM ${COLLECTIONS[collection].table} WHERE ${COLLECTIONS[collection].idField} = ?`,
+            )
+            .get(id);
+    if (held === undefined) out.push({ field, id, reason: 'not-visible' });
+  }
+  return out;
+}
+
+/** Words for a reference left out, with the name of what it points at when known (db/referenced-names). */
+export function leftOutWords(reference: LeftOutReference, name: string | null): string {
+  const noun = NOUNS[reference.field] ?? reference.field;
+  const what = `${noun[0]?.toUpperCase() ?? ''}${noun.slice(1)} ${name === null ? reference.id : `'${name}'`}`;
+  const why = reference.reason === 'deleted' ? 'is deleted' : 'is not visible to you';
+  return `${what} ${why}; the task is re-created without a ${noun}`;
+}
+
+const NOUNS: Readonly<Record<string, string>> = {
+  project_id: 'project',
+  team_id: 'team',
+  section_id: 'section',
+  sprint_id: 'sprint',
+  goal_id: 'goal',
+  milestone_id: 'milestone',
+  parent_task_id: 'parent task',
+};
