@@ -11,13 +11,16 @@ import { type RandomBytes, base64Url, systemRandomBytes } from './randomness';
 import { type TokenGrant, requestTokens } from './token-endpoint';
 
 /**
- * What the desktop app asks for by default: it reads and edits tasks and
- * reads the projects, teams and people they refer to.
+ * What the desktop app asks for by default: it reads and edits tasks, and
+ * edits the sprints (teams:write), goals and milestones (projects:write) it
+ * offers, and reads the people they refer to.
  */
 export const DEFAULT_SCOPES: readonly string[] = [
   'tasks:write',
   'projects:read',
+  'projects:write',
   'teams:read',
+  'teams:write',
   'members:read',
 ];
 

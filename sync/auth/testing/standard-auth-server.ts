@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { request } from 'undici';
+import { DEFAULT_SCOPES } from '../oauth-flow';
 import type { Page } from './consent-browser';
 
 export const STANDARD_CLIENT_ID = 'svc-desktop-native';
@@ -48,7 +49,7 @@ export interface StandardAuthServer {
 export async function startStandardAuthServer(
   options: StandardAuthServerOptions = {},
 ): Promise<StandardAuthServer> {
-  const scopes = options.scopes ?? ['tasks:write', 'projects:read', 'teams:read', 'members:read'];
+  const scopes = options.scopes ?? DEFAULT_SCOPES;
   let decision = options.decision ?? 'approve';
   const server = createServer();
   await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
