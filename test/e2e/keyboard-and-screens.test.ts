@@ -4,9 +4,10 @@
 // counts, and the dark theme.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signIn } from './support/signed-in-session';
 import { type AppSession, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { focusedId, hasFocus, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { focusedId, hasFocus, type OpenedApp, screenshot } from './support/app-browser';
 
 let session: AppSession;
 let host: E2eHost;
@@ -15,7 +16,7 @@ let app: OpenedApp;
 beforeAll(async () => {
   session = await startAppSession({ emulator: { seedTasks: 240 } });
   ({ host, app } = session);
-  await signInWithToken(app.page, host.emulator.tokens.live);
+  await signIn(session);
   await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
 });
 
