@@ -22,7 +22,7 @@ const api = (path: string) => readFromServer(emulator, path, emulator.tokens.tes
 const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
 
 beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 60 }, token: 'test' });
+  session = await startSignedInSession({ emulator: { seedTasks: 60 }, signIn: 'pasted-test' });
   ({ emulator, app } = session);
   await app.page.locator('.account-user').filter({ hasText: 'read-only' }).waitFor({ timeout: 20_000 });
   const first = ((await api(`/v1/projects/${emulator.orgId}`)).data as (typeof project)[])[0];

@@ -4,9 +4,10 @@
 // counts, and the dark theme.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signIn } from './support/signed-in-session';
 import { type AppSession, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { focusedId, hasFocus, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { focusedId, hasFocus, invokeInPage, type OpenedApp, screenshot } from './support/app-browser';
 
 let session: AppSession;
 let host: E2eHost;
@@ -15,7 +16,7 @@ let app: OpenedApp;
 beforeAll(async () => {
   session = await startAppSession({ emulator: { seedTasks: 240 } });
   ({ host, app } = session);
-  await signInWithToken(app.page, host.emulator.tokens.live);
+  await signIn(session);
   await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
 });
 
@@ -159,6 +160,37 @@ describe('the other screens', () => {
     await next.locator(`.card[data-task-id="${taskId}"]`).waitFor();
     await synced(page);
     expect(host.emulator.control.task(taskId)?.section_id).toBe(nextSection);
+  });
+
+  test("a card focused on the board is the task the palette's 'File into sprint' files, as a drop on the sprint does", async () => {
+    const { page } = app;
+    const board = page.locator('.board');
+    const cards = board.locator('.card[data-task-id]');
+    let taskId = '';
+    for (let index = 0; index < (await cards.count()); index += 1) {
+      const id = (await cards.nth(index).getAttribute('data-task-id')) ?? '';
+      if (host.emulator.control.task(id)?.sprint_id === null) {
+        taskId = id;
+        break;
+      }
+    }
+    if (taskId === '') throw new Error('the board has no card in no sprint');
+    const title = host.emulator.control.task(taskId)?.title ?? '';
+    await board.locator(`.card[data-task-id="${taskId}"] .card-open`).focus();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await page.keyboard.type('file into sprint');
+    const option = (await palette.getByRole('option').first().textContent()) ?? '';
+    const sprintName = /File into sprint: (.+?) \(/.exec(option)?.[1] ?? '';
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Filed ‘${title}’ into sprint ‘${sprintName}’.` })
+      .waitFor();
+    await synced(page);
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const sprint = workspace.teams.flatMap((team) => team.sprints).find((s) => s.name === sprintName);
+    expect(host.emulator.control.task(taskId)?.sprint_id).toBe(sprint?.sprint_id);
   });
 
   test('the dark theme, chosen in the palette, turns the whole app dark', async () => {

@@ -5,9 +5,10 @@
 // applied, a clicked notification opening its task, and "rate-limited until".
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
+import { signIn } from './support/signed-in-session';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { invokeInPage, type OpenedApp, screenshot } from './support/app-browser';
 import type { SwitchableProxy } from './support/switchable-proxy';
 import { until } from './support/waits';
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
     client: { retry: { ...QUICK_RETRY, maxRateLimitRetries: 0 } },
   });
   ({ emulator, proxy, host, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
+  await signIn(session);
   await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 30_000 });
 });
 

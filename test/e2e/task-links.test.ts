@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
 import { formatTaskLink } from '../../sync/links/task-link';
 import type { E2eHost } from './host/e2e-host';
-import { screenshot, signInWithToken, type OpenedApp } from './support/app-browser';
+import { screenshot, type OpenedApp } from './support/app-browser';
+import { signIn } from './support/signed-in-session';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 
 let session: AppSession;
@@ -19,7 +20,7 @@ let app: OpenedApp;
 beforeAll(async () => {
   session = await startAppSession({ emulator: { seedTasks: 40 }, client: { retry: QUICK_RETRY } });
   ({ emulator, host, app } = session);
-  await signInWithToken(app.page, emulator.tokens.live);
+  await signIn(session);
 });
 
 afterAll(() => session?.close());

@@ -3,7 +3,7 @@
 // the next section) and with the same four moves as buttons.
 import type { DragEvent, KeyboardEvent } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { openTask } from '../store/view-store';
+import { openTask, selectTask } from '../store/view-store';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { carryTask } from '../task-list/task-drag';
 import { dayWords, valueWord } from '../vocabulary/task-words';
@@ -77,6 +77,10 @@ export function BoardCard({
         type="button"
         className="card-open"
         onClick={() => openTask(row.task_id)}
+        // The focused card is the selected task, as the list's active row is: the palette's
+        // "Selected task" commands ("File into sprint: …", a drop on the sidebar's sprint from
+        // the keyboard) act on it, not on the active row of a list no longer shown.
+        onFocus={() => selectTask(row.task_id)}
         onKeyDown={onKeyDown}
         {...(readOnly
           ? {}

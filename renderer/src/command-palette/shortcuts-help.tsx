@@ -20,16 +20,19 @@ function HelpDialog() {
           Close
         </button>
       </header>
-      <dl className="shortcut-list">
-        {SHORTCUTS.map((shortcut) => (
-          <div key={shortcut.keys}>
-            <dt>
-              <kbd>{shortcut.keys}</kbd>
-            </dt>
-            <dd>{shortcut.does}</dd>
-          </div>
-        ))}
-      </dl>
+      {/* Longer than a small window: a tab stop of its own, so that the arrow keys scroll it too. */}
+      <div className="shortcut-scroll" role="region" aria-labelledby="shortcuts-title" tabIndex={0}>
+        <dl className="shortcut-list">
+          {SHORTCUTS.map((shortcut) => (
+            <div key={shortcut.keys}>
+              <dt>
+                <kbd>{shortcut.keys}</kbd>
+              </dt>
+              <dd>{shortcut.does}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
     </ModalDialog>
   );
 }

@@ -76,6 +76,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * Signs in as a person does: "Sign in with your browser", the consent page the
+ * app opened (the host recorded its URL) approved in another tab of the same
+ * browser, the loopback redirect finishing it; resolves when the workspace shows.
+ */
+export async function signInThroughBrowser(app: OpenedApp, host: E2eHost): Promise<void> {
+  const { page, context } = app;
+  // The click waits until the button is enabled (once the server settings arrived).
+  await page.getByRole('button', { name: 'Sign in with your browser' }).click();
+  const consent = await context.newPage();
+  try {
+    await consent.goto(await host.nextOpenedUrl());
+    await consent.getByRole('button', { name: 'Approve' }).click();
+    await consent.getByRole('heading', { name: 'Signed in' }).waitFor();
+  } finally {
+    await consent.close();
+  }
+  await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+}
+
 /** Fills the sign-in form's token field and signs in; resolves when the workspace shows. */
 export async function signInWithToken(page: Page, token: string): Promise<void> {
   await page.getByLabel('Access token').fill(token);
