@@ -89,6 +89,9 @@ function unitName(failure: CollectionFailure): string {
  * go (https; plain http only to a loopback address literal).
  */
 function apiAddressOf(raw: string): string {
+  if (URL.canParse(raw) && !/^https?:$/.test(new URL(raw).protocol)) {
+    throw new UsageError(`sync: --base-url must be an http or https address, not '${raw}'`);
+  }
   try {
     return checkedApiAddress(raw);
   } catch (error) {
