@@ -582,32 +582,10 @@ export class Pusher {
         }
         return;
       }
-      if (isRefusal(error)) {
-        await this.store.fail(claimed.opId, 'failed', problemRecord(error));
-        state.summary.failed += 1;
-        this.emit({
-          type: 'push-failed',
-          opId: claimed.opId,
-          entityType: claimed.entityType,
-          entityId: claimed.entityId,
-          error: errorInfo(error),
-        });
-        return;
-      }
+      if (isRefusal(error)) return this.refused(state, claimed, error);
     }
-    if (error instanceof UnsafeIdError) {
-      // Nothing was sent, and sending again would not change the id: refused, for the person to see.
-      await this.store.fail(claimed.opId, 'failed', problemRecord(error));
-      state.summary.failed += 1;
-      this.emit({
-        type: 'push-failed',
-        opId: claimed.opId,
-        entityType: claimed.entityType,
-        entityId: claimed.entityId,
-        error: errorInfo(error),
-      });
-      return;
-    }
+    // Nothing was sent, and sending again would not change the id: refused, for the person to see.
+    if (error instanceof UnsafeIdError) return this.refused(state, claimed, error);
     if (error instanceof ApiError) {
       // 5xx or 429 past the client's retries, or an answer that broke the contract: try again next pass.
       await this.store.fail(claimed.opId, 'queued', problemRecord(error));
@@ -615,6 +593,19 @@ export class Pusher {
       return;
     }
     throw error;
+  }
+
+  /** The change is refused for good (the service's 4xx, or an id we will not send): it waits for the person. */
+  private async refused(state: PassState, claimed: PushOp, error: ApiError): Promise<void> {
+    await this.store.fail(claimed.opId, 'failed', problemRecord(error));
+    state.summary.failed += 1;
+    this.emit({
+      type: 'push-failed',
+      opId: claimed.opId,
+      entityType: claimed.entityType,
+      entityId: claimed.entityId,
+      error: errorInfo(error),
+    });
   }
 
   private accepted(state: PassState, op: PushOp, taskId: string): void {
