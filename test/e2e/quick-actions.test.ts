@@ -121,13 +121,13 @@ beforeAll(async () => {
     beforeSignIn: serverData,
   });
   ({ emulator, app } = session);
+  const sprintItems = app.page.getByRole('navigation', { name: 'Workspace' }).locator('li[data-sprint-id]');
+  // The sidebar lists sprints once the workspace has loaded them, which may come after the task list.
+  await until(async () => (await sprintItems.count()) >= 3, 'the sidebar listing three sprints');
   sprintIds = (
-    await app.page
-      .getByRole('navigation', { name: 'Workspace' })
-      .locator('li[data-sprint-id]')
-      .evaluateAll((items: { getAttribute(name: string): string | null }[]) =>
-        items.map((item) => item.getAttribute('data-sprint-id') ?? ''),
-      )
+    await sprintItems.evaluateAll((items: { getAttribute(name: string): string | null }[]) =>
+      items.map((item) => item.getAttribute('data-sprint-id') ?? ''),
+    )
   ).slice(0, 3);
   expect(sprintIds).toHaveLength(3);
   await openBoard(app.page);
