@@ -130,10 +130,14 @@ describe('npm run demo:browser', () => {
       .getByRole('navigation', { name: 'Workspace' })
       .getByRole('button', { name: 'All tasks' })
       .click();
-    const row = page.locator('[role="row"][data-task-id]').first();
-    const taskId = (await row.getAttribute('data-task-id')) ?? '';
-    await row.click();
+    // The whole list first: a row read while the screen still changes may not be the one clicked.
+    await page.getByTestId('list-count').filter({ hasText: '40 tasks' }).waitFor();
+    const taskId =
+      (await page.locator('[role="row"][data-task-id]').first().getAttribute('data-task-id')) ?? '';
+    await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
     const editor = page.getByTestId('task-editor');
+    const original = await serviceGet(service, `/v1/tasks/${taskId}`, { authorization: `Bearer ${live}` });
+    await expect.poll(() => editor.getByLabel('Title').inputValue()).toBe(original.body['title']);
     const title = `Edited offline in the demo ${taskId}`;
     await editor.getByLabel('Title').fill(title);
     await editor.getByLabel('Title').press('Enter');

@@ -39,6 +39,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** How long one browser step (a click, a wait) may take when the test gives none. */
+const STEP_TIMEOUT_MS = 25_000;
+
 export interface OpenedApp {
   context: BrowserContext;
   page: Page;
@@ -56,6 +59,8 @@ export async function openApp(
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
   });
+  // Each step gives up before the test's 30 s: a stuck step names itself instead of "Test timed out".
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
