@@ -80,6 +80,23 @@ test('gives up as locked after its timeout, and the connection waits as before a
   expect(rows[0]?.timeout).toBe(5000);
 });
 
+test("a person's write outwaits a long step of the pull (a 12 s index build) and lands after it", async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  worker.exec('BEGIN IMMEDIATE');
+  let outcome: unknown = 'waiting';
+  const edit = writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'Kept' })).then(
+    () => 'landed',
+    (error: unknown) => error,
+  );
+  void edit.then((result) => (outcome = result));
+  await vi.advanceTimersByTimeAsync(12_000);
+  expect(outcome).toBe('waiting');
+  worker.exec('COMMIT');
+  await vi.advanceTimersByTimeAsync(100);
+  expect(await edit).toBe('landed');
+  expect(titleOnFile()).toBe('Kept');
+});
+
 test('writes asked while the lock is held land in the order asked, whichever finds the lock free first', async () => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
   worker.exec('BEGIN IMMEDIATE');

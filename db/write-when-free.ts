@@ -6,8 +6,15 @@
 import type { Mirror } from './mirror';
 import { MirrorStorageError } from './mirror-errors';
 
-/** How long a write waits for the lock before failing as `locked` (as the connection's busy timeout does). */
-const DEFAULT_TIMEOUT_MS = 5000;
+/**
+ * How long a person's write waits for the lock before failing as `locked`.
+ * One step of the pull worker holds it: a page, or a first load's index build,
+ * which at a million tasks takes seconds, and on a loaded two-core machine a
+ * step was seen holding it 12.5 s; failing the edit then told the person that
+ * "another copy of the app" had their data. What holds the lock longer than
+ * this is another process (a second copy of the app, the headless command).
+ */
+const DEFAULT_TIMEOUT_MS = 20_000;
 /** First pause between attempts; doubles up to the ceiling (a page holds the lock ~50 ms, an index step more). */
 const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 25;
