@@ -1,5 +1,6 @@
 // What every route of the emulator reaches: the data, the identity store, the
 // caches, the fault plan and the limits. One per running emulator.
+import type { LoopbackHostGuard } from './loopback-host-guard';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from './clock';
 import type { FaultPlan } from './faults';
@@ -43,6 +44,8 @@ export interface EmulatorContext {
   reportUnexpected: (error: unknown) => void;
   /** Variance mode (null: the emulator answers as it always has). */
   variance: VarianceMode | null;
+  /** The hosts and origins answered (EmulatorOptions.answerOnlyOwnHost); null: any. */
+  hostGuard: LoopbackHostGuard | null;
 }
 
 export function authOf(request: FastifyRequest): AuthContext {

@@ -141,6 +141,12 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     },
   );
 
+  // Before anything else, the demo's emulator answers only requests meant for it (loopback-host-guard.ts).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const refusal = ctx.hostGuard?.refusal(request.headers.host, request.headers.origin) ?? null;
+    done(refusal === null ? undefined : new ProblemReply(403, null, 'Not answered here', refusal));
+  });
+
   // Authenticate → rate limit → scope → test-token write check (emulator-interface.md).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,6 +1,7 @@
 // Starts an emulator in this process: seeds its data, mints the three tokens
 // (main member live and test, peer live), listens on a given or free port and
 // hands back its addresses, tokens and a control handle (emulator-interface.md).
+import { LoopbackHostGuard, loopbackHosts } from './loopback-host-guard';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from './clock';
@@ -44,6 +45,13 @@ export interface EmulatorOptions {
    * stderr. The app's demo passes its own log.
    */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Answer only requests for its own `127.0.0.1:PORT` (or `localhost:PORT`)
+   * and from its own origin (loopback-host-guard.ts): the demo's emulator,
+   * which a web page's DNS rebinding must not reach. Default: any host (tests
+   * put proxies in front of it).
+   */
+  answerOnlyOwnHost?: boolean;
 }
 
 export interface RunningEmulator {
@@ -58,6 +66,8 @@ export interface RunningEmulator {
   me: { user_id: string; username: string };
   peer: { user_id: string; username: string };
   control: EmulatorControl;
+  /** With `answerOnlyOwnHost`: also answer requests for `host` ("127.0.0.1:PORT" of a proxy in front of it). */
+  alsoAnswer(host: string): void;
   stop(): Promise<void>;
 }
 
@@ -136,6 +146,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     oauthAutoApprove: options.oauthAutoApprove ?? false,
     oauthWithheldScopes: [],
     variance,
+    hostGuard: options.answerOnlyOwnHost === true ? new LoopbackHostGuard() : null,
     reportUnexpected:
       options.onUnexpectedError ??
       ((error) =>
@@ -151,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   await app.listen({ host, port: options.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://${urlHost(host)}:${port}`;
+  ctx.hostGuard?.allow(...loopbackHosts(port), `${urlHost(host)}:${port}`);
 
   return {
     baseUrl,
@@ -162,6 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     me: { user_id: main.user_id, username: main.username ?? main.user_id },
     peer: { user_id: peer.user_id, username: peer.username ?? peer.user_id },
     control: createControl(ctx),
+    alsoAnswer: (proxied) => ctx.hostGuard?.allow(proxied),
     stop: () => app.close(),
   };
 }

@@ -22,9 +22,11 @@ const { values } = parseArgs({
 const emulator = await startEmulator({
   seedTasks: Number(values['seed-tasks']),
   latencyMs: Number(values['latency-ms']),
+  answerOnlyOwnHost: true,
 });
 // The app's only way to the service; the person's own calls (curl with the peer token) go straight to it.
 const proxy = await startSwitchableProxy(emulator.baseUrl);
+emulator.alsoAnswer(new URL(proxy.url).host);
 const host = await startE2eHost({
   emulator,
   serverUrl: proxy.url,

@@ -20,6 +20,7 @@ import {
   type WebContentsLike,
 } from '../../../main/ipc/gate';
 import { createDesktopServices, type DesktopServices } from '../../../main/desktop-services';
+import { LoopbackHostGuard, loopbackHosts } from '../../../emulator/loopback-host-guard';
 import { startDemoServer } from '../../../main/ipc/demo-server';
 import type { AccountVisibility } from '../../../main/notifications/account-visibility';
 import type { DesktopNotification } from '../../../sync/notify/notification-decisions';
@@ -278,7 +279,15 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
+  // Only requests for this address, from its own page: a web page's DNS rebinding reaches nothing here.
+  const hostGuard = new LoopbackHostGuard();
   const server: Server = createServer((request, response) => {
+    const refusal = hostGuard.refusal(request.headers.host, request.headers.origin);
+    if (refusal !== null) {
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(refusal);
+      return;
+    }
     serve(request, response).catch((error: unknown) => {
       console.error('e2e host: request failed:', error);
       if (!response.headersSent) response.writeHead(500);
@@ -290,6 +299,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     server.listen(options.port ?? 0, '127.0.0.1', () => ready());
   });
   const { port } = server.address() as AddressInfo;
+  hostGuard.allow(...loopbackHosts(port));
   pageOrigin = `http://127.0.0.1:${port}`;
 
   return {
