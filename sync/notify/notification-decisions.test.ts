@@ -410,3 +410,41 @@ describe('change feed entries as candidates', () => {
     expect(candidateOfFeedEntry(entry)).toEqual(candidate);
   });
 });
+
+describe("a teammate's text in a notification", () => {
+  const hostile = `<a href="https://evil.example">Open</a> <img src=x onerror=alert(1)>Fix\nlogin\r\n\u202Etxt.exe\u202C ${'x'.repeat(10_000)}`;
+
+  test('shows no markup, line breaks or bidi controls, and is cut to a bounded length', () => {
+    const [shown] = decide({
+      changes: [change({ title: hostile, by: 'pe<b>er</b>\u2066\nsecond line' })],
+    }).show;
+    expect(shown?.body.startsWith('“Open Fix login txt.exe xxx')).toBe(true);
+    for (const text of [shown?.title ?? '', shown?.body ?? '']) {
+      expect(text).not.toMatch(/[<>\n\r\u202A-\u202E\u2066-\u2069]/);
+      expect([...text].length).toBeLessThanOrEqual(300);
+    }
+    expect(shown?.body).toContain('…');
+  });
+
+  test('a conflict names both values the same way, and a burst summary too', () => {
+    const [edited] = decide({
+      conflicts: [
+        conflict({
+          title: hostile,
+          fields: ['sprint_id'],
+          sides: [{ field: 'sprint_id', mine: 'S<script>1</script>', theirs: 'S\u202E2' }],
+        }),
+      ],
+    }).show;
+    expect(edited?.body).toContain('sprint ‘S 1’ here, ‘S2’ on the server');
+    expect(edited?.body).not.toMatch(/[<>\n\u202E]/);
+    const burst = decide({
+      changes: [1, 2, 3, 4, 5].map((n) =>
+        change({ feedId: n, taskId: `tsk_${n}`, title: `${hostile} ${n}` }),
+      ),
+    }).show;
+    expect(burst).toHaveLength(1);
+    expect(burst[0]?.body).not.toMatch(/[<>\n\u202E]/);
+    expect([...(burst[0]?.body ?? '')].length).toBeLessThanOrEqual(300);
+  });
+});

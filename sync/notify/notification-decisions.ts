@@ -4,6 +4,7 @@
 // anything on the first sync, kinds switched off and anything in quiet hours,
 // and groups a burst into summaries. Pure: the clock and time zone come in.
 import { inQuietHours, type NotificationSettings, type NotifyKind } from './notification-settings';
+import { LONGEST_BODY, LONGEST_NAME, LONGEST_TITLE, notificationText } from './notification-text';
 
 /** A change feed entry (db/'s change feed) or a pull notification, as a candidate. */
 export interface ChangeCandidate {
@@ -105,11 +106,16 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
 /** A status as people read it (unknown values as sent). */
 export function statusWords(status: unknown): string {
   if (typeof status !== 'string') return 'none';
-  return STATUS_WORDS[status] ?? status.replace(/_/g, ' ');
+  return STATUS_WORDS[status] ?? notificationText(status.replace(/_/g, ' '), LONGEST_NAME);
 }
 
-const quoted = (title: string): string => (title.trim() === '' ? 'a task' : `“${title.trim()}”`);
-const byLine = (by: string | null): string => (by === null ? '' : ` by ${by}`);
+/** A title a person typed, in quotes; its text made fit for a notification (notification-text.ts). */
+function quoted(title: string): string {
+  const text = notificationText(title, LONGEST_NAME);
+  return text === '' ? 'a task' : `“${text}”`;
+}
+const byLine = (by: string | null): string =>
+  by === null ? '' : ` by ${notificationText(by, LONGEST_NAME)}`;
 
 function describeChange(candidate: ChangeCandidate): { title: string; body: string } {
   switch (candidate.kind) {
@@ -141,7 +147,8 @@ function describeConflict(conflict: ConflictCandidate): { title: string; body: s
   }
   const fields = conflict.fields.length > 0 ? conflict.fields.map(fieldNoun).join(', ') : 'fields';
   const sides = (conflict.sides ?? []).map(
-    (s) => `${fieldNoun(s.field)} ‘${s.mine}’ here, ‘${s.theirs}’ on the server`,
+    (s) =>
+      `${fieldNoun(s.field)} ‘${notificationText(s.mine, LONGEST_NAME)}’ here, ‘${notificationText(s.theirs, LONGEST_NAME)}’ on the server`,
   );
   return {
     title: 'Your edit needs you',
@@ -259,7 +266,7 @@ export function decideNotifications(input: DecisionInput): NotificationDecision 
       tag: `${input.accountId}:${kind}:summary:${group.map((p) => p.taskId).join(',')}`,
       kind: 'summary',
       title: SUMMARY_TITLES[kind](group.length),
-      body: `${titles.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      body: notificationText(`${titles.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, LONGEST_BODY),
       open: { accountId: input.accountId, taskId: null },
       feedIds: group.flatMap((p) => p.feedIds),
       count: group.length,
@@ -272,8 +279,8 @@ function single(accountId: string, p: Pending): DesktopNotification {
   return {
     tag: `${accountId}:${p.kind}:${p.resource === undefined ? p.taskId : `${p.resource.entityType}:${p.resource.entityId}`}`,
     kind: p.kind,
-    title: p.text.title,
-    body: p.text.body,
+    title: notificationText(p.text.title, LONGEST_TITLE),
+    body: notificationText(p.text.body, LONGEST_BODY),
     open:
       p.resource === undefined
         ? { accountId, taskId: p.taskId }
