@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { openTestMirror } from '../../db/test-mirror';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { eventChannels, invokeChannels } from './contract';
@@ -286,7 +286,7 @@ describe('the IPC contract', () => {
 });
 
 describe('what handlers call fails the same through every handler', () => {
-  // Both writes wait out writeWhenFree's 5 s for the lock before they give up.
+  // Both writes wait out writeWhenFree's 20 s for the lock before they give up (on a fake clock).
   test('a mirror locked by another process answers storage-locked from a task call and an outbox call alike', async () => {
     const { gate, call } = setUp();
     const held = await openTestMirror();
@@ -308,15 +308,19 @@ describe('what handlers call fails the same through every handler', () => {
       // Another process (a second copy of the app, say) holds the file's write lock.
       other.prepare('BEGIN IMMEDIATE').run();
 
-      const [edit, discard] = await Promise.all([
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const both = Promise.all([
         call('task:edit', { task_id: taskId, patch: { title: 'Mine' } }),
         call('outbox:discard', { op_id: opId }),
       ]);
+      await vi.advanceTimersByTimeAsync(25_000);
+      const [edit, discard] = await both;
 
       expect(!edit.ok && edit.error.type).toBe('storage-locked');
       expect(!discard.ok && discard.error.type).toBe('storage-locked');
       expect(!discard.ok && discard.error.message).toBe(!edit.ok && edit.error.message);
     } finally {
+      vi.useRealTimers();
       other.close();
       held.cleanup();
     }
