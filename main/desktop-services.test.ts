@@ -228,15 +228,21 @@ describe('the desktop services behind the window', () => {
     expect(shellCalls.openExternal[0]?.startsWith(`${emulator.authUrl}/oauth/authorize?`)).toBe(true);
   });
 
-  test('links leave the app only as https; the demo emulator’s consent page may be http on this computer', async () => {
-    const { call, shellCalls } = await openServices();
-    expect(await call('external-link:open', { url: 'https://example.com/help' })).toEqual({
-      ok: true,
-      value: null,
+  test('links leave the app only to a signed-in server’s pages; the demo emulator’s consent page may be http on this computer', async () => {
+    const { call, value, shellCalls } = await openServices();
+    const serverPage = `${emulator.baseUrl}/t/tsk_1`;
+    // Signed out, no link leaves the app; signed in, the server's own pages do, and nothing else.
+    expect(await call('external-link:open', { url: serverPage })).toMatchObject({
+      ok: false,
+      error: { type: 'url-refused' },
     });
-    const refused = await call('external-link:open', { url: 'file:///etc/passwd' });
-    expect(refused).toMatchObject({ ok: false, error: { type: 'url-refused' } });
-    expect(shellCalls.openExternal).toEqual(['https://example.com/help']);
+    await value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    expect(await call('external-link:open', { url: serverPage })).toEqual({ ok: true, value: null });
+    for (const url of ['https://example.com/help', 'file:///etc/passwd']) {
+      const refused = await call('external-link:open', { url });
+      expect(refused, url).toMatchObject({ ok: false, error: { type: 'url-refused' } });
+    }
+    expect(shellCalls.openExternal).toEqual([serverPage]);
 
     expect(
       [

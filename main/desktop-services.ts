@@ -3,6 +3,7 @@
 // settings, sync made visible (tray model, notifications, sync log) and every
 // IPC handler on the gate. main/index.ts builds it with Electron's pieces
 // (safeStorage, shell, Notification, Tray); desktop-services.test.ts in Node.
+import { originsOf } from './security/page-policy';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mirror } from '../db/mirror';
@@ -103,6 +104,8 @@ export interface DesktopServices {
   openLink(raw: string): Promise<LinkRequest>;
   /** Whether closing the window should hide it instead (keep syncing in the tray). */
   keepRunningInTray(): boolean;
+  /** The origins a link in the app may open in the browser: each signed-in account's API and sign-in server. */
+  linkOrigins(): string[];
   /** What `npm run demo` does at launch: "Try the demo" without the click. */
   signInToDemo(): Promise<AccountSummary>;
   /** Stops engines, closes mirrors and sync logs, drops demo accounts and stops the demo server. Idempotent. */
@@ -212,7 +215,9 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
   });
 
-  gate.register(appHandlers({ appInfo: options.appInfo, openExternal: openUrl }));
+  const linkOrigins = () =>
+    originsOf(accounts.list().flatMap((account) => [account.base_url, account.auth_url]));
+  gate.register(appHandlers({ appInfo: options.appInfo, openExternal: openUrl, linkOrigins }));
   gate.register(
     settingsHandlers({
       store: settings,
@@ -287,6 +292,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     openFromNotification,
     openLink: (raw) => links.open(raw),
     keepRunningInTray: () => visibility.keepRunningInTray(),
+    linkOrigins,
     signInToDemo: () => backend.signInToDemo(),
     close() {
       closing ??= (async () => {

@@ -91,7 +91,10 @@ function start(): void {
     onCloseError: (error) => logError('closing the accounts failed', error),
   });
   app.on('before-quit', (event) => shutdown.beforeQuit(event));
-  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, pagePolicy));
+  app.on('web-contents-created', (_event, contents) =>
+    // Links open only to the accounts signed in when one is followed (none before the services start).
+    hardenWebContents(contents, pagePolicy, () => services?.linkOrigins() ?? []),
+  );
   app.on('second-instance', (_event, argv) => {
     if (mainWindow && !mainWindow.isDestroyed()) bringToFront(mainWindow);
     links.receive(linkInCommandLine(argv));

@@ -7,7 +7,11 @@ const context = { senderId: 1 };
 
 function setUp() {
   const opened: string[] = [];
-  const handlers = appHandlers({ appInfo, openExternal: (url) => Promise.resolve(void opened.push(url)) });
+  const handlers = appHandlers({
+    appInfo,
+    openExternal: (url) => Promise.resolve(void opened.push(url)),
+    linkOrigins: () => ['https://svc.example'],
+  });
   return { handlers, opened };
 }
 
@@ -15,19 +19,23 @@ test('app:info tells the version and platform', async () => {
   expect(await setUp().handlers['app:info']?.(undefined, context)).toEqual(appInfo);
 });
 
-test('external-link:open hands an https link to the browser', async () => {
+test('external-link:open hands a page of the signed-in server to the browser', async () => {
   const { handlers, opened } = setUp();
-  expect(await handlers['external-link:open']?.({ url: 'https://example.com/docs' }, context)).toBeNull();
-  expect(opened).toEqual(['https://example.com/docs']);
+  expect(await handlers['external-link:open']?.({ url: 'https://svc.example/docs' }, context)).toBeNull();
+  expect(opened).toEqual(['https://svc.example/docs']);
 });
 
-test.each(['http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'ms-msdt:/id', 'nonsense'])(
-  'external-link:open refuses %s with url-refused and opens nothing',
-  async (url) => {
-    const { handlers, opened } = setUp();
-    const refusal = handlers['external-link:open']?.({ url }, context);
-    await expect(refusal).rejects.toBeInstanceOf(IpcHandlerError);
-    await expect(refusal).rejects.toMatchObject({ type: 'url-refused' });
-    expect(opened).toEqual([]);
-  },
-);
+test.each([
+  'https://example.com/docs',
+  'http://svc.example/',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'ms-msdt:/id',
+  'nonsense',
+])('external-link:open refuses %s with url-refused and opens nothing', async (url) => {
+  const { handlers, opened } = setUp();
+  const refusal = handlers['external-link:open']?.({ url }, context);
+  await expect(refusal).rejects.toBeInstanceOf(IpcHandlerError);
+  await expect(refusal).rejects.toMatchObject({ type: 'url-refused' });
+  expect(opened).toEqual([]);
+});

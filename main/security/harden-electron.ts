@@ -49,8 +49,15 @@ export function hardenSession(session: Session, options: PagePolicyOptions): voi
   });
 }
 
-/** For `app.on('web-contents-created')`: no navigation away, no new windows, no <webview>. */
-export function hardenWebContents(contents: WebContents, options: PagePolicyOptions): void {
+/**
+ * For `app.on('web-contents-created')`: no navigation away, no new windows, no
+ * <webview>; a link followed opens in the browser only to `linkOrigins()` (page-policy openableLink).
+ */
+export function hardenWebContents(
+  contents: WebContents,
+  options: PagePolicyOptions,
+  linkOrigins: () => readonly string[],
+): void {
   contents.on('will-navigate', (event) => {
     if (!isNavigationAllowed(event.url, options.isTrustedPageUrl)) event.preventDefault();
   });
@@ -59,7 +66,7 @@ export function hardenWebContents(contents: WebContents, options: PagePolicyOpti
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler((details) => {
-    const decision = windowOpenDecision(details);
+    const decision = windowOpenDecision(details, linkOrigins());
     if (decision.openExternally !== null) void shell.openExternal(decision.openExternally);
     return { action: decision.action };
   });

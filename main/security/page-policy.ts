@@ -1,36 +1,58 @@
 // What our pages may do beyond showing themselves: navigate (only to our own
-// pages), open windows (never; https links the person clicked go to their
-// browser), and use device permissions (none).
+// pages), open windows (never; links the person clicked to a server they signed
+// in to go to their browser), and use device permissions (none).
 
 /** Ways Chromium asks to open a window (Electron's `HandlerDetails.disposition`). */
 export type WindowOpenDisposition = 'default' | 'foreground-tab' | 'background-tab' | 'new-window' | 'other';
 
-/** The URL to hand to `shell.openExternal`, or null: only well-formed https URLs leave the app. */
-export function externalHttpsUrl(url: string): string | null {
+/**
+ * The URL to hand to `shell.openExternal` for a link in our pages, or null: a
+ * page of a server the person signed in to (`origins`: its API's and its
+ * sign-in server's), never any other site. A teammate's text can carry any
+ * link, and the OS opens whatever it is given with the person's browser and
+ * cookies; so scheme checks alone are not enough. The app has no help pages
+ * of its own yet; their origin joins this list when it has.
+ */
+export function openableLink(url: string, origins: readonly string[]): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return null;
   }
-  if (parsed.protocol !== 'https:' || parsed.hostname === '') return null;
-  // Credentials in a link are a phishing trick, not something a person means to follow.
   if (parsed.username !== '' || parsed.password !== '') return null;
-  return parsed.href;
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  return origins.includes(parsed.origin) ? parsed.href : null;
+}
+
+/** The origins of servers' addresses (an account's API and sign-in server); unparsable ones left out. */
+export function originsOf(addresses: Iterable<string>): string[] {
+  const origins = new Set<string>();
+  for (const address of addresses) {
+    try {
+      origins.add(new URL(address).origin);
+    } catch {
+      // Not an address: nothing of it is opened.
+    }
+  }
+  return [...origins];
 }
 
 /**
  * `setWindowOpenHandler`: the window is always denied. A link the person
  * followed (`<a target="_blank">`, or with a modifier key: a foreground or
- * background tab) opens in their browser when it is https; scripted popups
- * (`new-window`, `other`) open nothing.
+ * background tab) opens in their browser when it is a page of a server they
+ * signed in to (openableLink); scripted popups (`new-window`, `other`) open nothing.
  */
-export function windowOpenDecision(details: { url: string; disposition: string }): {
+export function windowOpenDecision(
+  details: { url: string; disposition: string },
+  origins: readonly string[],
+): {
   action: 'deny';
   openExternally: string | null;
 } {
   const linkLike = details.disposition === 'foreground-tab' || details.disposition === 'background-tab';
-  return { action: 'deny', openExternally: linkLike ? externalHttpsUrl(details.url) : null };
+  return { action: 'deny', openExternally: linkLike ? openableLink(details.url, origins) : null };
 }
 
 /** `will-navigate`: a page may only navigate to one of our own pages (e.g. reloading the entry page). */
