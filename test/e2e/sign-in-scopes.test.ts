@@ -128,7 +128,7 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     const change = inspector.locator('li.pending-item[data-state="blocked"]');
     await change.locator('.pending-state').filter({ hasText: 'Read-only' }).waitFor();
     await change
-      .getByText('Your token does not allow this (403): it lacks teams:write; the change was not sent.')
+      .getByText('Your sign-in does not allow this (403): it lacks teams:write; the change was not sent.')
       .waitFor();
     expect(await change.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
     const again = inspector.getByTestId('pending-consent-sprint');
