@@ -10,6 +10,7 @@
 // itself, once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { blockingViolations } from './support/accessibility-audit';
 import { invokeInPage, screenshot } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { until } from './support/waits';
@@ -134,6 +135,7 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     const again = inspector.getByTestId('pending-consent-sprint');
     await expect(again.textContent()).resolves.toContain('teams:write');
     await screenshot(page, 'sprint-refused-for-scope');
+    expect(await blockingViolations(page)).toEqual([]);
 
     // Signing in again asks for the scope; what waited is sent by itself, once.
     await again.getByRole('button', { name: 'Sign in again to allow changing sprints' }).click();
