@@ -199,6 +199,10 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     control.setOAuthWithheldScopes(scopes);
     return { scopes };
   });
+  app.post('/_emulator/oauth-grants/withdraw-scopes', (request) => {
+    const { scopes } = parseOr422(z.object({ scopes: z.array(z.string()).min(1) }), request.body, 'body');
+    return { scopes, grants_narrowed: control.withdrawOAuthScopes(scopes) };
+  });
   app.put('/_emulator/rate-limit', (request) => {
     const input = parseOr422(
       z.object({

@@ -67,6 +67,13 @@ export interface EmulatorControl {
   setOAuthAutoApprove(on: boolean): void;
   /** OAuth consents from now on grant none of these, whatever is asked ([] grants what is asked). */
   setOAuthWithheldScopes(scopes: readonly string[]): void;
+  /**
+   * An administrator narrows what the app was granted through the consent page:
+   * every grant so far loses these scopes, its tokens now and after a refresh
+   * (a write then answers 403 insufficient-scope); a new consent may grant them
+   * again. Returns how many grants were narrowed.
+   */
+  withdrawOAuthScopes(scopes: readonly string[]): number;
   setRateLimit(config: Partial<RateLimitConfig>): void;
 }
 
@@ -157,6 +164,9 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     },
     setOAuthWithheldScopes(scopes) {
       ctx.oauthWithheldScopes = [...scopes];
+    },
+    withdrawOAuthScopes(scopes) {
+      return ctx.oauth.withdrawScopes(scopes);
     },
     setRateLimit(config) {
       Object.assign(ctx.rateLimiter.config, config);

@@ -6,6 +6,7 @@ import type { Clock } from './clock';
 import type { FaultPlan } from './faults';
 import type { IdempotencyStore } from './idempotency';
 import type { AuthContext, IdentityStore } from './identity/identity-store';
+import type { OAuthAuthority } from './identity/oauth';
 import type { CursorCodec } from './paging';
 import { ProblemReply } from './problem';
 import type { RateLimiter } from './rate-limit';
@@ -37,6 +38,8 @@ export interface EmulatorContext {
   latencyMs: number;
   adminSecret: string;
   requestLog: RequestLogEntry[];
+  /** The OAuth authorization server: its grants, which the control may narrow. */
+  oauth: OAuthAuthority;
   oauthAutoApprove: boolean;
   /** Scopes the OAuth consent grants none of, whatever is asked (a narrower grant, as a person may choose). */
   oauthWithheldScopes: string[];

@@ -331,8 +331,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerIdentityRoutes(app, {
     store: ctx.identity,
     consentUserId: ctx.store.mainUserId,
-    oauthAutoApprove: () => ctx.oauthAutoApprove,
-    oauthWithheldScopes: () => ctx.oauthWithheldScopes,
+    oauth: ctx.oauth,
   });
   registerTaskRoutes(app, ctx);
   registerTaskActivityRoutes(app, ctx);

@@ -10,6 +10,7 @@ import type { EmulatorContext } from './emulator-context';
 import { FaultPlan } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { IdentityStore, type Member } from './identity/identity-store';
+import { OAuthAuthority } from './identity/oauth';
 import { CursorCodec } from './paging';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit';
 import type { OrganizationMemberRecord } from './records';
@@ -143,6 +144,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: options.latencyMs ?? 0,
     adminSecret: `adm_${randomBytes(18).toString('base64url')}`,
     requestLog: [],
+    oauth: new OAuthAuthority({
+      store: identity,
+      consentUserId: store.mainUserId,
+      // Read at each consent, so the control API may change them while it runs.
+      autoApprove: () => ctx.oauthAutoApprove,
+      withheldScopes: () => ctx.oauthWithheldScopes,
+    }),
     oauthAutoApprove: options.oauthAutoApprove ?? false,
     oauthWithheldScopes: [],
     variance,

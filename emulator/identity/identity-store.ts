@@ -301,6 +301,19 @@ export class IdentityStore {
     record.updated_at = now;
   }
 
+  /**
+   * Takes `scopes` away from a token (an administrator narrowing what it was
+   * granted): its next request needing one is refused with insufficient-scope.
+   * Throws 404 when unknown.
+   */
+  withdrawScopes(tokenId: string, scopes: readonly string[]): void {
+    const stored = this.byId.get(tokenId);
+    if (!stored) throw new ProblemReply(404, null, 'Not Found', `token ${tokenId} not found`);
+    const record = stored.record;
+    record.scopes = record.scopes.filter((scope) => !scopes.includes(scope));
+    record.updated_at = this.nowIso();
+  }
+
   /** Revokes every active token acting as a principal (service-account deactivation). */
   revokePrincipalTokens(principalUserId: string, by: string | null, reason: string): number {
     let count = 0;

@@ -207,6 +207,49 @@ describe('authorize', () => {
     }
   });
 
+  test('scopes withdrawn from the grants by the control API are refused to their tokens, now and after a refresh; a new consent grants them again', async () => {
+    const { code, verifier } = await approvedCode();
+    const granted = (await exchange(code, verifier)).body;
+    const write = async (accessToken: unknown) => {
+      const response = await fetch(new URL('/v1/tasks', emulator.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken as string}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ org_id: emulator.orgId, title: 'Written with the grant' }),
+      });
+      const body = (await response.json()) as { type?: string; errors?: { required?: unknown }[] };
+      return { status: response.status, type: body.type, required: body.errors?.[0]?.required };
+    };
+    expect((await write(granted['access_token'])).status).toBe(201);
+
+    const withdrawn = await fetch(new URL('/_emulator/oauth-grants/withdraw-scopes', emulator.baseUrl), {
+      method: 'POST',
+      headers: { 'x-emulator-admin': emulator.adminSecret, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['tasks:write'] }),
+    });
+    expect(withdrawn.status).toBe(200);
+    expect(((await withdrawn.json()) as { grants_narrowed: number }).grants_narrowed).toBeGreaterThan(0);
+    const refused = {
+      status: 403,
+      type: 'urn:svc:problem:insufficient-scope',
+      required: 'tasks:write',
+    };
+    expect(await write(granted['access_token'])).toEqual(refused);
+    // Still signed in: what is left of the grant reads.
+    expect(await meStatus(granted['access_token'] as string)).toEqual({ status: 200 });
+    const refreshed = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: granted['refresh_token'] as string,
+      client_id: emulator.clientId,
+    });
+    expect(refreshed.body['scope']).toBe('org:read');
+    expect(await write(refreshed.body['access_token'])).toEqual(refused);
+
+    const again = await approvedCode();
+    const regranted = (await exchange(again.code, again.verifier)).body;
+    expect(regranted['scope']).toBe('tasks:write org:read');
+    expect((await write(regranted['access_token'])).status).toBe(201);
+  });
+
   test('a consent form with a wrong CSRF field, or answered twice, is refused without redirecting', async () => {
     const html = await (await get(authorizeUrl())).text();
     const consentId = /name="consent_id" value="([^"]+)"/.exec(html)?.[1] ?? '';

@@ -278,6 +278,22 @@ export class OAuthAuthority {
     for (const hash of grant.refreshHashes) this.refreshTokens.delete(hash);
   }
 
+  /**
+   * An administrator narrows what was granted to the app: every grant so far
+   * loses `scopes`, in its access tokens now and in those its refreshes issue.
+   * A consent from now on may grant them again. Returns the grants narrowed.
+   */
+  withdrawScopes(scopes: readonly string[]): number {
+    let narrowed = 0;
+    for (const grant of this.grants.values()) {
+      if (grant.revoked || !grant.scopes.some((scope) => scopes.includes(scope))) continue;
+      grant.scopes = grant.scopes.filter((scope) => !scopes.includes(scope));
+      for (const tokenId of grant.accessTokenIds) this.store.withdrawScopes(tokenId, scopes);
+      narrowed += 1;
+    }
+    return narrowed;
+  }
+
   private exchangeCode(params: Map<string, string>, clientId: string): TokenResponse {
     const code = params.get('code');
     const redirectUri = params.get('redirect_uri');

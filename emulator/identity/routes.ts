@@ -32,6 +32,8 @@ export interface IdentityRouteDeps {
   oauthAutoApprove?: boolean | (() => boolean);
   /** Scopes a consent grants none of (a control API sets them). */
   oauthWithheldScopes?: () => readonly string[];
+  /** The authorization server to answer with (the emulator keeps its own, to narrow grants); else one made from the above. */
+  oauth?: OAuthAuthority;
 }
 
 /** The context the server's hook put on the request; a route reached without it is a wiring bug. */
@@ -194,11 +196,12 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
 
   registerOAuthRoutes(
     app,
-    new OAuthAuthority({
-      store,
-      consentUserId: deps.consentUserId,
-      ...(deps.oauthAutoApprove !== undefined ? { autoApprove: deps.oauthAutoApprove } : {}),
-      ...(deps.oauthWithheldScopes !== undefined ? { withheldScopes: deps.oauthWithheldScopes } : {}),
-    }),
+    deps.oauth ??
+      new OAuthAuthority({
+        store,
+        consentUserId: deps.consentUserId,
+        ...(deps.oauthAutoApprove !== undefined ? { autoApprove: deps.oauthAutoApprove } : {}),
+        ...(deps.oauthWithheldScopes !== undefined ? { withheldScopes: deps.oauthWithheldScopes } : {}),
+      }),
   );
 }

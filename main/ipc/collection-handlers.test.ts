@@ -214,7 +214,7 @@ describe('collection calls', () => {
     });
     expect(refused).toMatchObject({
       ok: false,
-      error: { type: 'read-only', message: expect.stringContaining('teams:write') as unknown },
+      error: { type: 'insufficient-scope', message: expect.stringContaining('teams:write') as unknown },
     });
     expect(w.f.mirror.outbox.list()).toEqual([]);
     await w.value('collection:create', {

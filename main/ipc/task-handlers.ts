@@ -114,7 +114,8 @@ export function signedInAccount(active: () => ActiveMirror | null): ActiveMirror
 /**
  * The signed-in account when it may write, else `read-only`, saying what it
  * cannot change (`tasks`, `comments`…); with `kind` (an outbox entity type),
- * also when its sign-in lacks that kind's scope: nothing known to be refused is queued.
+ * `insufficient-scope` when its sign-in lacks that kind's scope: nothing known
+ * to be refused is queued.
  */
 export function writableAccount(
   active: () => ActiveMirror | null,
@@ -131,7 +132,7 @@ export function writableAccount(
   const scope = kind === undefined ? undefined : account.readOnlyKinds?.get(kind);
   if (scope !== undefined) {
     throw new IpcHandlerError(
-      'read-only',
+      'insufficient-scope',
       `This sign-in may not change ${what} (it lacks ${scope}); sign in again to allow it.`,
     );
   }

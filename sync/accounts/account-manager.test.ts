@@ -373,6 +373,48 @@ describe('scopes', () => {
   });
 });
 
+describe('a scope taken back after a full sign-in', () => {
+  test('the changes that need it wait, blocked, and signing in again sends them by itself, once', async () => {
+    const manager = await openManager();
+    const { account } = await manager.signInWithBrowser({ openUrl: consentBrowser().openUrl });
+    expect(account.read_only_kinds).toEqual([]);
+    const runtime = manager.runtime(account.id);
+    const projectId = emulator.control.tasks()[0]?.project_id as string;
+    const goalsBefore = emulator.control.creates().goals;
+    // An administrator takes projects:write back from what the app was granted.
+    expect(emulator.control.withdrawOAuthScopes(['projects:write'])).toBeGreaterThan(0);
+    runtime.mirror.goals.create({ name: 'Goal after the grant narrowed' }, projectId);
+
+    const refused = new Promise<void>((resolve) => {
+      const stop = manager.subscribe((event) => {
+        if (event.type === 'accounts-changed' && event.accounts[0]?.read_only_kinds.length === 2) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await runtime.pushQueuedEdits();
+    await refused;
+    const unsettled = () =>
+      runtime.mirror.outbox
+        .list()
+        .filter((op) => op.state !== 'done')
+        .map((op) => [op.entityType, op.state]);
+    expect(unsettled()).toEqual([['goal', 'blocked']]);
+    expect(emulator.control.creates().goals).toBe(goalsBefore);
+
+    const again = await manager.signInWithBrowser({
+      accountId: account.id,
+      openUrl: consentBrowser().openUrl,
+    });
+    expect(again).toMatchObject({ created: false, queued_edits: 1, account: { read_only_kinds: [] } });
+    // The sign-in started the push; this joins it.
+    await runtime.pushQueuedEdits();
+    expect(emulator.control.creates().goals).toBe(goalsBefore + 1);
+    expect(unsettled()).toEqual([]);
+  });
+});
+
 describe('the same account', () => {
   test('signing in again as another user is refused, naming both, and changes nothing', async () => {
     const manager = await openManager();

@@ -239,6 +239,14 @@ describe("the server's last answer in words", () => {
   ])('%j', (given, words) => {
     expect(answerWords(given)).toBe(words);
   });
+
+  test('a refusal for want of a scope names the permission the sign-in lacks, when the account knows it', () => {
+    const refused = answer({ status: 403, type: 'insufficient-scope' });
+    expect(answerWords(refused, 'teams:write')).toBe(
+      'Your sign-in does not allow this (403): it lacks teams:write; the change was not sent.',
+    );
+    expect(answerWords(refused)).toBe('Your sign-in does not allow this (403): the change was not sent.');
+  });
 });
 
 describe('names a change carries (issue 13)', () => {

@@ -148,8 +148,12 @@ function statusText(answer: ServerAnswer): string {
   return answer.status === null ? '' : ` (${answer.status})`;
 }
 
-/** The server's last answer in words; null when there was none worth telling (never sent, or accepted). */
-export function answerWords(answer: ServerAnswer | null): string | null {
+/**
+ * The server's last answer in words; null when there was none worth telling
+ * (never sent, or accepted). `missingScope`: the permission the account's
+ * sign-in lacks for the change's kind, named when the answer was that refusal.
+ */
+export function answerWords(answer: ServerAnswer | null, missingScope: string | null = null): string | null {
   if (answer === null) return null;
   const code = statusText(answer);
   if (answer.type === 'edited-remotely') return `Someone changed this task on the server meanwhile${code}.`;
@@ -162,6 +166,9 @@ export function answerWords(answer: ServerAnswer | null): string | null {
             .join('; ')
         : (answer.detail ?? 'a value was not accepted');
     return `Refused by the server${code}: ${why}.`;
+  }
+  if (answer.type === 'insufficient-scope' && missingScope !== null) {
+    return `${describeProblem(answer.type).title}${code}: it lacks ${missingScope}; the change was not sent.`;
   }
   if (answer.type === 'test-token-read-only' || answer.type === 'insufficient-scope') {
     return `${describeProblem(answer.type).title}${code}: the change was not sent.`;

@@ -17,6 +17,7 @@ import { answerWords, carriedNames, describeOperation, type NameOf } from './des
 import { changeCountWords, changeStateWords, countChanges } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
+import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
 
 /**
  * Names of what ids point at when a change carries none for one (db/referenced-names
@@ -158,7 +159,10 @@ function ChangeItem({
 }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const answer = answerWords(change.last_answer);
+  // Blocked for want of a scope: sending it again is refused again until a sign-in grants it (the notice above).
+  const missingScope = useMissingScope(change.entity_type ?? 'task');
+  const awaitsConsent = change.state === 'blocked' && missingScope !== null;
+  const answer = answerWords(change.last_answer, missingScope);
   const describedBy = `pending-${change.op_id}`;
   const retryable = change.state === 'failed' || change.state === 'blocked';
   const editable = retryable && change.kind !== 'delete' && change.changes.length > 0;
@@ -250,7 +254,7 @@ function ChangeItem({
             >
               Resolve…
             </button>
-          ) : change.state !== 'sending' ? (
+          ) : change.state !== 'sending' && !awaitsConsent ? (
             <button type="button" className="button" onClick={() => void retry()}>
               Retry now
             </button>
@@ -334,11 +338,19 @@ function InspectorDialog() {
       ) : changes.length === 0 ? (
         <p className="trust-empty">All changes are saved on the server.</p>
       ) : (
-        <ul className="pending-list" aria-label="Changes not yet saved on the server">
-          {changes.map((change) => (
-            <ChangeItem key={change.op_id} change={change} nameOf={nameOf} onProblem={setProblem} />
-          ))}
-        </ul>
+        <>
+          {/* Each kind whose blocked changes wait for a sign-in that allows it: the same re-consent as its screens. */}
+          {[...new Set(changes.filter((c) => c.state === 'blocked').map((c) => c.entity_type ?? 'task'))].map(
+            (kind) => (
+              <KindConsentNotice key={kind} kind={kind} plural={`${kind}s`} id={`pending-consent-${kind}`} />
+            ),
+          )}
+          <ul className="pending-list" aria-label="Changes not yet saved on the server">
+            {changes.map((change) => (
+              <ChangeItem key={change.op_id} change={change} nameOf={nameOf} onProblem={setProblem} />
+            ))}
+          </ul>
+        </>
       )}
     </ModalDialog>
   );

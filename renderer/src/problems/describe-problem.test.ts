@@ -63,6 +63,12 @@ describe('describeProblem', () => {
     }
   });
 
+  test('a permission the sign-in lacks is mended by signing in again (through the browser, or with another token), not by a token alone', () => {
+    const words = describeProblem('insufficient-scope');
+    expect(words).toMatchObject({ action: 'sign-in-again', actionLabel: 'Sign in again' });
+    expect(words.detail).toContain('sign in again');
+  });
+
   test('an unknown type is told as a problem inside the app, with a retry', () => {
     expect(describeProblem('something-new')).toMatchObject({ action: 'retry', actionLabel: 'Try again' });
   });

@@ -70,9 +70,11 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
     action: 'use-another-token',
   },
   'insufficient-scope': {
-    title: 'Your token does not allow this',
-    detail: 'It lacks the permission this needs. Create a token with write access and sign in with it.',
-    action: 'use-another-token',
+    // A browser sign-in may have been granted fewer scopes, or had one taken back: signing in again asks anew.
+    title: 'Your sign-in does not allow this',
+    detail:
+      'It lacks the permission this needs: sign in again and allow it, or sign in with a token that has it.',
+    action: 'sign-in-again',
   },
   'rate-limit': {
     title: 'The service asked the app to slow down',

@@ -19,8 +19,12 @@ export function useKindReadOnly(kind: string): boolean {
   return readOnly || missing !== null;
 }
 
-/** Why `plural` cannot be changed and the re-consent action; nothing when they can. */
-export function KindConsentNotice({ kind, plural }: { kind: string; plural: string }) {
+/**
+ * Why `plural` cannot be changed and the re-consent action; nothing when they
+ * can. `id` (default `consent-<kind>`, what write controls name in
+ * aria-describedby) tells apart a second notice shown at once, as the inspector's.
+ */
+export function KindConsentNotice({ kind, plural, id }: { kind: string; plural: string; id?: string }) {
   const scope = useMissingScope(kind);
   const current = useSession((state) => state.current);
   const [waiting, setWaiting] = useState(false);
@@ -36,7 +40,12 @@ export function KindConsentNotice({ kind, plural }: { kind: string; plural: stri
     }
   };
   return (
-    <div className="kind-consent" role="note" data-testid={`consent-${kind}`} id={`consent-${kind}`}>
+    <div
+      className="kind-consent"
+      role="note"
+      data-testid={id ?? `consent-${kind}`}
+      id={id ?? `consent-${kind}`}
+    >
       <p>
         This sign-in may not change {plural}: it was not allowed <code>{scope}</code>. What you see of them
         stays up to date.

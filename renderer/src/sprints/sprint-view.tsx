@@ -165,7 +165,8 @@ export function SprintView({ sprintId }: { sprintId: string }) {
             </div>
           )}
         </div>
-        <KindConsentNotice kind="sprint" plural="sprints" />
+        {/* Its own id: the sidebar shows the sprints' notice too, and its New sprint buttons name that one. */}
+        <KindConsentNotice kind="sprint" plural="sprints" id="consent-sprint-view" />
         {editing ? (
           <SprintFormDialog
             target={{ mode: 'edit', sprint, waitingWeeks: waitingWeeks(waiting) }}
