@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { commentLines, linePieces, mentionBeforeCaret, mentionMatches } from './comment-text';
+import { commentLines, commentPreview, linePieces, mentionBeforeCaret, mentionMatches } from './comment-text';
 
 describe('a comment text is cut into pieces, never parsed as HTML', () => {
   test.each([
@@ -68,5 +68,17 @@ describe('@ completion', () => {
   test('names starting with the query come before names containing it', () => {
     expect(mentionMatches(['bana', 'Ana', 'carl', 'anton'], 'an')).toEqual(['Ana', 'anton', 'bana']);
     expect(mentionMatches(['a', 'b', 'c'], '', 2)).toEqual(['a', 'b']);
+  });
+});
+
+describe('commentPreview', () => {
+  test('takes the first lines up to both limits, counting what it left out', () => {
+    const preview = commentPreview('a\nb\nc\nd', 2, 100);
+    expect(preview.lines).toEqual([[{ kind: 'text', text: 'a' }], [{ kind: 'text', text: 'b' }]]);
+    expect(preview).toMatchObject({ hiddenLines: 2, cut: true });
+    const byChars = commentPreview('abcd\nefgh\nijkl', 10, 6);
+    expect(byChars.lines).toEqual([[{ kind: 'text', text: 'abcd' }], [{ kind: 'text', text: 'ef…' }]]);
+    expect(byChars).toMatchObject({ hiddenLines: 1, cut: true });
+    expect(commentPreview('a\nb', 2, 100)).toMatchObject({ hiddenLines: 0, cut: false });
   });
 });

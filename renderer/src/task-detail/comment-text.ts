@@ -34,6 +34,42 @@ export function commentLines(text: string): CommentPiece[][] {
   return text.split(/\r\n|\r|\n/).map(linePieces);
 }
 
+/** The first part of a long comment, shown until the person asks for more. */
+export interface CommentPreview {
+  lines: CommentPiece[][];
+  /** Lines not shown (a line cut short counts as shown). */
+  hiddenLines: number;
+  /** Whether anything is left out: lines, or the end of a line cut at the character limit. */
+  cut: boolean;
+}
+
+/**
+ * At most `maxLines` lines and `maxChars` characters of the text, cut into
+ * pieces: a teammate's comment of 200 000 lines took seconds to put on screen
+ * whole, freezing the window; only what is shown is cut into pieces.
+ */
+export function commentPreview(text: string, maxLines: number, maxChars: number): CommentPreview {
+  const all = text.split(/\r\n|\r|\n/);
+  const lines: CommentPiece[][] = [];
+  let chars = 0;
+  let cut = all.length > maxLines;
+  for (const line of all.slice(0, maxLines)) {
+    const room = maxChars - chars;
+    if (room <= 0) {
+      cut = true;
+      break;
+    }
+    if (line.length > room) {
+      lines.push(linePieces(`${line.slice(0, room)}…`));
+      cut = true;
+      break;
+    }
+    lines.push(linePieces(line));
+    chars += line.length;
+  }
+  return { lines, hiddenLines: all.length - lines.length, cut };
+}
+
 /** The `@` word being typed just before the caret, for completion; null when the caret is not in one. */
 export function mentionBeforeCaret(text: string, caret: number): { start: number; query: string } | null {
   const match = /(?:^|[\s(])@([\w.-]*)$/.exec(text.slice(0, caret));
