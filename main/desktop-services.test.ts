@@ -72,11 +72,19 @@ interface Harness {
     quits: number;
     clipboard: string[];
     notifications: { batch: readonly DesktopNotification[]; onClick: (n: DesktopNotification) => void }[];
+    /** Times main asked the person whether to keep sign-ins without a keychain. */
+    keychainQuestions: number;
   };
 }
 
 async function openServices(
-  options: { secretStore?: AccountSecretStore; nativeBinding?: string; env?: Record<string, string> } = {},
+  options: {
+    secretStore?: AccountSecretStore;
+    nativeBinding?: string;
+    env?: Record<string, string>;
+    /** The person's answer to main's keychain question (default: Cancel). */
+    keepWithoutKeychain?: boolean;
+  } = {},
 ): Promise<Harness> {
   let listener: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
   const gate = createIpcGate({
@@ -106,6 +114,7 @@ async function openServices(
     quits: 0,
     clipboard: [],
     notifications: [],
+    keychainQuestions: 0,
   };
   const browser = consentBrowser({ decision: 'approve' });
   const services = await createDesktopServices({
@@ -134,6 +143,10 @@ async function openServices(
       showNotifications: (batch, onClick) => shellCalls.notifications.push({ batch, onClick }),
       trayChanged: (model) => shellCalls.trays.push(model),
       writeClipboard: (text) => shellCalls.clipboard.push(text),
+      confirmKeepWithoutKeychain: () => {
+        shellCalls.keychainQuestions += 1;
+        return Promise.resolve(options.keepWithoutKeychain ?? false);
+      },
       showWindow: () => {
         shellCalls.windowsShown += 1;
       },
@@ -364,10 +377,11 @@ describe('without a real keychain (Linux basic_text)', () => {
   });
 
   test('when the person opts in, the sign-in outlives a restart (and the choice is remembered)', async () => {
-    const first = await openServices({ secretStore: noKeychain() });
+    const first = await openServices({ secretStore: noKeychain(), keepWithoutKeychain: true });
     expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({
       persistence: 'unencrypted-by-choice',
     });
+    expect(first.shellCalls.keychainQuestions).toBe(1);
     await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
     await closeServices(first.services);
 
@@ -375,6 +389,21 @@ describe('without a real keychain (Linux basic_text)', () => {
     expect(await second.value('accounts:secret-storage')).toEqual({ persistence: 'unencrypted-by-choice' });
     const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
     expect(list.accounts.map((a) => a.state)).toEqual(['signed-in']);
+  });
+
+  test("the page alone cannot turn the keychain's protection off: main asks, and Cancel keeps the session-only storage", async () => {
+    const first = await openServices({ secretStore: noKeychain(), keepWithoutKeychain: false });
+    expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({
+      persistence: 'session-only',
+    });
+    expect(first.shellCalls.keychainQuestions).toBe(1);
+    await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    await closeServices(first.services);
+
+    const second = await openServices({ secretStore: noKeychain() });
+    expect(await second.value('accounts:secret-storage')).toEqual({ persistence: 'session-only' });
+    const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
+    expect(list.accounts.map((a) => a.state)).toEqual(['signed-out']);
   });
 
   test('with a keychain the question does not arise', async () => {

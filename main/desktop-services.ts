@@ -45,6 +45,12 @@ export interface DesktopShell {
   /** The tray icon and menu follow this model. */
   trayChanged(model: TrayModel): void;
   writeClipboard(text: string): void;
+  /**
+   * Asks the person, in main's own dialog, whether to keep sign-ins on this
+   * computer without a keychain (a fixed, public key protects them): true when
+   * they agree. The renderer asks to, but only the person decides.
+   */
+  confirmKeepWithoutKeychain(): Promise<boolean>;
   /** Shows (creating if needed) and focuses the main window. */
   showWindow(): void;
   /** Quits the app (its before-quit closes these services). */
@@ -170,6 +176,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     emit: (event, payload) => gate.emit(event, payload),
     serverDefaults,
     openUrl,
+    confirmKeepWithoutKeychain: () => shell.confirmKeepWithoutKeychain(),
     startDemo: async () => {
       const demo = await options.startDemo();
       demos.push(demo);

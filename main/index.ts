@@ -3,6 +3,7 @@
 // and handlers, tray and notifications, window placement). Decisions live in
 // those modules (desktop-services.ts holds the rest, tested in Node); this file
 // only connects them.
+import { confirmKeepWithoutKeychain } from './auth/keep-without-keychain-dialog';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -203,6 +204,7 @@ function start(): void {
           trayChanged: (model) => tray?.update(model),
           // Electron 45 returns a promise; a failed copy has nothing to undo.
           writeClipboard: (text) => void clipboard.writeText(text),
+          confirmKeepWithoutKeychain: () => confirmKeepWithoutKeychain(mainWindow),
           showWindow: () => void showWindow(),
           quit: () => app.quit(),
         },

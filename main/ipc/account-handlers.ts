@@ -19,6 +19,12 @@ export interface AccountHandlerDependencies {
   readonly serverDefaults: () => Partial<AccountServerSettings>;
   /** Opens the consent page in the person's browser (main: shell.openExternal). */
   readonly openUrl: (url: string) => void | Promise<void>;
+  /**
+   * Main's own dialog: does the person want sign-ins kept without a keychain?
+   * Asked before any is, so a renderer (a script that got into it, say) cannot
+   * turn the tokens' protection off on its own.
+   */
+  readonly confirmKeepWithoutKeychain: () => Promise<boolean>;
   /** Starts (once) the local emulator seeded with sample data. */
   readonly startDemo: () => Promise<DemoServer>;
   /** The demo server's base URL once started (accounts on it are marked `demo`). */
@@ -118,6 +124,11 @@ export function accountHandlers(dependencies: AccountHandlerDependencies): IpcHa
     'accounts:secret-storage': () => ({ persistence: accounts.secretPersistence }),
 
     'accounts:keep-sign-ins': async ({ keep }) => {
+      const asked = keep && accounts.secretPersistence === 'session-only';
+      // Declined: nothing changes, and the screen shows the storage as it stays.
+      if (asked && !(await dependencies.confirmKeepWithoutKeychain())) {
+        return { persistence: accounts.secretPersistence };
+      }
       await accounts.setKeepSecretsWithoutKeychain(keep);
       return { persistence: accounts.secretPersistence };
     },

@@ -23,6 +23,8 @@ export interface ScreenBackendOptions {
   readonly emit: IpcGate['emit'];
   readonly serverDefaults: () => Partial<AccountServerSettings>;
   readonly openUrl: (url: string) => void | Promise<void>;
+  /** Main's own question before sign-ins are kept without a keychain (AccountHandlerDependencies). */
+  readonly confirmKeepWithoutKeychain: () => Promise<boolean>;
   /** Starts the local emulator with sample data (main: startEmulator; called once). */
   readonly startDemo: () => Promise<DemoServer>;
   readonly now?: () => Date;
@@ -169,6 +171,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
         accounts,
         serverDefaults: options.serverDefaults,
         openUrl: options.openUrl,
+        confirmKeepWithoutKeychain: options.confirmKeepWithoutKeychain,
         startDemo,
         demoBaseUrl: () => demoBaseUrl,
       }),

@@ -96,6 +96,7 @@ test('a verified update reaches the status bar and the tray; its tray action ins
       showNotifications: () => undefined,
       trayChanged: (model) => trays.push(model),
       writeClipboard: () => undefined,
+      confirmKeepWithoutKeychain: () => Promise.resolve(false),
       showWindow: () => undefined,
       quit: () => undefined,
     },

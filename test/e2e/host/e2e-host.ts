@@ -193,6 +193,8 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       showNotifications: (batch) => notifications.push(...batch),
       trayChanged: () => undefined,
       writeClipboard: (text) => clipboard.push(text),
+      // Its secret store reports encryption: the question never arises here.
+      confirmKeepWithoutKeychain: () => Promise.resolve(false),
       showWindow: () => undefined,
       quit: () => undefined,
     },

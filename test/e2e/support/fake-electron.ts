@@ -93,6 +93,12 @@ export const screen = {
 };
 export const dialog = {
   showErrorBox: (title: string, content: string) => report('error-box', { title, content }),
+  // Every question is answered with its cancel button.
+  showMessageBox: (...args: unknown[]) => {
+    const options = args.at(-1) as { message?: string; cancelId?: number };
+    report('message-box', { message: options.message });
+    return Promise.resolve({ response: options.cancelId ?? 0, checkboxChecked: false });
+  },
 };
 export const shell = {
   openExternal: (url: string) => {
