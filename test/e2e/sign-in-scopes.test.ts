@@ -7,7 +7,8 @@
 // insufficient-scope and shown read-only naming the permission, sprints alone
 // become read-only while tasks still go, the inspector offers the same
 // re-consent instead of a retry, and once signed in again the sprint is sent by
-// itself, once.
+// itself, once. Without tasks:write, task, comment and board controls are off
+// with the same notice and action.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
@@ -155,8 +156,63 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     }[];
     expect(onServer.filter((s) => s.name === 'Sprint after the grant narrowed')).toHaveLength(1);
   });
+});
 
-  test('the page reported no errors', () => {
+describe('a browser sign-in without tasks:write', () => {
+  test('task and comment controls are off with the reason; nothing is queued; signing in again turns them on', async () => {
+    const { app, host } = session;
+    const { page } = app;
+    const current = host.accounts.current();
+    const server = {
+      base_url: current?.base_url,
+      auth_url: current?.auth_url,
+      client_id: current?.client_id,
+    };
+    const signingIn = invokeInPage(page, 'accounts:start-oauth', { server, account_id: current?.id });
+    await consent(['tasks:write']);
+    await signingIn;
+    expect(
+      host.accounts
+        .current()
+        ?.read_only_kinds.map((k) => k.kind)
+        .sort(),
+    ).toEqual(['comment', 'section', 'task']);
+
+    await page
+      .getByRole('navigation', { name: 'Workspace' })
+      .getByRole('button', { name: 'All tasks' })
+      .click();
+    const newTask = page.getByRole('button', { name: 'New task' });
+    const note = page.getByTestId('consent-task');
+    await note.waitFor();
+    await expect(note.textContent()).resolves.toContain('tasks:write');
+    expect(await newTask.isDisabled()).toBe(true);
+    expect(await newTask.getAttribute('aria-describedby')).toBe('consent-task');
+
+    await page.locator('[role="row"][data-task-id]').first().click();
+    const editor = page.getByTestId('task-editor');
+    await editor.getByTestId('consent-task-editor').waitFor();
+    expect(await editor.getByLabel('Title').isDisabled()).toBe(true);
+    await editor.getByRole('heading', { name: /^Comments/ }).waitFor();
+    // No comment box is offered to a sign-in that may not send one.
+    expect(await editor.getByLabel('New comment').count()).toBe(0);
+    await screenshot(page, 'tasks-not-granted');
+    expect(await blockingViolations(page)).toEqual([]);
+    const mirror = host.accounts.runtime(current?.id as string).mirror;
+    expect(mirror.outbox.list().filter((op) => op.state !== 'done')).toEqual([]);
+
+    await note.getByRole('button', { name: 'Sign in again to allow changing tasks' }).click();
+    await consent([]);
+    await note.waitFor({ state: 'detached' });
+    expect(await newTask.isDisabled()).toBe(false);
+    expect(await editor.getByLabel('Title').isDisabled()).toBe(false);
+    await editor.getByLabel('New comment').waitFor();
+    expect(host.accounts.current()?.read_only_kinds).toEqual([]);
+  });
+});
+
+describe('the page', () => {
+  test('reported no errors', () => {
     expect(session.app.problems).toEqual([]);
   });
 });

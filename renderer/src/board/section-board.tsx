@@ -5,11 +5,12 @@
 // move told to screen readers. Cards move as task edits of `section_id` and
 // `position`, sections through the collection writes; all applied at once and
 // synced behind, a section waiting to be sent marked as a task is.
+import { useKindReadOnly } from '../sign-in/kind-consent';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import type { TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
 import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
 import { invoke } from '../bridge/svc';
-import { showProblem, useSession } from '../store/session-store';
+import { showProblem } from '../store/session-store';
 import { announce, useView } from '../store/view-store';
 import { loadWorkspace, useWorkspace, workspaceLoadsAsked } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
@@ -108,7 +109,10 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
   const projectNames = useWorkspace((state) => state.projectNames);
   const teamNames = useWorkspace((state) => state.teamNames);
   const openTaskId = useView((state) => state.openTaskId);
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  // Sections and cards are changed with tasks:write; a sign-in without it leaves the board to look at.
+  const sectionsLocked = useKindReadOnly('section');
+  const cardsLocked = useKindReadOnly('task');
+  const readOnly = sectionsLocked || cardsLocked;
   const [dragging, setDragging] = useState<Dragging>(null);
   const [cardDrop, setCardDrop] = useState<CardDrop>(null);
   const [sectionDrop, setSectionDrop] = useState<number | null>(null);

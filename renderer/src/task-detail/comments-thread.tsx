@@ -3,11 +3,12 @@
 // organization owner or admin may delete others' too, as the service allows).
 // Every write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
+import { useKindReadOnly } from '../sign-in/kind-consent';
 import { useEffect, useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
-import { showProblem, useSession } from '../store/session-store';
+import { showProblem } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import type { MarkWords } from '../vocabulary/sync-mark-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
@@ -260,7 +261,8 @@ export function CommentsThread({
     return role === 'owner' || role === 'admin';
   });
   const members = useWorkspace((state) => state.workspace?.members);
-  const readOnly = useSession((state) => state.current?.read_only ?? false);
+  // A read-only account, or a sign-in not allowed tasks:write (which comments need).
+  const readOnly = useKindReadOnly('comment');
   const usernames = (members ?? []).filter((m) => m.active).map((m) => m.username);
   // A comment sent gets the server's id in place of its temporary one; keyed by the
   // temporary id still, it is the same element, and what is being typed under it stays.

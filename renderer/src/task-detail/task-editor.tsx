@@ -2,6 +2,7 @@
 // saved at once (choices on change, texts on leaving the field or Enter) and
 // the field shows how its change stands (not sent yet, conflict, …) until the server has it. Comments and history
 // below come from the local cache, refreshed when online.
+import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type {
   SprintSummary,
@@ -188,6 +189,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   const { detail, problem, save } = useTask(taskId);
   const workspace = useWorkspace((state) => state.workspace);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
+  // A read-only account, or a sign-in not allowed tasks:write: the fields are turned off either way.
+  const tasksLocked = useKindReadOnly('task');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const base = useId();
@@ -218,7 +221,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   const { task } = detail;
   const pending: WaitingFields = { fields: detail.pending_fields, mark: detail.sync_mark };
   const patch = (change: TaskPatchInput) => void save(change);
-  const disabled = readOnly;
+  const disabled = tasksLocked;
   const projects = (workspace?.projects ?? []).map((p) => ({ value: p.project_id, label: p.name }));
   const teams = (workspace?.teams ?? []).map((t) => ({ value: t.team_id, label: t.name }));
   const members = (workspace?.members ?? [])
@@ -267,10 +270,16 @@ export function TaskEditor({ taskId }: { taskId: string }) {
       </header>
       {readOnly ? (
         <p className="read-only-note">This account can only read: changes are turned off.</p>
-      ) : null}
+      ) : (
+        <KindConsentNotice kind="task" plural="tasks" id="consent-task-editor" />
+      )}
       <SyncMarkNotice taskId={taskId} mark={detail.sync_mark} gone={detail.server_gone} />
 
-      <div className="editor-body">
+      {/* With every field turned off nothing inside takes focus: the region itself does, so keys can scroll it. */}
+      <div
+        className="editor-body"
+        {...(disabled ? { tabIndex: 0, role: 'region', 'aria-label': 'Task details' } : {})}
+      >
         <Field label="Title" field="title" pending={pending} htmlFor={id('title')}>
           <TextField
             id={id('title')}

@@ -2,6 +2,7 @@
 // service's task-list query, with sortable column headers and full keyboard
 // use (arrows, j/k, Page Up/Down, Home/End, Enter to open). Only the rows on
 // screen exist in the DOM, so 100 000 tasks scroll like 100.
+import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorType } from '../bridge/svc';
@@ -42,6 +43,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
   const { window: rows, current, error } = useRowWindow(query);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
+  const tasksLocked = useKindReadOnly('task');
   const failure = error ?? null;
   const problem = failure === null ? null : describeProblem(errorType(failure));
 
@@ -65,12 +67,20 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
             type="button"
             className="button primary"
             onClick={startCreating}
-            disabled={readOnly}
-            title={readOnly ? 'This account can only read' : 'New task (C)'}
+            disabled={tasksLocked}
+            title={
+              readOnly
+                ? 'This account can only read'
+                : tasksLocked
+                  ? 'This sign-in may not change tasks'
+                  : 'New task (C)'
+            }
+            {...(tasksLocked && !readOnly ? { 'aria-describedby': 'consent-task' } : {})}
           >
             New task
           </button>
         </div>
+        <KindConsentNotice kind="task" plural="tasks" />
         <FilterBar scope={scope} />
       </header>
       {problem ? <ListProblem problem={problem} /> : null}
