@@ -15,6 +15,7 @@ import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox'
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
+import { type WaitsOn, waitsOnOf } from '../../db/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -26,6 +27,7 @@ import type {
   PendingChanges,
   PendingState,
   ServerAnswer,
+  WaitsOnView,
 } from './outbox-schemas';
 import { taskCreateSchema, taskPatchSchema } from './screen-schemas';
 import type { ActiveMirror } from './task-handlers';
@@ -87,12 +89,30 @@ function namesOfChanges(
   );
 }
 
+function waitsOnView(waits: WaitsOn | undefined): WaitsOnView | null {
+  if (waits === undefined) return null;
+  return {
+    op_id: waits.opId,
+    kind: waits.kind,
+    entity_type: waits.entityType,
+    entity_id: waits.entityId,
+    name: waits.name,
+    state: waits.state,
+  };
+}
+
+/** Each unsettled change held behind a stopped one, by its id (one read of the outbox). */
+function waitsOfAll(mirror: Mirror): Map<string, WaitsOn> {
+  return waitsOnOf(mirror, mirror.outbox.list(UNSETTLED_STATES));
+}
+
 function pendingChange(
   mirror: Mirror,
   op: OutboxOp,
   names: ReferenceNames = referenceNames(mirror),
+  waits: ReadonlyMap<string, WaitsOn> = waitsOfAll(mirror),
 ): PendingChange {
-  if (op.entityType !== 'task') return otherKindChange(mirror, op, names);
+  if (op.entityType !== 'task') return otherKindChange(mirror, op, names, waits);
   const task = mirror.tasks.get(op.entityId);
   const changes =
     op.kind === 'delete'
@@ -115,6 +135,7 @@ function pendingChange(
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     last_answer: serverAnswerOf(op.lastProblem),
+    waits_on: waitsOnView(waits.get(op.opId)),
   };
 }
 
@@ -141,7 +162,12 @@ function entityWords(
 }
 
 /** A change to another kind (a comment, a section): told in its own words, its fields as the kind names them. */
-function otherKindChange(mirror: Mirror, op: OutboxOp, names: ReferenceNames): PendingChange {
+function otherKindChange(
+  mirror: Mirror,
+  op: OutboxOp,
+  names: ReferenceNames,
+  waits: ReadonlyMap<string, WaitsOn>,
+): PendingChange {
   const fields =
     op.kind === 'delete'
       ? []
@@ -169,6 +195,7 @@ function otherKindChange(mirror: Mirror, op: OutboxOp, names: ReferenceNames): P
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     last_answer: serverAnswerOf(op.lastProblem),
+    waits_on: waitsOnView(waits.get(op.opId)),
   };
 }
 
@@ -356,9 +383,9 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     'outbox:list': (): PendingChanges => {
       const { mirror } = active();
       const names = referenceNames(mirror);
-      return {
-        changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op, names)),
-      };
+      const ops = mirror.outbox.list(UNSETTLED_STATES);
+      const waits = waitsOnOf(mirror, ops);
+      return { changes: ops.map((op) => pendingChange(mirror, op, names, waits)) };
     },
 
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
