@@ -1,0 +1,44 @@
+// The inspector's row of a change held behind one that stopped says what it waits
+// on, in protocol/change-state-words' waiting words, and names that change and its
+// state with a way to go to it (issue 21, defect 2): never "sent when the server can be reached".
+import { renderToStaticMarkup } from 'react-dom/server';
+import { expect, test } from 'vitest';
+import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
+import { changeStateWords, waitingWords } from '../../../protocol/change-state-words';
+import { ChangeStateChip, WaitsOnLine } from './pending-changes-inspector';
+
+const SPRINT_BLOCKED: WaitsOnView = {
+  op_id: 'op-sprint',
+  kind: 'create',
+  entity_type: 'sprint',
+  entity_id: 'local-1',
+  name: 'Q3',
+  state: 'blocked',
+};
+
+function shown(element: React.ReactElement): { text: string; titles: string[]; html: string } {
+  const html = renderToStaticMarkup(element);
+  const titles = [...html.matchAll(/title="([^"]*)"/g)].map((m) => m[1] ?? '');
+  return { text: html.replace(/<[^>]+>/g, ''), titles, html };
+}
+
+test('the chip of a task filed into a sprint whose create is read-only says it waits for the sprint, not that it is sent when the server can be reached', () => {
+  const chip = shown(<ChangeStateChip change={{ state: 'queued', waits_on: SPRINT_BLOCKED }} />);
+  const words = waitingWords({ entityType: 'sprint', name: 'Q3', kind: 'create', state: 'blocked' });
+  expect(chip.text).toBe('Waiting for sprint ‘Q3’');
+  expect(chip.titles).toEqual([words.sentence]);
+  expect(chip.html).not.toContain(changeStateWords('queued').sentence);
+});
+
+test('a change with nothing stopped ahead keeps its own state words', () => {
+  const chip = shown(<ChangeStateChip change={{ state: 'queued', waits_on: null }} />);
+  expect(chip.text).toBe(changeStateWords('queued').label);
+});
+
+test('the line names the change it waits on and its state, and offers to go to it', () => {
+  const line = shown(<WaitsOnLine waitsOn={SPRINT_BLOCKED} onShow={() => undefined} />);
+  expect(line.text).toContain('Waits for the new sprint ‘Q3’ (Read-only): retry or discard that change.');
+  expect(line.html).toMatch(
+    /<button[^>]*aria-controls="pending-op-op-sprint"[^>]*>Show that change<\/button>/,
+  );
+});
