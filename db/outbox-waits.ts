@@ -122,3 +122,24 @@ export function waitsOnOf(mirror: Mirror, ops: readonly OutboxOp[]): Map<string,
   }
   return out;
 }
+
+/** The fields the app's calls and the headless `outbox` carry of it, named as the wire names fields. */
+export interface WaitsOnFields {
+  op_id: string;
+  kind: OutboxKind;
+  entity_type: string;
+  entity_id: string;
+  name: string | null;
+  state: StoppedState;
+}
+
+export function waitsOnFields(waits: WaitsOn): WaitsOnFields {
+  return {
+    op_id: waits.opId,
+    kind: waits.kind,
+    entity_type: waits.entityType,
+    entity_id: waits.entityId,
+    name: waits.name,
+    state: waits.state,
+  };
+}

@@ -15,7 +15,7 @@ import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox'
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
-import { type WaitsOn, waitsOnOf } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -90,15 +90,7 @@ function namesOfChanges(
 }
 
 function waitsOnView(waits: WaitsOn | undefined): WaitsOnView | null {
-  if (waits === undefined) return null;
-  return {
-    op_id: waits.opId,
-    kind: waits.kind,
-    entity_type: waits.entityType,
-    entity_id: waits.entityId,
-    name: waits.name,
-    state: waits.state,
-  };
+  return waits === undefined ? null : waitsOnFields(waits);
 }
 
 /** Each unsettled change held behind a stopped one, by its id (one read of the outbox). */

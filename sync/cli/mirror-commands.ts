@@ -8,7 +8,7 @@ import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../d
 import type { Mirror } from '../../db/mirror';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
-import { type WaitsOn, waitsOnOf } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { openMirror } from '../../db/open-mirror';
 import { leftOutWords } from '../../db/recreate-references';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
@@ -197,17 +197,7 @@ export function outboxLine(
         : waitsOn !== null
           ? waitingWords(waitsOn)
           : changeStateWords(op.state, `${op.entityType}s`),
-    waits_on:
-      waitsOn === null
-        ? null
-        : {
-            op_id: waitsOn.opId,
-            kind: waitsOn.kind,
-            entity_type: waitsOn.entityType,
-            entity_id: waitsOn.entityId,
-            name: waitsOn.name,
-            state: waitsOn.state,
-          },
+    waits_on: waitsOn === null ? null : waitsOnFields(waitsOn),
     patch: op.patch,
     base_etag: op.baseEtag,
     base_values: op.baseValues,
