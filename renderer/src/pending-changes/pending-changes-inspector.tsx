@@ -13,6 +13,7 @@ import { scopeNeighbours, sectionNameRules } from '../board/section-words';
 import { SPRINT_NAME_RULES } from '../sprints/sprint-refusal';
 import { offersRename, RenameAndRetry } from './rename-and-retry';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
+import { heldBehindOf } from '../vocabulary/sync-mark-words';
 import { answerWords, carriedNames, describeOperation, type NameOf } from './describe-operation';
 import {
   changeCountWords,
@@ -137,11 +138,6 @@ function EditForm({
   );
 }
 
-/** The stopped change a change is held behind, as protocol/change-state-words takes it. */
-function heldBehind(on: WaitsOnView) {
-  return { entityType: on.entity_type, name: on.name, kind: on.kind, state: on.state };
-}
-
 /**
  * A change's state as its chip says it: the words of its row's mark and the status bar;
  * held behind a change that stopped, what it waits for (it is not sent when the server can be reached).
@@ -155,7 +151,7 @@ export function ChangeStateChip({
   const words =
     waitsOn === null
       ? changeStateWords(change.state, `${change.entity_type ?? 'task'}s`)
-      : waitingWords(heldBehind(waitsOn));
+      : waitingWords(heldBehindOf(waitsOn));
   return (
     <span
       className={`pending-state pending-state-${waitsOn === null ? change.state : 'waiting'}`}

@@ -5,7 +5,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
 import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { changeStateWords, waitingWords } from '../../../protocol/change-state-words';
+import { FieldMark } from '../task-detail/task-editor';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { ChangeStateChip, WaitsOnLine } from './pending-changes-inspector';
+import { SyncMarkNotice } from './sync-mark-notice';
 
 const SPRINT_BLOCKED: WaitsOnView = {
   op_id: 'op-sprint',
@@ -41,4 +44,25 @@ test('the line names the change it waits on and its state, and offers to go to i
   expect(line.html).toMatch(
     /<button[^>]*aria-controls="pending-op-op-sprint"[^>]*>Show that change<\/button>/,
   );
+});
+
+test("a task's row mark, its waiting field's label and the editor's notice say the same waiting words", () => {
+  const words = waitingWords({ entityType: 'sprint', name: 'Q3', kind: 'create', state: 'blocked' });
+  expect(shown(<SyncMarkBadge mark="pending" waitsOn={SPRINT_BLOCKED} />)).toMatchObject({
+    text: words.label,
+    titles: [words.sentence],
+  });
+  expect(shown(<SyncMarkBadge mark="pending" waitsOn={SPRINT_BLOCKED} compact />).text).toBe(words.label);
+  expect(shown(<FieldMark mark="pending" waitsOn={SPRINT_BLOCKED} />)).toMatchObject({
+    text: words.label,
+    titles: [words.sentence],
+  });
+  const notice = shown(
+    <SyncMarkNotice taskId="tsk_1" mark="pending" gone={false} waitsOn={SPRINT_BLOCKED} />,
+  );
+  expect(notice.text).toContain(`${words.label}. ${words.sentence}`);
+  expect(notice.text).toContain('See pending changes');
+  // Without a change held, a pending task keeps its own words and no notice.
+  expect(shown(<SyncMarkBadge mark="pending" />).text).toBe(changeStateWords('pending').label);
+  expect(shown(<SyncMarkNotice taskId="tsk_1" mark="pending" gone={false} />).text).toBe('');
 });
