@@ -220,10 +220,19 @@ describe('a change held behind one that stopped (issue 21, defect 2)', () => {
     expect(changes.find((c) => c.op_id === sprint.opId)).toMatchObject({ state: 'blocked', waits_on: null });
     expect(changes.find((c) => c.task_id === other)).toMatchObject({ state: 'queued', waits_on: null });
 
-    // Discarded, the sprint takes the filing with it: nothing is left waiting on it.
+    // Discarded, the sprint takes the filing with it: nothing is left waiting on it, and the task rows are told.
+    w.events.length = 0;
     await w.value('outbox:discard', { op_id: sprint.opId });
     const after = (await w.value('outbox:list')).changes;
     expect(after.map((c) => [c.task_id, c.waits_on])).toEqual([[other, null]]);
+    expect(w.events).toEqual([
+      {
+        name: 'mirror:changed',
+        payload: expect.objectContaining({
+          collections: expect.arrayContaining(['sprints', 'tasks']) as unknown,
+        }) as unknown,
+      },
+    ]);
   });
 });
 

@@ -93,6 +93,18 @@ function waitsOnView(waits: WaitsOn | undefined): WaitsOnView | null {
   return waits === undefined ? null : waitsOnFields(waits);
 }
 
+/** The tasks whose queued edits are held behind the operation `opId`. */
+function tasksHeldBehind(mirror: Mirror, opId: string): string[] {
+  const ops = mirror.outbox.list(UNSETTLED_STATES);
+  const byId = new Map(ops.map((op) => [op.opId, op]));
+  const held = new Set<string>();
+  for (const [heldId, waits] of waitsOnOf(mirror, ops)) {
+    const op = byId.get(heldId);
+    if (waits.opId === opId && op?.entityType === 'task') held.add(op.entityId);
+  }
+  return [...held];
+}
+
 /** Each unsettled change held behind a stopped one, by its id (one read of the outbox). */
 function waitsOfAll(mirror: Mirror): Map<string, WaitsOn> {
   return waitsOnOf(mirror, mirror.outbox.list(UNSETTLED_STATES));
@@ -321,8 +333,8 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
-/** The kinds whose delete unfiles tasks (db/task-unfiling.ts). */
-const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section']);
+/** The kinds whose delete, or create given up, unfiles tasks (db/task-unfiling.ts; a sprint has no delete). */
+const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section', 'sprint']);
 
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
@@ -335,23 +347,35 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
    * Screens refresh (a task's ids; a comment's collection and task; another
    * kind's collection); the engine pushes what re-entered the queue (at once when online).
    */
-  function changed(account: ActiveMirror, op: OutboxOp, taskIds: (string | null)[]): void {
-    const ids = [...new Set(taskIds.filter((id): id is string => id !== null))];
+  function changed(
+    account: ActiveMirror,
+    op: OutboxOp,
+    taskIds: (string | null)[],
+    /** Tasks whose edits were held behind it: settling it changes what they wait on (or files them out of it). */
+    heldTasks: readonly string[] = [],
+  ): void {
+    const ids = [...new Set([...taskIds, ...heldTasks].filter((id): id is string => id !== null))];
+    const kindCollection = op.entityType === 'comment' ? 'task_comments' : `${op.entityType}s`;
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       ...(op.entityType === 'task'
         ? { collections: ['tasks'], task_ids: ids }
-        : op.entityType === 'comment'
-          ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
-          : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
-            // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
-            {
-              collections: [
-                `${op.entityType}s`,
-                ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
-              ],
-              task_ids: null,
-            }),
+        : heldTasks.length > 0
+          ? {
+              collections: [kindCollection, 'tasks'],
+              task_ids: [...heldTasks],
+            }
+          : op.entityType === 'comment'
+            ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
+            : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
+              // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
+              {
+                collections: [
+                  `${op.entityType}s`,
+                  ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
+                ],
+                task_ids: null,
+              }),
       remapped: [],
     });
     account.edited();
@@ -385,16 +409,18 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       const account = active();
       const op = account.mirror.outbox.op(op_id);
       const values = correctionsOf(op, patch);
+      const held = tasksHeldBehind(account.mirror, op_id);
       const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
-      changed(account, op, [op.entityId]);
+      changed(account, op, [op.entityId], held);
       return pendingChange(account.mirror, account.mirror.outbox.op(opId));
     },
 
     'outbox:discard': async ({ op_id }) => {
       const account = active();
       const op = account.mirror.outbox.op(op_id);
+      const held = tasksHeldBehind(account.mirror, op_id);
       await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
-      changed(account, op, [op.entityId]);
+      changed(account, op, [op.entityId], held);
       return null;
     },
 
