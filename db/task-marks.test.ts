@@ -1,6 +1,6 @@
 // The marks a queued edit gives its task: on a page of rows and in the editor.
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { taskSyncState, WaitingMarks } from './task-marks';
+import { taskSyncState, taskWaitsOn, WaitingMarks } from './task-marks';
 import { loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
 
 let t: TestMirror;
@@ -66,4 +66,32 @@ test('a move to another project marks the milestone it clears as waiting too, wh
   });
   // Nothing to clear: the milestone field has nothing waiting.
   expect(taskSyncState(t.mirror, 'tsk_unfiled', true).pendingFields).toEqual(['project_id']);
+});
+
+test('a task whose edit is held behind a stopped create says what it waits on, on its row and in the editor (issue 21, defect 2)', () => {
+  loadTasks(t.mirror, [
+    taskJson({ task_id: 'tsk_1', title: 'Filed' }),
+    taskJson({ task_id: 'tsk_2', title: 'Plain' }),
+  ]);
+  const sprint = t.mirror.sprints.create({ name: 'Q3', start_date: '2027-01-04', duration_weeks: 2 }, 'tm_1');
+  t.mirror.outbox.start(sprint.opId);
+  t.mirror.outbox.fail(sprint.opId, 'blocked', { status: 403, type: 'insufficient-scope' });
+  t.mirror.tasks.edit('tsk_1', { sprint_id: sprint.id });
+  t.mirror.tasks.edit('tsk_2', { title: 'Plain, renamed' });
+  const waits = {
+    opId: sprint.opId,
+    kind: 'create',
+    entityType: 'sprint',
+    entityId: sprint.id,
+    name: 'Q3',
+    state: 'blocked',
+  };
+
+  const marks = new WaitingMarks(t.mirror);
+  expect(marks.of('tsk_1', true)).toBe('pending');
+  expect(marks.waitsOn('tsk_1')).toEqual(waits);
+  expect(marks.waitsOn('tsk_2')).toBeNull();
+  expect(taskSyncState(t.mirror, 'tsk_1', true)).toMatchObject({ mark: 'pending' });
+  expect(taskWaitsOn(t.mirror, 'tsk_1')).toEqual(waits);
+  expect(taskWaitsOn(t.mirror, 'tsk_2')).toBeNull();
 });

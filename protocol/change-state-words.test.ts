@@ -5,6 +5,7 @@ import {
   changeStateWords,
   countChanges,
   countGroupOf,
+  waitingWords,
 } from './change-state-words';
 
 describe('each state of a waiting change has one label and one sentence', () => {
@@ -28,6 +29,39 @@ describe('each state of a waiting change has one label and one sentence', () => 
     expect(changeStateWords('blocked').sentence).toBe(
       'This account cannot change tasks; the change was not sent.',
     );
+  });
+});
+
+describe('a change held behind another that stopped says what it waits on', () => {
+  test.each<[Parameters<typeof waitingWords>[0], string, string]>([
+    [
+      { entityType: 'sprint', name: 'Q3', kind: 'create', state: 'blocked' },
+      'Waiting for sprint ‘Q3’',
+      'Sent once sprint ‘Q3’ is created; that change is read-only: This account cannot change sprints; the change was not sent.',
+    ],
+    [
+      { entityType: 'task', name: 'Plan', kind: 'create', state: 'failed' },
+      'Waiting for task ‘Plan’',
+      'Sent once task ‘Plan’ is created; that change is not saved: The server refused this change; edit it and retry, or discard it, in pending changes.',
+    ],
+    [
+      { entityType: 'task', name: 'Plan', kind: 'update', state: 'conflict' },
+      'Waiting for a change to task ‘Plan’',
+      'Sent once the earlier change to task ‘Plan’ is sent; that change is in conflict: Changed here and on the server; needs your choice in pending changes.',
+    ],
+    [
+      { entityType: 'milestone', name: null, kind: 'create', state: 'blocked' },
+      'Waiting for a new milestone',
+      'Sent once a new milestone is created; that change is read-only: This account cannot change milestones; the change was not sent.',
+    ],
+  ])('%o', (on, label, sentence) => {
+    expect(waitingWords(on)).toEqual({ label, sentence });
+  });
+
+  test('it never says the change is sent when the server can be reached', () => {
+    const words = waitingWords({ entityType: 'goal', name: 'Launch', kind: 'create', state: 'blocked' });
+    expect(words.sentence).not.toContain(changeStateWords('queued').sentence);
+    expect(words.label).not.toBe(changeStateWords('queued').label);
   });
 });
 

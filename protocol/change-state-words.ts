@@ -48,6 +48,40 @@ export function changeStateWords(state: ChangeStateName, kinds = 'tasks'): Chang
   }
 }
 
+/** The states of a change that waits for the person, not for the network. */
+export type StoppedChangeState = 'conflict' | 'failed' | 'blocked';
+
+/** A stopped change another one is held behind (db/outbox-waits), as its words need it. */
+export interface HeldBehind {
+  /** The kind of resource it is to: 'sprint', 'task', … */
+  readonly entityType: string;
+  /** The resource's name or title; null when unknown. */
+  readonly name: string | null;
+  readonly kind: 'create' | 'update' | 'delete';
+  readonly state: StoppedChangeState;
+}
+
+/**
+ * The words of a change held behind another that stopped (a task filed into a
+ * sprint whose create is read-only): it is not sent "when the server can be
+ * reached" but once the person settles that one, so it says which and how it stands.
+ */
+export function waitingWords(on: HeldBehind): ChangeStateWords {
+  const what =
+    on.name !== null
+      ? `${on.entityType} ‘${on.name}’`
+      : `${on.kind === 'create' ? 'a new' : 'a'} ${on.entityType}`;
+  const stopped = changeStateWords(on.state, `${on.entityType}s`);
+  const how = on.state === 'conflict' ? 'in conflict' : stopped.label.toLowerCase();
+  const [label, once] =
+    on.kind === 'create'
+      ? [`Waiting for ${what}`, `${what} is created`]
+      : on.kind === 'update'
+        ? [`Waiting for a change to ${what}`, `the earlier change to ${what} is sent`]
+        : [`Waiting for the delete of ${what}`, `the delete of ${what} is sent`];
+  return { label, sentence: `Sent once ${once}; that change is ${how}: ${stopped.sentence}` };
+}
+
 /** How many changes wait, by what they wait for; every view's totals are this tally. */
 export interface ChangeCounts {
   /** Not sent yet: queued, or being sent. */

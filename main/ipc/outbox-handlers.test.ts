@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../sync/api/api-client';
 import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
+import { mirrorPushStore } from '../../sync/push/mirror-push-store';
+import { Pusher } from '../../sync/push/pusher';
 import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
 import type { EventName, InvokeChannel, InvokeOutput } from './contract';
 import { outboxHandlers } from './outbox-handlers';
@@ -178,6 +180,58 @@ describe('sprints, goals and milestones in the inspector', () => {
         entity_name: 'Sprint 12',
         kind: 'update',
       }),
+    ]);
+  });
+});
+
+describe('a change held behind one that stopped (issue 21, defect 2)', () => {
+  test('a task filed into a sprint whose create is read-only names the sprint create and its state; one with nothing stopped ahead waits on nothing', async () => {
+    const w = await wire();
+    const teams = await w.f.api.listPage(teamOperations.list, { orgId: w.f.emulator.orgId }, { limit: 100 });
+    if (teams.status !== 200) throw new Error('teams.list answered 304');
+    const teamId = (teams.body.data[0] as { team_id: string }).team_id;
+    const [filed, other] = w.f.taskIds(2);
+    if (filed === undefined || other === undefined) throw new Error('the seed has too few tasks');
+    await w.f.loadTasks([filed, other]);
+    const sprint = w.f.mirror.sprints.create(
+      { name: 'Q3', start_date: '2027-01-04', duration_weeks: 2 },
+      teamId,
+    );
+    // Sent with a sign-in that may not change sprints: the create is blocked.
+    const { token } = w.f.emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
+    });
+    await new Pusher({ store: mirrorPushStore(w.f.mirror), api: w.f.apiWith(token) }).pushAll();
+    const filing = w.f.mirror.tasks.edit(filed, { sprint_id: sprint.id });
+    w.f.mirror.tasks.edit(other, { title: 'Nothing ahead of me' });
+
+    const changes = (await w.value('outbox:list')).changes;
+    expect(changes.find((c) => c.op_id === filing?.opId)).toMatchObject({
+      state: 'queued',
+      waits_on: {
+        op_id: sprint.opId,
+        kind: 'create',
+        entity_type: 'sprint',
+        entity_id: sprint.id,
+        name: 'Q3',
+        state: 'blocked',
+      },
+    });
+    expect(changes.find((c) => c.op_id === sprint.opId)).toMatchObject({ state: 'blocked', waits_on: null });
+    expect(changes.find((c) => c.task_id === other)).toMatchObject({ state: 'queued', waits_on: null });
+
+    // Discarded, the sprint takes the filing with it: nothing is left waiting on it, and the task rows are told.
+    w.events.length = 0;
+    await w.value('outbox:discard', { op_id: sprint.opId });
+    const after = (await w.value('outbox:list')).changes;
+    expect(after.map((c) => [c.task_id, c.waits_on])).toEqual([[other, null]]);
+    expect(w.events).toEqual([
+      {
+        name: 'mirror:changed',
+        payload: expect.objectContaining({
+          collections: expect.arrayContaining(['sprints', 'tasks']) as unknown,
+        }) as unknown,
+      },
     ]);
   });
 });

@@ -15,6 +15,7 @@ import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox'
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
@@ -26,6 +27,7 @@ import type {
   PendingChanges,
   PendingState,
   ServerAnswer,
+  WaitsOnView,
 } from './outbox-schemas';
 import { taskCreateSchema, taskPatchSchema } from './screen-schemas';
 import type { ActiveMirror } from './task-handlers';
@@ -87,12 +89,34 @@ function namesOfChanges(
   );
 }
 
+function waitsOnView(waits: WaitsOn | undefined): WaitsOnView | null {
+  return waits === undefined ? null : waitsOnFields(waits);
+}
+
+/** The tasks whose queued edits are held behind the operation `opId`. */
+function tasksHeldBehind(mirror: Mirror, opId: string): string[] {
+  const ops = mirror.outbox.list(UNSETTLED_STATES);
+  const byId = new Map(ops.map((op) => [op.opId, op]));
+  const held = new Set<string>();
+  for (const [heldId, waits] of waitsOnOf(mirror, ops)) {
+    const op = byId.get(heldId);
+    if (waits.opId === opId && op?.entityType === 'task') held.add(op.entityId);
+  }
+  return [...held];
+}
+
+/** Each unsettled change held behind a stopped one, by its id (one read of the outbox). */
+function waitsOfAll(mirror: Mirror): Map<string, WaitsOn> {
+  return waitsOnOf(mirror, mirror.outbox.list(UNSETTLED_STATES));
+}
+
 function pendingChange(
   mirror: Mirror,
   op: OutboxOp,
   names: ReferenceNames = referenceNames(mirror),
+  waits: ReadonlyMap<string, WaitsOn> = waitsOfAll(mirror),
 ): PendingChange {
-  if (op.entityType !== 'task') return otherKindChange(mirror, op, names);
+  if (op.entityType !== 'task') return otherKindChange(mirror, op, names, waits);
   const task = mirror.tasks.get(op.entityId);
   const changes =
     op.kind === 'delete'
@@ -115,6 +139,7 @@ function pendingChange(
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     last_answer: serverAnswerOf(op.lastProblem),
+    waits_on: waitsOnView(waits.get(op.opId)),
   };
 }
 
@@ -141,7 +166,12 @@ function entityWords(
 }
 
 /** A change to another kind (a comment, a section): told in its own words, its fields as the kind names them. */
-function otherKindChange(mirror: Mirror, op: OutboxOp, names: ReferenceNames): PendingChange {
+function otherKindChange(
+  mirror: Mirror,
+  op: OutboxOp,
+  names: ReferenceNames,
+  waits: ReadonlyMap<string, WaitsOn>,
+): PendingChange {
   const fields =
     op.kind === 'delete'
       ? []
@@ -169,6 +199,7 @@ function otherKindChange(mirror: Mirror, op: OutboxOp, names: ReferenceNames): P
     created_at: op.createdAt,
     updated_at: op.updatedAt,
     last_answer: serverAnswerOf(op.lastProblem),
+    waits_on: waitsOnView(waits.get(op.opId)),
   };
 }
 
@@ -302,8 +333,8 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
-/** The kinds whose delete unfiles tasks (db/task-unfiling.ts). */
-const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section']);
+/** The kinds whose delete, or create given up, unfiles tasks (db/task-unfiling.ts; a sprint has no delete). */
+const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section', 'sprint']);
 
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
@@ -316,23 +347,35 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
    * Screens refresh (a task's ids; a comment's collection and task; another
    * kind's collection); the engine pushes what re-entered the queue (at once when online).
    */
-  function changed(account: ActiveMirror, op: OutboxOp, taskIds: (string | null)[]): void {
-    const ids = [...new Set(taskIds.filter((id): id is string => id !== null))];
+  function changed(
+    account: ActiveMirror,
+    op: OutboxOp,
+    taskIds: (string | null)[],
+    /** Tasks whose edits were held behind it: settling it changes what they wait on (or files them out of it). */
+    heldTasks: readonly string[] = [],
+  ): void {
+    const ids = [...new Set([...taskIds, ...heldTasks].filter((id): id is string => id !== null))];
+    const kindCollection = op.entityType === 'comment' ? 'task_comments' : `${op.entityType}s`;
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       ...(op.entityType === 'task'
         ? { collections: ['tasks'], task_ids: ids }
-        : op.entityType === 'comment'
-          ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
-          : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
-            // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
-            {
-              collections: [
-                `${op.entityType}s`,
-                ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
-              ],
-              task_ids: null,
-            }),
+        : heldTasks.length > 0
+          ? {
+              collections: [kindCollection, 'tasks'],
+              task_ids: [...heldTasks],
+            }
+          : op.entityType === 'comment'
+            ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
+            : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
+              // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
+              {
+                collections: [
+                  `${op.entityType}s`,
+                  ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
+                ],
+                task_ids: null,
+              }),
       remapped: [],
     });
     account.edited();
@@ -356,9 +399,9 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     'outbox:list': (): PendingChanges => {
       const { mirror } = active();
       const names = referenceNames(mirror);
-      return {
-        changes: mirror.outbox.list(UNSETTLED_STATES).map((op) => pendingChange(mirror, op, names)),
-      };
+      const ops = mirror.outbox.list(UNSETTLED_STATES);
+      const waits = waitsOnOf(mirror, ops);
+      return { changes: ops.map((op) => pendingChange(mirror, op, names, waits)) };
     },
 
     // Each action waits for the pull worker's write lock on a timer (writeWhenFree), never freezing the window.
@@ -366,16 +409,18 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
       const account = active();
       const op = account.mirror.outbox.op(op_id);
       const values = correctionsOf(op, patch);
+      const held = tasksHeldBehind(account.mirror, op_id);
       const opId = await writeWhenFree(account.mirror, () => retryOperation(account.mirror, op_id, values));
-      changed(account, op, [op.entityId]);
+      changed(account, op, [op.entityId], held);
       return pendingChange(account.mirror, account.mirror.outbox.op(opId));
     },
 
     'outbox:discard': async ({ op_id }) => {
       const account = active();
       const op = account.mirror.outbox.op(op_id);
+      const held = tasksHeldBehind(account.mirror, op_id);
       await writeWhenFree(account.mirror, () => discardOperation(account.mirror, op_id));
-      changed(account, op, [op.entityId]);
+      changed(account, op, [op.entityId], held);
       return null;
     },
 

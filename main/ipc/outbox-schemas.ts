@@ -29,6 +29,22 @@ export type ServerAnswer = z.infer<typeof serverAnswerSchema>;
 /** Names of what ids point at, by id (db/referenced-names): shown in place of the ids; an id not in it is shown as is. */
 const namesSchema = z.record(z.string(), z.string()).optional();
 
+/**
+ * The stopped change (read-only, refused, in conflict) a queued one is held behind
+ * until the person settles it (db/outbox-waits): a task filed into a sprint whose
+ * create is read-only names that create. Retry and discard belong to that change.
+ */
+export const waitsOnSchema = z.object({
+  op_id: z.string(),
+  kind: z.enum(['create', 'update', 'delete']),
+  entity_type: z.string(),
+  entity_id: z.string(),
+  /** The resource's name or title (a sprint's name, a task's title); null when unknown. */
+  name: z.string().nullable(),
+  state: z.enum(['conflict', 'failed', 'blocked']),
+});
+export type WaitsOnView = z.infer<typeof waitsOnSchema>;
+
 export const pendingChangeSchema = z.object({
   op_id: z.string(),
   /** What the change is to: absent for a task, else its kind ('comment'); `task_id` is then its task's. */
@@ -52,6 +68,8 @@ export const pendingChangeSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   last_answer: serverAnswerSchema.nullable(),
+  /** What it is held behind; null when nothing stopped is ahead of it (it goes when the server can be reached). */
+  waits_on: waitsOnSchema.nullable(),
 });
 export type PendingChange = z.infer<typeof pendingChangeSchema>;
 

@@ -7,6 +7,7 @@ import { taskCommentSchema } from '../../protocol/task-comment';
 import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../protocol/task';
+import { waitsOnSchema } from './outbox-schemas';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -169,6 +170,8 @@ export const taskRowSchema = z.object({
   review: z.string().nullable(),
   position: z.number().nullable(),
   sync_mark: syncMarkSchema,
+  /** The stopped change a queued edit of it is held behind (its mark then says so); absent when none. */
+  waits_on: waitsOnSchema.optional(),
 });
 export type TaskRow = z.infer<typeof taskRowSchema>;
 
@@ -257,6 +260,8 @@ export const taskDetailSchema = z.object({
   sync_mark: syncMarkSchema,
   /** Fields whose shown value is a local edit not yet accepted by the server. */
   pending_fields: z.array(z.string()),
+  /** The stopped change a queued edit of it is held behind (its marks then say so); absent when none. */
+  waits_on: waitsOnSchema.optional(),
   /** The server no longer lists the task; it stays while edits to it are pending. */
   server_gone: z.boolean(),
 });

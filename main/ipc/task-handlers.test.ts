@@ -255,6 +255,39 @@ describe('task edits', () => {
   });
 });
 
+describe('a task edit held behind a change that stopped (issue 21, defect 2)', () => {
+  test('its row and its editor say what it waits on; discarded, nothing waits any more', async () => {
+    const task = emulator.control.tasks().find((t) => t.status !== 'completed' && t.team_id != null);
+    if (!task?.team_id) throw new Error('no open task of a team in the seed');
+    const sprint = mirror.sprints.create(
+      { name: 'Held Q3', start_date: '2027-01-04', duration_weeks: 2 },
+      task.team_id,
+    );
+    // As the pusher leaves it when the sign-in may not change sprints.
+    mirror.outbox.start(sprint.opId);
+    mirror.outbox.fail(sprint.opId, 'blocked', { status: 403, type: 'insufficient-scope' });
+    try {
+      const detail = await value('task:edit', { task_id: task.task_id, patch: { sprint_id: sprint.id } });
+      const waits = {
+        op_id: sprint.opId,
+        kind: 'create',
+        entity_type: 'sprint',
+        entity_id: sprint.id,
+        name: 'Held Q3',
+        state: 'blocked',
+      };
+      expect(detail).toMatchObject({ sync_mark: 'pending', waits_on: waits });
+      const listed = await value('tasks:query', {
+        query: { filter: { search: task.task_id }, sort_by: 'title', sort_order: 'asc' },
+      });
+      expect(listed.rows[0]).toMatchObject({ sync_mark: 'pending', waits_on: waits });
+    } finally {
+      mirror.outbox.drop(sprint.opId);
+    }
+    expect((await value('task:get', { task_id: task.task_id })).waits_on).toBeUndefined();
+  });
+});
+
 describe('tasks:filed', () => {
   test("answers a section's tasks as rows the contract's row schema accepts whole", async () => {
     const section = emulator.control.tasks().find((task) => typeof task.section_id === 'string')?.section_id;

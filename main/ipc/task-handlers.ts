@@ -7,7 +7,9 @@ import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/milestone-list';
 import type { FiledTask } from '../../db/task-filing';
-import { taskSyncState, WaitingMarks } from '../../db/task-marks';
+import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/task-marks';
+import { type WaitsOn, waitsOnFields } from '../../db/outbox-waits';
+import type { WaitsOnView } from './outbox-schemas';
 import { taskActivity, workspaceCollections } from '../../db/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
@@ -101,7 +103,13 @@ function rowOf(item: FiledTask, marks: WaitingMarks): TaskRow {
     review: item.review,
     position: item.position,
     sync_mark: marks.of(item.task_id, item.pending),
+    ...heldBehind(marks.waitsOn(item.task_id)),
   };
+}
+
+/** A task's `waits_on`, present only while a queued edit of it is held behind a stopped change. */
+function heldBehind(waits: WaitsOn | null): { waits_on?: WaitsOnView } {
+  return waits === null ? {} : { waits_on: waitsOnFields(waits) };
 }
 
 /** The signed-in account, or the `signed-out` error every call answers without one. */
@@ -197,6 +205,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       sync_mark: mark,
       pending_fields: pendingFields,
       server_gone: found.serverGone,
+      ...heldBehind(taskWaitsOn(account.mirror, taskId)),
     };
   }
 

@@ -76,6 +76,9 @@ commands:
       "state_words" says the state as the app does ({"label","sentence"}); "names" gives what
       their ids point at by id (a sprint's, goal's, project's name, …); one the service
       refused (422) names the fields in "retry_without", with a "hint" to send it without them.
+      "waits_on" names the stopped change (blocked, failed, conflict) a queued one is held
+      behind until that one is retried or dropped ({"op_id","kind","entity_type","entity_id",
+      "name","state"}), else null.
   conflicts --db FILE
       Open conflicts as NDJSON (base, mine and theirs for one field each, and "names"); on a
       task deleted on the server, "left_out" says what taking mine re-creates it without.

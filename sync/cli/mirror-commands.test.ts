@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { sectionOperations } from '../api/operations';
+import { mirrorPushStore } from '../push/mirror-push-store';
+import { Pusher } from '../push/pusher';
 import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
@@ -488,6 +490,44 @@ describe('outbox and conflicts name what ids point at (issue 13)', () => {
     expect(outbox.lines.find((l) => l.entity_id === other)).toMatchObject({
       patch: { goal_id: queued.id },
       names: { [queued.id]: 'Quieter alerts' },
+    });
+  });
+});
+
+describe('outbox says what a change is held behind (issue 21, defect 2)', () => {
+  test('a task filed under a milestone whose create is read-only names that create, in the words of the app', async () => {
+    const { f, ids } = await preparedMirror();
+    const [taskId] = ids as [string];
+    const projectId = String(f.mirror.tasks.get(taskId)?.task.project_id);
+    const milestone = f.mirror.milestones.create({ name: 'Beta' }, projectId);
+    const { token } = f.emulator.control.mintToken({
+      scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
+    });
+    await new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(token) }).pushAll();
+    f.mirror.tasks.edit(taskId, { milestone_id: milestone.id });
+    f.mirror.close();
+
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.code).toBe(0);
+    expect(outbox.lines.find((l) => l.entity_id === milestone.id)).toMatchObject({
+      state: 'blocked',
+      waits_on: null,
+    });
+    expect(outbox.lines.find((l) => l.entity_id === taskId)).toMatchObject({
+      state: 'queued',
+      waits_on: {
+        op_id: milestone.opId,
+        kind: 'create',
+        entity_type: 'milestone',
+        entity_id: milestone.id,
+        name: 'Beta',
+        state: 'blocked',
+      },
+      state_words: {
+        label: 'Waiting for milestone ‘Beta’',
+        sentence:
+          'Sent once milestone ‘Beta’ is created; that change is read-only: This account cannot change milestones; the change was not sent.',
+      },
     });
   });
 });

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
-import { changeStateWords } from '../../protocol/change-state-words';
+import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { openMirror } from '../../db/open-mirror';
 import { leftOutWords } from '../../db/recreate-references';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
@@ -162,9 +163,14 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
 /**
  * An operation as one NDJSON line (the outbox's own field names, and its state's
  * words as the app says them, protocol/change-state-words); `names` tells
- * what the ids among its values point at, by id (db/referenced-names), when any is known.
+ * what the ids among its values point at, by id (db/referenced-names), when any is known;
+ * `waitsOn`, the stopped change it is held behind (db/outbox-waits), told in its words.
  */
-export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string, unknown> {
+export function outboxLine(
+  op: OutboxOp,
+  names?: ReferenceNames,
+  waitsOn: WaitsOn | null = null,
+): Record<string, unknown> {
   const named =
     names === undefined
       ? undefined
@@ -185,7 +191,13 @@ export function outboxLine(op: OutboxOp, names?: ReferenceNames): Record<string,
     kind: op.kind,
     state: op.state,
     // The state in the app's words (its inspector, marks and status bar say the same).
-    state_words: op.state === 'done' ? null : changeStateWords(op.state, `${op.entityType}s`),
+    state_words:
+      op.state === 'done'
+        ? null
+        : waitsOn !== null
+          ? waitingWords(waitsOn)
+          : changeStateWords(op.state, `${op.entityType}s`),
+    waits_on: waitsOn === null ? null : waitsOnFields(waitsOn),
     patch: op.patch,
     base_etag: op.baseEtag,
     base_values: op.baseValues,
@@ -259,9 +271,10 @@ export async function outboxCommand(args: readonly string[], io: CliIo): Promise
   await withMirror('outbox', file, true, (mirror) => {
     const ops = mirror.outbox.list(UNSETTLED_STATES);
     const names = referenceNames(mirror);
+    const waits = waitsOnOf(mirror, ops);
     linesOf(
       io,
-      ops.map((op) => JSON.stringify(outboxLine(op, names))),
+      ops.map((op) => JSON.stringify(outboxLine(op, names, waits.get(op.opId) ?? null))),
     );
   });
   return EXIT.ok;
@@ -341,7 +354,9 @@ export async function retryCommand(args: readonly string[], io: CliIo): Promise<
           ? parseSetValues(assignments)
           : parseKindSetValues(assignments, RETRY_FIELDS[entityType] ?? []);
       const newId = retryOperation(mirror, opId, patch);
-      line(io, outboxLine(mirror.outbox.op(newId)));
+      // Retried behind another change still stopped, it says so rather than that it goes with the next sync.
+      const waits = waitsOnOf(mirror, mirror.outbox.list(UNSETTLED_STATES));
+      line(io, outboxLine(mirror.outbox.op(newId), undefined, waits.get(newId) ?? null));
       return EXIT.ok;
     }),
   );

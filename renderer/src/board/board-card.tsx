@@ -94,7 +94,7 @@ export function BoardCard({
           ) : null}
           {row.assignee ? <span className="muted">{row.assignee}</span> : null}
           {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-          <SyncMarkBadge mark={row.sync_mark} compact />
+          <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
         </span>
       </button>
       {!readOnly ? (

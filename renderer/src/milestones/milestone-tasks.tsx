@@ -88,7 +88,7 @@ export function MilestoneTasks({
               <span className="spacer" />
               <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
               <span className="muted">{row.assignee ?? 'Unassigned'}</span>
-              <SyncMarkBadge mark={row.sync_mark} compact />
+              <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
             </button>
             <button
               type="button"

@@ -16,6 +16,7 @@ function change(overrides: Partial<PendingChange>): PendingChange {
     created_at: '2026-03-10T11:00:00Z',
     updated_at: '2026-03-10T11:00:00Z',
     last_answer: null,
+    waits_on: null,
     ...overrides,
   };
 }

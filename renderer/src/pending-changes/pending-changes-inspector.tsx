@@ -2,7 +2,7 @@
 // in words, with its age, attempts, state and the server's last answer, and
 // what the person can do about it (retry now, edit, discard, resolve).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange, WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke, subscribe } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
@@ -13,8 +13,14 @@ import { scopeNeighbours, sectionNameRules } from '../board/section-words';
 import { SPRINT_NAME_RULES } from '../sprints/sprint-refusal';
 import { offersRename, RenameAndRetry } from './rename-and-retry';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
+import { heldBehindOf } from '../vocabulary/sync-mark-words';
 import { answerWords, carriedNames, describeOperation, type NameOf } from './describe-operation';
-import { changeCountWords, changeStateWords, countChanges } from '../../../protocol/change-state-words';
+import {
+  changeCountWords,
+  changeStateWords,
+  countChanges,
+  waitingWords,
+} from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
 import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
@@ -133,14 +139,64 @@ function EditForm({
   );
 }
 
-/** A change's state as its chip says it: the words of its row's mark and the status bar. */
-export function ChangeStateChip({ change }: { change: Pick<PendingChange, 'state' | 'entity_type'> }) {
-  const words = changeStateWords(change.state, `${change.entity_type ?? 'task'}s`);
+/**
+ * A change's state as its chip says it: the words of its row's mark and the status bar;
+ * held behind a change that stopped, what it waits for (it is not sent when the server can be reached).
+ */
+export function ChangeStateChip({
+  change,
+}: {
+  change: Pick<PendingChange, 'state' | 'entity_type'> & { waits_on?: WaitsOnView | null };
+}) {
+  const waitsOn = change.waits_on ?? null;
+  const words =
+    waitsOn === null
+      ? changeStateWords(change.state, `${change.entity_type ?? 'task'}s`)
+      : waitingWords(heldBehindOf(waitsOn));
   return (
-    <span className={`pending-state pending-state-${change.state}`} title={words.sentence}>
+    <span
+      className={`pending-state pending-state-${waitsOn === null ? change.state : 'waiting'}`}
+      title={words.sentence}
+    >
       {words.label}
     </span>
   );
+}
+
+/** The id of a change's row in the list, for a change held behind it to point at. */
+function rowIdOf(opId: string): string {
+  return `pending-op-${opId}`;
+}
+
+/**
+ * Under a change held behind another: that change, its state, and a way to it. Retry and
+ * discard stay on that change's own row, where its state and the server's answer are told.
+ */
+export function WaitsOnLine({ waitsOn, onShow }: { waitsOn: WaitsOnView; onShow: () => void }) {
+  const what = `${waitsOn.entity_type}${waitsOn.name === null ? '' : ` ‘${waitsOn.name}’`}`;
+  const change =
+    waitsOn.kind === 'create'
+      ? `the new ${what}`
+      : waitsOn.kind === 'update'
+        ? `an earlier change to ${what}`
+        : `the delete of ${what}`;
+  const state = changeStateWords(waitsOn.state, `${waitsOn.entity_type}s`).label;
+  const action = waitsOn.state === 'conflict' ? 'resolve that change' : 'retry or discard that change';
+  return (
+    <p className="pending-waits-on">
+      <span>{`Waits for ${change} (${state}): ${action}.`}</span>{' '}
+      <button type="button" className="link-button" aria-controls={rowIdOf(waitsOn.op_id)} onClick={onShow}>
+        Show that change
+      </button>
+    </p>
+  );
+}
+
+/** Brings a change's row into view and focus (the row a waiting change is held behind). */
+function showRow(opId: string): void {
+  const row = document.getElementById(rowIdOf(opId));
+  row?.scrollIntoView({ block: 'nearest' });
+  row?.focus();
 }
 
 /** The inspector's count: the status bar's headline, from the same tally of the listed states. */
@@ -165,6 +221,8 @@ function ChangeItem({
   const answer = answerWords(change.last_answer, missingScope);
   const describedBy = `pending-${change.op_id}`;
   const retryable = change.state === 'failed' || change.state === 'blocked';
+  // Held behind a stopped change, sending it again would only wait again: that change is the one to act on.
+  const held = change.waits_on !== null;
   const editable = retryable && change.kind !== 'delete' && change.changes.length > 0;
   const sections = useWorkspace((s) => s.workspace?.sections);
 
@@ -189,9 +247,12 @@ function ChangeItem({
 
   return (
     <li
+      id={rowIdOf(change.op_id)}
+      tabIndex={-1}
       className={`pending-item is-${change.state}`}
       data-op-id={change.op_id}
       data-state={change.state}
+      {...(held ? { 'data-waits-on': change.waits_on?.op_id } : {})}
       aria-describedby={describedBy}
     >
       <div className="pending-what">
@@ -206,6 +267,9 @@ function ChangeItem({
         </span>
         {answer !== null ? <span className="pending-answer">{answer}</span> : null}
       </div>
+      {change.waits_on !== null ? (
+        <WaitsOnLine waitsOn={change.waits_on} onShow={() => showRow(change.waits_on?.op_id ?? '')} />
+      ) : null}
       {confirming ? (
         <ModalDialog
           className="confirm-dialog"
@@ -254,7 +318,7 @@ function ChangeItem({
             >
               Resolve…
             </button>
-          ) : change.state !== 'sending' && !awaitsConsent ? (
+          ) : change.state !== 'sending' && !awaitsConsent && !held ? (
             <button type="button" className="button" onClick={() => void retry()}>
               Retry now
             </button>

@@ -1,13 +1,24 @@
 // What the task editor says under its header when the task's change waits for
-// the person (conflict, refused, blocked), in the words of its mark, with the
-// way to deal with it.
+// the person (conflict, refused, blocked, or held behind another change that
+// stopped), in the words of its mark, with the way to deal with it.
+import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { openConflict, openPendingChanges } from './trust-store';
 
-export function SyncMarkNotice({ taskId, mark, gone }: { taskId: string; mark: SyncMark; gone: boolean }) {
-  if (mark === null || mark === 'pending') return null;
-  const { label, hint } = markWords(mark, 'tasks');
+export function SyncMarkNotice({
+  taskId,
+  mark,
+  gone,
+  waitsOn,
+}: {
+  taskId: string;
+  mark: SyncMark;
+  gone: boolean;
+  waitsOn?: WaitsOnView | undefined;
+}) {
+  if (mark === null || (mark === 'pending' && waitsOn === undefined)) return null;
+  const { label, hint } = markWords(mark, 'tasks', waitsOn);
   const words =
     mark === 'conflict' && gone ? 'This task is gone from the server; your edit is kept as a draft.' : hint;
   return (

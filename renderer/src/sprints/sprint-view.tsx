@@ -38,7 +38,7 @@ export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: st
             ) : null}
             <span className="muted">{row.assignee ?? 'Unassigned'}</span>
             {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-            <SyncMarkBadge mark={row.sync_mark} compact />
+            <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
           </button>
         </li>
       ))}

@@ -1,6 +1,7 @@
 // The mark a resource carries while its server copy differs from what the
 // person sees: not sent yet, conflict, not saved, or read-only (the words in
 // vocabulary/sync-mark-words.ts, the kind's noun passed in).
+import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
 import { type MarkWords, markOfState, markWords } from '../vocabulary/sync-mark-words';
 
@@ -29,18 +30,32 @@ function MarkChip({
   );
 }
 
-/** A task's (or, with `kinds`, another resource's) mark as the list rows and editors show it. */
+/**
+ * A task's (or, with `kinds`, another resource's) mark as the list rows and editors show it;
+ * `waitsOn`, the stopped change its edit is held behind, which a pending mark then names.
+ */
 export function SyncMarkBadge({
   mark,
   compact = false,
   kinds = 'tasks',
+  waitsOn,
 }: {
   mark: SyncMark;
   compact?: boolean;
   kinds?: string;
+  waitsOn?: WaitsOnView | null | undefined;
 }) {
   if (mark === null) return null;
-  return <MarkChip words={markWords(mark, kinds)} compact={compact} data={{ 'data-sync-mark': mark }} />;
+  return (
+    <MarkChip
+      words={markWords(mark, kinds, waitsOn)}
+      compact={compact}
+      data={{
+        'data-sync-mark': mark,
+        ...(mark === 'pending' && waitsOn != null ? { 'data-waits-on': waitsOn.op_id } : {}),
+      }}
+    />
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   TaskPatchInput,
   Workspace,
 } from '../../../main/ipc/screen-schemas';
+import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../links/link-requests';
@@ -34,11 +35,13 @@ export const EDITOR_TITLE_ID = 'task-editor-title';
 export interface WaitingFields {
   fields: readonly string[];
   mark: SyncMark;
+  /** The stopped change the task's edit is held behind, when one is. */
+  waitsOn?: WaitsOnView | undefined;
 }
 
 /** A waiting field's label: its change's state in the words of the task's mark and the inspector. */
-export function FieldMark({ mark }: { mark: SyncMark }) {
-  const words = markWords(mark ?? 'pending', 'tasks');
+export function FieldMark({ mark, waitsOn }: { mark: SyncMark; waitsOn?: WaitsOnView | undefined }) {
+  const words = markWords(mark ?? 'pending', 'tasks', waitsOn);
   return (
     <span className={`field-pending field-pending-${words.mark}`} title={words.hint}>
       {words.label}
@@ -64,7 +67,7 @@ function Field({
     <div className={`field${isPending ? ' is-pending' : ''}`} data-field={field}>
       <label htmlFor={htmlFor}>
         {label}
-        {isPending ? <FieldMark mark={pending.mark} /> : null}
+        {isPending ? <FieldMark mark={pending.mark} waitsOn={pending.waitsOn} /> : null}
       </label>
       {children}
     </div>
@@ -219,7 +222,11 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   }
 
   const { task } = detail;
-  const pending: WaitingFields = { fields: detail.pending_fields, mark: detail.sync_mark };
+  const pending: WaitingFields = {
+    fields: detail.pending_fields,
+    mark: detail.sync_mark,
+    waitsOn: detail.waits_on,
+  };
   const patch = (change: TaskPatchInput) => void save(change);
   const disabled = tasksLocked;
   const projects = (workspace?.projects ?? []).map((p) => ({ value: p.project_id, label: p.name }));
@@ -250,7 +257,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         <span className="task-id" title="Task id">
           {task.task_id.startsWith('local-') ? 'New (not yet on the server)' : task.task_id}
         </span>
-        <SyncMarkBadge mark={detail.sync_mark} />
+        <SyncMarkBadge mark={detail.sync_mark} waitsOn={detail.waits_on} />
         {detail.server_gone ? <span className="sync-mark sync-mark-failed">Gone from the server</span> : null}
         <span className="spacer" />
         {/* A task not yet on the server has no lasting id to link to: it changes once the server has it. */}
@@ -273,7 +280,12 @@ export function TaskEditor({ taskId }: { taskId: string }) {
       ) : (
         <KindConsentNotice kind="task" plural="tasks" id="consent-task-editor" />
       )}
-      <SyncMarkNotice taskId={taskId} mark={detail.sync_mark} gone={detail.server_gone} />
+      <SyncMarkNotice
+        taskId={taskId}
+        mark={detail.sync_mark}
+        gone={detail.server_gone}
+        waitsOn={detail.waits_on}
+      />
 
       {/* With every field turned off nothing inside takes focus: the region itself does, so keys can scroll it. */}
       <div

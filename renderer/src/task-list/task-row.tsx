@@ -67,7 +67,7 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
       onClick={() => onPick(index, row.task_id)}
     >
       <div role="gridcell" className="cell cell-mark">
-        <SyncMarkBadge mark={row.sync_mark} compact />
+        <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
       </div>
       <div role="gridcell" className="cell cell-title">
         {row.task_type === 'bug' ? (

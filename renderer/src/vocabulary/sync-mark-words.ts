@@ -1,8 +1,14 @@
 // The mark any resource carries while a change to it waits (a task, comment,
 // section, sprint, goal or milestone): its words are the change's state's words
 // (protocol/change-state-words), with the kind's plural noun passed in.
+import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
-import { type ChangeStateName, changeStateWords } from '../../../protocol/change-state-words';
+import {
+  type ChangeStateName,
+  changeStateWords,
+  type HeldBehind,
+  waitingWords,
+} from '../../../protocol/change-state-words';
 
 export type ShownMark = Exclude<SyncMark, null>;
 
@@ -33,11 +39,20 @@ export function markOfState(state: string | null | undefined): SyncMark {
  * outbox (`queued`, `in_flight`, …) is taken as well as a mark, and is told by
  * its own words: being sent reads "Sending" here as in the inspector.
  */
-export function markWords(state: string, kinds: string): MarkWords {
+export function markWords(state: string, kinds: string, waitsOn?: WaitsOnView | null): MarkWords {
   const mark = markOfState(state) ?? 'pending';
   const named: ChangeStateName = state === 'in_flight' || state === 'sending' ? state : mark;
-  const { label, sentence } = changeStateWords(named, kinds);
+  // Held behind a change that stopped, a change not sent yet waits for the person, not for the network.
+  const { label, sentence } =
+    named === 'pending' && waitsOn != null
+      ? waitingWords(heldBehindOf(waitsOn))
+      : changeStateWords(named, kinds);
   return { label, hint: sentence, mark };
+}
+
+/** A `waits_on` of the app's calls as protocol/change-state-words takes it. */
+export function heldBehindOf(on: WaitsOnView): HeldBehind {
+  return { entityType: on.entity_type, name: on.name, kind: on.kind, state: on.state };
 }
 
 /**
