@@ -35,6 +35,8 @@ describe('without a real keychain', () => {
     await keep.click();
     await notice.getByText('You stay signed in after quitting').waitFor();
     expect(await keep.isChecked()).toBe(true);
+    // Main asked the person in its own dialog; the page's click alone changes nothing.
+    expect(host.keychainQuestions()).toBe(1);
     await expect(invokeInPage(page, 'accounts:secret-storage')).resolves.toEqual({
       persistence: 'unencrypted-by-choice',
     });

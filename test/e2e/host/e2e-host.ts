@@ -63,6 +63,8 @@ export interface E2eHostOptions {
   client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'dispatcher'>>;
   /** Tasks seeded in the emulator "Try the demo" starts (default 2000). */
   demoSeedTasks?: number;
+  /** The person's answer to main's "keep sign-ins without a keychain?" dialog (default: keep). */
+  keepWithoutKeychain?: boolean;
 }
 
 export interface E2eHost {
@@ -78,6 +80,8 @@ export interface E2eHost {
   /** What "copy diagnostics" put on the clipboard, oldest first. */
   readonly clipboard: readonly string[];
   /** Waits for the next URL the app asked to open in the browser. */
+  /** How many times main asked the person whether to keep sign-ins without a keychain. */
+  keychainQuestions(): number;
   nextOpenedUrl(timeoutMs?: number): Promise<string>;
   /** The OS opened the app with this link (open-url, a second instance's argv): what main does with it. */
   openLink(raw: string): ReturnType<DesktopServices['openLink']>;
@@ -175,6 +179,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     });
 
   const notifications: DesktopNotification[] = [];
+  const keychainQuestions = { count: 0 };
   const clipboard: string[] = [];
   // Main's own services (desktop-services.ts), with what only Electron does
   // played by recorders: notifications and clipboard writes are kept for the
@@ -193,8 +198,11 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       showNotifications: (batch) => notifications.push(...batch),
       trayChanged: () => undefined,
       writeClipboard: (text) => clipboard.push(text),
-      // Its secret store reports encryption: the question never arises here.
-      confirmKeepWithoutKeychain: () => Promise.resolve(false),
+      // Main's own dialog, which no page can answer: the host answers as the test says, and counts the questions.
+      confirmKeepWithoutKeychain: () => {
+        keychainQuestions.count += 1;
+        return Promise.resolve(options.keepWithoutKeychain ?? true);
+      },
       showWindow: () => undefined,
       quit: () => undefined,
     },
@@ -312,6 +320,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     visibility,
     notifications,
     clipboard,
+    keychainQuestions: () => keychainQuestions.count,
     nextOpenedUrl(timeoutMs = 30_000) {
       const ready = opened.shift();
       if (ready !== undefined) return Promise.resolve(ready);
