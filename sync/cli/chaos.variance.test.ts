@@ -132,215 +132,230 @@ type PeerField = 'description' | 'priority' | 'tags';
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
 
 for (const seed of SEEDS) {
-  test(`variance seed ${seed}: chaos — faults, a teammate on the same tasks and ${KILLS} kill -9 of sync; nothing is lost, doubled or stuck`, async () => {
-    const random = new DeterministicRandom(7000 + seed);
-    const emulator = await startEmulator({
-      seedTasks: 30,
-      seed: 5000 + seed,
-      variance: { seed, maxRetryAfterSeconds: 1, maxDelayMs: 60 },
-    });
-    const dir = await mkdtemp(join(tmpdir(), 'svc-chaos-'));
-    const db = join(dir, 'mirror.db');
-    const runs: Run[] = [];
-    const env = { SVC_TOKEN: emulator.tokens.live };
-    const sync = async () => {
-      const run = await cli(['sync', '--base-url', emulator.baseUrl, '--db', db, '--once'], env);
-      runs.push(run);
-      return run;
-    };
-    const queue = async (argv: string[]) => {
-      const run = await cli(argv);
-      expect(run.code, `${argv.join(' ')}: ${run.stderr}`).toBe(0);
-      return lines(run)[0] as Record<string, unknown>;
-    };
-    try {
-      // The starting mirror, without faults: what follows needs tasks to edit, not a first pull's luck.
-      emulator.control.variance?.setFaults(false);
-      expect((await sync()).code).toBe(0);
-      emulator.control.variance?.setFaults(true);
-
-      const peer = emulator.control;
-      /** A task the teammate can also change, in a seeded order. */
-      const shared = emulator.control
-        .tasks()
-        .map((t) => t.task_id)
-        .sort()
-        .filter((id) => {
-          try {
-            peer.peerEdit(id, {});
-            return true;
-          } catch {
-            return false;
-          }
-        });
-      for (let i = shared.length - 1; i > 0; i--) {
-        const j = random.int(0, i);
-        [shared[i], shared[j]] = [shared[j] as string, shared[i] as string];
-      }
-      expect(shared.length, 'tasks the teammate can change').toBeGreaterThanOrEqual(14);
-      const take = (n: number) => shared.splice(0, n);
-      const retitledByBoth = take(3); // → a conflict on title each
-      const deletedByPeer = take(2); // → a conflict on '*' each; taking mine re-creates the task
-      const mergedWithPeer = take(3); // the teammate changes other fields: merged, no conflict
-      const deletedByMe = take(2);
-      const commented = take(2);
-      const others = shared; // the teammate's field changes during the run
-
-      // Offline: the person's changes queued in the mirror through the headless command.
-      const myTitle = new Map<string, string>();
-      for (const id of [...retitledByBoth, ...deletedByPeer, ...mergedWithPeer]) {
-        const title = `mine ${seed} ${id.slice(-6)}`;
-        const queued = await queue(['edit', '--db', db, '--task', id, '--set', `title=${title}`]);
-        expect(queued.queued).toBe(true);
-        myTitle.set(id, title);
-      }
-      for (const id of deletedByMe) await queue(['delete', '--db', db, '--task', id]);
-      const createTitles = [1, 2, 3].map((n) => `created ${seed}.${n}`);
-      const created: string[] = [];
-      for (const title of createTitles)
-        created.push((await queue(['create', '--db', db, '--set', `title=${title}`])).task_id as string);
-      const comments: string[] = [];
-      const comment = async (taskId: string, content: string, parent?: string) => {
-        comments.push(content);
-        const set = ['--set', `task_id=${taskId}`, '--set', `content=${content}`];
-        if (parent !== undefined) set.push('--set', `parent_comment_id=${parent}`);
-        return (await queue(['comment', 'create', '--db', db, ...set])).comment_id as string;
+  test(
+    `variance seed ${seed}: chaos — faults, a teammate on the same tasks and ${KILLS} kill -9 of sync; nothing is lost, doubled or stuck`,
+    async () => {
+      const random = new DeterministicRandom(7000 + seed);
+      const emulator = await startEmulator({
+        seedTasks: 30,
+        seed: 5000 + seed,
+        variance: { seed, maxRetryAfterSeconds: 1, maxDelayMs: 60 },
+      });
+      const dir = await mkdtemp(join(tmpdir(), 'svc-chaos-'));
+      const db = join(dir, 'mirror.db');
+      const runs: Run[] = [];
+      const env = { SVC_TOKEN: emulator.tokens.live };
+      const sync = async () => {
+        const run = await cli(['sync', '--base-url', emulator.baseUrl, '--db', db, '--once'], env);
+        runs.push(run);
+        return run;
       };
-      const first = await comment(commented[0] as string, `comment ${seed}.1`);
-      await comment(commented[0] as string, `reply ${seed}.2`, first);
-      await comment(commented[1] as string, `comment ${seed}.3`);
-      await comment(retitledByBoth[0] as string, `comment ${seed}.4`);
-      await comment(created[0] as string, `comment on a new task ${seed}.5`);
-
-      // The teammate, before our push.
-      const peerValues = new Map<string, Map<PeerField, unknown>>();
-      const peerSets = (id: string, field: PeerField, value: unknown) => {
-        peer.peerEdit(id, { [field]: value });
-        const fields = peerValues.get(id) ?? new Map<PeerField, unknown>();
-        fields.set(field, value);
-        peerValues.set(id, fields);
+      const queue = async (argv: string[]) => {
+        const run = await cli(argv);
+        expect(run.code, `${argv.join(' ')}: ${run.stderr}`).toBe(0);
+        return lines(run)[0] as Record<string, unknown>;
       };
-      for (const id of retitledByBoth) peer.peerEdit(id, { title: `theirs ${seed} ${id.slice(-6)}` });
-      for (const id of deletedByPeer) peer.peerDelete(id);
-      for (const [i, id] of mergedWithPeer.entries()) {
-        if (i % 2 === 0) peerSets(id, 'description', `theirs description ${seed} ${i}`);
-        else peerSets(id, 'priority', PRIORITIES[random.int(0, PRIORITIES.length - 1)]);
-      }
+      try {
+        // The starting mirror, without faults: what follows needs tasks to edit, not a first pull's luck.
+        emulator.control.variance?.setFaults(false);
+        expect((await sync()).code).toBe(0);
+        emulator.control.variance?.setFaults(true);
 
-      // During the run: more of the teammate's changes, on fields the person did not touch, and tasks of their own.
-      const peerCreated: string[] = [];
-      let peerChanges = 0;
-      const peerActs = () => {
-        peerChanges += 1;
-        const pool = [...others, ...mergedWithPeer, ...retitledByBoth, ...commented];
-        const id = pool[random.int(0, pool.length - 1)] as string;
-        const roll = random.int(0, 3);
-        if (roll === 0) {
-          const title = `peer created ${seed}.${peerChanges}`;
-          peer.peerCreate({ title });
-          peerCreated.push(title);
-        } else if (roll === 1) peerSets(id, 'description', `peer during ${seed}.${peerChanges}`);
-        else if (roll === 2) peerSets(id, 'priority', PRIORITIES[random.int(0, PRIORITIES.length - 1)]);
-        else peerSets(id, 'tags', [`peer-${peerChanges}`]);
-      };
-
-      for (let kill = 1; kill <= KILLS; kill++) {
-        const from = emulator.control.requests().length;
-        // Seeded moments, counted in answered requests: a run starts with a few reads before it pushes.
-        const killAt = from + random.int(1, 30);
-        const peerAt = random.chance(0.6) ? from + random.int(0, 30) : Number.POSITIVE_INFINITY;
-        let peerDone = false;
-        const run = await killedSync(
-          emulator,
-          db,
-          () => emulator.control.requests().length >= killAt,
-          () => {
-            if (!peerDone && emulator.control.requests().length >= peerAt) {
-              peerDone = true;
-              peerActs();
+        const peer = emulator.control;
+        /** A task the teammate can also change, in a seeded order. */
+        const shared = emulator.control
+          .tasks()
+          .map((t) => t.task_id)
+          .sort()
+          .filter((id) => {
+            try {
+              peer.peerEdit(id, {});
+              return true;
+            } catch {
+              return false;
             }
-          },
-        );
-        if (run.signal !== 'SIGKILL') runs.push(run);
-        await checkIntegrity(db, createTitles, `after kill ${kill} (${run.signal ?? `exit ${run.code}`})`);
-      }
-
-      // A run that is not killed, still under faults, ends in its own words.
-      await sync();
-
-      // Faults off; the conflicts resolved taking mine; sync until quiet.
-      emulator.control.variance?.setFaults(false);
-      let last = await sync();
-      const resolved: Record<string, unknown>[] = [];
-      for (let round = 0; round < 8; round++) {
-        const open = lines(await cli(['conflicts', '--db', db]));
-        for (const conflict of open) {
-          resolved.push(conflict);
-          await queue(['resolve', '--db', db, '--conflict', String(conflict.conflict_id), '--take', 'mine']);
+          });
+        for (let i = shared.length - 1; i > 0; i--) {
+          const j = random.int(0, i);
+          [shared[i], shared[j]] = [shared[j] as string, shared[i] as string];
         }
-        last = await sync();
-        if (open.length === 0 && last.code === 0 && summaryOf(last).pushed === 0) break;
-      }
+        expect(shared.length, 'tasks the teammate can change').toBeGreaterThanOrEqual(14);
+        const take = (n: number) => shared.splice(0, n);
+        const retitledByBoth = take(3); // → a conflict on title each
+        const deletedByPeer = take(2); // → a conflict on '*' each; taking mine re-creates the task
+        const mergedWithPeer = take(3); // the teammate changes other fields: merged, no conflict
+        const deletedByMe = take(2);
+        const commented = take(2);
+        const others = shared; // the teammate's field changes during the run
 
-      const unclear = runs.map(unclearEnding).filter((problem) => problem !== null);
-      expect(unclear, unclear[0] ?? '').toEqual([]);
-      expect(last.code, last.stderr).toBe(0);
-      expect(summaryOf(last)).toMatchObject({ conflicts: 0, pushed: 0, tasks: emulator.control.taskCount() });
-      expect((await cli(['outbox', '--db', db])).stdout).toBe('');
-      expect((await cli(['conflicts', '--db', db])).stdout).toBe('');
+        // Offline: the person's changes queued in the mirror through the headless command.
+        const myTitle = new Map<string, string>();
+        for (const id of [...retitledByBoth, ...deletedByPeer, ...mergedWithPeer]) {
+          const title = `mine ${seed} ${id.slice(-6)}`;
+          const queued = await queue(['edit', '--db', db, '--task', id, '--set', `title=${title}`]);
+          expect(queued.queued).toBe(true);
+          myTitle.set(id, title);
+        }
+        for (const id of deletedByMe) await queue(['delete', '--db', db, '--task', id]);
+        const createTitles = [1, 2, 3].map((n) => `created ${seed}.${n}`);
+        const created: string[] = [];
+        for (const title of createTitles)
+          created.push((await queue(['create', '--db', db, '--set', `title=${title}`])).task_id as string);
+        const comments: string[] = [];
+        const comment = async (taskId: string, content: string, parent?: string) => {
+          comments.push(content);
+          const set = ['--set', `task_id=${taskId}`, '--set', `content=${content}`];
+          if (parent !== undefined) set.push('--set', `parent_comment_id=${parent}`);
+          return (await queue(['comment', 'create', '--db', db, ...set])).comment_id as string;
+        };
+        const first = await comment(commented[0] as string, `comment ${seed}.1`);
+        await comment(commented[0] as string, `reply ${seed}.2`, first);
+        await comment(commented[1] as string, `comment ${seed}.3`);
+        await comment(retitledByBoth[0] as string, `comment ${seed}.4`);
+        await comment(created[0] as string, `comment on a new task ${seed}.5`);
 
-      // The conflicts met were the ones the teammate caused.
-      expect(
-        new Set(resolved.filter((c) => c.field === 'title').map((c) => c.entity_id)),
-        'title conflicts',
-      ).toEqual(new Set(retitledByBoth));
-      expect(
-        new Set(resolved.filter((c) => c.field === '*').map((c) => c.entity_id)),
-        'conflicts on a task the teammate deleted',
-      ).toEqual(new Set(deletedByPeer));
+        // The teammate, before our push.
+        const peerValues = new Map<string, Map<PeerField, unknown>>();
+        const peerSets = (id: string, field: PeerField, value: unknown) => {
+          peer.peerEdit(id, { [field]: value });
+          const fields = peerValues.get(id) ?? new Map<PeerField, unknown>();
+          fields.set(field, value);
+          peerValues.set(id, fields);
+        };
+        for (const id of retitledByBoth) peer.peerEdit(id, { title: `theirs ${seed} ${id.slice(-6)}` });
+        for (const id of deletedByPeer) peer.peerDelete(id);
+        for (const [i, id] of mergedWithPeer.entries()) {
+          if (i % 2 === 0) peerSets(id, 'description', `theirs description ${seed} ${i}`);
+          else peerSets(id, 'priority', PRIORITIES[random.int(0, PRIORITIES.length - 1)]);
+        }
 
-      const server = emulator.control.tasks();
-      const withTitle = (title: string) => server.filter((t) => t.title === title);
-      // Every create once (the re-creates of the tasks the teammate deleted count as creates), each comment once.
-      for (const title of [...createTitles, ...peerCreated]) expect(withTitle(title), title).toHaveLength(1);
-      expect(emulator.control.creates().tasks).toBe(
-        createTitles.length + peerCreated.length + deletedByPeer.length,
-      );
-      const onServer = emulator.control.comments();
-      for (const content of comments)
+        // During the run: more of the teammate's changes, on fields the person did not touch, and tasks of their own.
+        const peerCreated: string[] = [];
+        let peerChanges = 0;
+        const peerActs = () => {
+          peerChanges += 1;
+          const pool = [...others, ...mergedWithPeer, ...retitledByBoth, ...commented];
+          const id = pool[random.int(0, pool.length - 1)] as string;
+          const roll = random.int(0, 3);
+          if (roll === 0) {
+            const title = `peer created ${seed}.${peerChanges}`;
+            peer.peerCreate({ title });
+            peerCreated.push(title);
+          } else if (roll === 1) peerSets(id, 'description', `peer during ${seed}.${peerChanges}`);
+          else if (roll === 2) peerSets(id, 'priority', PRIORITIES[random.int(0, PRIORITIES.length - 1)]);
+          else peerSets(id, 'tags', [`peer-${peerChanges}`]);
+        };
+
+        for (let kill = 1; kill <= KILLS; kill++) {
+          const from = emulator.control.requests().length;
+          // Seeded moments, counted in answered requests: a run starts with a few reads before it pushes.
+          const killAt = from + random.int(1, 30);
+          const peerAt = random.chance(0.6) ? from + random.int(0, 30) : Number.POSITIVE_INFINITY;
+          let peerDone = false;
+          const run = await killedSync(
+            emulator,
+            db,
+            () => emulator.control.requests().length >= killAt,
+            () => {
+              if (!peerDone && emulator.control.requests().length >= peerAt) {
+                peerDone = true;
+                peerActs();
+              }
+            },
+          );
+          if (run.signal !== 'SIGKILL') runs.push(run);
+          await checkIntegrity(db, createTitles, `after kill ${kill} (${run.signal ?? `exit ${run.code}`})`);
+        }
+
+        // A run that is not killed, still under faults, ends in its own words; then faults off, the
+        // conflicts resolved taking mine, and syncs until one pushes nothing and finds no conflict.
+        let last = await sync();
+        emulator.control.variance?.setFaults(false);
+        const resolved: Record<string, unknown>[] = [];
+        for (let round = 0; round < 8; round++) {
+          const open = lines(await cli(['conflicts', '--db', db]));
+          for (const conflict of open) {
+            resolved.push(conflict);
+            await queue([
+              'resolve',
+              '--db',
+              db,
+              '--conflict',
+              String(conflict.conflict_id),
+              '--take',
+              'mine',
+            ]);
+          }
+          last = await sync();
+          if (open.length === 0 && last.code === 0 && summaryOf(last).pushed === 0) break;
+        }
+
+        const unclear = runs.map(unclearEnding).filter((problem) => problem !== null);
+        expect(unclear, unclear[0] ?? '').toEqual([]);
+        expect(last.code, last.stderr).toBe(0);
+        expect(summaryOf(last)).toMatchObject({
+          conflicts: 0,
+          pushed: 0,
+          tasks: emulator.control.taskCount(),
+        });
+        expect((await cli(['outbox', '--db', db])).stdout).toBe('');
+        expect((await cli(['conflicts', '--db', db])).stdout).toBe('');
+
+        // The conflicts met were the ones the teammate caused.
         expect(
-          onServer.filter((c) => c.content === content),
-          content,
-        ).toHaveLength(1);
-      expect(emulator.control.creates().comments).toBe(comments.length);
-      const parent = onServer.find((c) => c.content === `comment ${seed}.1`);
-      expect(onServer.find((c) => c.content === `reply ${seed}.2`)?.parent_comment_id).toBe(
-        parent?.comment_id,
-      );
-      expect(onServer.find((c) => c.content === `comment on a new task ${seed}.5`)?.task_id).toBe(
-        withTitle(createTitles[0] as string)[0]?.task_id,
-      );
+          new Set(resolved.filter((c) => c.field === 'title').map((c) => c.entity_id)),
+          'title conflicts',
+        ).toEqual(new Set(retitledByBoth));
+        expect(
+          new Set(resolved.filter((c) => c.field === '*').map((c) => c.entity_id)),
+          'conflicts on a task the teammate deleted',
+        ).toEqual(new Set(deletedByPeer));
 
-      // Every edit is on the server (a re-created task under a new id), beside every field the teammate set.
-      for (const [id, title] of myTitle) {
-        if (deletedByPeer.includes(id)) {
-          expect(emulator.control.task(id), id).toBeUndefined();
+        const server = emulator.control.tasks();
+        const withTitle = (title: string) => server.filter((t) => t.title === title);
+        // Every create once (the re-creates of the tasks the teammate deleted count as creates), each comment once.
+        for (const title of [...createTitles, ...peerCreated])
           expect(withTitle(title), title).toHaveLength(1);
-        } else expect(emulator.control.task(id)?.title, id).toBe(title);
-      }
-      for (const [id, fields] of peerValues)
-        for (const [field, value] of fields)
-          expect(emulator.control.task(id)?.[field], `${id} ${field}`).toEqual(value);
-      for (const id of deletedByMe) expect(emulator.control.task(id), id).toBeUndefined();
+        expect(emulator.control.creates().tasks).toBe(
+          createTitles.length + peerCreated.length + deletedByPeer.length,
+        );
+        const onServer = emulator.control.comments();
+        for (const content of comments)
+          expect(
+            onServer.filter((c) => c.content === content),
+            content,
+          ).toHaveLength(1);
+        expect(emulator.control.creates().comments).toBe(comments.length);
+        const parent = onServer.find((c) => c.content === `comment ${seed}.1`);
+        expect(onServer.find((c) => c.content === `reply ${seed}.2`)?.parent_comment_id).toBe(
+          parent?.comment_id,
+        );
+        expect(onServer.find((c) => c.content === `comment on a new task ${seed}.5`)?.task_id).toBe(
+          withTitle(createTitles[0] as string)[0]?.task_id,
+        );
 
-      // The mirror holds exactly what the server sends, every field.
-      const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-        String(a.task_id).localeCompare(String(b.task_id));
-      const local = lines(await cli(['export', '--db', db])).sort(byId);
-      expect(local).toEqual(emulator.control.servedTasks().sort(byId));
-    } finally {
-      await emulator.stop();
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 60_000 + KILLS * 15_000);
+        // Every edit is on the server (a re-created task under a new id), beside every field the teammate set.
+        for (const [id, title] of myTitle) {
+          if (deletedByPeer.includes(id)) {
+            expect(emulator.control.task(id), id).toBeUndefined();
+            expect(withTitle(title), title).toHaveLength(1);
+          } else expect(emulator.control.task(id)?.title, id).toBe(title);
+        }
+        for (const [id, fields] of peerValues)
+          for (const [field, value] of fields)
+            expect(emulator.control.task(id)?.[field], `${id} ${field}`).toEqual(value);
+        for (const id of deletedByMe) expect(emulator.control.task(id), id).toBeUndefined();
+
+        // The mirror holds exactly what the server sends, every field.
+        const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+          String(a.task_id).localeCompare(String(b.task_id));
+        const local = lines(await cli(['export', '--db', db])).sort(byId);
+        expect(local).toEqual(emulator.control.servedTasks().sort(byId));
+      } finally {
+        await emulator.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    120_000 + KILLS * 30_000,
+  );
 }
