@@ -55,12 +55,19 @@ function summaryOf(run: Run): Record<string, unknown> {
   return JSON.parse(run.stdout.trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
 }
 
+/** A stack trace or words of a conforming answer not understood, in what a run wrote before it ended or was killed. */
+function unclearWords(stderr: string): string | null {
+  if (/^\s+at .+:\d+:\d+\)?$/m.test(stderr)) return 'a stack trace';
+  if (/does not match the contract|unexpected failure|TypeError|ZodError|RangeError/.test(stderr))
+    return 'a conforming answer was not understood';
+  return null;
+}
+
 /** What is wrong with how a finished sync run ended, if anything: a summary last, one-line messages, no stack. */
 function unclearEnding(run: Run): string | null {
   const shown = `exit ${run.code}; stderr: ${run.stderr.slice(-800)}`;
-  if (/^\s+at .+:\d+:\d+\)?$/m.test(run.stderr)) return `a stack trace (${shown})`;
-  if (/does not match the contract|unexpected failure|TypeError|ZodError|RangeError/.test(run.stderr))
-    return `a conforming answer was not understood (${shown})`;
+  const unclear = unclearWords(run.stderr);
+  if (unclear !== null) return `${unclear} (${shown})`;
   let summary: Record<string, unknown>;
   try {
     summary = summaryOf(run);
@@ -104,8 +111,19 @@ async function killedSync(
   return { argv, code, signal, stdout, stderr };
 }
 
-/** After a kill: the file is sound, opens as the next run would, and holds each of our creates once. */
-async function checkIntegrity(db: string, createTitles: readonly string[], label: string): Promise<void> {
+/** What the person queued, to find again in the mirror after every kill. */
+interface Queued {
+  titles: ReadonlyMap<string, string>;
+  deleted: readonly string[];
+  createTitles: readonly string[];
+}
+
+/**
+ * After a kill: the file is sound, opens as the next run would, and still holds
+ * every change of the person's, sent or not: each edited task with its title
+ * (a conflict keeps mine shown), each deleted one gone, each create once.
+ */
+async function checkIntegrity(db: string, queued: Queued, label: string): Promise<void> {
   const raw = new Database(db);
   try {
     expect(raw.pragma('integrity_check', { simple: true }), label).toBe('ok');
@@ -115,14 +133,18 @@ async function checkIntegrity(db: string, createTitles: readonly string[], label
   }
   const mirror = await openMirror(db);
   try {
-    const titles = [...mirror.tasks.exportJson()].map(
-      (json) => (JSON.parse(json) as { title: unknown }).title,
+    const tasks = [...mirror.tasks.exportJson()].map(
+      (json) => JSON.parse(json) as { task_id: string; title: unknown },
     );
-    for (const title of createTitles)
+    const titles = tasks.map((task) => task.title);
+    for (const title of queued.createTitles)
       expect(
         titles.filter((t) => t === title),
         `${label}: ${title}`,
       ).toHaveLength(1);
+    const byId = new Map(tasks.map((task) => [task.task_id, task]));
+    for (const [id, title] of queued.titles) expect(byId.get(id)?.title, `${label}: ${id}`).toBe(title);
+    for (const id of queued.deleted) expect(byId.has(id), `${label}: deleted ${id}`).toBe(false);
   } finally {
     mirror.close();
   }
@@ -264,7 +286,12 @@ for (const seed of SEEDS) {
             },
           );
           if (run.signal !== 'SIGKILL') runs.push(run);
-          await checkIntegrity(db, createTitles, `after kill ${kill} (${run.signal ?? `exit ${run.code}`})`);
+          else expect(unclearWords(run.stderr), `killed run ${kill}: ${run.stderr.slice(-800)}`).toBeNull();
+          await checkIntegrity(
+            db,
+            { titles: myTitle, deleted: deletedByMe, createTitles },
+            `after kill ${kill} (${run.signal ?? `exit ${run.code}`})`,
+          );
         }
 
         // A run that is not killed, still under faults, ends in its own words; then faults off, the
