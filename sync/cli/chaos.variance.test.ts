@@ -178,11 +178,6 @@ for (const seed of SEEDS) {
         return lines(run)[0] as Record<string, unknown>;
       };
       try {
-        // The starting mirror, without faults: what follows needs tasks to edit, not a first pull's luck.
-        emulator.control.variance?.setFaults(false);
-        expect((await sync()).code).toBe(0);
-        emulator.control.variance?.setFaults(true);
-
         const peer = emulator.control;
         /** A task the teammate can also change, in a seeded order. */
         const shared = emulator.control
@@ -209,6 +204,21 @@ for (const seed of SEEDS) {
         const deletedByMe = take(2);
         const commented = take(2);
         const others = shared; // the teammate's field changes during the run
+        // One task the teammate deletes is filed in their own section, which the person cannot see: taking
+        // mine re-creates it without the section (issue 22, defect 1), as the conflict says.
+        const theirFocus = peer
+          .sections()
+          .find(
+            (s) =>
+              s.scope_type === 'user' && s.name === 'My focus' && s.created_by === emulator.peer.username,
+          );
+        expect(theirFocus, "the teammate's own section").toBeDefined();
+        peer.peerEdit(deletedByPeer[0] as string, { section_id: theirFocus?.section_id ?? null });
+
+        // The starting mirror, without faults: what follows needs tasks to edit, not a first pull's luck.
+        emulator.control.variance?.setFaults(false);
+        expect((await sync()).code).toBe(0);
+        emulator.control.variance?.setFaults(true);
 
         // Offline: the person's changes queued in the mirror through the headless command.
         const myTitle = new Map<string, string>();
@@ -372,6 +382,8 @@ for (const seed of SEEDS) {
           for (const [field, value] of fields)
             expect(emulator.control.task(id)?.[field], `${id} ${field}`).toEqual(value);
         for (const id of deletedByMe) expect(emulator.control.task(id), id).toBeUndefined();
+        const refiled = withTitle(myTitle.get(deletedByPeer[0] as string) as string)[0];
+        expect(refiled?.section_id, 're-created without the section the person cannot see').toBeNull();
 
         // The mirror holds exactly what the server sends, every field.
         const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
