@@ -175,6 +175,8 @@ for (const seed of SEEDS) {
       const queue = async (argv: string[]) => {
         const run = await cli(argv);
         expect(run.code, `${argv.join(' ')}: ${run.stderr}`).toBe(0);
+        // A queued change answers in one line (NDJSON), nothing on stderr.
+        expect([lines(run).length, run.stderr], argv.join(' ')).toEqual([1, '']);
         return lines(run)[0] as Record<string, unknown>;
       };
       try {
