@@ -25,6 +25,10 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 const KILLS = chaosKills();
 // Two seeds in npm test (each spawns a process per kill, seconds on two shared cores); the soak sets more.
+// Known to fail: seed 16 (a re-create into a project the service archived while sending the project's
+// status absent or unknown, refused 422 'project ... is archived' at every sync: the mirror cannot tell,
+// and the pusher does not yet send a re-create again without the references a 422 names); seed 19 once
+// in 20 soak runs, not reproduced since.
 const SEEDS = varianceSeeds(process.env.VARIANCE_SEEDS ?? '1-2');
 
 interface Run {
@@ -331,9 +335,13 @@ for (const seed of SEEDS) {
 
         const unclear = runs.map(unclearEnding).filter((problem) => problem !== null);
         expect(unclear, unclear[0] ?? '').toEqual([]);
-        // What is left unsettled, in the outbox's own words, says why a seed failed.
+        // What is left unsettled, in the outbox's own words, says why a seed failed: first, on one line,
+        // as the soak shows only a failure's first line.
         const outbox = (await cli(['outbox', '--db', db])).stdout;
-        expect(last.code, `${last.stderr.split('\n').slice(-3).join('\n')}\noutbox: ${outbox}`).toBe(0);
+        const left = outbox.trimEnd().split('\n').join(' | ');
+        expect(last.code, `outbox: ${left} | stderr: ${last.stderr.split('\n').slice(-3).join(' | ')}`).toBe(
+          0,
+        );
         expect(summaryOf(last)).toMatchObject({
           conflicts: 0,
           pushed: 0,
