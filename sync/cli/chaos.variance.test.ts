@@ -25,10 +25,9 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 const KILLS = chaosKills();
 // Two seeds in npm test (each spawns a process per kill, seconds on two shared cores); the soak sets more.
-// Known to fail: seed 16 (a re-create into a project the service archived while sending the project's
-// status absent or unknown, refused 422 'project ... is archived' at every sync: the mirror cannot tell,
-// and the pusher does not yet send a re-create again without the references a 422 names); seed 19 once
-// in 20 soak runs, not reproduced since.
+// Known to fail: seeds 16 and 19, one defect (a re-create into a project the service archived while
+// sending the project's status absent or unknown, refused 422 on project_id at every sync: the mirror
+// cannot tell, and the pusher does not yet send a re-create again without the references a 422 names).
 const SEEDS = varianceSeeds(process.env.VARIANCE_SEEDS ?? '1-2');
 
 interface Run {
