@@ -7,7 +7,7 @@ import { asStorageError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
 import type { Outbox } from './outbox';
 import type { ChangeList, PageApplication } from './page-apply';
-import { type LeftOutReference, leftOutReferences } from './recreate-references';
+import { type LeftOutReference, leftOutReferences, withImpliedProject } from './recreate-references';
 import type { MirrorDatabase } from './schema';
 import type { TaskObject } from './task-columns';
 import {
@@ -288,7 +288,7 @@ export class MirrorTasks {
       const row = this.parts.store.byId(taskId);
       if (!row) return [];
       const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
-      return leftOutReferences(this.db, effective);
+      return leftOutReferences(this.db, withImpliedProject(this.db, effective));
     });
   }
 

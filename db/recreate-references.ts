@@ -8,11 +8,15 @@ import { COLLECTIONS, type OtherCollection } from './collections';
 import type { TaskObject } from './task-columns';
 import { UNSETTLED_SQL } from './task-overlay';
 
-/** A reference a re-create leaves out: `not-visible` (the mirror never had it) or `deleted`. */
+/**
+ * A reference a re-create leaves out: `not-visible` (the mirror never had it),
+ * `deleted`, `archived` (a project no task may be created in), or
+ * `other-project` (a goal or milestone of a project the task is not re-created in).
+ */
 export interface LeftOutReference {
   field: string;
   id: string;
-  reason: 'not-visible' | 'deleted';
+  reason: 'not-visible' | 'deleted' | 'archived' | 'other-project';
 }
 
 /** Task fields that point at another resource: its collection, and the outbox kind that writes it (if any). */
@@ -62,16 +66,71 @@ export function leftOutReferences(db: Database, values: TaskObject): LeftOutRefe
             .get(id);
     if (held === undefined) out.push({ field, id, reason: 'not-visible' });
   }
+  // A task is created in a project that is not archived, and files only under goals and milestones of its own project.
+  const projectId =
+    typeof values.project_id === 'string' && values.project_id !== '' ? values.project_id : null;
+  let project = out.some((reference) => reference.field === 'project_id') ? null : projectId;
+  if (project !== null) {
+    const row = db.prepare('SELECT status FROM projects WHERE project_id = ?').get(project) as
+      { status: string | null } | undefined;
+    if (row?.status === 'archived') {
+      out.push({ field: 'project_id', id: project, reason: 'archived' });
+      project = null;
+    }
+  }
+  for (const [field, table, idField] of PROJECT_REFERENCES) {
+    const id = values[field];
+    if (typeof id !== 'string' || id === '' || out.some((reference) => reference.field === field)) continue;
+    const row = db.prepare(`SELECT project_id FROM ${table} WHERE ${idField} = ?`).get(id) as
+      { project_id: string | null } | undefined;
+    if (typeof row?.project_id === 'string' && row.project_id !== project)
+      out.push({ field, id, reason: 'other-project' });
+  }
   return out;
+}
+
+/** Task references that belong to a project: the field, and the mirror's table and id column of what it names. */
+const PROJECT_REFERENCES = [
+  ['goal_id', 'goals', 'goal_id'],
+  ['milestone_id', 'milestones', 'milestone_id'],
+] as const;
+
+/**
+ * The values a re-create sends, with the project the task must be in when the
+ * server sent it without one: a task's goal and milestone belong to its project
+ * (contract), and a field the contract does not mark required may come absent
+ * or null, so a draft may hold a goal but no project; sent so, the create is
+ * refused (422 'goal ... belongs to another project') at every sync. The
+ * project of the goal (else the milestone) the mirror holds is the task's;
+ * leftOutReferences then judges it like any other.
+ */
+export function withImpliedProject(db: Database, values: TaskObject): TaskObject {
+  if (typeof values.project_id === 'string' && values.project_id !== '') return values;
+  for (const [field, table, idField] of PROJECT_REFERENCES) {
+    const id = values[field];
+    if (typeof id !== 'string' || id === '') continue;
+    const row = db.prepare(`SELECT project_id FROM ${table} WHERE ${idField} = ?`).get(id) as
+      { project_id: string | null } | undefined;
+    if (typeof row?.project_id === 'string' && row.project_id !== '')
+      return { ...values, project_id: row.project_id };
+  }
+  return values;
 }
 
 /** Words for a reference left out, with the name of what it points at when known (db/referenced-names). */
 export function leftOutWords(reference: LeftOutReference, name: string | null): string {
   const noun = NOUNS[reference.field] ?? reference.field;
   const what = `${noun[0]?.toUpperCase() ?? ''}${noun.slice(1)} ${name === null ? reference.id : `'${name}'`}`;
-  const why = reference.reason === 'deleted' ? 'is deleted' : 'is not visible to you';
+  const why = WHY[reference.reason];
   return `${what} ${why}; the task is re-created without a ${noun}`;
 }
+
+const WHY: Readonly<Record<LeftOutReference['reason'], string>> = {
+  'not-visible': 'is not visible to you',
+  deleted: 'is deleted',
+  archived: 'is archived',
+  'other-project': 'belongs to another project',
+};
 
 const NOUNS: Readonly<Record<string, string>> = {
   project_id: 'project',

@@ -6,7 +6,7 @@ import type { EmulatorContext, RequestLogEntry } from './emulator-context';
 import type { FaultPlan } from './faults';
 import type { MintTokenInput, TokenRecord } from './identity/identity-store';
 import type { RateLimitConfig } from './rate-limit';
-import type { HistoryRecord, TaskRecord } from './records';
+import type { CommentRecord, HistoryRecord, SectionRecord, TaskRecord } from './records';
 import { type CreateCounts, serializeTask, viewerOf } from './store';
 import {
   createTask,
@@ -57,6 +57,10 @@ export interface EmulatorControl {
   tasks(): TaskRecord[];
   taskCount(): number;
   history(taskId: string): HistoryRecord[];
+  /** Copies of every section, in every scope (no particular order). */
+  sections(): SectionRecord[];
+  /** Copies of every comment on the server, replies included (no particular order). */
+  comments(): CommentRecord[];
   /** Successful creates through the API (replays of an Idempotency-Key not counted). */
   creates(): CreateCounts;
   /** Requests answered so far (oldest first; the control API's own are not logged). */
@@ -134,6 +138,12 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     },
     history(taskId) {
       return store.historyOf(taskId).map((h) => ({ ...h }));
+    },
+    sections() {
+      return [...store.sections.values()].map((section) => ({ ...section }));
+    },
+    comments() {
+      return [...store.comments.values()].map((c) => ({ ...c, mentions: c.mentions.map((m) => ({ ...m })) }));
     },
     creates() {
       return { ...store.creates };

@@ -10,7 +10,7 @@ import {
   TASK_TITLE_MAX,
 } from '../../protocol/task';
 import { InvalidEditError } from '../mirror-errors';
-import { leftOutReferences } from '../recreate-references';
+import { leftOutReferences, withImpliedProject } from '../recreate-references';
 import { checkTask, type TaskObject } from '../task-columns';
 import { storedTaskJson } from '../task-json';
 import type { TaskOverlay } from '../task-overlay';
@@ -117,9 +117,10 @@ export function taskWriteKind(
       const task = store.byId(row.entity_id);
       const effective =
         task === undefined ? {} : (JSON.parse(task.local_json ?? (task.server_json as string)) as TaskObject);
+      const draft = withImpliedProject(db, values ?? effective);
       const body: TaskObject = {};
       for (const field of EDITABLE_TASK_FIELDS) {
-        const value = (values ?? effective)[field];
+        const value = draft[field];
         if (value !== undefined && value !== null) body[field] = value;
       }
       // What the person can no longer use would be refused (422) at every sync: it is left out.

@@ -1,6 +1,8 @@
 // `npm run soak -- --seeds 20 [--first 1] [--runs 5]`: the variance tests (the
 // convergence property and the headless sync) over many seeds of the
-// emulator's variance mode. A seed passes when every test of it passes. Prints
+// emulator's variance mode; with --chaos [--kills 20], the chaos test instead
+// (faults, a teammate and kill -9 of sync, issue 22), killing sync --kills
+// times a seed. A seed passes when every test of it passes. Prints
 // a line per seed, and `N passed, M failed` as its last line; exits 1 when any
 // seed failed (2 on a usage error).
 import { spawn } from 'node:child_process';
@@ -10,8 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const usage = 'usage: npm run soak -- --seeds 20 [--first 1] [--runs 5]';
-const FILES = ['sync/push/sync-convergence.variance.test.ts', 'sync/cli/sync-command.variance.test.ts'];
+const usage = 'usage: npm run soak -- --seeds 20 [--first 1] [--runs 5] [--chaos [--kills 20]]';
+const VARIANCE_FILES = [
+  'sync/push/sync-convergence.variance.test.ts',
+  'sync/cli/sync-command.variance.test.ts',
+];
+const CHAOS_FILES = ['sync/cli/chaos.variance.test.ts'];
 const root = join(import.meta.dirname, '..', '..');
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
@@ -39,6 +45,8 @@ try {
       seeds: { type: 'string' },
       first: { type: 'string' },
       runs: { type: 'string' },
+      chaos: { type: 'boolean' },
+      kills: { type: 'string' },
       help: { type: 'boolean' },
     },
   }));
@@ -53,17 +61,33 @@ if (values.help) {
 const count = positive('seeds', values.seeds, 20);
 const first = positive('first', values.first, 1);
 const runs = positive('runs', values.runs, 5);
+const chaos = values.chaos === true;
+if (values.kills !== undefined && !chaos) {
+  console.error(`--kills is for --chaos\n${usage}`);
+  process.exit(2);
+}
+const kills = positive('kills', values.kills, 20);
+const FILES = chaos ? CHAOS_FILES : VARIANCE_FILES;
 const seeds = Array.from({ length: count }, (_, i) => first + i);
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-soak-'));
 const report = join(dir, 'vitest.json');
-console.error(`soak: variance seeds ${first}-${first + count - 1}, ${runs} property runs a seed`);
+console.error(
+  chaos
+    ? `soak: chaos over variance seeds ${first}-${first + count - 1}, sync killed ${kills} times a seed`
+    : `soak: variance seeds ${first}-${first + count - 1}, ${runs} property runs a seed`,
+);
 const child = spawn(
   join(root, 'node_modules', '.bin', 'vitest'),
   ['run', ...FILES, '--reporter=json', `--outputFile=${report}`, '--reporter=dot'],
   {
     cwd: root,
-    env: { ...process.env, VARIANCE_SEEDS: `${first}-${first + count - 1}`, VARIANCE_RUNS: String(runs) },
+    env: {
+      ...process.env,
+      VARIANCE_SEEDS: `${first}-${first + count - 1}`,
+      VARIANCE_RUNS: String(runs),
+      ...(chaos ? { CHAOS_KILLS: String(kills) } : {}),
+    },
     // Vitest's own progress goes to stderr: stdout is the soak's verdict, its last line the counts.
     stdio: ['ignore', 2, 2],
   },

@@ -43,3 +43,11 @@ export function defectsAmong(errors: readonly unknown[]): string[] {
     .filter((e) => defects.has(e.name) || e.name === 'thrown')
     .map((e) => e.text);
 }
+
+/** Times the chaos test kills `sync --once` a seed (CHAOS_KILLS; the soak's --chaos asks for more). */
+export function chaosKills(raw: string | undefined = process.env.CHAOS_KILLS): number {
+  if (raw === undefined || raw.trim() === '') return 3;
+  const kills = Number(raw);
+  if (!Number.isInteger(kills) || kills < 0) throw new Error(`CHAOS_KILLS: '${raw}' is not a whole number`);
+  return kills;
+}
