@@ -1,5 +1,6 @@
 // The headless command and the scopes a sign-in was granted: `login`, then
-// sprint, goal and milestone writes, then `sync --once` sends them all; a
+// writes of every kind (tasks, comments, sections, sprints, goals, milestones),
+// then `sync --once` sends them all; a
 // grant without a kind's scope refuses to queue its writes in one line, and a
 // sync whose changes the service blocked names each and why.
 import { afterEach, describe, expect, test } from 'vitest';
@@ -122,6 +123,35 @@ describe('login, then every kind, then sync --once', () => {
     expect(goalNow.status === 200 && goalNow.body.name).toBe('CLI goal 2');
     const left = await f.api.listPage(milestoneOperations.list, { projectId }, { limit: 1000 });
     expect(left.status === 200 && left.body.data.map((m) => m.milestone_id)).not.toContain(milestoneId);
+  });
+
+  test('a browser sign-in writes tasks (created, edited, deleted), a comment and a section, on the server after sync', async () => {
+    const { f, projectId } = await started();
+    expect((await login(f)).code).toBe(0);
+    // The first sync mirrors what the edits below name.
+    expect((await cli('sync', '--once', '--db', f.file)).code).toBe(0);
+    const [edited, deleted] = f.emulator.control.tasks().slice(0, 2);
+    const runs = [
+      await cli('create', '--db', f.file, '--set', 'title=CLI task', '--set', `project_id=${projectId}`),
+      await cli('edit', '--db', f.file, '--task', edited?.task_id as string, '--set', 'title=CLI edited'),
+      await cli('delete', '--db', f.file, '--task', deleted?.task_id as string),
+      await create(f, 'comment', `task_id=${edited?.task_id as string}`, 'content=CLI comment'),
+      await create(f, 'section', 'scope_type=project', `scope_id=${projectId}`, 'name=CLI section'),
+    ];
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const synced = await cli('sync', '--once', '--db', f.file);
+    expect(synced.code, synced.stderr).toBe(0);
+
+    const tasks = f.emulator.control.tasks();
+    expect(tasks.filter((t) => t.title === 'CLI task')).toHaveLength(1);
+    expect(tasks.find((t) => t.task_id === edited?.task_id)?.title).toBe('CLI edited');
+    expect(tasks.some((t) => t.task_id === deleted?.task_id)).toBe(false);
+    const comments = f.emulator.control.comments().filter((c) => c.task_id === edited?.task_id);
+    expect(comments.map((c) => c.content)).toContain('CLI comment');
+    const sections = f.emulator.control.sections().filter((c) => c.scope_id === projectId);
+    expect(sections.filter((c) => c.name === 'CLI section')).toHaveLength(1);
+    const outbox = await cli('outbox', '--db', f.file);
+    expect(outbox.lines).toEqual([]);
   });
 
   test('a grant without teams:write: login says sprints stay read-only, a sprint create is refused in one line and nothing is queued', async () => {
