@@ -133,6 +133,8 @@ describe('a write refused for want of a scope after a full sign-in', () => {
       .getByText('Your sign-in does not allow this (403): it lacks teams:write; the change was not sent.')
       .waitFor();
     expect(await change.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
+    // Edited and sent again it would only be refused again: the re-consent is the one way offered.
+    expect(await change.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     const again = inspector.getByTestId('pending-consent-sprint');
     await expect(again.textContent()).resolves.toContain('teams:write');
     await screenshot(page, 'sprint-refused-for-scope');

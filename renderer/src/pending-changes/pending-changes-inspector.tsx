@@ -223,7 +223,8 @@ function ChangeItem({
   const retryable = change.state === 'failed' || change.state === 'blocked';
   // Held behind a stopped change, sending it again would only wait again: that change is the one to act on.
   const held = change.waits_on !== null;
-  const editable = retryable && change.kind !== 'delete' && change.changes.length > 0;
+  // Its values are not what is refused while it waits for a sign-in that grants the scope: no edit to offer.
+  const editable = retryable && !awaitsConsent && change.kind !== 'delete' && change.changes.length > 0;
   const sections = useWorkspace((s) => s.workspace?.sections);
 
   const retry = async () => {
