@@ -9,10 +9,6 @@ export default defineConfig({
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
     // Tests start real servers and write real SQLite files; two cores here.
     pool: 'forks',
-    // Two files at a time. Vitest's default on two cores is one (cores - 1), which
-    // left a core idle while a test waits on HTTP, timers or the browser: the
-    // suite took 18-20 minutes one file at a time.
-    maxWorkers: 2,
     // CI runs the whole suite on two shared cores, where a test timing real
     // HTTP against the emulator can lose a race with the scheduler. One retry
     // there keeps a landing from hanging on such a race; vitest still reports
