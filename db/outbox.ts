@@ -15,6 +15,7 @@ import { milestoneWriteKind } from './outbox-kinds/milestone';
 import { sectionWriteKind } from './outbox-kinds/section';
 import { sprintWriteKind } from './outbox-kinds/sprint';
 import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
+import { isTaskReference } from './recreate-references';
 import { taskWriteKind } from './outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { ConflictsTable, OutboxRow } from './schema';
@@ -1017,6 +1018,41 @@ export class Outbox {
     this.db
       .prepare("UPDATE conflicts SET entity_id = ? WHERE op_id = ? AND state = 'resolved'")
       .run(created.entityId, row.op_id);
+  }
+
+  /**
+   * A re-create ("mine" on a task deleted on the server) the service refused
+   * (422) for references it carries: a project archived since the last pull,
+   * or archived with its status left out of the list (the contract lets it
+   * be absent), so the mirror could not leave it out beforehand. Like the
+   * references the mirror knew of, they are left out and the task is sent
+   * again under a new key (its body changed). Returns the operation after,
+   * or null, writing nothing, when it is not such a re-create or a field is
+   * not a reference it sends: that refusal waits for the person.
+   */
+  leaveOutOfRecreate(opId: string, fields: readonly string[]): OutboxOp | null {
+    return this.tx.write(() => {
+      const row = this.byOpId.get(opId);
+      if (row?.kind !== 'create' || row.entity_type !== 'task' || fields.length === 0) return null;
+      if (row.state !== 'queued' && row.state !== 'in_flight') return null;
+      const recreated = this.db
+        .prepare(
+          "SELECT 1 FROM conflicts WHERE entity_id = ? AND field = ? AND state = 'resolved' LIMIT 1",
+        )
+        .get(row.entity_id, DELETED_REMOTELY);
+      if (recreated === undefined) return null;
+      const patch = JSON.parse(row.patch) as TaskObject;
+      if (!fields.every((field) => isTaskReference(field) && Object.hasOwn(patch, field))) return null;
+      for (const field of fields) delete patch[field];
+      const again = randomUUID();
+      this.db
+        .prepare(
+          "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, last_problem = NULL, updated_at = ? WHERE op_id = ?",
+        )
+        .run(again, JSON.stringify(patch), this.now(), opId);
+      this.kind(row.entity_type).refresh(row.entity_id);
+      return opOf(this.row(again));
+    });
   }
 
   /** Gives up an operation: its change disappears from the effective row. */

@@ -30,6 +30,11 @@ const REFERENCES: Readonly<Record<string, { collection: OtherCollection | 'tasks
   parent_task_id: { collection: 'tasks', kind: 'task' },
 };
 
+/** True for a task field that points at another resource (a re-create may leave it out). */
+export function isTaskReference(field: string): boolean {
+  return Object.hasOwn(REFERENCES, field);
+}
+
 /**
  * The references among `values` a re-create cannot use. A collection the
  * mirror has never listed in full tells nothing (its references are kept, the

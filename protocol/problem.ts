@@ -107,3 +107,17 @@ export const problemSchema = z.looseObject({
   mfa: member(problemMfaSchema),
 });
 export type Problem = z.infer<typeof problemSchema>;
+
+/**
+ * The body fields a 422 refused (each error's `loc`, `["body", field]`), once
+ * each in the order named: what a refused change could be sent again without.
+ */
+export function refusedBodyFields(errors: readonly unknown[]): string[] {
+  const fields = new Set<string>();
+  for (const error of problemErrorItems(errors)) {
+    const loc = error.loc ?? [];
+    const field = loc.length === 2 && loc[0] === 'body' ? loc[1] : undefined;
+    if (typeof field === 'string' && field !== '') fields.add(field);
+  }
+  return [...fields];
+}

@@ -209,6 +209,7 @@ export class SyncStatusBoard {
         break;
       case 'conflict':
       case 'push-failed':
+      case 'left-out':
         this.changed(account, { ...changedKind(event.entityType, [event.entityId]), remapped: [] });
         this.announce(account);
         break;

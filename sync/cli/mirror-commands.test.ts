@@ -402,39 +402,56 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
       recreated[0]?.task_id,
     ]);
   }, 120_000);
-  test('a re-create the service refuses (422) names the field and is offered to be sent without it', async () => {
-    const f = (fixture = await startPushFixture());
-    const [taskId] = f.taskIds(1) as [string];
+  /** A personal section of the peer's, which the mirror (sections never listed) cannot know is out of reach. */
+  async function peerPersonalSection(f: PushFixture, name: string): Promise<string> {
     const peer = f.apiWith(
       f.emulator.control.mintToken({
         principalUserId: f.emulator.peer.user_id,
         scopes: ['tasks:read', 'tasks:write'],
       }).token,
     );
-    const focus = await peer.create(
+    const section = await peer.create(
       sectionOperations.create,
       {},
-      {
-        org_id: f.emulator.orgId,
-        scope_type: 'user',
-        scope_id: f.emulator.peer.username,
-        name: 'Quiet hours',
-      },
-      { idempotencyKey: 'peer-quiet' },
+      { org_id: f.emulator.orgId, scope_type: 'user', scope_id: f.emulator.peer.username, name },
+      { idempotencyKey: `peer-${name}` },
     );
-    f.emulator.control.peerEdit(taskId, { section_id: focus.body.section_id });
-    // Sections never listed here: the mirror cannot tell the section is out of reach, the service can.
+    return section.body.section_id;
+  }
+
+  test('a re-create the service refuses (422) for a reference is sent again without it, and says so', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    f.emulator.control.peerEdit(taskId, { section_id: await peerPersonalSection(f, 'Quiet hours') });
     await f.loadTasks([taskId]);
     f.mirror.tasks.edit(taskId, { title: 'Kept anyway' });
     f.emulator.control.peerDelete(taskId);
     await f.pusher.pushAll();
     const [gone] = f.mirror.outbox.conflicts('open');
     f.mirror.outbox.resolve(gone?.conflictId as string, { take: 'mine' });
+
+    expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, failed: 0 });
+    expect(f.emulator.control.tasks().filter((t) => t.title === 'Kept anyway')).toEqual([
+      expect.objectContaining({ section_id: null }),
+    ]);
+    expect(f.events).toContainEqual(
+      expect.objectContaining({ type: 'left-out', fields: ['section_id'], reason: expect.stringMatching(/section/) }),
+    );
+    f.mirror.close();
+    expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
+  }, 120_000);
+
+  test('a create the service refuses (422) names the field and is offered to be sent without it', async () => {
+    const f = (fixture = await startPushFixture());
+    const [taskId] = f.taskIds(1) as [string];
+    await f.loadTasks([taskId]);
+    const sectionId = await peerPersonalSection(f, 'Deep focus');
+    // The person's own choice is never dropped on their behalf: it waits, with the way on named.
+    f.mirror.tasks.create({ title: 'Filed in a section', section_id: sectionId });
     expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
     f.mirror.close();
 
-    const outbox = await cli('outbox', '--db', f.file);
-    const [failed] = outbox.lines;
+    const [failed] = (await cli('outbox', '--db', f.file)).lines;
     expect(failed).toMatchObject({ kind: 'create', state: 'failed', retry_without: ['section_id'] });
     const opId = failed?.op_id as string;
     expect(failed?.hint).toBe(
@@ -451,7 +468,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
       f.emulator.tokens.live,
     );
     expect(sync.code, sync.stderr).toBe(0);
-    expect(f.emulator.control.tasks().filter((t) => t.title === 'Kept anyway')).toEqual([
+    expect(f.emulator.control.tasks().filter((t) => t.title === 'Filed in a section')).toEqual([
       expect.objectContaining({ section_id: null }),
     ]);
   }, 120_000);

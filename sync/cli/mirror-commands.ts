@@ -8,6 +8,7 @@ import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../d
 import type { Mirror } from '../../db/mirror';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
 import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
+import { refusedBodyFields } from '../../protocol/problem';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { openMirror } from '../../db/open-mirror';
 import { leftOutWords } from '../../db/recreate-references';
@@ -216,20 +217,12 @@ export function outboxLine(
 }
 
 /**
- * The fields a 422 named (each error's `loc`, the body field last), so that a
- * refused change, such as a re-create naming a section the person cannot see,
- * is offered to be sent without them, never left a dead end.
+ * The fields a 422 named, so that a refused change is offered to be sent
+ * without them, never left a dead end.
  */
 function refusedFields(problem: unknown): string[] {
   const answer = problem as { status?: unknown; errors?: unknown } | null;
-  if (answer?.status !== 422 || !Array.isArray(answer.errors)) return [];
-  const fields = new Set<string>();
-  for (const error of answer.errors as { loc?: unknown }[]) {
-    const loc = Array.isArray(error.loc) ? (error.loc as unknown[]) : [];
-    const field = loc.length === 2 && loc[0] === 'body' ? loc[1] : undefined;
-    if (typeof field === 'string' && field !== '') fields.add(field);
-  }
-  return [...fields];
+  return answer?.status === 422 && Array.isArray(answer.errors) ? refusedBodyFields(answer.errors) : [];
 }
 
 /**

@@ -159,6 +159,11 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
             : `push: conflict on ${event.entityId} (${event.fields.join(', ')}); see conflicts --db ${file}, then resolve --db ${file} --conflict ID --take mine|theirs\n`,
         );
         break;
+      case 'left-out':
+        io.stderr(
+          `push: ${event.entityId} is re-created without ${event.fields.join(', ')}: the server refused ${event.fields.length === 1 ? 'it' : 'them'} (${event.reason})\n`,
+        );
+        break;
       case 'push-failed':
         io.stderr(
           `push: ${event.entityId} refused: ${event.error.message}; see outbox --db ${file}, then retry --db ${file} --op ${event.opId} [--set field=value] or drop --db ${file} --op ${event.opId}\n`,

@@ -239,6 +239,19 @@ export type SyncEvent =
       conflict: 'edited' | 'deleted-remotely';
       fields: string[];
     }
+  /**
+   * A re-create ("mine" on a task deleted on the server) was refused for
+   * references the person can no longer use (`reason`, the service's words):
+   * it is sent again without `fields`.
+   */
+  | {
+      type: 'left-out';
+      opId: string;
+      entityType: string;
+      entityId: string;
+      fields: string[];
+      reason: string;
+    }
   /** The server refused an operation's content (422): it waits, editable, with the server's errors. */
   | { type: 'push-failed'; opId: string; entityType: string; entityId: string; error: SyncErrorInfo }
   /**

@@ -79,6 +79,11 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
       }),
     holdDelete: (opId, theirs, problem) =>
       write(() => mirror.outbox.holdDelete(opId, theirs.etag, problem, theirs.task)),
+    leaveOut: (opId, fields) =>
+      write(() => {
+        const again = mirror.outbox.leaveOutOfRecreate(opId, fields);
+        return again === null ? null : pushOpOf(again);
+      }),
     fail: (opId, state, problem) => write(() => mirror.outbox.fail(opId, state, problem)),
     unblockAll: () => write(() => mirror.outbox.unblockAll()),
     openConflictCount: () => Promise.resolve(mirror.outbox.openConflictCount()),

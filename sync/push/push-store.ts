@@ -125,6 +125,13 @@ export interface PushStore {
    * retrying deletes that version, dropping it keeps the task.
    */
   holdDelete(opId: string, theirs: ServerTask, problem: unknown): Promise<void>;
+  /**
+   * A re-create ("mine" on a task deleted on the server) refused (422) for
+   * references among `fields`: sent again without them under a new key.
+   * Returns the operation after, or null when it is not such a re-create
+   * (the refusal then waits for the person).
+   */
+  leaveOut(opId: string, fields: readonly string[]): Promise<PushOp | null>;
   /** Records a failure: failed (the server refused the content), blocked (not allowed) or queued (transient). */
   fail(opId: string, state: UnsentState, problem: unknown): Promise<void>;
   /** Blocked operations back to the queue (the account may have become writable). Returns how many. */

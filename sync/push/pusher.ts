@@ -16,6 +16,7 @@ import {
   UnsafeIdError,
 } from '../api/errors';
 import { meOperations } from '../api/operations';
+import { refusedBodyFields } from '../../protocol/problem';
 import { errorInfo } from '../engine/sync-error-info';
 import type { PushSummary, SyncEventListener } from '../engine/sync-events';
 import { threeWayMerge } from '../merge/three-way-merge';
@@ -247,31 +248,60 @@ export class Pusher {
   private async pushCreate(op: PushOp, state: PassState): Promise<string> {
     const kind = pushKindOf(op.entityType);
     const orgId = kind.needsOrgId ? await this.organizationId(state.signal) : null;
-    const claimed = await this.store.start(op.opId);
-    // Discarded by the person while the organization was read: nothing to send.
-    if (!claimed) return op.entityId;
-    try {
-      const answer = await kind.create(
-        this.api,
-        claimed,
-        orgId,
-        this.requestOptions(state, { idempotencyKey: claimed.opId }),
-      );
-      const taskId = await this.store.settle(claimed.opId, answer);
-      this.accepted(state, claimed, taskId);
-      if (taskId !== claimed.entityId) {
-        this.emit({
-          type: 'id-remapped',
-          entityType: claimed.entityType,
-          from: claimed.entityId,
-          to: taskId,
-        });
+    // Each round sends a smaller body (leaveOut drops fields it carries): bounded by its fields.
+    for (let sending = op; ; ) {
+      const claimed = await this.store.start(sending.opId);
+      // Discarded by the person while the organization was read: nothing to send.
+      if (!claimed) return sending.entityId;
+      try {
+        const answer = await kind.create(
+          this.api,
+          claimed,
+          orgId,
+          this.requestOptions(state, { idempotencyKey: claimed.opId }),
+        );
+        const taskId = await this.store.settle(claimed.opId, answer);
+        this.accepted(state, claimed, taskId);
+        if (taskId !== claimed.entityId) {
+          this.emit({
+            type: 'id-remapped',
+            entityType: claimed.entityType,
+            from: claimed.entityId,
+            to: taskId,
+          });
+        }
+        return taskId;
+      } catch (error) {
+        const again = await this.leftOut(claimed, error);
+        if (again !== null) {
+          sending = again;
+          continue;
+        }
+        await this.failed(claimed, sending, error, state);
+        return claimed.entityId;
       }
-      return taskId;
-    } catch (error) {
-      await this.failed(claimed, op, error, state);
-      return claimed.entityId;
     }
+  }
+
+  /**
+   * A re-create refused (422) for references the person can no longer use:
+   * the operation to send without them (said in the sync log), else null.
+   */
+  private async leftOut(claimed: PushOp, error: unknown): Promise<PushOp | null> {
+    if (!(error instanceof ProblemError) || error.status !== 422) return null;
+    const fields = refusedBodyFields(error.errors);
+    if (fields.length === 0) return null;
+    const again = await this.store.leaveOut(claimed.opId, fields);
+    if (again === null) return null;
+    this.emit({
+      type: 'left-out',
+      opId: again.opId,
+      entityType: claimed.entityType,
+      entityId: claimed.entityId,
+      fields,
+      reason: error.detail,
+    });
+    return again;
   }
 
   private async pushUpdate(op: PushOp, state: PassState): Promise<string> {

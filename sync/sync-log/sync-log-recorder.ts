@@ -190,6 +190,13 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
           fields: event.fields,
         },
       };
+    case 'left-out':
+      return {
+        level: 'warn',
+        kind: 'push',
+        message: `${event.entityType} ${event.entityId} is re-created without ${event.fields.join(', ')}: the server refused ${event.fields.length === 1 ? 'it' : 'them'} (${event.reason})`,
+        detail: { op_id: event.opId, entity_id: event.entityId, fields: event.fields },
+      };
     case 'push-failed':
       return {
         level: 'error',
