@@ -19,7 +19,7 @@ import {
   screenshotInDark,
   signInWithToken,
 } from './support/app-browser';
-import { callService, readFromServer } from './support/service-calls';
+import { callService, peerToken, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import type { SwitchableProxy } from './support/switchable-proxy';
 
@@ -477,6 +477,39 @@ describe('the pending-changes inspector', () => {
     await item.getByRole('button', { name: 'Save and retry' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
     expect((await serverTask(task.task_id))?.assignee).toBe(emulator.peer.username);
+    await inspector.getByRole('button', { name: 'Close' }).click();
+  });
+
+  test('a new task refused for a section the person cannot use is sent without it on one click (issue 22)', async () => {
+    const { page } = app;
+    // A teammate's personal section: the service refuses it for us; the mirror never lists it.
+    const section = await callService(emulator, 'POST', '/v1/sections', {
+      token: peerToken(emulator, ['tasks:read', 'tasks:write']),
+      body: {
+        org_id: emulator.orgId,
+        scope_type: 'user',
+        scope_id: emulator.peer.username,
+        name: 'Peer focus',
+      },
+      idempotencyKey: 'peer-focus-section',
+    });
+    expect(section.status, JSON.stringify(section.body)).toBeLessThan(300);
+    const title = 'Filed where only a teammate can look';
+    await invokeInPage(page, 'task:create', {
+      fields: { title, section_id: String(section.body.section_id) },
+    });
+
+    await page.evaluate('document.activeElement && document.activeElement.blur()');
+    await page.keyboard.press('g');
+    await page.keyboard.press('p');
+    const inspector = page.getByRole('dialog', { name: 'Pending changes' });
+    const item = inspector.locator('li.pending-item[data-state="failed"]').filter({ hasText: title });
+    await item.getByText('Refused by the server (422): Section:').waitFor({ timeout: 20_000 });
+    await item.getByRole('button', { name: 'Send without section' }).click();
+    await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
+    expect(emulator.control.tasks().filter((t) => t.title === title)).toEqual([
+      expect.objectContaining({ section_id: null }),
+    ]);
     await inspector.getByRole('button', { name: 'Close' }).click();
   });
 

@@ -140,6 +140,29 @@ function EditForm({
 }
 
 /**
+ * The references a new item was refused for (422), which it can be sent
+ * without: the way on when the service will not take a section, sprint or
+ * project the person can no longer use (a teammate's personal section, an
+ * archived project). Values the person typed (a title) are fixed with Edit.
+ */
+export function refusedReferences(
+  change: Pick<PendingChange, 'kind' | 'state' | 'changes' | 'last_answer'>,
+): string[] {
+  const answer = change.last_answer;
+  if (change.kind !== 'create' || change.state !== 'failed' || answer?.status !== 422) return [];
+  const carried = new Set(change.changes.filter((c) => c.after !== null).map((c) => c.field));
+  const named = answer.errors.map((e) => e.field).filter((field): field is string => field !== null);
+  return [...new Set(named)].filter((field) => field.endsWith('_id') && carried.has(field));
+}
+
+const AND_LIST = new Intl.ListFormat('en', { type: 'conjunction' });
+
+/** "Send without section and sprint": what the button leaves out, in words. */
+function sendWithoutWords(fields: readonly string[]): string {
+  return `Send without ${AND_LIST.format(fields.map((field) => fieldWord(field).toLowerCase()))}`;
+}
+
+/**
  * A change's state as its chip says it: the words of its row's mark and the status bar;
  * held behind a change that stopped, what it waits for (it is not sent when the server can be reached).
  */
@@ -226,6 +249,7 @@ function ChangeItem({
   // Its values are not what is refused while it waits for a sign-in that grants the scope: no edit to offer.
   const editable = retryable && !awaitsConsent && change.kind !== 'delete' && change.changes.length > 0;
   const sections = useWorkspace((s) => s.workspace?.sections);
+  const refused = refusedReferences(change);
 
   const retry = async () => {
     try {
@@ -234,6 +258,17 @@ function ChangeItem({
       announce('Sending again.');
     } catch (error) {
       onProblem(problemText(error, 'Retrying'));
+    }
+  };
+  const sendWithout = async () => {
+    try {
+      await invoke('outbox:retry', {
+        op_id: change.op_id,
+        patch: Object.fromEntries(refused.map((field) => [field, null])),
+      });
+      announce(`${sendWithoutWords(refused)}: sending again.`);
+    } catch (error) {
+      onProblem(problemText(error, 'Sending again'));
     }
   };
   const discard = async () => {
@@ -322,6 +357,11 @@ function ChangeItem({
           ) : change.state !== 'sending' && !awaitsConsent && !held ? (
             <button type="button" className="button" onClick={() => void retry()}>
               Retry now
+            </button>
+          ) : null}
+          {refused.length > 0 && !held ? (
+            <button type="button" className="button primary" onClick={() => void sendWithout()}>
+              {sendWithoutWords(refused)}
             </button>
           ) : null}
           {editable ? (
