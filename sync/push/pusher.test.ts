@@ -100,6 +100,42 @@ describe('updates', () => {
     expect(f.emulator.control.task(taskId)?.title).toBe('Read first, then write');
   });
 
+  test('a delete of a task known without an ETag deletes the version read when it is the one deleted', async () => {
+    const f = await start();
+    await f.loadListed();
+    const [taskId] = f.taskIds(1) as [string];
+    expect(f.mirror.tasks.get(taskId)?.etag).toBeNull();
+    f.mirror.tasks.delete(taskId);
+    f.emulator.control.clearRequests();
+
+    expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, failed: 0 });
+
+    expect(f.emulator.control.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
+      'GET 200',
+      'DELETE 204',
+    ]);
+    expect(f.emulator.control.task(taskId)).toBeUndefined();
+  });
+
+  test('a delete of a task known without an ETag that a teammate changed since waits for the person', async () => {
+    const f = await start();
+    await f.loadListed();
+    const [taskId] = f.taskIds(1) as [string];
+    const { opId } = f.mirror.tasks.delete(taskId) ?? { opId: '' };
+    // After the person deleted it, before the delete left: the version read is not the one deleted.
+    f.emulator.control.peerEdit(taskId, { title: 'Still needed, said the teammate' });
+    f.emulator.control.clearRequests();
+
+    expect(await f.pusher.pushAll()).toMatchObject({ pushed: 0, failed: 1 });
+
+    expect(f.emulator.control.requests().map((r) => r.method)).toEqual(['GET']);
+    expect(f.emulator.control.task(taskId)?.title).toBe('Still needed, said the teammate');
+    expect(f.mirror.outbox.op(opId)).toMatchObject({
+      state: 'failed',
+      lastProblem: expect.objectContaining({ type: 'edited-remotely' }) as unknown,
+    });
+  });
+
   test('edits of one task queued offline coalesce into one merge-patch', async () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];

@@ -458,6 +458,13 @@ export class Pusher {
       try {
         const theirs = await this.readServer(op, state);
         await this.store.landServerCopy(op, theirs);
+        // Known without a version (a list page's item): what is read now may be a teammate's later
+        // work, so it is deleted only when it is what the person deleted (a delete queued before that
+        // was recorded carries no values: it goes as before).
+        if (Object.keys(op.baseValues).length > 0 && !unchangedSinceDeleted(op, theirs)) {
+          await this.holdDelete(op, theirs, state);
+          return op.entityId;
+        }
         current = { ...current, baseEtag: theirs.etag };
       } catch (error) {
         if (error instanceof ProblemError && error.status === 404) {
@@ -528,6 +535,11 @@ export class Pusher {
         }
       }
     }
+    await this.holdDelete(op, theirs, state);
+  }
+
+  /** The delete waits for the person against `theirs`, the version changed since they deleted it. */
+  private async holdDelete(op: PushOp, theirs: ServerTask, state: PassState): Promise<void> {
     const problem = {
       status: 412,
       type: 'edited-remotely',
