@@ -1,7 +1,10 @@
 // Lint: typescript-eslint with type information, plus the layer rules (STYLE.md):
 // `protocol/` imports nothing of ours; `db/` may import `protocol/`; `sync/` may
-// import `db/` and `protocol/`; the emulator only `protocol/`; none of them
-// Electron; the renderer no Node; and no product code imports `test/`.
+// import `db/` and `protocol/`; the emulator only `protocol/`; `main/` all of
+// them but the renderer; none of them but main and preload Electron; the
+// renderer no Node; and no product code imports `test/` or a `testing/` module
+// (fixtures that start the emulator: exempt from the zones as test code, so they
+// must not be reachable from what ships).
 // Import cycles, type-only ones included, are refused by dpdm, which `npm run lint`
 // runs before eslint (import-x/no-cycle would let type-only cycles through).
 import js from '@eslint/js';
@@ -17,7 +20,13 @@ const electronImport = {
 /** Test code: free to import the emulator and test/ support. */
 const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'];
 
-/** A folder that may import only the layers below it (and never test/). */
+/** What no product code imports: the test tree and test fixtures. */
+const TEST_ONLY = {
+  group: ['**/test/**', '**/testing/**'],
+  message: 'Product code never imports test/ or a testing/ module (test fixtures start servers).',
+};
+
+/** A folder that may import only the layers below it (and never test code). */
 function layer(folder, forbidden, why) {
   return {
     files: [`${folder}/**/*.ts`],
@@ -27,7 +36,7 @@ function layer(folder, forbidden, why) {
         'error',
         {
           paths: [electronImport],
-          patterns: [{ group: [...forbidden, '**/test/**'], message: why }],
+          patterns: [{ group: forbidden, message: why }, TEST_ONLY],
         },
       ],
     },
@@ -86,6 +95,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'The renderer reaches sync and db only through the bridge (type imports are fine).',
             },
+            TEST_ONLY,
           ],
         },
       ],
@@ -108,7 +118,14 @@ export default tseslint.config(
                 'Register handlers through main/ipc/gate.ts; the renderer talks through preload/bridge.ts.',
             },
           ],
-          patterns: [{ group: ['**/test/**'], message: 'Product code never imports test/.' }],
+          patterns: [
+            {
+              group: ['**/renderer/**'],
+              message:
+                'main/ and preload/ serve the renderer; they do not import it (the IPC contract is theirs).',
+            },
+            TEST_ONLY,
+          ],
         },
       ],
     },
