@@ -27,7 +27,7 @@ export interface SyncPartsOptions {
    * Where the pull worker's script is and which SQLite addon it loads (see
    * WorkerPullStoreOptions). The Electron app passes
    * `{ workerUrl: <out/main/pull-store-worker.js>, nativeBinding: <Electron's better-sqlite3> }`;
-   * the defaults (the .ts entry through tsx, node_modules' addon) suit Node.
+   * the defaults (the .ts entry, bundled, and node_modules' addon) suit Node.
    */
   pullWorker?: WorkerPullStoreOptions;
   /** Where pull writes, instead of either of the above. */

@@ -2,9 +2,9 @@
 // file: the main thread only posts pages and awaits replies, so no page write
 // blocks its event loop. SQLite (WAL) lets the app's own connection read
 // meanwhile; its writes wait for the worker's transaction (one page at most).
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { bundledSourceWorker } from './source-worker-bundle';
 import type { FetchedPage, PageOutcome, PullStore, ReadPage, StoredCollection } from './pull-store';
 import {
   deserializeError,
@@ -25,15 +25,15 @@ import {
 /**
  * Where the pull worker comes from and how it opens SQLite. The defaults suit
  * Node (tests, benchmarks, the headless command): the `.ts` entry beside this
- * file through tsx, and better-sqlite3's addon from node_modules. The
- * Electron app passes both (see /tmp/interfaces.md, "sync: pull worker options").
+ * file (bundled from source), and better-sqlite3's addon from node_modules. The
+ * Electron app passes both (main/ipc wiring: the built worker and Electron's addon).
  */
 export interface WorkerPullStoreOptions {
   /**
    * The worker's entry module, as a URL or an absolute file path. Default:
    * pull-store-worker.ts beside this file. A bundled app passes its built
    * `pull-store-worker.js` (electron.vite.config.ts builds it beside
-   * out/main/index.js). A `.ts` entry is loaded through tsx.
+   * out/main/index.js). A `.ts` entry is bundled first (source-worker-bundle.ts).
    */
   workerUrl?: URL | string;
   /**
@@ -45,23 +45,10 @@ export interface WorkerPullStoreOptions {
   nativeBinding?: string;
 }
 
-/** Starts the worker: a `.ts` entry registers tsx first (development, tests, benchmarks). */
+/** Starts the worker: a `.ts` entry from its bundle (development, tests, benchmarks). */
 function startWorker(entry: URL | string, data: PullWorkerData): Worker {
   const url = typeof entry === 'string' ? pathToFileURL(entry) : entry;
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: data });
-  // tsx's ES module API (its `require` condition resolves to the CommonJS build beside it).
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const bootstrap = `
-    const { workerData } = require('node:worker_threads');
-    import(workerData.tsxApi)
-      .then((tsx) => { tsx.register(); return import(workerData.entry); })
-      .catch((error) => { setImmediate(() => { throw error; }); });
-  `;
-  return new Worker(bootstrap, { eval: true, workerData: { ...data, tsxApi, entry: url.href } });
+  return new Worker(url.pathname.endsWith('.ts') ? bundledSourceWorker(url) : url, { workerData: data });
 }
 
 /**
