@@ -7,6 +7,7 @@ export default defineConfig({
       'renderer/**/*.test.tsx',
     ],
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
+    globalSetup: ['./test/support/build-cli-setup.ts'],
     // Tests start real servers and write real SQLite files; two cores here.
     pool: 'forks',
     // CI runs the whole suite on two shared cores, where a test timing real

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// The package's `bin`: runs the headless command (sync/cli/main.ts) through
-// tsx's loader, scoped to that import, so no build step is needed to use it.
-import { tsImport } from 'tsx/esm/api';
+// The package's `bin`: the headless command as built by `npm run build`
+// (build/build-cli.js, out/cli/). From a checkout without a build, run it
+// from source instead: `npm run cli -- …`.
+import { existsSync } from 'node:fs';
 
-await tsImport('../sync/cli/main.ts', import.meta.url);
+const built = new URL('../out/cli/svc-desktop.mjs', import.meta.url);
+if (!existsSync(built)) {
+  process.stderr.write(
+    'svc-desktop: the headless command is not built; run `npm run build` first, or `npm run cli -- …` from source\n',
+  );
+  process.exit(2);
+}
+await import(built.href);

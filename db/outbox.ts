@@ -1036,9 +1036,7 @@ export class Outbox {
       if (row?.kind !== 'create' || row.entity_type !== 'task' || fields.length === 0) return null;
       if (row.state !== 'queued' && row.state !== 'in_flight') return null;
       const recreated = this.db
-        .prepare(
-          "SELECT 1 FROM conflicts WHERE entity_id = ? AND field = ? AND state = 'resolved' LIMIT 1",
-        )
+        .prepare("SELECT 1 FROM conflicts WHERE entity_id = ? AND field = ? AND state = 'resolved' LIMIT 1")
         .get(row.entity_id, DELETED_REMOTELY);
       if (recreated === undefined) return null;
       const patch = JSON.parse(row.patch) as TaskObject;

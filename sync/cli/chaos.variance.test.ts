@@ -21,7 +21,8 @@ import { chaosKills, varianceSeeds } from '../../test/soak/variance-seeds';
 import type { CliIo } from './cli-io';
 import { runCli } from './run-cli';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+/** The headless command as it ships (built by the test run's global setup). */
+const BIN = fileURLToPath(new URL('../../bin/svc-desktop.js', import.meta.url));
 const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 const KILLS = chaosKills();
 // Two seeds in npm test (each spawns a process per kill, seconds on two shared cores); the soak sets more.
@@ -91,7 +92,7 @@ async function killedSync(
   meanwhile: () => void,
 ): Promise<Run> {
   const argv = ['sync', '--base-url', emulator.baseUrl, '--db', db, '--once'];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...argv], {
+  const child = spawn(process.execPath, [BIN, ...argv], {
     env: { ...process.env, SVC_TOKEN: emulator.tokens.live },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -31,7 +31,7 @@ import {
 export interface WorkerPullStoreOptions {
   /**
    * The worker's entry module, as a URL or an absolute file path. Default:
-   * pull-store-worker.ts beside this file. A bundled app passes its built
+   * the worker beside this module (defaultWorkerUrl). A bundled app passes its built
    * `pull-store-worker.js` (electron.vite.config.ts builds it beside
    * out/main/index.js). A `.ts` entry is bundled first (source-worker-bundle.ts).
    */
@@ -43,6 +43,16 @@ export interface WorkerPullStoreOptions {
    * load there. Default: the addon in node_modules.
    */
   nativeBinding?: string;
+}
+
+/**
+ * The worker beside this module: its source when this runs from source, its
+ * bundle when this is the built headless command (build/build-cli.js writes
+ * out/cli/pull-store-worker.mjs beside out/cli/svc-desktop.mjs).
+ */
+function defaultWorkerUrl(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(fromSource ? './pull-store-worker.ts' : './pull-store-worker.mjs', import.meta.url);
 }
 
 /** Starts the worker: a `.ts` entry from its bundle (development, tests, benchmarks). */
@@ -100,7 +110,7 @@ export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(this.options.workerUrl ?? new URL('./pull-store-worker.ts', import.meta.url), {
+    const worker = startWorker(this.options.workerUrl ?? defaultWorkerUrl(), {
       file: this.file,
       ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
     });

@@ -249,7 +249,7 @@ export class Pusher {
     const kind = pushKindOf(op.entityType);
     const orgId = kind.needsOrgId ? await this.organizationId(state.signal) : null;
     // Each round sends a smaller body (leaveOut drops fields it carries): bounded by its fields.
-    for (let sending = op; ; ) {
+    for (let sending = op; ;) {
       const claimed = await this.store.start(sending.opId);
       // Discarded by the person while the organization was read: nothing to send.
       if (!claimed) return sending.entityId;
