@@ -133,12 +133,18 @@ export function storedFormOf(body: BodyServerJson, searchText: string): StoredTa
   const [offset, length] = header;
   if (searchText.length < length)
     throw new Error('a server copy shares its description with a search text that does not hold it');
-  let description = searchText.slice(searchText.length - length);
+  const lower = searchText.slice(searchText.length - length);
+  // The runs come in order and never overlap (shareDescription): one pass puts them back. Splicing
+  // each into the whole text copied it once a run, quadratic in a long description with many capitals.
+  let description = '';
+  let from = 0;
   for (let h = 2; h + 1 < header.length; h += 2) {
     const at = header[h] as number;
     const run = header[h + 1] as string;
-    description = description.slice(0, at) + run + description.slice(at + run.length);
+    description += lower.slice(from, at) + run;
+    from = at + run.length;
   }
+  description += lower.slice(from);
   const rest = body.slice(end);
   return (rest.slice(0, offset) + JSON.stringify(description) + rest.slice(offset)) as StoredTaskJson;
 }
