@@ -130,21 +130,8 @@ export function storedFormOf(body: BodyServerJson, searchText: string): StoredTa
   // The header holds numbers and the characters lower case changed, never a ']'.
   const end = body.indexOf(']') + 1;
   const header = JSON.parse(body.slice(1, end)) as [number, number, ...(number | string)[]];
-  const [offset, length] = header;
-  if (searchText.length < length)
-    throw new Error('a server copy shares its description with a search text that does not hold it');
-  const lower = searchText.slice(searchText.length - length);
-  // The runs come in order and never overlap (shareDescription): one pass puts them back. Splicing
-  // each into the whole text copied it once a run, quadratic in a long description with many capitals.
-  let description = '';
-  let from = 0;
-  for (let h = 2; h + 1 < header.length; h += 2) {
-    const at = header[h] as number;
-    const run = header[h + 1] as string;
-    description += lower.slice(from, at) + run;
-    from = at + run.length;
-  }
-  description += lower.slice(from);
+  const [offset] = header;
+  const description = describedBy(header, searchText, 1);
   const rest = body.slice(end);
   return (rest.slice(0, offset) + JSON.stringify(description) + rest.slice(offset)) as StoredTaskJson;
 }
@@ -269,17 +256,27 @@ function caseHeader(description: string, lower: string): (number | string)[] | n
   return header;
 }
 
+/**
+ * A description read back from the end of the search text (its lower case)
+ * and a header's runs of the characters lower case changed: `header[from]` is
+ * its length, the runs follow as position and text. The runs come in order and
+ * never overlap, so one pass puts them back (splicing each into the whole
+ * text copied it once a run: quadratic in a long description with capitals).
+ */
 function describedBy(header: readonly (number | string)[], searchText: string, from: number): string {
   const length = header[from] as number;
   if (searchText.length < length)
     throw new Error('a server copy shares its description with a search text that does not hold it');
-  let description = searchText.slice(searchText.length - length);
+  const lower = searchText.slice(searchText.length - length);
+  let description = '';
+  let at = 0;
   for (let h = from + 1; h + 1 < header.length; h += 2) {
-    const at = header[h] as number;
+    const start = header[h] as number;
     const run = header[h + 1] as string;
-    description = description.slice(0, at) + run + description.slice(at + run.length);
+    description += lower.slice(at, start) + run;
+    at = start + run.length;
   }
-  return description;
+  return description + lower.slice(at);
 }
 
 /** The stored form back from what task_bodies holds, whichever form, and the task's row. */
