@@ -1,7 +1,7 @@
 // A screen's read through the bridge as React state: what the mirror answered
 // for the input on show (never an earlier input's, unless asked to keep it),
 // the read's failure, and a way to read again. The bookkeeping is startRead's.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { InvokeArgs, InvokeChannel, InvokeInput, InvokeOutput } from '../../../main/ipc/contract';
 import { invoke } from '../bridge/svc';
 import { startRead } from './bridge-read';
@@ -88,16 +88,23 @@ export function useBridgeRead<C extends InvokeChannel>(
     });
   }, [channel, key, reloads]);
 
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  const readsAsked = useCallback(() => asked.current, []);
+  const set = useCallback(
+    (value: InvokeOutput<C>) => {
+      if (key !== null) setAnswer((previous) => ({ key, value, number: previous?.number ?? 0 }));
+    },
+    [key],
+  );
+
   const shown = key !== null && answer !== null && (answer.key === key || options.keepPrevious === true);
   return {
     data: shown ? answer.value : null,
     error: key !== null && failure?.key === key ? failure.error : null,
     loading: key !== null && answer?.key !== key,
     answered: shown ? answer.number : 0,
-    asked: () => asked.current,
-    reload: () => setReloads((n) => n + 1),
-    set: (value) => {
-      if (key !== null) setAnswer({ key, value, number: answer?.number ?? 0 });
-    },
+    asked: readsAsked,
+    reload,
+    set,
   };
 }

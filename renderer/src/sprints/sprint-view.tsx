@@ -2,12 +2,13 @@
 // `completed_count`), its tasks grouped by status, and what a person does with
 // it: edit, complete or reopen it, and fix a change the server refused.
 import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
 import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../board/section-board';
 import { openConflictOf } from '../pending-changes/trust-store';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
 import { announce, followViewRemap, openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -61,14 +62,10 @@ function weeksWords(weeks: number | null): string {
 
 /** A sprint created here is shown under its temporary id until the server names it: the view follows. */
 function useFollowRemap(sprintId: string): void {
-  useEffect(
-    () =>
-      subscribe('mirror:changed', (change) => {
-        const moved = change.remapped.find((r) => r.from === sprintId);
-        if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
-      }),
-    [sprintId],
-  );
+  useRemaps((remaps) => {
+    const moved = remaps.find((r) => r.from === sprintId);
+    if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
+  });
 }
 
 /**
