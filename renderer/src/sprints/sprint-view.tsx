@@ -4,15 +4,16 @@
 import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
 import { useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
-import { useFiledTasks } from '../board/section-board';
+import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import { useFiledTasks } from '../data/use-filed-tasks';
 import { openConflictOf } from '../pending-changes/trust-store';
 import { invoke } from '../bridge/svc';
 import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
-import { announce, followViewRemap, openTask, useView } from '../store/view-store';
+import { announce, followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
+import { TaskLines } from '../ui/task-lines';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
@@ -20,32 +21,6 @@ import { ProgressMeter } from './progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
-
-export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: string }) {
-  const openTaskId = useView((state) => state.openTaskId);
-  return (
-    <ul className="task-lines" aria-label={label}>
-      {rows.map((row) => (
-        <li key={row.task_id}>
-          <button
-            type="button"
-            className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
-            onClick={() => openTask(row.task_id)}
-          >
-            <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
-            <span className="spacer" />
-            {row.priority ? (
-              <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
-            ) : null}
-            <span className="muted">{row.assignee ?? 'Unassigned'}</span>
-            {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-            <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** The length in weeks a waiting create carries (the server sets the end date from it). */
 function waitingWeeks(changes: readonly PendingChange[]): number | null {
