@@ -8,8 +8,8 @@
 import { useKindReadOnly } from '../sign-in/kind-consent';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import type { TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
-import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
 import { invoke } from '../bridge/svc';
+import { useFiledTasks } from '../data/use-filed-tasks';
 import { showProblem } from '../store/session-store';
 import { announce, useView } from '../store/view-store';
 import { loadWorkspace, useWorkspace, workspaceLoadsAsked } from '../store/workspace-store';
@@ -36,58 +36,27 @@ const markSection = (section: BoardSection): BoardSection => ({
   pending: section.pending ?? 'queued',
 });
 
-export function useFiledTasks(field: 'section_id' | 'sprint_id' | 'goal_id', values: readonly string[]) {
-  const [rows, setRows] = useState<TaskRow[] | null>(null);
-  const [truncated, setTruncated] = useState(false);
-  const [loads, setLoads] = useState(0);
-  const asked = useRef(0);
-  const moves = useRef(new WaitingMoves<CardPatch>());
-  const key = values.join('\u0000');
-  useEffect(() => {
-    const ids = key === '' ? [] : key.split('\u0000');
-    let cancelled = false;
-    const load = () => {
-      if (ids.length === 0) {
-        setRows([]);
-        return;
-      }
-      asked.current += 1;
-      const number = asked.current;
-      invoke('tasks:filed', { field, values: ids })
-        .then((found) => {
-          if (cancelled) return;
-          // An answer read before a move reached the mirror would put the card back for a moment
-          // (and a keyboard move made then would start from the old place): the move stays shown.
-          moves.current.loaded(number);
-          setRows(found.rows.map((row) => moves.current.over(row.task_id, row, markCard)));
-          setTruncated(found.truncated);
-        })
-        .catch((error: unknown) => {
-          if (!cancelled) showProblem(error, 'Loading tasks');
-        });
-    };
-    load();
-    const stop = reloadOnMirrorChanges(['tasks'], load);
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [field, key, loads]);
+/**
+ * The board's cards: the tasks filed under its sections, with each card move
+ * not yet in a load on top. A load answered before a move reached the mirror
+ * would put the card back for a moment (and a keyboard move made then would
+ * start from the old place): the move stays shown, as the columns' do.
+ */
+function useBoardCards(sectionIds: readonly string[]) {
+  const { rows: loaded, truncated, read } = useFiledTasks('section_id', sectionIds);
+  const [moves] = useState(() => new WaitingMoves<CardPatch>());
+  const [, setMoved] = useState(0);
+  const { answered, asked, reload } = read;
+  // The moves the load on show holds are forgotten.
+  useEffect(() => moves.loaded(answered), [moves, answered]);
+  const rows = loaded === null ? null : loaded.map((row) => moves.over(row.task_id, row, markCard, answered));
   /** Shows edits before the mirror's answer, until a load asked for after `settle` of each. */
   const patchLocally = (patches: readonly { taskId: string; patch: CardPatch }[]) => {
-    for (const { taskId, patch } of patches) moves.current.add(taskId, patch);
-    const moved = new Set(patches.map((p) => p.taskId));
-    setRows((current) =>
-      current === null
-        ? current
-        : current.map((row) =>
-            moved.has(row.task_id) ? moves.current.over(row.task_id, row, markCard) : row,
-          ),
-    );
+    for (const { taskId, patch } of patches) moves.add(taskId, patch);
+    setMoved((n) => n + 1);
   };
   /** The edit of a moved card was answered (saved or refused): the next load shows what the mirror holds. */
-  const settle = (taskId: string, patch: CardPatch) => moves.current.settle(taskId, patch, asked.current);
-  const reload = () => setLoads((n) => n + 1);
+  const settle = (taskId: string, patch: CardPatch) => moves.settle(taskId, patch, asked());
   return { rows, truncated, patchLocally, settle, reload };
 }
 
@@ -132,8 +101,7 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
       .map((section) => sectionMoves.over(section.section_id, section, markSection, workspaceLoad)),
   );
   const refusals = useSectionRefusals(sections.some((section) => section.pending === 'failed'));
-  const { rows, truncated, patchLocally, settle, reload } = useFiledTasks(
-    'section_id',
+  const { rows, truncated, patchLocally, settle, reload } = useBoardCards(
     sections.map((section) => section.section_id),
   );
   const columns = sections.map((section) => ({

@@ -3,35 +3,27 @@
 // Escape closes and gives focus back to where it was.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { useBridgeRead } from '../data/use-bridge-read';
 import { ModalDialog } from '../ui/modal-dialog';
-import { invoke } from '../bridge/svc';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
 import { buildCommands, type Command, matchCommands } from './commands';
 
 const TASK_RESULTS = 6;
 
-function useTaskMatches(text: string): TaskRow[] {
+function useTaskMatches(text: string): readonly TaskRow[] {
   const term = text.trim();
-  const [found, setFound] = useState<{ term: string; rows: TaskRow[] }>({ term: '', rows: [] });
-  useEffect(() => {
-    if (term.length < 2) return;
-    let cancelled = false;
-    invoke('tasks:query', {
-      query: { filter: { search: term, search_fields: 'title' }, sort_by: 'title', sort_order: 'asc' },
-      limit: TASK_RESULTS,
-    })
-      .then((page) => {
-        if (!cancelled) setFound({ term, rows: page.rows });
-      })
-      .catch(() => {
-        if (!cancelled) setFound({ term, rows: [] });
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [term]);
-  return found.term === term && term.length >= 2 ? found.rows : [];
+  const read = useBridgeRead(
+    'tasks:query',
+    term.length < 2
+      ? null
+      : {
+          query: { filter: { search: term, search_fields: 'title' }, sort_by: 'title', sort_order: 'asc' },
+          limit: TASK_RESULTS,
+        },
+  );
+  // A failed search finds no task; an answer for what is no longer typed is not shown.
+  return read.data?.rows ?? [];
 }
 
 function PaletteDialog() {

@@ -3,11 +3,11 @@
 // a person does with it (edit, close or reopen, delete, a new task under it).
 // Every change goes through the outbox (collection:edit / collection:delete).
 import { useEffect, useRef, useState } from 'react';
-import { useFiledTasks } from '../board/section-board';
+import { useFiledTasks } from '../data/use-filed-tasks';
 import { invoke } from '../bridge/svc';
 import { openPendingChanges } from '../pending-changes/trust-store';
 import { ProgressMeter } from '../sprints/progress-meter';
-import { TaskLines } from '../sprints/sprint-view';
+import { TaskLines } from '../ui/task-lines';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, startCreating } from '../store/view-store';
 import { WaitingChangeMark } from '../task-detail/sync-mark-badge';

@@ -2,9 +2,10 @@
 // goal's project whose title matches what is typed, each filed with one click
 // (a task edit of `goal_id`, queued like any other; a goal still waiting to be
 // sent is fine, the task's push waits for it).
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -17,30 +18,21 @@ export function GoalTaskFiler({ goal, disabled }: { goal: GoalSummary; disabled:
   const base = useId();
   const goalNames = useWorkspace((state) => state.goalNames);
   const [term, setTerm] = useState('');
-  const [found, setFound] = useState<{ term: string; rows: TaskRow[] } | null>(null);
-
-  useEffect(() => {
-    const search = term.trim();
-    if (search === '') return;
-    let cancelled = false;
-    invoke('tasks:query', {
-      query: {
-        filter: { project: [goal.project_id], search, search_fields: 'title' },
-        sort_by: 'title',
-        sort_order: 'asc',
-      },
-      limit: RESULTS + 1,
-    })
-      .then((page) => {
-        if (!cancelled) setFound({ term: search, rows: page.rows });
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) showProblem(error, 'Finding tasks');
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [term, goal.project_id]);
+  const search = term.trim();
+  const found = useBridgeRead(
+    'tasks:query',
+    search === ''
+      ? null
+      : {
+          query: {
+            filter: { project: [goal.project_id], search, search_fields: 'title' },
+            sort_by: 'title',
+            sort_order: 'asc',
+          },
+          limit: RESULTS + 1,
+        },
+    { onError: (error) => showProblem(error, 'Finding tasks') },
+  );
 
   const file = async (row: TaskRow) => {
     try {
@@ -53,8 +45,7 @@ export function GoalTaskFiler({ goal, disabled }: { goal: GoalSummary; disabled:
   };
 
   // An answer for what is no longer typed (or for an emptied box) is not shown.
-  const shown = found !== null && found.term === term.trim() ? found : null;
-  const rows = (shown?.rows ?? []).filter((row) => row.goal_id !== goal.goal_id).slice(0, RESULTS);
+  const rows = (found.data?.rows ?? []).filter((row) => row.goal_id !== goal.goal_id).slice(0, RESULTS);
   return (
     <div className="goal-filer">
       <label htmlFor={`${base}-search`}>File a task under this goal</label>
@@ -66,8 +57,8 @@ export function GoalTaskFiler({ goal, disabled }: { goal: GoalSummary; disabled:
         disabled={disabled}
         onChange={(event) => setTerm(event.target.value)}
       />
-      {shown !== null && rows.length === 0 ? (
-        <p className="muted">No other task of this project matches ‘{shown.term}’.</p>
+      {found.data !== null && rows.length === 0 ? (
+        <p className="muted">No other task of this project matches ‘{search}’.</p>
       ) : null}
       {rows.length > 0 ? (
         <ul className="goal-filer-results" aria-label="Tasks to file">

@@ -3,8 +3,8 @@
 // what can be done with it. New goals are created here, shown at once (a
 // change still waiting carries its mark) and sent through the outbox.
 import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
-import { useEffect, useRef, useState } from 'react';
-import { subscribe } from '../bridge/svc';
+import { useState } from 'react';
+import { useRemaps, useStableKeys } from '../data/use-remaps';
 import { announce, followViewRemap, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
@@ -18,18 +18,11 @@ import './goals.css';
  * first shown under, so its element (and a form open in it) stays.
  */
 function useFollowRemap(goalId: string | null): (id: string) => string {
-  const firstIds = useRef(new Map<string, string>());
-  useEffect(
-    () =>
-      subscribe('mirror:changed', (change) => {
-        for (const { from, to } of change.remapped) {
-          firstIds.current.set(to, firstIds.current.get(from) ?? from);
-          if (from === goalId) followViewRemap({ kind: 'goals', goalId: to });
-        }
-      }),
-    [goalId],
-  );
-  return (id) => firstIds.current.get(id) ?? id;
+  useRemaps((remaps) => {
+    const moved = remaps.find((r) => r.from === goalId);
+    if (moved !== undefined) followViewRemap({ kind: 'goals', goalId: moved.to });
+  });
+  return useStableKeys();
 }
 
 export function GoalsView({ goalId }: { goalId: string | null }) {

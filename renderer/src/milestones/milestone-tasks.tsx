@@ -3,40 +3,14 @@
 // Unfile action (a task edit of milestone_id null, through the outbox like
 // any other). Read from the mirror (`tasks:filed`), so a milestone not yet
 // sent lists the tasks filed under its temporary id too.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { reloadOnMirrorChanges } from '../bridge/mirror-changes';
-import { errorType, invoke } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useFiledTasks } from '../data/use-filed-tasks';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { showProblem } from '../store/session-store';
 import { announce, openTask, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
-
-/** The milestone's tasks as the mirror holds them, reloaded when tasks change; null while the first load runs. */
-function useMilestoneTasks(milestoneId: string): { rows: TaskRow[] | null; truncated: boolean } {
-  const [answer, setAnswer] = useState<{ id: string; rows: TaskRow[]; truncated: boolean } | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    const load = () => {
-      invoke('tasks:filed', { field: 'milestone_id', values: [milestoneId] })
-        .then((found) => {
-          if (!cancelled) setAnswer({ id: milestoneId, rows: found.rows, truncated: found.truncated });
-        })
-        .catch((error: unknown) => {
-          if (!cancelled && errorType(error) !== 'signed-out')
-            showProblem(error, 'Loading the milestone’s tasks');
-        });
-    };
-    load();
-    const stop = reloadOnMirrorChanges(['tasks'], load);
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [milestoneId]);
-  // The server's id replacing a temporary one keeps the rows shown until the new answer.
-  return { rows: answer?.rows ?? null, truncated: answer?.truncated ?? false };
-}
 
 export function MilestoneTasks({
   milestoneId,
@@ -47,7 +21,7 @@ export function MilestoneTasks({
   milestoneName: string;
   readOnly: boolean;
 }) {
-  const { rows, truncated } = useMilestoneTasks(milestoneId);
+  const { rows, truncated } = useFiledTasks('milestone_id', [milestoneId], 'Loading the milestone’s tasks');
   const openTaskId = useView((state) => state.openTaskId);
   /** Tasks whose unfiling was asked and not yet answered: their button waits. */
   const [unfiling, setUnfiling] = useState<ReadonlySet<string>>(new Set());

@@ -4,9 +4,10 @@
 // and deleted here, tasks unfiled, every change through the outbox (shown at
 // once, sent when online).
 import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useStableKeys } from '../data/use-remaps';
 import { openConflictOf, openPendingChanges } from '../pending-changes/trust-store';
 import { ProgressMeter } from '../sprints/progress-meter';
 import { showProblem } from '../store/session-store';
@@ -24,23 +25,6 @@ import './milestones.css';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
   return <WaitingChangeMark state={pending} kinds="milestones" stateAttribute="data-milestone-pending" />;
-}
-
-/**
- * The React key of a milestone: the temporary id it was shown under first, so
- * the element (and a form open in it) stays when the server's id replaces it.
- */
-function useStableKeys(): (id: string) => string {
-  const firstIds = useRef(new Map<string, string>());
-  useEffect(
-    () =>
-      subscribe('mirror:changed', (change) => {
-        for (const { from, to } of change.remapped)
-          firstIds.current.set(to, firstIds.current.get(from) ?? from);
-      }),
-    [],
-  );
-  return (id) => firstIds.current.get(id) ?? id;
 }
 
 function MilestoneItem({

@@ -4,7 +4,7 @@
 // field; fields that merged cleanly are listed. A resource gone from the server
 // offers its edit as a draft to copy, re-create, or drop. The choices are
 // pushed against the server's current version.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type {
   ConflictChoice,
   ConflictFieldView,
@@ -12,7 +12,8 @@ import type {
   ConflictView,
 } from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
-import { errorType, invoke, subscribe } from '../bridge/svc';
+import { errorType, invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem } from '../problems/describe-problem';
 import { announce, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
@@ -336,32 +337,22 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
 }
 
 function ConflictDialog({ target }: { target: ConflictTarget }) {
-  const [view, setView] = useState<ConflictView | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    let cancelled = false;
-    const load = () => {
-      invoke('conflicts:get', target)
-        .then((found) => {
-          if (!cancelled) setView((old) => (old && found && old.op_id === found.op_id ? old : found));
-        })
-        .catch((error: unknown) => {
-          if (!cancelled) setProblem(describeProblem(errorType(error)).title);
-        });
-    };
-    load();
-    // A task's view reloads when its task changed; another kind's on any change (its collection's are not per id).
-    const stop = subscribe('mirror:changed', (change) => {
-      if (!('task_id' in target) || change.task_ids === null || change.task_ids.includes(target.task_id))
-        load();
-    });
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [target]);
+  const read = useBridgeRead('conflicts:get', target, {
+    reloadOn: {
+      // A task's view reloads when its task changed; another kind's on any change (its collection's are not per id).
+      when: (change) =>
+        !('task_id' in target) || change.task_ids === null || change.task_ids.includes(target.task_id),
+      delayMs: 0,
+    },
+    // The conflict on show stays as it is while it is the same one (what the person chose stays).
+    share: (old, found) => (old && found && old.op_id === found.op_id ? old : found),
+    onError: (error) => setProblem(describeProblem(errorType(error)).title),
+  });
+  /** Undefined while the first read runs; null when there is no conflict. */
+  const view = read.loading ? undefined : read.data;
   const subject = view ? subjectOf(view) : null;
 
   return (

@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PendingChange, WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
@@ -23,6 +24,7 @@ import {
 } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
+import { OUTBOX_MOVES } from './use-outbox-changes';
 import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
 
 /**
@@ -393,29 +395,15 @@ function ChangeItem({
 }
 
 function InspectorDialog() {
-  const [changes, setChanges] = useState<PendingChange[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const nameOf = useNameOf();
   const closeRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    let cancelled = false;
-    const load = () => {
-      invoke('outbox:list')
-        .then((list) => {
-          if (!cancelled) setChanges(list.changes);
-        })
-        .catch((error: unknown) => {
-          if (!cancelled) setProblem(problemText(error, 'Listing the changes'));
-        });
-    };
-    load();
-    const stops = [subscribe('mirror:changed', load), subscribe('sync:status-changed', load)];
-    return () => {
-      cancelled = true;
-      for (const stop of stops) stop();
-    };
-  }, []);
+  const changes =
+    useBridgeRead('outbox:list', undefined, {
+      reloadOn: OUTBOX_MOVES,
+      onError: (error) => setProblem(problemText(error, 'Listing the changes')),
+    }).data?.changes ?? null;
 
   return (
     <ModalDialog

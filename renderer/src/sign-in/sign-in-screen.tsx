@@ -1,9 +1,10 @@
 // The sign-in screen: sign in through the browser (OAuth), paste an access
 // token, adjust the server settings, or try the demo (a local server with
 // sample data). Problems are told by their type, with the action that helps.
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import type { AccountSummary, ServerSettings } from '../../../main/ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem, type ProblemAction } from '../problems/describe-problem';
 import { enterAccount, useSession } from '../store/session-store';
 import { KeychainNotice } from './keychain-notice';
@@ -29,17 +30,16 @@ export function SignInScreen() {
   const baseUrlRef = useRef<HTMLInputElement>(null);
   const ids = { token: useId(), base: useId(), auth: useId(), client: useId(), problem: useId() };
 
-  useEffect(() => {
-    let cancelled = false;
-    invoke('accounts:server-defaults')
-      .then((defaults) => {
-        if (!cancelled) setServer((current) => (current.base_url === '' ? defaults : current));
-      })
-      .catch(() => setSettingsOpen(true));
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+  // The settings the app was built with fill the form once, unless the person has typed a server meanwhile.
+  const defaults = useBridgeRead('accounts:server-defaults', undefined, {
+    onError: () => setSettingsOpen(true),
+  });
+  const [filledFrom, setFilledFrom] = useState<ServerSettings | null>(null);
+  if (defaults.data !== null && defaults.data !== filledFrom) {
+    const found = defaults.data;
+    setFilledFrom(found);
+    setServer((current) => (current.base_url === '' ? found : current));
+  }
 
   const run = async (kind: Exclude<Busy, null>, work: () => Promise<Parameters<typeof enterAccount>[0]>) => {
     setBusy(kind);

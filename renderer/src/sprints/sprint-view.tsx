@@ -2,16 +2,18 @@
 // `completed_count`), its tasks grouped by status, and what a person does with
 // it: edit, complete or reopen it, and fix a change the server refused.
 import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import type { SprintSummary, TaskRow } from '../../../main/ipc/screen-schemas';
-import { useFiledTasks } from '../board/section-board';
+import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import { useFiledTasks } from '../data/use-filed-tasks';
 import { openConflictOf } from '../pending-changes/trust-store';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
-import { announce, followViewRemap, openTask, useView } from '../store/view-store';
+import { announce, followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
+import { TaskLines } from '../ui/task-lines';
 import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
@@ -19,32 +21,6 @@ import { ProgressMeter } from './progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';
-
-export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: string }) {
-  const openTaskId = useView((state) => state.openTaskId);
-  return (
-    <ul className="task-lines" aria-label={label}>
-      {rows.map((row) => (
-        <li key={row.task_id}>
-          <button
-            type="button"
-            className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
-            onClick={() => openTask(row.task_id)}
-          >
-            <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
-            <span className="spacer" />
-            {row.priority ? (
-              <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
-            ) : null}
-            <span className="muted">{row.assignee ?? 'Unassigned'}</span>
-            {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-            <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** The length in weeks a waiting create carries (the server sets the end date from it). */
 function waitingWeeks(changes: readonly PendingChange[]): number | null {
@@ -61,14 +37,10 @@ function weeksWords(weeks: number | null): string {
 
 /** A sprint created here is shown under its temporary id until the server names it: the view follows. */
 function useFollowRemap(sprintId: string): void {
-  useEffect(
-    () =>
-      subscribe('mirror:changed', (change) => {
-        const moved = change.remapped.find((r) => r.from === sprintId);
-        if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
-      }),
-    [sprintId],
-  );
+  useRemaps((remaps) => {
+    const moved = remaps.find((r) => r.from === sprintId);
+    if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
+  });
 }
 
 /**

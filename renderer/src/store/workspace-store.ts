@@ -2,8 +2,9 @@
 // sprints, goals, sections, members, tags) and their counts, with lookups by
 // id for the screens. Reloaded, coalesced, when the mirror says they changed.
 import { create } from 'zustand';
-import type { MirrorChanged, SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
-import { errorType, invoke, subscribe } from '../bridge/svc';
+import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
+import { errorType, invoke } from '../bridge/svc';
+import { followChanges } from '../data/follow-changes';
 import { showProblem } from './session-store';
 
 export interface WorkspaceState {
@@ -83,16 +84,5 @@ export function clearWorkspace(): void {
 
 /** Counts move with tasks too, so any change reloads, at most every `delayMs`. */
 export function followWorkspaceChanges(delayMs = 400): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const stop = subscribe('mirror:changed', (_change: MirrorChanged) => {
-    if (timer !== null) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void loadWorkspace();
-    }, delayMs);
-  });
-  return () => {
-    stop();
-    if (timer !== null) clearTimeout(timer);
-  };
+  return followChanges({ delayMs }, () => void loadWorkspace());
 }

@@ -3,7 +3,8 @@
 import { create } from 'zustand';
 import type { InvokeInput, InvokeOutput } from '../../../main/ipc/contract';
 import type { SyncAccountsView } from '../../../main/ipc/visibility-schemas';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { followChanges } from '../data/follow-changes';
 import { showProblem } from '../store/session-store';
 
 export type NotificationSettings = InvokeOutput<'notification-settings:get'>;
@@ -27,18 +28,7 @@ export async function loadOverview(): Promise<void> {
 /** Keeps the overview current while the screen is open; returns the function that stops. */
 export function followOverview(): () => void {
   void loadOverview();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const soon = () => {
-    timer ??= setTimeout(() => {
-      timer = null;
-      void loadOverview();
-    }, 200);
-  };
-  const stops = [subscribe('sync:status-changed', soon), subscribe('mirror:changed', soon)];
-  return () => {
-    if (timer !== null) clearTimeout(timer);
-    for (const stop of stops) stop();
-  };
+  return followChanges({ syncStatus: true, delayMs: 200 }, () => void loadOverview());
 }
 
 export async function setPaused(paused: boolean): Promise<void> {

@@ -4,9 +4,10 @@
 // Every write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
 import { useKindReadOnly } from '../sign-in/kind-consent';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { useStableKeys } from '../data/use-remaps';
 import { openPendingChanges } from '../pending-changes/trust-store';
 import { showProblem } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -266,20 +267,7 @@ export function CommentsThread({
   const usernames = (members ?? []).filter((m) => m.active).map((m) => m.username);
   // A comment sent gets the server's id in place of its temporary one; keyed by the
   // temporary id still, it is the same element, and what is being typed under it stays.
-  const [firstIds, setFirstIds] = useState<ReadonlyMap<string, string>>(() => new Map());
-  useEffect(
-    () =>
-      subscribe('mirror:changed', (change) => {
-        if (change.remapped.length === 0) return;
-        setFirstIds((known) => {
-          const next = new Map(known);
-          for (const { from, to } of change.remapped) next.set(to, known.get(from) ?? from);
-          return next;
-        });
-      }),
-    [],
-  );
-  const keyOf = (commentId: string) => firstIds.get(commentId) ?? commentId;
+  const keyOf = useStableKeys();
   const context: ThreadContext = { taskId, me, deletesAny, readOnly, usernames, keyOf };
   return (
     <>

@@ -2,9 +2,16 @@
 // mirror says it changed (a push settled it, a pull brought a remote edit, or
 // its temporary id was replaced), and edited through the bridge, which
 // applies each change at once and queues it for the server.
-import { useCallback, useEffect, useState } from 'react';
-import type { TaskActivity, TaskDetail, TaskPatchInput } from '../../../main/ipc/screen-schemas';
-import { errorType, invoke, subscribe } from '../bridge/svc';
+import { useCallback } from 'react';
+import type {
+  MirrorChanged,
+  TaskActivity,
+  TaskDetail,
+  TaskPatchInput,
+} from '../../../main/ipc/screen-schemas';
+import { errorType, invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
+import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
 import { followRemap, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
@@ -17,48 +24,31 @@ export interface TaskState {
 }
 
 export function useTask(taskId: string): TaskState {
-  const [detail, setDetail] = useState<TaskDetail | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    const load = () => {
-      invoke('task:get', { task_id: taskId })
-        .then((found) => {
-          if (!cancelled) {
-            setDetail(found);
-            setProblem(null);
-          }
-        })
-        .catch((error: unknown) => {
-          if (!cancelled) setProblem(errorType(error));
-        });
-    };
-    // The editor is keyed by task id: a new task mounts a new editor, so nothing stale to clear here.
-    load();
-    const stop = subscribe('mirror:changed', (change) => {
-      const remap = change.remapped.find((r) => r.from === taskId);
-      if (remap) {
-        followRemap(remap.from, remap.to);
-        return;
-      }
-      if (
-        change.collections.includes('tasks') &&
-        (change.task_ids === null || change.task_ids.includes(taskId))
-      ) {
-        load();
-      }
-    });
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [taskId]);
+  // The editor is keyed by task id: a new task mounts a new editor, so nothing stale to clear here.
+  const read = useBridgeRead(
+    'task:get',
+    { task_id: taskId },
+    {
+      reloadOn: {
+        collections: ['tasks'],
+        // A replaced temporary id is followed (the editor opens the new id), not read again.
+        when: (change) =>
+          !change.remapped.some((r) => r.from === taskId) &&
+          (change.task_ids === null || change.task_ids.includes(taskId)),
+        delayMs: 0,
+      },
+    },
+  );
+  useRemaps((remaps) => {
+    const remap = remaps.find((r) => r.from === taskId);
+    if (remap) followRemap(remap.from, remap.to);
+  });
+  const { set } = read;
 
   const save = useCallback(
     async (patch: TaskPatchInput) => {
       try {
-        setDetail(await invoke('task:edit', { task_id: taskId, patch }));
+        set(await invoke('task:edit', { task_id: taskId, patch }));
         return true;
       } catch (error) {
         const fields = Object.keys(patch).map(fieldWord).join(', ');
@@ -67,37 +57,24 @@ export function useTask(taskId: string): TaskState {
         return false;
       }
     },
-    [taskId],
+    [taskId, set],
   );
 
-  return { detail, problem, save };
+  return { detail: read.data, problem: read.error === null ? null : errorType(read.error), save };
 }
 
+const NO_ACTIVITY: TaskActivity = { comments: [], history: [], cached: false };
+
 export function useTaskActivity(taskId: string): TaskActivity | null {
-  const [activity, setActivity] = useState<TaskActivity | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    const load = (refresh = false) => {
-      invoke('task:activity', { task_id: taskId, refresh })
-        .then((found) => {
-          if (!cancelled) setActivity(found);
-        })
-        .catch(() => {
-          if (!cancelled) setActivity({ comments: [], history: [], cached: false });
-        });
-    };
+  const concerns = (change: MirrorChanged) => change.task_ids === null || change.task_ids.includes(taskId);
+  const read = useBridgeRead(
+    'task:activity',
     // Fresh comments are asked for once per opening; their arrival reloads without asking again.
-    load(true);
-    const stop = subscribe('mirror:changed', (change) => {
-      const concerns = change.task_ids === null || change.task_ids.includes(taskId);
-      const activityChanged =
-        change.collections.includes('task_comments') || change.collections.includes('task_history');
-      if (concerns && activityChanged) load(false);
-    });
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [taskId]);
-  return activity;
+    { task_id: taskId, refresh: true },
+    {
+      reloadInput: { task_id: taskId, refresh: false },
+      reloadOn: { collections: ['task_comments', 'task_history'], when: concerns, delayMs: 0 },
+    },
+  );
+  return read.error === null ? read.data : NO_ACTIVITY;
 }

@@ -6,7 +6,8 @@
 // from the list's recent answers, without a call.
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
-import { invoke, subscribe } from '../bridge/svc';
+import { invoke } from '../bridge/svc';
+import { followChanges } from '../data/follow-changes';
 import { LatestOnly, SUPERSEDED } from './latest-only';
 import { RecentAnswers } from './recent-answers';
 import { RowWindow } from './row-window';
@@ -120,7 +121,7 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   const recent = recentRef.current;
 
   // Any change of the mirror may change any answer: the recent ones are dropped at once.
-  useEffect(() => subscribe('mirror:changed', () => recent.clear()), [recent]);
+  useEffect(() => followChanges({ delayMs: 0 }, () => recent.clear()), [recent]);
 
   useEffect(() => {
     const parsed = JSON.parse(key) as TaskListQueryInput;
@@ -172,26 +173,20 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
       }
     })();
 
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = subscribe('mirror:changed', (change) => {
-      if (!change.collections.includes('tasks') || timer !== null) return;
-      timer = setTimeout(() => {
-        timer = null;
-        // The rows first: the count follows (a broad one takes a while) and corrects the length.
-        window.refresh();
-        void recount()
-          .then((count) => {
-            if (!cancelled && count !== null) window.setCount(count);
-          })
-          .catch(() => {
-            // The next change or query tries again; the rows on show stay.
-          });
-      }, REFRESH_DELAY_MS);
+    const stop = followChanges({ collections: ['tasks'], delayMs: REFRESH_DELAY_MS }, () => {
+      // The rows first: the count follows (a broad one takes a while) and corrects the length.
+      window.refresh();
+      void recount()
+        .then((count) => {
+          if (!cancelled && count !== null) window.setCount(count);
+        })
+        .catch(() => {
+          // The next change or query tries again; the rows on show stay.
+        });
     });
     return () => {
       cancelled = true;
       stop();
-      if (timer !== null) clearTimeout(timer);
       if (countTimer !== null) clearTimeout(countTimer);
       window.dispose();
     };

@@ -1,0 +1,32 @@
+// The tasks filed under a sprint or a goal, one line each (title, priority,
+// assignee, due date, sync mark), a task opened in the editor on click.
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { openTask, useView } from '../store/view-store';
+import { dayWords, valueWord } from '../vocabulary/task-words';
+
+export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: string }) {
+  const openTaskId = useView((state) => state.openTaskId);
+  return (
+    <ul className="task-lines" aria-label={label}>
+      {rows.map((row) => (
+        <li key={row.task_id}>
+          <button
+            type="button"
+            className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
+            onClick={() => openTask(row.task_id)}
+          >
+            <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
+            <span className="spacer" />
+            {row.priority ? (
+              <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
+            ) : null}
+            <span className="muted">{row.assignee ?? 'Unassigned'}</span>
+            {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
+            <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
