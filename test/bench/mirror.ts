@@ -228,6 +228,42 @@ function task(n: number): Record<string, unknown> {
 }
 sampleRss();
 
+// ---- the floor: the same pages, as raw JSON in a bare table ------------------------------
+/**
+ * What writing these pages costs at the least, on this machine in this run
+ * (issue 28): each page's body parsed and every task inserted as its JSON,
+ * keyed by id, with one prepared insert and a transaction per page, in the
+ * journal mode pages commit with (WAL, synchronous NORMAL). Timed in CPU, so
+ * that our upsert is told as a ratio to it (`upsert_vs_floor`), which holds
+ * from one machine to the next where tasks/s does not.
+ */
+function upsertFloorCpuUs(): number {
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE tasks (task_id TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID');
+  const insert = db.prepare('INSERT OR REPLACE INTO tasks (task_id, json) VALUES (?, ?)');
+  const page = db.transaction((items: Record<string, unknown>[]) => {
+    for (const item of items) insert.run(item.task_id, JSON.stringify(item));
+  });
+  // The same tasks as the upsert below, each page generated and written as its body before the clock runs.
+  const after = seed;
+  seed = TASKS_SEED;
+  let cpuUs = 0;
+  for (let at = 0; at < TASKS; at += PAGE) {
+    const body = JSON.stringify({ data: pageOfTasks(at), next_cursor: null });
+    const cpu = process.cpuUsage();
+    page((JSON.parse(body) as { data: Record<string, unknown>[] }).data);
+    const used = process.cpuUsage(cpu);
+    cpuUs += used.user + used.system;
+  }
+  seed = after;
+  db.close();
+  return cpuUs / TASKS;
+}
+// Measured first, on a small heap: after the load, the process's heap (and its collector) would be ours.
+const floorCpuUsPerTask = upsertFloorCpuUs();
+
 // ---- upsert: a first sync, page by page -----------------------------------------
 console.error('applying pages…');
 mirror.passes.begin('tasks');
@@ -294,6 +330,18 @@ const buildCpuUsPerTask = (buildCpu.user + buildCpu.system) / TASKS;
 console.error(
   `cpu per task: pages ${pagesCpuUsPerTask.toFixed(1)} µs, build ${buildCpuUsPerTask.toFixed(1)} µs`,
 );
+const upsertCpuUsPerTask = pagesCpuUsPerTask + buildCpuUsPerTask;
+const upsertVsFloor = upsertCpuUsPerTask / floorCpuUsPerTask;
+console.error(
+  `upsert floor: ${floorCpuUsPerTask.toFixed(1)} µs of CPU a task (ours ${upsertCpuUsPerTask.toFixed(1)}: ${upsertVsFloor.toFixed(2)} times the floor)`,
+);
+/** The floor's keys, the same in both JSON lines. */
+const floorKeys = {
+  upsert_floor_cpu_us: Number(floorCpuUsPerTask.toFixed(1)),
+  upsert_cpu_us: Number(upsertCpuUsPerTask.toFixed(1)),
+  upsert_vs_floor: Number(upsertVsFloor.toFixed(2)),
+};
+
 if (values['load-only']) {
   mirror.close();
   rmSync(dir, { recursive: true, force: true });
@@ -304,6 +352,7 @@ if (values['load-only']) {
       upsert_per_cpu_s: Math.round(upsertPerCpuS),
       pages_cpu_us_per_task: Number(pagesCpuUsPerTask.toFixed(1)),
       build_cpu_us_per_task: Number(buildCpuUsPerTask.toFixed(1)),
+      ...floorKeys,
       load_avg: Number(loadavg()[0]?.toFixed(1)),
     }),
   );
@@ -606,6 +655,7 @@ console.log(
     tasks: TASKS,
     upsert_per_s: Math.round(upsertPerS),
     upsert_per_cpu_s: Math.round(upsertPerCpuS),
+    ...floorKeys,
     load_avg: Number(loadavg()[0]?.toFixed(1)),
     list_p95_ms: Number(percentile(lists.times, 95).toFixed(2)),
     search_p95_ms: Number(percentile(selective.times, 95).toFixed(2)),
