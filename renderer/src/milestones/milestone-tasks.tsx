@@ -7,9 +7,9 @@ import { useState } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useFiledTasks } from '../data/use-filed-tasks';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { TaskLineButton } from '../ui/task-lines';
 import { showProblem } from '../store/session-store';
-import { announce, openTask, useView } from '../store/view-store';
+import { announce, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
 
 export function MilestoneTasks({
@@ -53,17 +53,9 @@ export function MilestoneTasks({
             className={`milestone-task${row.task_id === openTaskId ? ' is-open' : ''}`}
             data-task-id={row.task_id}
           >
-            <button
-              type="button"
-              className={`task-line${row.task_id === openTaskId ? ' is-open' : ''}`}
-              onClick={() => openTask(row.task_id)}
-            >
-              <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
-              <span className="spacer" />
+            <TaskLineButton row={row} openTaskId={openTaskId} dueDate={false}>
               <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
-              <span className="muted">{row.assignee ?? 'Unassigned'}</span>
-              <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
-            </button>
+            </TaskLineButton>
             <button
               type="button"
               className="button milestone-unfile"
