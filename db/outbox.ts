@@ -740,15 +740,20 @@ export class Outbox {
       // The whole body is checked: a kind's create has fields that must go together (a section's scope).
       const body = { ...(JSON.parse(row.patch) as TaskObject), ...patch };
       this.kind(row.entity_type).checkEdit(body, row.kind as OutboxKind);
-      const newId = randomUUID();
-      this.db
-        .prepare(
-          "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
-        )
-        .run(newId, JSON.stringify(body), this.now(), opId);
-      this.kind(row.entity_type).refresh(row.entity_id);
-      return newId;
+      return this.queueAgain(row, body);
     });
+  }
+
+  /** The operation back in the queue with a changed body: under a new key, for the service never saw this body. */
+  private queueAgain(row: OutboxRow, body: TaskObject): string {
+    const opId = randomUUID();
+    this.db
+      .prepare(
+        "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, updated_at = ? WHERE op_id = ?",
+      )
+      .run(opId, JSON.stringify(body), this.now(), row.op_id);
+    this.kind(row.entity_type).refresh(row.entity_id);
+    return opId;
   }
 
   /**
@@ -1042,14 +1047,7 @@ export class Outbox {
       const patch = JSON.parse(row.patch) as TaskObject;
       if (!fields.every((field) => isTaskReference(field) && Object.hasOwn(patch, field))) return null;
       for (const field of fields) delete patch[field];
-      const again = randomUUID();
-      this.db
-        .prepare(
-          "UPDATE outbox SET op_id = ?, patch = ?, state = 'queued', attempts = 0, last_problem = NULL, updated_at = ? WHERE op_id = ?",
-        )
-        .run(again, JSON.stringify(patch), this.now(), opId);
-      this.kind(row.entity_type).refresh(row.entity_id);
-      return opOf(this.row(again));
+      return opOf(this.row(this.queueAgain(row, patch)));
     });
   }
 
