@@ -25,6 +25,7 @@ import type {
   SyncEventListener,
   SyncNotification,
 } from '../engine/sync-events';
+import { clipped } from './deferred-validation';
 import { listSource } from './list-source';
 import { notificationsOf } from './notifications';
 import { commentWatchTasks, DEFAULT_COMMENT_WATCH } from './comment-watch';
@@ -514,6 +515,14 @@ export class Puller implements PullRunner {
         cursorAges: this.cursorAges,
         restartBaseMs: this.policy.restartBaseMs,
         restartMaxMs: this.policy.restartMaxMs,
+        onItemSkipped: (skip) =>
+          this.options.emit({
+            type: 'item-skipped',
+            ...skip,
+            id: skip.id === null ? null : clipped(skip.id),
+            field: clipped(skip.field),
+            reason: clipped(skip.reason),
+          }),
       },
       onProgress: (collection, scope, progress) =>
         this.options.emit({ type: 'progress', collection, scope, ...progress }),
