@@ -114,6 +114,11 @@ export function checkedItems(
   return checked;
 }
 
+/** The list operations whose pages a store checks itself (what a fuzz test must cover). */
+export function itemCheckedOperationNames(): string[] {
+  return [...ITEM_CHECKED.keys()];
+}
+
 /** Whether a store may check (and read) this operation's pages itself. */
 export function isItemChecked(operationName: string): boolean {
   return ITEM_CHECKED.has(operationName);
