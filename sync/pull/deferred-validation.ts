@@ -18,6 +18,7 @@ import {
   taskOperations,
   teamOperations,
   goalOperations,
+  milestoneOperations,
 } from '../api/operations';
 import { formatIssuePath, parseResponseBody } from '../api/response-body';
 import type { ListPage } from '../../protocol/list-page';
@@ -35,6 +36,7 @@ const ITEM_CHECKED: ReadonlyMap<string, ListOperation<unknown, never>> = new Map
     taskOperations.list,
     teamOperations.list,
     goalOperations.listInProject,
+    milestoneOperations.list,
   ].map((operation) => [operation.name, operation as unknown as ListOperation<unknown, never>]),
 );
 

@@ -14,6 +14,7 @@ import { COLLECTIONS, type CollectionName } from '../../db/collections';
 import { DeterministicRandom } from '../../emulator/deterministic-random';
 import {
   goalOperations,
+  milestoneOperations,
   organizationMemberOperations,
   organizationOperations,
   projectOperations,
@@ -75,6 +76,22 @@ const firstId = async (
   return id;
 };
 
+/** The first project whose list of `operation` holds something (not every project has milestones). */
+async function withItems<Params>(
+  f: PullFixture,
+  operation: ListOperation<unknown, Params>,
+  params: (projectId: string) => Params,
+): Promise<string> {
+  const projects = await f.api.listPage(envelopeOnly(projectOperations.list), { orgId: f.emulator.orgId });
+  if (projects.status === 304) throw new Error('no page');
+  for (const project of projects.body.data as Record<string, unknown>[]) {
+    const projectId = project.project_id as string;
+    const answer = await f.api.listPage(envelopeOnly(operation), params(projectId), { limit: 1 });
+    if (answer.status === 200 && answer.body.data.length > 0) return projectId;
+  }
+  throw new Error(`${operation.name}: no project has any`);
+}
+
 const list = <Params>(
   operation: ListOperation<unknown, Params>,
   collection: CollectionName,
@@ -96,6 +113,9 @@ const LISTS: ListUnderTest[] = [
   })),
   list(goalOperations.listInProject, 'goals', async (f) => ({
     projectId: await firstId(f, projectOperations.list as never, { orgId: f.emulator.orgId }, 'project_id'),
+  })),
+  list(milestoneOperations.list, 'milestones', async (f) => ({
+    projectId: await withItems(f, milestoneOperations.list, (projectId) => ({ projectId })),
   })),
   list(taskOperations.list, 'tasks', (f) => ({ orgId: f.emulator.orgId })),
   list(taskCommentOperations.list, 'task_comments', (f) => ({
@@ -312,7 +332,7 @@ function withItemsFirst(body: string, items: readonly string[]): string {
   return `${body.slice(0, at)}${items.join(',')}${empty ? '' : ','}${body.slice(at)}`;
 }
 
-test('a pull through the worker whose task and comment pages hold hostile items completes, names each left out, and keeps the rest (issue 27)', async () => {
+test('a pull through the worker whose task, goal and comment pages hold hostile items completes, names each left out, and keeps the rest (issue 27)', async () => {
   const g = await startPullFixture({ seedTasks: 30, engine: { pullInWorker: true } });
   try {
     const random = new DeterministicRandom(SEED);
@@ -324,16 +344,20 @@ test('a pull through the worker whose task and comment pages hold hostile items 
       kinds.map((kind) => hostileItem(random, kind, base, idField, `${prefix}-${kind}`));
     const hostileTasks = hostile(task, 'task_id', 'hostile-task');
     const hostileComments = hostile(comment, 'comment_id', 'hostile-comment');
+    const goal = (samples.get(goalOperations.listInProject.name) ?? [])[0] ?? {};
+    const hostileGoals = hostile(goal, 'goal_id', 'hostile-goal');
     g.relay.rewrite = (url, body) => {
       if (url.startsWith('/v1/tasks?')) return withItemsFirst(body, hostileTasks);
       if (url.startsWith('/v1/task-comments?')) return withItemsFirst(body, hostileComments);
+      // The grouped goals: into the first group.
+      if (url.startsWith('/v1/goals?')) return withItemsFirst(body, hostileGoals);
       return body;
     };
 
     const summary = await g.engine.pullOnce();
     await g.engine.pullOnce({ tier: 'hot' });
 
-    expect(summary.failed).toEqual([]);
+    expect(summary.failed.map((x) => x.error.message)).toEqual([]);
     // Every task the service holds is mirrored as served.
     for (const served of g.emulator.control.servedTasks()) {
       expect(g.mirror.tasks.get(served.task_id as string)?.server).toEqual(served);
@@ -352,6 +376,8 @@ test('a pull through the worker whose task and comment pages hold hostile items 
     }
     expect(skipped.some((e) => e.collection === 'tasks' && e.id === null)).toBe(true);
     expect(skipped.some((e) => e.collection === 'task_comments')).toBe(true);
+    expect(summary.completed).toContain('goals');
+    expect(skipped.some((e) => e.collection === 'goals')).toBe(true);
     expectPrototypeUntouched();
   } finally {
     await g.close();

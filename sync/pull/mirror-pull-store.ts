@@ -116,7 +116,7 @@ export class MirrorPullStore implements PullStore {
         etag: page.etag,
         nextCursor: page.nextCursor,
         items: checked.items,
-        skipped: checked.skipped,
+        skipped: [...(page.skipped ?? []), ...checked.skipped],
       });
       return {
         changes: page.announce ? resourceChanges(applied.changes) : [],

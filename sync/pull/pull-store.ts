@@ -53,6 +53,12 @@ export interface FetchedPage {
    * first, and leaves out (PageOutcome.rejected) those that fail.
    */
   uncheckedFrom?: string;
+  /**
+   * Items left out before the store got them, with where and why (they nest
+   * too deep to be handed to the pull worker): rejected as those failing the
+   * schema are. `item` keeps at least the item's id.
+   */
+  skipped?: readonly { item: unknown; field: string; reason: string }[];
 }
 
 /** Lists the mirror keeps pass bookkeeping for. */
