@@ -394,6 +394,31 @@ describe('a task gone from a complete pass while its edit is stopped', () => {
     expect(f.events.filter((e) => e.type === 'conflict')).toEqual([]);
   });
 
+  test('an open task answered in a form that breaks the contract is skipped and said, and the hot poll goes on to its comments (issue 27)', async () => {
+    const f = await setUp({ seedTasks: 20 });
+    await f.engine.pullOnce();
+    const [taskId] = f.mirroredTaskIds().sort() as [string];
+    const before = f.mirror.tasks.get(taskId)?.server;
+    f.relay.rewrite = (url, body) =>
+      url === `/v1/tasks/${taskId}` ? body.replace(/"status":"[^"]+"/, '"status":{"not":"a string"}') : body;
+    f.engine.openTask(taskId);
+    f.emulator.control.clearRequests();
+    f.events.length = 0;
+
+    await f.engine.pullOnce({ tier: 'hot' });
+
+    expect(f.events.filter((e) => e.type === 'resource-skipped')).toEqual([
+      expect.objectContaining({ collection: 'tasks', scope: taskId }),
+    ]);
+    expect(f.mirror.tasks.get(taskId)?.server).toEqual(before);
+    const commentsAsked = f.emulator.control
+      .requests()
+      .filter(
+        (r) => r.path === '/v1/task-comments' && new URLSearchParams(r.query).get('task_id') === taskId,
+      );
+    expect(commentsAsked).toHaveLength(1);
+  });
+
   test('a 404 read of the open task parks its failed edit and tells it once', async () => {
     const f = await setUp({ seedTasks: 20 });
     await f.engine.pullOnce();

@@ -628,6 +628,17 @@ export class Puller implements PullRunner {
         result.changes = await ctx.store.applyTask(answer.body, answer.etag);
       }
     } catch (error) {
+      // A task we cannot read or store (a teammate's, or a broken answer) is skipped and said: thrown,
+      // it failed every poll while it was open, and the comments after it were never fetched.
+      if (isUnreadable(error)) {
+        this.options.emit({
+          type: 'resource-skipped',
+          collection: 'tasks',
+          scope: taskId,
+          error: errorInfo(error),
+        });
+        return result;
+      }
       if (!(error instanceof ProblemError && error.status === 404)) throw error;
       const removed = await ctx.store.removeTask(taskId);
       result.changes = removed.changes;
@@ -737,6 +748,16 @@ export class Puller implements PullRunner {
 /** A first listing's resources are cached, not announced. */
 function announceNothing(changes: ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.collection !== 'task_comments');
+}
+
+/**
+ * An answer that breaks the contract, or a resource the mirror refuses to
+ * store (MalformedRowError, by name: from the pull worker it comes as its name).
+ */
+function isUnreadable(error: unknown): boolean {
+  return (
+    error instanceof InvalidResponseError || (error instanceof Error && error.name === 'MalformedRowError')
+  );
 }
 
 /** A failure that may pass if tried again soon: the service erred or timed out. */
