@@ -8,16 +8,24 @@
 /** Arrays and objects within one another that a stored row may hold. */
 export const MAX_ROW_NESTING = 100;
 
-/** True when `value` holds arrays or objects nested more than `limit` deep; walked without recursion. */
+/**
+ * True when `value` holds arrays or objects nested more than `limit` deep;
+ * walked without recursion. Run on every row a page writes: it allocates
+ * only for the containers it meets (a task has a tags list at most).
+ */
 export function nestedDeeperThan(value: unknown, limit: number = MAX_ROW_NESTING): boolean {
-  const stack: { value: object; depth: number }[] = [];
-  if (typeof value === 'object' && value !== null) stack.push({ value, depth: 1 });
-  while (stack.length > 0) {
-    const { value: container, depth } = stack.pop() as { value: object; depth: number };
-    if (depth > limit) return true;
-    const children: unknown[] = Array.isArray(container) ? container : Object.values(container);
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+  if (typeof value !== 'object' || value === null) return false;
+  const containers: object[] = [value];
+  const depths: number[] = [1];
+  for (let container = containers.pop(); container !== undefined; container = containers.pop()) {
+    const depth = depths.pop() as number;
+    // An array's indexes too: for…in reads own keys of parsed JSON (its prototypes have no enumerable ones).
+    for (const key in container) {
+      const child = (container as Record<string, unknown>)[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth >= limit) return true;
+      containers.push(child);
+      depths.push(depth + 1);
     }
   }
   return false;
