@@ -198,10 +198,13 @@ function hostileItem(
       key = someField();
       fragment = random.pick(outOfRange);
       break;
-    case 'lone-surrogate':
-      key = random.chance(0.25) ? '\ud800' : someField();
-      fragment = random.pick(loneSurrogates);
+    case 'lone-surrogate': {
+      // In a key, a value, or the id itself (SQLite stores such text as U+FFFD).
+      const where = random.int(0, 3);
+      key = where === 0 ? '\ud800' : where === 1 ? idField : someField();
+      fragment = where === 1 ? `"${id}\\ud800"` : random.pick(loneSurrogates);
       break;
+    }
     case 'unreadable-id':
       key = idField;
       fragment = random.pick(['17', 'null', '""', '{"x":1}', '["id"]']);
@@ -368,11 +371,15 @@ test('a pull through the worker whose task, goal and comment pages hold hostile 
       expect((skip.id ?? '').length + skip.field.length + skip.reason.length).toBeLessThanOrEqual(600);
     }
     // Each hostile task is mirrored (it broke nothing the mirror reads) or named as left out.
-    const named = new Set(skipped.map((e) => e.id));
+    // (An id may have gained a lone surrogate, which SQLite keeps as U+FFFD: matched by its start.)
+    const accounted = [...g.mirroredTaskIds(), ...skipped.map((e) => e.id ?? '')];
     for (const kind of kinds) {
       const id = `hostile-task-${kind}`;
       if (kind === 'unreadable-id' || kind === 'not-an-object') continue;
-      expect(g.mirror.tasks.get(id) !== null || named.has(id), kind).toBe(true);
+      expect(
+        accounted.some((known) => known.startsWith(id)),
+        kind,
+      ).toBe(true);
     }
     expect(skipped.some((e) => e.collection === 'tasks' && e.id === null)).toBe(true);
     expect(skipped.some((e) => e.collection === 'task_comments')).toBe(true);
