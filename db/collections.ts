@@ -2,6 +2,7 @@
 // field, the columns lifted out of the raw JSON, and the check of those fields.
 // Adding a collection is a new entry here plus a migration for its table.
 import { MalformedRowError } from './mirror-errors';
+import { MAX_ROW_NESTING, nestedDeeperThan } from './row-nesting';
 
 export const COLLECTION_NAMES = [
   'organizations',
@@ -150,6 +151,13 @@ export function checkResource(
       return new MalformedRowError(spec.table, rawId, field, `must be a ${kind} or null`);
     }
   }
+  if (nestedDeeperThan(object))
+    return new MalformedRowError(
+      spec.table,
+      rawId,
+      '(row)',
+      `nests more than ${MAX_ROW_NESTING} levels deep`,
+    );
   return { id: rawId, object };
 }
 

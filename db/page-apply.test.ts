@@ -102,6 +102,84 @@ describe('applying pages', () => {
     expect(mirror.tasks.get(good.task_id as string)?.task.title).toBe('Good');
   });
 
+  test('a row whose id cannot be read makes its pass remove nothing, for it could be any row; the next pass removes again (issue 27)', () => {
+    const [a, b, gone] = [taskJson({ title: 'A' }), taskJson({ title: 'B' }), taskJson({ title: 'Gone' })];
+    loadTasks(mirror, [a, b, gone]);
+    mirror.passes.begin('tasks');
+    // One refused by the mirror, one the sync engine could not read: neither names an id.
+    const applied = mirror.passes.applyPage(
+      page(0, [a, { title: 'no id' }], null, {
+        skipped: [{ item: { ...b, task_id: 17 }, field: 'task_id', reason: 'expected string' }],
+      }),
+    );
+    expect(applied.rejected.map((e) => [e.id, e.field])).toEqual([
+      [null, 'task_id'],
+      [null, 'task_id'],
+    ]);
+    expect(mirror.passes.complete('tasks', '', 0).deleted).toEqual([]);
+    expect(ids().sort()).toEqual([a.task_id, b.task_id, gone.task_id].sort());
+
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [a, b], null));
+    expect(mirror.passes.complete('tasks', '', 0).deleted.map((d) => d.id)).toEqual([gone.task_id]);
+  });
+
+  test('an item the sync engine could not read keeps its previous copy and is not removed by the pass (issue 27)', () => {
+    const [a, kept] = [taskJson({ title: 'A' }), taskJson({ title: 'Kept as it was' })];
+    loadTasks(mirror, [a, kept]);
+    mirror.passes.begin('tasks');
+    const applied = mirror.passes.applyPage(
+      page(0, [a], null, {
+        skipped: [
+          { item: { ...kept, status: { not: 'a string' } }, field: 'status', reason: 'expected string' },
+        ],
+      }),
+    );
+    expect(applied.rejected).toEqual([expect.any(MalformedRowError)]);
+    expect(applied.rejected[0]).toMatchObject({ resource: 'tasks', id: kept.task_id, field: 'status' });
+    expect(mirror.passes.storedPage('tasks', '', 0)?.etag).toBeNull();
+    expect(mirror.passes.complete('tasks', '', 0).deleted).toEqual([]);
+    expect(mirror.tasks.get(kept.task_id as string)?.task.title).toBe('Kept as it was');
+  });
+
+  test('a chain row whose id cannot be read keeps the whole list’s pass from removing anything (issue 27)', () => {
+    const [a, gone] = [taskJson({ title: 'A' }), taskJson({ title: 'Gone' })];
+    loadTasks(mirror, [a, gone]);
+    const walk = (items: unknown[]) => {
+      mirror.passes.begin('tasks');
+      mirror.passes.begin('tasks', '~all', { partial: true });
+      mirror.passes.applyPage(page(0, items, null, { scope: '~all', partial: true }));
+      mirror.passes.complete('tasks', '~all', 0);
+      return mirror.passes.complete('tasks', '', -1).deleted.map((d) => d.id);
+    };
+    expect(walk([a, { title: 'no id' }])).toEqual([]);
+    expect(walk([a])).toEqual([gone.task_id]);
+  });
+
+  test('a row nested deeper than the mirror can write is refused alone, a task or another resource (issue 27)', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    const [good, bad] = [taskJson({ title: 'Good' }), taskJson({ title: 'Deep' })];
+    mirror.passes.begin('tasks');
+    const applied = mirror.passes.applyPage(page(0, [good, { ...bad, extra: deep }], null));
+    expect(applied.rejected.map((e) => [e.id, e.field])).toEqual([[bad.task_id, '(row)']]);
+    expect(ids()).toEqual([good.task_id]);
+
+    mirror.passes.begin('projects');
+    const projects = mirror.passes.applyPage({
+      collection: 'projects',
+      pageIndex: 0,
+      cursorSent: null,
+      etag: null,
+      nextCursor: null,
+      items: [
+        { project_id: 'prj_1', name: 'Fine' },
+        { project_id: 'prj_2', name: 'Deep', settings: deep },
+      ],
+    });
+    expect(projects.rejected.map((e) => [e.id, e.field])).toEqual([['prj_2', '(row)']]);
+    expect(mirror.collections.ids('projects')).toEqual(['prj_1']);
+  });
+
   test('the row check refuses what the wire schema refuses, for the fields the mirror reads', () => {
     const cases: Record<string, unknown>[] = [
       { task_id: '' },

@@ -12,7 +12,7 @@ import {
   type OtherCollection,
 } from './collections';
 import { deferSortIndexes } from './deferred-indexes';
-import { IncompletePassError, type MalformedRowError, NotInMirrorError } from './mirror-errors';
+import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
 import { type Outbox, type ParkedEdit, sameJson } from './outbox';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
@@ -78,13 +78,20 @@ export interface PageInput {
   items: readonly unknown[];
   /** ETags of single items when known (a list page carries none). */
   itemEtags?: ReadonlyMap<string, string>;
+  /**
+   * Items of the page the sync engine could not read (they failed the list's
+   * schema), with where and why: each is rejected as a malformed row is.
+   */
+  skipped?: readonly { item: unknown; field: string; reason: string }[];
 }
 
 /**
  * A malformed row is rejected alone and the rest of the page is applied: one
  * bad row must not stall the whole sync. The rejected row keeps its previous
  * copy (and is not removed by the pass), and the page is recorded without its
- * ETag so the next pass fetches it again rather than getting a 304.
+ * ETag so the next pass fetches it again rather than getting a 304. A row
+ * whose id cannot be read could be any row: its pass removes nothing (it is
+ * made partial), for it would remove that row's previous copy.
  */
 export interface PageApplied {
   changes: ChangeList;
@@ -92,6 +99,14 @@ export interface PageApplied {
   /** Items identical to the stored copy. */
   unchanged: number;
   passNo: number;
+}
+
+/** The item's id as its collection names it, when it is a non-empty string (as checkTask and checkResource read it). */
+function idOf(collection: CollectionName, item: unknown): string | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
+  const idField = collection === 'tasks' ? 'task_id' : COLLECTIONS[collection].idField;
+  const id = (item as Record<string, unknown>)[idField];
+  return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
 const emptyChanges = (): ChangeList => ({
@@ -188,6 +203,12 @@ export class PageApplication {
         if (id !== null) ids.push(id);
       }
     });
+    for (const { item, field, reason } of input.skipped ?? []) {
+      const id = this.keepRejected(input.collection, idOf(input.collection, item), seenPass);
+      result.rejected.push(new MalformedRowError(input.collection, id, field, reason));
+      if (id !== null) ids.push(id);
+    }
+    if (result.rejected.some((bad) => bad.id === null)) this.passes.forgoRemovals(input.collection, scope);
     this.passes.record(input.collection, scope, {
       pageIndex: input.pageIndex,
       passNo: pass.pass_no,
@@ -210,11 +231,7 @@ export class PageApplication {
     const bad = checkTask(item);
     if (bad) {
       result.rejected.push(bad);
-      if (bad.id !== null && seenPass !== null) {
-        const existing = this.store.byId(bad.id);
-        if (existing) this.store.seen(existing.rid, seenPass);
-      }
-      return bad.id;
+      return this.keepRejected('tasks', bad.id, seenPass);
     }
     const task = item as TaskObject;
     const id = task.task_id as string;
@@ -233,6 +250,20 @@ export class PageApplication {
     }
     this.overlay.writeServerCopy(existing, task, stored, etag, seenPass ?? existing?.seen_pass ?? 0);
     this.noteChange('tasks', id, existing?.server_json ?? null, task, result.changes);
+    return id;
+  }
+
+  /** A rejected row keeps its previous copy: seen in this pass, so that the pass does not remove it. */
+  private keepRejected(
+    collection: CollectionName,
+    id: string | null,
+    seenPass: number | null,
+  ): string | null {
+    if (id === null || seenPass === null) return id;
+    if (collection === 'tasks') {
+      const existing = this.store.byId(id);
+      if (existing) this.store.seen(existing.rid, seenPass);
+    } else this.statementsFor(COLLECTIONS[collection]).seen.run(seenPass, id);
     return id;
   }
 
@@ -292,8 +323,7 @@ export class PageApplication {
     const checked = checkResource(spec, item);
     if ('reason' in checked) {
       result.rejected.push(checked);
-      if (checked.id !== null && seenPass !== null) statements.seen.run(seenPass, checked.id);
-      return checked.id;
+      return this.keepRejected(spec.table, checked.id, seenPass);
     }
     const { id, object } = checked;
     const json = JSON.stringify(object);

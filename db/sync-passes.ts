@@ -77,6 +77,7 @@ export class SyncPasses {
   private readonly dropAfter: Statement<[string, string, number]>;
   private readonly finish: Statement<[string, string, string]>;
   private readonly selectChains: Statement<[string, string, string], { scope: string }>;
+  private readonly makePartial: Statement<[string, string]>;
 
   constructor(db: Database) {
     this.selectPass = db.prepare('SELECT * FROM sync_passes WHERE collection = ? AND scope = ?');
@@ -107,6 +108,9 @@ export class SyncPasses {
     );
     this.finish = db.prepare(
       "UPDATE sync_passes SET state = 'complete', completed_at = ?, completed_once = 1 WHERE collection = ? AND scope = ?",
+    );
+    this.makePartial = db.prepare(
+      "UPDATE sync_passes SET partial = 1 WHERE collection = ? AND scope = ? AND state = 'running'",
     );
     // substr, not LIKE: a scope may hold `%` or `_`.
     this.selectChains = db.prepare(
@@ -187,6 +191,19 @@ export class SyncPasses {
 
   reuse(collection: string, scope: string, pageIndex: number, passNo: number, at: string): void {
     this.touch.run(passNo, at, collection, scope, pageIndex);
+  }
+
+  /**
+   * The running pass removes nothing when it completes (as a partial one):
+   * it met a row whose id it could not read, whose previous copy it cannot
+   * tell from a row gone from the list. A chain's whole list's pass (the one
+   * that removes, over every chain) is made partial with it. The next pass
+   * starts as it is asked to.
+   */
+  forgoRemovals(collection: string, scope: string): void {
+    this.makePartial.run(collection, scope);
+    const list = chainScopePrefix('');
+    if (scope.startsWith(list)) this.makePartial.run(collection, '');
   }
 
   complete(collection: string, scope: string, lastPageIndex: number, at: string): void {

@@ -5,6 +5,7 @@
 // plain binary order gives task-list-query.ts's order.
 import { NULLABLE_TEXT_TASK_FIELDS, TASK_DATE_FIELDS } from '../protocol/task';
 import { MalformedRowError } from './mirror-errors';
+import { MAX_ROW_NESTING, nestedDeeperThan } from './row-nesting';
 import type { Selectable } from 'kysely';
 import type { TasksTable } from './schema';
 
@@ -22,7 +23,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * Checks the fields the mirror stores in columns, by the rules of `taskSchema`
  * (protocol/task.ts). Returns the error naming the first bad field, or
- * null. Unknown fields are not looked at: they are kept as sent.
+ * null. Unknown fields are kept as sent, only not nested past what the mirror
+ * can store (row-nesting.ts).
  */
 export function checkTask(value: unknown): MalformedRowError | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -55,6 +57,7 @@ export function checkTask(value: unknown): MalformedRowError | null {
   if (position !== undefined && position !== null && typeof position !== 'number') {
     return bad('position', 'must be a number or null');
   }
+  if (nestedDeeperThan(task)) return bad('(row)', `nests more than ${MAX_ROW_NESTING} levels deep`);
   return null;
 }
 

@@ -56,6 +56,15 @@ export const groupedGoalsSchema = z.looseObject({
   projects: projectGoalsListSchema,
   total: optionalInt,
 });
+
+/**
+ * The grouped answer with its goals not read yet: the pull checks them where
+ * it applies them, as the pages of one project's goal list, so that a goal
+ * that breaks the contract is left out rather than failing every group.
+ */
+export const groupedGoalsUnreadSchema = groupedGoalsSchema.extend({
+  projects: projectGroupsSchema(projectGoalsSchema.extend({ data: z.array(z.unknown()) }), 'goals'),
+});
 export type GroupedGoals = z.infer<typeof groupedGoalsSchema>;
 
 /** `DELETE /v1/projects/{project_id}/goals/{goal_id}`: the goal's tasks stay, unfiled. */

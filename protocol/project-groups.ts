@@ -7,8 +7,16 @@ import { z } from 'zod';
 
 interface ProjectGroup {
   project_id?: string | null | undefined;
-  data: readonly { project_id?: string | null | undefined }[];
+  /** The items, read or not yet (then the first one's project is read only if it is a string). */
+  data: readonly unknown[];
   next_cursor: string | null;
+}
+
+/** The project an item names, when it is an object naming one. */
+function projectOf(item: unknown): string | null | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const projectId = (item as { project_id?: unknown }).project_id;
+  return typeof projectId === 'string' ? projectId : undefined;
 }
 
 /** The groups of `group`, each with its project; `items` names what a group holds in the refusal ("goals"). */
@@ -16,7 +24,7 @@ export function projectGroupsSchema<T extends ProjectGroup>(group: z.ZodType<T>,
   return z.array(group).transform((groups, ctx): (T & { project_id: string })[] => {
     const out: (T & { project_id: string })[] = [];
     groups.forEach((one, index) => {
-      const projectId = one.project_id || one.data[0]?.project_id;
+      const projectId = one.project_id || projectOf(one.data[0]);
       if (projectId) out.push({ ...one, project_id: projectId });
       else if (one.next_cursor !== null) {
         ctx.issues.push({

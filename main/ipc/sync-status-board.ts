@@ -227,6 +227,7 @@ export class SyncStatusBoard {
         break;
       case 'poll-scheduled':
       case 'resource-skipped':
+      case 'item-skipped':
         break;
     }
   }

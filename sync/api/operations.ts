@@ -3,7 +3,13 @@
 // its answer must match. Pull and push take these descriptors, so a resource
 // module needs no HTTP code of its own.
 import type { z } from 'zod';
-import { type GoalCreateBody, goalDeletedSchema, goalSchema, groupedGoalsSchema } from '../../protocol/goal';
+import {
+  type GoalCreateBody,
+  goalDeletedSchema,
+  goalSchema,
+  groupedGoalsSchema,
+  groupedGoalsUnreadSchema,
+} from '../../protocol/goal';
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
 import { meSchema } from '../../protocol/me';
@@ -263,6 +269,11 @@ export const sprintOperations = {
 export const goalOperations = {
   /** Every live goal, grouped by project, under one ETag. */
   grouped: readOperation('goals.list_grouped', groupedGoalsSchema, (p: { orgId: string }) => ({
+    path: '/v1/goals',
+    query: { org_id: p.orgId },
+  })),
+  /** The same answer, its goals left for the pull to check where it applies them (deferred-validation.ts). */
+  groupedUnread: readOperation('goals.list_grouped', groupedGoalsUnreadSchema, (p: { orgId: string }) => ({
     path: '/v1/goals',
     query: { org_id: p.orgId },
   })),

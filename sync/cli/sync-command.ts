@@ -174,6 +174,11 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
           `pull ${event.collection} ${event.scope}: skipped, its answer could not be read (${event.error.message})\n`,
         );
         break;
+      case 'item-skipped':
+        io.stderr(
+          `pull ${event.collection} ${event.scope}: ${event.id ?? 'an item without a readable id'} left out, it could not be read (${event.field}: ${event.reason})\n`,
+        );
+        break;
       case 'read-only':
         io.stderr(
           `push: this token may not write (${event.reason}, needs ${event.scope}); edits wait in the outbox: sync again with a token that has ${event.scope}\n`,

@@ -259,6 +259,19 @@ export type SyncEvent =
    * for the next pull: what else the pull had to do went on.
    */
   | { type: 'resource-skipped'; collection: string; scope: string; error: SyncErrorInfo }
+  /**
+   * One item of a list's page could not be read (it breaks the contract) or
+   * stored: it was left out, keeping its previous copy, and the rest of the
+   * page applied. `id` when the item names one; `field` and `reason` clipped.
+   */
+  | {
+      type: 'item-skipped';
+      collection: string;
+      scope: string;
+      id: string | null;
+      field: string;
+      reason: string;
+    }
   /** Writes are refused for this token (`test-token-read-only`, `insufficient-scope`): the account is read-only for `scope`. */
   | { type: 'read-only'; scope: string; reason: string; opId: string };
 

@@ -141,10 +141,10 @@ describe('comments of the tasks a person is likely to open', () => {
     const perPoll = 4;
     const f = await setUp({ engine: { commentWatch: perPoll } });
     await f.engine.pullOnce();
-    // Every comment list answered in the next poll breaks the contract (a reply without its id).
+    // Every comment list answered in the next poll breaks the contract: its envelope cannot be read.
     f.relay.rewrite = (url, body) =>
       url.startsWith('/v1/task-comments?')
-        ? JSON.stringify({ data: [{ task_id: 'k', replies: [{ task_id: 'k' }] }], next_cursor: null })
+        ? JSON.stringify({ data: { task_id: 'k' }, next_cursor: null })
         : body;
     f.emulator.control.clearRequests();
     f.events.length = 0;
@@ -169,6 +169,33 @@ describe('comments of the tasks a person is likely to open', () => {
     const next = commentRequests(f).map((r) => r.taskId);
     expect(next).toHaveLength(perPoll);
     expect(next.filter((taskId) => broken.includes(taskId))).toEqual([]);
+  });
+
+  test('a comment that breaks the contract is left out and said; the rest of its thread lands (issue 27)', async () => {
+    const perPoll = 4;
+    const f = await setUp({ engine: { commentWatch: perPoll } });
+    await f.engine.pullOnce();
+    // Every comment list answered in the next poll ends with a comment without its id, a reply without its id.
+    f.relay.rewrite = (url, body) => {
+      if (!url.startsWith('/v1/task-comments?')) return body;
+      const page = JSON.parse(body) as { data: unknown[] };
+      page.data.push({ task_id: 'k', replies: [{ task_id: 'k' }] });
+      return JSON.stringify(page);
+    };
+    f.emulator.control.clearRequests();
+    f.events.length = 0;
+
+    await f.engine.pullOnce({ tier: 'hot' });
+
+    const polled = commentRequests(f).map((r) => r.taskId);
+    expect(polled).toHaveLength(perPoll);
+    expect(f.events.filter((e) => e.type === 'resource-skipped')).toEqual([]);
+    const skipped = f.events.flatMap((e) => (e.type === 'item-skipped' ? [e] : []));
+    expect(skipped.map((e) => e.scope).sort()).toEqual([...polled].sort());
+    expect(skipped[0]).toMatchObject({ collection: 'task_comments', id: null });
+    for (const taskId of polled) {
+      expect(mirroredComments(f.mirror, taskId), taskId).toEqual(await servedComments(f, taskId));
+    }
   });
 
   test("a task opened (also offline, through the editor's activity refresh) is recorded and its comments kept fresh for 30 days, then no longer", async () => {

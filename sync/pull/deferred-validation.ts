@@ -1,10 +1,10 @@
 // When pages are applied in the worker, their items are validated there too:
 // the main thread checks only the page envelope (`data` is an array,
 // `next_cursor` a string or null) and hands the items over, and the worker
-// checks them against the operation's item schema before writing anything,
-// failing exactly as the API client would (InvalidResponseError naming the
-// operation and `data[i].field`). A 1000-task page then costs the main thread
-// one JSON.parse and one copy, not a schema walk of every task.
+// checks them against the operation's item schema before writing anything.
+// An item that fails is left out and named (the rest of its page is applied),
+// where the API client would fail the whole page. A 1000-task page then costs
+// the main thread one JSON.parse and one copy, not a schema walk of every task.
 import { z } from 'zod';
 import type { ListOperation } from '../api/operations';
 import {
@@ -18,8 +18,9 @@ import {
   taskOperations,
   teamOperations,
   goalOperations,
+  milestoneOperations,
 } from '../api/operations';
-import { parseResponseBody, validateResponseBody } from '../api/response-body';
+import { formatIssuePath, parseResponseBody } from '../api/response-body';
 import type { ListPage } from '../../protocol/list-page';
 
 /** The list operations whose items a store may validate, by operation name. */
@@ -35,6 +36,7 @@ const ITEM_CHECKED: ReadonlyMap<string, ListOperation<unknown, never>> = new Map
     taskOperations.list,
     teamOperations.list,
     goalOperations.listInProject,
+    milestoneOperations.list,
   ].map((operation) => [operation.name, operation as unknown as ListOperation<unknown, never>]),
 );
 
@@ -52,19 +54,71 @@ export function envelopeOnly<Item, Params>(
   return { ...operation, pageSchema: envelopeSchema as unknown as z.ZodType<ListPage<Item>> };
 }
 
-/** Checks a page's items against its operation's schema; returns them as parsed (unknown fields kept). */
+/**
+ * An item of a page that failed its list's schema: left out of the page and
+ * named (its raw value goes to the mirror, which reads its id with the
+ * collection's own rules and keeps its previous copy).
+ */
+export interface SkippedItem {
+  item: unknown;
+  /** Where in the item, e.g. `status` or `replies[3].comment_id`; `(row)` for the item itself. */
+  field: string;
+  /** The schema's words (expectations, never the value received). */
+  reason: string;
+}
+
+/** What a page's items came to: those read as parsed (unknown fields kept), and those left out. */
+export interface CheckedItems {
+  items: Record<string, unknown>[];
+  skipped: SkippedItem[];
+}
+
+/** Ids, field paths and reasons of a hostile item may be huge (a key of megabytes): the log gets their start. */
+const MAX_SKIP_TEXT = 200;
+
+/** A skipped item's id, field or reason as it is told (sync log, events): at most MAX_SKIP_TEXT characters. */
+export function clipped(text: string): string {
+  return text.length > MAX_SKIP_TEXT ? `${text.slice(0, MAX_SKIP_TEXT - 1)}…` : text;
+}
+
+/**
+ * Checks a page's items against its operation's schema. The page is checked
+ * whole first (the usual case costs one schema walk); only when it fails is
+ * each item checked on its own, so that one bad item (a teammate's, a broken
+ * answer) is left out instead of stopping its list at every pull.
+ */
 export function checkedItems(
   operationName: string,
   items: readonly unknown[],
   nextCursor: string | null,
-): Record<string, unknown>[] {
+): CheckedItems {
   const operation = ITEM_CHECKED.get(operationName);
   if (!operation) throw new Error(`no item schema is known for ${operationName}`);
-  const page = validateResponseBody(operationName, 200, operation.pageSchema, {
-    data: items,
-    next_cursor: nextCursor,
-  });
-  return page.data as Record<string, unknown>[];
+  const page = operation.pageSchema.safeParse({ data: items, next_cursor: nextCursor });
+  if (page.success) return { items: page.data.data as Record<string, unknown>[], skipped: [] };
+  const checked: CheckedItems = { items: [], skipped: [] };
+  for (const item of items) {
+    // The page's own schema over a page of one: the same rules, whatever the operation's item schema is.
+    const one = operation.pageSchema.safeParse({ data: [item], next_cursor: nextCursor });
+    if (one.success) {
+      checked.items.push(one.data.data[0] as Record<string, unknown>);
+      continue;
+    }
+    const issue = one.error.issues[0];
+    const path = issue?.path.slice(2) ?? [];
+    // Zod's messages name expectations, not the values received (see response-body.ts).
+    checked.skipped.push({
+      item,
+      field: path.length === 0 ? '(row)' : clipped(formatIssuePath(path)),
+      reason: clipped(issue?.message ?? 'does not match the contract'),
+    });
+  }
+  return checked;
+}
+
+/** The list operations whose pages a store checks itself (what a fuzz test must cover). */
+export function itemCheckedOperationNames(): string[] {
+  return [...ITEM_CHECKED.keys()];
 }
 
 /** Whether a store may check (and read) this operation's pages itself. */

@@ -52,8 +52,12 @@ function utcDay(now: number): string {
 }
 
 export class MirrorPullStore implements PullStore {
-  /** The API client validates in this thread already; items are checked here only when a page says so. */
-  readonly validatesItems: boolean = false;
+  /**
+   * Pages may come with only their envelope checked (in this thread too): the
+   * items are checked here, where one that fails is left out and named, not
+   * the whole page refused as the API client would.
+   */
+  readonly validatesItems: boolean = true;
 
   constructor(
     private readonly mirror: Mirror,
@@ -99,6 +103,10 @@ export class MirrorPullStore implements PullStore {
     page: Parameters<PullStore['applyPage']>[3],
   ): Promise<PageOutcome> {
     return settle(() => {
+      const checked =
+        page.uncheckedFrom === undefined
+          ? { items: page.items, skipped: [] }
+          : checkedItems(page.uncheckedFrom, page.items, page.nextCursor);
       const applied = this.mirror.passes.applyPage({
         collection,
         scope,
@@ -107,10 +115,8 @@ export class MirrorPullStore implements PullStore {
         cursorSent: page.cursorSent,
         etag: page.etag,
         nextCursor: page.nextCursor,
-        items:
-          page.uncheckedFrom === undefined
-            ? page.items
-            : checkedItems(page.uncheckedFrom, page.items, page.nextCursor),
+        items: checked.items,
+        skipped: [...(page.skipped ?? []), ...checked.skipped],
       });
       return {
         changes: page.announce ? resourceChanges(applied.changes) : [],

@@ -80,6 +80,17 @@ export interface WalkOptions {
   cursorAges?: CursorAges;
   /** Shared by walks going at once (the task list's chains): bounds their pages waiting for the store together. */
   backlog?: ApplyBacklog;
+  /** Told of each item a page left out (it failed the schema, or the mirror refused it): the sync log names it. */
+  onItemSkipped?: (skip: ItemSkipped) => void;
+}
+
+/** An item left out of an applied page: it keeps its previous copy, and its page is fetched whole next time. */
+export interface ItemSkipped {
+  collection: StoredCollection;
+  scope: string;
+  id: string | null;
+  field: string;
+  reason: string;
 }
 
 export interface WalkResult {
@@ -486,6 +497,7 @@ async function walkChain(options: WalkOptions, start: ChainStart): Promise<Omit<
           async () => {
             const outcome = await store.applyPage(collection, scope, options.partial, page);
             rejected += outcome.rejected.length;
+            for (const row of outcome.rejected) options.onItemSkipped?.({ collection, scope, ...row });
             return outcome.changes;
           },
           () => forget(read),

@@ -30,7 +30,10 @@ export interface PullContext {
   /** The current time (ms): "today" for the open end of the task list's last chain. */
   now(): number;
   /** Passed to every walk of the run: its deadline, the gate a restarted walk goes alone through, cursor ages. */
-  walkRules: Pick<WalkOptions, 'time' | 'gate' | 'cursorAges' | 'restartBaseMs' | 'restartMaxMs'>;
+  walkRules: Pick<
+    WalkOptions,
+    'time' | 'gate' | 'cursorAges' | 'restartBaseMs' | 'restartMaxMs' | 'onItemSkipped'
+  >;
 }
 
 /**

@@ -52,7 +52,9 @@ port.on('message', (call: WorkerMessage) => {
     return;
   }
   if (call.method === 'dropPage') {
+    // Read pages and staged items are named from one counter: either may be forgotten so.
     readPages.delete(call.readAs);
+    staged.delete(call.readAs);
     return;
   }
   if (call.method === 'stage') {
@@ -87,11 +89,16 @@ port.on('message', (call: WorkerMessage) => {
     }
   }
   const { id } = call;
+  const fail = (error: unknown) =>
+    port.postMessage({ id, ok: false, error: serializeError(error) } satisfies StoreReply);
   ready
     .then(({ store }) => callStore(store, call))
-    .then(
-      (value) => port.postMessage({ id, ok: true, value } satisfies StoreReply),
-      (error: unknown) =>
-        port.postMessage({ id, ok: false, error: serializeError(error) } satisfies StoreReply),
-    );
+    .then((value) => {
+      try {
+        port.postMessage({ id, ok: true, value } satisfies StoreReply);
+      } catch (error) {
+        // An answer that cannot be copied back fails its call: unanswered, the caller would wait for good.
+        fail(error);
+      }
+    }, fail);
 });

@@ -50,9 +50,15 @@ export interface FetchedPage {
   /**
    * Set when the items are not validated yet (the API client checked only the
    * envelope): the store checks them against this list operation's schema
-   * first, and writes nothing if they fail.
+   * first, and leaves out (PageOutcome.rejected) those that fail.
    */
   uncheckedFrom?: string;
+  /**
+   * Items left out before the store got them, with where and why (they nest
+   * too deep to be handed to the pull worker): rejected as those failing the
+   * schema are. `item` keeps at least the item's id.
+   */
+  skipped?: readonly { item: unknown; field: string; reason: string }[];
 }
 
 /** Lists the mirror keeps pass bookkeeping for. */
@@ -60,7 +66,11 @@ export type StoredCollection = ChangedCollection;
 
 export interface PageOutcome {
   changes: ResourceChange[];
-  /** Rows the mirror refused (named by resource and field); the rest of the page was applied. */
+  /**
+   * Items left out, each keeping its previous copy: those that failed the list's
+   * schema and rows the mirror refused (named by id when readable, and field);
+   * the rest of the page was applied.
+   */
   rejected: { id: string | null; field: string; reason: string }[];
 }
 

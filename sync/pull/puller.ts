@@ -25,6 +25,7 @@ import type {
   SyncEventListener,
   SyncNotification,
 } from '../engine/sync-events';
+import { clipped } from './deferred-validation';
 import { listSource } from './list-source';
 import { notificationsOf } from './notifications';
 import { commentWatchTasks, DEFAULT_COMMENT_WATCH } from './comment-watch';
@@ -514,6 +515,14 @@ export class Puller implements PullRunner {
         cursorAges: this.cursorAges,
         restartBaseMs: this.policy.restartBaseMs,
         restartMaxMs: this.policy.restartMaxMs,
+        onItemSkipped: (skip) =>
+          this.options.emit({
+            type: 'item-skipped',
+            ...skip,
+            id: skip.id === null ? null : clipped(skip.id),
+            field: clipped(skip.field),
+            reason: clipped(skip.reason),
+          }),
       },
       onProgress: (collection, scope, progress) =>
         this.options.emit({ type: 'progress', collection, scope, ...progress }),
@@ -619,6 +628,17 @@ export class Puller implements PullRunner {
         result.changes = await ctx.store.applyTask(answer.body, answer.etag);
       }
     } catch (error) {
+      // A task we cannot read or store (a teammate's, or a broken answer) is skipped and said: thrown,
+      // it failed every poll while it was open, and the comments after it were never fetched.
+      if (isUnreadable(error)) {
+        this.options.emit({
+          type: 'resource-skipped',
+          collection: 'tasks',
+          scope: taskId,
+          error: errorInfo(error),
+        });
+        return result;
+      }
       if (!(error instanceof ProblemError && error.status === 404)) throw error;
       const removed = await ctx.store.removeTask(taskId);
       result.changes = removed.changes;
@@ -728,6 +748,16 @@ export class Puller implements PullRunner {
 /** A first listing's resources are cached, not announced. */
 function announceNothing(changes: ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.collection !== 'task_comments');
+}
+
+/**
+ * An answer that breaks the contract, or a resource the mirror refuses to
+ * store (MalformedRowError, by name: from the pull worker it comes as its name).
+ */
+function isUnreadable(error: unknown): boolean {
+  return (
+    error instanceof InvalidResponseError || (error instanceof Error && error.name === 'MalformedRowError')
+  );
 }
 
 /** A failure that may pass if tried again soon: the service erred or timed out. */

@@ -144,12 +144,10 @@ describe('the task list as several chains', () => {
     const newest = byCreation[byCreation.length - 1]?.task_id ?? '';
     const oldest = byCreation[0]?.task_id ?? '';
     f.emulator.control.peerDelete(newest);
-    // The first chain's page changes too, and comes back malformed: that chain fails, the others complete.
+    // The first chain's page changes too, and comes back unreadable: that chain fails, the others complete.
     f.emulator.control.peerEdit(oldest, { title: 'changed in the first chain' });
     f.relay.rewrite = (url, body) =>
-      isChainQuery(url) && !/created_after/.test(url)
-        ? body.replace(/"task_id":"[^"]+"/, '"task_id":17')
-        : body;
+      isChainQuery(url) && !/created_after/.test(url) ? body.slice(0, body.length / 2) : body;
     const cut = await f.engine.pullOnce();
     expect(cut.failed.map((c) => c.collection)).toEqual(['tasks']);
     expect(f.mirror.tasks.get(newest)).not.toBeNull();

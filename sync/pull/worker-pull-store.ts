@@ -4,6 +4,7 @@
 // meanwhile; its writes wait for the worker's transaction (one page at most).
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { MAX_ROW_NESTING, nestedDeeperThan } from '../../db/row-nesting';
 import { bundledSourceWorker } from './source-worker-bundle';
 import type { FetchedPage, PageOutcome, PullStore, ReadPage, StoredCollection } from './pull-store';
 import {
@@ -151,7 +152,14 @@ export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
     return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
-      worker.postMessage(message(id), transfer);
+      try {
+        worker.postMessage(message(id), transfer);
+      } catch (error) {
+        // Not sent (it could not be copied): no reply will come, and the process must not wait for one.
+        this.pending.delete(id);
+        if (this.pending.size === 0) worker.unref();
+        throw error;
+      }
     });
   }
 
@@ -194,20 +202,60 @@ export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
     partial: boolean,
     page: FetchedPage,
   ): Promise<PageOutcome> {
+    try {
+      return await this.postPage(collection, scope, partial, page);
+    } catch (error) {
+      if (!isUncopyable(error)) throw error;
+    }
+    // An item nests too deep to be copied to the worker (a hostile answer): it is left out here,
+    // by the rule the mirror would refuse it with, and named by its top-level fields (its id).
+    const items: Record<string, unknown>[] = [];
+    const skipped = [...(page.skipped ?? [])];
+    for (const item of page.items) {
+      if (!nestedDeeperThan(item)) items.push(item);
+      else skipped.push({ item: topLevelScalars(item), field: '(row)', reason: TOO_DEEP });
+    }
+    return this.postPage(collection, scope, partial, { ...page, items, skipped });
+  }
+
+  private async postPage(
+    collection: StoredCollection,
+    scope: string,
+    partial: boolean,
+    page: FetchedPage,
+  ): Promise<PageOutcome> {
     if (page.readAs !== undefined || page.items.length <= STAGE_SLICE) {
       return this.sendCall('applyPage', { collection, scope, partial, page }) as Promise<PageOutcome>;
     }
     const worker = this.ensureWorker();
     const stage = this.nextId++;
     for (let at = 0; at < page.items.length; at += STAGE_SLICE) {
-      worker.postMessage({
-        method: 'stage',
-        stage,
-        items: page.items.slice(at, at + STAGE_SLICE),
-      } satisfies StageItems);
+      try {
+        worker.postMessage({
+          method: 'stage',
+          stage,
+          items: page.items.slice(at, at + STAGE_SLICE),
+        } satisfies StageItems);
+      } catch (error) {
+        // The slices sent before are forgotten (stages and read pages share their ids).
+        worker.postMessage({ method: 'dropPage', readAs: stage } satisfies DropPageCall);
+        throw error;
+      }
       await new Promise((resolve) => setImmediate(resolve));
     }
     const args = { collection, scope, partial, page: { ...page, items: [] } };
     return this.sendCall('applyPage', args, stage) as Promise<PageOutcome>;
   }
+}
+
+const TOO_DEEP = `nests more than ${MAX_ROW_NESTING} levels deep`;
+
+/** postMessage could not copy the message: a value nested past the structured clone's stack. */
+function isUncopyable(error: unknown): boolean {
+  return error instanceof RangeError || (error instanceof Error && error.name === 'DataCloneError');
+}
+
+/** An item's fields that hold no object or array: enough to read its id by. */
+function topLevelScalars(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v !== 'object' || v === null));
 }

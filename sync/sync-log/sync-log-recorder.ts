@@ -215,6 +215,13 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
         operation: event.error.operation,
         detail: { collection: event.collection, scope: event.scope, ...errorFacts(event.error) },
       };
+    case 'item-skipped':
+      return {
+        level: 'warn',
+        kind: 'sync',
+        message: `${event.collection}${event.scope === '' ? '' : ` of ${event.scope}`}: ${event.id === null ? 'an item without a readable id' : event.id} left out until it can be read (field ${event.field}: ${event.reason}); its previous copy is kept`,
+        detail: { collection: event.collection, scope: event.scope, id: event.id, field: event.field },
+      };
     case 'read-only':
       return {
         level: 'warn',

@@ -2,6 +2,7 @@
 // is walked as a one-page list. A group that says it has more (`next_cursor`)
 // is continued through the project's own goal list, as its own scope.
 import { goalOperations } from '../../api/operations';
+import { listSource } from '../list-source';
 import type { ListSource, PageAnswer } from '../page-walker';
 import { walkList } from '../page-walker';
 import {
@@ -13,43 +14,46 @@ import {
 } from '../pull-context';
 
 function groupedSource(ctx: PullContext, continuations: Map<string, string>): ListSource {
+  // A store that checks items gets the goals unread, checked as a page of one project's list.
+  const unread = ctx.store.validatesItems;
   return {
     async fetch(_cursor, ifNoneMatch, signal): Promise<PageAnswer> {
       const answer = await ctx.api.read(
-        goalOperations.grouped,
+        unread ? goalOperations.groupedUnread : goalOperations.grouped,
         { orgId: ctx.orgId },
         { ifNoneMatch, signal, lane: ctx.lane },
       );
       if (answer.status === 304) return { status: 304 };
       const items: Record<string, unknown>[] = [];
       for (const group of answer.body.projects) {
-        items.push(...group.data);
+        items.push(...(group.data as Record<string, unknown>[]));
         if (group.next_cursor !== null) continuations.set(group.project_id, group.next_cursor);
       }
-      return { status: 200, etag: answer.etag, items, nextCursor: null, total: answer.body.total ?? null };
+      return {
+        status: 200,
+        etag: answer.etag,
+        items,
+        nextCursor: null,
+        total: answer.body.total ?? null,
+        ...(unread ? { uncheckedFrom: goalOperations.listInProject.name } : {}),
+      };
     },
   };
 }
 
 /** One project's goals after the first group page: "page 0" starts at the group's cursor. */
 function continuationSource(ctx: PullContext, projectId: string, firstCursor: string): ListSource {
+  const pages = listSource(
+    ctx.api,
+    goalOperations.listInProject,
+    { projectId },
+    { limit: 1000 },
+    ctx.lane,
+    ctx.store,
+  );
   return {
-    async fetch(cursor, ifNoneMatch, signal): Promise<PageAnswer> {
-      const answer = await ctx.api.listPage(
-        goalOperations.listInProject,
-        { projectId },
-        { cursor: cursor ?? firstCursor, limit: 1000 },
-        { ifNoneMatch, signal, lane: ctx.lane },
-      );
-      if (answer.status === 304) return { status: 304 };
-      return {
-        status: 200,
-        etag: answer.etag,
-        items: answer.body.data,
-        nextCursor: answer.body.next_cursor,
-        total: null,
-      };
-    },
+    fetch: (cursor, ifNoneMatch, signal, onNextCursor) =>
+      pages.fetch(cursor ?? firstCursor, ifNoneMatch, signal, onNextCursor),
   };
 }
 
