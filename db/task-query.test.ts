@@ -454,4 +454,34 @@ describe('search candidates', () => {
       handle.cleanup();
     }
   });
+
+  test('a search too broad to sort, with a filter that leaves few of its matches, answers from its candidates', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 12 000 tasks say "common" (past the 10 000 candidates sorted at once), 30 of them mine; 9 000
+      // other tasks are mine too, so that no index of mine narrows enough to be read on its own.
+      const tasks = [
+        ...Array.from({ length: 12_000 }, (_, i) =>
+          taskJson({ title: `Common chore ${i}`, assignee: i % 400 === 7 ? ME : `someone${i % 9}` }),
+        ),
+        ...Array.from({ length: 9_000 }, (_, i) => taskJson({ title: `Rare errand ${i}`, assignee: ME })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const mine = tasks
+        .filter((t) => t.assignee === ME && (t.title as string).startsWith('Common'))
+        .map((t) => t.title as string)
+        .sort(codePointCompare);
+      const page = handle.mirror.tasks.query(
+        new URLSearchParams('filter[search]=common&filter[assignee]=me&sort_by=title'),
+        { me: ME, today: TODAY, limit: 200 },
+      );
+      expect(page.items.map((t) => t.title)).toEqual(mine);
+      expect(page.items).toHaveLength(30);
+      // Not a walk of the tasks in title order, reading every one for 30 of them.
+      expect(page.path).toBe('candidates');
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
 });

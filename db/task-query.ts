@@ -6,10 +6,15 @@
 // task-query/: the filter's SQL, the search candidates, the planner, the
 // grouped walk, the cursor, the stepped count; this entry composes a page.
 import type { Database } from 'better-sqlite3';
-import { parseTaskListQuery, TASK_FILTER_KEYS, type TaskListQuery } from '../protocol/task-list-query';
+import {
+  parseTaskListQuery,
+  TASK_FILTER_KEYS,
+  type TaskListFilter,
+  type TaskListQuery,
+} from '../protocol/task-list-query';
 import type { WordIndex } from './word-index';
 import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './task-query/cursor';
-import { filterWhere } from './task-query/filter-sql';
+import { filterWhere, type Where } from './task-query/filter-sql';
 import { GroupedWalk } from './task-query/grouped-walk';
 import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './task-query/item-rows';
 import { type Plan, QueryPlanner } from './task-query/planner';
@@ -134,6 +139,8 @@ export class TaskQueries {
   private readonly planner: QueryPlanner;
   private readonly grouped: GroupedWalk;
   private readonly counts: SteppedCount;
+  /** The last filteredCandidates, until the next write. */
+  private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
 
   /**
    * Runs a page's statements in one read transaction: its row ids, then their
@@ -146,7 +153,7 @@ export class TaskQueries {
     db: Database,
     words: WordIndex,
     /** Moves on every task write (probe counts and candidates are cached until it does). */
-    version: () => string,
+    private readonly version: () => string,
     /** The task indexes that exist now (sort indexes are absent during a first load). */
     indexes: () => ReadonlySet<string>,
     /** False while a first load's tasks are not all in the word index: no candidates then. */
@@ -169,7 +176,7 @@ export class TaskQueries {
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
     const where = filterWhere(query.filter, options.me, options.today);
-    const rids = this.search.candidates(query.filter);
+    const rids = this.search.candidates(query.filter) ?? this.filteredCandidates(query.filter, where, limit);
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
     const desc = query.sort_order === 'desc';
@@ -218,6 +225,37 @@ export class TaskQueries {
           })
         : null;
     return { items: rows.map(itemOf), next, path };
+  }
+
+  /**
+   * A search too broad to sort its candidates, narrowed by the query's other
+   * filters: its candidates (up to a broader limit) that pass them, when few
+   * enough to sort; else null (the sort order is walked). Without it, a search
+   * matching 1.4% of a million tasks and `assignee=me` (230 matches) walked
+   * every row to fill its page. Kept until the next write, for the next pages.
+   */
+  private filteredCandidates(f: TaskListFilter, where: Where, limit: number): number[] | null {
+    const textFilters = (f.search === undefined ? 0 : 1) + (f.tags === undefined ? 0 : 1);
+    if (textFilters === 0 || (where.narrowing.size === 0 && where.unnarrowed <= textFilters)) return null;
+    const key = JSON.stringify([where.sql, where.params]);
+    const version = this.version();
+    if (this.lastFiltered?.key === key && this.lastFiltered.version === version)
+      return this.lastFiltered.rids;
+    const broad = this.search.broadCandidates(f);
+    let rids: number[] | null = null;
+    if (broad !== null) {
+      // Many passing: the matches are dense, and walking the sort order finds a page soon. Stop there.
+      const sortable = Math.floor(this.planner.sortableCandidates(limit));
+      const passing = this.reads
+        .statement(
+          `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${where.sql.join(' AND ')} LIMIT ?`,
+        )
+        .pluck()
+        .all(JSON.stringify(broad), ...where.params, sortable + 1) as number[];
+      rids = passing.length <= sortable ? passing : null;
+    }
+    this.lastFiltered = { key, version, rids };
+    return rids;
   }
 
   /** Every match of the query, counted in one go (`countSteps` run to the end): for callers that may block. */
