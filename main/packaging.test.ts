@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
+import { WindowsSignToolManager } from 'app-builder-lib/out/codeSign/windowsSignToolManager';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { APP_ID } from './app-id';
 import { electronAddonDirectory, PACKAGED_ADDON_DIRECTORY, SQLITE_ADDON_FILE } from './native/sqlite-addon';
@@ -73,6 +74,16 @@ test('builds an NSIS installer for Windows, an AppImage and a deb for Linux', ()
   expect(targetNames(config.win?.target)).toEqual(['nsis']);
   expect(targetNames(config.linux?.target).sort()).toEqual(['AppImage', 'deb']);
   expect(config.linux?.maintainer).toMatch(/<.+@.+>/);
+});
+
+test('installs a Windows update only if its installer is signed by our publisher, the name electron-builder gives electron-updater', async () => {
+  // Left unset (and no certificate at build time), electron-updater skips the check.
+  expect(config.win?.verifyUpdateCodeSignature ?? true).toBe(true);
+  // What electron-builder writes into app-update.yml as publisherName, computed its own way.
+  const signing = new WindowsSignToolManager({
+    platformSpecificBuildOptions: config.win,
+  } as unknown as ConstructorParameters<typeof WindowsSignToolManager>[0]);
+  expect(await signing.computedPublisherName.value).toEqual(['svc-desktop contributors']);
 });
 
 describe('better-sqlite3 in the package', () => {

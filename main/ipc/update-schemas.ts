@@ -8,7 +8,9 @@ export const updateStatusSchema = z.object({
   percent: z.number().min(0).max(100).nullable(),
   /** The line to show; null when there is nothing to tell. */
   message: z.string().max(1000).nullable(),
-  reason: z.enum(['unreachable', 'malformed-feed', 'checksum-mismatch', 'feed-refused', 'failed']).nullable(),
+  reason: z
+    .enum(['unreachable', 'malformed-feed', 'unsigned-feed', 'checksum-mismatch', 'feed-refused', 'failed'])
+    .nullable(),
   /** ISO 8601: when a failed check is tried again. */
   retry_at: z.string().nullable(),
   /** Whether "Restart to update" is offered. */

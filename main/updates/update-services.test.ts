@@ -13,7 +13,7 @@ import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import type { TrayModel } from '../../sync/notify/tray-model';
 import { followElectronUpdater } from '../../sync/updates/electron-updater-port';
 import { nodeAppUpdater } from '../../test/support/node-app-updater';
-import { release } from '../../test/support/update-feed-files';
+import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
 import { createDesktopServices, type DesktopServices } from '../desktop-services';
 import { createIpcGate, type InvokeEventLike } from '../ipc/gate';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
@@ -84,6 +84,7 @@ test('a verified update reaches the status bar and the tray; its tray action ins
     followUpdates: (wiring) =>
       followElectronUpdater(nodeAppUpdater({ version: '0.2.0', dir: join(dir, 'updater'), feedUrl }), {
         ...wiring,
+        verifyingKey: FEED_TEST_KEYS.publicKey,
         network: () => ({ online: true, metered: false }),
         install: async () => {
           await running.close();

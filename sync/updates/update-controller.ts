@@ -46,6 +46,8 @@ export class UpdateController {
   readonly #now: () => number;
   #phase: UpdatePhase = { kind: 'idle' };
   #lastCheckAt: number | null = null;
+  /** Counts checks: the answer of one that a later check replaced is not reported. */
+  #checks = 0;
   #ticker: ReturnType<typeof setInterval> | null = null;
   #settleTimer: ReturnType<typeof setTimeout> | null = null;
   #stopped = false;
@@ -90,18 +92,20 @@ export class UpdateController {
   }
 
   async #check(): Promise<void> {
+    const check = ++this.#checks;
     this.#lastCheckAt = this.#now();
     this.#set({ kind: 'checking' });
     let offered: { readonly version: string } | null;
     try {
       offered = await this.#options.updater.check();
     } catch (error) {
-      // electron-updater reports it twice, as an 'error' event and as this rejection: the first one counts.
-      if (this.#phase.kind === 'checking') this.failed(error);
+      // electron-updater reports it twice, as an 'error' event and as this rejection: the first one
+      // counts. The event may already have let a retry start: this rejection is not the retry's.
+      if (check === this.#checks && this.#phase.kind === 'checking') this.failed(error);
       return;
     }
     // A download may already have reported (electron-updater emits before check resolves).
-    if (this.#phase.kind !== 'checking') return;
+    if (check !== this.#checks || this.#phase.kind !== 'checking') return;
     this.#set(
       offered === null
         ? { kind: 'up-to-date' }

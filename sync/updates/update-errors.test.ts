@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { classifyUpdateError } from './update-errors';
+import { UpdateSignatureError } from './update-signature';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -33,6 +34,7 @@ test.each([
     'unreachable',
     'the update server answered 503',
   ],
+  [new UpdateSignatureError('latest.yml.sig is missing'), 'unsigned-feed', 'latest.yml.sig is missing'],
   [new Error('something else\nwith a stack'), 'failed', 'something else'],
   ['a thrown string', 'failed', 'a thrown string'],
 ] as const)('%s is %s', (error, reason, message) => {

@@ -2,6 +2,7 @@
 // errors carry builder-util-runtime codes (ERR_UPDATER_*, ERR_CHECKSUM_MISMATCH),
 // Node's or Chromium's network codes, or an HTTP status.
 import type { UpdateFailureReason } from './update-policy';
+import { UpdateSignatureError } from './update-signature';
 
 export interface UpdateFailure {
   readonly reason: UpdateFailureReason;
@@ -50,6 +51,9 @@ function statusOf(error: unknown): number | null {
 
 export function classifyUpdateError(error: unknown): UpdateFailure {
   const text = error instanceof Error ? error.message : String(error);
+  // Retried like any failure: a feed mid-upload, or a network that meddled for a while, gets another look.
+  if (error instanceof UpdateSignatureError)
+    return { reason: 'unsigned-feed', message: oneLine(error.detail) };
   const code = codeOf(error);
   if (code === 'ERR_CHECKSUM_MISMATCH') return { reason: 'checksum-mismatch', message: oneLine(text) };
   if (code !== null && MALFORMED_FEED_CODES.has(code)) {

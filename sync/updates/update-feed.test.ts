@@ -1,22 +1,33 @@
 // The update controller driving electron-updater's own updater (in Node, see
 // test/support/node-app-updater.ts) against a local HTTP server that serves a
 // feed as electron-builder publishes it: latest.yml, latest-mac.yml and
-// latest-linux.yml beside the installers they describe.
+// latest-linux.yml beside the installers they describe, each signed
+// (latest-linux.yml.sig, …) by a test key the updater trusts in place of the app's.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { nodeAppUpdater, pendingDownloadDir } from '../../test/support/node-app-updater';
-import { release, RELEASE_DATE, sha512 } from '../../test/support/update-feed-files';
+import {
+  FEED_TEST_KEYS,
+  release,
+  RELEASE_DATE,
+  sha512,
+  signFeed,
+} from '../../test/support/update-feed-files';
 import { followElectronUpdater } from './electron-updater-port';
+import { signedFeedConfiguration } from './signed-feed-provider';
 import type { UpdateController } from './update-controller';
 import { RETRY_AFTER_FAILURE_MS, type UpdateStatus } from './update-policy';
 
 let dir: string;
 let server: Server;
 let files: Map<string, string | Buffer>;
+/** Answers in turn for a path asked more than once; the last one stays. */
+let answers: Map<string, (string | Buffer)[]>;
 let requests: string[];
 let controller: UpdateController | undefined;
 let installs: number;
@@ -25,7 +36,8 @@ async function serve(): Promise<string> {
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requests.push(path);
-    const body = files.get(path);
+    const turns = answers.get(path);
+    const body = turns !== undefined && turns.length > 1 ? turns.shift() : (turns?.[0] ?? files.get(path));
     if (body === undefined) {
       res.writeHead(404).end();
       return;
@@ -41,6 +53,7 @@ beforeEach(() => {
   requests = [];
   installs = 0;
   files = new Map();
+  answers = new Map();
 });
 
 afterEach(async () => {
@@ -58,6 +71,8 @@ interface Surroundings {
   onInstall?: () => void;
   /** The update_feed_url setting. */
   feedSetting?: string;
+  /** The key the feed must be signed with (default: the test feeds' key). */
+  verifyingKey?: KeyObject;
 }
 
 function follow(
@@ -76,6 +91,7 @@ function follow(
   });
   controller = followElectronUpdater(updater, {
     feedUrl: around.feedSetting ?? null,
+    verifyingKey: around.verifyingKey ?? FEED_TEST_KEYS.publicKey,
     network: () => around.network ?? { online: true, metered: false },
     outbox: () => around.outbox ?? { pending: 0, inFlight: 0 },
     syncNow: () => around.syncNow?.(),
@@ -115,7 +131,11 @@ describe('an installed 0.2.0 following a generic feed', () => {
       can_restart: true,
     });
     expect(statuses.map((s) => s.state)).toContain('downloading');
-    expect(requests).toEqual(['/latest-linux.yml', '/svc-desktop-0.3.0-linux-amd64.deb']);
+    expect(requests).toEqual([
+      '/latest-linux.yml',
+      '/latest-linux.yml.sig',
+      '/svc-desktop-0.3.0-linux-amd64.deb',
+    ]);
     const pending = pendingDownloadDir(dir);
     expect(readFileSync(join(pending, 'svc-desktop-0.3.0-linux-amd64.deb'))).toEqual(
       files.get('/svc-desktop-0.3.0-linux-amd64.deb'),
@@ -225,14 +245,14 @@ describe('an installed 0.2.0 following a generic feed', () => {
     const end = settled(done);
     controller.start();
     expect(await end).toMatchObject({ state: 'idle', message: null, can_restart: false });
-    expect(requests).toEqual(['/latest-linux.yml']);
+    expect(requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig']);
     expect(existsSync(pendingDownloadDir(dir))).toBe(false);
     expect(controller.restartToUpdate()).toMatchObject({ state: 'idle' });
     expect(installs).toBe(0);
   });
 
   test('a malformed feed is a clear error and nothing is downloaded', async () => {
-    files = new Map([['/latest-linux.yml', 'version: [0.3.0\nfiles: {{{\n']]);
+    files = signFeed(new Map([['/latest-linux.yml', 'version: [0.3.0\nfiles: {{{\n']]));
     const { controller, settled } = follow(await serve(), { now: 0 });
     const end = settled(done);
     controller.start();
@@ -242,17 +262,19 @@ describe('an installed 0.2.0 following a generic feed', () => {
       /^The update feed could not be read: Cannot parse update info from latest-linux\.yml/u,
     );
     expect(status.message).not.toContain('\n');
-    expect(requests).toEqual(['/latest-linux.yml']);
+    expect(requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig']);
     expect(existsSync(pendingDownloadDir(dir))).toBe(false);
   });
 
   test('a feed without a version is malformed too', async () => {
-    files = new Map([['/latest-linux.yml', `files:\n  - url: a.deb\n    sha512: abc\n    size: 3\n`]]);
+    files = signFeed(
+      new Map([['/latest-linux.yml', `files:\n  - url: a.deb\n    sha512: abc\n    size: 3\n`]]),
+    );
     const { controller, settled } = follow(await serve(), { now: 0 });
     const end = settled(done);
     controller.start();
     expect(await end).toMatchObject({ state: 'failed', reason: 'malformed-feed' });
-    expect(requests).toEqual(['/latest-linux.yml']);
+    expect(requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig']);
   });
 
   test('an unreachable server is a clear error, retried after the retry time, and then succeeds', async () => {
@@ -307,15 +329,124 @@ describe('an installed 0.2.0 following a generic feed', () => {
     ['win32', '/latest.yml'],
     ['darwin', '/latest-mac.yml'],
     ['linux', '/latest-linux.yml'],
-  ] as const)('on %s the feed is read from %s', async (platform, channel) => {
+  ] as const)('on %s the feed is read from %s, and its signature beside it', async (platform, channel) => {
     files = release('0.3.0');
-    const updater = nodeAppUpdater({ version: '0.2.0', dir, feedUrl: await serve(), platform });
+    const feedUrl = await serve();
+    const updater = nodeAppUpdater({ version: '0.2.0', dir, feedUrl, platform });
+    updater.setFeedURL(signedFeedConfiguration({ url: feedUrl }, FEED_TEST_KEYS.publicKey));
     updater.autoDownload = false;
     const result = await updater.checkForUpdates();
     expect(result).toMatchObject({
       isUpdateAvailable: true,
       updateInfo: { version: '0.3.0', releaseDate: RELEASE_DATE },
     });
-    expect(requests).toEqual([channel]);
+    expect(requests).toEqual([channel, `${channel}.sig`]);
+  });
+});
+
+describe("the feed's signature, checked before anything is downloaded", () => {
+  const LINUX_FEED = ['/latest-linux.yml', '/latest-linux.yml.sig'];
+  const UNSIGNED = "The update feed is not signed by the app's publisher, nothing was downloaded";
+
+  /** The feed as the app refuses it: asked for its channel file and signature, and nothing else. */
+  async function refused(how: { viaSetting?: boolean } = {}): Promise<UpdateStatus> {
+    const clock = { now: Date.parse('2026-11-24T12:00:00.000Z') };
+    const url = await serve();
+    const { controller, settled } = how.viaSetting
+      ? follow('http://127.0.0.1:9/packaged/', clock, undefined, { feedSetting: url })
+      : follow(url, clock);
+    const end = settled(done);
+    controller.start();
+    const status = await end;
+    expect(status).toMatchObject({
+      state: 'failed',
+      reason: 'unsigned-feed',
+      can_restart: false,
+      // Tried again like any failure: a feed caught mid-upload gets another look.
+      retry_at: new Date(clock.now + RETRY_AFTER_FAILURE_MS).toISOString(),
+    });
+    expect(requests).toEqual(LINUX_FEED);
+    expect(existsSync(pendingDownloadDir(dir))).toBe(false);
+    expect(controller.restartToUpdate()).toMatchObject({ state: 'failed' });
+    expect(installs).toBe(0);
+    return status;
+  }
+
+  test('a channel file changed by one byte after it was signed is refused', async () => {
+    files = release('0.3.0');
+    const signed = String(files.get('/latest-linux.yml'));
+    files.set('/latest-linux.yml', signed.replace('version: 0.3.0', 'version: 0.3.1'));
+    expect((await refused()).message).toBe(
+      `${UNSIGNED}: latest-linux.yml is not signed with the app's update key. Trying again later.`,
+    );
+  });
+
+  test('a feed signed by another key is refused', async () => {
+    files = release('0.3.0', { signedWith: generateKeyPairSync('ed25519').privateKey });
+    expect((await refused()).message).toBe(
+      `${UNSIGNED}: latest-linux.yml is not signed with the app's update key. Trying again later.`,
+    );
+  });
+
+  test('a feed without signatures is refused', async () => {
+    files = release('0.3.0', { signedWith: null });
+    expect((await refused()).message).toBe(
+      `${UNSIGNED}: latest-linux.yml.sig is missing. Trying again later.`,
+    );
+  });
+
+  test('a signature file that is not a signature is refused', async () => {
+    files = release('0.3.0');
+    files.set('/latest-linux.yml.sig', '<html>Not here</html>\n');
+    expect((await refused()).message).toBe(
+      `${UNSIGNED}: latest-linux.yml.sig is not an Ed25519 signature. Trying again later.`,
+    );
+  });
+
+  test('the update_feed_url setting is held to the same signature', async () => {
+    files = release('0.3.0', { signedWith: null });
+    await refused({ viaSetting: true });
+  });
+
+  test.each([
+    ['the signed file first and another after', 'signed', { state: 'ready', version: '0.3.0' }],
+    ['another file first and the signed one after', 'other', { state: 'failed', reason: 'unsigned-feed' }],
+  ] as const)(
+    'the channel file used is the one verified, read once, though the server answers %s',
+    async (_order, first, outcome) => {
+      files = release('0.3.0');
+      const signed = String(files.get('/latest-linux.yml'));
+      // The next version's feed, unsigned, with its installers in place.
+      for (const [path, body] of release('0.4.0', { signedWith: null })) {
+        if (path.endsWith('.yml')) {
+          if (path === '/latest-linux.yml')
+            answers.set(path, first === 'signed' ? [signed, body] : [body, signed]);
+        } else {
+          files.set(path, body);
+        }
+      }
+      const { controller, settled } = follow(await serve(), { now: 0 });
+      const end = settled(done);
+      controller.start();
+
+      expect(await end).toMatchObject(outcome);
+      expect(requests.filter((path) => path === '/latest-linux.yml')).toHaveLength(1);
+      expect(requests).not.toContain('/svc-desktop-0.4.0-linux-amd64.deb');
+    },
+  );
+
+  test('a feed refused for its signature is taken once it is signed, at the next attempt', async () => {
+    files = release('0.3.0', { signedWith: null });
+    const clock = { now: 0 };
+    const { controller, settled } = follow(await serve(), clock);
+    let end = settled(done);
+    controller.start();
+    expect(await end).toMatchObject({ state: 'failed', reason: 'unsigned-feed' });
+
+    signFeed(files);
+    clock.now += RETRY_AFTER_FAILURE_MS;
+    end = settled(done);
+    controller.tick();
+    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
   });
 });

@@ -20,7 +20,7 @@ export interface UpdateNetwork {
 }
 
 export type UpdateFailureReason =
-  'unreachable' | 'malformed-feed' | 'checksum-mismatch' | 'feed-refused' | 'failed';
+  'unreachable' | 'malformed-feed' | 'unsigned-feed' | 'checksum-mismatch' | 'feed-refused' | 'failed';
 
 export type UpdatePhase =
   | { readonly kind: 'idle' }
@@ -106,6 +106,7 @@ const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
 const FAILURE_WORDS: Readonly<Record<UpdateFailureReason, string>> = {
   unreachable: 'Could not get the update from its server',
   'malformed-feed': 'The update feed could not be read',
+  'unsigned-feed': "The update feed is not signed by the app's publisher, nothing was downloaded",
   'checksum-mismatch': 'The downloaded update did not match its checksum and was deleted',
   'feed-refused': 'Updates are off, the update feed setting was refused',
   failed: 'Updating failed',

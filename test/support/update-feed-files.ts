@@ -1,7 +1,10 @@
 // An update feed as electron-builder publishes it, for the update tests: the
 // channel files (latest.yml, latest-mac.yml, latest-linux.yml) beside the
-// installers they describe, with their real sha512 unless told otherwise.
-import { createHash } from 'node:crypto';
+// installers they describe, with their real sha512 unless told otherwise, and
+// each file's signature (latest.yml.sig, …) as `npm run sign:update-feed`
+// writes it, by a test key the tests trust in place of the app's.
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { SIGNATURE_SUFFIX, signatureFileOf } from '../../sync/updates/update-signature';
 
 export const RELEASE_DATE = '2026-11-20T09:30:00.000Z';
 
@@ -39,7 +42,25 @@ function channelFile(version: string, artifacts: readonly Artifact[]): string {
   ].join('');
 }
 
-export function release(version: string, options: { debSha512?: string } = {}): Map<string, string | Buffer> {
+/** The key test feeds are signed with: pass `publicKey` as the updater's verifying key. */
+export const FEED_TEST_KEYS = generateKeyPairSync('ed25519');
+
+/** Adds a signature by `privateKey` beside every channel file of `files`, of the bytes it holds now. */
+export function signFeed(
+  files: Map<string, string | Buffer>,
+  privateKey: KeyObject = FEED_TEST_KEYS.privateKey,
+): Map<string, string | Buffer> {
+  for (const [path, body] of [...files]) {
+    if (path.endsWith('.yml'))
+      files.set(`${path}${SIGNATURE_SUFFIX}`, signatureFileOf(Buffer.from(body), privateKey));
+  }
+  return files;
+}
+
+export function release(
+  version: string,
+  options: { debSha512?: string; signedWith?: KeyObject | null } = {},
+): Map<string, string | Buffer> {
   const appImage = { name: `svc-desktop-${version}-linux-x86_64.AppImage`, bytes: installer('AppImage') };
   const deb = {
     name: `svc-desktop-${version}-linux-amd64.deb`,
@@ -49,10 +70,12 @@ export function release(version: string, options: { debSha512?: string } = {}): 
   const exe = { name: `svc-desktop-${version}-win-x64.exe`, bytes: installer('exe') };
   const zip = { name: `svc-desktop-${version}-mac-arm64.zip`, bytes: installer('zip') };
   const dmg = { name: `svc-desktop-${version}-mac-arm64.dmg`, bytes: installer('dmg') };
-  return new Map<string, string | Buffer>([
+  const files = new Map<string, string | Buffer>([
     ['/latest-linux.yml', channelFile(version, [appImage, deb])],
     ['/latest.yml', channelFile(version, [exe])],
     ['/latest-mac.yml', channelFile(version, [zip, dmg])],
     ...[appImage, deb, exe, zip, dmg].map((a) => [`/${a.name}`, a.bytes] as const),
   ]);
+  // null: a feed published without signatures.
+  return options.signedWith === null ? files : signFeed(files, options.signedWith);
 }
