@@ -38,9 +38,9 @@ export class SearchCandidates {
    * the next pages of a list (and its count) ask for the same ones, and
    * fetching a few thousand costs about as much as the page itself (measured).
    */
-  private lastCandidates: { version: string; key: string; rids: number[] | null } | null = null;
-  /** The same for broadCandidates. */
-  private lastBroad: { version: string; key: string; rids: number[] | null } | null = null;
+  private readonly last: Partial<
+    Record<'sorted' | 'broad', { version: string; key: string; rids: number[] | null }>
+  > = {};
 
   constructor(
     private readonly reads: TaskReads,
@@ -57,15 +57,7 @@ export class SearchCandidates {
    * CANDIDATE_LIMIT tasks or cannot narrow at all: then the sort order is walked.
    */
   candidates(f: TaskListFilter): number[] | null {
-    if (!this.wordsComplete()) return null;
-    if (f.search === undefined && f.tags === undefined) return null;
-    const version = this.version();
-    const key = JSON.stringify([f.search, f.search_fields, f.tags]);
-    const last = this.lastCandidates;
-    if (last !== null && last.version === version && last.key === key) return last.rids;
-    const rids = this.findCandidates(f);
-    this.lastCandidates = { version, key, rids };
-    return rids;
+    return this.cached('sorted', f, CANDIDATE_LIMIT);
   }
 
   /**
@@ -75,18 +67,23 @@ export class SearchCandidates {
    * search cannot narrow.
    */
   broadCandidates(f: TaskListFilter): number[] | null {
+    return this.cached('broad', f, BROAD_CANDIDATE_LIMIT);
+  }
+
+  /** The candidates up to `limit`, kept per use until the data changes. */
+  private cached(use: 'sorted' | 'broad', f: TaskListFilter, limit: number): number[] | null {
     if (!this.wordsComplete()) return null;
     if (f.search === undefined && f.tags === undefined) return null;
     const version = this.version();
     const key = JSON.stringify([f.search, f.search_fields, f.tags]);
-    const last = this.lastBroad;
-    if (last !== null && last.version === version && last.key === key) return last.rids;
-    const rids = this.findCandidates(f, BROAD_CANDIDATE_LIMIT);
-    this.lastBroad = { version, key, rids };
+    const last = this.last[use];
+    if (last !== undefined && last.version === version && last.key === key) return last.rids;
+    const rids = this.findCandidates(f, limit);
+    this.last[use] = { version, key, rids };
     return rids;
   }
 
-  private findCandidates(f: TaskListFilter, limit = CANDIDATE_LIMIT): number[] | null {
+  private findCandidates(f: TaskListFilter, limit: number): number[] | null {
     const tags = this.tagsQuery(f.tags);
     if (f.search === undefined) return tags === null ? null : this.fetchCandidates(tags, limit);
     const term = f.search.toLowerCase();
