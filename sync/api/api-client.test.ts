@@ -409,12 +409,16 @@ describe('ApiClient against the emulator', () => {
 
   describe('rate limit', () => {
     test('a 429 holds the token until Retry-After has passed, then the request goes through', async () => {
+      // A task's own path, which no other test delays: the service may still answer an earlier
+      // test's /v1/me (its client gave up on a slow answer), and that answer would read as the retry.
+      const taskId = await someTaskId();
+      const path = `/v1/tasks/${taskId}`;
       const api = client();
-      emulator.control.faults.rateLimitBurst(1, { pathPrefix: '/v1/me', retryAfterSeconds: 1 });
-      const me = await api.read(meOperations.get, {});
-      expect(me.status).toBe(200);
+      emulator.control.faults.rateLimitBurst(1, { pathPrefix: path, retryAfterSeconds: 1 });
+      const task = await api.read(taskOperations.get, { taskId });
+      expect(task.status).toBe(200);
       expect(api.stats.rateLimited).toBe(1);
-      const [limited, next] = requestsTo('/v1/me', 'GET');
+      const [limited, next] = requestsTo(path, 'GET');
       expect(limited?.status).toBe(429);
       expect(next?.status).toBe(200);
       // Both times are the emulator's: the second request came no sooner than Retry-After allowed.
