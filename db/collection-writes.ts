@@ -3,6 +3,7 @@
 // (db/outbox-kinds/), and the collection as screens show it, with what still
 // waits applied (a new one at once under its temporary id, marked `pending`).
 import type { Database } from 'better-sqlite3';
+import type { WritableKind } from '../protocol/writable-kind';
 import { COLLECTIONS, type OtherCollection } from './collections';
 import { InvalidEditError, NotInMirrorError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
@@ -17,12 +18,18 @@ export class CollectionWrites {
     private readonly db: Database,
     private readonly tx: MirrorTransactions,
     private readonly outbox: Outbox,
-    readonly entityType: string,
-    /** The mirrored collection its resources are stored in (what screens reload when it changes). */
-    readonly collection: OtherCollection,
-    /** The field naming the parent its routes need (a sprint's `team_id`), taken from a stored row. */
-    private readonly parentField: string | null = null,
-  ) {}
+    kind: WritableKind,
+  ) {
+    this.entityType = kind.entityType;
+    this.collection = kind.collection as OtherCollection;
+    this.parentField = kind.parentField;
+  }
+
+  readonly entityType: string;
+  /** The mirrored collection its resources are stored in (what screens reload when it changes). */
+  readonly collection: OtherCollection;
+  /** The field naming the parent its routes need (a sprint's `team_id`), taken from a stored row. */
+  private readonly parentField: string | null;
 
   /** Queues a new one; shown at once under a temporary id. `parentId`: what its routes need (a sprint's team). */
   create(fields: TaskObject, parentId: string | null = null): { id: string; opId: string } {

@@ -1,131 +1,103 @@
 // The mirrored collections other than tasks, described once each: table, id
 // field, the columns lifted out of the raw JSON, and the check of those fields.
-// Adding a collection is a new entry here plus a migration for its table.
+// The kinds a person writes (sections, sprints, goals, milestones) come from
+// their descriptors (protocol/writable-kinds.ts); the read-only ones are listed
+// here. Adding a collection is an entry (or a descriptor) plus a migration for
+// its table.
+import { COLLECTION_KINDS } from '../protocol/writable-kinds';
+import type { LiftedColumn } from '../protocol/writable-kind';
 import { MalformedRowError } from './mirror-errors';
 import { MAX_ROW_NESTING, nestedDeeperThan } from './row-nesting';
 
-export const COLLECTION_NAMES = [
-  'organizations',
-  'projects',
-  'teams',
-  'organization_members',
-  'tasks',
-  'sections',
-  'sprints',
-  'goals',
-  'milestones',
-  'task_comments',
-  'task_history',
-] as const;
-export type CollectionName = (typeof COLLECTION_NAMES)[number];
-export type OtherCollection = Exclude<CollectionName, 'tasks'>;
+type WritableCollection = (typeof COLLECTION_KINDS)[number]['collection'];
+/** Listed whole for the organization, read only. */
+const DIRECTORY = ['organizations', 'projects', 'teams', 'organization_members'] as const;
+/** A task's thread and history, read per task. */
+const ACTIVITY = ['task_comments', 'task_history'] as const;
 
-type ColumnKind = 'string' | 'number' | 'boolean';
+export type CollectionName =
+  (typeof DIRECTORY)[number] | 'tasks' | WritableCollection | (typeof ACTIVITY)[number];
+export const COLLECTION_NAMES: readonly CollectionName[] = [
+  ...DIRECTORY,
+  'tasks',
+  ...COLLECTION_KINDS.map((kind) => kind.collection),
+  ...ACTIVITY,
+];
+export type OtherCollection = Exclude<CollectionName, 'tasks'>;
 
 export interface CollectionSpec {
   table: OtherCollection;
   idField: string;
   /** Fields copied into columns (same name), with the JSON type they must have when present and not null. */
-  columns: readonly (readonly [string, ColumnKind])[];
+  columns: readonly LiftedColumn[];
 }
 
+const READ_ONLY_COLLECTIONS: Readonly<Record<Exclude<OtherCollection, WritableCollection>, CollectionSpec>> =
+  {
+    organizations: {
+      table: 'organizations',
+      idField: 'org_id',
+      columns: [
+        ['name', 'string'],
+        ['slug', 'string'],
+      ],
+    },
+    projects: {
+      table: 'projects',
+      idField: 'project_id',
+      columns: [
+        ['org_id', 'string'],
+        ['name', 'string'],
+        ['status', 'string'],
+        ['team_id', 'string'],
+      ],
+    },
+    teams: {
+      table: 'teams',
+      idField: 'team_id',
+      columns: [
+        ['org_id', 'string'],
+        ['name', 'string'],
+      ],
+    },
+    organization_members: {
+      table: 'organization_members',
+      idField: 'user_id',
+      columns: [
+        ['org_id', 'string'],
+        ['username', 'string'],
+        ['email', 'string'],
+        ['role', 'string'],
+        ['is_active', 'boolean'],
+      ],
+    },
+    task_comments: {
+      table: 'task_comments',
+      idField: 'comment_id',
+      columns: [
+        ['task_id', 'string'],
+        ['parent_comment_id', 'string'],
+        ['created_at', 'string'],
+      ],
+    },
+    task_history: {
+      table: 'task_history',
+      idField: 'history_id',
+      columns: [
+        ['task_id', 'string'],
+        ['created_at', 'string'],
+      ],
+    },
+  };
+
 export const COLLECTIONS: Readonly<Record<OtherCollection, CollectionSpec>> = {
-  organizations: {
-    table: 'organizations',
-    idField: 'org_id',
-    columns: [
-      ['name', 'string'],
-      ['slug', 'string'],
-    ],
-  },
-  projects: {
-    table: 'projects',
-    idField: 'project_id',
-    columns: [
-      ['org_id', 'string'],
-      ['name', 'string'],
-      ['status', 'string'],
-      ['team_id', 'string'],
-    ],
-  },
-  teams: {
-    table: 'teams',
-    idField: 'team_id',
-    columns: [
-      ['org_id', 'string'],
-      ['name', 'string'],
-    ],
-  },
-  organization_members: {
-    table: 'organization_members',
-    idField: 'user_id',
-    columns: [
-      ['org_id', 'string'],
-      ['username', 'string'],
-      ['email', 'string'],
-      ['role', 'string'],
-      ['is_active', 'boolean'],
-    ],
-  },
-  sections: {
-    table: 'sections',
-    idField: 'section_id',
-    columns: [
-      ['name', 'string'],
-      ['scope_type', 'string'],
-      ['scope_id', 'string'],
-      ['position', 'number'],
-    ],
-  },
-  sprints: {
-    table: 'sprints',
-    idField: 'sprint_id',
-    columns: [
-      ['team_id', 'string'],
-      ['name', 'string'],
-      ['status', 'string'],
-      ['start_date', 'string'],
-      ['end_date', 'string'],
-    ],
-  },
-  goals: {
-    table: 'goals',
-    idField: 'goal_id',
-    columns: [
-      ['project_id', 'string'],
-      ['name', 'string'],
-      ['status', 'string'],
-      ['position', 'number'],
-    ],
-  },
-  milestones: {
-    table: 'milestones',
-    idField: 'milestone_id',
-    columns: [
-      ['project_id', 'string'],
-      ['name', 'string'],
-      ['status', 'string'],
-      ['position', 'number'],
-      ['due_date', 'string'],
-    ],
-  },
-  task_comments: {
-    table: 'task_comments',
-    idField: 'comment_id',
-    columns: [
-      ['task_id', 'string'],
-      ['parent_comment_id', 'string'],
-      ['created_at', 'string'],
-    ],
-  },
-  task_history: {
-    table: 'task_history',
-    idField: 'history_id',
-    columns: [
-      ['task_id', 'string'],
-      ['created_at', 'string'],
-    ],
-  },
+  ...READ_ONLY_COLLECTIONS,
+  ...(Object.fromEntries(
+    COLLECTION_KINDS.map((kind) => [
+      kind.collection,
+      { table: kind.collection, idField: kind.idField, columns: kind.columns },
+    ]),
+  ) as Record<WritableCollection, CollectionSpec>),
 };
 
 export function isCollectionName(name: string): name is CollectionName {

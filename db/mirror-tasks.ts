@@ -17,7 +17,8 @@ import {
   storedFormFromRow,
   taskJsonOf,
 } from './task-json';
-import { type FiledTask, filedTasks, type FilingField, tagsInUse } from './task-filing';
+import type { FilingField } from '../protocol/writable-kind';
+import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from './task-query';
 import type { TaskStore } from './task-store';
 

@@ -10,6 +10,12 @@ import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
 import { ChangeFeed } from './change-feed';
 import { PageApplication } from './page-apply';
+import { goalKind } from '../protocol/goal';
+import { milestoneKind } from '../protocol/milestone';
+import { sectionKind } from '../protocol/section';
+import { sprintKind } from '../protocol/sprint';
+import type { WritableKind } from '../protocol/writable-kind';
+import { COLLECTION_KINDS } from '../protocol/writable-kinds';
 import { CollectionWrites } from './collection-writes';
 import { MirrorCollections } from './mirror-collections';
 import { MirrorComments } from './mirror-comments';
@@ -68,6 +74,8 @@ export class Mirror {
   readonly sprints: CollectionWrites;
   readonly goals: CollectionWrites;
   readonly milestones: CollectionWrites;
+  /** Each collection kind's writes (protocol/writable-kinds.ts), by entity type. */
+  private readonly collectionWrites: ReadonlyMap<string, CollectionWrites>;
   /** The pull's passes over lists and the pages that land in them. */
   readonly passes: MirrorPasses;
   /** The stored resources of the other collections. */
@@ -145,10 +153,18 @@ export class Mirror {
     });
     this.collections = new MirrorCollections(db, tx, this.kysely);
     this.comments = new MirrorComments(db, tx, this.outbox);
-    this.sections = new CollectionWrites(db, tx, this.outbox, 'section', 'sections');
-    this.sprints = new CollectionWrites(db, tx, this.outbox, 'sprint', 'sprints', 'team_id');
-    this.goals = new CollectionWrites(db, tx, this.outbox, 'goal', 'goals', 'project_id');
-    this.milestones = new CollectionWrites(db, tx, this.outbox, 'milestone', 'milestones', 'project_id');
+    this.collectionWrites = new Map(
+      COLLECTION_KINDS.map((kind) => [kind.entityType, new CollectionWrites(db, tx, this.outbox, kind)]),
+    );
+    const writesOfKind = (kind: WritableKind): CollectionWrites => {
+      const writes = this.writesOf(kind.entityType);
+      if (writes === null) throw new Error(`${kind.entityType} is not in protocol/writable-kinds.ts`);
+      return writes;
+    };
+    this.sections = writesOfKind(sectionKind);
+    this.sprints = writesOfKind(sprintKind);
+    this.goals = writesOfKind(goalKind);
+    this.milestones = writesOfKind(milestoneKind);
     // A first load cut short: if its pass is not running any more, finish its build.
     const firstLoad = syncPasses.row('tasks', '');
     if (hasDeferredSortIndexes(db) && !(firstLoad?.state === 'running' && firstLoad.partial === 0)) {
@@ -337,10 +353,7 @@ export class Mirror {
   /** Refreshes the query planner's statistics (bounded work; done after a full task pass). */
   /** The changes of a kind kept as one of the other collections (a section, sprint, goal, milestone); null for others. */
   writesOf(entityType: string): CollectionWrites | null {
-    return (
-      [this.sections, this.sprints, this.goals, this.milestones].find((w) => w.entityType === entityType) ??
-      null
-    );
+    return this.collectionWrites.get(entityType) ?? null;
   }
 
   optimize(): void {

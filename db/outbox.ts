@@ -9,11 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
+import { COLLECTION_KINDS } from '../protocol/writable-kinds';
+import { collectionWriteKind } from './outbox-kinds/collection-kind';
 import { commentWriteKind } from './outbox-kinds/comment';
-import { goalWriteKind } from './outbox-kinds/goal';
-import { milestoneWriteKind } from './outbox-kinds/milestone';
-import { sectionWriteKind } from './outbox-kinds/section';
-import { sprintWriteKind } from './outbox-kinds/sprint';
 import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
 import { isTaskReference } from './recreate-references';
 import { taskWriteKind } from './outbox-kinds/task';
@@ -269,10 +267,7 @@ export class Outbox {
       [
         taskWriteKind(db, store, overlay, runningTaskPass),
         commentWriteKind(db, () => this.now()),
-        sectionWriteKind(db, () => this.now(), unfiling),
-        sprintWriteKind(db, () => this.now(), unfiling),
-        goalWriteKind(db, () => this.now(), unfiling),
-        milestoneWriteKind(db, () => this.now(), unfiling),
+        ...COLLECTION_KINDS.map((kind) => collectionWriteKind(db, () => this.now(), kind, unfiling)),
       ].map((k) => [k.entityType, k]),
     );
   }

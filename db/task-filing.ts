@@ -2,10 +2,8 @@
 // tasks filed in some sections, sprints, goals or milestones, and the tags in use.
 import type { Database } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
+import type { FilingField } from '../protocol/writable-kind';
 import type { MirrorDatabase } from './schema';
-
-/** What a board, sprint, goal or milestones view groups its tasks by. */
-export type FilingField = 'section_id' | 'sprint_id' | 'goal_id' | 'milestone_id';
 
 export interface FiledTask {
   task_id: string;

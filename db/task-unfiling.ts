@@ -4,6 +4,7 @@
 // service took it their server copies are unfiled too. One never sent that is
 // cancelled takes its temporary id out of the task edits filing under it.
 import type { Database } from 'better-sqlite3';
+import type { FilingField } from '../protocol/writable-kind';
 import type { TaskObject } from './task-columns';
 import { storedTaskJson } from './task-json';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
@@ -11,8 +12,6 @@ import type { TaskStore } from './task-store';
 
 /** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
 const TEMPORARY = 'local-';
-
-export type UnfiledField = 'goal_id' | 'milestone_id' | 'section_id' | 'sprint_id';
 
 export class TaskUnfiling {
   constructor(
@@ -28,7 +27,7 @@ export class TaskUnfiling {
    * rows keep an effective copy apart (local_json), so the bodies scanned are
    * few; the server copy is read back whole to tell a mention from the filing.
    */
-  private filedUnder(field: UnfiledField, id: string, onServer: boolean): string[] {
+  private filedUnder(field: FilingField, id: string, onServer: boolean): string[] {
     const shown = this.db.prepare(`SELECT task_id FROM tasks WHERE ${field} = ?`).all(id) as {
       task_id: string;
     }[];
@@ -48,7 +47,7 @@ export class TaskUnfiling {
   }
 
   /** The resource's operations changed: a delete now waiting shows its tasks unfiled at once. */
-  opsChanged(field: UnfiledField, entityType: string, id: string): void {
+  opsChanged(field: FilingField, entityType: string, id: string): void {
     if (this.createCancelled(entityType, id)) {
       this.forgetTemporary(field, id);
       return;
@@ -58,7 +57,7 @@ export class TaskUnfiling {
   }
 
   /** An operation of the resource was given up: a delete no longer waiting gives its tasks their filing back. */
-  givenUp(field: UnfiledField, entityType: string, id: string): void {
+  givenUp(field: FilingField, entityType: string, id: string): void {
     if (this.createCancelled(entityType, id)) {
       this.forgetTemporary(field, id);
       return;
@@ -83,7 +82,7 @@ export class TaskUnfiling {
    * is gone), so that field leaves it and the rest of the edit stays; an edit
    * left with nothing to send goes. The tasks show no goal (or milestone).
    */
-  private forgetTemporary(field: UnfiledField, id: string): void {
+  private forgetTemporary(field: FilingField, id: string): void {
     const ops = this.db
       .prepare(
         `SELECT op_id, entity_id, kind, patch, base_values FROM outbox
@@ -108,7 +107,7 @@ export class TaskUnfiling {
   }
 
   /** The service took the delete and unfiled the tasks there: their server copies follow at once. */
-  deleted(field: UnfiledField, id: string): void {
+  deleted(field: FilingField, id: string): void {
     for (const taskId of this.filedUnder(field, id, true)) {
       const existing = this.store.byId(taskId);
       if (existing?.server_json == null) continue;

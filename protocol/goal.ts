@@ -2,6 +2,7 @@
 // groups) and the soft delete's `GoalDeleted`. All documented. Goal `status`
 // values beyond the default `open` are not shown, so any string is kept.
 import { z } from 'zod';
+import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
 import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
@@ -99,3 +100,38 @@ export const goalUpdateBodySchema = z.object({
   status: z.enum(GOAL_STATUSES).optional(),
 });
 export type GoalUpdateBody = z.infer<typeof goalUpdateBodySchema>;
+
+/** Goals as a writable kind (protocol/writable-kind.ts): under their project; the delete is soft and unfiles their tasks. */
+export const goalKind = writableKind({
+  entityType: 'goal',
+  collection: 'goals',
+  idField: 'goal_id',
+  route: {
+    name: 'goals',
+    path: 'goals',
+    parent: { path: 'projects', param: 'projectId' },
+    idParam: 'goalId',
+  },
+  parentField: 'project_id',
+  // Pulled grouped for the whole organization (GET /v1/goals).
+  listedPer: 'organization',
+  schemas: {
+    read: goalSchema,
+    create: goalCreateBodySchema,
+    update: goalUpdateBodySchema,
+    deleted: goalDeletedSchema,
+  },
+  orgIdInCreate: false,
+  writeScope: 'projects:write',
+  // Task counts are part of its ETag: filing a task is no edit of it.
+  derivedFields: ['tasks_total', 'tasks_completed'],
+  filesTasksBy: 'goal_id',
+  columns: [
+    ['project_id', 'string'],
+    ['name', 'string'],
+    ['status', 'string'],
+    ['position', 'number'],
+  ],
+  recreateFields: ['name', 'description', 'target_date', 'position'],
+  statusVerbs: { closed: 'Close', open: 'Reopen' },
+});

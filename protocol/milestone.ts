@@ -3,6 +3,8 @@
 // shape of `GET /v1/goals`), the unfiling answer and the write bodies. Assumed,
 // so lenient: only what the client keys on is required, any status is kept.
 import { z } from 'zod';
+import { acknowledgementSchema } from './acknowledgement';
+import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
 import { idField, optionalDate, optionalInt, optionalNumber, optionalString } from './wire-fields';
@@ -84,3 +86,38 @@ export const milestoneUpdateBodySchema = z.object({
   status: z.enum(MILESTONE_STATUSES).optional(),
 });
 export type MilestoneUpdateBody = z.infer<typeof milestoneUpdateBodySchema>;
+
+/** Milestones as a writable kind (protocol/writable-kind.ts): under their project; a delete answers an Acknowledgement and unfiles their tasks. */
+export const milestoneKind = writableKind({
+  entityType: 'milestone',
+  collection: 'milestones',
+  idField: 'milestone_id',
+  route: {
+    name: 'milestones',
+    path: 'milestones',
+    parent: { path: 'projects', param: 'projectId' },
+    idParam: 'milestoneId',
+  },
+  parentField: 'project_id',
+  listedPer: 'parent',
+  schemas: {
+    read: milestoneSchema,
+    create: milestoneCreateBodySchema,
+    update: milestoneUpdateBodySchema,
+    deleted: acknowledgementSchema,
+  },
+  orgIdInCreate: false,
+  writeScope: 'projects:write',
+  // Task counts are part of its ETag: filing a task is no edit of it.
+  derivedFields: ['tasks_total', 'tasks_completed'],
+  filesTasksBy: 'milestone_id',
+  columns: [
+    ['project_id', 'string'],
+    ['name', 'string'],
+    ['status', 'string'],
+    ['position', 'number'],
+    ['due_date', 'string'],
+  ],
+  recreateFields: ['name', 'description', 'due_date', 'position'],
+  statusVerbs: { completed: 'Complete', open: 'Reopen' },
+});

@@ -1,6 +1,7 @@
 // A section (`SectionOut`): groups tasks inside a project, team or user scope.
 // Documented, so its required fields and its scope types are enforced.
 import { z } from 'zod';
+import { writableKind } from './writable-kind';
 import { boundedText, idReference } from './body-fields';
 import { idField, optionalInt, optionalString } from './wire-fields';
 
@@ -42,3 +43,32 @@ export const sectionUpdateBodySchema = z.object({
   position: z.number().finite().nullable().optional(),
 });
 export type SectionUpdateBody = z.infer<typeof sectionUpdateBodySchema>;
+
+/** Sections as a writable kind (protocol/writable-kind.ts): under /v1/sections, in a project, team or personal scope. */
+export const sectionKind = writableKind({
+  entityType: 'section',
+  collection: 'sections',
+  idField: 'section_id',
+  route: { name: 'sections', path: 'sections', parent: null, idParam: 'sectionId' },
+  parentField: null,
+  listedPer: 'organization',
+  // The organization is the account's, added when the create is sent.
+  schemas: {
+    read: sectionSchema,
+    create: sectionCreateBodySchema.omit({ org_id: true }),
+    update: sectionUpdateBodySchema,
+    deleted: null,
+  },
+  orgIdInCreate: true,
+  writeScope: 'tasks:write',
+  derivedFields: [],
+  // Its tasks keep their project with section_id null (gaps.md).
+  filesTasksBy: 'section_id',
+  columns: [
+    ['name', 'string'],
+    ['scope_type', 'string'],
+    ['scope_id', 'string'],
+    ['position', 'number'],
+  ],
+  recreateFields: ['scope_type', 'scope_id', 'name', 'position'],
+});

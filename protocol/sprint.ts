@@ -1,6 +1,7 @@
 // A sprint (`SprintOut`). Documented: ids, name and both dates required. Its
 // `status` values beyond the default `active` are not shown, so any string is kept.
 import { z } from 'zod';
+import { writableKind } from './writable-kind';
 import { boundedText, calendarDateField } from './body-fields';
 import { idField, isoDateField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
 
@@ -87,3 +88,44 @@ export const sprintUpdateBodySchema = z
   })
   .superRefine(notBoth);
 export type SprintUpdateBody = z.infer<typeof sprintUpdateBodySchema>;
+
+/** Sprints as a writable kind (protocol/writable-kind.ts): under their team; the service has no delete. */
+export const sprintKind = writableKind({
+  entityType: 'sprint',
+  collection: 'sprints',
+  idField: 'sprint_id',
+  route: {
+    name: 'sprints',
+    path: 'sprints',
+    parent: { path: 'teams', param: 'teamId' },
+    idParam: 'sprintId',
+  },
+  parentField: 'team_id',
+  listedPer: 'parent',
+  schemas: {
+    read: sprintSchema,
+    create: sprintCreateBodySchema,
+    update: sprintUpdateBodySchema,
+    deleted: null,
+  },
+  endedBy: { status: 'completed' },
+  orgIdInCreate: false,
+  writeScope: 'teams:write',
+  // Task counts are part of its ETag: filing a task is no edit of it.
+  derivedFields: ['task_count', 'completed_count'],
+  filesTasksBy: 'sprint_id',
+  columns: [
+    ['team_id', 'string'],
+    ['name', 'string'],
+    ['status', 'string'],
+    ['start_date', 'string'],
+    ['end_date', 'string'],
+  ],
+  recreateFields: ['name', 'description', 'goal', 'start_date', 'end_date'],
+  // The create takes an end date or a length in weeks, never both: the one chosen last stands.
+  foldIntoCreate(create, patch) {
+    if (patch.end_date != null && patch.duration_weeks === undefined) delete create.duration_weeks;
+    if (patch.duration_weeks != null && patch.end_date === undefined) delete create.end_date;
+  },
+  statusVerbs: { completed: 'Complete', active: 'Reopen' },
+});

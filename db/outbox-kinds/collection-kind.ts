@@ -1,50 +1,29 @@
-// A writable kind whose mirror copy is a row of one of the other collections
-// (sections; sprints, goals and milestones take the same shape): the server's
-// answer is upserted as that collection's row (columns lifted, raw JSON kept),
-// a delete removes it, and a temporary resource is never stored (screens see it
-// through CollectionWrites, which applies the outbox on read).
+// The outbox's kind of every collection kind (sections, sprints, goals,
+// milestones), derived from its descriptor (protocol/writable-kind.ts): the
+// server's answer is upserted as that collection's row (columns lifted, raw
+// JSON kept), a delete removes it and unfiles its tasks, and a temporary
+// resource is never stored (screens see it through CollectionWrites, which
+// applies the outbox on read).
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
+import { createFieldsOf, endingVerb, isDeletable, type WritableKind } from '../../protocol/writable-kind';
 import { InvalidEditError } from '../mirror-errors';
 import { checkResource, COLLECTIONS, columnValues, type OtherCollection } from '../collections';
 import type { TaskObject } from '../task-columns';
+import type { TaskUnfiling } from '../task-unfiling';
 import type { MirrorWriteKind, OutboxOpKind } from './mirror-kind';
-
-export interface CollectionKindSpec {
-  entityType: string;
-  collection: OtherCollection;
-  /** Refuses what the service would refuse for its shape (the protocol's body schemas). */
-  checkEdit(patch: TaskObject, kind: OutboxOpKind): void;
-  /** The row's scope column from the resource (e.g. a sprint's team); '' for a collection listed whole. */
-  scopeOf(resource: TaskObject, parentId: string | null): string;
-  /** The fields a re-create sends, from the person's values or the row's. */
-  createFields: readonly string[];
-  /**
-   * The fields its create body carries (the protocol's create schema): an edit
-   * of one never sent folds those into the create, the rest waits as an update.
-   */
-  createBodyFields: readonly string[];
-  /** How the create's body changes when an edit folds in besides taking its fields (a sprint's end date replaces its weeks). */
-  foldRule?: (create: TaskObject, patch: TaskObject) => void;
-  /** Its delete went through: what else the service changed with it (a goal's tasks unfiled). */
-  afterRemove?: (id: string) => void;
-  /** Its operations changed (one queued, retried, settled): what screens show beside it follows (a delete's tasks). */
-  afterOpsChanged?: (id: string) => void;
-  /** One of its operations was given up: what a waiting delete showed beside it comes back. */
-  afterGiveUp?: (id: string) => void;
-}
 
 /**
  * An edit checked against the protocol's body schemas: the first issue becomes
  * a clear error naming its field (an unknown field names itself).
  */
-export function checkBySchemas(
+function checkBySchemas(
   schemas: { create: z.ZodType; update: z.ZodType },
   patch: TaskObject,
-  kind: OutboxOpKind,
+  op: OutboxOpKind,
 ): void {
-  if (kind === 'delete') return;
-  const parsed = (kind === 'create' ? schemas.create : schemas.update).safeParse(patch);
+  if (op === 'delete') return;
+  const parsed = (op === 'create' ? schemas.create : schemas.update).safeParse(patch);
   if (parsed.success) return;
   const issue = parsed.error.issues[0];
   const field =
@@ -55,9 +34,35 @@ export function checkBySchemas(
 export function collectionWriteKind(
   db: Database,
   now: () => string,
-  spec: CollectionKindSpec,
+  kind: WritableKind,
+  unfiling: TaskUnfiling,
 ): MirrorWriteKind {
-  const table = COLLECTIONS[spec.collection];
+  const table = COLLECTIONS[kind.collection as OtherCollection];
+  // Refuses what the service would refuse for its shape; a kind without a delete refuses one.
+  const schemas = { create: kind.schemas.create.strict(), update: kind.schemas.update.strict() };
+  const checkEdit = (patch: TaskObject, op: OutboxOpKind): void => {
+    if (op === 'delete' && !isDeletable(kind))
+      throw new InvalidEditError(
+        kind.entityType,
+        `cannot be deleted (the service has none); ${endingVerb(kind)} it instead`,
+      );
+    checkBySchemas(schemas, patch, op);
+  };
+  const createBodyFields = createFieldsOf(kind);
+  // The row's scope is the list it was pulled in: its parent's (a sprint's team), or '' for the organization's.
+  const scopeOf = (resource: TaskObject, parentId: string | null): string => {
+    if (kind.listedPer === 'organization' || kind.parentField === null) return '';
+    const parent = resource[kind.parentField];
+    return typeof parent === 'string' ? parent : (parentId ?? '');
+  };
+  // Its delete unfiles its tasks (gaps.md): on screen while it waits, in their server copies once taken.
+  const field = kind.filesTasksBy;
+  const afterRemove = (id: string): void => unfiling.deleted(field, id);
+  const afterOpsChanged = (id: string): void => {
+    if (isDeletable(kind)) unfiling.opsChanged(field, kind.entityType, id);
+  };
+  // One given up: what a waiting delete showed beside it comes back; a create never sent leaves the tasks filing under it.
+  const afterGiveUp = (id: string): void => unfiling.givenUp(field, kind.entityType, id);
   const columns = table.columns.map(([field]) => field);
   const upsert = db.prepare(
     `INSERT INTO ${table.table} (${[table.idField, 'scope', ...columns, 'etag', 'fetched_at', 'raw_json'].join(', ')})
@@ -75,22 +80,22 @@ export function collectionWriteKind(
     db.prepare(`DELETE FROM ${table.table} WHERE ${table.idField} = ?`).run(id);
   };
   return {
-    entityType: spec.entityType,
+    entityType: kind.entityType,
     table: table.table,
     idField: table.idField,
-    checkEdit: (patch, kind) => spec.checkEdit(patch, kind),
+    checkEdit,
     foldIntoCreate(body, patch) {
       const create: TaskObject = { ...body };
       const later: TaskObject = {};
       for (const [field, value] of Object.entries(patch)) {
-        if (spec.createBodyFields.includes(field)) create[field] = value;
+        if (createBodyFields.includes(field)) create[field] = value;
         else later[field] = value;
       }
-      spec.foldRule?.(create, patch);
+      kind.foldIntoCreate?.(create, patch);
       return { create, later };
     },
     // Screens read these collections through CollectionWrites, which applies the outbox on read.
-    refresh: (id) => spec.afterOpsChanged?.(id),
+    refresh: afterOpsChanged,
     answeredId(server) {
       const checked = checkResource(table, server);
       if (checked instanceof Error) throw checked;
@@ -99,7 +104,7 @@ export function collectionWriteKind(
     writeServerCopy(id, parentId, server, etag) {
       upsert.run(
         id,
-        spec.scopeOf(server, parentId),
+        scopeOf(server, parentId),
         ...columnValues(table, server),
         etag,
         now(),
@@ -109,14 +114,14 @@ export function collectionWriteKind(
     renameRow: () => undefined,
     removeRow(id) {
       deleteRow(id);
-      spec.afterRemove?.(id);
+      afterRemove(id);
     },
     markGone: () => undefined,
     dropGone(id, othersPending) {
       if (!othersPending) deleteRow(id);
-      spec.afterGiveUp?.(id);
+      afterGiveUp(id);
     },
-    afterDrop: (id) => spec.afterGiveUp?.(id),
+    afterDrop: afterGiveUp,
     takeBackForRecreate(row, values) {
       const current = {
         ...(stored(row.entity_id) ?? {}),
@@ -124,7 +129,7 @@ export function collectionWriteKind(
         ...(values ?? {}),
       };
       const body: TaskObject = {};
-      for (const field of spec.createFields) if (current[field] !== undefined) body[field] = current[field];
+      for (const name of kind.recreateFields) if (current[name] !== undefined) body[name] = current[name];
       deleteRow(row.entity_id);
       return body;
     },

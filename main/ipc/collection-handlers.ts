@@ -3,6 +3,8 @@
 // worker's write lock on a timer, then tells the screens which collection
 // changed and the engine that something waits to be sent.
 import type { CollectionWrites } from '../../db/collection-writes';
+import { isDeletable, type WritableKind } from '../../protocol/writable-kind';
+import { collectionKindOf } from '../../protocol/writable-kinds';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { CollectionKind } from './collection-schemas';
 import type { IpcGate, IpcHandlers } from './gate';
@@ -14,8 +16,12 @@ export interface CollectionHandlerDependencies {
   readonly emit: IpcGate['emit'];
 }
 
-// A section's, goal's or milestone's delete unfiles its tasks on screen at once (db/task-unfiling.ts): the task screens reload too.
-const UNFILES_TASKS: ReadonlySet<CollectionKind> = new Set(['section', 'goal', 'milestone']);
+/** Its descriptor: the collection the screens reload, and whether a delete unfiles tasks. */
+function descriptorOf(kind: CollectionKind): WritableKind {
+  const descriptor = collectionKindOf(kind);
+  if (descriptor === null) throw new IpcHandlerError('internal', `No writes for ${kind}.`);
+  return descriptor;
+}
 
 export function collectionHandlers(dependencies: CollectionHandlerDependencies): IpcHandlers {
   function writesOf(account: ActiveMirror, kind: CollectionKind): CollectionWrites {
@@ -27,7 +33,8 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
   function changed(account: ActiveMirror, writes: CollectionWrites, kind: CollectionKind): void {
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
-      collections: [writes.collection, ...(UNFILES_TASKS.has(kind) ? ['tasks'] : [])],
+      // A delete unfiles its tasks on screen at once (db/task-unfiling.ts): the task screens reload too.
+      collections: [writes.collection, ...(isDeletable(descriptorOf(kind)) ? ['tasks'] : [])],
       task_ids: null,
       remapped: [],
     });
@@ -36,21 +43,21 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
 
   return {
     'collection:create': async ({ kind, fields, parent_id }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`, kind);
+      const account = writableAccount(dependencies.active, descriptorOf(kind).collection, kind);
       const writes = writesOf(account, kind);
       const created = await writeWhenFree(account.mirror, () => writes.create(fields, parent_id ?? null));
       changed(account, writes, kind);
       return { id: created.id, op_id: created.opId };
     },
     'collection:edit': async ({ kind, id, patch }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`, kind);
+      const account = writableAccount(dependencies.active, descriptorOf(kind).collection, kind);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.edit(id, patch));
       changed(account, writes, kind);
       return { id, op_id: queued?.opId ?? null };
     },
     'collection:delete': async ({ kind, id }) => {
-      const account = writableAccount(dependencies.active, `${kind}s`, kind);
+      const account = writableAccount(dependencies.active, descriptorOf(kind).collection, kind);
       const writes = writesOf(account, kind);
       const queued = await writeWhenFree(account.mirror, () => writes.delete(id));
       changed(account, writes, kind);

@@ -3,11 +3,12 @@
 // (db/outbox-kinds/, against the protocol's body schemas), so a refused one is
 // told by field and loses nothing; here only their outer shape is held.
 import { z } from 'zod';
+import { COLLECTION_ENTITIES } from '../../protocol/writable-kinds';
 
 const idSchema = z.string().min(1).max(1000);
 
-/** The kinds a person writes besides tasks and comments, by their outbox entity type. */
-export const collectionKindSchema = z.enum(['section', 'sprint', 'goal', 'milestone']);
+/** The kinds a person writes besides tasks and comments, by their outbox entity type (protocol/writable-kinds.ts). */
+export const collectionKindSchema = z.enum(COLLECTION_ENTITIES);
 export type CollectionKind = z.infer<typeof collectionKindSchema>;
 
 // A body's fields by name; the kind's schema checks each (names, dates, bounds).

@@ -17,6 +17,7 @@ import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
+import { collectionKindOf } from '../../protocol/writable-kinds';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
@@ -333,8 +334,11 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
-/** The kinds whose delete, or create given up, unfiles tasks (db/task-unfiling.ts; a sprint has no delete). */
-const UNFILES_TASKS: ReadonlySet<string> = new Set(['goal', 'milestone', 'section', 'sprint']);
+/** The collection a kind's changes show in (a collection kind's own, a comment's thread, the tasks). */
+function collectionOfKind(entityType: string): string {
+  if (entityType === 'comment') return 'task_comments';
+  return collectionKindOf(entityType)?.collection ?? 'tasks';
+}
 
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
@@ -355,7 +359,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     heldTasks: readonly string[] = [],
   ): void {
     const ids = [...new Set([...taskIds, ...heldTasks].filter((id): id is string => id !== null))];
-    const kindCollection = op.entityType === 'comment' ? 'task_comments' : `${op.entityType}s`;
+    const kindCollection = collectionOfKind(op.entityType);
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       ...(op.entityType === 'task'
@@ -367,13 +371,10 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
             }
           : op.entityType === 'comment'
             ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
-            : // A goal's, milestone's or section's waiting delete shows its tasks unfiled (given up, they are filed
-              // again), and its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
+            : // A collection kind's waiting delete shows its tasks unfiled (given up, they are filed again), and
+              // its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
               {
-                collections: [
-                  `${op.entityType}s`,
-                  ...(op.kind !== 'update' && UNFILES_TASKS.has(op.entityType) ? ['tasks'] : []),
-                ],
+                collections: [kindCollection, ...(op.kind !== 'update' ? ['tasks'] : [])],
                 task_ids: null,
               }),
       remapped: [],

@@ -3,6 +3,7 @@
 // collections with their counts, and the sync status. The channels that use
 // these are declared in ./contract; no Electron here.
 import { z } from 'zod';
+import { FILING_FIELDS } from '../../protocol/writable-kinds';
 import { taskCommentSchema } from '../../protocol/task-comment';
 import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
@@ -203,7 +204,7 @@ export type TaskCount = z.infer<typeof taskCountSchema>;
  * its own, ordered by `position` then title.
  */
 export const filedTasksRequestSchema = z.strictObject({
-  field: z.enum(['section_id', 'sprint_id', 'goal_id', 'milestone_id']),
+  field: z.enum(FILING_FIELDS),
   values: z.array(z.string().min(1).max(1000)).min(1).max(200),
   /** Default 2000, at most 5000. */
   limit: z.number().int().min(1).max(5000).optional(),

@@ -3,27 +3,16 @@
 // its answer must match. Pull and push take these descriptors, so a resource
 // module needs no HTTP code of its own.
 import type { z } from 'zod';
-import {
-  type GoalCreateBody,
-  goalDeletedSchema,
-  goalSchema,
-  groupedGoalsSchema,
-  groupedGoalsUnreadSchema,
-} from '../../protocol/goal';
+import { goalKind, goalSchema, groupedGoalsSchema, groupedGoalsUnreadSchema } from '../../protocol/goal';
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
 import { meSchema } from '../../protocol/me';
-import { acknowledgementSchema } from '../../protocol/acknowledgement';
-import {
-  type MilestoneCreateBody,
-  type MilestoneUpdateBody,
-  milestoneSchema,
-} from '../../protocol/milestone';
+import { milestoneKind, milestoneSchema } from '../../protocol/milestone';
 import { organizationSchema } from '../../protocol/organization';
 import { organizationMemberSchema } from '../../protocol/organization-member';
 import { projectSchema } from '../../protocol/project';
-import { type SectionCreateBody, type SectionScopeType, sectionSchema } from '../../protocol/section';
-import { type SprintCreateBody, sprintSchema } from '../../protocol/sprint';
+import { sectionKind, type SectionScopeType, sectionSchema } from '../../protocol/section';
+import { sprintKind, sprintSchema } from '../../protocol/sprint';
 import { type TaskCreateBody, type TaskPatch, taskSchema } from '../../protocol/task';
 import {
   type TaskCommentCreateBody,
@@ -33,6 +22,7 @@ import {
 } from '../../protocol/task-comment';
 import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { teamDetailSchema, teamSchema } from '../../protocol/team';
+import type { WritableKind } from '../../protocol/writable-kind';
 import { UnsafeIdError } from './errors';
 
 /** Where a request goes: a path under the base URL and fixed query parameters. */
@@ -169,6 +159,42 @@ function checkedIds<Params>(
 
 type NoParams = Record<string, never>;
 
+/**
+ * The create, read, update and delete of a writable kind, from its route in
+ * its descriptor (protocol/writable-kind.ts): `/v1/{path}` or under its
+ * parent, `/v1/{parent}/{parent id}/{path}`, and `…/{id}`; the parameters are
+ * named as the route names them (`{ projectId, goalId }`).
+ */
+export function writeOperationsOf<
+  Entity extends string,
+  Collection extends string,
+  Body,
+  Create extends z.ZodObject,
+  Update extends z.ZodObject,
+  ParentParam extends string,
+  IdParam extends string,
+>(kind: WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam>) {
+  type Parent = string extends ParentParam ? NoParams : Record<ParentParam, string>;
+  type Item = Omit<Parent, never> & Record<IdParam, string>;
+  const { name, path, parent, idParam } = kind.route;
+  const under = (params: Readonly<Record<string, string>>): string =>
+    parent === null ? `/v1/${path}` : `/v1/${parent.path}/${seg(params[parent.param] ?? '')}/${path}`;
+  const item = (params: Readonly<Record<string, string>>): Endpoint => ({
+    path: `${under(params)}/${seg(params[idParam] ?? '')}`,
+  });
+  return {
+    get: readOperation<Body, Item>(`${name}.get`, kind.schemas.read, item),
+    // A kind whose body names the organization gets it added when it is sent (orgIdInCreate).
+    create: createOperation<Body, z.infer<Create> & { org_id?: string }, Parent>(
+      `${name}.create`,
+      kind.schemas.read,
+      (params) => ({ path: under(params) }),
+    ),
+    update: updateOperation<Body, z.infer<Update>, Item>(`${name}.update`, kind.schemas.read, item),
+    delete: deleteOperation<unknown, Item>(`${name}.delete`, kind.schemas.deleted, item),
+  };
+}
+
 export const healthOperation = readOperation(
   'health',
   healthSchema,
@@ -223,47 +249,14 @@ export const sectionOperations = {
       query: { org_id: p.orgId, scope_type: p.scopeType, scope_id: p.scopeId },
     }),
   ),
-  get: readOperation('sections.get', sectionSchema, (p: { sectionId: string }) => ({
-    path: `/v1/sections/${seg(p.sectionId)}`,
-  })),
-  create: createOperation<z.infer<typeof sectionSchema>, SectionCreateBody, NoParams>(
-    'sections.create',
-    sectionSchema,
-    () => ({
-      path: '/v1/sections',
-    }),
-  ),
-  update: updateOperation<
-    z.infer<typeof sectionSchema>,
-    { name?: string; position?: number | null },
-    { sectionId: string }
-  >('sections.update', sectionSchema, (p) => ({ path: `/v1/sections/${seg(p.sectionId)}` })),
-  delete: deleteOperation<unknown, { sectionId: string }>('sections.delete', null, (p) => ({
-    path: `/v1/sections/${seg(p.sectionId)}`,
-  })),
+  ...writeOperationsOf(sectionKind),
 };
 
 export const sprintOperations = {
   list: listOperation('sprints.list', sprintSchema, (p: { teamId: string }) => ({
     path: `/v1/teams/${seg(p.teamId)}/sprints`,
   })),
-  get: readOperation('sprints.get', sprintSchema, (p: { teamId: string; sprintId: string }) => ({
-    path: `/v1/teams/${seg(p.teamId)}/sprints/${seg(p.sprintId)}`,
-  })),
-  create: createOperation<z.infer<typeof sprintSchema>, SprintCreateBody, { teamId: string }>(
-    'sprints.create',
-    sprintSchema,
-    (p) => ({
-      path: `/v1/teams/${seg(p.teamId)}/sprints`,
-    }),
-  ),
-  update: updateOperation<
-    z.infer<typeof sprintSchema>,
-    Partial<SprintCreateBody>,
-    { teamId: string; sprintId: string }
-  >('sprints.update', sprintSchema, (p) => ({
-    path: `/v1/teams/${seg(p.teamId)}/sprints/${seg(p.sprintId)}`,
-  })),
+  ...writeOperationsOf(sprintKind),
 };
 
 export const goalOperations = {
@@ -281,25 +274,7 @@ export const goalOperations = {
   listInProject: listOperation('goals.list', goalSchema, (p: { projectId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/goals`,
   })),
-  get: readOperation('goals.get', goalSchema, (p: { projectId: string; goalId: string }) => ({
-    path: `/v1/projects/${seg(p.projectId)}/goals/${seg(p.goalId)}`,
-  })),
-  create: createOperation<z.infer<typeof goalSchema>, GoalCreateBody, { projectId: string }>(
-    'goals.create',
-    goalSchema,
-    (p) => ({
-      path: `/v1/projects/${seg(p.projectId)}/goals`,
-    }),
-  ),
-  update: updateOperation<
-    z.infer<typeof goalSchema>,
-    Partial<GoalCreateBody>,
-    { projectId: string; goalId: string }
-  >('goals.update', goalSchema, (p) => ({ path: `/v1/projects/${seg(p.projectId)}/goals/${seg(p.goalId)}` })),
-  /** Soft delete: the goal's tasks stay in the project with `goal_id` null. */
-  delete: deleteOperation('goals.delete', goalDeletedSchema, (p: { projectId: string; goalId: string }) => ({
-    path: `/v1/projects/${seg(p.projectId)}/goals/${seg(p.goalId)}`,
-  })),
+  ...writeOperationsOf(goalKind),
 };
 
 export const milestoneOperations = {
@@ -307,29 +282,7 @@ export const milestoneOperations = {
   list: listOperation('milestones.list', milestoneSchema, (p: { projectId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/milestones`,
   })),
-  get: readOperation('milestones.get', milestoneSchema, (p: { projectId: string; milestoneId: string }) => ({
-    path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
-  })),
-  create: createOperation<z.infer<typeof milestoneSchema>, MilestoneCreateBody, { projectId: string }>(
-    'milestones.create',
-    milestoneSchema,
-    (p) => ({ path: `/v1/projects/${seg(p.projectId)}/milestones` }),
-  ),
-  update: updateOperation<
-    z.infer<typeof milestoneSchema>,
-    MilestoneUpdateBody,
-    { projectId: string; milestoneId: string }
-  >('milestones.update', milestoneSchema, (p) => ({
-    path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
-  })),
-  /** Answers an Acknowledgement (gaps.md); the milestone's tasks are unfiled. */
-  delete: deleteOperation(
-    'milestones.delete',
-    acknowledgementSchema,
-    (p: { projectId: string; milestoneId: string }) => ({
-      path: `/v1/projects/${seg(p.projectId)}/milestones/${seg(p.milestoneId)}`,
-    }),
-  ),
+  ...writeOperationsOf(milestoneKind),
 };
 
 export const taskOperations = {

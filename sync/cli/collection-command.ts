@@ -3,6 +3,15 @@
 // without network, as the app does through mirror.sprints/goals/milestones;
 // the next sync sends it. One NDJSON line on stdout, as `section` prints.
 import { resolve } from 'node:path';
+import {
+  createFieldsOf,
+  endingVerb,
+  isDeletable,
+  requiredCreateFieldsOf,
+  updateFieldsOf,
+  type WritableKind,
+} from '../../protocol/writable-kind';
+import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import type { CollectionWrites } from '../../db/collection-writes';
 import type { Mirror } from '../../db/mirror';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
@@ -13,51 +22,50 @@ import { parseKindSetValues } from './set-values';
 import { refusedWrite } from './write-scopes';
 
 interface CollectionCommandSpec {
-  noun: 'sprint' | 'goal' | 'milestone';
+  noun: string;
   idField: string;
   /** The parent its routes need, set on create: a sprint's team, a goal's or milestone's project. */
-  parentField: 'team_id' | 'project_id';
+  parentField: string;
   /** Fields a create must set (besides the parent). */
   requiredOnCreate: readonly string[];
   createFields: readonly string[];
   editFields: readonly string[];
   /** The service deletes it (sprints: no). */
   deletable: boolean;
+  /** Without a delete, how one is ended instead ("complete it with --set status=completed"). */
+  endingHint: string;
   writes(mirror: Mirror): CollectionWrites;
 }
 
-export const SPRINT_COMMAND: CollectionCommandSpec = {
-  noun: 'sprint',
-  idField: 'sprint_id',
-  parentField: 'team_id',
-  requiredOnCreate: ['name', 'start_date'],
-  createFields: ['name', 'description', 'goal', 'start_date', 'end_date', 'duration_weeks'],
-  editFields: ['name', 'description', 'goal', 'start_date', 'end_date', 'duration_weeks', 'status'],
-  deletable: false,
-  writes: (mirror) => mirror.sprints,
-};
+/** A kind's command from its descriptor: its fields are its body schemas', its verbs follow its delete. */
+function commandSpecOf(kind: WritableKind, parentField: string): CollectionCommandSpec {
+  return {
+    noun: kind.entityType,
+    idField: kind.idField,
+    parentField,
+    requiredOnCreate: requiredCreateFieldsOf(kind),
+    createFields: createFieldsOf(kind),
+    editFields: updateFieldsOf(kind),
+    deletable: isDeletable(kind),
+    endingHint: `${endingVerb(kind)} it with --set status=${kind.endedBy?.status ?? ''}`,
+    writes: (mirror) => {
+      const writes = mirror.writesOf(kind.entityType);
+      if (writes === null) throw new Error(`no writes of ${kind.collection} in the mirror`);
+      return writes;
+    },
+  };
+}
 
-export const GOAL_COMMAND: CollectionCommandSpec = {
-  noun: 'goal',
-  idField: 'goal_id',
-  parentField: 'project_id',
-  requiredOnCreate: ['name'],
-  createFields: ['name', 'description', 'target_date', 'position'],
-  editFields: ['name', 'description', 'target_date', 'position', 'status'],
-  deletable: true,
-  writes: (mirror) => mirror.goals,
-};
-
-export const MILESTONE_COMMAND: CollectionCommandSpec = {
-  noun: 'milestone',
-  idField: 'milestone_id',
-  parentField: 'project_id',
-  requiredOnCreate: ['name'],
-  createFields: ['name', 'description', 'due_date', 'position'],
-  editFields: ['name', 'description', 'due_date', 'position', 'status'],
-  deletable: true,
-  writes: (mirror) => mirror.milestones,
-};
+/**
+ * The commands of the kinds created under a parent, by their noun (`sprint`,
+ * `goal`, `milestone`); sections, created in a scope their body names, have
+ * their own (comment-command.ts).
+ */
+export const COLLECTION_COMMAND_SPECS: ReadonlyMap<string, CollectionCommandSpec> = new Map(
+  COLLECTION_KINDS.flatMap((kind) =>
+    kind.parentField === null ? [] : [[kind.entityType, commandSpecOf(kind, kind.parentField)] as const],
+  ),
+);
 
 /** The command for one kind (run-cli's table). */
 export function collectionCommand(spec: CollectionCommandSpec) {
@@ -110,8 +118,7 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
       return EXIT.ok;
     });
   }
-  const hint =
-    verb === 'delete' ? ' (the service has no sprint delete; complete it with --set status=completed)' : '';
+  const hint = verb === 'delete' ? ` (the service has no ${spec.noun} delete; ${spec.endingHint})` : '';
   throw new UsageError(
     `${spec.noun}: give one of ${verbs.join(', ')}${verb === undefined ? '' : `, not '${verb}'`}${hint}`,
   );

@@ -10,7 +10,7 @@ import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/err
 import { SessionEndedError, SignInServerUnreachableError } from '../auth/api-credentials';
 import { EXIT, type ExitCode, USAGE, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
-import { collectionCommand, GOAL_COMMAND, MILESTONE_COMMAND, SPRINT_COMMAND } from './collection-command';
+import { COLLECTION_COMMAND_SPECS, collectionCommand } from './collection-command';
 import { commentCommand, sectionCommand } from './comment-command';
 import {
   conflictsCommand,
@@ -43,9 +43,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   drop: dropCommand,
   comment: commentCommand,
   section: sectionCommand,
-  sprint: collectionCommand(SPRINT_COMMAND),
-  goal: collectionCommand(GOAL_COMMAND),
-  milestone: collectionCommand(MILESTONE_COMMAND),
+  ...Object.fromEntries([...COLLECTION_COMMAND_SPECS].map(([noun, spec]) => [noun, collectionCommand(spec)])),
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {

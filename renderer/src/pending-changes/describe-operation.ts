@@ -4,6 +4,7 @@
 import type { FieldChangeView, PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { dayWords, fieldWord, valueWord } from '../vocabulary/task-words';
+import { COLLECTION_KINDS } from '../../../protocol/writable-kinds';
 
 /** Names of referenced things (projects, sections, …) by field and id; null when unknown. */
 export type NameOf = (field: string, id: string) => string | null;
@@ -86,12 +87,10 @@ function describeSectionChange(change: PendingChange): string {
   }
 }
 
-/** What setting a status says about a sprint, goal or milestone ("Complete", "Close", "Reopen"). */
-const STATUS_VERBS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  sprint: { completed: 'Complete', active: 'Reopen' },
-  goal: { closed: 'Close', open: 'Reopen' },
-  milestone: { completed: 'Complete', open: 'Reopen' },
-};
+/** What setting a status says about a sprint, goal or milestone ("Complete", "Close", "Reopen"), from their descriptors. */
+const STATUS_VERBS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
+  COLLECTION_KINDS.flatMap((kind) => (kind.statusVerbs ? [[kind.entityType, kind.statusVerbs]] : [])),
+);
 
 /** A change to a sprint, goal or milestone in one sentence: "Complete sprint ‘Sprint 12’", "Close goal ‘Launch’". */
 function describePlanChange(change: PendingChange, noun: string, nameOf?: NameOf, today?: Date): string {

@@ -1,23 +1,18 @@
-// Every writable kind the pusher knows, by the outbox's entity_type. Adding a
-// kind is a file beside these and one line here.
+// Every writable kind the pusher knows, by the outbox's entity_type: tasks and
+// comments, which have their own ways, and the collection kinds derived from
+// their descriptors (protocol/writable-kinds.ts).
+import { COLLECTION_KINDS } from '../../../protocol/writable-kinds';
+import { collectionPushKind } from './collection-kind';
 import { commentPushKind } from './comment';
-import { goalPushKind } from './goal';
-import { milestonePushKind } from './milestone';
 import type { PushKind } from './push-kind';
-import { sectionPushKind } from './section';
-import { sprintPushKind } from './sprint';
 import { taskPushKind } from './task';
 
 /** Every writable kind, in the order the app lists them. */
 export const PUSH_KINDS: readonly PushKind[] = [
   taskPushKind,
   commentPushKind,
-  sectionPushKind,
-  sprintPushKind,
-  goalPushKind,
-  milestonePushKind,
+  ...COLLECTION_KINDS.map((kind) => collectionPushKind(kind)),
 ];
-
 const KINDS: ReadonlyMap<string, PushKind> = new Map(PUSH_KINDS.map((kind) => [kind.entityType, kind]));
 
 /** The kind of an operation; an entity type this version does not know is an error (never sent as a task). */

@@ -1,0 +1,30 @@
+// Every kind a person writes besides tasks and comments, in the order the app
+// lists them. Adding a kind is its descriptor beside its wire schemas and a
+// line here (docs/adding-a-kind.md).
+import { goalKind } from './goal';
+import { milestoneKind } from './milestone';
+import { sectionKind } from './section';
+import { sprintKind } from './sprint';
+import type { FilingField, WritableKind } from './writable-kind';
+
+export const COLLECTION_KINDS = [sectionKind, sprintKind, goalKind, milestoneKind] as const;
+
+/** A collection kind's outbox entity type ('section', 'sprint', …). */
+export type CollectionEntity = (typeof COLLECTION_KINDS)[number]['entityType'];
+
+/** The entity types, for an enum (the IPC contract's, the headless command's verbs). */
+export const COLLECTION_ENTITIES = COLLECTION_KINDS.map((kind) => kind.entityType) as [
+  CollectionEntity,
+  ...CollectionEntity[],
+];
+
+/** The descriptor of an entity type; null for one that is not a collection kind (a task, a comment). */
+export function collectionKindOf(entityType: string): WritableKind | null {
+  return COLLECTION_KINDS.find((kind) => kind.entityType === entityType) ?? null;
+}
+
+/** The task fields that file tasks under a collection kind (`section_id`, …), for an enum. */
+export const FILING_FIELDS = COLLECTION_KINDS.map((kind) => kind.filesTasksBy) as [
+  FilingField,
+  ...FilingField[],
+];
