@@ -2,21 +2,25 @@
 // (offline too), in the project's order (position, then name), each with its
 // progress counted over the mirrored tasks, so a task filed or completed
 // offline moves the bar at once instead of when the service recounts.
+import { z } from 'zod';
 import type { Mirror } from './mirror';
-import { type PendingMark, pendingMark } from './workspace';
+import { pendingMark, pendingSchema } from './workspace';
 
-export interface MilestoneSummary extends PendingMark {
-  milestone_id: string;
-  project_id: string;
-  name: string;
-  description: string | null;
+/** One of a project's milestones in the milestones view, with its progress over the mirrored tasks. */
+export const milestoneSummarySchema = z.object({
+  milestone_id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
   /** `open` or `completed`; more may exist (kept as sent). */
-  status: string | null;
-  due_date: string | null;
-  position: number | null;
-  tasks_total: number;
-  tasks_completed: number;
-}
+  status: z.string().nullable(),
+  due_date: z.string().nullable(),
+  position: z.number().nullable(),
+  tasks_total: z.number().int(),
+  tasks_completed: z.number().int(),
+  pending: pendingSchema,
+});
+export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;

@@ -3,56 +3,79 @@
 // one runs today), goals and sections with their task counts, members, and a
 // task's cached comments and history. Names fall back to ids; order is the
 // screens' (by name, sections by position, sprints newest first).
+import { z } from 'zod';
 import type { PendingResource } from './collection-writes';
 import type { Mirror } from './mirror';
-import type { OutboxState } from './outbox';
 import type { Resource } from './page-apply';
 
-/** A change of it still waits to be sent (or was refused): its state. Absent when none waits. */
-export type PendingMark = { pending?: Exclude<OutboxState, 'done'> };
+/**
+ * A change of it waits to be sent, is being sent, or was refused; absent when
+ * none waits. The read models' shapes are zod schemas declared here, once:
+ * main/ipc/screen-schemas.ts checks what crosses the bridge against them.
+ */
+export const pendingSchema = z.enum(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).optional();
+export type PendingMark = { pending?: z.infer<typeof pendingSchema> };
 
-export interface SprintSummary extends PendingMark {
-  sprint_id: string;
-  team_id: string;
-  name: string;
-  description: string | null;
+export const sprintSummarySchema = z.object({
+  sprint_id: z.string(),
+  team_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
   /** The sprint's goal, in words. */
-  goal: string | null;
-  status: string | null;
-  start_date: string;
-  end_date: string;
-  duration_label: string | null;
-  task_count: number;
-  completed_count: number;
+  goal: z.string().nullable(),
+  status: z.string().nullable(),
+  start_date: z.string(),
+  end_date: z.string(),
+  duration_label: z.string().nullable(),
+  task_count: z.number().int(),
+  completed_count: z.number().int(),
   /** Runs today and is not completed. */
-  current: boolean;
-}
+  current: z.boolean(),
+  pending: pendingSchema,
+});
+export type SprintSummary = z.infer<typeof sprintSummarySchema>;
 
-export interface WorkspaceCollections {
-  organization: { org_id: string; name: string } | null;
-  projects: { project_id: string; name: string; status: string | null; team_id: string | null }[];
-  teams: { team_id: string; name: string; sprints: SprintSummary[] }[];
-  goals: (PendingMark & {
-    goal_id: string;
-    project_id: string;
-    name: string;
-    description: string | null;
-    status: string | null;
-    target_date: string | null;
-    tasks_total: number;
-    tasks_completed: number;
-  })[];
-  sections: (PendingMark & {
-    section_id: string;
-    name: string;
-    scope_type: string;
-    scope_id: string;
-    position: number;
-    task_count: number;
-  })[];
-  /** `role` is the organization role (`owner`, `admin`, `member`, or null when the service names none). */
-  members: { user_id: string; username: string; active: boolean; role: string | null }[];
-}
+export const workspaceCollectionsSchema = z.object({
+  organization: z.object({ org_id: z.string(), name: z.string() }).nullable(),
+  projects: z.array(
+    z.object({
+      project_id: z.string(),
+      name: z.string(),
+      status: z.string().nullable(),
+      team_id: z.string().nullable(),
+    }),
+  ),
+  teams: z.array(z.object({ team_id: z.string(), name: z.string(), sprints: z.array(sprintSummarySchema) })),
+  goals: z.array(
+    z.object({
+      goal_id: z.string(),
+      project_id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      status: z.string().nullable(),
+      target_date: z.string().nullable(),
+      tasks_total: z.number().int(),
+      tasks_completed: z.number().int(),
+      pending: pendingSchema,
+    }),
+  ),
+  sections: z.array(
+    z.object({
+      section_id: z.string(),
+      name: z.string(),
+      scope_type: z.string(),
+      scope_id: z.string(),
+      position: z.number(),
+      task_count: z.number().int(),
+      pending: pendingSchema,
+    }),
+  ),
+  /** `role`: the organization role (`owner`, `admin`, `member`, or null when the service names none; an owner or admin may delete others' comments). */
+  members: z.array(
+    z.object({ user_id: z.string(), username: z.string(), active: z.boolean(), role: z.string().nullable() }),
+  ),
+});
+export type WorkspaceCollections = z.infer<typeof workspaceCollectionsSchema>;
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;

@@ -9,6 +9,7 @@ import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../protocol/task';
 import { waitsOnSchema } from './outbox-schemas';
+import { workspaceCollectionsSchema } from '../../db/workspace';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -278,94 +279,12 @@ export type TaskActivity = z.infer<typeof taskActivitySchema>;
 
 // ---- the sidebar's collections ---------------------------------------------------
 
-/** A change of it waits to be sent, is being sent, or was refused; absent when none waits. */
-const pendingSchema = z.enum(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).optional();
+// The read models declare their shapes once (db/workspace.ts, db/milestone-list.ts).
+export { type MilestoneSummary, milestoneSummarySchema } from '../../db/milestone-list';
+export { type SprintSummary, sprintSummarySchema } from '../../db/workspace';
 
-export const sprintSummarySchema = z.object({
-  sprint_id: z.string(),
-  team_id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  /** The sprint's goal, in words. */
-  goal: z.string().nullable(),
-  status: z.string().nullable(),
-  start_date: z.string(),
-  end_date: z.string(),
-  duration_label: z.string().nullable(),
-  task_count: z.number().int(),
-  completed_count: z.number().int(),
-  /** Runs today and is not completed. */
-  current: z.boolean(),
-  pending: pendingSchema,
-});
-export type SprintSummary = z.infer<typeof sprintSummarySchema>;
-
-/** One of a project's milestones in the milestones view, with its progress over the mirrored tasks. */
-export const milestoneSummarySchema = z.object({
-  milestone_id: z.string(),
-  project_id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  status: z.string().nullable(),
-  due_date: z.string().nullable(),
-  position: z.number().nullable(),
-  tasks_total: z.number().int(),
-  tasks_completed: z.number().int(),
-  pending: pendingSchema,
-});
-export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
-
-export const workspaceSchema = z.object({
+export const workspaceSchema = workspaceCollectionsSchema.extend({
   me: z.object({ username: z.string(), user_id: z.string() }).nullable(),
-  organization: z.object({ org_id: z.string(), name: z.string() }).nullable(),
-  projects: z.array(
-    z.object({
-      project_id: z.string(),
-      name: z.string(),
-      status: z.string().nullable(),
-      team_id: z.string().nullable(),
-    }),
-  ),
-  teams: z.array(
-    z.object({
-      team_id: z.string(),
-      name: z.string(),
-      sprints: z.array(sprintSummarySchema),
-    }),
-  ),
-  goals: z.array(
-    z.object({
-      goal_id: z.string(),
-      project_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      status: z.string().nullable(),
-      target_date: z.string().nullable(),
-      tasks_total: z.number().int(),
-      tasks_completed: z.number().int(),
-      pending: pendingSchema,
-    }),
-  ),
-  sections: z.array(
-    z.object({
-      section_id: z.string(),
-      name: z.string(),
-      scope_type: z.string(),
-      scope_id: z.string(),
-      position: z.number(),
-      task_count: z.number().int(),
-      pending: pendingSchema,
-    }),
-  ),
-  /** `role`: the organization role (an owner or admin may delete others' comments). */
-  members: z.array(
-    z.object({
-      user_id: z.string(),
-      username: z.string(),
-      active: z.boolean(),
-      role: z.string().nullable(),
-    }),
-  ),
   /** Tag values in use, most used first (for the tag filter and the editor's suggestions). */
   tags: z.array(z.string()),
 });
