@@ -1,9 +1,8 @@
 // OAuth 2.0 authorization code with PKCE (S256) for the desktop app, as gaps.md
-// describes it: a consent page at /oauth/authorize and the token endpoint.
+// describes it: the authorization server's state (consents, codes, grants,
+// refresh tokens) and its checks. Its routes are in oauth-routes.ts, the pages
+// they render in oauth-pages.ts.
 import { createHash } from 'node:crypto';
-import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ProblemReply } from '../problem';
 import { type IdentityStore, type Member, isKnownScope } from './identity-store';
 
 /** The one registered client: public (no secret), so PKCE is what binds the code to it. */
@@ -48,7 +47,7 @@ export class OAuthError extends Error {
   }
 }
 
-interface AuthorizeRequest {
+export interface AuthorizeRequest {
   clientId: string;
   /** As presented (with its port): the token request must repeat it exactly. */
   redirectUri: string;
@@ -401,189 +400,4 @@ export class OAuthAuthority {
       org_id: this.store.orgId,
     };
   }
-}
-
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
-function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body><main>
-${body}
-</main></body></html>
-`;
-}
-
-function errorPage(reply: FastifyReply, error: OAuthError): FastifyReply {
-  return reply
-    .code(400)
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(
-      htmlPage(
-        'Authorization refused',
-        `<h1>This app cannot be authorized</h1>
-<p>The request was refused and was not sent back to the app.</p>
-<p><code id="error">${escapeHtml(error.error)}</code>: <span id="error_description">${escapeHtml(error.description)}</span></p>`,
-      ),
-    );
-}
-
-/** Every scope asked was withheld: nothing to grant, told as a denial (RFC 6749 4.1.2.1). */
-function noScopeGranted(reply: FastifyReply, request: AuthorizeRequest): FastifyReply {
-  return redirectTo(reply, request.redirectUri, {
-    error: 'access_denied',
-    error_description: 'no scope was granted',
-    state: request.state,
-  });
-}
-
-function redirectTo(
-  reply: FastifyReply,
-  redirectUri: string,
-  params: Record<string, string | null>,
-): FastifyReply {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
-  return reply.header('cache-control', 'no-store').redirect(url.toString(), 302);
-}
-
-function consentPage(member: Member, request: AuthorizeRequest, consentId: string, csrf: string): string {
-  // One box per scope, as real consent pages offer: the person may grant fewer than asked.
-  const scopes = request.scopes
-    .map(
-      (s) =>
-        `<li><label><input type="checkbox" name="scope" value="${escapeHtml(s)}" checked> <code>${escapeHtml(s)}</code></label></li>`,
-    )
-    .join('\n');
-  return htmlPage(
-    `Authorize ${DESKTOP_CLIENT.name}`,
-    `<h1>Authorize ${escapeHtml(DESKTOP_CLIENT.name)}</h1>
-<p>Signed in as <strong id="username">${escapeHtml(member.username)}</strong>.</p>
-<form method="post" action="/oauth/authorize">
-<p><strong>${escapeHtml(DESKTOP_CLIENT.name)}</strong> asks for access to your organization with these scopes:</p>
-<ul id="scopes">
-${scopes}
-</ul>
-<input type="hidden" name="scopes_chosen" value="1">
-<input type="hidden" name="consent_id" value="${escapeHtml(consentId)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
-<button type="submit" name="decision" value="approve" id="approve">Approve</button>
-<button type="submit" name="decision" value="deny" id="deny">Deny</button>
-</form>`,
-  );
-}
-
-/**
- * GET/POST /oauth/authorize and POST /oauth/token, in their own plugin scope
- * so the form-body parser and the RFC 6749 error rendering stay here.
- */
-export function registerOAuthRoutes(app: FastifyInstance, authority: OAuthAuthority): void {
-  void app.register(async (scope) => {
-    await scope.register(formbody);
-    // Parser failures (bad content type, malformed body) answer in OAuth's own shape;
-    // the server's own problems (rate limit, injected faults) go on to its handler.
-    scope.setErrorHandler((error: unknown, request, reply) => {
-      if (error instanceof ProblemReply) throw error;
-      const status = (error as { statusCode?: number }).statusCode;
-      const message = error instanceof Error ? error.message : String(error);
-      const clientFault = status !== undefined && status < 500;
-      const oauthError = new OAuthError(clientFault ? 'invalid_request' : 'server_error', message);
-      if (request.url.startsWith('/oauth/authorize')) return errorPage(reply, oauthError);
-      return reply
-        .code(clientFault ? 400 : 500)
-        .header('cache-control', 'no-store')
-        .send({ error: oauthError.error, error_description: message });
-    });
-
-    scope.get('/oauth/authorize', { config: { operationId: 'oauth.authorize' } }, (request, reply) => {
-      const checked = authority.checkAuthorize(request.query as Record<string, unknown>);
-      if ('page' in checked) return errorPage(reply, checked.page);
-      if ('redirect' in checked) {
-        return redirectTo(reply, checked.redirectUri, {
-          error: checked.redirect.error,
-          error_description: checked.redirect.description,
-          state: checked.state,
-        });
-      }
-      const member = authority.consentingMember();
-      if (!member || !member.is_active) {
-        return redirectTo(reply, checked.ok.redirectUri, {
-          error: 'access_denied',
-          error_description: 'no active member is signed in',
-          state: checked.ok.state,
-        });
-      }
-      if (authority.autoApprove()) {
-        const code = authority.issueCode(checked.ok, member.user_id);
-        if (code === undefined) return noScopeGranted(reply, checked.ok);
-        return redirectTo(reply, checked.ok.redirectUri, { code, state: checked.ok.state });
-      }
-      const { consentId, csrf } = authority.openConsent(checked.ok);
-      return reply
-        .header('cache-control', 'no-store')
-        .header('x-frame-options', 'DENY')
-        .type('text/html; charset=utf-8')
-        .send(consentPage(member, checked.ok, consentId, csrf));
-    });
-
-    scope.post('/oauth/authorize', { config: { operationId: 'oauth.consent' } }, (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, unknown>;
-      const consentId = form['consent_id'];
-      const csrf = form['csrf_token'];
-      const decision = form['decision'];
-      const pending =
-        typeof consentId === 'string' && typeof csrf === 'string'
-          ? authority.takeConsent(consentId, csrf)
-          : undefined;
-      if (!pending) {
-        return errorPage(
-          reply,
-          new OAuthError(
-            'invalid_request',
-            'the consent form is unknown, expired, already answered, or its CSRF field is wrong',
-          ),
-        );
-      }
-      const member = authority.consentingMember();
-      if (decision !== 'approve' || !member || !member.is_active) {
-        return redirectTo(reply, pending.redirectUri, {
-          error: 'access_denied',
-          error_description: 'the user denied the request',
-          state: pending.state,
-        });
-      }
-      // The page's boxes (absent from a form that offers none: all asked are granted).
-      const ticked = form['scope'];
-      const chosen =
-        form['scopes_chosen'] === undefined
-          ? undefined
-          : (Array.isArray(ticked) ? ticked : [ticked]).filter((s): s is string => typeof s === 'string');
-      const code = authority.issueCode(pending, member.user_id, chosen);
-      if (code === undefined) return noScopeGranted(reply, pending);
-      return redirectTo(reply, pending.redirectUri, { code, state: pending.state });
-    });
-
-    scope.post('/oauth/token', { config: { operationId: 'oauth.token' } }, (request, reply) => {
-      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      const contentType = request.headers['content-type'] ?? '';
-      if (!/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
-        return reply.code(400).send({
-          error: 'invalid_request',
-          error_description: 'the token request must be application/x-www-form-urlencoded',
-        });
-      }
-      try {
-        return reply.send(authority.token((request.body ?? {}) as Record<string, unknown>));
-      } catch (error) {
-        if (!(error instanceof OAuthError)) throw error;
-        if (error.status === 401) void reply.header('www-authenticate', 'Basic realm="oauth"');
-        return reply.code(error.status).send({ error: error.error, error_description: error.description });
-      }
-    });
-  });
 }

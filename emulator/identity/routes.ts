@@ -22,7 +22,8 @@ import {
   KNOWN_SCOPES,
   requireScope,
 } from './identity-store';
-import { OAuthAuthority, registerOAuthRoutes } from './oauth';
+import { OAuthAuthority } from './oauth';
+import { registerOAuthRoutes } from './oauth-routes';
 
 export interface IdentityRouteDeps {
   store: IdentityStore;

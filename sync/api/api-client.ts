@@ -1,19 +1,40 @@
 // The service's HTTP client: one keep-alive undici pool, the rate governor in
 // front of every authenticated request, retries where repeating is safe, token
 // refresh on expiry, and every answer either validated against its schema or
-// turned into a typed error. It never touches the mirror or the outbox.
-import { createHash } from 'node:crypto';
+// turned into a typed error. It never touches the mirror or the outbox. The
+// request's shape (api-request.ts), the reading of answers (api-answers.ts)
+// and the token's state (token-session.ts) live beside it.
 import { Pool, type Dispatcher } from 'undici';
-import type { z } from 'zod';
-import type { ListPage } from '../../protocol/list-page';
+import {
+  type DeleteAnswer,
+  type ListAnswer,
+  type ListBodyAnswer,
+  type RawAnswer,
+  type ReadAnswer,
+  type WriteAnswer,
+  deleteAnswer,
+  header,
+  listBodyAnswer,
+  rateObservation,
+  readAnswer,
+  writeAnswer,
+} from './api-answers';
+import {
+  type CreateOptions,
+  type DeleteOptions,
+  type PageRequest,
+  type ReadOptions,
+  type RequestSpec,
+  type UpdateOptions,
+  conditional,
+  listPageRequest,
+  requestPath,
+} from './api-request';
 import { type ApiClock, sleep, systemApiClock } from './clock';
 import type { CredentialSource } from './credentials';
 import {
-  ApiError,
   NetworkError,
   RequestAbortedError,
-  SignedOutError,
-  type SignedOutReason,
   parseRetryAfter,
   problemErrorFromAnswer,
   redactSecrets,
@@ -21,13 +42,11 @@ import {
 import type {
   CreateOperation,
   DeleteOperation,
-  Endpoint,
   ListOperation,
   ReadOperation,
   UpdateOperation,
 } from './operations';
-import { type RateObservation, type RequestLane, RateGovernor } from './rate-governor';
-import { parseResponseBody } from './response-body';
+import { type RateObservation, RateGovernor } from './rate-governor';
 import {
   DEFAULT_RETRY_OPTIONS,
   type RetryOptions,
@@ -36,6 +55,7 @@ import {
   isRetryableStatus,
   isSafeToRepeat,
 } from './retry-policy';
+import { TokenSession, signedOutReasonOf, tokenFingerprint } from './token-session';
 import { defaultUserAgent } from './user-agent';
 
 export interface ConnectionSettings {
@@ -69,67 +89,6 @@ export interface ApiClientOptions {
   retry?: Partial<RetryOptions>;
   clock?: ApiClock;
   userAgent?: string;
-}
-
-/** One page of a list, as `cursor`, `limit`, `sort_by`, `sort_order` and `filter[...]` parameters. */
-export interface PageRequest {
-  cursor?: string | null | undefined;
-  limit?: number | undefined;
-  sortBy?: string | undefined;
-  sortOrder?: 'asc' | 'desc' | undefined;
-  /** `filter[key]` values; an array repeats the parameter (values OR-ed). */
-  filter?: Readonly<Record<string, string | number | boolean | readonly string[] | undefined>> | undefined;
-}
-
-export interface RequestOptions {
-  /** Default: `background` for reads, `user` for writes. */
-  lane?: RequestLane | undefined;
-  signal?: AbortSignal | undefined;
-}
-
-export interface ReadOptions extends RequestOptions {
-  /** The stored ETag: an unchanged resource answers 304 without a body. */
-  ifNoneMatch?: string | null | undefined;
-}
-
-export interface CreateOptions extends RequestOptions {
-  /** The operation id: a retry replays the first answer instead of creating twice. Without it, never retried. */
-  idempotencyKey?: string | undefined;
-}
-
-export interface UpdateOptions extends RequestOptions {
-  /** The base ETag: a stale one is a 412 and nothing is written. */
-  ifMatch?: string | null | undefined;
-  idempotencyKey?: string | undefined;
-}
-
-export interface DeleteOptions extends RequestOptions {
-  ifMatch?: string | null | undefined;
-}
-
-export type ReadAnswer<Body> =
-  | { status: 200; etag: string | null; body: Body; requestId: string | null }
-  | { status: 304; etag: string | null; requestId: string | null };
-
-export type ListAnswer<Item> = ReadAnswer<ListPage<Item>>;
-
-/** A list page as received: a 200's body bytes, neither parsed nor validated (see listPageBody). */
-export type ListBodyAnswer =
-  | { status: 200; etag: string | null; body: ArrayBuffer; requestId: string | null }
-  | { status: 304; etag: string | null; requestId: string | null };
-
-export interface WriteAnswer<Body> {
-  status: number;
-  etag: string | null;
-  body: Body;
-  requestId: string | null;
-}
-
-export interface DeleteAnswer<Body> {
-  status: number;
-  /** Null for a 204 or when the operation's answer is not read. */
-  body: Body | null;
-  requestId: string | null;
 }
 
 export interface ApiClientStats {
@@ -167,28 +126,6 @@ export interface ApiExchange {
   retryAfterSeconds: number | null;
 }
 
-interface RequestSpec {
-  operation: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  endpoint: Endpoint;
-  extraQuery?: [string, string][];
-  headers: Record<string, string>;
-  body?: string;
-  lane: RequestLane;
-  signal: AbortSignal | undefined;
-  authenticated: boolean;
-  /** Keep a 2xx body as bytes (`RawAnswer.bytes`) instead of decoding it. */
-  bytes?: boolean;
-}
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  /** A 2xx body when the request asked for bytes. */
-  bytes?: ArrayBuffer;
-}
-
 export class ApiClient {
   readonly baseUrl: string;
   readonly governor: RateGovernor;
@@ -200,7 +137,6 @@ export class ApiClient {
   private readonly retry: RetryOptions;
   private readonly clock: ApiClock;
   private readonly userAgent: string;
-  private readonly credentials: CredentialSource;
   private readonly counters: ApiClientStats = {
     requests: 0,
     notModified: 0,
@@ -208,13 +144,7 @@ export class ApiClient {
     rateLimited: 0,
     refreshes: 0,
   };
-  // Tokens are remembered only by fingerprint (SHA-256), never by value.
-  /** The refresh under way (or last done) and the expired token it replaces: one refresh per expiry. */
-  private refreshing: { from: string; done: Promise<void> } | null = null;
-  /** The token the service last refused for good, so we stop sending it. */
-  private signedOut: { tokenId: string; reason: SignedOutReason } | null = null;
-  /** The token last sent: the service counts its budget per token. */
-  private lastTokenId: string | null = null;
+  private readonly session: TokenSession;
   private readonly exchangeObservers = new Set<(exchange: ApiExchange) => void>();
 
   constructor(options: ApiClientOptions) {
@@ -227,7 +157,9 @@ export class ApiClient {
     this.clock = options.clock ?? systemApiClock;
     this.governor = options.governor ?? new RateGovernor({ clock: this.clock });
     this.userAgent = options.userAgent ?? defaultUserAgent();
-    this.credentials = options.credentials;
+    this.session = new TokenSession(options.credentials, this.governor, () => {
+      this.counters.refreshes += 1;
+    });
     if (options.dispatcher) {
       this.dispatcher = options.dispatcher;
       this.ownsDispatcher = false;
@@ -267,7 +199,7 @@ export class ApiClient {
     options: ReadOptions = {},
   ): Promise<ListAnswer<Item>> {
     const answer = await this.execute(listPageRequest(operation, params, page, options));
-    return this.readAnswer(operation.name, operation.pageSchema, answer, options.ifNoneMatch);
+    return readAnswer(operation.name, operation.pageSchema, answer, options.ifNoneMatch);
   }
 
   /**
@@ -283,20 +215,7 @@ export class ApiClient {
     options: ReadOptions = {},
   ): Promise<ListBodyAnswer> {
     const answer = await this.execute({ ...listPageRequest(operation, params, page, options), bytes: true });
-    const requestId = header(answer.headers, 'x-request-id');
-    const etag = header(answer.headers, 'etag');
-    if (answer.status === 304) return { status: 304, etag: etag ?? options.ifNoneMatch ?? null, requestId };
-    if (answer.bytes === undefined) {
-      // A redirect or other 3xx, as in readAnswer.
-      throw problemErrorFromAnswer(operation.name, {
-        status: answer.status,
-        contentType: header(answer.headers, 'content-type'),
-        text: answer.text,
-        requestId,
-        retryAfter: null,
-      });
-    }
-    return { status: 200, etag, body: answer.bytes, requestId };
+    return listBodyAnswer(operation.name, answer, options.ifNoneMatch);
   }
 
   /** A single resource (or a grouped answer) under its ETag. */
@@ -314,7 +233,7 @@ export class ApiClient {
       signal: options.signal,
       authenticated: operation.authenticated,
     });
-    return this.readAnswer(operation.name, operation.schema, answer, options.ifNoneMatch);
+    return readAnswer(operation.name, operation.schema, answer, options.ifNoneMatch);
   }
 
   /** POST a new resource; with an Idempotency-Key it is retried safely, without one never. */
@@ -337,7 +256,7 @@ export class ApiClient {
       signal: options.signal,
       authenticated: true,
     });
-    return this.writeAnswer(operation.name, operation.schema, answer);
+    return writeAnswer(operation.name, operation.schema, answer);
   }
 
   /** PATCH with a JSON merge-patch: only the changed fields, null clears one. */
@@ -361,7 +280,7 @@ export class ApiClient {
       signal: options.signal,
       authenticated: true,
     });
-    return this.writeAnswer(operation.name, operation.schema, answer);
+    return writeAnswer(operation.name, operation.schema, answer);
   }
 
   async remove<Body, Params>(
@@ -378,53 +297,7 @@ export class ApiClient {
       signal: options.signal,
       authenticated: true,
     });
-    const requestId = header(answer.headers, 'x-request-id');
-    if (answer.status === 204 || operation.schema === null || answer.text === '') {
-      return { status: answer.status, body: null, requestId };
-    }
-    return {
-      status: answer.status,
-      body: parseResponseBody(operation.name, answer.status, operation.schema, answer.text),
-      requestId,
-    };
-  }
-
-  private readAnswer<Body>(
-    operation: string,
-    schema: z.ZodType<Body>,
-    answer: RawAnswer,
-    sentTag: string | null | undefined,
-  ): ReadAnswer<Body> {
-    const requestId = header(answer.headers, 'x-request-id');
-    const etag = header(answer.headers, 'etag');
-    if (answer.status === 304) {
-      return { status: 304, etag: etag ?? sentTag ?? null, requestId };
-    }
-    if (answer.status < 200 || answer.status > 299) {
-      // A redirect or other 3xx: undici does not follow them and the contract has none.
-      throw problemErrorFromAnswer(operation, {
-        status: answer.status,
-        contentType: header(answer.headers, 'content-type'),
-        text: answer.text,
-        requestId,
-        retryAfter: null,
-      });
-    }
-    const body = parseResponseBody(operation, answer.status, schema, answer.text);
-    return { status: 200, etag, body, requestId };
-  }
-
-  private writeAnswer<Body>(
-    operation: string,
-    schema: z.ZodType<Body>,
-    answer: RawAnswer,
-  ): WriteAnswer<Body> {
-    return {
-      status: answer.status,
-      etag: header(answer.headers, 'etag'),
-      body: parseResponseBody(operation, answer.status, schema, answer.text),
-      requestId: header(answer.headers, 'x-request-id'),
-    };
+    return deleteAnswer(operation.name, operation.schema, answer);
   }
 
   /**
@@ -434,7 +307,7 @@ export class ApiClient {
    * are returned; the rest are thrown as typed errors.
    */
   private async execute(spec: RequestSpec): Promise<RawAnswer> {
-    const path = this.pathOf(spec.endpoint, spec.extraQuery ?? []);
+    const path = requestPath(this.basePath, spec.endpoint, spec.extraQuery ?? []);
     const safe = isSafeToRepeat(spec.method, spec.headers);
     let attempt = 0;
     let rateLimitRetries = 0;
@@ -442,7 +315,7 @@ export class ApiClient {
     for (;;) {
       attempt += 1;
       if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);
-      const token = spec.authenticated ? await this.currentToken(spec.operation) : null;
+      const token = spec.authenticated ? await this.session.currentToken(spec.operation) : null;
       const tokenId = token === null ? null : tokenFingerprint(token);
       const headers: Record<string, string> = {
         accept: 'application/json, application/problem+json',
@@ -562,15 +435,15 @@ export class ApiClient {
 
       if (answer.status === 401 && tokenId !== null) {
         const reason = signedOutReasonOf(problem.type);
-        const refresh = reason === 'token-expired' && !refreshed && this.credentials.refresh !== undefined;
+        const refresh = reason === 'token-expired' && !refreshed && this.session.canRefresh;
         reportAnswer(refresh);
         if (refresh) {
           refreshed = true;
-          await this.refreshAfterExpiry(spec.operation, tokenId);
+          await this.session.refreshAfterExpiry(spec.operation, tokenId);
           attempt -= 1;
           continue;
         }
-        throw this.signOut(spec.operation, tokenId, reason, problem.requestId);
+        throw this.session.signOut(spec.operation, tokenId, reason, problem.requestId);
       }
 
       const again =
@@ -601,144 +474,4 @@ export class ApiClient {
       throw new RequestAbortedError(spec.operation);
     }
   }
-
-  private async currentToken(operation: string): Promise<string> {
-    const token = await this.credentials.getAccessToken();
-    const tokenId = tokenFingerprint(token);
-    if (this.signedOut !== null && this.signedOut.tokenId === tokenId) {
-      throw new SignedOutError(operation, this.signedOut.reason, null);
-    }
-    if (this.lastTokenId !== null && this.lastTokenId !== tokenId) this.governor.tokenChanged();
-    this.lastTokenId = tokenId;
-    return token;
-  }
-
-  /**
-   * One refresh per expired token, however many requests saw it expire: the
-   * first starts it, the others wait for it, later ones see the new token.
-   * A refresh that fails on the network leaves the session as it was; any
-   * other failure signs out.
-   */
-  private async refreshAfterExpiry(operation: string, expired: string): Promise<void> {
-    // `expired` is the expired token's fingerprint.
-    const credentials = this.credentials;
-    if (!credentials.refresh) throw this.signOut(operation, expired, 'token-expired', null);
-    let flight = this.refreshing?.from === expired ? this.refreshing : null;
-    if (flight === null) {
-      const current = tokenFingerprint(await this.credentials.getAccessToken());
-      if (current !== expired) return;
-      flight = this.refreshing?.from === expired ? this.refreshing : null;
-    }
-    if (flight === null) {
-      const done = credentials.refresh().then(() => {
-        this.counters.refreshes += 1;
-      });
-      flight = { from: expired, done };
-      this.refreshing = flight;
-      // Forget a refresh that failed on the network, so the next expiry tries again.
-      done.catch((error: unknown) => {
-        if (error instanceof NetworkError && this.refreshing?.done === done) this.refreshing = null;
-      });
-    }
-    try {
-      await flight.done;
-    } catch (error) {
-      if (error instanceof NetworkError) throw error;
-      if (error instanceof ApiError && error.kind === 'aborted') throw error;
-      const signedOut = this.signOut(operation, expired, 'token-expired', null);
-      // The credentials' own sign-out says what to do (a login's: sign in again), so it is kept.
-      throw error instanceof SignedOutError ? error : signedOut;
-    }
-  }
-
-  private signOut(
-    operation: string,
-    tokenId: string,
-    reason: SignedOutReason,
-    requestId: string | null,
-  ): SignedOutError {
-    if (this.signedOut?.tokenId !== tokenId) {
-      this.signedOut = { tokenId, reason };
-      this.credentials.onSignedOut?.(reason);
-    }
-    return new SignedOutError(operation, reason, requestId);
-  }
-
-  private pathOf(endpoint: Endpoint, extra: [string, string][]): string {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(endpoint.query ?? {})) {
-      if (value !== undefined) query.append(key, value);
-    }
-    for (const [key, value] of extra) query.append(key, value);
-    const search = query.toString();
-    return `${this.basePath}${endpoint.path}${search === '' ? '' : `?${search}`}`;
-  }
-}
-
-function tokenFingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
-}
-
-function signedOutReasonOf(type: string): SignedOutReason {
-  return type === 'token-expired' || type === 'token-revoked' ? type : 'token-invalid';
-}
-
-function pageQuery(page: PageRequest): [string, string][] {
-  const out: [string, string][] = [];
-  if (page.cursor !== undefined && page.cursor !== null) out.push(['cursor', page.cursor]);
-  if (page.limit !== undefined) out.push(['limit', String(page.limit)]);
-  if (page.sortBy !== undefined) out.push(['sort_by', page.sortBy]);
-  if (page.sortOrder !== undefined) out.push(['sort_order', page.sortOrder]);
-  for (const [key, value] of Object.entries(page.filter ?? {})) {
-    if (value === undefined) continue;
-    const values: readonly string[] = Array.isArray(value) ? value : [String(value)];
-    for (const one of values) out.push([`filter[${key}]`, one]);
-  }
-  return out;
-}
-
-function conditional(name: string, value: string | null | undefined): Record<string, string> {
-  return value === undefined || value === null || value === '' ? {} : { [name]: value };
-}
-
-function header(headers: RawAnswer['headers'], name: string): string | null {
-  const value = headers[name];
-  if (Array.isArray(value)) return value[0] ?? null;
-  return value ?? null;
-}
-
-function numberHeader(headers: RawAnswer['headers'], name: string): number | null {
-  const value = header(headers, name);
-  if (value === null || value.trim() === '') return null;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-/** The GET of one list page, conditional on the page's last ETag when given. */
-function listPageRequest<Item, Params>(
-  operation: ListOperation<Item, Params>,
-  params: Params,
-  page: PageRequest,
-  options: ReadOptions,
-): RequestSpec {
-  return {
-    operation: operation.name,
-    method: 'GET',
-    endpoint: operation.endpoint(params),
-    extraQuery: pageQuery(page),
-    headers: conditional('if-none-match', options.ifNoneMatch),
-    lane: options.lane ?? 'background',
-    signal: options.signal,
-    authenticated: true,
-  };
-}
-
-function rateObservation(answer: RawAnswer, retryAfter: number | null): RateObservation {
-  return {
-    status: answer.status,
-    limit: numberHeader(answer.headers, 'x-ratelimit-limit'),
-    remaining: numberHeader(answer.headers, 'x-ratelimit-remaining'),
-    resetSeconds: numberHeader(answer.headers, 'x-ratelimit-reset'),
-    retryAfterSeconds: retryAfter,
-  };
 }

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { isRefusedCursor } from '../pull/page-walker';
-import { ApiClient, type ListAnswer } from './api-client';
+import type { ListAnswer } from './api-answers';
+import { ApiClient } from './api-client';
 import { staticCredentials } from './credentials';
 import { ProblemError } from './errors';
 import {

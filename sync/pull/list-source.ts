@@ -3,7 +3,8 @@
 // stored ETag as If-None-Match. A store that reads page bodies itself (the
 // pull worker) gets each 200 body as received: this thread neither parses it
 // nor holds its items.
-import type { ApiClient, PageRequest } from '../api/api-client';
+import type { ApiClient } from '../api/api-client';
+import type { PageRequest } from '../api/api-request';
 import type { ListOperation } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
 import { envelopeOnly, isItemChecked } from './deferred-validation';

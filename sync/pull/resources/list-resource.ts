@@ -1,7 +1,7 @@
 // The common shape of a resource pulled as cursor-paged lists: one list per
 // scope (most have the single scope ''), each walked by the page walker. Only
 // the operation, its parameters and its page size differ per resource.
-import type { PageRequest } from '../../api/api-client';
+import type { PageRequest } from '../../api/api-request';
 import type { ListOperation } from '../../api/operations';
 import type { PulledCollection } from '../../engine/sync-events';
 import { type ListSource, walkList } from '../page-walker';

@@ -1,0 +1,105 @@
+// What a request to the service is before it is sent: the caller's options per
+// kind of operation, a list page's query parameters and the request the client
+// loop sends. Apart from the client because it is pure shaping of the request,
+// with no connection, token or retry in it.
+import type { Endpoint, ListOperation } from './operations';
+import type { RequestLane } from './rate-governor';
+
+/** One page of a list, as `cursor`, `limit`, `sort_by`, `sort_order` and `filter[...]` parameters. */
+export interface PageRequest {
+  cursor?: string | null | undefined;
+  limit?: number | undefined;
+  sortBy?: string | undefined;
+  sortOrder?: 'asc' | 'desc' | undefined;
+  /** `filter[key]` values; an array repeats the parameter (values OR-ed). */
+  filter?: Readonly<Record<string, string | number | boolean | readonly string[] | undefined>> | undefined;
+}
+
+export interface RequestOptions {
+  /** Default: `background` for reads, `user` for writes. */
+  lane?: RequestLane | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ReadOptions extends RequestOptions {
+  /** The stored ETag: an unchanged resource answers 304 without a body. */
+  ifNoneMatch?: string | null | undefined;
+}
+
+export interface CreateOptions extends RequestOptions {
+  /** The operation id: a retry replays the first answer instead of creating twice. Without it, never retried. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface UpdateOptions extends RequestOptions {
+  /** The base ETag: a stale one is a 412 and nothing is written. */
+  ifMatch?: string | null | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export interface DeleteOptions extends RequestOptions {
+  ifMatch?: string | null | undefined;
+}
+
+/** A request as the client sends it, before its token and common headers. */
+export interface RequestSpec {
+  operation: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  endpoint: Endpoint;
+  extraQuery?: [string, string][];
+  headers: Record<string, string>;
+  body?: string;
+  lane: RequestLane;
+  signal: AbortSignal | undefined;
+  authenticated: boolean;
+  /** Keep a 2xx body as bytes (`RawAnswer.bytes`) instead of decoding it. */
+  bytes?: boolean;
+}
+
+/** The path and query of `endpoint` under the base path, with `extra` parameters after its own. */
+export function requestPath(basePath: string, endpoint: Endpoint, extra: [string, string][]): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(endpoint.query ?? {})) {
+    if (value !== undefined) query.append(key, value);
+  }
+  for (const [key, value] of extra) query.append(key, value);
+  const search = query.toString();
+  return `${basePath}${endpoint.path}${search === '' ? '' : `?${search}`}`;
+}
+
+function pageQuery(page: PageRequest): [string, string][] {
+  const out: [string, string][] = [];
+  if (page.cursor !== undefined && page.cursor !== null) out.push(['cursor', page.cursor]);
+  if (page.limit !== undefined) out.push(['limit', String(page.limit)]);
+  if (page.sortBy !== undefined) out.push(['sort_by', page.sortBy]);
+  if (page.sortOrder !== undefined) out.push(['sort_order', page.sortOrder]);
+  for (const [key, value] of Object.entries(page.filter ?? {})) {
+    if (value === undefined) continue;
+    const values: readonly string[] = Array.isArray(value) ? value : [String(value)];
+    for (const one of values) out.push([`filter[${key}]`, one]);
+  }
+  return out;
+}
+
+export function conditional(name: string, value: string | null | undefined): Record<string, string> {
+  return value === undefined || value === null || value === '' ? {} : { [name]: value };
+}
+
+/** The GET of one list page, conditional on the page's last ETag when given. */
+export function listPageRequest<Item, Params>(
+  operation: ListOperation<Item, Params>,
+  params: Params,
+  page: PageRequest,
+  options: ReadOptions,
+): RequestSpec {
+  return {
+    operation: operation.name,
+    method: 'GET',
+    endpoint: operation.endpoint(params),
+    extraQuery: pageQuery(page),
+    headers: conditional('if-none-match', options.ifNoneMatch),
+    lane: options.lane ?? 'background',
+    signal: options.signal,
+    authenticated: true,
+  };
+}
