@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { COLLECTIONS, type OtherCollection } from './collections';
 import { InvalidEditError, NotInMirrorError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
-import { isTemporaryId, type Outbox, type OutboxState } from './outbox';
+import { isTemporaryId, type Outbox, type OutboxState } from './outbox/outbox';
 import type { TaskObject } from './task-columns';
 
 /** A resource as screens read it, and while a change of it waits, that change's state. */

@@ -13,7 +13,7 @@ import {
 } from './collections';
 import { deferSortIndexes } from './deferred-indexes';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
-import { type Outbox, type ParkedEdit, sameJson } from './outbox';
+import { type Outbox, type ParkedEdit, sameJson } from './outbox/outbox';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
 import {

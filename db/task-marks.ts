@@ -2,8 +2,8 @@
 // blocked, failed, conflict; the strongest wins), the fields still waiting, and
 // the stopped change a queued edit is held behind (db/outbox-waits).
 import type { Mirror } from './mirror';
-import type { OutboxOp } from './outbox';
-import { type WaitsOn, waitsOnOf } from './outbox-waits';
+import type { OutboxOp } from './outbox/outbox';
+import { type WaitsOn, waitsOnOf } from './outbox/outbox-waits';
 import { UNSETTLED_STATES } from './task-overlay';
 
 export type TaskSyncMark = 'pending' | 'blocked' | 'failed' | 'conflict' | null;

@@ -10,12 +10,12 @@ import {
   OutboxReviewError,
   resolveConflicts,
   retryOperation,
-} from '../../db/outbox-review';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
+} from '../../db/outbox/outbox-review';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox';
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
-import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';

@@ -2,7 +2,7 @@
 // in, so its data and queued edits stay readable), and while signed in its
 // session: the API client, the credentials and the sync engine. The account
 // manager attaches and detaches sessions; the app reads and listens here.
-import type { OutboxCounts } from '../../db/outbox-counts';
+import type { OutboxCounts } from '../../db/outbox/outbox-counts';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';

@@ -7,22 +7,22 @@
 // write with its effective-row update); the queueing methods run inside mirror.tasks'.
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from './mirror-errors';
-import type { MirrorTransactions } from './mirror-transactions';
-import { commentWriteKind } from './outbox-kinds/comment';
-import { goalWriteKind } from './outbox-kinds/goal';
-import { milestoneWriteKind } from './outbox-kinds/milestone';
-import { sectionWriteKind } from './outbox-kinds/section';
-import { sprintWriteKind } from './outbox-kinds/sprint';
-import type { MirrorWriteKind } from './outbox-kinds/mirror-kind';
-import { isTaskReference } from './recreate-references';
-import { taskWriteKind } from './outbox-kinds/task';
+import { InvalidEditError, MalformedRowError, NotInMirrorError, OutboxStateError } from '../mirror-errors';
+import type { MirrorTransactions } from '../mirror-transactions';
+import { commentWriteKind } from '../outbox-kinds/comment';
+import { goalWriteKind } from '../outbox-kinds/goal';
+import { milestoneWriteKind } from '../outbox-kinds/milestone';
+import { sectionWriteKind } from '../outbox-kinds/section';
+import { sprintWriteKind } from '../outbox-kinds/sprint';
+import type { MirrorWriteKind } from '../outbox-kinds/mirror-kind';
+import { isTaskReference } from '../recreate-references';
+import { taskWriteKind } from '../outbox-kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
-import type { ConflictsTable, OutboxRow } from './schema';
-import type { TaskObject } from './task-columns';
-import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
-import type { TaskStore } from './task-store';
-import { TaskUnfiling } from './task-unfiling';
+import type { ConflictsTable, OutboxRow } from '../schema';
+import type { TaskObject } from '../task-columns';
+import { type TaskOverlay, UNSETTLED_SQL } from '../task-overlay';
+import type { TaskStore } from '../task-store';
+import { TaskUnfiling } from '../task-unfiling';
 
 export type OutboxState = 'queued' | 'in_flight' | 'done' | 'conflict' | 'failed' | 'blocked';
 export type OutboxKind = 'create' | 'update' | 'delete';
