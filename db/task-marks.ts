@@ -2,7 +2,7 @@
 // blocked, failed, conflict; the strongest wins), the fields still waiting, and
 // the stopped change a queued edit is held behind (db/outbox-waits).
 import type { Mirror } from './mirror';
-import type { OutboxOp } from './outbox/outbox';
+import type { OutboxOp } from './outbox/outbox-types';
 import { type WaitsOn, waitsOnOf } from './outbox/outbox-waits';
 import { UNSETTLED_STATES } from './task-overlay';
 

@@ -5,7 +5,7 @@
 // screens' (by name, sections by position, sprints newest first).
 import type { PendingResource } from './collection-writes';
 import type { Mirror } from './mirror';
-import type { OutboxState } from './outbox/outbox';
+import type { OutboxState } from './outbox/outbox-types';
 import type { Resource } from './page-apply';
 
 /** A change of it still waits to be sent (or was refused): its state. Absent when none waits. */

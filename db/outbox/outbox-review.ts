@@ -2,7 +2,7 @@
 // its conflicts), with the rules of when each is allowed, in one place for the
 // app's inspector and the headless command.
 import type { Mirror } from '../mirror';
-import type { ConflictResolution } from './outbox';
+import type { ConflictResolution } from './outbox-types';
 import type { TaskObject } from '../task-columns';
 
 export type OutboxReviewProblem =

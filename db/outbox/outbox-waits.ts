@@ -5,7 +5,7 @@
 // the change behind it will not go until the person settles that one. Every view
 // (inspector, row marks, the headless `outbox`) tells it from here.
 import type { Mirror } from '../mirror';
-import { isTemporaryId, type OutboxKind, type OutboxOp, type OutboxState } from './outbox';
+import { isTemporaryId, type OutboxKind, type OutboxOp, type OutboxState } from './outbox-types';
 
 /** The states of a change that waits for the person, not for the network. */
 export type StoppedState = 'conflict' | 'failed' | 'blocked';

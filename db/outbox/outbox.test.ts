@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../mirror-errors';
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
-import { DELETED_REMOTELY, isTemporaryId } from './outbox';
+import { DELETED_REMOTELY, isTemporaryId } from './outbox-types';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 const ME = 'ada';

@@ -11,7 +11,7 @@ import {
   resolveConflicts,
   retryOperation,
 } from '../../db/outbox/outbox-review';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
 import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
 import { refusedBodyFields } from '../../protocol/problem';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
