@@ -100,15 +100,8 @@ export class Outbox {
     return this.#queue.queueDelete(taskId);
   }
 
-  queueRemoval(
-    entityType: string,
-    entityId: string,
-    parentId: string | null,
-    onServer: boolean,
-    etag: string | null,
-    base?: TaskObject,
-  ): { opId: string } | null {
-    return this.#queue.queueRemoval(entityType, entityId, parentId, onServer, etag, base);
+  queueRemoval(...removal: Parameters<OutboxQueue['queueRemoval']>): { opId: string } | null {
+    return this.#queue.queueRemoval(...removal);
   }
 
   drop(opId: string): void {
