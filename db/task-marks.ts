@@ -1,6 +1,6 @@
 // What a task's row and editor show of its queued edits: one mark (pending,
 // blocked, failed, conflict; the strongest wins), the fields still waiting, and
-// the stopped change a queued edit is held behind (db/outbox-waits).
+// the stopped change a queued edit is held behind (db/outbox/outbox-waits).
 import type { Mirror } from './mirror';
 import type { OutboxOp } from './outbox/outbox-types';
 import { type WaitsOn, waitsOnOf } from './outbox/outbox-waits';

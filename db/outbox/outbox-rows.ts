@@ -159,7 +159,7 @@ export class OutboxRows {
     });
   }
 
-  /** How many edits wait, by what they wait for (db/outbox-counts.ts). */
+  /** How many edits wait, by what they wait for (db/outbox/outbox-counts.ts). */
   counts(): OutboxCounts {
     return this.tx.read(() => outboxCountsOf(this.db));
   }

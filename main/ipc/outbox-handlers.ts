@@ -1,6 +1,6 @@
 // The calls behind the pending-changes inspector and the conflict view: every
 // waiting operation with its values and the server's last answer; retry,
-// discard, and per-field resolution (rules in db/outbox-review). Each action
+// discard, and per-field resolution (rules in db/outbox/outbox-review). Each action
 // tells the screens (`mirror:changed`, status) and asks the engine to push.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
@@ -203,7 +203,7 @@ function otherKindChange(
   };
 }
 
-/** Field names of a recorded merge (see db/outbox editedRemotelyProblem). */
+/** Field names of a recorded merge (see db/outbox/outbox-types editedRemotelyProblem). */
 function mergedFields(problem: unknown, key: 'rebased' | 'taken' | 'settled'): string[] {
   const merge = record(record(problem)?.merge);
   const list = merge?.[key];

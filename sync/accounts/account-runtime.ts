@@ -16,7 +16,7 @@ import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } fro
 /** What the accounts need of a mirror; db/'s Mirror has it. */
 export interface AccountMirror {
   readonly outbox: {
-    /** The tally of edits that wait (db/outbox-counts.ts). */
+    /** The tally of edits that wait (db/outbox/outbox-counts.ts). */
     counts(): OutboxCounts;
     /** Blocked (read-only) operations back to the queue; returns how many. */
     unblockAll(): number;

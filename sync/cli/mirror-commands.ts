@@ -165,7 +165,7 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
  * An operation as one NDJSON line (the outbox's own field names, and its state's
  * words as the app says them, protocol/change-state-words); `names` tells
  * what the ids among its values point at, by id (db/referenced-names), when any is known;
- * `waitsOn`, the stopped change it is held behind (db/outbox-waits), told in its words.
+ * `waitsOn`, the stopped change it is held behind (db/outbox/outbox-waits), told in its words.
  */
 export function outboxLine(
   op: OutboxOp,
