@@ -4,13 +4,11 @@
 // service took it their server copies are unfiled too. One never sent that is
 // cancelled takes its temporary id out of the task edits filing under it.
 import type { Database } from 'better-sqlite3';
+import { TEMPORARY_ID_PREFIX } from './outbox/outbox-types';
 import type { TaskObject } from './task-columns';
 import { storedTaskJson } from './task-json';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
-
-/** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
-const TEMPORARY = 'local-';
 
 export type UnfiledField = 'goal_id' | 'milestone_id' | 'section_id' | 'sprint_id';
 
@@ -68,7 +66,7 @@ export class TaskUnfiling {
 
   /** A temporary id with nothing left waiting: its create was cancelled by its delete or given up, never sent. */
   private createCancelled(entityType: string, id: string): boolean {
-    if (!id.startsWith(TEMPORARY)) return false;
+    if (!id.startsWith(TEMPORARY_ID_PREFIX)) return false;
     const waiting = this.db
       .prepare(
         `SELECT 1 FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} LIMIT 1`,
