@@ -7,7 +7,8 @@ import type { WritableKind } from '../protocol/writable-kind';
 import { COLLECTIONS, type OtherCollection } from './collections';
 import { InvalidEditError, NotInMirrorError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
-import { isTemporaryId, type Outbox, type OutboxState } from './outbox';
+import type { Outbox } from './outbox/outbox';
+import { isTemporaryId, type OutboxState } from './outbox/outbox-types';
 import type { TaskObject } from './task-columns';
 
 /** A resource as screens read it, and while a change of it waits, that change's state. */

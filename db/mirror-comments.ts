@@ -4,7 +4,8 @@
 import type { Database } from 'better-sqlite3';
 import { NotInMirrorError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
-import { isTemporaryId, type Outbox, type OutboxOp, type OutboxState } from './outbox';
+import type { Outbox } from './outbox/outbox';
+import { isTemporaryId, type OutboxOp, type OutboxState } from './outbox/outbox-types';
 import { COMMENT_ENTITY, findIn, storedComment } from './outbox-kinds/comment';
 import type { TaskObject } from './task-columns';
 

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { asStorageError } from './mirror-errors';
 import type { MirrorTransactions } from './mirror-transactions';
-import type { Outbox } from './outbox';
+import type { Outbox } from './outbox/outbox';
 import type { ChangeList, PageApplication } from './page-apply';
 import { type LeftOutReference, leftOutReferences, withImpliedProject } from './recreate-references';
 import type { MirrorDatabase } from './schema';

@@ -24,7 +24,7 @@ import { MirrorIdentity } from './mirror-identity';
 import { MirrorPasses } from './mirror-passes';
 import { MirrorTasks } from './mirror-tasks';
 import type { MirrorTransactions } from './mirror-transactions';
-import { Outbox } from './outbox';
+import { Outbox } from './outbox/outbox';
 import type { MirrorDatabase } from './schema';
 import { SyncPasses } from './sync-passes';
 import {

@@ -13,7 +13,8 @@ import {
 } from './collections';
 import { deferSortIndexes } from './deferred-indexes';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from './mirror-errors';
-import { type Outbox, type ParkedEdit, sameJson } from './outbox';
+import type { Outbox } from './outbox/outbox';
+import { type ParkedEdit, sameJson } from './outbox/outbox-types';
 import type { StoredPage, SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from './task-columns';
 import {

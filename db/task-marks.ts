@@ -1,9 +1,9 @@
 // What a task's row and editor show of its queued edits: one mark (pending,
 // blocked, failed, conflict; the strongest wins), the fields still waiting, and
-// the stopped change a queued edit is held behind (db/outbox-waits).
+// the stopped change a queued edit is held behind (db/outbox/outbox-waits).
 import type { Mirror } from './mirror';
-import type { OutboxOp } from './outbox';
-import { type WaitsOn, waitsOnOf } from './outbox-waits';
+import type { OutboxOp } from './outbox/outbox-types';
+import { type WaitsOn, waitsOnOf } from './outbox/outbox-waits';
 import { UNSETTLED_STATES } from './task-overlay';
 
 export type TaskSyncMark = 'pending' | 'blocked' | 'failed' | 'conflict' | null;

@@ -3,7 +3,7 @@
 // their teams' current sprints, what they opened lately), oldest-refreshed first.
 import type { Database } from 'better-sqlite3';
 import type { MirrorTransactions } from './mirror-transactions';
-import { TEMPORARY_ID_PREFIX } from './outbox';
+import { TEMPORARY_ID_PREFIX } from './outbox/outbox-types';
 
 export interface CommentWatchQuery {
   /** The signed-in person's username: their tasks are those assigned to or created by them. */

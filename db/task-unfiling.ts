@@ -5,13 +5,11 @@
 // cancelled takes its temporary id out of the task edits filing under it.
 import type { Database } from 'better-sqlite3';
 import type { FilingField } from '../protocol/writable-kind';
+import { TEMPORARY_ID_PREFIX } from './outbox/outbox-types';
 import type { TaskObject } from './task-columns';
 import { storedTaskJson } from './task-json';
 import { type TaskOverlay, UNSETTLED_SQL } from './task-overlay';
 import type { TaskStore } from './task-store';
-
-/** The outbox's mark of an id the server has not named yet (outbox.ts TEMPORARY_ID_PREFIX; not imported: it imports this). */
-const TEMPORARY = 'local-';
 
 export class TaskUnfiling {
   constructor(
@@ -67,7 +65,7 @@ export class TaskUnfiling {
 
   /** A temporary id with nothing left waiting: its create was cancelled by its delete or given up, never sent. */
   private createCancelled(entityType: string, id: string): boolean {
-    if (!id.startsWith(TEMPORARY)) return false;
+    if (!id.startsWith(TEMPORARY_ID_PREFIX)) return false;
     const waiting = this.db
       .prepare(
         `SELECT 1 FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} LIMIT 1`,

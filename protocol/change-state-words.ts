@@ -51,7 +51,7 @@ export function changeStateWords(state: ChangeStateName, kinds = 'tasks'): Chang
 /** The states of a change that waits for the person, not for the network. */
 export type StoppedChangeState = 'conflict' | 'failed' | 'blocked';
 
-/** A stopped change another one is held behind (db/outbox-waits), as its words need it. */
+/** A stopped change another one is held behind (db/outbox/outbox-waits), as its words need it. */
 export interface HeldBehind {
   /** The kind of resource it is to: 'sprint', 'task', … */
   readonly entityType: string;

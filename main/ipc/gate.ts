@@ -9,7 +9,7 @@ import {
   NotInMirrorError,
   OutboxStateError,
 } from '../../db/mirror-errors';
-import { OutboxReviewError } from '../../db/outbox-review';
+import { OutboxReviewError } from '../../db/outbox/outbox-review';
 import { InvalidParameterError } from '../../protocol/task-list-query';
 import { AccountError, TokenNotAcceptedError } from '../../sync/accounts/account-errors';
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../../sync/api/errors';

@@ -1,6 +1,6 @@
 // The calls behind the pending-changes inspector and the conflict view: every
 // waiting operation with its values and the server's last answer; retry,
-// discard, and per-field resolution (rules in db/outbox-review). Each action
+// discard, and per-field resolution (rules in db/outbox/outbox-review). Each action
 // tells the screens (`mirror:changed`, status) and asks the engine to push.
 import { UNSETTLED_STATES } from '../../db/task-overlay';
 import type { Mirror } from '../../db/mirror';
@@ -10,12 +10,12 @@ import {
   OutboxReviewError,
   resolveConflicts,
   retryOperation,
-} from '../../db/outbox-review';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
+} from '../../db/outbox/outbox-review';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
 import type { TaskObject } from '../../db/task-columns';
 import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
-import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import { collectionKindOf } from '../../protocol/writable-kinds';
 import type { IpcGate, IpcHandlers } from './gate';
@@ -204,7 +204,7 @@ function otherKindChange(
   };
 }
 
-/** Field names of a recorded merge (see db/outbox editedRemotelyProblem). */
+/** Field names of a recorded merge (see db/outbox/outbox-types editedRemotelyProblem). */
 function mergedFields(problem: unknown, key: 'rebased' | 'taken' | 'settled'): string[] {
   const merge = record(record(problem)?.merge);
   const list = merge?.[key];

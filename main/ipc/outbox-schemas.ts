@@ -31,7 +31,7 @@ const namesSchema = z.record(z.string(), z.string()).optional();
 
 /**
  * The stopped change (read-only, refused, in conflict) a queued one is held behind
- * until the person settles it (db/outbox-waits): a task filed into a sprint whose
+ * until the person settles it (db/outbox/outbox-waits): a task filed into a sprint whose
  * create is read-only names that create. Retry and discard belong to that change.
  */
 export const waitsOnSchema = z.object({

@@ -3,7 +3,7 @@
 // refused counts, first-sync progress, read-only, signed out, collections the
 // last full sync could not sync) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
-import type { OutboxCountSource } from '../../db/outbox-counts';
+import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
 import type { PassState } from '../../db/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/engine/sync-events';

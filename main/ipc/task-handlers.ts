@@ -8,7 +8,7 @@ import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/milestone-list';
 import type { FiledTask } from '../../db/task-filing';
 import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/task-marks';
-import { type WaitsOn, waitsOnFields } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
 import type { WaitsOnView } from './outbox-schemas';
 import { taskActivity, workspaceCollections } from '../../db/workspace';
 import { writeWhenFree } from '../../db/write-when-free';

@@ -3,7 +3,7 @@
 // the account panel both start from these lines.
 import type { Mirror } from '../../db/mirror';
 import { MirrorStorageError } from '../../db/mirror-errors';
-import type { OutboxCounts } from '../../db/outbox-counts';
+import type { OutboxCounts } from '../../db/outbox/outbox-counts';
 import { offlineReasonWords, type TrayAccount } from '../../sync/notify/tray-model';
 import type { WatchedAccount } from './watched-account';
 

@@ -2,7 +2,7 @@
 // in, so its data and queued edits stay readable), and while signed in its
 // session: the API client, the credentials and the sync engine. The account
 // manager attaches and detaches sessions; the app reads and listens here.
-import type { OutboxCounts } from '../../db/outbox-counts';
+import type { OutboxCounts } from '../../db/outbox/outbox-counts';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
@@ -16,7 +16,7 @@ import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } fro
 /** What the accounts need of a mirror; db/'s Mirror has it. */
 export interface AccountMirror {
   readonly outbox: {
-    /** The tally of edits that wait (db/outbox-counts.ts). */
+    /** The tally of edits that wait (db/outbox/outbox-counts.ts). */
     counts(): OutboxCounts;
     /** Blocked (read-only) operations back to the queue; returns how many. */
     unblockAll(): number;

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
 import type { Mirror } from '../../db/mirror';
-import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox';
+import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
 import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
 import { refusedBodyFields } from '../../protocol/problem';
-import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox-waits';
+import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { openMirror } from '../../db/open-mirror';
 import { leftOutWords } from '../../db/recreate-references';
 import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
@@ -18,7 +18,7 @@ import {
   OutboxReviewError,
   resolveConflicts,
   retryOperation,
-} from '../../db/outbox-review';
+} from '../../db/outbox/outbox-review';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { parseKindSetValues, parseSetValues } from './set-values';
@@ -165,7 +165,7 @@ export async function createCommand(args: readonly string[], io: CliIo): Promise
  * An operation as one NDJSON line (the outbox's own field names, and its state's
  * words as the app says them, protocol/change-state-words); `names` tells
  * what the ids among its values point at, by id (db/referenced-names), when any is known;
- * `waitsOn`, the stopped change it is held behind (db/outbox-waits), told in its words.
+ * `waitsOn`, the stopped change it is held behind (db/outbox/outbox-waits), told in its words.
  */
 export function outboxLine(
   op: OutboxOp,

@@ -1,7 +1,7 @@
 // The headless `outbox` says each operation's state in the app's words
 // (protocol/change-state-words), naming the kind it changes (issue 21).
 import { expect, test } from 'vitest';
-import type { OutboxOp, OutboxState } from '../../db/outbox';
+import type { OutboxOp, OutboxState } from '../../db/outbox/outbox-types';
 import { type ChangeState, changeStateWords } from '../../protocol/change-state-words';
 import { outboxLine } from './mirror-commands';
 

@@ -4,7 +4,7 @@
 // folders and build-sync-parts.ts builds them; this class drives them and
 // turns what happens into SyncEvents.
 import type { Mirror } from '../../db/mirror';
-import { isTemporaryId } from '../../db/outbox';
+import { isTemporaryId } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';

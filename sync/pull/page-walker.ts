@@ -12,7 +12,7 @@
 // - applying page N to the mirror overlaps fetching page N+1.
 import { systemApiClock } from '../api/clock';
 import { ProblemError } from '../api/errors';
-import type { ParkedEdit } from '../../db/outbox';
+import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { ResourceChange } from '../engine/sync-events';
 import { CursorAges, issuedAtOf } from './cursor-ages';
 import { backoffMs, DEFAULT_PULL_RUN_POLICY, type RunTime, waitWithin } from './pull-run-policy';

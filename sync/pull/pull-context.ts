@@ -1,7 +1,7 @@
 // What a resource module gets to pull with: the API client, the mirror (as a
 // PullStore), who is signed in and into which organization, how many pages to
 // revalidate at once, and where progress goes.
-import type { ParkedEdit } from '../../db/outbox';
+import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { ApiClient } from '../api/api-client';
 import type { RequestLane } from '../api/rate-governor';
 import type { SyncIdentity } from '../engine/sync-parts';

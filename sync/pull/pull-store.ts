@@ -2,7 +2,7 @@
 // page applied per transaction with its record, a 304 page reused, a pass
 // completed (the only place deletions happen), single task reads. Promises,
 // so that the writes could be served by a worker without changing pull.
-import type { ParkedEdit } from '../../db/outbox';
+import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { RememberedIdentity } from '../../db/mirror';
 import type { CommentWatchQuery } from '../../db/task-openings';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';

@@ -4,7 +4,7 @@
 // 429/5xx/malformed answers (a broken item left out, the rest applied), and the change list with its notifications.
 import { afterEach, describe, expect, test } from 'vitest';
 import { taskCommentOperations } from '../api/operations';
-import { DELETED_REMOTELY } from '../../db/outbox';
+import { DELETED_REMOTELY } from '../../db/outbox/outbox-types';
 import { SyncEngine } from '../engine/sync-engine';
 import type { SyncEvent } from '../engine/sync-events';
 import { eventEntry } from '../sync-log/sync-log-recorder';

@@ -8,7 +8,7 @@
 // fails on its own: a failed one is retried with backoff within the run, the
 // others go on, and the summary names what failed; the next poll (`failed`
 // scope) pulls only those.
-import type { ParkedEdit } from '../../db/outbox';
+import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import { isFirstPass } from '../../db/sync-passes';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { discardOperation } from '../../db/outbox-review';
+import { discardOperation } from '../../db/outbox/outbox-review';
 import { TASK_PRIORITIES } from '../../protocol/task';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 

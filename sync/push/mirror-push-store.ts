@@ -2,7 +2,7 @@
 // transactions, so every step of a push is durable before the next begins.
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
-import { type OutboxOp, sameJson } from '../../db/outbox';
+import { type OutboxOp, sameJson } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { PusherDeps } from '../engine/sync-parts';
 import type { FieldValues, PushOp, PushStore } from './push-store';

@@ -43,7 +43,7 @@ function wholeWeeks(start: string, end: string): number | null {
 /**
  * A sprint not on the server yet (its temporary `local-…` id, ipc-collections): an edit folds into
  * its waiting create, whose body never takes both an end date and weeks (a status goes as an update
- * sent right after the create, db/outbox.ts).
+ * sent right after the create, db/outbox/queue.ts).
  */
 export function isUnsent(sprint: SprintSummary): boolean {
   return sprint.sprint_id.startsWith('local-');

@@ -45,7 +45,7 @@ function useFollowRemap(sprintId: string): void {
 
 /**
  * Complete (after a question: its open tasks stay filed in it) or reopen; queued like any edit. A sprint
- * not sent yet is completed too: the outbox sends the status right after its create (db/outbox.ts).
+ * not sent yet is completed too: the outbox sends the status right after its create (db/outbox/queue.ts).
  */
 function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number }) {
   const [asking, setAsking] = useState(false);

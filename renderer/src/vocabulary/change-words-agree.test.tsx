@@ -61,7 +61,7 @@ function status(counts: Partial<SyncStatus>): SyncStatus {
   };
 }
 
-/** A status bar of one change in `state`, as main's board counts it (db/outbox-counts). */
+/** A status bar of one change in `state`, as main's board counts it (db/outbox/outbox-counts). */
 function statusOfOne(state: ChangeState): SyncStatus {
   const group = countChanges([state]);
   return status({

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { InvalidEditError, NotInMirrorError, OutboxStateError } from './mirror-errors';
-import type { Mirror } from './mirror';
-import { openMirror } from './open-mirror';
-import { DELETED_REMOTELY, isTemporaryId } from './outbox';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../mirror-errors';
+import type { Mirror } from '../mirror';
+import { openMirror } from '../open-mirror';
+import { DELETED_REMOTELY, isTemporaryId } from './outbox-types';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 const ME = 'ada';
 const TODAY = '2026-03-10';
@@ -455,7 +455,7 @@ describe('crash safety', () => {
     const task = taskJson({ title: 'Durable' });
     loadTasks(mirror, [task]);
     handle.mirror.close();
-    const openUrl = new URL('./open-mirror.ts', import.meta.url).href;
+    const openUrl = new URL('../open-mirror.ts', import.meta.url).href;
     const script = `
       const { openMirror } = await import(${JSON.stringify(openUrl)});
       const mirror = await openMirror(${JSON.stringify(handle.file)});
@@ -464,7 +464,7 @@ describe('crash safety', () => {
       setInterval(() => {}, 1000);
     `;
     const child = spawn(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Mirror } from './mirror';
+import type { Mirror } from '../mirror';
 import { discardOperation, OutboxReviewError, resolveConflicts, retryOperation } from './outbox-review';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;

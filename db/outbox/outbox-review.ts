@@ -1,9 +1,9 @@
 // What a person may do with a change that waits (retry it, discard it, settle
 // its conflicts), with the rules of when each is allowed, in one place for the
 // app's inspector and the headless command.
-import type { Mirror } from './mirror';
-import type { ConflictResolution } from './outbox';
-import type { TaskObject } from './task-columns';
+import type { Mirror } from '../mirror';
+import type { ConflictResolution } from './outbox-types';
+import type { TaskObject } from '../task-columns';
 
 export type OutboxReviewProblem =
   'not-retryable' | 'not-discardable' | 'conflict-settled' | 'conflict-elsewhere';

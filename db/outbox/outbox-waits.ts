@@ -4,8 +4,8 @@
 // so when that create or earlier change stopped (read-only, refused, in conflict)
 // the change behind it will not go until the person settles that one. Every view
 // (inspector, row marks, the headless `outbox`) tells it from here.
-import type { Mirror } from './mirror';
-import { isTemporaryId, type OutboxKind, type OutboxOp, type OutboxState } from './outbox';
+import type { Mirror } from '../mirror';
+import { isTemporaryId, type OutboxKind, type OutboxOp, type OutboxState } from './outbox-types';
 
 /** The states of a change that waits for the person, not for the network. */
 export type StoppedState = 'conflict' | 'failed' | 'blocked';

@@ -2,11 +2,11 @@
 // that one, so no view says it is sent "when the server can be reached" (issue 21,
 // defect 2); settling the stopped one settles what waits behind it.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Mirror } from './mirror';
+import type { Mirror } from '../mirror';
 import { discardOperation, retryOperation } from './outbox-review';
 import { waitsOnOf } from './outbox-waits';
-import { UNSETTLED_STATES } from './task-overlay';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+import { UNSETTLED_STATES } from '../task-overlay';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;

@@ -4,8 +4,8 @@
 // count all read this one tally, grouped as protocol/change-state-words groups
 // the inspector's list, so that every view's totals agree (issue 21).
 import type { Database } from 'better-sqlite3';
-import { type ChangeCounts, countChanges } from '../protocol/change-state-words';
-import { UNSETTLED_SQL, type UNSETTLED_STATES } from './task-overlay';
+import { type ChangeCounts, countChanges } from '../../protocol/change-state-words';
+import { UNSETTLED_SQL, type UNSETTLED_STATES } from '../task-overlay';
 
 export type OutboxCounts = ChangeCounts;
 
