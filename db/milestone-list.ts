@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Mirror } from './mirror';
 import { pendingMark, pendingSchema } from './workspace';
+import { textOf } from '../protocol/wire-fields';
 
 /** One of a project's milestones in the milestones view, with its progress over the mirrored tasks. */
 export const milestoneSummarySchema = z.object({
@@ -22,10 +23,6 @@ export const milestoneSummarySchema = z.object({
 });
 export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
 export function projectMilestones(mirror: Mirror, projectId: string): MilestoneSummary[] {
   const counts = mirror.collections.milestoneCounts(projectId);
   return mirror.milestones
@@ -36,10 +33,10 @@ export function projectMilestones(mirror: Mirror, projectId: string): MilestoneS
       return {
         milestone_id: id,
         project_id: projectId,
-        name: text(m.name) ?? id,
-        description: text(m.description),
-        status: text(m.status),
-        due_date: text(m.due_date),
+        name: textOf(m.name) ?? id,
+        description: textOf(m.description),
+        status: textOf(m.status),
+        due_date: textOf(m.due_date),
         position: typeof m.position === 'number' ? m.position : null,
         tasks_total: counts.get(id)?.total ?? 0,
         tasks_completed: counts.get(id)?.completed ?? 0,

@@ -6,6 +6,7 @@ import type { Mirror } from './mirror';
 import type { OtherCollection } from './collections';
 import { findIn } from './outbox-kinds/comment';
 import type { TaskObject } from './task-columns';
+import { textOf } from '../protocol/wire-fields';
 
 /** The name of what `field`'s `id` points at; null when the mirror knows nothing by it. `taskId`: a comment's task. */
 export type ReferenceNames = (field: string, id: string, taskId?: string | null) => string | null;
@@ -15,8 +16,9 @@ export const DELETED_MARK = ' (deleted)';
 
 const LONGEST_EXCERPT = 40;
 
+/** A name as text: an empty one is no name. */
 function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+  return textOf(value) || null;
 }
 
 /** Collections named by a field: the stored ones, and those a person changes (kept with what waits applied). */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { PendingResource } from './collection-writes';
 import type { Mirror } from './mirror';
 import type { Resource } from './page-apply';
+import { textOf } from '../protocol/wire-fields';
 
 /**
  * A change of it waits to be sent, is being sent, or was refused; absent when
@@ -77,10 +78,6 @@ export const workspaceCollectionsSchema = z.object({
 });
 export type WorkspaceCollections = z.infer<typeof workspaceCollectionsSchema>;
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
 /** The waiting change's state, for a resource read with its changes applied. */
 export function pendingMark(resource: PendingResource): PendingMark {
   const state = resource.pending;
@@ -96,20 +93,20 @@ export function sprintSummaries(mirror: Mirror, teamId: string, day: string): Sp
     .list(teamId)
     .map((sprint): SprintSummary => {
       const id = String(sprint.sprint_id);
-      const status = text(sprint.status);
-      const start = text(sprint.start_date) ?? '';
-      const end = text(sprint.end_date) ?? '';
-      const done = status === 'completed' || text(sprint.completed_at) !== null;
+      const status = textOf(sprint.status);
+      const start = textOf(sprint.start_date) ?? '';
+      const end = textOf(sprint.end_date) ?? '';
+      const done = status === 'completed' || textOf(sprint.completed_at) !== null;
       return {
         sprint_id: id,
         team_id: teamId,
-        name: text(sprint.name) ?? id,
-        description: text(sprint.description),
-        goal: text(sprint.goal),
+        name: textOf(sprint.name) ?? id,
+        description: textOf(sprint.description),
+        goal: textOf(sprint.goal),
         status,
         start_date: start,
         end_date: end,
-        duration_label: text(sprint.duration_label),
+        duration_label: textOf(sprint.duration_label),
         task_count: counts.get(id)?.total ?? 0,
         completed_count: counts.get(id)?.completed ?? 0,
         current: !done && start <= day && day <= end,
@@ -131,22 +128,22 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
         ? null
         : {
             org_id: String(organization.org_id),
-            name: text(organization.name) ?? String(organization.org_id),
+            name: textOf(organization.name) ?? String(organization.org_id),
           },
     projects: mirror.collections
       .list('projects')
       .map((p) => ({
         project_id: String(p.project_id),
-        name: text(p.name) ?? String(p.project_id),
-        status: text(p.status),
-        team_id: text(p.team_id),
+        name: textOf(p.name) ?? String(p.project_id),
+        status: textOf(p.status),
+        team_id: textOf(p.team_id),
       }))
       .sort(byName),
     teams: mirror.collections
       .list('teams')
       .map((t) => ({
         team_id: String(t.team_id),
-        name: text(t.name) ?? String(t.team_id),
+        name: textOf(t.name) ?? String(t.team_id),
         sprints: sprintSummaries(mirror, String(t.team_id), day),
       }))
       .sort(byName),
@@ -154,11 +151,11 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
       .list()
       .map((g) => ({
         goal_id: String(g.goal_id),
-        project_id: text(g.project_id) ?? '',
-        name: text(g.name) ?? String(g.goal_id),
-        description: text(g.description),
-        status: text(g.status),
-        target_date: text(g.target_date),
+        project_id: textOf(g.project_id) ?? '',
+        name: textOf(g.name) ?? String(g.goal_id),
+        description: textOf(g.description),
+        status: textOf(g.status),
+        target_date: textOf(g.target_date),
         tasks_total: goalCounts.get(String(g.goal_id))?.total ?? 0,
         tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
         ...pendingMark(g),
@@ -168,9 +165,9 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
       .list()
       .map((s) => ({
         section_id: String(s.section_id),
-        name: text(s.name) ?? String(s.section_id),
-        scope_type: text(s.scope_type) ?? 'project',
-        scope_id: text(s.scope_id) ?? '',
+        name: textOf(s.name) ?? String(s.section_id),
+        scope_type: textOf(s.scope_type) ?? 'project',
+        scope_id: textOf(s.scope_id) ?? '',
         position: typeof s.position === 'number' ? s.position : 0,
         task_count: sectionCounts.get(String(s.section_id)) ?? 0,
         ...pendingMark(s),
@@ -183,7 +180,7 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
         user_id: String(m.user_id),
         username: String(m.username),
         active: m.is_active !== false,
-        role: text(m.role),
+        role: textOf(m.role),
       }))
       .sort((a, b) => a.username.localeCompare(b.username)),
   };
@@ -199,7 +196,7 @@ export function taskActivity(
   taskId: string,
 ): { comments: Resource[]; history: Resource[]; cached: boolean } {
   const byTime = (a: Resource, b: Resource) =>
-    (text(a.created_at) ?? '').localeCompare(text(b.created_at) ?? '');
+    (textOf(a.created_at) ?? '').localeCompare(textOf(b.created_at) ?? '');
   return {
     // Threads as stored, with the person's comments still waiting applied (a new one at once, marked `pending`).
     comments: mirror.comments.threads(taskId).sort(byTime),

@@ -21,3 +21,8 @@ export const optionalDate = isoDateField.nullish();
 
 /** A free-form JSON object, kept whole. */
 export const freeFormObjectSchema = z.record(z.string(), z.unknown());
+
+/** A field of a stored resource read as text: its string, or null when it is anything else (absent, null, a number). */
+export function textOf(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}

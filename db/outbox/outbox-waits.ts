@@ -6,6 +6,7 @@
 // (inspector, row marks, the headless `outbox`) tells it from here.
 import type { Mirror } from '../mirror';
 import { isTemporaryId, type OutboxKind, type OutboxOp, type OutboxState } from './outbox-types';
+import { textOf } from '../../protocol/wire-fields';
 
 /** The states of a change that waits for the person, not for the network. */
 export type StoppedState = 'conflict' | 'failed' | 'blocked';
@@ -86,8 +87,9 @@ export function stoppedAhead(ops: readonly OutboxOp[]): Map<string, OutboxOp> {
   return held;
 }
 
+/** A name as text: an empty one is no name. */
 function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+  return textOf(value) || null;
 }
 
 /** A stopped operation's resource as the person named it: its create's name or title, else the mirror's. */

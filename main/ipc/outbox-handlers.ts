@@ -32,6 +32,7 @@ import type {
 } from './outbox-schemas';
 import { taskCreateSchema, taskPatchSchema } from './screen-schemas';
 import type { ActiveMirror } from './task-handlers';
+import { textOf } from '../../protocol/wire-fields';
 
 export interface OutboxHandlerDependencies {
   readonly active: () => ActiveMirror | null;
@@ -52,10 +53,6 @@ function record(value: unknown): Record<string, unknown> | null {
     : null;
 }
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
 /** The stored problem (a problem+json body, or the pusher's description of a failure) in the shape screens read. */
 export function serverAnswerOf(problem: unknown): ServerAnswer | null {
   const body = record(problem);
@@ -63,15 +60,15 @@ export function serverAnswerOf(problem: unknown): ServerAnswer | null {
   const errors = Array.isArray(body.errors) ? body.errors : [];
   return {
     status: typeof body.status === 'number' ? body.status : null,
-    type: text(body.type),
-    detail: text(body.detail),
+    type: textOf(body.type),
+    detail: textOf(body.detail),
     errors: errors.map((item) => {
       const entry = record(item) ?? {};
       const loc = Array.isArray(entry.loc) ? entry.loc : [];
       const last: unknown = loc.at(-1);
       return {
         field: typeof last === 'string' && last !== 'body' ? last : null,
-        message: text(entry.msg) ?? text(entry.message) ?? 'not accepted',
+        message: textOf(entry.msg) ?? textOf(entry.message) ?? 'not accepted',
       };
     }),
   };
@@ -131,7 +128,7 @@ function pendingChange(
   return {
     op_id: op.opId,
     task_id: op.entityId,
-    task_title: text(task?.task.title) ?? text(task?.server?.title) ?? text(op.patch.title),
+    task_title: textOf(task?.task.title) ?? textOf(task?.server?.title) ?? textOf(op.patch.title),
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes,
@@ -158,11 +155,12 @@ function entityWords(
     entity_id: op.entityId,
     ...(named
       ? {
-          entity_name: text(op.baseValues.name) ?? text(named.get(op.entityId)?.name) ?? text(op.patch.name),
+          entity_name:
+            textOf(op.baseValues.name) ?? textOf(named.get(op.entityId)?.name) ?? textOf(op.patch.name),
         }
       : {}),
     task_id: taskId,
-    task_title: text(task?.task.title) ?? text(task?.server?.title),
+    task_title: textOf(task?.task.title) ?? textOf(task?.server?.title),
   };
 }
 
@@ -222,7 +220,7 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
   const isTask = op.entityType === 'task';
   const task = isTask ? mirror.tasks.get(op.entityId) : null;
   const words = isTask
-    ? { task_id: op.entityId, task_title: text(task?.task.title) ?? text(task?.server?.title) }
+    ? { task_id: op.entityId, task_title: textOf(task?.task.title) ?? textOf(task?.server?.title) }
     : entityWords(mirror, op);
   const names = referenceNames(mirror);
   const commentTask = op.entityType === 'comment' ? op.parentId : null;
