@@ -102,6 +102,7 @@ export const sprintKind = writableKind({
   },
   parentField: 'team_id',
   listedPer: 'parent',
+  listOrder: { sortBy: 'created_at', sortOrder: 'asc' },
   schemas: {
     read: sprintSchema,
     create: sprintCreateBodySchema,

@@ -51,8 +51,14 @@ export interface WritableKind<
    * section's scope is in its body).
    */
   readonly parentField: string | null;
-  /** Where the pull lists it: per parent (the row's scope is its parent) or for the whole organization. */
+  /**
+   * Where the pull lists it: per parent (one list per parent the mirror holds,
+   * the row's scope its parent; derived from its route) or for the whole
+   * organization (a resource of its own in sync/pull/resources/).
+   */
   readonly listedPer: 'parent' | 'organization';
+  /** The order its per-parent list is asked in, when the route takes one (`sort_by`, `sort_order`). */
+  readonly listOrder?: { readonly sortBy: string; readonly sortOrder: 'asc' | 'desc' };
   readonly schemas: {
     /** A resource as the service answers it. */
     readonly read: z.ZodType<Body>;

@@ -7,12 +7,12 @@ import { goalKind, goalSchema, groupedGoalsSchema, groupedGoalsUnreadSchema } fr
 import { healthSchema } from '../../protocol/health';
 import { type ListPage, listPageSchema } from '../../protocol/list-page';
 import { meSchema } from '../../protocol/me';
-import { milestoneKind, milestoneSchema } from '../../protocol/milestone';
+import { milestoneKind } from '../../protocol/milestone';
 import { organizationSchema } from '../../protocol/organization';
 import { organizationMemberSchema } from '../../protocol/organization-member';
 import { projectSchema } from '../../protocol/project';
 import { sectionKind, type SectionScopeType, sectionSchema } from '../../protocol/section';
-import { sprintKind, sprintSchema } from '../../protocol/sprint';
+import { sprintKind } from '../../protocol/sprint';
 import { type TaskCreateBody, type TaskPatch, taskSchema } from '../../protocol/task';
 import {
   type TaskCommentCreateBody,
@@ -160,12 +160,12 @@ function checkedIds<Params>(
 type NoParams = Record<string, never>;
 
 /**
- * The create, read, update and delete of a writable kind, from its route in
+ * The create, read, update, delete and list of a writable kind, from its route in
  * its descriptor (protocol/writable-kind.ts): `/v1/{path}` or under its
  * parent, `/v1/{parent}/{parent id}/{path}`, and `…/{id}`; the parameters are
  * named as the route names them (`{ projectId, goalId }`).
  */
-export function writeOperationsOf<
+function buildKindOperations<
   Entity extends string,
   Collection extends string,
   Body,
@@ -183,6 +183,10 @@ export function writeOperationsOf<
     path: `${under(params)}/${seg(params[idParam] ?? '')}`,
   });
   return {
+    /** Its list under one parent (a team's sprints); a kind listed for the whole organization has its own. */
+    listInParent: listOperation<Body, Parent>(`${name}.list`, kind.schemas.read, (params) => ({
+      path: under(params),
+    })),
     get: readOperation<Body, Item>(`${name}.get`, kind.schemas.read, item),
     // A kind whose body names the organization gets it added when it is sent (orgIdInCreate).
     create: createOperation<Body, z.infer<Create> & { org_id?: string }, Parent>(
@@ -193,6 +197,30 @@ export function writeOperationsOf<
     update: updateOperation<Body, z.infer<Update>, Item>(`${name}.update`, kind.schemas.read, item),
     delete: deleteOperation<unknown, Item>(`${name}.delete`, kind.schemas.deleted, item),
   };
+}
+
+const kindOperations = new WeakMap<WritableKind, unknown>();
+
+/** A kind's operations, built once per descriptor (the pusher, the pull and the named catalogues below share them). */
+export function kindOperationsOf<
+  Entity extends string,
+  Collection extends string,
+  Body,
+  Create extends z.ZodObject,
+  Update extends z.ZodObject,
+  ParentParam extends string,
+  IdParam extends string,
+>(
+  kind: WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam>,
+): ReturnType<typeof buildKindOperations<Entity, Collection, Body, Create, Update, ParentParam, IdParam>> {
+  const known = kindOperations.get(kind);
+  if (known !== undefined)
+    return known as ReturnType<
+      typeof buildKindOperations<Entity, Collection, Body, Create, Update, ParentParam, IdParam>
+    >;
+  const built = buildKindOperations(kind);
+  kindOperations.set(kind, built);
+  return built;
 }
 
 export const healthOperation = readOperation(
@@ -249,14 +277,12 @@ export const sectionOperations = {
       query: { org_id: p.orgId, scope_type: p.scopeType, scope_id: p.scopeId },
     }),
   ),
-  ...writeOperationsOf(sectionKind),
+  ...kindOperationsOf(sectionKind),
 };
 
 export const sprintOperations = {
-  list: listOperation('sprints.list', sprintSchema, (p: { teamId: string }) => ({
-    path: `/v1/teams/${seg(p.teamId)}/sprints`,
-  })),
-  ...writeOperationsOf(sprintKind),
+  ...kindOperationsOf(sprintKind),
+  list: kindOperationsOf(sprintKind).listInParent,
 };
 
 export const goalOperations = {
@@ -274,15 +300,13 @@ export const goalOperations = {
   listInProject: listOperation('goals.list', goalSchema, (p: { projectId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/goals`,
   })),
-  ...writeOperationsOf(goalKind),
+  ...kindOperationsOf(goalKind),
 };
 
 export const milestoneOperations = {
+  ...kindOperationsOf(milestoneKind),
   /** One project's milestones (gaps.md "Milestones"); team milestone routes answer 404. */
-  list: listOperation('milestones.list', milestoneSchema, (p: { projectId: string }) => ({
-    path: `/v1/projects/${seg(p.projectId)}/milestones`,
-  })),
-  ...writeOperationsOf(milestoneKind),
+  list: kindOperationsOf(milestoneKind).listInParent,
 };
 
 export const taskOperations = {

@@ -2,19 +2,17 @@
 // process forwards to the UI: progress of a pass, online/offline, sign-out,
 // remote changes and notifications, and (added by the push side) pushes and
 // conflicts. Plain data only, so events cross IPC and worker boundaries as is.
+import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import type { SignedOutReason } from '../api/errors';
 
-/** The collections pull mirrors, in the order a full pass visits them. */
+/** The collections pull mirrors, in the order a full pass visits them (the collection kinds' from their descriptors). */
 export const PULLED_COLLECTIONS = [
   'organizations',
   'me',
   'projects',
   'teams',
   'organization_members',
-  'sections',
-  'sprints',
-  'goals',
-  'milestones',
+  ...COLLECTION_KINDS.map((kind) => kind.collection),
   'tasks',
 ] as const;
 export type PulledCollection = (typeof PULLED_COLLECTIONS)[number];

@@ -7,18 +7,19 @@
 // the main thread one JSON.parse and one copy, not a schema walk of every task.
 import { z } from 'zod';
 import type { ListOperation } from '../api/operations';
+import type { WritableKind } from '../../protocol/writable-kind';
+import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import {
   organizationOperations,
   organizationMemberOperations,
   projectOperations,
   sectionOperations,
-  sprintOperations,
   taskCommentOperations,
   taskHistoryOperations,
   taskOperations,
   teamOperations,
   goalOperations,
-  milestoneOperations,
+  kindOperationsOf,
 } from '../api/operations';
 import { formatIssuePath, parseResponseBody } from '../api/response-body';
 import type { ListPage } from '../../protocol/list-page';
@@ -30,13 +31,15 @@ const ITEM_CHECKED: ReadonlyMap<string, ListOperation<unknown, never>> = new Map
     organizationMemberOperations.list,
     projectOperations.list,
     sectionOperations.list,
-    sprintOperations.list,
     taskCommentOperations.list,
     taskHistoryOperations.list,
     taskOperations.list,
     teamOperations.list,
     goalOperations.listInProject,
-    milestoneOperations.list,
+    // A collection kind's list under its parent (sprints, milestones, and any kind listed that way).
+    ...COLLECTION_KINDS.filter((kind) => kind.listedPer === 'parent').map(
+      (kind: WritableKind) => kindOperationsOf(kind).listInParent,
+    ),
   ].map((operation) => [operation.name, operation as unknown as ListOperation<unknown, never>]),
 );
 

@@ -1,17 +1,18 @@
 // Every synced resource, once, in dependency order: what a later one needs
 // (the organization, the teams whose sprints are listed) comes first, and a
-// full pull starts each as soon as what it needs is done. Adding a resource
-// is a module in resources/ and a line here.
+// full pull starts each as soon as what it needs is done. A collection kind
+// listed per parent is derived from its descriptor (resources/per-parent.ts);
+// any other resource is a module in resources/ and a line here.
+import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import type { PulledCollection } from '../engine/sync-events';
 import type { PulledResource } from './pull-context';
 import { goalsResource } from './resources/goals';
 import { meResource } from './resources/me';
-import { milestonesResource } from './resources/milestones';
 import { organizationMembersResource } from './resources/organization-members';
 import { organizationsResource } from './resources/organizations';
+import { perParentResource } from './resources/per-parent';
 import { projectsResource } from './resources/projects';
 import { sectionsResource } from './resources/sections';
-import { sprintsResource } from './resources/sprints';
 import { tasksResource } from './resources/tasks';
 import { teamsResource } from './resources/teams';
 
@@ -28,6 +29,11 @@ function registry(resources: readonly PulledResource[]): ReadonlyMap<PulledColle
   return map;
 }
 
+/** The collection kinds listed for the whole organization, each pulled its own way. */
+const OWN_RESOURCES: ReadonlyMap<string, PulledResource> = new Map(
+  [sectionsResource, goalsResource].map((resource) => [resource.collection, resource]),
+);
+
 /** In dependency order (a Map keeps insertion order). */
 export const PULLED_RESOURCES = registry([
   organizationsResource,
@@ -35,9 +41,6 @@ export const PULLED_RESOURCES = registry([
   projectsResource,
   teamsResource,
   organizationMembersResource,
-  sectionsResource,
-  sprintsResource,
-  goalsResource,
-  milestonesResource,
+  ...COLLECTION_KINDS.map((kind) => OWN_RESOURCES.get(kind.collection) ?? perParentResource(kind)),
   tasksResource,
 ]);

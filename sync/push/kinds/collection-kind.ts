@@ -4,12 +4,12 @@
 // parent, and the organization is added to a create whose body names it.
 import type { WritableKind } from '../../../protocol/writable-kind';
 import { endingVerb, isDeletable } from '../../../protocol/writable-kind';
-import { writeOperationsOf } from '../../api/operations';
+import { kindOperationsOf } from '../../api/operations';
 import type { FieldValues, PushOp } from '../push-store';
 import { bodyOf, type PushKind } from './push-kind';
 
 export function collectionPushKind(kind: WritableKind): PushKind {
-  const operations = writeOperationsOf(kind);
+  const operations = kindOperationsOf(kind);
   const { parent, idParam } = kind.route;
   const noun = kind.entityType;
   /** The route's parent from the operation's (a sprint's team, a goal's project). */
