@@ -3,12 +3,14 @@
 // comment-watch.ts) and its history (the opened task's only). Apart from the
 // puller's walks of the resources, which run these for a few tasks at a time.
 import { InvalidResponseError, ProblemError } from '../api/errors';
-import { taskCommentOperations, taskHistoryOperations } from '../api/operations';
+import { type ListOperation, taskCommentOperations, taskHistoryOperations } from '../api/operations';
 import { errorInfo } from '../engine/sync-error-info';
 import type { ResourceChange, SyncEventListener } from '../engine/sync-events';
 import { listSource } from './list-source';
 import { walkList } from './page-walker';
 import { addResult, emptyResult, type PullContext, type ResourcePullResult } from './pull-context';
+import type { StoredCollection } from './pull-store';
+import type { WalkOptions, WalkResult } from './walk-types';
 
 /**
  * Comment lists of a few tasks, each revalidated with its page ETag. A task's
@@ -29,23 +31,8 @@ export async function pullComments(
       let walk: ResourcePullResult;
       try {
         walk = {
-          ...(await walkList({
-            collection: 'task_comments',
-            scope: taskId,
-            source: listSource(
-              ctx.api,
-              taskCommentOperations.list,
-              { taskId },
-              { limit: 1000 },
-              ctx.lane,
-              ctx.store,
-            ),
-            store: ctx.store,
-            partial: false,
-            concurrency: 1,
-            signal: ctx.signal,
+          ...(await walkTaskList(ctx, 'task_comments', taskCommentOperations.list, taskId, {
             onProgress: (progress) => ctx.onProgress('task_comments', taskId, progress),
-            ...ctx.walkRules,
           })),
           complete: true,
         };
@@ -86,23 +73,8 @@ export async function pullComments(
  */
 export async function pullHistory(ctx: PullContext, taskId: string): Promise<ResourcePullResult> {
   try {
-    const walk = await walkList({
-      collection: 'task_history',
-      scope: taskId,
-      source: listSource(
-        ctx.api,
-        taskHistoryOperations.list,
-        { taskId },
-        { limit: 1000 },
-        ctx.lane,
-        ctx.store,
-      ),
-      store: ctx.store,
-      partial: false,
-      concurrency: 1,
+    const walk = await walkTaskList(ctx, 'task_history', taskHistoryOperations.list, taskId, {
       announce: false,
-      signal: ctx.signal,
-      ...ctx.walkRules,
     });
     return { ...walk, changes: [], complete: true };
   } catch (error) {
@@ -110,6 +82,27 @@ export async function pullHistory(ctx: PullContext, taskId: string): Promise<Res
     if (error instanceof ProblemError && error.status === 404) return emptyResult();
     throw error;
   }
+}
+
+/** One task's whole list (its comments, its history), a page at a time, in the run's lane and rules. */
+function walkTaskList<Item extends object>(
+  ctx: PullContext,
+  collection: StoredCollection,
+  operation: ListOperation<Item, { taskId: string }>,
+  taskId: string,
+  options: Pick<WalkOptions, 'announce' | 'onProgress'>,
+): Promise<WalkResult> {
+  return walkList({
+    collection,
+    scope: taskId,
+    source: listSource(ctx.api, operation, { taskId }, { limit: 1000 }, ctx.lane, ctx.store),
+    store: ctx.store,
+    partial: false,
+    concurrency: 1,
+    ...options,
+    signal: ctx.signal,
+    ...ctx.walkRules,
+  });
 }
 
 /** A first listing's resources are cached, not announced. */
