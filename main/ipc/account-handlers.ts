@@ -2,7 +2,8 @@
 // AccountManager: list, sign in with a pasted token or through the browser,
 // cancel, switch, sign out, and "Try the demo". Errors leave with the type of
 // the typed error behind them (the gate's table), so the screen words them. No Electron here.
-import type { AccountManager, AccountSummary as ManagedAccount } from '../../sync/accounts/account-manager';
+import type { AccountManager } from '../../sync/accounts/account-manager';
+import type { AccountSummary as ManagedAccount } from '../../sync/accounts/account-summary';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
 import { IpcHandlerError, type IpcHandlers } from './gate';
 import type { AccountList, AccountSummary, ServerSettings } from './screen-schemas';

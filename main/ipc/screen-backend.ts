@@ -4,7 +4,8 @@
 // SyncEngine over their mirror, and forward the same events. Only how the
 // gate reaches the page differs. No Electron here.
 import type { Mirror } from '../../db/mirror';
-import { type AccountManager, readOnlyKindsOf } from '../../sync/accounts/account-manager';
+import type { AccountManager } from '../../sync/accounts/account-manager';
+import { readOnlyKindsOf } from '../../sync/accounts/account-summary';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
 import type { SyncEngine } from '../../sync/engine/sync-engine';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { isRefusedCursor } from '../pull/page-walker';
+import { isRefusedCursor } from '../pull/chain-walk';
 import {
   ProblemError,
   SignedOutError,

@@ -5,7 +5,7 @@
 // tests meet them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import { isRefusedCursor } from '../pull/page-walker';
+import { isRefusedCursor } from '../pull/chain-walk';
 import type { ListAnswer } from './api-answers';
 import { ApiClient } from './api-client';
 import { staticCredentials } from './credentials';

@@ -8,7 +8,7 @@ import type { PageRequest } from '../api/api-request';
 import type { ListOperation } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
 import { envelopeOnly, isItemChecked } from './deferred-validation';
-import type { ListSource, PageAnswer } from './page-walker';
+import type { ListSource, PageAnswer } from './walk-types';
 import type { PullStore } from './pull-store';
 
 /** The envelope's closing members: `"next_cursor":"…"`, then only scalar members, then the closing brace. */

@@ -13,7 +13,8 @@ import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { taskOperations } from '../api/operations';
 import { listSource, nextCursorAtEnd } from './list-source';
-import { type ListSource, walkList } from './page-walker';
+import { walkList } from './page-walker';
+import type { ListSource } from './walk-types';
 import { WorkerPullStore } from './worker-pull-store';
 
 const bodyOf = (text: string): ArrayBuffer => new TextEncoder().encode(text).buffer;

@@ -6,7 +6,7 @@
 // resumes each chain, and an unchanged re-sync is 304s chain by chain.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { SyncEvent } from '../engine/sync-events';
-import { ApplyBacklog } from './page-walker';
+import { ApplyBacklog } from './apply-backlog';
 import { coverEveryDay, rangeOfScope } from './task-chains';
 import { type PullFixture, startPullFixture } from './testing/pull-fixture';
 

@@ -27,7 +27,9 @@ import { chainScopePrefix } from '../../db/sync-passes';
 import { envelopeOnly } from './deferred-validation';
 import { taskOperations } from '../api/operations';
 import { listSource } from './list-source';
-import { ApplyBacklog, type ListSource, type PageAnswer, walkList, type WalkProgress } from './page-walker';
+import { ApplyBacklog } from './apply-backlog';
+import { walkList } from './page-walker';
+import type { ListSource, PageAnswer, WalkProgress } from './walk-types';
 import { addResult, emptyResult, type PullContext, type ResourcePullResult } from './pull-context';
 import type { TaskChainPolicy } from './pull-run-policy';
 

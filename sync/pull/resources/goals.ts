@@ -3,8 +3,8 @@
 // is continued through the project's own goal list, as its own scope.
 import { goalOperations } from '../../api/operations';
 import { listSource } from '../list-source';
-import type { ListSource, PageAnswer } from '../page-walker';
 import { walkList } from '../page-walker';
+import type { ListSource, PageAnswer } from '../walk-types';
 import {
   addResult,
   emptyResult,

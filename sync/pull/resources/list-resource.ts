@@ -4,7 +4,8 @@
 import type { PageRequest } from '../../api/api-request';
 import type { ListOperation } from '../../api/operations';
 import type { PulledCollection } from '../../engine/sync-events';
-import { type ListSource, walkList } from '../page-walker';
+import { walkList } from '../page-walker';
+import type { ListSource } from '../walk-types';
 import {
   addResult,
   emptyResult,
