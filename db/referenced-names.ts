@@ -7,6 +7,7 @@ import type { OtherCollection } from './collections';
 import { findIn } from './outbox-kinds/comment';
 import type { TaskObject } from './task-columns';
 import { textOf } from '../protocol/wire-fields';
+import { COLLECTION_KINDS } from '../protocol/writable-kinds';
 
 /** The name of what `field`'s `id` points at; null when the mirror knows nothing by it. `taskId`: a comment's task. */
 export type ReferenceNames = (field: string, id: string, taskId?: string | null) => string | null;
@@ -25,10 +26,13 @@ function text(value: unknown): string | null {
 const NAMED_BY: Readonly<Record<string, { collection: OtherCollection; idField: string; kind?: string }>> = {
   project_id: { collection: 'projects', idField: 'project_id' },
   team_id: { collection: 'teams', idField: 'team_id' },
-  section_id: { collection: 'sections', idField: 'section_id', kind: 'section' },
-  sprint_id: { collection: 'sprints', idField: 'sprint_id', kind: 'sprint' },
-  goal_id: { collection: 'goals', idField: 'goal_id', kind: 'goal' },
-  milestone_id: { collection: 'milestones', idField: 'milestone_id', kind: 'milestone' },
+  // The kinds tasks are filed under, from their descriptors.
+  ...Object.fromEntries(
+    COLLECTION_KINDS.map((kind) => [
+      kind.filesTasksBy,
+      { collection: kind.collection, idField: kind.idField, kind: kind.entityType },
+    ]),
+  ),
 };
 
 /** A comment in words: its author and first words ("ana: ‘Done, see the PR’"). */

@@ -6,6 +6,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
 import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
 import type { StoredTask, TaskStore } from './task-store';
+import { type FilingField, isDeletable } from '../protocol/writable-kind';
+import { COLLECTION_KINDS } from '../protocol/writable-kinds';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
 export const UNSETTLED_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
@@ -70,12 +72,11 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
  * show that at once without a task edit of ours (sending one would be an extra
  * write that could conflict), and keep showing it over newer server copies
  * until the delete is sent (or given up, when the filing comes back).
+ * Every collection kind the service deletes, from its descriptor.
  */
-export const UNFILED_BY_DELETE = [
-  ['goal_id', 'goal'],
-  ['milestone_id', 'milestone'],
-  ['section_id', 'section'],
-] as const;
+export const UNFILED_BY_DELETE: readonly (readonly [FilingField, string])[] = COLLECTION_KINDS.filter(
+  (kind) => isDeletable(kind),
+).map((kind) => [kind.filesTasksBy, kind.entityType]);
 
 /** Whether a delete of this resource waits to be sent (queued, in flight, or parked for the person). */
 export type WaitingDelete = (entityType: string, entityId: string) => boolean;
