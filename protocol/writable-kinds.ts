@@ -28,3 +28,9 @@ export const FILING_FIELDS = COLLECTION_KINDS.map((kind) => kind.filesTasksBy) a
   FilingField,
   ...FilingField[],
 ];
+
+/** The mirrored collection an outbox entity type's changes show in: a collection kind's own, a comment's thread, the tasks. */
+export function collectionOfEntity(entityType: string): string {
+  if (entityType === 'comment') return 'task_comments';
+  return collectionKindOf(entityType)?.collection ?? 'tasks';
+}

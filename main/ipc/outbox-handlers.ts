@@ -17,7 +17,7 @@ import { leftOutWords } from '../../db/recreate-references';
 import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
-import { collectionKindOf } from '../../protocol/writable-kinds';
+import { collectionOfEntity } from '../../protocol/writable-kinds';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
@@ -332,12 +332,6 @@ function checkedChoice(mirror: Mirror, conflict: Conflict, choice: ConflictChoic
   return { conflictId: choice.conflict_id, resolution: { value } };
 }
 
-/** The collection a kind's changes show in (a collection kind's own, a comment's thread, the tasks). */
-function collectionOfKind(entityType: string): string {
-  if (entityType === 'comment') return 'task_comments';
-  return collectionKindOf(entityType)?.collection ?? 'tasks';
-}
-
 export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHandlers {
   function active(): ActiveMirror {
     const account = dependencies.active();
@@ -357,7 +351,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
     heldTasks: readonly string[] = [],
   ): void {
     const ids = [...new Set([...taskIds, ...heldTasks].filter((id): id is string => id !== null))];
-    const kindCollection = collectionOfKind(op.entityType);
+    const kindCollection = collectionOfEntity(op.entityType);
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       ...(op.entityType === 'task'

@@ -4,6 +4,7 @@
 // last full sync could not sync) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
+import { collectionOfEntity } from '../../protocol/writable-kinds';
 import type { PassState } from '../../db/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/engine/sync-events';
@@ -58,7 +59,7 @@ function changedKind(
 ): { collections: string[]; task_ids: string[] | null } {
   if (entityType === 'task') return { collections: ['tasks'], task_ids: [...new Set(ids)] };
   if (entityType === 'comment') return { collections: ['task_comments'], task_ids: null };
-  return { collections: [`${entityType}s`, 'tasks'], task_ids: null };
+  return { collections: [collectionOfEntity(entityType), 'tasks'], task_ids: null };
 }
 
 export class SyncStatusBoard {
