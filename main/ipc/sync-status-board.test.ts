@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
-import type { SyncEvent, SyncSummary } from '../../sync/engine/sync-events';
+import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
 import type { MirrorChanged, SyncStatus } from './screen-schemas';
 import {
   type AccountSyncState,

@@ -7,7 +7,7 @@ import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
 import { collectionOfEntity } from '../../protocol/writable-kinds';
 import type { PassState } from '../../db/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
-import { collectionFailureLine, type SyncEvent } from '../../sync/engine/sync-events';
+import { collectionFailureLine, type SyncEvent } from '../../sync/events/sync-events';
 import type { MirrorChanged, SyncProblem, SyncStatus } from './screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */

@@ -8,7 +8,7 @@ import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import type { SyncErrorInfo, SyncEvent } from '../../sync/engine/sync-events';
+import type { SyncErrorInfo, SyncEvent } from '../../sync/events/sync-events';
 import type { DesktopNotification } from '../../sync/notify/notification-decisions';
 import { Notifier } from '../../sync/notify/notifier';
 import type { NotificationSettings } from '../../sync/notify/notification-settings';

@@ -6,10 +6,10 @@ import type { OutboxCounts } from '../../db/outbox/outbox-counts';
 import type { ApiClient } from '../api/api-client';
 import type { CredentialSource } from '../api/credentials';
 import type { TokenKeeper } from '../auth/token-keeper';
-import type { SyncIdentity } from '../engine/sync-parts';
-import type { SyncEvent, SyncEventListener } from '../engine/sync-events';
-import { errorInfo } from '../engine/sync-error-info';
-import type { SyncErrorInfo } from '../engine/sync-events';
+import type { SyncIdentity } from '../events/sync-parts';
+import type { SyncEvent, SyncEventListener } from '../events/sync-events';
+import { errorInfo } from '../events/sync-error-info';
+import type { SyncErrorInfo } from '../events/sync-events';
 import type { AccountRecord, SignedOutReason } from './account-registry';
 import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } from './account-status';
 

@@ -1,7 +1,7 @@
 // The account status reducer, event by event: what each sync event leaves of
 // connection, problem, syncing, last synced, first-sync progress and unsynced.
 import { describe, expect, test } from 'vitest';
-import type { CollectionFailure, SyncEvent, SyncSummary } from '../engine/sync-events';
+import type { CollectionFailure, SyncEvent, SyncSummary } from '../events/sync-events';
 import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } from './account-status';
 
 const NOW = Date.parse('2026-03-04T10:00:00Z');

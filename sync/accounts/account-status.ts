@@ -2,7 +2,7 @@
 // offline (rate-limited included), syncing, last synced, first-sync progress and
 // what the last full sync could not sync. One pure reducer; the status bar, the
 // tray and the Sync screen's account panel are views of what it returns.
-import type { CollectionFailure, SyncErrorInfo, SyncEvent } from '../engine/sync-events';
+import type { CollectionFailure, SyncErrorInfo, SyncEvent } from '../events/sync-events';
 
 /** What went wrong for an account; `retryAt` (ISO 8601) is when the service said to try again. */
 export interface AccountSyncProblem {

@@ -16,13 +16,13 @@ import { AuthUrlRefusedError } from '../auth/auth-errors';
 import { SyncEngine } from '../engine/sync-engine';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { readMeAhead } from '../pull/resources/me';
-import type { SyncIdentity } from '../engine/sync-parts';
+import type { SyncIdentity } from '../events/sync-parts';
 import {
   type CollectionFailure,
   type CollectionFailureLine,
   collectionFailureLine,
   type SyncEvent,
-} from '../engine/sync-events';
+} from '../events/sync-events';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { type StoredCredentials, resolveStoredCredentials } from './login-command';

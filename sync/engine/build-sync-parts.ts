@@ -10,8 +10,8 @@ import type { PullRunPolicy, TaskChainPolicy } from '../pull/pull-run-policy';
 import type { PullStore } from '../pull/pull-store';
 import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
-import type { SyncEventListener } from './sync-events';
-import type { PullRunner, PusherDeps, PushRunner, SyncIdentity } from './sync-parts';
+import type { SyncEventListener } from '../events/sync-events';
+import type { PullRunner, PusherDeps, PushRunner, SyncIdentity } from '../events/sync-parts';
 
 /** How the engine's parts are built (each has a default). */
 export interface SyncPartsOptions {

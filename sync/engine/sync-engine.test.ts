@@ -3,7 +3,7 @@
 // opening a task revalidates it, losing the network goes offline and a health
 // probe brings sync back, stop ends everything.
 import { afterEach, expect, test } from 'vitest';
-import type { SyncEvent } from './sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 
 let fixture: PullFixture | null = null;

@@ -16,7 +16,7 @@ import type { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
 import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
 import { buildSyncParts, type SyncPartsOptions } from './build-sync-parts';
-import { errorInfo } from './sync-error-info';
+import { errorInfo } from '../events/sync-error-info';
 import type {
   PullSummary,
   PushSummary,
@@ -24,8 +24,8 @@ import type {
   SyncEventListener,
   SyncReason,
   SyncSummary,
-} from './sync-events';
-import type { FullPullScope, PullRunner, PullTier, PushRunner, SyncIdentity } from './sync-parts';
+} from '../events/sync-events';
+import type { FullPullScope, PullRunner, PullTier, PushRunner, SyncIdentity } from '../events/sync-parts';
 
 /** The pull store, the pusher and their tuning come as SyncPartsOptions (see build-sync-parts.ts). */
 export interface SyncEngineDeps extends SyncPartsOptions {

@@ -5,7 +5,7 @@
 // refused cursor thrown for the list walk (page-walker.ts) to restart the
 // pass. Apart from that walk, which decides where each chain starts.
 import { ProblemError } from '../api/errors';
-import type { ResourceChange } from '../engine/sync-events';
+import type { ResourceChange } from '../events/sync-events';
 import { MAX_QUEUED_APPLIES } from './apply-backlog';
 import { type CursorAges, issuedAtOf } from './cursor-ages';
 import type { RunTime } from './pull-run-policy';

@@ -4,9 +4,9 @@
 // failed kept for the next `failed` pull. Apart from the puller, which gives
 // it the context of the run and reports what it did.
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
-import type { FullPullScope } from '../engine/sync-parts';
-import { errorInfo } from '../engine/sync-error-info';
-import type { CollectionFailure, PulledCollection } from '../engine/sync-events';
+import type { FullPullScope } from '../events/sync-parts';
+import { errorInfo } from '../events/sync-error-info';
+import type { CollectionFailure, PulledCollection } from '../events/sync-events';
 import {
   addResult,
   type PullContext,

@@ -3,7 +3,7 @@
 // ResourceChange shape (created, updated with before/after per field, deleted).
 import type { ChangeList, Mirror, RememberedIdentity } from '../../db/mirror';
 import type { CommentWatchQuery } from '../../db/task-openings';
-import type { ResourceChange, SyncNotification } from '../engine/sync-events';
+import type { ResourceChange, SyncNotification } from '../events/sync-events';
 import { checkedItems } from './deferred-validation';
 import type { PageOutcome, PassRecord, PullStore, RemovalOutcome, StoredCollection } from './pull-store';
 

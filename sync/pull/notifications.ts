@@ -2,7 +2,7 @@
 // to them, status changes on tasks they are assigned to or created, and new
 // comments (and replies) on those tasks. Their own changes coming back are not
 // news, and neither is anything the first full sync finds.
-import type { ResourceChange, SyncNotification } from '../engine/sync-events';
+import type { ResourceChange, SyncNotification } from '../events/sync-events';
 
 type Raw = Readonly<Record<string, unknown>>;
 

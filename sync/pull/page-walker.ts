@@ -16,22 +16,7 @@ import { ChainWalk, isRefusedCursor, RefusedCursor } from './chain-walk';
 import { CursorAges, issuedAtOf } from './cursor-ages';
 import { backoffMs, DEFAULT_PULL_RUN_POLICY, waitWithin } from './pull-run-policy';
 import type { WalkOptions, WalkResult } from './walk-types';
-
-/** The service kept refusing the list's cursors until the run's time was up; pages applied stay. */
-export class CursorsRefusedError extends Error {
-  override readonly name = 'CursorsRefusedError';
-  constructor(
-    readonly collection: string,
-    readonly scope: string,
-    readonly restarts: number,
-    options: { cause: unknown },
-  ) {
-    super(
-      `${collection}${scope ? ` (${scope})` : ''}: the service refused the list's cursors ${restarts} time(s) and the pass could not finish within this sync's time; the pages received are kept and the next sync starts the list over`,
-      options,
-    );
-  }
-}
+import { CursorsRefusedError } from '../events/cursors-refused';
 
 export async function walkList(options: WalkOptions): Promise<WalkResult> {
   const { store, collection, scope } = options;

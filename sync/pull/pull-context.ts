@@ -4,8 +4,8 @@
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { ApiClient } from '../api/api-client';
 import type { RequestLane } from '../api/rate-governor';
-import type { SyncIdentity } from '../engine/sync-parts';
-import type { PulledCollection, ResourceChange } from '../engine/sync-events';
+import type { SyncIdentity } from '../events/sync-parts';
+import type { PulledCollection, ResourceChange } from '../events/sync-events';
 import type { WalkOptions, WalkProgress } from './walk-types';
 import type { PullStore } from './pull-store';
 import type { TaskChainPolicy } from './pull-run-policy';

@@ -5,7 +5,7 @@
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { RememberedIdentity } from '../../db/mirror';
 import type { CommentWatchQuery } from '../../db/task-openings';
-import type { ChangedCollection, ResourceChange, SyncNotification } from '../engine/sync-events';
+import type { ChangedCollection, ResourceChange, SyncNotification } from '../events/sync-events';
 
 export interface StoredPageRecord {
   pageIndex: number;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { taskCommentOperations } from '../api/operations';
 import { DELETED_REMOTELY } from '../../db/outbox/outbox-types';
 import { SyncEngine } from '../engine/sync-engine';
-import type { SyncEvent } from '../engine/sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { eventEntry } from '../sync-log/sync-log-recorder';
 import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
 

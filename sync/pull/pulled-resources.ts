@@ -4,7 +4,7 @@
 // listed per parent is derived from its descriptor (resources/per-parent.ts);
 // any other resource is a module in resources/ and a line here.
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
-import type { PulledCollection } from '../engine/sync-events';
+import type { PulledCollection } from '../events/sync-events';
 import type { PulledResource } from './pull-context';
 import { goalsResource } from './resources/goals';
 import { meResource } from './resources/me';

@@ -16,14 +16,14 @@ import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { taskOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
-import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../engine/sync-parts';
+import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../events/sync-parts';
 import type {
   CollectionFailure,
   PulledCollection,
   PullSummary,
   SyncEventListener,
   SyncNotification,
-} from '../engine/sync-events';
+} from '../events/sync-events';
 import { clipped } from './deferred-validation';
 import { listSource } from './list-source';
 import { notificationsOf } from './notifications';

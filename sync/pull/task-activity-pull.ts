@@ -4,8 +4,8 @@
 // puller's walks of the resources, which run these for a few tasks at a time.
 import { InvalidResponseError, ProblemError } from '../api/errors';
 import { type ListOperation, taskCommentOperations, taskHistoryOperations } from '../api/operations';
-import { errorInfo } from '../engine/sync-error-info';
-import type { ResourceChange, SyncEventListener } from '../engine/sync-events';
+import { errorInfo } from '../events/sync-error-info';
+import type { ResourceChange, SyncEventListener } from '../events/sync-events';
 import { listSource } from './list-source';
 import { walkList } from './page-walker';
 import { addResult, emptyResult, type PullContext, type ResourcePullResult } from './pull-context';

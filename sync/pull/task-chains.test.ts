@@ -5,7 +5,7 @@
 // a refused cursor restarts its own chain only, an interrupted first sync
 // resumes each chain, and an unchanged re-sync is 304s chain by chain.
 import { afterEach, describe, expect, test } from 'vitest';
-import type { SyncEvent } from '../engine/sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { ApplyBacklog } from './apply-backlog';
 import { coverEveryDay, rangeOfScope } from './task-chains';
 import { type PullFixture, startPullFixture } from './testing/pull-fixture';

@@ -4,8 +4,8 @@
 // Apart from the puller, which runs it within its tiers.
 import { InvalidResponseError, ProblemError } from '../api/errors';
 import { taskOperations } from '../api/operations';
-import { errorInfo } from '../engine/sync-error-info';
-import type { SyncEventListener } from '../engine/sync-events';
+import { errorInfo } from '../events/sync-error-info';
+import type { SyncEventListener } from '../events/sync-events';
 import { emptyResult, type PullContext, type ResourcePullResult } from './pull-context';
 
 /** `emit`: where a skipped task is said (the sync log). */

@@ -3,7 +3,7 @@
 // result. Apart from the walk so that the sources, the pull context and the
 // chain walk (chain-walk.ts) name them without importing the walk itself.
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
-import type { ResourceChange } from '../engine/sync-events';
+import type { ResourceChange } from '../events/sync-events';
 import type { ApplyBacklog } from './apply-backlog';
 import type { CursorAges } from './cursor-ages';
 import type { RunTime } from './pull-run-policy';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { MirrorStorageError } from '../../db/mirror-errors';
-import { errorInfo } from '../engine/sync-error-info';
+import { errorInfo } from '../events/sync-error-info';
 import { type PullFixture, startPullFixture } from './testing/pull-fixture';
 import { WorkerPullStore } from './worker-pull-store';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { organizationMemberOperations, taskCommentOperations, taskOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
-import type { SyncEvent } from '../engine/sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api/api-client';
 import { ProblemError } from '../api/errors';
-import type { SyncEventListener } from '../engine/sync-events';
+import type { SyncEventListener } from '../events/sync-events';
 import { pushKindOf } from './kinds/registry';
 import type { PassState, PushOutcomes } from './push-outcomes';
 import type { PushOp, PushStore, ServerTask } from './push-store';

@@ -4,7 +4,7 @@ import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { type OutboxOp, sameJson } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
-import type { PusherDeps } from '../engine/sync-parts';
+import type { PusherDeps } from '../events/sync-parts';
 import type { FieldValues, PushOp, PushStore } from './push-store';
 import { Pusher, type PusherOptions } from './pusher';
 

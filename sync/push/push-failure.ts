@@ -3,7 +3,7 @@
 // reach, and the problem record stored on the operation. Apart from the pass
 // because these are questions about an error, asked by every kind of operation.
 import { NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
-import { errorInfo } from '../engine/sync-error-info';
+import { errorInfo } from '../events/sync-error-info';
 import { pushKindOf } from './kinds/registry';
 
 /** The scope a task write needs; a 403 on it makes the account read-only for it. */

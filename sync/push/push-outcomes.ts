@@ -11,8 +11,8 @@ import {
   SignedOutError,
   UnsafeIdError,
 } from '../api/errors';
-import { errorInfo } from '../engine/sync-error-info';
-import type { PushSummary, SyncEventListener } from '../engine/sync-events';
+import { errorInfo } from '../events/sync-error-info';
+import type { PushSummary, SyncEventListener } from '../events/sync-events';
 import { pushKindOf } from './kinds/registry';
 import {
   type Stop,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { NetworkError, SignedOutError } from '../api/errors';
-import type { SyncEvent } from '../engine/sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';

@@ -11,7 +11,7 @@ import type { ApiClock } from '../api/clock';
 import { ProblemError, RequestAbortedError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { refusedBodyFields } from '../../protocol/problem';
-import type { PushSummary, SyncEventListener } from '../engine/sync-events';
+import type { PushSummary, SyncEventListener } from '../events/sync-events';
 import { DeletePush } from './delete-push';
 import { pushKindOf } from './kinds/registry';
 import { isStop } from './push-failure';

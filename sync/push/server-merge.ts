@@ -3,7 +3,7 @@
 // server has it already, or left as a conflict for the person. Apart from the
 // pass loop because it is the one place that merges; updates come here after a
 // 412, and edits known without a version before their first PATCH.
-import type { SyncEventListener } from '../engine/sync-events';
+import type { SyncEventListener } from '../events/sync-events';
 import { threeWayMerge } from '../merge/three-way-merge';
 import { isGone } from './push-failure';
 import type { PassState, PushOutcomes } from './push-outcomes';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { sprintOperations, teamOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
-import type { SyncEvent } from '../engine/sync-events';
+import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';

@@ -6,7 +6,7 @@
 // poll's comment watch, sync/pull/comment-watch.ts) + 1 (new) + 11 (a
 // 110-request full pass every 10 minutes) requests a minute: about an eighth
 // of its half, leaving room for bursts (a concurrent re-sync, sync now).
-import type { PullTier } from '../engine/sync-parts';
+import type { PullTier } from '../events/sync-parts';
 
 export interface TierPolicy {
   /** Interval right after something changed. */

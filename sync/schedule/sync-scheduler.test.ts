@@ -4,8 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { ManualApiClock, settle } from '../api/clock';
 import { NetworkError, ProblemError, SignedOutError } from '../api/errors';
-import type { PullTier } from '../engine/sync-parts';
-import type { SyncReason } from '../engine/sync-events';
+import type { PullTier } from '../events/sync-parts';
+import type { SyncReason } from '../events/sync-events';
 import { DEFAULT_POLL_POLICY } from './poll-policy';
 import { type Connectivity, type SchedulerActions, SyncScheduler } from './sync-scheduler';
 

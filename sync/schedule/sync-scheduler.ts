@@ -5,8 +5,8 @@
 // goes through the injected clock, so every decision is tested in fake time.
 import { ApiError, NetworkError, SignedOutError } from '../api/errors';
 import type { ApiClock } from '../api/clock';
-import type { PullTier } from '../engine/sync-parts';
-import type { SyncReason } from '../engine/sync-events';
+import type { PullTier } from '../events/sync-parts';
+import type { SyncReason } from '../events/sync-events';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from './poll-policy';
 
 /** What the scheduler makes happen; the engine implements these with pull and push. */

@@ -2,7 +2,7 @@
 // attempt of its API client (an observer, nothing changes in the request path)
 // and the engine's events. Titles and other task content never enter the log.
 import type { ApiClient, ApiExchange } from '../api/api-client';
-import type { SyncErrorInfo, SyncEvent, SyncEventListener } from '../engine/sync-events';
+import type { SyncErrorInfo, SyncEvent, SyncEventListener } from '../events/sync-events';
 import type { SyncLogEntryInput } from './sync-log';
 
 /** Where entries go (SyncLog has it). */

@@ -3,7 +3,7 @@
 // the operation, its parameters and its page size differ per resource.
 import type { PageRequest } from '../../api/api-request';
 import type { ListOperation } from '../../api/operations';
-import type { PulledCollection } from '../../engine/sync-events';
+import type { PulledCollection } from '../../events/sync-events';
 import { walkList } from '../page-walker';
 import type { ListSource } from '../walk-types';
 import {

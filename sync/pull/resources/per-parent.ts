@@ -5,7 +5,7 @@
 // (deleted, or out of the person's reach) takes its resources with it.
 import type { WritableKind } from '../../../protocol/writable-kind';
 import { kindOperationsOf, type ListOperation } from '../../api/operations';
-import type { PulledCollection } from '../../engine/sync-events';
+import type { PulledCollection } from '../../events/sync-events';
 import type { PulledResource } from '../pull-context';
 import type { StoredCollection } from '../pull-store';
 import { listResource, parentsListedNoMore } from './list-resource';

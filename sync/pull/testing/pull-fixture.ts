@@ -11,7 +11,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { ApiClient } from '../../api/api-client';
 import { staticCredentials } from '../../api/credentials';
 import { SyncEngine, type SyncEngineDeps } from '../../engine/sync-engine';
-import type { SyncEvent } from '../../engine/sync-events';
+import type { SyncEvent } from '../../events/sync-events';
 import { type RelayProxy, startRelayProxy } from './relay-proxy';
 
 /** Quick retries: tests meet drops and 500s without waiting seconds. */

@@ -10,7 +10,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { ApiClient } from '../../api/api-client';
 import { staticCredentials } from '../../api/credentials';
 import { taskOperations } from '../../api/operations';
-import type { SyncEvent } from '../../engine/sync-events';
+import type { SyncEvent } from '../../events/sync-events';
 import { mirrorPushStore } from '../mirror-push-store';
 import { Pusher } from '../pusher';
 

@@ -2,7 +2,7 @@
 // branch on (kind, problem type, status), with no stack and no secrets.
 import { ApiError, ProblemError, redactSecrets } from '../api/errors';
 import { SignInServerUnreachableError } from '../auth/api-credentials';
-import { CursorsRefusedError } from '../pull/page-walker';
+import { CursorsRefusedError } from './cursors-refused';
 import type { SyncErrorInfo } from './sync-events';
 
 export function errorInfo(error: unknown): SyncErrorInfo {
