@@ -8,7 +8,7 @@ import {
   type NotificationSettings,
   type NotificationSettingsPatch,
   readNotificationSettings,
-} from '../../sync/notify/notification-settings';
+} from '../../services/notify/notification-settings';
 
 export class NotificationSettingsStore {
   #current: NotificationSettings;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { MemorySecretStore } from '../../sync/auth/secret-store';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
-import type { TrayModel } from '../../sync/notify/tray-model';
+import type { TrayModel } from '../../services/notify/tray-model';
 import { followElectronUpdater } from '../../sync/updates/electron-updater-port';
 import { nodeAppUpdater } from '../../test/support/node-app-updater';
 import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
