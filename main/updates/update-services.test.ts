@@ -11,7 +11,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { MemorySecretStore } from '../../sync/auth/secret-store';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import type { TrayModel } from '../../services/notify/tray-model';
-import { followElectronUpdater } from '../../sync/updates/electron-updater-port';
+import { followElectronUpdater } from '../../services/updates/electron-updater-port';
 import { nodeAppUpdater } from '../../test/support/node-app-updater';
 import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
 import { createDesktopServices, type DesktopServices } from '../desktop-services';

@@ -1,7 +1,7 @@
 // The update's line in the tray menu, above the accounts: "Restart to update
 // to 0.3.0" as an action once downloaded, else what the status bar says
 // (downloading, waiting for edits, failed) as a line that does nothing.
-import type { TrayModel } from '../../services/notify/tray-model';
+import type { TrayModel } from '../notify/tray-model';
 import type { UpdateStatus } from './update-policy';
 
 export function withUpdateLine(model: TrayModel, status: UpdateStatus | null): TrayModel {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { trayModel } from '../../services/notify/tray-model';
+import { trayModel } from '../notify/tray-model';
 import { updateStatusView } from './update-policy';
 import { withUpdateLine } from './update-tray';
 
