@@ -1,7 +1,8 @@
 // Lint: typescript-eslint with type information, plus the layer rules (STYLE.md):
 // `protocol/` imports nothing of ours; `db/` may import `protocol/`; `sync/` may
-// import `db/` and `protocol/`; the emulator only `protocol/`; `main/` all of
-// them but the renderer; none of them but main and preload Electron; the
+// import `db/` and `protocol/`; `services/` (app services beside syncing) may
+// import `sync/`, `db/` and `protocol/`; the emulator only `protocol/`; `main/`
+// all of them but the renderer; none of them but main and preload Electron; the
 // renderer no Node; and no product code imports `test/` or a `testing/` module
 // (fixtures that start the emulator: exempt from the zones as test code, so they
 // must not be reachable from what ships).
@@ -14,7 +15,7 @@ import tseslint from 'typescript-eslint';
 
 const electronImport = {
   name: 'electron',
-  message: 'Only main/ and preload/ may import electron: sync/ and db/ run in plain Node.',
+  message: 'Only main/ and preload/ may import electron: services/, sync/ and db/ run in plain Node.',
 };
 
 /** Test code: free to import the emulator and test/ support. */
@@ -65,13 +66,18 @@ export default tseslint.config(
   layer('protocol', ['../**'], 'protocol/ holds the wire schemas and imports nothing of ours.'),
   layer(
     'db',
-    ['**/sync/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    ['**/sync/**', '**/services/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
     'db/ may import protocol/ only (and never test/).',
   ),
   layer(
     'sync',
-    ['**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    ['**/services/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
     'sync/ may import db/ and protocol/ only (and never test/).',
+  ),
+  layer(
+    'services',
+    ['**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    'services/ may import sync/, db/ and protocol/ only (and never test/).',
   ),
   layer(
     'emulator',
@@ -91,9 +97,10 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
             {
-              group: ['**/sync/**', '**/db/**', '**/main/**'],
+              group: ['**/services/**', '**/sync/**', '**/db/**', '**/main/**'],
               allowTypeImports: true,
-              message: 'The renderer reaches sync and db only through the bridge (type imports are fine).',
+              message:
+                'The renderer reaches services, sync and db only through the bridge (type imports are fine).',
             },
             TEST_ONLY,
           ],

@@ -12,8 +12,8 @@ import { MemorySecretStore } from '../sync/auth/secret-store';
 import { withEncryptionReport, type AccountSecretStore } from '../sync/accounts/account-secrets';
 import { FileSecretStore } from '../sync/auth/secret-store';
 import { consentBrowser } from '../sync/auth/testing/consent-browser';
-import type { DesktopNotification } from '../sync/notify/notification-decisions';
-import type { TrayModel } from '../sync/notify/tray-model';
+import type { DesktopNotification } from '../services/notify/notification-decisions';
+import type { TrayModel } from '../services/notify/tray-model';
 import { type RunningEmulator, startEmulator } from '../emulator/start';
 import {
   createDesktopServices,

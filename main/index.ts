@@ -36,7 +36,7 @@ import {
 } from './security/harden-electron';
 import { type AppTray, createAppTray } from './tray/app-tray';
 import { bringToFront, openMainWindow } from './window/main-window';
-import { LINK_SCHEME, linkInCommandLine } from '../sync/links/task-link';
+import { LINK_SCHEME, linkInCommandLine } from '../services/links/task-link';
 
 // Under `electron-vite dev` the renderer comes from Vite's dev server; otherwise from app://.
 // Only then is the dev CSP used (see content-security-policy.ts for why it differs).

@@ -1,6 +1,6 @@
 // What the renderer is told when the app was opened with a link
 // (svc-desktop://task/<id>), and what "Copy link" answers. Main decided
-// already (sync/links/task-link-router.ts); the page opens, asks, or tells.
+// already (services/links/task-link-router.ts); the page opens, asks, or tells.
 import { z } from 'zod';
 
 const accountId = z.string().min(1).max(200);

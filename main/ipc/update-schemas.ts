@@ -1,4 +1,4 @@
-// What the status bar and the tray are told about updates (sync/updates/update-policy.ts's
+// What the status bar and the tray are told about updates (services/updates/update-policy.ts's
 // UpdateStatus), as the IPC contract carries it.
 import { z } from 'zod';
 

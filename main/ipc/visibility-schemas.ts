@@ -7,7 +7,7 @@ import { syncProblemSchema } from './screen-schemas';
 export {
   notificationSettingsPatchSchema,
   notificationSettingsSchema,
-} from '../../sync/notify/notification-settings';
+} from '../../services/notify/notification-settings';
 
 export const syncLogQuerySchema = z.strictObject({
   /** Null or absent: the current account. */

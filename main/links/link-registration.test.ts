@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { getConfig } from 'app-builder-lib/out/util/config/config';
 import { expect, test } from 'vitest';
-import { LINK_SCHEME } from '../../sync/links/task-link';
+import { LINK_SCHEME } from '../../services/links/task-link';
 
 test('the installers register the scheme of the links the app copies', async () => {
   const config = await getConfig(resolve(import.meta.dirname, '../..'), null, null);

@@ -1,17 +1,17 @@
 // What the app does with a link it was opened with: shows the window, routes
-// the link over the signed-in accounts' mirrors (sync/links/), switches to the
+// the link over the signed-in accounts' mirrors (services/links/), switches to the
 // account that holds the task, and leaves the request for the page to take.
 // Also "Copy link". Electron-free: main/index.ts feeds it links, tests in Node.
 import type { Mirror } from '../../db/mirror';
 import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import { formatTaskLink, parseTaskLink } from '../../sync/links/task-link';
+import { formatTaskLink, parseTaskLink } from '../../services/links/task-link';
 import {
   type LinkAccount,
   mirrorShowsTask,
   routeTaskLink,
   type TaskLinkRoute,
-} from '../../sync/links/task-link-router';
+} from '../../services/links/task-link-router';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
 import type { LinkProblem, LinkRequest } from '../ipc/link-schemas';
 

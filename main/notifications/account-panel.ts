@@ -1,7 +1,7 @@
 // The Sync screen's account panel: each account's tray line with its problem,
 // session end and each collection's freshness from its log, in the IPC shape
 // (main/ipc/visibility-schemas.ts).
-import type { TrayAccount } from '../../sync/notify/tray-model';
+import type { TrayAccount } from '../../services/notify/tray-model';
 import type { SyncAccountView } from '../ipc/visibility-schemas';
 import { syncProblemView } from '../ipc/sync-status-board';
 import type { WatchedAccount } from './watched-account';

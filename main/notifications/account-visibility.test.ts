@@ -15,8 +15,8 @@ import { redirectingBrowser, startStandardAuthServer } from '../../sync/auth/tes
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import { syncLogFileFor } from '../../sync/sync-log/sync-log';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from '../../sync/schedule/poll-policy';
-import type { DesktopNotification } from '../../sync/notify/notification-decisions';
-import type { TrayModel } from '../../sync/notify/tray-model';
+import type { DesktopNotification } from '../../services/notify/notification-decisions';
+import type { TrayModel } from '../../services/notify/tray-model';
 import type { HandlerContext, IpcHandlers } from '../ipc/gate';
 import type { SyncAccountsView } from '../ipc/visibility-schemas';
 import { AccountVisibility } from './account-visibility';

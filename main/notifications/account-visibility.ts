@@ -6,8 +6,8 @@
 import type { Mirror } from '../../db/mirror';
 import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import type { DesktopNotification } from '../../sync/notify/notification-decisions';
-import { type TrayAccount, type TrayModel, trayModel } from '../../sync/notify/tray-model';
+import type { DesktopNotification } from '../../services/notify/notification-decisions';
+import { type TrayAccount, type TrayModel, trayModel } from '../../services/notify/tray-model';
 import type { SyncLog } from '../../sync/sync-log/sync-log';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
 import type { SyncAccountsView, SyncAccountView } from '../ipc/visibility-schemas';

@@ -1,7 +1,7 @@
 // Shows the notifications the notifier decided on, as native notifications;
-// a click goes to `onClick`. Display only: what to show is decided in sync/notify.
+// a click goes to `onClick`. Display only: what to show is decided in services/notify.
 import { Notification } from 'electron';
-import type { DesktopNotification } from '../../sync/notify/notification-decisions';
+import type { DesktopNotification } from '../../services/notify/notification-decisions';
 
 /** Shown notifications are kept until closed or clicked: a collected one loses its click handler. */
 const shown = new Set<Notification>();

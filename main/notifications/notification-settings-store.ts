@@ -2,13 +2,13 @@
 // a small JSON file in userData; unreadable parts fall back to defaults and
 // writes replace the file atomically.
 import { z } from 'zod';
-import { readJsonFileSync, writeJsonFileSync } from '../../sync/files/json-file';
+import { readJsonFileSync, writeJsonFileSync } from '../../db/json-file';
 import {
   applySettingsPatch,
   type NotificationSettings,
   type NotificationSettingsPatch,
   readNotificationSettings,
-} from '../../sync/notify/notification-settings';
+} from '../../services/notify/notification-settings';
 
 export class NotificationSettingsStore {
   #current: NotificationSettings;

@@ -11,7 +11,7 @@ import { AccountManager } from '../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { FileSecretStore } from '../../sync/auth/secret-store';
 import { SyncEngine } from '../../sync/engine/sync-engine';
-import type { TrayModel } from '../../sync/notify/tray-model';
+import type { TrayModel } from '../../services/notify/tray-model';
 import type { SyncStatus } from '../ipc/screen-schemas';
 import { SyncStatusBoard } from '../ipc/sync-status-board';
 import { AccountVisibility } from './account-visibility';

@@ -4,7 +4,7 @@
 import type { Mirror } from '../../db/mirror';
 import { MirrorStorageError } from '../../db/mirror-errors';
 import type { OutboxCounts } from '../../db/outbox/outbox-counts';
-import { offlineReasonWords, type TrayAccount } from '../../sync/notify/tray-model';
+import { offlineReasonWords, type TrayAccount } from '../../services/notify/tray-model';
 import type { WatchedAccount } from './watched-account';
 
 /** The account's tray line; null when its mirror closed (the account left). */

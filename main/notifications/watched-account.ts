@@ -9,9 +9,9 @@ import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import type { SyncErrorInfo, SyncEvent } from '../../sync/events/sync-events';
-import type { DesktopNotification } from '../../sync/notify/notification-decisions';
-import { Notifier } from '../../sync/notify/notifier';
-import type { NotificationSettings } from '../../sync/notify/notification-settings';
+import type { DesktopNotification } from '../../services/notify/notification-decisions';
+import { Notifier } from '../../services/notify/notifier';
+import type { NotificationSettings } from '../../services/notify/notification-settings';
 import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
 import { recordSyncActivity, recordSyncEvent } from '../../sync/sync-log/sync-log-recorder';
 

@@ -2,7 +2,7 @@
 // in userData. A missing, unreadable or half-written file gives defaults for
 // what cannot be read, never a failed start; writes replace the file atomically.
 import { z } from 'zod';
-import { readJsonFileSync, writeJsonFileSync } from '../../sync/files/json-file';
+import { readJsonFileSync, writeJsonFileSync } from '../../db/json-file';
 import { themePreferenceSchema } from '../ipc/contract';
 
 const rectangleSchema = z.object({
@@ -22,7 +22,7 @@ export const settingsSchema = z.object({
     .catch({ maximized: false }),
   /**
    * Where updates come from, instead of electron-builder.yml's `publish` (a
-   * company mirror, a test feed). Checked at start (sync/updates/update-feed-url.ts):
+   * company mirror, a test feed). Checked at start (services/updates/update-feed-url.ts):
    * a refused address turns updates off and the status bar says why.
    */
   update_feed_url: z.string().max(2048).optional().catch(undefined),

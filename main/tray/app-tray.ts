@@ -1,7 +1,7 @@
-// The tray icon and its menu, drawn from the tray model (sync/notify/tray-model.ts):
+// The tray icon and its menu, drawn from the tray model (services/notify/tray-model.ts):
 // this file only turns the model into Electron's Tray, Menu and image.
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
-import type { TrayAction, TrayIconVariant, TrayModel } from '../../sync/notify/tray-model';
+import type { TrayAction, TrayIconVariant, TrayModel } from '../../services/notify/tray-model';
 import { trayIconBitmap } from './tray-icon-bitmap';
 
 /** Drawn at 32 px for 16 pt: sharp on high-density screens, scaled down elsewhere. */

@@ -2,7 +2,7 @@
 // app icon (a white check on a rounded square) so no image files ship: blue
 // normally, grey when offline or paused, with an orange dot for unseen changes
 // and a red dot for conflicts. BGRA, as Electron's nativeImage.createFromBitmap takes.
-import type { TrayIconVariant } from '../../sync/notify/tray-model';
+import type { TrayIconVariant } from '../../services/notify/tray-model';
 
 const BLUE_TOP = [64, 132, 255];
 const BLUE_BOTTOM = [24, 76, 196];

@@ -1,11 +1,11 @@
 // The Electron side of updates: electron-updater's autoUpdater on the generic
 // feed electron-builder.yml publishes to (or the update_feed_url setting),
-// followed by the update controller (sync/updates/), which decides when to
+// followed by the update controller (services/updates/), which decides when to
 // check, what to say and when to install. Only what needs Electron is here.
 import { net } from 'electron';
 import electronUpdater from 'electron-updater';
-import { followElectronUpdater } from '../../sync/updates/electron-updater-port';
-import type { UpdateController } from '../../sync/updates/update-controller';
+import { followElectronUpdater } from '../../services/updates/electron-updater-port';
+import type { UpdateController } from '../../services/updates/update-controller';
 import type { UpdateWiring } from '../desktop-services';
 
 export interface AppUpdatesOptions {

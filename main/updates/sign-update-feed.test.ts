@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
-import { updateVerifyingKey, verifyChannelFile } from '../../sync/updates/update-signature';
+import { updateVerifyingKey, verifyChannelFile } from '../../services/updates/update-signature';
 import { runSignUpdateFeed, SIGNING_KEY_VARIABLE } from './sign-update-feed';
 
 let dir: string;

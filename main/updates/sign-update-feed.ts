@@ -2,7 +2,7 @@
 // signs each channel file electron-builder wrote (latest.yml, latest-mac.yml,
 // latest-linux.yml, …) into <name>.sig beside it, which installed apps check
 // against their built-in key before they download anything
-// (sync/updates/signed-feed-provider.ts). `--new-key <file>` makes a key pair.
+// (services/updates/signed-feed-provider.ts). `--new-key <file>` makes a key pair.
 // A release tool run with tsx, not part of the app.
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
   updateSigningKey,
   updateVerifyingKey,
   verifyChannelFile,
-} from '../../sync/updates/update-signature';
+} from '../../services/updates/update-signature';
 
 /** Where the private key comes from when `--key-file` is not given: its PEM text, set only where releases are signed. */
 export const SIGNING_KEY_VARIABLE = 'SVC_UPDATE_SIGNING_KEY';
@@ -78,7 +78,7 @@ export function runSignUpdateFeed(argv: readonly string[], io: SignFeedIo): numb
     say(
       `private key written to ${values['new-key']}: keep it with whoever signs releases, out of the repository.`,
     );
-    say('public key, for sync/updates/update-signing-key.ts (read how to rotate there first):');
+    say('public key, for services/updates/update-signing-key.ts (read how to rotate there first):');
     io.stdout(String(publicKey.export({ type: 'spki', format: 'pem' })));
     return 0;
   }
@@ -98,7 +98,7 @@ export function runSignUpdateFeed(argv: readonly string[], io: SignFeedIo): numb
   // A feed signed with another key is one every installed app refuses: better not to publish it.
   if (!spki(verifyingKey).equals(spki(privateKey))) {
     return fail(
-      'this key is not the one built into the app (sync/updates/update-signing-key.ts): installed apps would refuse the feed',
+      'this key is not the one built into the app (services/updates/update-signing-key.ts): installed apps would refuse the feed',
     );
   }
 

@@ -1,7 +1,7 @@
 // updates:status and updates:restart: the status bar's update line and its
 // "Restart to update" button. Without an updater (tests, the browser host,
 // an unpackaged run) there is never anything to tell.
-import { type UpdateStatus, updateStatusView } from '../../sync/updates/update-policy';
+import { type UpdateStatus, updateStatusView } from '../../services/updates/update-policy';
 import type { IpcHandlers } from '../ipc/gate';
 
 export interface UpdateControls {

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { getConfig } from 'app-builder-lib/out/util/config/config';
 import { beforeAll, expect, test } from 'vitest';
-import { parseUpdateFeedUrl } from '../../sync/updates/update-feed-url';
+import { parseUpdateFeedUrl } from '../../services/updates/update-feed-url';
 
 type Configuration = Awaited<ReturnType<typeof getConfig>>;
 

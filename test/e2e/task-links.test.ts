@@ -6,7 +6,7 @@
 // and the palette puts the link on the clipboard.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import { formatTaskLink } from '../../sync/links/task-link';
+import { formatTaskLink } from '../../services/links/task-link';
 import type { E2eHost } from './host/e2e-host';
 import { screenshot, type OpenedApp } from './support/app-browser';
 import { signIn } from './support/signed-in-session';

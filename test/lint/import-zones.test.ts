@@ -20,6 +20,19 @@ describe('product code keeps to its zone', () => {
   test.each([
     ['sync/engine/planted.ts', "import '../push/testing/push-fixture';", 'testing/'],
     ['db/planted.ts', "import '../sync/engine/sync-engine';", 'db/ may import protocol/ only'],
+    ['db/planted.ts', "import '../services/updates/update-policy';", 'db/ may import protocol/ only'],
+    [
+      'sync/engine/planted.ts',
+      "import '../../services/notify/notifier';",
+      'sync/ may import db/ and protocol/ only',
+    ],
+    [
+      'services/updates/planted.ts',
+      "import '../../main/updates/app-updates';",
+      'services/ may import sync/, db/',
+    ],
+    ['services/notify/planted.ts', "import '../../sync/pull/testing/pull-fixture';", 'testing/'],
+    ['services/links/planted.ts', "import 'electron';", 'Only main/ and preload/ may import electron'],
     ['protocol/planted.ts', "import '../db/mirror';", 'protocol/ holds the wire schemas'],
     ['emulator/planted.ts', "import '../sync/api/api-client';", 'server of the contract'],
     ['main/planted.ts', "import '../renderer/src/app';", 'do not import it'],
@@ -35,6 +48,8 @@ describe('product code keeps to its zone', () => {
   test.each([
     ['sync/engine/planted.ts', "import '../../db/mirror';"],
     ['main/planted.ts', "import '../sync/engine/sync-engine';"],
+    ['main/planted.ts', "import '../services/notify/notifier';"],
+    ['services/notify/planted.ts', "import '../../sync/engine/sync-engine';"],
     ['renderer/src/planted.ts', "import type { Mirror } from '../../db/mirror';"],
     ['sync/push/planted.test.ts', "import './testing/push-fixture';"],
   ])('%s: %s is allowed', async (file, code) => {

@@ -4,7 +4,7 @@
 // each file's signature (latest.yml.sig, …) as `npm run sign:update-feed`
 // writes it, by a test key the tests trust in place of the app's.
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { SIGNATURE_SUFFIX, signatureFileOf } from '../../sync/updates/update-signature';
+import { SIGNATURE_SUFFIX, signatureFileOf } from '../../services/updates/update-signature';
 
 export const RELEASE_DATE = '2026-11-20T09:30:00.000Z';
 

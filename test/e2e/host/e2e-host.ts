@@ -23,7 +23,7 @@ import { createDesktopServices, type DesktopServices } from '../../../main/deskt
 import { LoopbackHostGuard, loopbackHosts } from '../../../emulator/loopback-host-guard';
 import { startDemoServer } from '../../../main/ipc/demo-server';
 import type { AccountVisibility } from '../../../main/notifications/account-visibility';
-import type { DesktopNotification } from '../../../sync/notify/notification-decisions';
+import type { DesktopNotification } from '../../../services/notify/notification-decisions';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../main/ipc/transport';
 import { contentTypeFor } from '../../../main/security/app-protocol';
 import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';

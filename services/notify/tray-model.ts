@@ -37,7 +37,7 @@ export type TrayAction =
   | { type: 'resume' }
   /** Shows the window on this account (null: as it was). */
   | { type: 'open'; accountId: string | null }
-  /** "Restart to update to 0.3.0" (sync/updates/update-tray.ts adds it). */
+  /** "Restart to update to 0.3.0" (services/updates/update-tray.ts adds it). */
   | { type: 'restart-to-update' }
   | { type: 'quit' };
 

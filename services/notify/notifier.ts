@@ -4,7 +4,7 @@
 // host's job (main/notifications); clicking marks the feed entries seen.
 import type { ReferenceNames } from '../../db/referenced-names';
 import { isFirstPass } from '../../db/sync-passes';
-import type { SyncEvent } from '../events/sync-events';
+import type { SyncEvent } from '../../sync/events/sync-events';
 import {
   candidateOfFeedEntry,
   type ConflictCandidate,

@@ -1,7 +1,7 @@
 // The update feed's address, a setting (settings.json's `update_feed_url`):
 // checked like the server addresses, https only, plain http only for a
 // loopback address literal, since whoever serves the feed decides what runs.
-import { isLoopbackHost, PLAIN_HTTP_RULE } from '../auth/auth-url';
+import { isLoopbackHost, PLAIN_HTTP_RULE } from '../../sync/auth/auth-url';
 
 export class UpdateFeedUrlError extends Error {
   override readonly name = 'UpdateFeedUrlError';

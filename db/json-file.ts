@@ -17,7 +17,7 @@ import {
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { OWNER_DIRECTORY_MODE, tightenOwnerOnlyFile } from '../../db/owner-only-files';
+import { OWNER_DIRECTORY_MODE, tightenOwnerOnlyFile } from './owner-only-files';
 
 /** What reading found: no file yet, a file that cannot be used (and why), or its value. */
 export type JsonFileRead<T> =

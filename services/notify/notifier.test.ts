@@ -2,8 +2,8 @@
 // into a real mirror file, peer changes, our own pushed edits and a conflict,
 // and what gets displayed and marked seen.
 import { afterEach, expect, test } from 'vitest';
-import { sectionOperations, taskCommentOperations } from '../api/operations';
-import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
+import { sectionOperations, taskCommentOperations } from '../../sync/api/operations';
+import { type PullFixture, startPullFixture } from '../../sync/pull/testing/pull-fixture';
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
