@@ -8,41 +8,41 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
-import { ChangeFeed } from './change-feed';
-import { PageApplication } from './page-apply';
+import { ChangeFeed } from './passes/change-feed';
+import { PageApplication } from './passes/page-apply';
 import { goalKind } from '../protocol/goal';
 import { milestoneKind } from '../protocol/milestone';
 import { sectionKind } from '../protocol/section';
 import { sprintKind } from '../protocol/sprint';
 import type { WritableKind } from '../protocol/writable-kind';
 import { COLLECTION_KINDS } from '../protocol/writable-kinds';
-import { CollectionWrites } from './collection-writes';
-import { MirrorCollections } from './mirror-collections';
-import { MirrorComments } from './mirror-comments';
+import { CollectionWrites } from './collections/collection-writes';
+import { MirrorCollections } from './collections/mirror-collections';
+import { MirrorComments } from './collections/mirror-comments';
 import { asStorageError } from './mirror-errors';
-import { MirrorIdentity } from './mirror-identity';
-import { MirrorPasses } from './mirror-passes';
-import { MirrorTasks } from './mirror-tasks';
+import { MirrorIdentity } from './passes/mirror-identity';
+import { MirrorPasses } from './passes/mirror-passes';
+import { MirrorTasks } from './tasks/mirror-tasks';
 import type { MirrorTransactions } from './mirror-transactions';
 import { Outbox } from './outbox/outbox';
 import type { MirrorDatabase } from './schema';
-import { SyncPasses } from './sync-passes';
+import { SyncPasses } from './passes/sync-passes';
 import {
   buildNextSortIndex,
   deferredBuild,
   hasDeferredSortIndexes,
   registersVocabulary,
   wordIndexComplete,
-} from './deferred-indexes';
-import { TaskOpenings } from './task-openings';
-import { TaskOverlay } from './task-overlay';
-import { TaskQueries } from './task-query';
-import { TaskStore } from './task-store';
-import { WordIndex } from './word-index';
+} from './tasks/deferred-indexes';
+import { TaskOpenings } from './tasks/task-openings';
+import { TaskOverlay } from './tasks/task-overlay';
+import { TaskQueries } from './task-query/task-query';
+import { TaskStore } from './tasks/task-store';
+import { WordIndex } from './tasks/word-index';
 
-export type { ChangeList, PageApplied, PageInput, Resource } from './page-apply';
-export type { RememberedIdentity } from './mirror-identity';
-export type { MirroredTask } from './mirror-tasks';
+export type { ChangeList, PageApplied, PageInput, Resource } from './passes/page-apply';
+export type { RememberedIdentity } from './passes/mirror-identity';
+export type { MirroredTask } from './tasks/mirror-tasks';
 
 export interface MirrorOptions {
   /** The current time as ISO 8601 (tests pass a fixed clock). */
@@ -101,7 +101,7 @@ export class Mirror {
     private readonly db: Database,
     /** The database file (for error messages). */
     readonly file: string,
-    /** Typed access for reads (db/task-filing.ts, the small collections); writes go through the parts. */
+    /** Typed access for reads (db/tasks/task-filing.ts, the small collections); writes go through the parts. */
     private readonly kysely: Kysely<MirrorDatabase>,
     options: MirrorOptions = {},
   ) {

@@ -3,14 +3,14 @@
 // forward with Kysely's Migrator over the static migration list.
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
-import { hasDeferredSortIndexes, restoreSortIndexes } from './deferred-indexes';
+import { hasDeferredSortIndexes, restoreSortIndexes } from './tasks/deferred-indexes';
 import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
-import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from './owner-only-files';
+import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from './files/owner-only-files';
 import type { MirrorDatabase } from './schema';
-import { searchBodyOf } from './task-columns';
-import { WordIndex } from './word-index';
+import { searchBodyOf } from './tasks/task-columns';
+import { WordIndex } from './tasks/word-index';
 
 export interface OpenMirrorOptions extends MirrorOptions {
   /** Open without writing (export, inspection); the file must exist and be migrated. */

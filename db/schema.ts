@@ -102,7 +102,7 @@ export interface TasksTable {
 export interface TaskBodiesTable {
   rid: number;
   /**
-   * The task as the server last sent it, in its stored form (db/task-json.ts:
+   * The task as the server last sent it, in its stored form (db/tasks/task-json.ts:
    * the array of its values when it has the contract's fields in order, else
    * its JSON text); null for a local create not yet sent.
    */

@@ -1,5 +1,5 @@
 // The task field lists read off taskSchema: each names exactly the fields of
-// its kind, so the mirror's checks (db/task-columns.ts, db/outbox/outbox.ts) follow
+// its kind, so the mirror's checks (db/tasks/task-columns.ts, db/outbox/outbox.ts) follow
 // the schema when a field is added or changes kind.
 import { describe, expect, test } from 'vitest';
 import {

@@ -3,7 +3,7 @@
 // layers above derive what they need of it from this one record: the routes
 // and operations the client sends (sync/api/operations.ts), the pusher's kind
 // (sync/push/kinds/), the outbox's check, fold and mirror copy
-// (db/outbox-kinds/), the mirrored collection's columns (db/collections.ts),
+// (db/outbox/kinds/), the mirrored collection's columns (db/collections/collections.ts),
 // the unfiling of its tasks, the IPC enum, the headless command's verbs and
 // the scopes a sign-in asks for. Adding a kind is a descriptor here, a line in
 // writable-kinds.ts, a migration for its table and the emulator's route

@@ -1,5 +1,5 @@
 // When the hot tier last asked for each task's comments, answered 200 or 304:
-// the watch (db/task-openings.ts) refreshes the stalest first, and a list that
+// the watch (db/tasks/task-openings.ts) refreshes the stalest first, and a list that
 // met only 304s writes no pass (sync/pull/page-walker.ts), so the passes
 // cannot tell it. Frozen once landed; imports nothing from the app.
 import type { Kysely } from 'kysely';

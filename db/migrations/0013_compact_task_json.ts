@@ -1,4 +1,4 @@
-// Server copies are stored without their key names (db/task-json.ts): a task
+// Server copies are stored without their key names (db/tasks/task-json.ts): a task
 // with exactly the contract's fields, in the contract's order, is the JSON
 // array of its values, ~330 bytes less a task (33 MB at 100 000 tasks). This
 // rewrites the copies an earlier version stored as JSON text, each only when

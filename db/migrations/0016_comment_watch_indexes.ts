@@ -1,4 +1,4 @@
-// The comment watch (db/task-openings.ts) chose its tasks with one scan of
+// The comment watch (db/tasks/task-openings.ts) chose its tasks with one scan of
 // every task row and an OR of its reasons: at 100 000 tasks ~110 ms of the pull
 // worker each hot poll (bench mirror, load 1.5). A partial index per "mine"
 // reason over the shown open tasks makes each a walk of that index alone (it

@@ -3,7 +3,7 @@
 // bytes a task, 33 MB at 100 000. A shown task with nothing pending now keeps
 // it once: its server copy holds where the description's JSON sat and the
 // characters lower case changed, and reads the rest back from the search text
-// (db/task-json.ts, shareDescription). This rewrites the copies stored before,
+// (db/tasks/task-json.ts, shareDescription). This rewrites the copies stored before,
 // a thousand a statement, each only when its search text ends with its
 // description in lower case; an app before it refuses the file instead of
 // misreading a copy. Frozen once landed; imports nothing from the app.
@@ -14,7 +14,7 @@ const CHUNK = 1000;
 /** Where the array form (0013) holds the description. */
 const DESCRIPTION_AT = 10;
 
-/** The form db/task-json.ts shareDescription makes today, frozen here. */
+/** The form db/tasks/task-json.ts shareDescription makes today, frozen here. */
 function share(stored: string, description: unknown, lower: string): string | null {
   if (typeof description !== 'string' || lower.length !== description.length || description.length < 16)
     return null;

@@ -7,7 +7,7 @@ import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { VIRTUAL_TABLES } from '../schema';
-import { shareDescription, storedTaskJson } from '../task-json';
+import { shareDescription, storedTaskJson } from '../tasks/task-json';
 import { LATEST_MIGRATION, MIGRATIONS } from './index';
 
 /**

@@ -5,9 +5,9 @@
 // a task deleted on the server. Apart from sending: these wait for the person.
 import { randomUUID } from 'node:crypto';
 import { NotInMirrorError, OutboxStateError } from '../mirror-errors';
-import { isTaskReference } from '../recreate-references';
+import { isTaskReference } from '../tasks/recreate-references';
 import type { ConflictsTable, OutboxRow } from '../schema';
-import type { TaskObject } from '../task-columns';
+import type { TaskObject } from '../tasks/task-columns';
 import { opOf, type OutboxRows } from './outbox-rows';
 import {
   type Conflict,

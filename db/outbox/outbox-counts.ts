@@ -5,7 +5,7 @@
 // the inspector's list, so that every view's totals agree (issue 21).
 import type { Database } from 'better-sqlite3';
 import { type ChangeCounts, countChanges } from '../../protocol/change-state-words';
-import { UNSETTLED_SQL, type UNSETTLED_STATES } from '../task-overlay';
+import { UNSETTLED_SQL, type UNSETTLED_STATES } from '../tasks/task-overlay';
 
 export type OutboxCounts = ChangeCounts;
 

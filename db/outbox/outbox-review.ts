@@ -3,7 +3,7 @@
 // app's inspector and the headless command.
 import type { Mirror } from '../mirror';
 import type { ConflictResolution } from './outbox-types';
-import type { TaskObject } from '../task-columns';
+import type { TaskObject } from '../tasks/task-columns';
 
 export type OutboxReviewProblem =
   'not-retryable' | 'not-discardable' | 'conflict-settled' | 'conflict-elsewhere';

@@ -1,22 +1,22 @@
 // The outbox's rows as its parts share them (queue.ts, sending.ts,
 // conflicts.ts): the prepared statements, the writable kinds that show an
-// operation on screen (db/outbox-kinds/), an operation's row by id, and the
+// operation on screen (db/outbox/kinds/), an operation's row by id, and the
 // reads callers make through Outbox. Apart so that each part holds one job and
 // none of them reaches into another's; callers use Outbox (outbox.ts), not this.
 import type { Database, Statement } from 'better-sqlite3';
 import { InvalidEditError, NotInMirrorError } from '../mirror-errors';
 import type { MirrorTransactions } from '../mirror-transactions';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
-import { collectionWriteKind } from '../outbox-kinds/collection-kind';
-import { commentWriteKind } from '../outbox-kinds/comment';
-import type { MirrorWriteKind } from '../outbox-kinds/mirror-kind';
-import { taskWriteKind } from '../outbox-kinds/task';
+import { collectionWriteKind } from './kinds/collection-kind';
+import { commentWriteKind } from './kinds/comment';
+import type { MirrorWriteKind } from './kinds/mirror-kind';
+import { taskWriteKind } from './kinds/task';
 import { type OutboxCounts, outboxCountsOf } from './outbox-counts';
 import type { OutboxRow } from '../schema';
-import type { TaskObject } from '../task-columns';
-import { type TaskOverlay, UNSETTLED_SQL } from '../task-overlay';
-import type { TaskStore } from '../task-store';
-import { TaskUnfiling } from '../task-unfiling';
+import type { TaskObject } from '../tasks/task-columns';
+import { type TaskOverlay, UNSETTLED_SQL } from '../tasks/task-overlay';
+import type { TaskStore } from '../tasks/task-store';
+import { TaskUnfiling } from '../tasks/task-unfiling';
 import type { OutboxKind, OutboxOp, OutboxState } from './outbox-types';
 
 export function opOf(row: OutboxRow): OutboxOp {

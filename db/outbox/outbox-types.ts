@@ -3,7 +3,7 @@
 // answers and a pull's parked edits carry, and the few pure rules on them
 // (temporary ids, JSON equality). No database here: the views, the push and the
 // pull import these without the Outbox class (outbox.ts) and its parts.
-import type { TaskObject } from '../task-columns';
+import type { TaskObject } from '../tasks/task-columns';
 
 export type OutboxState = 'queued' | 'in_flight' | 'done' | 'conflict' | 'failed' | 'blocked';
 export type OutboxKind = 'create' | 'update' | 'delete';

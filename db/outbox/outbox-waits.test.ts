@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { discardOperation, retryOperation } from './outbox-review';
 import { waitsOnOf } from './outbox-waits';
-import { UNSETTLED_STATES } from '../task-overlay';
+import { UNSETTLED_STATES } from '../tasks/task-overlay';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;

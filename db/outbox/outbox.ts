@@ -1,5 +1,5 @@
 // The outbox of local changes, for every writable kind of resource (tasks,
-// comments, collections; each kind's checks and mirror rows in db/outbox-kinds/).
+// comments, collections; each kind's checks and mirror rows in db/outbox/kinds/).
 // `mirror.outbox` is this class: one object for its callers, made of the parts
 // that do the work, each documented where it lives: the rows and reads every
 // part shares (outbox-rows.ts), queueing (queue.ts), the sending lifecycle
@@ -8,9 +8,9 @@
 // effective-row update); the queueing methods run inside mirror.tasks' write.
 import type { Database } from 'better-sqlite3';
 import type { MirrorTransactions } from '../mirror-transactions';
-import type { TaskObject } from '../task-columns';
-import type { TaskOverlay } from '../task-overlay';
-import type { TaskStore } from '../task-store';
+import type { TaskObject } from '../tasks/task-columns';
+import type { TaskOverlay } from '../tasks/task-overlay';
+import type { TaskStore } from '../tasks/task-store';
 import { OutboxConflicts } from './conflicts';
 import type { OutboxCounts } from './outbox-counts';
 import { OutboxRows } from './outbox-rows';

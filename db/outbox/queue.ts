@@ -6,9 +6,9 @@
 // updated so that screens show the change at once.
 import { randomUUID } from 'node:crypto';
 import { InvalidEditError, NotInMirrorError } from '../mirror-errors';
-import type { MirrorWriteKind } from '../outbox-kinds/mirror-kind';
+import type { MirrorWriteKind } from './kinds/mirror-kind';
 import type { OutboxRow } from '../schema';
-import type { TaskObject } from '../task-columns';
+import type { TaskObject } from '../tasks/task-columns';
 import type { OutboxRows } from './outbox-rows';
 import { type EditTarget, isTemporaryId, sameJson, TEMPORARY_ID_PREFIX } from './outbox-types';
 

@@ -4,10 +4,10 @@
 // the server's everywhere, later edits rebased onto the answer), a refusal or a
 // transient failure, and a stopped operation sent again.
 import { MalformedRowError, OutboxStateError } from '../mirror-errors';
-import type { MirrorWriteKind } from '../outbox-kinds/mirror-kind';
+import type { MirrorWriteKind } from './kinds/mirror-kind';
 import type { OutboxRow } from '../schema';
-import type { TaskObject } from '../task-columns';
-import { UNSETTLED_SQL } from '../task-overlay';
+import type { TaskObject } from '../tasks/task-columns';
+import { UNSETTLED_SQL } from '../tasks/task-overlay';
 import { opOf, type OutboxRows } from './outbox-rows';
 import {
   isTemporaryId,

@@ -2,7 +2,7 @@
 // last row's values of them carried as an opaque `next`, and SQLite's binary
 // order of those values for the walks that compare them in JS.
 import { InvalidParameterError, type TaskListQuery, type TaskSortKey } from '../../protocol/task-list-query';
-import { NULL_KEY } from '../task-columns';
+import { NULL_KEY } from '../tasks/task-columns';
 
 /** A sort key column's value: text, a number, or the null key (an empty blob). */
 export type KeyValue = string | number | Buffer;

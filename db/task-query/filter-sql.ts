@@ -11,7 +11,7 @@ import {
   type TaskListFilter,
   UNFILED_PROJECT,
 } from '../../protocol/task-list-query';
-import { NULL_KEY, TAG_SEPARATOR } from '../task-columns';
+import { NULL_KEY, TAG_SEPARATOR } from '../tasks/task-columns';
 import type { KeyValue } from './cursor';
 
 /** Conditions that are a range of an index's leading column (what it could narrow to). */

@@ -7,7 +7,7 @@ import {
   type TaskListFilter,
   type TaskSortKey,
 } from '../../protocol/task-list-query';
-import { NULL_KEY } from '../task-columns';
+import { NULL_KEY } from '../tasks/task-columns';
 import { compareCodePoints, compareKeyValues, type Cursor, type KeyValue } from './cursor';
 import type { Where } from './filter-sql';
 import { ITEM_JSON, type ItemRow, type TaskReads } from './item-rows';

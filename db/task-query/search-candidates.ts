@@ -10,7 +10,7 @@ import {
   termWords,
   type WordIndex,
   wordsOf,
-} from '../word-index';
+} from '../tasks/word-index';
 import type { TaskReads } from './item-rows';
 
 /**

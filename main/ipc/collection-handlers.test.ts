@@ -5,8 +5,8 @@
 // errors with nothing queued; a read-only account refused; a sprint queued
 // under one team not listed under another.
 import { afterEach, describe, expect, test } from 'vitest';
-import { projectMilestones } from '../../db/milestone-list';
-import { sprintSummaries, workspaceCollections } from '../../db/workspace';
+import { projectMilestones } from '../../db/read-models/milestone-list';
+import { sprintSummaries, workspaceCollections } from '../../db/read-models/workspace';
 import { goalOperations, projectOperations, teamOperations } from '../../sync/api/operations';
 import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
 import { collectionHandlers } from './collection-handlers';

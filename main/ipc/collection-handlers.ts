@@ -1,8 +1,8 @@
 // The collection-write calls: each queues through the mirror's writes of its
-// kind (db/collection-writes.ts, the outbox's kinds), waiting for the pull
+// kind (db/collections/collection-writes.ts, the outbox's kinds), waiting for the pull
 // worker's write lock on a timer, then tells the screens which collection
 // changed and the engine that something waits to be sent.
-import type { CollectionWrites } from '../../db/collection-writes';
+import type { CollectionWrites } from '../../db/collections/collection-writes';
 import { isDeletable, type WritableKind } from '../../protocol/writable-kind';
 import { collectionKindOf } from '../../protocol/writable-kinds';
 import { writeWhenFree } from '../../db/write-when-free';
@@ -33,7 +33,7 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
   function changed(account: ActiveMirror, writes: CollectionWrites, kind: CollectionKind): void {
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
-      // A delete unfiles its tasks on screen at once (db/task-unfiling.ts): the task screens reload too.
+      // A delete unfiles its tasks on screen at once (db/tasks/task-unfiling.ts): the task screens reload too.
       collections: [writes.collection, ...(isDeletable(descriptorOf(kind)) ? ['tasks'] : [])],
       task_ids: null,
       remapped: [],

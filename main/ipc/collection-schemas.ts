@@ -1,6 +1,6 @@
 // The collection-write calls' shapes: create, edit or delete a section, sprint,
 // goal or milestone. Fields are checked where the write is queued
-// (db/outbox-kinds/, against the protocol's body schemas), so a refused one is
+// (db/outbox/kinds/, against the protocol's body schemas), so a refused one is
 // told by field and loses nothing; here only their outer shape is held.
 import { z } from 'zod';
 import { COLLECTION_ENTITIES } from '../../protocol/writable-kinds';

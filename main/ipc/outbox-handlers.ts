@@ -2,7 +2,7 @@
 // waiting operation with its values and the server's last answer; retry,
 // discard, and per-field resolution (rules in db/outbox/outbox-review). Each action
 // tells the screens (`mirror:changed`, status) and asks the engine to push.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
+import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import {
   type ConflictChoice as ReviewChoice,
@@ -12,9 +12,14 @@ import {
   retryOperation,
 } from '../../db/outbox/outbox-review';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
-import type { TaskObject } from '../../db/task-columns';
-import { leftOutWords } from '../../db/recreate-references';
-import { DELETED_MARK, namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
+import type { TaskObject } from '../../db/tasks/task-columns';
+import { leftOutWords } from '../../db/tasks/recreate-references';
+import {
+  DELETED_MARK,
+  namesIn,
+  referenceNames,
+  type ReferenceNames,
+} from '../../db/read-models/referenced-names';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { writeWhenFree } from '../../db/write-when-free';
 import { collectionOfEntity } from '../../protocol/writable-kinds';
@@ -364,7 +369,7 @@ export function outboxHandlers(dependencies: OutboxHandlerDependencies): IpcHand
           : op.entityType === 'comment'
             ? { collections: ['task_comments'], task_ids: op.parentId === null ? null : [op.parentId] }
             : // A collection kind's waiting delete shows its tasks unfiled (given up, they are filed again), and
-              // its create given up takes it out of the task edits filing under it (db/task-unfiling.ts).
+              // its create given up takes it out of the task edits filing under it (db/tasks/task-unfiling.ts).
               {
                 collections: [kindCollection, ...(op.kind !== 'update' ? ['tasks'] : [])],
                 task_ids: null,

@@ -9,7 +9,7 @@ import { taskHistoryEntrySchema } from '../../protocol/task-history';
 import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../protocol/task';
 import { waitsOnSchema } from './outbox-schemas';
-import { workspaceCollectionsSchema } from '../../db/workspace';
+import { workspaceCollectionsSchema } from '../../db/read-models/workspace';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -279,9 +279,9 @@ export type TaskActivity = z.infer<typeof taskActivitySchema>;
 
 // ---- the sidebar's collections ---------------------------------------------------
 
-// The read models declare their shapes once (db/workspace.ts, db/milestone-list.ts).
-export { type MilestoneSummary, milestoneSummarySchema } from '../../db/milestone-list';
-export { type SprintSummary, sprintSummarySchema } from '../../db/workspace';
+// The read models declare their shapes once (db/read-models/workspace.ts, db/read-models/milestone-list.ts).
+export { type MilestoneSummary, milestoneSummarySchema } from '../../db/read-models/milestone-list';
+export { type SprintSummary, sprintSummarySchema } from '../../db/read-models/workspace';
 
 export const workspaceSchema = workspaceCollectionsSchema.extend({
   me: z.object({ username: z.string(), user_id: z.string() }).nullable(),

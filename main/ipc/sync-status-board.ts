@@ -5,7 +5,7 @@
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
 import { collectionOfEntity } from '../../protocol/writable-kinds';
-import type { PassState } from '../../db/sync-passes';
+import type { PassState } from '../../db/passes/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/events/sync-events';
 import type { MirrorChanged, SyncProblem, SyncStatus } from './screen-schemas';

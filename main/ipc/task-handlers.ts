@@ -5,12 +5,12 @@
 // No Electron: main and the end-to-end host register the same map.
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
-import { projectMilestones } from '../../db/milestone-list';
-import type { FiledTask } from '../../db/task-filing';
-import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/task-marks';
+import { projectMilestones } from '../../db/read-models/milestone-list';
+import type { FiledTask } from '../../db/tasks/task-filing';
+import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/tasks/task-marks';
 import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
 import type { WaitsOnView } from './outbox-schemas';
-import { taskActivity, workspaceCollections } from '../../db/workspace';
+import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import type { IpcGate, IpcHandlers } from './gate';

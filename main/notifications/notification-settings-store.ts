@@ -2,7 +2,7 @@
 // a small JSON file in userData; unreadable parts fall back to defaults and
 // writes replace the file atomically.
 import { z } from 'zod';
-import { readJsonFileSync, writeJsonFileSync } from '../../db/json-file';
+import { readJsonFileSync, writeJsonFileSync } from '../../db/files/json-file';
 import {
   applySettingsPatch,
   type NotificationSettings,

@@ -3,7 +3,7 @@
 // events left it (the runtime's, sync/accounts/account-status.ts). Opened and closed by
 // AccountVisibility as accounts come, sign in and go.
 import type { Mirror } from '../../db/mirror';
-import { referenceNames } from '../../db/referenced-names';
+import { referenceNames } from '../../db/read-models/referenced-names';
 import type { ApiClient } from '../../sync/api/api-client';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';

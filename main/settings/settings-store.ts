@@ -2,7 +2,7 @@
 // in userData. A missing, unreadable or half-written file gives defaults for
 // what cannot be read, never a failed start; writes replace the file atomically.
 import { z } from 'zod';
-import { readJsonFileSync, writeJsonFileSync } from '../../db/json-file';
+import { readJsonFileSync, writeJsonFileSync } from '../../db/files/json-file';
 import { themePreferenceSchema } from '../ipc/contract';
 
 const rectangleSchema = z.object({

@@ -7,7 +7,7 @@ import { type PullFixture, startPullFixture } from '../../sync/pull/testing/pull
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
-import { referenceNames } from '../../db/referenced-names';
+import { referenceNames } from '../../db/read-models/referenced-names';
 
 let fixture: PullFixture | null = null;
 

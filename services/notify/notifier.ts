@@ -2,8 +2,8 @@
 // brought (new change feed entries, conflicts push opened, our own pushes) and,
 // when the poll ends, asks notification-decisions what to show. Showing is the
 // host's job (main/notifications); clicking marks the feed entries seen.
-import type { ReferenceNames } from '../../db/referenced-names';
-import { isFirstPass } from '../../db/sync-passes';
+import type { ReferenceNames } from '../../db/read-models/referenced-names';
+import { isFirstPass } from '../../db/passes/sync-passes';
 import type { SyncEvent } from '../../sync/events/sync-events';
 import {
   candidateOfFeedEntry,

@@ -6,7 +6,7 @@
 // through this class.
 import { rm } from 'node:fs/promises';
 import { openMirror as openMirrorFile } from '../../db/open-mirror';
-import { ensureOwnerOnlyDirectory } from '../../db/owner-only-files';
+import { ensureOwnerOnlyDirectory } from '../../db/files/owner-only-files';
 import type { Mirror } from '../../db/mirror';
 import type { SyncEngine } from '../engine/sync-engine';
 import { AccountNotFoundError } from './account-errors';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AccountRegistryUnreadableError, MirrorFileRefusedError } from './account-errors';
-import { readJsonFile, writeJsonFile } from '../../db/json-file';
+import { readJsonFile, writeJsonFile } from '../../db/files/json-file';
 
 export const REGISTRY_FILE_NAME = 'accounts.json';
 

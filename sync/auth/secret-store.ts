@@ -2,7 +2,7 @@
 // interface: main/ provides an Electron safeStorage one, the headless command
 // a file, tests and keychain-less sessions the in-memory one.
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../../db/json-file';
+import { readJsonFile, writeJsonFile } from '../../db/files/json-file';
 import { SecretStoreError } from './auth-errors';
 
 export interface SecretStore {

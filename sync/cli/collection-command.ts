@@ -12,7 +12,7 @@ import {
   type WritableKind,
 } from '../../protocol/writable-kind';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
-import type { CollectionWrites } from '../../db/collection-writes';
+import type { CollectionWrites } from '../../db/collections/collection-writes';
 import type { Mirror } from '../../db/mirror';
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';

@@ -27,7 +27,7 @@ import { AuthError } from '../auth/auth-errors';
 import { OAuthSignIn } from '../auth/oauth-flow';
 import { kindsNotGranted } from '../push/kinds/app-scopes';
 import { FileSecretStore, refreshTokenKey, secretFileBesideDatabase } from '../auth/secret-store';
-import { readJsonFile, writeJsonFile } from '../../db/json-file';
+import { readJsonFile, writeJsonFile } from '../../db/files/json-file';
 import { TokenGrant } from '../auth/token-endpoint';
 import { TokenKeeper } from '../auth/token-keeper';
 

@@ -1,18 +1,18 @@
 // The headless command's offline subcommands: they read or change the mirror
 // file only (no network), exactly as the app does through the same Mirror
 // methods, and print NDJSON on stdout.
-import { UNSETTLED_STATES } from '../../db/task-overlay';
+import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections';
+import { COLLECTION_NAMES, type CollectionName, isCollectionName } from '../../db/collections/collections';
 import type { Mirror } from '../../db/mirror';
 import { type Conflict, DELETED_REMOTELY, type OutboxOp } from '../../db/outbox/outbox-types';
 import { changeStateWords, waitingWords } from '../../protocol/change-state-words';
 import { refusedBodyFields } from '../../protocol/problem';
 import { type WaitsOn, waitsOnFields, waitsOnOf } from '../../db/outbox/outbox-waits';
 import { openMirror } from '../../db/open-mirror';
-import { leftOutWords } from '../../db/recreate-references';
-import { namesIn, referenceNames, type ReferenceNames } from '../../db/referenced-names';
+import { leftOutWords } from '../../db/tasks/recreate-references';
+import { namesIn, referenceNames, type ReferenceNames } from '../../db/read-models/referenced-names';
 import {
   discardOperation,
   OutboxReviewError,

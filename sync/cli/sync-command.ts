@@ -4,7 +4,7 @@
 // sync where some collection could not be synced (the others were) exits 1
 // and names each in the summary's `failed`.
 import { readFile } from 'node:fs/promises';
-import { UNSETTLED_STATES } from '../../db/task-overlay';
+import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../api/api-client';

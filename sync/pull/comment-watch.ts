@@ -1,7 +1,7 @@
 // Which tasks' comments a hot poll refreshes. There is no list of all comments
 // and walking 100 000 tasks' lists is out of the rate budget, so only the tasks
 // a person is likely to open offline are watched (their own open tasks, their
-// teams' current sprints, what they opened in the last 30 days: db/task-openings.ts),
+// teams' current sprints, what they opened in the last 30 days: db/tasks/task-openings.ts),
 // a few per poll, those refreshed longest ago first; each is one conditional
 // GET, so an unchanged list costs a 304.
 import type { PullContext } from './pull-context';

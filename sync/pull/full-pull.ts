@@ -222,7 +222,7 @@ export class FullPull {
   ): Promise<void> {
     await Promise.all([firstTried.get('teams'), firstTried.get('sprints')]);
     // The whole list's pass begins first: a first load goes in without its
-    // sort indexes (db/deferred-indexes.ts), which only an empty tasks table
+    // sort indexes (db/tasks/deferred-indexes.ts), which only an empty tasks table
     // allows, and the person's tasks would otherwise fill it before.
     await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
     try {

@@ -10,7 +10,7 @@
 // `npm test`; `FUZZ_ROUNDS=50 npx vitest run sync/pull/hostile-pages.test.ts`
 // runs longer (each round is one case of every kind per list).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { COLLECTIONS, type CollectionName } from '../../db/collections';
+import { COLLECTIONS, type CollectionName } from '../../db/collections/collections';
 import { DeterministicRandom } from '../../emulator/deterministic-random';
 import {
   goalOperations,

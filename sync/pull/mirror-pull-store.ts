@@ -2,7 +2,7 @@
 // synchronous transactions; change lists are translated into the engine's
 // ResourceChange shape (created, updated with before/after per field, deleted).
 import type { ChangeList, Mirror, RememberedIdentity } from '../../db/mirror';
-import type { CommentWatchQuery } from '../../db/task-openings';
+import type { CommentWatchQuery } from '../../db/tasks/task-openings';
 import type { ResourceChange, SyncNotification } from '../events/sync-events';
 import { checkedItems } from './deferred-validation';
 import type { PageOutcome, PassRecord, PullStore, RemovalOutcome, StoredCollection } from './pull-store';

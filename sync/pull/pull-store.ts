@@ -4,7 +4,7 @@
 // so that the writes could be served by a worker without changing pull.
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { RememberedIdentity } from '../../db/mirror';
-import type { CommentWatchQuery } from '../../db/task-openings';
+import type { CommentWatchQuery } from '../../db/tasks/task-openings';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../events/sync-events';
 
 export interface StoredPageRecord {
@@ -140,7 +140,7 @@ export interface PullStore {
     collection: Exclude<StoredCollection, 'tasks'>,
     scope?: string,
   ): Promise<Record<string, unknown>[]>;
-  /** The tasks whose comments a hot poll refreshes, those refreshed longest ago first (db/task-openings.ts). */
+  /** The tasks whose comments a hot poll refreshes, those refreshed longest ago first (db/tasks/task-openings.ts). */
   commentWatchTaskIds(query: CommentWatchQuery): Promise<string[]>;
   /** These tasks' comments were just asked for (200, 304 or 404), at `at` (ISO 8601): the watch goes on to others. */
   commentsChecked(taskIds: readonly string[], at: string): Promise<void>;

@@ -11,7 +11,7 @@
 // revalidation (task-revalidation.ts), its comments and history
 // (task-activity-pull.ts).
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
-import { isFirstPass } from '../../db/sync-passes';
+import { isFirstPass } from '../../db/passes/sync-passes';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { taskOperations } from '../api/operations';

@@ -23,7 +23,7 @@
 // new tasks): that costs the last chain more pages, not correctness. A task
 // whose created_at is null (gaps.md allows it) would fall in no range, so a
 // list whose oldest or newest task has none is walked as one chain.
-import { chainScopePrefix } from '../../db/sync-passes';
+import { chainScopePrefix } from '../../db/passes/sync-passes';
 import { envelopeOnly } from './deferred-validation';
 import { taskOperations } from '../api/operations';
 import { listSource } from './list-source';

@@ -4,7 +4,7 @@
 // meanwhile; its writes wait for the worker's transaction (one page at most).
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MAX_ROW_NESTING, nestedDeeperThan } from '../../db/row-nesting';
+import { MAX_ROW_NESTING, nestedDeeperThan } from '../../db/collections/row-nesting';
 import { bundledSourceWorker } from './source-worker-bundle';
 import type { FetchedPage, PageOutcome, PullStore, ReadPage, StoredCollection } from './pull-store';
 import {

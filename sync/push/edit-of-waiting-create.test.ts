@@ -4,7 +4,7 @@
 // is sent as an update right after it, with the server's id and the create's
 // ETag, never dropped; a dropped create takes its waiting edits with it.
 import { afterEach, describe, expect, test } from 'vitest';
-import type { CollectionWrites } from '../../db/collection-writes';
+import type { CollectionWrites } from '../../db/collections/collection-writes';
 import {
   goalOperations,
   milestoneOperations,

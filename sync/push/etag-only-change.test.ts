@@ -5,7 +5,7 @@
 // is sent again; neither asks the person (issue 22).
 import { afterEach, describe, expect, test } from 'vitest';
 import { projectOperations, taskOperations } from '../api/operations';
-import { UNSETTLED_STATES } from '../../db/task-overlay';
+import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
 import { type PushFixture, startPushFixture } from './testing/push-fixture';
 
 let fixture: PushFixture | null = null;

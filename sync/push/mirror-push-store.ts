@@ -61,7 +61,7 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
     settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
     landServerCopy: async (op, server) => {
       // A task's copy goes through the task list's page application (its columns and word index);
-      // other kinds land where their kind says (db/outbox-kinds/).
+      // other kinds land where their kind says (db/outbox/kinds/).
       if (op.entityType === 'task') await write(() => mirror.tasks.applyServerCopy(server.task, server.etag));
       // (an operation the person discarded while it was read has no row left to tell where).
       else

@@ -8,7 +8,7 @@
 // per request would contend with those writes for the one writer lock.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from '../../db/owner-only-files';
+import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from '../../db/files/owner-only-files';
 import { redactClipped, redactLogValue } from './log-redaction';
 
 import { type SyncLogKind, type SyncLogLevel } from './sync-log-vocabulary';

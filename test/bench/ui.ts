@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { deferredBuild } from '../../db/deferred-indexes';
+import { deferredBuild } from '../../db/tasks/deferred-indexes';
 import { startEmulator } from '../../emulator/start';
 import { RENDERER_DIR, startE2eHost } from '../e2e/host/e2e-host';
 import { launchBrowser } from '../e2e/support/app-browser';
@@ -76,7 +76,7 @@ async function waitForFirstSync(host: Awaited<ReturnType<typeof startE2eHost>>):
 
 /**
  * A first load builds its sort indexes and word index after the pass, in
- * bounded background steps (db/deferred-indexes.ts), in whichever connection
+ * bounded background steps (db/tasks/deferred-indexes.ts), in whichever connection
  * finished it. Until then searches check every row. The figures are of the
  * app as a person reopening it finds it: wait for that build to end.
  */

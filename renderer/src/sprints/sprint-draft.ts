@@ -131,7 +131,7 @@ export function createFields(draft: SprintDraft): DraftResult {
 
 /**
  * A merge-patch of what the person changed (empty when nothing); a length in weeks replaces the end date
- * (folded into a waiting create, the weeks take the end date's place there: db/outbox-kinds/sprint.ts).
+ * (folded into a waiting create, the weeks take the end date's place there: db/outbox/kinds/sprint.ts).
  */
 export function editPatch(
   draft: SprintDraft,

@@ -41,7 +41,7 @@ export function collectionPushKind(kind: WritableKind): PushKind {
       return { task: answer.body as FieldValues, etag: answer.etag };
     },
     async remove(api, op, options) {
-      // Refused before queuing (db/outbox-kinds/); one here came from elsewhere.
+      // Refused before queuing (db/outbox/kinds/); one here came from elsewhere.
       if (!isDeletable(kind))
         throw new Error(`the service has no ${noun} delete; ${endingVerb(kind)} the ${noun} instead`);
       await api.remove(operations.delete, itemParams(op), options);

@@ -1,0 +1,487 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  InvalidParameterError,
+  parseTaskListQuery,
+  PRIORITY_RANK,
+  STATUS_RANK,
+  TASK_SORT_KEYS,
+  type TaskListQuery,
+  type TaskSortKey,
+} from '../../protocol/task-list-query';
+import type { Mirror } from '../mirror';
+import { openMirror } from '../open-mirror';
+import type { TaskQueryPath } from './task-query';
+import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+
+type Task = Record<string, unknown>;
+const ME = 'ada';
+const TODAY = '2026-03-10';
+
+// ---- a reference of task-list-query.ts's semantics, written from its header comment ----
+
+function codePointCompare(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0) as number);
+  const y = [...b].map((c) => c.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(x.length, y.length); i++)
+    if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  return x.length - y.length;
+}
+
+type Key = { rank: number; lower: string; raw: string } | null;
+
+function keyOf(task: Task, sortBy: TaskSortKey): Key {
+  const field = sortBy === 'priority_rank' ? 'priority' : sortBy === 'status_rank' ? 'status' : sortBy;
+  const value = task[field] as string | null | undefined;
+  if (value === null || value === undefined) return null;
+  if (sortBy === 'priority_rank' || sortBy === 'status_rank') {
+    const ranks = sortBy === 'priority_rank' ? PRIORITY_RANK : STATUS_RANK;
+    const rank = Object.hasOwn(ranks, value) ? ranks[value] : undefined;
+    return rank === undefined
+      ? { rank: 4, lower: value.toLowerCase(), raw: value }
+      : { rank, lower: '', raw: '' };
+  }
+  return { rank: 0, lower: value.toLowerCase(), raw: value };
+}
+
+function compareKey(a: Key, b: Key): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return a.rank - b.rank || codePointCompare(a.lower, b.lower) || codePointCompare(a.raw, b.raw);
+}
+
+function referenceMatches(task: Task, q: TaskListQuery): boolean {
+  const f = q.filter;
+  const str = (k: string) => (task[k] as string | null | undefined) ?? null;
+  const inList = (values: string[] | undefined, value: string | null, nullToken?: string) =>
+    !values ||
+    (value === null ? nullToken !== undefined && values.includes(nullToken) : values.includes(value));
+  if (!inList(f.status, str('status'))) return false;
+  if (!inList(f.priority, str('priority'))) return false;
+  if (
+    f.assignee &&
+    !inList(
+      f.assignee.map((a) => (a === 'me' ? ME : a)),
+      str('assignee'),
+    )
+  )
+    return false;
+  if (!inList(f.project, str('project_id'), '__unfiled__')) return false;
+  if (!inList(f.team, str('team_id'), '__none__')) return false;
+  if (!inList(f.task_type, str('task_type'))) return false;
+  if (!inList(f.created_via, str('created_via'), 'none')) return false;
+  if (!inList(f.review, str('review'), 'none')) return false;
+  const tags = (task.tags as string[] | null) ?? [];
+  if (f.tags && !tags.some((t) => f.tags?.includes(t))) return false;
+  const due = str('due_date');
+  if (f.due_after && (due === null || due < f.due_after)) return false;
+  if (f.due_before && (due === null || due > f.due_before)) return false;
+  const created = str('created_at');
+  const createdDay = created === null ? null : new Date(created).toISOString().slice(0, 10);
+  if (f.created_after && (createdDay === null || createdDay < f.created_after)) return false;
+  if (f.created_before && (createdDay === null || createdDay > f.created_before)) return false;
+  if (f.overdue && (due === null || due >= TODAY || str('status') === 'completed')) return false;
+  if (f.search !== undefined) {
+    const needle = f.search.toLowerCase();
+    const has = (v: string | null) => (v ?? '').toLowerCase().includes(needle);
+    const title = has(str('title'));
+    if (f.search_fields === 'title') return title;
+    if (!(title || has(str('description')) || has(str('task_id')) || tags.some((t) => has(t)))) return false;
+  }
+  return true;
+}
+
+function referenceIds(tasks: readonly Task[], q: TaskListQuery): string[] {
+  const sign = q.sort_order === 'asc' ? 1 : -1;
+  return tasks
+    .filter((t) => referenceMatches(t, q))
+    .sort(
+      (a, b) =>
+        sign *
+        (compareKey(keyOf(a, q.sort_by), keyOf(b, q.sort_by)) ||
+          codePointCompare(a.task_id as string, b.task_id as string)),
+    )
+    .map((t) => t.task_id as string);
+}
+
+// ---- data covering every edge the semantics name ---------------------------------------
+
+const SPECIAL_TAG = 'odd\u001ftag';
+
+function dataset(): Task[] {
+  const tasks: Task[] = [];
+  const add = (o: Task) => tasks.push(taskJson(o));
+  add({
+    title: 'alpha release notes',
+    status: 'in_progress',
+    priority: 'high',
+    assignee: 'ada',
+    tags: ['Q4', 'docs'],
+  });
+  add({
+    title: 'Alpha release notes',
+    status: 'in_progress',
+    priority: 'high',
+    assignee: 'Ada',
+    tags: ['q4'],
+  });
+  add({ title: 'ALPHA release notes', status: 'blocked', priority: 'urgent', assignee: 'grace' });
+  add({ title: 'Über die Größe', description: 'Straße und Maß', tags: ['café'], project_id: 'prj_b' });
+  add({ title: 'über die größe', description: null, project_id: null, team_id: 't1' });
+  add({ title: 'Ärger mit 检索 🔍', description: 'emoji 😀 and 検索', priority: 'low' });
+  add({ title: 'Fix 100% CPU in on_start (urgent*)', description: 'a_b and *wildcards*, commas, (parens)' });
+  // The separator inside a description, and a title ending in 'e' before the id's 't' in the search text.
+  add({ title: 'Separator inside', description: 'before\u001fafter' });
+  add({ title: 'Parse a,b (quoted) values', tags: ['a,b'], review: 'pending' });
+  add({ title: 'Ремонт кэша', status: 'completed', priority: 'medium', review: 'accepted' });
+  add({ title: 'Tag separator', tags: [SPECIAL_TAG, 'plain'] });
+  add({ title: 'unknown status', status: 'archived', priority: 'critical', task_type: 'Epic' });
+  add({ title: 'unknown status too', status: 'Archived', priority: 'Critical', task_type: 'epic' });
+  add({ title: 'odd', status: 'constructor', priority: 'toString', task_type: null, created_via: null });
+  add({ title: 'due soon', due_date: '2026-03-11', start_date: '2026-03-01', assignee: 'ada' });
+  add({
+    title: 'overdue',
+    due_date: '2026-03-09',
+    start_date: '2026-02-01',
+    assignee: 'ada',
+    status: 'blocked',
+  });
+  add({ title: 'overdue but done', due_date: '2026-01-01', status: 'completed' });
+  add({ title: 'due today', due_date: TODAY, review: 'rejected' });
+  add({ title: 'offset created', created_at: '2026-01-01T23:30:00-05:00', task_type: 'bug' });
+  add({ title: 'utc created', created_at: '2026-01-02T00:10:00.000Z', task_type: 'bug', created_via: 'mcp' });
+  add({ title: 'no created', created_at: null, created_via: 'sdk' });
+  add({ title: 'lowercase t', created_at: '2026-01-02t00:10:00.000z' });
+  add({ title: 'Search words here', description: 'the quick brown fox jumps over the lazy dog' });
+  add({ title: 'quick fix', description: 'Quick! Brown-ish fox_tail jumps', team_id: 't2' });
+  add({ title: 'x', description: 'xy', tags: ['x'] });
+  add({ title: '', description: 'empty title', assignee: 'zed' });
+  add({ title: 'same', project_id: 'PRJ_A', team_id: 't1' });
+  add({ title: 'same', project_id: 'prj_a', team_id: 't1' });
+  add({ title: 'Same', project_id: 'prj_c', status: 'blocked' });
+  for (let i = 0; i < 24; i++) {
+    add({
+      title: `bulk ${['red', 'green', 'blue'][i % 3]} item ${i}`,
+      description: i % 2 ? `rare${i} words with tsk fragments` : null,
+      status: ['not_started', 'in_progress', 'blocked', 'completed'][i % 4],
+      priority: [null, 'low', 'medium', 'high', 'urgent'][i % 5],
+      assignee: [null, 'ada', 'grace', 'linus'][i % 4],
+      project_id: [null, 'prj_a', 'prj_b'][i % 3],
+      team_id: [null, 't1', 't2'][i % 3],
+      tags: i % 3 ? ['bulk', `t${i % 4}`] : [],
+      due_date: i % 5 ? `2026-03-${String(1 + ((i * 7) % 28)).padStart(2, '0')}` : null,
+      start_date: i % 6 ? `2026-02-${String(1 + ((i * 5) % 28)).padStart(2, '0')}` : null,
+      created_at: `2026-0${1 + (i % 3)}-${String(1 + ((i * 3) % 28)).padStart(2, '0')}T0${i % 10}:00:00.000Z`,
+      task_type: i % 4 === 0 ? 'bug' : 'task',
+      created_via: ['app', 'api', 'sdk', 'mcp', null][i % 5],
+      review: [null, 'pending', 'accepted', 'rejected'][i % 4],
+    });
+  }
+  // Ids whose case and length differ, for id search and the id tie-break.
+  add({ task_id: 'TSK_UPPER_Case', title: 'same' });
+  add({ task_id: 'tsk_ab', title: 'same' });
+  return tasks;
+}
+
+const FILTERS = [
+  '',
+  'filter[status]=in_progress,blocked',
+  'filter[status]=completed',
+  'filter[priority]=high&filter[priority]=urgent',
+  'filter[assignee]=me',
+  'filter[assignee]=me,grace',
+  'filter[assignee]=Ada',
+  'filter[project]=__unfiled__',
+  'filter[project]=prj_a,__unfiled__',
+  'filter[project]=PRJ_A',
+  'filter[tags]=Q4',
+  'filter[tags]=q4,café',
+  `filter[tags]=${encodeURIComponent(SPECIAL_TAG)}`,
+  'filter[tags]=bulk,t1',
+  'filter[due_after]=2026-03-09',
+  'filter[due_before]=2026-03-10',
+  'filter[due_after]=2026-03-05&filter[due_before]=2026-03-20',
+  'filter[created_after]=2026-01-02',
+  'filter[created_before]=2026-01-01',
+  'filter[created_after]=2026-01-02&filter[created_before]=2026-01-02',
+  'filter[overdue]=true',
+  'filter[overdue]=false',
+  'filter[team]=__none__',
+  'filter[team]=t1,__none__',
+  'filter[task_type]=bug',
+  'filter[task_type]=task,bug',
+  'filter[created_via]=none',
+  'filter[created_via]=mcp,none',
+  'filter[review]=none,pending',
+  'filter[search]=release',
+  'filter[search]=RELEASE&filter[search_fields]=title',
+  'filter[search]=größe',
+  'filter[search]=GRÖSSE',
+  'filter[search]=%25',
+  'filter[search]=100%25 cpu',
+  'filter[search]=a_b',
+  'filter[search]=*wild',
+  'filter[search]=a,b',
+  'filter[search]=(quoted',
+  'filter[search]=(',
+  'filter[search]=x',
+  'filter[search]=xy',
+  'filter[search]=e',
+  'filter[search]=quick brown',
+  'filter[search]=ick brown',
+  'filter[search]=uick bro',
+  'filter[search]=%20brown%20',
+  'filter[search]=%20qu',
+  'filter[search]=quick%20',
+  'filter[search]=brown-',
+  'filter[search]=-ish fox_',
+  'filter[search]=the lazy dog',
+  'filter[search]=he la',
+  'filter[search]=over the',
+  'filter[search]=Quick!',
+  'filter[search]=! Brown',
+  'filter[search]=item 1',
+  'filter[search]=red item',
+  'filter[search]=fox_tail',
+  'filter[search]=-ish',
+  'filter[search]=😀',
+  'filter[search]=検索',
+  'filter[search]=tsk_00',
+  'filter[search]=upper_c',
+  'filter[search]=tsk',
+  'filter[search]=rare1',
+  'filter[search]=rare13 words',
+  'filter[search]=nothing-has-this',
+  'filter[search]=caf',
+  `filter[search]=${encodeURIComponent('odd\u001ft')}`,
+  'filter[search]=d\u001f',
+  `filter[search]=${encodeURIComponent('e\u001fa')}`,
+  `filter[search]=${encodeURIComponent('e\u001ft')}`,
+  'filter[search]=sam&filter[search_fields]=title',
+  'filter[search]=bulk&filter[tags]=t1&filter[status]=blocked,completed',
+  'filter[assignee]=me&filter[overdue]=true&filter[priority]=high,urgent,low',
+  'filter[search]=item&filter[team]=t2&filter[review]=none,accepted',
+];
+
+describe('queryTasks answers the service vocabulary', () => {
+  let handle: TestMirror;
+  let mirror: Mirror;
+  let tasks: Task[];
+
+  beforeAll(async () => {
+    handle = await openTestMirror();
+    mirror = handle.mirror;
+    tasks = dataset();
+    loadTasks(mirror, tasks);
+  });
+  afterAll(() => handle.cleanup());
+
+  function walk(qs: string, limit: number): { ids: string[]; paths: Set<TaskQueryPath> } {
+    const ids: string[] = [];
+    const paths = new Set<TaskQueryPath>();
+    let after: string | null = null;
+    do {
+      const page = mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY, limit, after });
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      ids.push(...page.items.map((t) => t.task_id));
+      paths.add(page.path);
+      after = page.next;
+    } while (after !== null);
+    return { ids, paths };
+  }
+
+  test.each(FILTERS)('filter %s gives the reference ids in every sort, page by page', (filter) => {
+    for (const sortBy of TASK_SORT_KEYS) {
+      for (const order of ['asc', 'desc'] as const) {
+        const qs = `${filter}&sort_by=${sortBy}&sort_order=${order}`;
+        const query = parseTaskListQuery(new URLSearchParams(qs));
+        const expected = referenceIds(tasks, query);
+        expect(walk(qs, 7).ids, qs).toEqual(expected);
+        expect(mirror.tasks.count(query, { me: ME, today: TODAY }), qs).toBe(expected.length);
+      }
+    }
+  });
+
+  test('a parsed query and its query string give the same page', () => {
+    const qs = 'filter[status]=blocked&filter[search]=alpha&sort_by=priority_rank&sort_order=desc';
+    const fromParams = mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY });
+    const fromQuery = mirror.tasks.query(parseTaskListQuery(new URLSearchParams(qs)), {
+      me: ME,
+      today: TODAY,
+    });
+    expect(fromQuery.items).toEqual(fromParams.items);
+    expect(fromParams.items.map((t) => t.title)).toEqual(['ALPHA release notes']);
+  });
+
+  test('case-only differences sort by the text as sent, then by id', () => {
+    const ids = walk('filter[search]=alpha release', 50).ids;
+    const titles = ids.map((id) => tasks.find((t) => t.task_id === id)?.title);
+    expect(titles).toEqual(['ALPHA release notes', 'Alpha release notes', 'alpha release notes']);
+  });
+
+  test('unknown statuses come after the known ones by name, nulls last ascending and first descending', () => {
+    const asc = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank'), {
+      me: ME,
+      today: TODAY,
+      limit: 1000,
+    });
+    const priorities = asc.items.map((t) => t.priority);
+    const firstUnknown = priorities.findIndex((p) => p === 'Critical');
+    expect(priorities.slice(firstUnknown, firstUnknown + 3)).toEqual(['Critical', 'critical', 'toString']);
+    expect(priorities.at(-1)).toBeNull();
+    const desc = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank&sort_order=desc'), {
+      me: ME,
+      today: TODAY,
+    });
+    expect(desc.items[0]?.priority).toBeNull();
+  });
+
+  test.each([
+    ['filter[search]=rare13 words', 'candidates'],
+    ['filter[search]=upper_c', 'candidates'],
+    ['filter[tags]=Q4', 'candidates'],
+    // One letter: the vocabulary words holding it are the candidates, too many to sort.
+    ['filter[search]=e', 'candidate-walk'],
+    // Punctuation alone, no word to look up: the compact search text is scanned.
+    ['filter[search]=%25', 'candidates'],
+    ['filter[search]=nothing-has-this&filter[search_fields]=title', 'empty'],
+    ['sort_by=status', 'groups'],
+    ['sort_by=priority&sort_order=desc', 'groups'],
+    ['sort_by=due_date', 'walk'],
+  ] as const)('%s is answered by the %s path', (qs, path) => {
+    expect(mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY }).path).toBe(path);
+  });
+
+  test.each([
+    ['filter[colour]=red', 'filter[colour]'],
+    ['filter[status]=done', 'filter[status]'],
+    ['filter[task_type]=goal', 'filter[task_type]'],
+    ['filter[overdue]=yes', 'filter[overdue]'],
+    ['filter[due_before]=2026-02-30', 'filter[due_before]'],
+    ['sort_by=colour', 'sort_by'],
+    ['sort_order=sideways', 'sort_order'],
+  ])('refuses %s as the service does, naming %s', (qs, loc) => {
+    for (const run of [
+      () => mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY }),
+      () => mirror.tasks.count(new URLSearchParams(qs), { me: ME, today: TODAY }),
+    ]) {
+      try {
+        run();
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidParameterError);
+        expect((error as InvalidParameterError).loc).toEqual(['query', loc]);
+      }
+    }
+  });
+
+  test('a parsed query with a value outside the vocabulary is refused too', () => {
+    const query = {
+      filter: { search_fields: 'all', status: ['done'] },
+      sort_by: 'title',
+      sort_order: 'asc',
+    } as const;
+    expect(() => mirror.tasks.query(query as unknown as TaskListQuery, { me: ME, today: TODAY })).toThrow(
+      InvalidParameterError,
+    );
+  });
+
+  test('a cursor from another sort order is refused, naming the cursor', () => {
+    const first = mirror.tasks.query(new URLSearchParams('sort_by=title'), {
+      me: ME,
+      today: TODAY,
+      limit: 2,
+    });
+    expect(first.next).not.toBeNull();
+    try {
+      mirror.tasks.query(new URLSearchParams('sort_by=due_date'), {
+        me: ME,
+        today: TODAY,
+        after: first.next,
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as InvalidParameterError).loc).toEqual(['query', 'cursor']);
+    }
+    expect(() =>
+      mirror.tasks.query(new URLSearchParams('sort_by=title'), {
+        me: ME,
+        today: TODAY,
+        after: 'not-a-cursor',
+      }),
+    ).toThrow(InvalidParameterError);
+  });
+
+  test('list items carry the effective values', () => {
+    const page = mirror.tasks.query(
+      new URLSearchParams('filter[search]=Tag separator&filter[search_fields]=title'),
+      {
+        me: ME,
+        today: TODAY,
+      },
+    );
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({
+      title: 'Tag separator',
+      tags: [SPECIAL_TAG, 'plain'],
+      pending: false,
+    });
+  });
+});
+
+describe('search candidates', () => {
+  test('a search asked again sees every change since, made here or through another connection', async () => {
+    const handle = await openTestMirror();
+    try {
+      const first = taskJson({ title: 'Alpha one' });
+      const second = taskJson({ title: 'Beta two' });
+      loadTasks(handle.mirror, [first, second]);
+      const search = () =>
+        handle.mirror.tasks.query(new URLSearchParams('filter[search]=alpha&sort_by=title'), {
+          me: ME,
+          today: TODAY,
+        });
+      expect(search().items.map((t) => t.task_id)).toEqual([first.task_id]);
+      expect(search().path).toBe('candidates');
+      handle.mirror.tasks.edit(second.task_id as string, { title: 'Alpha three' });
+      expect(search().items.map((t) => t.task_id)).toEqual([first.task_id, second.task_id]);
+      const other = await openMirror(handle.file);
+      try {
+        other.tasks.edit(first.task_id as string, { title: 'Gamma' });
+      } finally {
+        other.close();
+      }
+      expect(search().items.map((t) => t.task_id)).toEqual([second.task_id]);
+    } finally {
+      handle.cleanup();
+    }
+  });
+
+  test('a search too broad to sort, with a filter that leaves few of its matches, answers from its candidates', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 12 000 tasks say "common" (past the 10 000 candidates sorted at once), 30 of them mine; 9 000
+      // other tasks are mine too, so that no index of mine narrows enough to be read on its own.
+      const tasks = [
+        ...Array.from({ length: 12_000 }, (_, i) =>
+          taskJson({ title: `Common chore ${i}`, assignee: i % 400 === 7 ? ME : `someone${i % 9}` }),
+        ),
+        ...Array.from({ length: 9_000 }, (_, i) => taskJson({ title: `Rare errand ${i}`, assignee: ME })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const mine = tasks
+        .filter((t) => t.assignee === ME && (t.title as string).startsWith('Common'))
+        .map((t) => t.title as string)
+        .sort(codePointCompare);
+      const page = handle.mirror.tasks.query(
+        new URLSearchParams('filter[search]=common&filter[assignee]=me&sort_by=title'),
+        { me: ME, today: TODAY, limit: 200 },
+      );
+      expect(page.items.map((t) => t.title)).toEqual(mine);
+      expect(page.items).toHaveLength(30);
+      // Not a walk of the tasks in title order, reading every one for 30 of them.
+      expect(page.path).toBe('candidates');
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,164 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, test } from 'vitest';
+import { tagsInUse } from './task-filing';
+import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+
+let handle: TestMirror | null = null;
+afterEach(() => {
+  handle?.mirror.close();
+  handle?.cleanup();
+  handle = null;
+});
+
+/** How SQLite runs a statement, read through a second connection to the same file. */
+function plan(file: string, statement: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const steps = db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all() as { detail: string }[];
+    return steps.map((step) => step.detail).join(' | ');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Whether the statement's program reads anything of the task rows themselves.
+ * A key computed from the row (a virtual column, migration 0015) is read from
+ * the index holding it, but SQLite's plan no longer says "COVERING" then: the
+ * program tells, as no column is read through a cursor on the table.
+ */
+function readsTaskRows(file: string, statement: string): boolean {
+  const db = new Database(file, { readonly: true });
+  try {
+    const root = (
+      db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'tasks'").get() as {
+        rootpage: number;
+      }
+    ).rootpage;
+    const program = db.prepare(`EXPLAIN ${statement}`).all() as { opcode: string; p1: number; p2: number }[];
+    const onTable = new Set(
+      program.filter((op) => op.opcode === 'OpenRead' && op.p2 === root).map((op) => op.p1),
+    );
+    return program.some(
+      (op) => ['Column', 'Rowid', 'SeekRowid', 'NotExists'].includes(op.opcode) && onTable.has(op.p1),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+describe('the sidebar counts per section, sprint and goal', () => {
+  test('count shown tasks, completed ones and goals without subtasks, as the service does', async () => {
+    handle = await openTestMirror();
+    const { mirror } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+      taskJson({
+        task_id: 'tsk_2',
+        section_id: 'sec_1',
+        sprint_id: 'spr_1',
+        goal_id: 'gol_1',
+        status: 'completed',
+      }),
+      taskJson({ task_id: 'tsk_3', section_id: 'sec_2', goal_id: 'gol_1', parent_task_id: 'tsk_1' }),
+      taskJson({ task_id: 'tsk_4' }),
+    ]);
+    mirror.tasks.delete('tsk_4');
+    mirror.tasks.delete('tsk_1');
+    expect(mirror.tasks.sectionCounts()).toEqual(
+      new Map([
+        ['sec_1', 1],
+        ['sec_2', 1],
+      ]),
+    );
+    expect(mirror.tasks.sprintCounts()).toEqual(new Map([['spr_1', { total: 1, completed: 1 }]]));
+    expect(mirror.tasks.goalCounts()).toEqual(new Map([['gol_1', { total: 1, completed: 1 }]]));
+  });
+
+  test('each walks its own index, never every task (migration 0014)', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+    ]);
+    // The statements as mirror-tasks.ts runs them.
+    const counts = {
+      tasks_by_section:
+        'SELECT section_id AS id, count(*) AS n FROM tasks WHERE hidden = 0 AND section_id IS NOT NULL GROUP BY section_id',
+      tasks_by_sprint: `SELECT sprint_id AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND sprint_id IS NOT NULL  GROUP BY sprint_id`,
+      tasks_by_goal: `SELECT goal_id AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND goal_id IS NOT NULL AND parent_task_id IS NULL GROUP BY goal_id`,
+    };
+    for (const [index, statement] of Object.entries(counts)) {
+      expect(plan(file, statement)).toMatch(
+        new RegExp(`^SEARCH tasks USING (COVERING )?INDEX ${index} \\(${index.slice(9)}_id>\\?\\)$`),
+      );
+      expect(readsTaskRows(file, statement)).toBe(false);
+    }
+  });
+});
+
+describe('the tags in use', () => {
+  test('counted in row ranges, answer what one count over every task does: most used first, then by name', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ tags: ['ux', 'backend'] }),
+      taskJson({ tags: ['backend'] }),
+      taskJson({ tags: [] }),
+      taskJson({ task_id: 'tsk_hidden', tags: ['secret', 'ux', 'ux2'] }),
+      taskJson({ tags: ['Zeta', 'ux', 'alpha'] }),
+      taskJson({ tags: ['alpha', 'backend'] }),
+      taskJson({ tags: ['émigré'] }),
+    ]);
+    mirror.tasks.delete('tsk_hidden');
+    const db = new Database(file, { readonly: true });
+    try {
+      const oneCount = db
+        .prepare(
+          `SELECT j.value AS tag FROM tasks t, json_each(t.tags) j
+            WHERE t.hidden = 0 GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT 500`,
+        )
+        .all()
+        .map((row) => (row as { tag: string }).tag);
+      expect(oneCount).toEqual(['backend', 'alpha', 'ux', 'Zeta', 'émigré']);
+      const read = <T>(work: () => T): T => work();
+      for (const stepRows of [1, 2, 3, 100]) expect(await tagsInUse(db, read, stepRows)).toEqual(oneCount);
+    } finally {
+      db.close();
+    }
+    expect(await mirror.tasks.tagsInUse()).toEqual(['backend', 'alpha', 'ux', 'Zeta', 'émigré']);
+  });
+});
+
+describe("a milestone's tasks and progress (migration 0018)", () => {
+  test('are found by walking tasks_by_milestone, never every task', async () => {
+    handle = await openTestMirror();
+    const { mirror, file } = handle;
+    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_1', milestone_id: 'mst_1' }),
+      taskJson({ task_id: 'tsk_2', milestone_id: 'mst_1', status: 'completed' }),
+      taskJson({ task_id: 'tsk_3' }),
+    ]);
+    expect((await mirror.tasks.filed('milestone_id', ['mst_1'], 10)).tasks.map((t) => t.task_id)).toEqual([
+      'tsk_1',
+      'tsk_2',
+    ]);
+    // tasks:filed's statement as db/tasks/task-filing.ts builds it, and the progress count of db/collections/mirror-collections.ts.
+    const filed = `SELECT task_id, title FROM tasks WHERE hidden = 0 AND milestone_id IN ('mst_1', 'mst_2')
+        ORDER BY position IS NULL, position, k_title, task_id LIMIT 2001`;
+    expect(plan(file, filed)).toMatch(/^SEARCH tasks USING INDEX tasks_by_milestone \(milestone_id=\?\)/);
+    const progress = `SELECT milestone_id AS id, count(*) AS total, sum(status = 'completed') AS completed FROM tasks
+        WHERE hidden = 0 AND milestone_id IN (SELECT milestone_id FROM milestones WHERE project_id = 'prj_1')
+        GROUP BY milestone_id`;
+    expect(plan(file, progress)).toMatch(
+      /SEARCH tasks USING COVERING INDEX tasks_by_milestone \(milestone_id=\?\)/,
+    );
+    expect(readsTaskRows(file, progress)).toBe(false);
+  });
+});

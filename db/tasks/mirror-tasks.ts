@@ -1,0 +1,310 @@
+// `mirror.tasks`: the task list as screens and the sync engine read it (pages of
+// a query, counts, one task, export, board aggregates) and a person's edits
+// (queued in the outbox, shown at once), each in one of the mirror's transactions.
+import type { Database } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { asStorageError } from '../mirror-errors';
+import type { MirrorTransactions } from '../mirror-transactions';
+import type { Outbox } from '../outbox/outbox';
+import type { ChangeList, PageApplication } from '../passes/page-apply';
+import { type LeftOutReference, leftOutReferences, withImpliedProject } from './recreate-references';
+import type { MirrorDatabase } from '../schema';
+import type { TaskObject } from './task-columns';
+import {
+  type BodyServerJson,
+  COPY_ROW_COLUMNS,
+  type CopyRow,
+  storedFormFromRow,
+  taskJsonOf,
+} from './task-json';
+import type { FilingField } from '../../protocol/writable-kind';
+import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
+import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
+import type { TaskStore } from './task-store';
+
+export interface MirroredTask {
+  /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */
+  task: TaskObject;
+  /** The server's copy as it sent it; null for a task created here and not yet accepted. */
+  server: TaskObject | null;
+  etag: string | null;
+  pending: boolean;
+  /** A delete is pending: lists no longer show it. */
+  hidden: boolean;
+  serverGone: boolean;
+}
+
+/** A statement named an index another connection dropped meanwhile (a first load starting): plan again. */
+export function indexWentAway(error: unknown): boolean {
+  return error instanceof Error && /no such index/.test(error.message);
+}
+
+/** What the task part uses of the mirror besides its transactions. */
+export interface MirrorTasksParts {
+  db: Database;
+  tx: MirrorTransactions;
+  /** The database file (for error messages of a count in steps, which runs outside `read`). */
+  file: string;
+  store: TaskStore;
+  queries: TaskQueries;
+  outbox: Outbox;
+  pages: PageApplication;
+  /** Typed access for the filing reads (db/tasks/task-filing.ts). */
+  kysely: Kysely<MirrorDatabase>;
+  /** Forgets the cached index list: another connection dropped an index (a first load starting). */
+  forgetIndexes: () => void;
+}
+
+export class MirrorTasks {
+  private readonly db: Database;
+  private readonly tx: MirrorTransactions;
+  private aggregateCache: { version: string; key: string; value: unknown }[] = [];
+
+  constructor(private readonly parts: MirrorTasksParts) {
+    this.db = parts.db;
+    this.tx = parts.tx;
+  }
+
+  // ---- reading -----------------------------------------------------------------
+
+  /** A page of the task list, in the service's vocabulary and order (see task-query.ts). */
+  query(query: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
+    return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.page(query, options)));
+  }
+
+  /** Every match of the query, in one synchronous call (see `countInSteps` for the main process). */
+  count(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+    return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.count(query, options)));
+  }
+
+  /**
+   * The same count as `count`, one short synchronous step per `next()`
+   * (task-query.ts's `countSteps`), for callers that must not block long.
+   */
+  *countSteps(
+    query: TaskQueryInput,
+    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+  ): Generator<void, number, void> {
+    for (let attempt = 0; ; attempt++) {
+      const steps = this.parts.queries.countSteps(query, options);
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) return step.value;
+          yield;
+        }
+      } catch (error) {
+        // Another connection dropped an index the count was using (a first load starting): count again.
+        if (attempt > 0 || !indexWentAway(error)) throw asStorageError(error, this.parts.file);
+        this.parts.forgetIndexes();
+      }
+    }
+  }
+
+  /**
+   * The same count as `count`, in steps with the event loop free between
+   * them; null when `signal` aborted it first (nobody wants the answer any more).
+   */
+  async countInSteps(
+    query: TaskQueryInput,
+    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
+    const steps = this.countSteps(query, options);
+    for (;;) {
+      if (signal?.aborted) return null;
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Another connection may drop an index between the plan and the step (a first load starting): plan again. */
+  private retryOnIndexChange<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (!indexWentAway(error)) throw error;
+      this.parts.forgetIndexes();
+      return work();
+    }
+  }
+
+  /** One task, effective and as the server sent it; null when the mirror does not hold it. */
+  get(taskId: string): MirroredTask | null {
+    return this.tx.read(() => {
+      const row = this.parts.store.byId(taskId);
+      if (!row) return null;
+      const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+      const task = row.local_json === null ? server : (JSON.parse(row.local_json) as TaskObject);
+      return {
+        task: task as TaskObject,
+        server,
+        etag: row.etag,
+        pending: row.pending > 0,
+        hidden: row.hidden === 1,
+        serverGone: row.server_gone === 1,
+      };
+    });
+  }
+
+  /** Every shown task's effective JSON, one text per task (for export), by task id. */
+  *exportJson(): Generator<string> {
+    // A thousand at a time by keyset: 100 000 tasks never sit in memory at once.
+    const chunk = this.db.prepare(
+      `SELECT t.search_id AS k, b.local_json AS local, b.server_json AS server,
+              coalesce(s.text, '') AS search_text, ${COPY_ROW_COLUMNS}
+         FROM tasks t INDEXED BY tasks_by_id JOIN task_bodies b ON b.rid = t.rid
+         LEFT JOIN task_search_text s ON s.rid = t.rid
+        WHERE t.hidden = 0 AND (t.search_id, t.task_id) > (?, ?) ORDER BY t.search_id, t.task_id LIMIT 1000`,
+    );
+    let after: [string, string] = ['', ''];
+    for (;;) {
+      const rows = this.tx.read(
+        () =>
+          chunk.all(...after) as ({
+            k: string;
+            local: string | null;
+            server: BodyServerJson;
+          } & CopyRow)[],
+      );
+      // A shown task has a server copy or pending edits (a local create): never neither.
+      for (const row of rows) yield row.local ?? taskJsonOf(storedFormFromRow(row.server, row));
+      const last = rows.at(-1);
+      if (!last || rows.length < 1000) return;
+      after = [last.k, last.task_id as string];
+    }
+  }
+
+  /** How many (effective, shown) tasks the mirror holds. */
+  total(): number {
+    return this.tx.read(
+      () => (this.db.prepare('SELECT count(*) AS n FROM tasks WHERE hidden = 0').get() as { n: number }).n,
+    );
+  }
+
+  private cachedAggregate<T>(key: string, compute: () => T): T {
+    const version = this.tx.read(() => this.tx.version());
+    const hit = this.aggregateCache.find((c) => c.key === key && c.version === version);
+    if (hit) return hit.value as T;
+    const value = this.tx.read(compute);
+    this.aggregateCache = [...this.aggregateCache.filter((c) => c.key !== key), { key, version, value }];
+    return value;
+  }
+
+  // The three counts below each walk their partial index alone (migration 0014): their WHERE
+  // repeats the index's, or SQLite would not use it and would scan every task.
+
+  /** `task_count` per section: tasks filed in it, every status. */
+  sectionCounts(): Map<string, number> {
+    return this.cachedAggregate('sections', () => {
+      const rows = this.db
+        .prepare(
+          'SELECT section_id AS id, count(*) AS n FROM tasks WHERE hidden = 0 AND section_id IS NOT NULL GROUP BY section_id',
+        )
+        .all() as { id: string; n: number }[];
+      return new Map(rows.map((r) => [r.id, r.n]));
+    });
+  }
+
+  /** `task_count` / `completed_count` per sprint. */
+  sprintCounts(): Map<string, { total: number; completed: number }> {
+    return this.cachedAggregate('sprints', () => this.completionCounts('sprint_id', ''));
+  }
+
+  /** `tasks_total` / `tasks_completed` per goal, subtasks excluded (contract: GoalOut). */
+  goalCounts(): Map<string, { total: number; completed: number }> {
+    return this.cachedAggregate('goals', () =>
+      this.completionCounts('goal_id', 'AND parent_task_id IS NULL'),
+    );
+  }
+
+  private completionCounts(column: string, extra: string): Map<string, { total: number; completed: number }> {
+    const rows = this.db
+      .prepare(
+        `SELECT ${column} AS id, count(*) AS total, sum(k_status_rank = 3) AS completed FROM tasks
+          WHERE hidden = 0 AND ${column} IS NOT NULL ${extra} GROUP BY ${column}`,
+      )
+      .all() as { id: string; total: number; completed: number }[];
+    return new Map(rows.map((r) => [r.id, { total: r.total, completed: r.completed }]));
+  }
+
+  /** The visible tasks filed under some sections, sprints or goals, in board order (db/tasks/task-filing.ts). */
+  filed(
+    field: FilingField,
+    values: readonly string[],
+    limit: number,
+  ): Promise<{ tasks: FiledTask[]; truncated: boolean }> {
+    return filedTasks(this.parts.kysely, field, values, limit);
+  }
+
+  /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts). */
+  tagsInUse(): Promise<string[]> {
+    return tagsInUse(this.db, (work) => this.tx.read(work));
+  }
+
+  // ---- a person's edits (queued in the outbox, shown at once) --------------------
+
+  /** Queues a new task; it shows at once under a temporary id (`local-…`). */
+  create(fields: TaskObject): { taskId: string; opId: string } {
+    return this.tx.write(() => this.parts.outbox.queueCreate(fields));
+  }
+
+  /** Queues an edit (only the fields given); shown at once. Null when it changes nothing. */
+  edit(taskId: string, patch: TaskObject): { opId: string } | null {
+    return this.tx.write(() => this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch)));
+  }
+
+  /**
+   * A move to another project clears the task's milestone (contract). When
+   * the milestone came from an edit still waiting here, that edit would fold
+   * into this one and send a milestone of the old project with the move (a
+   * 422); so the move says `milestone_id: null` itself. A milestone the server
+   * already holds is left to the service to clear (the overlay shows it gone).
+   */
+  private withMoveClearing(taskId: string, patch: TaskObject): TaskObject {
+    if (!('project_id' in patch) || 'milestone_id' in patch) return patch;
+    const row = this.parts.store.byId(taskId);
+    if (!row) return patch;
+    const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+    const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+    const fromPendingEdit = (effective.milestone_id ?? null) !== (server?.milestone_id ?? null);
+    const moved = patch.project_id !== effective.project_id;
+    return moved && effective.milestone_id != null && fromPendingEdit
+      ? { ...patch, milestone_id: null }
+      : patch;
+  }
+
+  /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */
+  delete(taskId: string): { opId: string } | null {
+    return this.tx.write(() => this.parts.outbox.queueDelete(taskId));
+  }
+
+  /**
+   * What a re-create of this task ("mine" on its delete on the server) leaves
+   * out: references the person can no longer use (db/recreate-references).
+   */
+  leftOutOnRecreate(taskId: string): LeftOutReference[] {
+    return this.tx.read(() => {
+      const row = this.parts.store.byId(taskId);
+      if (!row) return [];
+      const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+      return leftOutReferences(this.db, withImpliedProject(this.db, effective));
+    });
+  }
+
+  // ---- the server's copy of one task -------------------------------------------
+
+  /**
+   * A single task read from the server (GET, or the body of a 412 read): it
+   * becomes the server copy; pending edits stay on top of it.
+   */
+  applyServerCopy(task: unknown, etag: string | null): ChangeList {
+    return this.tx.write(() => this.parts.pages.applyServerTask(task, etag), 'server');
+  }
+
+  /** A single read answered 404: the task is gone from the server (kept while edits are pending). */
+  removeServerCopy(taskId: string): ChangeList {
+    return this.tx.write(() => this.parts.pages.removeServerTask(taskId), 'server');
+  }
+}
