@@ -2,7 +2,7 @@
 // assignee, due date, sync mark), a task opened in the editor on click.
 import type { ReactNode } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from './sync-mark-badge';
 import { openTask, useView } from '../store/view-store';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 
