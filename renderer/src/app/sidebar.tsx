@@ -17,6 +17,7 @@ import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { carriesTask, droppedTask } from '../ui/task-drag';
+import './sidebar.css';
 
 function NavItem({
   view,

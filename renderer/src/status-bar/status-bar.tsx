@@ -14,6 +14,7 @@ import { statusCounts } from '../vocabulary/status-counts';
 import { PendingChangesButton } from '../ui/pending-changes-button';
 import { FirstSyncProgress } from '../ui/first-sync-progress';
 import { UpdateNotice } from './update-notice';
+import './status-bar.css';
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
   if (status.signed_out) return { label: 'Offline', tone: 'offline', why: 'signed out' };

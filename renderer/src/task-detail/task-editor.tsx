@@ -28,6 +28,7 @@ import { SyncMarkNotice } from '../ui/sync-mark-notice';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
+import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
 

@@ -19,6 +19,7 @@ import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
 import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+import './task-list.css';
 
 interface Column {
   key: string;

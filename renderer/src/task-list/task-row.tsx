@@ -5,6 +5,7 @@ import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
 import { carryTask } from '../ui/task-drag';
+import './task-list.css';
 
 export const ROW_HEIGHT = 36;
 

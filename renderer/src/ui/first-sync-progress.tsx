@@ -2,6 +2,7 @@
 // bar and in the sync center's account panel: apart so neither imports the other.
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { valueWord } from '../vocabulary/task-words';
+import './progress-bars.css';
 
 export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStatus['first_sync']> }) {
   const what = valueWord(progress.collection).toLowerCase();

@@ -5,6 +5,7 @@ import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { SyncMarkBadge } from './sync-mark-badge';
 import { openTask, useView } from '../store/view-store';
 import { dayWords, valueWord } from '../vocabulary/task-words';
+import './task-lines.css';
 
 /**
  * One task as a line that opens it in the editor: its title (struck through
