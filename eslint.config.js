@@ -6,6 +6,10 @@
 // renderer no Node; and no product code imports `test/` or a `testing/` module
 // (fixtures that start the emulator: exempt from the zones as test code, so they
 // must not be reachable from what ships).
+// In the renderer, a feature folder is a view: it imports the shared folders
+// (ui/, data/, vocabulary/, store/, bridge/, problems/) and itself, never another
+// feature; the shared folders import no feature. Only app/ (the shell) and
+// command-palette/ (which commands every feature) compose features.
 // Import cycles, type-only ones included, are refused by dpdm, which `npm run lint`
 // runs before eslint (import-x/no-cycle would let type-only cycles through).
 import js from '@eslint/js';
@@ -38,6 +42,61 @@ function layer(folder, forbidden, why) {
         {
           paths: [electronImport],
           patterns: [{ group: forbidden, message: why }, TEST_ONLY],
+        },
+      ],
+    },
+  };
+}
+
+/** What the renderer may not import: Node, sync and db but through the bridge, test code. */
+const RENDERER_PATTERNS = [
+  { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
+  {
+    group: ['**/services/**', '**/sync/**', '**/db/**', '**/main/**'],
+    allowTypeImports: true,
+    message: 'The renderer reaches services, sync and db only through the bridge (type imports are fine).',
+  },
+  TEST_ONLY,
+];
+
+/** The renderer's feature folders: screens and panels, each a view of the shared folders. */
+const RENDERER_FEATURES = [
+  'board',
+  'goals',
+  'links',
+  'milestones',
+  'pending-changes',
+  'sign-in',
+  'sprints',
+  'status-bar',
+  'sync-center',
+  'task-detail',
+  'task-list',
+];
+
+/** What features share: components, reads through the bridge, words, stores, the bridge, problems. */
+const RENDERER_SHARED = ['ui', 'data', 'vocabulary', 'store', 'bridge', 'problems'];
+
+/** A renderer folder that may import no feature folder but its own (tests may, to check they agree). */
+function featureZone(folder) {
+  return {
+    files: [`renderer/src/${folder}/**/*.{ts,tsx}`],
+    ignores: TEST_CODE,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronImport],
+          patterns: [
+            ...RENDERER_PATTERNS,
+            {
+              group: RENDERER_FEATURES.filter((feature) => feature !== folder).map(
+                (feature) => `../${feature}/*`,
+              ),
+              message:
+                'A feature imports ui/, data/, vocabulary/, store/, bridge/, problems/ and itself, not another feature; only app/ and command-palette/ compose features.',
+            },
+          ],
         },
       ],
     },
@@ -90,24 +149,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronImport],
-          patterns: [
-            { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
-            {
-              group: ['**/services/**', '**/sync/**', '**/db/**', '**/main/**'],
-              allowTypeImports: true,
-              message:
-                'The renderer reaches services, sync and db only through the bridge (type imports are fine).',
-            },
-            TEST_ONLY,
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: [electronImport], patterns: RENDERER_PATTERNS }],
     },
   },
+  ...[...RENDERER_FEATURES, ...RENDERER_SHARED].map(featureZone),
   {
     // One gate in main, one bridge in preload: raw IPC objects go to nothing else
     // (main/index.ts hands ipcMain to the gate; preload/index.ts builds window.svc).

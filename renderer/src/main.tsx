@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, startApp } from './app/app';
 import './styles/app.css';
+import './styles/shell.css';
 import './styles/sync-trust.css';
 
 const rootElement = document.getElementById('root');

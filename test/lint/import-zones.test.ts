@@ -40,6 +40,9 @@ describe('product code keeps to its zone', () => {
     ['renderer/src/planted.ts', "import 'node:fs';", 'The renderer has no Node'],
     ['renderer/src/planted.ts', "import '../../db/mirror';", 'only through the bridge'],
     ['sync/planted.ts', "import 'electron';", 'Only main/ and preload/ may import electron'],
+    ['renderer/src/goals/planted.tsx', "import '../sprints/sprint-view';", 'not another feature'],
+    ['renderer/src/ui/planted.tsx', "import '../task-detail/task-editor';", 'not another feature'],
+    ['renderer/src/board/planted.ts', "import 'node:fs';", 'The renderer has no Node'],
   ])('%s: %s is refused', async (file, code, words) => {
     const found = await refusals(file, code);
     expect(found).toEqual([expect.stringContaining(words)]);
@@ -52,6 +55,9 @@ describe('product code keeps to its zone', () => {
     ['services/notify/planted.ts', "import '../../sync/engine/sync-engine';"],
     ['renderer/src/planted.ts', "import type { Mirror } from '../../db/mirror';"],
     ['sync/push/planted.test.ts', "import './testing/push-fixture';"],
+    ['renderer/src/goals/planted.tsx', "import '../ui/progress-meter';"],
+    ['renderer/src/goals/planted.tsx', "import './goal-item';"],
+    ['renderer/src/app/planted.tsx', "import '../sprints/sprint-view';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await refusals(file, code)).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // first render (startApp).
 import { useEffect } from 'react';
 import { LinkAccountChooser } from '../links/link-account-chooser';
-import { followLinks } from '../links/link-requests';
+import { followLinks } from '../store/link-requests';
 import { SignInScreen } from '../sign-in/sign-in-screen';
 import { startSession, useSession } from '../store/session-store';
 import { useView } from '../store/view-store';

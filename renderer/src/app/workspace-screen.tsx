@@ -7,7 +7,7 @@ import { useGlobalShortcuts } from '../command-palette/shortcuts';
 import { ShortcutsHelp } from '../command-palette/shortcuts-help';
 import { GoalsView } from '../goals/goals-view';
 import { MilestonesView } from '../milestones/milestones-view';
-import { Sidebar } from '../sidebar/sidebar';
+import { Sidebar } from './sidebar';
 import { SprintView } from '../sprints/sprint-view';
 import { followNotificationClicks } from '../sync-center/notification-click';
 import { SyncCenter } from '../sync-center/sync-center';

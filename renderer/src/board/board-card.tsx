@@ -4,8 +4,8 @@
 import type { DragEvent, KeyboardEvent } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { openTask, selectTask } from '../store/view-store';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
-import { carryTask } from '../task-list/task-drag';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
+import { carryTask } from '../ui/task-drag';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 
 /** Where a card goes by keyboard or button. */

@@ -3,7 +3,7 @@
 // or already used in this scope.
 import { useRef, useState } from 'react';
 import { SECTION_NAME_MAX } from '../../../protocol/section';
-import { sectionNameProblem } from './section-words';
+import { sectionNameProblem } from '../vocabulary/section-words';
 
 export function SectionAdder({
   names,

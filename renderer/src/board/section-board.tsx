@@ -6,7 +6,7 @@
 // `position`, sections through the collection writes; all applied at once and
 // synced behind, a section waiting to be sent marked as a task is. What it
 // shows, how moves are made and how drags land are in the use-board-* hooks.
-import { useKindReadOnly } from '../sign-in/kind-consent';
+import { useKindReadOnly } from '../ui/kind-consent';
 import { useRef, useState } from 'react';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
@@ -21,7 +21,7 @@ import { inBoardOrder, POSITION_STEP } from './board-order';
 import { SectionAdder } from './section-adder';
 import { SectionHeader } from './section-header';
 import { SectionRefusal, useSectionRefusals } from './section-refusal';
-import { deleteSectionWords } from './section-words';
+import { deleteSectionWords } from '../vocabulary/section-words';
 import { type BoardSection, useBoardCards, useBoardSections } from './use-board-columns';
 import { useBoardDrag } from './use-board-drag';
 import { useBoardMoves } from './use-board-moves';

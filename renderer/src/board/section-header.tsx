@@ -4,9 +4,9 @@
 // delete, which asks first (the owner shows that question).
 import { type DragEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { SECTION_NAME_MAX } from '../../../protocol/section';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
-import { type PendingState, sectionNameProblem } from './section-words';
+import { type PendingState, sectionNameProblem } from '../vocabulary/section-words';
 
 export function SectionHeader({
   name,

@@ -3,9 +3,9 @@
 // peer's while we were offline) "Rename and retry" under the section name rules.
 import { useMemo } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { RefusedChanges } from '../pending-changes/refused-changes';
-import { useOutboxChanges } from '../pending-changes/use-outbox-changes';
-import { sectionNameRules } from './section-words';
+import { RefusedChanges } from '../ui/refused-changes';
+import { useOutboxChanges } from '../data/use-outbox-changes';
+import { sectionNameRules } from '../vocabulary/section-words';
 
 /**
  * The refused section changes by section id, read while any section of the board is marked failed

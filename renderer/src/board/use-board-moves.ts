@@ -11,7 +11,7 @@ import { announce } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import type { CardStep } from './board-card';
 import { placeAt } from './board-order';
-import { movedWords } from './section-words';
+import { movedWords } from '../vocabulary/section-words';
 import type { BoardSection, CardPatch, SectionPatch } from './use-board-columns';
 
 export interface BoardColumn {

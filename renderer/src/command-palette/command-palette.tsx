@@ -8,6 +8,7 @@ import { ModalDialog } from '../ui/modal-dialog';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
 import { buildCommands, type Command, matchCommands } from './commands';
+import './command-palette.css';
 
 const TASK_RESULTS = 6;
 

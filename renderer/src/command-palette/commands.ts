@@ -1,11 +1,11 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
-import { copyTaskLink } from '../links/link-requests';
+import { copyTaskLink } from '../store/link-requests';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { isUnsent } from '../sprints/sprint-draft';
 import { unsentWords } from '../vocabulary/sync-mark-words';
-import { openConflict, openPendingChanges } from '../pending-changes/trust-store';
+import { openConflict, openPendingChanges } from '../store/trust-store';
 import {
   requestSignOut,
   setTheme,

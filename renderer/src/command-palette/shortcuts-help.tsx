@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { ModalDialog } from '../ui/modal-dialog';
 import { setShortcutsOpen, useView } from '../store/view-store';
 import { SHORTCUTS } from './shortcuts';
+import './command-palette.css';
 
 function HelpDialog() {
   const closeRef = useRef<HTMLButtonElement>(null);

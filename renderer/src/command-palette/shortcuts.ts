@@ -10,7 +10,7 @@ import {
   startCreating,
   useView,
 } from '../store/view-store';
-import { openPendingChanges } from '../pending-changes/trust-store';
+import { openPendingChanges } from '../store/trust-store';
 import { focusList, stepListFromPage } from '../task-list/list-focus';
 import { currentSprintId, focusEditor, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
 

@@ -5,18 +5,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { invoke } from '../bridge/svc';
-import { openPendingChanges } from '../pending-changes/trust-store';
-import { ProgressMeter } from '../sprints/progress-meter';
+import { openPendingChanges } from '../store/trust-store';
+import { ProgressMeter } from '../ui/progress-meter';
 import { TaskLines } from '../ui/task-lines';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, startCreating } from '../store/view-store';
-import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
+import { WaitingChangeMark } from '../ui/sync-mark-badge';
 import { DeleteQuestion } from '../ui/delete-question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
 import { GoalTaskFiler } from './goal-task-filer';
-import { deletedWords, deleteQuestion, type FiledCount, type GoalSummary } from './goal-words';
+import { deletedWords, deleteQuestion, type FiledCount, type GoalSummary } from '../vocabulary/goal-words';
 
 export function GoalPendingMark({ pending }: { pending: string | null | undefined }) {
   return <WaitingChangeMark state={pending} kinds="goals" stateAttribute="data-goal-pending" />;

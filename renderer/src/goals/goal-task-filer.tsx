@@ -9,7 +9,8 @@ import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import type { GoalSummary } from './goal-words';
+import type { GoalSummary } from '../vocabulary/goal-words';
+import '../ui/task-lines.css';
 
 /** Enough to find a task by a word or two of its title; more is typing on. */
 const RESULTS = 8;

@@ -2,14 +2,14 @@
 // `tasks_total`, subtasks excluded); choosing one opens it with its tasks and
 // what can be done with it. New goals are created here, shown at once (a
 // change still waiting carries its mark) and sent through the outbox.
-import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
+import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
 import { useRemaps, useStableKeys } from '../data/use-remaps';
 import { announce, followViewRemap, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
-import type { GoalSummary } from './goal-words';
+import type { GoalSummary } from '../vocabulary/goal-words';
 import './goals.css';
 
 /**

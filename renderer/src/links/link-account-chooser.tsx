@@ -1,7 +1,7 @@
 // Several signed-in accounts hold the task a link named: which one to open it in.
 import { useSession } from '../store/session-store';
 import { ModalDialog } from '../ui/modal-dialog';
-import { cancelAccountChoice, chooseAccount, useLinkChoice } from './link-requests';
+import { cancelAccountChoice, chooseAccount, useLinkChoice } from '../store/link-requests';
 
 export function LinkAccountChooser() {
   const choice = useLinkChoice((state) => state.choice);

@@ -3,24 +3,24 @@
 // still waiting and, opened, its tasks; created, edited, completed or reopened
 // and deleted here, tasks unfiled, every change through the outbox (shown at
 // once, sent when online).
-import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
+import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useStableKeys } from '../data/use-remaps';
-import { openConflictOf, openPendingChanges } from '../pending-changes/trust-store';
-import { ProgressMeter } from '../sprints/progress-meter';
+import { openConflictOf, openPendingChanges } from '../store/trust-store';
+import { ProgressMeter } from '../ui/progress-meter';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { WaitingChangeMark } from '../task-detail/sync-mark-badge';
+import { WaitingChangeMark } from '../ui/sync-mark-badge';
 import { DeleteQuestion } from '../ui/delete-question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';
 import { MilestoneTasks } from './milestone-tasks';
 import { deletedWords, deleteQuestion, milestoneStatusWord } from './milestone-words';
-import { useProjectMilestones } from './use-milestones';
+import { useProjectMilestones } from '../data/use-milestones';
 import './milestones.css';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {

@@ -17,9 +17,9 @@ import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem } from '../problems/describe-problem';
 import { announce, openTask } from '../store/view-store';
 import { fieldWord } from '../vocabulary/task-words';
-import { carriedNames, type NameOf, valueText } from './describe-operation';
+import { carriedNames, type NameOf, valueText } from '../vocabulary/describe-operation';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closeConflict, conflictKey, useTrust } from './trust-store';
+import { closeConflict, conflictKey, useTrust } from '../store/trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
 
 type Choice = 'mine' | 'theirs' | 'value';

@@ -10,12 +10,12 @@ import { describeProblem } from '../problems/describe-problem';
 import { syncNow } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { scopeNeighbours, sectionNameRules } from '../board/section-words';
-import { SPRINT_NAME_RULES } from '../sprints/sprint-refusal';
-import { offersRename, RenameAndRetry } from './rename-and-retry';
+import { scopeNeighbours, sectionNameRules } from '../vocabulary/section-words';
+import { SPRINT_NAME_RULES } from '../vocabulary/name-rules';
+import { offersRename, RenameAndRetry } from '../ui/rename-and-retry';
 import { agoWords, countWords, fieldWord, timeWords } from '../vocabulary/task-words';
 import { heldBehindOf } from '../vocabulary/sync-mark-words';
-import { answerWords, carriedNames, describeOperation, type NameOf } from './describe-operation';
+import { answerWords, carriedNames, describeOperation, type NameOf } from '../vocabulary/describe-operation';
 import {
   changeCountWords,
   changeStateWords,
@@ -23,9 +23,9 @@ import {
   waitingWords,
 } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closePendingChanges, openConflictOf, useTrust } from './trust-store';
-import { OUTBOX_MOVES } from './use-outbox-changes';
-import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
+import { closePendingChanges, openConflictOf, useTrust } from '../store/trust-store';
+import { OUTBOX_MOVES } from '../data/use-outbox-changes';
+import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 
 /**
  * Names of what ids point at when a change carries none for one (db/referenced-names

@@ -3,6 +3,7 @@
 // say so before they sign in, and let them choose.
 import { useId } from 'react';
 import { setKeepSignIns, useSession } from '../store/session-store';
+import './sign-in.css';
 
 export function KeychainNotice() {
   const persistence = useSession((state) => state.secretStorage);

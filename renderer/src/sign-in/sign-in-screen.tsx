@@ -8,6 +8,7 @@ import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem, type ProblemAction } from '../problems/describe-problem';
 import { enterAccount, useSession } from '../store/session-store';
 import { KeychainNotice } from './keychain-notice';
+import './sign-in.css';
 
 type Busy = null | 'oauth' | 'token' | 'demo';
 

@@ -3,10 +3,9 @@
 // team (409) "Rename and retry" under the sprint's name rules.
 import { useMemo } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { RefusedChanges } from '../pending-changes/refused-changes';
-import type { NameRules } from '../pending-changes/rename-and-retry';
-import { useOutboxChanges } from '../pending-changes/use-outbox-changes';
-import { SPRINT_NAME_MAX } from './sprint-draft';
+import { RefusedChanges } from '../ui/refused-changes';
+import { useOutboxChanges } from '../data/use-outbox-changes';
+import { SPRINT_NAME_RULES } from '../vocabulary/name-rules';
 import './sprints.css';
 
 /** The waiting changes of one sprint (all of them while `active`), kept fresh while the outbox moves. */
@@ -17,16 +16,6 @@ export function useSprintChanges(sprintId: string, active: boolean): PendingChan
     [changes, sprintId],
   );
 }
-
-/** A sprint's name: 1 to SPRINT_NAME_MAX characters, none an active sprint of the team has (the service's 409). */
-export const SPRINT_NAME_RULES: NameRules = {
-  problem: (name) =>
-    name === '' || name.length > SPRINT_NAME_MAX
-      ? `A sprint name is 1 to ${SPRINT_NAME_MAX} characters.`
-      : null,
-  takenWords: () => 'Choose a name no active sprint of the team has.',
-  sentWords: (name) => `Renamed to ‘${name}’ and sent again.`,
-};
 
 /** The sprint's refused changes, each with what can be done about it here. */
 export function SprintRefusal({

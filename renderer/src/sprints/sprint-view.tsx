@@ -1,12 +1,12 @@
 // One sprint: its dates, length, goal and progress (`task_count`,
 // `completed_count`), its tasks grouped by status, and what a person does with
 // it: edit, complete or reopen it, and fix a change the server refused.
-import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
+import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useRef, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
 import type { SprintSummary } from '../../../main/ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
-import { openConflictOf } from '../pending-changes/trust-store';
+import { openConflictOf } from '../store/trust-store';
 import { invoke } from '../bridge/svc';
 import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
@@ -14,10 +14,10 @@ import { announce, followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { TaskLines } from '../ui/task-lines';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
-import { ProgressMeter } from './progress-meter';
+import { ProgressMeter } from '../ui/progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
 import './sprints.css';

@@ -6,13 +6,15 @@ import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
-import { problemWords, unsyncedWords } from '../sync-center/sync-words';
-import { agoWords, timeWords, valueWord } from '../vocabulary/task-words';
+import { problemWords, unsyncedWords } from '../vocabulary/sync-words';
+import { agoWords, timeWords } from '../vocabulary/task-words';
 import { changeCountWords } from '../../../protocol/change-state-words';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { statusCounts } from '../vocabulary/status-counts';
-import { PendingChangesButton } from '../pending-changes/pending-changes-button';
+import { PendingChangesButton } from '../ui/pending-changes-button';
+import { FirstSyncProgress } from '../ui/first-sync-progress';
 import { UpdateNotice } from './update-notice';
+import './status-bar.css';
 
 function connectionWords(status: SyncStatus): { label: string; tone: string; why: string | null } {
   if (status.signed_out) return { label: 'Offline', tone: 'offline', why: 'signed out' };
@@ -22,23 +24,6 @@ function connectionWords(status: SyncStatus): { label: string; tone: string; why
   }
   if (status.connection === 'online') return { label: 'Online', tone: 'online', why: null };
   return { label: 'Connecting…', tone: 'unknown', why: null };
-}
-
-export function FirstSyncProgress({ progress }: { progress: NonNullable<SyncStatus['first_sync']> }) {
-  const what = valueWord(progress.collection).toLowerCase();
-  const total = progress.estimated_total;
-  return (
-    <span className="first-sync" data-testid="first-sync">
-      <span>
-        First sync: {what} {progress.items_done.toLocaleString()}
-        {total !== null ? ` of ${total.toLocaleString()}` : ''}
-      </span>
-      <progress
-        aria-label="First sync progress"
-        {...(total !== null && total > 0 ? { max: total, value: Math.min(progress.items_done, total) } : {})}
-      />
-    </span>
-  );
 }
 
 /**

@@ -6,11 +6,11 @@ import { useEffect } from 'react';
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import type { SyncAccountView } from '../../../main/ipc/visibility-schemas';
 import { describeProblem } from '../problems/describe-problem';
-import { FirstSyncProgress } from '../status-bar/status-bar';
+import { FirstSyncProgress } from '../ui/first-sync-progress';
 import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
 import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
-import { collectionOrder, collectionWord, problemWords, unsyncedWords } from './sync-words';
+import { collectionOrder, collectionWord, problemWords, unsyncedWords } from '../vocabulary/sync-words';
 import { changeStateWords } from '../../../protocol/change-state-words';
 
 /** A stable empty list, so a selector that finds nothing does not make a new one each time. */

@@ -2,7 +2,7 @@
 // here the task opens over the person's tasks (or their list, for a group), or
 // the conflict view of a resource that is not a task (a section).
 import { subscribe } from '../bridge/svc';
-import { openConflictOf } from '../pending-changes/trust-store';
+import { openConflictOf } from '../store/trust-store';
 import { navigate, openTask, useView } from '../store/view-store';
 
 /** Follows `notification:open` events; returns the function that stops. */

@@ -5,6 +5,7 @@ import { agoWords, fieldWord, timeWords, valueWord } from '../vocabulary/task-wo
 import { countComments } from './comment-count';
 import { CommentsThread } from './comments-thread';
 import { useTaskActivity } from './use-task';
+import './task-detail.css';
 
 /** Fields whose values are the service's words (shown as words); others are shown as written. */
 const WORDED_FIELDS = new Set(['status', 'priority', 'task_type', 'review', 'created_via']);

@@ -3,19 +3,19 @@
 // organization owner or admin may delete others' too, as the service allows).
 // Every write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
-import { useKindReadOnly } from '../sign-in/kind-consent';
+import { useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
 import type { TaskActivity } from '../../../main/ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useStableKeys } from '../data/use-remaps';
-import { openPendingChanges } from '../pending-changes/trust-store';
+import { openPendingChanges } from '../store/trust-store';
 import { showProblem } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
 import type { MarkWords } from '../vocabulary/sync-mark-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
 import { CommentText } from './comment-body';
 import { MentionTextarea } from './mention-textarea';
-import { WaitingChangeMark } from './sync-mark-badge';
+import { WaitingChangeMark } from '../ui/sync-mark-badge';
 import './comments.css';
 
 type Comment = TaskActivity['comments'][number];

@@ -2,6 +2,7 @@
 // the tags already in use offered as suggestions. Every change saves the whole
 // list (a merge-patch replaces arrays whole).
 import { useState } from 'react';
+import './task-detail.css';
 
 export function TagEditor({
   id,

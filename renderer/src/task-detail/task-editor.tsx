@@ -2,7 +2,7 @@
 // saved at once (choices on change, texts on leaving the field or Enter) and
 // the field shows how its change stands (not sent yet, conflict, …) until the server has it. Comments and history
 // below come from the local cache, refreshed when online.
-import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
+import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type {
   SprintSummary,
@@ -14,20 +14,21 @@ import type {
 import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
-import { copyTaskLink } from '../links/link-requests';
+import { copyTaskLink } from '../store/link-requests';
 import { describeProblem } from '../problems/describe-problem';
 import { showProblem, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
 import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
-import { GoalChoice } from '../goals/goal-choice';
-import { MilestoneChoice } from '../milestones/milestone-choice';
+import { GoalChoice } from '../ui/goal-choice';
+import { MilestoneChoice } from '../ui/milestone-choice';
 import { ActivityPanel } from './activity-panel';
-import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
-import { SyncMarkBadge } from './sync-mark-badge';
+import { SyncMarkNotice } from '../ui/sync-mark-notice';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
+import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
 

@@ -27,6 +27,7 @@ import {
   toggleChoice,
   useList,
 } from './list-store';
+import './task-list.css';
 
 const SORT_CHOICES: { key: SortKey; label: string }[] = [
   { key: 'title', label: 'Title' },

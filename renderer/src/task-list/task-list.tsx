@@ -2,7 +2,7 @@
 // service's task-list query, with sortable column headers and full keyboard
 // use (arrows, j/k, Page Up/Down, Home/End, Enter to open). Only the rows on
 // screen exist in the DOM, so 100 000 tasks scroll like 100.
-import { KindConsentNotice, useKindReadOnly } from '../sign-in/kind-consent';
+import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorType } from '../bridge/svc';
@@ -19,6 +19,7 @@ import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
 import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+import './task-list.css';
 
 interface Column {
   key: string;

@@ -2,9 +2,10 @@
 // due date, project and tags of a task, or a placeholder while its page loads.
 import { memo } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
-import { carryTask } from './task-drag';
+import { carryTask } from '../ui/task-drag';
+import './task-list.css';
 
 export const ROW_HEIGHT = 36;
 

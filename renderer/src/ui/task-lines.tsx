@@ -2,9 +2,10 @@
 // assignee, due date, sync mark), a task opened in the editor on click.
 import type { ReactNode } from 'react';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from './sync-mark-badge';
 import { openTask, useView } from '../store/view-store';
 import { dayWords, valueWord } from '../vocabulary/task-words';
+import './task-lines.css';
 
 /**
  * One task as a line that opens it in the editor: its title (struck through

@@ -6,8 +6,8 @@
 import { create } from 'zustand';
 import type { LinkRequest } from '../../../main/ipc/link-schemas';
 import { invoke, subscribe } from '../bridge/svc';
-import { showNotice, showProblem, switchAccount, useSession } from '../store/session-store';
-import { announce, navigate, openTask, useView } from '../store/view-store';
+import { showNotice, showProblem, switchAccount, useSession } from './session-store';
+import { announce, navigate, openTask, useView } from './view-store';
 
 /** A task several accounts hold: the chooser is up until the person picks one or cancels. */
 export interface AccountChoice {

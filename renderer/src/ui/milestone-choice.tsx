@@ -2,7 +2,7 @@
 // (one still waiting to be sent included: the task's push waits for it and
 // gets its server id), or none. A task without a project has none to choose.
 import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
-import { useProjectMilestones } from './use-milestones';
+import { useProjectMilestones } from '../data/use-milestones';
 
 export function MilestoneChoice({
   id,

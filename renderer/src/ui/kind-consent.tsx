@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { invoke } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
+import './kind-consent.css';
 
 /** The scope the current sign-in lacks to change `kind` (`sprint`, `goal`, `milestone`…), or null when it may. */
 export function useMissingScope(kind: string): string | null {

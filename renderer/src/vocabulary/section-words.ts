@@ -2,7 +2,7 @@
 // name cannot be used, and what deleting one does to its tasks (gaps.md: they
 // keep their project, in no section).
 import { SECTION_NAME_MAX } from '../../../protocol/section';
-import type { NameRules } from '../pending-changes/rename-and-retry';
+import type { NameRules } from './name-rules';
 
 /** An outbox operation's state while a section's change waits (workspace:get `pending`). */
 export type PendingState = 'queued' | 'in_flight' | 'conflict' | 'failed' | 'blocked';

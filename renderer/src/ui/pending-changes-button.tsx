@@ -2,7 +2,7 @@
 // change waits (queued, in conflict, refused or blocked).
 import type { SyncStatus } from '../../../main/ipc/screen-schemas';
 import { statusCounts } from '../vocabulary/status-counts';
-import { openPendingChanges } from './trust-store';
+import { openPendingChanges } from '../store/trust-store';
 
 export function PendingChangesButton({ status }: { status: SyncStatus }) {
   if (statusCounts(status).unsettled === 0) return null;

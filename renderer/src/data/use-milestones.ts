@@ -3,7 +3,7 @@
 // milestones or tasks change, so a filing or a completion moves the bar at once.
 import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
 import { errorType } from '../bridge/svc';
-import { useBridgeRead } from '../data/use-bridge-read';
+import { useBridgeRead } from './use-bridge-read';
 import { showProblem } from '../store/session-store';
 
 export function useProjectMilestones(projectId: string | null): MilestoneSummary[] | null {

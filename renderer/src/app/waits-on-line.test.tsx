@@ -6,9 +6,9 @@ import { expect, test } from 'vitest';
 import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import { changeStateWords, waitingWords } from '../../../protocol/change-state-words';
 import { FieldMark } from '../task-detail/task-editor';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
-import { ChangeStateChip, WaitsOnLine } from './pending-changes-inspector';
-import { SyncMarkNotice } from './sync-mark-notice';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
+import { ChangeStateChip, WaitsOnLine } from '../pending-changes/pending-changes-inspector';
+import { SyncMarkNotice } from '../ui/sync-mark-notice';
 
 const SPRINT_BLOCKED: WaitsOnView = {
   op_id: 'op-sprint',

@@ -2,7 +2,7 @@
 // filed under the goal, and the goals a task's Goal choice offers (a waiting
 // change's mark: vocabulary/sync-mark-words.ts).
 import type { Workspace } from '../../../main/ipc/screen-schemas';
-import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
+import { markOfState, unsentWords } from './sync-mark-words';
 
 /** A goal as the goals screens show it (workspace:get). */
 export type GoalSummary = Workspace['goals'][number];

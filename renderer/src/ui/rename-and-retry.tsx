@@ -6,19 +6,8 @@ import { type FormEvent, useId, useState } from 'react';
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
 import { errorMessage, invoke } from '../bridge/svc';
 import { announce } from '../store/view-store';
+import type { NameRules } from '../vocabulary/name-rules';
 import './rename-and-retry.css';
-
-/** What a kind says of a new name. */
-export interface NameRules {
-  /** Why `name` (trimmed) cannot name one of the kind, or null. */
-  problem(name: string): string | null;
-  /** Said when the refused name is given again (it is taken even before the taker reaches the mirror). */
-  takenWords(taken: string): string;
-  /** What a screen reader hears once the change is sent again. */
-  sentWords(name: string): string;
-  /** The longest name the service takes, where the input should stop there. */
-  maxLength?: number;
-}
 
 /** The name a refused create or rename carries, else the resource's. */
 export function refusedName(change: PendingChange, fallback: string): string {

@@ -3,7 +3,7 @@
 // choice says why, as the Milestone choice does.
 import { valueWord } from '../vocabulary/task-words';
 import { useWorkspace } from '../store/workspace-store';
-import { goalOptions } from './goal-words';
+import { goalOptions } from '../vocabulary/goal-words';
 
 export function GoalChoice({
   id,

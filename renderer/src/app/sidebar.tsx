@@ -4,7 +4,8 @@
 // A team lists its newest sprints (with "All sprints (N)" opening the rest) and
 // offers "New sprint"; a sprint takes a task dropped on it (from a list row or a
 // board card) and files it there.
-import { KindConsentNotice, useMissingScope } from '../sign-in/kind-consent';
+// It is part of the shell (app/) because it opens every feature's places.
+import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
@@ -13,9 +14,10 @@ import { announce, navigate, sameView, useView, type View } from '../store/view-
 import { useWorkspace } from '../store/workspace-store';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { SprintFormDialog } from '../sprints/sprint-form';
-import { SyncMarkBadge } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
-import { carriesTask, droppedTask } from '../task-list/task-drag';
+import { carriesTask, droppedTask } from '../ui/task-drag';
+import './sidebar.css';
 
 function NavItem({
   view,

@@ -2,6 +2,7 @@
 // protocol/change-state-words (issue 21): the status bar, the pending-changes
 // inspector, the row marks, a waiting change's mark, the editor's field labels
 // and its notice; and the status bar counts what the inspector lists.
+// It lives in app/, which may import every feature, as it renders several side by side.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import type { PendingState } from '../../../main/ipc/outbox-schemas';
@@ -13,11 +14,11 @@ import {
   countChanges,
 } from '../../../protocol/change-state-words';
 import { ChangeStateChip, listedChangesWords } from '../pending-changes/pending-changes-inspector';
-import { SyncMarkNotice } from '../pending-changes/sync-mark-notice';
+import { SyncMarkNotice } from '../ui/sync-mark-notice';
 import { WaitingChanges } from '../status-bar/status-bar';
-import { SyncMarkBadge, WaitingChangeMark } from '../task-detail/sync-mark-badge';
+import { SyncMarkBadge, WaitingChangeMark } from '../ui/sync-mark-badge';
 import { FieldMark } from '../task-detail/task-editor';
-import { markOfState, unsentWords } from './sync-mark-words';
+import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
 
 /** The text a person reads, and the tooltips, of some markup. */
 function shown(element: React.ReactElement): { text: string; titles: string[] } {

@@ -1,8 +1,8 @@
 // Every waiting change (outbox:list), read while a screen needs them and kept
 // fresh while the outbox moves; nothing is read while it does not.
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { useBridgeRead } from '../data/use-bridge-read';
-import type { ReloadOn } from '../data/follow-changes';
+import { useBridgeRead } from './use-bridge-read';
+import type { ReloadOn } from './follow-changes';
 import { showProblem } from '../store/session-store';
 
 const NONE: readonly PendingChange[] = [];

@@ -3,9 +3,10 @@
 // taken (409) fixed in place by "Rename and retry"; the rest are reviewed in
 // pending changes. Nothing the person wrote is lost.
 import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import { answerWords } from './describe-operation';
-import { type NameRules, offersRename, RenameAndRetry } from './rename-and-retry';
-import { openPendingChanges } from './trust-store';
+import { answerWords } from '../vocabulary/describe-operation';
+import type { NameRules } from '../vocabulary/name-rules';
+import { offersRename, RenameAndRetry } from './rename-and-retry';
+import { openPendingChanges } from '../store/trust-store';
 
 export function RefusedChanges({
   changes,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { markOfState } from '../vocabulary/sync-mark-words';
+import { markOfState } from './sync-mark-words';
 import { deleteSectionWords, scopeNeighbours, sectionNameProblem, sectionNameRules } from './section-words';
 
 describe('sectionNameProblem', () => {

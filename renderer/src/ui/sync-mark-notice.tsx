@@ -4,7 +4,7 @@
 import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
 import type { SyncMark } from '../../../main/ipc/screen-schemas';
 import { markWords } from '../vocabulary/sync-mark-words';
-import { openConflict, openPendingChanges } from './trust-store';
+import { openConflict, openPendingChanges } from '../store/trust-store';
 
 export function SyncMarkNotice({
   taskId,

@@ -3,7 +3,7 @@
 // person knows what is saved, what is not, and why.
 import type { FieldChangeView, PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
 import { describeProblem } from '../problems/describe-problem';
-import { dayWords, fieldWord, valueWord } from '../vocabulary/task-words';
+import { dayWords, fieldWord, valueWord } from './task-words';
 import { COLLECTION_KINDS } from '../../../protocol/writable-kinds';
 
 /** Names of referenced things (projects, sections, …) by field and id; null when unknown. */
