@@ -26,6 +26,16 @@ const TEST_ONLY = {
   message: 'Product code never imports test/ or a testing/ module (test fixtures start servers).',
 };
 
+/** What the renderer, tests included, may not import: it has no Node and reaches main through the bridge. */
+const RENDERER_LAYER = [
+  { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
+  {
+    group: ['**/sync/**', '**/db/**', '**/main/**'],
+    allowTypeImports: true,
+    message: 'The renderer reaches sync and db only through the bridge (type imports are fine).',
+  },
+];
+
 /** A folder that may import only the layers below it (and never test code). */
 function layer(folder, forbidden, why) {
   return {
@@ -88,17 +98,16 @@ export default tseslint.config(
         'error',
         {
           paths: [electronImport],
-          patterns: [
-            { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
-            {
-              group: ['**/sync/**', '**/db/**', '**/main/**'],
-              allowTypeImports: true,
-              message: 'The renderer reaches sync and db only through the bridge (type imports are fine).',
-            },
-            TEST_ONLY,
-          ],
+          patterns: [...RENDERER_LAYER, TEST_ONLY],
         },
       ],
+    },
+  },
+  {
+    // The renderer's own tests keep its layer and may use its testing/ helpers (the fake bridge).
+    files: ['renderer/**/*.test.{ts,tsx}', 'renderer/**/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronImport], patterns: RENDERER_LAYER }],
     },
   },
   {

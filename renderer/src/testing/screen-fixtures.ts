@@ -1,0 +1,67 @@
+// The shapes main answers the page with (main/ipc/screen-schemas.ts), filled
+// with plain values so a component test names only the fields it is about.
+import type { SprintSummary, TaskDetail, TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
+import type { Task } from '../../../protocol/task';
+
+export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
+  return {
+    organization: { org_id: 'org-1', name: 'Org' },
+    projects: [],
+    teams: [],
+    goals: [],
+    sections: [],
+    members: [],
+    me: { username: 'ada', user_id: 'user-ada' },
+    tags: [],
+    ...parts,
+  };
+}
+
+export function taskRow(parts: Partial<TaskRow> & { task_id: string }): TaskRow {
+  return {
+    title: parts.task_id,
+    status: 'not_started',
+    priority: null,
+    assignee: null,
+    project_id: null,
+    team_id: null,
+    section_id: null,
+    sprint_id: null,
+    goal_id: null,
+    tags: [],
+    due_date: null,
+    start_date: null,
+    created_at: null,
+    task_type: null,
+    review: null,
+    position: null,
+    sync_mark: null,
+    ...parts,
+  };
+}
+
+export function taskDetail(task: Partial<Task> & { task_id: string }): TaskDetail {
+  return {
+    task: { title: task.task_id, status: 'not_started', ...task },
+    sync_mark: null,
+    pending_fields: [],
+    server_gone: false,
+  };
+}
+
+export function sprintSummary(parts: Partial<SprintSummary> & { sprint_id: string }): SprintSummary {
+  return {
+    team_id: 'team-1',
+    name: parts.sprint_id,
+    description: null,
+    goal: null,
+    status: null,
+    start_date: '2026-11-02',
+    end_date: '2026-11-15',
+    duration_label: null,
+    task_count: 0,
+    completed_count: 0,
+    current: false,
+    ...parts,
+  };
+}
