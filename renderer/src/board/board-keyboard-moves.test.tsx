@@ -1,0 +1,177 @@
+// @vitest-environment happy-dom
+// The board's keyboard moves (Alt+arrows, use-board-moves.ts) as a person makes
+// them: a card moved up, down or to the next section, a section moved along,
+// each shown at once, sent to main as the task or section edit that puts it
+// there, and told to screen readers; a move past the edge sends nothing. The
+// focus given back after a move is Chromium's to show (happy-dom keeps it on a
+// moved element anyway): the end-to-end board tests hold it.
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test, vi } from 'vitest';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { useView } from '../store/view-store';
+import { loadWorkspace } from '../store/workspace-store';
+import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { SectionBoard } from './section-board';
+
+const bridge = fakeBridgeEachTest();
+
+function section(section_id: string, name: string, position: number) {
+  return { section_id, name, scope_type: 'project', scope_id: 'p-web', position, task_count: 0 };
+}
+
+const startRows: readonly TaskRow[] = [
+  taskRow({ task_id: 't-a', title: 'Write docs', section_id: 's-todo', position: 1024 }),
+  taskRow({ task_id: 't-b', title: 'Fix login', section_id: 's-todo', position: 2048 }),
+  taskRow({ task_id: 't-c', title: 'Tidy CSS', section_id: 's-todo', position: 3072 }),
+  taskRow({ task_id: 't-d', title: 'Ship it', section_id: 's-doing', position: 1024 }),
+];
+
+/** Main as the board sees it: edits land in the mirror, and the next read answers with them. */
+async function showBoard() {
+  const sections = [
+    section('s-todo', 'To do', 1024),
+    section('s-doing', 'Doing', 2048),
+    section('s-done', 'Done', 3072),
+  ];
+  let rows = [...startRows];
+  bridge.answer('workspace:get', () =>
+    workspaceOf({
+      projects: [{ project_id: 'p-web', name: 'Website', status: null, team_id: null }],
+      sections: sections.map((s) => ({ ...s })),
+    }),
+  );
+  bridge.answer('tasks:filed', () => ({ rows, truncated: false }));
+  bridge.answer('task:edit', ({ task_id, patch }) => {
+    rows = rows.map((row) => (row.task_id === task_id ? { ...row, ...(patch as Partial<TaskRow>) } : row));
+    return taskDetail({ task_id });
+  });
+  bridge.answer('collection:edit', ({ id, patch }) => {
+    const edited = sections.find((s) => s.section_id === id);
+    if (edited !== undefined && typeof patch['position'] === 'number') edited.position = patch['position'];
+    return { id, op_id: null };
+  });
+  await act(() => loadWorkspace());
+  render(<SectionBoard scopeType="project" scopeId="p-web" />);
+  await screen.findByText('Write docs');
+}
+
+function card(title: string): HTMLButtonElement {
+  const button = screen.getByText(title).closest('button');
+  if (button === null) throw new Error(`no card ${title}`);
+  return button;
+}
+
+function columnNames(): (string | null)[] {
+  return [...document.querySelectorAll('[data-column-name]')].map((column) =>
+    column.getAttribute('data-column-name'),
+  );
+}
+
+function titlesIn(sectionName: string): string[] {
+  const list = screen.getByRole('list', { name: `Tasks in ${sectionName}` });
+  return within(list)
+    .queryAllByRole('listitem')
+    .map((item) => item.querySelector('.card-title')?.textContent ?? '');
+}
+
+describe('moving a card with the keyboard', () => {
+  test('Alt+↓ puts the card after the next one: shown at once, sent as its new position, and told', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Write docs', 'Tidy CSS']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-a', patch: { position: 2560 } }]),
+    );
+    expect(useView.getState().announcement).toBe(movedTo('Write docs', 'To do', 2, 3));
+  });
+
+  test('Alt+→ files the card in the next section at the same height', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Fix login').focus());
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Tidy CSS']);
+    expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-b', patch: { section_id: 's-doing', position: 2048 } },
+      ]),
+    );
+  });
+
+  test('a move past the edge sends nothing and says why', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    expect(useView.getState().announcement).toBe('“Write docs” is already first in To do.');
+    await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
+    expect(useView.getState().announcement).toBe('“Write docs” is already in the first section.');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+  });
+
+  test('arrows without Alt do not move the card', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{ArrowDown}{Control>}{ArrowDown}{/Control}');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+  });
+
+  test('two quick moves are sent in the order made, the second counted from where the first put it', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Tidy CSS', 'Write docs']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-a', patch: { position: 2560 } },
+        { task_id: 't-a', patch: { position: 4096 } },
+      ]),
+    );
+  });
+});
+
+describe('moving a section with the keyboard', () => {
+  test('Alt+→ on a section moves it one place right, sent as its new position', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    const rename = screen.getByRole('button', { name: 'Rename section To do' });
+    act(() => rename.focus());
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+
+    expect(columnNames()).toEqual(['Doing', 'To do', 'Done']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('collection:edit')).toEqual([
+        { kind: 'section', id: 's-todo', patch: { position: 2560 } },
+      ]),
+    );
+    expect(useView.getState().announcement).toBe('Moved section “To do” to position 2 of 3.');
+    // The workspace is read again so the sidebar and other screens see the new order.
+    await vi.waitFor(() => expect(bridge.callsOf('workspace:get')).toHaveLength(2));
+    expect(columnNames()).toEqual(['Doing', 'To do', 'Done']);
+  });
+
+  test('the first section does not move left', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => screen.getByRole('button', { name: 'Rename section To do' }).focus());
+    await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+  });
+});
+
+/** movedWords' sentence, spelled here so a change of wording is seen. */
+function movedTo(title: string, sectionName: string, place: number, of: number): string {
+  return `Moved “${title}” to ${sectionName}, position ${place} of ${of}.`;
+}
