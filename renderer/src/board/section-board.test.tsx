@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-// The board's keyboard moves (Alt+arrows, use-board-moves.ts) as a person makes
-// them: a card moved up, down or to the next section, a section moved along,
+// The section board as a person uses it. Its keyboard moves (Alt+arrows,
+// use-board-moves.ts): a card moved up, down or to the next section, a section moved along,
 // each shown at once, sent to main as the task or section edit that puts it
 // there, and told to screen readers; a move past the edge sends nothing. The
 // focus given back after a move is Chromium's to show (happy-dom keeps it on a
-// moved element anyway): the end-to-end board tests hold it.
+// moved element anyway): the end-to-end board tests hold it. And its sections
+// added, renamed and deleted: a name empty or taken in the scope refused in
+// place, before anything is sent.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
@@ -47,6 +49,8 @@ async function showBoard() {
     rows = rows.map((row) => (row.task_id === task_id ? { ...row, ...(patch as Partial<TaskRow>) } : row));
     return taskDetail({ task_id });
   });
+  bridge.answer('collection:create', () => ({ id: 'local-s9', op_id: null }));
+  bridge.answer('collection:delete', ({ id }) => ({ id, op_id: null }));
   bridge.answer('collection:edit', ({ id, patch }) => {
     const edited = sections.find((s) => s.section_id === id);
     if (edited !== undefined && typeof patch['position'] === 'number') edited.position = patch['position'];
@@ -175,3 +179,92 @@ describe('moving a section with the keyboard', () => {
 function movedTo(title: string, sectionName: string, place: number, of: number): string {
   return `Moved “${title}” to ${sectionName}, position ${place} of ${of}.`;
 }
+
+describe('adding, renaming and deleting sections', () => {
+  test('a new section is added at the end of the scope under the typed name', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: '+ Add section' }));
+    await user.type(screen.getByLabelText('New section name'), '  Review {Enter}');
+
+    expect(bridge.callsOf('collection:create')).toEqual([
+      {
+        kind: 'section',
+        fields: { scope_type: 'project', scope_id: 'p-web', name: 'Review', position: 4096 },
+      },
+    ]);
+    await vi.waitFor(() => expect(useView.getState().announcement).toBe('Section “Review” added.'));
+    expect(screen.queryByLabelText('New section name')).toBeNull();
+  });
+
+  test('a name already used here, in any case, is refused in place and nothing is sent', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: '+ Add section' }));
+    const field = screen.getByLabelText('New section name');
+    // Empty is not an error until the person tries to add it.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('alert').textContent).toBe('A section needs a name.');
+
+    await user.type(field, 'doing');
+    expect(screen.getByRole('alert').textContent).toBe('There is already a section called “Doing” here.');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    await user.keyboard('{Enter}');
+    expect(bridge.callsOf('collection:create')).toEqual([]);
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByLabelText('New section name')).toBeNull();
+    expect(bridge.callsOf('collection:create')).toEqual([]);
+  });
+
+  test('a section renamed in place sends the new name; Escape sends nothing', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    const renameField = () => screen.queryByRole('textbox', { name: 'Rename section To do' });
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    const field = renameField() as HTMLInputElement;
+    expect(field.value).toBe('To do');
+    await user.clear(field);
+    await user.type(field, 'Later{Escape}');
+    expect(renameField()).toBeNull();
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    await user.clear(renameField() as HTMLInputElement);
+    await user.type(renameField() as HTMLInputElement, 'Backlog{Enter}');
+    expect(bridge.callsOf('collection:edit')).toEqual([
+      { kind: 'section', id: 's-todo', patch: { name: 'Backlog' } },
+    ]);
+  });
+
+  test("a rename to another section's name stays open to fix, even when the field is left", async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    const field = screen.getByRole('textbox', { name: 'Rename section To do' });
+    await user.clear(field);
+    await user.type(field, 'Done');
+    expect(screen.getByRole('alert').textContent).toBe('There is already a section called “Done” here.');
+    await user.tab();
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+    await user.click(field);
+    await user.keyboard('{Enter}');
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+    expect(screen.getByRole('textbox', { name: 'Rename section To do' })).toBe(field);
+  });
+
+  test('deleting asks first, saying its tasks stay, and sends the delete only when confirmed', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: 'Delete section To do' }));
+    const question = screen.getByRole('alertdialog', { name: 'Delete section “To do”?' });
+    expect(question.textContent).toContain('Its 3 tasks are not deleted');
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(bridge.callsOf('collection:delete')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete section To do' }));
+    await user.click(screen.getByRole('button', { name: 'Delete section' }));
+    expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'section', id: 's-todo' }]);
+  });
+});
