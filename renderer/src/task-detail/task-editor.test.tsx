@@ -91,7 +91,7 @@ async function openEditor(task: Partial<Task> = {}) {
   bridge.answer('task:edit', ({ patch }) => {
     detail = {
       ...detail,
-      task: { ...detail.task, ...patch },
+      task: { ...detail.task, ...(patch as Partial<Task>) },
       sync_mark: 'pending',
       pending_fields: Object.keys(patch),
     };
