@@ -2,8 +2,9 @@
 // The task editor's fields as a person edits them: a text saved on leaving it
 // or on Enter (trimmed, a required title never emptied, Escape dropping the
 // typing), a choice saved on change, and the Sprint, Goal and Milestone
-// choices offering what the task's team or project holds; each edit sent to
-// main as the one field changed, and the field then marked not sent yet.
+// choices offering what the task's team or project holds, tags added and taken
+// off as chips; each edit sent to main as the one field changed (tags as the
+// whole list, a merge-patch replacing arrays), the field then marked not sent yet.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
@@ -79,6 +80,7 @@ async function openEditor(task: Partial<Task> = {}) {
         },
       ],
       goals: [goal('g-web', 'p-web', 'Faster pages'), goal('g-app', 'p-app', 'App store')],
+      tags: ['bug', 'ux', 'perf'],
     }),
   );
   bridge.answer('task:get', () => detail);
@@ -202,5 +204,37 @@ describe('TaskEditor, choices', () => {
     expect(optionsOf('Milestone')).toEqual(['No milestone', 'Beta', 'Alpha (completed)']);
     await user.selectOptions(screen.getByLabelText('Milestone'), 'Beta');
     expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { milestone_id: 'm-beta' } }]);
+  });
+});
+
+describe('TaskEditor, tags', () => {
+  test('a tag typed is added on Enter or comma, the whole list sent, a tag it has already not twice', async () => {
+    const user = userEvent.setup();
+    await openEditor({ tags: ['bug'] });
+    const input = screen.getByPlaceholderText('Add a tag');
+    await user.type(input, ' ux ,');
+    expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { tags: ['bug', 'ux'] } }]);
+    expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem')).toHaveLength(2);
+    await user.type(input, 'bug{Enter}');
+    expect(bridge.callsOf('task:edit')).toHaveLength(1);
+  });
+
+  test("a chip's × takes its tag off; Backspace in the empty field takes the last", async () => {
+    const user = userEvent.setup();
+    await openEditor({ tags: ['bug', 'ux', 'perf'] });
+    await user.click(screen.getByRole('button', { name: 'Remove tag ux' }));
+    expect(bridge.callsOf('task:edit').at(-1)).toEqual({ task_id: 't-1', patch: { tags: ['bug', 'perf'] } });
+    await user.click(screen.getByPlaceholderText('Add a tag'));
+    await user.keyboard('{Backspace}');
+    expect(bridge.callsOf('task:edit').at(-1)).toEqual({ task_id: 't-1', patch: { tags: ['bug'] } });
+  });
+
+  test('the tags in use are suggested, but not those the task has', async () => {
+    await openEditor({ tags: ['ux'] });
+    const list = screen.getByPlaceholderText('Add a tag').getAttribute('list') ?? '';
+    const suggested = [...(document.getElementById(list)?.querySelectorAll('option') ?? [])].map(
+      (option) => option.value,
+    );
+    expect(suggested).toEqual(['bug', 'perf']);
   });
 });
