@@ -14,7 +14,7 @@ import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { SectionBoard } from './section-board';
 
 const bridge = fakeBridgeEachTest();
@@ -40,7 +40,7 @@ async function showBoard() {
   let rows = [...startRows];
   bridge.answer('workspace:get', () =>
     workspaceOf({
-      projects: [{ project_id: 'p-web', name: 'Website', status: null, team_id: null }],
+      projects: [project('p-web', 'Website')],
       sections: sections.map((s) => ({ ...s })),
     }),
   );

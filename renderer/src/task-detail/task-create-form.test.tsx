@@ -10,29 +10,17 @@ import type { View } from '../store/view-store';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { taskDetail, workspaceOf } from '../testing/screen-fixtures';
+import { goalSummary, project, taskDetail, workspaceOf } from '../testing/screen-fixtures';
 import { TaskCreateForm } from './task-create-form';
 
 const bridge = fakeBridgeEachTest();
 
-const goal = {
-  goal_id: 'g-launch',
-  project_id: 'p-web',
-  name: 'Launch',
-  description: null,
-  status: null,
-  target_date: null,
-  tasks_total: 0,
-  tasks_completed: 0,
-};
+const goal = goalSummary('g-launch', 'p-web', 'Launch');
 
 async function showForm(view: View) {
   bridge.answer('workspace:get', () =>
     workspaceOf({
-      projects: [
-        { project_id: 'p-web', name: 'Website', status: null, team_id: null },
-        { project_id: 'p-app', name: 'App', status: null, team_id: null },
-      ],
+      projects: [project('p-web', 'Website'), project('p-app', 'App')],
       goals: [goal],
     }),
   );

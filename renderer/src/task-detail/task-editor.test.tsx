@@ -12,23 +12,10 @@ import type { MilestoneSummary, TaskDetail } from '../../../main/ipc/screen-sche
 import type { Task } from '../../../protocol/task';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { sprintSummary, taskDetail, workspaceOf } from '../testing/screen-fixtures';
+import { goalSummary, project, sprintSummary, taskDetail, workspaceOf } from '../testing/screen-fixtures';
 import { TaskEditor } from './task-editor';
 
 const bridge = fakeBridgeEachTest();
-
-function goal(goal_id: string, project_id: string, name: string) {
-  return {
-    goal_id,
-    project_id,
-    name,
-    description: null,
-    status: null,
-    target_date: null,
-    tasks_total: 0,
-    tasks_completed: 0,
-  };
-}
 
 function milestone(
   milestone_id: string,
@@ -60,10 +47,7 @@ async function openEditor(task: Partial<Task> = {}) {
   });
   bridge.answer('workspace:get', () =>
     workspaceOf({
-      projects: [
-        { project_id: 'p-web', name: 'Website', status: null, team_id: 'team-1' },
-        { project_id: 'p-app', name: 'App', status: null, team_id: null },
-      ],
+      projects: [project('p-web', 'Website', { team_id: 'team-1' }), project('p-app', 'App')],
       teams: [
         {
           team_id: 'team-1',
@@ -79,7 +63,7 @@ async function openEditor(task: Partial<Task> = {}) {
           sprints: [sprintSummary({ sprint_id: 'sp-x', name: 'Apps sprint' })],
         },
       ],
-      goals: [goal('g-web', 'p-web', 'Faster pages'), goal('g-app', 'p-app', 'App store')],
+      goals: [goalSummary('g-web', 'p-web', 'Faster pages'), goalSummary('g-app', 'p-app', 'App store')],
       tags: ['bug', 'ux', 'perf'],
     }),
   );

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { ListScope } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { workspaceOf } from '../testing/screen-fixtures';
+import { project, workspaceOf } from '../testing/screen-fixtures';
 import { FilterBar } from './filter-bar';
 import { taskListQuery } from './list-query';
 import { useList } from './list-store';
@@ -19,10 +19,7 @@ const bridge = fakeBridgeEachTest();
 async function showBar(scope: ListScope) {
   bridge.answer('workspace:get', () =>
     workspaceOf({
-      projects: [
-        { project_id: 'p-web', name: 'Website', status: null, team_id: null },
-        { project_id: 'p-app', name: 'App', status: null, team_id: null },
-      ],
+      projects: [project('p-web', 'Website'), project('p-app', 'App')],
       members: [{ user_id: 'u-grace', username: 'grace', active: true, role: null }],
       tags: ['bug', 'ux'],
     }),

@@ -17,6 +17,26 @@ export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
   };
 }
 
+type Project = Workspace['projects'][number];
+type Goal = Workspace['goals'][number];
+
+export function project(project_id: string, name: string, parts: Partial<Project> = {}): Project {
+  return { project_id, name, status: null, team_id: null, ...parts };
+}
+
+export function goalSummary(goal_id: string, project_id: string, name: string): Goal {
+  return {
+    goal_id,
+    project_id,
+    name,
+    description: null,
+    status: null,
+    target_date: null,
+    tasks_total: 0,
+    tasks_completed: 0,
+  };
+}
+
 export function taskRow(parts: Partial<TaskRow> & { task_id: string }): TaskRow {
   return {
     title: parts.task_id,
