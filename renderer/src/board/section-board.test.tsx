@@ -14,7 +14,8 @@ import type { TaskRow } from '../../../main/ipc/screen-schemas';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { account, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { useSession } from '../store/session-store';
 import { SectionBoard } from './section-board';
 
 const bridge = fakeBridgeEachTest();
@@ -266,5 +267,22 @@ describe('adding, renaming and deleting sections', () => {
     await user.click(screen.getByRole('button', { name: 'Delete section To do' }));
     await user.click(screen.getByRole('button', { name: 'Delete section' }));
     expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'section', id: 's-todo' }]);
+  });
+});
+
+describe('a sign-in that may not change tasks', () => {
+  test('the board is there to look at: no moves by key or button, no section added', async () => {
+    const user = userEvent.setup();
+    useSession.setState({
+      current: account({ read_only_kinds: [{ kind: 'task', scope: 'tasks:write' }] }),
+    });
+    await showBoard();
+    expect(screen.queryByRole('button', { name: 'Move down' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '+ Add section' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Rename section To do' })).toBeNull();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{ArrowRight}{/Alt}');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
   });
 });

@@ -10,7 +10,7 @@ import type { View } from '../store/view-store';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { goalSummary, project, taskDetail, workspaceOf } from '../testing/screen-fixtures';
+import { account, goalSummary, project, taskDetail, workspaceOf } from '../testing/screen-fixtures';
 import { TaskCreateForm } from './task-create-form';
 
 const bridge = fakeBridgeEachTest();
@@ -95,5 +95,12 @@ describe('TaskCreateForm', () => {
     );
     expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Lost?');
     expect(useView.getState().openTaskId).toBeNull();
+  });
+
+  test('a read-only account cannot type a task or create one', async () => {
+    useSession.setState({ current: account({ read_only: true }) });
+    await showForm({ kind: 'list', scope: { kind: 'all' } });
+    expect(screen.getByLabelText<HTMLInputElement>('Title').disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create task' }).disabled).toBe(true);
   });
 });

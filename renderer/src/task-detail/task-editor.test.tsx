@@ -12,7 +12,15 @@ import type { MilestoneSummary, TaskDetail } from '../../../main/ipc/screen-sche
 import type { Task } from '../../../protocol/task';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { goalSummary, project, sprintSummary, taskDetail, workspaceOf } from '../testing/screen-fixtures';
+import {
+  account,
+  goalSummary,
+  project,
+  sprintSummary,
+  taskDetail,
+  workspaceOf,
+} from '../testing/screen-fixtures';
+import { useSession } from '../store/session-store';
 import { TaskEditor } from './task-editor';
 
 const bridge = fakeBridgeEachTest();
@@ -220,5 +228,19 @@ describe('TaskEditor, tags', () => {
       (option) => option.value,
     );
     expect(suggested).toEqual(['bug', 'perf']);
+  });
+});
+
+describe('TaskEditor, a sign-in that may not change tasks', () => {
+  test('every field is turned off and the editor says why', async () => {
+    useSession.setState({
+      current: account({ read_only_kinds: [{ kind: 'task', scope: 'tasks:write' }] }),
+    });
+    await openEditor({ tags: ['bug'] });
+    for (const label of ['Title', 'Status', 'Sprint', 'Goal', 'Milestone', 'Description']) {
+      expect(screen.getByLabelText<HTMLInputElement>(label).disabled, label).toBe(true);
+    }
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove tag bug' }).disabled).toBe(true);
+    expect(screen.getByTestId('consent-task-editor').textContent).toContain('tasks:write');
   });
 });

@@ -1,6 +1,12 @@
 // The shapes main answers the page with (main/ipc/screen-schemas.ts), filled
 // with plain values so a component test names only the fields it is about.
-import type { SprintSummary, TaskDetail, TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
+import type {
+  AccountSummary,
+  SprintSummary,
+  TaskDetail,
+  TaskRow,
+  Workspace,
+} from '../../../main/ipc/screen-schemas';
 import type { Task } from '../../../protocol/task';
 
 export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
@@ -82,6 +88,24 @@ export function sprintSummary(parts: Partial<SprintSummary> & { sprint_id: strin
     task_count: 0,
     completed_count: 0,
     current: false,
+    ...parts,
+  };
+}
+
+/** The signed-in account the window shows; `read_only` and `read_only_kinds` say what it may not change. */
+export function account(parts: Partial<AccountSummary> = {}): AccountSummary {
+  return {
+    account_id: 'acct-1',
+    username: 'ada',
+    user_id: 'user-ada',
+    org_id: 'org-1',
+    org_name: 'Org',
+    server: { base_url: 'http://127.0.0.1:1', auth_url: 'http://127.0.0.1:1/auth', client_id: 'desktop' },
+    read_only: false,
+    read_only_kinds: [],
+    state: 'signed-in',
+    current: true,
+    demo: false,
     ...parts,
   };
 }
