@@ -2,7 +2,7 @@
 // The goal form (the dated-item form a milestone shares) as a person uses it:
 // what it sends main for what was typed, which project the goal goes in, a
 // refusal told with the typed values kept, and the submit held while it cannot be sent.
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import { useSession } from '../store/session-store';
@@ -33,6 +33,25 @@ describe('GoalForm, creating', () => {
       { kind: 'goal', parent_id: 'p-app', fields: { name: 'Faster start', target_date: '2030-06-30' } },
     ]);
     expect(onDone).toHaveBeenCalledWith({ id: 'local-g1', name: 'Faster start' });
+  });
+
+  test('while main has not answered, the submit is off and a second Enter sends nothing more', async () => {
+    const user = userEvent.setup();
+    let answer: (queued: { id: string; op_id: string | null }) => void = () => undefined;
+    bridge.answer('collection:create', () => new Promise((resolve) => (answer = resolve)));
+    const onDone = vi.fn();
+    render(<GoalForm mode="create" projects={projects} projectId="p-web" onDone={onDone} />);
+    await user.type(screen.getByLabelText('Name'), 'Launch{Enter}');
+    const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Create goal' });
+    expect(submit.disabled).toBe(true);
+    await user.type(screen.getByLabelText('Name'), '{Enter}');
+    expect(bridge.callsOf('collection:create')).toHaveLength(1);
+
+    await act(async () => {
+      answer({ id: 'local-g2', op_id: null });
+      await Promise.resolve();
+    });
+    expect(onDone).toHaveBeenCalledWith({ id: 'local-g2', name: 'Launch' });
   });
 
   test('the submit waits for a name that is more than spaces', async () => {
