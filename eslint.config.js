@@ -48,16 +48,18 @@ function layer(folder, forbidden, why) {
   };
 }
 
-/** What the renderer may not import: Node, sync and db but through the bridge, test code. */
-const RENDERER_PATTERNS = [
+/** The renderer's layer: no Node, and services, sync and db only through the bridge. */
+const RENDERER_LAYER = [
   { group: ['node:*'], message: 'The renderer has no Node: talk to main through the bridge.' },
   {
     group: ['**/services/**', '**/sync/**', '**/db/**', '**/main/**'],
     allowTypeImports: true,
     message: 'The renderer reaches services, sync and db only through the bridge (type imports are fine).',
   },
-  TEST_ONLY,
 ];
+
+/** What the renderer's product code may not import: its layer's refusals and test code. */
+const RENDERER_PATTERNS = [...RENDERER_LAYER, TEST_ONLY];
 
 /** The renderer's feature folders: screens and panels, each a view of the shared folders. */
 const RENDERER_FEATURES = [
@@ -153,6 +155,13 @@ export default tseslint.config(
     },
   },
   ...[...RENDERER_FEATURES, ...RENDERER_SHARED].map(featureZone),
+  {
+    // The renderer's own tests keep its layer and may use its testing/ helpers (the fake bridge).
+    files: ['renderer/**/*.test.{ts,tsx}', 'renderer/**/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronImport], patterns: RENDERER_LAYER }],
+    },
+  },
   {
     // One gate in main, one bridge in preload: raw IPC objects go to nothing else
     // (main/index.ts hands ipcMain to the gate; preload/index.ts builds window.svc).

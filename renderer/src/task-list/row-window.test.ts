@@ -1,28 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { taskRow } from '../testing/screen-fixtures';
 import { type FetchPage, RowWindow } from './row-window';
 
 function row(index: number): TaskRow {
-  return {
+  return taskRow({
     task_id: `t${String(index).padStart(5, '0')}`,
     title: `Task ${index}`,
-    status: 'not_started',
-    priority: null,
-    assignee: null,
-    project_id: null,
-    team_id: null,
-    section_id: null,
-    sprint_id: null,
-    goal_id: null,
-    tags: [],
-    due_date: null,
-    start_date: null,
-    created_at: null,
     task_type: 'task',
-    review: null,
-    position: null,
-    sync_mark: null,
-  };
+  });
 }
 
 /** A keyset source over `total` rows: the cursor is the last id of the previous page. */

@@ -1,0 +1,288 @@
+// @vitest-environment happy-dom
+// The section board as a person uses it. Its keyboard moves (Alt+arrows,
+// use-board-moves.ts): a card moved up, down or to the next section, a section moved along,
+// each shown at once, sent to main as the task or section edit that puts it
+// there, and told to screen readers; a move past the edge sends nothing. The
+// focus given back after a move is Chromium's to show (happy-dom keeps it on a
+// moved element anyway): the end-to-end board tests hold it. And its sections
+// added, renamed and deleted: a name empty or taken in the scope refused in
+// place, before anything is sent.
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test, vi } from 'vitest';
+import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import { useView } from '../store/view-store';
+import { loadWorkspace } from '../store/workspace-store';
+import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { account, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { useSession } from '../store/session-store';
+import { SectionBoard } from './section-board';
+
+const bridge = fakeBridgeEachTest();
+
+function section(section_id: string, name: string, position: number) {
+  return { section_id, name, scope_type: 'project', scope_id: 'p-web', position, task_count: 0 };
+}
+
+const startRows: readonly TaskRow[] = [
+  taskRow({ task_id: 't-a', title: 'Write docs', section_id: 's-todo', position: 1024 }),
+  taskRow({ task_id: 't-b', title: 'Fix login', section_id: 's-todo', position: 2048 }),
+  taskRow({ task_id: 't-c', title: 'Tidy CSS', section_id: 's-todo', position: 3072 }),
+  taskRow({ task_id: 't-d', title: 'Ship it', section_id: 's-doing', position: 1024 }),
+];
+
+/** Main as the board sees it: edits land in the mirror, and the next read answers with them. */
+async function showBoard() {
+  const sections = [
+    section('s-todo', 'To do', 1024),
+    section('s-doing', 'Doing', 2048),
+    section('s-done', 'Done', 3072),
+  ];
+  let rows = [...startRows];
+  bridge.answer('workspace:get', () =>
+    workspaceOf({
+      projects: [project('p-web', 'Website')],
+      sections: sections.map((s) => ({ ...s })),
+    }),
+  );
+  bridge.answer('tasks:filed', () => ({ rows, truncated: false }));
+  bridge.answer('task:edit', ({ task_id, patch }) => {
+    rows = rows.map((row) => (row.task_id === task_id ? { ...row, ...(patch as Partial<TaskRow>) } : row));
+    return taskDetail({ task_id });
+  });
+  bridge.answer('collection:create', () => ({ id: 'local-s9', op_id: null }));
+  bridge.answer('collection:delete', ({ id }) => ({ id, op_id: null }));
+  bridge.answer('collection:edit', ({ id, patch }) => {
+    const edited = sections.find((s) => s.section_id === id);
+    if (edited !== undefined && typeof patch['position'] === 'number') edited.position = patch['position'];
+    return { id, op_id: null };
+  });
+  await act(() => loadWorkspace());
+  render(<SectionBoard scopeType="project" scopeId="p-web" />);
+  await screen.findByText('Write docs');
+}
+
+function card(title: string): HTMLButtonElement {
+  const button = screen.getByText(title).closest('button');
+  if (button === null) throw new Error(`no card ${title}`);
+  return button;
+}
+
+function columnNames(): (string | null)[] {
+  return [...document.querySelectorAll('[data-column-name]')].map((column) =>
+    column.getAttribute('data-column-name'),
+  );
+}
+
+function titlesIn(sectionName: string): string[] {
+  const list = screen.getByRole('list', { name: `Tasks in ${sectionName}` });
+  return within(list)
+    .queryAllByRole('listitem')
+    .map((item) => item.querySelector('.card-title')?.textContent ?? '');
+}
+
+describe('moving a card with the keyboard', () => {
+  test('Alt+↓ puts the card after the next one: shown at once, sent as its new position, and told', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Write docs', 'Tidy CSS']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-a', patch: { position: 2560 } }]),
+    );
+    expect(useView.getState().announcement).toBe(movedTo('Write docs', 'To do', 2, 3));
+  });
+
+  test('Alt+→ files the card in the next section at the same height', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Fix login').focus());
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Tidy CSS']);
+    expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-b', patch: { section_id: 's-doing', position: 2048 } },
+      ]),
+    );
+  });
+
+  test('a move past the edge sends nothing and says why', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    expect(useView.getState().announcement).toBe('“Write docs” is already first in To do.');
+    await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
+    expect(useView.getState().announcement).toBe('“Write docs” is already in the first section.');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+  });
+
+  test('arrows without Alt do not move the card', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{ArrowDown}{Control>}{ArrowDown}{/Control}');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+  });
+
+  test('two quick moves are sent in the order made, the second counted from where the first put it', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
+
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Tidy CSS', 'Write docs']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-a', patch: { position: 2560 } },
+        { task_id: 't-a', patch: { position: 4096 } },
+      ]),
+    );
+  });
+});
+
+describe('moving a section with the keyboard', () => {
+  test('Alt+→ on a section moves it one place right, sent as its new position', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    const rename = screen.getByRole('button', { name: 'Rename section To do' });
+    act(() => rename.focus());
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+
+    expect(columnNames()).toEqual(['Doing', 'To do', 'Done']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('collection:edit')).toEqual([
+        { kind: 'section', id: 's-todo', patch: { position: 2560 } },
+      ]),
+    );
+    expect(useView.getState().announcement).toBe('Moved section “To do” to position 2 of 3.');
+    // The workspace is read again so the sidebar and other screens see the new order.
+    await vi.waitFor(() => expect(bridge.callsOf('workspace:get')).toHaveLength(2));
+    expect(columnNames()).toEqual(['Doing', 'To do', 'Done']);
+  });
+
+  test('the first section does not move left', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    act(() => screen.getByRole('button', { name: 'Rename section To do' }).focus());
+    await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+  });
+});
+
+/** movedWords' sentence, spelled here so a change of wording is seen. */
+function movedTo(title: string, sectionName: string, place: number, of: number): string {
+  return `Moved “${title}” to ${sectionName}, position ${place} of ${of}.`;
+}
+
+describe('adding, renaming and deleting sections', () => {
+  test('a new section is added at the end of the scope under the typed name', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: '+ Add section' }));
+    await user.type(screen.getByLabelText('New section name'), '  Review {Enter}');
+
+    expect(bridge.callsOf('collection:create')).toEqual([
+      {
+        kind: 'section',
+        fields: { scope_type: 'project', scope_id: 'p-web', name: 'Review', position: 4096 },
+      },
+    ]);
+    await vi.waitFor(() => expect(useView.getState().announcement).toBe('Section “Review” added.'));
+    expect(screen.queryByLabelText('New section name')).toBeNull();
+  });
+
+  test('a name already used here, in any case, is refused in place and nothing is sent', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: '+ Add section' }));
+    const field = screen.getByLabelText('New section name');
+    // Empty is not an error until the person tries to add it.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('alert').textContent).toBe('A section needs a name.');
+
+    await user.type(field, 'doing');
+    expect(screen.getByRole('alert').textContent).toBe('There is already a section called “Doing” here.');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    await user.keyboard('{Enter}');
+    expect(bridge.callsOf('collection:create')).toEqual([]);
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByLabelText('New section name')).toBeNull();
+    expect(bridge.callsOf('collection:create')).toEqual([]);
+  });
+
+  test('a section renamed in place sends the new name; Escape sends nothing', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    const renameField = () => screen.queryByRole('textbox', { name: 'Rename section To do' });
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    const field = renameField() as HTMLInputElement;
+    expect(field.value).toBe('To do');
+    await user.clear(field);
+    await user.type(field, 'Later{Escape}');
+    expect(renameField()).toBeNull();
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    await user.clear(renameField() as HTMLInputElement);
+    await user.type(renameField() as HTMLInputElement, 'Backlog{Enter}');
+    expect(bridge.callsOf('collection:edit')).toEqual([
+      { kind: 'section', id: 's-todo', patch: { name: 'Backlog' } },
+    ]);
+  });
+
+  test("a rename to another section's name stays open to fix, even when the field is left", async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: 'Rename section To do' }));
+    const field = screen.getByRole('textbox', { name: 'Rename section To do' });
+    await user.clear(field);
+    await user.type(field, 'Done');
+    expect(screen.getByRole('alert').textContent).toBe('There is already a section called “Done” here.');
+    await user.tab();
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+    await user.click(field);
+    await user.keyboard('{Enter}');
+    expect(bridge.callsOf('collection:edit')).toEqual([]);
+    expect(screen.getByRole('textbox', { name: 'Rename section To do' })).toBe(field);
+  });
+
+  test('deleting asks first, saying its tasks stay, and sends the delete only when confirmed', async () => {
+    const user = userEvent.setup();
+    await showBoard();
+    await user.click(screen.getByRole('button', { name: 'Delete section To do' }));
+    const question = screen.getByRole('alertdialog', { name: 'Delete section “To do”?' });
+    expect(question.textContent).toContain('Its 3 tasks are not deleted');
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(bridge.callsOf('collection:delete')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete section To do' }));
+    await user.click(screen.getByRole('button', { name: 'Delete section' }));
+    expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'section', id: 's-todo' }]);
+  });
+});
+
+describe('a sign-in that may not change tasks', () => {
+  test('the board is there to look at: no moves by key or button, no section added', async () => {
+    const user = userEvent.setup();
+    useSession.setState({
+      current: account({ read_only_kinds: [{ kind: 'task', scope: 'tasks:write' }] }),
+    });
+    await showBoard();
+    expect(screen.queryByRole('button', { name: 'Move down' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '+ Add section' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Rename section To do' })).toBeNull();
+    act(() => card('Write docs').focus());
+    await user.keyboard('{Alt>}{ArrowDown}{ArrowRight}{/Alt}');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+  });
+});

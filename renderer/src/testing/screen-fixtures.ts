@@ -1,0 +1,111 @@
+// The shapes main answers the page with (main/ipc/screen-schemas.ts), filled
+// with plain values so a component test names only the fields it is about.
+import type {
+  AccountSummary,
+  SprintSummary,
+  TaskDetail,
+  TaskRow,
+  Workspace,
+} from '../../../main/ipc/screen-schemas';
+import type { Task } from '../../../protocol/task';
+
+export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
+  return {
+    organization: { org_id: 'org-1', name: 'Org' },
+    projects: [],
+    teams: [],
+    goals: [],
+    sections: [],
+    members: [],
+    me: { username: 'ada', user_id: 'user-ada' },
+    tags: [],
+    ...parts,
+  };
+}
+
+type Project = Workspace['projects'][number];
+type Goal = Workspace['goals'][number];
+
+export function project(project_id: string, name: string, parts: Partial<Project> = {}): Project {
+  return { project_id, name, status: null, team_id: null, ...parts };
+}
+
+export function goalSummary(goal_id: string, project_id: string, name: string): Goal {
+  return {
+    goal_id,
+    project_id,
+    name,
+    description: null,
+    status: null,
+    target_date: null,
+    tasks_total: 0,
+    tasks_completed: 0,
+  };
+}
+
+export function taskRow(parts: Partial<TaskRow> & { task_id: string }): TaskRow {
+  return {
+    title: parts.task_id,
+    status: 'not_started',
+    priority: null,
+    assignee: null,
+    project_id: null,
+    team_id: null,
+    section_id: null,
+    sprint_id: null,
+    goal_id: null,
+    tags: [],
+    due_date: null,
+    start_date: null,
+    created_at: null,
+    task_type: null,
+    review: null,
+    position: null,
+    sync_mark: null,
+    ...parts,
+  };
+}
+
+export function taskDetail(task: Partial<Task> & { task_id: string }): TaskDetail {
+  return {
+    task: { title: task.task_id, status: 'not_started', ...task },
+    sync_mark: null,
+    pending_fields: [],
+    server_gone: false,
+  };
+}
+
+export function sprintSummary(parts: Partial<SprintSummary> & { sprint_id: string }): SprintSummary {
+  return {
+    team_id: 'team-1',
+    name: parts.sprint_id,
+    description: null,
+    goal: null,
+    status: null,
+    start_date: '2026-11-02',
+    end_date: '2026-11-15',
+    duration_label: null,
+    task_count: 0,
+    completed_count: 0,
+    current: false,
+    ...parts,
+  };
+}
+
+/** The signed-in account the window shows; `read_only` and `read_only_kinds` say what it may not change. */
+export function account(parts: Partial<AccountSummary> = {}): AccountSummary {
+  return {
+    account_id: 'acct-1',
+    username: 'ada',
+    user_id: 'user-ada',
+    org_id: 'org-1',
+    org_name: 'Org',
+    server: { base_url: 'http://127.0.0.1:1', auth_url: 'http://127.0.0.1:1/auth', client_id: 'desktop' },
+    read_only: false,
+    read_only_kinds: [],
+    state: 'signed-in',
+    current: true,
+    demo: false,
+    ...parts,
+  };
+}
