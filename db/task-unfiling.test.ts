@@ -4,7 +4,7 @@
 // again, and a delete the service took leaves them unfiled for good.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
+import { loadPass, loadTasks, openTestMirror, type TestMirror, taskJson } from './test-mirror';
 
 let handle: TestMirror | null = null;
 afterEach(() => {
@@ -16,33 +16,13 @@ const GOAL = { goal_id: 'gol_1', project_id: 'prj_a', name: 'Launch', status: 'o
 const MILESTONE = { milestone_id: 'mst_1', project_id: 'prj_a', name: 'Beta', status: 'open' };
 const SECTION = { section_id: 'sec_1', scope_type: 'project', scope_id: 'prj_a', name: 'Doing', position: 1 };
 
-/** Applies one complete pass of a collection's single page. */
-function loadPage(
-  mirror: Mirror,
-  collection: 'goals' | 'milestones' | 'sections',
-  scope: string,
-  items: unknown[],
-): void {
-  mirror.passes.begin(collection, scope);
-  mirror.passes.applyPage({
-    collection,
-    scope,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: `"${collection}"`,
-    nextCursor: null,
-    items,
-  });
-  mirror.passes.complete(collection, scope, 0);
-}
-
 /** Two tasks under the goal and the milestone (one of them subtask-free and done), one under neither. */
 async function setUp(): Promise<Mirror> {
   handle = await openTestMirror();
   const { mirror } = handle;
-  loadPage(mirror, 'goals', '', [GOAL]);
-  loadPage(mirror, 'milestones', 'prj_a', [MILESTONE]);
-  loadPage(mirror, 'sections', '', [SECTION]);
+  loadPass(mirror, 'goals', [GOAL], { scope: '', etag: '"goals"' });
+  loadPass(mirror, 'milestones', [MILESTONE], { scope: 'prj_a', etag: '"milestones"' });
+  loadPass(mirror, 'sections', [SECTION], { scope: '', etag: '"sections"' });
   loadTasks(mirror, [
     taskJson({
       task_id: 'tsk_1',
@@ -65,16 +45,7 @@ async function setUp(): Promise<Mirror> {
 
 /** A later page of the task list with new server copies (a pull while the delete waits). */
 function pullAgain(mirror: Mirror, tasks: Record<string, unknown>[]): void {
-  mirror.passes.begin('tasks');
-  mirror.passes.applyPage({
-    collection: 'tasks',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: '"again"',
-    nextCursor: null,
-    items: tasks,
-  });
-  mirror.passes.complete('tasks', '', 0);
+  loadPass(mirror, 'tasks', tasks, { etag: '"again"' });
 }
 
 async function filedUnder(mirror: Mirror, field: 'goal_id' | 'milestone_id', id: string): Promise<string[]> {

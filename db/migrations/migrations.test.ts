@@ -8,6 +8,7 @@ import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { VIRTUAL_TABLES } from '../schema';
 import { shareDescription, storedTaskJson } from '../task-json';
+import { onlyPage, storedServerCopies } from '../test-mirror';
 import { LATEST_MIGRATION, MIGRATIONS } from './index';
 
 /**
@@ -605,36 +606,18 @@ describe('migrations', () => {
       `contract shaped\u001ftsk_compact\u001f\u001fa\u001fb\u001f\u001f${lower}`,
     );
     db.close();
-    const mirror = await openMirror(file);
-    const bodies = () => {
-      const read = new Database(file, { readonly: true });
-      try {
-        return read.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
-      } finally {
-        read.close();
-      }
-    };
-    try {
+    const bodies = () => storedServerCopies(file);
+    await withMirror(file, (mirror) => {
       expect(bodies()[1]?.[0]).toBe('~');
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(described));
       const page = (items: Record<string, unknown>[]) =>
-        mirror.passes.applyPage({
-          collection: 'tasks',
-          pageIndex: 0,
-          cursorSent: null,
-          etag: null,
-          nextCursor: null,
-          items,
-          partial: true,
-        });
+        mirror.passes.applyPage(onlyPage('tasks', items, { partial: true }));
       expect(page([{ ...described }]).unchanged).toBe(1);
       const renamed = { ...described, title: 'Renamed on the server' };
       expect(page([renamed]).changes.updated.map((u) => Object.keys(u.changes))).toEqual([['title']]);
       expect(bodies()[1]?.[0]).toBe('^');
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(renamed));
-    } finally {
-      mirror.close();
-    }
+    });
   });
 
   test("0012: operations queued before the upgrade stay queued as the tasks' they are, ready to send", async () => {
