@@ -1,0 +1,36 @@
+// What the push tests of the collections written in the app (goals, milestones,
+// sprints, sections) share: the writes the service answered for one kind, a
+// second person's client, and the rename race settled in the three-way view.
+import { expect } from 'vitest';
+import type { ApiClient } from '../../api/api-client';
+import type { PushFixture } from './push-fixture';
+
+/** The writes the emulator answered on paths `onPath` accepts, as "METHOD status" in order. */
+export function writesTo(f: PushFixture, onPath: (path: string) => boolean): string[] {
+  return f.emulator.control
+    .requests()
+    .filter((r) => r.method !== 'GET' && onPath(r.path))
+    .map((r) => `${r.method} ${r.status}`);
+}
+
+/** An API client of the emulator's peer (grace) with `scopes`. */
+export function peerClient(f: PushFixture, scopes: string[]): ApiClient {
+  return f.apiWith(f.emulator.control.mintToken({ principalUserId: f.emulator.peer.user_id, scopes }).token);
+}
+
+/**
+ * After the peer renamed it on the server: the edit waiting here is pushed into
+ * exactly one conflict, on the name, with the three values given; the person
+ * takes `take` and the next push sends what that leaves.
+ */
+export async function settleNameConflict(
+  f: PushFixture,
+  names: { entityType: string; base: string; mine: string; theirs: string },
+  take: 'mine' | 'theirs',
+): Promise<void> {
+  expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
+  const conflicts = f.mirror.outbox.conflicts('open');
+  expect(conflicts).toEqual([expect.objectContaining({ ...names, field: 'name' })]);
+  f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take });
+  await f.pusher.pushAll();
+}
