@@ -1,34 +1,17 @@
 // The headless command's comment verbs: queued offline in the mirror file, sent
 // by the next sync, and usage errors that say what to do.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sectionOperations, taskCommentOperations } from '../api/operations';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords } from './testing/in-process-cli';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-async function cli(
-  ...argv: string[]
-): Promise<{ code: number; stderr: string; lines: Record<string, unknown>[] }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stderr, lines };
-}
+const cli = (...argv: string[]) => runCliForRecords(argv);
 
 describe('comment create|edit|delete', () => {
   test('a comment and a reply to it are queued offline, sent once by the next sync, then edited and deleted', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.mirror.close();
     const created = await cli(
@@ -122,7 +105,7 @@ describe('comment create|edit|delete', () => {
   });
 
   test('retry --set corrects a refused operation of another kind with its own fields (a section named twice, 409)', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const scope = { scope_type: 'user', scope_id: f.emulator.me.username } as const;
     f.mirror.sections.create({ ...scope, name: 'Twice here' });
     f.mirror.sections.create({ ...scope, name: 'Twice here' });
@@ -162,7 +145,7 @@ describe('comment create|edit|delete', () => {
   });
 
   test('an empty comment or an unknown comment is refused with exit 2, nothing queued', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.mirror.close();
     const empty = await cli(
@@ -194,7 +177,7 @@ describe('comment create|edit|delete', () => {
 
 describe('section create|edit|delete', () => {
   test('a section is created offline, renamed and moved, then deleted, each sent by the next sync', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const me = f.emulator.me.username;
     f.mirror.close();
     const sync = () =>

@@ -1,45 +1,18 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sectionOperations } from '../api/operations';
 import { mirrorPushStore } from '../push/mirror-push-store';
 import { Pusher } from '../push/pusher';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords } from './testing/in-process-cli';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout as NDJSON. */
-  lines: Record<string, unknown>[];
-}
-
-async function cli(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stdout, stderr, lines };
-}
+const cli = (...argv: string[]) => runCliForRecords(argv);
 
 /** A mirror file holding a few tasks read from the emulator; closed so the command opens it itself. */
 async function preparedMirror(): Promise<{ f: PushFixture; ids: string[] }> {
-  const f = (fixture = await startPushFixture());
+  const f = await start();
   const ids = f.taskIds(3);
   await f.loadTasks(ids);
   return { f, ids };
@@ -351,7 +324,7 @@ describe('offline commands on a mirror file', () => {
 
 describe('taking mine on a task a teammate deleted (issue 22)', () => {
   test('a reference the person cannot see is left out of the re-create and said in the conflict; the re-create goes through', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     const peer = f.apiWith(
       f.emulator.control.mintToken({
@@ -420,7 +393,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }
 
   test('a re-create the service refuses (422) for a reference is sent again without it, and says so', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.emulator.control.peerEdit(taskId, { section_id: await peerPersonalSection(f, 'Quiet hours') });
     await f.loadTasks([taskId]);
@@ -442,7 +415,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }, 120_000);
 
   test('a create the service refuses (422) names the field and is offered to be sent without it', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
     const sectionId = await peerPersonalSection(f, 'Deep focus');

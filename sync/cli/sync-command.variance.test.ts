@@ -11,8 +11,7 @@ import { expect, test } from 'vitest';
 import { openMirror } from '../../db/open-mirror';
 import { startEmulator } from '../../emulator/start';
 import { varianceSeeds } from '../../test/soak/variance-seeds';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { runCliInProcess } from './testing/in-process-cli';
 
 const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 
@@ -24,11 +23,7 @@ interface Run {
 }
 
 async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env };
-  const code = await runCli(argv, io);
-  return { argv, code, stdout, stderr };
+  return { argv, ...(await runCliInProcess(argv, { env })) };
 }
 
 function summaryOf(run: Run): Record<string, unknown> {
@@ -160,16 +155,12 @@ for (const seed of varianceSeeds()) {
         const pages = first.control.requests().filter((r) => r.path === '/v1/tasks' && r.status === 200);
         if (pages.some((r) => r.query.includes('cursor='))) stop.abort();
       }, 2);
-      let stdout = '';
-      let stderr = '';
-      const cut = await runCli(['sync', '--base-url', first.baseUrl, '--db', db, '--once'], {
-        stdout: (t) => (stdout += t),
-        stderr: (t) => (stderr += t),
+      const cut = await runCliInProcess(['sync', '--base-url', first.baseUrl, '--db', db, '--once'], {
         env: { SVC_TOKEN: first.tokens.live },
         signal: stop.signal,
       });
       clearInterval(watch);
-      expect(unclearEnding({ argv: [], code: cut, stdout, stderr })).toBeNull();
+      expect(unclearEnding({ argv: [], ...cut })).toBeNull();
       await first.stop();
 
       // The same organization and data, served by a new process: it never handed out those cursors.
