@@ -3,14 +3,13 @@
 import { describe, expect, test } from 'vitest';
 import { goalOperations, projectOperations, sprintOperations, teamOperations } from '../api/operations';
 import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
-import { runCliForRecords } from './testing/in-process-cli';
+import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 
 const start = pushFixturePerTest();
 
 const cli = (...argv: string[]) => runCliForRecords(argv);
 
-const syncOf = (f: PushFixture) => () =>
-  cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+const syncOf = (f: PushFixture) => () => syncBench(f);
 
 describe('sprint create|edit', () => {
   test('a sprint is created offline, then completed, each sent by the next sync', async () => {
@@ -24,14 +23,7 @@ describe('sprint create|edit', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `team_id=${teamId}`,
-      '--set',
-      'name=Sprint from the CLI',
-      '--set',
-      'start_date=2027-01-04',
-      '--set',
-      'duration_weeks=2',
+      ...sets(`team_id=${teamId}`, 'name=Sprint from the CLI', 'start_date=2027-01-04', 'duration_weeks=2'),
     );
     expect(created.code, created.stderr).toBe(0);
     expect(created.lines).toEqual([
@@ -55,8 +47,7 @@ describe('sprint create|edit', () => {
       f.file,
       '--sprint',
       sprintId,
-      '--set',
-      'status=completed',
+      ...sets('status=completed'),
     );
     expect(done.lines).toEqual([{ sprint_id: sprintId, op_id: expect.any(String) as unknown, queued: true }]);
     expect((await sync()).code).toBe(0);
@@ -100,10 +91,7 @@ describe('goal and milestone create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `project_id=${projectId}`,
-      '--set',
-      'name=Launch',
+      ...sets(`project_id=${projectId}`, 'name=Launch'),
     );
     expect(goal.code, goal.stderr).toBe(0);
     const milestone = await cli(
@@ -111,12 +99,7 @@ describe('goal and milestone create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `project_id=${projectId}`,
-      '--set',
-      'name=Beta',
-      '--set',
-      'due_date=2027-05-01',
+      ...sets(`project_id=${projectId}`, 'name=Beta', 'due_date=2027-05-01'),
     );
     expect(milestone.lines).toEqual([
       {

@@ -4,7 +4,7 @@ import { sectionOperations } from '../api/operations';
 import { mirrorPushStore } from '../push/mirror-push-store';
 import { Pusher } from '../push/pusher';
 import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
-import { runCliForRecords } from './testing/in-process-cli';
+import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 
 const start = pushFixturePerTest();
 
@@ -68,12 +68,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--task',
       taskId,
-      '--set',
-      'title=From the CLI',
-      '--set',
-      'tags=x, y',
-      '--set',
-      'description=null',
+      ...sets('title=From the CLI', 'tags=x, y', 'description=null'),
     );
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.lines).toEqual([{ task_id: taskId, op_id: expect.any(String) as unknown, queued: true }]);
@@ -111,15 +106,7 @@ describe('offline commands on a mirror file', () => {
   test('create queues a task under a temporary id', async () => {
     const { f } = await preparedMirror();
     f.mirror.close();
-    const created = await cli(
-      'create',
-      '--db',
-      f.file,
-      '--set',
-      'title=Born in a terminal',
-      '--set',
-      'priority=high',
-    );
+    const created = await cli('create', '--db', f.file, ...sets('title=Born in a terminal', 'priority=high'));
     expect(created.code, created.stderr).toBe(0);
     expect(created.lines[0]).toMatchObject({
       task_id: expect.stringMatching(/^local-/) as unknown,
@@ -143,15 +130,7 @@ describe('offline commands on a mirror file', () => {
     ]);
     expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
-    const sync = await cli(
-      'sync',
-      '--base-url',
-      f.emulator.baseUrl,
-      '--db',
-      f.file,
-      '--token',
-      f.emulator.tokens.live,
-    );
+    const sync = await syncBench(f);
     expect(sync.code, sync.stderr).toBe(0);
     expect(f.emulator.control.task(taskId)).toBeUndefined();
     expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
@@ -186,8 +165,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--task',
       ids[0] as string,
-      '--set',
-      'due_date=tomorrow',
+      ...sets('due_date=tomorrow'),
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("cannot set 'due_date'");
@@ -247,8 +225,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--op',
       refused?.opId as string,
-      '--set',
-      `assignee=${f.emulator.peer.username}`,
+      ...sets(`assignee=${f.emulator.peer.username}`),
     );
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.lines[0]).toMatchObject({
@@ -341,8 +318,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
     const sectionId = focus.body.section_id;
     f.emulator.control.peerEdit(taskId, { section_id: sectionId });
     f.mirror.close();
-    const sync = () =>
-      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    const sync = () => syncBench(f);
     expect((await sync()).code).toBe(0);
 
     expect((await cli('edit', '--db', f.file, '--task', taskId, '--set', 'title=Mine to keep')).code).toBe(0);
@@ -431,15 +407,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
       `the service refused section_id; send it without: retry --db FILE --op ${opId} --set section_id=null`,
     );
     expect((await cli('retry', '--db', f.file, '--op', opId, '--set', 'section_id=null')).code).toBe(0);
-    const sync = await cli(
-      'sync',
-      '--base-url',
-      f.emulator.baseUrl,
-      '--db',
-      f.file,
-      '--token',
-      f.emulator.tokens.live,
-    );
+    const sync = await syncBench(f);
     expect(sync.code, sync.stderr).toBe(0);
     expect(f.emulator.control.tasks().filter((t) => t.title === 'Filed in a section')).toEqual([
       expect.objectContaining({ section_id: null }),

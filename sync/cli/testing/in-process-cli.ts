@@ -1,5 +1,6 @@
 // The headless command run in-process the way its tests read it: what it wrote
 // to stdout and stderr captured whole, and stdout's NDJSON records parsed.
+import type { PushFixture } from '../../push/testing/push-fixture';
 import type { CliIo } from '../cli-io';
 import { runCli } from '../run-cli';
 
@@ -59,4 +60,22 @@ export async function runCliForRecords(
 ): Promise<CliRun & { lines: Record<string, unknown>[] }> {
   const run = await runCliInProcess(argv, options);
   return { ...run, lines: ndjson(run.stdout, options.isRecord) };
+}
+
+/** `--set` before each of `assignments` (`name=value`), as a write command takes them. */
+export function sets(...assignments: string[]): string[] {
+  return assignments.flatMap((assignment) => ['--set', assignment]);
+}
+
+/** One `sync` of the bench's mirror file with its emulator, on the live token. */
+export function syncBench(f: PushFixture): ReturnType<typeof runCliForRecords> {
+  return runCliForRecords([
+    'sync',
+    '--base-url',
+    f.emulator.baseUrl,
+    '--db',
+    f.file,
+    '--token',
+    f.emulator.tokens.live,
+  ]);
 }
