@@ -1,52 +1,16 @@
 // The inspector's and conflict view's calls through the real gate, over a
 // mirror pushed by the real pusher to the emulator: what waits is listed with
 // its values and the server's answer, and retry, discard and resolve reach the server.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../sync/api/api-client';
 import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
 import { mirrorPushStore } from '../../sync/push/mirror-push-store';
 import { Pusher } from '../../sync/push/pusher';
-import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
-import type { EventName, InvokeChannel, InvokeOutput } from './contract';
+import type { PushFixture } from '../../sync/push/testing/push-fixture';
 import { outboxHandlers } from './outbox-handlers';
-import type { ActiveMirror } from './task-handlers';
-import type { IpcResult } from './transport';
-import { gateHarness } from './testing/gate-harness';
+import { type Wired, wiredHandlersPerTest } from './testing/wired-handlers';
 
-interface Wired {
-  f: PushFixture;
-  events: { name: EventName; payload: unknown }[];
-  edits: number;
-  call<C extends InvokeChannel>(channel: C, input?: unknown): Promise<IpcResult<InvokeOutput<C>>>;
-  value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>>;
-}
-
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-async function wire(): Promise<Wired> {
-  const f = await startPushFixture();
-  fixture = f;
-  const { gate, call, value } = gateHarness();
-  const wired: Wired = { f, events: [], edits: 0, call, value };
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror: f.mirror,
-    me: f.emulator.me,
-    readOnly: false,
-    edited: () => {
-      wired.edits += 1;
-    },
-    refreshActivity: () => undefined,
-  };
-  gate.register(
-    outboxHandlers({ active: () => active, emit: (name, payload) => wired.events.push({ name, payload }) }),
-  );
-  return wired;
-}
+const wire = wiredHandlersPerTest(outboxHandlers);
 
 describe('the pending-changes inspector', () => {
   test('lists a queued edit with before and after values, then a refused one with the server’s errors per field', async () => {
