@@ -7,41 +7,23 @@
 // the server; the dialogs hold the keyboard (Tab, Shift+Tab) until Escape hands
 // the focus back to their opener. Screenshots in light and dark.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import {
-  invokeInPage,
-  type OpenedApp,
-  hasFocus,
-  screenshot,
-  screenshotInDark,
-  signInWithToken,
-} from './support/app-browser';
+import { sessionPerFile } from './support/app-session';
+import { invokeInPage, hasFocus, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
 import { callService, peerToken, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import type { SwitchableProxy } from './support/switchable-proxy';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startSignedInSession({
+const session = sessionPerFile(() =>
+  startSignedInSession({
     emulator: { seedTasks: 120 },
     beforeSignIn: (started) => readArchivedProjects(started.emulator),
-  });
-  ({ emulator, proxy, host, app } = session);
-});
-
-afterAll(() => session?.close());
+  }),
+);
 
 /** The task as the API answers it now (over HTTP, as any client would see it). */
 async function serverTask(taskId: string): Promise<Record<string, unknown> | null> {
-  const answer = await callService(emulator, 'GET', `/v1/tasks/${taskId}`);
+  const answer = await callService(session.emulator, 'GET', `/v1/tasks/${taskId}`);
   return answer.status === 404 ? null : answer.body;
 }
 
@@ -57,7 +39,7 @@ async function readArchivedProjects(server: RunningEmulator): Promise<void> {
 
 /** A task not touched by an earlier test, with a short title. */
 function freshTask() {
-  const task = emulator.control
+  const task = session.emulator.control
     .tasks()
     .sort((a, b) => a.task_id.localeCompare(b.task_id))
     .find(
@@ -109,11 +91,11 @@ async function cycleInside(page: Page, key: 'Tab' | 'Shift+Tab', dialogName: str
 
 describe('a conflict with the peer', () => {
   test('appears on the row, the editor and the status bar, is resolved per field, and the server ends with the choices', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Title').fill(`${task.title} for SSO users`);
     await editor.getByLabel('Title').press('Enter');
     await editor
@@ -126,13 +108,13 @@ describe('a conflict with the peer', () => {
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
 
     // The peer races the edit on three of the same fields.
-    emulator.control.peerEdit(task.task_id, {
+    session.emulator.control.peerEdit(task.task_id, {
       title: `${task.title} on mobile`,
       description: 'Mobile users cannot sign in.\nSteps: open the login page on a phone.',
       priority: 'low',
     });
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
     await row.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
@@ -192,7 +174,7 @@ describe('a conflict with the peer', () => {
 
 describe('a conflict on a task’s sprint (issue 13)', () => {
   test('the three-way view names the sprints on each side, never their ids; taking theirs files it there', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
     const team = workspace.teams.find((t) => t.name === 'Platform') ?? workspace.teams[0];
     if (!team) throw new Error('the seed has no team');
@@ -201,16 +183,19 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
       ['Sprint Alpha', '2031-01-06'],
       ['Sprint Beta', '2031-01-20'],
     ] as const) {
-      const response = await fetch(new URL(`/v1/teams/${team.team_id}/sprints`, emulator.baseUrl), {
+      const response = await fetch(new URL(`/v1/teams/${team.team_id}/sprints`, session.emulator.baseUrl), {
         method: 'POST',
-        headers: { authorization: `Bearer ${emulator.tokens.live}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${session.emulator.tokens.live}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ name, start_date: start, duration_weeks: 2 }),
       });
       expect(response.status).toBe(201);
       sprintIds.push(((await response.json()) as { sprint_id: string }).sprint_id);
     }
     const [alpha, beta] = sprintIds as [string, string];
-    const task = emulator.control
+    const task = session.emulator.control
       .tasks()
       .sort((a, b) => a.task_id.localeCompare(b.task_id))
       .find(
@@ -229,11 +214,11 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     const sprintField = editor.getByLabel('Sprint');
     await sprintField.locator(`option[value="${alpha}"]`).waitFor({ state: 'attached', timeout: 20_000 });
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await sprintField.selectOption(alpha);
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerEdit(task.task_id, { sprint_id: beta });
-    proxy.goOnline();
+    session.emulator.control.peerEdit(task.task_id, { sprint_id: beta });
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await editor.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
 
@@ -279,17 +264,17 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
 
 describe('a task deleted remotely while edited', () => {
   test('is never dropped silently: the edit is offered as a draft and re-created on request', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Description').fill('Notes worth keeping');
     await editor.getByLabel('Description').press('Control+Enter');
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerDelete(task.task_id);
-    const before = emulator.control.taskCount();
+    session.emulator.control.peerDelete(task.task_id);
+    const before = session.emulator.control.taskCount();
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
       timeout: 20_000,
@@ -301,7 +286,9 @@ describe('a task deleted remotely while edited', () => {
       .waitFor();
     await screenshot(page, 'conflict-deleted-remotely');
     // The draft can be copied as text, to keep it elsewhere.
-    await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await session.app.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: session.host.url,
+    });
     await view.getByRole('button', { name: 'Copy the draft' }).click();
     await view.getByRole('button', { name: 'Copied' }).waitFor();
     const copied = await page.evaluate<string>('navigator.clipboard.readText()');
@@ -314,34 +301,34 @@ describe('a task deleted remotely while edited', () => {
     const newId = page.getByTestId('task-editor').locator('.task-id').filter({ hasText: /^tsk_/ });
     await newId.waitFor({ timeout: 20_000 });
     await allSynced(page);
-    const recreated = emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
+    const recreated = session.emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
     expect(recreated).toEqual([
       expect.objectContaining({ title: task.title, task_id: await newId.textContent() }),
     ]);
-    expect(emulator.control.taskCount()).toBe(before + 1);
+    expect(session.emulator.control.taskCount()).toBe(before + 1);
     expect(await serverTask(task.task_id)).toBeNull();
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
   });
 
   test('"Drop my edit" removes the edit and the task, and sends nothing to the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Description').fill('An edit to let go');
     await editor.getByLabel('Description').press('Control+Enter');
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerDelete(task.task_id);
-    const tasksBefore = emulator.control.taskCount();
+    session.emulator.control.peerDelete(task.task_id);
+    const tasksBefore = session.emulator.control.taskCount();
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
       timeout: 20_000,
     });
     const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
     await view.locator('.conflict-draft [data-field="description"]').getByText('An edit to let go').waitFor();
-    const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
+    const writes = () => session.emulator.control.requests().filter((r) => r.method !== 'GET').length;
     const writesBefore = writes();
     await view.getByRole('button', { name: 'Drop my edit' }).click();
     await view.waitFor({ state: 'detached' });
@@ -360,15 +347,15 @@ describe('a task deleted remotely while edited', () => {
     await inspector.waitFor({ state: 'detached' });
 
     expect(writes()).toBe(writesBefore);
-    expect(emulator.control.taskCount()).toBe(tasksBefore);
-    expect(emulator.control.tasks().filter((t) => t.description === 'An edit to let go')).toEqual([]);
+    expect(session.emulator.control.taskCount()).toBe(tasksBefore);
+    expect(session.emulator.control.tasks().filter((t) => t.description === 'An edit to let go')).toEqual([]);
     expect(await serverTask(task.task_id)).toBeNull();
   });
 });
 
 describe('dialogs are modal for the keyboard', () => {
   test('Tab and Shift+Tab stay inside the delete confirmation; Escape closes it and gives the focus back to its button', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
     const deleteButton = editor.getByRole('button', { name: 'Delete task' });
@@ -392,10 +379,10 @@ describe('dialogs are modal for the keyboard', () => {
   });
 
   test('the pending-changes inspector, and a confirmation opened inside it, each hold the focus until Escape', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Title').fill(`${task.title} (modal)`);
     await editor.getByLabel('Title').press('Enter');
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
@@ -429,7 +416,7 @@ describe('dialogs are modal for the keyboard', () => {
     await inspector.waitFor({ state: 'detached' });
     expect(await hasFocus(review)).toBe(true);
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await allSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(`${task.title} (modal)`);
@@ -439,7 +426,7 @@ describe('dialogs are modal for the keyboard', () => {
 
 describe('the pending-changes inspector', () => {
   test('shows a change the server refused (422) in words; retry sends it again, edit fixes it', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     await page.getByLabel('Search tasks').fill(task.task_id);
     // An assignee the service does not know: refused with 422.
@@ -463,7 +450,7 @@ describe('the pending-changes inspector', () => {
     await item.getByText('1 attempt').waitFor();
     await screenshot(page, 'pending-changes-refused');
 
-    const patches = () => emulator.control.requests().filter((r) => r.method === 'PATCH').length;
+    const patches = () => session.emulator.control.requests().filter((r) => r.method === 'PATCH').length;
     const sent = patches();
     await item.getByRole('button', { name: 'Retry now' }).click();
     await item.getByText('2 attempts').waitFor({ timeout: 20_000 });
@@ -473,22 +460,22 @@ describe('the pending-changes inspector', () => {
     await item
       .getByRole('form', { name: 'Edit the change' })
       .getByLabel('Assignee')
-      .fill(emulator.peer.username);
+      .fill(session.emulator.peer.username);
     await item.getByRole('button', { name: 'Save and retry' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
-    expect((await serverTask(task.task_id))?.assignee).toBe(emulator.peer.username);
+    expect((await serverTask(task.task_id))?.assignee).toBe(session.emulator.peer.username);
     await inspector.getByRole('button', { name: 'Close' }).click();
   });
 
   test('a new task refused for a section the person cannot use is sent without it on one click (issue 22)', async () => {
-    const { page } = app;
+    const { page } = session.app;
     // A teammate's personal section: the service refuses it for us; the mirror never lists it.
-    const section = await callService(emulator, 'POST', '/v1/sections', {
-      token: peerToken(emulator, ['tasks:read', 'tasks:write']),
+    const section = await callService(session.emulator, 'POST', '/v1/sections', {
+      token: peerToken(session.emulator, ['tasks:read', 'tasks:write']),
       body: {
-        org_id: emulator.orgId,
+        org_id: session.emulator.orgId,
         scope_type: 'user',
-        scope_id: emulator.peer.username,
+        scope_id: session.emulator.peer.username,
         name: 'Peer focus',
       },
       idempotencyKey: 'peer-focus-section',
@@ -507,27 +494,27 @@ describe('the pending-changes inspector', () => {
     await item.getByText('Refused by the server (422): Section:').waitFor({ timeout: 20_000 });
     await item.getByRole('button', { name: 'Send without section' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
-    expect(emulator.control.tasks().filter((t) => t.title === title)).toEqual([
+    expect(session.emulator.control.tasks().filter((t) => t.title === title)).toEqual([
       expect.objectContaining({ section_id: null }),
     ]);
     await inspector.getByRole('button', { name: 'Close' }).click();
   });
 
   test('shows a change blocked under a read-only token; discard asks first and puts the server values back', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Title').fill(`${task.title} (draft)`);
     await editor.getByLabel('Title').press('Enter');
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
     await editor.getByRole('button', { name: 'Close task' }).click();
 
     // Signed out keeping the edit, then back in with the same person's read-only test token.
-    const accountId = host.accounts.list()[0]?.id;
+    const accountId = session.host.accounts.list()[0]?.id;
     await invokeInPage(page, 'accounts:sign-out', { account_id: accountId, keep_pending: true });
-    proxy.goOnline();
-    await signInWithToken(page, emulator.tokens.test);
+    session.proxy.goOnline();
+    await signInWithToken(page, session.emulator.tokens.test);
     await page.locator('.status-bar .read-only-chip').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByLabel('Search tasks').fill(task.task_id);
@@ -563,6 +550,6 @@ describe('the pending-changes inspector', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });
