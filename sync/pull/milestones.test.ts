@@ -2,21 +2,11 @@
 // readable project's list, each its own pass with page ETags (a re-sync is all
 // 304s), a change and a deletion by someone else found by the next full pull,
 // a deletion only once that project's pass completed, and the headless export.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ndjson, runCliInProcess } from '../cli/testing/in-process-cli';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(): Promise<PullFixture> {
-  fixture = await startPullFixture({ seedTasks: 300 });
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest({ seedTasks: 300 });
 
 interface Served {
   milestone_id: string;
