@@ -11,6 +11,7 @@ import { sessionPerFile } from './support/app-session';
 import { hasFocus, invokeInPage, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
 import { callService, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { allChangesSynced } from './support/waits';
 
 /** The task the comments are written on (the first test picks it). */
 let taskId = '';
@@ -120,10 +121,7 @@ describe('comments written offline', () => {
 
     session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     await editor.locator('[data-comment-pending]').first().waitFor({ state: 'detached', timeout: 20_000 });
 
     // On the server once each: the comment last among the task's threads, the reply under it.
@@ -232,10 +230,7 @@ describe('comments written offline', () => {
 
     session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     const sent = (await serverThreads(taskId)).at(-1);
     expect(sent?.content).toBe('Waiting for its reply');
     await editor.locator(`li.comment[data-comment-id="${sent?.comment_id}"]`).waitFor();

@@ -13,6 +13,7 @@ import { sessionPerFile } from './support/app-session';
 import { invokeInPage, hasFocus, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
 import { callService, peerToken, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { allChangesSynced } from './support/waits';
 
 const session = sessionPerFile(() =>
   startSignedInSession({
@@ -60,13 +61,6 @@ async function openInEditor(page: Page, taskId: string) {
   const editor = page.getByTestId('task-editor');
   await editor.locator('.task-id').filter({ hasText: taskId }).waitFor();
   return editor;
-}
-
-async function allSynced(page: Page) {
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
 }
 
 /** The accessible name of the dialog holding the focus ('' when the focus is outside every dialog). */
@@ -158,7 +152,7 @@ describe('a conflict with the peer', () => {
     await view.getByRole('button', { name: 'Apply choices' }).click();
     await view.waitFor({ state: 'detached' });
 
-    await allSynced(page);
+    await allChangesSynced(page);
     await row.locator('[data-sync-mark]').waitFor({ state: 'detached' });
     const onServer = await serverTask(task.task_id);
     expect(onServer).toMatchObject({
@@ -209,7 +203,7 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     if (!task) throw new Error('the seed has no task free to file into a sprint');
     used.add(task.task_id);
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     const editor = await openInEditor(page, task.task_id);
     const sprintField = editor.getByLabel('Sprint');
     await sprintField.locator(`option[value="${alpha}"]`).waitFor({ state: 'attached', timeout: 20_000 });
@@ -256,30 +250,51 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     await field.getByLabel('Take theirs').check();
     await view.getByRole('button', { name: 'Apply choices' }).click();
     await view.waitFor({ state: 'detached' });
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.sprint_id).toBe(beta);
     await editor.getByRole('button', { name: 'Close task' }).click();
   });
 });
 
+/** The task opened in the editor and one of its fields changed while offline: one change waits. */
+async function editedOffline(page: Page, taskId: string, label: 'Title' | 'Description', value: string) {
+  const editor = await openInEditor(page, taskId);
+  session.proxy.goOffline();
+  await editor.getByLabel(label).fill(value);
+  // A title is saved by Enter; the description, a text area, by Ctrl+Enter.
+  await editor.getByLabel(label).press(label === 'Title' ? 'Enter' : 'Control+Enter');
+  await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+  return editor;
+}
+
+/**
+ * The task opened in the editor and its description edited offline, then
+ * deleted by the peer; back online, a sync finds it gone and the person opens
+ * its view from the editor. `tasksBefore`: the server's task count after the delete.
+ */
+async function editedThenDeletedRemotely(page: Page, taskId: string, description: string) {
+  const editor = await editedOffline(page, taskId, 'Description', description);
+  session.emulator.control.peerDelete(taskId);
+  const tasksBefore = session.emulator.control.taskCount();
+
+  session.proxy.goOnline();
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
+    timeout: 20_000,
+  });
+  const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+  return { editor, view, tasksBefore };
+}
+
 describe('a task deleted remotely while edited', () => {
   test('is never dropped silently: the edit is offered as a draft and re-created on request', async () => {
     const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    session.proxy.goOffline();
-    await editor.getByLabel('Description').fill('Notes worth keeping');
-    await editor.getByLabel('Description').press('Control+Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    session.emulator.control.peerDelete(task.task_id);
-    const before = session.emulator.control.taskCount();
-
-    session.proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
-      timeout: 20_000,
-    });
-    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    const { view, tasksBefore: before } = await editedThenDeletedRemotely(
+      page,
+      task.task_id,
+      'Notes worth keeping',
+    );
     await view
       .locator('.conflict-draft [data-field="description"]')
       .getByText('Notes worth keeping')
@@ -300,7 +315,7 @@ describe('a task deleted remotely while edited', () => {
     // The editor follows the new task from its temporary id to the server's once the create went through.
     const newId = page.getByTestId('task-editor').locator('.task-id').filter({ hasText: /^tsk_/ });
     await newId.waitFor({ timeout: 20_000 });
-    await allSynced(page);
+    await allChangesSynced(page);
     const recreated = session.emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
     expect(recreated).toEqual([
       expect.objectContaining({ title: task.title, task_id: await newId.textContent() }),
@@ -313,29 +328,16 @@ describe('a task deleted remotely while edited', () => {
   test('"Drop my edit" removes the edit and the task, and sends nothing to the server', async () => {
     const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    session.proxy.goOffline();
-    await editor.getByLabel('Description').fill('An edit to let go');
-    await editor.getByLabel('Description').press('Control+Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    session.emulator.control.peerDelete(task.task_id);
-    const tasksBefore = session.emulator.control.taskCount();
-
-    session.proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
-      timeout: 20_000,
-    });
-    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    const { view, tasksBefore } = await editedThenDeletedRemotely(page, task.task_id, 'An edit to let go');
     await view.locator('.conflict-draft [data-field="description"]').getByText('An edit to let go').waitFor();
     const writes = () => session.emulator.control.requests().filter((r) => r.method !== 'GET').length;
     const writesBefore = writes();
     await view.getByRole('button', { name: 'Drop my edit' }).click();
     await view.waitFor({ state: 'detached' });
 
-    await allSynced(page);
+    await allChangesSynced(page);
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     await page.getByLabel('Search tasks').fill(task.task_id);
     await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).waitFor({ state: 'detached' });
     await page.keyboard.press('Control+k');
@@ -381,11 +383,7 @@ describe('dialogs are modal for the keyboard', () => {
   test('the pending-changes inspector, and a confirmation opened inside it, each hold the focus until Escape', async () => {
     const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    session.proxy.goOffline();
-    await editor.getByLabel('Title').fill(`${task.title} (modal)`);
-    await editor.getByLabel('Title').press('Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    const editor = await editedOffline(page, task.task_id, 'Title', `${task.title} (modal)`);
 
     const review = page.getByTestId('review-changes');
     await review.focus();
@@ -418,7 +416,7 @@ describe('dialogs are modal for the keyboard', () => {
 
     session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(`${task.title} (modal)`);
     await editor.getByRole('button', { name: 'Close task' }).click();
   });
@@ -503,11 +501,7 @@ describe('the pending-changes inspector', () => {
   test('shows a change blocked under a read-only token; discard asks first and puts the server values back', async () => {
     const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    session.proxy.goOffline();
-    await editor.getByLabel('Title').fill(`${task.title} (draft)`);
-    await editor.getByLabel('Title').press('Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    const editor = await editedOffline(page, task.task_id, 'Title', `${task.title} (draft)`);
     await editor.getByRole('button', { name: 'Close task' }).click();
 
     // Signed out keeping the edit, then back in with the same person's read-only test token.
@@ -543,7 +537,7 @@ describe('the pending-changes inspector', () => {
     expect(await focusedDialog(page)).toBe('Pending changes');
     await inspector.getByRole('button', { name: 'Close' }).click();
 
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(task.title);
     await row.getByText(task.title, { exact: true }).waitFor();
     await expect(row.locator('[data-sync-mark]').count()).resolves.toBe(0);

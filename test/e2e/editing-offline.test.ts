@@ -7,6 +7,7 @@ import { sessionPerFile } from './support/app-session';
 import { screenshot } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { allChangesSynced } from './support/waits';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 200 } }));
 
@@ -48,10 +49,7 @@ describe('editing while the server is unreachable', () => {
 
     session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     await editor.locator('[data-field="status"].is-pending').waitFor({ state: 'detached' });
     await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor();
     const onServer = session.emulator.control.task(task.task_id);
@@ -120,10 +118,7 @@ describe('creating and deleting', () => {
     const editor = page.getByTestId('task-editor');
     await editor.waitFor();
     await expect(editor.getByLabel('Title').inputValue()).resolves.toBe('Write the release notes');
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     const created = session.emulator.control.tasks().filter((t) => t.title === 'Write the release notes');
     expect(created).toHaveLength(1);
     expect(created[0]?.priority).toBe('high');
@@ -146,10 +141,7 @@ describe('creating and deleting', () => {
       .click();
     await editor.waitFor({ state: 'detached' });
     await page.locator(`[role="row"][data-task-id="${taskId}"]`).waitFor({ state: 'detached' });
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     expect(session.emulator.control.task(taskId)).toBeUndefined();
   });
 

@@ -8,10 +8,11 @@
 // light and dark.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { invokeInPage, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch, readAcrossProjects } from './support/service-calls';
+import { invokeInPage, openTaskInEditor, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { syncAndSettle, until } from './support/waits';
+import { allChangesSynced, syncAndSettle, until } from './support/waits';
+import { keepMine, nameConflictView, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
 
@@ -67,15 +68,6 @@ function chosenGoal(): Promise<string | null> {
     );
 }
 
-/** Opens a task in the editor from the list of all tasks. */
-async function openTaskInEditor(taskId: string) {
-  const { page } = session.app;
-  await page.getByRole('button', { name: 'All tasks' }).click();
-  await page.getByLabel('Search tasks').fill(taskId);
-  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
-  await page.getByTestId('task-editor').waitFor();
-}
-
 describe('goals written in the goals view', () => {
   test('a goal created offline, with a task filed under it in the editor and one created on its page, reaches the server once with both tasks under its new id', async () => {
     const { page } = session.app;
@@ -116,7 +108,7 @@ describe('goals written in the goals view', () => {
     await row.locator('[data-goal-pending="queued"]').getByText('Not sent yet').waitFor();
 
     // The editor offers the goal still waiting, in the task's project.
-    await openTaskInEditor(task.task_id);
+    await openTaskInEditor(session.app.page, task.task_id);
     const editor = page.getByTestId('task-editor');
     const goalField = editor.locator('.field[data-field="goal_id"] select');
     await goalField.selectOption({ label: 'Q3 launch (not sent yet)' });
@@ -243,7 +235,7 @@ describe('goals written in the goals view', () => {
     await page.getByTestId('goal-notice').waitFor({ state: 'detached' });
     // At once, before the delete is sent: its tasks have no goal in the editor and the mirror, as the service will do.
     const filedTasks = tasks.filter((t) => t.goal_id === goal.goal_id);
-    await openTaskInEditor(filedTasks[0]?.task_id ?? '');
+    await openTaskInEditor(session.app.page, filedTasks[0]?.task_id ?? '');
     await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
     await shots('deleted-task-editor');
     for (const task of filedTasks) {
@@ -284,7 +276,7 @@ describe('goals written in the goals view', () => {
       .getByRole('button', { name: 'Delete goal' })
       .click();
     await row.waitFor({ state: 'detached' });
-    await openTaskInEditor(task.task_id);
+    await openTaskInEditor(session.app.page, task.task_id);
     await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
 
     await page.keyboard.press('Control+k');
@@ -372,15 +364,9 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     const renamed = goalRow('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending="queued"]').waitFor();
 
-    const theirs = await peerPatch(session.emulator, path, { name: 'Q3 launch (beta)' }, [
-      'projects:read',
-      'projects:write',
-    ]);
-    expect(theirs.status).toBe(200);
+    await peerRenames(session.emulator, path, 'Q3 launch (beta)', ['projects:read', 'projects:write']);
 
-    session.proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await syncIntoOneConflict(session);
     await renamed.locator('[data-goal-pending="conflict"]').waitFor();
     await shots('conflict-mark');
 
@@ -391,20 +377,13 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
       .getByText('Rename goal ‘Q3 launch (beta)’ → ‘Q3 launch, trimmed’')
       .waitFor({ timeout: 20_000 });
     await item.getByRole('button', { name: 'Resolve…' }).click();
-    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
-    await view.getByText(/This goal changed on the server/).waitFor();
-    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    const { view, field } = await nameConflictView(page, 'goal');
     await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Q3 launch');
     await shots('conflict-view');
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
     if (await inspector.isVisible()) await page.keyboard.press('Escape');
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     expect((await callService(session.emulator, 'GET', path)).body.name).toBe('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending]').waitFor({ state: 'detached' });
     expect(session.host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);

@@ -8,10 +8,17 @@
 // field and the conflict, light and dark.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch, readAcrossProjects } from './support/service-calls';
+import {
+  invokeInPage,
+  type OpenedApp,
+  screenshot,
+  screenshotInDark,
+  openTaskInEditor,
+} from './support/app-browser';
+import { callService, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { syncAndSettle, until } from './support/waits';
+import { allChangesSynced, syncAndSettle, until } from './support/waits';
+import { keepMine, nameConflictView, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
 
@@ -68,13 +75,15 @@ function milestoneRow(name: string) {
   });
 }
 
-/** Opens a task in the editor from the list of all tasks. */
-async function openTaskInEditor(taskId: string) {
-  const { page } = session.app;
-  await page.getByRole('button', { name: 'All tasks' }).click();
-  await page.getByLabel('Search tasks').fill(taskId);
-  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
-  await page.getByTestId('task-editor').waitFor();
+/** The milestone the first test made ('Beta release') opened in its view: its path on the server and its row. */
+async function openFirstTestsMilestone() {
+  const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
+  if (!milestone) throw new Error('the first test made no milestone');
+  await openMilestones(milestone.project_id);
+  return {
+    path: `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`,
+    row: milestoneRow('Beta release'),
+  };
 }
 
 /** A choice of the task editor by its field (its label also says "pending" while a change waits). */
@@ -134,7 +143,7 @@ describe('milestones written in the milestones view', () => {
     await row.getByText('0 of 0 done').waitFor();
 
     // The editor offers the milestone still waiting, among the task's project's milestones.
-    await openTaskInEditor(taskId);
+    await openTaskInEditor(session.app.page, taskId);
     const editor = page.getByTestId('task-editor');
     const field = editorField('milestone_id');
     await field.selectOption({ label: 'Beta release (not sent yet)' });
@@ -225,7 +234,7 @@ describe('milestones written in the milestones view', () => {
     });
     expect(made.status).toBe(201);
     await syncAndSettle(session.app.page);
-    await openTaskInEditor(taskId);
+    await openTaskInEditor(session.app.page, taskId);
     const field = editorField('milestone_id');
     await field.locator('option', { hasText: 'Hardening' }).waitFor({ state: 'attached' });
 
@@ -332,11 +341,7 @@ describe('milestones written in the milestones view', () => {
 
   test('completing a milestone reaches the server, and so does reopening it', async () => {
     const { page } = session.app;
-    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
-    if (!milestone) throw new Error('the first test made no milestone');
-    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    await openMilestones(milestone.project_id);
-    const row = milestoneRow('Beta release');
+    const { path, row } = await openFirstTestsMilestone();
     await row.getByRole('button', { name: 'Complete' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Completed' }).waitFor();
     await syncAndSettle(session.app.page);
@@ -404,11 +409,7 @@ describe('milestones written in the milestones view', () => {
 describe('a milestone renamed by the peer while we renamed it offline', () => {
   test('is settled in the three-way view and the server ends with the name chosen', async () => {
     const { page } = session.app;
-    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
-    if (!milestone) throw new Error('the first test made no milestone');
-    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    await openMilestones(milestone.project_id);
-    const row = milestoneRow('Beta release');
+    const { path, row } = await openFirstTestsMilestone();
 
     session.proxy.goOffline();
     await row.getByRole('button', { name: 'Edit' }).click();
@@ -419,15 +420,9 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
     const renamed = milestoneRow('Public beta');
     await renamed.locator('[data-milestone-pending="queued"]').waitFor();
 
-    const theirs = await peerPatch(session.emulator, path, { name: 'Closed beta' }, [
-      'projects:read',
-      'projects:write',
-    ]);
-    expect(theirs.status).toBe(200);
+    await peerRenames(session.emulator, path, 'Closed beta', ['projects:read', 'projects:write']);
 
-    session.proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await syncIntoOneConflict(session);
     await renamed.locator('[data-milestone-pending="conflict"]').waitFor();
     await shots('conflict-mark');
 
@@ -439,19 +434,12 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
     await page.keyboard.press('Escape');
     await inspector.waitFor({ state: 'detached' });
     await renamed.getByRole('button', { name: 'Resolve…' }).click();
-    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
-    await view.getByText(/This milestone changed on the server/).waitFor();
-    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    const { view, field } = await nameConflictView(page, 'milestone');
     await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Beta release');
     await shots('conflict-view');
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     expect((await callService(session.emulator, 'GET', path)).body.name).toBe('Public beta');
     await renamed.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
     expect(session.host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);

@@ -8,9 +8,10 @@
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch } from './support/service-calls';
+import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { until } from './support/waits';
+import { allChangesSynced, until } from './support/waits';
+import { keepMine, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 60 } }));
 
@@ -50,16 +51,10 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark="pending"]').waitFor();
     expect(mirror.sections.get(sectionId)?.name).toBe('Next week');
-    const renamed = await peerPatch(session.emulator, `/v1/sections/${sectionId}`, { name: 'Soon' }, [
-      'tasks:read',
-      'tasks:write',
-    ]);
-    expect(renamed.status).toBe(200);
+    await peerRenames(session.emulator, `/v1/sections/${sectionId}`, 'Soon', ['tasks:read', 'tasks:write']);
 
     const before = session.host.notifications.length;
-    session.proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await syncIntoOneConflict(session);
     // The board marks the section as a task in conflict is marked.
     await column.locator('.column-header [data-sync-mark="conflict"]').waitFor();
 
@@ -101,14 +96,9 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     });
     await view.waitFor();
     await expect(page.getByTestId('task-editor').count()).resolves.toBe(0);
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     expect((await callService(session.emulator, 'GET', `/v1/sections/${sectionId}`)).body.name).toBe(
       'Next week',
     );

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { invokeInPage, screenshot, signInWithToken } from './support/app-browser';
+import { allChangesSynced } from './support/waits';
 
 const session = sessionPerFile(() =>
   startAppSession({ emulator: { seedTasks: 60 }, client: { retry: QUICK_RETRY } }),
@@ -89,10 +90,7 @@ describe('signing out with an edit unsent', () => {
     await screenshot(page, 'sign-in-again-mismatch');
     expect(session.host.accounts.list()).toHaveLength(1);
     await signInWithToken(page, session.emulator.tokens.live);
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     expect(session.emulator.control.task(task.task_id)?.title).toBe(newTitle);
     expect(session.host.accounts.list()).toHaveLength(1);
   });
