@@ -9,6 +9,7 @@ import { Pusher } from '../../sync/push/pusher';
 import type { PushFixture } from '../../sync/push/testing/push-fixture';
 import { outboxHandlers } from './outbox-handlers';
 import { type Wired, wiredHandlersPerTest } from './testing/wired-handlers';
+import { editElsewhere } from '../../sync/push/testing/resource-push';
 
 const wire = wiredHandlersPerTest(outboxHandlers);
 
@@ -383,15 +384,19 @@ function otherDevice(f: PushFixture): ApiClient {
 /** My other device renames the section on the server, over the version it reads. */
 async function renamedElsewhere(f: PushFixture, sectionId: string, name: string): Promise<void> {
   const other = otherDevice(f);
-  const current = await other.read(sectionOperations.get, { sectionId });
-  await other.update(sectionOperations.update, { sectionId }, { name }, { ifMatch: current.etag });
+  await editElsewhere(other, sectionOperations.get, sectionOperations.update, { sectionId }, { name });
 }
 
 /** My other device rewrites the comment on the server, over the version it reads. */
 async function rewrittenElsewhere(f: PushFixture, commentId: string, content: string): Promise<void> {
   const other = otherDevice(f);
-  const current = await other.read(taskCommentOperations.get, { commentId });
-  await other.update(taskCommentOperations.update, { commentId }, { content }, { ifMatch: current.etag });
+  await editElsewhere(
+    other,
+    taskCommentOperations.get,
+    taskCommentOperations.update,
+    { commentId },
+    { content },
+  );
 }
 
 async function serverSectionName(f: PushFixture, sectionId: string): Promise<string> {

@@ -8,6 +8,7 @@ import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
 import { referenceNames } from '../../db/referenced-names';
+import { editElsewhere } from '../push/testing/resource-push';
 
 let fixture: PullFixture | null = null;
 
@@ -108,12 +109,12 @@ test('a conflict on my comment is announced on its task', async () => {
   const otherDevice = f.apiWith(
     f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
   );
-  const current = await otherDevice.read(taskCommentOperations.get, { commentId });
-  await otherDevice.update(
+  await editElsewhere(
+    otherDevice,
+    taskCommentOperations.get,
     taskCommentOperations.update,
     { commentId },
     { content: 'Theirs' },
-    { ifMatch: current.etag },
   );
   f.mirror.comments.edit(commentId, 'Mine');
   await f.engine.syncOnce();
@@ -129,12 +130,12 @@ test('a conflict on a section is announced by the section’s name and opens its
   const otherDevice = f.apiWith(
     f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
   );
-  const current = await otherDevice.read(sectionOperations.get, { sectionId });
-  await otherDevice.update(
+  await editElsewhere(
+    otherDevice,
+    sectionOperations.get,
     sectionOperations.update,
     { sectionId },
     { name: 'Soon' },
-    { ifMatch: current.etag },
   );
   f.mirror.sections.edit(sectionId, { name: 'Next week' });
   await f.engine.syncOnce();

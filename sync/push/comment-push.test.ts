@@ -10,6 +10,7 @@ import type { SyncEvent } from '../engine/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { editElsewhere } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
@@ -173,12 +174,12 @@ describe('editing and deleting my comments', () => {
     const f = await start();
     const { taskId, commentId } = await postedComment(f, 'Original');
     const otherDevice = clientOf(f, 'me');
-    const current = await otherDevice.read(taskCommentOperations.get, { commentId });
-    await otherDevice.update(
+    await editElsewhere(
+      otherDevice,
+      taskCommentOperations.get,
       taskCommentOperations.update,
       { commentId },
       { content: 'Theirs' },
-      { ifMatch: current.etag },
     );
 
     f.mirror.comments.edit(commentId, 'Mine');

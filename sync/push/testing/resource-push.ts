@@ -1,8 +1,10 @@
-// What the push tests of the collections written in the app (goals, milestones,
-// sprints, sections) share: the writes the service answered for one kind, a
-// second person's client, and the rename race settled in the three-way view.
+// What the push tests of the kinds written in the app (goals, milestones,
+// sprints, sections, comments) share: the writes the service answered for one
+// kind, a second person's client, an edit made elsewhere over the current
+// version, and the rename race settled in the three-way view.
 import { expect } from 'vitest';
 import type { ApiClient } from '../../api/api-client';
+import type { ReadOperation, UpdateOperation } from '../../api/operations';
 import type { PushFixture } from './push-fixture';
 
 /** The writes the emulator answered on paths `onPath` accepts, as "METHOD status" in order. */
@@ -16,6 +18,18 @@ export function writesTo(f: PushFixture, onPath: (path: string) => boolean): str
 /** An API client of the emulator's peer (grace) with `scopes`. */
 export function peerClient(f: PushFixture, scopes: string[]): ApiClient {
   return f.apiWith(f.emulator.control.mintToken({ principalUserId: f.emulator.peer.user_id, scopes }).token);
+}
+
+/** `api` (another person or device) reads the resource and writes `patch` over the version it read. */
+export async function editElsewhere<Body, Patch, Params>(
+  api: ApiClient,
+  read: ReadOperation<Body, Params>,
+  update: UpdateOperation<Body, Patch, Params>,
+  params: Params,
+  patch: Patch,
+): Promise<void> {
+  const current = await api.read(read, params);
+  await api.update(update, params, patch, { ifMatch: current.etag });
 }
 
 /**
