@@ -9,7 +9,7 @@ import { Pusher } from '../../sync/push/pusher';
 import type { PushFixture } from '../../sync/push/testing/push-fixture';
 import { outboxHandlers } from './outbox-handlers';
 import { type Wired, wiredHandlersPerTest } from './testing/wired-handlers';
-import { editElsewhere } from '../../sync/push/testing/resource-push';
+import { commentRewrittenElsewhere, editElsewhere } from '../../sync/push/testing/resource-push';
 
 const wire = wiredHandlersPerTest(outboxHandlers);
 
@@ -390,13 +390,7 @@ async function renamedElsewhere(f: PushFixture, sectionId: string, name: string)
 /** My other device rewrites the comment on the server, over the version it reads. */
 async function rewrittenElsewhere(f: PushFixture, commentId: string, content: string): Promise<void> {
   const other = otherDevice(f);
-  await editElsewhere(
-    other,
-    taskCommentOperations.get,
-    taskCommentOperations.update,
-    { commentId },
-    { content },
-  );
+  await commentRewrittenElsewhere(other, commentId, content);
 }
 
 async function serverSectionName(f: PushFixture, sectionId: string): Promise<string> {

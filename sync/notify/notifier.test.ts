@@ -2,13 +2,13 @@
 // into a real mirror file, peer changes, our own pushed edits and a conflict,
 // and what gets displayed and marked seen.
 import { afterEach, expect, test } from 'vitest';
-import { sectionOperations, taskCommentOperations } from '../api/operations';
+import { sectionOperations } from '../api/operations';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
 import { referenceNames } from '../../db/referenced-names';
-import { editElsewhere } from '../push/testing/resource-push';
+import { commentRewrittenElsewhere, editElsewhere } from '../push/testing/resource-push';
 
 let fixture: PullFixture | null = null;
 
@@ -109,13 +109,7 @@ test('a conflict on my comment is announced on its task', async () => {
   const otherDevice = f.apiWith(
     f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
   );
-  await editElsewhere(
-    otherDevice,
-    taskCommentOperations.get,
-    taskCommentOperations.update,
-    { commentId },
-    { content: 'Theirs' },
-  );
+  await commentRewrittenElsewhere(otherDevice, commentId, 'Theirs');
   f.mirror.comments.edit(commentId, 'Mine');
   await f.engine.syncOnce();
   expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', mine.task_id]]);

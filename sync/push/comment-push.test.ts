@@ -10,7 +10,7 @@ import type { SyncEvent } from '../engine/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import { editElsewhere } from './testing/resource-push';
+import { commentRewrittenElsewhere } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
@@ -174,13 +174,7 @@ describe('editing and deleting my comments', () => {
     const f = await start();
     const { taskId, commentId } = await postedComment(f, 'Original');
     const otherDevice = clientOf(f, 'me');
-    await editElsewhere(
-      otherDevice,
-      taskCommentOperations.get,
-      taskCommentOperations.update,
-      { commentId },
-      { content: 'Theirs' },
-    );
+    await commentRewrittenElsewhere(otherDevice, commentId, 'Theirs');
 
     f.mirror.comments.edit(commentId, 'Mine');
     expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });

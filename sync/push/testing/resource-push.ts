@@ -4,7 +4,7 @@
 // version, and the rename race settled in the three-way view.
 import { expect } from 'vitest';
 import type { ApiClient } from '../../api/api-client';
-import type { ReadOperation, UpdateOperation } from '../../api/operations';
+import { type ReadOperation, taskCommentOperations, type UpdateOperation } from '../../api/operations';
 import type { PushFixture } from './push-fixture';
 
 /** The writes the emulator answered on paths `onPath` accepts, as "METHOD status" in order. */
@@ -30,6 +30,17 @@ export async function editElsewhere<Body, Patch, Params>(
 ): Promise<void> {
   const current = await api.read(read, params);
   await api.update(update, params, patch, { ifMatch: current.etag });
+}
+
+/** `api` (another person or device) rewrites the comment over the version it read. */
+export function commentRewrittenElsewhere(api: ApiClient, commentId: string, content: string): Promise<void> {
+  return editElsewhere(
+    api,
+    taskCommentOperations.get,
+    taskCommentOperations.update,
+    { commentId },
+    { content },
+  );
 }
 
 /**
