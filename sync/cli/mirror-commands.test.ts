@@ -5,6 +5,7 @@ import { mirrorPushStore } from '../push/mirror-push-store';
 import { Pusher } from '../push/pusher';
 import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
 import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
+import { peerClient } from '../push/testing/resource-push';
 
 const start = pushFixturePerTest();
 
@@ -303,12 +304,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   test('a reference the person cannot see is left out of the re-create and said in the conflict; the re-create goes through', async () => {
     const f = await start();
     const [taskId] = f.taskIds(1) as [string];
-    const peer = f.apiWith(
-      f.emulator.control.mintToken({
-        principalUserId: f.emulator.peer.user_id,
-        scopes: ['tasks:read', 'tasks:write'],
-      }).token,
-    );
+    const peer = peerClient(f, ['tasks:read', 'tasks:write']);
     const focus = await peer.create(
       sectionOperations.create,
       {},
@@ -353,12 +349,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }, 120_000);
   /** A personal section of the peer's, which the mirror (sections never listed) cannot know is out of reach. */
   async function peerPersonalSection(f: PushFixture, name: string): Promise<string> {
-    const peer = f.apiWith(
-      f.emulator.control.mintToken({
-        principalUserId: f.emulator.peer.user_id,
-        scopes: ['tasks:read', 'tasks:write'],
-      }).token,
-    );
+    const peer = peerClient(f, ['tasks:read', 'tasks:write']);
     const section = await peer.create(
       sectionOperations.create,
       {},
