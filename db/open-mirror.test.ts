@@ -1,12 +1,13 @@
 // openMirror's `nativeBinding`: the Electron app opens mirrors with an addon
 // outside node_modules (built for Electron); here a copy of Node's build
 // stands in for it, so the test sees the option is really used.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openMirror } from './open-mirror';
+import { modeOf, usualUmaskWhileTesting } from './testing/file-modes';
 
 const nodeAddon = join(
   dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
@@ -42,15 +43,8 @@ test('a nativeBinding that is not there fails the open instead of silently loadi
 });
 
 describe('readable by its owner alone', () => {
-  let umask: number;
-  beforeAll(() => {
-    // The usual umask, which leaves new files readable by everyone (0644).
-    umask = process.umask(0o022);
-  });
-  afterAll(() => {
-    process.umask(umask);
-  });
-  const modeOf = (path: string) => statSync(path).mode & 0o777;
+  // The usual umask, which leaves new files readable by everyone (0644).
+  usualUmaskWhileTesting();
 
   test('a new mirror, its -wal and its -shm are 0600', async () => {
     const file = join(directory, 'mirror.sqlite');

@@ -1,17 +1,13 @@
 import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MirrorStorageError, type StorageProblem } from './mirror-errors';
 import { openMirror } from './open-mirror';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
+import { loadTasks, onlyPage, openTestMirrorPerTest, taskJson, type TestMirror } from './test-mirror';
 
 let handle: TestMirror;
-
-beforeEach(async () => {
-  handle = await openTestMirror();
-});
-afterEach(() => handle.cleanup());
+openTestMirrorPerTest((opened) => (handle = opened));
 
 function storageProblem(run: () => unknown): StorageProblem | 'no error' | 'other error' {
   try {
@@ -89,28 +85,10 @@ describe('a database file in trouble gives a typed error, not a crash', () => {
       taskJson({ title: `Big ${i}`, description: `${'filler text '.repeat(300)} unique${i}word` }),
     );
     mirror.passes.begin('tasks');
-    expect(
-      storageProblem(() =>
-        mirror.passes.applyPage({
-          collection: 'tasks',
-          pageIndex: 0,
-          cursorSent: null,
-          etag: null,
-          nextCursor: null,
-          items: big,
-        }),
-      ),
-    ).toBe('full');
+    expect(storageProblem(() => mirror.passes.applyPage(onlyPage('tasks', big)))).toBe('full');
     expect(mirror.tasks.total()).toBe(0);
     const small = taskJson({ title: 'Fits', description: 'unique7word' });
-    mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [small],
-    });
+    mirror.passes.applyPage(onlyPage('tasks', [small]));
     // A word first met in the refused page is indexed again when it comes back.
     const found = mirror.tasks.query(new URLSearchParams('filter[search]=unique7word'), {
       me: 'ada',

@@ -3,7 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Mirror } from './mirror';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach } from 'vitest';
+import type { CollectionName } from './collections/collections';
+import type { Mirror, PageInput } from './mirror';
 import { openMirror, type OpenMirrorOptions } from './open-mirror';
 
 export interface TestMirror {
@@ -48,6 +51,32 @@ export async function openTestMirror(options: OpenMirrorOptions = {}): Promise<T
   return handle;
 }
 
+/**
+ * Opens a fresh test mirror before each test of the file (or of the describe it
+ * is called in) and removes it after; `use` is handed each one as it opens.
+ */
+export function openTestMirrorPerTest(
+  use: (handle: TestMirror) => void,
+  options: OpenMirrorOptions = {},
+): void {
+  let handle: TestMirror | undefined;
+  beforeEach(async () => {
+    handle = await openTestMirror(options);
+    use(handle);
+  });
+  afterEach(() => handle?.cleanup());
+}
+
+/** The server copies in the file's task_bodies as stored, row by row (read through a connection of its own). */
+export function storedServerCopies(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
 let counter = 0;
 
 /** A complete task as the service sends it; every field can be overridden. */
@@ -84,16 +113,29 @@ export function taskJson(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
+/** The first page of a pass that is also its last (no cursor either way); `fields` for the rest (scope, etag, partial). */
+export function onlyPage(
+  collection: CollectionName,
+  items: readonly unknown[],
+  fields: Partial<PageInput> = {},
+): PageInput {
+  return { collection, pageIndex: 0, cursorSent: null, etag: null, nextCursor: null, items, ...fields };
+}
+
+/** Applies items as one complete pass of a single page (the way a first sync of a short list looks). */
+export function loadPass(
+  mirror: Mirror,
+  collection: CollectionName,
+  items: readonly unknown[],
+  fields: { scope?: string; etag?: string | null } = {},
+): void {
+  const scope = fields.scope ?? '';
+  mirror.passes.begin(collection, scope);
+  mirror.passes.applyPage(onlyPage(collection, items, { ...fields, scope }));
+  mirror.passes.complete(collection, scope, 0);
+}
+
 /** Applies tasks as one complete pass of single page (the way a first sync of a small list looks). */
 export function loadTasks(mirror: Mirror, tasks: readonly Record<string, unknown>[]): void {
-  mirror.passes.begin('tasks');
-  mirror.passes.applyPage({
-    collection: 'tasks',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: '"p0"',
-    nextCursor: null,
-    items: tasks,
-  });
-  mirror.passes.complete('tasks', '', 0);
+  loadPass(mirror, 'tasks', tasks, { etag: '"p0"' });
 }

@@ -23,9 +23,10 @@ import {
 } from './desktop-services';
 import { invokeChannels } from './ipc/contract';
 import { startDemoServer } from './ipc/demo-server';
-import { createIpcGate, type InvokeEventLike, type WebContentsLike } from './ipc/gate';
-import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './ipc/transport';
+import type { InvokeEventLike, WebContentsLike } from './ipc/gate';
+import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from './ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-protocol';
+import { gateWithInvoke } from './ipc/testing/gate-harness';
 
 let emulator: RunningEmulator;
 let userDataDir: string;
@@ -86,16 +87,7 @@ async function openServices(
     keepWithoutKeychain?: boolean;
   } = {},
 ): Promise<Harness> {
-  let listener: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, handler) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) listener = handler;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: trustedPageUrlCheck([APP_ORIGIN]),
-  });
+  const { gate, invoke } = gateWithInvoke(trustedPageUrlCheck([APP_ORIGIN]));
   const events: Harness['events'] = [];
   const window: WebContentsLike = {
     id: 3,
@@ -161,8 +153,7 @@ async function openServices(
     senderFrame: { url: APP_ENTRY_URL, parent: null },
   };
   const call = async (channel: string, input?: unknown) => {
-    if (!listener) throw new Error('the gate installed no listener');
-    return (await listener(fromOurPage, { channel, input })) as IpcResult<unknown>;
+    return (await invoke(fromOurPage, { channel, input })) as IpcResult<unknown>;
   };
   const value = async <T>(channel: string, input?: unknown): Promise<T> => {
     const answer = await call(channel, input);

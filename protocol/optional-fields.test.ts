@@ -36,6 +36,7 @@ import { taskSchema } from './task';
 import { commentMentionSchema, taskCommentFieldsSchema } from './task-comment';
 import { taskHistoryChangeSchema, taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
+import { TOKEN_SAMPLE } from './testing/wire-samples';
 
 interface WireSchema {
   /** The export's name (the completeness check matches on it). */
@@ -65,26 +66,14 @@ const tokenRequired = [
   'scopes',
   'status',
 ] as const;
-const token = {
-  token_id: 'tok1',
-  org_id: 'o1',
-  principal_user_id: 'u1',
-  created_by: 'u1',
-  name: 'laptop',
-  token_prefix: 'svc_live_abcd',
-  kind: 'live',
-  grant_type: 'personal',
-  scopes: ['tasks:read'],
-  status: 'active',
-};
 
 /** Every response schema in `protocol/`, with the contract's required fields. */
 const wireSchemas: WireSchema[] = [
-  { name: 'accessTokenSchema', schema: accessTokenSchema, minimal: token, required: tokenRequired },
+  { name: 'accessTokenSchema', schema: accessTokenSchema, minimal: TOKEN_SAMPLE, required: tokenRequired },
   {
     name: 'tokenCreatedSchema',
     schema: tokenCreatedSchema,
-    minimal: { ...token, token: 'svc_live_secret' },
+    minimal: { ...TOKEN_SAMPLE, token: 'svc_live_secret' },
     required: [...tokenRequired, 'token'],
   },
   {

@@ -15,6 +15,7 @@ import { taskSchema } from './task';
 import { MAX_REPLY_DEPTH, type TaskComment, taskCommentSchema } from './task-comment';
 import { taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
+import { TOKEN_SAMPLE } from './testing/wire-samples';
 
 const goal = {
   goal_id: 'g1',
@@ -34,18 +35,6 @@ const goalsGroup = {
   goals_tasks_completed: 1,
 };
 const teamMember = { team_id: 't1', user_id: 'u1', team_role: 'owner', username: 'ada' };
-const token = {
-  token_id: 'tok1',
-  org_id: 'o1',
-  principal_user_id: 'u1',
-  created_by: 'u1',
-  name: 'laptop',
-  token_prefix: 'svc_live_abcd',
-  kind: 'live',
-  grant_type: 'personal',
-  scopes: ['tasks:read'],
-  status: 'active',
-};
 
 /** A valid answer of each resource, and a field whose absence must fail (documented) or pass (assumed). */
 const resources: {
@@ -167,11 +156,11 @@ const resources: {
     required: 'access_token',
   },
   { name: 'oauth error', schema: oauthErrorSchema, sample: { error: 'invalid_grant' }, required: 'error' },
-  { name: 'access token', schema: accessTokenSchema, sample: token, required: 'token_prefix' },
+  { name: 'access token', schema: accessTokenSchema, sample: TOKEN_SAMPLE, required: 'token_prefix' },
   {
     name: 'token created',
     schema: tokenCreatedSchema,
-    sample: { ...token, token: 'svc_live_secret' },
+    sample: { ...TOKEN_SAMPLE, token: 'svc_live_secret' },
     required: 'token',
   },
   {
@@ -238,7 +227,7 @@ describe('wire schemas', () => {
       'scope_type',
     ],
     ['a team role', teamMemberSchema, { ...teamMember, team_role: 'boss' }, 'team_role'],
-    ['a token kind', accessTokenSchema, { ...token, kind: 'demo' }, 'kind'],
+    ['a token kind', accessTokenSchema, { ...TOKEN_SAMPLE, kind: 'demo' }, 'kind'],
   ] as const)('refuses a value outside a documented set (%s)', (_name, schema, sample, field) => {
     const result = schema.safeParse(sample);
     expect(result.error?.issues[0]?.path).toEqual([field]);

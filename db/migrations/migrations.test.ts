@@ -8,6 +8,7 @@ import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { VIRTUAL_TABLES } from '../schema';
 import { shareDescription, storedTaskJson } from '../tasks/task-json';
+import { onlyPage, storedServerCopies } from '../test-mirror';
 import { LATEST_MIGRATION, MIGRATIONS } from './index';
 
 /**
@@ -123,6 +124,48 @@ function verifyEverything(mirror: Mirror): void {
   expect(mirror.feed.list('ada')).toHaveLength(1);
 }
 
+/** The seeded task as edited locally (its pending copy). */
+const LOCAL_TASK_JSON = { ...TASK_JSON, title: 'Edited locally' };
+
+/** The signed-in account, as every version has stored it. */
+function seedAccount(db: Database.Database): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
+}
+
+/**
+ * The seeded task's row as versions before 0015 wrote it, its sort keys written by the app; `extra`
+ * columns for what a version kept in the row besides (0001: the bodies).
+ */
+function seedTaskRowWrittenKeys(
+  db: Database.Database,
+  extra: { columns: string; values: string; params: unknown[] } = { columns: '', values: '', params: [] },
+): void {
+  const columns = extra.columns ? `, ${extra.columns}` : '';
+  const values = extra.values ? `, ${extra.values}` : '';
+  db.prepare(
+    `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
+       priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
+       t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
+       created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag${columns})
+     VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
+       'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
+       '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
+       '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"'${values})`,
+  ).run('\u001fkept\u001f', '\u001fkept\u001f', ...extra.params);
+}
+
+/** The seeded task's server and local copies in task_bodies (0002 on), with its search body before 0005. */
+function seedTaskBodies(db: Database.Database, withSearchBody: boolean): void {
+  const copies = [JSON.stringify(TASK_JSON), JSON.stringify(LOCAL_TASK_JSON)];
+  if (withSearchBody) {
+    db.prepare(
+      "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
+    ).run(...copies);
+  } else {
+    db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (1, ?, ?)').run(...copies);
+  }
+}
+
 /** Whether the file's task sort keys are virtual columns (0015 on). */
 function hasVirtualSortKeys(db: Database.Database): boolean {
   return (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).some(
@@ -136,8 +179,7 @@ function seedWithSearchText(
   withSearchBody: boolean,
   idTokens: 'trigrams' | 'bigrams' = 'trigrams',
 ): void {
-  db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
-  const local = { ...TASK_JSON, title: 'Edited locally' };
+  seedAccount(db);
   if (hasVirtualSortKeys(db)) {
     // 0015 on: the sort keys are computed from the row, never written.
     db.prepare(
@@ -147,27 +189,9 @@ function seedWithSearchText(
          '2026-03-01', NULL, '2026-01-05T10:00:00.000Z', '2026-01-05', NULL, 'tsk_seeded', ?, '"v1"')`,
     ).run('\u001fkept\u001f', '\u001fkept\u001f');
   } else {
-    db.prepare(
-      `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-         priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-         t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-         created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
-       VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-         'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-         '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-         '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
-    ).run('\u001fkept\u001f', '\u001fkept\u001f');
+    seedTaskRowWrittenKeys(db);
   }
-  if (withSearchBody) {
-    db.prepare(
-      "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
-    ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
-  } else {
-    db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (1, ?, ?)').run(
-      JSON.stringify(TASK_JSON),
-      JSON.stringify(local),
-    );
-  }
+  seedTaskBodies(db, withSearchBody);
   db.prepare('INSERT INTO task_search_text (rid, text) VALUES (1, ?)').run(
     'edited locally\u001ftsk_seeded\u001f\u001fkept\u001f\u001fcarried over intact',
   );
@@ -225,22 +249,27 @@ function seedSecondTask(db: Database.Database, taskId: string, serverJson: strin
   db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (2, ?, NULL)').run(serverJson);
 }
 
+/** The file as 0006 to today wrote it: the search text without a search body, the id's tokens as bigrams. */
+function seedAsFrom0006(db: Database.Database): void {
+  seedWithSearchText(db, false, 'bigrams');
+}
+
+/** A migration that changes nothing the seed writes or the checks read: every case's data, every case's checks. */
+function unchangedDataCase(version: string): UpgradeCase {
+  return { version, seed: seedAsFrom0006, verify: verifyEverything };
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
     seed(db) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
-      const local = { ...TASK_JSON, title: 'Edited locally' };
-      db.prepare(
-        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, search_body, etag, server_json, local_json)
-         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, 'carried over intact', '"v1"', ?, ?)`,
-      ).run('\u001fkept\u001f', '\u001fkept\u001f', JSON.stringify(TASK_JSON), JSON.stringify(local));
+      seedAccount(db);
+      // 0001 kept the bodies in the task's row.
+      seedTaskRowWrittenKeys(db, {
+        columns: 'search_body, server_json, local_json',
+        values: "'carried over intact', ?, ?",
+        params: [JSON.stringify(TASK_JSON), JSON.stringify(LOCAL_TASK_JSON)],
+      });
       seedSearch(db);
       seedOtherTables(db);
     },
@@ -249,21 +278,9 @@ const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0002_task_bodies',
     seed(db) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
-      const local = { ...TASK_JSON, title: 'Edited locally' };
-      db.prepare(
-        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
-         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
-      ).run('\u001fkept\u001f', '\u001fkept\u001f');
-      db.prepare(
-        "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
-      ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
+      seedAccount(db);
+      seedTaskRowWrittenKeys(db);
+      seedTaskBodies(db, true);
       seedSearch(db);
       seedOtherTables(db);
     },
@@ -272,21 +289,9 @@ const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0003_id_trigram_words',
     seed(db) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('org_id', 'org_1'), ('username', 'ada')").run();
-      const local = { ...TASK_JSON, title: 'Edited locally' };
-      db.prepare(
-        `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, k_title, status, k_status, k_status_rank,
-           priority, k_priority, k_priority_rank, t_priority, assignee, k_assignee, t_assignee, project_id, k_project,
-           t_project, tags, tags_key, due_date, k_due, start_date, k_start, created_at, k_created, t_created,
-           created_day, task_type, k_task_type, t_task_type, search_id, search_tags, etag)
-         VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'edited locally', 'in_progress', 'in_progress', 1,
-           'high', 'high', 2, 'high', 'ada', 'ada', 'ada', 'prj_1', 'prj_1', 'prj_1', '["kept"]', ?, '2026-03-01',
-           '2026-03-01', NULL, x'', '2026-01-05T10:00:00.000Z', '2026-01-05t10:00:00.000z', '2026-01-05T10:00:00.000Z',
-           '2026-01-05', NULL, x'', '', 'tsk_seeded', ?, '"v1"')`,
-      ).run('\u001fkept\u001f', '\u001fkept\u001f');
-      db.prepare(
-        "INSERT INTO task_bodies (rid, search_body, server_json, local_json) VALUES (1, 'carried over intact', ?, ?)",
-      ).run(JSON.stringify(TASK_JSON), JSON.stringify(local));
+      seedAccount(db);
+      seedTaskRowWrittenKeys(db);
+      seedTaskBodies(db, true);
       db.prepare(
         `INSERT INTO task_words (rowid, words) VALUES (1, 'edited locally carried over intact kept ' ||
            'ǂ74736b ǂ736b5f ǂ6b5f73 ǂ5f7365 ǂ736565 ǂ656564 ǂ656465 ǂ646564')`,
@@ -306,30 +311,14 @@ const UPGRADE_CASES: UpgradeCase[] = [
     seed: (db) => seedWithSearchText(db, false),
     verify: verifyEverything,
   },
-  {
-    version: '0006_id_bigram_words',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
-  {
-    version: '0007_word_index_merges_apart',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
-  {
-    version: '0008_wider_walk_indexes',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
-  {
-    version: '0009_pass_completed_once',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
+  unchangedDataCase('0006_id_bigram_words'),
+  unchangedDataCase('0007_word_index_merges_apart'),
+  unchangedDataCase('0008_wider_walk_indexes'),
+  unchangedDataCase('0009_pass_completed_once'),
   {
     version: '0010_milestones_and_task_openings',
     seed(db) {
-      seedWithSearchText(db, false, 'bigrams');
+      seedAsFrom0006(db);
       db.prepare(
         `INSERT INTO milestones (milestone_id, scope, seen_pass, project_id, name, status, position, due_date, etag, fetched_at, raw_json)
          VALUES ('mst_1', 'prj_1', 1, 'prj_1', 'Beta', 'open', 1024, '2026-04-01', NULL, '2026-03-01T00:00:00Z',
@@ -350,7 +339,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0011_comment_checks',
     seed(db) {
-      seedWithSearchText(db, false, 'bigrams');
+      seedAsFrom0006(db);
       db.prepare(
         "INSERT INTO task_openings (task_id, opened_at) VALUES ('tsk_seeded', '2026-03-05T00:00:00.000Z')",
       ).run();
@@ -366,7 +355,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   {
     version: '0012_outbox_parent',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    seed: seedAsFrom0006,
     verify(mirror) {
       verifyEverything(mirror);
       expect(mirror.outbox.list()).toMatchObject([{ opId: 'op-1', entityType: 'task', parentId: null }]);
@@ -375,7 +364,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0013_compact_task_json',
     seed(db) {
-      seedWithSearchText(db, false, 'bigrams');
+      seedAsFrom0006(db);
       seedSecondTask(db, 'tsk_compact', JSON.stringify(CONTRACT_TASK));
     },
     verify(mirror) {
@@ -385,7 +374,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   {
     version: '0014_filing_count_indexes',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    seed: seedAsFrom0006,
     verify(mirror) {
       verifyEverything(mirror);
       expect(mirror.tasks.sectionCounts()).toBeInstanceOf(Map);
@@ -394,7 +383,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   {
     version: '0015_virtual_sort_keys',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    seed: seedAsFrom0006,
     verify(mirror) {
       verifyEverything(mirror);
       const page = mirror.tasks.query(new URLSearchParams('sort_by=priority_rank&sort_order=desc'), {
@@ -406,7 +395,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   {
     version: '0016_comment_watch_indexes',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
+    seed: seedAsFrom0006,
     verify(mirror) {
       verifyEverything(mirror);
       // The seeded task is ada's and open: found through tasks_by_assignee_open.
@@ -414,15 +403,11 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.openings.commentWatch({ ...watch, limit: 5 })).toEqual(['tsk_seeded']);
     },
   },
-  {
-    version: '0017_shared_description',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
+  unchangedDataCase('0017_shared_description'),
   {
     version: '0018_milestone_filing_index',
     seed(db) {
-      seedWithSearchText(db, false, 'bigrams');
+      seedAsFrom0006(db);
       db.prepare("UPDATE tasks SET milestone_id = 'mst_1' WHERE rid = 1").run();
     },
     async verify(mirror) {
@@ -432,11 +417,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(filed.tasks.map((t) => t.task_id)).toEqual(['tsk_seeded']);
     },
   },
-  {
-    version: '0019_row_held_server_copy',
-    seed: (db) => seedWithSearchText(db, false, 'bigrams'),
-    verify: verifyEverything,
-  },
+  unchangedDataCase('0019_row_held_server_copy'),
 ];
 
 let dir: string;
@@ -444,6 +425,26 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'mirror-migrations-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A file named `name` in the test's folder, migrated to `version` and open for the data that version wrote. */
+async function fileMigratedTo(
+  name: string,
+  version: string,
+): Promise<{ file: string; db: Database.Database }> {
+  const file = join(dir, name);
+  await migrateFileTo(file, version);
+  return { file, db: new Database(file) };
+}
+
+/** Opens the mirror on `file` with the app's latest schema, hands it to `use`, and closes it even when `use` throws. */
+async function withMirror(file: string, use: (mirror: Mirror) => void | Promise<void>): Promise<void> {
+  const mirror = await openMirror(file);
+  try {
+    await use(mirror);
+  } finally {
+    mirror.close();
+  }
+}
 
 describe('migrations', () => {
   test('every migration has an upgrade case, in order', () => {
@@ -478,26 +479,18 @@ describe('migrations', () => {
       const db = new Database(file);
       db.transaction(() => c.seed(db))();
       db.close();
-      const mirror = await openMirror(file);
-      try {
+      await withMirror(file, async (mirror) => {
         await c.verify(mirror);
-      } finally {
-        mirror.close();
-      }
+      });
       // Opening again runs nothing twice.
-      const again = await openMirror(file);
-      try {
+      await withMirror(file, async (again) => {
         await c.verify(again);
-      } finally {
-        again.close();
-      }
+      });
     },
   );
 
   test('0009: a list with a completed pass before the upgrade counts as completed once; a first pass still running does not', async () => {
-    const file = join(dir, 'passes.db');
-    await migrateFileTo(file, '0008_wider_walk_indexes');
-    const db = new Database(file);
+    const { file, db } = await fileMigratedTo('passes.db', '0008_wider_walk_indexes');
     const pass = db.prepare(
       'INSERT INTO sync_passes (collection, scope, pass_no, state, partial, started_at) VALUES (?, ?, ?, ?, 0, ?)',
     );
@@ -505,22 +498,17 @@ describe('migrations', () => {
     pass.run('sections', '', 1, 'complete', '2026-03-01T00:00:00Z');
     pass.run('projects', '', 3, 'running', '2026-03-01T00:00:00Z');
     db.close();
-    const mirror = await openMirror(file);
-    try {
+    await withMirror(file, (mirror) => {
       expect(mirror.passes.state('tasks', '')?.completedOnce).toBe(false);
       expect(mirror.passes.state('sections', '')?.completedOnce).toBe(true);
       // Before 0009 a later pass number was read as "completed before": kept so.
       expect(mirror.passes.state('projects', '')?.completedOnce).toBe(true);
-    } finally {
-      mirror.close();
-    }
+    });
   });
 
   test('0013: server copies stored as JSON text are rewritten without key names when they read back the same, others are left as they are', async () => {
-    const file = join(dir, 'compact.db');
-    await migrateFileTo(file, '0012_outbox_parent');
-    const db = new Database(file);
-    seedWithSearchText(db, false, 'bigrams');
+    const { file, db } = await fileMigratedTo('compact.db', '0012_outbox_parent');
+    seedAsFrom0006(db);
     seedSecondTask(db, 'tsk_compact', JSON.stringify(CONTRACT_TASK));
     // Contract-shaped but not as JSON.stringify writes it (spaces): its text is kept, not re-spelled.
     const spaced = JSON.stringify({ ...CONTRACT_TASK, task_id: 'tsk_seeded' }, null, 1);
@@ -542,10 +530,8 @@ describe('migrations', () => {
   });
 
   test('0015: the sort keys become computed columns with the values the rows stored, the lower case SQLite cannot make kept, and the same indexes', async () => {
-    const file = join(dir, 'keys.db');
-    await migrateFileTo(file, '0014_filing_count_indexes');
-    const db = new Database(file);
-    seedWithSearchText(db, false, 'bigrams');
+    const { file, db } = await fileMigratedTo('keys.db', '0014_filing_count_indexes');
+    seedAsFrom0006(db);
     // A row whose keys JavaScript lowered where SQLite's lower() folds ASCII only (İ becomes two characters).
     seedSecondTask(db, 'tsk_unicode', JSON.stringify({ ...CONTRACT_TASK, task_id: 'tsk_unicode' }));
     db.prepare(
@@ -580,10 +566,8 @@ describe('migrations', () => {
   });
 
   test('0017: a shown, unedited task keeps its description once, in its search text, and reads back the same; others are left as they are', async () => {
-    const file = join(dir, 'shared.db');
-    await migrateFileTo(file, '0016_comment_watch_indexes');
-    const db = new Database(file);
-    seedWithSearchText(db, false, 'bigrams');
+    const { file, db } = await fileMigratedTo('shared.db', '0016_comment_watch_indexes');
+    seedAsFrom0006(db);
     const described = { ...CONTRACT_TASK, description: 'Carried Over to the Search Text "quoted" ☃' };
     seedSecondTask(db, 'tsk_compact', JSON.stringify(Object.values(described)));
     db.prepare('INSERT INTO task_search_text (rid, text) VALUES (2, ?)').run(
@@ -601,21 +585,16 @@ describe('migrations', () => {
     expect(stored[0]).toBe(JSON.stringify(TASK_JSON));
     expect(stored[1]?.startsWith('~')).toBe(true);
     expect(stored[1]).not.toContain('Search Text');
-    const mirror = await openMirror(file);
-    try {
+    await withMirror(file, (mirror) => {
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(
         JSON.stringify({ ...described, task_id: 'tsk_compact' }),
       );
-    } finally {
-      mirror.close();
-    }
+    });
   });
 
   test('0019: copies stored whole or sharing their description read back the same after it, and a task written again is held by its row', async () => {
-    const file = join(dir, 'row-held.db');
-    await migrateFileTo(file, '0017_shared_description');
-    const db = new Database(file);
-    seedWithSearchText(db, false, 'bigrams');
+    const { file, db } = await fileMigratedTo('row-held.db', '0017_shared_description');
+    seedAsFrom0006(db);
     const described = {
       ...CONTRACT_TASK,
       description: 'Shared with the search text, as migration 0017 stored it for this task',
@@ -627,42 +606,22 @@ describe('migrations', () => {
       `contract shaped\u001ftsk_compact\u001f\u001fa\u001fb\u001f\u001f${lower}`,
     );
     db.close();
-    const mirror = await openMirror(file);
-    const bodies = () => {
-      const read = new Database(file, { readonly: true });
-      try {
-        return read.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
-      } finally {
-        read.close();
-      }
-    };
-    try {
+    const bodies = () => storedServerCopies(file);
+    await withMirror(file, (mirror) => {
       expect(bodies()[1]?.[0]).toBe('~');
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(described));
       const page = (items: Record<string, unknown>[]) =>
-        mirror.passes.applyPage({
-          collection: 'tasks',
-          pageIndex: 0,
-          cursorSent: null,
-          etag: null,
-          nextCursor: null,
-          items,
-          partial: true,
-        });
+        mirror.passes.applyPage(onlyPage('tasks', items, { partial: true }));
       expect(page([{ ...described }]).unchanged).toBe(1);
       const renamed = { ...described, title: 'Renamed on the server' };
       expect(page([renamed]).changes.updated.map((u) => Object.keys(u.changes))).toEqual([['title']]);
       expect(bodies()[1]?.[0]).toBe('^');
       expect(JSON.stringify(mirror.tasks.get('tsk_compact')?.server)).toBe(JSON.stringify(renamed));
-    } finally {
-      mirror.close();
-    }
+    });
   });
 
   test("0012: operations queued before the upgrade stay queued as the tasks' they are, ready to send", async () => {
-    const file = join(dir, 'queued.db');
-    await migrateFileTo(file, '0011_comment_checks');
-    const db = new Database(file);
+    const { file, db } = await fileMigratedTo('queued.db', '0011_comment_checks');
     const op = db.prepare(
       `INSERT INTO outbox (op_id, entity_type, entity_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
        VALUES (?, 'task', ?, ?, ?, ?, ?, 'queued', 0, '2026-03-01T00:00:00Z', '2026-03-01T00:00:00Z')`,
@@ -670,8 +629,7 @@ describe('migrations', () => {
     op.run('op-create', 'local-1', 'create', '{"title":"Written offline"}', null, '{}');
     op.run('op-edit', 'tsk_2', 'update', '{"title":"Renamed"}', '"v3"', '{"title":"Before"}');
     db.close();
-    const mirror = await openMirror(file);
-    try {
+    await withMirror(file, (mirror) => {
       expect(mirror.outbox.ready()).toMatchObject([
         {
           opId: 'op-create',
@@ -682,9 +640,7 @@ describe('migrations', () => {
         },
         { opId: 'op-edit', entityType: 'task', parentId: null, kind: 'update', baseEtag: '"v3"' },
       ]);
-    } finally {
-      mirror.close();
-    }
+    });
   });
 
   test('a file from a newer app is refused with a version error, untouched', async () => {

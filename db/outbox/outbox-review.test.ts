@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { discardOperation, OutboxReviewError, resolveConflicts, retryOperation } from './outbox-review';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import { loadTasks, openTestMirrorPerTest, taskJson } from '../test-mirror';
 
-let handle: TestMirror;
 let mirror: Mirror;
-
-beforeEach(async () => {
-  handle = await openTestMirror();
-  mirror = handle.mirror;
-});
-afterEach(() => handle.cleanup());
+openTestMirrorPerTest((opened) => (mirror = opened.mirror));
 
 function edited(title: string) {
   const task = taskJson({ title: 'Base', priority: 'low' });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { taskSchema } from '../../protocol/task';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from '../mirror-errors';
 import Database from 'better-sqlite3';
@@ -6,16 +6,14 @@ import { SORT_INDEX_NAMES } from '../tasks/deferred-indexes';
 import { openMirror } from '../open-mirror';
 import type { Mirror, PageInput } from '../mirror';
 import { checkTask } from '../tasks/task-columns';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import { loadTasks, openTestMirrorPerTest, taskJson, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;
-
-beforeEach(async () => {
-  handle = await openTestMirror();
-  mirror = handle.mirror;
+openTestMirrorPerTest((opened) => {
+  handle = opened;
+  mirror = opened.mirror;
 });
-afterEach(() => handle.cleanup());
 
 function page(
   pageIndex: number,

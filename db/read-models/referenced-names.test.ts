@@ -3,9 +3,8 @@
 // one whose delete waits marked "(deleted)", a parent task by its title, a
 // reply's parent by its author and first words, and nothing for an unknown id.
 import { afterEach, expect, test } from 'vitest';
-import type { Mirror } from '../mirror';
 import { namesIn, referenceNames } from './referenced-names';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { loadPass, loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
 let handle: TestMirror | null = null;
 afterEach(() => {
@@ -13,35 +12,27 @@ afterEach(() => {
   handle = null;
 });
 
-function loadPage(
-  mirror: Mirror,
-  collection: 'projects' | 'teams' | 'goals',
-  scope: string,
-  items: unknown[],
-) {
-  mirror.passes.begin(collection, scope);
-  mirror.passes.applyPage({
-    collection,
-    scope,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: `"${collection}"`,
-    nextCursor: null,
-    items,
-  });
-  mirror.passes.complete(collection, scope, 0);
-}
-
 test('names stored, queued, renamed and deleted resources, a parent task and a reply’s parent; an unknown id is not named', async () => {
   handle = await openTestMirror();
   const { mirror } = handle;
-  loadPage(mirror, 'projects', 'org_test', [{ project_id: 'prj_a', org_id: 'org_test', name: 'Apollo' }]);
-  loadPage(mirror, 'teams', 'org_test', [{ team_id: 'tm_1', org_id: 'org_test', name: 'Platform' }]);
-  loadPage(mirror, 'goals', 'prj_a', [
-    { goal_id: 'gol_1', project_id: 'prj_a', name: 'Launch', status: 'open' },
-    { goal_id: 'gol_2', project_id: 'prj_a', name: 'Old name', status: 'open' },
-    { goal_id: 'gol_3', project_id: 'prj_a', name: 'Dropped', status: 'open' },
-  ]);
+  loadPass(mirror, 'projects', [{ project_id: 'prj_a', org_id: 'org_test', name: 'Apollo' }], {
+    scope: 'org_test',
+    etag: '"projects"',
+  });
+  loadPass(mirror, 'teams', [{ team_id: 'tm_1', org_id: 'org_test', name: 'Platform' }], {
+    scope: 'org_test',
+    etag: '"teams"',
+  });
+  loadPass(
+    mirror,
+    'goals',
+    [
+      { goal_id: 'gol_1', project_id: 'prj_a', name: 'Launch', status: 'open' },
+      { goal_id: 'gol_2', project_id: 'prj_a', name: 'Old name', status: 'open' },
+      { goal_id: 'gol_3', project_id: 'prj_a', name: 'Dropped', status: 'open' },
+    ],
+    { scope: 'prj_a', etag: '"goals"' },
+  );
   const parent = taskJson({ title: 'Ship the login page' });
   loadTasks(mirror, [parent]);
   const queued = mirror.goals.create({ name: 'Still waiting' }, 'prj_a');

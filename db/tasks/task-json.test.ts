@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import {
   rowForm,
@@ -10,7 +10,14 @@ import {
   taskJsonOf,
   taskObjectOf,
 } from './task-json';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import {
+  loadTasks,
+  onlyPage,
+  openTestMirrorPerTest,
+  storedServerCopies,
+  taskJson,
+  type TestMirror,
+} from '../test-mirror';
 
 describe('the stored form of a server copy', () => {
   const odd = [
@@ -51,20 +58,11 @@ describe('the stored form of a server copy', () => {
 describe('server copies in the mirror', () => {
   let handle: TestMirror;
   let mirror: Mirror;
-  beforeEach(async () => {
-    handle = await openTestMirror();
-    mirror = handle.mirror;
+  openTestMirrorPerTest((opened) => {
+    handle = opened;
+    mirror = opened.mirror;
   });
-  afterEach(() => handle.cleanup());
-
-  const storedRows = () => {
-    const db = new Database(handle.file, { readonly: true });
-    try {
-      return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
-    } finally {
-      db.close();
-    }
-  };
+  const storedRows = () => storedServerCopies(handle.file);
 
   test('are stored without key names and read back, exported and compared as the JSON the server sent', () => {
     const tasks = [
@@ -84,14 +82,13 @@ describe('server copies in the mirror', () => {
     expect([...mirror.tasks.exportJson()].sort()).toEqual(tasks.map((t) => JSON.stringify(t)).sort());
 
     mirror.passes.begin('tasks');
-    const again = mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"p1"',
-      nextCursor: null,
-      items: tasks.map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
-    });
+    const again = mirror.passes.applyPage(
+      onlyPage(
+        'tasks',
+        tasks.map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
+        { etag: '"p1"' },
+      ),
+    );
     expect(again.unchanged).toBe(3);
     expect(again.changes.updated).toEqual([]);
   });
@@ -111,14 +108,7 @@ describe('server copies in the mirror', () => {
 
     const editedB = { ...b, title: 'New B' };
     mirror.passes.begin('tasks');
-    const applied = mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"p1"',
-      nextCursor: null,
-      items: [a, editedB],
-    });
+    const applied = mirror.passes.applyPage(onlyPage('tasks', [a, editedB], { etag: '"p1"' }));
     // The old text is the same task: no change announced for it, only for B.
     expect(applied.changes.updated.map((u) => [u.id, Object.keys(u.changes)])).toEqual([
       [b.task_id, ['title']],
@@ -163,21 +153,13 @@ describe('a description shared with the search text (migration 0017)', () => {
 describe('server copies sharing their description in the mirror', () => {
   let handle: TestMirror;
   let mirror: Mirror;
-  beforeEach(async () => {
-    handle = await openTestMirror();
-    mirror = handle.mirror;
+  openTestMirrorPerTest((opened) => {
+    handle = opened;
+    mirror = opened.mirror;
     mirror.identity.setAccount({ orgId: 'org_test', username: 'ada' });
   });
-  afterEach(() => handle.cleanup());
 
-  const storedRows = () => {
-    const db = new Database(handle.file, { readonly: true });
-    try {
-      return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
-    } finally {
-      db.close();
-    }
-  };
+  const storedRows = () => storedServerCopies(handle.file);
   const described = (description: string) => taskJson({ description });
 
   test('hold it once while shown and unedited, and read, export, compare and remove as the JSON the server sent', () => {
@@ -202,14 +184,13 @@ describe('server copies sharing their description in the mirror', () => {
 
     // The next pass: unchanged tasks are told as unchanged; the one it no longer returns is removed as it was.
     mirror.passes.begin('tasks');
-    const again = mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"p1"',
-      nextCursor: null,
-      items: tasks.slice(1).map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
-    });
+    const again = mirror.passes.applyPage(
+      onlyPage(
+        'tasks',
+        tasks.slice(1).map((t) => JSON.parse(JSON.stringify(t)) as Record<string, unknown>),
+        { etag: '"p1"' },
+      ),
+    );
     expect(again.unchanged).toBe(3);
     const removed = mirror.passes.complete('tasks', '', 0);
     expect(removed.deleted.map((d) => JSON.stringify(d.before))).toEqual([JSON.stringify(tasks[0])]);
@@ -218,10 +199,7 @@ describe('server copies sharing their description in the mirror', () => {
 
 describe('a server copy held by its task row (rowForm)', () => {
   let handle: TestMirror;
-  beforeEach(async () => {
-    handle = await openTestMirror();
-  });
-  afterEach(() => handle.cleanup());
+  openTestMirrorPerTest((opened) => (handle = opened));
 
   const odd = [
     { description: 'quote " backslash \\ tab \t ,"org_id":"x" \u2028 ☃ \ud800 End Of It' },

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { COMMENT_WATCH, COMMENT_WATCH_INDEXES } from './task-openings';
-import { openTestMirror, type TestMirror } from '../test-mirror';
+import { loadPass, onlyPage, openTestMirror, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;
@@ -18,31 +18,11 @@ function task(id: string, fields: Record<string, unknown> = {}): Record<string, 
 }
 
 function load(collection: 'tasks' | 'teams', items: Record<string, unknown>[], scope = ''): void {
-  mirror.passes.begin(collection, scope);
-  mirror.passes.applyPage({
-    collection,
-    scope,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: null,
-    nextCursor: null,
-    items,
-  });
-  mirror.passes.complete(collection, scope, 0);
+  loadPass(mirror, collection, items, { scope });
 }
 
 function loadSprints(teamId: string, items: Record<string, unknown>[]): void {
-  mirror.passes.begin('sprints', teamId);
-  mirror.passes.applyPage({
-    collection: 'sprints',
-    scope: teamId,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: null,
-    nextCursor: null,
-    items,
-  });
-  mirror.passes.complete('sprints', teamId, 0);
+  loadPass(mirror, 'sprints', items, { scope: teamId });
 }
 
 beforeEach(async () => {
@@ -197,14 +177,7 @@ describe('the comment watch', () => {
     mirror.openings.commentsChecked(['mine'], '2026-03-10T09:00:00.000Z');
     // A first full pass into the empty table drops the indexes until it completes.
     mirror.passes.begin('tasks', '');
-    mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: rows,
-    });
+    mirror.passes.applyPage(onlyPage('tasks', rows));
     const indexes = () => {
       const db = new Database(handle.file, { readonly: true });
       try {

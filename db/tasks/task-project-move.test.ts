@@ -1,18 +1,12 @@
 // A task moved to another project loses its milestone (contract): the list,
 // the task as the editor reads it and the change waiting to be sent agree,
 // also when the move folds into an edit that filed the task here.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import { loadTasks, openTestMirrorPerTest, taskJson } from '../test-mirror';
 
-let handle: TestMirror;
 let mirror: Mirror;
-
-beforeEach(async () => {
-  handle = await openTestMirror();
-  mirror = handle.mirror;
-});
-afterEach(() => handle.cleanup());
+openTestMirrorPerTest((opened) => (mirror = opened.mirror));
 
 function listed(taskId: string) {
   return mirror.tasks

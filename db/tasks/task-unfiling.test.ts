@@ -4,7 +4,7 @@
 // again, and a delete the service took leaves them unfiled for good.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { loadPass, loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
 let handle: TestMirror | null = null;
 afterEach(() => {
@@ -16,65 +16,32 @@ const GOAL = { goal_id: 'gol_1', project_id: 'prj_a', name: 'Launch', status: 'o
 const MILESTONE = { milestone_id: 'mst_1', project_id: 'prj_a', name: 'Beta', status: 'open' };
 const SECTION = { section_id: 'sec_1', scope_type: 'project', scope_id: 'prj_a', name: 'Doing', position: 1 };
 
-/** Applies one complete pass of a collection's single page. */
-function loadPage(
-  mirror: Mirror,
-  collection: 'goals' | 'milestones' | 'sections',
-  scope: string,
-  items: unknown[],
-): void {
-  mirror.passes.begin(collection, scope);
-  mirror.passes.applyPage({
-    collection,
-    scope,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: `"${collection}"`,
-    nextCursor: null,
-    items,
-  });
-  mirror.passes.complete(collection, scope, 0);
-}
+/** The seeded tasks as the server holds them: two under the goal and the milestone (the second done), one under neither. */
+const ONE = { task_id: 'tsk_1', title: 'One', goal_id: 'gol_1', milestone_id: 'mst_1', section_id: 'sec_1' };
+const TWO = { task_id: 'tsk_2', title: 'Two', goal_id: 'gol_1', milestone_id: 'mst_1', status: 'completed' };
+const THREE = { task_id: 'tsk_3', title: 'Three' };
+/** The first seeded task as a peer's rename leaves it on the server. */
+const ONE_RENAMED_BY_PEER = {
+  task_id: 'tsk_1',
+  title: 'One, renamed by a peer',
+  goal_id: 'gol_1',
+  milestone_id: 'mst_1',
+};
 
 /** Two tasks under the goal and the milestone (one of them subtask-free and done), one under neither. */
 async function setUp(): Promise<Mirror> {
   handle = await openTestMirror();
   const { mirror } = handle;
-  loadPage(mirror, 'goals', '', [GOAL]);
-  loadPage(mirror, 'milestones', 'prj_a', [MILESTONE]);
-  loadPage(mirror, 'sections', '', [SECTION]);
-  loadTasks(mirror, [
-    taskJson({
-      task_id: 'tsk_1',
-      title: 'One',
-      goal_id: 'gol_1',
-      milestone_id: 'mst_1',
-      section_id: 'sec_1',
-    }),
-    taskJson({
-      task_id: 'tsk_2',
-      title: 'Two',
-      goal_id: 'gol_1',
-      milestone_id: 'mst_1',
-      status: 'completed',
-    }),
-    taskJson({ task_id: 'tsk_3', title: 'Three' }),
-  ]);
+  loadPass(mirror, 'goals', [GOAL], { scope: '', etag: '"goals"' });
+  loadPass(mirror, 'milestones', [MILESTONE], { scope: 'prj_a', etag: '"milestones"' });
+  loadPass(mirror, 'sections', [SECTION], { scope: '', etag: '"sections"' });
+  loadTasks(mirror, [taskJson(ONE), taskJson(TWO), taskJson(THREE)]);
   return mirror;
 }
 
 /** A later page of the task list with new server copies (a pull while the delete waits). */
 function pullAgain(mirror: Mirror, tasks: Record<string, unknown>[]): void {
-  mirror.passes.begin('tasks');
-  mirror.passes.applyPage({
-    collection: 'tasks',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: '"again"',
-    nextCursor: null,
-    items: tasks,
-  });
-  mirror.passes.complete('tasks', '', 0);
+  loadPass(mirror, 'tasks', tasks, { etag: '"again"' });
 }
 
 async function filedUnder(mirror: Mirror, field: 'goal_id' | 'milestone_id', id: string): Promise<string[]> {
@@ -105,20 +72,9 @@ describe('a goal delete waiting to be sent', () => {
     mirror.goals.delete('gol_1');
 
     pullAgain(mirror, [
-      taskJson({
-        task_id: 'tsk_1',
-        title: 'One, renamed by a peer',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-      }),
-      taskJson({
-        task_id: 'tsk_2',
-        title: 'Two',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-        status: 'completed',
-      }),
-      taskJson({ task_id: 'tsk_3', title: 'Three' }),
+      taskJson(ONE_RENAMED_BY_PEER),
+      taskJson(TWO),
+      taskJson(THREE),
       taskJson({ task_id: 'tsk_4', title: 'Filed by a peer meanwhile', goal_id: 'gol_1' }),
     ]);
 
@@ -137,22 +93,7 @@ describe('a goal delete waiting to be sent', () => {
   test('given up (discarded), files its tasks under the goal again, with what the pulls brought', async () => {
     const mirror = await setUp();
     const deleted = mirror.goals.delete('gol_1');
-    pullAgain(mirror, [
-      taskJson({
-        task_id: 'tsk_1',
-        title: 'One, renamed by a peer',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-      }),
-      taskJson({
-        task_id: 'tsk_2',
-        title: 'Two',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-        status: 'completed',
-      }),
-      taskJson({ task_id: 'tsk_3', title: 'Three' }),
-    ]);
+    pullAgain(mirror, [taskJson(ONE_RENAMED_BY_PEER), taskJson(TWO), taskJson(THREE)]);
 
     mirror.outbox.drop(deleted?.opId as string);
 
@@ -204,14 +145,8 @@ describe('a milestone delete waiting to be sent', () => {
 
     pullAgain(mirror, [
       taskJson({ task_id: 'tsk_1', title: 'One again', goal_id: 'gol_1', milestone_id: 'mst_1' }),
-      taskJson({
-        task_id: 'tsk_2',
-        title: 'Two',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-        status: 'completed',
-      }),
-      taskJson({ task_id: 'tsk_3', title: 'Three' }),
+      taskJson(TWO),
+      taskJson(THREE),
     ]);
     expect(mirror.tasks.get('tsk_1')?.task).toMatchObject({ title: 'One again', milestone_id: null });
     expect(await filedUnder(mirror, 'milestone_id', 'mst_1')).toEqual([]);
@@ -303,20 +238,8 @@ describe('a page of server copies while deletes wait', () => {
     mirror.sections.delete('sec_1');
 
     pullAgain(mirror, [
-      taskJson({
-        task_id: 'tsk_1',
-        title: 'One',
-        goal_id: 'gol_1',
-        milestone_id: 'mst_1',
-        section_id: 'sec_1',
-      }),
-      taskJson({
-        task_id: 'tsk_2',
-        title: 'Two',
-        goal_id: 'gol_2',
-        milestone_id: 'mst_1',
-        status: 'completed',
-      }),
+      taskJson(ONE),
+      taskJson({ ...TWO, goal_id: 'gol_2' }),
       taskJson({ task_id: 'tsk_3', title: 'Three', section_id: 'sec_2', milestone_id: 'gol_1' }),
     ]);
 

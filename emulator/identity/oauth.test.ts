@@ -2,20 +2,16 @@
 // emulator: consent page, redirects, code exchange, refresh rotation and grant
 // revocation on reuse.
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ManualClock } from '../clock';
-import { type RunningEmulator, startEmulator } from '../start';
+import type { RunningEmulator } from '../start';
+import { emulatorPerFile } from '../testing/emulator-per-file';
 
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
-beforeAll(async () => {
-  emulator = await startEmulator({ clock, seedTasks: 20 });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
+emulatorPerFile({ clock, seedTasks: 20 }, (started) => (emulator = started));
 
 function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');

@@ -4,17 +4,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../clock';
-import { type RunningEmulator, startEmulator } from '../start';
+import type { RunningEmulator } from '../start';
+import { emulatorPerFile } from '../testing/emulator-per-file';
 import { type IdentityTestServer, startIdentityTestServer } from './identity-test-server';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
-beforeAll(async () => {
-  emulator = await startEmulator({ clock, seedTasks: 20 });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
+emulatorPerFile({ clock, seedTasks: 20 }, (started) => (emulator = started));
 
 interface Answer {
   status: number;

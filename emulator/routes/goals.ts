@@ -7,14 +7,14 @@ import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal'
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, markDeprecated, sendBody, sendJson, sendList } from '../json-reply';
-import { compareCodePoints, compareNumber, compareText, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, markDeprecated, sendBody, sendJson } from '../json-reply';
+import { compareCodePoints, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
-import type { GoalRecord, ProjectRecord } from '../records';
-import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import type { GoalRecord } from '../records';
+import type { EmulatorStore, Viewer } from '../store';
+import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
-type GoalSortKey = (typeof SORT_KEYS)[number];
 
 const goalsQuerySchema = z.object({ org_id: z.string().min(1) });
 
@@ -24,14 +24,6 @@ export function serializeGoal(store: EmulatorStore, viewer: Viewer, g: GoalRecor
   return { ...fields, tasks_total: counts?.total ?? 0, tasks_completed: counts?.completed ?? 0, tasks: null };
 }
 
-function readableProject(store: EmulatorStore, viewer: Viewer, projectId: string): ProjectRecord {
-  const project = store.projects.get(projectId);
-  if (!project || !canSeeProject(viewer, projectId)) {
-    throw new ProblemReply(404, null, 'Not Found', `project ${projectId} not found`);
-  }
-  return project;
-}
-
 function liveGoal(store: EmulatorStore, viewer: Viewer, projectId: string, goalId: string): GoalRecord {
   readableProject(store, viewer, projectId);
   const goal = store.goals.get(goalId);
@@ -39,15 +31,6 @@ function liveGoal(store: EmulatorStore, viewer: Viewer, projectId: string, goalI
     throw new ProblemReply(404, null, 'Not Found', `goal ${goalId} not found`);
   }
   return goal;
-}
-
-function goalValue(g: GoalRecord, sortBy: GoalSortKey): string | number | null {
-  return g[sortBy];
-}
-
-function compareGoalValue(sortBy: GoalSortKey, a: string | number | null, b: string | number | null): number {
-  if (sortBy === 'position') return compareNumber(a as number | null, b as number | null);
-  return compareText(a as string | null, b as string | null);
 }
 
 const byPosition = (a: GoalRecord, b: GoalRecord) =>
@@ -66,26 +49,15 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const { org_id: orgId } = parseOr422(goalsQuerySchema, Object.fromEntries(params), 'query');
       requireOwnOrg(ctx, orgId, ['query', 'org_id']);
       const viewer = viewerFor(ctx, request);
-      const projects = [...store.projects.values()]
-        .filter((p) => canSeeProject(viewer, p.project_id))
-        .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.project_id, b.project_id));
-      const groups: Record<string, unknown>[] = [];
-      let total = 0;
-      for (const project of projects) {
-        const goals = [...store.goals.values()]
-          .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
-          .sort(byPosition);
-        if (goals.length === 0) continue;
-        const data = goals.map((g) => serializeGoal(store, viewer, g));
-        total += goals.length;
-        groups.push({
-          project_id: project.project_id,
-          data,
-          next_cursor: null,
-          goals_tasks_total: data.reduce((sum, g) => sum + (g.tasks_total as number), 0),
-          goals_tasks_completed: data.reduce((sum, g) => sum + (g.tasks_completed as number), 0),
-        });
-      }
+      const { groups, total } = projectGroups(
+        visibleProjects(store, viewer),
+        'goals',
+        (project) =>
+          [...store.goals.values()]
+            .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
+            .sort(byPosition),
+        (g) => serializeGoal(store, viewer, g),
+      );
       return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
     },
   );
@@ -97,24 +69,16 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const params = queryPairs(request.url);
       const viewer = viewerFor(ctx, request);
       const project = readableProject(store, viewer, request.params.project_id);
-      const sort = parseSort(params, SORT_KEYS, 'position');
-      const sorted = [...store.goals.values()]
-        .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
-        .sort(
-          (a, b) =>
-            compareGoalValue(sort.sortBy, goalValue(a, sort.sortBy), goalValue(b, sort.sortBy)) ||
-            compareCodePoints(a.goal_id, b.goal_id),
-        );
-      return sendList(ctx, request, reply, {
-        queryKey: `goals\u0000${project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-        sortedAsc: sorted,
-        order: sort.sortOrder,
-        defaultLimit: 100,
+      return sendProjectList(ctx, request, reply, {
+        kind: 'goals',
+        project,
+        items: [...store.goals.values()].filter(
+          (g) => g.project_id === project.project_id && g.deleted_at === null,
+        ),
         params,
-        positionOf: (g) => ({ value: goalValue(g, sort.sortBy), id: g.goal_id }),
-        compareToPosition: (g, p) =>
-          compareGoalValue(sort.sortBy, goalValue(g, sort.sortBy), p.value) ||
-          compareCodePoints(g.goal_id, p.id),
+        sortKeys: SORT_KEYS,
+        valueOf: (g, key) => g[key],
+        idOf: (g) => g.goal_id,
         serialize: (g) => serializeGoal(store, viewer, g),
       });
     },

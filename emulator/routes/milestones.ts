@@ -14,22 +14,15 @@ import {
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, markDeprecated, sendBody, sendJson, sendList } from '../json-reply';
-import {
-  compareCodePoints,
-  compareNumber,
-  compareText,
-  invalidParameter,
-  parseSort,
-  queryPairs,
-} from '../paging';
+import { checkIfMatch, markDeprecated, sendBody, sendJson } from '../json-reply';
+import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
-import type { MilestoneRecord, ProjectRecord } from '../records';
-import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import type { MilestoneRecord } from '../records';
+import type { EmulatorStore, Viewer } from '../store';
 import { patchTask, readableTask } from '../task-changes';
+import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
-type MilestoneSortKey = (typeof SORT_KEYS)[number];
 const GROUPED_PARAMS = new Set(['org_id', 'filter[project]', 'filter[status]']);
 
 const groupedQuerySchema = z.object({ org_id: z.string().min(1) });
@@ -58,14 +51,6 @@ export function serializeMilestone(
   };
 }
 
-function readableProject(store: EmulatorStore, viewer: Viewer, projectId: string): ProjectRecord {
-  const project = store.projects.get(projectId);
-  if (!project || !canSeeProject(viewer, projectId)) {
-    throw new ProblemReply(404, null, 'Not Found', `project ${projectId} not found`);
-  }
-  return project;
-}
-
 function readableMilestone(
   store: EmulatorStore,
   viewer: Viewer,
@@ -78,19 +63,6 @@ function readableMilestone(
     throw new ProblemReply(404, null, 'Not Found', `milestone ${milestoneId} not found`);
   }
   return milestone;
-}
-
-function milestoneValue(m: MilestoneRecord, sortBy: MilestoneSortKey): string | number | null {
-  return m[sortBy];
-}
-
-function compareMilestoneValue(
-  sortBy: MilestoneSortKey,
-  a: string | number | null,
-  b: string | number | null,
-): number {
-  if (sortBy === 'position') return compareNumber(a as number | null, b as number | null);
-  return compareText(a as string | null, b as string | null);
 }
 
 const byPosition = (a: MilestoneRecord, b: MilestoneRecord) =>
@@ -114,6 +86,13 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
   type ProjectParams = { Params: { project_id: string } };
   type MilestoneParams = { Params: { project_id: string; milestone_id: string } };
   type TaskParams = { Params: { project_id: string; milestone_id: string; task_id: string } };
+
+  /** Who asks, and the milestone the path names (a 404 when they cannot see it or its project). */
+  const requestedMilestone = (request: FastifyRequest<MilestoneParams>) => {
+    const viewer = viewerFor(ctx, request);
+    const { project_id: projectId, milestone_id: milestoneId } = request.params;
+    return { viewer, milestone: readableMilestone(store, viewer, projectId, milestoneId) };
+  };
 
   app.get(
     '/v1/milestones',
@@ -140,28 +119,19 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
             MILESTONE_STATUSES,
           );
       }
-      const projects = [...store.projects.values()]
-        .filter((p) => canSeeProject(viewer, p.project_id))
-        .filter((p) => projectFilter === null || projectFilter.includes(p.project_id))
-        .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.project_id, b.project_id));
-      const groups: Record<string, unknown>[] = [];
-      let total = 0;
-      for (const project of projects) {
-        const milestones = [...store.milestones.values()]
-          .filter((m) => m.project_id === project.project_id)
-          .filter((m) => statusFilter === null || statusFilter.includes(m.status))
-          .sort(byPosition);
-        if (milestones.length === 0) continue;
-        const data = milestones.map((m) => serializeMilestone(store, viewer, m));
-        total += milestones.length;
-        groups.push({
-          project_id: project.project_id,
-          data,
-          next_cursor: null,
-          milestones_tasks_total: data.reduce((sum, m) => sum + (m.tasks_total as number), 0),
-          milestones_tasks_completed: data.reduce((sum, m) => sum + (m.tasks_completed as number), 0),
-        });
-      }
+      const projects = visibleProjects(store, viewer).filter(
+        (p) => projectFilter === null || projectFilter.includes(p.project_id),
+      );
+      const { groups, total } = projectGroups(
+        projects,
+        'milestones',
+        (project) =>
+          [...store.milestones.values()]
+            .filter((m) => m.project_id === project.project_id)
+            .filter((m) => statusFilter === null || statusFilter.includes(m.status))
+            .sort(byPosition),
+        (m) => serializeMilestone(store, viewer, m),
+      );
       return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
     },
   );
@@ -173,27 +143,14 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       const params = queryPairs(request.url);
       const viewer = viewerFor(ctx, request);
       const project = readableProject(store, viewer, request.params.project_id);
-      const sort = parseSort(params, SORT_KEYS, 'position');
-      const sorted = [...store.milestones.values()]
-        .filter((m) => m.project_id === project.project_id)
-        .sort(
-          (a, b) =>
-            compareMilestoneValue(
-              sort.sortBy,
-              milestoneValue(a, sort.sortBy),
-              milestoneValue(b, sort.sortBy),
-            ) || compareCodePoints(a.milestone_id, b.milestone_id),
-        );
-      return sendList(ctx, request, reply, {
-        queryKey: `milestones\u0000${project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-        sortedAsc: sorted,
-        order: sort.sortOrder,
-        defaultLimit: 100,
+      return sendProjectList(ctx, request, reply, {
+        kind: 'milestones',
+        project,
+        items: [...store.milestones.values()].filter((m) => m.project_id === project.project_id),
         params,
-        positionOf: (m) => ({ value: milestoneValue(m, sort.sortBy), id: m.milestone_id }),
-        compareToPosition: (m, p) =>
-          compareMilestoneValue(sort.sortBy, milestoneValue(m, sort.sortBy), p.value) ||
-          compareCodePoints(m.milestone_id, p.id),
+        sortKeys: SORT_KEYS,
+        valueOf: (m, key) => m[key],
+        idOf: (m) => m.milestone_id,
         serialize: (m) => serializeMilestone(store, viewer, m),
       });
     },
@@ -203,13 +160,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     '/v1/projects/:project_id/milestones/:milestone_id',
     { config: { scope: 'projects:read', operationId: 'milestones.get' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const milestone = readableMilestone(
-        store,
-        viewer,
-        request.params.project_id,
-        request.params.milestone_id,
-      );
+      const { viewer, milestone } = requestedMilestone(request);
       return sendJson(request, reply, 200, serializeMilestone(store, viewer, milestone));
     },
   );
@@ -280,13 +231,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     '/v1/projects/:project_id/milestones/:milestone_id',
     { config: { scope: 'projects:write', operationId: 'milestones.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const milestone = readableMilestone(
-        store,
-        viewer,
-        request.params.project_id,
-        request.params.milestone_id,
-      );
+      const { viewer, milestone } = requestedMilestone(request);
       checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
       store.milestones.delete(milestone.milestone_id);
       // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
@@ -303,13 +248,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     '/v1/projects/:project_id/milestones/:milestone_id/tasks/:task_id',
     { config: { scope: 'projects:write', operationId: 'milestones.unfile_task' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const milestone = readableMilestone(
-        store,
-        viewer,
-        request.params.project_id,
-        request.params.milestone_id,
-      );
+      const { viewer, milestone } = requestedMilestone(request);
       const entry = readableTask(store, viewer, request.params.task_id);
       if (entry.record.milestone_id !== milestone.milestone_id) {
         throw new ProblemReply(

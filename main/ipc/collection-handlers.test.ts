@@ -4,57 +4,15 @@
 // id), sent once, then edited and deleted; refused fields told as validation
 // errors with nothing queued; a read-only account refused; a sprint queued
 // under one team not listed under another.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { projectMilestones } from '../../db/read-models/milestone-list';
 import { sprintSummaries, workspaceCollections } from '../../db/read-models/workspace';
 import { goalOperations, projectOperations, teamOperations } from '../../sync/api/operations';
-import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
+import type { PushFixture } from '../../sync/push/testing/push-fixture';
 import { collectionHandlers } from './collection-handlers';
-import type { EventName, InvokeChannel, InvokeOutput } from './contract';
-import type { ActiveMirror } from './task-handlers';
-import type { IpcResult } from './transport';
-import { gateHarness } from './testing/gate-harness';
+import { wiredHandlersPerTest } from './testing/wired-handlers';
 
-interface Wired {
-  f: PushFixture;
-  events: { name: EventName; payload: unknown }[];
-  edits: number;
-  call<C extends InvokeChannel>(channel: C, input?: unknown): Promise<IpcResult<InvokeOutput<C>>>;
-  value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>>;
-}
-
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-async function wire(
-  options: { readOnly?: boolean; readOnlyKinds?: ReadonlyMap<string, string> } = {},
-): Promise<Wired> {
-  const f = await startPushFixture();
-  fixture = f;
-  const { gate, call, value } = gateHarness();
-  const wired: Wired = { f, events: [], edits: 0, call, value };
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror: f.mirror,
-    me: f.emulator.me,
-    readOnly: options.readOnly ?? false,
-    ...(options.readOnlyKinds ? { readOnlyKinds: options.readOnlyKinds } : {}),
-    edited: () => {
-      wired.edits += 1;
-    },
-    refreshActivity: () => undefined,
-  };
-  gate.register(
-    collectionHandlers({
-      active: () => active,
-      emit: (name, payload) => wired.events.push({ name, payload }),
-    }),
-  );
-  return wired;
-}
+const wire = wiredHandlersPerTest(collectionHandlers);
 
 async function teamIds(f: PushFixture): Promise<string[]> {
   const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });

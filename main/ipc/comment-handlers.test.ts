@@ -2,53 +2,14 @@
 // pusher to the emulator: a comment and a reply queued (shown at once, marked
 // pending), refused input told as a validation error with nothing queued, a
 // read-only account refused, edits and deletes queued for the next push.
-import { afterEach, describe, expect, test } from 'vitest';
-import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
+import { describe, expect, test } from 'vitest';
 import { taskCommentOperations } from '../../sync/api/operations';
 import { commentHandlers } from './comment-handlers';
-import type { EventName, InvokeChannel, InvokeOutput } from './contract';
-import type { ActiveMirror } from './task-handlers';
-import type { IpcResult } from './transport';
-import { gateHarness } from './testing/gate-harness';
+import { wiredHandlersPerTest } from './testing/wired-handlers';
 
 let readOnly = false;
-interface Wired {
-  f: PushFixture;
-  events: { name: EventName; payload: unknown }[];
-  edits: number;
-  call<C extends InvokeChannel>(channel: C, input?: unknown): Promise<IpcResult<InvokeOutput<C>>>;
-  value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>>;
-}
-
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-async function wire(): Promise<Wired> {
-  const f = await startPushFixture();
-  fixture = f;
-  const { gate, call, value } = gateHarness();
-  const wired: Wired = { f, events: [], edits: 0, call, value };
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror: f.mirror,
-    me: f.emulator.me,
-    readOnly: false,
-    edited: () => {
-      wired.edits += 1;
-    },
-    refreshActivity: () => undefined,
-  };
-  gate.register(
-    commentHandlers({
-      active: () => (readOnly ? { ...active, readOnly: true } : active),
-      emit: (name, payload) => wired.events.push({ name, payload }),
-    }),
-  );
-  return wired;
-}
+const wireHandlers = wiredHandlersPerTest(commentHandlers);
+const wire = () => wireHandlers({ readOnly: () => readOnly });
 
 describe('comment calls', () => {
   test('a comment and a reply to it are queued and shown at once; once pushed they are on the server, then edited and deleted', async () => {

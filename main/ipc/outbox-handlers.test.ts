@@ -1,52 +1,17 @@
 // The inspector's and conflict view's calls through the real gate, over a
 // mirror pushed by the real pusher to the emulator: what waits is listed with
 // its values and the server's answer, and retry, discard and resolve reach the server.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ApiClient } from '../../sync/api/api-client';
 import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
 import { mirrorPushStore } from '../../sync/push/mirror-push-store';
 import { Pusher } from '../../sync/push/pusher';
-import { type PushFixture, startPushFixture } from '../../sync/push/testing/push-fixture';
-import type { EventName, InvokeChannel, InvokeOutput } from './contract';
+import type { PushFixture } from '../../sync/push/testing/push-fixture';
 import { outboxHandlers } from './outbox-handlers';
-import type { ActiveMirror } from './task-handlers';
-import type { IpcResult } from './transport';
-import { gateHarness } from './testing/gate-harness';
+import { type Wired, wiredHandlersPerTest } from './testing/wired-handlers';
+import { commentRewrittenElsewhere, editElsewhere } from '../../sync/push/testing/resource-push';
 
-interface Wired {
-  f: PushFixture;
-  events: { name: EventName; payload: unknown }[];
-  edits: number;
-  call<C extends InvokeChannel>(channel: C, input?: unknown): Promise<IpcResult<InvokeOutput<C>>>;
-  value<C extends InvokeChannel>(channel: C, input?: unknown): Promise<InvokeOutput<C>>;
-}
-
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-async function wire(): Promise<Wired> {
-  const f = await startPushFixture();
-  fixture = f;
-  const { gate, call, value } = gateHarness();
-  const wired: Wired = { f, events: [], edits: 0, call, value };
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror: f.mirror,
-    me: f.emulator.me,
-    readOnly: false,
-    edited: () => {
-      wired.edits += 1;
-    },
-    refreshActivity: () => undefined,
-  };
-  gate.register(
-    outboxHandlers({ active: () => active, emit: (name, payload) => wired.events.push({ name, payload }) }),
-  );
-  return wired;
-}
+const wire = wiredHandlersPerTest(outboxHandlers);
 
 describe('the pending-changes inspector', () => {
   test('lists a queued edit with before and after values, then a refused one with the server’s errors per field', async () => {
@@ -226,12 +191,9 @@ describe('a change held behind one that stopped (issue 21, defect 2)', () => {
     const after = (await w.value('outbox:list')).changes;
     expect(after.map((c) => [c.task_id, c.waits_on])).toEqual([[other, null]]);
     expect(w.events).toEqual([
-      {
-        name: 'mirror:changed',
-        payload: expect.objectContaining({
-          collections: expect.arrayContaining(['sprints', 'tasks']) as unknown,
-        }) as unknown,
-      },
+      mirrorChanged({
+        collections: expect.arrayContaining(['sprints', 'tasks']) as unknown,
+      }),
     ]);
   });
 });
@@ -295,10 +257,10 @@ describe('the conflict view', () => {
     expect(list).toMatchObject({ state: 'conflict', last_answer: { status: 412, type: 'edited-remotely' } });
 
     const [title, description, priority] = view?.fields ?? [];
-    const badValue = await w.call('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: title?.conflict_id, value: '' }],
-    });
+    const badValue = await w.call(
+      'conflicts:resolve',
+      settleOne(view?.op_id, title?.conflict_id, { value: '' }),
+    );
     expect(badValue).toMatchObject({ ok: false, error: { type: 'validation' } });
 
     const resolved = await w.value('conflicts:resolve', {
@@ -338,10 +300,10 @@ describe('the conflict view', () => {
         task: { title, description: 'Worth keeping' },
       },
     });
-    const resolved = await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: view?.gone?.conflict_id, take: 'mine' }],
-    });
+    const resolved = await w.value(
+      'conflicts:resolve',
+      settleOne(view?.op_id, view?.gone?.conflict_id, { take: 'mine' }),
+    );
     expect(resolved.task_id).toMatch(/^local-/);
     await w.f.pusher.pushAll();
     const recreated = w.f.emulator.control.tasks().filter((t) => t.description === 'Worth keeping');
@@ -392,10 +354,7 @@ describe('a task deleted on the server that pointed at what the person cannot se
     expect(view?.gone?.left_out).toEqual([
       `Section ${sectionId} is not visible to you; the task is re-created without a section`,
     ]);
-    await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: view?.gone?.conflict_id, take: 'mine' }],
-    });
+    await w.value('conflicts:resolve', settleOne(view?.op_id, view?.gone?.conflict_id, { take: 'mine' }));
     expect(await w.f.pusher.pushAll()).toMatchObject({ pushed: 1, failed: 0 });
     expect(w.f.emulator.control.tasks().filter((t) => t.description === 'Worth keeping')).toEqual([
       expect.objectContaining({ section_id: null }),
@@ -403,9 +362,35 @@ describe('a task deleted on the server that pointed at what the person cannot se
   });
 });
 
+/** What a screen is told when the mirror changed: `payload` holds at least these fields. */
+function mirrorChanged(payload: Record<string, unknown>) {
+  return { name: 'mirror:changed', payload: expect.objectContaining(payload) as unknown };
+}
+
+/** The input of conflicts:resolve settling one conflict (a field, or what was deleted) with `choice`. */
+function settleOne(
+  opId: string | undefined,
+  conflictId: string | undefined,
+  choice: { take: 'mine' | 'theirs' } | { value: string },
+) {
+  return { op_id: opId, choices: [{ conflict_id: conflictId, ...choice }] };
+}
+
 /** My other device: the same person under another token, writing straight to the server. */
 function otherDevice(f: PushFixture): ApiClient {
   return f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);
+}
+
+/** My other device renames the section on the server, over the version it reads. */
+async function renamedElsewhere(f: PushFixture, sectionId: string, name: string): Promise<void> {
+  const other = otherDevice(f);
+  await editElsewhere(other, sectionOperations.get, sectionOperations.update, { sectionId }, { name });
+}
+
+/** My other device rewrites the comment on the server, over the version it reads. */
+async function rewrittenElsewhere(f: PushFixture, commentId: string, content: string): Promise<void> {
+  const other = otherDevice(f);
+  await commentRewrittenElsewhere(other, commentId, content);
 }
 
 async function serverSectionName(f: PushFixture, sectionId: string): Promise<string> {
@@ -420,14 +405,7 @@ async function sectionConflict(w: Wired): Promise<string> {
   f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
   await f.pusher.pushAll();
   const id = f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
-  const other = otherDevice(f);
-  const current = await other.read(sectionOperations.get, { sectionId: id });
-  await other.update(
-    sectionOperations.update,
-    { sectionId: id },
-    { name: 'Soon' },
-    { ifMatch: current.etag },
-  );
+  await renamedElsewhere(f, id, 'Soon');
   f.mirror.sections.edit(id, { name: 'Next week' });
   expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
   return id;
@@ -456,17 +434,12 @@ describe('the conflict view of a section', () => {
     expect(list).toMatchObject({ entity_type: 'section', entity_id: id, state: 'conflict' });
 
     w.events.length = 0;
-    const resolved = await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: view?.fields[0]?.conflict_id, take: 'mine' }],
-    });
+    const resolved = await w.value(
+      'conflicts:resolve',
+      settleOne(view?.op_id, view?.fields[0]?.conflict_id, { take: 'mine' }),
+    );
     expect(resolved).toEqual({ task_id: null });
-    expect(w.events).toEqual([
-      {
-        name: 'mirror:changed',
-        payload: expect.objectContaining({ collections: ['sections'], task_ids: null }) as unknown,
-      },
-    ]);
+    expect(w.events).toEqual([mirrorChanged({ collections: ['sections'], task_ids: null })]);
     expect(await w.value('conflicts:get', { entity_type: 'section', entity_id: id })).toBeNull();
     await w.f.pusher.pushAll();
     expect(await serverSectionName(w.f, id)).toBe('Next week');
@@ -478,37 +451,24 @@ describe('the conflict view of a section', () => {
     const id = await sectionConflict(w);
     const view = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
     const conflictId = view?.fields[0]?.conflict_id;
-    const bad = await w.call('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: conflictId, value: '' }],
-    });
+    const bad = await w.call('conflicts:resolve', settleOne(view?.op_id, conflictId, { value: '' }));
     expect(bad).toMatchObject({ ok: false, error: { type: 'validation' } });
     expect(await w.value('conflicts:get', { entity_type: 'section', entity_id: id })).not.toBeNull();
 
-    await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: conflictId, value: 'This week' }],
-    });
+    await w.value('conflicts:resolve', settleOne(view?.op_id, conflictId, { value: 'This week' }));
     await w.f.pusher.pushAll();
     expect(await serverSectionName(w.f, id)).toBe('This week');
 
     // Raced again and settled with theirs: the server keeps my other device's name.
-    const other = otherDevice(w.f);
-    const current = await other.read(sectionOperations.get, { sectionId: id });
-    await other.update(
-      sectionOperations.update,
-      { sectionId: id },
-      { name: 'Soon' },
-      { ifMatch: current.etag },
-    );
+    await renamedElsewhere(w.f, id, 'Soon');
     w.f.mirror.sections.edit(id, { name: 'Someday' });
     await w.f.pusher.pushAll();
     const again = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
     expect(again?.fields.map((c) => [c.base, c.mine, c.theirs])).toEqual([['This week', 'Someday', 'Soon']]);
-    await w.value('conflicts:resolve', {
-      op_id: again?.op_id,
-      choices: [{ conflict_id: again?.fields[0]?.conflict_id, take: 'theirs' }],
-    });
+    await w.value(
+      'conflicts:resolve',
+      settleOne(again?.op_id, again?.fields[0]?.conflict_id, { take: 'theirs' }),
+    );
     w.f.emulator.control.clearRequests();
     await w.f.pusher.pushAll();
     expect(w.f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
@@ -564,10 +524,10 @@ describe('a section deleted on the server while renamed here', () => {
       kind: 'gone',
       gone: { status: 404, draft: { name: 'Next week' } },
     });
-    const resolved = await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: view?.gone?.conflict_id, take: 'theirs' }],
-    });
+    const resolved = await w.value(
+      'conflicts:resolve',
+      settleOne(view?.op_id, view?.gone?.conflict_id, { take: 'theirs' }),
+    );
     expect(resolved).toEqual({ task_id: null });
     expect((await w.value('outbox:list')).changes).toEqual([]);
     expect(f.mirror.sections.list().some((r) => r.section_id === id)).toBe(false);
@@ -584,14 +544,7 @@ describe('the conflict view of a comment', () => {
     await f.pusher.pushAll();
     const commentId = f.mirror.comments.threads(taskId).find((c) => c.content === 'Original')
       ?.comment_id as string;
-    const other = otherDevice(f);
-    const current = await other.read(taskCommentOperations.get, { commentId });
-    await other.update(
-      taskCommentOperations.update,
-      { commentId },
-      { content: 'Theirs' },
-      { ifMatch: current.etag },
-    );
+    await rewrittenElsewhere(f, commentId, 'Theirs');
     f.mirror.comments.edit(commentId, 'Mine');
     expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
     return { taskId, commentId };
@@ -622,17 +575,12 @@ describe('the conflict view of a comment', () => {
     expect(await w.value('conflicts:get', { task_id: taskId })).toBeNull();
 
     w.events.length = 0;
-    const resolved = await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: view?.fields[0]?.conflict_id, take: 'mine' }],
-    });
+    const resolved = await w.value(
+      'conflicts:resolve',
+      settleOne(view?.op_id, view?.fields[0]?.conflict_id, { take: 'mine' }),
+    );
     expect(resolved).toEqual({ task_id: taskId });
-    expect(w.events).toEqual([
-      {
-        name: 'mirror:changed',
-        payload: expect.objectContaining({ collections: ['task_comments'], task_ids: [taskId] }) as unknown,
-      },
-    ]);
+    expect(w.events).toEqual([mirrorChanged({ collections: ['task_comments'], task_ids: [taskId] })]);
     await w.f.pusher.pushAll();
     expect(await serverContent(w.f, commentId)).toBe('Mine');
   });
@@ -643,33 +591,20 @@ describe('the conflict view of a comment', () => {
     const view = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
     const conflictId = view?.fields[0]?.conflict_id;
     expect(
-      await w.call('conflicts:resolve', {
-        op_id: view?.op_id,
-        choices: [{ conflict_id: conflictId, value: '' }],
-      }),
+      await w.call('conflicts:resolve', settleOne(view?.op_id, conflictId, { value: '' })),
     ).toMatchObject({ ok: false, error: { type: 'validation' } });
-    await w.value('conflicts:resolve', {
-      op_id: view?.op_id,
-      choices: [{ conflict_id: conflictId, value: 'Mine and theirs' }],
-    });
+    await w.value('conflicts:resolve', settleOne(view?.op_id, conflictId, { value: 'Mine and theirs' }));
     await w.f.pusher.pushAll();
     expect(await serverContent(w.f, commentId)).toBe('Mine and theirs');
 
-    const other = otherDevice(w.f);
-    const current = await other.read(taskCommentOperations.get, { commentId });
-    await other.update(
-      taskCommentOperations.update,
-      { commentId },
-      { content: 'Theirs again' },
-      { ifMatch: current.etag },
-    );
+    await rewrittenElsewhere(w.f, commentId, 'Theirs again');
     w.f.mirror.comments.edit(commentId, 'Mine again');
     await w.f.pusher.pushAll();
     const again = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
-    await w.value('conflicts:resolve', {
-      op_id: again?.op_id,
-      choices: [{ conflict_id: again?.fields[0]?.conflict_id, take: 'theirs' }],
-    });
+    await w.value(
+      'conflicts:resolve',
+      settleOne(again?.op_id, again?.fields[0]?.conflict_id, { take: 'theirs' }),
+    );
     await w.f.pusher.pushAll();
     expect(await serverContent(w.f, commentId)).toBe('Theirs again');
     expect((await w.value('outbox:list')).changes).toEqual([]);

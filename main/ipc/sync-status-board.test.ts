@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
+import { onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
 import type { MirrorChanged, SyncStatus } from './screen-schemas';
 import {
@@ -118,14 +119,9 @@ describe('the sync status the screens show', () => {
   });
 
   test('local edits waiting are counted as pending, and a push is announced for its task', () => {
-    mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [{ task_id: 'tsk_1', title: 'One', status: 'not_started', tags: [] }],
-    });
+    mirror.passes.applyPage(
+      onlyPage('tasks', [{ task_id: 'tsk_1', title: 'One', status: 'not_started', tags: [] }]),
+    );
     mirror.tasks.edit('tsk_1', { status: 'in_progress' });
     board.announce(account);
     expect(latest()?.pending_count).toBe(1);

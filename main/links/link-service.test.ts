@@ -12,10 +12,11 @@ import { AccountManager } from '../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { MemorySecretStore } from '../../sync/auth/secret-store';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
-import { createIpcGate, type InvokeEventLike } from '../ipc/gate';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
+import type { InvokeEventLike } from '../ipc/gate';
+import type { IpcResult } from '../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { createLinkService, type LinkService } from './link-service';
+import { gateWithInvoke } from '../ipc/testing/gate-harness';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -63,22 +64,12 @@ beforeEach(async () => {
     showWindow: () => (recorded.windowsShown += 1),
     writeClipboard: (text) => recorded.clipboard.push(text),
   });
-  let listener: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, handler) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) listener = handler;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: trustedPageUrlCheck([APP_ORIGIN]),
-  });
+  const { gate, invoke } = gateWithInvoke(trustedPageUrlCheck([APP_ORIGIN]));
   gate.trust({ id: 1, isDestroyed: () => false, send: () => undefined, once: () => undefined });
   gate.register(links.handlers);
   call = async (channel, input) => {
-    if (!listener) throw new Error('the gate registered no transport');
     const event: InvokeEventLike = { sender: { id: 1 }, senderFrame: { url: APP_ENTRY_URL, parent: null } };
-    return (await listener(event, { channel, input })) as IpcResult<unknown>;
+    return (await invoke(event, { channel, input })) as IpcResult<unknown>;
   };
 });
 

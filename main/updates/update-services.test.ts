@@ -15,9 +15,9 @@ import { followElectronUpdater } from '../../services/updates/electron-updater-p
 import { nodeAppUpdater } from '../../test/support/node-app-updater';
 import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
 import { createDesktopServices, type DesktopServices } from '../desktop-services';
-import { createIpcGate, type InvokeEventLike } from '../ipc/gate';
-import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
+import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
+import { gateWithInvoke } from '../ipc/testing/gate-harness';
 
 let dir: string;
 let server: Server;
@@ -43,16 +43,7 @@ afterEach(async () => {
 
 test('a verified update reaches the status bar and the tray; its tray action installs it', async () => {
   const feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  let listener: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
-  const gate = createIpcGate({
-    ipcMain: {
-      handle: (channel, handler) => {
-        if (channel === INVOKE_TRANSPORT_CHANNEL) listener = handler;
-      },
-      removeHandler: () => undefined,
-    },
-    isTrustedPageUrl: trustedPageUrlCheck([APP_ORIGIN]),
-  });
+  const { gate, invoke } = gateWithInvoke(trustedPageUrlCheck([APP_ORIGIN]));
   let announced!: (payload: unknown) => void;
   const ready = new Promise<unknown>((resolve) => (announced = resolve));
   gate.trust({
@@ -106,8 +97,7 @@ test('a verified update reaches the status bar and the tray; its tray action ins
 
   expect(await ready).toMatchObject({ state: 'ready', version: '0.3.0', can_restart: true });
   const call = async (channel: string) => {
-    if (!listener) throw new Error('the gate installed no listener');
-    const answer = (await listener(
+    const answer = (await invoke(
       { sender: { id: 3 }, senderFrame: { url: APP_ENTRY_URL, parent: null } },
       { channel, input: undefined },
     )) as IpcResult<unknown>;

@@ -9,6 +9,9 @@ const minimumSize = { width: 720, height: 480 };
 const place = (saved: Rectangle | undefined, workAreas: readonly Rectangle[] = [laptop, monitorOnTheRight]) =>
   placeWindow({ saved, workAreas, defaultSize, minimumSize });
 
+/** A rectangle from its four numbers, in the order Electron's Rectangle names them. */
+const rect = (x: number, y: number, width: number, height: number): Rectangle => ({ x, y, width, height });
+
 function isInside(inner: Rectangle, outer: Rectangle): boolean {
   return (
     inner.x >= outer.x &&
@@ -29,21 +32,11 @@ describe('where the window opens', () => {
   });
 
   test('a window hanging off the edge is moved back onto the display it overlaps most', () => {
-    expect(place({ x: 3000, y: 900, width: 1200, height: 800 })).toEqual({
-      x: 2800,
-      y: 640,
-      width: 1200,
-      height: 800,
-    });
+    expect(place({ x: 3000, y: 900, width: 1200, height: 800 })).toEqual(rect(2800, 640, 1200, 800));
   });
 
   test('a window left on an unplugged monitor comes back centred on the primary display', () => {
-    expect(place({ x: 1600, y: 100, width: 1000, height: 700 }, [laptop])).toEqual({
-      x: 220,
-      y: 112,
-      width: 1000,
-      height: 700,
-    });
+    expect(place({ x: 1600, y: 100, width: 1000, height: 700 }, [laptop])).toEqual(rect(220, 112, 1000, 700));
   });
 
   test('a window larger than its display shrinks to the display', () => {
@@ -51,12 +44,7 @@ describe('where the window opens', () => {
   });
 
   test('a window saved smaller than the minimum grows to it', () => {
-    expect(place({ x: 10, y: 40, width: 100, height: 50 })).toEqual({
-      x: 10,
-      y: 40,
-      width: 720,
-      height: 480,
-    });
+    expect(place({ x: 10, y: 40, width: 100, height: 50 })).toEqual(rect(10, 40, 720, 480));
   });
 
   test('a display smaller than the minimum size wins over the minimum', () => {
@@ -65,12 +53,7 @@ describe('where the window opens', () => {
   });
 
   test('fractional or non-finite saved bounds are rounded or ignored', () => {
-    expect(place({ x: 10.4, y: 40.6, width: 800.5, height: 600.2 })).toEqual({
-      x: 10,
-      y: 41,
-      width: 801,
-      height: 600,
-    });
+    expect(place({ x: 10.4, y: 40.6, width: 800.5, height: 600.2 })).toEqual(rect(10, 41, 801, 600));
     expect(place({ x: Number.NaN, y: 0, width: 800, height: 600 })).toEqual(place(undefined));
   });
 

@@ -2,12 +2,13 @@
 // into a real mirror file, peer changes, our own pushed edits and a conflict,
 // and what gets displayed and marked seen.
 import { afterEach, expect, test } from 'vitest';
-import { sectionOperations, taskCommentOperations } from '../../sync/api/operations';
+import { sectionOperations } from '../../sync/api/operations';
 import { type PullFixture, startPullFixture } from '../../sync/pull/testing/pull-fixture';
 import type { DesktopNotification } from './notification-decisions';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notification-settings';
 import { Notifier } from './notifier';
 import { referenceNames } from '../../db/read-models/referenced-names';
+import { commentRewrittenElsewhere, editElsewhere } from '../../sync/push/testing/resource-push';
 
 let fixture: PullFixture | null = null;
 
@@ -108,13 +109,7 @@ test('a conflict on my comment is announced on its task', async () => {
   const otherDevice = f.apiWith(
     f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
   );
-  const current = await otherDevice.read(taskCommentOperations.get, { commentId });
-  await otherDevice.update(
-    taskCommentOperations.update,
-    { commentId },
-    { content: 'Theirs' },
-    { ifMatch: current.etag },
-  );
+  await commentRewrittenElsewhere(otherDevice, commentId, 'Theirs');
   f.mirror.comments.edit(commentId, 'Mine');
   await f.engine.syncOnce();
   expect(shown.flat().map((n) => [n.kind, n.open.taskId])).toEqual([['task-conflict', mine.task_id]]);
@@ -129,12 +124,12 @@ test('a conflict on a section is announced by the section’s name and opens its
   const otherDevice = f.apiWith(
     f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token,
   );
-  const current = await otherDevice.read(sectionOperations.get, { sectionId });
-  await otherDevice.update(
+  await editElsewhere(
+    otherDevice,
+    sectionOperations.get,
     sectionOperations.update,
     { sectionId },
     { name: 'Soon' },
-    { ifMatch: current.etag },
   );
   f.mirror.sections.edit(sectionId, { name: 'Next week' });
   await f.engine.syncOnce();

@@ -50,6 +50,27 @@ const rateLimited: AccountSyncState = {
   problem: { kind: 'problem', type: 'rate-limit', message: 'slow down', retryAt: '2026-03-04T10:01:30.000Z' },
 };
 
+/** A page of the task list arrived: 200 of about 500 tasks so far. */
+const tasksProgress: SyncEvent = {
+  type: 'progress',
+  collection: 'tasks',
+  scope: '',
+  pagesDone: 2,
+  itemsDone: 200,
+  estimatedTotal: 500,
+  notModified: 0,
+};
+/** Offline and rate-limited until `retryAt` (null: no time named), in the app's own words. */
+const slowedDown = (retryAt: string | null): Partial<AccountSyncState> => ({
+  connection: 'offline',
+  problem: {
+    kind: 'problem',
+    type: 'rate-limit',
+    message: 'The service asked the app to slow down.',
+    retryAt,
+  },
+});
+
 const cases: {
   name: string;
   from: AccountSyncState;
@@ -77,29 +98,13 @@ const cases: {
   {
     name: 'progress moves a first sync on',
     from: { ...start, firstSync: { collection: 'organizations', itemsDone: 0, estimatedTotal: null } },
-    event: {
-      type: 'progress',
-      collection: 'tasks',
-      scope: '',
-      pagesDone: 2,
-      itemsDone: 200,
-      estimatedTotal: 500,
-      notModified: 0,
-    },
+    event: tasksProgress,
     to: { firstSync: { collection: 'tasks', itemsDone: 200, estimatedTotal: 500 } },
   },
   {
     name: 'progress of a later sync changes nothing',
     from: start,
-    event: {
-      type: 'progress',
-      collection: 'tasks',
-      scope: '',
-      pagesDone: 2,
-      itemsDone: 200,
-      estimatedTotal: 500,
-      notModified: 0,
-    },
+    event: tasksProgress,
     to: start,
   },
   {
@@ -161,29 +166,13 @@ const cases: {
     name: 'waiting out a 429 is offline, rate-limited until then',
     from: { ...start, connection: 'online' },
     event: { type: 'rate-limited', retryAfterSeconds: 120 },
-    to: {
-      connection: 'offline',
-      problem: {
-        kind: 'problem',
-        type: 'rate-limit',
-        message: 'The service asked the app to slow down.',
-        retryAt: '2026-03-04T10:02:00.000Z',
-      },
-    },
+    to: slowedDown('2026-03-04T10:02:00.000Z'),
   },
   {
     name: 'a 429 without Retry-After is rate-limited with no time',
     from: start,
     event: { type: 'rate-limited', retryAfterSeconds: null },
-    to: {
-      connection: 'offline',
-      problem: {
-        kind: 'problem',
-        type: 'rate-limit',
-        message: 'The service asked the app to slow down.',
-        retryAt: null,
-      },
-    },
+    to: slowedDown(null),
   },
   {
     name: 'the lifted rate limit is online again',

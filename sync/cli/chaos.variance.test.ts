@@ -18,8 +18,7 @@ import { openMirror } from '../../db/open-mirror';
 import { DeterministicRandom } from '../../emulator/deterministic-random';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { chaosKills, varianceSeeds } from '../../test/soak/variance-seeds';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { ndjson, runCliInProcess } from './testing/in-process-cli';
 
 /** The headless command as it ships (built by the test run's global setup). */
 const BIN = fileURLToPath(new URL('../../bin/svc-desktop.js', import.meta.url));
@@ -40,19 +39,12 @@ interface Run {
 }
 
 async function cli(argv: readonly string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env };
-  const code = await runCli(argv, io);
-  return { argv, code, stdout, stderr };
+  return { argv, ...(await runCliInProcess(argv, { env })) };
 }
 
 /** Parsed NDJSON lines of a run's stdout. */
 function lines(run: Run): Record<string, unknown>[] {
-  return run.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return ndjson(run.stdout, (l) => l.trim() !== '');
 }
 
 function summaryOf(run: Run): Record<string, unknown> {

@@ -1,37 +1,19 @@
 // The headless command's sprint, goal and milestone verbs: queued offline in
 // the mirror file, sent by the next sync, and usage errors that say what to do.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { goalOperations, projectOperations, sprintOperations, teamOperations } from '../api/operations';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-async function cli(
-  ...argv: string[]
-): Promise<{ code: number; stderr: string; lines: Record<string, unknown>[] }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stderr, lines };
-}
+const cli = (...argv: string[]) => runCliForRecords(argv);
 
-const syncOf = (f: PushFixture) => () =>
-  cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+const syncOf = (f: PushFixture) => () => syncBench(f);
 
 describe('sprint create|edit', () => {
   test('a sprint is created offline, then completed, each sent by the next sync', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     f.mirror.close();
     const teams = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
     const teamId = (teams.status === 200 ? teams.body.data[0]?.team_id : undefined) as string;
@@ -41,14 +23,7 @@ describe('sprint create|edit', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `team_id=${teamId}`,
-      '--set',
-      'name=Sprint from the CLI',
-      '--set',
-      'start_date=2027-01-04',
-      '--set',
-      'duration_weeks=2',
+      ...sets(`team_id=${teamId}`, 'name=Sprint from the CLI', 'start_date=2027-01-04', 'duration_weeks=2'),
     );
     expect(created.code, created.stderr).toBe(0);
     expect(created.lines).toEqual([
@@ -72,8 +47,7 @@ describe('sprint create|edit', () => {
       f.file,
       '--sprint',
       sprintId,
-      '--set',
-      'status=completed',
+      ...sets('status=completed'),
     );
     expect(done.lines).toEqual([{ sprint_id: sprintId, op_id: expect.any(String) as unknown, queued: true }]);
     expect((await sync()).code).toBe(0);
@@ -101,7 +75,7 @@ describe('sprint create|edit', () => {
 
 describe('goal and milestone create|edit|delete', () => {
   test('a goal is created, closed and deleted and a milestone created, each sent by the next sync', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     f.mirror.close();
     const projects = await f.api.listPage(
       projectOperations.list,
@@ -117,10 +91,7 @@ describe('goal and milestone create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `project_id=${projectId}`,
-      '--set',
-      'name=Launch',
+      ...sets(`project_id=${projectId}`, 'name=Launch'),
     );
     expect(goal.code, goal.stderr).toBe(0);
     const milestone = await cli(
@@ -128,12 +99,7 @@ describe('goal and milestone create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `project_id=${projectId}`,
-      '--set',
-      'name=Beta',
-      '--set',
-      'due_date=2027-05-01',
+      ...sets(`project_id=${projectId}`, 'name=Beta', 'due_date=2027-05-01'),
     );
     expect(milestone.lines).toEqual([
       {

@@ -1,34 +1,17 @@
 // The headless command's comment verbs: queued offline in the mirror file, sent
 // by the next sync, and usage errors that say what to do.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sectionOperations, taskCommentOperations } from '../api/operations';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-async function cli(
-  ...argv: string[]
-): Promise<{ code: number; stderr: string; lines: Record<string, unknown>[] }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stderr, lines };
-}
+const cli = (...argv: string[]) => runCliForRecords(argv);
 
 describe('comment create|edit|delete', () => {
   test('a comment and a reply to it are queued offline, sent once by the next sync, then edited and deleted', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.mirror.close();
     const created = await cli(
@@ -36,10 +19,7 @@ describe('comment create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `task_id=${taskId}`,
-      '--set',
-      'content=From the CLI',
+      ...sets(`task_id=${taskId}`, 'content=From the CLI'),
     );
     expect(created.code).toBe(0);
     expect(created.lines).toEqual([
@@ -56,12 +36,7 @@ describe('comment create|edit|delete', () => {
       'create',
       '--db',
       f.file,
-      '--set',
-      `task_id=${taskId}`,
-      '--set',
-      'content=A reply',
-      '--set',
-      `parent_comment_id=${parent}`,
+      ...sets(`task_id=${taskId}`, 'content=A reply', `parent_comment_id=${parent}`),
     );
     expect(reply.code).toBe(0);
     const outbox = await cli('outbox', '--db', f.file);
@@ -70,15 +45,7 @@ describe('comment create|edit|delete', () => {
       ['comment', 'create'],
     ]);
 
-    const sync = await cli(
-      'sync',
-      '--base-url',
-      f.emulator.baseUrl,
-      '--db',
-      f.file,
-      '--token',
-      f.emulator.tokens.live,
-    );
+    const sync = await syncBench(f);
     expect(sync.code, sync.stderr).toBe(0);
     const page = await f.api.listPage(taskCommentOperations.list, { taskId }, { limit: 100 });
     if (page.status !== 200) throw new Error('304');
@@ -95,16 +62,12 @@ describe('comment create|edit|delete', () => {
       f.file,
       '--comment',
       serverId,
-      '--set',
-      'content=Edited in the CLI',
+      ...sets('content=Edited in the CLI'),
     );
     expect(edit.lines).toEqual([
       { comment_id: serverId, op_id: expect.any(String) as unknown, queued: true },
     ]);
-    expect(
-      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
-        .code,
-    ).toBe(0);
+    expect((await syncBench(f)).code).toBe(0);
     const edited = await f.api.read(taskCommentOperations.get, { commentId: serverId });
     expect(edited.status === 200 && edited.body.content).toBe('Edited in the CLI');
 
@@ -112,17 +75,14 @@ describe('comment create|edit|delete', () => {
     expect(removed.lines).toEqual([
       { comment_id: serverId, op_id: expect.any(String) as unknown, queued: true },
     ]);
-    expect(
-      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
-        .code,
-    ).toBe(0);
+    expect((await syncBench(f)).code).toBe(0);
     const after = await f.api.listPage(taskCommentOperations.list, { taskId }, { limit: 100 });
     expect(after.status === 200 && after.body.data.map((c) => c.comment_id)).not.toContain(serverId);
     expect(after.status === 200 && after.body.data.length).toBe(page.body.data.length - 1);
   });
 
   test('retry --set corrects a refused operation of another kind with its own fields (a section named twice, 409)', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const scope = { scope_type: 'user', scope_id: f.emulator.me.username } as const;
     f.mirror.sections.create({ ...scope, name: 'Twice here' });
     f.mirror.sections.create({ ...scope, name: 'Twice here' });
@@ -139,10 +99,7 @@ describe('comment create|edit|delete', () => {
     expect(run.lines).toMatchObject([
       { entity_type: 'section', state: 'queued', patch: { name: 'Once here' } },
     ]);
-    expect(
-      (await cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live))
-        .code,
-    ).toBe(0);
+    expect((await syncBench(f)).code).toBe(0);
   });
 
   test.each([
@@ -162,19 +119,10 @@ describe('comment create|edit|delete', () => {
   });
 
   test('an empty comment or an unknown comment is refused with exit 2, nothing queued', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.mirror.close();
-    const empty = await cli(
-      'comment',
-      'create',
-      '--db',
-      f.file,
-      '--set',
-      `task_id=${taskId}`,
-      '--set',
-      'content=',
-    );
+    const empty = await cli('comment', 'create', '--db', f.file, ...sets(`task_id=${taskId}`, 'content='));
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('content');
     const unknown = await cli(
@@ -184,8 +132,7 @@ describe('comment create|edit|delete', () => {
       f.file,
       '--comment',
       'cmt_nope',
-      '--set',
-      'content=x',
+      ...sets('content=x'),
     );
     expect(unknown.code).toBe(2);
     expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
@@ -194,22 +141,16 @@ describe('comment create|edit|delete', () => {
 
 describe('section create|edit|delete', () => {
   test('a section is created offline, renamed and moved, then deleted, each sent by the next sync', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const me = f.emulator.me.username;
     f.mirror.close();
-    const sync = () =>
-      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    const sync = () => syncBench(f);
     const created = await cli(
       'section',
       'create',
       '--db',
       f.file,
-      '--set',
-      'scope_type=user',
-      '--set',
-      `scope_id=${me}`,
-      '--set',
-      'name=Later from the CLI',
+      ...sets('scope_type=user', `scope_id=${me}`, 'name=Later from the CLI'),
     );
     expect(created.code, created.stderr).toBe(0);
     expect(created.lines).toEqual([
@@ -232,10 +173,7 @@ describe('section create|edit|delete', () => {
       f.file,
       '--section',
       sectionId,
-      '--set',
-      'name=Next week from the CLI',
-      '--set',
-      'position=7',
+      ...sets('name=Next week from the CLI', 'position=7'),
     );
     expect(edit.lines).toEqual([
       { section_id: sectionId, op_id: expect.any(String) as unknown, queued: true },

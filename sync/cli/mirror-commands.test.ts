@@ -1,45 +1,19 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sectionOperations } from '../api/operations';
 import { mirrorPushStore } from '../push/mirror-push-store';
 import { Pusher } from '../push/pusher';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
+import { peerClient } from '../push/testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout as NDJSON. */
-  lines: Record<string, unknown>[];
-}
-
-async function cli(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stdout, stderr, lines };
-}
+const cli = (...argv: string[]) => runCliForRecords(argv);
 
 /** A mirror file holding a few tasks read from the emulator; closed so the command opens it itself. */
 async function preparedMirror(): Promise<{ f: PushFixture; ids: string[] }> {
-  const f = (fixture = await startPushFixture());
+  const f = await start();
   const ids = f.taskIds(3);
   await f.loadTasks(ids);
   return { f, ids };
@@ -95,12 +69,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--task',
       taskId,
-      '--set',
-      'title=From the CLI',
-      '--set',
-      'tags=x, y',
-      '--set',
-      'description=null',
+      ...sets('title=From the CLI', 'tags=x, y', 'description=null'),
     );
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.lines).toEqual([{ task_id: taskId, op_id: expect.any(String) as unknown, queued: true }]);
@@ -138,15 +107,7 @@ describe('offline commands on a mirror file', () => {
   test('create queues a task under a temporary id', async () => {
     const { f } = await preparedMirror();
     f.mirror.close();
-    const created = await cli(
-      'create',
-      '--db',
-      f.file,
-      '--set',
-      'title=Born in a terminal',
-      '--set',
-      'priority=high',
-    );
+    const created = await cli('create', '--db', f.file, ...sets('title=Born in a terminal', 'priority=high'));
     expect(created.code, created.stderr).toBe(0);
     expect(created.lines[0]).toMatchObject({
       task_id: expect.stringMatching(/^local-/) as unknown,
@@ -170,15 +131,7 @@ describe('offline commands on a mirror file', () => {
     ]);
     expect(f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
-    const sync = await cli(
-      'sync',
-      '--base-url',
-      f.emulator.baseUrl,
-      '--db',
-      f.file,
-      '--token',
-      f.emulator.tokens.live,
-    );
+    const sync = await syncBench(f);
     expect(sync.code, sync.stderr).toBe(0);
     expect(f.emulator.control.task(taskId)).toBeUndefined();
     expect((await cli('outbox', '--db', f.file)).lines).toEqual([]);
@@ -213,8 +166,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--task',
       ids[0] as string,
-      '--set',
-      'due_date=tomorrow',
+      ...sets('due_date=tomorrow'),
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("cannot set 'due_date'");
@@ -274,8 +226,7 @@ describe('offline commands on a mirror file', () => {
       f.file,
       '--op',
       refused?.opId as string,
-      '--set',
-      `assignee=${f.emulator.peer.username}`,
+      ...sets(`assignee=${f.emulator.peer.username}`),
     );
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.lines[0]).toMatchObject({
@@ -351,14 +302,9 @@ describe('offline commands on a mirror file', () => {
 
 describe('taking mine on a task a teammate deleted (issue 22)', () => {
   test('a reference the person cannot see is left out of the re-create and said in the conflict; the re-create goes through', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
-    const peer = f.apiWith(
-      f.emulator.control.mintToken({
-        principalUserId: f.emulator.peer.user_id,
-        scopes: ['tasks:read', 'tasks:write'],
-      }).token,
-    );
+    const peer = peerClient(f, ['tasks:read', 'tasks:write']);
     const focus = await peer.create(
       sectionOperations.create,
       {},
@@ -368,8 +314,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
     const sectionId = focus.body.section_id;
     f.emulator.control.peerEdit(taskId, { section_id: sectionId });
     f.mirror.close();
-    const sync = () =>
-      cli('sync', '--base-url', f.emulator.baseUrl, '--db', f.file, '--token', f.emulator.tokens.live);
+    const sync = () => syncBench(f);
     expect((await sync()).code).toBe(0);
 
     expect((await cli('edit', '--db', f.file, '--task', taskId, '--set', 'title=Mine to keep')).code).toBe(0);
@@ -404,12 +349,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }, 120_000);
   /** A personal section of the peer's, which the mirror (sections never listed) cannot know is out of reach. */
   async function peerPersonalSection(f: PushFixture, name: string): Promise<string> {
-    const peer = f.apiWith(
-      f.emulator.control.mintToken({
-        principalUserId: f.emulator.peer.user_id,
-        scopes: ['tasks:read', 'tasks:write'],
-      }).token,
-    );
+    const peer = peerClient(f, ['tasks:read', 'tasks:write']);
     const section = await peer.create(
       sectionOperations.create,
       {},
@@ -420,7 +360,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }
 
   test('a re-create the service refuses (422) for a reference is sent again without it, and says so', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     f.emulator.control.peerEdit(taskId, { section_id: await peerPersonalSection(f, 'Quiet hours') });
     await f.loadTasks([taskId]);
@@ -442,7 +382,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
   }, 120_000);
 
   test('a create the service refuses (422) names the field and is offered to be sent without it', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
     const sectionId = await peerPersonalSection(f, 'Deep focus');
@@ -458,15 +398,7 @@ describe('taking mine on a task a teammate deleted (issue 22)', () => {
       `the service refused section_id; send it without: retry --db FILE --op ${opId} --set section_id=null`,
     );
     expect((await cli('retry', '--db', f.file, '--op', opId, '--set', 'section_id=null')).code).toBe(0);
-    const sync = await cli(
-      'sync',
-      '--base-url',
-      f.emulator.baseUrl,
-      '--db',
-      f.file,
-      '--token',
-      f.emulator.tokens.live,
-    );
+    const sync = await syncBench(f);
     expect(sync.code, sync.stderr).toBe(0);
     expect(f.emulator.control.tasks().filter((t) => t.title === 'Filed in a section')).toEqual([
       expect.objectContaining({ section_id: null }),

@@ -8,24 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startEmulator } from '../../emulator/start';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { ndjson, runCliInProcess } from './testing/in-process-cli';
 
 let token = '';
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: { SVC_TOKEN: token } };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
-
-const lines = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const cli = (...argv: string[]) => runCliInProcess(argv, { env: { SVC_TOKEN: token } });
 
 test('taking mine on a task sent without its project re-creates it in its goalâ€™s project, or without both when that project is archived', async () => {
   const emulator = await startEmulator({ seedTasks: 40, seed: 5004, variance: { seed: 4, faults: false } });
@@ -36,7 +23,7 @@ test('taking mine on a task sent without its project re-creates it in its goalâ€
   try {
     expect((await sync()).code).toBe(0);
     const archived = new Set(
-      lines((await cli('export', '--db', db, '--collection', 'projects')).stdout)
+      ndjson((await cli('export', '--db', db, '--collection', 'projects')).stdout)
         .filter((project) => project.status === 'archived')
         .map((project) => project.project_id),
     );
@@ -61,7 +48,7 @@ test('taking mine on a task sent without its project re-creates it in its goalâ€
       emulator.control.peerDelete(id);
     }
     expect((await sync()).code).toBe(1);
-    const gone = lines((await cli('conflicts', '--db', db)).stdout);
+    const gone = ndjson((await cli('conflicts', '--db', db)).stdout);
     expect(gone.map((c) => [c.entity_id, c.field])).toEqual(
       expect.arrayContaining(ids.map((id) => [id, '*'])),
     );

@@ -3,48 +3,25 @@
 // then `sync --once` sends them all; a
 // grant without a kind's scope refuses to queue its writes in one line, and a
 // sync whose changes the service blocked names each and why.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { goalOperations, milestoneOperations, sprintOperations } from '../api/operations';
 import { consentBrowser } from '../auth/testing/consent-browser';
-import { type PushFixture, startPushFixture } from '../push/testing/push-fixture';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
+import { runCliForRecords } from './testing/in-process-cli';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-interface Run {
-  code: number;
-  stderr: string;
-  lines: Record<string, unknown>[];
+/** `login --no-browser` prints the address: the test plays the person approving it. */
+function approveConsent(stderr: string): void {
+  const address = /^\s+(http\S+\/oauth\/authorize\?\S+)$/m.exec(stderr)?.[1];
+  if (address) consentBrowser().openUrl(address);
 }
 
-async function cli(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => {
-      stderr += t;
-      // `login --no-browser` prints the address: the test plays the person approving it.
-      const address = /^\s+(http\S+\/oauth\/authorize\?\S+)$/m.exec(t)?.[1];
-      if (address) consentBrowser().openUrl(address);
-    },
-    env: {},
-  };
-  const code = await runCli(argv, io);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, stderr, lines };
-}
+const cli = (...argv: string[]) =>
+  runCliForRecords(argv, { onStderr: approveConsent, isRecord: (line) => line.startsWith('{') });
 
 async function started(): Promise<{ f: PushFixture; teamId: string; projectId: string }> {
-  const f = (fixture = await startPushFixture({ oauthAutoApprove: true }));
+  const f = await start({ oauthAutoApprove: true });
   f.mirror.close();
   const task = f.emulator.control.tasks().find((t) => t.team_id !== null && t.project_id !== null);
   return { f, teamId: task?.team_id as string, projectId: task?.project_id as string };

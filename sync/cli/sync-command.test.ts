@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/start';
 import { startRelayProxy } from '../pull/testing/relay-proxy';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { runCliInProcess } from './testing/in-process-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'svc-desktop.js');
@@ -50,21 +49,8 @@ function lastLine(run: Run): Record<string, number> & { failed: Record<string, u
   return JSON.parse(lines.at(-1) ?? '') as Record<string, number> & { failed: Record<string, unknown>[] };
 }
 
-async function cli(
-  argv: string[],
-  env: Record<string, string | undefined> = {},
-  stdin?: string,
-): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env,
-    ...(stdin !== undefined ? { readStdin: () => Promise.resolve(stdin) } : {}),
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+function cli(argv: string[], env: Record<string, string | undefined> = {}, stdin?: string): Promise<Run> {
+  return runCliInProcess(argv, { env, ...(stdin !== undefined ? { stdin } : {}) });
 }
 
 function spawnCli(

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { openMirror } from '../../db/open-mirror';
-import { startEmulator } from '../../emulator/start';
+import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { varianceSeeds } from '../../test/soak/variance-seeds';
-import type { CliIo } from './cli-io';
-import { runCli } from './run-cli';
+import { runCliInProcess } from './testing/in-process-cli';
 
 const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 
@@ -24,16 +23,25 @@ interface Run {
 }
 
 async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env };
-  const code = await runCli(argv, io);
-  return { argv, code, stdout, stderr };
+  return { argv, ...(await runCliInProcess(argv, { env })) };
 }
 
 function summaryOf(run: Run): Record<string, unknown> {
   const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
   return JSON.parse(last) as Record<string, unknown>;
+}
+
+/** The mirror file holds exactly the tasks the emulator served, unknown fields included. */
+async function expectMirrorHoldsServed(db: string, emulator: RunningEmulator): Promise<void> {
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    String(a.task_id).localeCompare(String(b.task_id));
+  const mirror = await openMirror(db);
+  try {
+    const local = [...mirror.tasks.exportJson()].map((json) => JSON.parse(json) as Record<string, unknown>);
+    expect(local.sort(byId)).toEqual(emulator.control.servedTasks().sort(byId));
+  } finally {
+    mirror.close();
+  }
 }
 
 /** What is wrong with how a sync run ended, if anything: the run's own words. */
@@ -128,18 +136,7 @@ for (const seed of varianceSeeds()) {
       }
 
       // The mirror holds exactly what the server sends, unknown fields included.
-      const mirror = await openMirror(db);
-      try {
-        const local = [...mirror.tasks.exportJson()]
-          .map((json) => JSON.parse(json) as Record<string, unknown>)
-          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
-        const sent = emulator.control
-          .servedTasks()
-          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
-        expect(local).toEqual(sent);
-      } finally {
-        mirror.close();
-      }
+      await expectMirrorHoldsServed(db, emulator);
     } finally {
       await emulator.stop();
       await rm(dir, { recursive: true, force: true });
@@ -160,16 +157,12 @@ for (const seed of varianceSeeds()) {
         const pages = first.control.requests().filter((r) => r.path === '/v1/tasks' && r.status === 200);
         if (pages.some((r) => r.query.includes('cursor='))) stop.abort();
       }, 2);
-      let stdout = '';
-      let stderr = '';
-      const cut = await runCli(['sync', '--base-url', first.baseUrl, '--db', db, '--once'], {
-        stdout: (t) => (stdout += t),
-        stderr: (t) => (stderr += t),
+      const cut = await runCliInProcess(['sync', '--base-url', first.baseUrl, '--db', db, '--once'], {
         env: { SVC_TOKEN: first.tokens.live },
         signal: stop.signal,
       });
       clearInterval(watch);
-      expect(unclearEnding({ argv: [], code: cut, stdout, stderr })).toBeNull();
+      expect(unclearEnding({ argv: [], ...cut })).toBeNull();
       await first.stop();
 
       // The same organization and data, served by a new process: it never handed out those cursors.
@@ -179,18 +172,7 @@ for (const seed of varianceSeeds()) {
       });
       expect(unclearEnding(run)).toBeNull();
       expect(run.code, run.stderr).toBe(0);
-      const mirror = await openMirror(db);
-      try {
-        const local = [...mirror.tasks.exportJson()]
-          .map((json) => JSON.parse(json) as Record<string, unknown>)
-          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
-        const sent = second.control
-          .servedTasks()
-          .sort((a, b) => String(a.task_id).localeCompare(String(b.task_id)));
-        expect(local).toEqual(sent);
-      } finally {
-        mirror.close();
-      }
+      await expectMirrorHoldsServed(db, second);
     } finally {
       await first.stop().catch(() => undefined);
       await second?.stop();

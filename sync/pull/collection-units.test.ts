@@ -2,27 +2,10 @@
 // one team's sprints) is a unit of its own against the emulator's faults; the
 // summary names what failed and why, what needed it is named as skipped, and
 // the next poll pulls only what failed.
-import { afterEach, describe, expect, test } from 'vitest';
-import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+import { describe, expect, test } from 'vitest';
+import { type PullFixture, pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
-  fixture = await startPullFixture({ seedTasks: 1500, ...options });
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-function serverTaskIds(f: PullFixture): string[] {
-  return f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
-}
+const setUp = pullFixturePerTest({ seedTasks: 1500 });
 
 /** The emulator's teams as the token sees them (read over HTTP, not through the engine). */
 async function teamIds(f: PullFixture): Promise<string[]> {

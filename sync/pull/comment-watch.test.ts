@@ -3,24 +3,14 @@
 // tasks, their teams' current sprints and what they opened in the last 30 days
 // (clock injected), a bounded number per poll, stalest first, 304s when
 // unchanged, and no other task's comments.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { InstantClock } from './testing/instant-clock';
-import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
 
 const DAY = 86_400_000;
 
-let fixture: PullFixture | null = null;
-
-async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
-  fixture = await startPullFixture({ seedTasks: 150, ...options });
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest({ seedTasks: 150 });
 
 /** The task ids whose comment lists the engine asked for since the last clear, in order. */
 function commentRequests(f: PullFixture) {

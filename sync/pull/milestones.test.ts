@@ -2,22 +2,11 @@
 // readable project's list, each its own pass with page ETags (a re-sync is all
 // 304s), a change and a deletion by someone else found by the next full pull,
 // a deletion only once that project's pass completed, and the headless export.
-import { afterEach, describe, expect, test } from 'vitest';
-import type { CliIo } from '../cli/cli-io';
-import { runCli } from '../cli/run-cli';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { describe, expect, test } from 'vitest';
+import { ndjson, runCliInProcess } from '../cli/testing/in-process-cli';
+import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(): Promise<PullFixture> {
-  fixture = await startPullFixture({ seedTasks: 300 });
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest({ seedTasks: 300 });
 
 interface Served {
   milestone_id: string;
@@ -193,15 +182,15 @@ describe('milestones', () => {
   test('export --collection milestones prints each mirrored milestone as sent', async () => {
     const f = await setUp();
     await f.engine.pullOnce();
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} };
-    const code = await runCli(['export', '--db', f.file, '--collection', 'milestones'], io);
+    const { code, stdout, stderr } = await runCliInProcess([
+      'export',
+      '--db',
+      f.file,
+      '--collection',
+      'milestones',
+    ]);
     expect(code, stderr).toBe(0);
-    const lines = stdout
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as Served);
+    const lines = ndjson(stdout) as Served[];
     expect(lines.sort(byId)).toEqual([...(await servedMilestones(f)).values()].flat().sort(byId));
   });
 });

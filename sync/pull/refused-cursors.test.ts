@@ -3,28 +3,11 @@
 // fixed number of times), also while other lists are walked and when the
 // refused cursor was stored by an interrupted earlier run; pages already
 // applied stay, and a stored cursor as old as a refused one is not sent again.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { InstantClock } from './testing/instant-clock';
-import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+import { type PullFixture, pullFixturePerTest, serverTaskIds, abortAtTaskPage } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
-  fixture = await startPullFixture({ seedTasks: 2500, ...options });
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
-
-function serverTaskIds(f: PullFixture): string[] {
-  return f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
-}
+const setUp = pullFixturePerTest({ seedTasks: 2500 });
 
 function taskListRequests(f: PullFixture) {
   return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
@@ -36,19 +19,7 @@ function wholeListRequests(f: PullFixture) {
 }
 
 /** Aborts the next full pull once the whole task list's first page is in. */
-function interruptAfterFirstTaskPage(f: PullFixture): { signal: AbortSignal; done: () => void } {
-  const stop = new AbortController();
-  const unsubscribe = f.engine.subscribe((event) => {
-    if (
-      event.type === 'progress' &&
-      event.collection === 'tasks' &&
-      event.scope === '' &&
-      event.pagesDone === 1
-    )
-      stop.abort();
-  });
-  return { signal: stop.signal, done: unsubscribe };
-}
+const interruptAfterFirstTaskPage = (f: PullFixture) => abortAtTaskPage(f, 1);
 
 describe('refused cursors', () => {
   test('cursors refused six times in a row during a first sync: the sync still completes with every task', async () => {

@@ -4,39 +4,22 @@
 // walk are neither missed nor counted twice, deletions wait for every chain,
 // a refused cursor restarts its own chain only, an interrupted first sync
 // resumes each chain, and an unchanged re-sync is 304s chain by chain.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { SyncEvent } from '../events/sync-events';
 import { ApplyBacklog } from './apply-backlog';
 import { coverEveryDay, rangeOfScope } from './task-chains';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
-
-let fixture: PullFixture | null = null;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+import { type PullFixture, pullFixturePerTest, serverTaskIds, abortAtTaskPage } from './testing/pull-fixture';
 
 /** 6 000 tasks in three chains of two pages each: every chain has a page to fetch after its first. */
-async function setUp(): Promise<PullFixture> {
-  fixture = await startPullFixture({
-    seedTasks: 6000,
-    engine: { taskChains: { maxChains: 3, targetPages: 2 } },
-  });
-  return fixture;
-}
+const setUp = pullFixturePerTest({
+  seedTasks: 6000,
+  engine: { taskChains: { maxChains: 3, targetPages: 2 } },
+});
 
 const isChainQuery = (query: string) => /filter(%5B|\[)created_(after|before)/.test(query);
 
 function taskListRequests(f: PullFixture) {
   return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
-}
-
-function serverTaskIds(f: PullFixture): string[] {
-  return f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
 }
 
 function chainsOf(f: PullFixture): string[] {
@@ -177,18 +160,9 @@ describe('the task list as several chains', () => {
 
   test('an interrupted first sync resumes every chain where it stopped, and is still the first', async () => {
     const f = await setUp();
-    const stop = new AbortController();
-    const unsubscribe = f.engine.subscribe((event) => {
-      if (
-        event.type === 'progress' &&
-        event.collection === 'tasks' &&
-        event.scope === '' &&
-        event.pagesDone === 4
-      )
-        stop.abort();
-    });
+    const stop = abortAtTaskPage(f, 4);
     await expect(f.engine.pullOnce({ signal: stop.signal })).rejects.toThrow();
-    unsubscribe();
+    stop.done();
     expect(f.mirror.passes.state('tasks', '')).toMatchObject({ state: 'running', completedOnce: false });
     expect(chainsOf(f)).toHaveLength(3);
     expect(f.mirroredTaskIds().length).toBeLessThan(6000);

@@ -3,19 +3,16 @@
 // with their ids remapped, coalesced while unsent, edits merged per field on
 // a 412 (a reply changes a comment's ETag, not its content), a real
 // disagreement parked as a three-way conflict, deletes with If-Match.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { organizationMemberOperations, taskCommentOperations, taskOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { commentRewrittenElsewhere } from './testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
 const WRITE_SCOPES = ['tasks:read', 'tasks:write'];
 const commentWrites = (f: PushFixture) =>
@@ -54,7 +51,7 @@ function clientOf(f: PushFixture, who: 'me' | 'peer'): ApiClient {
 
 describe('comments written offline', () => {
   test('a comment and a reply to it, written offline, show at once and reach the server once each, in order, under their server ids', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const taskId = await sharedTask(f);
     const first = f.mirror.comments.create({ taskId, content: 'Written on the plane' });
     const reply = f.mirror.comments.create({
@@ -101,7 +98,7 @@ describe('comments written offline', () => {
   });
 
   test('a comment on a task still queued waits for the task, then goes under its server id', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const { taskId } = f.mirror.tasks.create({ title: 'new offline' });
     f.mirror.comments.create({ taskId, content: 'about the new task' });
     await f.pusher.pushAll();
@@ -113,7 +110,7 @@ describe('comments written offline', () => {
   });
 
   test('an edit of a comment still queued folds into its create; deleting it cancels both, nothing is sent', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const taskId = await sharedTask(f);
     const kept = f.mirror.comments.create({ taskId, content: 'draft' });
     expect(f.mirror.comments.edit(kept.commentId, 'final words')).toEqual({ opId: kept.opId });
@@ -134,7 +131,7 @@ describe('comments written offline', () => {
 
   test('an empty or oversized comment is refused before it is queued, and nothing is lost', () => {
     return (async () => {
-      const f = (fixture = await startPushFixture());
+      const f = await start();
       const taskId = await sharedTask(f);
       expect(() => f.mirror.comments.create({ taskId, content: '' })).toThrow(/content/);
       expect(() => f.mirror.comments.create({ taskId, content: 'x'.repeat(100_001) })).toThrow(/content/);
@@ -154,7 +151,7 @@ describe('editing and deleting my comments', () => {
   }
 
   test('an edit is a merge-patch with If-Match; a reply by the peer in between (a 412 without a real conflict) is merged, not a conflict', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const { taskId, commentId } = await postedComment(f, 'First thought');
     const peer = clientOf(f, 'peer');
     await peer.create(
@@ -174,16 +171,10 @@ describe('editing and deleting my comments', () => {
   });
 
   test('my other device changed the same comment: a three-way conflict, settled by taking mine', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const { taskId, commentId } = await postedComment(f, 'Original');
     const otherDevice = clientOf(f, 'me');
-    const current = await otherDevice.read(taskCommentOperations.get, { commentId });
-    await otherDevice.update(
-      taskCommentOperations.update,
-      { commentId },
-      { content: 'Theirs' },
-      { ifMatch: current.etag },
-    );
+    await commentRewrittenElsewhere(otherDevice, commentId, 'Theirs');
 
     f.mirror.comments.edit(commentId, 'Mine');
     expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
@@ -205,7 +196,7 @@ describe('editing and deleting my comments', () => {
   });
 
   test('a delete carries If-Match and removes the comment from the mirror; deleted elsewhere first, it is settled as done', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const { taskId, commentId } = await postedComment(f, 'to be removed');
     f.mirror.comments.delete(commentId);
     expect(f.mirror.comments.threads(taskId)).toEqual([]);
@@ -221,7 +212,7 @@ describe('editing and deleting my comments', () => {
   });
 
   test('an edit of a comment deleted on the server waits as a draft (deleted-remotely), never dropped unseen', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const { commentId } = await postedComment(f, 'soon gone');
     const otherDevice = clientOf(f, 'me');
     await otherDevice.remove(taskCommentOperations.delete, { commentId });
@@ -233,7 +224,7 @@ describe('editing and deleting my comments', () => {
   });
 
   test("an org admin's delete of another member's comment is sent and removes it; a member's is refused (403) and waits as a failed change, the comment shown again", async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const taskId = await sharedTask(f);
     const peer = clientOf(f, 'peer');
     for (const content of ['grace’s first', 'grace’s second']) {

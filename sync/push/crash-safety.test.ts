@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openMirror } from '../../db/open-mirror';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
 
 const CHILD = fileURLToPath(new URL('./testing/push-child.ts', import.meta.url));
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
 interface Child {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -81,7 +77,7 @@ const KILL_POINTS: {
 test.each(KILL_POINTS)(
   'kill -9 $name: a new process finishes, every edit lands and each task is created once',
   async ({ moment }) => {
-    const f = (fixture = await startPushFixture({ seedTasks: 12, latencyMs: 60 }));
+    const f = await start({ seedTasks: 12, latencyMs: 60 });
     const ids = f.taskIds(4);
     await f.loadTasks(ids);
     const titles = ['crash one', 'crash two', 'crash three', 'crash four'];
@@ -133,7 +129,7 @@ test.each(KILL_POINTS)(
 );
 
 test('kill -9 after a comment is created on the server, before its answer arrives: a new process sends each comment once, the reply under its remapped parent', async () => {
-  const f = (fixture = await startPushFixture({ seedTasks: 12, latencyMs: 60 }));
+  const f = await start({ seedTasks: 12, latencyMs: 60 });
   const [taskId] = f.taskIds(1) as [string];
   const first = f.mirror.comments.create({ taskId, content: 'crash comment one' });
   f.mirror.comments.create({ taskId, content: 'crash reply', parentCommentId: first.commentId });

@@ -3,7 +3,7 @@
 // what it does not (a sprint completed, a goal closed, a milestone completed)
 // is sent as an update right after it, with the server's id and the create's
 // ETag, never dropped; a dropped create takes its waiting edits with it.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { CollectionWrites } from '../../db/collections/collection-writes';
 import {
   goalOperations,
@@ -12,13 +12,9 @@ import {
   sprintOperations,
   teamOperations,
 } from '../api/operations';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
 const writesTo = (f: PushFixture, segment: string) =>
   f.emulator.control
@@ -102,7 +98,7 @@ const cases: KindCase[] = [
 
 describe.each(cases)('a $kind edited while its create waits', (c) => {
   test(`${JSON.stringify(c.finish)} while the create waits reaches the server after one push, the rename in the create`, async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const parent = await c.parent(f);
     const writes = c.writes(f);
     const created = writes.create(c.create, parent);
@@ -125,7 +121,7 @@ describe.each(cases)('a $kind edited while its create waits', (c) => {
   });
 
   test('dropping the waiting create drops the edits waiting behind it', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const parent = await c.parent(f);
     const writes = c.writes(f);
     const created = writes.create(c.create, parent);
@@ -140,7 +136,7 @@ describe.each(cases)('a $kind edited while its create waits', (c) => {
 
 describe('a sprint created with a length in weeks, edited before it is sent', () => {
   test('an end date chosen later takes the place of the weeks in the create (no 422)', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const team = await teamId(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 61', start_date: '2027-01-04', duration_weeks: 2 },
@@ -156,7 +152,7 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
   });
 
   test('made with an end date, a length in weeks chosen later takes the place of the date in the create', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const team = await teamId(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 63', start_date: '2027-01-04', end_date: '2027-01-15' },
@@ -178,7 +174,7 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
   });
 
   test('a status the service does not know is refused with the field named; the waiting create stays as it was', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const team = await teamId(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 62', start_date: '2027-01-04', duration_weeks: 1 },

@@ -3,23 +3,16 @@
 // settled in the three-way structure, a field that does not collide merged,
 // closing, a soft delete that unfiles the goal's tasks in the mirror too, and
 // bad input refused before queuing.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { goalOperations, projectOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { peerClient, settleNameConflict, writesTo } from './testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-const goalWrites = (f: PushFixture) =>
-  f.emulator.control
-    .requests()
-    .filter((r) => r.method !== 'GET' && r.path.includes('/goals'))
-    .map((r) => `${r.method} ${r.status}`);
+const goalWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/goals'));
 
 /** A project both the main member and the peer can change. */
 async function sharedProject(f: PushFixture): Promise<string> {
@@ -30,19 +23,19 @@ async function sharedProject(f: PushFixture): Promise<string> {
   return project.project_id;
 }
 
-function peer(f: PushFixture): ApiClient {
-  return f.apiWith(
-    f.emulator.control.mintToken({
-      principalUserId: f.emulator.peer.user_id,
-      scopes: ['projects:read', 'projects:write'],
-    }).token,
-  );
-}
+const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
 
 async function serverGoal(api: ApiClient, projectId: string, goalId: string) {
   const answer = await api.read(goalOperations.get, { projectId, goalId });
   if (answer.status !== 200) throw new Error('goals.get answered 304');
   return { goal: answer.body, etag: answer.etag };
+}
+
+/** The peer renames the goal on the server, over the version they read. */
+async function peerRenames(f: PushFixture, projectId: string, goalId: string, name: string): Promise<void> {
+  const other = peer(f);
+  const { etag } = await serverGoal(other, projectId, goalId);
+  await other.update(goalOperations.update, { projectId, goalId }, { name }, { ifMatch: etag });
 }
 
 async function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
@@ -56,7 +49,7 @@ async function pushedGoal(f: PushFixture, projectId: string, name: string): Prom
 
 describe('goals written offline', () => {
   test('a goal created and edited offline is one create with the last values, under its project', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     const created = f.mirror.goals.create({ name: 'Launch' }, projectId);
     expect(f.mirror.goals.edit(created.id, { target_date: '2027-06-30' })).toEqual({ opId: created.opId });
@@ -75,32 +68,17 @@ describe('goals written offline', () => {
   });
 
   test('the peer renamed the same goal: a three-way conflict on the name; the description merges', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     const id = await pushedGoal(f, projectId, 'Launch v2');
-    const other = peer(f);
-    const { etag } = await serverGoal(other, projectId, id);
-    await other.update(
-      goalOperations.update,
-      { projectId, goalId: id },
-      { name: 'Go live' },
-      { ifMatch: etag },
-    );
+    await peerRenames(f, projectId, id, 'Go live');
 
     f.mirror.goals.edit(id, { name: 'Ship v2', description: 'all of it' });
-    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
-    const conflicts = f.mirror.outbox.conflicts('open');
-    expect(conflicts).toEqual([
-      expect.objectContaining({
-        entityType: 'goal',
-        field: 'name',
-        base: 'Launch v2',
-        mine: 'Ship v2',
-        theirs: 'Go live',
-      }),
-    ]);
-    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'theirs' });
-    await f.pusher.pushAll();
+    await settleNameConflict(
+      f,
+      { entityType: 'goal', base: 'Launch v2', mine: 'Ship v2', theirs: 'Go live' },
+      'theirs',
+    );
     expect((await serverGoal(f.api, projectId, id)).goal).toMatchObject({
       name: 'Go live',
       description: 'all of it',
@@ -109,7 +87,7 @@ describe('goals written offline', () => {
   });
 
   test('closing a goal sends status closed; reopening sends open', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     const id = await pushedGoal(f, projectId, 'Close me');
     f.mirror.goals.edit(id, { status: 'closed' });
@@ -122,7 +100,7 @@ describe('goals written offline', () => {
   });
 
   test('a soft delete unfiles the goal’s tasks in the mirror as on the service', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     const id = await pushedGoal(f, projectId, 'Doomed');
     const [taskId] = f.taskIds(1);
@@ -141,17 +119,10 @@ describe('goals written offline', () => {
   });
 
   test('a delete of a goal the peer renamed meanwhile is held for the person, not sent over their rename', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     const id = await pushedGoal(f, projectId, 'Keep?');
-    const other = peer(f);
-    const { etag } = await serverGoal(other, projectId, id);
-    await other.update(
-      goalOperations.update,
-      { projectId, goalId: id },
-      { name: 'Keep!' },
-      { ifMatch: etag },
-    );
+    await peerRenames(f, projectId, id, 'Keep!');
     f.emulator.control.clearRequests();
     const deleted = f.mirror.goals.delete(id);
     expect(await f.pusher.pushAll()).toMatchObject({ failed: 1 });
@@ -164,7 +135,7 @@ describe('goals written offline', () => {
   });
 
   test('a name over 200 characters or an unknown field is refused before queuing', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const projectId = await sharedProject(f);
     expect(() => f.mirror.goals.create({ name: 'x'.repeat(201) }, projectId)).toThrow(InvalidEditError);
     expect(() => f.mirror.goals.create({ name: 'ok', colour: 'red' }, projectId)).toThrow(/colour/);

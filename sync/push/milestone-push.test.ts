@@ -3,22 +3,15 @@
 // settled in the three-way structure, completing, a task filed into a
 // milestone still queued, a delete that unfiles its tasks in the mirror too,
 // and a task moved to another project losing its milestone on screen at once.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { milestoneOperations, projectOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { peerClient, settleNameConflict, writesTo } from './testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-const milestoneWrites = (f: PushFixture) =>
-  f.emulator.control
-    .requests()
-    .filter((r) => r.method !== 'GET' && r.path.includes('/milestones'))
-    .map((r) => `${r.method} ${r.status}`);
+const milestoneWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/milestones'));
 
 async function activeProjects(f: PushFixture): Promise<string[]> {
   const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
@@ -26,14 +19,7 @@ async function activeProjects(f: PushFixture): Promise<string[]> {
   return page.body.data.filter((p) => p.status === 'active').map((p) => p.project_id);
 }
 
-function peer(f: PushFixture): ApiClient {
-  return f.apiWith(
-    f.emulator.control.mintToken({
-      principalUserId: f.emulator.peer.user_id,
-      scopes: ['projects:read', 'projects:write'],
-    }).token,
-  );
-}
+const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
 
 /** A task filed nowhere that belongs to one project (a goal or section would hold a move back, 422). */
 function unfiledTask(f: PushFixture): string {
@@ -52,6 +38,18 @@ async function serverMilestone(api: ApiClient, projectId: string, milestoneId: s
   return { milestone: answer.body, etag: answer.etag };
 }
 
+/** The peer renames the milestone on the server, over the version they read. */
+async function peerRenames(
+  f: PushFixture,
+  projectId: string,
+  milestoneId: string,
+  name: string,
+): Promise<void> {
+  const other = peer(f);
+  const { etag } = await serverMilestone(other, projectId, milestoneId);
+  await other.update(milestoneOperations.update, { projectId, milestoneId }, { name }, { ifMatch: etag });
+}
+
 async function pushedMilestone(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.milestones.create({ name }, projectId);
   await f.pusher.pushAll();
@@ -63,7 +61,7 @@ async function pushedMilestone(f: PushFixture, projectId: string, name: string):
 
 describe('milestones written offline', () => {
   test('a milestone created and edited offline is one create with the last values, under its project', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [projectId] = (await activeProjects(f)) as [string];
     const created = f.mirror.milestones.create({ name: 'Beta' }, projectId);
     expect(f.mirror.milestones.edit(created.id, { due_date: '2027-05-01' })).toEqual({ opId: created.opId });
@@ -76,31 +74,16 @@ describe('milestones written offline', () => {
   });
 
   test('the peer renamed the same milestone: a three-way conflict on the name; the due date merges', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [projectId] = (await activeProjects(f)) as [string];
     const id = await pushedMilestone(f, projectId, 'GA');
-    const other = peer(f);
-    const { etag } = await serverMilestone(other, projectId, id);
-    await other.update(
-      milestoneOperations.update,
-      { projectId, milestoneId: id },
-      { name: 'General availability' },
-      { ifMatch: etag },
-    );
+    await peerRenames(f, projectId, id, 'General availability');
     f.mirror.milestones.edit(id, { name: 'GA 1.0', due_date: '2027-09-01' });
-    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
-    const conflicts = f.mirror.outbox.conflicts('open');
-    expect(conflicts).toEqual([
-      expect.objectContaining({
-        entityType: 'milestone',
-        field: 'name',
-        base: 'GA',
-        mine: 'GA 1.0',
-        theirs: 'General availability',
-      }),
-    ]);
-    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'mine' });
-    await f.pusher.pushAll();
+    await settleNameConflict(
+      f,
+      { entityType: 'milestone', base: 'GA', mine: 'GA 1.0', theirs: 'General availability' },
+      'mine',
+    );
     expect((await serverMilestone(f.api, projectId, id)).milestone).toMatchObject({
       name: 'GA 1.0',
       due_date: '2027-09-01',
@@ -109,7 +92,7 @@ describe('milestones written offline', () => {
   });
 
   test('completing a milestone sends status completed', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [projectId] = (await activeProjects(f)) as [string];
     const id = await pushedMilestone(f, projectId, 'Done soon');
     f.mirror.milestones.edit(id, { status: 'completed' });
@@ -119,7 +102,7 @@ describe('milestones written offline', () => {
   });
 
   test('a task filed into a queued milestone, then the milestone deleted: both sent, the task unfiled here too', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [projectId] = (await activeProjects(f)) as [string];
     const taskId = unfiledTask(f);
     await f.loadTasks([taskId]);
@@ -142,7 +125,7 @@ describe('milestones written offline', () => {
   });
 
   test('moving a task to another project clears its milestone on screen at once, as the service will', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [from, to] = (await activeProjects(f)) as [string, string];
     const taskId = unfiledTask(f);
     await f.loadTasks([taskId]);
@@ -160,7 +143,7 @@ describe('milestones written offline', () => {
   });
 
   test('a name over 120 characters is refused before queuing', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const [projectId] = (await activeProjects(f)) as [string];
     expect(() => f.mirror.milestones.create({ name: 'm'.repeat(121) }, projectId)).toThrow(/name/);
     expect(f.mirror.outbox.list()).toEqual([]);

@@ -3,22 +3,15 @@
 // racing my other device's rename settled in the three-way structure, a move
 // racing a rename merged per field, a duplicate name (409) kept as a fixable
 // failure, deletes with If-Match.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sectionOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { writesTo } from './testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-const sectionWrites = (f: PushFixture) =>
-  f.emulator.control
-    .requests()
-    .filter((r) => r.method !== 'GET' && r.path.startsWith('/v1/sections'))
-    .map((r) => `${r.method} ${r.status}`);
+const sectionWrites = (f: PushFixture) => writesTo(f, (path) => path.startsWith('/v1/sections'));
 
 function otherDevice(f: PushFixture): ApiClient {
   return f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);
@@ -42,7 +35,7 @@ async function pushedSection(f: PushFixture, name: string): Promise<string> {
 
 describe('sections written offline', () => {
   test('a section created and renamed offline is one create with the last name; it lands under its server id', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const created = f.mirror.sections.create({
       scope_type: 'user',
       scope_id: f.emulator.me.username,
@@ -61,7 +54,7 @@ describe('sections written offline', () => {
   });
 
   test('my other device renamed the same section: a three-way conflict; taking theirs sends nothing more', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const id = await pushedSection(f, 'Later on');
     const other = otherDevice(f);
     const { etag } = await serverSection(other, id);
@@ -84,7 +77,7 @@ describe('sections written offline', () => {
   });
 
   test('a move racing a rename on my other device merges per field: both stand, no conflict', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const id = await pushedSection(f, 'Later on');
     const other = otherDevice(f);
     const { etag } = await serverSection(other, id);
@@ -98,7 +91,7 @@ describe('sections written offline', () => {
   });
 
   test('a duplicate name in the scope (409) waits as a fixable failure; retried with another name it lands', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     await pushedSection(f, 'Backlog here');
     const dup = f.mirror.sections.create({
       scope_type: 'user',
@@ -114,7 +107,7 @@ describe('sections written offline', () => {
   });
 
   test('a delete carries If-Match and removes the section', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const id = await pushedSection(f, 'Old stuff');
     f.mirror.sections.delete(id);
     expect(f.mirror.sections.list().map((s) => s.section_id)).not.toContain(id);

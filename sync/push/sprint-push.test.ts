@@ -4,26 +4,19 @@
 // merges, an active name collision (409) kept as a fixable failure, both end
 // date and length refused before queuing, a task filed into a sprint still
 // queued, and completing.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { sprintOperations, teamOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
-import { type PushFixture, startPushFixture } from './testing/push-fixture';
+import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { peerClient, settleNameConflict, writesTo } from './testing/resource-push';
 
-let fixture: PushFixture | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
-const sprintWrites = (f: PushFixture) =>
-  f.emulator.control
-    .requests()
-    .filter((r) => r.method !== 'GET' && r.path.includes('/sprints'))
-    .map((r) => `${r.method} ${r.status}`);
+const sprintWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/sprints'));
 
 /** The team the peer (grace) is a member of. */
 async function platformTeam(f: PushFixture): Promise<string> {
@@ -34,19 +27,19 @@ async function platformTeam(f: PushFixture): Promise<string> {
   return team.team_id;
 }
 
-function peer(f: PushFixture): ApiClient {
-  return f.apiWith(
-    f.emulator.control.mintToken({
-      principalUserId: f.emulator.peer.user_id,
-      scopes: ['teams:read', 'teams:write'],
-    }).token,
-  );
-}
+const peer = (f: PushFixture): ApiClient => peerClient(f, ['teams:read', 'teams:write']);
 
 async function serverSprint(api: ApiClient, teamId: string, sprintId: string) {
   const answer = await api.read(sprintOperations.get, { teamId, sprintId });
   if (answer.status !== 200) throw new Error('sprints.get answered 304');
   return { sprint: answer.body, etag: answer.etag };
+}
+
+/** The peer renames the sprint on the server, over the version they read. */
+async function peerRenames(f: PushFixture, teamId: string, sprintId: string, name: string): Promise<void> {
+  const other = peer(f);
+  const { etag } = await serverSprint(other, teamId, sprintId);
+  await other.update(sprintOperations.update, { teamId, sprintId }, { name }, { ifMatch: etag });
 }
 
 async function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
@@ -60,7 +53,7 @@ async function pushedSprint(f: PushFixture, teamId: string, name: string): Promi
 
 describe('sprints written offline', () => {
   test('a sprint created and edited offline is one create with the last values, under its team', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 12', start_date: '2027-01-04', duration_weeks: 2 },
@@ -85,32 +78,17 @@ describe('sprints written offline', () => {
   });
 
   test('the peer renamed the same sprint: a three-way conflict; a goal set here merges without one', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const id = await pushedSprint(f, teamId, 'Sprint 20');
-    const other = peer(f);
-    const { etag } = await serverSprint(other, teamId, id);
-    await other.update(
-      sprintOperations.update,
-      { teamId, sprintId: id },
-      { name: 'Sprint 20b' },
-      { ifMatch: etag },
-    );
+    await peerRenames(f, teamId, id, 'Sprint 20b');
 
     f.mirror.sprints.edit(id, { name: 'Sprint twenty', goal: 'ship it' });
-    expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
-    const conflicts = f.mirror.outbox.conflicts('open');
-    expect(conflicts).toEqual([
-      expect.objectContaining({
-        entityType: 'sprint',
-        field: 'name',
-        base: 'Sprint 20',
-        mine: 'Sprint twenty',
-        theirs: 'Sprint 20b',
-      }),
-    ]);
-    f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take: 'mine' });
-    await f.pusher.pushAll();
+    await settleNameConflict(
+      f,
+      { entityType: 'sprint', base: 'Sprint 20', mine: 'Sprint twenty', theirs: 'Sprint 20b' },
+      'mine',
+    );
     expect((await serverSprint(f.api, teamId, id)).sprint).toMatchObject({
       name: 'Sprint twenty',
       goal: 'ship it',
@@ -119,17 +97,10 @@ describe('sprints written offline', () => {
   });
 
   test('a stale If-Match on a field nobody else changed merges per field (412 then 200), no conflict', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const id = await pushedSprint(f, teamId, 'Sprint 21');
-    const other = peer(f);
-    const { etag } = await serverSprint(other, teamId, id);
-    await other.update(
-      sprintOperations.update,
-      { teamId, sprintId: id },
-      { name: 'Sprint 21b' },
-      { ifMatch: etag },
-    );
+    await peerRenames(f, teamId, id, 'Sprint 21b');
     f.emulator.control.clearRequests();
     f.mirror.sprints.edit(id, { goal: 'fewer bugs' });
     expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, conflicts: 0 });
@@ -141,7 +112,7 @@ describe('sprints written offline', () => {
   });
 
   test('completing a sprint sends status completed and shows who completed it', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const id = await pushedSprint(f, teamId, 'Sprint 22');
     f.mirror.sprints.edit(id, { status: 'completed' });
@@ -154,7 +125,7 @@ describe('sprints written offline', () => {
   });
 
   test('a name colliding with an active sprint (409) waits as a fixable failure; retried with another name it lands', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     await pushedSprint(f, teamId, 'Sprint 30');
     const dup = f.mirror.sprints.create(
@@ -172,7 +143,7 @@ describe('sprints written offline', () => {
   });
 
   test('an end date with a length in weeks is refused before queuing, with a clear error; nothing is queued', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const both = { name: 'Sprint 40', start_date: '2027-01-04', end_date: '2027-01-18', duration_weeks: 2 };
     expect(() => f.mirror.sprints.create(both, teamId)).toThrow(InvalidEditError);
@@ -182,7 +153,7 @@ describe('sprints written offline', () => {
   });
 
   test('a sprint cannot be deleted (the service has none): refused before queuing', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const id = await pushedSprint(f, teamId, 'Sprint 41');
     expect(() => f.mirror.sprints.delete(id)).toThrow(/complete it instead/);
@@ -190,7 +161,7 @@ describe('sprints written offline', () => {
   });
 
   test('a task filed into a sprint still queued is sent after it, with the server id in its patch', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const [taskId] = f.taskIds(1);
     await f.loadTasks([taskId as string]);
@@ -209,7 +180,7 @@ describe('sprints written offline', () => {
   });
 
   test('a token without teams:write: the sprint create is blocked for its scope while task edits in the same pass go', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
@@ -240,7 +211,7 @@ describe('sprints written offline', () => {
   });
 
   test('a task filed into a sprint whose create is discarded no longer waits on it: the filing goes with the sprint, its other edits are sent', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);
@@ -261,7 +232,7 @@ describe('sprints written offline', () => {
   });
 
   test('a task filed into a sprint whose create was refused for its scope waits for it, and goes after the sprint once a sign-in allows it', async () => {
-    const f = (fixture = await startPushFixture());
+    const f = await start();
     const teamId = await platformTeam(f);
     const [taskId] = f.taskIds(1) as [string];
     await f.loadTasks([taskId]);

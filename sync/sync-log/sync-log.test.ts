@@ -1,13 +1,14 @@
 // The sync log on real SQLite files: bounded in rows (oldest pruned, across a
 // reopen), searchable by words, level and kind with paging, clipped entries,
 // and no token of any form reaching the file or the diagnostics report.
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { diagnosticsReport, pseudonymOf } from './diagnostics-report';
 import { redactLogText } from './log-redaction';
 import { SyncLog, type SyncLogEntryInput, syncLogFileFor } from './sync-log';
+import { modeOf, usualUmaskWhileTesting } from '../../db/testing/file-modes';
 
 const dirs: string[] = [];
 const logs: SyncLog[] = [];
@@ -298,15 +299,8 @@ describe('diagnostics', () => {
 });
 
 describe('readable by its owner alone', () => {
-  let umask: number;
-  beforeAll(() => {
-    // The usual umask, which leaves new files readable by everyone (0644).
-    umask = process.umask(0o022);
-  });
-  afterAll(() => {
-    process.umask(umask);
-  });
-  const modeOf = (path: string) => statSync(path).mode & 0o777;
+  // The usual umask, which leaves new files readable by everyone (0644).
+  usualUmaskWhileTesting();
 
   test('a new log file, its -wal and its -shm are 0600', () => {
     const { log } = openLog();

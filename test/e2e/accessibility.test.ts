@@ -6,25 +6,15 @@
 // its form, the goals, a project's milestones, every delete question, the sync
 // center's tabs, the pending-changes inspector and a conflict's three-way view.
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { blockingViolations } from './support/accessibility-audit';
-import { invokeInPage, type OpenedApp } from './support/app-browser';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { invokeInPage } from './support/app-browser';
+import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { signIn } from './support/signed-in-session';
-import type { SwitchableProxy } from './support/switchable-proxy';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 80 }, client: { retry: QUICK_RETRY } });
-  ({ emulator, proxy, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() =>
+  startAppSession({ emulator: { seedTasks: 80 }, client: { retry: QUICK_RETRY } }),
+);
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Workspace' });
 
@@ -54,7 +44,7 @@ async function auditQuestion(page: Page, name: string | RegExp): Promise<void> {
 
 describe('signed out', () => {
   test('the sign-in screen, a refused token, and the server settings', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByLabel('Access token').fill('svc_live_thisisnotarealtoken000000000000');
     await page.getByRole('button', { name: 'Sign in with token' }).click();
@@ -69,15 +59,18 @@ describe('signed out', () => {
 describe('signed in through the browser', () => {
   beforeAll(async () => {
     await signIn(session);
-    await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 30_000 });
+    await session.app.page
+      .getByTestId('connection')
+      .filter({ hasText: 'Online' })
+      .waitFor({ timeout: 30_000 });
   });
 
   test('the task list, scrolled from the keyboard', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await nav(page).getByRole('button', { name: 'All tasks' }).click();
     await page
       .getByTestId('list-count')
-      .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+      .filter({ hasText: `${session.emulator.control.taskCount()} tasks` })
       .waitFor();
     expect(await blockingViolations(page)).toEqual([]);
     // The audit leaves the rows' scroller to the grid's keys (MET_OTHERWISE): End takes the list to its end.
@@ -91,8 +84,8 @@ describe('signed in through the browser', () => {
   });
 
   test('the task editor, its delete question, and the new-task form', async () => {
-    const { page } = app;
-    const task = emulator.control.tasks()[0];
+    const { page } = session.app;
+    const task = session.emulator.control.tasks()[0];
     if (!task) throw new Error('the seed is empty');
     const editor = await openTask(page, task.task_id);
     expect(await blockingViolations(page)).toEqual([]);
@@ -109,7 +102,7 @@ describe('signed in through the browser', () => {
   });
 
   test('the command palette and the keyboard shortcuts', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await palette.waitFor();
@@ -127,7 +120,7 @@ describe('signed in through the browser', () => {
   });
 
   test('a board, and the question before deleting a section', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await nav(page)
       .getByRole('button', { name: /^Platform/ })
       .last()
@@ -142,7 +135,7 @@ describe('signed in through the browser', () => {
   });
 
   test('a sprint, and the new sprint form', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.locator('body').press('g');
     await page.keyboard.press('s');
     await page.locator('section.sprint-view').waitFor();
@@ -156,7 +149,7 @@ describe('signed in through the browser', () => {
   });
 
   test('the goals, one opened, and the question before deleting one', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await nav(page).getByRole('button', { name: 'Goals' }).click();
     await page.getByRole('heading', { name: 'Goals', level: 1 }).waitFor();
     const goal = page.locator('.goal').first();
@@ -168,7 +161,7 @@ describe('signed in through the browser', () => {
   });
 
   test("a project's milestones, and the question before deleting one", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
     let projectName: string | null = null;
     for (const project of workspace.projects) {
@@ -189,7 +182,7 @@ describe('signed in through the browser', () => {
   });
 
   test("the sync center's status, log and notification settings", async () => {
-    const { page } = app;
+    const { page } = session.app;
     await nav(page).getByRole('button', { name: 'Sync' }).click();
     await page.getByTestId('account-card').waitFor();
     expect(await blockingViolations(page)).toEqual([]);
@@ -201,11 +194,13 @@ describe('signed in through the browser', () => {
   });
 
   test("an edit waiting offline, the pending-changes inspector, and a conflict's three-way view", async () => {
-    const { page } = app;
-    const task = emulator.control.tasks().find((t) => t.title.length < 40 && t.status !== 'completed');
+    const { page } = session.app;
+    const task = session.emulator.control
+      .tasks()
+      .find((t) => t.title.length < 40 && t.status !== 'completed');
     if (!task) throw new Error('the seed has no task to edit');
     const editor = await openTask(page, task.task_id);
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Title').fill(`${task.title} (mine)`);
     await editor.getByLabel('Title').press('Enter');
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
@@ -217,8 +212,8 @@ describe('signed in through the browser', () => {
     await page.keyboard.press('Escape');
     await inspector.waitFor({ state: 'detached' });
 
-    emulator.control.peerEdit(task.task_id, { title: `${task.title} (theirs)` });
-    proxy.goOnline();
+    session.emulator.control.peerEdit(task.task_id, { title: `${task.title} (theirs)` });
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await editor.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
     expect(await blockingViolations(page)).toEqual([]);
@@ -231,6 +226,6 @@ describe('signed in through the browser', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -4,44 +4,41 @@
 // reorder or delete of a section, no card dragged or moved by button or
 // Alt+arrows); a move tried by keyboard sends and queues nothing.
 // Screenshots in light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import { type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { readFromServer } from './support/service-calls';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { screenshot, screenshotInDark } from './support/app-browser';
+import { firstProject, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let app: OpenedApp;
+const session = sessionPerFile(() =>
+  startSignedInSession({ emulator: { seedTasks: 60 }, signIn: 'pasted-test' }),
+);
+
 let project: { project_id: string; name: string };
 
 /** What the server holds, read with the same read-only token. */
-const api = (path: string) => readFromServer(emulator, path, emulator.tokens.test);
+const api = (path: string) => readFromServer(session.emulator, path, session.emulator.tokens.test);
 
-const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
+const writes = () => session.emulator.control.requests().filter((r) => r.method !== 'GET').length;
 
 beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 60 }, signIn: 'pasted-test' });
-  ({ emulator, app } = session);
-  await app.page.locator('.account-user').filter({ hasText: 'read-only' }).waitFor({ timeout: 20_000 });
-  const first = ((await api(`/v1/projects/${emulator.orgId}`)).data as (typeof project)[])[0];
-  if (!first) throw new Error('the seed has no project');
-  project = first;
+  await session.app.page
+    .locator('.account-user')
+    .filter({ hasText: 'read-only' })
+    .waitFor({ timeout: 20_000 });
+  project = await firstProject(session.emulator, session.emulator.tokens.test);
 });
-
-afterAll(() => session?.close());
 
 describe('the board of a read-only account', () => {
   test('shows every section and its cards with no control to change them; a keyboard move sends nothing', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const writesBefore = writes();
     await page.getByRole('region', { name: 'Sections' }).getByRole('button', { name: project.name }).click();
     const board = page.locator('section.board');
     const onServer = (
       (
         await api(
-          `/v1/sections?org_id=${emulator.orgId}&scope_type=project&scope_id=${project.project_id}&limit=1000`,
+          `/v1/sections?org_id=${session.emulator.orgId}&scope_type=project&scope_id=${project.project_id}&limit=1000`,
         )
       ).data as { name: string }[]
     ).map((s) => s.name);
@@ -93,6 +90,6 @@ describe('the board of a read-only account', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import { hasFocus, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, readFromServer } from './support/service-calls';
+import { callService, firstProject, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
 import type { SwitchableProxy } from './support/switchable-proxy';
@@ -91,10 +91,7 @@ beforeAll(async () => {
 /** Two sections of our own at the end of the project's board, holding only our tasks, made before the first sync. */
 async function serverData(started: AppSession): Promise<void> {
   emulator = started.emulator;
-  const projects = await readFromServer(emulator, `/v1/projects/${emulator.orgId}`);
-  const first = (projects.data as { project_id: string; name: string }[])[0];
-  if (!first) throw new Error('the seed has no project');
-  project = first;
+  project = await firstProject(emulator);
   for (const name of ['Todo', 'Doing']) {
     const created = await callService(emulator, 'POST', '/v1/sections', {
       body: { org_id: emulator.orgId, scope_type: 'project', scope_id: project.project_id, name },

@@ -6,34 +6,17 @@
 // organization owner is offered Delete on others' comments, a member is not
 // (and a member's delete of another's, refused, keeps the comment on screen).
 // Screenshots of the editor with comments, light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import {
-  hasFocus,
-  invokeInPage,
-  type OpenedApp,
-  screenshot,
-  screenshotInDark,
-  signInWithToken,
-} from './support/app-browser';
+import { describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { hasFocus, invokeInPage, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
 import { callService, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced } from './support/waits';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let app: OpenedApp;
 /** The task the comments are written on (the first test picks it). */
 let taskId = '';
 
-beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
-  ({ emulator, proxy, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
 
 interface ServerComment {
   comment_id: string;
@@ -45,7 +28,10 @@ interface ServerComment {
 
 /** A task's comment threads as the service answers them (straight to the emulator, not through the app). */
 async function serverThreads(taskId: string): Promise<ServerComment[]> {
-  const body = await readFromServer(emulator, `/v1/task-comments?task_id=${encodeURIComponent(taskId)}`);
+  const body = await readFromServer(
+    session.emulator,
+    `/v1/task-comments?task_id=${encodeURIComponent(taskId)}`,
+  );
   return body.data as ServerComment[];
 }
 
@@ -58,12 +44,12 @@ const PAYLOAD = '<img src=x onerror="window.__injected=1">';
 
 describe('comments written offline', () => {
   test('a comment and a reply show at once, reach the server once each in order, and keep their place', async () => {
-    const { page } = app;
-    const task = emulator.control.tasks().find((t) => t.title.length < 60);
+    const { page } = session.app;
+    const task = session.emulator.control.tasks().find((t) => t.title.length < 60);
     if (!task) throw new Error('the seed has no task');
     taskId = task.task_id;
     const before = await serverThreads(task.task_id);
-    const createsBefore = emulator.control.creates().comments;
+    const createsBefore = session.emulator.control.creates().comments;
     const workspace = await invokeInPage(page, 'workspace:get');
     const me = workspace.me?.username ?? '';
     const member = workspace.members.find((m) => m.active && m.username !== me && m.username.length > 2);
@@ -74,7 +60,7 @@ describe('comments written offline', () => {
     const editor = page.getByTestId('task-editor');
     await editor.getByRole('heading', { name: `Comments (${threadCount(before)})` }).waitFor();
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     const comment = 'Offline **note**: run `npm test`\nsecond line';
     await editor.getByLabel('New comment').fill(comment);
     await editor.getByRole('button', { name: 'Comment', exact: true }).click();
@@ -128,21 +114,18 @@ describe('comments written offline', () => {
     );
     await expect(reply.locator('.comment-text .mention').textContent()).resolves.toBe(`@${member.username}`);
     await expect(editor.locator('.comment-text img').count()).resolves.toBe(0);
-    expect(emulator.control.creates().comments).toBe(createsBefore);
+    expect(session.emulator.control.creates().comments).toBe(createsBefore);
     await thread.scrollIntoViewIfNeeded();
     await screenshot(page, 'comments-offline');
     await screenshotInDark(page, 'comments-offline');
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     await editor.locator('[data-comment-pending]').first().waitFor({ state: 'detached', timeout: 20_000 });
 
     // On the server once each: the comment last among the task's threads, the reply under it.
-    expect(emulator.control.creates().comments).toBe(createsBefore + 2);
+    expect(session.emulator.control.creates().comments).toBe(createsBefore + 2);
     const after = await serverThreads(task.task_id);
     expect(after).toHaveLength(before.length + 1);
     const sent = after[after.length - 1];
@@ -167,7 +150,7 @@ describe('comments written offline', () => {
   });
 
   test("one's own comment can be edited and deleted; another member's offers a reply and, to an org owner, a delete, never an edit", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
     const mine = editor.locator('ul.comments > li.comment').last();
     const reply = mine.locator('ul.replies > li.comment').first();
@@ -210,7 +193,7 @@ describe('comments written offline', () => {
   });
 
   test('Escape closes the member list and keeps the task open; Tab takes the active name', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
     const box = editor.getByRole('combobox', { name: 'New comment' });
     const list = editor.locator('.comment-composer').last().getByRole('listbox', { name: 'Members' });
@@ -233,9 +216,9 @@ describe('comments written offline', () => {
   });
 
   test('a reply being written under a comment still waiting stays open, with its text, when the comment is sent', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('New comment').fill('Waiting for its reply');
     await editor.getByRole('button', { name: 'Comment', exact: true }).click();
     const waiting = editor.locator('ul.comments > li.comment').last();
@@ -245,12 +228,9 @@ describe('comments written offline', () => {
     const replyBox = waiting.getByRole('combobox', { name: /^Reply to / });
     await replyBox.fill('half-written');
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     const sent = (await serverThreads(taskId)).at(-1);
     expect(sent?.content).toBe('Waiting for its reply');
     await editor.locator(`li.comment[data-comment-id="${sent?.comment_id}"]`).waitFor();
@@ -267,7 +247,7 @@ describe('comments written offline', () => {
   });
 
   test("the server's 403 on another member's comment shows as a change it refused, nothing lost", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
     const me = (await invokeInPage(page, 'workspace:get')).me?.username;
     const theirs = (await serverThreads(taskId)).find((c) => c.created_by !== me);
@@ -289,12 +269,12 @@ describe('comments written offline', () => {
   });
 
   test("an org owner deletes another member's comment; signed in as a member, others' comments offer no delete", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
     const me = (await invokeInPage(page, 'workspace:get')).me?.username;
     // A comment of the peer's (a member), written on the server as the peer would.
-    const posted = await callService(emulator, 'POST', '/v1/task-comments', {
-      token: emulator.tokens.peer,
+    const posted = await callService(session.emulator, 'POST', '/v1/task-comments', {
+      token: session.emulator.tokens.peer,
       idempotencyKey: 'e2e-peer-comment',
       body: { task_id: taskId, content: 'Written by the peer' },
     });
@@ -305,7 +285,9 @@ describe('comments written offline', () => {
     const item = editor.locator(`li.comment[data-comment-id="${peers.comment_id}"]`);
     await item.waitFor({ timeout: 20_000 });
     await item.locator('.comment-actions').getByRole('button', { name: 'Delete' }).click();
-    const confirm = item.getByRole('group', { name: `Delete this comment by ${emulator.peer.username}?` });
+    const confirm = item.getByRole('group', {
+      name: `Delete this comment by ${session.emulator.peer.username}?`,
+    });
     await confirm.waitFor();
     await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'comment-admin-delete');
@@ -322,14 +304,14 @@ describe('comments written offline', () => {
     await page.getByRole('button', { name: /Northwind Labs/ }).click();
     await page.getByRole('menuitem', { name: 'Add an account…' }).click();
     await page.getByRole('heading', { name: 'Add an account' }).waitFor();
-    await signInWithToken(page, emulator.tokens.peer);
+    await signInWithToken(page, session.emulator.tokens.peer);
     await page
       .locator('.account-user')
-      .filter({ hasText: emulator.peer.username })
+      .filter({ hasText: session.emulator.peer.username })
       .waitFor({ timeout: 30_000 });
     await expect
       .poll(async () => (await invokeInPage(page, 'workspace:get')).me?.username, { timeout: 30_000 })
-      .toBe(emulator.peer.username);
+      .toBe(session.emulator.peer.username);
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByLabel('Search tasks').fill(taskId);
     await page.locator(`[role="row"][data-task-id="${taskId}"]`).click({ timeout: 30_000 });
@@ -371,6 +353,6 @@ describe('comments written offline', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

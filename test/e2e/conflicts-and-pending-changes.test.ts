@@ -7,41 +7,24 @@
 // the server; the dialogs hold the keyboard (Tab, Shift+Tab) until Escape hands
 // the focus back to their opener. Screenshots in light and dark.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import {
-  invokeInPage,
-  type OpenedApp,
-  hasFocus,
-  screenshot,
-  screenshotInDark,
-  signInWithToken,
-} from './support/app-browser';
+import { sessionPerFile } from './support/app-session';
+import { invokeInPage, hasFocus, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
 import { callService, peerToken, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced } from './support/waits';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startSignedInSession({
+const session = sessionPerFile(() =>
+  startSignedInSession({
     emulator: { seedTasks: 120 },
     beforeSignIn: (started) => readArchivedProjects(started.emulator),
-  });
-  ({ emulator, proxy, host, app } = session);
-});
-
-afterAll(() => session?.close());
+  }),
+);
 
 /** The task as the API answers it now (over HTTP, as any client would see it). */
 async function serverTask(taskId: string): Promise<Record<string, unknown> | null> {
-  const answer = await callService(emulator, 'GET', `/v1/tasks/${taskId}`);
+  const answer = await callService(session.emulator, 'GET', `/v1/tasks/${taskId}`);
   return answer.status === 404 ? null : answer.body;
 }
 
@@ -57,7 +40,7 @@ async function readArchivedProjects(server: RunningEmulator): Promise<void> {
 
 /** A task not touched by an earlier test, with a short title. */
 function freshTask() {
-  const task = emulator.control
+  const task = session.emulator.control
     .tasks()
     .sort((a, b) => a.task_id.localeCompare(b.task_id))
     .find(
@@ -78,13 +61,6 @@ async function openInEditor(page: Page, taskId: string) {
   const editor = page.getByTestId('task-editor');
   await editor.locator('.task-id').filter({ hasText: taskId }).waitFor();
   return editor;
-}
-
-async function allSynced(page: Page) {
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
 }
 
 /** The accessible name of the dialog holding the focus ('' when the focus is outside every dialog). */
@@ -109,11 +85,11 @@ async function cycleInside(page: Page, key: 'Tab' | 'Shift+Tab', dialogName: str
 
 describe('a conflict with the peer', () => {
   test('appears on the row, the editor and the status bar, is resolved per field, and the server ends with the choices', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Title').fill(`${task.title} for SSO users`);
     await editor.getByLabel('Title').press('Enter');
     await editor
@@ -126,13 +102,13 @@ describe('a conflict with the peer', () => {
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
 
     // The peer races the edit on three of the same fields.
-    emulator.control.peerEdit(task.task_id, {
+    session.emulator.control.peerEdit(task.task_id, {
       title: `${task.title} on mobile`,
       description: 'Mobile users cannot sign in.\nSteps: open the login page on a phone.',
       priority: 'low',
     });
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     const row = page.locator(`[role="row"][data-task-id="${task.task_id}"]`);
     await row.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
@@ -176,7 +152,7 @@ describe('a conflict with the peer', () => {
     await view.getByRole('button', { name: 'Apply choices' }).click();
     await view.waitFor({ state: 'detached' });
 
-    await allSynced(page);
+    await allChangesSynced(page);
     await row.locator('[data-sync-mark]').waitFor({ state: 'detached' });
     const onServer = await serverTask(task.task_id);
     expect(onServer).toMatchObject({
@@ -192,7 +168,7 @@ describe('a conflict with the peer', () => {
 
 describe('a conflict on a task’s sprint (issue 13)', () => {
   test('the three-way view names the sprints on each side, never their ids; taking theirs files it there', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
     const team = workspace.teams.find((t) => t.name === 'Platform') ?? workspace.teams[0];
     if (!team) throw new Error('the seed has no team');
@@ -201,16 +177,19 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
       ['Sprint Alpha', '2031-01-06'],
       ['Sprint Beta', '2031-01-20'],
     ] as const) {
-      const response = await fetch(new URL(`/v1/teams/${team.team_id}/sprints`, emulator.baseUrl), {
+      const response = await fetch(new URL(`/v1/teams/${team.team_id}/sprints`, session.emulator.baseUrl), {
         method: 'POST',
-        headers: { authorization: `Bearer ${emulator.tokens.live}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${session.emulator.tokens.live}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ name, start_date: start, duration_weeks: 2 }),
       });
       expect(response.status).toBe(201);
       sprintIds.push(((await response.json()) as { sprint_id: string }).sprint_id);
     }
     const [alpha, beta] = sprintIds as [string, string];
-    const task = emulator.control
+    const task = session.emulator.control
       .tasks()
       .sort((a, b) => a.task_id.localeCompare(b.task_id))
       .find(
@@ -224,16 +203,16 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     if (!task) throw new Error('the seed has no task free to file into a sprint');
     used.add(task.task_id);
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     const editor = await openInEditor(page, task.task_id);
     const sprintField = editor.getByLabel('Sprint');
     await sprintField.locator(`option[value="${alpha}"]`).waitFor({ state: 'attached', timeout: 20_000 });
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await sprintField.selectOption(alpha);
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerEdit(task.task_id, { sprint_id: beta });
-    proxy.goOnline();
+    session.emulator.control.peerEdit(task.task_id, { sprint_id: beta });
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await editor.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
 
@@ -271,37 +250,60 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
     await field.getByLabel('Take theirs').check();
     await view.getByRole('button', { name: 'Apply choices' }).click();
     await view.waitFor({ state: 'detached' });
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.sprint_id).toBe(beta);
     await editor.getByRole('button', { name: 'Close task' }).click();
   });
 });
 
+/** The task opened in the editor and one of its fields changed while offline: one change waits. */
+async function editedOffline(page: Page, taskId: string, label: 'Title' | 'Description', value: string) {
+  const editor = await openInEditor(page, taskId);
+  session.proxy.goOffline();
+  await editor.getByLabel(label).fill(value);
+  // A title is saved by Enter; the description, a text area, by Ctrl+Enter.
+  await editor.getByLabel(label).press(label === 'Title' ? 'Enter' : 'Control+Enter');
+  await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+  return editor;
+}
+
+/**
+ * The task opened in the editor and its description edited offline, then
+ * deleted by the peer; back online, a sync finds it gone and the person opens
+ * its view from the editor. `tasksBefore`: the server's task count after the delete.
+ */
+async function editedThenDeletedRemotely(page: Page, taskId: string, description: string) {
+  const editor = await editedOffline(page, taskId, 'Description', description);
+  session.emulator.control.peerDelete(taskId);
+  const tasksBefore = session.emulator.control.taskCount();
+
+  session.proxy.goOnline();
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
+    timeout: 20_000,
+  });
+  const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+  return { editor, view, tasksBefore };
+}
+
 describe('a task deleted remotely while edited', () => {
   test('is never dropped silently: the edit is offered as a draft and re-created on request', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
-    await editor.getByLabel('Description').fill('Notes worth keeping');
-    await editor.getByLabel('Description').press('Control+Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerDelete(task.task_id);
-    const before = emulator.control.taskCount();
-
-    proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
-      timeout: 20_000,
-    });
-    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    const { view, tasksBefore: before } = await editedThenDeletedRemotely(
+      page,
+      task.task_id,
+      'Notes worth keeping',
+    );
     await view
       .locator('.conflict-draft [data-field="description"]')
       .getByText('Notes worth keeping')
       .waitFor();
     await screenshot(page, 'conflict-deleted-remotely');
     // The draft can be copied as text, to keep it elsewhere.
-    await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await session.app.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: session.host.url,
+    });
     await view.getByRole('button', { name: 'Copy the draft' }).click();
     await view.getByRole('button', { name: 'Copied' }).waitFor();
     const copied = await page.evaluate<string>('navigator.clipboard.readText()');
@@ -313,42 +315,29 @@ describe('a task deleted remotely while edited', () => {
     // The editor follows the new task from its temporary id to the server's once the create went through.
     const newId = page.getByTestId('task-editor').locator('.task-id').filter({ hasText: /^tsk_/ });
     await newId.waitFor({ timeout: 20_000 });
-    await allSynced(page);
-    const recreated = emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
+    await allChangesSynced(page);
+    const recreated = session.emulator.control.tasks().filter((t) => t.description === 'Notes worth keeping');
     expect(recreated).toEqual([
       expect.objectContaining({ title: task.title, task_id: await newId.textContent() }),
     ]);
-    expect(emulator.control.taskCount()).toBe(before + 1);
+    expect(session.emulator.control.taskCount()).toBe(before + 1);
     expect(await serverTask(task.task_id)).toBeNull();
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
   });
 
   test('"Drop my edit" removes the edit and the task, and sends nothing to the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
-    await editor.getByLabel('Description').fill('An edit to let go');
-    await editor.getByLabel('Description').press('Control+Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
-    emulator.control.peerDelete(task.task_id);
-    const tasksBefore = emulator.control.taskCount();
-
-    proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await editor.getByTestId('sync-mark-notice').getByRole('button', { name: 'Resolve conflict…' }).click({
-      timeout: 20_000,
-    });
-    const view = page.getByRole('dialog', { name: /Task no longer on the server/ });
+    const { view, tasksBefore } = await editedThenDeletedRemotely(page, task.task_id, 'An edit to let go');
     await view.locator('.conflict-draft [data-field="description"]').getByText('An edit to let go').waitFor();
-    const writes = () => emulator.control.requests().filter((r) => r.method !== 'GET').length;
+    const writes = () => session.emulator.control.requests().filter((r) => r.method !== 'GET').length;
     const writesBefore = writes();
     await view.getByRole('button', { name: 'Drop my edit' }).click();
     await view.waitFor({ state: 'detached' });
 
-    await allSynced(page);
+    await allChangesSynced(page);
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     await page.getByLabel('Search tasks').fill(task.task_id);
     await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).waitFor({ state: 'detached' });
     await page.keyboard.press('Control+k');
@@ -360,15 +349,15 @@ describe('a task deleted remotely while edited', () => {
     await inspector.waitFor({ state: 'detached' });
 
     expect(writes()).toBe(writesBefore);
-    expect(emulator.control.taskCount()).toBe(tasksBefore);
-    expect(emulator.control.tasks().filter((t) => t.description === 'An edit to let go')).toEqual([]);
+    expect(session.emulator.control.taskCount()).toBe(tasksBefore);
+    expect(session.emulator.control.tasks().filter((t) => t.description === 'An edit to let go')).toEqual([]);
     expect(await serverTask(task.task_id)).toBeNull();
   });
 });
 
 describe('dialogs are modal for the keyboard', () => {
   test('Tab and Shift+Tab stay inside the delete confirmation; Escape closes it and gives the focus back to its button', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     const editor = await openInEditor(page, task.task_id);
     const deleteButton = editor.getByRole('button', { name: 'Delete task' });
@@ -392,13 +381,9 @@ describe('dialogs are modal for the keyboard', () => {
   });
 
   test('the pending-changes inspector, and a confirmation opened inside it, each hold the focus until Escape', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
-    await editor.getByLabel('Title').fill(`${task.title} (modal)`);
-    await editor.getByLabel('Title').press('Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    const editor = await editedOffline(page, task.task_id, 'Title', `${task.title} (modal)`);
 
     const review = page.getByTestId('review-changes');
     await review.focus();
@@ -429,9 +414,9 @@ describe('dialogs are modal for the keyboard', () => {
     await inspector.waitFor({ state: 'detached' });
     expect(await hasFocus(review)).toBe(true);
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(`${task.title} (modal)`);
     await editor.getByRole('button', { name: 'Close task' }).click();
   });
@@ -439,7 +424,7 @@ describe('dialogs are modal for the keyboard', () => {
 
 describe('the pending-changes inspector', () => {
   test('shows a change the server refused (422) in words; retry sends it again, edit fixes it', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
     await page.getByLabel('Search tasks').fill(task.task_id);
     // An assignee the service does not know: refused with 422.
@@ -463,7 +448,7 @@ describe('the pending-changes inspector', () => {
     await item.getByText('1 attempt').waitFor();
     await screenshot(page, 'pending-changes-refused');
 
-    const patches = () => emulator.control.requests().filter((r) => r.method === 'PATCH').length;
+    const patches = () => session.emulator.control.requests().filter((r) => r.method === 'PATCH').length;
     const sent = patches();
     await item.getByRole('button', { name: 'Retry now' }).click();
     await item.getByText('2 attempts').waitFor({ timeout: 20_000 });
@@ -473,22 +458,22 @@ describe('the pending-changes inspector', () => {
     await item
       .getByRole('form', { name: 'Edit the change' })
       .getByLabel('Assignee')
-      .fill(emulator.peer.username);
+      .fill(session.emulator.peer.username);
     await item.getByRole('button', { name: 'Save and retry' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
-    expect((await serverTask(task.task_id))?.assignee).toBe(emulator.peer.username);
+    expect((await serverTask(task.task_id))?.assignee).toBe(session.emulator.peer.username);
     await inspector.getByRole('button', { name: 'Close' }).click();
   });
 
   test('a new task refused for a section the person cannot use is sent without it on one click (issue 22)', async () => {
-    const { page } = app;
+    const { page } = session.app;
     // A teammate's personal section: the service refuses it for us; the mirror never lists it.
-    const section = await callService(emulator, 'POST', '/v1/sections', {
-      token: peerToken(emulator, ['tasks:read', 'tasks:write']),
+    const section = await callService(session.emulator, 'POST', '/v1/sections', {
+      token: peerToken(session.emulator, ['tasks:read', 'tasks:write']),
       body: {
-        org_id: emulator.orgId,
+        org_id: session.emulator.orgId,
         scope_type: 'user',
-        scope_id: emulator.peer.username,
+        scope_id: session.emulator.peer.username,
         name: 'Peer focus',
       },
       idempotencyKey: 'peer-focus-section',
@@ -507,27 +492,23 @@ describe('the pending-changes inspector', () => {
     await item.getByText('Refused by the server (422): Section:').waitFor({ timeout: 20_000 });
     await item.getByRole('button', { name: 'Send without section' }).click();
     await inspector.getByText('All changes are saved on the server.').waitFor({ timeout: 20_000 });
-    expect(emulator.control.tasks().filter((t) => t.title === title)).toEqual([
+    expect(session.emulator.control.tasks().filter((t) => t.title === title)).toEqual([
       expect.objectContaining({ section_id: null }),
     ]);
     await inspector.getByRole('button', { name: 'Close' }).click();
   });
 
   test('shows a change blocked under a read-only token; discard asks first and puts the server values back', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = freshTask();
-    const editor = await openInEditor(page, task.task_id);
-    proxy.goOffline();
-    await editor.getByLabel('Title').fill(`${task.title} (draft)`);
-    await editor.getByLabel('Title').press('Enter');
-    await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
+    const editor = await editedOffline(page, task.task_id, 'Title', `${task.title} (draft)`);
     await editor.getByRole('button', { name: 'Close task' }).click();
 
     // Signed out keeping the edit, then back in with the same person's read-only test token.
-    const accountId = host.accounts.list()[0]?.id;
+    const accountId = session.host.accounts.list()[0]?.id;
     await invokeInPage(page, 'accounts:sign-out', { account_id: accountId, keep_pending: true });
-    proxy.goOnline();
-    await signInWithToken(page, emulator.tokens.test);
+    session.proxy.goOnline();
+    await signInWithToken(page, session.emulator.tokens.test);
     await page.locator('.status-bar .read-only-chip').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByLabel('Search tasks').fill(task.task_id);
@@ -556,13 +537,13 @@ describe('the pending-changes inspector', () => {
     expect(await focusedDialog(page)).toBe('Pending changes');
     await inspector.getByRole('button', { name: 'Close' }).click();
 
-    await allSynced(page);
+    await allChangesSynced(page);
     expect((await serverTask(task.task_id))?.title).toBe(task.title);
     await row.getByText(task.title, { exact: true }).waitFor();
     await expect(row.locator('[data-sync-mark]').count()).resolves.toBe(0);
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

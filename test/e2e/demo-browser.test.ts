@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from './support/app-browser';
+import { allChangesSynced } from './support/waits';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -149,10 +150,7 @@ describe('npm run demo:browser', () => {
     child.stdin.write('online\n');
     await backOnline;
     await syncNow(page);
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 60_000 });
+    await allChangesSynced(page, 60_000);
     await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor();
     const after = await serviceGet(service, `/v1/tasks/${taskId}`, { authorization: `Bearer ${live}` });
     expect(after.body['title']).toBe(title);

@@ -2,36 +2,27 @@
 // pending, the status bar says offline and counts what waits; when the
 // network returns the edits are pushed and the server has them. Creating and
 // deleting a task go the same way.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import { type OpenedApp, screenshot } from './support/app-browser';
+import { describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { screenshot } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced } from './support/waits';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 200 } });
-  ({ emulator, proxy, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 200 } }));
 
 /** A task not completed, so that changing its status is a change. */
 function openTaskOnServer() {
-  const task = emulator.control.tasks().find((t) => t.status === 'not_started' && t.title.length < 60);
+  const task = session.emulator.control
+    .tasks()
+    .find((t) => t.status === 'not_started' && t.title.length < 60);
   if (!task) throw new Error('the seed has no task that is not started');
   return task;
 }
 
 describe('editing while the server is unreachable', () => {
   test('edits apply at once, are marked pending, and reach the server when the network returns', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const task = openTaskOnServer();
     await page.getByLabel('Search tasks').fill(task.task_id);
     await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
@@ -40,7 +31,7 @@ describe('editing while the server is unreachable', () => {
     await expect(editor.getByLabel('Title').inputValue()).resolves.toBe(task.title);
     await screenshot(page, 'task-editor');
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editor.getByLabel('Status').selectOption('in_progress');
     const newTitle = `${task.title} (edited offline)`;
     await editor.getByLabel('Title').fill(newTitle);
@@ -53,18 +44,15 @@ describe('editing while the server is unreachable', () => {
     await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).getByText(newTitle).waitFor();
     await page.getByTestId('pending-count').filter({ hasText: '1 change waiting' }).waitFor();
     await page.getByTestId('connection').filter({ hasText: 'Offline' }).waitFor({ timeout: 20_000 });
-    expect(emulator.control.task(task.task_id)?.status).toBe('not_started');
+    expect(session.emulator.control.task(task.task_id)?.status).toBe('not_started');
     await screenshot(page, 'offline-pending');
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
+    await allChangesSynced(page);
     await editor.locator('[data-field="status"].is-pending').waitFor({ state: 'detached' });
     await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor();
-    const onServer = emulator.control.task(task.task_id);
+    const onServer = session.emulator.control.task(task.task_id);
     expect(onServer?.status).toBe('in_progress');
     expect(onServer?.title).toBe(newTitle);
     await page.getByRole('button', { name: 'Close task' }).click();
@@ -82,10 +70,10 @@ function threadCount(threads: readonly Thread[]): number {
 
 describe('comments and history', () => {
   test('are fetched when a task opens, and stay readable offline', async () => {
-    const { page } = app;
+    const { page } = session.app;
     let found: { taskId: string; comments: number } | null = null;
-    for (const task of emulator.control.tasks().slice(0, 60)) {
-      const answer = await callService(emulator, 'GET', `/v1/task-comments?task_id=${task.task_id}`);
+    for (const task of session.emulator.control.tasks().slice(0, 60)) {
+      const answer = await callService(session.emulator, 'GET', `/v1/task-comments?task_id=${task.task_id}`);
       const body = answer.body as { data: Thread[] };
       if (body.data.length > 0) {
         // The heading counts every comment, replies included.
@@ -104,13 +92,13 @@ describe('comments and history', () => {
     await screenshot(page, 'task-activity');
     await editor.getByRole('button', { name: 'Close task' }).click();
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     try {
       await row.click();
       await editor.getByRole('heading', { name: `Comments (${found.comments})` }).waitFor();
       await editor.locator('.history li').first().waitFor();
     } finally {
-      proxy.goOnline();
+      session.proxy.goOnline();
       await editor.getByRole('button', { name: 'Close task' }).click();
       await page.getByLabel('Search tasks').fill('');
     }
@@ -119,8 +107,8 @@ describe('comments and history', () => {
 
 describe('creating and deleting', () => {
   test('a new task shows at once and is created on the server once', async () => {
-    const { page } = app;
-    const before = emulator.control.taskCount();
+    const { page } = session.app;
+    const before = session.emulator.control.taskCount();
     await page.getByRole('button', { name: 'New task' }).click();
     const form = page.getByTestId('task-create');
     await form.getByLabel('Title').fill('Write the release notes');
@@ -130,14 +118,11 @@ describe('creating and deleting', () => {
     const editor = page.getByTestId('task-editor');
     await editor.waitFor();
     await expect(editor.getByLabel('Title').inputValue()).resolves.toBe('Write the release notes');
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
-    const created = emulator.control.tasks().filter((t) => t.title === 'Write the release notes');
+    await allChangesSynced(page);
+    const created = session.emulator.control.tasks().filter((t) => t.title === 'Write the release notes');
     expect(created).toHaveLength(1);
     expect(created[0]?.priority).toBe('high');
-    expect(emulator.control.taskCount()).toBe(before + 1);
+    expect(session.emulator.control.taskCount()).toBe(before + 1);
     // The editor follows the task from its temporary id to the server's.
     await editor
       .locator('.task-id')
@@ -146,7 +131,7 @@ describe('creating and deleting', () => {
   });
 
   test('deleting asks first, then removes the task here and on the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const editor = page.getByTestId('task-editor');
     const taskId = (await editor.locator('.task-id').textContent()) ?? '';
     await editor.getByRole('button', { name: 'Delete task' }).click();
@@ -156,14 +141,11 @@ describe('creating and deleting', () => {
       .click();
     await editor.waitFor({ state: 'detached' });
     await page.locator(`[role="row"][data-task-id="${taskId}"]`).waitFor({ state: 'detached' });
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
-    expect(emulator.control.task(taskId)).toBeUndefined();
+    await allChangesSynced(page);
+    expect(session.emulator.control.task(taskId)).toBeUndefined();
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

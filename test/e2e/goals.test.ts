@@ -6,30 +6,20 @@
 // a rename racing the peer's is settled in the three-way view.
 // Screenshots of the view, its form, the delete question and the conflict,
 // light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch, readAcrossProjects } from './support/service-calls';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { invokeInPage, openTaskInEditor, screenshot, screenshotInDark } from './support/app-browser';
+import { callService, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { syncAndSettle, until } from './support/waits';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced, syncAndSettle, until } from './support/waits';
+import { keepMine, nameConflictView, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let host: E2eHost;
-let app: OpenedApp;
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
 
-beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
-  ({ emulator, proxy, host, app } = session);
+beforeAll(() => {
   // A wait that cannot end says which element it waited for, before the test's own time runs out.
-  app.page.setDefaultTimeout(15_000);
+  session.app.page.setDefaultTimeout(15_000);
 });
-
-afterAll(() => session?.close());
 
 interface ServerGoal {
   goal_id: string;
@@ -42,32 +32,34 @@ interface ServerGoal {
 
 /** Every live goal on the server. */
 async function serverGoals(): Promise<ServerGoal[]> {
-  return readAcrossProjects<ServerGoal>(emulator, `/v1/goals?org_id=${emulator.orgId}`);
+  return readAcrossProjects<ServerGoal>(session.emulator, `/v1/goals?org_id=${session.emulator.orgId}`);
 }
 
 /** Light, then dark, under artifacts/screenshots/goals-<name>(-dark).png. */
 async function shots(name: string) {
-  const { page } = app;
+  const { page } = session.app;
   await screenshot(page, `goals-${name}`);
   await screenshotInDark(page, `goals-${name}`);
 }
 
 async function openGoals() {
-  await app.page
+  await session.app.page
     .getByRole('navigation', { name: 'Workspace' })
     .getByRole('button', { name: 'Goals' })
     .click();
-  await app.page.getByRole('heading', { name: 'Goals', level: 1 }).waitFor();
+  await session.app.page.getByRole('heading', { name: 'Goals', level: 1 }).waitFor();
 }
 
 /** The goal's row in the goals view, by its name (names repeat across projects: a seeded one by its id). */
 function goalRow(name: string) {
-  return app.page.locator('li.goal').filter({ has: app.page.getByText(name, { exact: true }) });
+  return session.app.page
+    .locator('li.goal')
+    .filter({ has: session.app.page.getByText(name, { exact: true }) });
 }
 
 /** The goal the open editor shows chosen. */
 function chosenGoal(): Promise<string | null> {
-  return app.page
+  return session.app.page
     .getByTestId('task-editor')
     .locator('.field[data-field="goal_id"] select')
     .evaluate(
@@ -76,20 +68,11 @@ function chosenGoal(): Promise<string | null> {
     );
 }
 
-/** Opens a task in the editor from the list of all tasks. */
-async function openTaskInEditor(taskId: string) {
-  const { page } = app;
-  await page.getByRole('button', { name: 'All tasks' }).click();
-  await page.getByLabel('Search tasks').fill(taskId);
-  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
-  await page.getByTestId('task-editor').waitFor();
-}
-
 describe('goals written in the goals view', () => {
   test('a goal created offline, with a task filed under it in the editor and one created on its page, reaches the server once with both tasks under its new id', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
-    const tasks = emulator.control.tasks();
+    const tasks = session.emulator.control.tasks();
     const project = workspace.projects.find((p) =>
       tasks.some((t) => t.project_id === p.project_id && t.parent_task_id === null && t.goal_id === null),
     );
@@ -107,10 +90,10 @@ describe('goals written in the goals view', () => {
         /^[A-Za-z]{5,}\b/.test(t.title),
     );
     if (!other) throw new Error('no second task to file');
-    const createsBefore = emulator.control.creates();
+    const createsBefore = session.emulator.control.creates();
 
     await openGoals();
-    proxy.goOffline();
+    session.proxy.goOffline();
     await page.getByRole('button', { name: 'New goal', exact: true }).click();
     const form = page.getByRole('form', { name: 'New goal' });
     await form.getByLabel('Project').selectOption(project.project_id);
@@ -125,7 +108,7 @@ describe('goals written in the goals view', () => {
     await row.locator('[data-goal-pending="queued"]').getByText('Not sent yet').waitFor();
 
     // The editor offers the goal still waiting, in the task's project.
-    await openTaskInEditor(task.task_id);
+    await openTaskInEditor(session.app.page, task.task_id);
     const editor = page.getByTestId('task-editor');
     const goalField = editor.locator('.field[data-field="goal_id"] select');
     await goalField.selectOption({ label: 'Q3 launch (not sent yet)' });
@@ -173,8 +156,8 @@ describe('goals written in the goals view', () => {
       .waitFor();
     await expect(row.getByLabel('File a task under this goal').inputValue()).resolves.toBe('');
 
-    proxy.goOnline();
-    await syncAndSettle(app.page);
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
     await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
 
     const made = (await serverGoals()).filter((g) => g.name === 'Q3 launch');
@@ -186,12 +169,12 @@ describe('goals written in the goals view', () => {
       target_date: '2026-09-30',
       description: 'Everything the launch needs.\nNothing more.',
     });
-    expect(emulator.control.creates().goals).toBe(createsBefore.goals + 1);
-    expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
-    const created = emulator.control.tasks().filter((t) => t.title === 'Write the launch checklist');
+    expect(session.emulator.control.creates().goals).toBe(createsBefore.goals + 1);
+    expect(session.emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
+    const created = session.emulator.control.tasks().filter((t) => t.title === 'Write the launch checklist');
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ goal_id: goal.goal_id, project_id: project.project_id });
-    expect(emulator.control.task(other.task_id)?.goal_id).toBe(goal.goal_id);
+    expect(session.emulator.control.task(other.task_id)?.goal_id).toBe(goal.goal_id);
     await row
       .locator('.progress-words')
       .filter({ hasText: / of 3 done/ })
@@ -204,27 +187,27 @@ describe('goals written in the goals view', () => {
     const row = goalRow('Q3 launch');
     await row.getByRole('button', { name: 'Close goal' }).click();
     await row.locator('.goal-facts').filter({ hasText: 'Closed' }).waitFor();
-    await syncAndSettle(app.page);
+    await syncAndSettle(session.app.page);
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
-    expect((await callService(emulator, 'GET', path)).body.status).toBe('closed');
+    expect((await callService(session.emulator, 'GET', path)).body.status).toBe('closed');
     await row.locator('[data-goal-pending]').waitFor({ state: 'detached' });
     await shots('closed-goal');
 
     await row.getByRole('button', { name: 'Reopen goal' }).click();
     await row.locator('.goal-facts').filter({ hasText: 'Open' }).waitFor();
-    await syncAndSettle(app.page);
-    expect((await callService(emulator, 'GET', path)).body.status).toBe('open');
+    await syncAndSettle(session.app.page);
+    expect((await callService(session.emulator, 'GET', path)).body.status).toBe('open');
   });
 
   test('deleting a goal offline asks first, says how many tasks no longer have a goal, and online the server and the mirror have them unfiled', async () => {
-    const { page } = app;
-    const tasks = emulator.control.tasks();
+    const { page } = session.app;
+    const tasks = session.emulator.control.tasks();
     const goal = (await serverGoals())
       .filter((g) => g.name !== 'Q3 launch')
       .map((g) => ({ ...g, filed: tasks.filter((t) => t.goal_id === g.goal_id).length }))
       .sort((a, b) => b.filed - a.filed)[0];
     if (!goal || goal.filed < 2) throw new Error('the seed has no goal with tasks under it');
-    const row = app.page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
+    const row = session.app.page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
     await row.locator('.goal-head').click();
     await row.locator('.task-lines').waitFor();
 
@@ -239,7 +222,7 @@ describe('goals written in the goals view', () => {
     await question.waitFor({ state: 'detached' });
     await expect(row.count()).resolves.toBe(1);
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await row.getByRole('button', { name: 'Delete…' }).click();
     await question.getByRole('button', { name: 'Delete goal' }).click();
     await page
@@ -252,7 +235,7 @@ describe('goals written in the goals view', () => {
     await page.getByTestId('goal-notice').waitFor({ state: 'detached' });
     // At once, before the delete is sent: its tasks have no goal in the editor and the mirror, as the service will do.
     const filedTasks = tasks.filter((t) => t.goal_id === goal.goal_id);
-    await openTaskInEditor(filedTasks[0]?.task_id ?? '');
+    await openTaskInEditor(session.app.page, filedTasks[0]?.task_id ?? '');
     await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
     await shots('deleted-task-editor');
     for (const task of filedTasks) {
@@ -262,11 +245,11 @@ describe('goals written in the goals view', () => {
     // The service unfiles them itself: the goal's delete is the one change waiting.
     const waiting = await invokeInPage(page, 'outbox:list');
     expect(waiting.changes.map((c) => `${c.entity_type ?? 'task'} ${c.kind}`)).toEqual(['goal delete']);
-    proxy.goOnline();
-    await syncAndSettle(app.page);
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
-    expect((await callService(emulator, 'GET', path)).status).toBe(404);
-    expect(emulator.control.tasks().filter((t) => t.goal_id === goal.goal_id)).toEqual([]);
+    expect((await callService(session.emulator, 'GET', path)).status).toBe(404);
+    expect(session.emulator.control.tasks().filter((t) => t.goal_id === goal.goal_id)).toEqual([]);
     const filed = tasks.filter((t) => t.goal_id === goal.goal_id);
     for (const task of filed) {
       const shown = await invokeInPage(page, 'task:get', { task_id: task.task_id });
@@ -275,8 +258,8 @@ describe('goals written in the goals view', () => {
   });
 
   test('a goal delete given up in the pending changes files its tasks under the goal again', async () => {
-    const { page } = app;
-    const tasks = emulator.control.tasks();
+    const { page } = session.app;
+    const tasks = session.emulator.control.tasks();
     const goal = (await serverGoals())
       .filter((g) => g.name !== 'Q3 launch')
       .map((g) => ({ ...g, filed: tasks.filter((t) => t.goal_id === g.goal_id) }))
@@ -286,14 +269,14 @@ describe('goals written in the goals view', () => {
     await openGoals();
     const row = page.locator(`li.goal[data-goal-id="${goal.goal_id}"]`);
     await row.locator('.goal-head').click();
-    proxy.goOffline();
+    session.proxy.goOffline();
     await row.getByRole('button', { name: 'Delete…' }).click();
     await page
       .getByRole('alertdialog', { name: 'Delete this goal?' })
       .getByRole('button', { name: 'Delete goal' })
       .click();
     await row.waitFor({ state: 'detached' });
-    await openTaskInEditor(task.task_id);
+    await openTaskInEditor(session.app.page, task.task_id);
     await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
 
     await page.keyboard.press('Control+k');
@@ -317,16 +300,17 @@ describe('goals written in the goals view', () => {
       .locator('.progress-words')
       .filter({ hasText: ` of ${goal.filed.filter((t) => t.parent_task_id === null).length} done` })
       .waitFor();
-    proxy.goOnline();
-    await syncAndSettle(app.page);
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
     expect(
-      (await callService(emulator, 'GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`)).status,
+      (await callService(session.emulator, 'GET', `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`))
+        .status,
     ).toBe(200);
-    expect(emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
+    expect(session.emulator.control.task(task.task_id)?.goal_id).toBe(goal.goal_id);
   });
 
   test('an archived project is not offered for a new goal, and its goals take no new task', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
     const archived = workspace.projects.filter((p) => p.status === 'archived');
     const active = workspace.projects.filter((p) => p.status !== 'archived');
@@ -362,7 +346,7 @@ describe('goals written in the goals view', () => {
 
 describe('a goal renamed by the peer while we renamed it offline', () => {
   test('is settled in the three-way view and the server ends with the name chosen', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const goal = (await serverGoals()).find((g) => g.name === 'Q3 launch');
     if (!goal) throw new Error('the first test made no goal');
     const path = `/v1/projects/${goal.project_id}/goals/${goal.goal_id}`;
@@ -371,7 +355,7 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     if ((await row.getByRole('button', { name: 'Edit' }).count()) === 0)
       await row.locator('.goal-head').click();
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = row.getByRole('form', { name: 'Edit goal' });
     await form.getByLabel('Name').fill('Q3 launch, trimmed');
@@ -380,15 +364,9 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
     const renamed = goalRow('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending="queued"]').waitFor();
 
-    const theirs = await peerPatch(emulator, path, { name: 'Q3 launch (beta)' }, [
-      'projects:read',
-      'projects:write',
-    ]);
-    expect(theirs.status).toBe(200);
+    await peerRenames(session.emulator, path, 'Q3 launch (beta)', ['projects:read', 'projects:write']);
 
-    proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await syncIntoOneConflict(session);
     await renamed.locator('[data-goal-pending="conflict"]').waitFor();
     await shots('conflict-mark');
 
@@ -399,26 +377,19 @@ describe('a goal renamed by the peer while we renamed it offline', () => {
       .getByText('Rename goal ‘Q3 launch (beta)’ → ‘Q3 launch, trimmed’')
       .waitFor({ timeout: 20_000 });
     await item.getByRole('button', { name: 'Resolve…' }).click();
-    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
-    await view.getByText(/This goal changed on the server/).waitFor();
-    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    const { view, field } = await nameConflictView(page, 'goal');
     await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Q3 launch');
     await shots('conflict-view');
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
     if (await inspector.isVisible()) await page.keyboard.press('Escape');
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
-    expect((await callService(emulator, 'GET', path)).body.name).toBe('Q3 launch, trimmed');
+    await allChangesSynced(page);
+    expect((await callService(session.emulator, 'GET', path)).body.name).toBe('Q3 launch, trimmed');
     await renamed.locator('[data-goal-pending]').waitFor({ state: 'detached' });
-    expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
+    expect(session.host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

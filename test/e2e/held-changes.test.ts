@@ -3,34 +3,28 @@
 // pending changes that it waits for that sprint (never "sent when the server can be
 // reached"), the inspector takes the person to the refused sprint, and discarding
 // it there takes the filing out, the task back to the server's values.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import { hasFocus, invokeInPage, type OpenedApp, screenshot } from './support/app-browser';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { hasFocus, invokeInPage, screenshot } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let app: OpenedApp;
 let team = { team_id: '', name: '' };
 
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 20 } }));
+
 beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 20 } });
-  ({ emulator, app } = session);
-  const workspace = await invokeInPage(app.page, 'workspace:get');
+  const workspace = await invokeInPage(session.app.page, 'workspace:get');
   const platform = workspace.teams.find((t) => t.name === 'Platform');
   if (!platform) throw new Error('the seed has no team Platform');
   team = { team_id: platform.team_id, name: platform.name };
 });
 
-afterAll(() => session?.close());
-
 describe('a task filed into a sprint the server refused', () => {
   test('says what it waits for, leads to the refused sprint, and goes back when that is discarded', async () => {
-    const { page } = app;
+    const { page } = session.app;
     // A teammate's active sprint holds the name: ours is refused (409) and stops as not saved.
-    const taken = await callService(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
+    const taken = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Crunch', start_date: '2027-06-07', duration_weeks: 2 },
     });
     expect(taken.status).toBe(201);
@@ -49,7 +43,9 @@ describe('a task filed into a sprint the server refused', () => {
     const sprintId = (await item.getAttribute('data-sprint-id')) ?? '';
     expect(sprintId).toMatch(/^local-/);
 
-    const task = emulator.control.tasks().find((t) => t.sprint_id === null && t.team_id === team.team_id);
+    const task = session.emulator.control
+      .tasks()
+      .find((t) => t.sprint_id === null && t.team_id === team.team_id);
     if (!task) throw new Error('the seed has no task of the team outside a sprint');
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByLabel('Search tasks').fill(task.task_id);
@@ -87,10 +83,10 @@ describe('a task filed into a sprint the server refused', () => {
     await inspector.getByRole('button', { name: 'Close' }).click();
 
     await row.locator('[data-sync-mark]').waitFor({ state: 'detached', timeout: 10_000 });
-    expect(emulator.control.task(task.task_id)?.sprint_id ?? null).toBeNull();
+    expect(session.emulator.control.task(task.task_id)?.sprint_id ?? null).toBeNull();
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -3,24 +3,17 @@
 // task between sections), a sprint with its progress, goals with their
 // counts, and the dark theme.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { signIn } from './support/signed-in-session';
-import { type AppSession, startAppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { focusedId, hasFocus, invokeInPage, type OpenedApp, screenshot } from './support/app-browser';
+import { startAppSession, sessionPerFile } from './support/app-session';
+import { focusedId, hasFocus, invokeInPage, screenshot } from './support/app-browser';
 
-let session: AppSession;
-let host: E2eHost;
-let app: OpenedApp;
+const session = sessionPerFile(() => startAppSession({ emulator: { seedTasks: 240 } }));
 
 beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 240 } });
-  ({ host, app } = session);
   await signIn(session);
-  await app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
+  await session.app.page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
 });
-
-afterAll(() => session?.close());
 
 const activeRow = (page: Page) => page.getByTestId('task-grid').getAttribute('aria-activedescendant');
 const synced = (page: Page) =>
@@ -28,7 +21,7 @@ const synced = (page: Page) =>
 
 describe('keyboard only', () => {
   test('"/" searches, Escape clears, ↓ moves into the list and the arrows move in it', async () => {
-    const { page, problems } = app;
+    const { page, problems } = session.app;
     const keyboard = page.keyboard;
     await keyboard.press('/');
     await expect.poll(() => focusedId(page)).toBe('task-search');
@@ -52,7 +45,7 @@ describe('keyboard only', () => {
   });
 
   test('Enter opens the task, "e" edits its title, Tab reaches the status, Escape returns to the list', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const keyboard = page.keyboard;
     await keyboard.press('ArrowDown');
     const rowId = await page.locator('#task-row-1').getAttribute('data-task-id');
@@ -74,22 +67,22 @@ describe('keyboard only', () => {
     // The status bar can read "synced" in the moment before the status edit is
     // queued, so wait on the server itself: both edits arrive there.
     await expect
-      .poll(() => host.emulator.control.task(rowId), { timeout: 20_000 })
+      .poll(() => session.host.emulator.control.task(rowId), { timeout: 20_000 })
       .toMatchObject({ title: 'Renamed from the keyboard', status: 'blocked' });
     await synced(page);
   });
 
   test('a digit sets the status of the selected row and says so', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const rowId = await page.locator('#task-row-1').getAttribute('data-task-id');
     await page.keyboard.press('4');
     await page.getByRole('status').filter({ hasText: 'set to Done' }).waitFor();
     await synced(page);
-    expect(host.emulator.control.task(rowId ?? '')?.status).toBe('completed');
+    expect(session.host.emulator.control.task(rowId ?? '')?.status).toBe('completed');
   });
 
   test('Ctrl+K opens the palette, typing filters, Enter runs; "?" lists the shortcuts', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     await palette.waitFor();
@@ -107,12 +100,12 @@ describe('keyboard only', () => {
 
 describe('the other screens', () => {
   test('goals show tasks_completed of tasks_total as the server counts them', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const goal = page.locator('.goal').first();
     // By its id: goal names repeat across projects.
     const goalId = await goal.getAttribute('data-goal-id');
     expect(goalId).toBeTruthy();
-    const under = host.emulator.control
+    const under = session.host.emulator.control
       .tasks()
       .filter((t) => t.goal_id === goalId && t.parent_task_id === null);
     await goal.locator('.goal-head').click();
@@ -125,7 +118,7 @@ describe('the other screens', () => {
   });
 
   test('a sprint shows its dates, length and progress', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.locator('body').press('g');
     await page.keyboard.press('s');
     const view = page.locator('.sprint-view');
@@ -135,7 +128,7 @@ describe('the other screens', () => {
     const [done, total] = (/(\d+) of (\d+)/.exec(words) ?? []).slice(1).map(Number);
     const sprintTitles = await view.locator('.title-text').allTextContents();
     expect(sprintTitles.length).toBe(total);
-    const tasks = host.emulator.control.tasks().filter((t) => sprintTitles.includes(t.title));
+    const tasks = session.host.emulator.control.tasks().filter((t) => sprintTitles.includes(t.title));
     expect(tasks.filter((t) => t.status === 'completed').length).toBe(done);
     expect(sprintName.length).toBeGreaterThan(0);
     await expect(view.getByText('Length').isVisible()).resolves.toBe(true);
@@ -143,7 +136,7 @@ describe('the other screens', () => {
   });
 
   test('the board moves a task to the next section, here and on the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.keyboard.press('Control+k');
     await page.keyboard.type('board');
     await page.keyboard.press('Enter');
@@ -159,23 +152,23 @@ describe('the other screens', () => {
     await page.keyboard.press('Alt+ArrowRight');
     await next.locator(`.card[data-task-id="${taskId}"]`).waitFor();
     await synced(page);
-    expect(host.emulator.control.task(taskId)?.section_id).toBe(nextSection);
+    expect(session.host.emulator.control.task(taskId)?.section_id).toBe(nextSection);
   });
 
   test("a card focused on the board is the task the palette's 'File into sprint' files, as a drop on the sprint does", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const board = page.locator('.board');
     const cards = board.locator('.card[data-task-id]');
     let taskId = '';
     for (let index = 0; index < (await cards.count()); index += 1) {
       const id = (await cards.nth(index).getAttribute('data-task-id')) ?? '';
-      if (host.emulator.control.task(id)?.sprint_id === null) {
+      if (session.host.emulator.control.task(id)?.sprint_id === null) {
         taskId = id;
         break;
       }
     }
     if (taskId === '') throw new Error('the board has no card in no sprint');
-    const title = host.emulator.control.task(taskId)?.title ?? '';
+    const title = session.host.emulator.control.task(taskId)?.title ?? '';
     await board.locator(`.card[data-task-id="${taskId}"] .card-open`).focus();
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -190,11 +183,11 @@ describe('the other screens', () => {
     await synced(page);
     const workspace = await invokeInPage(page, 'workspace:get');
     const sprint = workspace.teams.flatMap((team) => team.sprints).find((s) => s.name === sprintName);
-    expect(host.emulator.control.task(taskId)?.sprint_id).toBe(sprint?.sprint_id);
+    expect(session.host.emulator.control.task(taskId)?.sprint_id).toBe(sprint?.sprint_id);
   });
 
   test('the dark theme, chosen in the palette, turns the whole app dark', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.keyboard.press('Control+k');
     await page.keyboard.type('theme dark');
     await page.keyboard.press('Enter');
@@ -210,6 +203,6 @@ describe('the other screens', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -6,30 +6,26 @@
 // reach the server; a rename racing the peer's is settled in the three-way
 // view. Screenshots of the view, its form, the delete question, the editor's
 // field and the conflict, light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch, readAcrossProjects } from './support/service-calls';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import {
+  invokeInPage,
+  type OpenedApp,
+  screenshot,
+  screenshotInDark,
+  openTaskInEditor,
+} from './support/app-browser';
+import { callService, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { syncAndSettle, until } from './support/waits';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced, syncAndSettle, until } from './support/waits';
+import { keepMine, nameConflictView, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let host: E2eHost;
-let app: OpenedApp;
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
 
-beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 120 } });
-  ({ emulator, proxy, host, app } = session);
+beforeAll(() => {
   // A wait that cannot end says which element it waited for, before the test's own time runs out.
-  app.page.setDefaultTimeout(15_000);
+  session.app.page.setDefaultTimeout(15_000);
 });
-
-afterAll(() => session?.close());
 
 interface ServerMilestone {
   milestone_id: string;
@@ -43,19 +39,22 @@ interface ServerMilestone {
 
 /** Every milestone on the server. */
 async function serverMilestones(): Promise<ServerMilestone[]> {
-  return readAcrossProjects<ServerMilestone>(emulator, `/v1/milestones?org_id=${emulator.orgId}`);
+  return readAcrossProjects<ServerMilestone>(
+    session.emulator,
+    `/v1/milestones?org_id=${session.emulator.orgId}`,
+  );
 }
 
 /** Light, then dark, under artifacts/screenshots/milestones-<name>(-dark).png. */
 async function shots(name: string) {
-  const { page } = app;
+  const { page } = session.app;
   await screenshot(page, `milestones-${name}`);
   await screenshotInDark(page, `milestones-${name}`);
 }
 
 /** The project's milestones view, reached as a person does: the project in the sidebar, then its header's button. */
 async function openMilestones(projectId: string, shot?: string) {
-  const { page } = app;
+  const { page } = session.app;
   const workspace = await invokeInPage(page, 'workspace:get');
   const name = workspace.projects.find((p) => p.project_id === projectId)?.name;
   if (name === undefined) throw new Error(`no project ${projectId}`);
@@ -71,23 +70,25 @@ async function openMilestones(projectId: string, shot?: string) {
 }
 
 function milestoneRow(name: string) {
-  return app.page.locator('li.milestone').filter({
-    has: app.page.getByRole('heading', { name, exact: true, level: 3 }),
+  return session.app.page.locator('li.milestone').filter({
+    has: session.app.page.getByRole('heading', { name, exact: true, level: 3 }),
   });
 }
 
-/** Opens a task in the editor from the list of all tasks. */
-async function openTaskInEditor(taskId: string) {
-  const { page } = app;
-  await page.getByRole('button', { name: 'All tasks' }).click();
-  await page.getByLabel('Search tasks').fill(taskId);
-  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
-  await page.getByTestId('task-editor').waitFor();
+/** The milestone the first test made ('Beta release') opened in its view: its path on the server and its row. */
+async function openFirstTestsMilestone() {
+  const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
+  if (!milestone) throw new Error('the first test made no milestone');
+  await openMilestones(milestone.project_id);
+  return {
+    path: `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`,
+    row: milestoneRow('Beta release'),
+  };
 }
 
 /** A choice of the task editor by its field (its label also says "pending" while a change waits). */
 function editorField(field: string) {
-  return app.page.getByTestId('task-editor').locator(`.field[data-field="${field}"] select`);
+  return session.app.page.getByTestId('task-editor').locator(`.field[data-field="${field}"] select`);
 }
 
 /** The text of a select's chosen option. */
@@ -105,10 +106,10 @@ let taskId = '';
 
 describe('milestones written in the milestones view', () => {
   test('a milestone created offline, a task filed under it in the editor: the progress shows, and online the server has it once with the task', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const workspace = await invokeInPage(page, 'workspace:get');
     const active = workspace.projects.filter((p) => p.status === 'active' || p.status === null);
-    const tasks = emulator.control.tasks();
+    const tasks = session.emulator.control.tasks();
     const task = tasks.find(
       (t) =>
         active.some((p) => p.project_id === t.project_id) &&
@@ -123,11 +124,11 @@ describe('milestones written in the milestones view', () => {
     from = task.project_id;
     to = active.find((p) => p.project_id !== from)?.project_id ?? '';
     if (to === '') throw new Error('the seed has one active project only');
-    const createsBefore = emulator.control.creates();
+    const createsBefore = session.emulator.control.creates();
 
     await openMilestones(from, 'project-header');
     await shots('view');
-    proxy.goOffline();
+    session.proxy.goOffline();
     await page.getByRole('button', { name: 'New milestone' }).click();
     const form = page.getByRole('form', { name: 'New milestone' });
     await form.getByLabel('Name').fill('Beta release');
@@ -142,7 +143,7 @@ describe('milestones written in the milestones view', () => {
     await row.getByText('0 of 0 done').waitFor();
 
     // The editor offers the milestone still waiting, among the task's project's milestones.
-    await openTaskInEditor(taskId);
+    await openTaskInEditor(session.app.page, taskId);
     const editor = page.getByTestId('task-editor');
     const field = editorField('milestone_id');
     await field.selectOption({ label: 'Beta release (not sent yet)' });
@@ -175,8 +176,8 @@ describe('milestones written in the milestones view', () => {
     await row.getByText('0 of 1 done').waitFor();
     await shots('pending');
 
-    proxy.goOnline();
-    await syncAndSettle(app.page);
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
     await row.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
     const made = (await serverMilestones()).filter((m) => m.name === 'Beta release');
     expect(made).toHaveLength(1);
@@ -187,19 +188,19 @@ describe('milestones written in the milestones view', () => {
       status: 'open',
       tasks_total: 1,
     });
-    expect(emulator.control.creates().milestones).toBe(createsBefore.milestones + 1);
-    expect(emulator.control.task(taskId)?.milestone_id).toBe(made[0]?.milestone_id);
+    expect(session.emulator.control.creates().milestones).toBe(createsBefore.milestones + 1);
+    expect(session.emulator.control.task(taskId)?.milestone_id).toBe(made[0]?.milestone_id);
     await row.getByText('0 of 1 done').waitFor();
     await until(async () => (await chosenLabel(field)) === 'Beta release', 'the sent milestone chosen');
   }, 90_000);
 
   test('the task moved to another project loses its milestone on screen at once, and on the server after the sync', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const row = milestoneRow('Beta release');
     const editor = page.getByTestId('task-editor');
     const field = editorField('milestone_id');
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await editorField('project_id').selectOption(to);
     await until(
       async () => (await chosenLabel(field)) === 'No milestone',
@@ -217,9 +218,9 @@ describe('milestones written in the milestones view', () => {
     expect(offered).not.toContain('Beta release');
     await shots('moved');
 
-    proxy.goOnline();
-    await syncAndSettle(app.page);
-    expect(emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
+    expect(session.emulator.control.task(taskId)).toMatchObject({ project_id: to, milestone_id: null });
     expect((await serverMilestones()).find((m) => m.name === 'Beta release')?.tasks_total).toBe(0);
     await until(async () => (await chosenLabel(field)) === 'No milestone', 'still none after the sync');
     await waitingMark.waitFor({ state: 'detached' });
@@ -227,17 +228,17 @@ describe('milestones written in the milestones view', () => {
   }, 60_000);
 
   test('filed under a milestone offline and then moved back: the move never sends the old project’s milestone', async () => {
-    const { page } = app;
-    const made = await callService(emulator, 'POST', `/v1/projects/${to}/milestones`, {
+    const { page } = session.app;
+    const made = await callService(session.emulator, 'POST', `/v1/projects/${to}/milestones`, {
       body: { name: 'Hardening' },
     });
     expect(made.status).toBe(201);
-    await syncAndSettle(app.page);
-    await openTaskInEditor(taskId);
+    await syncAndSettle(session.app.page);
+    await openTaskInEditor(session.app.page, taskId);
     const field = editorField('milestone_id');
     await field.locator('option', { hasText: 'Hardening' }).waitFor({ state: 'attached' });
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await field.selectOption({ label: 'Hardening' });
     await until(async () => (await chosenLabel(field)) === 'Hardening', 'the task filed offline');
     await editorField('project_id').selectOption(from);
@@ -251,14 +252,14 @@ describe('milestones written in the milestones view', () => {
     });
 
     // Sent as the service would leave it: a milestone of the other project with the move would be refused (422).
-    proxy.goOnline();
-    await syncAndSettle(app.page);
-    expect(emulator.control.task(taskId)).toMatchObject({ project_id: from, milestone_id: null });
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
+    expect(session.emulator.control.task(taskId)).toMatchObject({ project_id: from, milestone_id: null });
     await page.getByTestId('task-editor').getByRole('button', { name: 'Close task' }).click();
   }, 60_000);
 
   test("a milestone's tasks are listed under it with their status, open on click and are unfiled from there; the progress and the server follow", async () => {
-    const { page } = app;
+    const { page } = session.app;
     const opened = new Set([from, to]);
     const served = await serverMilestones();
     const busiest = [...served].sort((a, b) => (b.tasks_total ?? 0) - (a.tasks_total ?? 0))[0];
@@ -269,7 +270,7 @@ describe('milestones written in the milestones view', () => {
     );
     if (!milestone) throw new Error('the seed has no second milestone with tasks in another project');
     const total = milestone.tasks_total ?? 0;
-    const tasks = emulator.control.tasks();
+    const tasks = session.emulator.control.tasks();
     const underIt = tasks.filter((t) => t.milestone_id === milestone.milestone_id);
     const sentOne = underIt[0];
     const newOne = tasks.find(
@@ -278,7 +279,7 @@ describe('milestones written in the milestones view', () => {
     if (!sentOne || !newOne) throw new Error('no task to file and unfile in the milestone’s project');
 
     // Filed offline through the bridge (another screen): the inspector names the milestone all the same.
-    proxy.goOffline();
+    session.proxy.goOffline();
     await invokeInPage(page, 'task:edit', {
       task_id: newOne.task_id,
       patch: { milestone_id: milestone.milestone_id },
@@ -327,10 +328,10 @@ describe('milestones written in the milestones view', () => {
       'the open task shown under no milestone',
     );
 
-    proxy.goOnline();
-    await syncAndSettle(app.page);
-    expect(emulator.control.task(sentOne.task_id)?.milestone_id).toBeNull();
-    expect(emulator.control.task(newOne.task_id)?.milestone_id).toBeNull();
+    session.proxy.goOnline();
+    await syncAndSettle(session.app.page);
+    expect(session.emulator.control.task(sentOne.task_id)?.milestone_id).toBeNull();
+    expect(session.emulator.control.task(newOne.task_id)?.milestone_id).toBeNull();
     expect(
       (await serverMilestones()).find((m) => m.milestone_id === milestone.milestone_id)?.tasks_total,
     ).toBe(total - 1);
@@ -339,27 +340,23 @@ describe('milestones written in the milestones view', () => {
   }, 90_000);
 
   test('completing a milestone reaches the server, and so does reopening it', async () => {
-    const { page } = app;
-    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
-    if (!milestone) throw new Error('the first test made no milestone');
-    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    await openMilestones(milestone.project_id);
-    const row = milestoneRow('Beta release');
+    const { page } = session.app;
+    const { path, row } = await openFirstTestsMilestone();
     await row.getByRole('button', { name: 'Complete' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Completed' }).waitFor();
-    await syncAndSettle(app.page);
-    expect((await callService(emulator, 'GET', path)).body.status).toBe('completed');
+    await syncAndSettle(session.app.page);
+    expect((await callService(session.emulator, 'GET', path)).body.status).toBe('completed');
     await shots('completed');
 
     await row.getByRole('button', { name: 'Reopen' }).click();
     await row.locator('.milestone-status').filter({ hasText: 'Open' }).waitFor();
-    await syncAndSettle(app.page);
-    expect((await callService(emulator, 'GET', path)).body.status).toBe('open');
+    await syncAndSettle(session.app.page);
+    expect((await callService(session.emulator, 'GET', path)).body.status).toBe('open');
     await expect(page.locator('.milestone-status').count()).resolves.toBeGreaterThan(0);
   }, 60_000);
 
   test('deleting a milestone asks first, then its tasks are unfiled here and on the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const milestone = (await serverMilestones())
       .filter((m) => m.name !== 'Beta release')
       .sort((a, b) => (b.tasks_total ?? 0) - (a.tasks_total ?? 0))[0];
@@ -400,23 +397,21 @@ describe('milestones written in the milestones view', () => {
       .filter({ hasText: `Deleted ‘${milestone.name}’; ${filed} tasks unfiled` })
       .waitFor();
     await row.waitFor({ state: 'detached' });
-    await syncAndSettle(app.page);
+    await syncAndSettle(session.app.page);
     const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    expect((await callService(emulator, 'GET', path)).status).toBe(404);
-    expect(emulator.control.tasks().filter((t) => t.milestone_id === milestone.milestone_id)).toEqual([]);
+    expect((await callService(session.emulator, 'GET', path)).status).toBe(404);
+    expect(session.emulator.control.tasks().filter((t) => t.milestone_id === milestone.milestone_id)).toEqual(
+      [],
+    );
   }, 60_000);
 });
 
 describe('a milestone renamed by the peer while we renamed it offline', () => {
   test('is settled in the three-way view and the server ends with the name chosen', async () => {
-    const { page } = app;
-    const milestone = (await serverMilestones()).find((m) => m.name === 'Beta release');
-    if (!milestone) throw new Error('the first test made no milestone');
-    const path = `/v1/projects/${milestone.project_id}/milestones/${milestone.milestone_id}`;
-    await openMilestones(milestone.project_id);
-    const row = milestoneRow('Beta release');
+    const { page } = session.app;
+    const { path, row } = await openFirstTestsMilestone();
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit milestone' });
     await form.getByLabel('Name').fill('Public beta');
@@ -425,15 +420,9 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
     const renamed = milestoneRow('Public beta');
     await renamed.locator('[data-milestone-pending="queued"]').waitFor();
 
-    const theirs = await peerPatch(emulator, path, { name: 'Closed beta' }, [
-      'projects:read',
-      'projects:write',
-    ]);
-    expect(theirs.status).toBe(200);
+    await peerRenames(session.emulator, path, 'Closed beta', ['projects:read', 'projects:write']);
 
-    proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    await syncIntoOneConflict(session);
     await renamed.locator('[data-milestone-pending="conflict"]').waitFor();
     await shots('conflict-mark');
 
@@ -445,25 +434,18 @@ describe('a milestone renamed by the peer while we renamed it offline', () => {
     await page.keyboard.press('Escape');
     await inspector.waitFor({ state: 'detached' });
     await renamed.getByRole('button', { name: 'Resolve…' }).click();
-    const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
-    await view.getByText(/This milestone changed on the server/).waitFor();
-    const field = view.locator('fieldset.conflict-field[data-field="name"]');
+    const { view, field } = await nameConflictView(page, 'milestone');
     await expect(field.locator('.conflict-column').first().textContent()).resolves.toContain('Beta release');
     await shots('conflict-view');
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
-    expect((await callService(emulator, 'GET', path)).body.name).toBe('Public beta');
+    await allChangesSynced(page);
+    expect((await callService(session.emulator, 'GET', path)).body.name).toBe('Public beta');
     await renamed.locator('[data-milestone-pending]').waitFor({ state: 'detached' });
-    expect(host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
+    expect(session.host.notifications.some((n) => n.kind === 'task-conflict')).toBe(true);
   }, 90_000);
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -2,45 +2,33 @@
 // approves it in the same browser, and the loopback redirect completes the
 // sign-in. The first sync then shows its progress in the status bar while the
 // list fills.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import { type AppSession, startAppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { type OpenedApp, screenshot } from './support/app-browser';
+import { describe, expect, test } from 'vitest';
+import { startAppSession, sessionPerFile } from './support/app-session';
+import { screenshot } from './support/app-browser';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  // Enough tasks, and enough latency, that the first sync takes a few seconds to watch.
-  session = await startAppSession({ emulator: { seedTasks: 3000, latencyMs: 40 } });
-  ({ emulator, host, app } = session);
-});
-
-afterAll(() => session?.close());
+// Enough tasks, and enough latency, that the first sync takes a few seconds to watch.
+const session = sessionPerFile(() => startAppSession({ emulator: { seedTasks: 3000, latencyMs: 40 } }));
 
 describe('signing in through the browser', () => {
   test('denying on the consent page is told in words, and nothing is signed in', async () => {
-    const { page, context } = app;
+    const { page, context } = session.app;
     await page.getByRole('button', { name: 'Sign in with your browser' }).click();
     await page.getByRole('status').filter({ hasText: 'Finish signing in in your browser' }).waitFor();
     const consent = await context.newPage();
-    await consent.goto(await host.nextOpenedUrl());
+    await consent.goto(await session.host.nextOpenedUrl());
     await consent.getByRole('button', { name: 'Deny' }).click();
     await consent.close();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     await expect(alert.getAttribute('data-problem-type')).resolves.toBe('oauth-error');
-    expect(host.accounts.list()).toHaveLength(0);
+    expect(session.host.accounts.list()).toHaveLength(0);
   });
 
   test('approving signs in, and the first sync shows its progress while the list fills', async () => {
-    const { page, context } = app;
+    const { page, context } = session.app;
     await page.getByRole('button', { name: 'Sign in with your browser' }).click();
     const consent = await context.newPage();
-    await consent.goto(await host.nextOpenedUrl());
+    await consent.goto(await session.host.nextOpenedUrl());
     await screenshot(consent, 'oauth-consent');
     await consent.getByRole('button', { name: 'Approve' }).click();
     await consent.getByRole('heading', { name: 'Signed in' }).waitFor();
@@ -56,14 +44,14 @@ describe('signing in through the browser', () => {
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page
       .getByTestId('list-count')
-      .filter({ hasText: `${emulator.control.taskCount().toLocaleString('en-US')} tasks` })
+      .filter({ hasText: `${session.emulator.control.taskCount().toLocaleString('en-US')} tasks` })
       .waitFor();
-    const account = host.accounts.current();
-    expect(account?.identity.username).toBe(emulator.me.username);
+    const account = session.host.accounts.current();
+    expect(account?.identity.username).toBe(session.emulator.me.username);
     expect(account?.token_kind).toBe('oauth');
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import type { OpenedApp } from './support/app-browser';
-import { callService, readFromServer } from './support/service-calls';
+import { callService, firstProject, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { until } from './support/waits';
 
@@ -138,10 +138,7 @@ afterAll(() => session?.close());
 /** Our sections first on the first project's board, our cards in them, and the task whose status keys are pressed. */
 async function serverData(started: AppSession): Promise<void> {
   emulator = started.emulator;
-  const projects = await readFromServer(emulator, `/v1/projects/${emulator.orgId}`);
-  const first = (projects.data as { project_id: string; name: string }[])[0];
-  if (!first) throw new Error('the seed has no project');
-  project = first;
+  project = await firstProject(emulator);
   const sectionIds = new Map<string, string>();
   for (const [n, name] of OUR_SECTIONS.entries()) {
     const created = await callService(emulator, 'POST', '/v1/sections', {

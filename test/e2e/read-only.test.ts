@@ -1,25 +1,15 @@
 // A test token signs in read-only: the app says so up front and offers no
 // change it would have to refuse later, and nothing is ever sent.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AppSession, startAppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { describe, expect, test } from 'vitest';
+import { startAppSession, sessionPerFile } from './support/app-session';
+import { screenshot, signInWithToken } from './support/app-browser';
 
-let session: AppSession;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 120 } });
-  ({ host, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() => startAppSession({ emulator: { seedTasks: 120 } }));
 
 describe('a read-only account', () => {
   test('signs in with a test token and says it is read-only', async () => {
-    const { page } = app;
-    await signInWithToken(page, host.emulator.tokens.test);
+    const { page } = session.app;
+    await signInWithToken(page, session.host.emulator.tokens.test);
     await page.getByTestId('connection').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
     await expect(page.locator('.account-user').textContent()).resolves.toContain('read-only');
     await expect(page.locator('.status-bar .read-only-chip').textContent()).resolves.toBe('Read-only');
@@ -27,7 +17,7 @@ describe('a read-only account', () => {
   });
 
   test('the editor shows the task but offers no change', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.locator('[role="row"][data-task-id]').first().click();
     const editor = page.getByTestId('task-editor');
     await editor.getByText('This account can only read').waitFor();
@@ -39,19 +29,21 @@ describe('a read-only account', () => {
   });
 
   test('a status shortcut is refused in words, and nothing is queued or sent', async () => {
-    const { page } = app;
-    const writesBefore = host.emulator.control.requests().filter((r) => r.method !== 'GET').length;
+    const { page } = session.app;
+    const writesBefore = session.host.emulator.control.requests().filter((r) => r.method !== 'GET').length;
     await page.locator('body').press('4');
     const notice = page.locator('.notice');
     await notice.waitFor();
     await expect(notice.getAttribute('data-problem-type')).resolves.toBe('read-only');
     await expect(notice.textContent()).resolves.toContain('This account can only read');
     await expect(page.getByTestId('pending-count').textContent()).resolves.toBe('All changes synced');
-    expect(host.emulator.control.requests().filter((r) => r.method !== 'GET').length).toBe(writesBefore);
+    expect(session.host.emulator.control.requests().filter((r) => r.method !== 'GET').length).toBe(
+      writesBefore,
+    );
   });
 
   test('"Try the demo" adds a second account on a local server with sample data, and the switcher goes back', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByRole('button', { name: /Northwind Labs/ }).click();
     await page.getByRole('menuitem', { name: 'Add an account…' }).click();
     await page.getByRole('heading', { name: 'Add an account' }).waitFor();
@@ -60,7 +52,7 @@ describe('a read-only account', () => {
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByTestId('list-count').filter({ hasText: '2,000 tasks' }).waitFor({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: 'New task' }).isEnabled()).resolves.toBe(true);
-    expect(host.accounts.list()).toHaveLength(2);
+    expect(session.host.accounts.list()).toHaveLength(2);
 
     await page.locator('.account-button').click();
     await page.getByRole('menuitem', { name: /^Switch to ada .*127\.0\.0\.1/ }).click();
@@ -71,6 +63,6 @@ describe('a read-only account', () => {
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

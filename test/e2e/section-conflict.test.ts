@@ -5,43 +5,35 @@
 // the change in words and opens the same view, and keeping mine leaves the
 // server with my name, which the board shows with no mark left.
 // Screenshots in light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
-import { callService, peerPatch } from './support/service-calls';
+import { describe, expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { screenshot, screenshotInDark } from './support/app-browser';
+import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { until } from './support/waits';
-import type { SwitchableProxy } from './support/switchable-proxy';
+import { allChangesSynced, until } from './support/waits';
+import { keepMine, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 60 } });
-  ({ emulator, proxy, host, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 60 } }));
 
 describe('a section renamed by the peer while we renamed it offline', () => {
   test('is announced as the section, shown in the three-way view, and the server ends with the chosen name', async () => {
-    const { page } = app;
-    const teams = await callService(emulator, 'GET', `/v1/teams?org_id=${emulator.orgId}`);
+    const { page } = session.app;
+    const teams = await callService(session.emulator, 'GET', `/v1/teams?org_id=${session.emulator.orgId}`);
     const team = (teams.body.data as { team_id: string; name: string }[])[0];
     if (!team) throw new Error('the seed has no team');
-    const created = await callService(emulator, 'POST', '/v1/sections', {
-      body: { org_id: emulator.orgId, scope_type: 'team', scope_id: team.team_id, name: 'Parked ideas' },
+    const created = await callService(session.emulator, 'POST', '/v1/sections', {
+      body: {
+        org_id: session.emulator.orgId,
+        scope_type: 'team',
+        scope_id: team.team_id,
+        name: 'Parked ideas',
+      },
     });
     expect(created.status).toBe(201);
     const sectionId = created.body.section_id as string;
 
-    const accountId = host.accounts.current()?.id ?? '';
-    const { mirror } = host.accounts.runtime(accountId);
+    const accountId = session.host.accounts.current()?.id ?? '';
+    const { mirror } = session.host.accounts.runtime(accountId);
     await page.getByRole('button', { name: 'Sync now' }).click();
     await until(
       () => mirror.sections.list().some((s) => s.section_id === sectionId),
@@ -52,29 +44,23 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await page.getByRole('region', { name: 'Sections' }).getByRole('button', { name: team.name }).click();
     const column = page.locator(`section.board-column[data-section-id="${sectionId}"]`);
     await column.getByText('Parked ideas', { exact: true }).waitFor();
-    proxy.goOffline();
+    session.proxy.goOffline();
     await column.getByRole('button', { name: 'Rename section Parked ideas' }).click();
     await column.getByLabel('Rename section Parked ideas').fill('Next week');
     await column.getByLabel('Rename section Parked ideas').press('Enter');
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark="pending"]').waitFor();
     expect(mirror.sections.get(sectionId)?.name).toBe('Next week');
-    const renamed = await peerPatch(emulator, `/v1/sections/${sectionId}`, { name: 'Soon' }, [
-      'tasks:read',
-      'tasks:write',
-    ]);
-    expect(renamed.status).toBe(200);
+    await peerRenames(session.emulator, `/v1/sections/${sectionId}`, 'Soon', ['tasks:read', 'tasks:write']);
 
-    const before = host.notifications.length;
-    proxy.goOnline();
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.locator('.status-bar').getByText('1 conflict').waitFor({ timeout: 20_000 });
+    const before = session.host.notifications.length;
+    await syncIntoOneConflict(session);
     // The board marks the section as a task in conflict is marked.
     await column.locator('.column-header [data-sync-mark="conflict"]').waitFor();
 
     // The notification names the section and opens its conflict, not a task of its id.
-    await until(() => host.notifications.length > before, 'the conflict notification');
-    const notification = host.notifications.at(-1);
+    await until(() => session.host.notifications.length > before, 'the conflict notification');
+    const notification = session.host.notifications.at(-1);
     expect(notification).toMatchObject({
       kind: 'task-conflict',
       body: 'Section “Soon”: name changed on both sides',
@@ -98,32 +84,29 @@ describe('a section renamed by the peer while we renamed it offline', () => {
     await expect(field.locator('.is-mine del').allTextContents()).resolves.toEqual(['Parked', 'ideas']);
     await expect(field.locator('.is-theirs ins').allTextContents()).resolves.toEqual(['Soon']);
     await screenshot(page, 'section-conflict-view');
-    await screenshotInDark(app.page, 'section-conflict-view');
+    await screenshotInDark(session.app.page, 'section-conflict-view');
     await view.getByRole('button', { name: 'Decide later' }).click();
     await view.waitFor({ state: 'detached' });
 
     // Clicked later, the notification opens the view again (main emits what the notification holds).
-    host.gate.emit('notification:open', {
+    session.host.gate.emit('notification:open', {
       account_id: accountId,
       task_id: null,
       conflict: { entity_type: 'section', entity_id: sectionId },
     });
     await view.waitFor();
     await expect(page.getByTestId('task-editor').count()).resolves.toBe(0);
-    await field.getByLabel('Keep mine').check();
-    await view.getByRole('button', { name: 'Apply choices' }).click();
-    await view.waitFor({ state: 'detached' });
+    await keepMine(view, field);
 
-    await page
-      .getByTestId('pending-count')
-      .filter({ hasText: 'All changes synced' })
-      .waitFor({ timeout: 20_000 });
-    expect((await callService(emulator, 'GET', `/v1/sections/${sectionId}`)).body.name).toBe('Next week');
+    await allChangesSynced(page);
+    expect((await callService(session.emulator, 'GET', `/v1/sections/${sectionId}`)).body.name).toBe(
+      'Next week',
+    );
     await column.locator('.column-name').filter({ hasText: 'Next week' }).waitFor();
     await column.locator('.column-header [data-sync-mark]').waitFor({ state: 'detached' });
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -1,24 +1,14 @@
 // Signing in with a pasted token, the first sync filling the list, and the
 // list's search, filters and sorts, in Chromium against the built renderer.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AppSession, startAppSession } from './support/app-session';
-import type { E2eHost } from './host/e2e-host';
-import { type OpenedApp, screenshot, signInWithToken } from './support/app-browser';
+import { describe, expect, test } from 'vitest';
+import { startAppSession, sessionPerFile } from './support/app-session';
+import { screenshot, signInWithToken } from './support/app-browser';
 
-let session: AppSession;
-let host: E2eHost;
-let app: OpenedApp;
-
-beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 300 } });
-  ({ host, app } = session);
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() => startAppSession({ emulator: { seedTasks: 300 } }));
 
 describe('signing in with a pasted token', () => {
   test('the sign-in screen offers the browser, a token, the server settings and the demo', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // Enabled once the server settings arrived.
     await expect
@@ -32,7 +22,7 @@ describe('signing in with a pasted token', () => {
   });
 
   test('a token the service does not know is told in words, and the form stays', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByLabel('Access token').fill('svc_live_thisisnotarealtoken000000000000');
     await page.getByRole('button', { name: 'Sign in with token' }).click();
     const alert = page.getByRole('alert');
@@ -43,12 +33,12 @@ describe('signing in with a pasted token', () => {
   });
 
   test('a live token signs in, and the first sync fills My tasks', async () => {
-    const { page } = app;
-    await signInWithToken(page, host.emulator.tokens.live);
+    const { page } = session.app;
+    await signInWithToken(page, session.host.emulator.tokens.live);
     await page.getByRole('heading', { name: 'My tasks' }).waitFor();
-    const mine = host.emulator.control
+    const mine = session.host.emulator.control
       .tasks()
-      .filter((task) => task.assignee === host.emulator.me.username).length;
+      .filter((task) => task.assignee === session.host.emulator.me.username).length;
     await page
       .getByTestId('list-count')
       .filter({ hasText: `${mine} task` })
@@ -64,22 +54,22 @@ describe('signing in with a pasted token', () => {
 
 describe('the task list', () => {
   test('All tasks counts every task on the server', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByRole('button', { name: 'All tasks' }).click();
     await page.getByRole('heading', { name: 'All tasks' }).waitFor();
     await page
       .getByTestId('list-count')
-      .filter({ hasText: `${host.emulator.control.taskCount()} tasks` })
+      .filter({ hasText: `${session.host.emulator.control.taskCount()} tasks` })
       .waitFor();
   });
 
   test('search narrows the list as one types', async () => {
-    const { page } = app;
-    const target = host.emulator.control.tasks()[7];
+    const { page } = session.app;
+    const target = session.host.emulator.control.tasks()[7];
     if (!target) throw new Error('the seed has too few tasks');
     const word = target.title.split(/\s+/).find((w) => w.length >= 5) ?? target.title;
     await page.getByLabel('Search tasks').fill(word);
-    const expected = host.emulator.control
+    const expected = session.host.emulator.control
       .tasks()
       .filter((task) =>
         [task.title, task.description ?? '', task.task_id, ...task.tags].some((text) =>
@@ -95,9 +85,9 @@ describe('the task list', () => {
   });
 
   test('status chips filter, and a column header sorts', async () => {
-    const { page } = app;
+    const { page } = session.app;
     await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Blocked' }).click();
-    const blocked = host.emulator.control.tasks().filter((task) => task.status === 'blocked').length;
+    const blocked = session.host.emulator.control.tasks().filter((task) => task.status === 'blocked').length;
     await page
       .getByTestId('list-count')
       .filter({ hasText: `${blocked} task` })
@@ -114,6 +104,6 @@ describe('the task list', () => {
   });
 
   test('the page reported no errors and no CSP refusals', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -9,20 +9,16 @@
 // re-consent instead of a retry, and once signed in again the sprint is sent by
 // itself, once. Without tasks:write, task, comment and board controls are off
 // with the same notice and action.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AppSession, QUICK_RETRY, startAppSession } from './support/app-session';
+import { describe, expect, test } from 'vitest';
+import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
 import { invokeInPage, screenshot } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { until } from './support/waits';
 
-let session: AppSession;
-
-beforeAll(async () => {
-  session = await startAppSession({ emulator: { seedTasks: 40 }, client: { retry: QUICK_RETRY } });
-});
-
-afterAll(() => session?.close());
+const session = sessionPerFile(() =>
+  startAppSession({ emulator: { seedTasks: 40 }, client: { retry: QUICK_RETRY } }),
+);
 
 async function consent(untick: string[]): Promise<void> {
   const { app, host } = session;

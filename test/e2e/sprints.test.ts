@@ -7,33 +7,25 @@
 // sprint completed before it was sent, with a task filed into it from the
 // command palette, reaches the server completed; "All sprints (N)" opens a
 // team's older sprints from the keyboard. Screenshots light and dark.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { RunningEmulator } from '../../emulator/start';
-import type { AppSession } from './support/app-session';
-import { hasFocus, invokeInPage, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { sessionPerFile } from './support/app-session';
+import { hasFocus, invokeInPage, screenshot, screenshotInDark } from './support/app-browser';
 import { callService, peerPatch, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle } from './support/waits';
-import type { SwitchableProxy } from './support/switchable-proxy';
 
-let session: AppSession;
-let emulator: RunningEmulator;
-let proxy: SwitchableProxy;
-let app: OpenedApp;
 /** The team the sprints are made in: the person owns it and the peer is on it (seed "Platform"). */
 let team = { team_id: '', name: '' };
 
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 80 } }));
+
 beforeAll(async () => {
-  session = await startSignedInSession({ emulator: { seedTasks: 80 } });
-  ({ emulator, proxy, app } = session);
-  const workspace = await invokeInPage(app.page, 'workspace:get');
+  const workspace = await invokeInPage(session.app.page, 'workspace:get');
   const platform = workspace.teams.find((t) => t.name === 'Platform');
   if (!platform) throw new Error('the seed has no team Platform');
   team = { team_id: platform.team_id, name: platform.name };
 });
-
-afterAll(() => session?.close());
 
 interface ServerSprint {
   sprint_id: string;
@@ -46,7 +38,7 @@ interface ServerSprint {
 }
 
 async function serverSprints(): Promise<ServerSprint[]> {
-  return (await readFromServer(emulator, `/v1/teams/${team.team_id}/sprints`)).data as ServerSprint[];
+  return (await readFromServer(session.emulator, `/v1/teams/${team.team_id}/sprints`)).data as ServerSprint[];
 }
 
 function sidebarSprint(page: Page, name: string): Locator {
@@ -58,7 +50,7 @@ function sidebarSprint(page: Page, name: string): Locator {
 
 /** Tasks the person may file into the team's sprints: in no sprint, of the team or of none, short titles. */
 function freeTasks(count: number) {
-  const found = emulator.control
+  const found = session.emulator.control
     .tasks()
     .filter((t) => t.sprint_id === null && (t.team_id === null || t.team_id === team.team_id))
     .filter((t) => t.title.length < 50);
@@ -68,12 +60,12 @@ function freeTasks(count: number) {
 
 describe('a sprint planned offline', () => {
   test('created from the sidebar and filled with three tasks, it reaches the server once with the three in it', async () => {
-    const { page } = app;
-    const createsBefore = emulator.control.creates().sprints;
+    const { page } = session.app;
+    const createsBefore = session.emulator.control.creates().sprints;
     const [fromList, fromEditor] = freeTasks(2);
     if (!fromList || !fromEditor) throw new Error('unreachable');
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
     const form = page.getByTestId('sprint-form');
     await form.getByLabel('Name').fill('Offline sprint');
@@ -159,20 +151,20 @@ describe('a sprint planned offline', () => {
     await view.locator('ul.task-lines > li').nth(2).waitFor();
     await expect(view.locator('ul.task-lines > li').count()).resolves.toBe(3);
     await item.locator('.nav-detail').filter({ hasText: /\/3$/ }).waitFor();
-    expect(emulator.control.creates().sprints).toBe(createsBefore);
+    expect(session.emulator.control.creates().sprints).toBe(createsBefore);
     await screenshot(page, 'sprint-offline');
     await screenshotInDark(page, 'sprint-offline');
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await syncAndSettle(page);
     const created = (await serverSprints()).filter((s) => s.name === 'Offline sprint');
     expect(created).toHaveLength(1);
-    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+    expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
     const sprint = created[0];
     if (!sprint) throw new Error('unreachable');
     expect(sprint).toMatchObject({ duration_weeks: 3, goal: 'Search that answers offline' });
     for (const taskId of [fromList.task_id, fromBoard, fromEditor.task_id])
-      expect(emulator.control.task(taskId)?.sprint_id).toBe(sprint.sprint_id);
+      expect(session.emulator.control.task(taskId)?.sprint_id).toBe(sprint.sprint_id);
 
     // The view followed the server's id; the mark is gone.
     await sidebarSprint(page, 'Offline sprint')
@@ -186,7 +178,7 @@ describe('a sprint planned offline', () => {
   });
 
   test('edited and completed from its view, the server has the new goal and the sprint completed', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const view = page.locator('section.sprint-view');
     await view.getByRole('button', { name: 'Edit sprint' }).click();
     const form = page.getByTestId('sprint-form');
@@ -209,12 +201,12 @@ describe('a sprint planned offline', () => {
 
 describe('a name taken by an active sprint of the team', () => {
   test('is refused (409), shown on the sprint and in pending changes, and fixed by Rename and retry', async () => {
-    const { page } = app;
-    const taken = await callService(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
+    const { page } = session.app;
+    const taken = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Hardening', start_date: '2027-05-03', duration_weeks: 2 },
     });
     expect(taken.status).toBe(201);
-    const createsBefore = emulator.control.creates().sprints;
+    const createsBefore = session.emulator.control.creates().sprints;
 
     await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
     const form = page.getByTestId('sprint-form');
@@ -259,18 +251,18 @@ describe('a name taken by an active sprint of the team', () => {
       start_date: '2027-05-17',
       end_date: '2027-05-28',
     });
-    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
+    expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
   });
 });
 
 describe('a sprint completed before it was sent', () => {
   test('a task filed into it from the palette, completed offline: the server has it completed, once, with the task', async () => {
-    const { page } = app;
-    const createsBefore = emulator.control.creates().sprints;
+    const { page } = session.app;
+    const createsBefore = session.emulator.control.creates().sprints;
     const [task] = freeTasks(1);
     if (!task) throw new Error('unreachable');
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
     const form = page.getByTestId('sprint-form');
     await form.getByLabel('Name').fill('Spike week');
@@ -317,17 +309,17 @@ describe('a sprint completed before it was sent', () => {
     await confirm.getByRole('button', { name: 'Complete sprint' }).click();
     await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
     await view.locator('.list-title-row [data-sync-mark="pending"]').waitFor();
-    expect(emulator.control.creates().sprints).toBe(createsBefore);
+    expect(session.emulator.control.creates().sprints).toBe(createsBefore);
     await screenshot(page, 'sprint-completed-unsent');
     await screenshotInDark(page, 'sprint-completed-unsent');
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await syncAndSettle(page);
     const created = (await serverSprints()).filter((s) => s.name === 'Spike week');
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ status: 'completed', duration_weeks: 1 });
-    expect(emulator.control.creates().sprints).toBe(createsBefore + 1);
-    expect(emulator.control.task(task.task_id)?.sprint_id).toBe(created[0]?.sprint_id);
+    expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
+    expect(session.emulator.control.task(task.task_id)?.sprint_id).toBe(created[0]?.sprint_id);
     await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
     await view.locator('.list-title-row [data-sync-mark]').waitFor({ state: 'detached' });
   });
@@ -335,7 +327,7 @@ describe('a sprint completed before it was sent', () => {
 
 describe('a team with more sprints than the sidebar lists', () => {
   test('"All sprints (N)" opens the older ones from the keyboard, says so, and closes them again', async () => {
-    const { page } = app;
+    const { page } = session.app;
     const nav = page.getByRole('navigation', { name: 'Workspace' });
     const sprints =
       (await invokeInPage(page, 'workspace:get')).teams.find((t) => t.team_id === team.team_id)?.sprints ??
@@ -376,8 +368,8 @@ describe('a team with more sprints than the sidebar lists', () => {
 
 describe('a sprint renamed by the peer while we renamed it offline', () => {
   test('is a conflict settled in the three-way view; keeping mine leaves the server with my name', async () => {
-    const { page } = app;
-    const created = await callService(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
+    const { page } = session.app;
+    const created = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Polish', start_date: '2027-06-07', duration_weeks: 1 },
     });
     expect(created.status).toBe(201);
@@ -389,7 +381,7 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     const view = page.locator('section.sprint-view');
     await view.getByRole('heading', { name: 'Polish' }).waitFor();
 
-    proxy.goOffline();
+    session.proxy.goOffline();
     await view.getByRole('button', { name: 'Edit sprint' }).click();
     const form = page.getByTestId('sprint-form');
     await form.getByLabel('Name').fill('Polish and docs');
@@ -399,14 +391,14 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await item.locator('[data-sync-mark="pending"]').waitFor();
 
     const renamed = await peerPatch(
-      emulator,
+      session.emulator,
       `/v1/teams/${team.team_id}/sprints/${sprintId}`,
       { name: 'Final Polish' },
       ['teams:read', 'teams:write'],
     );
     expect(renamed.status).toBe(200);
 
-    proxy.goOnline();
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await item.locator('[data-sync-mark="conflict"]').waitFor({ timeout: 20_000 });
 
@@ -432,12 +424,12 @@ describe('a sprint renamed by the peer while we renamed it offline', () => {
     await resolve.waitFor({ state: 'detached' });
     await syncAndSettle(page);
     expect(
-      (await callService(emulator, 'GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`)).body.name,
+      (await callService(session.emulator, 'GET', `/v1/teams/${team.team_id}/sprints/${sprintId}`)).body.name,
     ).toBe('Polish and docs');
     await item.locator('[data-sync-mark]').waitFor({ state: 'detached' });
   });
 
   test('the page reported no errors', () => {
-    expect(app.problems).toEqual([]);
+    expect(session.app.problems).toEqual([]);
   });
 });

@@ -19,8 +19,14 @@ export interface GateHarness {
 
 const PAGE_URL = 'app://svc-desktop/';
 
-/** A gate trusting the windows of these webContents ids (default one window, id 7). */
-export function gateHarness(windows: readonly number[] = [7]): GateHarness {
+/**
+ * The real gate over an ipcMain that hands its one invoke listener to the test:
+ * `invoke` is what Electron would call for a page's request (channel and input).
+ */
+export function gateWithInvoke(isTrustedPageUrl: (url: string) => boolean): {
+  gate: IpcGate;
+  invoke: (event: InvokeEventLike, request: { channel: string; input: unknown }) => Promise<unknown>;
+} {
   let answer: ((event: InvokeEventLike, request: unknown) => Promise<unknown>) | null = null;
   const gate = createIpcGate({
     ipcMain: {
@@ -29,20 +35,29 @@ export function gateHarness(windows: readonly number[] = [7]): GateHarness {
       },
       removeHandler: () => undefined,
     },
-    isTrustedPageUrl: (url) => url.startsWith(PAGE_URL),
+    isTrustedPageUrl,
   });
+  const invoke = (event: InvokeEventLike, request: { channel: string; input: unknown }) => {
+    if (!answer) throw new Error('the gate registered no invoke handler');
+    return answer(event, request);
+  };
+  return { gate, invoke };
+}
+
+/** A gate trusting the windows of these webContents ids (default one window, id 7). */
+export function gateHarness(windows: readonly number[] = [7]): GateHarness {
+  const { gate, invoke } = gateWithInvoke((url) => url.startsWith(PAGE_URL));
   for (const id of windows) {
     gate.trust({ id, isDestroyed: () => false, send: () => undefined, once: () => undefined });
   }
   const harness: GateHarness = {
     gate,
     call: async (channel, input, senderId = windows[0] ?? 7) => {
-      if (!answer) throw new Error('the gate registered no invoke handler');
       const event: InvokeEventLike = {
         sender: { id: senderId },
         senderFrame: { url: PAGE_URL, parent: null },
       };
-      return (await answer(event, { channel, input })) as never;
+      return (await invoke(event, { channel, input })) as never;
     },
     value: async (channel, input) => {
       const result = await harness.call(channel, input);

@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
 import { openMirror } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
@@ -39,6 +40,47 @@ export interface PullFixture {
 
 export interface PullFixtureOptions extends EmulatorOptions {
   engine?: Partial<Omit<SyncEngineDeps, 'mirror' | 'api' | 'me' | 'onEvent'>>;
+}
+
+/**
+ * For a file whose tests each start their own bench: returns `setUp`, which
+ * starts one with the file's `defaults` under its options; it closes after each test.
+ */
+export function pullFixturePerTest(
+  defaults: PullFixtureOptions = {},
+): (options?: PullFixtureOptions) => Promise<PullFixture> {
+  let fixture: PullFixture | null = null;
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = null;
+  });
+  return async (options = {}) => (fixture = await startPullFixture({ ...defaults, ...options }));
+}
+
+/** The emulator's task ids, sorted: what a complete mirror of the list holds. */
+export function serverTaskIds(f: PullFixture): string[] {
+  return f.emulator.control
+    .tasks()
+    .map((t) => t.task_id)
+    .sort();
+}
+
+/** Aborts the next pull once the whole task list's `pagesDone`th page is in; `done` stops listening. */
+export function abortAtTaskPage(
+  f: PullFixture,
+  pagesDone: number,
+): { signal: AbortSignal; done: () => void } {
+  const stop = new AbortController();
+  const done = f.engine.subscribe((event) => {
+    if (
+      event.type === 'progress' &&
+      event.collection === 'tasks' &&
+      event.scope === '' &&
+      event.pagesDone === pagesDone
+    )
+      stop.abort();
+  });
+  return { signal: stop.signal, done };
 }
 
 export async function startPullFixture(options: PullFixtureOptions = {}): Promise<PullFixture> {

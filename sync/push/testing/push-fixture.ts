@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
 import { openMirror } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
@@ -40,6 +41,19 @@ export interface PushFixtureOptions extends EmulatorOptions {
 
 /** Quick retries: tests meet drops and 500s without waiting seconds. */
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40 };
+
+/**
+ * For a file whose tests each start their own bench: returns the start to call
+ * in a test, and closes what it started after each test (also when it failed).
+ */
+export function pushFixturePerTest(): (options?: PushFixtureOptions) => Promise<PushFixture> {
+  let fixture: PushFixture | null = null;
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = null;
+  });
+  return async (options = {}) => (fixture = await startPushFixture(options));
+}
 
 export async function startPushFixture(options: PushFixtureOptions = {}): Promise<PushFixture> {
   const emulator = await startEmulator({ seedTasks: 12, ...options });

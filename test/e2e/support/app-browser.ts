@@ -121,6 +121,14 @@ export function invokeInPage<C extends InvokeChannel>(
 }
 
 /** The id of the focused element. */
+/** Opens a task in the editor from the list of all tasks, found by its id. */
+export async function openTaskInEditor(page: Page, taskId: string): Promise<void> {
+  await page.getByRole('button', { name: 'All tasks' }).click();
+  await page.getByLabel('Search tasks').fill(taskId);
+  await page.locator(`[role="row"][data-task-id="${taskId}"]`).click();
+  await page.getByTestId('task-editor').waitFor();
+}
+
 export function focusedId(page: Page): Promise<string> {
   return page.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
 }

@@ -2,6 +2,7 @@
 // an emulator behind a proxy a test can unplug, the e2e host running the
 // app's services against it, Chromium, and the app opened in it.
 import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../emulator/start';
 import { type E2eHost, type E2eHostOptions, startE2eHost } from '../host/e2e-host';
 import { launchBrowser, type OpenedApp, openApp } from './app-browser';
@@ -55,4 +56,40 @@ export async function startAppSession(options: AppSessionOptions = {}): Promise<
     await stopAll().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * For an end-to-end file: one session, started by `start` before the file's
+ * tests and closed after them. Its parts are read through the returned object
+ * once it started (in a test, or a hook registered after this call).
+ */
+export function sessionPerFile(start: () => Promise<AppSession>): AppSession {
+  let session: AppSession | undefined;
+  beforeAll(async () => {
+    session = await start();
+  });
+  afterAll(() => session?.close());
+  const started = (): AppSession => {
+    if (session === undefined)
+      throw new Error('the session was read before it started (read it in a test or hook)');
+    return session;
+  };
+  return {
+    get emulator() {
+      return started().emulator;
+    },
+    get proxy() {
+      return started().proxy;
+    },
+    get host() {
+      return started().host;
+    },
+    get browser() {
+      return started().browser;
+    },
+    get app() {
+      return started().app;
+    },
+    close: () => started().close(),
+  };
 }

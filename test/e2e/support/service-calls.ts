@@ -55,6 +55,17 @@ export async function readFromServer(
   return answer.body;
 }
 
+/** The first project the service lists for the organization (read with `token`, live unless given). */
+export async function firstProject(
+  emulator: RunningEmulator,
+  token: string = emulator.tokens.live,
+): Promise<{ project_id: string; name: string }> {
+  const projects = await readFromServer(emulator, `/v1/projects/${emulator.orgId}`, token);
+  const first = (projects.data as { project_id: string; name: string }[])[0];
+  if (!first) throw new Error('the seed has no project');
+  return first;
+}
+
 /** A token of the peer (another member of the organization) with the scopes the race needs. */
 export function peerToken(emulator: RunningEmulator, scopes: string[]): string {
   return emulator.control.mintToken({ principalUserId: emulator.peer.user_id, scopes }).token;

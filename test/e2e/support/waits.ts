@@ -15,11 +15,16 @@ export async function until(
   }
 }
 
-/** Syncs now and waits until nothing is left to send. */
-export async function syncAndSettle(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Sync now' }).click();
+/** Waits until nothing is left to send: the status bar says every change is synced. */
+export async function allChangesSynced(page: Page, timeoutMs = 20_000): Promise<void> {
   await page
     .getByTestId('pending-count')
     .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: 20_000 });
+    .waitFor({ timeout: timeoutMs });
+}
+
+/** Syncs now and waits until nothing is left to send. */
+export async function syncAndSettle(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await allChangesSynced(page);
 }
