@@ -17,10 +17,11 @@ interface FirstLine {
 
 const root = join(import.meta.dirname, '..');
 
-// tsx itself (what `npx tsx` and `npm run emulator` resolve to), not through npx: npx does not pass
-// SIGTERM on to its child, so signalling it would orphan the emulator instead of stopping it.
+// The emulator's own process, Node with tsx as its loader (what `npm run emulator`'s tsx starts),
+// signalled directly. Through npx the signal is not passed on (the emulator would be orphaned); through
+// tsx's binary it is relayed over IPC, which on a loaded machine came after tsx gave up and exited 143.
 function run(args: string[]): ChildProcess {
-  return spawn(join(root, 'node_modules', '.bin', 'tsx'), ['emulator/cli.ts', ...args], {
+  return spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
