@@ -1,7 +1,9 @@
 // Lint: typescript-eslint with type information, plus the layer rules (STYLE.md):
 // `protocol/` imports nothing of ours; `db/` may import `protocol/`; `sync/` may
 // import `db/` and `protocol/`; `services/` (app services beside syncing) may
-// import `sync/`, `db/` and `protocol/`; the emulator only `protocol/`; `main/`
+// import `sync/`, `db/` and `protocol/`; `ipc/` (the contract between main, the
+// preload and the renderer) may import `services/`, `sync/`, `db/` and
+// `protocol/` and is imported by those three only; the emulator only `protocol/`; `main/`
 // all of them but the renderer; none of them but main and preload Electron; the
 // renderer no Node; and no product code imports `test/` or a `testing/` module
 // (fixtures that start the emulator: exempt from the zones as test code, so they
@@ -127,22 +129,35 @@ export default tseslint.config(
   layer('protocol', ['../**'], 'protocol/ holds the wire schemas and imports nothing of ours.'),
   layer(
     'db',
-    ['**/sync/**', '**/services/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    [
+      '**/sync/**',
+      '**/services/**',
+      '**/ipc/**',
+      '**/emulator/**',
+      '**/main/**',
+      '**/preload/**',
+      '**/renderer/**',
+    ],
     'db/ may import protocol/ only (and never test/).',
   ),
   layer(
     'sync',
-    ['**/services/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    ['**/services/**', '**/ipc/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
     'sync/ may import db/ and protocol/ only (and never test/).',
   ),
   layer(
     'services',
-    ['**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    ['**/ipc/**', '**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
     'services/ may import sync/, db/ and protocol/ only (and never test/).',
   ),
   layer(
+    'ipc',
+    ['**/emulator/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    'ipc/ is the contract main, the preload and the renderer share: it may import services/, sync/, db/ and protocol/ only.',
+  ),
+  layer(
     'emulator',
-    ['**/sync/**', '**/db/**', '**/main/**', '**/preload/**', '**/renderer/**'],
+    ['**/sync/**', '**/db/**', '**/ipc/**', '**/main/**', '**/preload/**', '**/renderer/**'],
     'The emulator is a server of the contract: it may import protocol/ only (and never test/).',
   ),
   {
@@ -183,7 +198,7 @@ export default tseslint.config(
             {
               group: ['**/renderer/**'],
               message:
-                'main/ and preload/ serve the renderer; they do not import it (the IPC contract is theirs).',
+                'main/ and preload/ serve the renderer; they do not import it (the contract they share is in ipc/).',
             },
             TEST_ONLY,
           ],

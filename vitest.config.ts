@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      '{protocol,db,sync,services,emulator,main,preload,renderer,test}/**/*.test.ts',
+      '{protocol,db,sync,services,ipc,emulator,main,preload,renderer,test}/**/*.test.ts',
       'renderer/**/*.test.tsx',
     ],
     reporters: ['default', './test/support/plain-summary-reporter.ts'],

@@ -21,10 +21,10 @@ import {
   type DesktopServices,
   isOpenableUrl,
 } from './desktop-services';
-import { invokeChannels } from './ipc/contract';
+import { invokeChannels } from '../ipc/contract';
 import { startDemoServer } from './ipc/demo-server';
 import type { InvokeEventLike, WebContentsLike } from './ipc/gate';
-import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from './ipc/transport';
+import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-protocol';
 import { gateWithInvoke } from './ipc/testing/gate-harness';
 

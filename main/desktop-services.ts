@@ -18,13 +18,13 @@ import type { UpdateController, UpdateControllerOptions } from '../services/upda
 import { outboxPendingOf, type OutboxSource } from '../services/updates/update-outbox';
 import { withUpdateLine } from '../services/updates/update-tray';
 import { appHandlers } from './ipc/app-handlers';
-import type { AppInfo, ThemePreference } from './ipc/contract';
+import type { AppInfo, ThemePreference } from '../ipc/contract';
 import type { StartedDemo } from './ipc/demo-server';
 import type { IpcGate } from './ipc/gate';
-import type { LinkRequest } from './ipc/link-schemas';
+import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
-import type { AccountSummary } from './ipc/screen-schemas';
+import type { AccountSummary } from '../ipc/screen-schemas';
 import { AccountVisibility } from './notifications/account-visibility';
 import { NotificationSettingsStore } from './notifications/notification-settings-store';
 import { settingsHandlers } from './settings/settings-handlers';

@@ -1,6 +1,6 @@
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import type { SvcBridge } from '../main/ipc/contract';
+import type { SvcBridge } from '../ipc/contract';
 import { installSvcBridge, type InvokeInMain } from './bridge';
 
 /**

@@ -1,10 +1,10 @@
-// Builds `window.svc` (the `SvcBridge` of main/ipc/contract.ts) in the page's
+// Builds `window.svc` (the `SvcBridge` of ipc/contract.ts) in the page's
 // own world, from the two functions the preload passes in. The preload runs it
 // through contextBridge.executeInMainWorld, which sends this function's SOURCE:
 // it must stay self-contained (no imports used at runtime, no outer names).
 // Building it in the page's world is what lets `invoke` reject with a real
 // Error that keeps its `type` (errors crossing the bridge keep only `message`).
-import type { SvcBridge } from '../main/ipc/contract';
+import type { SvcBridge } from '../ipc/contract';
 
 /** Sends one call to main; resolves with main's `{ok, value | error}` envelope. */
 export type InvokeInMain = (channel: string, input: unknown) => Promise<unknown>;

@@ -2,8 +2,8 @@
 // executeInMainWorld runs the function from its source in a separate world.
 import { createContext, runInContext, type Context } from 'node:vm';
 import { beforeAll, expect, test, vi } from 'vitest';
-import type { SvcBridge } from '../main/ipc/contract';
-import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../main/ipc/transport';
+import type { SvcBridge } from '../ipc/contract';
+import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../ipc/transport';
 
 const electron = vi.hoisted(() => {
   const invoked: { channel: string; args: unknown[] }[] = [];

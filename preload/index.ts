@@ -1,5 +1,5 @@
 // The sandboxed preload: builds `window.svc` in the page (./bridge) over the two
-// IPC channels of main/ipc/transport, and hands the page nothing else: never
+// IPC channels of ipc/transport, and hands the page nothing else: never
 // ipcRenderer, never an IPC event object (it carries the sender).
 import { contextBridge, ipcRenderer } from 'electron';
 import {
@@ -7,7 +7,7 @@ import {
   INVOKE_TRANSPORT_CHANNEL,
   type EventMessage,
   type InvokeRequest,
-} from '../main/ipc/transport';
+} from '../ipc/transport';
 import { installSvcBridge, type InvokeInMain, type SubscribeToMain } from './bridge';
 
 const invokeInMain: InvokeInMain = (channel, input) => {

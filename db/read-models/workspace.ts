@@ -12,7 +12,7 @@ import { textOf } from '../../protocol/wire-fields';
 /**
  * A change of it waits to be sent, is being sent, or was refused; absent when
  * none waits. The read models' shapes are zod schemas declared here, once:
- * main/ipc/screen-schemas.ts checks what crosses the bridge against them.
+ * ipc/screen-schemas.ts checks what crosses the bridge against them.
  */
 export const pendingSchema = z.enum(['queued', 'in_flight', 'conflict', 'failed', 'blocked']).optional();
 export type PendingMark = { pending?: z.infer<typeof pendingSchema> };

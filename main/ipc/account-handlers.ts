@@ -6,7 +6,7 @@ import type { AccountManager } from '../../sync/accounts/account-manager';
 import type { AccountSummary as ManagedAccount } from '../../sync/accounts/account-summary';
 import type { ServerSettings as AccountServerSettings } from '../../sync/accounts/server-settings';
 import { IpcHandlerError, type IpcHandlers } from './gate';
-import type { AccountList, AccountSummary, ServerSettings } from './screen-schemas';
+import type { AccountList, AccountSummary, ServerSettings } from '../../ipc/screen-schemas';
 
 /** A local server with sample data and a token for it ("Try the demo"). */
 export interface DemoServer {

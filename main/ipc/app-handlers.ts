@@ -1,7 +1,7 @@
 // app:info and external-link:open: what the renderer may know about the app,
 // and the one way out of it (a page of a signed-in server, in the person's browser).
 import { openableLink } from '../security/page-policy';
-import type { AppInfo } from './contract';
+import type { AppInfo } from '../../ipc/contract';
 import { IpcHandlerError, type IpcHandlers } from './gate';
 
 export interface AppHandlerDependencies {

@@ -6,7 +6,7 @@ import type { CollectionWrites } from '../../db/collections/collection-writes';
 import { isDeletable, type WritableKind } from '../../protocol/writable-kind';
 import { collectionKindOf } from '../../protocol/writable-kinds';
 import { writeWhenFree } from '../../db/write-when-free';
-import type { CollectionKind } from './collection-schemas';
+import type { CollectionKind } from '../../ipc/collection-schemas';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import { type ActiveMirror, writableAccount } from './task-handlers';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, test, vi } from 'vitest';
 import { openTestMirror } from '../../db/test-mirror';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
-import { eventChannels, invokeChannels } from './contract';
+import { eventChannels, invokeChannels } from '../../ipc/contract';
 import {
   createIpcGate,
   IpcHandlerError,
@@ -13,9 +13,9 @@ import {
   type WebContentsLike,
 } from './gate';
 import { outboxHandlers } from './outbox-handlers';
-import type { TaskPage, TaskRow } from './screen-schemas';
+import type { TaskPage, TaskRow } from '../../ipc/screen-schemas';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
-import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from './transport';
+import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../../ipc/transport';
 
 /** Stands in for Electron's ipcMain: keeps the listeners the gate installs so a test can call them. */
 class RecordingIpcMain {

@@ -24,14 +24,14 @@ import {
   type HandlerInput,
   type HandlerOutput,
   type InvokeChannel,
-} from './contract';
+} from '../../ipc/contract';
 import {
   EVENT_TRANSPORT_CHANNEL,
   INVOKE_TRANSPORT_CHANNEL,
   type EventMessage,
   type GateErrorType,
   type IpcResult,
-} from './transport';
+} from '../../ipc/transport';
 
 /** The part of a frame the sender check reads (Electron's `WebFrameMain`). */
 export interface SenderFrameLike {

@@ -34,8 +34,8 @@ import type {
   PendingState,
   ServerAnswer,
   WaitsOnView,
-} from './outbox-schemas';
-import { taskCreateSchema, taskPatchSchema } from './screen-schemas';
+} from '../../ipc/outbox-schemas';
+import { taskCreateSchema, taskPatchSchema } from '../../ipc/screen-schemas';
 import type { ActiveMirror } from './task-handlers';
 import { textOf } from '../../protocol/wire-fields';
 

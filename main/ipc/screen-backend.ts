@@ -14,7 +14,7 @@ import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
 import { collectionHandlers } from './collection-handlers';
 import { commentHandlers } from './comment-handlers';
 import { outboxHandlers } from './outbox-handlers';
-import type { AccountSummary, MirrorChanged } from './screen-schemas';
+import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 

@@ -6,7 +6,7 @@ import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
-import type { MirrorChanged, SyncStatus } from './screen-schemas';
+import type { MirrorChanged, SyncStatus } from '../../ipc/screen-schemas';
 import {
   type AccountSyncState,
   initialAccountSyncState,

@@ -8,7 +8,7 @@ import { collectionOfEntity } from '../../protocol/writable-kinds';
 import type { PassState } from '../../db/passes/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/events/sync-events';
-import type { MirrorChanged, SyncProblem, SyncStatus } from './screen-schemas';
+import type { MirrorChanged, SyncProblem, SyncStatus } from '../../ipc/screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
 export interface StatusMirror extends OutboxCountSource {

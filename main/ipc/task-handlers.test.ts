@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import type { EventName, EventPayloadInput, InvokeChannel } from './contract';
+import type { EventName, EventPayloadInput, InvokeChannel } from '../../ipc/contract';
 import type { ActiveMirror } from './task-handlers';
-import { filedTasksSchema, taskPageSchema } from './screen-schemas';
+import { filedTasksSchema, taskPageSchema } from '../../ipc/screen-schemas';
 import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
 

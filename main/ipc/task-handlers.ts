@@ -9,7 +9,7 @@ import { projectMilestones } from '../../db/read-models/milestone-list';
 import type { FiledTask } from '../../db/tasks/task-filing';
 import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/tasks/task-marks';
 import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
-import type { WaitsOnView } from './outbox-schemas';
+import type { WaitsOnView } from '../../ipc/outbox-schemas';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
@@ -26,7 +26,7 @@ import type {
   TaskPage,
   TaskRow,
   Workspace,
-} from './screen-schemas';
+} from '../../ipc/screen-schemas';
 
 /** The signed-in account whose mirror the screens show. */
 export interface ActiveMirror {

@@ -13,7 +13,7 @@ import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { MemorySecretStore } from '../../sync/auth/secret-store';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import type { InvokeEventLike } from '../ipc/gate';
-import type { IpcResult } from '../ipc/transport';
+import type { IpcResult } from '../../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { createLinkService, type LinkService } from './link-service';
 import { gateWithInvoke } from '../ipc/testing/gate-harness';

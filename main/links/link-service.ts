@@ -13,7 +13,7 @@ import {
   type TaskLinkRoute,
 } from '../../services/links/task-link-router';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
-import type { LinkProblem, LinkRequest } from '../ipc/link-schemas';
+import type { LinkProblem, LinkRequest } from '../../ipc/link-schemas';
 
 export interface LinkServiceOptions {
   readonly accounts: AccountManager<Mirror, SyncEngine>;

@@ -1,8 +1,8 @@
 // The Sync screen's account panel: each account's tray line with its problem,
 // session end and each collection's freshness from its log, in the IPC shape
-// (main/ipc/visibility-schemas.ts).
+// (ipc/visibility-schemas.ts).
 import type { TrayAccount } from '../../services/notify/tray-model';
-import type { SyncAccountView } from '../ipc/visibility-schemas';
+import type { SyncAccountView } from '../../ipc/visibility-schemas';
 import { syncProblemView } from '../ipc/sync-status-board';
 import type { WatchedAccount } from './watched-account';
 

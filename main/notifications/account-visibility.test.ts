@@ -18,7 +18,7 @@ import { DEFAULT_POLL_POLICY, type PollPolicy } from '../../sync/schedule/poll-p
 import type { DesktopNotification } from '../../services/notify/notification-decisions';
 import type { TrayModel } from '../../services/notify/tray-model';
 import type { HandlerContext, IpcHandlers } from '../ipc/gate';
-import type { SyncAccountsView } from '../ipc/visibility-schemas';
+import type { SyncAccountsView } from '../../ipc/visibility-schemas';
 import { AccountVisibility } from './account-visibility';
 import { NotificationSettingsStore } from './notification-settings-store';
 

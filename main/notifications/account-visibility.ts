@@ -10,7 +10,7 @@ import type { DesktopNotification } from '../../services/notify/notification-dec
 import { type TrayAccount, type TrayModel, trayModel } from '../../services/notify/tray-model';
 import type { SyncLog } from '../../sync/sync-log/sync-log';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
-import type { SyncAccountsView, SyncAccountView } from '../ipc/visibility-schemas';
+import type { SyncAccountsView, SyncAccountView } from '../../ipc/visibility-schemas';
 import { accountDiagnostics } from './account-diagnostics';
 import { accountPanelEntry } from './account-panel';
 import type { NotificationSettingsStore } from './notification-settings-store';

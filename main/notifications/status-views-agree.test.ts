@@ -12,7 +12,7 @@ import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { FileSecretStore } from '../../sync/auth/secret-store';
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import type { TrayModel } from '../../services/notify/tray-model';
-import type { SyncStatus } from '../ipc/screen-schemas';
+import type { SyncStatus } from '../../ipc/screen-schemas';
 import { SyncStatusBoard } from '../ipc/sync-status-board';
 import { AccountVisibility } from './account-visibility';
 import { NotificationSettingsStore } from './notification-settings-store';

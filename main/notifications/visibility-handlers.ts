@@ -3,7 +3,7 @@
 // visibility or the settings store, and maps the answer to its channel's shape.
 import type { SyncLog } from '../../sync/sync-log/sync-log';
 import { IpcHandlerError, type IpcHandlers } from '../ipc/gate';
-import type { SyncAccountsView } from '../ipc/visibility-schemas';
+import type { SyncAccountsView } from '../../ipc/visibility-schemas';
 import type { NotificationSettingsStore } from './notification-settings-store';
 
 /** What the handlers call (AccountVisibility has it). */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { EventName, ThemePreference } from '../ipc/contract';
+import type { EventName, ThemePreference } from '../../ipc/contract';
 import { settingsHandlers } from './settings-handlers';
 import { SettingsStore } from './settings-store';
 

@@ -1,6 +1,6 @@
 // settings:get / settings:set: the preferences the renderer owns, applied
 // (theme → nativeTheme) and announced to every window when they change.
-import type { RendererSettings, ThemePreference } from '../ipc/contract';
+import type { RendererSettings, ThemePreference } from '../../ipc/contract';
 import type { IpcGate, IpcHandlers } from '../ipc/gate';
 import type { Settings, SettingsStore } from './settings-store';
 

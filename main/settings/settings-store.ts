@@ -3,7 +3,7 @@
 // what cannot be read, never a failed start; writes replace the file atomically.
 import { z } from 'zod';
 import { readJsonFileSync, writeJsonFileSync } from '../../db/files/json-file';
-import { themePreferenceSchema } from '../ipc/contract';
+import { themePreferenceSchema } from '../../ipc/contract';
 
 const rectangleSchema = z.object({
   x: z.number(),

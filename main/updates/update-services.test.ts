@@ -15,7 +15,7 @@ import { followElectronUpdater } from '../../services/updates/electron-updater-p
 import { nodeAppUpdater } from '../../test/support/node-app-updater';
 import { FEED_TEST_KEYS, release } from '../../test/support/update-feed-files';
 import { createDesktopServices, type DesktopServices } from '../desktop-services';
-import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
+import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from '../../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { gateWithInvoke } from '../ipc/testing/gate-harness';
 

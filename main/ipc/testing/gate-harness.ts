@@ -1,9 +1,9 @@
 // The real IPC gate with trusted pages, for handler tests: a call goes in as
 // the page's would (channel and input through the one invoke transport, from a
 // trusted window) and comes back as the page sees it, an IpcResult.
-import type { InvokeChannel, InvokeOutput } from '../contract';
+import type { InvokeChannel, InvokeOutput } from '../../../ipc/contract';
 import { createIpcGate, type IpcGate, type InvokeEventLike } from '../gate';
-import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../transport';
+import { INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../../../ipc/transport';
 
 export interface GateHarness {
   gate: IpcGate;

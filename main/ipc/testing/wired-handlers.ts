@@ -3,10 +3,10 @@
 // on it with the bench's mirror as the active account; what they emit and how
 // often they report an edit are recorded for the test to read.
 import { type PushFixture, pushFixturePerTest } from '../../../sync/push/testing/push-fixture';
-import type { EventName, InvokeChannel, InvokeOutput } from '../contract';
+import type { EventName, InvokeChannel, InvokeOutput } from '../../../ipc/contract';
 import type { IpcGate, IpcHandlers } from '../gate';
 import type { ActiveMirror } from '../task-handlers';
-import type { IpcResult } from '../transport';
+import type { IpcResult } from '../../../ipc/transport';
 import { gateHarness } from './gate-harness';
 
 export interface Wired {

@@ -5,8 +5,8 @@
 // It lives in app/, which may import every feature, as it renders several side by side.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
-import type { PendingState } from '../../../main/ipc/outbox-schemas';
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import type { PendingState } from '../../../ipc/outbox-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
 import {
   type ChangeState,
   changeCountWords,

@@ -7,7 +7,7 @@
 // It is part of the shell (app/) because it opens every feature's places.
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
-import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';

@@ -3,7 +3,7 @@
 // state with a way to go to it (issue 21, defect 2): never "sent when the server can be reached".
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
-import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
+import type { WaitsOnView } from '../../../ipc/outbox-schemas';
 import { changeStateWords, waitingWords } from '../../../protocol/change-state-words';
 import { FieldMark } from '../task-detail/task-editor';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';

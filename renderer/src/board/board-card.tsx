@@ -2,7 +2,7 @@
 // moved with Alt+arrows while focused (up/down in its section, left/right to
 // the next section) and with the same four moves as buttons.
 import type { DragEvent, KeyboardEvent } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { openTask, selectTask } from '../store/view-store';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { carryTask } from '../ui/task-drag';

@@ -2,7 +2,7 @@
 // words, and for a name another section of the scope took meanwhile (409, a
 // peer's while we were offline) "Rename and retry" under the section name rules.
 import { useMemo } from 'react';
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { RefusedChanges } from '../ui/refused-changes';
 import { useOutboxChanges } from '../data/use-outbox-changes';
 import { sectionNameRules } from '../vocabulary/section-words';

@@ -3,7 +3,7 @@
 // (waiting-moves.ts). Apart from the board because it is the board's data, read
 // the same however the columns are drawn or moved.
 import { useEffect, useState } from 'react';
-import type { TaskRow, Workspace } from '../../../main/ipc/screen-schemas';
+import type { TaskRow, Workspace } from '../../../ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { useWorkspace, workspaceLoadsAsked } from '../store/workspace-store';
 import { inBoardOrder } from './board-order';

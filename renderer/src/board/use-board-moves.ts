@@ -4,7 +4,7 @@
 // from the board because it is the one place the board's moves are computed
 // and sent; the board only says what was asked.
 import { type RefObject, useEffect, useRef } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';

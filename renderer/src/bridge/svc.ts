@@ -8,7 +8,7 @@ import type {
   InvokeChannel,
   InvokeOutput,
   SvcBridge,
-} from '../../../main/ipc/contract';
+} from '../../../ipc/contract';
 
 declare global {
   interface Window {

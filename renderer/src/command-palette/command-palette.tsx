@@ -2,7 +2,7 @@
 // the tasks whose title matches what is typed. Arrow keys choose, Enter runs,
 // Escape closes and gives focus back to where it was.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { ModalDialog } from '../ui/modal-dialog';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';

@@ -2,8 +2,8 @@
 // come from a bus the test drives, the answers from promises it settles, and
 // time from vitest's fake clock.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { EventName, EventPayload } from '../../../main/ipc/contract';
-import type { MirrorChanged } from '../../../main/ipc/screen-schemas';
+import type { EventName, EventPayload } from '../../../ipc/contract';
+import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { startRead } from './bridge-read';
 import { followChanges, type Listen, type ReloadOn } from './follow-changes';
 

@@ -1,7 +1,7 @@
 // When what a screen shows is read again: on the mirror's changes of the
 // collections it shows (once for a burst of them, a sync landing many rows),
 // and on sync status events where it shows what waits to be sent.
-import type { MirrorChanged } from '../../../main/ipc/screen-schemas';
+import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { subscribe } from '../bridge/svc';
 
 export interface ReloadOn {

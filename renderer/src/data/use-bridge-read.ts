@@ -2,7 +2,7 @@
 // for the input on show (never an earlier input's, unless asked to keep it),
 // the read's failure, and a way to read again. The bookkeeping is startRead's.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { InvokeArgs, InvokeChannel, InvokeInput, InvokeOutput } from '../../../main/ipc/contract';
+import type { InvokeArgs, InvokeChannel, InvokeInput, InvokeOutput } from '../../../ipc/contract';
 import { invoke } from '../bridge/svc';
 import { startRead } from './bridge-read';
 import type { ReloadOn } from './follow-changes';

@@ -1,8 +1,8 @@
 // The tasks filed under something (a section, sprint, goal or milestone) as the
 // mirror holds them (`tasks:filed`), reloaded when tasks change. A thing not
 // yet sent lists the tasks filed under its temporary id too.
-import type { InvokeInput } from '../../../main/ipc/contract';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { InvokeInput } from '../../../ipc/contract';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { errorType } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { type BridgeRead, useBridgeRead } from './use-bridge-read';

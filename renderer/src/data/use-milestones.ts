@@ -1,7 +1,7 @@
 // A project's milestones as the mirror holds them (`milestones:list`, waiting
 // changes applied, progress counted over the mirrored tasks), reloaded when
 // milestones or tasks change, so a filing or a completion moves the bar at once.
-import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
+import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { errorType } from '../bridge/svc';
 import { useBridgeRead } from './use-bridge-read';
 import { showProblem } from '../store/session-store';

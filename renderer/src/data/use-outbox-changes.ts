@@ -1,6 +1,6 @@
 // Every waiting change (outbox:list), read while a screen needs them and kept
 // fresh while the outbox moves; nothing is read while it does not.
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { useBridgeRead } from './use-bridge-read';
 import type { ReloadOn } from './follow-changes';
 import { showProblem } from '../store/session-store';

@@ -2,7 +2,7 @@
 // screen showing one follows it, and a list keeps each item's first key so its
 // element (and a form open in it) stays.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { MirrorChanged } from '../../../main/ipc/screen-schemas';
+import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { subscribe } from '../bridge/svc';
 
 export type Remap = MirrorChanged['remapped'][number];

@@ -3,7 +3,7 @@
 // (a task edit of `goal_id`, queued like any other; a goal still waiting to be
 // sent is fine, the task's push waits for it).
 import { useId, useState } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';

@@ -4,7 +4,7 @@
 // any other). Read from the mirror (`tasks:filed`), so a milestone not yet
 // sent lists the tasks filed under its temporary id too.
 import { useState } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { TaskLineButton } from '../ui/task-lines';

@@ -5,7 +5,7 @@
 // once, sent when online).
 import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
-import type { MilestoneSummary } from '../../../main/ipc/screen-schemas';
+import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useStableKeys } from '../data/use-remaps';
 import { openConflictOf, openPendingChanges } from '../store/trust-store';

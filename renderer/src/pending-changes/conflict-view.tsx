@@ -10,7 +10,7 @@ import type {
   ConflictFieldView,
   ConflictTarget,
   ConflictView,
-} from '../../../main/ipc/outbox-schemas';
+} from '../../../ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';

@@ -2,7 +2,7 @@
 // in words, with its age, attempts, state and the server's last answer, and
 // what the person can do about it (retry now, edit, discard, resolve).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PendingChange, WaitsOnView } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange, WaitsOnView } from '../../../ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';

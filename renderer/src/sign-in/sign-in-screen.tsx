@@ -2,7 +2,7 @@
 // token, adjust the server settings, or try the demo (a local server with
 // sample data). Problems are told by their type, with the action that helps.
 import { type FormEvent, useId, useRef, useState } from 'react';
-import type { AccountSummary, ServerSettings } from '../../../main/ipc/screen-schemas';
+import type { AccountSummary, ServerSettings } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem, type ProblemAction } from '../problems/describe-problem';

@@ -1,7 +1,7 @@
 // Files a task into a sprint (a task edit of `sprint_id`, queued like any), from
 // a drop on the sidebar or the palette's "File into sprint: …", and says so to
 // screen readers.
-import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';

@@ -2,7 +2,7 @@
 // slips named by their field before anything is queued; an edit sends only
 // what changed.
 import { describe, expect, test } from 'vitest';
-import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { createFields, draftOf, editPatch, type SprintDraft } from './sprint-draft';
 

@@ -1,7 +1,7 @@
 // What the sprint form holds and what it sends: a start date plus EITHER an
 // end date OR a length in weeks (the service refuses both, 422), checked here
 // first so a slip is told beside its field and nothing typed is lost.
-import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary } from '../../../ipc/screen-schemas';
 
 // The contract's bounds (service-api.md, POST /v1/teams/{team_id}/sprints).
 export const SPRINT_NAME_MAX = 120;

@@ -3,7 +3,7 @@
 // an optional goal and description. Queued through the outbox and shown at
 // once; a slip is told beside its field and the dialog keeps what was typed.
 import { type FormEvent, type RefObject, useId, useState } from 'react';
-import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';

@@ -2,7 +2,7 @@
 // its answer in words, and for a name taken by another active sprint of the
 // team (409) "Rename and retry" under the sprint's name rules.
 import { useMemo } from 'react';
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { RefusedChanges } from '../ui/refused-changes';
 import { useOutboxChanges } from '../data/use-outbox-changes';
 import { SPRINT_NAME_RULES } from '../vocabulary/name-rules';

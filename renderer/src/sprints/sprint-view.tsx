@@ -3,8 +3,8 @@
 // it: edit, complete or reopen it, and fix a change the server refused.
 import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useRef, useState } from 'react';
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
-import type { SprintSummary } from '../../../main/ipc/screen-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
+import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { openConflictOf } from '../store/trust-store';
 import { invoke } from '../bridge/svc';

@@ -3,7 +3,7 @@
 // words), read-only accounts, a progress bar while the first sync runs, and
 // which collections the last sync could not sync, and a downloaded update.
 import { useEffect, useState } from 'react';
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
 import { problemWords, unsyncedWords } from '../vocabulary/sync-words';

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
-import type { UpdateStatusView } from '../../../main/ipc/update-schemas';
+import type { UpdateStatusView } from '../../../ipc/update-schemas';
 import { UpdateLine } from './update-notice';
 
 const nothing = () => undefined;

@@ -2,7 +2,7 @@
 // 0.3.0" as a button once it is ready, the edits a restart waits for, or that
 // updating failed (why, in its tooltip). Nothing while there is no update.
 import { useEffect, useState } from 'react';
-import type { UpdateStatusView } from '../../../main/ipc/update-schemas';
+import type { UpdateStatusView } from '../../../ipc/update-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 
 export function UpdateLine({

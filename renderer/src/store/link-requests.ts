@@ -4,7 +4,7 @@
 // waits and once the session has started, so a link that launched the app is
 // not lost while the page loads.
 import { create } from 'zustand';
-import type { LinkRequest } from '../../../main/ipc/link-schemas';
+import type { LinkRequest } from '../../../ipc/link-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 import { showNotice, showProblem, switchAccount, useSession } from './session-store';
 import { announce, navigate, openTask, useView } from './view-store';

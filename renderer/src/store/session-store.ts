@@ -2,13 +2,8 @@
 // window shows, its sync status, the theme, and the problem on show. Filled
 // from the bridge at start and kept current by its events.
 import { create } from 'zustand';
-import type { RendererSettings, ThemePreference } from '../../../main/ipc/contract';
-import type {
-  AccountList,
-  AccountSummary,
-  SecretStorage,
-  SyncStatus,
-} from '../../../main/ipc/screen-schemas';
+import type { RendererSettings, ThemePreference } from '../../../ipc/contract';
+import type { AccountList, AccountSummary, SecretStorage, SyncStatus } from '../../../ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { statusCounts } from '../vocabulary/status-counts';
 import { useView } from './view-store';

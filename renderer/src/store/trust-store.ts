@@ -2,7 +2,7 @@
 // conflict view of one resource (a task, a comment, a section, ...). Kept apart
 // from the view store so that these screens come and go without touching navigation.
 import { create } from 'zustand';
-import type { ConflictTarget } from '../../../main/ipc/outbox-schemas';
+import type { ConflictTarget } from '../../../ipc/outbox-schemas';
 
 export interface TrustState {
   inspectorOpen: boolean;

@@ -2,7 +2,7 @@
 // sprints, goals, sections, members, tags) and their counts, with lookups by
 // id for the screens. Reloaded, coalesced, when the mirror says they changed.
 import { create } from 'zustand';
-import type { SprintSummary, Workspace } from '../../../main/ipc/screen-schemas';
+import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { followChanges } from '../data/follow-changes';
 import { showProblem } from './session-store';

@@ -3,8 +3,8 @@
 // was last checked with the server and when a change last came from it, and
 // what the last sync could not sync and why; with sync now and pause or resume.
 import { useEffect } from 'react';
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
-import type { SyncAccountView } from '../../../main/ipc/visibility-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
+import type { SyncAccountView } from '../../../ipc/visibility-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { FirstSyncProgress } from '../ui/first-sync-progress';
 import { syncNow, useSession } from '../store/session-store';

@@ -1,8 +1,8 @@
 // What the sync screen shows and does: every account's state (reloaded when a
 // status event arrives), pause and resume, and notification settings.
 import { create } from 'zustand';
-import type { InvokeInput, InvokeOutput } from '../../../main/ipc/contract';
-import type { SyncAccountsView } from '../../../main/ipc/visibility-schemas';
+import type { InvokeInput, InvokeOutput } from '../../../ipc/contract';
+import type { SyncAccountsView } from '../../../ipc/visibility-schemas';
 import { invoke } from '../bridge/svc';
 import { followChanges } from '../data/follow-changes';
 import { showProblem } from '../store/session-store';

@@ -2,8 +2,8 @@
 // id, a status code, "412", "retry"), narrowed by level and kind, older pages
 // on demand, and "copy diagnostics" for a support request (redacted in main).
 import { useEffect, useState } from 'react';
-import type { InvokeInput } from '../../../main/ipc/contract';
-import type { SyncLogEntryView } from '../../../main/ipc/visibility-schemas';
+import type { InvokeInput } from '../../../ipc/contract';
+import type { SyncLogEntryView } from '../../../ipc/visibility-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 

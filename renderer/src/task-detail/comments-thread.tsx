@@ -5,7 +5,7 @@
 // change waits carries a mark until the server has it.
 import { useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
-import type { TaskActivity } from '../../../main/ipc/screen-schemas';
+import type { TaskActivity } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useStableKeys } from '../data/use-remaps';
 import { openPendingChanges } from '../store/trust-store';

@@ -2,7 +2,7 @@
 // where the person is (their own list assigns it to them, a project list files
 // it there). It shows at once under a temporary id and syncs behind.
 import { type FormEvent, useId, useState } from 'react';
-import type { TaskPatchInput } from '../../../main/ipc/screen-schemas';
+import type { TaskPatchInput } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
 import { openTask, useView, type View } from '../store/view-store';

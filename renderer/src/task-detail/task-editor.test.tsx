@@ -8,7 +8,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import type { MilestoneSummary, TaskDetail } from '../../../main/ipc/screen-schemas';
+import type { MilestoneSummary, TaskDetail } from '../../../ipc/screen-schemas';
 import type { Task } from '../../../protocol/task';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';

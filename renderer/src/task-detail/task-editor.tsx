@@ -10,8 +10,8 @@ import type {
   TaskDetail,
   TaskPatchInput,
   Workspace,
-} from '../../../main/ipc/screen-schemas';
-import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
+} from '../../../ipc/screen-schemas';
+import type { WaitsOnView } from '../../../ipc/outbox-schemas';
 import { ModalDialog } from '../ui/modal-dialog';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../store/link-requests';

@@ -3,12 +3,7 @@
 // its temporary id was replaced), and edited through the bridge, which
 // applies each change at once and queues it for the server.
 import { useCallback } from 'react';
-import type {
-  MirrorChanged,
-  TaskActivity,
-  TaskDetail,
-  TaskPatchInput,
-} from '../../../main/ipc/screen-schemas';
+import type { MirrorChanged, TaskActivity, TaskDetail, TaskPatchInput } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { useRemaps } from '../data/use-remaps';

@@ -1,7 +1,7 @@
 // From what the person chose (the sidebar's scope, the filter bar, the sort)
 // to the service's task-list query, which the mirror answers exactly as
 // `GET /v1/tasks` would.
-import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
+import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import {
   TASK_CHOICE_FILTER_KEYS,
   TASK_DATE_FILTER_KEYS,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { taskRow } from '../testing/screen-fixtures';
 import { type FetchPage, RowWindow } from './row-window';
 

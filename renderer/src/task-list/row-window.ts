@@ -2,7 +2,7 @@
 // pages fetched by keyset cursor as they come into view, a bounded number kept
 // in memory (100 000 rows never all at once), and a refresh that keeps showing
 // the old rows until the new ones arrive, so a sync never blanks the list.
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 
 export interface RowPage {
   rows: TaskRow[];

@@ -1,7 +1,7 @@
 // One row of the task grid: the sync mark, title, status, priority, assignee,
 // due date, project and tags of a task, or a placeholder while its page loads.
 import { memo } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
 import { carryTask } from '../ui/task-drag';

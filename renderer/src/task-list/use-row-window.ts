@@ -5,7 +5,7 @@
 // A query asked again since the mirror last changed (a Backspace) is answered
 // from the list's recent answers, without a call.
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { TaskListQueryInput } from '../../../main/ipc/screen-schemas';
+import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { followChanges } from '../data/follow-changes';
 import { LatestOnly, SUPERSEDED } from './latest-only';
@@ -16,7 +16,7 @@ import { RowWindow } from './row-window';
 export const PAGE_SIZE = 100;
 /** Rows of a query's first page: a screenful, so a keystroke's answer is found and drawn quickly. */
 export const FIRST_PAGE_SIZE = 40;
-/** As many pages as main/ipc/screen-schemas.ts lets one call pass over (a copy: the renderer takes only types from main). */
+/** As many pages as ipc/screen-schemas.ts lets one call pass over (a copy: the renderer takes only types from main). */
 const MAX_SKIPPED_PAGES = 40;
 /** Read-ahead waits this long after a query's first page, so typing is never queued behind it. */
 const AHEAD_DELAY_MS = 250;

@@ -13,7 +13,7 @@ import type {
   InvokeInput,
   InvokeOutput,
   SvcBridge,
-} from '../../../main/ipc/contract';
+} from '../../../ipc/contract';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';

@@ -1,4 +1,4 @@
-// The shapes main answers the page with (main/ipc/screen-schemas.ts), filled
+// The shapes main answers the page with (ipc/screen-schemas.ts), filled
 // with plain values so a component test names only the fields it is about.
 import type {
   AccountSummary,
@@ -6,7 +6,7 @@ import type {
   TaskDetail,
   TaskRow,
   Workspace,
-} from '../../../main/ipc/screen-schemas';
+} from '../../../ipc/screen-schemas';
 import type { Task } from '../../../protocol/task';
 
 export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {

@@ -1,6 +1,6 @@
 // The first sync's progress (how many of which collection), shown in the status
 // bar and in the sync center's account panel: apart so neither imports the other.
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
 import { valueWord } from '../vocabulary/task-words';
 import './progress-bars.css';
 

@@ -1,6 +1,6 @@
 // The status bar's way into the pending-changes inspector, shown while any
 // change waits (queued, in conflict, refused or blocked).
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
 import { statusCounts } from '../vocabulary/status-counts';
 import { openPendingChanges } from '../store/trust-store';
 

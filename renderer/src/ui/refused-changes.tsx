@@ -2,7 +2,7 @@
 // sprint, a board column): each in words with the server's answer, and a name
 // taken (409) fixed in place by "Rename and retry"; the rest are reviewed in
 // pending changes. Nothing the person wrote is lost.
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { answerWords } from '../vocabulary/describe-operation';
 import type { NameRules } from '../vocabulary/name-rules';
 import { offersRename, RenameAndRetry } from './rename-and-retry';

@@ -3,7 +3,7 @@
 // kind's own rules, then the same change sent again under it (outbox:retry
 // with a patch). Shown on the resource and in the pending-changes inspector.
 import { type FormEvent, useId, useState } from 'react';
-import type { PendingChange } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { errorMessage, invoke } from '../bridge/svc';
 import { announce } from '../store/view-store';
 import type { NameRules } from '../vocabulary/name-rules';

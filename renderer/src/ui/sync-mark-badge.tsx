@@ -1,8 +1,8 @@
 // The mark a resource carries while its server copy differs from what the
 // person sees: not sent yet, conflict, not saved, or read-only (the words in
 // vocabulary/sync-mark-words.ts, the kind's noun passed in).
-import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
-import type { SyncMark } from '../../../main/ipc/screen-schemas';
+import type { WaitsOnView } from '../../../ipc/outbox-schemas';
+import type { SyncMark } from '../../../ipc/screen-schemas';
 import { type MarkWords, markOfState, markWords } from '../vocabulary/sync-mark-words';
 
 export function syncMarkWords(mark: SyncMark): string | null {

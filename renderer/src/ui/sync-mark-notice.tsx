@@ -1,8 +1,8 @@
 // What the task editor says under its header when the task's change waits for
 // the person (conflict, refused, blocked, or held behind another change that
 // stopped), in the words of its mark, with the way to deal with it.
-import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
-import type { SyncMark } from '../../../main/ipc/screen-schemas';
+import type { WaitsOnView } from '../../../ipc/outbox-schemas';
+import type { SyncMark } from '../../../ipc/screen-schemas';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { openConflict, openPendingChanges } from '../store/trust-store';
 

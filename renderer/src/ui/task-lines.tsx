@@ -1,7 +1,7 @@
 // The tasks filed under a sprint or a goal, one line each (title, priority,
 // assignee, due date, sync mark), a task opened in the editor on click.
 import type { ReactNode } from 'react';
-import type { TaskRow } from '../../../main/ipc/screen-schemas';
+import type { TaskRow } from '../../../ipc/screen-schemas';
 import { SyncMarkBadge } from './sync-mark-badge';
 import { openTask, useView } from '../store/view-store';
 import { dayWords, valueWord } from '../vocabulary/task-words';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
+import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
 import { answerWords, carriedNames, describeOperation, valueText } from './describe-operation';
 
 const TODAY = new Date('2026-03-10T12:00:00Z');

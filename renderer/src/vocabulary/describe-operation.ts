@@ -1,7 +1,7 @@
 // A waiting change in words: what it changes ("Status: In progress → Done on
 // 'Fix login'"), the state it is in, and the server's last answer, so the
 // person knows what is saved, what is not, and why.
-import type { FieldChangeView, PendingChange, ServerAnswer } from '../../../main/ipc/outbox-schemas';
+import type { FieldChangeView, PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
 import { describeProblem } from '../problems/describe-problem';
 import { dayWords, fieldWord, valueWord } from './task-words';
 import { COLLECTION_KINDS } from '../../../protocol/writable-kinds';

@@ -1,7 +1,7 @@
 // What the goals screens say in words: what a delete did to the tasks that were
 // filed under the goal, and the goals a task's Goal choice offers (a waiting
 // change's mark: vocabulary/sync-mark-words.ts).
-import type { Workspace } from '../../../main/ipc/screen-schemas';
+import type { Workspace } from '../../../ipc/screen-schemas';
 import { markOfState, unsentWords } from './sync-mark-words';
 
 /** A goal as the goals screens show it (workspace:get). */

@@ -1,7 +1,7 @@
 // The sync status's counts as the one tally of waiting changes
 // (protocol/change-state-words), so that the status bar, its "Review changes"
 // and the sign-out question count what the inspector lists.
-import type { SyncStatus } from '../../../main/ipc/screen-schemas';
+import type { SyncStatus } from '../../../ipc/screen-schemas';
 import { type ChangeCounts, countChanges } from '../../../protocol/change-state-words';
 
 export function statusCounts(status: SyncStatus): ChangeCounts {

@@ -1,8 +1,8 @@
 // The mark any resource carries while a change to it waits (a task, comment,
 // section, sprint, goal or milestone): its words are the change's state's words
 // (protocol/change-state-words), with the kind's plural noun passed in.
-import type { WaitsOnView } from '../../../main/ipc/outbox-schemas';
-import type { SyncMark } from '../../../main/ipc/screen-schemas';
+import type { WaitsOnView } from '../../../ipc/outbox-schemas';
+import type { SyncMark } from '../../../ipc/screen-schemas';
 import {
   type ChangeStateName,
   changeStateWords,

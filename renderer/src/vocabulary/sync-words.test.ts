@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { SyncProblem, UnsyncedCollection } from '../../../main/ipc/screen-schemas';
+import type { SyncProblem, UnsyncedCollection } from '../../../ipc/screen-schemas';
 import { problemWords, unsyncedWords } from './sync-words';
 
 const unsynced = (fields: Partial<UnsyncedCollection>): UnsyncedCollection => ({

@@ -1,7 +1,7 @@
 // Words for the state of sync: why an account is offline ("signed out",
 // "rate-limited until 14:32", "server unreachable") and what each mirrored
 // collection is called, shared by the status bar and the account panel.
-import type { SyncProblem, UnsyncedCollection } from '../../../main/ipc/screen-schemas';
+import type { SyncProblem, UnsyncedCollection } from '../../../ipc/screen-schemas';
 import { describeProblem } from '../problems/describe-problem';
 
 const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });

@@ -24,7 +24,7 @@ import { LoopbackHostGuard, loopbackHosts } from '../../../emulator/loopback-hos
 import { startDemoServer } from '../../../main/ipc/demo-server';
 import type { AccountVisibility } from '../../../main/notifications/account-visibility';
 import type { DesktopNotification } from '../../../services/notify/notification-decisions';
-import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../main/ipc/transport';
+import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL } from '../../../ipc/transport';
 import { contentTypeFor } from '../../../main/security/app-protocol';
 import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';
 import { withEncryptionReport } from '../../../sync/accounts/account-secrets';

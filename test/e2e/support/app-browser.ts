@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import type { InvokeChannel, InvokeOutput, SvcBridge } from '../../../main/ipc/contract';
+import type { InvokeChannel, InvokeOutput, SvcBridge } from '../../../ipc/contract';
 import type { E2eHost } from '../host/e2e-host';
 import { findBrowser, isFile } from './find-browser';
 

@@ -3,7 +3,7 @@
 // (db/outbox/kinds/, against the protocol's body schemas), so a refused one is
 // told by field and loses nothing; here only their outer shape is held.
 import { z } from 'zod';
-import { COLLECTION_ENTITIES } from '../../protocol/writable-kinds';
+import { COLLECTION_ENTITIES } from '../protocol/writable-kinds';
 
 const idSchema = z.string().min(1).max(1000);
 

@@ -3,13 +3,13 @@
 // collections with their counts, and the sync status. The channels that use
 // these are declared in ./contract; no Electron here.
 import { z } from 'zod';
-import { FILING_FIELDS } from '../../protocol/writable-kinds';
-import { taskCommentSchema } from '../../protocol/task-comment';
-import { taskHistoryEntrySchema } from '../../protocol/task-history';
-import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
-import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../../protocol/task';
+import { FILING_FIELDS } from '../protocol/writable-kinds';
+import { taskCommentSchema } from '../protocol/task-comment';
+import { taskHistoryEntrySchema } from '../protocol/task-history';
+import { SORT_ORDERS, TASK_SORT_KEYS } from '../protocol/task-list-query';
+import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../protocol/task';
 import { waitsOnSchema } from './outbox-schemas';
-import { workspaceCollectionsSchema } from '../../db/read-models/workspace';
+import { workspaceCollectionsSchema } from '../db/read-models/workspace';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -280,8 +280,8 @@ export type TaskActivity = z.infer<typeof taskActivitySchema>;
 // ---- the sidebar's collections ---------------------------------------------------
 
 // The read models declare their shapes once (db/read-models/workspace.ts, db/read-models/milestone-list.ts).
-export { type MilestoneSummary, milestoneSummarySchema } from '../../db/read-models/milestone-list';
-export { type SprintSummary, sprintSummarySchema } from '../../db/read-models/workspace';
+export { type MilestoneSummary, milestoneSummarySchema } from '../db/read-models/milestone-list';
+export { type SprintSummary, sprintSummarySchema } from '../db/read-models/workspace';
 
 export const workspaceSchema = workspaceCollectionsSchema.extend({
   me: z.object({ username: z.string(), user_id: z.string() }).nullable(),

@@ -1,13 +1,13 @@
 // IPC shapes for what makes sync visible: the sync log (query, copy
 // diagnostics), notification settings, and a clicked notification opening a task.
 import { z } from 'zod';
-import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../../sync/sync-log/sync-log-vocabulary';
+import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../sync/sync-log/sync-log-vocabulary';
 import { syncProblemSchema } from './screen-schemas';
 
 export {
   notificationSettingsPatchSchema,
   notificationSettingsSchema,
-} from '../../services/notify/notification-settings';
+} from '../services/notify/notification-settings';
 
 export const syncLogQuerySchema = z.strictObject({
   /** Null or absent: the current account. */
