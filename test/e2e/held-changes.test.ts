@@ -5,7 +5,7 @@
 // it there takes the filing out, the task back to the server's values.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { hasFocus, invokeInPage, screenshot } from './support/app-browser';
+import { hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 
@@ -14,10 +14,7 @@ let team = { team_id: '', name: '' };
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 20 } }));
 
 beforeAll(async () => {
-  const workspace = await invokeInPage(session.app.page, 'workspace:get');
-  const platform = workspace.teams.find((t) => t.name === 'Platform');
-  if (!platform) throw new Error('the seed has no team Platform');
-  team = { team_id: platform.team_id, name: platform.name };
+  team = await workspaceTeam(session.app.page, 'Platform');
 });
 
 describe('a task filed into a sprint the server refused', () => {

@@ -12,7 +12,7 @@
 import { describe, expect, test } from 'vitest';
 import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
-import { invokeInPage, screenshot } from './support/app-browser';
+import { invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { until } from './support/waits';
 
@@ -69,9 +69,7 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     const account = host.accounts.current();
     expect(account?.read_only_kinds).toEqual([]);
     const mirror = host.accounts.runtime(account?.id as string).mirror;
-    const workspace = await invokeInPage(page, 'workspace:get');
-    const team = workspace.teams.find((t) => t.name === 'Platform');
-    if (!team) throw new Error('the seed has no team Platform');
+    const team = await workspaceTeam(page, 'Platform');
     const sprintsBefore = emulator.control.creates().sprints;
 
     // An administrator takes teams:write back from what the app was granted.

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { sessionPerFile } from './support/app-session';
-import { hasFocus, invokeInPage, screenshot, screenshotInDark } from './support/app-browser';
+import { hasFocus, invokeInPage, screenshot, screenshotInDark, workspaceTeam } from './support/app-browser';
 import { callService, peerPatch, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle } from './support/waits';
@@ -21,10 +21,7 @@ let team = { team_id: '', name: '' };
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 80 } }));
 
 beforeAll(async () => {
-  const workspace = await invokeInPage(session.app.page, 'workspace:get');
-  const platform = workspace.teams.find((t) => t.name === 'Platform');
-  if (!platform) throw new Error('the seed has no team Platform');
-  team = { team_id: platform.team_id, name: platform.name };
+  team = await workspaceTeam(session.app.page, 'Platform');
 });
 
 interface ServerSprint {
