@@ -8,6 +8,7 @@ import { sessionPerFile } from './support/app-session';
 import { hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { createSprintLasting } from './support/sprint-steps';
 
 let team = { team_id: '', name: '' };
 
@@ -25,13 +26,7 @@ describe('a task filed into a sprint the server refused', () => {
       body: { name: 'Crunch', start_date: '2027-06-07', duration_weeks: 2 },
     });
     expect(taken.status).toBe(201);
-    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
-    const form = page.getByTestId('sprint-form');
-    await form.getByLabel('Name').fill('crunch');
-    await form.getByRole('radio', { name: 'Lasts' }).check();
-    await form.getByLabel('Length in weeks').fill('2');
-    await form.getByRole('button', { name: 'Create sprint' }).click();
-    await form.waitFor({ state: 'detached' });
+    await createSprintLasting(page, team.name, 'crunch', 2);
     const item = page
       .getByRole('navigation', { name: 'Workspace' })
       .locator('li[data-sprint-id]')

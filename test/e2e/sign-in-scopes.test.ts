@@ -14,6 +14,7 @@ import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-sess
 import { blockingViolations } from './support/accessibility-audit';
 import { invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
+import { createSprintLasting } from './support/sprint-steps';
 import { until } from './support/waits';
 
 const session = sessionPerFile(() =>
@@ -75,13 +76,7 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     // An administrator takes teams:write back from what the app was granted.
     expect(emulator.control.withdrawOAuthScopes(['teams:write'])).toBeGreaterThan(0);
     const newSprint = page.getByRole('button', { name: `New sprint in ${team.name}` });
-    await newSprint.click();
-    const form = page.getByTestId('sprint-form');
-    await form.getByLabel('Name').fill('Sprint after the grant narrowed');
-    await form.getByRole('radio', { name: 'Lasts' }).check();
-    await form.getByLabel('Length in weeks').fill('2');
-    await form.getByRole('button', { name: 'Create sprint' }).click();
-    await form.waitFor({ state: 'detached' });
+    await createSprintLasting(page, team.name, 'Sprint after the grant narrowed', 2);
 
     // Refused: the sprint is read-only, and the sidebar says which permission is missing.
     const sidebar = page.getByRole('navigation', { name: 'Workspace' });
