@@ -5,7 +5,7 @@
 // it there takes the filing out, the task back to the server's values.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
+import { answerQuestion, hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { createSprintLasting } from './support/sprint-steps';
@@ -67,10 +67,7 @@ describe('a task filed into a sprint the server refused', () => {
     const refused = inspector.locator('li.pending-item[data-state="failed"]');
     await expect(hasFocus(refused)).resolves.toBe(true);
     await refused.getByRole('button', { name: 'Discard…' }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Discard this change?' })
-      .getByRole('button', { name: 'Discard' })
-      .click();
+    await answerQuestion(page, 'Discard this change?', 'Discard');
     await held.waitFor({ state: 'detached' });
     await inspector.getByRole('button', { name: 'Close' }).click();
 

@@ -120,6 +120,11 @@ export function invokeInPage<C extends InvokeChannel>(
   );
 }
 
+/** Answers the question a destructive action asks first (an alertdialog in `scope`) with the button `answer`. */
+export async function answerQuestion(scope: Page | Locator, question: string, answer: string): Promise<void> {
+  await scope.getByRole('alertdialog', { name: question }).getByRole('button', { name: answer }).click();
+}
+
 /** A team of the seed, by name, as the app's workspace lists it. */
 export async function workspaceTeam(page: Page, name: string): Promise<{ team_id: string; name: string }> {
   const workspace = await invokeInPage(page, 'workspace:get');
