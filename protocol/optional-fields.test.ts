@@ -36,7 +36,7 @@ import { taskSchema } from './task';
 import { commentMentionSchema, taskCommentFieldsSchema } from './task-comment';
 import { taskHistoryChangeSchema, taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
-import { TOKEN_SAMPLE } from './testing/wire-samples';
+import { SPRINT_SAMPLE, TOKEN_SAMPLE } from './testing/wire-samples';
 
 interface WireSchema {
   /** The export's name (the completeness check matches on it). */
@@ -199,14 +199,7 @@ const wireSchemas: WireSchema[] = [
   {
     name: 'sprintSchema',
     schema: sprintSchema,
-    minimal: {
-      sprint_id: 'sp1',
-      org_id: 'o1',
-      team_id: 't1',
-      name: 'S1',
-      start_date: '2026-11-02',
-      end_date: '2026-11-16',
-    },
+    minimal: SPRINT_SAMPLE,
     required: ['sprint_id', 'org_id', 'team_id', 'name', 'start_date', 'end_date'],
   },
   {

@@ -15,7 +15,7 @@ import { taskSchema } from './task';
 import { MAX_REPLY_DEPTH, type TaskComment, taskCommentSchema } from './task-comment';
 import { taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
-import { TOKEN_SAMPLE } from './testing/wire-samples';
+import { SPRINT_SAMPLE, TOKEN_SAMPLE } from './testing/wire-samples';
 
 const goal = {
   goal_id: 'g1',
@@ -90,14 +90,7 @@ const resources: {
   {
     name: 'sprint',
     schema: sprintSchema,
-    sample: {
-      sprint_id: 'sp1',
-      org_id: 'o1',
-      team_id: 't1',
-      name: 'S1',
-      start_date: '2026-11-02',
-      end_date: '2026-11-16',
-    },
+    sample: SPRINT_SAMPLE,
     required: 'end_date',
   },
   { name: 'goal', schema: goalSchema, sample: goal, required: 'project_id' },

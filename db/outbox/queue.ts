@@ -39,20 +39,11 @@ export class OutboxQueue {
     const kind = this.rows.kind(entityType);
     kind.checkEdit(fields, 'create');
     const entityId = `${TEMPORARY_ID_PREFIX}${randomUUID()}`;
-    const opId = randomUUID();
-    const at = this.rows.now();
-    this.rows.insertOp.run(
-      opId,
-      entityType,
-      entityId,
-      parentId,
-      'create',
-      JSON.stringify(fields),
-      null,
-      '{}',
-      at,
-      at,
-    );
+    const opId = this.insertQueued(entityType, entityId, parentId, 'create', {
+      patch: JSON.stringify(fields),
+      baseEtag: null,
+      baseValues: '{}',
+    });
     kind.refresh(entityId);
     return { entityId, opId };
   }
@@ -124,17 +115,16 @@ export class OutboxQueue {
       if (!sameJson(value, effective[field] ?? null)) changed[field] = value;
     }
     if (Object.keys(changed).length === 0) return null;
-    const opId = randomUUID();
-    this.rows.insertOp.run(
-      opId,
+    const opId = this.insertQueued(
       entityType,
       entityId,
       target.parentId,
       'update',
-      JSON.stringify(changed),
-      server === null ? null : target.etag,
-      JSON.stringify(server === null ? {} : pick(server, Object.keys(changed))),
-      at,
+      {
+        patch: JSON.stringify(changed),
+        baseEtag: server === null ? null : target.etag,
+        baseValues: JSON.stringify(server === null ? {} : pick(server, Object.keys(changed))),
+      },
       at,
     );
     kind.refresh(entityId);
@@ -216,22 +206,38 @@ export class OutboxQueue {
     }
     // Unsent edits of a resource about to be deleted are moot.
     for (const op of ops) if (op.kind === 'update' && unsent(op)) this.rows.deleteOp.run(op.op_id);
+    const opId = this.insertQueued(entityType, entityId, parentId, 'delete', {
+      patch: '{}',
+      baseEtag: etag,
+      baseValues: JSON.stringify(base),
+    });
+    kind.refresh(entityId);
+    return { opId };
+  }
+
+  /** Queues one operation under a new key (its idempotency key), created and last changed `at`. */
+  private insertQueued(
+    entityType: string,
+    entityId: string,
+    parentId: string | null,
+    kind: 'create' | 'update' | 'delete',
+    body: { patch: string; baseEtag: string | null; baseValues: string },
+    at = this.rows.now(),
+  ): string {
     const opId = randomUUID();
-    const at = this.rows.now();
     this.rows.insertOp.run(
       opId,
       entityType,
       entityId,
       parentId,
-      'delete',
-      '{}',
-      etag,
-      JSON.stringify(base),
+      kind,
+      body.patch,
+      body.baseEtag,
+      body.baseValues,
       at,
       at,
     );
-    kind.refresh(entityId);
-    return { opId };
+    return opId;
   }
 
   /** The operation back in the queue with a changed body: under a new key, for the service never saw this body. */

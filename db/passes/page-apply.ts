@@ -141,14 +141,6 @@ interface CollectionStatements {
  * Word-index leaf pages merged after a page of tasks, and after a complete
  * pass (every poll, a few ms of work at most; what edits added meanwhile).
 
-interface CollectionStatements {
-  select: Statement<[string], { raw_json: string; seen_pass: number }>;
-  upsert: Statement<unknown[]>;
-  seen: Statement<[number, string]>;
-  seenMany: Statement<[number, string]>;
-  removeUnseen: Statement<[string, number], { id: string; raw_json: string }>;
-}
-
 /** Applies the server's answers; the caller holds the write transaction. */
 export class PageApplication {
   private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();

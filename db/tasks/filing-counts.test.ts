@@ -10,6 +10,14 @@ afterEach(() => {
   handle = null;
 });
 
+/** A test mirror signed in as ada, holding `tasks` as a first sync loads them (closed after the test). */
+async function mirrorOf(tasks: readonly Record<string, unknown>[]): Promise<TestMirror> {
+  handle = await openTestMirror();
+  handle.mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
+  loadTasks(handle.mirror, tasks);
+  return handle;
+}
+
 /** How SQLite runs a statement, read through a second connection to the same file. */
 function plan(file: string, statement: string): string {
   const db = new Database(file, { readonly: true });
@@ -49,10 +57,7 @@ function readsTaskRows(file: string, statement: string): boolean {
 
 describe('the sidebar counts per section, sprint and goal', () => {
   test('count shown tasks, completed ones and goals without subtasks, as the service does', async () => {
-    handle = await openTestMirror();
-    const { mirror } = handle;
-    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
-    loadTasks(mirror, [
+    const { mirror } = await mirrorOf([
       taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
       taskJson({
         task_id: 'tsk_2',
@@ -77,10 +82,7 @@ describe('the sidebar counts per section, sprint and goal', () => {
   });
 
   test('each walks its own index, never every task (migration 0014)', async () => {
-    handle = await openTestMirror();
-    const { mirror, file } = handle;
-    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
-    loadTasks(mirror, [
+    const { file } = await mirrorOf([
       taskJson({ task_id: 'tsk_1', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
     ]);
     // The statements as mirror-tasks.ts runs them.
@@ -103,10 +105,7 @@ describe('the sidebar counts per section, sprint and goal', () => {
 
 describe('the tags in use', () => {
   test('counted in row ranges, answer what one count over every task does: most used first, then by name', async () => {
-    handle = await openTestMirror();
-    const { mirror, file } = handle;
-    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
-    loadTasks(mirror, [
+    const { mirror, file } = await mirrorOf([
       taskJson({ tags: ['ux', 'backend'] }),
       taskJson({ tags: ['backend'] }),
       taskJson({ tags: [] }),
@@ -137,10 +136,7 @@ describe('the tags in use', () => {
 
 describe("a milestone's tasks and progress (migration 0018)", () => {
   test('are found by walking tasks_by_milestone, never every task', async () => {
-    handle = await openTestMirror();
-    const { mirror, file } = handle;
-    mirror.identity.setAccount({ orgId: 'org_1', username: 'ada' });
-    loadTasks(mirror, [
+    const { mirror, file } = await mirrorOf([
       taskJson({ task_id: 'tsk_1', milestone_id: 'mst_1' }),
       taskJson({ task_id: 'tsk_2', milestone_id: 'mst_1', status: 'completed' }),
       taskJson({ task_id: 'tsk_3' }),

@@ -4,27 +4,13 @@ import type { Database } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { FilingField } from '../../protocol/writable-kind';
 import type { MirrorDatabase } from '../schema';
+import type { TaskListItem } from '../task-query/task-query';
 
-export interface FiledTask {
-  task_id: string;
-  title: string;
-  status: string;
-  priority: string | null;
-  assignee: string | null;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  tags: string[];
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string | null;
-  task_type: string | null;
-  review: string | null;
-  position: number | null;
-  pending: boolean;
-}
+/** A task as the board's cards show it: a list item without what a card leaves out. */
+export type FiledTask = Omit<
+  TaskListItem,
+  'milestone_id' | 'parent_task_id' | 'updated_at' | 'completed_at' | 'created_via' | 'server_gone'
+>;
 
 /**
  * The visible tasks filed under any of `values`, in board order (position,

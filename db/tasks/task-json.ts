@@ -85,29 +85,12 @@ export function shareDescription(
   description: unknown,
   lower: string,
 ): BodyServerJson {
-  if (
-    typeof description !== 'string' ||
-    lower.length !== description.length ||
-    description.length < 16 ||
-    hasLoneSurrogate(stored)
-  )
-    return stored;
+  if (typeof description !== 'string' || hasLoneSurrogate(stored)) return stored;
   const json = JSON.stringify(description);
   const offset = stored.indexOf(json);
   if (offset < 0) return stored;
-  const header: (number | string)[] = [offset, description.length];
-  for (let i = 0; i < description.length;) {
-    if (description.charCodeAt(i) === lower.charCodeAt(i)) {
-      i++;
-      continue;
-    }
-    let end = i + 1;
-    while (end < description.length && description.charCodeAt(end) !== lower.charCodeAt(end)) end++;
-    header.push(i, description.slice(i, end));
-    // A description mostly in capitals saves nothing.
-    if (header.length * 4 > description.length) return stored;
-    i = end;
-  }
+  const header = caseHeader(description, lower, offset);
+  if (header === null) return stored;
   const headerJson = JSON.stringify(header);
   if (headerJson.length + 1 >= json.length) return stored;
   return `~${headerJson}${stored.slice(0, offset)}${stored.slice(offset + json.length)}` as SharedDescriptionForm;
@@ -238,10 +221,14 @@ export function rowFormOf(task: TaskObject, lower: string): SharedDescriptionFor
   return `^${JSON.stringify([orgId, header ?? description])}` as SharedDescriptionForm;
 }
 
-/** [length, i, "X", …]: the description from its lower case, or null when that does not pay. */
-function caseHeader(description: string, lower: string): (number | string)[] | null {
+/**
+ * [length, i, "X", …] (after `offset` when given): the description from its
+ * lower case, or null when that does not pay.
+ */
+function caseHeader(description: string, lower: string, offset?: number): (number | string)[] | null {
   if (lower.length !== description.length || description.length < 16) return null;
-  const header: (number | string)[] = [description.length];
+  const header: (number | string)[] =
+    offset === undefined ? [description.length] : [offset, description.length];
   for (let i = 0; i < description.length;) {
     if (description.charCodeAt(i) === lower.charCodeAt(i)) {
       i++;
@@ -250,6 +237,7 @@ function caseHeader(description: string, lower: string): (number | string)[] | n
     let end = i + 1;
     while (end < description.length && description.charCodeAt(end) !== lower.charCodeAt(end)) end++;
     header.push(i, description.slice(i, end));
+    // A description mostly in capitals saves nothing.
     if (header.length * 4 > description.length) return null;
     i = end;
   }

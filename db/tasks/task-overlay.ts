@@ -5,7 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { TaskObject } from './task-columns';
 import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
-import type { StoredTask, TaskStore } from './task-store';
+import type { StoredTask, TaskRowState, TaskStore } from './task-store';
 import { type FilingField, isDeletable } from '../../protocol/writable-kind';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 
@@ -100,6 +100,24 @@ export interface Effective {
   unfiled: boolean;
 }
 
+/** The row state of a server copy shown as the server sent it (nothing pending, nothing hidden). */
+function shownAsSent(
+  etag: string | null,
+  serverStored: StoredTaskJson | null,
+  seenPass: number,
+): TaskRowState {
+  return {
+    serverIsEffective: true,
+    etag,
+    server_stored: serverStored,
+    local_json: null,
+    seen_pass: seenPass,
+    pending: 0,
+    hidden: 0,
+    server_gone: 0,
+  };
+}
+
 /**
  * Applies pending operations in order to a server copy. A merge-patch from us
  * only ever carries whole top-level fields, so applying it is a shallow
@@ -180,6 +198,11 @@ export class TaskOverlay {
     return this.unsettled.all(taskId);
   }
 
+  /** The task as shown: its server copy (null: none) with its unsettled operations on top. */
+  private effectiveOf(taskId: string, server: TaskObject | null): ReturnType<typeof effectiveTask> {
+    return effectiveTask(taskId, server, this.pendingOps(taskId), this.account(), this.waitingDelete);
+  }
+
   /**
    * Stores a new server copy of a task and rewrites its effective row: the
    * server copy alone when nothing is pending, or with the pending edits on
@@ -197,25 +220,10 @@ export class TaskOverlay {
       (existing === undefined || existing.pending === 0) &&
       unfiledByWaitingDeletes(server, this.waitingDelete) === null;
     if (plain) {
-      return this.store.write(existing, server, {
-        serverIsEffective: true,
-        etag,
-        server_stored: serverStored,
-        local_json: null,
-        seen_pass: seenPass,
-        pending: 0,
-        hidden: 0,
-        server_gone: 0,
-      });
+      return this.store.write(existing, server, shownAsSent(etag, serverStored, seenPass));
     }
     const taskId = server.task_id as string;
-    const effective = effectiveTask(
-      taskId,
-      server,
-      this.pendingOps(taskId),
-      this.account(),
-      this.waitingDelete,
-    );
+    const effective = this.effectiveOf(taskId, server);
     const task = effective.task ?? server;
     return this.store.write(existing, task, {
       etag,
@@ -235,16 +243,7 @@ export class TaskOverlay {
    */
   insertNewServerCopy(server: TaskObject, etag: string | null, seenPass: number): number | undefined {
     if (unfiledByWaitingDeletes(server, this.waitingDelete) !== null) return undefined;
-    return this.store.insertIfNew(server, {
-      serverIsEffective: true,
-      etag,
-      server_stored: null,
-      local_json: null,
-      seen_pass: seenPass,
-      pending: 0,
-      hidden: 0,
-      server_gone: 0,
-    });
+    return this.store.insertIfNew(server, shownAsSent(etag, null, seenPass));
   }
 
   /**
@@ -255,13 +254,7 @@ export class TaskOverlay {
   refresh(taskId: string): TaskObject | null {
     const existing = this.store.byId(taskId);
     const server = existing?.server_stored ? taskObjectOf(existing.server_stored) : null;
-    const effective = effectiveTask(
-      taskId,
-      server,
-      this.pendingOps(taskId),
-      this.account(),
-      this.waitingDelete,
-    );
+    const effective = this.effectiveOf(taskId, server);
     if (effective.task === null) {
       if (existing) this.store.remove(existing.rid);
       return null;

@@ -14,31 +14,37 @@ function listed(taskId: string) {
     .items.find((t) => t.task_id === taskId);
 }
 
+/** A task of prj_a under `milestoneId`, as a sync and the server's copy of it leave it; its id. */
+function fromServer(milestoneId: string | null): string {
+  const task = taskJson({ project_id: 'prj_a', milestone_id: milestoneId });
+  loadTasks(mirror, [task]);
+  mirror.tasks.applyServerCopy(task, '"v1"');
+  return task.task_id as string;
+}
+
+/** The editor's read and the list agree: the task is in prj_b, with no milestone. */
+function expectMovedWithoutMilestone(taskId: string): void {
+  expect(mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+  expect(listed(taskId)).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+}
+
 describe('moving a task to another project clears its milestone', () => {
   test('filed under a milestone offline, then moved: the waiting change sends no milestone of the old project', () => {
-    const task = taskJson({ project_id: 'prj_a', milestone_id: null });
-    const taskId = task.task_id as string;
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
+    const taskId = fromServer(null);
     mirror.tasks.edit(taskId, { milestone_id: 'mil_a1' });
     mirror.tasks.edit(taskId, { project_id: 'prj_b' });
 
-    expect(mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: null });
-    expect(listed(taskId)).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+    expectMovedWithoutMilestone(taskId);
     // The filing cancels out against the server's null: only the move is sent.
     expect(mirror.outbox.list().map((op) => op.patch)).toEqual([{ project_id: 'prj_b' }]);
   });
 
   test('refiled from one milestone to another offline, then moved: the move sends the milestone cleared', () => {
-    const task = taskJson({ project_id: 'prj_a', milestone_id: 'mil_a1' });
-    const taskId = task.task_id as string;
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
+    const taskId = fromServer('mil_a1');
     mirror.tasks.edit(taskId, { milestone_id: 'mil_a2' });
     mirror.tasks.edit(taskId, { project_id: 'prj_b' });
 
-    expect(mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: null });
-    expect(listed(taskId)).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+    expectMovedWithoutMilestone(taskId);
     expect(mirror.outbox.list().map((op) => op.patch)).toEqual([{ milestone_id: null, project_id: 'prj_b' }]);
   });
 
@@ -46,30 +52,22 @@ describe('moving a task to another project clears its milestone', () => {
     const created = mirror.tasks.create({ title: 'New', project_id: 'prj_a', milestone_id: 'mil_a1' });
     mirror.tasks.edit(created.taskId, { project_id: 'prj_b' });
 
-    expect(mirror.tasks.get(created.taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: null });
-    expect(listed(created.taskId)).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+    expectMovedWithoutMilestone(created.taskId);
     const [create] = mirror.outbox.list();
     expect(create?.kind).toBe('create');
     expect(create?.patch.milestone_id ?? null).toBeNull();
   });
 
   test('a milestone from the server, then moved: only the move is sent and the service clears it', () => {
-    const task = taskJson({ project_id: 'prj_a', milestone_id: 'mil_a1' });
-    const taskId = task.task_id as string;
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
+    const taskId = fromServer('mil_a1');
     mirror.tasks.edit(taskId, { project_id: 'prj_b' });
 
-    expect(mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: null });
-    expect(listed(taskId)).toMatchObject({ project_id: 'prj_b', milestone_id: null });
+    expectMovedWithoutMilestone(taskId);
     expect(mirror.outbox.list().map((op) => op.patch)).toEqual([{ project_id: 'prj_b' }]);
   });
 
   test('a move that names the new project’s milestone keeps it', () => {
-    const task = taskJson({ project_id: 'prj_a', milestone_id: 'mil_a1' });
-    const taskId = task.task_id as string;
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
+    const taskId = fromServer('mil_a1');
     mirror.tasks.edit(taskId, { project_id: 'prj_b', milestone_id: 'mil_b1' });
 
     expect(mirror.tasks.get(taskId)?.task).toMatchObject({ project_id: 'prj_b', milestone_id: 'mil_b1' });

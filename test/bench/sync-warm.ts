@@ -10,11 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
-import { meOperations } from '../../sync/api/operations';
-import { SyncEngine } from '../../sync/engine/sync-engine';
+import { benchEngine } from './bench-engine';
 
 const job = JSON.parse(await text(process.stdin)) as {
   base_url: string;
@@ -24,13 +22,7 @@ const job = JSON.parse(await text(process.stdin)) as {
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-warm-'));
 const api = new ApiClient({ baseUrl: job.base_url, credentials: staticCredentials(job.token) });
 try {
-  const mirror = await openMirror(join(dir, 'warm.db'));
-  const me = await api.read(meOperations.get, {});
-  if (me.status !== 200) throw new Error('/v1/me answered 304 to a first read');
-  const engine = new SyncEngine({
-    mirror,
-    api,
-    me: { username: me.body.username, user_id: me.body.user_id },
+  const { mirror, engine } = await benchEngine(join(dir, 'warm.db'), api, {
     // Only the requests matter here: the pages are written on this thread, no worker to build.
     pullInWorker: false,
     ...(job.max_chains !== null ? { taskChains: { maxChains: job.max_chains } } : {}),

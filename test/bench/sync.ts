@@ -34,12 +34,11 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { openMirror } from '../../db/open-mirror';
 import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
-import { meOperations } from '../../sync/api/operations';
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import { builtPullWorker } from '../support/built-pull-worker';
+import { benchEngine } from './bench-engine';
 import { runBuilt, runsFromSource } from './built-bench';
 
 const { values } = parseArgs({
@@ -128,13 +127,7 @@ function apiFor(token: string): ApiClient {
 }
 
 async function engineOn(file: string, api: ApiClient) {
-  const mirror = await openMirror(file);
-  const me = await api.read(meOperations.get, {});
-  if (me.status !== 200) throw new Error('/v1/me answered 304 to a first read');
-  const engine = new SyncEngine({
-    mirror,
-    api,
-    me: { username: me.body.username, user_id: me.body.user_id },
+  const { mirror, engine } = await benchEngine(file, api, {
     pullInWorker: inWorker,
     ...(workerUrl !== null ? { pullWorker: { workerUrl } } : {}),
     ...(maxChains !== null ? { taskChains: { maxChains } } : {}),

@@ -8,6 +8,7 @@
 // the focus back to their opener. Screenshots in light and dark.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+import type { TaskRecord } from '../../emulator/records';
 import type { RunningEmulator } from '../../emulator/start';
 import { sessionPerFile } from './support/app-session';
 import { invokeInPage, hasFocus, screenshot, screenshotInDark, signInWithToken } from './support/app-browser';
@@ -38,8 +39,14 @@ async function readArchivedProjects(server: RunningEmulator): Promise<void> {
     if (project.status === 'archived') archived.add(project.project_id);
 }
 
-/** A task not touched by an earlier test, with a short title. */
-function freshTask() {
+/**
+ * A task not touched by an earlier test, with a short title, in a project it
+ * can be (re-)filed in, and that `fits` (by default: not completed).
+ */
+function freshTask(
+  fits: (task: TaskRecord) => boolean = (t) => t.status !== 'completed',
+  lacking = 'the seed has no task left to use',
+) {
   const task = session.emulator.control
     .tasks()
     .sort((a, b) => a.task_id.localeCompare(b.task_id))
@@ -47,10 +54,10 @@ function freshTask() {
       (t) =>
         !used.has(t.task_id) &&
         t.title.length < 40 &&
-        t.status !== 'completed' &&
+        fits(t) &&
         (t.project_id === null || !archived.has(t.project_id)),
     );
-  if (!task) throw new Error('the seed has no task left to use');
+  if (!task) throw new Error(lacking);
   used.add(task.task_id);
   return task;
 }
@@ -189,19 +196,10 @@ describe('a conflict on a task’s sprint (issue 13)', () => {
       sprintIds.push(((await response.json()) as { sprint_id: string }).sprint_id);
     }
     const [alpha, beta] = sprintIds as [string, string];
-    const task = session.emulator.control
-      .tasks()
-      .sort((a, b) => a.task_id.localeCompare(b.task_id))
-      .find(
-        (t) =>
-          !used.has(t.task_id) &&
-          t.title.length < 40 &&
-          t.sprint_id === null &&
-          (t.team_id === null || t.team_id === team.team_id) &&
-          (t.project_id === null || !archived.has(t.project_id)),
-      );
-    if (!task) throw new Error('the seed has no task free to file into a sprint');
-    used.add(task.task_id);
+    const task = freshTask(
+      (t) => t.sprint_id === null && (t.team_id === null || t.team_id === team.team_id),
+      'the seed has no task free to file into a sprint',
+    );
     await page.getByRole('button', { name: 'Sync now' }).click();
     await allChangesSynced(page);
     const editor = await openInEditor(page, task.task_id);

@@ -4,7 +4,7 @@
 // deleting a task go the same way.
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { screenshot } from './support/app-browser';
+import { answerQuestion, screenshot } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { allChangesSynced } from './support/waits';
@@ -135,10 +135,7 @@ describe('creating and deleting', () => {
     const editor = page.getByTestId('task-editor');
     const taskId = (await editor.locator('.task-id').textContent()) ?? '';
     await editor.getByRole('button', { name: 'Delete task' }).click();
-    await editor
-      .getByRole('alertdialog', { name: 'Delete this task?' })
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    await answerQuestion(editor, 'Delete this task?', 'Delete');
     await editor.waitFor({ state: 'detached' });
     await page.locator(`[role="row"][data-task-id="${taskId}"]`).waitFor({ state: 'detached' });
     await allChangesSynced(page);

@@ -8,7 +8,13 @@
 // light and dark.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { invokeInPage, openTaskInEditor, screenshot, screenshotInDark } from './support/app-browser';
+import {
+  answerQuestion,
+  invokeInPage,
+  openTaskInEditor,
+  screenshot,
+  screenshotInDark,
+} from './support/app-browser';
 import { callService, readAcrossProjects } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { allChangesSynced, syncAndSettle, until } from './support/waits';
@@ -271,10 +277,7 @@ describe('goals written in the goals view', () => {
     await row.locator('.goal-head').click();
     session.proxy.goOffline();
     await row.getByRole('button', { name: 'Delete…' }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Delete this goal?' })
-      .getByRole('button', { name: 'Delete goal' })
-      .click();
+    await answerQuestion(page, 'Delete this goal?', 'Delete goal');
     await row.waitFor({ state: 'detached' });
     await openTaskInEditor(session.app.page, task.task_id);
     await until(async () => (await chosenGoal()) === 'No goal', 'the editor showing no goal');
@@ -285,10 +288,7 @@ describe('goals written in the goals view', () => {
     const inspector = page.getByRole('dialog', { name: 'Pending changes' });
     const item = inspector.locator('li.pending-item').filter({ hasText: goal.name });
     await item.getByRole('button', { name: 'Discard…' }).click();
-    await item
-      .getByRole('alertdialog', { name: 'Discard this change?' })
-      .getByRole('button', { name: 'Discard' })
-      .click();
+    await answerQuestion(item, 'Discard this change?', 'Discard');
     await inspector.getByText('All changes are saved on the server.').waitFor();
     await inspector.getByRole('button', { name: 'Close' }).click();
 

@@ -5,19 +5,17 @@
 // it there takes the filing out, the task back to the server's values.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { hasFocus, invokeInPage, screenshot } from './support/app-browser';
+import { answerQuestion, hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { createSprintLasting } from './support/sprint-steps';
 
 let team = { team_id: '', name: '' };
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 20 } }));
 
 beforeAll(async () => {
-  const workspace = await invokeInPage(session.app.page, 'workspace:get');
-  const platform = workspace.teams.find((t) => t.name === 'Platform');
-  if (!platform) throw new Error('the seed has no team Platform');
-  team = { team_id: platform.team_id, name: platform.name };
+  team = await workspaceTeam(session.app.page, 'Platform');
 });
 
 describe('a task filed into a sprint the server refused', () => {
@@ -28,13 +26,7 @@ describe('a task filed into a sprint the server refused', () => {
       body: { name: 'Crunch', start_date: '2027-06-07', duration_weeks: 2 },
     });
     expect(taken.status).toBe(201);
-    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
-    const form = page.getByTestId('sprint-form');
-    await form.getByLabel('Name').fill('crunch');
-    await form.getByRole('radio', { name: 'Lasts' }).check();
-    await form.getByLabel('Length in weeks').fill('2');
-    await form.getByRole('button', { name: 'Create sprint' }).click();
-    await form.waitFor({ state: 'detached' });
+    await createSprintLasting(page, team.name, 'crunch', 2);
     const item = page
       .getByRole('navigation', { name: 'Workspace' })
       .locator('li[data-sprint-id]')
@@ -75,10 +67,7 @@ describe('a task filed into a sprint the server refused', () => {
     const refused = inspector.locator('li.pending-item[data-state="failed"]');
     await expect(hasFocus(refused)).resolves.toBe(true);
     await refused.getByRole('button', { name: 'Discard…' }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Discard this change?' })
-      .getByRole('button', { name: 'Discard' })
-      .click();
+    await answerQuestion(page, 'Discard this change?', 'Discard');
     await held.waitFor({ state: 'detached' });
     await inspector.getByRole('button', { name: 'Close' }).click();
 

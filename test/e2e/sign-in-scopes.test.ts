@@ -12,8 +12,9 @@
 import { describe, expect, test } from 'vitest';
 import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
-import { invokeInPage, screenshot } from './support/app-browser';
+import { invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
+import { createSprintLasting } from './support/sprint-steps';
 import { until } from './support/waits';
 
 const session = sessionPerFile(() =>
@@ -69,21 +70,13 @@ describe('a write refused for want of a scope after a full sign-in', () => {
     const account = host.accounts.current();
     expect(account?.read_only_kinds).toEqual([]);
     const mirror = host.accounts.runtime(account?.id as string).mirror;
-    const workspace = await invokeInPage(page, 'workspace:get');
-    const team = workspace.teams.find((t) => t.name === 'Platform');
-    if (!team) throw new Error('the seed has no team Platform');
+    const team = await workspaceTeam(page, 'Platform');
     const sprintsBefore = emulator.control.creates().sprints;
 
     // An administrator takes teams:write back from what the app was granted.
     expect(emulator.control.withdrawOAuthScopes(['teams:write'])).toBeGreaterThan(0);
     const newSprint = page.getByRole('button', { name: `New sprint in ${team.name}` });
-    await newSprint.click();
-    const form = page.getByTestId('sprint-form');
-    await form.getByLabel('Name').fill('Sprint after the grant narrowed');
-    await form.getByRole('radio', { name: 'Lasts' }).check();
-    await form.getByLabel('Length in weeks').fill('2');
-    await form.getByRole('button', { name: 'Create sprint' }).click();
-    await form.waitFor({ state: 'detached' });
+    await createSprintLasting(page, team.name, 'Sprint after the grant narrowed', 2);
 
     // Refused: the sprint is read-only, and the sidebar says which permission is missing.
     const sidebar = page.getByRole('navigation', { name: 'Workspace' });

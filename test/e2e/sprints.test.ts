@@ -10,9 +10,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { sessionPerFile } from './support/app-session';
-import { hasFocus, invokeInPage, screenshot, screenshotInDark } from './support/app-browser';
+import { hasFocus, invokeInPage, screenshot, screenshotInDark, workspaceTeam } from './support/app-browser';
 import { callService, peerPatch, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
+import { createSprintLasting } from './support/sprint-steps';
 import { syncAndSettle } from './support/waits';
 
 /** The team the sprints are made in: the person owns it and the peer is on it (seed "Platform"). */
@@ -21,10 +22,7 @@ let team = { team_id: '', name: '' };
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 80 } }));
 
 beforeAll(async () => {
-  const workspace = await invokeInPage(session.app.page, 'workspace:get');
-  const platform = workspace.teams.find((t) => t.name === 'Platform');
-  if (!platform) throw new Error('the seed has no team Platform');
-  team = { team_id: platform.team_id, name: platform.name };
+  team = await workspaceTeam(session.app.page, 'Platform');
 });
 
 interface ServerSprint {
@@ -39,6 +37,21 @@ interface ServerSprint {
 
 async function serverSprints(): Promise<ServerSprint[]> {
   return (await readFromServer(session.emulator, `/v1/teams/${team.team_id}/sprints`)).data as ServerSprint[];
+}
+
+/**
+ * Back online and synced: the server holds one sprint named `name`, made by
+ * one create more than `createsBefore` (the queued create was sent once).
+ */
+async function sentOnceOnline(name: string, createsBefore: number): Promise<ServerSprint> {
+  session.proxy.goOnline();
+  await syncAndSettle(session.app.page);
+  const created = (await serverSprints()).filter((s) => s.name === name);
+  expect(created).toHaveLength(1);
+  expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
+  const [sprint] = created;
+  if (!sprint) throw new Error('unreachable');
+  return sprint;
 }
 
 function sidebarSprint(page: Page, name: string): Locator {
@@ -155,13 +168,7 @@ describe('a sprint planned offline', () => {
     await screenshot(page, 'sprint-offline');
     await screenshotInDark(page, 'sprint-offline');
 
-    session.proxy.goOnline();
-    await syncAndSettle(page);
-    const created = (await serverSprints()).filter((s) => s.name === 'Offline sprint');
-    expect(created).toHaveLength(1);
-    expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
-    const sprint = created[0];
-    if (!sprint) throw new Error('unreachable');
+    const sprint = await sentOnceOnline('Offline sprint', createsBefore);
     expect(sprint).toMatchObject({ duration_weeks: 3, goal: 'Search that answers offline' });
     for (const taskId of [fromList.task_id, fromBoard, fromEditor.task_id])
       expect(session.emulator.control.task(taskId)?.sprint_id).toBe(sprint.sprint_id);
@@ -263,13 +270,7 @@ describe('a sprint completed before it was sent', () => {
     if (!task) throw new Error('unreachable');
 
     session.proxy.goOffline();
-    await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
-    const form = page.getByTestId('sprint-form');
-    await form.getByLabel('Name').fill('Spike week');
-    await form.getByRole('radio', { name: 'Lasts' }).check();
-    await form.getByLabel('Length in weeks').fill('1');
-    await form.getByRole('button', { name: 'Create sprint' }).click();
-    await form.waitFor({ state: 'detached' });
+    await createSprintLasting(page, team.name, 'Spike week', 1);
     const item = sidebarSprint(page, 'Spike week');
     await item.locator('[data-sync-mark="pending"]').waitFor();
 
@@ -313,13 +314,9 @@ describe('a sprint completed before it was sent', () => {
     await screenshot(page, 'sprint-completed-unsent');
     await screenshotInDark(page, 'sprint-completed-unsent');
 
-    session.proxy.goOnline();
-    await syncAndSettle(page);
-    const created = (await serverSprints()).filter((s) => s.name === 'Spike week');
-    expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ status: 'completed', duration_weeks: 1 });
-    expect(session.emulator.control.creates().sprints).toBe(createsBefore + 1);
-    expect(session.emulator.control.task(task.task_id)?.sprint_id).toBe(created[0]?.sprint_id);
+    const created = await sentOnceOnline('Spike week', createsBefore);
+    expect(created).toMatchObject({ status: 'completed', duration_weeks: 1 });
+    expect(session.emulator.control.task(task.task_id)?.sprint_id).toBe(created.sprint_id);
     await view.getByRole('button', { name: 'Reopen sprint' }).waitFor();
     await view.locator('.list-title-row [data-sync-mark]').waitFor({ state: 'detached' });
   });

@@ -120,6 +120,19 @@ export function invokeInPage<C extends InvokeChannel>(
   );
 }
 
+/** Answers the question a destructive action asks first (an alertdialog in `scope`) with the button `answer`. */
+export async function answerQuestion(scope: Page | Locator, question: string, answer: string): Promise<void> {
+  await scope.getByRole('alertdialog', { name: question }).getByRole('button', { name: answer }).click();
+}
+
+/** A team of the seed, by name, as the app's workspace lists it. */
+export async function workspaceTeam(page: Page, name: string): Promise<{ team_id: string; name: string }> {
+  const workspace = await invokeInPage(page, 'workspace:get');
+  const team = workspace.teams.find((t) => t.name === name);
+  if (!team) throw new Error(`the seed has no team ${name}`);
+  return { team_id: team.team_id, name: team.name };
+}
+
 /** The id of the focused element. */
 /** Opens a task in the editor from the list of all tasks, found by its id. */
 export async function openTaskInEditor(page: Page, taskId: string): Promise<void> {
