@@ -52,6 +52,13 @@ describe('the status bar update line', () => {
     );
   });
 
+  test('an update whose signature did not verify is named as not trusted, not as a failed download', () => {
+    const message = 'The update feed is not signed by this app’s publisher; nothing was downloaded.';
+    const html = line({ state: 'failed', reason: 'unsigned-feed', message });
+    expect(html).toContain('>Update not trusted</span>');
+    expect(html).toContain(`title="${message}"`);
+  });
+
   test('nothing is shown without an update', () => {
     expect(line({})).toBe('');
     expect(line({ state: 'checking' })).toBe('');

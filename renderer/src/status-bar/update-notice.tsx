@@ -5,6 +5,16 @@ import { useEffect, useState } from 'react';
 import type { UpdateStatusView } from '../../../ipc/update-schemas';
 import { invoke, subscribe } from '../bridge/svc';
 
+/**
+ * The bar's short word for a failure whose cause a person acts on differently:
+ * updates turned off, or a feed whose signature did not verify (refused on
+ * purpose, not a glitch: nothing was downloaded, and retrying will not help).
+ */
+const FAILURE_LABELS: Readonly<Record<string, string>> = {
+  'feed-refused': 'Updates are off',
+  'unsigned-feed': 'Update not trusted',
+};
+
 export function UpdateLine({
   status,
   onRestart,
@@ -24,7 +34,7 @@ export function UpdateLine({
     // The reason is long (the server's address, the checksum): the bar says little, the tooltip all.
     return (
       <span className="sync-mark sync-mark-failed" data-testid="update" title={status.message}>
-        {status.reason === 'feed-refused' ? 'Updates are off' : 'Update failed'}
+        {FAILURE_LABELS[status.reason ?? ''] ?? 'Update failed'}
       </span>
     );
   }
