@@ -10,16 +10,10 @@ import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
 import { compareCodePoints, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
+import { unfileTasks } from '../task-changes';
 import type { GoalRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
-import {
-  authored,
-  registerPatchAndPut,
-  sendCreated,
-  storeCreated,
-  storeIfChanged,
-  unfileTasks,
-} from './record-writes';
+import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;

@@ -19,15 +19,8 @@ import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { MilestoneRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
-import { patchTask, readableTask } from '../task-changes';
-import {
-  authored,
-  registerPatchAndPut,
-  sendCreated,
-  storeCreated,
-  storeIfChanged,
-  unfileTasks,
-} from './record-writes';
+import { patchTask, readableTask, unfileTasks } from '../task-changes';
+import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;

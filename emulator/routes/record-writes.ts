@@ -1,9 +1,9 @@
 // What the write routes of the organization's own records (sections, sprints,
-// goals, milestones, teams, comments) share: the authorship stamps of a new
-// record, storing and counting it, the 201 answer with its Location, storing
-// an update only when it changed something, and unfiling the tasks of a
-// record that goes away, and the PATCH with its deprecated PUT. Apart from each route file so that every resource
-// writes the same way.
+// goals, milestones, teams, tasks, comments) share: the authorship stamps of a
+// new record, storing and counting it, the 201 answer with its Location,
+// storing an update only when it changed something, and the PATCH with its
+// deprecated PUT. Apart from each route file so that every resource writes
+// the same way.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { markDeprecated, pathOf, sendBody } from '../json-reply';
 import type { CreateCounts, EmulatorStore, Viewer } from '../store';
@@ -56,22 +56,6 @@ export function storeIfChanged<R extends { updated_at: string; updated_by: strin
   next.updated_by = viewer.username;
   records.set(id, next);
   store.touch();
-}
-
-/** Files every task filed under `id` (by `field`) nowhere: the tasks stay, never deleted. Returns how many. */
-export function unfileTasks(
-  store: EmulatorStore,
-  field: 'goal_id' | 'milestone_id' | 'section_id',
-  id: string,
-): number {
-  let unfiled = 0;
-  for (const entry of [...store.tasks.values()]) {
-    if (entry.record[field] === id) {
-      store.updateTask(entry, { ...entry.record, [field]: null });
-      unfiled += 1;
-    }
-  }
-  return unfiled;
 }
 
 /**

@@ -9,9 +9,10 @@ import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
 import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
+import { unfileTasks } from '../task-changes';
 import type { SectionRecord, SectionScopeType } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
-import { authored, sendCreated, storeCreated, storeIfChanged, unfileTasks } from './record-writes';
+import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
 const SCOPE_TYPES = ['project', 'team', 'user'] as const;
 const SORT_KEYS = ['position', 'name', 'created_at'] as const;
