@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from './emulator-context';
 import { etagOf, matchFails, noneMatchSatisfied } from './entity-tag';
-import { type CursorPosition, pageOf, parseLimit, parseOffset } from './paging';
+import { compareCodePoints, type CursorPosition, pageOf, parseLimit, parseOffset } from './paging';
 import { ProblemReply } from './problem';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -109,4 +109,38 @@ export function sendList<T>(
   }
   const body = JSON.stringify({ data: page.items.map(spec.serialize), next_cursor: next, ...spec.extra });
   return sendBody(request, reply, 200, body);
+}
+
+export interface KeyedListSpec<T, V extends string | number | null> extends Omit<
+  ListSpec<T>,
+  'sortedAsc' | 'positionOf' | 'compareToPosition'
+> {
+  /** The list's items, in any order. */
+  items: readonly T[];
+  /** The value the list sorts by, compared by `compare`; ties go by `id` in code-point order. */
+  sortedBy: { value: (item: T) => V; id: (item: T) => string; compare: (a: V, b: V) => number };
+}
+
+/**
+ * `sendList` for the common list sorted by one value then by id: the items
+ * sorted, and the cursor position (value, id) derived from the same two keys,
+ * so that the order and the cursor can never disagree.
+ */
+export function sendKeyedList<T, V extends string | number | null>(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: KeyedListSpec<T, V>,
+): FastifyReply {
+  const { items, sortedBy, ...list } = spec;
+  const { value: valueOf, id: idOf, compare: compareValues } = sortedBy;
+  // A cursor holds the value its list's positionOf wrote, so it has the list's value type.
+  const compareToPosition = (item: T, position: NonNullable<CursorPosition>) =>
+    compareValues(valueOf(item), position.value as V) || compareCodePoints(idOf(item), position.id);
+  return sendList(ctx, request, reply, {
+    ...list,
+    sortedAsc: [...items].sort((a, b) => compareToPosition(a, { value: valueOf(b), id: idOf(b) })),
+    positionOf: (item) => ({ value: valueOf(item), id: idOf(item) }),
+    compareToPosition,
+  });
 }

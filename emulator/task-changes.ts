@@ -2,7 +2,8 @@
 // (422), references that must exist, the token's project restriction, derived
 // fields (completed_at, position, a milestone cleared when the project
 // changes) and one history entry per change with its `{field, new, old}` list.
-// The HTTP routes and the control API's peer edits both go through here.
+// The HTTP routes and the control API's peer edits both go through here; and
+// the unfiling of the tasks of a section, goal or milestone that goes away.
 import { z } from 'zod';
 import {
   TASK_CREATED_VIA,
@@ -291,4 +292,20 @@ export function readableTask(store: EmulatorStore, viewer: Viewer, taskId: strin
     throw new ProblemReply(404, null, 'Not Found', `task ${taskId} not found`);
   }
   return entry;
+}
+
+/** Files every task filed under `id` (by `field`) nowhere: the tasks stay, never deleted. Returns how many. */
+export function unfileTasks(
+  store: EmulatorStore,
+  field: 'goal_id' | 'milestone_id' | 'section_id',
+  id: string,
+): number {
+  let unfiled = 0;
+  for (const entry of [...store.tasks.values()]) {
+    if (entry.record[field] === id) {
+      store.updateTask(entry, { ...entry.record, [field]: null });
+      unfiled += 1;
+    }
+  }
+  return unfiled;
 }

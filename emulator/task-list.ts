@@ -143,21 +143,17 @@ export function taskPredicate(
     const set = new Set(filter.assignee.map((name) => (name === ME ? username : name)));
     checks.push((t) => t.assignee !== null && set.has(t.assignee));
   }
-  if (filter.project) {
-    const match = nullable(filter.project, UNFILED_PROJECT);
-    checks.push((t) => match(t.project_id));
-  }
-  if (filter.team) {
-    const match = nullable(filter.team, NO_TEAM);
-    checks.push((t) => match(t.team_id));
-  }
-  if (filter.created_via) {
-    const match = nullable(filter.created_via, NULL_VALUE);
-    checks.push((t) => match(t.created_via));
-  }
-  if (filter.review) {
-    const match = nullable(filter.review, NULL_VALUE);
-    checks.push((t) => match(t.review));
+  // The filters whose token (unfiled, no team, null) also matches the field's null.
+  const nullableFilters = [
+    [filter.project, UNFILED_PROJECT, 'project_id'],
+    [filter.team, NO_TEAM, 'team_id'],
+    [filter.created_via, NULL_VALUE, 'created_via'],
+    [filter.review, NULL_VALUE, 'review'],
+  ] as const;
+  for (const [values, token, field] of nullableFilters) {
+    if (!values) continue;
+    const match = nullable(values, token);
+    checks.push((t) => match(t[field]));
   }
   if (filter.task_type) {
     const set = new Set(filter.task_type);

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../clock';
 import { ProblemReply } from '../problem';
-import { type Member, IdentityStore, requireScope } from './identity-store';
+import { type Member, type MintTokenInput, IdentityStore, requireScope } from './identity-store';
 import { registerIdentityRoutes } from './routes';
 
 export interface IdentityTestServer {
@@ -47,18 +47,16 @@ export async function startIdentityTestServer(
     [peer.user_id, peer],
   ]);
   const store = new IdentityStore({ clock, orgId, lookupMember: (id) => members.get(id) });
-  const liveToken = store.mintToken({
-    principalUserId: me.user_id,
-    name: 'main',
-    scopes: ['tasks:write', 'projects:write', 'teams:write', 'org:write'],
-    createdBy: me.user_id,
-  }).token;
-  const peerToken = store.mintToken({
-    principalUserId: peer.user_id,
-    name: 'peer',
-    scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
-    createdBy: peer.user_id,
-  }).token;
+  // Each member's own token, named after them.
+  const tokenOf = (member: Member, scopes: MintTokenInput['scopes']) =>
+    store.mintToken({
+      principalUserId: member.user_id,
+      name: member.username,
+      scopes,
+      createdBy: member.user_id,
+    }).token;
+  const liveToken = tokenOf(me, ['tasks:write', 'projects:write', 'teams:write', 'org:write']);
+  const peerToken = tokenOf(peer, ['tasks:write', 'projects:read', 'teams:read', 'members:read']);
 
   const app = Fastify();
   app.addHook('preHandler', (request, _reply, done) => {

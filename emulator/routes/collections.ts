@@ -3,8 +3,8 @@
 // ETags and each single record readable with its ETag.
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
-import { sendJson, sendList } from '../json-reply';
-import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
+import { sendJson, sendKeyedList } from '../json-reply';
+import { compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { OrganizationMemberRecord, ProjectRecord } from '../records';
 import { canSeeProject } from '../store';
@@ -20,15 +20,13 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: EmulatorCont
     { config: { scope: 'members:read', operationId: 'organizations.list' } },
     (request, reply) => {
       const params = queryPairs(request.url);
-      return sendList(ctx, request, reply, {
+      return sendKeyedList(ctx, request, reply, {
         queryKey: 'organizations',
-        sortedAsc: [store.org],
+        items: [store.org],
         order: parseSort(params, ['name'] as const, 'name').sortOrder,
         defaultLimit: 100,
         params,
-        positionOf: (o) => ({ value: o.name, id: o.org_id }),
-        compareToPosition: (o, p) =>
-          compareText(o.name, String(p.value)) || compareCodePoints(o.org_id, p.id),
+        sortedBy: { value: (o) => o.name, id: (o) => o.org_id, compare: compareText },
         serialize: (o) => o,
       });
     },
@@ -61,19 +59,17 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: EmulatorCont
       }
       const params = queryPairs(request.url);
       const sort = parseSort(params, PROJECT_SORT_KEYS, 'name');
-      const value = (p: ProjectRecord) => p[sort.sortBy];
-      const sorted = [...store.projects.values()]
-        .filter((p) => canSeeProject(viewer, p.project_id))
-        .sort((a, b) => compareText(value(a), value(b)) || compareCodePoints(a.project_id, b.project_id));
-      return sendList(ctx, request, reply, {
+      return sendKeyedList(ctx, request, reply, {
         queryKey: `projects\u0000${viewer.visibilityKey}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-        sortedAsc: sorted,
+        items: [...store.projects.values()].filter((p) => canSeeProject(viewer, p.project_id)),
         order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        positionOf: (p) => ({ value: value(p), id: p.project_id }),
-        compareToPosition: (p, pos) =>
-          compareText(value(p), String(pos.value)) || compareCodePoints(p.project_id, pos.id),
+        sortedBy: {
+          value: (p: ProjectRecord) => p[sort.sortBy],
+          id: (p) => p.project_id,
+          compare: compareText,
+        },
         serialize: (p) => p,
       });
     },
@@ -93,20 +89,17 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: EmulatorCont
       }
       const params = queryPairs(request.url);
       const sort = parseSort(params, MEMBER_SORT_KEYS, 'username');
-      const value = (m: OrganizationMemberRecord) => m[sort.sortBy];
-      const sorted = [...store.members.values()].sort(
-        (a, b) => compareText(value(a), value(b)) || compareCodePoints(a.user_id, b.user_id),
-      );
-      return sendList(ctx, request, reply, {
+      return sendKeyedList(ctx, request, reply, {
         queryKey: `members\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-        sortedAsc: sorted,
+        items: [...store.members.values()],
         order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        positionOf: (m) => ({ value: value(m), id: m.user_id }),
-        compareToPosition: (m, pos) =>
-          compareText(value(m), pos.value === null ? null : String(pos.value)) ||
-          compareCodePoints(m.user_id, pos.id),
+        sortedBy: {
+          value: (m: OrganizationMemberRecord) => m[sort.sortBy],
+          id: (m) => m.user_id,
+          compare: compareText,
+        },
         serialize: (m) => m,
       });
     },

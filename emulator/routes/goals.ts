@@ -7,11 +7,13 @@ import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal'
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, markDeprecated, sendBody, sendJson } from '../json-reply';
+import { checkIfMatch, sendJson } from '../json-reply';
 import { compareCodePoints, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
+import { unfileTasks } from '../task-changes';
 import type { GoalRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
+import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
@@ -117,23 +119,17 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         closed_at: null,
         closed_by: null,
         converted_from_task_id: null,
-        created_by: viewer.username,
-        updated_by: viewer.username,
-        created_at: now,
-        updated_at: now,
+        ...authored(viewer, now),
         deleted_at: null,
       };
-      store.goals.set(goal.goal_id, goal);
-      store.creates.goals += 1;
-      store.touch();
-      reply.header('location', `/v1/projects/${project.project_id}/goals/${goal.goal_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeGoal(store, viewer, goal)));
+      storeCreated(store, 'goals', store.goals, goal.goal_id, goal);
+      const location = `/v1/projects/${project.project_id}/goals/${goal.goal_id}`;
+      return sendCreated(request, reply, location, serializeGoal(store, viewer, goal));
     },
   );
 
-  const update = (deprecated: boolean) => (request: FastifyRequest<GoalParams>, reply: FastifyReply) => {
+  const update = (request: FastifyRequest<GoalParams>, reply: FastifyReply) => {
     const { project_id: projectId, goal_id: goalId } = request.params;
-    if (deprecated) markDeprecated(reply, `/v1/projects/${projectId}/goals/${goalId}`);
     const viewer = viewerFor(ctx, request);
     const goal = liveGoal(store, viewer, projectId, goalId);
     checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
@@ -149,24 +145,10 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       next.closed_at = patch.status === 'closed' ? now : null;
       next.closed_by = patch.status === 'closed' ? viewer.username : null;
     }
-    if (JSON.stringify(next) !== JSON.stringify(goal)) {
-      next.updated_at = now;
-      next.updated_by = viewer.username;
-      store.goals.set(next.goal_id, next);
-      store.touch();
-    }
+    storeIfChanged(store, store.goals, next.goal_id, goal, next, viewer, now);
     return sendJson(request, reply, 200, serializeGoal(store, viewer, next));
   };
-  app.patch<GoalParams>(
-    '/v1/projects/:project_id/goals/:goal_id',
-    { config: { scope: 'projects:write', operationId: 'goals.update' } },
-    update(false),
-  );
-  app.put<GoalParams>(
-    '/v1/projects/:project_id/goals/:goal_id',
-    { config: { scope: 'projects:write', operationId: 'goals.replace', deprecated: true } },
-    update(true),
-  );
+  registerPatchAndPut(app, '/v1/projects/:project_id/goals/:goal_id', 'projects:write', 'goals', update);
 
   app.delete<GoalParams>(
     '/v1/projects/:project_id/goals/:goal_id',
@@ -182,13 +164,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         updated_at: now,
         updated_by: viewer.username,
       });
-      let unfiled = 0;
-      for (const entry of [...store.tasks.values()]) {
-        if (entry.record.goal_id === goal.goal_id) {
-          store.updateTask(entry, { ...entry.record, goal_id: null });
-          unfiled += 1;
-        }
-      }
+      const unfiled = unfileTasks(store, 'goal_id', goal.goal_id);
       store.touch();
       return sendJson(request, reply, 200, { ok: true, goal_id: goal.goal_id, unfiled_tasks: unfiled });
     },

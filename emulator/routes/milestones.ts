@@ -14,12 +14,13 @@ import {
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, markDeprecated, sendBody, sendJson } from '../json-reply';
+import { checkIfMatch, sendJson } from '../json-reply';
 import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { MilestoneRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
-import { patchTask, readableTask } from '../task-changes';
+import { patchTask, readableTask, unfileTasks } from '../task-changes';
+import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
@@ -182,22 +183,16 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
         due_date: input.due_date ?? null,
         status: 'open',
         position: input.position ?? endPosition(store, project.project_id),
-        created_by: viewer.username,
-        updated_by: viewer.username,
-        created_at: now,
-        updated_at: now,
+        ...authored(viewer, now),
       };
-      store.milestones.set(milestone.milestone_id, milestone);
-      store.creates.milestones += 1;
-      store.touch();
-      reply.header('location', `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeMilestone(store, viewer, milestone)));
+      storeCreated(store, 'milestones', store.milestones, milestone.milestone_id, milestone);
+      const location = `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`;
+      return sendCreated(request, reply, location, serializeMilestone(store, viewer, milestone));
     },
   );
 
-  const update = (deprecated: boolean) => (request: FastifyRequest<MilestoneParams>, reply: FastifyReply) => {
+  const update = (request: FastifyRequest<MilestoneParams>, reply: FastifyReply) => {
     const { project_id: projectId, milestone_id: milestoneId } = request.params;
-    if (deprecated) markDeprecated(reply, `/v1/projects/${projectId}/milestones/${milestoneId}`);
     const viewer = viewerFor(ctx, request);
     const milestone = readableMilestone(store, viewer, projectId, milestoneId);
     checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
@@ -208,23 +203,15 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     if (patch.due_date !== undefined) next.due_date = patch.due_date;
     if (patch.position !== undefined) next.position = patch.position;
     if (patch.status !== undefined) next.status = patch.status;
-    if (JSON.stringify(next) !== JSON.stringify(milestone)) {
-      next.updated_at = store.nowIso();
-      next.updated_by = viewer.username;
-      store.milestones.set(next.milestone_id, next);
-      store.touch();
-    }
+    storeIfChanged(store, store.milestones, next.milestone_id, milestone, next, viewer);
     return sendJson(request, reply, 200, serializeMilestone(store, viewer, next));
   };
-  app.patch<MilestoneParams>(
+  registerPatchAndPut(
+    app,
     '/v1/projects/:project_id/milestones/:milestone_id',
-    { config: { scope: 'projects:write', operationId: 'milestones.update' } },
-    update(false),
-  );
-  app.put<MilestoneParams>(
-    '/v1/projects/:project_id/milestones/:milestone_id',
-    { config: { scope: 'projects:write', operationId: 'milestones.replace', deprecated: true } },
-    update(true),
+    'projects:write',
+    'milestones',
+    update,
   );
 
   app.delete<MilestoneParams>(
@@ -235,10 +222,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
       store.milestones.delete(milestone.milestone_id);
       // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
-      for (const entry of [...store.tasks.values()]) {
-        if (entry.record.milestone_id === milestone.milestone_id)
-          store.updateTask(entry, { ...entry.record, milestone_id: null });
-      }
+      unfileTasks(store, 'milestone_id', milestone.milestone_id);
       store.touch();
       return sendJson(request, reply, 200, { ok: true });
     },

@@ -4,7 +4,7 @@
 // grouped by project, each group with its items' task totals.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../emulator-context';
-import { sendList } from '../json-reply';
+import { sendKeyedList } from '../json-reply';
 import { compareCodePoints, compareNumber, compareText, parseSort } from '../paging';
 import { ProblemReply } from '../problem';
 import type { ProjectRecord } from '../records';
@@ -79,19 +79,13 @@ export function sendProjectList<R, K extends string>(
     sort.sortBy === 'position'
       ? compareNumber(a as number | null, b as number | null)
       : compareText(a as string | null, b as string | null);
-  const value = (item: R) => list.valueOf(item, sort.sortBy);
-  const sorted = [...list.items].sort(
-    (a, b) => compareValues(value(a), value(b)) || compareCodePoints(list.idOf(a), list.idOf(b)),
-  );
-  return sendList(ctx, request, reply, {
+  return sendKeyedList(ctx, request, reply, {
     queryKey: `${list.kind}\u0000${list.project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-    sortedAsc: sorted,
+    items: list.items,
     order: sort.sortOrder,
     defaultLimit: 100,
     params: list.params,
-    positionOf: (item) => ({ value: value(item), id: list.idOf(item) }),
-    compareToPosition: (item, p) =>
-      compareValues(value(item), p.value) || compareCodePoints(list.idOf(item), p.id),
+    sortedBy: { value: (item) => list.valueOf(item, sort.sortBy), id: list.idOf, compare: compareValues },
     serialize: list.serialize,
   });
 }

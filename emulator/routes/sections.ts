@@ -6,11 +6,13 @@ import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol
 import { parseOr422, fieldProblem } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendList } from '../json-reply';
-import { compareCodePoints, compareText, invalidParameter, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
+import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
+import { unfileTasks } from '../task-changes';
 import type { SectionRecord, SectionScopeType } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
 const SCOPE_TYPES = ['project', 'team', 'user'] as const;
 const SORT_KEYS = ['position', 'name', 'created_at'] as const;
@@ -125,28 +127,22 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
         throw invalidParameter('scope_type', `scope_type cannot be '${scopeType}'`, SCOPE_TYPES);
       }
       const sort = parseSort(params, SORT_KEYS, 'position');
-      const sorted = [...store.sections.values()]
-        .filter(
+      return sendKeyedList(ctx, request, reply, {
+        queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
+        items: [...store.sections.values()].filter(
           (s) =>
             (scopeType === null || s.scope_type === scopeType) &&
             (scopeId === null || s.scope_id === scopeId) &&
             canReadScope(store, viewer, s.scope_type, s.scope_id),
-        )
-        .sort(
-          (a, b) =>
-            compareSectionValue(sort.sortBy, sectionValue(a, sort.sortBy), sectionValue(b, sort.sortBy)) ||
-            compareCodePoints(a.section_id, b.section_id),
-        );
-      return sendList(ctx, request, reply, {
-        queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
-        sortedAsc: sorted,
+        ),
         order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        positionOf: (s) => ({ value: sectionValue(s, sort.sortBy), id: s.section_id }),
-        compareToPosition: (s, p) =>
-          compareSectionValue(sort.sortBy, sectionValue(s, sort.sortBy), p.value ?? '') ||
-          compareCodePoints(s.section_id, p.id),
+        sortedBy: {
+          value: (s) => sectionValue(s, sort.sortBy),
+          id: (s) => s.section_id,
+          compare: (a, b) => compareSectionValue(sort.sortBy, a, b),
+        },
         serialize: (s) => serializeSection(store, viewer, s),
       });
     },
@@ -183,16 +179,15 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
         scope_type: input.scope_type,
         scope_id: input.scope_id,
         position: input.position ?? endPosition(store, input),
-        created_by: viewer.username,
-        updated_by: viewer.username,
-        created_at: now,
-        updated_at: now,
+        ...authored(viewer, now),
       };
-      store.sections.set(section.section_id, section);
-      store.creates.sections += 1;
-      store.touch();
-      reply.header('location', `/v1/sections/${section.section_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeSection(store, viewer, section)));
+      storeCreated(store, 'sections', store.sections, section.section_id, section);
+      return sendCreated(
+        request,
+        reply,
+        `/v1/sections/${section.section_id}`,
+        serializeSection(store, viewer, section),
+      );
     },
   );
 
@@ -211,12 +206,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       }
       if (patch.position !== undefined)
         next.position = patch.position ?? endPosition(store, section, section.section_id);
-      if (next.name !== section.name || next.position !== section.position) {
-        next.updated_at = store.nowIso();
-        next.updated_by = viewer.username;
-        store.sections.set(next.section_id, next);
-        store.touch();
-      }
+      storeIfChanged(store, store.sections, next.section_id, section, next, viewer);
       return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, next)));
     },
   );
@@ -229,10 +219,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       const section = readableSection(store, viewer, request.params.section_id);
       checkIfMatch(request, sendableEtag(store, viewer, section));
       store.sections.delete(section.section_id);
-      for (const entry of [...store.tasks.values()]) {
-        if (entry.record.section_id === section.section_id)
-          store.updateTask(entry, { ...entry.record, section_id: null });
-      }
+      unfileTasks(store, 'section_id', section.section_id);
       store.touch();
       return reply.code(204).send();
     },

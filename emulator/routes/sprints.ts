@@ -7,11 +7,12 @@ import { sprintCreateBodySchema, sprintUpdateBodySchema } from '../../protocol/s
 import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendJson, sendList } from '../json-reply';
+import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
 import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { SprintRecord, TeamRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
+import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
 const DAY = 86_400_000;
 const SORT_KEYS = ['start_date', 'end_date', 'name', 'created_at'] as const;
@@ -112,24 +113,16 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
         params.get('sort_by') === null && params.get('sort_order') === null ? 'desc' : sort.sortOrder;
       const compare = (a: string, b: string) =>
         sort.sortBy === 'name' ? compareText(a, b) : compareCodePoints(a, b);
-      const sorted = [...store.sprints.values()]
-        .filter((s) => s.team_id === team.team_id && s.is_active)
-        .sort(
-          (a, b) =>
-            compare(sprintValue(a, sort.sortBy), sprintValue(b, sort.sortBy)) ||
-            compareCodePoints(a.sprint_id, b.sprint_id),
-        );
-      return sendList(ctx, request, reply, {
+      const sprints = [...store.sprints.values()].filter((s) => s.team_id === team.team_id && s.is_active);
+      return sendKeyedList(ctx, request, reply, {
         queryKey: `sprints\u0000${team.team_id}\u0000${sort.sortBy}\u0000${order}`,
-        sortedAsc: sorted,
+        items: sprints,
         order,
         defaultLimit: 1000,
         params,
-        positionOf: (s) => ({ value: sprintValue(s, sort.sortBy), id: s.sprint_id }),
-        compareToPosition: (s, p) =>
-          compare(sprintValue(s, sort.sortBy), String(p.value)) || compareCodePoints(s.sprint_id, p.id),
+        sortedBy: { value: (s) => sprintValue(s, sort.sortBy), id: (s) => s.sprint_id, compare: compare },
         serialize: (s) => serializeSprint(store, viewer, s),
-        extra: { total: sorted.length },
+        extra: { total: sprints.length },
       });
     },
   );
@@ -168,17 +161,12 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
         status: 'active',
         completed_at: null,
         completed_by: null,
-        created_by: viewer.username,
-        updated_by: viewer.username,
-        created_at: now,
-        updated_at: now,
+        ...authored(viewer, now),
         is_active: true,
       };
-      store.sprints.set(sprint.sprint_id, sprint);
-      store.creates.sprints += 1;
-      store.touch();
-      reply.header('location', `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeSprint(store, viewer, sprint)));
+      storeCreated(store, 'sprints', store.sprints, sprint.sprint_id, sprint);
+      const location = `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`;
+      return sendCreated(request, reply, location, serializeSprint(store, viewer, sprint));
     },
   );
 
@@ -209,12 +197,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
       if (next.status === 'active' && (next.name !== sprint.name || sprint.status !== 'active')) {
         requireUniqueActiveName(store, sprint.team_id, next.name, sprint.sprint_id);
       }
-      if (JSON.stringify(next) !== JSON.stringify(sprint)) {
-        next.updated_at = now;
-        next.updated_by = viewer.username;
-        store.sprints.set(next.sprint_id, next);
-        store.touch();
-      }
+      storeIfChanged(store, store.sprints, next.sprint_id, sprint, next, viewer, now);
       return sendJson(request, reply, 200, serializeSprint(store, viewer, next));
     },
   );

@@ -12,12 +12,13 @@ import {
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendList } from '../json-reply';
+import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
 import { compareCodePoints, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { CommentRecord, HistoryRecord, MentionRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { readableTask } from '../task-changes';
+import { sendCreated } from './record-writes';
 
 const taskIdQuerySchema = z.object({ task_id: z.string().min(1) });
 
@@ -128,9 +129,6 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
   store.touch();
 }
 
-const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
-  compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id);
-
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
@@ -143,18 +141,13 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       const viewer = viewerFor(ctx, request);
       readableTask(store, viewer, taskId);
       const sort = parseSort(params, ['created_at'] as const, 'created_at');
-      const threads = (store.commentsByTask.get(taskId) ?? [])
-        .filter((c) => c.parent_comment_id === null)
-        .sort((a, b) => byCreation({ ...a, id: a.comment_id }, { ...b, id: b.comment_id }));
-      return sendList(ctx, request, reply, {
+      return sendKeyedList(ctx, request, reply, {
         queryKey: `task-comments\u0000${taskId}\u0000${sort.sortOrder}`,
-        sortedAsc: threads,
+        items: (store.commentsByTask.get(taskId) ?? []).filter((c) => c.parent_comment_id === null),
         order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        positionOf: (c) => ({ value: c.created_at, id: c.comment_id }),
-        compareToPosition: (c, p) =>
-          compareCodePoints(c.created_at, String(p.value)) || compareCodePoints(c.comment_id, p.id),
+        sortedBy: { value: (c) => c.created_at, id: (c) => c.comment_id, compare: compareCodePoints },
         serialize: (c) => serializeComment(store, c),
       });
     },
@@ -175,8 +168,12 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     (request, reply) => {
       const input = parseOr422(taskCommentCreateBodySchema, request.body, 'body');
       const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
-      reply.header('location', `/v1/task-comments/${comment.comment_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
+      return sendCreated(
+        request,
+        reply,
+        `/v1/task-comments/${comment.comment_id}`,
+        serializeComment(store, comment),
+      );
     },
   );
 
@@ -188,8 +185,12 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       const viewer = viewerFor(ctx, request);
       const parent = readableComment(store, viewer, input.parent_comment_id);
       const comment = addComment(store, viewer, parent.task_id, parent.comment_id, input.content);
-      reply.header('location', `/v1/task-comments/${comment.comment_id}`);
-      return sendBody(request, reply, 201, JSON.stringify(serializeComment(store, comment)));
+      return sendCreated(
+        request,
+        reply,
+        `/v1/task-comments/${comment.comment_id}`,
+        serializeComment(store, comment),
+      );
     },
   );
 
@@ -254,19 +255,13 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       }
       const sort = parseSort(params, ['created_at'] as const, 'created_at');
       const title = params.get('title');
-      const entries = store
-        .historyOf(taskId)
-        .filter((h) => title === null || h.title === title)
-        .sort((a, b) => byCreation({ ...a, id: a.history_id }, { ...b, id: b.history_id }));
-      return sendList<HistoryRecord>(ctx, request, reply, {
+      return sendKeyedList<HistoryRecord, string>(ctx, request, reply, {
         queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}\u0000${sort.sortOrder}`,
-        sortedAsc: entries,
+        items: store.historyOf(taskId).filter((h) => title === null || h.title === title),
         order: sort.sortOrder,
         defaultLimit: 1000,
         params,
-        positionOf: (h) => ({ value: h.created_at, id: h.history_id }),
-        compareToPosition: (h, p) =>
-          compareCodePoints(h.created_at, String(p.value)) || compareCodePoints(h.history_id, p.id),
+        sortedBy: { value: (h) => h.created_at, id: (h) => h.history_id, compare: compareCodePoints },
         serialize: (h) => h,
       });
     },

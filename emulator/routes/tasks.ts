@@ -8,7 +8,8 @@ import {
   type TaskListQuery,
 } from '../../protocol/task-list-query';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
-import { checkIfMatch, markDeprecated, pathOf, sendBody } from '../json-reply';
+import { checkIfMatch, pathOf, sendBody } from '../json-reply';
+import { registerPatchAndPut } from './record-writes';
 import { invalidParameter, parseLimit, parseOffset, queryPairs } from '../paging';
 import {
   createTask,
@@ -75,26 +76,14 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     },
   );
 
-  const update =
-    (deprecated: boolean) => (request: FastifyRequest<{ Params: TaskParams }>, reply: FastifyReply) => {
-      if (deprecated) markDeprecated(reply, `/v1/tasks/${request.params.task_id}`);
-      const viewer = viewerFor(ctx, request);
-      const entry = readableTask(ctx.store, viewer, request.params.task_id);
-      checkIfMatch(request, entry.etag);
-      patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body, ctx.variance !== null));
-      return sendBody(request, reply, 200, entry.bytes, entry.etag);
-    };
-  app.patch<{ Params: TaskParams }>(
-    '/v1/tasks/:task_id',
-    { config: { scope: 'tasks:write', operationId: 'tasks.update' } },
-    update(false),
-  );
-  // Deprecated: the same partial update as PATCH (omitted fields stay), with the deprecation headers.
-  app.put<{ Params: TaskParams }>(
-    '/v1/tasks/:task_id',
-    { config: { scope: 'tasks:write', operationId: 'tasks.replace', deprecated: true } },
-    update(true),
-  );
+  const update = (request: FastifyRequest<{ Params: TaskParams }>, reply: FastifyReply) => {
+    const viewer = viewerFor(ctx, request);
+    const entry = readableTask(ctx.store, viewer, request.params.task_id);
+    checkIfMatch(request, entry.etag);
+    patchTask(ctx.store, viewer, entry, parseTaskPatch(request.body, ctx.variance !== null));
+    return sendBody(request, reply, 200, entry.bytes, entry.etag);
+  };
+  registerPatchAndPut(app, '/v1/tasks/:task_id', 'tasks:write', 'tasks', update);
 
   app.delete<{ Params: TaskParams }>(
     '/v1/tasks/:task_id',

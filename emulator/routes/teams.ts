@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { parseOr422, text } from '../body-validation';
 import { type EmulatorContext, viewerFor, requireOwnOrg } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, markDeprecated, sendJson, sendList } from '../json-reply';
-import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
+import { compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { TeamRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
+import { registerPatchAndPut, storeIfChanged } from './record-writes';
 
 const teamPatchSchema = z.object({
   // `null` leaves the name as it is: a team always has one.
@@ -60,19 +61,18 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const viewer = viewerFor(ctx, request);
     const sort = parseSort(params, ['name'] as const, 'name');
     const search = params.get('search')?.toLowerCase() ?? '';
-    const sorted = [...store.teams.values()]
-      .filter((t) => t.is_active && t.name.toLowerCase().includes(search))
-      .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.team_id, b.team_id));
-    return sendList(ctx, request, reply, {
+    const teams = [...store.teams.values()].filter(
+      (t) => t.is_active && t.name.toLowerCase().includes(search),
+    );
+    return sendKeyedList(ctx, request, reply, {
       queryKey: `teams\u0000${search}\u0000${sort.sortOrder}`,
-      sortedAsc: sorted,
+      items: teams,
       order: sort.sortOrder,
       defaultLimit: 50,
       params,
-      positionOf: (t) => ({ value: t.name, id: t.team_id }),
-      compareToPosition: (t, p) => compareText(t.name, String(p.value)) || compareCodePoints(t.team_id, p.id),
+      sortedBy: { value: (t) => t.name, id: (t) => t.team_id, compare: compareText },
       serialize: (t) => serializeTeam(store, viewer, t),
-      extra: { total: sorted.length },
+      extra: { total: teams.length },
     });
   });
 
@@ -85,8 +85,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     },
   );
 
-  const update = (deprecated: boolean) => (request: FastifyRequest<TeamParams>, reply: FastifyReply) => {
-    if (deprecated) markDeprecated(reply, `/v1/teams/${request.params.team_id}`);
+  const update = (request: FastifyRequest<TeamParams>, reply: FastifyReply) => {
     const team = teamOr404(store, request.params.team_id);
     const viewer = viewerFor(ctx, request);
     const owner = (store.teamMembers.get(team.team_id) ?? []).some(
@@ -105,22 +104,8 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const next: TeamRecord = { ...team };
     if (patch.name != null) next.name = patch.name;
     if (patch.description !== undefined) next.description = patch.description;
-    if (next.name !== team.name || next.description !== team.description) {
-      next.updated_at = store.nowIso();
-      next.updated_by = viewer.username;
-      store.teams.set(next.team_id, next);
-      store.touch();
-    }
+    storeIfChanged(store, store.teams, next.team_id, team, next, viewer);
     return sendJson(request, reply, 200, serializeTeamDetail(store, viewer, next));
   };
-  app.patch<TeamParams>(
-    '/v1/teams/:team_id',
-    { config: { scope: 'teams:write', operationId: 'teams.update' } },
-    update(false),
-  );
-  app.put<TeamParams>(
-    '/v1/teams/:team_id',
-    { config: { scope: 'teams:write', operationId: 'teams.replace', deprecated: true } },
-    update(true),
-  );
+  registerPatchAndPut(app, '/v1/teams/:team_id', 'teams:write', 'teams', update);
 }

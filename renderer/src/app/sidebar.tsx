@@ -273,6 +273,11 @@ function AccountSwitcher() {
   const current = useSession((state) => state.current);
   const signOutRequest = useSession((state) => state.signOutRequest);
   const [open, setOpen] = useState(false);
+  // A menu entry closes the menu, then does what it says.
+  const closingMenu = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
   const accountButton = useRef<HTMLButtonElement>(null);
   if (current === null) return null;
   return (
@@ -313,45 +318,21 @@ function AccountSwitcher() {
           {accounts
             .filter((account) => account.account_id !== current.account_id)
             .map((account) => (
-              <li key={account.account_id} role="none">
-                <button
-                  type="button"
-                  role="menuitem"
-                  onClick={() => {
-                    setOpen(false);
-                    void switchAccount(account.account_id);
-                  }}
-                >
-                  Switch to {account.username} · {account.org_name ?? account.org_id}
-                  {account.demo ? ' (demo)' : ` (${serverHost(account.server.base_url)})`}
-                  {account.state === 'signed-out' ? ' · signed out' : ''}
-                </button>
-              </li>
+              <AccountMenuItem
+                key={account.account_id}
+                onChoose={closingMenu(() => void switchAccount(account.account_id))}
+              >
+                Switch to {account.username} · {account.org_name ?? account.org_id}
+                {account.demo ? ' (demo)' : ` (${serverHost(account.server.base_url)})`}
+                {account.state === 'signed-out' ? ' · signed out' : ''}
+              </AccountMenuItem>
             ))}
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setOpen(false);
-                useSession.setState({ addingAccount: true });
-              }}
-            >
-              Add an account…
-            </button>
-          </li>
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setOpen(false);
-                requestSignOut(current.account_id);
-              }}
-            >
-              Sign out of {current.username}
-            </button>
-          </li>
+          <AccountMenuItem onChoose={closingMenu(() => useSession.setState({ addingAccount: true }))}>
+            Add an account…
+          </AccountMenuItem>
+          <AccountMenuItem onChoose={closingMenu(() => requestSignOut(current.account_id))}>
+            Sign out of {current.username}
+          </AccountMenuItem>
         </ul>
       ) : null}
       {signOutRequest !== null ? (
@@ -362,6 +343,17 @@ function AccountSwitcher() {
         />
       ) : null}
     </div>
+  );
+}
+
+/** One entry of the account menu: a menu item in its presentational list item. */
+function AccountMenuItem({ onChoose, children }: { onChoose: () => void; children: ReactNode }) {
+  return (
+    <li role="none">
+      <button type="button" role="menuitem" onClick={onChoose}>
+        {children}
+      </button>
+    </li>
   );
 }
 

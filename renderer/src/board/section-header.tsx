@@ -2,11 +2,17 @@
 // Escape cancels), its card count and its waiting-change mark, and its moves:
 // dragged by the header, Alt+←/→ while focus is in it, or the buttons; and
 // delete, which asks first (the owner shows that question).
-import { type DragEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type DragEvent, type KeyboardEvent, type ReactNode, type Ref, useRef, useState } from 'react';
 import { SECTION_NAME_MAX } from '../../../protocol/section';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { type PendingState, sectionNameProblem } from '../vocabulary/section-words';
+
+/** The two moves' buttons: the step, its glyph and the arrow of its Alt shortcut. */
+const MOVES = [
+  { step: 'left', glyph: '◀', arrow: '←' },
+  { step: 'right', glyph: '▶', arrow: '→' },
+] as const;
 
 export function SectionHeader({
   name,
@@ -127,51 +133,71 @@ export function SectionHeader({
       )}
       {!readOnly && draft === null ? (
         <span className="column-actions" aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight">
-          <button
+          <ColumnAction
             ref={renameButton}
-            type="button"
-            className="icon-button small"
-            data-action="rename"
-            aria-label={`Rename section ${name}`}
+            action="rename"
+            label={`Rename section ${name}`}
             title="Rename"
             onClick={open}
           >
             ✎
-          </button>
-          <button
-            type="button"
-            className="icon-button small"
-            data-action="move-left"
-            aria-label={`Move section ${name} left`}
-            title="Move section left (Alt+←)"
-            disabled={first}
-            onClick={() => onMove('left', 'move-left')}
-          >
-            ◀
-          </button>
-          <button
-            type="button"
-            className="icon-button small"
-            data-action="move-right"
-            aria-label={`Move section ${name} right`}
-            title="Move section right (Alt+→)"
-            disabled={last}
-            onClick={() => onMove('right', 'move-right')}
-          >
-            ▶
-          </button>
-          <button
-            type="button"
-            className="icon-button small"
-            data-action="delete"
-            aria-label={`Delete section ${name}`}
+          </ColumnAction>
+          {MOVES.map(({ step, glyph, arrow }) => (
+            <ColumnAction
+              key={step}
+              action={`move-${step}`}
+              label={`Move section ${name} ${step}`}
+              title={`Move section ${step} (Alt+${arrow})`}
+              disabled={step === 'left' ? first : last}
+              onClick={() => onMove(step, `move-${step}`)}
+            >
+              {glyph}
+            </ColumnAction>
+          ))}
+          <ColumnAction
+            action="delete"
+            label={`Delete section ${name}`}
             title="Delete section"
             onClick={onDelete}
           >
             ✕
-          </button>
+          </ColumnAction>
         </span>
       ) : null}
     </header>
+  );
+}
+
+/** One of a column's small icon buttons; `action` (data-action) names it so a move can give the focus back. */
+function ColumnAction({
+  ref,
+  action,
+  label,
+  title,
+  disabled,
+  onClick,
+  children,
+}: {
+  ref?: Ref<HTMLButtonElement>;
+  action: string;
+  label: string;
+  title: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="icon-button small"
+      data-action={action}
+      aria-label={label}
+      title={title}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
   );
 }

@@ -111,30 +111,28 @@ function FieldConflict({
     <fieldset className="conflict-field" data-field={conflict.field}>
       <legend>{label}</legend>
       <div className="conflict-columns" role="group" aria-label={`${label}: the three versions`}>
-        <div className="conflict-column">
-          <h4>When you started</h4>
-          <FieldValue field={conflict.field} value={conflict.base} side="When you started" nameOf={nameOf} />
-        </div>
-        <div className="conflict-column is-mine">
-          <h4>Yours</h4>
-          <FieldValue
-            field={conflict.field}
-            value={conflict.mine}
-            from={conflict.base}
-            side="Yours"
-            nameOf={nameOf}
-          />
-        </div>
-        <div className="conflict-column is-theirs">
-          <h4>Theirs (on the server)</h4>
-          <FieldValue
-            field={conflict.field}
-            value={conflict.theirs}
-            from={conflict.base}
-            side="Theirs"
-            nameOf={nameOf}
-          />
-        </div>
+        {[
+          {
+            mark: '',
+            heading: 'When you started',
+            side: 'When you started',
+            value: conflict.base,
+            from: undefined,
+          },
+          { mark: ' is-mine', heading: 'Yours', side: 'Yours', value: conflict.mine, from: conflict.base },
+          {
+            mark: ' is-theirs',
+            heading: 'Theirs (on the server)',
+            side: 'Theirs',
+            value: conflict.theirs,
+            from: conflict.base,
+          },
+        ].map(({ mark, heading, side, value, from }) => (
+          <div key={side} className={`conflict-column${mark}`}>
+            <h4>{heading}</h4>
+            <FieldValue field={conflict.field} value={value} from={from} side={side} nameOf={nameOf} />
+          </div>
+        ))}
       </div>
       <div className="conflict-choices" role="radiogroup" aria-label={`Keep which ${label.toLowerCase()}`}>
         <label>

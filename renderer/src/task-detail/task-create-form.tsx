@@ -101,31 +101,21 @@ export function TaskCreateForm() {
           />
         </div>
         <div className="field-grid">
-          <div className="field">
-            <label htmlFor={`${base}-status`}>Status</label>
-            <select id={`${base}-status`} value={status} onChange={(event) => setStatus(event.target.value)}>
-              {STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {valueWord(value)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${base}-priority`}>Priority</label>
-            <select
-              id={`${base}-priority`}
-              value={priority}
-              onChange={(event) => setPriority(event.target.value)}
-            >
-              <option value="">No priority</option>
-              {PRIORITIES.map((value) => (
-                <option key={value} value={value}>
-                  {valueWord(value)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <WordField
+            id={`${base}-status`}
+            label="Status"
+            value={status}
+            values={STATUSES}
+            onChange={setStatus}
+          />
+          <WordField
+            id={`${base}-priority`}
+            label="Priority"
+            value={priority}
+            values={PRIORITIES}
+            noneLabel="No priority"
+            onChange={setPriority}
+          />
           <div className="field">
             <label htmlFor={`${base}-project`}>Project</label>
             <select
@@ -156,5 +146,36 @@ export function TaskCreateForm() {
         </div>
       </form>
     </aside>
+  );
+}
+
+/** A labelled select of vocabulary values, each shown in its words; `noneLabel` adds the empty choice first. */
+function WordField({
+  id,
+  label,
+  value,
+  values,
+  noneLabel,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  values: readonly string[];
+  noneLabel?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {noneLabel !== undefined ? <option value="">{noneLabel}</option> : null}
+        {values.map((word) => (
+          <option key={word} value={word}>
+            {valueWord(word)}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -21,6 +21,7 @@ import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
 import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
+import { ChoiceField } from '../ui/choice-field';
 import { GoalChoice } from '../ui/goal-choice';
 import { MilestoneChoice } from '../ui/milestone-choice';
 import { ActivityPanel } from './activity-panel';
@@ -130,41 +131,6 @@ function TextField({
     <textarea {...common} rows={6} onChange={(event) => setDraft(event.target.value)} />
   ) : (
     <input {...common} type="text" required={required} onChange={(event) => setDraft(event.target.value)} />
-  );
-}
-
-function ChoiceField({
-  id,
-  value,
-  options,
-  onSave,
-  disabled,
-  emptyLabel,
-}: {
-  id: string;
-  value: string | null;
-  options: readonly { value: string; label: string }[];
-  onSave: (value: string | null) => void;
-  disabled: boolean;
-  /** Offer "none" (null) under this label; absent: a value is required. */
-  emptyLabel?: string;
-}) {
-  const known = value === null || options.some((option) => option.value === value);
-  return (
-    <select
-      id={id}
-      value={value ?? ''}
-      disabled={disabled}
-      onChange={(event) => onSave(event.target.value === '' ? null : event.target.value)}
-    >
-      {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
-      {!known && value !== null ? <option value={value}>{valueWord(value)}</option> : null}
-      {options.map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
-    </select>
   );
 }
 

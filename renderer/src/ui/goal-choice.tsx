@@ -4,43 +4,23 @@
 import { valueWord } from '../vocabulary/task-words';
 import { useWorkspace } from '../store/workspace-store';
 import { goalOptions } from '../vocabulary/goal-words';
+import { ChoiceField, type ProjectItemChoiceProps } from './choice-field';
 
-export function GoalChoice({
-  id,
-  projectId,
-  value,
-  disabled,
-  onSave,
-}: {
-  id: string;
-  projectId: string | null;
-  value: string | null;
-  disabled: boolean;
-  onSave: (goalId: string | null) => void;
-}) {
+export function GoalChoice({ id, projectId, value, disabled, onSave }: ProjectItemChoiceProps) {
   const goals = useWorkspace((state) => state.workspace?.goals);
   const goalNames = useWorkspace((state) => state.goalNames);
-  const options = goalOptions(goals ?? [], projectId);
-  const known = value === null || options.some((option) => option.value === value);
   return (
-    <select
+    <ChoiceField
       id={id}
-      value={value ?? ''}
+      value={value}
       // A goal left from before the project changed can still be taken off.
       disabled={disabled || (projectId === null && value === null)}
       title={projectId === null ? 'Goals belong to a project: choose the project first' : undefined}
-      onChange={(event) => onSave(event.target.value === '' ? null : event.target.value)}
-    >
-      <option value="">No goal</option>
-      {/* Another project's goal, or gone from the mirror: the task's value is kept visible, never silently changed. */}
-      {!known && value !== null ? (
-        <option value={value}>{goalNames.get(value) ?? valueWord(value)}</option>
-      ) : null}
-      {options.map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
-    </select>
+      emptyLabel="No goal"
+      options={goalOptions(goals ?? [], projectId)}
+      // Another project's goal, or gone from the mirror.
+      keptLabel={(kept) => goalNames.get(kept) ?? valueWord(kept)}
+      onSave={onSave}
+    />
   );
 }
