@@ -50,6 +50,25 @@ function spoilTask(body: string, taskId: string, spoil: (task: Record<string, un
   return JSON.stringify(page);
 }
 
+/** A pull whose tasks requests all drop once the whole list's first page is applied: a pass cut off midway. */
+async function pullCutAfterFirstTasksPage(f: PullFixture) {
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (
+      event.type === 'progress' &&
+      event.collection === 'tasks' &&
+      event.scope === '' &&
+      event.pagesDone === 1
+    ) {
+      f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
+    }
+  });
+  try {
+    return await f.engine.pullOnce();
+  } finally {
+    unsubscribe();
+  }
+}
+
 /** An edit the push stopped (as a 422 leaves it): failed, waiting for the person. Returns its op id. */
 function stoppedEdit(f: PullFixture, taskId: string, patch: Record<string, unknown>): string {
   const opId = f.mirror.tasks.edit(taskId, patch)?.opId ?? '';
@@ -72,9 +91,8 @@ describe('a full pull', () => {
     const summary = await f.engine.pullOnce();
     expect(summary.initial).toBe(true);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(summary.completed).toEqual([
-      'organizations',
-      'me',
+    // The collections kept in the mirror's collection tables, pulled between who I am and the tasks.
+    const collections = [
       'projects',
       'teams',
       'organization_members',
@@ -82,17 +100,9 @@ describe('a full pull', () => {
       'sprints',
       'goals',
       'milestones',
-      'tasks',
-    ]);
-    for (const collection of [
-      'projects',
-      'teams',
-      'organization_members',
-      'sections',
-      'sprints',
-      'goals',
-      'milestones',
-    ] as const) {
+    ] as const;
+    expect(summary.completed).toEqual(['organizations', 'me', ...collections, 'tasks']);
+    for (const collection of collections) {
       expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }
     expect(summary.notifications).toEqual([]);
@@ -222,19 +232,7 @@ describe('deletions and interrupted passes', () => {
     for (const id of deleted) f.emulator.control.peerDelete(id);
     f.emulator.control.peerCreate({ title: 'created while we were away' });
     f.emulator.control.faults.expireCursors();
-    // Drop every tasks request once the second page of the new pass is in.
-    const unsubscribe = f.engine.subscribe((event) => {
-      if (
-        event.type === 'progress' &&
-        event.collection === 'tasks' &&
-        event.scope === '' &&
-        event.pagesDone === 1
-      ) {
-        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
-      }
-    });
-    const cut = await f.engine.pullOnce();
-    unsubscribe();
+    const cut = await pullCutAfterFirstTasksPage(f);
     // The other collections went on; the summary names the task list and why.
     expect(cut.failed).toEqual([
       expect.objectContaining({
@@ -276,17 +274,7 @@ describe('deletions and interrupted passes', () => {
       return { before: tasks.slice(0, at === -1 ? tasks.length : at), at };
     };
     // The restart: every tasks request fails once the whole list's first page is in.
-    const unsubscribe = f.engine.subscribe((event) => {
-      if (
-        event.type === 'progress' &&
-        event.collection === 'tasks' &&
-        event.scope === '' &&
-        event.pagesDone === 1
-      )
-        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
-    });
-    const failure = await f.engine.pullOnce();
-    unsubscribe();
+    const failure = await pullCutAfterFirstTasksPage(f);
     expect(failure.failed.map((c) => [c.collection, c.error.kind])).toEqual([['tasks', 'network']]);
     const cut = firstWholeListIndex();
     expect(cut.at).toBeGreaterThan(0);
