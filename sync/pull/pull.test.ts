@@ -2,35 +2,18 @@
 // paging rules (304 reuse, short and empty pages, refused cursors), deletions
 // only after a complete pass, resuming an interrupted pass after a restart,
 // 429/5xx/malformed answers (a broken item left out, the rest applied), and the change list with its notifications.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { taskCommentOperations } from '../api/operations';
 import { DELETED_REMOTELY } from '../../db/outbox/outbox-types';
 import { SyncEngine } from '../engine/sync-engine';
 import type { SyncEvent } from '../events/sync-events';
 import { eventEntry } from '../sync-log/sync-log-recorder';
-import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+import { type PullFixture, pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
-  fixture = await startPullFixture(options);
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest();
 
 function taskListRequests(f: PullFixture) {
   return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
-}
-
-function serverTaskIds(f: PullFixture): string[] {
-  return f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
 }
 
 /** The position a tasks page request's cursor points at (its created_at key), for ordering concurrent pages. */

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { NetworkError, SignedOutError } from '../api/errors';
@@ -6,24 +6,9 @@ import type { SyncEvent } from '../events/sync-events';
 import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
-import {
-  FAST_RETRY,
-  type PushFixture,
-  type PushFixtureOptions,
-  startPushFixture,
-} from './testing/push-fixture';
+import { FAST_RETRY, type PushFixture, pushFixturePerTest } from './testing/push-fixture';
 
-let fixture: PushFixture | null = null;
-
-async function start(options: PushFixtureOptions = {}): Promise<PushFixture> {
-  fixture = await startPushFixture(options);
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
 const writes = (f: PushFixture) => f.emulator.control.requests().filter((r) => r.method !== 'GET');
 /** The requests the emulator saw since the last clear, as `METHOD status`. */
