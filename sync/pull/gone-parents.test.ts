@@ -2,20 +2,14 @@
 // real SQLite file: a parent the service lists no more (a team deleted, or one
 // the person left) takes its mirrored children with it at the next full pull,
 // without asking the service for that parent's list.
-import { afterEach, describe, expect, test } from 'vitest';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { describe, expect, test } from 'vitest';
+import { pullFixturePerTest } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest();
 
 describe('a parent listed no more', () => {
   test('a team gone from the team list takes its mirrored sprints with it, and its list is not asked for', async () => {
-    fixture = await startPullFixture({ seedTasks: 200 });
-    const f = fixture;
+    const f = await setUp({ seedTasks: 200 });
     await f.engine.pullOnce();
     // A team this mirror once read, gone from the team list since.
     const gone = {
