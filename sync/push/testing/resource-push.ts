@@ -53,7 +53,7 @@ export function commentRewrittenElsewhere(api: ApiClient, commentId: string, con
 /**
  * After the peer renamed it on the server: the edit waiting here is pushed into
  * exactly one conflict, on the name, with the three values given; the person
- * takes `take` and the next push sends what that leaves.
+ * takes `take` and the next push sends what that leaves, leaving nothing waiting.
  */
 export async function settleNameConflict(
   f: PushFixture,
@@ -65,6 +65,7 @@ export async function settleNameConflict(
   expect(conflicts).toEqual([expect.objectContaining({ ...names, field: 'name' })]);
   f.mirror.outbox.resolve(conflicts[0]?.conflictId as string, { take });
   await f.pusher.pushAll();
+  expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
 }
 
 /** The team the peer (grace) is a member of. */
