@@ -4,6 +4,7 @@
 // without asking the service for that parent's list.
 import { describe, expect, test } from 'vitest';
 import { pullFixturePerTest } from './testing/pull-fixture';
+import { loadPass } from '../../db/test-mirror';
 
 const setUp = pullFixturePerTest();
 
@@ -18,17 +19,7 @@ describe('a parent listed no more', () => {
       name: 'Left behind',
       status: 'active',
     };
-    f.mirror.passes.begin('sprints', 'team_gone');
-    f.mirror.passes.applyPage({
-      collection: 'sprints',
-      scope: 'team_gone',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"gone-page"',
-      nextCursor: null,
-      items: [gone],
-    });
-    f.mirror.passes.complete('sprints', 'team_gone', 0);
+    loadPass(f.mirror, 'sprints', [gone], { scope: 'team_gone', etag: '"gone-page"' });
     const kept = f.mirror.collections.list('sprints').filter((s) => s.team_id !== 'team_gone');
     expect(kept.length).toBeGreaterThan(0);
     f.emulator.control.clearRequests();
