@@ -45,7 +45,8 @@ export const waitsOnSchema = z.object({
 });
 export type WaitsOnView = z.infer<typeof waitsOnSchema>;
 
-export const pendingChangeSchema = z.object({
+/** Which change, and what it is to: the same words in a pending change and in a conflict view. */
+const changeSubjectShape = {
   op_id: z.string(),
   /** What the change is to: absent for a task, else its kind ('comment'); `task_id` is then its task's. */
   entity_type: z.string().optional(),
@@ -56,6 +57,10 @@ export const pendingChangeSchema = z.object({
   task_id: z.string(),
   /** The task's title as shown now (null when the mirror no longer has it). */
   task_title: z.string().nullable(),
+};
+
+export const pendingChangeSchema = z.object({
+  ...changeSubjectShape,
   kind: z.enum(['create', 'update', 'delete']),
   state: pendingStateSchema,
   changes: z.array(fieldChangeSchema),
@@ -105,13 +110,8 @@ export const mergedFieldSchema = z.object({
 export type MergedFieldView = z.infer<typeof mergedFieldSchema>;
 
 export const conflictViewSchema = z.object({
-  op_id: z.string(),
   /** As in a pending change: absent for a task, else its kind, id and (a section's) name; `task_id` is a comment's task. */
-  entity_type: z.string().optional(),
-  entity_id: z.string().optional(),
-  entity_name: z.string().nullable().optional(),
-  task_id: z.string(),
-  task_title: z.string().nullable(),
+  ...changeSubjectShape,
   /** Names of what the three versions, the merged values and the draft point at, by id. */
   names: namesSchema,
   /** `edited`: fields changed on both sides; `gone`: deleted on the server or no longer readable. */

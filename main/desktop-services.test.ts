@@ -367,34 +367,30 @@ describe('without a real keychain (Linux basic_text)', () => {
     expect(list.accounts.map((a) => a.state)).toEqual(['signed-out']);
   });
 
-  test('when the person opts in, the sign-in outlives a restart (and the choice is remembered)', async () => {
-    const first = await openServices({ secretStore: noKeychain(), keepWithoutKeychain: true });
-    expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({
+  test.each([
+    {
+      name: 'when the person opts in, the sign-in outlives a restart (and the choice is remembered)',
+      keepWithoutKeychain: true,
       persistence: 'unencrypted-by-choice',
-    });
-    expect(first.shellCalls.keychainQuestions).toBe(1);
-    await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
-    await closeServices(first.services);
-
-    const second = await openServices({ secretStore: noKeychain() });
-    expect(await second.value('accounts:secret-storage')).toEqual({ persistence: 'unencrypted-by-choice' });
-    const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
-    expect(list.accounts.map((a) => a.state)).toEqual(['signed-in']);
-  });
-
-  test("the page alone cannot turn the keychain's protection off: main asks, and Cancel keeps the session-only storage", async () => {
-    const first = await openServices({ secretStore: noKeychain(), keepWithoutKeychain: false });
-    expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({
+      after: 'signed-in',
+    },
+    {
+      name: "the page alone cannot turn the keychain's protection off: main asks, and Cancel keeps the session-only storage",
+      keepWithoutKeychain: false,
       persistence: 'session-only',
-    });
+      after: 'signed-out',
+    },
+  ])('$name', async ({ keepWithoutKeychain, persistence, after }) => {
+    const first = await openServices({ secretStore: noKeychain(), keepWithoutKeychain });
+    expect(await first.value('accounts:keep-sign-ins', { keep: true })).toEqual({ persistence });
     expect(first.shellCalls.keychainQuestions).toBe(1);
     await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
     await closeServices(first.services);
 
     const second = await openServices({ secretStore: noKeychain() });
-    expect(await second.value('accounts:secret-storage')).toEqual({ persistence: 'session-only' });
+    expect(await second.value('accounts:secret-storage')).toEqual({ persistence });
     const list = await second.value<{ accounts: { state: string }[] }>('accounts:list');
-    expect(list.accounts.map((a) => a.state)).toEqual(['signed-out']);
+    expect(list.accounts.map((a) => a.state)).toEqual([after]);
   });
 
   test('with a keychain the question does not arise', async () => {

@@ -134,6 +134,18 @@ function pendingChange(
     op_id: op.opId,
     task_id: op.entityId,
     task_title: textOf(task?.task.title) ?? textOf(task?.server?.title) ?? textOf(op.patch.title),
+    ...changeProgress(op, changes, named, waits),
+  };
+}
+
+/** Where a change stands, the same for every kind: its fields, state, attempts, times, last answer and waits. */
+function changeProgress(
+  op: OutboxOp,
+  changes: PendingChange['changes'],
+  named: PendingChange['names'],
+  waits: ReadonlyMap<string, WaitsOn>,
+): Omit<PendingChange, 'op_id' | 'entity_type' | 'entity_id' | 'entity_name' | 'task_id' | 'task_title'> {
+  return {
     kind: op.kind,
     state: STATE_SHOWN[op.state] ?? 'queued',
     changes,
@@ -195,15 +207,7 @@ function otherKindChange(
   return {
     op_id: op.opId,
     ...entityWords(mirror, op),
-    kind: op.kind,
-    state: STATE_SHOWN[op.state] ?? 'queued',
-    changes,
-    ...(named === undefined ? {} : { names: named }),
-    attempts: op.attempts,
-    created_at: op.createdAt,
-    updated_at: op.updatedAt,
-    last_answer: serverAnswerOf(op.lastProblem),
-    waits_on: waitsOnView(waits.get(op.opId)),
+    ...changeProgress(op, changes, named, waits),
   };
 }
 
@@ -229,18 +233,16 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
     : entityWords(mirror, op);
   const names = referenceNames(mirror);
   const commentTask = op.entityType === 'comment' ? op.parentId : null;
+  // Which change this is, and the names of what its values point at.
+  const heading = (values: Parameters<typeof namesIn>[0]) => {
+    const named = namesIn(values, names, commentTask);
+    return { op_id: op.opId, ...words, ...(named === undefined ? {} : { names: named }) };
+  };
   const gone = open.find((c) => c.field === DELETED_REMOTELY);
   if (gone !== undefined) {
     const draft = record(gone.mine) ?? {};
-    const named = namesIn(
-      Object.entries(draft).map(([field, value]) => ({ field, values: [value] })),
-      names,
-      commentTask,
-    );
     return {
-      op_id: op.opId,
-      ...words,
-      ...(named === undefined ? {} : { names: named }),
+      ...heading(Object.entries(draft).map(([field, value]) => ({ field, values: [value] }))),
       kind: 'gone',
       fields: [],
       merged: [],
@@ -278,19 +280,12 @@ function conflictView(mirror: Mirror, op: OutboxOp, open: readonly Conflict[]): 
       });
     }
   }
-  // The three versions and what merged, named where they point at something.
-  const named = namesIn(
-    [
+  return {
+    // The three versions and what merged, named where they point at something.
+    ...heading([
       ...open.map((c) => ({ field: c.field, values: [c.base, c.mine, c.theirs] })),
       ...merged.map((m) => ({ field: m.field, values: [m.value] })),
-    ],
-    names,
-    commentTask,
-  );
-  return {
-    op_id: op.opId,
-    ...words,
-    ...(named === undefined ? {} : { names: named }),
+    ]),
     kind: 'edited',
     fields: open.map((c) => ({
       conflict_id: c.conflictId,

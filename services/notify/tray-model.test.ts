@@ -32,6 +32,9 @@ const model = (input: Partial<TrayModelInput>) =>
 const labels = (input: Partial<TrayModelInput>) =>
   model(input).menu.map((i) => (i.kind === 'separator' ? '—' : i.label));
 
+/** The menu's lines after the accounts when nothing is paused: a separator, the sync actions, the app's. */
+const ACTION_LINES = ['—', 'Sync now', 'Pause sync', '—', 'Open svc-desktop', 'Quit'];
+
 describe('account lines', () => {
   test.each([
     { overrides: {}, line: 'mara · Acme — Up to date' },
@@ -76,16 +79,7 @@ describe('account lines', () => {
   test('one line per account, in order, then the actions', () => {
     expect(
       labels({ accounts: [account(), account({ accountId: 'acc_2', label: 'mara · Beta', unseen: 1 })] }),
-    ).toEqual([
-      'mara · Acme — Up to date',
-      'mara · Beta — Up to date · 1 new',
-      '—',
-      'Sync now',
-      'Pause sync',
-      '—',
-      'Open svc-desktop',
-      'Quit',
-    ]);
+    ).toEqual(['mara · Acme — Up to date', 'mara · Beta — Up to date · 1 new', ...ACTION_LINES]);
   });
 });
 
@@ -114,15 +108,7 @@ describe('actions', () => {
   });
 
   test('no account: a disabled note, then the actions', () => {
-    expect(labels({ accounts: [] })).toEqual([
-      'No account signed in',
-      '—',
-      'Sync now',
-      'Pause sync',
-      '—',
-      'Open svc-desktop',
-      'Quit',
-    ]);
+    expect(labels({ accounts: [] })).toEqual(['No account signed in', ...ACTION_LINES]);
     expect(model({ accounts: [] }).icon).toBe('normal');
   });
 });

@@ -95,6 +95,23 @@ function stateReached(
   });
 }
 
+/** Pushes what waits and returns once the 403 has made two kinds read-only on the (first) account. */
+async function pushIntoReadOnlyKinds(
+  manager: TestManager,
+  runtime: AccountRuntime<Mirror, AccountSyncEngine>,
+): Promise<void> {
+  const refused = new Promise<void>((resolve) => {
+    const stop = manager.subscribe((event) => {
+      if (event.type === 'accounts-changed' && event.accounts[0]?.read_only_kinds.length === 2) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  await runtime.pushQueuedEdits();
+  await refused;
+}
+
 /** Puts one of the emulator's tasks into an account's mirror, as a single read would, and edits it there. */
 function queueEdit(runtime: AccountRuntime<Mirror, AccountSyncEngine>, title: string): string {
   const task =
@@ -351,16 +368,7 @@ describe('scopes', () => {
     const projectId = emulator.control.tasks()[0]?.project_id as string;
     runtime.mirror.goals.create({ name: 'Refused goal' }, projectId);
 
-    const refused = new Promise<void>((resolve) => {
-      const stop = manager.subscribe((event) => {
-        if (event.type === 'accounts-changed' && event.accounts[0]?.read_only_kinds.length === 2) {
-          stop();
-          resolve();
-        }
-      });
-    });
-    await runtime.pushQueuedEdits();
-    await refused;
+    await pushIntoReadOnlyKinds(manager, runtime);
     expect(manager.list()[0]?.read_only_kinds).toEqual([
       { kind: 'goal', scope: 'projects:write' },
       { kind: 'milestone', scope: 'projects:write' },
@@ -385,16 +393,7 @@ describe('a scope taken back after a full sign-in', () => {
     expect(emulator.control.withdrawOAuthScopes(['projects:write'])).toBeGreaterThan(0);
     runtime.mirror.goals.create({ name: 'Goal after the grant narrowed' }, projectId);
 
-    const refused = new Promise<void>((resolve) => {
-      const stop = manager.subscribe((event) => {
-        if (event.type === 'accounts-changed' && event.accounts[0]?.read_only_kinds.length === 2) {
-          stop();
-          resolve();
-        }
-      });
-    });
-    await runtime.pushQueuedEdits();
-    await refused;
+    await pushIntoReadOnlyKinds(manager, runtime);
     const unsettled = () =>
       runtime.mirror.outbox
         .list()

@@ -9,18 +9,10 @@ import { ApiClient } from './api-client';
 import type { CredentialSource } from './credentials';
 import { NetworkError, type SignedOutReason, SignedOutError } from './errors';
 import { meOperations, taskOperations } from './operations';
+import { failure } from './testing/failure';
 
 const SCOPES = ['tasks:write', 'projects:read', 'teams:read', 'members:read'];
 const HOUR = 3_600_000;
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('ApiClient credentials', () => {
   const clock = new ManualClock();

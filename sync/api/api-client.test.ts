@@ -22,17 +22,9 @@ import {
   taskOperations,
   teamOperations,
 } from './operations';
+import { failure } from './testing/failure';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, random: () => 0.5 };
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('ApiClient against the emulator', () => {
   let emulator: RunningEmulator;

@@ -13,7 +13,7 @@ import { organizationMemberSchema } from '../../protocol/organization-member';
 import { projectSchema } from '../../protocol/project';
 import { sectionKind, type SectionScopeType, sectionSchema } from '../../protocol/section';
 import { sprintKind } from '../../protocol/sprint';
-import { type TaskCreateBody, type TaskPatch, taskSchema } from '../../protocol/task';
+import { type Task, type TaskCreateBody, type TaskPatch, taskSchema } from '../../protocol/task';
 import {
   type TaskCommentCreateBody,
   type TaskCommentReplyBody,
@@ -159,6 +159,26 @@ function checkedIds<Params>(
 
 type NoParams = Record<string, never>;
 
+/** A collection read across one organization: `{path}?org_id=…`. */
+const inOrg =
+  (path: string) =>
+  (p: { orgId: string }): Endpoint => ({ path, query: { org_id: p.orgId } });
+
+/** A collection about one task: `{path}?task_id=…`. */
+const ofTask =
+  (path: string) =>
+  (p: { taskId: string }): Endpoint => ({ path, query: { task_id: p.taskId } });
+
+/** A path that takes no parameters. */
+const fixed =
+  (path: string) =>
+  (_: NoParams): Endpoint => ({ path });
+
+const taskPath = (p: { taskId: string }): Endpoint => ({ path: `/v1/tasks/${seg(p.taskId)}` });
+const commentPath = (p: { commentId: string }): Endpoint => ({
+  path: `/v1/task-comments/${seg(p.commentId)}`,
+});
+
 /**
  * The create, read, update, delete and list of a writable kind, from its route in
  * its descriptor (protocol/writable-kind.ts): `/v1/{path}` or under its
@@ -247,10 +267,7 @@ export const projectOperations = {
 };
 
 export const teamOperations = {
-  list: listOperation('teams.list', teamSchema, (p: { orgId: string }) => ({
-    path: '/v1/teams',
-    query: { org_id: p.orgId },
-  })),
+  list: listOperation('teams.list', teamSchema, inOrg('/v1/teams')),
   get: readOperation('teams.get', teamDetailSchema, (p: { teamId: string }) => ({
     path: `/v1/teams/${seg(p.teamId)}`,
   })),
@@ -287,15 +304,9 @@ export const sprintOperations = {
 
 export const goalOperations = {
   /** Every live goal, grouped by project, under one ETag. */
-  grouped: readOperation('goals.list_grouped', groupedGoalsSchema, (p: { orgId: string }) => ({
-    path: '/v1/goals',
-    query: { org_id: p.orgId },
-  })),
+  grouped: readOperation('goals.list_grouped', groupedGoalsSchema, inOrg('/v1/goals')),
   /** The same answer, its goals left for the pull to check where it applies them (deferred-validation.ts). */
-  groupedUnread: readOperation('goals.list_grouped', groupedGoalsUnreadSchema, (p: { orgId: string }) => ({
-    path: '/v1/goals',
-    query: { org_id: p.orgId },
-  })),
+  groupedUnread: readOperation('goals.list_grouped', groupedGoalsUnreadSchema, inOrg('/v1/goals')),
   /** One project's goals, to continue a group of the grouped answer past its `next_cursor`. */
   listInProject: listOperation('goals.list', goalSchema, (p: { projectId: string }) => ({
     path: `/v1/projects/${seg(p.projectId)}/goals`,
@@ -310,63 +321,34 @@ export const milestoneOperations = {
 };
 
 export const taskOperations = {
-  list: listOperation('tasks.list', taskSchema, (p: { orgId: string }) => ({
-    path: '/v1/tasks',
-    query: { org_id: p.orgId },
-  })),
-  get: readOperation('tasks.get', taskSchema, (p: { taskId: string }) => ({
-    path: `/v1/tasks/${seg(p.taskId)}`,
-  })),
-  create: createOperation<z.infer<typeof taskSchema>, TaskCreateBody, NoParams>(
-    'tasks.create',
-    taskSchema,
-    () => ({
-      path: '/v1/tasks',
-    }),
-  ),
-  update: updateOperation<z.infer<typeof taskSchema>, TaskPatch, { taskId: string }>(
-    'tasks.update',
-    taskSchema,
-    (p) => ({
-      path: `/v1/tasks/${seg(p.taskId)}`,
-    }),
-  ),
-  delete: deleteOperation<unknown, { taskId: string }>('tasks.delete', null, (p) => ({
-    path: `/v1/tasks/${seg(p.taskId)}`,
-  })),
+  list: listOperation('tasks.list', taskSchema, inOrg('/v1/tasks')),
+  get: readOperation('tasks.get', taskSchema, taskPath),
+  create: createOperation<Task, TaskCreateBody, NoParams>('tasks.create', taskSchema, fixed('/v1/tasks')),
+  update: updateOperation<Task, TaskPatch, { taskId: string }>('tasks.update', taskSchema, taskPath),
+  delete: deleteOperation<unknown, { taskId: string }>('tasks.delete', null, taskPath),
 };
 
 export const taskCommentOperations = {
-  list: listOperation('task-comments.list', taskCommentSchema, (p: { taskId: string }) => ({
-    path: '/v1/task-comments',
-    query: { task_id: p.taskId },
-  })),
-  get: readOperation('task-comments.get', taskCommentSchema, (p: { commentId: string }) => ({
-    path: `/v1/task-comments/${seg(p.commentId)}`,
-  })),
+  list: listOperation('task-comments.list', taskCommentSchema, ofTask('/v1/task-comments')),
+  get: readOperation('task-comments.get', taskCommentSchema, commentPath),
   create: createOperation<z.infer<typeof taskCommentSchema>, TaskCommentCreateBody, NoParams>(
     'task-comments.create',
     taskCommentSchema,
-    () => ({ path: '/v1/task-comments' }),
+    fixed('/v1/task-comments'),
   ),
   reply: createOperation<z.infer<typeof taskCommentSchema>, TaskCommentReplyBody, NoParams>(
     'task-comments.reply',
     taskCommentSchema,
-    () => ({ path: '/v1/task-comments/reply' }),
+    fixed('/v1/task-comments/reply'),
   ),
   update: updateOperation<z.infer<typeof taskCommentSchema>, TaskCommentUpdateBody, { commentId: string }>(
     'task-comments.update',
     taskCommentSchema,
-    (p) => ({ path: `/v1/task-comments/${seg(p.commentId)}` }),
+    commentPath,
   ),
-  delete: deleteOperation<unknown, { commentId: string }>('task-comments.delete', null, (p) => ({
-    path: `/v1/task-comments/${seg(p.commentId)}`,
-  })),
+  delete: deleteOperation<unknown, { commentId: string }>('task-comments.delete', null, commentPath),
 };
 
 export const taskHistoryOperations = {
-  list: listOperation('task-history.list', taskHistoryEntrySchema, (p: { taskId: string }) => ({
-    path: '/v1/task-history',
-    query: { task_id: p.taskId },
-  })),
+  list: listOperation('task-history.list', taskHistoryEntrySchema, ofTask('/v1/task-history')),
 };

@@ -20,6 +20,7 @@ import {
   STANDARD_ACCOUNT,
   type StandardAuthServer,
   redirectingBrowser,
+  type RedirectingBrowserScript,
   startStandardAuthServer,
 } from './testing/standard-auth-server';
 import { TokenGrant } from './token-endpoint';
@@ -345,14 +346,14 @@ describe('the headless login against oidc-provider', () => {
     return join(directory, 'mirror.sqlite');
   }
 
-  function loginIo(): LoginIo & {
+  function loginIo(script: RedirectingBrowserScript = {}): LoginIo & {
     out: () => string;
     err: () => string;
     browser: ReturnType<typeof redirectingBrowser>;
   } {
     let out = '';
     let err = '';
-    const browser = redirectingBrowser();
+    const browser = redirectingBrowser(script);
     return {
       stdout: (text) => (out += text),
       stderr: (text) => (err += text),
@@ -441,27 +442,16 @@ describe('the headless login against oidc-provider', () => {
 
   test('a failed exchange: the command fails and the browser page says so, nothing is kept', async () => {
     const db = await database();
-    let out = '';
-    let err = '';
-    const browser = redirectingBrowser({
+    const io = loginIo({
       beforeCallback(url) {
         url.searchParams.set('code', 'not-the-code');
         return url;
       },
     });
-    const io: LoginIo = {
-      stdout: (text) => (out += text),
-      stderr: (text) => (err += text),
-      env: {},
-      openBrowser: (url) => {
-        browser.openUrl(url);
-        return Promise.resolve();
-      },
-    };
     expect(await runLogin(args(server, db), io)).toBe(1);
-    expect(err).toContain('Sign-in failed: The authorization is no longer valid (invalid_grant');
-    expect(out).toBe('');
-    expect((await browser.finished).body).toContain('Sign-in did not complete');
+    expect(io.err()).toContain('Sign-in failed: The authorization is no longer valid (invalid_grant');
+    expect(io.out()).toBe('');
+    expect((await io.browser.finished).body).toContain('Sign-in did not complete');
     expect(await resolveStoredCredentials(db)).toBeNull();
   });
 });

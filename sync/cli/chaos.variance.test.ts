@@ -19,10 +19,10 @@ import { DeterministicRandom } from '../../emulator/deterministic-random';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { chaosKills, varianceSeeds } from '../../test/soak/variance-seeds';
 import { ndjson, runCliInProcess } from './testing/in-process-cli';
+import { summaryOf, summaryProblem } from './testing/sync-summary';
 
 /** The headless command as it ships (built by the test run's global setup). */
 const BIN = fileURLToPath(new URL('../../bin/svc-desktop.js', import.meta.url));
-const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
 const KILLS = chaosKills();
 // Two seeds in npm test (each spawns a process per kill, seconds on two shared cores); the soak sets more.
 // Known to fail: seeds 16 and 19, one defect (a re-create into a project the service archived while
@@ -47,10 +47,6 @@ function lines(run: Run): Record<string, unknown>[] {
   return ndjson(run.stdout, (l) => l.trim() !== '');
 }
 
-function summaryOf(run: Run): Record<string, unknown> {
-  return JSON.parse(run.stdout.trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
-}
-
 /** A stack trace or words of a conforming answer not understood, in what a run wrote before it ended or was killed. */
 function unclearWords(stderr: string): string | null {
   if (/^\s+at .+:\d+:\d+\)?$/m.test(stderr)) return 'a stack trace';
@@ -64,16 +60,7 @@ function unclearEnding(run: Run): string | null {
   const shown = `exit ${run.code}; stderr: ${run.stderr.slice(-800)}`;
   const unclear = unclearWords(run.stderr);
   if (unclear !== null) return `${unclear} (${shown})`;
-  let summary: Record<string, unknown>;
-  try {
-    summary = summaryOf(run);
-  } catch {
-    return `no summary as the last stdout line (${shown})`;
-  }
-  const missing = SUMMARY_KEYS.filter((key) => !(key in summary));
-  if (missing.length > 0) return `summary without ${missing.join(', ')} (${shown})`;
-  if (run.code !== 0 && run.code !== 1) return `exit code ${run.code} (${shown})`;
-  return null;
+  return summaryProblem(run, shown);
 }
 
 /** A headless sync in its own process, killed once `killWhen` holds (polled), unless it ends first. */

@@ -6,6 +6,7 @@ import { Pusher } from '../push/pusher';
 import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
 import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 import { peerClient } from '../push/testing/resource-push';
+import { onlyPage } from '../../db/test-mirror';
 
 const start = pushFixturePerTest();
 
@@ -244,17 +245,12 @@ describe('offline commands on a mirror file', () => {
 
   test('export of another collection gives its raw rows', async () => {
     const { f } = await preparedMirror();
-    f.mirror.passes.applyPage({
-      collection: 'projects',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [
+    f.mirror.passes.applyPage(
+      onlyPage('projects', [
         { project_id: 'prj_b', org_id: f.emulator.orgId, name: 'B', extra_field: { kept: true } },
         { project_id: 'prj_a', org_id: f.emulator.orgId, name: 'A' },
-      ],
-    });
+      ]),
+    );
     f.mirror.close();
     const exported = await cli('export', '--db', f.file, '--collection', 'projects');
     expect(exported.code, exported.stderr).toBe(0);
@@ -270,15 +266,7 @@ describe('offline commands on a mirror file', () => {
     const [first = '', second = ''] = ids;
     const page = (taskId: string, items: Record<string, unknown>[]) => {
       f.mirror.passes.begin('task_comments', taskId);
-      f.mirror.passes.applyPage({
-        collection: 'task_comments',
-        scope: taskId,
-        pageIndex: 0,
-        cursorSent: null,
-        etag: null,
-        nextCursor: null,
-        items,
-      });
+      f.mirror.passes.applyPage(onlyPage('task_comments', items, { scope: taskId }));
     };
     const reply = { comment_id: 'cmt_3', task_id: second, parent_comment_id: 'cmt_2', content: 'an answer' };
     page(second, [

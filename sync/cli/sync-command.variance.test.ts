@@ -12,8 +12,7 @@ import { openMirror } from '../../db/open-mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { varianceSeeds } from '../../test/soak/variance-seeds';
 import { runCliInProcess } from './testing/in-process-cli';
-
-const SUMMARY_KEYS = ['conflicts', 'not_modified', 'pulled', 'pushed', 'requests', 'tasks'];
+import { summaryOf, summaryProblem } from './testing/sync-summary';
 
 interface Run {
   argv: string[];
@@ -24,11 +23,6 @@ interface Run {
 
 async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return { argv, ...(await runCliInProcess(argv, { env })) };
-}
-
-function summaryOf(run: Run): Record<string, unknown> {
-  const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
-  return JSON.parse(last) as Record<string, unknown>;
 }
 
 /** The mirror file holds exactly the tasks the emulator served, unknown fields included. */
@@ -47,15 +41,8 @@ async function expectMirrorHoldsServed(db: string, emulator: RunningEmulator): P
 /** What is wrong with how a sync run ended, if anything: the run's own words. */
 function unclearEnding(run: Run): string | null {
   const shown = `exit ${run.code}; stderr: ${run.stderr.slice(-600)}`;
-  let summary: Record<string, unknown>;
-  try {
-    summary = summaryOf(run);
-  } catch {
-    return `no summary as the last stdout line (${shown})`;
-  }
-  const missing = SUMMARY_KEYS.filter((key) => !(key in summary));
-  if (missing.length > 0) return `summary without ${missing.join(', ')} (${shown})`;
-  if (run.code !== 0 && run.code !== 1) return `exit code ${run.code} (${shown})`;
+  const problem = summaryProblem(run, shown);
+  if (problem !== null) return problem;
   if (/^\s+at .+:\d+:\d+\)?$/m.test(run.stderr)) return `a stack trace (${shown})`;
   if (/does not match the contract|unexpected failure|TypeError|ZodError/.test(run.stderr))
     return `a conforming answer was not understood (${shown})`;

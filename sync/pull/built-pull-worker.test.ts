@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { BUILT_PULL_WORKER, builtPullWorker } from '../../test/support/built-pull-worker';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
 const root = resolve(import.meta.dirname, '../..');
 const builtWorker = BUILT_PULL_WORKER;
@@ -18,41 +18,33 @@ const nodeAddon = join(
   'better_sqlite3.node',
 );
 
-let fixture: PullFixture | null = null;
+const setUp = pullFixturePerTest();
 
 beforeAll(() => {
   builtPullWorker();
 }, 300_000);
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
 
 test('the main build holds the pull worker as its own entry', () => {
   expect(existsSync(builtWorker)).toBe(true);
 });
 
 test('an engine given the built worker and an addon file pulls everything through them', async () => {
-  const f = (fixture = await startPullFixture({
+  const f = await setUp({
     seedTasks: 1200,
     engine: { pullInWorker: true, pullWorker: { workerUrl: builtWorker, nativeBinding: nodeAddon } },
-  }));
+  });
   const summary = await f.engine.pullOnce();
   expect(summary.initial).toBe(true);
-  const server = f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
+  const server = serverTaskIds(f);
   expect(f.mirroredTaskIds().sort()).toEqual(server);
 });
 
 test('the worker opens SQLite with the addon it is given, not the default one', async () => {
   const missing = join(root, 'out', 'no-such-addon', 'better_sqlite3.node');
-  const f = (fixture = await startPullFixture({
+  const f = await setUp({
     seedTasks: 10,
     engine: { pullInWorker: true, pullWorker: { workerUrl: builtWorker, nativeBinding: missing } },
-  }));
+  });
   const failure = await f.engine.pullOnce().then(
     () => null,
     (error: unknown) => error,

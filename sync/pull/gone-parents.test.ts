@@ -2,20 +2,15 @@
 // real SQLite file: a parent the service lists no more (a team deleted, or one
 // the person left) takes its mirrored children with it at the next full pull,
 // without asking the service for that parent's list.
-import { afterEach, describe, expect, test } from 'vitest';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { describe, expect, test } from 'vitest';
+import { pullFixturePerTest } from './testing/pull-fixture';
+import { loadPass } from '../../db/test-mirror';
 
-let fixture: PullFixture | null = null;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest();
 
 describe('a parent listed no more', () => {
   test('a team gone from the team list takes its mirrored sprints with it, and its list is not asked for', async () => {
-    fixture = await startPullFixture({ seedTasks: 200 });
-    const f = fixture;
+    const f = await setUp({ seedTasks: 200 });
     await f.engine.pullOnce();
     // A team this mirror once read, gone from the team list since.
     const gone = {
@@ -24,17 +19,7 @@ describe('a parent listed no more', () => {
       name: 'Left behind',
       status: 'active',
     };
-    f.mirror.passes.begin('sprints', 'team_gone');
-    f.mirror.passes.applyPage({
-      collection: 'sprints',
-      scope: 'team_gone',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"gone-page"',
-      nextCursor: null,
-      items: [gone],
-    });
-    f.mirror.passes.complete('sprints', 'team_gone', 0);
+    loadPass(f.mirror, 'sprints', [gone], { scope: 'team_gone', etag: '"gone-page"' });
     const kept = f.mirror.collections.list('sprints').filter((s) => s.team_id !== 'team_gone');
     expect(kept.length).toBeGreaterThan(0);
     f.emulator.control.clearRequests();

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { ndjson, runCliInProcess } from '../cli/testing/in-process-cli';
 import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
+import { loadPass } from '../../db/test-mirror';
 
 const setUp = pullFixturePerTest({ seedTasks: 300 });
 
@@ -154,17 +155,7 @@ describe('milestones', () => {
     await f.engine.pullOnce();
     // A project this mirror once read, gone from the project list since.
     const gone = { milestone_id: 'mst_of_a_gone_project', project_id: 'prj_gone', name: 'Left behind' };
-    f.mirror.passes.begin('milestones', 'prj_gone');
-    f.mirror.passes.applyPage({
-      collection: 'milestones',
-      scope: 'prj_gone',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"gone-page"',
-      nextCursor: null,
-      items: [gone],
-    });
-    f.mirror.passes.complete('milestones', 'prj_gone', 0);
+    loadPass(f.mirror, 'milestones', [gone], { scope: 'prj_gone', etag: '"gone-page"' });
     const kept = f.mirror.collections.list('milestones').filter((m) => m.project_id !== 'prj_gone');
     f.emulator.control.clearRequests();
 

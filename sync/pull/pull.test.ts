@@ -2,35 +2,18 @@
 // paging rules (304 reuse, short and empty pages, refused cursors), deletions
 // only after a complete pass, resuming an interrupted pass after a restart,
 // 429/5xx/malformed answers (a broken item left out, the rest applied), and the change list with its notifications.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { taskCommentOperations } from '../api/operations';
 import { DELETED_REMOTELY } from '../../db/outbox/outbox-types';
 import { SyncEngine } from '../engine/sync-engine';
 import type { SyncEvent } from '../events/sync-events';
 import { eventEntry } from '../sync-log/sync-log-recorder';
-import { type PullFixture, type PullFixtureOptions, startPullFixture } from './testing/pull-fixture';
+import { type PullFixture, pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
-let fixture: PullFixture | null = null;
-
-async function setUp(options: PullFixtureOptions = {}): Promise<PullFixture> {
-  fixture = await startPullFixture(options);
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest();
 
 function taskListRequests(f: PullFixture) {
   return f.emulator.control.requests().filter((r) => r.method === 'GET' && r.path === '/v1/tasks');
-}
-
-function serverTaskIds(f: PullFixture): string[] {
-  return f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
 }
 
 /** The position a tasks page request's cursor points at (its created_at key), for ordering concurrent pages. */
@@ -48,6 +31,25 @@ function spoilTask(body: string, taskId: string, spoil: (task: Record<string, un
   if (!task) return body;
   spoil(task);
   return JSON.stringify(page);
+}
+
+/** A pull whose tasks requests all drop once the whole list's first page is applied: a pass cut off midway. */
+async function pullCutAfterFirstTasksPage(f: PullFixture) {
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (
+      event.type === 'progress' &&
+      event.collection === 'tasks' &&
+      event.scope === '' &&
+      event.pagesDone === 1
+    ) {
+      f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
+    }
+  });
+  try {
+    return await f.engine.pullOnce();
+  } finally {
+    unsubscribe();
+  }
 }
 
 /** An edit the push stopped (as a 422 leaves it): failed, waiting for the person. Returns its op id. */
@@ -72,9 +74,8 @@ describe('a full pull', () => {
     const summary = await f.engine.pullOnce();
     expect(summary.initial).toBe(true);
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
-    expect(summary.completed).toEqual([
-      'organizations',
-      'me',
+    // The collections kept in the mirror's collection tables, pulled between who I am and the tasks.
+    const collections = [
       'projects',
       'teams',
       'organization_members',
@@ -82,17 +83,9 @@ describe('a full pull', () => {
       'sprints',
       'goals',
       'milestones',
-      'tasks',
-    ]);
-    for (const collection of [
-      'projects',
-      'teams',
-      'organization_members',
-      'sections',
-      'sprints',
-      'goals',
-      'milestones',
-    ] as const) {
+    ] as const;
+    expect(summary.completed).toEqual(['organizations', 'me', ...collections, 'tasks']);
+    for (const collection of collections) {
       expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }
     expect(summary.notifications).toEqual([]);
@@ -222,19 +215,7 @@ describe('deletions and interrupted passes', () => {
     for (const id of deleted) f.emulator.control.peerDelete(id);
     f.emulator.control.peerCreate({ title: 'created while we were away' });
     f.emulator.control.faults.expireCursors();
-    // Drop every tasks request once the second page of the new pass is in.
-    const unsubscribe = f.engine.subscribe((event) => {
-      if (
-        event.type === 'progress' &&
-        event.collection === 'tasks' &&
-        event.scope === '' &&
-        event.pagesDone === 1
-      ) {
-        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
-      }
-    });
-    const cut = await f.engine.pullOnce();
-    unsubscribe();
+    const cut = await pullCutAfterFirstTasksPage(f);
     // The other collections went on; the summary names the task list and why.
     expect(cut.failed).toEqual([
       expect.objectContaining({
@@ -276,17 +257,7 @@ describe('deletions and interrupted passes', () => {
       return { before: tasks.slice(0, at === -1 ? tasks.length : at), at };
     };
     // The restart: every tasks request fails once the whole list's first page is in.
-    const unsubscribe = f.engine.subscribe((event) => {
-      if (
-        event.type === 'progress' &&
-        event.collection === 'tasks' &&
-        event.scope === '' &&
-        event.pagesDone === 1
-      )
-        f.emulator.control.faults.dropConnections(100, { pathPrefix: '/v1/tasks' });
-    });
-    const failure = await f.engine.pullOnce();
-    unsubscribe();
+    const failure = await pullCutAfterFirstTasksPage(f);
     expect(failure.failed.map((c) => [c.collection, c.error.kind])).toEqual([['tasks', 'network']]);
     const cut = firstWholeListIndex();
     expect(cut.at).toBeGreaterThan(0);

@@ -5,27 +5,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { MirrorStorageError } from '../../db/mirror-errors';
 import { errorInfo } from '../events/sync-error-info';
-import { type PullFixture, startPullFixture } from './testing/pull-fixture';
+import { pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 import { WorkerPullStore } from './worker-pull-store';
 
-let fixture: PullFixture | null = null;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const setUp = pullFixturePerTest();
 
 test('a sync through the worker mirrors everything, revalidates with 304s and removes what a complete pass no longer returns', async () => {
-  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  const f = await setUp({ engine: { pullInWorker: true } });
   const first = await f.engine.pullOnce();
   expect(first.initial).toBe(true);
-  const server = f.emulator.control
-    .tasks()
-    .map((t) => t.task_id)
-    .sort();
+  const server = serverTaskIds(f);
   // Written by the worker's connection, read through the app's.
   expect(f.mirroredTaskIds().sort()).toEqual(server);
 
@@ -41,7 +33,7 @@ test('a sync through the worker mirrors everything, revalidates with 304s and re
 });
 
 test('through the worker, the edits a complete pass or a 404 read parks come back with its answer and are told once', async () => {
-  const f = (fixture = await startPullFixture({ seedTasks: 40, engine: { pullInWorker: true } }));
+  const f = await setUp({ seedTasks: 40, engine: { pullInWorker: true } });
   await f.engine.pullOnce();
   const [listedGone, readGone] = f.mirroredTaskIds().sort() as [string, string];
   const stopped = (taskId: string, patch: Record<string, unknown>) => {
@@ -67,7 +59,7 @@ test('through the worker, the edits a complete pass or a 404 read parks come bac
 });
 
 test('through the worker, a task that breaks the contract is left out there and the rest of its page lands (issue 27)', async () => {
-  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  const f = await setUp({ engine: { pullInWorker: true } });
   let served = 0;
   let broken = '';
   f.relay.rewrite = (url, body) => {
@@ -97,7 +89,7 @@ test('through the worker, a task that breaks the contract is left out there and 
 });
 
 test('through the worker, a page body that is not JSON fails as the client would, naming the operation', async () => {
-  const f = (fixture = await startPullFixture({ engine: { pullInWorker: true } }));
+  const f = await setUp({ engine: { pullInWorker: true } });
   let served = 0;
   const landed = new Set<string>();
   f.relay.rewrite = (url, body) => {
@@ -123,7 +115,7 @@ test('through the worker, a page body that is not JSON fails as the client would
 });
 
 test('a page of more items than one message carries is applied whole, in one call, by the worker', async () => {
-  const f = (fixture = await startPullFixture({ seedTasks: 250 }));
+  const f = await setUp({ seedTasks: 250 });
   const tasks = f.emulator.control.tasks() as unknown as Record<string, unknown>[];
   const store = new WorkerPullStore(f.file);
   try {

@@ -11,6 +11,7 @@ import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
 import { commentRewrittenElsewhere } from './testing/resource-push';
+import { onlyPage } from '../../db/test-mirror';
 
 const start = pushFixturePerTest();
 
@@ -232,15 +233,9 @@ describe('editing and deleting my comments', () => {
     }
     // The threads as the hot tier stores them: one list page of the task's comments.
     f.mirror.passes.begin('task_comments', taskId);
-    f.mirror.passes.applyPage({
-      collection: 'task_comments',
-      scope: taskId,
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: await serverThreads(f.api, taskId),
-    });
+    f.mirror.passes.applyPage(
+      onlyPage('task_comments', await serverThreads(f.api, taskId), { scope: taskId }),
+    );
     const [first, second] = f.mirror.comments.threads(taskId).map((c) => c.comment_id);
     const members = await f.api.listPage(
       organizationMemberOperations.list,

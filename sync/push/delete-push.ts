@@ -35,8 +35,7 @@ export class DeletePush {
         current = { ...current, baseEtag: theirs.etag };
       } catch (error) {
         if (error instanceof ProblemError && error.status === 404) {
-          await this.store.settle(op.opId, null);
-          this.outcomes.accepted(state, op, op.entityId);
+          await this.gone(op, state);
           return op.entityId;
         }
         await this.outcomes.failed(op, op, error, state);
@@ -47,18 +46,12 @@ export class DeletePush {
     // Discarded by the person while the task was read: it stays.
     if (!claimed) return op.entityId;
     try {
-      await pushKindOf(claimed.entityType).remove(
-        this.api,
-        claimed,
-        this.outcomes.requestOptions(state, { ifMatch: current.baseEtag }),
-      );
-      await this.store.settle(claimed.opId, null);
-      this.outcomes.accepted(state, claimed, claimed.entityId);
+      await this.remove(claimed, current.baseEtag, state);
+      await this.gone(claimed, state);
     } catch (error) {
       if (error instanceof ProblemError && error.status === 404) {
         // Already gone: what the person wanted.
-        await this.store.settle(claimed.opId, null);
-        this.outcomes.accepted(state, claimed, claimed.entityId);
+        await this.gone(claimed, state);
       } else if (error instanceof ProblemError && error.status === 412) {
         await this.heldDelete(claimed, state);
       } else {
@@ -68,6 +61,17 @@ export class DeletePush {
     return op.entityId;
   }
 
+  /** Sends the delete of `op`'s resource against the version `ifMatch` names. */
+  private async remove(op: PushOp, ifMatch: string | null, state: PassState): Promise<void> {
+    await pushKindOf(op.entityType).remove(this.api, op, this.outcomes.requestOptions(state, { ifMatch }));
+  }
+
+  /** The resource is deleted on the server (by this delete, or already): the operation is done. */
+  private async gone(op: PushOp, state: PassState): Promise<void> {
+    await this.store.settle(op.opId, null);
+    this.outcomes.accepted(state, op, op.entityId);
+  }
+
   /** Someone changed the task after the person deleted it: show them, do not delete their work unseen. */
   private async heldDelete(op: PushOp, state: PassState): Promise<void> {
     let theirs: ServerTask;
@@ -75,8 +79,7 @@ export class DeletePush {
       theirs = await this.outcomes.readServer(op, state);
     } catch (error) {
       if (error instanceof ProblemError && error.status === 404) {
-        await this.store.settle(op.opId, null);
-        this.outcomes.accepted(state, op, op.entityId);
+        await this.gone(op, state);
         return;
       }
       await this.outcomes.failed(op, op, error, state);
@@ -87,13 +90,8 @@ export class DeletePush {
       // Nothing the person could see changed (an ETag moved on an unchanged body, or only counts the
       // service derives, such as tasks filed since): delete that version, once.
       try {
-        await pushKindOf(op.entityType).remove(
-          this.api,
-          op,
-          this.outcomes.requestOptions(state, { ifMatch: theirs.etag }),
-        );
-        await this.store.settle(op.opId, null);
-        this.outcomes.accepted(state, op, op.entityId);
+        await this.remove(op, theirs.etag, state);
+        await this.gone(op, state);
         return;
       } catch (error) {
         if (!(error instanceof ProblemError && error.status === 412)) {

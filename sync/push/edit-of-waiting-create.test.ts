@@ -5,38 +5,14 @@
 // ETag, never dropped; a dropped create takes its waiting edits with it.
 import { describe, expect, test } from 'vitest';
 import type { CollectionWrites } from '../../db/collections/collection-writes';
-import {
-  goalOperations,
-  milestoneOperations,
-  projectOperations,
-  sprintOperations,
-  teamOperations,
-} from '../api/operations';
+import { goalOperations, milestoneOperations, sprintOperations } from '../api/operations';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
+import { platformTeam, serverBody, sharedProject, writesTo } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const writesTo = (f: PushFixture, segment: string) =>
-  f.emulator.control
-    .requests()
-    .filter((r) => r.method !== 'GET' && r.path.includes(segment))
-    .map((r) => `${r.method} ${r.status}`);
-
-async function teamId(f: PushFixture): Promise<string> {
-  const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
-  if (page.status !== 200) throw new Error('teams.list answered 304');
-  const team = page.body.data.find((t) => t.name === 'Platform');
-  if (!team) throw new Error('no Platform team in the seed');
-  return team.team_id;
-}
-
-async function projectId(f: PushFixture): Promise<string> {
-  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
-  if (page.status !== 200) throw new Error('projects.list answered 304');
-  const project = page.body.data.find((p) => p.status === 'active');
-  if (!project) throw new Error('no active project in the seed');
-  return project.project_id;
-}
+/** The writes the emulator answered on paths that hold `segment`. */
+const writesOn = (f: PushFixture, segment: string) => writesTo(f, (path) => path.includes(segment));
 
 interface KindCase {
   kind: string;
@@ -57,42 +33,31 @@ const cases: KindCase[] = [
     segment: '/sprints',
     idField: 'sprint_id',
     writes: (f) => f.mirror.sprints,
-    parent: teamId,
+    parent: platformTeam,
     create: { name: 'Sprint 60', start_date: '2027-01-04', duration_weeks: 2 },
     finish: { status: 'completed' },
-    read: async (f, team, id) => {
-      const answer = await f.api.read(sprintOperations.get, { teamId: team, sprintId: id });
-      if (answer.status !== 200) throw new Error('sprints.get answered 304');
-      return answer.body;
-    },
+    read: (f, team, id) => serverBody(f.api, sprintOperations.get, { teamId: team, sprintId: id }),
   },
   {
     kind: 'goal',
     segment: '/goals',
     idField: 'goal_id',
     writes: (f) => f.mirror.goals,
-    parent: projectId,
+    parent: sharedProject,
     create: { name: 'Launch early' },
     finish: { status: 'closed' },
-    read: async (f, project, id) => {
-      const answer = await f.api.read(goalOperations.get, { projectId: project, goalId: id });
-      if (answer.status !== 200) throw new Error('goals.get answered 304');
-      return answer.body;
-    },
+    read: (f, project, id) => serverBody(f.api, goalOperations.get, { projectId: project, goalId: id }),
   },
   {
     kind: 'milestone',
     segment: '/milestones',
     idField: 'milestone_id',
     writes: (f) => f.mirror.milestones,
-    parent: projectId,
+    parent: sharedProject,
     create: { name: 'Beta early' },
     finish: { status: 'completed' },
-    read: async (f, project, id) => {
-      const answer = await f.api.read(milestoneOperations.get, { projectId: project, milestoneId: id });
-      if (answer.status !== 200) throw new Error('milestones.get answered 304');
-      return answer.body;
-    },
+    read: (f, project, id) =>
+      serverBody(f.api, milestoneOperations.get, { projectId: project, milestoneId: id }),
   },
 ];
 
@@ -107,7 +72,7 @@ describe.each(cases)('a $kind edited while its create waits', (c) => {
     expect(writes.get(created.id)).toMatchObject({ ...c.finish, pending: 'queued' });
 
     await f.pusher.pushAll();
-    expect(writesTo(f, c.segment)).toEqual(['POST 201', 'PATCH 200']);
+    expect(writesOn(f, c.segment)).toEqual(['POST 201', 'PATCH 200']);
     const shown = writes.list().find((r) => r.name === `${String(c.create.name)} (renamed)`);
     const id = shown?.[c.idField] as string;
     expect(id).not.toMatch(/^local-/);
@@ -130,21 +95,21 @@ describe.each(cases)('a $kind edited while its create waits', (c) => {
     expect(writes.get(created.id)).toBeUndefined();
     expect(f.mirror.outbox.list(['queued'])).toEqual([]);
     await f.pusher.pushAll();
-    expect(writesTo(f, c.segment)).toEqual([]);
+    expect(writesOn(f, c.segment)).toEqual([]);
   });
 });
 
 describe('a sprint created with a length in weeks, edited before it is sent', () => {
   test('an end date chosen later takes the place of the weeks in the create (no 422)', async () => {
     const f = await start();
-    const team = await teamId(f);
+    const team = await platformTeam(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 61', start_date: '2027-01-04', duration_weeks: 2 },
       team,
     );
     f.mirror.sprints.edit(created.id, { end_date: '2027-01-25' });
     await f.pusher.pushAll();
-    expect(writesTo(f, '/sprints')).toEqual(['POST 201']);
+    expect(writesOn(f, '/sprints')).toEqual(['POST 201']);
     const shown = f.mirror.sprints.list(team).find((s) => s.name === 'Sprint 61');
     expect(await cases[0]?.read(f, team, shown?.sprint_id as string)).toMatchObject({
       end_date: '2027-01-25',
@@ -153,7 +118,7 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
 
   test('made with an end date, a length in weeks chosen later takes the place of the date in the create', async () => {
     const f = await start();
-    const team = await teamId(f);
+    const team = await platformTeam(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 63', start_date: '2027-01-04', end_date: '2027-01-15' },
       team,
@@ -165,7 +130,7 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
       duration_weeks: 3,
     });
     await f.pusher.pushAll();
-    expect(writesTo(f, '/sprints')).toEqual(['POST 201']);
+    expect(writesOn(f, '/sprints')).toEqual(['POST 201']);
     const shown = f.mirror.sprints.list(team).find((s) => s.name === 'Sprint 63');
     expect(await cases[0]?.read(f, team, shown?.sprint_id as string)).toMatchObject({
       end_date: '2027-01-24',
@@ -175,7 +140,7 @@ describe('a sprint created with a length in weeks, edited before it is sent', ()
 
   test('a status the service does not know is refused with the field named; the waiting create stays as it was', async () => {
     const f = await start();
-    const team = await teamId(f);
+    const team = await platformTeam(f);
     const created = f.mirror.sprints.create(
       { name: 'Sprint 62', start_date: '2027-01-04', duration_weeks: 1 },
       team,

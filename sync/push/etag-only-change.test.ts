@@ -121,17 +121,21 @@ const writesTo = (f: PushFixture, path: RegExp) =>
     .filter((r) => r.method !== 'GET' && path.test(r.path))
     .map((r) => `${r.method} ${r.status < 300 ? '2xx' : r.status}`);
 
+/** One `kind` pushed, then `change`d here while the server's ETags all moved on (the bodies alike), and pushed. */
+async function pushedOverNewEtags(kind: string, change: 'edit' | 'remove') {
+  const f = await start();
+  const made = await (KINDS[kind] as (f: PushFixture) => Promise<Made>)(f);
+  made[change]();
+  f.emulator.control.variance?.changeEtags();
+  f.emulator.control.clearRequests();
+  return { f, made, summary: await f.pusher.pushAll() };
+}
+
 describe('a 412 where only the ETag changed', () => {
   test.each(Object.keys(KINDS))(
     "a %s's delete deletes the version the person saw under its new ETag, without asking",
     async (kind) => {
-      const f = await start();
-      const made = await (KINDS[kind] as (f: PushFixture) => Promise<Made>)(f);
-      made.remove();
-      f.emulator.control.variance?.changeEtags();
-      f.emulator.control.clearRequests();
-
-      const summary = await f.pusher.pushAll();
+      const { f, made, summary } = await pushedOverNewEtags(kind, 'remove');
 
       expect(writesTo(f, made.path)).toEqual(['DELETE 412', 'DELETE 2xx']);
       expect(summary).toMatchObject({ pushed: 1, failed: 0, conflicts: 0 });
@@ -142,13 +146,7 @@ describe('a 412 where only the ETag changed', () => {
   test.each(Object.keys(KINDS))(
     "a %s's edit is sent again under the new ETag, without asking",
     async (kind) => {
-      const f = await start();
-      const made = await (KINDS[kind] as (f: PushFixture) => Promise<Made>)(f);
-      made.edit();
-      f.emulator.control.variance?.changeEtags();
-      f.emulator.control.clearRequests();
-
-      const summary = await f.pusher.pushAll();
+      const { f, made, summary } = await pushedOverNewEtags(kind, 'edit');
 
       expect(writesTo(f, made.path)).toEqual(['PATCH 412', 'PATCH 2xx']);
       expect(summary).toMatchObject({ pushed: 1, failed: 0, conflicts: 0 });

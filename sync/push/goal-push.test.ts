@@ -5,46 +5,35 @@
 // bad input refused before queuing.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
-import { goalOperations, projectOperations } from '../api/operations';
+import { goalOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import { peerClient, settleNameConflict, writesTo } from './testing/resource-push';
+import {
+  editElsewhere,
+  peerClient,
+  pushedId,
+  serverBody,
+  settleNameConflict,
+  sharedProject,
+  writesTo,
+} from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
 const goalWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/goals'));
 
-/** A project both the main member and the peer can change. */
-async function sharedProject(f: PushFixture): Promise<string> {
-  const page = await f.api.listPage(projectOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
-  if (page.status !== 200) throw new Error('projects.list answered 304');
-  const project = page.body.data.find((p) => p.status === 'active');
-  if (!project) throw new Error('no active project in the seed');
-  return project.project_id;
-}
-
 const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
 
-async function serverGoal(api: ApiClient, projectId: string, goalId: string) {
-  const answer = await api.read(goalOperations.get, { projectId, goalId });
-  if (answer.status !== 200) throw new Error('goals.get answered 304');
-  return { goal: answer.body, etag: answer.etag };
-}
+const serverGoal = (api: ApiClient, projectId: string, goalId: string) =>
+  serverBody(api, goalOperations.get, { projectId, goalId });
 
 /** The peer renames the goal on the server, over the version they read. */
-async function peerRenames(f: PushFixture, projectId: string, goalId: string, name: string): Promise<void> {
-  const other = peer(f);
-  const { etag } = await serverGoal(other, projectId, goalId);
-  await other.update(goalOperations.update, { projectId, goalId }, { name }, { ifMatch: etag });
-}
+const peerRenames = (f: PushFixture, projectId: string, goalId: string, name: string) =>
+  editElsewhere(peer(f), goalOperations.get, goalOperations.update, { projectId, goalId }, { name });
 
-async function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
+function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.goals.create({ name }, projectId);
-  await f.pusher.pushAll();
-  const id = f.mirror.goals.list().find((g) => g.name === name)?.goal_id;
-  if (typeof id !== 'string' || id.startsWith('local-')) throw new Error('the goal did not land');
-  f.emulator.control.clearRequests();
-  return id;
+  return pushedId(f, 'goal', () => f.mirror.goals.list().find((g) => g.name === name)?.goal_id);
 }
 
 describe('goals written offline', () => {
@@ -61,7 +50,7 @@ describe('goals written offline', () => {
     const shown = f.mirror.goals.list().find((g) => g.name === 'Launch');
     expect(shown?.goal_id).not.toMatch(/^local-/);
     expect(shown?.pending).toBeUndefined();
-    expect((await serverGoal(f.api, projectId, shown?.goal_id as string)).goal).toMatchObject({
+    expect(await serverGoal(f.api, projectId, shown?.goal_id as string)).toMatchObject({
       name: 'Launch',
       target_date: '2027-06-30',
     });
@@ -79,11 +68,10 @@ describe('goals written offline', () => {
       { entityType: 'goal', base: 'Launch v2', mine: 'Ship v2', theirs: 'Go live' },
       'theirs',
     );
-    expect((await serverGoal(f.api, projectId, id)).goal).toMatchObject({
+    expect(await serverGoal(f.api, projectId, id)).toMatchObject({
       name: 'Go live',
       description: 'all of it',
     });
-    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
   });
 
   test('closing a goal sends status closed; reopening sends open', async () => {
@@ -96,7 +84,7 @@ describe('goals written offline', () => {
     f.mirror.goals.edit(id, { status: 'open' });
     await f.pusher.pushAll();
     expect(goalWrites(f)).toEqual(['PATCH 200', 'PATCH 200']);
-    expect((await serverGoal(f.api, projectId, id)).goal.status).toBe('open');
+    expect((await serverGoal(f.api, projectId, id)).status).toBe('open');
   });
 
   test('a soft delete unfiles the goal’s tasks in the mirror as on the service', async () => {
@@ -131,7 +119,7 @@ describe('goals written offline', () => {
       state: 'failed',
       lastProblem: { status: 412, type: 'edited-remotely' },
     });
-    expect((await serverGoal(f.api, projectId, id)).goal.name).toBe('Keep!');
+    expect((await serverGoal(f.api, projectId, id)).name).toBe('Keep!');
   });
 
   test('a name over 200 characters or an unknown field is refused before queuing', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { NetworkError, SignedOutError } from '../api/errors';
@@ -6,26 +6,13 @@ import type { SyncEvent } from '../events/sync-events';
 import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
-import {
-  FAST_RETRY,
-  type PushFixture,
-  type PushFixtureOptions,
-  startPushFixture,
-} from './testing/push-fixture';
+import { FAST_RETRY, type PushFixture, pushFixturePerTest } from './testing/push-fixture';
 
-let fixture: PushFixture | null = null;
-
-async function start(options: PushFixtureOptions = {}): Promise<PushFixture> {
-  fixture = await startPushFixture(options);
-  return fixture;
-}
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = null;
-});
+const start = pushFixturePerTest();
 
 const writes = (f: PushFixture) => f.emulator.control.requests().filter((r) => r.method !== 'GET');
+/** The requests the emulator saw since the last clear, as `METHOD status`. */
+const answers = (f: PushFixture) => f.emulator.control.requests().map((r) => `${r.method} ${r.status}`);
 const eventsOf = <T extends SyncEvent['type']>(f: PushFixture, type: T) =>
   f.events.filter((e): e is Extract<SyncEvent, { type: T }> => e.type === type);
 
@@ -51,11 +38,30 @@ function other(
 /** A matcher for part of an object, typed so that it can sit inside an expected object. */
 const having = (fields: Record<string, unknown>): unknown => expect.objectContaining(fields) as unknown;
 
+/** A task of the seed, loaded into the mirror with its ETag. */
+async function loadedTask(f: PushFixture): Promise<string> {
+  const [taskId] = f.taskIds(1) as [string];
+  await f.loadTasks([taskId]);
+  return taskId;
+}
+
+/** A task of one project loaded into the mirror, another project, and a token that may only write into the first. */
+async function taskOfOneProject(f: PushFixture) {
+  const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(
+    (id): id is string => id !== null,
+  );
+  const [mine, elsewhere] = projects as [string, string];
+  const task = f.emulator.control.tasks().find((t) => t.project_id === mine);
+  if (!task || elsewhere === undefined) throw new Error('the seed needs tasks in two projects');
+  await f.loadTasks([task.task_id]);
+  const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
+  return { task, elsewhere, restricted };
+}
+
 describe('updates', () => {
   test('an edit goes out as one PATCH with If-Match of its base, the operation id as key, and only the changed field', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const baseEtag = f.mirror.tasks.get(taskId)?.etag;
     const priority = other(f, taskId, 'priority');
     const edit = f.mirror.tasks.edit(taskId, { priority });
@@ -94,7 +100,7 @@ describe('updates', () => {
 
     await f.pusher.pushAll();
 
-    const log = f.emulator.control.requests().map((r) => `${r.method} ${r.status}`);
+    const log = answers(f);
     expect(log).toEqual(['GET 200', 'PATCH 200']);
     expect(f.emulator.control.requests()[1]?.ifMatch).toBe(etagBefore);
     expect(f.emulator.control.task(taskId)?.title).toBe('Read first, then write');
@@ -110,10 +116,7 @@ describe('updates', () => {
 
     expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, failed: 0 });
 
-    expect(f.emulator.control.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
-      'GET 200',
-      'DELETE 204',
-    ]);
+    expect(answers(f)).toEqual(['GET 200', 'DELETE 204']);
     expect(f.emulator.control.task(taskId)).toBeUndefined();
   });
 
@@ -138,8 +141,7 @@ describe('updates', () => {
 
   test('edits of one task queued offline coalesce into one merge-patch', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const status = other(f, taskId, 'status');
     const priority = other(f, taskId, 'priority');
     f.mirror.tasks.edit(taskId, { status: other(f, taskId, 'status', [status]) });
@@ -161,8 +163,7 @@ describe('updates', () => {
 
   test('an operation already sent keeps its body and key; a later edit goes as its own operation after it', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const first = f.mirror.tasks.edit(taskId, { title: 'First body' });
     // As if a previous process sent it and died before the answer.
     f.mirror.outbox.start(first?.opId as string);
@@ -180,8 +181,7 @@ describe('updates', () => {
 
   test('412: fields only I changed are rebased onto the new version; fields they changed land in the mirror', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const priority = other(f, taskId, 'priority');
     const status = other(f, taskId, 'status');
     f.mirror.tasks.edit(taskId, { priority });
@@ -192,11 +192,7 @@ describe('updates', () => {
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 1, conflicts: 0 });
-    expect(f.emulator.control.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
-      'PATCH 412',
-      'GET 200',
-      'PATCH 200',
-    ]);
+    expect(answers(f)).toEqual(['PATCH 412', 'GET 200', 'PATCH 200']);
     expect(f.emulator.control.requests()[2]?.ifMatch).toBe(theirEtag);
     expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'Renamed by the peer', status, priority });
     expect(f.mirror.tasks.get(taskId)?.task).toMatchObject({
@@ -215,8 +211,7 @@ describe('updates', () => {
 
   test('412 with the same value on both sides is settled without sending it again', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const status = other(f, taskId, 'status');
     f.mirror.tasks.edit(taskId, { status });
     f.emulator.control.peerEdit(taskId, { status });
@@ -224,10 +219,7 @@ describe('updates', () => {
 
     const summary = await f.pusher.pushAll();
 
-    expect(f.emulator.control.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
-      'PATCH 412',
-      'GET 200',
-    ]);
+    expect(answers(f)).toEqual(['PATCH 412', 'GET 200']);
     expect(summary).toMatchObject({ pushed: 1, conflicts: 0 });
     expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: false });
     expect(f.mirror.tasks.get(taskId)?.task.status).toBe(status);
@@ -238,8 +230,7 @@ describe('updates', () => {
 
   test('412 with different values on one field waits as a conflict (base, mine, theirs); nothing is overwritten', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const base = f.mirror.tasks.get(taskId)?.server;
     const edit = f.mirror.tasks.edit(taskId, { title: 'Mine', description: 'only mine' });
     const priority = other(f, taskId, 'priority');
@@ -313,8 +304,7 @@ describe('updates', () => {
 
   test('a conflict resolved with a new value pushes that value', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     f.mirror.tasks.edit(taskId, { title: 'Mine' });
     f.emulator.control.peerEdit(taskId, { title: 'Theirs' });
     await f.pusher.pushAll();
@@ -328,8 +318,7 @@ describe('updates', () => {
 
   test('404 on an update: a conflict of kind deleted remotely; re-creating brings the task back', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     f.mirror.tasks.edit(taskId, { title: 'Edited while it was deleted' });
     f.emulator.control.peerDelete(taskId);
     const before = f.emulator.control.taskCount();
@@ -355,8 +344,7 @@ describe('updates', () => {
 
   test('404 on an update resolved with theirs drops the edit and the task', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     f.mirror.tasks.edit(taskId, { title: 'Gone anyway' });
     f.emulator.control.peerDelete(taskId);
     await f.pusher.pushAll();
@@ -371,8 +359,7 @@ describe('updates', () => {
 
   test("422: the operation fails with the server's validation errors, and pushes once corrected", async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const edit = f.mirror.tasks.edit(taskId, { assignee: 'nobody-by-that-name' });
 
     const summary = await f.pusher.pushAll();
@@ -484,8 +471,7 @@ describe('creates', () => {
 describe('deletes', () => {
   test('a delete is sent with If-Match and the task leaves the mirror', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const etag = f.mirror.tasks.get(taskId)?.etag;
     f.mirror.tasks.delete(taskId);
     f.emulator.control.clearRequests();
@@ -499,8 +485,7 @@ describe('deletes', () => {
 
   test('a delete of a task changed since waits for the person; retrying deletes the new version', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const removal = f.mirror.tasks.delete(taskId);
     f.emulator.control.peerEdit(taskId, { title: 'Still wanted?' });
 
@@ -581,8 +566,7 @@ describe('refusals that stop writing', () => {
 
   test('a token without tasks:write: blocked with the scope the service names', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const edit = f.mirror.tasks.edit(taskId, { title: 'no scope for this' });
     const { token } = f.emulator.control.mintToken({ scopes: ['tasks:read'] });
     const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(token) });
@@ -642,8 +626,7 @@ describe('transient failures', () => {
 
   test('a PATCH whose answer was lost is not applied twice: the retry meets 412 and settles', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     f.mirror.tasks.edit(taskId, { title: 'Lost answer' });
     f.emulator.control.faults.dropConnections(1, { method: 'PATCH' });
     f.emulator.control.clearRequests();
@@ -651,11 +634,7 @@ describe('transient failures', () => {
     const summary = await f.pusher.pushAll();
 
     expect(summary).toMatchObject({ pushed: 1, conflicts: 0 });
-    expect(f.emulator.control.requests().map((r) => `${r.method} ${r.status}`)).toEqual([
-      'PATCH 200',
-      'PATCH 412',
-      'GET 200',
-    ]);
+    expect(answers(f)).toEqual(['PATCH 200', 'PATCH 412', 'GET 200']);
     expect(f.emulator.control.history(taskId).filter((h) => h.action === 'updated')).toHaveLength(1);
     expect(f.mirror.tasks.get(taskId)).toMatchObject({ pending: false });
   });
@@ -689,8 +668,7 @@ describe('transient failures', () => {
 describe('what a conflict keeps for the person', () => {
   test('a 412 with conflicts records which of my fields merged cleanly, and how', async () => {
     const f = await start();
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
+    const taskId = await loadedTask(f);
     const priority = other(f, taskId, 'priority');
     const status = other(f, taskId, 'status');
     const edit = f.mirror.tasks.edit(taskId, { title: 'Mine', description: 'only mine', priority, status });
@@ -711,14 +689,7 @@ describe('what a conflict keeps for the person', () => {
 
   test("a task moved out of the token's reach keeps the edit as a draft to re-create, with the server's answer (404: the service hides it)", async () => {
     const f = await start();
-    const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(
-      (id): id is string => id !== null,
-    );
-    const [mine, elsewhere] = projects as [string, string];
-    const task = f.emulator.control.tasks().find((t) => t.project_id === mine);
-    if (!task || elsewhere === undefined) throw new Error('the seed needs tasks in two projects');
-    await f.loadTasks([task.task_id]);
-    const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
+    const { task, elsewhere, restricted } = await taskOfOneProject(f);
     const events: SyncEvent[] = [];
     const pusher = new Pusher({
       store: mirrorPushStore(f.mirror),
@@ -767,14 +738,7 @@ describe('what a conflict keeps for the person', () => {
 
   test('a 403 that refuses the change itself (a project the token may not file into) fails, the task still readable', async () => {
     const f = await start();
-    const projects = [...new Set(f.emulator.control.tasks().map((t) => t.project_id))].filter(
-      (id): id is string => id !== null,
-    );
-    const [mine, elsewhere] = projects as [string, string];
-    const task = f.emulator.control.tasks().find((t) => t.project_id === mine);
-    if (!task || elsewhere === undefined) throw new Error('the seed needs tasks in two projects');
-    await f.loadTasks([task.task_id]);
-    const restricted = f.emulator.control.mintToken({ scopes: ['tasks:write'], projectIds: [mine] }).token;
+    const { task, elsewhere, restricted } = await taskOfOneProject(f);
     const pusher = new Pusher({ store: mirrorPushStore(f.mirror), api: f.apiWith(restricted) });
     const edit = f.mirror.tasks.edit(task.task_id, { project_id: elsewhere });
 

@@ -6,49 +6,38 @@
 // queued, and completing.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
-import { sprintOperations, teamOperations } from '../api/operations';
+import { sprintOperations } from '../api/operations';
 import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import { peerClient, settleNameConflict, writesTo } from './testing/resource-push';
+import {
+  editElsewhere,
+  peerClient,
+  platformTeam,
+  pushedId,
+  serverBody,
+  settleNameConflict,
+  writesTo,
+} from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
 const sprintWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/sprints'));
 
-/** The team the peer (grace) is a member of. */
-async function platformTeam(f: PushFixture): Promise<string> {
-  const page = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
-  if (page.status !== 200) throw new Error('teams.list answered 304');
-  const team = page.body.data.find((t) => t.name === 'Platform');
-  if (!team) throw new Error('no Platform team in the seed');
-  return team.team_id;
-}
-
 const peer = (f: PushFixture): ApiClient => peerClient(f, ['teams:read', 'teams:write']);
 
-async function serverSprint(api: ApiClient, teamId: string, sprintId: string) {
-  const answer = await api.read(sprintOperations.get, { teamId, sprintId });
-  if (answer.status !== 200) throw new Error('sprints.get answered 304');
-  return { sprint: answer.body, etag: answer.etag };
-}
+const serverSprint = (api: ApiClient, teamId: string, sprintId: string) =>
+  serverBody(api, sprintOperations.get, { teamId, sprintId });
 
 /** The peer renames the sprint on the server, over the version they read. */
-async function peerRenames(f: PushFixture, teamId: string, sprintId: string, name: string): Promise<void> {
-  const other = peer(f);
-  const { etag } = await serverSprint(other, teamId, sprintId);
-  await other.update(sprintOperations.update, { teamId, sprintId }, { name }, { ifMatch: etag });
-}
+const peerRenames = (f: PushFixture, teamId: string, sprintId: string, name: string) =>
+  editElsewhere(peer(f), sprintOperations.get, sprintOperations.update, { teamId, sprintId }, { name });
 
-async function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
+function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
   f.mirror.sprints.create({ name, start_date: '2027-01-04', duration_weeks: 2 }, teamId);
-  await f.pusher.pushAll();
-  const id = f.mirror.sprints.list(teamId).find((s) => s.name === name)?.sprint_id;
-  if (typeof id !== 'string' || id.startsWith('local-')) throw new Error('the sprint did not land');
-  f.emulator.control.clearRequests();
-  return id;
+  return pushedId(f, 'sprint', () => f.mirror.sprints.list(teamId).find((s) => s.name === name)?.sprint_id);
 }
 
 describe('sprints written offline', () => {
@@ -73,7 +62,7 @@ describe('sprints written offline', () => {
     const shown = f.mirror.sprints.list(teamId).find((s) => s.name === 'Sprint 12');
     expect(shown?.sprint_id).not.toMatch(/^local-/);
     expect(shown?.pending).toBeUndefined();
-    const { sprint } = await serverSprint(f.api, teamId, shown?.sprint_id as string);
+    const sprint = await serverSprint(f.api, teamId, shown?.sprint_id as string);
     expect(sprint).toMatchObject({ name: 'Sprint 12', goal: 'ship search', team_id: teamId });
   });
 
@@ -89,11 +78,10 @@ describe('sprints written offline', () => {
       { entityType: 'sprint', base: 'Sprint 20', mine: 'Sprint twenty', theirs: 'Sprint 20b' },
       'mine',
     );
-    expect((await serverSprint(f.api, teamId, id)).sprint).toMatchObject({
+    expect(await serverSprint(f.api, teamId, id)).toMatchObject({
       name: 'Sprint twenty',
       goal: 'ship it',
     });
-    expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
   });
 
   test('a stale If-Match on a field nobody else changed merges per field (412 then 200), no conflict', async () => {
@@ -105,7 +93,7 @@ describe('sprints written offline', () => {
     f.mirror.sprints.edit(id, { goal: 'fewer bugs' });
     expect(await f.pusher.pushAll()).toMatchObject({ pushed: 1, conflicts: 0 });
     expect(sprintWrites(f)).toEqual(['PATCH 412', 'PATCH 200']);
-    expect((await serverSprint(f.api, teamId, id)).sprint).toMatchObject({
+    expect(await serverSprint(f.api, teamId, id)).toMatchObject({
       name: 'Sprint 21b',
       goal: 'fewer bugs',
     });

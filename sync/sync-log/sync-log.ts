@@ -84,20 +84,12 @@ const MAX_MESSAGE_CHARS = 1000;
 const MAX_DETAIL_CHARS = 2000;
 const MAX_PATH_CHARS = 1000;
 
-interface Row {
-  id: number;
-  at: string;
-  level: SyncLogLevel;
-  kind: SyncLogKind;
-  message: string;
-  method: string | null;
-  path: string | null;
-  status: number | null;
+/** An entry as its table stores it: snake_case columns, the detail as JSON text. */
+type Row = Omit<SyncLogEntry, 'durationMs' | 'requestId' | 'detail'> & {
   duration_ms: number | null;
   request_id: string | null;
-  operation: string | null;
   detail: string | null;
-}
+};
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -289,20 +281,15 @@ export class SyncLog {
   }
 }
 
+/** The entry of a row: the columns named alike taken as they are (in the table's order), the rest renamed. */
 function entryOf(row: Row): SyncLogEntry {
+  const { duration_ms, request_id, operation, detail, ...alike } = row;
   return {
-    id: row.id,
-    at: row.at,
-    level: row.level,
-    kind: row.kind,
-    message: row.message,
-    method: row.method,
-    path: row.path,
-    status: row.status,
-    durationMs: row.duration_ms,
-    requestId: row.request_id,
-    operation: row.operation,
-    detail: row.detail === null ? null : (parseDetail(row.detail) as Record<string, unknown> | null),
+    ...alike,
+    durationMs: duration_ms,
+    requestId: request_id,
+    operation,
+    detail: detail === null ? null : (parseDetail(detail) as Record<string, unknown> | null),
   };
 }
 

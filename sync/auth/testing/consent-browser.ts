@@ -52,13 +52,7 @@ export async function visit(
 }
 
 export function consentBrowser(script: ConsentBrowserScript = {}): ConsentBrowser {
-  const opened: string[] = [];
-  const visited: Page[] = [];
-  let finished: Promise<Page> = Promise.reject(new Error('openUrl was never called'));
-  finished.catch(() => undefined);
-
-  async function browse(start: string): Promise<Page> {
-    visited.length = 0;
+  return recordingBrowser(async (start, visited) => {
     await script.beforeAuthorize?.(new URL(start));
     let page = await visit(start);
     visited.push(page);
@@ -77,8 +71,19 @@ export function consentBrowser(script: ConsentBrowserScript = {}): ConsentBrowse
     const landing = await visit(callback.href);
     visited.push(landing);
     return landing;
-  }
+  });
+}
 
+/**
+ * A stand-in for the system browser that records the URLs it was opened with
+ * and the pages of its last browse; `browse` plays one browse from a URL,
+ * pushing each page it visits onto `visited` (emptied first).
+ */
+export function recordingBrowser(browse: (start: string, visited: Page[]) => Promise<Page>): ConsentBrowser {
+  const opened: string[] = [];
+  const visited: Page[] = [];
+  let finished: Promise<Page> = Promise.reject(new Error('openUrl was never called'));
+  finished.catch(() => undefined);
   return {
     opened,
     visited,
@@ -87,7 +92,8 @@ export function consentBrowser(script: ConsentBrowserScript = {}): ConsentBrowse
     },
     openUrl(url: string) {
       opened.push(url);
-      finished = browse(url);
+      visited.length = 0;
+      finished = browse(url, visited);
       finished.catch(() => undefined);
     },
   };

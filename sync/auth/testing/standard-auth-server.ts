@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { request } from 'undici';
 import { DEFAULT_SCOPES } from '../oauth-flow';
-import type { Page } from './consent-browser';
+import { type Page, recordingBrowser } from './consent-browser';
 
 export const STANDARD_CLIENT_ID = 'svc-desktop-native';
 export const STANDARD_ACCOUNT = { user_id: 'user-standard-1', username: 'ada', email: 'ada@example.test' };
@@ -196,13 +196,9 @@ export interface RedirectingBrowser {
  * address, then visits that and keeps the page it answers.
  */
 export function redirectingBrowser(script: RedirectingBrowserScript = {}): RedirectingBrowser {
-  const opened: string[] = [];
-  const visited: Page[] = [];
   const jar = new Map<string, string>();
-  let finished: Promise<Page> = Promise.reject(new Error('openUrl was never called'));
-  finished.catch(() => undefined);
 
-  async function get(url: URL): Promise<Page> {
+  async function get(url: URL, visited: Page[]): Promise<Page> {
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await request(url, { headers: cookie ? { cookie } : {} });
     const setCookie = response.headers['set-cookie'];
@@ -225,10 +221,9 @@ export function redirectingBrowser(script: RedirectingBrowserScript = {}): Redir
     return page;
   }
 
-  async function browse(start: string): Promise<Page> {
-    visited.length = 0;
+  return recordingBrowser(async (start, visited) => {
     const origin = new URL(start).origin;
-    let page = await get(new URL(start));
+    let page = await get(new URL(start), visited);
     for (let hops = 0; hops < 10; hops += 1) {
       if (page.status < 300 || page.status >= 400 || page.location === undefined) {
         throw new Error(`the sign-in server did not redirect back to the app (status ${page.status})`);
@@ -236,23 +231,10 @@ export function redirectingBrowser(script: RedirectingBrowserScript = {}): Redir
       let next = new URL(page.location, page.url);
       if (next.origin !== origin) {
         next = (await script.beforeCallback?.(next)) ?? next;
-        return await get(next);
+        return await get(next, visited);
       }
-      page = await get(next);
+      page = await get(next, visited);
     }
     throw new Error('too many redirects on the sign-in server');
-  }
-
-  return {
-    opened,
-    visited,
-    get finished() {
-      return finished;
-    },
-    openUrl(url: string) {
-      opened.push(url);
-      finished = browse(url);
-      finished.catch(() => undefined);
-    },
-  };
+  });
 }
