@@ -6,7 +6,13 @@ import type { EmulatorContext, RequestLogEntry } from './emulator-context';
 import type { FaultPlan } from './faults';
 import type { MintTokenInput, TokenRecord } from './identity/identity-store';
 import type { RateLimitConfig } from './rate-limit';
-import type { CommentRecord, HistoryRecord, SectionRecord, TaskRecord } from './records';
+import {
+  type CommentRecord,
+  type HistoryRecord,
+  type SectionRecord,
+  SECTIONS,
+  type TaskRecord,
+} from './records';
 import { type CreateCounts, serializeTask, viewerOf } from './store';
 import {
   createTask,
@@ -140,7 +146,7 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
       return store.historyOf(taskId).map((h) => ({ ...h }));
     },
     sections() {
-      return [...store.sections.values()].map((section) => ({ ...section }));
+      return [...store.records(SECTIONS).values()].map((section) => ({ ...section }));
     },
     comments() {
       return [...store.comments.values()].map((c) => ({ ...c, mentions: c.mentions.map((m) => ({ ...m })) }));

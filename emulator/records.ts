@@ -1,6 +1,21 @@
 // The emulator's stored records, in the field order the service sends them
 // (contract's Resources part; gaps.md for tasks, projects and organizations).
 // Derived fields (counts, durations) are computed when a record is read.
+// A collection kind's records are reached through its key
+// (`store.records(SECTIONS)`); a kind added later may declare its record and
+// key in its route file instead (docs/adding-a-kind.md).
+import type { CollectionName } from '../protocol/writable-kinds';
+
+/** Names a collection kind's records in the store and carries their type. */
+export interface CollectionKey<R> {
+  readonly collection: CollectionName;
+  /** Never set: it only ties the key to its record type. */
+  readonly record?: R;
+}
+
+export function collectionKey<R>(collection: CollectionName): CollectionKey<R> {
+  return { collection };
+}
 
 export interface OrganizationRecord {
   org_id: string;
@@ -79,6 +94,8 @@ export interface SectionRecord {
   updated_at: string;
 }
 
+export const SECTIONS = collectionKey<SectionRecord>('sections');
+
 export interface SprintRecord {
   sprint_id: string;
   org_id: string;
@@ -97,6 +114,8 @@ export interface SprintRecord {
   updated_at: string;
   is_active: boolean;
 }
+
+export const SPRINTS = collectionKey<SprintRecord>('sprints');
 
 export interface GoalRecord {
   goal_id: string;
@@ -118,6 +137,8 @@ export interface GoalRecord {
   deleted_at: string | null;
 }
 
+export const GOALS = collectionKey<GoalRecord>('goals');
+
 /** A milestone of a project (gaps.md "Milestones"); deleting one removes it and unfiles its tasks. */
 export interface MilestoneRecord {
   milestone_id: string;
@@ -133,6 +154,8 @@ export interface MilestoneRecord {
   created_at: string;
   updated_at: string;
 }
+
+export const MILESTONES = collectionKey<MilestoneRecord>('milestones');
 
 export interface TaskRecord {
   task_id: string;

@@ -7,17 +7,21 @@
 // current sprint" mean something whatever the day; with the same seed and day
 // (or a ManualClock) every id, text and date is the same.
 import { DeterministicRandom } from './deterministic-random';
-import type {
-  CommentRecord,
-  GoalRecord,
-  MilestoneRecord,
-  OrganizationMemberRecord,
-  ProjectRecord,
-  SectionRecord,
-  SprintRecord,
-  TaskRecord,
-  TeamMemberRecord,
-  TeamRecord,
+import {
+  type CommentRecord,
+  type GoalRecord,
+  GOALS,
+  type MilestoneRecord,
+  MILESTONES,
+  type OrganizationMemberRecord,
+  type ProjectRecord,
+  type SectionRecord,
+  SECTIONS,
+  type SprintRecord,
+  SPRINTS,
+  type TaskRecord,
+  type TeamMemberRecord,
+  type TeamRecord,
 } from './records';
 import { creationHistory, type EmulatorStore, TaskEntry } from './store';
 
@@ -102,7 +106,7 @@ const GOAL_NAMES = [
 ];
 
 /** Milestones per project, by project index; a project past the list has none. */
-const MILESTONES: { name: string; status: 'open' | 'completed'; dueInDays: number | null }[][] = [
+const SEEDED_MILESTONES: { name: string; status: 'open' | 'completed'; dueInDays: number | null }[][] = [
   [
     { name: 'Alpha', status: 'completed', dueInDays: -20 },
     { name: 'Beta', status: 'open', dueInDays: 10 },
@@ -405,7 +409,7 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
         updated_at: iso(created),
       };
       list.push(section);
-      store.sections.set(section.section_id, section);
+      store.records(SECTIONS).set(section.section_id, section);
     }
     sectionsByScope.set(`${scopeType}:${scopeId}`, list);
   };
@@ -452,7 +456,7 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
         is_active: true,
       };
       list.push(sprint);
-      store.sprints.set(sprint.sprint_id, sprint);
+      store.records(SPRINTS).set(sprint.sprint_id, sprint);
     }
     sprintsByTeam.set(team.team_id, list);
   }
@@ -484,7 +488,7 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
         updated_at: iso(created),
         deleted_at: deleted ? iso(anchor - 2 * DAY) : null,
       };
-      store.goals.set(goal.goal_id, goal);
+      store.records(GOALS).set(goal.goal_id, goal);
       if (!deleted) list.push(goal);
     }
     goalsByProject.set(project.project_id, list);
@@ -495,7 +499,7 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
   const milestonesByProject = new Map<string, MilestoneRecord[]>();
   for (const [projectIndex, project] of projects.entries()) {
     const list: MilestoneRecord[] = [];
-    for (const [index, m] of (MILESTONES[projectIndex] ?? []).entries()) {
+    for (const [index, m] of (SEEDED_MILESTONES[projectIndex] ?? []).entries()) {
       const created = iso(Date.parse(project.created_at) + (index + 2) * DAY);
       const milestone: MilestoneRecord = {
         milestone_id: `mst_${milestoneRand.token(10)}`,
@@ -511,7 +515,7 @@ export function seedOrganization(store: EmulatorStore, options: SeedOptions): vo
         created_at: created,
         updated_at: created,
       };
-      store.milestones.set(milestone.milestone_id, milestone);
+      store.records(MILESTONES).set(milestone.milestone_id, milestone);
       list.push(milestone);
     }
     milestonesByProject.set(project.project_id, list);

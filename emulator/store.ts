@@ -6,16 +6,15 @@ import type { Clock } from './clock';
 import { DeterministicRandom } from './deterministic-random';
 import { EDITABLE_TASK_FIELDS } from '../protocol/task';
 import { etagOf } from './entity-tag';
+import { COLLECTION_NAMES, type CollectionName, FILING_FIELDS } from '../protocol/writable-kinds';
+import type { FilingField } from '../protocol/writable-kind';
 import type {
+  CollectionKey,
   CommentRecord,
-  GoalRecord,
   HistoryRecord,
-  MilestoneRecord,
   OrganizationMemberRecord,
   OrganizationRecord,
   ProjectRecord,
-  SectionRecord,
-  SprintRecord,
   TaskRecord,
   TeamMemberRecord,
   TeamRecord,
@@ -136,22 +135,28 @@ export type TaskChange =
   | { kind: 'update'; entry: TaskEntry; before: TaskRecord }
   | { kind: 'delete'; entry: TaskEntry };
 
-export interface TaskCounts {
-  section: Map<string, number>;
-  sprint: Map<string, { total: number; completed: number }>;
-  /** Subtasks excluded (contract: GoalOut.tasks_total). */
-  goal: Map<string, { total: number; completed: number }>;
-  /** Every task filed under the milestone, subtasks included: each was filed on its own. */
-  milestone: Map<string, { total: number; completed: number }>;
+/** How many of the tasks filed under one resource there are, and how many are completed. */
+export interface FiledCount {
+  total: number;
+  completed: number;
 }
 
-export interface CreateCounts {
-  tasks: number;
-  comments: number;
-  sections: number;
-  sprints: number;
-  goals: number;
-  milestones: number;
+/** Per filing field (`section_id`, …), the counts of the tasks filed under each resource, by its id. */
+export type TaskCounts = Record<FilingField, Map<string, FiledCount>>;
+
+/**
+ * Filing fields whose counts leave sub-tasks out (contract: GoalOut.tasks_total);
+ * under the others every task filed counts, sub-tasks too: each was filed on its own.
+ */
+const TOP_LEVEL_COUNTS: ReadonlySet<FilingField> = new Set(['goal_id']);
+
+/** Successful creates through the API per collection ('tasks', 'comments', 'sections', …). */
+export type CreateCounts = Record<'tasks' | 'comments' | CollectionName, number>;
+
+function noCreates(): CreateCounts {
+  const counts = { tasks: 0, comments: 0 } as CreateCounts;
+  for (const collection of COLLECTION_NAMES) counts[collection] = 0;
+  return counts;
 }
 
 export class EmulatorStore {
@@ -160,10 +165,8 @@ export class EmulatorStore {
   readonly projects = new Map<string, ProjectRecord>();
   readonly teams = new Map<string, TeamRecord>();
   readonly teamMembers = new Map<string, TeamMemberRecord[]>();
-  readonly sections = new Map<string, SectionRecord>();
-  readonly sprints = new Map<string, SprintRecord>();
-  readonly goals = new Map<string, GoalRecord>();
-  readonly milestones = new Map<string, MilestoneRecord>();
+  /** The records of each collection kind, by id: reached through `records(key)`. */
+  private readonly collections = new Map<CollectionName, Map<string, unknown>>();
   readonly tasks = new Map<string, TaskEntry>();
   readonly comments = new Map<string, CommentRecord>();
   readonly commentsByTask = new Map<string, CommentRecord[]>();
@@ -173,14 +176,7 @@ export class EmulatorStore {
   readonly historyProject = new Map<string, string | null>();
   /** Seeded tasks whose `created` history entry is written on first need, so seeding 100 000 tasks stays fast. */
   readonly pendingCreationHistory = new Set<string>();
-  readonly creates: CreateCounts = {
-    tasks: 0,
-    comments: 0,
-    sections: 0,
-    sprints: 0,
-    goals: 0,
-    milestones: 0,
-  };
+  readonly creates: CreateCounts = noCreates();
   mainUserId = '';
   peerUserId = '';
 
@@ -219,6 +215,16 @@ export class EmulatorStore {
   /** Today's date in UTC, `YYYY-MM-DD`. */
   today(): string {
     return this.nowIso().slice(0, 10);
+  }
+
+  /** A collection kind's records by id (sections, sprints, …; a new kind's own key works the same). */
+  records<R>(key: CollectionKey<R>): Map<string, R> {
+    let records = this.collections.get(key.collection);
+    if (!records) {
+      records = new Map();
+      this.collections.set(key.collection, records);
+    }
+    return records as Map<string, R>;
   }
 
   touch(): void {
@@ -301,7 +307,7 @@ export class EmulatorStore {
     this.history.set(taskId, list);
   }
 
-  /** Task counts per section, sprint and goal, over the tasks the viewer can read. */
+  /** Task counts per resource tasks are filed under, over the tasks the viewer can read. */
   taskCounts(viewer: Viewer): TaskCounts {
     if (this.countsVersion !== this.taskVersion) {
       this.countsCache = new Map();
@@ -309,34 +315,18 @@ export class EmulatorStore {
     }
     const cached = this.countsCache.get(viewer.visibilityKey);
     if (cached) return cached;
-    const counts: TaskCounts = {
-      section: new Map(),
-      sprint: new Map(),
-      goal: new Map(),
-      milestone: new Map(),
-    };
+    const counts = Object.fromEntries(FILING_FIELDS.map((field) => [field, new Map()])) as TaskCounts;
     for (const { record: task } of this.tasks.values()) {
       if (!canSeeProject(viewer, task.project_id)) continue;
-      const completed = task.status === 'completed' ? 1 : 0;
-      if (task.section_id !== null)
-        counts.section.set(task.section_id, (counts.section.get(task.section_id) ?? 0) + 1);
-      if (task.sprint_id !== null) {
-        const c = counts.sprint.get(task.sprint_id) ?? { total: 0, completed: 0 };
-        c.total += 1;
-        c.completed += completed;
-        counts.sprint.set(task.sprint_id, c);
-      }
-      if (task.goal_id !== null && task.parent_task_id === null) {
-        const c = counts.goal.get(task.goal_id) ?? { total: 0, completed: 0 };
-        c.total += 1;
-        c.completed += completed;
-        counts.goal.set(task.goal_id, c);
-      }
-      if (task.milestone_id !== null) {
-        const c = counts.milestone.get(task.milestone_id) ?? { total: 0, completed: 0 };
-        c.total += 1;
-        c.completed += completed;
-        counts.milestone.set(task.milestone_id, c);
+      for (const field of FILING_FIELDS) {
+        const filedUnder = task[field];
+        if (filedUnder === null) continue;
+        if (TOP_LEVEL_COUNTS.has(field) && task.parent_task_id !== null) continue;
+        const byResource = counts[field];
+        const count = byResource.get(filedUnder) ?? { total: 0, completed: 0 };
+        count.total += 1;
+        if (task.status === 'completed') count.completed += 1;
+        byResource.set(filedUnder, count);
       }
     }
     this.countsCache.set(viewer.visibilityKey, counts);

@@ -16,7 +16,7 @@ import {
 } from '../protocol/task';
 import { daySchema, parseOr422, text, validationProblem } from './body-validation';
 import { type ProblemErrorItem, ProblemReply } from './problem';
-import type { TaskRecord } from './records';
+import { GOALS, MILESTONES, SECTIONS, SPRINTS, type TaskRecord } from './records';
 import { UNKNOWN_TASK_PRIORITIES, UNKNOWN_TASK_STATUSES } from './variance';
 import {
   canSeeProject,
@@ -120,24 +120,24 @@ function checkReferences(store: EmulatorStore, viewer: Viewer, next: TaskRecord,
     bad('team_id', `team ${next.team_id} does not exist`);
   }
   if (changed.has('section_id') && next.section_id !== null) {
-    const section = store.sections.get(next.section_id);
+    const section = store.records(SECTIONS).get(next.section_id);
     if (!section || (section.scope_type === 'user' && section.scope_id !== viewer.username)) {
       bad('section_id', `section ${next.section_id} does not exist`);
     }
   }
   if (changed.has('sprint_id') && next.sprint_id !== null) {
-    const sprint = store.sprints.get(next.sprint_id);
+    const sprint = store.records(SPRINTS).get(next.sprint_id);
     if (!sprint || !sprint.is_active) bad('sprint_id', `sprint ${next.sprint_id} does not exist`);
   }
   if ((changed.has('goal_id') || changed.has('project_id')) && next.goal_id !== null) {
-    const goal = store.goals.get(next.goal_id);
+    const goal = store.records(GOALS).get(next.goal_id);
     if (!goal || goal.deleted_at !== null) bad('goal_id', `goal ${next.goal_id} does not exist`);
     else if (goal.project_id !== next.project_id)
       bad('goal_id', `goal ${next.goal_id} belongs to another project`);
   }
   // A task files only under a milestone of its own project (contract); a milestone of another project is 422.
   if ((changed.has('milestone_id') || changed.has('project_id')) && next.milestone_id !== null) {
-    const milestone = store.milestones.get(next.milestone_id);
+    const milestone = store.records(MILESTONES).get(next.milestone_id);
     if (!milestone || !canSeeProject(viewer, milestone.project_id))
       bad('milestone_id', `milestone ${next.milestone_id} does not exist`);
     else if (milestone.project_id !== next.project_id)

@@ -12,6 +12,12 @@ export const COLLECTION_KINDS = [sectionKind, sprintKind, goalKind, milestoneKin
 /** A collection kind's outbox entity type ('section', 'sprint', …). */
 export type CollectionEntity = (typeof COLLECTION_KINDS)[number]['entityType'];
 
+/** A collection kind's mirrored collection ('sections', 'sprints', …). */
+export type CollectionName = (typeof COLLECTION_KINDS)[number]['collection'];
+
+/** The collections, for an enum and for counting per kind. */
+export const COLLECTION_NAMES = COLLECTION_KINDS.map((kind) => kind.collection);
+
 /** The entity types, for an enum (the IPC contract's, the headless command's verbs). */
 export const COLLECTION_ENTITIES = COLLECTION_KINDS.map((kind) => kind.entityType) as [
   CollectionEntity,

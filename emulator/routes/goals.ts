@@ -11,7 +11,7 @@ import { checkIfMatch, sendJson } from '../json-reply';
 import { compareCodePoints, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
-import type { GoalRecord } from '../records';
+import { type GoalRecord, GOALS } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
@@ -21,14 +21,14 @@ const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
 const goalsQuerySchema = z.object({ org_id: z.string().min(1) });
 
 export function serializeGoal(store: EmulatorStore, viewer: Viewer, g: GoalRecord): Record<string, unknown> {
-  const counts = store.taskCounts(viewer).goal.get(g.goal_id);
+  const counts = store.taskCounts(viewer).goal_id.get(g.goal_id);
   const { deleted_at: _deleted, ...fields } = g;
   return { ...fields, tasks_total: counts?.total ?? 0, tasks_completed: counts?.completed ?? 0, tasks: null };
 }
 
 function liveGoal(store: EmulatorStore, viewer: Viewer, projectId: string, goalId: string): GoalRecord {
   readableProject(store, viewer, projectId);
-  const goal = store.goals.get(goalId);
+  const goal = store.records(GOALS).get(goalId);
   if (!goal || goal.project_id !== projectId || goal.deleted_at !== null) {
     throw new ProblemReply(404, null, 'Not Found', `goal ${goalId} not found`);
   }
@@ -55,7 +55,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         visibleProjects(store, viewer),
         'goals',
         (project) =>
-          [...store.goals.values()]
+          [...store.records(GOALS).values()]
             .filter((g) => g.project_id === project.project_id && g.deleted_at === null)
             .sort(byPosition),
         (g) => serializeGoal(store, viewer, g),
@@ -74,7 +74,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       return sendProjectList(ctx, request, reply, {
         kind: 'goals',
         project,
-        items: [...store.goals.values()].filter(
+        items: [...store.records(GOALS).values()].filter(
           (g) => g.project_id === project.project_id && g.deleted_at === null,
         ),
         params,
@@ -105,7 +105,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const input = parseOr422(goalCreateBodySchema, request.body, 'body');
       const now = store.nowIso();
       let position = 0;
-      for (const g of store.goals.values())
+      for (const g of store.records(GOALS).values())
         if (g.project_id === project.project_id) position = Math.max(position, g.position);
       const goal: GoalRecord = {
         goal_id: store.newId('gol'),
@@ -122,7 +122,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         ...authored(viewer, now),
         deleted_at: null,
       };
-      storeCreated(store, 'goals', store.goals, goal.goal_id, goal);
+      storeCreated(store, GOALS, goal.goal_id, goal);
       const location = `/v1/projects/${project.project_id}/goals/${goal.goal_id}`;
       return sendCreated(request, reply, location, serializeGoal(store, viewer, goal));
     },
@@ -145,7 +145,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       next.closed_at = patch.status === 'closed' ? now : null;
       next.closed_by = patch.status === 'closed' ? viewer.username : null;
     }
-    storeIfChanged(store, store.goals, next.goal_id, goal, next, viewer, now);
+    storeIfChanged(store, store.records(GOALS), next.goal_id, goal, next, viewer, now);
     return sendJson(request, reply, 200, serializeGoal(store, viewer, next));
   };
   registerPatchAndPut(app, '/v1/projects/:project_id/goals/:goal_id', 'projects:write', 'goals', update);
@@ -158,7 +158,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const goal = liveGoal(store, viewer, request.params.project_id, request.params.goal_id);
       checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
       const now = store.nowIso();
-      store.goals.set(goal.goal_id, {
+      store.records(GOALS).set(goal.goal_id, {
         ...goal,
         deleted_at: now,
         updated_at: now,

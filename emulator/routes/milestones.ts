@@ -17,7 +17,7 @@ import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
 import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
-import type { MilestoneRecord } from '../records';
+import { type MilestoneRecord, MILESTONES } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { patchTask, readableTask, unfileTasks } from '../task-changes';
 import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
@@ -33,7 +33,7 @@ export function serializeMilestone(
   viewer: Viewer,
   m: MilestoneRecord,
 ): Record<string, unknown> {
-  const counts = store.taskCounts(viewer).milestone.get(m.milestone_id);
+  const counts = store.taskCounts(viewer).milestone_id.get(m.milestone_id);
   return {
     milestone_id: m.milestone_id,
     org_id: m.org_id,
@@ -59,7 +59,7 @@ function readableMilestone(
   milestoneId: string,
 ): MilestoneRecord {
   readableProject(store, viewer, projectId);
-  const milestone = store.milestones.get(milestoneId);
+  const milestone = store.records(MILESTONES).get(milestoneId);
   if (!milestone || milestone.project_id !== projectId) {
     throw new ProblemReply(404, null, 'Not Found', `milestone ${milestoneId} not found`);
   }
@@ -78,7 +78,8 @@ function filterValues(params: URLSearchParams, key: string): string[] | null {
 
 function endPosition(store: EmulatorStore, projectId: string): number {
   let max = 0;
-  for (const m of store.milestones.values()) if (m.project_id === projectId) max = Math.max(max, m.position);
+  for (const m of store.records(MILESTONES).values())
+    if (m.project_id === projectId) max = Math.max(max, m.position);
   return max + 1024;
 }
 
@@ -127,7 +128,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
         projects,
         'milestones',
         (project) =>
-          [...store.milestones.values()]
+          [...store.records(MILESTONES).values()]
             .filter((m) => m.project_id === project.project_id)
             .filter((m) => statusFilter === null || statusFilter.includes(m.status))
             .sort(byPosition),
@@ -147,7 +148,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       return sendProjectList(ctx, request, reply, {
         kind: 'milestones',
         project,
-        items: [...store.milestones.values()].filter((m) => m.project_id === project.project_id),
+        items: [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
         params,
         sortKeys: SORT_KEYS,
         valueOf: (m, key) => m[key],
@@ -185,7 +186,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
         position: input.position ?? endPosition(store, project.project_id),
         ...authored(viewer, now),
       };
-      storeCreated(store, 'milestones', store.milestones, milestone.milestone_id, milestone);
+      storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
       const location = `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`;
       return sendCreated(request, reply, location, serializeMilestone(store, viewer, milestone));
     },
@@ -203,7 +204,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     if (patch.due_date !== undefined) next.due_date = patch.due_date;
     if (patch.position !== undefined) next.position = patch.position;
     if (patch.status !== undefined) next.status = patch.status;
-    storeIfChanged(store, store.milestones, next.milestone_id, milestone, next, viewer);
+    storeIfChanged(store, store.records(MILESTONES), next.milestone_id, milestone, next, viewer);
     return sendJson(request, reply, 200, serializeMilestone(store, viewer, next));
   };
   registerPatchAndPut(
@@ -220,7 +221,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     (request, reply) => {
       const { viewer, milestone } = requestedMilestone(request);
       checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
-      store.milestones.delete(milestone.milestone_id);
+      store.records(MILESTONES).delete(milestone.milestone_id);
       // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
       unfileTasks(store, 'milestone_id', milestone.milestone_id);
       store.touch();

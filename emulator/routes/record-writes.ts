@@ -6,7 +6,8 @@
 // the same way.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { markDeprecated, pathOf, sendBody } from '../json-reply';
-import type { CreateCounts, EmulatorStore, Viewer } from '../store';
+import type { CollectionKey } from '../records';
+import type { EmulatorStore, Viewer } from '../store';
 
 /** The authorship fields of a record the viewer creates now, in the records' field order. */
 export function authored(viewer: Viewer, now: string) {
@@ -14,15 +15,9 @@ export function authored(viewer: Viewer, now: string) {
 }
 
 /** Stores a record a POST made and counts it in `store.creates` (the control API reports the counts). */
-export function storeCreated<R>(
-  store: EmulatorStore,
-  kind: keyof CreateCounts,
-  records: Map<string, R>,
-  id: string,
-  record: R,
-): void {
-  records.set(id, record);
-  store.creates[kind] += 1;
+export function storeCreated<R>(store: EmulatorStore, key: CollectionKey<R>, id: string, record: R): void {
+  store.records(key).set(id, record);
+  store.creates[key.collection] += 1;
   store.touch();
 }
 

@@ -10,7 +10,7 @@ import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
 import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
-import type { SectionRecord, SectionScopeType } from '../records';
+import { type SectionRecord, SECTIONS, type SectionScopeType } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
@@ -45,7 +45,7 @@ export function serializeSection(
     scope_type: s.scope_type,
     scope_id: s.scope_id,
     position: s.position,
-    task_count: store.taskCounts(viewer).section.get(s.section_id) ?? 0,
+    task_count: store.taskCounts(viewer).section_id.get(s.section_id)?.total ?? 0,
     created_by: s.created_by,
     updated_by: s.updated_by,
     created_at: s.created_at,
@@ -54,7 +54,7 @@ export function serializeSection(
 }
 
 function readableSection(store: EmulatorStore, viewer: Viewer, sectionId: string): SectionRecord {
-  const section = store.sections.get(sectionId);
+  const section = store.records(SECTIONS).get(sectionId);
   if (!section || !canReadScope(store, viewer, section.scope_type, section.scope_id)) {
     throw new ProblemReply(404, null, 'Not Found', `section ${sectionId} not found`);
   }
@@ -68,7 +68,7 @@ function requireUniqueName(
   except?: string,
 ) {
   const lower = name.toLowerCase();
-  for (const s of store.sections.values()) {
+  for (const s of store.records(SECTIONS).values()) {
     if (
       s.section_id !== except &&
       s.scope_type === scope.scope_type &&
@@ -91,7 +91,7 @@ function endPosition(
   except?: string,
 ): number {
   let max = 0;
-  for (const s of store.sections.values()) {
+  for (const s of store.records(SECTIONS).values()) {
     if (s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
       max = Math.max(max, s.position);
   }
@@ -129,7 +129,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       const sort = parseSort(params, SORT_KEYS, 'position');
       return sendKeyedList(ctx, request, reply, {
         queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
-        items: [...store.sections.values()].filter(
+        items: [...store.records(SECTIONS).values()].filter(
           (s) =>
             (scopeType === null || s.scope_type === scopeType) &&
             (scopeId === null || s.scope_id === scopeId) &&
@@ -181,7 +181,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
         position: input.position ?? endPosition(store, input),
         ...authored(viewer, now),
       };
-      storeCreated(store, 'sections', store.sections, section.section_id, section);
+      storeCreated(store, SECTIONS, section.section_id, section);
       return sendCreated(
         request,
         reply,
@@ -206,7 +206,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       }
       if (patch.position !== undefined)
         next.position = patch.position ?? endPosition(store, section, section.section_id);
-      storeIfChanged(store, store.sections, next.section_id, section, next, viewer);
+      storeIfChanged(store, store.records(SECTIONS), next.section_id, section, next, viewer);
       return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, next)));
     },
   );
@@ -218,7 +218,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       const viewer = viewerFor(ctx, request);
       const section = readableSection(store, viewer, request.params.section_id);
       checkIfMatch(request, sendableEtag(store, viewer, section));
-      store.sections.delete(section.section_id);
+      store.records(SECTIONS).delete(section.section_id);
       unfileTasks(store, 'section_id', section.section_id);
       store.touch();
       return reply.code(204).send();

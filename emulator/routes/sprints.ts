@@ -10,7 +10,7 @@ import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
 import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
-import type { SprintRecord, TeamRecord } from '../records';
+import { type SprintRecord, SPRINTS, type TeamRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
@@ -37,7 +37,7 @@ export function serializeSprint(
   viewer: Viewer,
   s: SprintRecord,
 ): Record<string, unknown> {
-  const counts = store.taskCounts(viewer).sprint.get(s.sprint_id);
+  const counts = store.taskCounts(viewer).sprint_id.get(s.sprint_id);
   const duration = sprintDuration(s.start_date, s.end_date);
   return {
     ...s,
@@ -64,7 +64,7 @@ function requireTeamEditor(store: EmulatorStore, viewer: Viewer, team: TeamRecor
 
 function requireUniqueActiveName(store: EmulatorStore, teamId: string, name: string, except?: string): void {
   const lower = name.toLowerCase();
-  for (const s of store.sprints.values()) {
+  for (const s of store.records(SPRINTS).values()) {
     if (
       s.sprint_id !== except &&
       s.team_id === teamId &&
@@ -93,7 +93,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
 
   const readableSprint = (teamId: string, sprintId: string): SprintRecord => {
     teamOr404(store, teamId);
-    const sprint = store.sprints.get(sprintId);
+    const sprint = store.records(SPRINTS).get(sprintId);
     if (!sprint || sprint.team_id !== teamId || !sprint.is_active) {
       throw new ProblemReply(404, null, 'Not Found', `sprint ${sprintId} not found`);
     }
@@ -113,7 +113,9 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
         params.get('sort_by') === null && params.get('sort_order') === null ? 'desc' : sort.sortOrder;
       const compare = (a: string, b: string) =>
         sort.sortBy === 'name' ? compareText(a, b) : compareCodePoints(a, b);
-      const sprints = [...store.sprints.values()].filter((s) => s.team_id === team.team_id && s.is_active);
+      const sprints = [...store.records(SPRINTS).values()].filter(
+        (s) => s.team_id === team.team_id && s.is_active,
+      );
       return sendKeyedList(ctx, request, reply, {
         queryKey: `sprints\u0000${team.team_id}\u0000${sort.sortBy}\u0000${order}`,
         items: sprints,
@@ -164,7 +166,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
         ...authored(viewer, now),
         is_active: true,
       };
-      storeCreated(store, 'sprints', store.sprints, sprint.sprint_id, sprint);
+      storeCreated(store, SPRINTS, sprint.sprint_id, sprint);
       const location = `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`;
       return sendCreated(request, reply, location, serializeSprint(store, viewer, sprint));
     },
@@ -197,7 +199,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
       if (next.status === 'active' && (next.name !== sprint.name || sprint.status !== 'active')) {
         requireUniqueActiveName(store, sprint.team_id, next.name, sprint.sprint_id);
       }
-      storeIfChanged(store, store.sprints, next.sprint_id, sprint, next, viewer, now);
+      storeIfChanged(store, store.records(SPRINTS), next.sprint_id, sprint, next, viewer, now);
       return sendJson(request, reply, 200, serializeSprint(store, viewer, next));
     },
   );
