@@ -1,7 +1,10 @@
-// The mirror's tables as Kysely types: one interface per table, with
-// Selectable aliases for the rows db/ reads. Kept in step with db/migrations
-// by the migration test, which compares these names with the live schema.
+// The mirror's tables as Kysely types: one interface per table (a writable
+// collection kind's derived from its descriptor), with Selectable aliases for
+// the rows db/ reads. Kept in step with db/migrations by the migration test,
+// which compares these names with the live schema.
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { LiftedColumn, WritableKind } from '../protocol/writable-kind';
+import type { COLLECTION_KINDS } from '../protocol/writable-kinds';
 
 /**
  * Sort keys hold text, an integer rank, or an empty blob standing for null:
@@ -160,40 +163,22 @@ export interface OrganizationMembersTable extends CollectionRow {
   is_active: number | null;
 }
 
-export interface SectionsTable extends CollectionRow {
-  section_id: string;
-  name: string | null;
-  scope_type: string | null;
-  scope_id: string | null;
-  position: number | null;
-}
+/** A lifted column's SQLite value: booleans are stored as integers. */
+type ColumnValue<T extends LiftedColumn[1]> = T extends 'string' ? string : number;
 
-export interface SprintsTable extends CollectionRow {
-  sprint_id: string;
-  team_id: string | null;
-  name: string | null;
-  status: string | null;
-  start_date: string | null;
-  end_date: string | null;
-}
+/**
+ * A writable collection kind's table, from its descriptor: its id, its lifted
+ * columns (null when the answer lacks the field) and the collection row's
+ * bookkeeping; the migration that makes the table is written to match.
+ */
+type CollectionKindTable<K extends WritableKind> = CollectionRow & { [F in K['idField']]: string } & {
+  [C in K['columns'][number] as C[0]]: ColumnValue<C[1]> | null;
+};
 
-export interface GoalsTable extends CollectionRow {
-  goal_id: string;
-  project_id: string | null;
-  name: string | null;
-  status: string | null;
-  position: number | null;
-}
-
-/** A project's milestones (0010); scope is the project id, each project's list its own pass. */
-export interface MilestonesTable extends CollectionRow {
-  milestone_id: string;
-  project_id: string | null;
-  name: string | null;
-  status: string | null;
-  position: number | null;
-  due_date: string | null;
-}
+/** Every writable collection kind's table by its collection name (`sections`, `sprints`, …). */
+type CollectionKindTables = {
+  [K in (typeof COLLECTION_KINDS)[number] as K['collection']]: CollectionKindTable<K>;
+};
 
 export interface TaskCommentsTable extends CollectionRow {
   comment_id: string;
@@ -312,7 +297,7 @@ export interface ChangeFeedTable {
   seen_at: string | null;
 }
 
-export interface MirrorDatabase {
+export interface MirrorDatabase extends CollectionKindTables {
   meta: MetaTable;
   tasks: TasksTable;
   task_bodies: TaskBodiesTable;
@@ -321,10 +306,6 @@ export interface MirrorDatabase {
   projects: ProjectsTable;
   teams: TeamsTable;
   organization_members: OrganizationMembersTable;
-  sections: SectionsTable;
-  sprints: SprintsTable;
-  goals: GoalsTable;
-  milestones: MilestonesTable;
   task_comments: TaskCommentsTable;
   task_history: TaskHistoryTable;
   task_openings: TaskOpeningsTable;

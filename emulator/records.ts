@@ -4,16 +4,16 @@
 // A collection kind's records are reached through its key
 // (`store.records(SECTIONS)`); a kind added later may declare its record and
 // key in its route file instead (docs/adding-a-kind.md).
-import type { CollectionName } from '../protocol/writable-kinds';
+import type { WritableCollection } from '../protocol/writable-kinds';
 
 /** Names a collection kind's records in the store and carries their type. */
 export interface CollectionKey<R> {
-  readonly collection: CollectionName;
+  readonly collection: WritableCollection;
   /** Never set: it only ties the key to its record type. */
   readonly record?: R;
 }
 
-export function collectionKey<R>(collection: CollectionName): CollectionKey<R> {
+export function collectionKey<R>(collection: WritableCollection): CollectionKey<R> {
   return { collection };
 }
 

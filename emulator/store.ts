@@ -6,7 +6,7 @@ import type { Clock } from './clock';
 import { DeterministicRandom } from './deterministic-random';
 import { EDITABLE_TASK_FIELDS } from '../protocol/task';
 import { etagOf } from './entity-tag';
-import { COLLECTION_NAMES, type CollectionName, FILING_FIELDS } from '../protocol/writable-kinds';
+import { WRITABLE_COLLECTIONS, type WritableCollection, FILING_FIELDS } from '../protocol/writable-kinds';
 import type { FilingField } from '../protocol/writable-kind';
 import type {
   CollectionKey,
@@ -151,11 +151,11 @@ export type TaskCounts = Record<FilingField, Map<string, FiledCount>>;
 const TOP_LEVEL_COUNTS: ReadonlySet<FilingField> = new Set(['goal_id']);
 
 /** Successful creates through the API per collection ('tasks', 'comments', 'sections', …). */
-export type CreateCounts = Record<'tasks' | 'comments' | CollectionName, number>;
+export type CreateCounts = Record<'tasks' | 'comments' | WritableCollection, number>;
 
 function noCreates(): CreateCounts {
   const counts = { tasks: 0, comments: 0 } as CreateCounts;
-  for (const collection of COLLECTION_NAMES) counts[collection] = 0;
+  for (const collection of WRITABLE_COLLECTIONS) counts[collection] = 0;
   return counts;
 }
 
@@ -166,7 +166,7 @@ export class EmulatorStore {
   readonly teams = new Map<string, TeamRecord>();
   readonly teamMembers = new Map<string, TeamMemberRecord[]>();
   /** The records of each collection kind, by id: reached through `records(key)`. */
-  private readonly collections = new Map<CollectionName, Map<string, unknown>>();
+  private readonly collections = new Map<WritableCollection, Map<string, unknown>>();
   readonly tasks = new Map<string, TaskEntry>();
   readonly comments = new Map<string, CommentRecord>();
   readonly commentsByTask = new Map<string, CommentRecord[]>();

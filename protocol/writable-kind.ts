@@ -37,13 +37,15 @@ export interface WritableKind<
   Update extends z.ZodObject = z.ZodObject,
   ParentParam extends string = string,
   IdParam extends string = string,
+  IdField extends string = string,
+  Columns extends readonly LiftedColumn[] = readonly LiftedColumn[],
 > {
   /** The outbox's `entity_type`, and the word for one of it ("goal"). */
   readonly entityType: Entity;
   /** Its mirrored collection: the table and the word for many ("goals"). */
   readonly collection: Collection;
   /** The id field of its answers and its table's key. */
-  readonly idField: string;
+  readonly idField: IdField;
   readonly route: KindRoute<ParentParam, IdParam>;
   /**
    * The resource's field naming the parent its routes need (a sprint's
@@ -85,10 +87,10 @@ export interface WritableKind<
    * deletes the new version instead of waiting for the person.
    */
   readonly derivedFields: readonly string[];
-  /** The task field that files tasks under it; its delete unfiles them (the service's rule, gaps.md). */
-  readonly filesTasksBy: FilingField;
-  /** Fields the mirror's table lifts into columns. */
-  readonly columns: readonly LiftedColumn[];
+  /** The task field that files tasks under it, whose delete unfiles them (the service's rule, gaps.md); null: tasks are not filed under it. */
+  readonly filesTasksBy: FilingField | null;
+  /** Fields the mirror's table lifts into columns (and its Kysely type, db/schema.ts). */
+  readonly columns: Columns;
   /** The fields a re-create sends (the person keeps one deleted on the server), from their values or the row's. */
   readonly recreateFields: readonly string[];
   /** How a create's body changes when an edit folds into it besides taking its fields (a sprint's end date replaces its weeks). */
@@ -106,9 +108,11 @@ export function writableKind<
   Update extends z.ZodObject,
   const ParentParam extends string,
   const IdParam extends string,
+  const IdField extends string,
+  const Columns extends readonly LiftedColumn[],
 >(
-  kind: WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam>,
-): WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam> {
+  kind: WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam, IdField, Columns>,
+): WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam, IdField, Columns> {
   return kind;
 }
 

@@ -13,10 +13,10 @@ export const COLLECTION_KINDS = [sectionKind, sprintKind, goalKind, milestoneKin
 export type CollectionEntity = (typeof COLLECTION_KINDS)[number]['entityType'];
 
 /** A collection kind's mirrored collection ('sections', 'sprints', …). */
-export type CollectionName = (typeof COLLECTION_KINDS)[number]['collection'];
+export type WritableCollection = (typeof COLLECTION_KINDS)[number]['collection'];
 
-/** The collections, for an enum and for counting per kind. */
-export const COLLECTION_NAMES = COLLECTION_KINDS.map((kind) => kind.collection);
+/** The writable kinds' collections, for an enum and for counting per kind. */
+export const WRITABLE_COLLECTIONS = COLLECTION_KINDS.map((kind) => kind.collection);
 
 /** The entity types, for an enum (the IPC contract's, the headless command's verbs). */
 export const COLLECTION_ENTITIES = COLLECTION_KINDS.map((kind) => kind.entityType) as [
@@ -29,11 +29,15 @@ export function collectionKindOf(entityType: string): WritableKind | null {
   return COLLECTION_KINDS.find((kind) => kind.entityType === entityType) ?? null;
 }
 
+type CollectionKind = (typeof COLLECTION_KINDS)[number];
+
+/** The kinds tasks are filed under (sections, sprints, goals, milestones), each with the task field that names it. */
+export const FILING_KINDS = COLLECTION_KINDS.filter(
+  (kind): kind is CollectionKind & { readonly filesTasksBy: FilingField } => kind.filesTasksBy !== null,
+);
+
 /** The task fields that file tasks under a collection kind (`section_id`, …), for an enum. */
-export const FILING_FIELDS = COLLECTION_KINDS.map((kind) => kind.filesTasksBy) as [
-  FilingField,
-  ...FilingField[],
-];
+export const FILING_FIELDS = FILING_KINDS.map((kind) => kind.filesTasksBy) as [FilingField, ...FilingField[]];
 
 /** The mirrored collection an outbox entity type's changes show in: a collection kind's own, a comment's thread, the tasks. */
 export function collectionOfEntity(entityType: string): string {

@@ -4,12 +4,15 @@
 // their descriptors (protocol/writable-kinds.ts); the read-only ones are listed
 // here. Adding a collection is an entry (or a descriptor) plus a migration for
 // its table.
-import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import {
+  COLLECTION_KINDS,
+  WRITABLE_COLLECTIONS,
+  type WritableCollection,
+} from '../../protocol/writable-kinds';
 import type { LiftedColumn } from '../../protocol/writable-kind';
 import { MalformedRowError } from '../mirror-errors';
 import { MAX_ROW_NESTING, nestedDeeperThan } from './row-nesting';
 
-type WritableCollection = (typeof COLLECTION_KINDS)[number]['collection'];
 /** Listed whole for the organization, read only. */
 const DIRECTORY = ['organizations', 'projects', 'teams', 'organization_members'] as const;
 /** A task's thread and history, read per task. */
@@ -20,7 +23,7 @@ export type CollectionName =
 export const COLLECTION_NAMES: readonly CollectionName[] = [
   ...DIRECTORY,
   'tasks',
-  ...COLLECTION_KINDS.map((kind) => kind.collection),
+  ...WRITABLE_COLLECTIONS,
   ...ACTIVITY,
 ];
 export type OtherCollection = Exclude<CollectionName, 'tasks'>;
@@ -93,7 +96,7 @@ const READ_ONLY_COLLECTIONS: Readonly<Record<Exclude<OtherCollection, WritableCo
 export const COLLECTIONS: Readonly<Record<OtherCollection, CollectionSpec>> = {
   ...READ_ONLY_COLLECTIONS,
   ...(Object.fromEntries(
-    COLLECTION_KINDS.map((kind) => [
+    COLLECTION_KINDS.map((kind): [WritableCollection, CollectionSpec] => [
       kind.collection,
       { table: kind.collection, idField: kind.idField, columns: kind.columns },
     ]),

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
+import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import { VIRTUAL_TABLES } from '../schema';
 import { shareDescription, storedTaskJson } from '../tasks/task-json';
 import { onlyPage, storedServerCopies } from '../test-mirror';
@@ -470,6 +471,29 @@ describe('migrations', () => {
     expect(applied).toEqual(Object.keys(MIGRATIONS));
     expect(applied.at(-1)).toBe(LATEST_MIGRATION);
   });
+
+  // A writable kind's table type is derived from its descriptor (db/schema.ts), so its migration must match it.
+  test.each(COLLECTION_KINDS.map((kind) => ({ kind, collection: kind.collection })))(
+    'the $collection table has the columns its descriptor names, at the latest migration',
+    async ({ kind }) => {
+      const file = join(dir, `${kind.collection}.db`);
+      const mirror = await openMirror(file);
+      mirror.close();
+      const db = new Database(file, { readonly: true });
+      const columns = (db.pragma(`table_info(${kind.collection})`) as { name: string; pk: number }[]).map(
+        (c) => c.name,
+      );
+      const key = (db.pragma(`table_info(${kind.collection})`) as { name: string; pk: number }[])
+        .filter((c) => c.pk > 0)
+        .map((c) => c.name);
+      db.close();
+      const bookkeeping = ['scope', 'seen_pass', 'raw_json', 'etag', 'fetched_at'];
+      expect(columns.sort()).toEqual(
+        [kind.idField, ...kind.columns.map(([field]) => field), ...bookkeeping].sort(),
+      );
+      expect(key).toContain(kind.idField);
+    },
+  );
 
   test.each(UPGRADE_CASES)(
     'a mirror at $version with data upgrades to the latest and loses nothing',

@@ -7,7 +7,7 @@ import type { OtherCollection } from '../collections/collections';
 import { findIn } from '../outbox/kinds/comment';
 import type { TaskObject } from '../tasks/task-columns';
 import { textOf } from '../../protocol/wire-fields';
-import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import { FILING_KINDS } from '../../protocol/writable-kinds';
 
 /** The name of what `field`'s `id` points at; null when the mirror knows nothing by it. `taskId`: a comment's task. */
 export type ReferenceNames = (field: string, id: string, taskId?: string | null) => string | null;
@@ -28,7 +28,7 @@ const NAMED_BY: Readonly<Record<string, { collection: OtherCollection; idField: 
   team_id: { collection: 'teams', idField: 'team_id' },
   // The kinds tasks are filed under, from their descriptors.
   ...Object.fromEntries(
-    COLLECTION_KINDS.map((kind) => [
+    FILING_KINDS.map((kind) => [
       kind.filesTasksBy,
       { collection: kind.collection, idField: kind.idField, kind: kind.entityType },
     ]),

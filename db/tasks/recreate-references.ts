@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { COLLECTIONS, type OtherCollection } from '../collections/collections';
 import type { TaskObject } from './task-columns';
 import { UNSETTLED_SQL } from './task-overlay';
-import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import { FILING_KINDS } from '../../protocol/writable-kinds';
 
 /**
  * A reference a re-create leaves out: `not-visible` (the mirror never had it),
@@ -96,7 +96,7 @@ export function leftOutReferences(db: Database, values: TaskObject): LeftOutRefe
 }
 
 /** Task references that belong to a project (kinds created under one): the field, and the mirror's table and id column of what it names. */
-const PROJECT_REFERENCES = COLLECTION_KINDS.filter((kind) => kind.parentField === 'project_id').map(
+const PROJECT_REFERENCES = FILING_KINDS.filter((kind) => kind.parentField === 'project_id').map(
   (kind) => [kind.filesTasksBy, kind.collection, kind.idField] as const,
 );
 

@@ -7,7 +7,7 @@ import type { TaskObject } from './task-columns';
 import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
 import type { StoredTask, TaskRowState, TaskStore } from './task-store';
 import { type FilingField, isDeletable } from '../../protocol/writable-kind';
-import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import { FILING_KINDS } from '../../protocol/writable-kinds';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
 export const UNSETTLED_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
@@ -74,8 +74,8 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
  * until the delete is sent (or given up, when the filing comes back).
  * Every collection kind the service deletes, from its descriptor.
  */
-export const UNFILED_BY_DELETE: readonly (readonly [FilingField, string])[] = COLLECTION_KINDS.filter(
-  (kind) => isDeletable(kind),
+export const UNFILED_BY_DELETE: readonly (readonly [FilingField, string])[] = FILING_KINDS.filter((kind) =>
+  isDeletable(kind),
 ).map((kind) => [kind.filesTasksBy, kind.entityType]);
 
 /** Whether a delete of this resource waits to be sent (queued, in flight, or parked for the person). */

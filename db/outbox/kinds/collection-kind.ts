@@ -62,12 +62,16 @@ export function collectionWriteKind(
   };
   // Its delete unfiles its tasks (gaps.md): on screen while it waits, in their server copies once taken.
   const field = kind.filesTasksBy;
-  const afterRemove = (id: string): void => unfiling.deleted(field, id);
+  const afterRemove = (id: string): void => {
+    if (field !== null) unfiling.deleted(field, id);
+  };
   const afterOpsChanged = (id: string): void => {
-    if (isDeletable(kind)) unfiling.opsChanged(field, kind.entityType, id);
+    if (field !== null && isDeletable(kind)) unfiling.opsChanged(field, kind.entityType, id);
   };
   // One given up: what a waiting delete showed beside it comes back; a create never sent leaves the tasks filing under it.
-  const afterGiveUp = (id: string): void => unfiling.givenUp(field, kind.entityType, id);
+  const afterGiveUp = (id: string): void => {
+    if (field !== null) unfiling.givenUp(field, kind.entityType, id);
+  };
   const columns = table.columns.map(([field]) => field);
   const upsert = db.prepare(
     `INSERT INTO ${table.table} (${[table.idField, 'scope', ...columns, 'etag', 'fetched_at', 'raw_json'].join(', ')})
