@@ -203,9 +203,14 @@ function buildKindOperations<
     path: `${under(params)}/${seg(params[idParam] ?? '')}`,
   });
   return {
-    /** Its list under one parent (a team's sprints); a kind listed for the whole organization has its own. */
+    /** Its list under one parent (a team's sprints). */
     listInParent: listOperation<Body, Parent>(`${name}.list`, kind.schemas.read, (params) => ({
       path: under(params),
+    })),
+    /** Its list for the whole organization (every section the caller can read), when it has no parent route. */
+    listInOrganization: listOperation<Body, { orgId: string }>(`${name}.list`, kind.schemas.read, (p) => ({
+      path: `/v1/${path}`,
+      query: { org_id: p.orgId },
     })),
     get: readOperation<Body, Item>(`${name}.get`, kind.schemas.read, item),
     // A kind whose body names the organization gets it added when it is sent (orgIdInCreate).

@@ -1,8 +1,9 @@
 // Every synced resource, once, in dependency order: what a later one needs
 // (the organization, the teams whose sprints are listed) comes first, and a
-// full pull starts each as soon as what it needs is done. A collection kind
-// listed per parent is derived from its descriptor (resources/per-parent.ts);
-// any other resource is a module in resources/ and a line here.
+// full pull starts each as soon as what it needs is done. A collection kind's
+// pull is derived from its descriptor (resources/kind-resource.ts) unless it
+// is listed its own way; any other resource is a module in resources/ and a
+// line here.
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import type { PulledCollection } from '../events/sync-events';
 import type { PulledResource } from './pull-context';
@@ -10,9 +11,8 @@ import { goalsResource } from './resources/goals';
 import { meResource } from './resources/me';
 import { organizationMembersResource } from './resources/organization-members';
 import { organizationsResource } from './resources/organizations';
-import { perParentResource } from './resources/per-parent';
+import { kindResource } from './resources/kind-resource';
 import { projectsResource } from './resources/projects';
-import { sectionsResource } from './resources/sections';
 import { tasksResource } from './resources/tasks';
 import { teamsResource } from './resources/teams';
 
@@ -29,9 +29,9 @@ function registry(resources: readonly PulledResource[]): ReadonlyMap<PulledColle
   return map;
 }
 
-/** The collection kinds listed for the whole organization, each pulled its own way. */
+/** The collection kinds pulled their own way (goals come grouped by project). */
 const OWN_RESOURCES: ReadonlyMap<string, PulledResource> = new Map(
-  [sectionsResource, goalsResource].map((resource) => [resource.collection, resource]),
+  [goalsResource].map((resource) => [resource.collection, resource]),
 );
 
 /** In dependency order (a Map keeps insertion order). */
@@ -41,6 +41,6 @@ export const PULLED_RESOURCES = registry([
   projectsResource,
   teamsResource,
   organizationMembersResource,
-  ...COLLECTION_KINDS.map((kind) => OWN_RESOURCES.get(kind.collection) ?? perParentResource(kind)),
+  ...COLLECTION_KINDS.map((kind) => OWN_RESOURCES.get(kind.collection) ?? kindResource(kind)),
   tasksResource,
 ]);
