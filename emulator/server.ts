@@ -26,6 +26,7 @@ import { registerSprintRoutes } from './routes/sprints';
 import { registerTaskActivityRoutes } from './routes/task-activity';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerTeamRoutes } from './routes/teams';
+import { registerViewRoutes } from './routes/views';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -340,6 +341,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerGoalRoutes(app, ctx);
   registerMilestoneRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
+  registerViewRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
   registerControlRoutes(app, ctx);
   registerOpenApiRoute(app);

@@ -9,6 +9,8 @@ import { goalSchema } from '../protocol/goal';
 import { milestoneSchema } from '../protocol/milestone';
 import { sectionSchema } from '../protocol/section';
 import { sprintSchema } from '../protocol/sprint';
+import { viewSchema } from '../protocol/view';
+import { viewPinSchema } from '../protocol/view-pin';
 import { taskCommentSchema } from '../protocol/task-comment';
 import type { z } from 'zod';
 import { ManualClock } from './clock';
@@ -23,6 +25,8 @@ let project: ProjectRecord;
 let team: TeamRecord;
 let task: TaskRecord;
 let parentCommentId: string;
+/** Views made for pins to pin, one a pin: a view is pinned once. */
+const viewsToPin: string[] = [];
 const mergePatch = 'application/merge-patch+json';
 let serial = 0;
 
@@ -40,6 +44,12 @@ beforeAll(async () => {
     body: { task_id: task.task_id, content: 'the thread to reply to' },
   });
   parentCommentId = String(comment.body.comment_id);
+  for (let i = 0; i < 20; i++) {
+    const view = await callApi(emulator, 'POST', '/v1/views', {
+      body: { org_id: emulator.orgId, name: `To pin ${i}` },
+    });
+    viewsToPin.push(String(view.body.view_id));
+  }
 });
 afterAll(async () => {
   await emulator.stop();
@@ -149,6 +159,34 @@ const kinds: WriteKind[] = [
     }),
     pathOf: (m) => `/v1/projects/${project.project_id}/milestones/${String(m.milestone_id)}`,
     patch: { status: 'completed', position: 5 },
+    deletable: true,
+  },
+  {
+    kind: 'view',
+    createScope: 'tasks:write',
+    readScope: 'tasks:read',
+    counter: 'views',
+    schema: viewSchema,
+    create: () => ({
+      path: '/v1/views',
+      body: { org_id: emulator.orgId, name: `View ${unique()}`, filters: { status: ['blocked'] } },
+    }),
+    pathOf: (v) => `/v1/views/${String(v.view_id)}`,
+    patch: { visibility: 'shared', filters: { priority: ['high', 'urgent'] } },
+    deletable: true,
+  },
+  {
+    kind: 'view pin',
+    createScope: 'tasks:write',
+    readScope: 'tasks:read',
+    counter: 'view_pins',
+    schema: viewPinSchema,
+    create: () => ({
+      path: '/v1/view-pins',
+      body: { org_id: emulator.orgId, view_id: viewsToPin.shift(), position: 10 },
+    }),
+    pathOf: (p) => `/v1/view-pins/${String(p.pin_id)}`,
+    patch: { position: 20 },
     deletable: true,
   },
 ];

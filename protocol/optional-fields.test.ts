@@ -31,6 +31,8 @@ import { organizationMemberSchema } from './organization-member';
 import { problemErrorItemSchema, problemMfaSchema, problemSchema } from './problem';
 import { projectSchema } from './project';
 import { sectionSchema } from './section';
+import { viewSchema } from './view';
+import { viewPinSchema } from './view-pin';
 import { sprintSchema } from './sprint';
 import { taskSchema } from './task';
 import { commentMentionSchema, taskCommentFieldsSchema } from './task-comment';
@@ -123,6 +125,19 @@ const wireSchemas: WireSchema[] = [
     schema: milestoneSchema,
     minimal: { milestone_id: 'm1', project_id: 'p1', name: 'Beta' },
     required: ['milestone_id', 'project_id', 'name'],
+  },
+  {
+    // Assumed (gaps.md "Saved views and view pins"): the client keys on the id and shows the name; filters may be absent.
+    name: 'viewSchema',
+    schema: viewSchema,
+    minimal: { view_id: 'v1', name: 'Blocked' },
+    required: ['view_id', 'name'],
+  },
+  {
+    name: 'viewPinSchema',
+    schema: viewPinSchema,
+    minimal: { pin_id: 'pin1', view_id: 'v1' },
+    required: ['pin_id', 'view_id'],
   },
   {
     // As projectGoalsSchema: a group's milestones and cursor are its list envelope.

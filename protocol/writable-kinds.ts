@@ -5,9 +5,18 @@ import { goalKind } from './goal';
 import { milestoneKind } from './milestone';
 import { sectionKind } from './section';
 import { sprintKind } from './sprint';
+import { viewKind } from './view';
+import { viewPinKind } from './view-pin';
 import type { FilingField, WritableKind } from './writable-kind';
 
-export const COLLECTION_KINDS = [sectionKind, sprintKind, goalKind, milestoneKind] as const;
+export const COLLECTION_KINDS = [
+  sectionKind,
+  sprintKind,
+  goalKind,
+  milestoneKind,
+  viewKind,
+  viewPinKind,
+] as const;
 
 /** A collection kind's outbox entity type ('section', 'sprint', …). */
 export type CollectionEntity = (typeof COLLECTION_KINDS)[number]['entityType'];

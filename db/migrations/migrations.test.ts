@@ -419,6 +419,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
     },
   },
   unchangedDataCase('0019_row_held_server_copy'),
+  unchangedDataCase('0022_saved_views_and_pins'),
 ];
 
 let dir: string;

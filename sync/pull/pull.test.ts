@@ -84,7 +84,8 @@ describe('a full pull', () => {
       'goals',
       'milestones',
     ] as const;
-    expect(summary.completed).toEqual(['organizations', 'me', ...collections, 'tasks']);
+    // Saved views and pins are pulled too; the seed has none, so nothing is mirrored of them.
+    expect(summary.completed).toEqual(['organizations', 'me', ...collections, 'views', 'view_pins', 'tasks']);
     for (const collection of collections) {
       expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }
