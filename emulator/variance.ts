@@ -49,6 +49,8 @@ export const LIBERTIES = [
   'slow-first-byte',
   'etag-changed',
   'not-modified',
+  'range-ignored',
+  'scan-unavailable',
 ] as const;
 export type Liberty = (typeof LIBERTIES)[number];
 
@@ -88,6 +90,12 @@ const KINDS: readonly ResourceKind[] = [
     required: ['history_id', 'task_id', 'action', 'created_by'],
   },
   { name: 'comment', matches: (o) => has(o, 'comment_id'), required: ['comment_id', 'task_id'] },
+  // gaps.md assumes the attachment's shape; the client keys on its two ids.
+  {
+    name: 'attachment',
+    matches: (o) => has(o, 'attachment_id'),
+    required: ['attachment_id', 'task_id'],
+  },
   // gaps.md assumes the task's shape; the client keys on these three.
   {
     name: 'task',
@@ -367,6 +375,20 @@ export class VarianceMode {
     if (request.idempotencyKey !== null) this.droppedKeys.add(request.idempotencyKey);
     this.count('dropped-connection');
     return true;
+  }
+
+  /** Whether to answer a `Range` request with the whole body (RFC 9110 lets a server ignore Range). */
+  ignoresRange(range: string | undefined): boolean {
+    if (range === undefined || !this.fault(0.2)) return false;
+    this.count('range-ignored');
+    return true;
+  }
+
+  /** The Retry-After of a malware scan that cannot scan this upload now (503 `upload-rejected`), or null. */
+  scanUnavailable(): number | null {
+    if (!this.fault(0.1)) return null;
+    this.count('scan-unavailable');
+    return this.faultRandom.int(0, this.maxRetryAfter);
   }
 
   /** Milliseconds before the first byte of this answer. */
