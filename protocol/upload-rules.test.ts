@@ -96,6 +96,14 @@ test.each([
     'upload-type-not-allowed',
   ],
   [
+    'a zip64 bomb claiming 8 GiB in one entry',
+    {
+      fileName: 'bomb.zip',
+      bytes: zipOf([{ name: 'a.txt', content: 'x', claimedSize: 2 ** 33 }], { zip64: true }),
+    },
+    'upload-too-large',
+  ],
+  [
     'binary bytes named .txt',
     { fileName: 'a.txt', bytes: Uint8Array.from([0x68, 0x00, 0x69]) },
     'upload-type-mismatch',
