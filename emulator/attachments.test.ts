@@ -256,6 +256,25 @@ describe('refused uploads, judged by the bytes', () => {
   });
 });
 
+describe('the form', () => {
+  test('an upload needs task_id, one file part and a file name of 1..255 characters; the task must be readable', async () => {
+    const long = await upload({ name: `${'n'.repeat(252)}.txt`, bytes: 'x' });
+    expect([long.status, problemOf(long.body)]).toEqual([422, 'validation']);
+    expect(long.body.errors?.[0]?.loc).toEqual(['body', 'file_name']);
+    expect((await upload({ name: `${'n'.repeat(251)}.txt`, bytes: 'x' })).status).toBe(201);
+    expect((await upload({ name: 'a.txt', bytes: 'x', task: 'tsk_missing' })).status).toBe(404);
+    const json = await callApi(emulator, 'POST', '/v1/task-attachments', { body: { task_id: taskId } });
+    expect([json.status, problemOf(json.body)]).toEqual([422, 'validation']);
+    // Only the upload reads multipart: another route still answers it 415.
+    const elsewhere = await fetch(`${emulator.baseUrl}/v1/task-comments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.tokens.live}` },
+      body: new FormData(),
+    });
+    expect(elsewhere.status).toBe(415);
+  });
+});
+
 describe('the 25 MB limit', () => {
   test('a file of exactly 25 MB is accepted; one byte more is 413 upload-too-large naming the limit', async () => {
     const atLimit = new Uint8Array(UPLOAD_LIMIT_BYTES).fill(0x61);

@@ -5,7 +5,7 @@
 // attachment is as readable as its task.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { taskAttachmentUpdateBodySchema } from '../../protocol/task-attachment';
+import { attachmentFileNameField, taskAttachmentUpdateBodySchema } from '../../protocol/task-attachment';
 import {
   judgeUpload,
   UPLOAD_LIMIT_BYTES,
@@ -24,7 +24,7 @@ import type { AttachmentRecord, AttachmentStore } from '../uploads/attachment-st
 import { rangeOf } from '../uploads/byte-range';
 import { inflateRawHead } from '../uploads/inflate-raw-head';
 import { scanForMalware } from '../uploads/malware-scan';
-import { MultipartForm, parseMultipartForm } from '../uploads/multipart-form';
+import { type FormFile, MultipartForm, parseMultipartForm } from '../uploads/multipart-form';
 import { sendCreated } from './record-writes';
 
 const listQuerySchema = z
@@ -101,12 +101,11 @@ function registerMultipartParser(app: FastifyInstance): void {
   });
 }
 
-/** The form of an upload: its `task_id` field and exactly one `file` part. */
-function uploadOf(body: unknown): { taskId: string; file: MultipartForm['files'][number] } {
-  if (!(body instanceof MultipartForm)) {
+/** The form of an upload: its `task_id` field and exactly one `file` part, named within the bounds. */
+function uploadOf(form: unknown): { taskId: string; file: FormFile } {
+  if (!(form instanceof MultipartForm)) {
     throw fieldProblem(['body'], 'an upload is multipart/form-data with task_id and one file', 'missing');
   }
-  const form = body;
   const taskId = form.fields.get('task_id');
   if (taskId === undefined || taskId === '')
     throw fieldProblem(['body', 'task_id'], 'task_id is required', 'missing');
@@ -118,7 +117,9 @@ function uploadOf(body: unknown): { taskId: string; file: MultipartForm['files']
       files.length === 0 ? 'missing' : 'too_long',
     );
   }
-  return { taskId, file: files[0] as MultipartForm['files'][number] };
+  const file = files[0] as FormFile;
+  parseOr422(z.object({ file_name: attachmentFileNameField }), { file_name: file.fileName }, 'body');
+  return { taskId, file };
 }
 
 export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
