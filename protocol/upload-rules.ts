@@ -184,7 +184,7 @@ export interface UploadRefusal {
   type: UploadProblemType;
   title: string;
   detail: string;
-  /** On `upload-type-not-allowed`: the allowed types, in words. */
+  /** On a 415: the allowed types, in words (the contract: the detail "lists allowed types"). */
   allowed?: readonly string[];
 }
 
@@ -233,7 +233,8 @@ function mismatch(why: string): UploadVerdict {
       status: 415,
       type: 'upload-type-mismatch',
       title: 'File contents do not match its type',
-      detail: why,
+      detail: `${why} Allowed types: ${ALLOWED_UPLOAD_WORDS.join('; ')}.`,
+      allowed: ALLOWED_UPLOAD_WORDS,
     },
   };
 }
