@@ -73,6 +73,19 @@ test.each([
     { fileName: 'letter.docx', bytes: DOCX },
     'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   ],
+  [
+    'a Word document made of XML, an SVG image and an HTML chunk, as Word writes them',
+    {
+      fileName: 'letter.docx',
+      bytes: zipOf([
+        { name: '[Content_Types].xml', content: '<?xml version="1.0"?><Types/>' },
+        { name: 'word/document.xml', content: '<?xml version="1.0"?><w:document/>' },
+        { name: 'word/media/image1.svg', content: '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+        { name: 'word/afchunk.htm', content: '<html><body>hi</body></html>' },
+      ]),
+    },
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ],
   ['an empty zip', { fileName: 'empty.zip', bytes: zipOf([]) }, 'application/zip'],
 ])('accepted: %s', (_what, candidate, contentType) => {
   expect(judge(candidate)).toEqual({ ok: true, contentType });
@@ -93,6 +106,18 @@ test.each([
   [
     'any +xml type',
     { fileName: 'feed.txt', declaredType: 'application/atom+xml', bytes: text('x') },
+    'upload-type-not-allowed',
+  ],
+  [
+    'a Word document holding an executable',
+    {
+      fileName: 'letter.docx',
+      bytes: zipOf([
+        { name: '[Content_Types].xml', content: '<Types/>' },
+        { name: 'word/document.xml', content: '<w:document/>' },
+        { name: 'word/embeddings/setup.exe', content: 'MZ' },
+      ]),
+    },
     'upload-type-not-allowed',
   ],
   [

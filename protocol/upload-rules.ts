@@ -167,6 +167,9 @@ const FORBIDDEN_TYPES: Record<string, string> = {
   'application/java-archive': 'an executable',
 };
 
+/** What an Office file may never hold inside it (by name): programs, and files with macros. */
+const EMBEDDED_NEVER = new Set(['an executable', 'a script', 'a macro-enabled Office file']);
+
 /** Formats never accepted, whatever they are called. */
 const FORBIDDEN_FORMATS: ReadonlySet<SniffedFormat> = new Set(['executable', 'script', 'html', 'svg', 'xml']);
 
@@ -289,10 +292,19 @@ function judgeZip(
       const macros =
         names.some((n) => /(^|\/)vbaproject\.bin$/i.test(n)) ||
         (declaredTypes !== null && /macroenabled|vbaproject/i.test(declaredTypes));
+      // Its own XML, SVG images and HTML chunks are what an Office file is made of; a program is not.
+      const embedded = entries.find((entry) => {
+        const extension = extensionOf(entry.name);
+        return extension !== null && EMBEDDED_NEVER.has(FORBIDDEN_EXTENSIONS[extension] ?? '');
+      });
       return {
         sniffed: { format: office, label: `an Office document (.${office})` },
         unpackedBytes,
-        forbidden: macros ? 'The file is a macro-enabled Office file' : null,
+        forbidden: macros
+          ? 'The file is a macro-enabled Office file'
+          : embedded
+            ? `The Office file holds ${embedded.name}, ${FORBIDDEN_EXTENSIONS[extensionOf(embedded.name) ?? ''] ?? ''}`
+            : null,
       };
     }
   }
