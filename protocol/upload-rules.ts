@@ -249,6 +249,12 @@ export function extensionOf(fileName: string): string | null {
   return dot <= 0 || dot === base.length - 1 ? null : base.slice(dot + 1).toLowerCase();
 }
 
+/** What a file is never accepted as, by its name alone ("an executable"), or undefined. */
+function forbiddenByName(fileName: string): string | undefined {
+  const extension = extensionOf(fileName);
+  return extension === null ? undefined : FORBIDDEN_EXTENSIONS[extension];
+}
+
 function declaredTypeOf(declared: string | null): string | null {
   const essence = (declared ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return UNDECLARED.has(essence) ? null : essence;
@@ -293,25 +299,23 @@ function judgeZip(
         names.some((n) => /(^|\/)vbaproject\.bin$/i.test(n)) ||
         (declaredTypes !== null && /macroenabled|vbaproject/i.test(declaredTypes));
       // Its own XML, SVG images and HTML chunks are what an Office file is made of; a program is not.
-      const embedded = entries.find((entry) => {
-        const extension = extensionOf(entry.name);
-        return extension !== null && EMBEDDED_NEVER.has(FORBIDDEN_EXTENSIONS[extension] ?? '');
-      });
+      const embedded = entries
+        .map((entry) => ({ name: entry.name, what: forbiddenByName(entry.name) }))
+        .find(({ what }) => what !== undefined && EMBEDDED_NEVER.has(what));
       return {
         sniffed: { format: office, label: `an Office document (.${office})` },
         unpackedBytes,
         forbidden: macros
           ? 'The file is a macro-enabled Office file'
           : embedded
-            ? `The Office file holds ${embedded.name}, ${FORBIDDEN_EXTENSIONS[extensionOf(embedded.name) ?? ''] ?? ''}`
+            ? `The Office file holds ${embedded.name}, ${embedded.what}`
             : null,
       };
     }
   }
   for (const entry of entries) {
     if (entry.name.endsWith('/')) continue;
-    const extension = extensionOf(entry.name);
-    const byName = extension === null ? undefined : FORBIDDEN_EXTENSIONS[extension];
+    const byName = forbiddenByName(entry.name);
     if (byName) return zipHolding(entry, byName, unpackedBytes);
     const head = zipEntryHead(bytes, entry, ENTRY_HEAD_BYTES, inflateRawHead);
     if (head === null) continue;
@@ -349,7 +353,7 @@ export function judgeUpload(candidate: UploadCandidate, options: UploadJudgeOpti
   if (tooLarge) return { ok: false, refusal: tooLarge };
   const extension = extensionOf(fileName);
   const declared = declaredTypeOf(candidate.declaredType);
-  const byName = extension === null ? undefined : FORBIDDEN_EXTENSIONS[extension];
+  const byName = forbiddenByName(fileName);
   if (byName) return notAllowed(`${fileName} is ${byName} by its name`);
   const byDeclared = declared === null ? undefined : forbiddenType(declared);
   if (byDeclared) return notAllowed(`${declared} is ${byDeclared}`);
