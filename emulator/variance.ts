@@ -51,6 +51,7 @@ export const LIBERTIES = [
   'not-modified',
   'range-ignored',
   'scan-unavailable',
+  'content-etag-opaque',
 ] as const;
 export type Liberty = (typeof LIBERTIES)[number];
 
@@ -375,6 +376,16 @@ export class VarianceMode {
     if (request.idempotencyKey !== null) this.droppedKeys.add(request.idempotencyKey);
     this.count('dropped-connection');
     return true;
+  }
+
+  /**
+   * The ETag of an attachment's content: gaps.md assumes its quoted SHA-256, but a server may send any
+   * strong validator, so some contents (the same ones every time, per seed) get an opaque one.
+   */
+  contentEtag(sha256: string): string {
+    if (!randomOf(this.seed, 'content-etag', sha256).chance(0.5)) return `"${sha256}"`;
+    this.count('content-etag-opaque');
+    return etagOf(`${this.seed}\u0000${sha256}`);
   }
 
   /** Whether to answer a `Range` request with the whole body (RFC 9110 lets a server ignore Range). */

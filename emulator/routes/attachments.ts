@@ -288,7 +288,10 @@ function rfc5987(name: string): string {
   return encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** The bytes, whole or one range; the ETag is the quoted SHA-256 (gaps.md), If-Range compared strongly. */
+/**
+ * The bytes, whole or one range. The ETag is the quoted SHA-256 (gaps.md; variance may send another),
+ * and If-Range is compared with it strongly.
+ */
 function sendContent(
   ctx: EmulatorContext,
   request: FastifyRequest<{ Params: { attachment_id: string } }>,
@@ -302,7 +305,7 @@ function sendContent(
     request.params.attachment_id,
   );
   const bytes = attachments.content(record.attachment_id);
-  const etag = `"${record.sha256}"`;
+  const etag = ctx.variance?.contentEtag(record.sha256) ?? `"${record.sha256}"`;
   reply.header('etag', etag).header('accept-ranges', 'bytes');
   if (noneMatchSatisfied(request.headers['if-none-match'], etag)) return reply.code(304).send();
   const ifRange = request.headers['if-range'];
