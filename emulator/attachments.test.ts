@@ -261,6 +261,9 @@ describe('the form', () => {
     expect(long.body.errors?.[0]?.loc).toEqual(['body', 'file_name']);
     expect((await upload({ name: `${'n'.repeat(251)}.txt`, bytes: 'x' })).status).toBe(201);
     expect((await upload({ name: 'a.txt', bytes: 'x', task: 'tsk_missing' })).status).toBe(404);
+    // A name as a person writes it: non-ASCII, quotes, spaces, kept as sent.
+    const named = await upload({ name: 'Résumé "final" 日本 (2).txt', bytes: 'x' });
+    expect([named.status, named.body.file_name]).toEqual([201, 'Résumé "final" 日本 (2).txt']);
     const json = await callApi(emulator, 'POST', '/v1/task-attachments', { body: { task_id: taskId } });
     expect([json.status, problemOf(json.body)]).toEqual([422, 'validation']);
     // Only the upload reads multipart: another route still answers it 415.
