@@ -220,6 +220,22 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     });
     return { ...ctx.rateLimiter.config };
   });
+  app.get('/_emulator/attachments', () => ({
+    data: control.attachments(),
+    uploads: control.attachmentUploads(),
+  }));
+  app.put('/_emulator/malware-scan', (request) => {
+    const input = parseOr422(
+      z.object({ available: z.boolean(), retry_after_seconds: z.number().int().min(0).optional() }),
+      request.body,
+      'body',
+    );
+    control.setMalwareScan(input.available, input.retry_after_seconds);
+    return {
+      available: ctx.attachments.scan.available,
+      retry_after_seconds: ctx.attachments.scan.retryAfterSeconds,
+    };
+  });
   /** Moves a ManualClock (an emulator on the system clock answers 409). */
   app.post('/_emulator/clock/advance', (request) => {
     const { ms } = parseOr422(z.object({ ms: z.number().int().min(0) }), request.body, 'body');

@@ -24,6 +24,7 @@ import {
   type TaskCreateInput,
   type TaskPatchInput,
 } from './task-changes';
+import type { AttachmentRecord } from './uploads/attachment-store';
 import type { VarianceMode } from './variance';
 
 export interface MintTokenOptions {
@@ -85,6 +86,12 @@ export interface EmulatorControl {
    */
   withdrawOAuthScopes(scopes: readonly string[]): number;
   setRateLimit(config: Partial<RateLimitConfig>): void;
+  /** Copies of every attachment record on the server (no particular order). */
+  attachments(): AttachmentRecord[];
+  /** Successful attachment uploads (replays of an Idempotency-Key not counted). */
+  attachmentUploads(): number;
+  /** The malware scan off: uploads that pass the type rules answer 503 `upload-rejected` with this Retry-After. */
+  setMalwareScan(available: boolean, retryAfterSeconds?: number): void;
 }
 
 function copy(task: TaskRecord): TaskRecord {
@@ -186,6 +193,16 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     },
     setRateLimit(config) {
       Object.assign(ctx.rateLimiter.config, config);
+    },
+    attachments() {
+      return [...ctx.attachments.records.values()].map((record) => ({ ...record }));
+    },
+    attachmentUploads() {
+      return ctx.attachments.created;
+    },
+    setMalwareScan(available, retryAfterSeconds) {
+      ctx.attachments.scan.available = available;
+      if (retryAfterSeconds !== undefined) ctx.attachments.scan.retryAfterSeconds = retryAfterSeconds;
     },
   };
 }

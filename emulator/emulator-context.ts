@@ -12,6 +12,7 @@ import { ProblemReply } from './problem';
 import type { RateLimiter } from './rate-limit';
 import { type EmulatorStore, type Viewer, viewerOf } from './store';
 import type { TaskListEngine } from './task-list';
+import type { AttachmentStore } from './uploads/attachment-store';
 import type { VarianceMode } from './variance';
 
 export interface RequestLogEntry {
@@ -29,6 +30,8 @@ export interface RequestLogEntry {
 export interface EmulatorContext {
   clock: Clock;
   store: EmulatorStore;
+  /** Task attachments and their bytes (kept apart from the store: routes/attachments.ts). */
+  attachments: AttachmentStore;
   identity: IdentityStore;
   tasks: TaskListEngine;
   cursors: CursorCodec;

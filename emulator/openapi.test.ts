@@ -47,6 +47,9 @@ test('describes the routes it serves, OpenAPI 3.1, info.version the contract dat
   const verbs: Record<string, string[]> = {
     '/v1/task-comments/{comment_id}': ['delete', 'get', 'patch'],
     '/v1/task-comments/reply': ['post'],
+    '/v1/task-attachments': ['get', 'post'],
+    '/v1/task-attachments/{attachment_id}': ['delete', 'get', 'patch'],
+    '/v1/task-attachments/{attachment_id}/content': ['get'],
     '/v1/sections/{section_id}': ['delete', 'get', 'patch'],
     '/v1/teams/{team_id}/sprints/{sprint_id}': ['get', 'patch'],
     '/v1/projects/{project_id}/goals/{goal_id}': ['delete', 'get', 'patch', 'put'],

@@ -18,6 +18,7 @@ import { collectRoutes, registerOpenApiRoute } from './openapi';
 import { invalidParameter, queryPairs } from './paging';
 import { ProblemReply } from './problem';
 import { type RateState, rateLimitHeaders, rateLimited } from './rate-limit';
+import { registerAttachmentRoutes } from './routes/attachments';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerGoalRoutes } from './routes/goals';
 import { registerMilestoneRoutes } from './routes/milestones';
@@ -336,6 +337,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   });
   registerTaskRoutes(app, ctx);
   registerTaskActivityRoutes(app, ctx);
+  registerAttachmentRoutes(app, ctx);
   registerSectionRoutes(app, ctx);
   registerSprintRoutes(app, ctx);
   registerGoalRoutes(app, ctx);

@@ -18,6 +18,7 @@ import { seedOrganization } from './seed';
 import { buildServer } from './server';
 import { EmulatorStore } from './store';
 import { TaskListEngine } from './task-list';
+import { AttachmentStore } from './uploads/attachment-store';
 import { type VarianceOptions, VarianceMode, seedUnknownTaskValues } from './variance';
 
 export interface EmulatorOptions {
@@ -135,6 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const ctx: EmulatorContext = {
     clock,
     store,
+    attachments: new AttachmentStore(store),
     identity,
     tasks: new TaskListEngine(store, cursors),
     cursors,

@@ -63,6 +63,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   organization: ['org_id', 'name'],
   comment: ['comment_id', 'task_id'],
   history: ['history_id', 'task_id', 'action', 'created_by'],
+  attachment: ['attachment_id', 'task_id'],
 };
 
 function kindOfPath(path: string): string | null {
@@ -77,6 +78,8 @@ function kindOfPath(path: string): string | null {
   if (p.startsWith('/v1/organizations')) return 'organization';
   if (p.startsWith('/v1/task-comments')) return 'comment';
   if (p.startsWith('/v1/task-history')) return 'history';
+  // An attachment's content is its bytes, not a resource.
+  if (p.startsWith('/v1/task-attachments')) return p.endsWith('/content') ? null : 'attachment';
   return null;
 }
 
@@ -109,6 +112,8 @@ function contractBreaches(method: string, path: string, answer: Answer): string[
   const body = answer.body;
   if (method === 'GET' && answer.status === 200 && answer.headers.get('etag') === null)
     out.push(`${where}: no ETag`);
+  // Bytes (an attachment's content), not JSON.
+  if ((body as AnyBody | null) === null) return out;
   let resources: AnyBody[] = [body];
   if (Array.isArray(body.data)) {
     if (!('next_cursor' in body) || !(body.next_cursor === null || typeof body.next_cursor === 'string'))
@@ -211,7 +216,69 @@ async function workload(
   clock.advance(emulator.control.variance!.cursorMaxAgeMs + 1000);
   if (aged.status === 200)
     await request('GET', `/v1/tasks?org_id=${org}&limit=4&cursor=${String(aged.body.next_cursor)}`);
+  // Attachments last, so that the run before them decides as it did before they existed.
+  // Uploads, idempotent, some of which the scan cannot take now (503 with Retry-After).
+  for (let i = 0; i < 40; i++) {
+    const answer = await uploadAttachment(
+      emulator,
+      taskIds[i % 4] ?? '',
+      `note-${i}.txt`,
+      `note ${i}\n`,
+      `v-${i}`,
+    );
+    answers.push(answer);
+    breaches.push(...contractBreaches('POST', '/v1/task-attachments', answer));
+    if (answer.status === 503 && answer.headers.get('retry-after') === null)
+      breaches.push('POST /v1/task-attachments 503: no Retry-After');
+  }
+  for (const id of taskIds.slice(0, 4)) {
+    const list = `/v1/task-attachments?task_id=${id}&limit=3`;
+    let cursor: string | null = null;
+    for (let guard = 0; guard < 50; guard++) {
+      const answer = await request('GET', `${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      if (answer.status !== 200) break;
+      cursor = answer.body.next_cursor ?? null;
+      if (cursor === null) break;
+    }
+  }
+  // Ranges of content, some of which variance answers whole (RFC 9110 lets a server ignore Range).
+  for (const attachment of emulator.control.attachments().slice(0, 12)) {
+    const path = `/v1/task-attachments/${attachment.attachment_id}/content`;
+    for (const range of ['bytes=2-', 'bytes=0-3']) {
+      const answer = await request('GET', path, { range });
+      if (typeof answer.status === 'number' && answer.status < 400 && ![200, 206].includes(answer.status))
+        breaches.push(`GET ${path} (${range}): ${answer.status}`);
+    }
+  }
   return { answers, breaches };
+}
+
+async function uploadAttachment(
+  emulator: RunningEmulator,
+  taskId: string,
+  name: string,
+  content: string,
+  key: string,
+): Promise<Answer> {
+  const form = new FormData();
+  form.set('task_id', taskId);
+  form.set('file', new Blob([content], { type: 'text/plain' }), name);
+  try {
+    const response = await fetch(`${emulator.baseUrl}/v1/task-attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.tokens.live}`, 'idempotency-key': key },
+      body: form,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text === '' ? null : JSON.parse(text)) as AnyBody,
+      text,
+    };
+  } catch (error) {
+    return { status: 'dropped', error: String(error) };
+  }
 }
 
 const comparable = (answers: Answer[]) =>

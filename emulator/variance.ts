@@ -49,6 +49,9 @@ export const LIBERTIES = [
   'slow-first-byte',
   'etag-changed',
   'not-modified',
+  'range-ignored',
+  'scan-unavailable',
+  'content-etag-opaque',
 ] as const;
 export type Liberty = (typeof LIBERTIES)[number];
 
@@ -88,6 +91,12 @@ const KINDS: readonly ResourceKind[] = [
     required: ['history_id', 'task_id', 'action', 'created_by'],
   },
   { name: 'comment', matches: (o) => has(o, 'comment_id'), required: ['comment_id', 'task_id'] },
+  // gaps.md assumes the attachment's shape; the client keys on its two ids.
+  {
+    name: 'attachment',
+    matches: (o) => has(o, 'attachment_id'),
+    required: ['attachment_id', 'task_id'],
+  },
   // gaps.md assumes the task's shape; the client keys on these three.
   {
     name: 'task',
@@ -367,6 +376,30 @@ export class VarianceMode {
     if (request.idempotencyKey !== null) this.droppedKeys.add(request.idempotencyKey);
     this.count('dropped-connection');
     return true;
+  }
+
+  /**
+   * The ETag of an attachment's content: gaps.md assumes its quoted SHA-256, but a server may send any
+   * strong validator, so some contents (the same ones every time, per seed) get an opaque one.
+   */
+  contentEtag(sha256: string): string {
+    if (!randomOf(this.seed, 'content-etag', sha256).chance(0.5)) return `"${sha256}"`;
+    this.count('content-etag-opaque');
+    return etagOf(`${this.seed}\u0000${sha256}`);
+  }
+
+  /** Whether to answer a `Range` request with the whole body (RFC 9110 lets a server ignore Range). */
+  ignoresRange(range: string | undefined): boolean {
+    if (range === undefined || !this.fault(0.2)) return false;
+    this.count('range-ignored');
+    return true;
+  }
+
+  /** The Retry-After of a malware scan that cannot scan this upload now (503 `upload-rejected`), or null. */
+  scanUnavailable(): number | null {
+    if (!this.fault(0.1)) return null;
+    this.count('scan-unavailable');
+    return this.faultRandom.int(0, this.maxRetryAfter);
   }
 
   /** Milliseconds before the first byte of this answer. */

@@ -12,6 +12,7 @@ import { projectSchema } from './project';
 import { sectionSchema } from './section';
 import { sprintSchema } from './sprint';
 import { taskSchema } from './task';
+import { taskAttachmentSchema } from './task-attachment';
 import { MAX_REPLY_DEPTH, type TaskComment, taskCommentSchema } from './task-comment';
 import { taskHistoryEntrySchema } from './task-history';
 import { teamDetailSchema, teamMemberSchema, teamSchema } from './team';
@@ -117,6 +118,12 @@ const resources: {
     schema: taskCommentSchema,
     sample: { comment_id: 'c1', task_id: 'k1', content: 'hi', replies: [] },
     required: 'comment_id',
+  },
+  {
+    name: 'task attachment',
+    schema: taskAttachmentSchema,
+    sample: { attachment_id: 'a1', task_id: 'k1', file_name: 'plan.pdf', size_bytes: 1024, sha256: null },
+    required: 'attachment_id',
   },
   {
     name: 'task history entry',
