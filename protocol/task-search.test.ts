@@ -249,7 +249,7 @@ describe('formatTaskSearch', () => {
   test.each<[TaskSearchFilter, string]>([
     [{ status: ['blocked'] }, 'status:blocked'],
     [{ status: ['not_started', 'in_progress', 'blocked'] }, '-status:completed'],
-    [{ status: ['not_started', 'completed'] }, 'status:not_started,completed'],
+    [{ status: ['completed', 'not_started'] }, 'status:not_started,completed'],
     [{ project: ['prj_web', '__unfiled__'] }, 'project:"Web app",none'],
     // Names two projects share, or the word none, are written as the id so that they read back as one.
     [{ project: ['prj_ops1', 'prj_none'] }, 'project:prj_ops1,prj_none'],

@@ -376,7 +376,9 @@ function enumTerm(word: string, key: EnumFilterKey, values: readonly string[]): 
   const rest = allowed.filter((a) => !values.includes(a));
   // The shorter of the two ways to say it: three statuses of four read better as one excluded.
   if (rest.length > 0 && rest.length < values.length) return `-${word}:${rest.join(',')}`;
-  return `${word}:${values.join(',')}`;
+  // In the set's own order (the workflow's, low to urgent), whichever order the chips were pressed in.
+  const known = allowed.filter((a) => values.includes(a));
+  return `${word}:${[...known, ...values.filter((v) => !allowed.includes(v))].join(',')}`;
 }
 
 function dateTerms(word: string, after: string | undefined, before: string | undefined): string[] {
@@ -447,7 +449,10 @@ function valueChoices(spec: KeySpec, context: TaskSearchContext): { value: strin
       const records = kind.key === 'project' ? context.projects : context.teams;
       return [
         { value: 'none', detail: `No ${spec.word}` },
-        ...records.map((r) => ({ value: nameOf(r.id, records), detail: spec.detail })),
+        ...records.map((r) => ({
+          value: nameOf(r.id, records),
+          detail: kind.key === 'project' ? 'Project' : 'Team',
+        })),
       ];
     }
     case 'assignee':

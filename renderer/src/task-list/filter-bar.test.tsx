@@ -200,7 +200,13 @@ describe('the search language in the search box', () => {
     expect(box().value).toBe('priority:');
     expect(within(list).getAllByRole('option')).toHaveLength(4);
 
-    await user.keyboard('u{ArrowDown}{Enter}');
+    // A value half typed is not yet said to be wrong while it is offered; once the list is closed it is.
+    await user.keyboard('u');
+    expect(screen.getByTestId('search-problems').textContent).toBe('');
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('search-problems').textContent).toContain("priority cannot be 'u'");
+    await user.type(box(), 'r');
+    await user.keyboard('{ArrowDown}{Enter}');
     expect(box().value).toBe('priority:urgent ');
     expect(query().filter).toEqual({ priority: ['urgent'] });
     expect(box().getAttribute('aria-expanded')).toBe('false');
@@ -233,7 +239,7 @@ describe('the search language in the search box', () => {
     await user.type(box(), 'project:website');
     expect(query().filter).toEqual({ project: ['p-app'] });
     expect(screen.getByTestId('search-problems').textContent).toContain(
-      "project: not applied: this list already shows one project's tasks",
+      "project: not applied: this list shows one project's tasks; open All tasks to choose another project",
     );
   });
 });

@@ -16,19 +16,17 @@ import {
   scopeKey,
   type SortKey,
 } from './list-query';
-import { SEARCH_INPUT_ID } from './list-focus';
 import {
   clearFilters,
   setChoice,
   setDate,
   setFiltersOpen,
   setOverdue,
-  setSearchFields,
   setSort,
   toggleChoice,
   useList,
 } from './list-store';
-import { SearchBox } from './search-box';
+import { SearchBox, SearchProblems } from './search-box';
 import './task-list.css';
 
 const SORT_CHOICES: { key: SortKey; label: string }[] = [
@@ -139,22 +137,11 @@ function PickList({
   );
 }
 
-const SCOPE_WORDS: Record<ChoiceKey, string> = {
-  status: 'status',
-  priority: 'priority',
-  assignee: 'assignee',
-  project: 'project',
-  team: 'team',
-  tags: 'tag',
-  task_type: 'type',
-  review: 'review',
-  created_via: 'via',
-};
-
-/** Why a term for the key the list's scope fixes (a project's own list and project:) changes nothing. */
+/** Why a term for the key the list's scope fixes (project: in a project's own list) changes nothing. */
 function fixedKeyNote(fixed: ChoiceKey | null, filters: ListFilters): string | null {
   if (fixed === null || filters.choices[fixed].length === 0) return null;
-  return `${SCOPE_WORDS[fixed]}: not applied: this list already shows one ${SCOPE_WORDS[fixed]}'s tasks; open All tasks to choose another`;
+  const shown = fixed === 'assignee' ? 'your tasks' : `one ${fixed}'s tasks`;
+  return `${fixed}: not applied: this list shows ${shown}; open All tasks to choose another ${fixed}`;
 }
 
 export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }) {
@@ -181,20 +168,7 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
   return (
     <div className="filter-bar">
       <div className="filter-row">
-        <div className="search-box">
-          <SearchBox fixedKeyNote={fixedKeyNote(fixed, filters)} />
-          <label className="visually-hidden" htmlFor={`${SEARCH_INPUT_ID}-fields`}>
-            Search in
-          </label>
-          <select
-            id={`${SEARCH_INPUT_ID}-fields`}
-            value={filters.searchFields}
-            onChange={(event) => setSearchFields(event.target.value === 'title' ? 'title' : 'all')}
-          >
-            <option value="all">All fields</option>
-            <option value="title">Title only</option>
-          </select>
-        </div>
+        <SearchBox />
         <ChipGroup label="Status" choiceKey="status" values={STATUSES} selected={filters.choices.status} />
         <div className="list-controls">
           <div className="sort-box">
@@ -239,6 +213,7 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
           ) : null}
         </div>
       </div>
+      <SearchProblems fixedKeyNote={fixedKeyNote(fixed, filters)} />
       {open ? (
         <div id={panelId} className="filter-panel" role="region" aria-label="More filters">
           <ChipGroup

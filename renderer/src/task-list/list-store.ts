@@ -24,6 +24,8 @@ export interface ListState {
   query: string;
   /** The parts of `query` not applied, with their reasons. */
   problems: readonly TaskSearchProblem[];
+  /** Where the caret is while the search box offers suggestions: the term there is still being typed. */
+  completingAt: number | null;
   sort: ListSort;
   /** The filter panel (beyond search and status) is open. */
   filtersOpen: boolean;
@@ -33,6 +35,7 @@ export const useList = create<ListState>(() => ({
   filters: NO_FILTERS,
   query: '',
   problems: [],
+  completingAt: null,
   sort: DEFAULT_SORT,
   filtersOpen: false,
 }));
