@@ -275,7 +275,7 @@ function resolveKeyed(
   if (kind.type === 'sprint') {
     return {
       problem:
-        "the task list cannot filter by sprint (the service's list has no such filter): open the sprint under Sprints",
+        "the task list cannot filter by sprint (the service's list has no such filter): open the sprint under its team in the sidebar",
     };
   }
   if (kind.type === 'date') {
