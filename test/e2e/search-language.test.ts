@@ -2,10 +2,12 @@
 // typed queries give the rows `GET /v1/tasks` gives for the filters they stand
 // for (names resolved, not as the other values, < strict), the chips follow
 // the text and the text follows the chips, an unknown key or value is said
-// under the box with its reason, and keys and values complete from the keyboard.
+// under the filter row with its reason, and keys and values complete from the
+// keyboard; the box, its suggestions and its problems pass the accessibility audit.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
+import { blockingViolations } from './support/accessibility-audit';
 import { focusedId, screenshot } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
@@ -135,6 +137,7 @@ test('an unknown key or value is said under the box with its reason, and the res
   await expect(searchBox(page).getAttribute('aria-invalid')).resolves.toBe('true');
   await expectRows(page, 'filter[priority]=high');
   await screenshot(page, 'search-language-problems');
+  expect(await blockingViolations(page)).toEqual([]);
 
   await typeQuery(page, 'sprint:current');
   await said.getByText('the task list cannot filter by sprint', { exact: false }).waitFor();
@@ -169,6 +172,9 @@ test('keys and values complete from the keyboard', async () => {
   await page.keyboard.type('project:bill');
   await list.getByRole('option', { name: /Billing Revamp/ }).waitFor();
   await screenshot(page, 'search-language-completion');
+  await page.keyboard.press('ArrowDown');
+  expect(await blockingViolations(page)).toEqual([]);
+  await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Tab');
   await expect.poll(() => searchBox(page).inputValue()).toBe('priority:urgent project:"Billing Revamp" ');
