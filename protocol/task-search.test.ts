@@ -192,7 +192,7 @@ const filters: fc.Arbitrary<TaskSearchFilter> = fc.record(
   { requiredKeys: [] },
 );
 
-/** A filter as the parser writes it: values in the order their closed set lists them (the negated form's). */
+/** A filter with each key's values sorted: the service ORs them, so their order means nothing. */
 function sameValues(filter: TaskSearchFilter): TaskSearchFilter {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter))

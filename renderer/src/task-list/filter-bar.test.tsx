@@ -233,6 +233,17 @@ describe('the search language in the search box', () => {
     expect(useList.getState().filters.choices.status).toEqual(['blocked']);
   });
 
+  test('a name typed before the workspace arrived resolves once it does', async () => {
+    const user = userEvent.setup();
+    render(<FilterBar scope={{ kind: 'all' }} />);
+    await user.type(box(), 'project:website');
+    expect(screen.getByTestId('search-problems').textContent).toContain("no project is named 'website'");
+    bridge.answer('workspace:get', () => workspaceOf({ projects: [project('p-web', 'Website')] }));
+    await act(() => loadWorkspace());
+    expect(useList.getState().filters.choices.project).toEqual(['p-web']);
+    expect(screen.getByTestId('search-problems').textContent).toBe('');
+  });
+
   test("in a project's list, a project term is said to change nothing", async () => {
     const user = userEvent.setup();
     const query = await showBar({ kind: 'project', projectId: 'p-app' });
