@@ -5,6 +5,7 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { completeTaskSearch, type TaskSearchSuggestion } from '../../../protocol/task-search';
 import { useWorkspace } from '../store/workspace-store';
+import { SuggestionList, useSuggestionKeys } from '../ui/suggestion-list';
 import { searchContextOf } from './list-query';
 import { focusList, SEARCH_INPUT_ID } from './list-focus';
 import { setQuery, setSearchFields, useList } from './list-store';
@@ -20,7 +21,6 @@ export function SearchBox() {
   const input = useRef<HTMLInputElement>(null);
   const [caret, setCaret] = useState(0);
   const [closed, setClosed] = useState(true);
-  const [active, setActive] = useState(-1);
   const listId = useId();
   const completion = useMemo(
     () => (closed ? null : completeTaskSearch(query, caret, searchContextOf(workspace))),
@@ -45,33 +45,15 @@ export function SearchBox() {
     const at = completion.from + suggestion.insert.length;
     setQuery(next);
     setCaret(at);
-    setActive(-1);
     // The box takes the new value on the next render; the caret goes after what was taken then.
     requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
   };
 
+  // A first Escape closes the list only; a second one empties the box.
+  const keys = useSuggestionKeys(suggestions, take, () => setClosed(true), false);
+
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (open) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive((index) => (index + step + suggestions.length + 1) % (suggestions.length + 1));
-        return;
-      }
-      const chosen = suggestions[active];
-      if ((event.key === 'Enter' || event.key === 'Tab') && chosen !== undefined) {
-        event.preventDefault();
-        take(chosen);
-        return;
-      }
-      if (event.key === 'Escape') {
-        // Closes the list only; a second Escape empties the box.
-        event.preventDefault();
-        event.stopPropagation();
-        setClosed(true);
-        return;
-      }
-    }
+    if (keys.onKey(event)) return;
     if (event.key === 'Escape' && query !== '') {
       event.stopPropagation();
       setQuery('');
@@ -81,8 +63,6 @@ export function SearchBox() {
       focusList();
     }
   };
-
-  const activeIndex = active < suggestions.length ? active : -1;
 
   return (
     <div className="search-box">
@@ -98,7 +78,7 @@ export function SearchBox() {
           aria-autocomplete="list"
           aria-expanded={open}
           aria-controls={listId}
-          aria-activedescendant={open && activeIndex >= 0 ? optionId(activeIndex) : undefined}
+          aria-activedescendant={open && keys.active >= 0 ? optionId(keys.active) : undefined}
           aria-invalid={problems.length > 0}
           aria-describedby={problems.length > 0 ? PROBLEMS_ID : undefined}
           placeholder="Search or filter: status:blocked  /"
@@ -109,37 +89,27 @@ export function SearchBox() {
             setQuery(event.target.value);
             follow(event.target);
             setClosed(false);
-            setActive(-1);
+            keys.setActive(-1);
           }}
           onSelect={(event) => follow(event.currentTarget)}
           onBlur={() => setClosed(true)}
           onKeyDown={onKeyDown}
         />
-        <ul
+        <SuggestionList
           id={listId}
-          role="listbox"
-          aria-label="Search suggestions"
-          className="search-suggestions"
-          hidden={!open}
-        >
-          {suggestions.map((suggestion, index) => (
-            <li
-              key={suggestion.label}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === activeIndex}
-              className={index === activeIndex ? 'is-active' : undefined}
-              // Taken on mouse down, before the box loses the focus and closes the list.
-              onMouseDown={(event) => {
-                event.preventDefault();
-                take(suggestion);
-              }}
-            >
+          label="Search suggestions"
+          items={suggestions}
+          active={keys.active}
+          optionId={optionId}
+          keyOf={(suggestion) => suggestion.label}
+          render={(suggestion) => (
+            <>
               <span className="suggestion-label">{suggestion.label}</span>
               <span className="suggestion-detail">{suggestion.detail}</span>
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+          onTake={keys.take}
+        />
       </div>
       <label className="visually-hidden" htmlFor={`${SEARCH_INPUT_ID}-fields`}>
         Search in
