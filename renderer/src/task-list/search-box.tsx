@@ -32,7 +32,8 @@ export function SearchBox() {
 
   // While a term is being completed, its problem (a value half typed) is not said yet.
   useEffect(() => {
-    useList.setState({ completingAt: open ? caret : null });
+    const completingAt = open ? caret : null;
+    if (useList.getState().completingAt !== completingAt) useList.setState({ completingAt });
   }, [open, caret]);
 
   const follow = (element: HTMLInputElement) => {
