@@ -87,7 +87,7 @@ export const STATUS_RANK: Readonly<Record<string, number>> = {
 };
 
 /** Allowed values of the keys whose values form a closed set. */
-const CLOSED_VALUES = {
+export const CLOSED_VALUES = {
   status: ['not_started', 'in_progress', 'blocked', 'completed'],
   priority: ['low', 'medium', 'high', 'urgent'],
   task_type: ['task', 'bug'],

@@ -1,15 +1,17 @@
 // The mirror's answers must be the service's: with the emulator's seeded data
 // loaded into a mirror, generated filter, search and sort combinations give the
 // same task ids in the same order locally as `GET /v1/tasks` (all pages), and
+// so do generated queries of the search box's language once mapped to filters;
 // the local aggregates equal the counts the service lists.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TASK_SORT_KEYS } from '../../protocol/task-list-query';
+import { CLOSED_VALUES, TASK_SORT_KEYS, type TaskSortKey } from '../../protocol/task-list-query';
+import { parseTaskSearch, type TaskSearchContext } from '../../protocol/task-search';
 import { ManualClock } from '../../emulator/clock';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import Database from 'better-sqlite3';
 import type { Mirror } from '../mirror';
-import { TaskQueries } from './task-query';
+import { TaskQueries, taskQueryParams } from './task-query';
 import { openTestMirror, type TestMirror } from '../test-mirror';
 import { WordIndex } from '../tasks/word-index';
 
@@ -17,6 +19,7 @@ const NOW = Date.parse('2026-03-10T09:30:00Z');
 const TODAY = '2026-03-10';
 const SEED_TASKS = 3000;
 const COMBINATIONS = 240;
+const LANGUAGE_QUERIES = 200;
 
 type Json = Record<string, unknown>;
 
@@ -110,6 +113,7 @@ function vocabulary() {
   ].filter((w) => w.length > 0);
   const ids = tasks.map((t) => t.task_id as string);
   return {
+    words,
     projects: [...distinct('project_id'), 'prj_missing'],
     teams: [...distinct('team_id'), 'team_missing'],
     users: [...distinct('assignee'), 'me', 'nobody'],
@@ -206,6 +210,83 @@ function combinations(count: number): string[] {
   ];
 }
 
+/** The names the language resolves, as the service lists them (the mirror holds the same). */
+async function searchContext(): Promise<TaskSearchContext> {
+  const projects = (await get(`/v1/projects/${emulator.orgId}?limit=1000`)).body.data as Json[];
+  const teams = (await get(`/v1/teams?org_id=${emulator.orgId}&limit=1000`)).body.data as Json[];
+  const members = (await get(`/v1/organization-members/${emulator.orgId}?limit=1000`)).body.data as Json[];
+  return {
+    projects: projects.map((p) => ({ id: p.project_id as string, name: p.name as string })),
+    teams: teams.map((t) => ({ id: t.team_id as string, name: t.name as string })),
+    members: members.map((m) => m.username as string),
+    tags: [...new Set(tasks.flatMap((t) => t.tags as string[]))],
+  };
+}
+
+/** Generated texts of the search language that the context resolves whole: keys, not, names, dates and words, in any order. */
+function languageQueries(context: TaskSearchContext, count: number): string[] {
+  const v = vocabulary();
+  const quote = (value: string) => (/[\s,":<>]/.test(value) ? `"${value}"` : value);
+  const some = (values: readonly string[]) =>
+    fc
+      .uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 })
+      .map((vs) => vs.map(quote).join(','));
+  // At most all but one value: excluding every one is refused (and taking every one restricts nothing).
+  const closed = (word: string, key: keyof typeof CLOSED_VALUES) =>
+    fc
+      .tuple(
+        fc.boolean(),
+        fc.uniqueArray(fc.constantFrom(...CLOSED_VALUES[key]), {
+          minLength: 1,
+          maxLength: Math.min(2, CLOSED_VALUES[key].length - 1),
+        }),
+      )
+      .map(([not, values]) => `${not ? '-' : ''}${word}:${values.join(',')}`);
+  const dates = (word: string) =>
+    fc
+      .tuple(fc.constantFrom('<', '>', '<=', '>=', ':'), fc.constantFrom(...v.days))
+      .map(([op, d]) => `${word}${op}${d}`);
+  const plainWords = v.words.filter(
+    (w) => !w.includes('"') && !/^[A-Za-z_]+(<|>|:)/.test(w) && !w.startsWith('-'),
+  );
+  const titles = tasks.map((t) => t.title as string).filter((t) => !t.includes('"'));
+  const text = fc.oneof(
+    fc.constantFrom(...plainWords),
+    // A quoted phrase: a run of a real title's characters, spaces and all.
+    fc
+      .tuple(fc.constantFrom(...titles), fc.nat(30), fc.integer({ min: 3, max: 12 }))
+      .map(([title, at, length]) =>
+        title.slice(at % Math.max(1, title.length - 2), (at % Math.max(1, title.length - 2)) + length),
+      )
+      .filter((phrase) => phrase.trim() !== '')
+      .map((phrase) => `"${phrase}"`),
+  );
+  const terms = fc.subarray(
+    [
+      closed('status', 'status'),
+      closed('priority', 'priority'),
+      closed('type', 'task_type'),
+      closed('review', 'review'),
+      closed('via', 'created_via'),
+      some(['me', ...context.members]).map((x) => `assignee:${x}`),
+      some(['none', ...context.projects.map((p) => p.name)]).map((x) => `project:${x}`),
+      some(['none', ...context.teams.map((t) => t.name)]).map((x) => `team:${x}`),
+      some(context.tags).map((x) => `tag:${x}`),
+      fc.oneof(dates('due'), fc.constant('due:overdue')),
+      dates('created'),
+      text,
+    ],
+    { maxLength: 3 },
+  );
+  const query = terms
+    .chain((arbs): fc.Arbitrary<string[]> =>
+      arbs.length === 0 ? fc.constant<string[]>([]) : fc.tuple(...arbs),
+    )
+    .chain((parts) => fc.shuffledSubarray(parts, { minLength: parts.length }))
+    .map((parts) => parts.join(' '));
+  return fc.sample(query, { seed: 2424, numRuns: count });
+}
+
 describe('the mirror answers like the service', () => {
   beforeAll(async () => {
     emulator = await startEmulator({
@@ -262,6 +343,100 @@ describe('the mirror answers like the service', () => {
       'walk',
     ]);
   }, 180_000);
+
+  test(`${LANGUAGE_QUERIES} generated queries of the search language, mapped to filters, give the same ids in the same order`, async () => {
+    const context = await searchContext();
+    const texts = languageQueries(context, LANGUAGE_QUERIES);
+    const mismatches: string[] = [];
+    const keysUsed = new Set<string>();
+    let nonEmpty = 0;
+    for (const [i, text] of texts.entries()) {
+      const parsed = parseTaskSearch(text, context);
+      expect(parsed.problems, text).toEqual([]);
+      for (const key of Object.keys(parsed.filter)) keysUsed.add(key);
+      const sortBy = TASK_SORT_KEYS[i % TASK_SORT_KEYS.length] as TaskSortKey;
+      const params = taskQueryParams({
+        filter: { ...parsed.filter, search_fields: 'all' },
+        sort_by: sortBy,
+        sort_order: i % 2 === 0 ? 'asc' : 'desc',
+      });
+      const query = new URLSearchParams(params).toString();
+      const remote = await remoteIds(query);
+      const local = localIds(query);
+      if (remote.length > 0) nonEmpty++;
+      if (JSON.stringify(remote) !== JSON.stringify(local)) {
+        mismatches.push(`${text} (${query}): service ${remote.length}, mirror ${local.length}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // The generated texts reach every filter the language maps to, and often match something.
+    expect([...keysUsed].sort()).toEqual([
+      'assignee',
+      'created_after',
+      'created_before',
+      'created_via',
+      'due_after',
+      'due_before',
+      'overdue',
+      'priority',
+      'project',
+      'review',
+      'search',
+      'status',
+      'tags',
+      'task_type',
+      'team',
+    ]);
+    expect(nonEmpty).toBeGreaterThan(LANGUAGE_QUERIES / 3);
+  }, 180_000);
+
+  test('in the language, < and > are strict and <=, >= and : include the day, and not is every other value', async () => {
+    const context = await searchContext();
+    const ids = async (text: string) => {
+      const parsed = parseTaskSearch(text, context);
+      expect(parsed.problems, text).toEqual([]);
+      const params = taskQueryParams({
+        filter: { ...parsed.filter, search_fields: 'all' },
+        sort_by: 'task_id',
+        sort_order: 'asc',
+      });
+      const query = new URLSearchParams(params).toString();
+      const remote = await remoteIds(query);
+      expect(localIds(query)).toEqual(remote);
+      return new Set(remote);
+    };
+    const minus = (a: Set<string>, b: Set<string>) => [...a].filter((id) => !b.has(id)).sort();
+    const where = (keep: (t: Json) => boolean) =>
+      tasks
+        .filter(keep)
+        .map((t) => t.task_id as string)
+        .sort();
+    // The day most tasks fall due on, and the day most were created on.
+    const busiest = (day: (t: Json) => string | null) => {
+      const counts = new Map<string, number>();
+      for (const t of tasks) {
+        const d = day(t);
+        if (d !== null) counts.set(d, (counts.get(d) ?? 0) + 1);
+      }
+      return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
+    };
+    const due = busiest((t) => t.due_date as string | null);
+    const created = busiest((t) => (t.created_at as string).slice(0, 10));
+    const dueOn = where((t) => t.due_date === due);
+    const createdOn = where((t) => (t.created_at as string).startsWith(created));
+    expect(dueOn.length).toBeGreaterThan(0);
+    expect(createdOn.length).toBeGreaterThan(0);
+
+    expect(minus(await ids(`due<=${due}`), await ids(`due<${due}`))).toEqual(dueOn);
+    expect(minus(await ids(`due>=${due}`), await ids(`due>${due}`))).toEqual(dueOn);
+    expect([...(await ids(`due:${due}`))].sort()).toEqual(dueOn);
+    expect(minus(await ids(`created<=${created}`), await ids(`created<${created}`))).toEqual(createdOn);
+    expect(minus(await ids(`created>=${created}`), await ids(`created>${created}`))).toEqual(createdOn);
+    expect([...(await ids('-status:completed'))].sort()).toEqual(where((t) => t.status !== 'completed'));
+    expect([...(await ids('-priority:low,urgent'))].sort()).toEqual(
+      where((t) => t.priority === 'medium' || t.priority === 'high'),
+    );
+  });
 
   test('1- and 2-character searches, rare and common, give the same ids, order and count', async () => {
     const ids = tasks.map((t) => t.task_id as string);

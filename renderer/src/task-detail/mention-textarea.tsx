@@ -3,6 +3,7 @@
 // keyboard (arrows, Enter or Tab to take one, Escape to close) with the focus
 // kept in the text box (aria-activedescendant).
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { SuggestionList, useSuggestionKeys } from '../ui/suggestion-list';
 import { mentionBeforeCaret, mentionMatches } from './comment-text';
 
 export function MentionTextarea({
@@ -32,7 +33,6 @@ export function MentionTextarea({
   const listId = `${base}-mentions`;
   const box = useRef<HTMLTextAreaElement>(null);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
-  const [active, setActive] = useState(0);
   const matches = mention === null ? [] : mentionMatches(usernames, mention.query);
   const open = matches.length > 0;
   const optionId = (index: number) => `${base}-mention-${index}`;
@@ -49,12 +49,6 @@ export function MentionTextarea({
     setUpward(below < list.current.offsetHeight + 4 && field.top - edge.top > below);
   }, [open, matches.length]);
 
-  const follow = (text: string, caret: number) => {
-    const found = mentionBeforeCaret(text, caret);
-    setMention(found);
-    if (found?.query !== mention?.query) setActive(0);
-  };
-
   const take = (username: string) => {
     if (mention === null) return;
     const caret = box.current?.selectionStart ?? value.length;
@@ -67,30 +61,17 @@ export function MentionTextarea({
     requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
   };
 
+  // Escape closes the list only, not the reply box or the task.
+  const keys = useSuggestionKeys(matches, take, () => setMention(null), true);
+
+  const follow = (text: string, caret: number) => {
+    const found = mentionBeforeCaret(text, caret);
+    setMention(found);
+    if (found?.query !== mention?.query) keys.setActive(0);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (open) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive((index) => (index + step + matches.length) % matches.length);
-        return;
-      }
-      if (event.key === 'Enter' || event.key === 'Tab') {
-        const chosen = matches[Math.min(active, matches.length - 1)];
-        if (chosen !== undefined) {
-          event.preventDefault();
-          take(chosen);
-          return;
-        }
-      }
-      if (event.key === 'Escape') {
-        // Closes the list only, not the reply box or the task.
-        event.preventDefault();
-        event.stopPropagation();
-        setMention(null);
-        return;
-      }
-    }
+    if (keys.onKey(event)) return;
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       onSubmit();
@@ -109,7 +90,7 @@ export function MentionTextarea({
         aria-autocomplete="list"
         aria-expanded={open}
         aria-controls={listId}
-        aria-activedescendant={open ? optionId(Math.min(active, matches.length - 1)) : undefined}
+        aria-activedescendant={open ? optionId(keys.active) : undefined}
         value={value}
         rows={3}
         disabled={disabled}
@@ -123,31 +104,18 @@ export function MentionTextarea({
         onBlur={() => setMention(null)}
         onKeyDown={onKeyDown}
       />
-      <ul
-        ref={list}
+      <SuggestionList
+        listRef={list}
         id={listId}
-        role="listbox"
-        aria-label="Members"
-        className={upward ? 'mention-list opens-up' : 'mention-list'}
-        hidden={!open}
-      >
-        {matches.map((username, index) => (
-          <li
-            key={username}
-            id={optionId(index)}
-            role="option"
-            aria-selected={index === active}
-            className={index === active ? 'is-active' : undefined}
-            // Taken on mouse down, before the text box loses the focus and closes the list.
-            onMouseDown={(event) => {
-              event.preventDefault();
-              take(username);
-            }}
-          >
-            @{username}
-          </li>
-        ))}
-      </ul>
+        label="Members"
+        items={matches}
+        active={keys.active}
+        optionId={optionId}
+        keyOf={(username) => username}
+        render={(username) => `@${username}`}
+        onTake={keys.take}
+        opensUp={upward}
+      />
     </div>
   );
 }

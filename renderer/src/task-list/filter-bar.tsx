@@ -1,7 +1,8 @@
-// The filter bar: instant search, the status chips, sorting, and (behind
-// "Filters") every other filter of the service's task list: priority,
-// assignee (with "me"), project, team, tags, type, review, origin, the four
-// date bounds and overdue. Every control is a labelled native control.
+// The filter bar: instant search in the search language (search-box.tsx), the
+// status chips, sorting, and (behind "Filters") every other filter of the
+// service's task list: priority, assignee (with "me"), project, team, tags,
+// type, review, origin, the four date bounds and overdue. The chips and the
+// search text are one state (list-store.ts). Every control is labelled.
 import { memo, useId } from 'react';
 import type { ListScope } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -11,22 +12,21 @@ import {
   type ChoiceKey,
   DATE_KEYS,
   type DateKey,
+  type ListFilters,
   scopeKey,
   type SortKey,
 } from './list-query';
-import { focusList, SEARCH_INPUT_ID } from './list-focus';
 import {
   clearFilters,
   setChoice,
   setDate,
   setFiltersOpen,
   setOverdue,
-  setSearch,
-  setSearchFields,
   setSort,
   toggleChoice,
   useList,
 } from './list-store';
+import { SearchBox, SearchProblems } from './search-box';
 import './task-list.css';
 
 const SORT_CHOICES: { key: SortKey; label: string }[] = [
@@ -137,6 +137,13 @@ function PickList({
   );
 }
 
+/** Why a term for the key the list's scope fixes (project: in a project's own list) changes nothing. */
+function fixedKeyNote(fixed: ChoiceKey | null, filters: ListFilters): string | null {
+  if (fixed === null || filters.choices[fixed].length === 0) return null;
+  const shown = fixed === 'assignee' ? 'your tasks' : `one ${fixed}'s tasks`;
+  return `${fixed}: not applied: this list shows ${shown}; open All tasks to choose another ${fixed}`;
+}
+
 export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }) {
   const filters = useList((state) => state.filters);
   const sort = useList((state) => state.sort);
@@ -161,41 +168,7 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
   return (
     <div className="filter-bar">
       <div className="filter-row">
-        <div className="search-box">
-          <label htmlFor={SEARCH_INPUT_ID} className="visually-hidden">
-            Search tasks
-          </label>
-          <input
-            id={SEARCH_INPUT_ID}
-            type="search"
-            placeholder="Search tasks  /"
-            autoComplete="off"
-            spellCheck={false}
-            value={filters.search}
-            onChange={(event) => setSearch(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape' && filters.search !== '') {
-                event.stopPropagation();
-                setSearch('');
-              } else if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === 'Escape') {
-                // From the search straight into the results.
-                event.preventDefault();
-                focusList();
-              }
-            }}
-          />
-          <label className="visually-hidden" htmlFor={`${SEARCH_INPUT_ID}-fields`}>
-            Search in
-          </label>
-          <select
-            id={`${SEARCH_INPUT_ID}-fields`}
-            value={filters.searchFields}
-            onChange={(event) => setSearchFields(event.target.value === 'title' ? 'title' : 'all')}
-          >
-            <option value="all">All fields</option>
-            <option value="title">Title only</option>
-          </select>
-        </div>
+        <SearchBox />
         <ChipGroup label="Status" choiceKey="status" values={STATUSES} selected={filters.choices.status} />
         <div className="list-controls">
           <div className="sort-box">
@@ -240,6 +213,7 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
           ) : null}
         </div>
       </div>
+      <SearchProblems fixedKeyNote={fixedKeyNote(fixed, filters)} />
       {open ? (
         <div id={panelId} className="filter-panel" role="region" aria-label="More filters">
           <ChipGroup

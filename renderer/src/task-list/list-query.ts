@@ -1,13 +1,18 @@
-// From what the person chose (the sidebar's scope, the filter bar, the sort)
-// to the service's task-list query, which the mirror answers exactly as
-// `GET /v1/tasks` would.
-import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
+// From what the person chose (the sidebar's scope, the filter bar and the
+// search box's language, the sort) to the service's task-list query, which the
+// mirror answers exactly as `GET /v1/tasks` would.
+import type { TaskListQueryInput, Workspace } from '../../../ipc/screen-schemas';
 import {
   TASK_CHOICE_FILTER_KEYS,
   TASK_DATE_FILTER_KEYS,
   type TaskChoiceFilterKey,
   type TaskDateFilterKey,
 } from '../../../protocol/task-list-query';
+import {
+  EMPTY_SEARCH_CONTEXT,
+  type TaskSearchContext,
+  type TaskSearchFilter,
+} from '../../../protocol/task-search';
 import type { ListScope } from '../store/view-store';
 
 export type SortKey = TaskListQueryInput['sort_by'];
@@ -76,8 +81,9 @@ export function activeFilterCount(filters: ListFilters): number {
   return count;
 }
 
-export function taskListQuery(scope: ListScope, filters: ListFilters, sort: ListSort): TaskListQueryInput {
-  const filter: TaskListQueryInput['filter'] = {};
+/** The filter bar's choices as the service's filter: what the search box's text says. */
+export function searchFilterOf(filters: ListFilters): TaskSearchFilter {
+  const filter: TaskSearchFilter = {};
   for (const key of CHOICE_KEYS) {
     const values = filters.choices[key];
     if (values.length > 0) filter[key] = [...values];
@@ -86,10 +92,43 @@ export function taskListQuery(scope: ListScope, filters: ListFilters, sort: List
     if (filters.dates[key] !== '') filter[key] = filters.dates[key];
   }
   if (filters.overdue) filter.overdue = true;
-  if (filters.search !== '') {
-    filter.search = filters.search;
-    if (filters.searchFields === 'title') filter.search_fields = 'title';
+  if (filters.search !== '') filter.search = filters.search;
+  return filter;
+}
+
+/** The search box's filter as the filter bar's choices (where to search stays as it was). */
+export function listFiltersOf(
+  filter: TaskSearchFilter,
+  searchFields: ListFilters['searchFields'],
+): ListFilters {
+  const choices = { ...NO_FILTERS.choices };
+  for (const key of CHOICE_KEYS) choices[key] = filter[key] ?? [];
+  const dates = { ...NO_FILTERS.dates };
+  for (const key of DATE_KEYS) dates[key] = filter[key] ?? '';
+  return { search: filter.search ?? '', searchFields, choices, dates, overdue: filter.overdue === true };
+}
+
+const contexts = new WeakMap<Workspace, TaskSearchContext>();
+
+/** What the search box's names resolve against: the mirror's projects, teams, members and tags. */
+export function searchContextOf(workspace: Workspace | null): TaskSearchContext {
+  if (workspace === null) return EMPTY_SEARCH_CONTEXT;
+  let context = contexts.get(workspace);
+  if (!context) {
+    context = {
+      projects: workspace.projects.map((p) => ({ id: p.project_id, name: p.name })),
+      teams: workspace.teams.map((t) => ({ id: t.team_id, name: t.name })),
+      members: workspace.members.map((m) => m.username),
+      tags: workspace.tags,
+    };
+    contexts.set(workspace, context);
   }
+  return context;
+}
+
+export function taskListQuery(scope: ListScope, filters: ListFilters, sort: ListSort): TaskListQueryInput {
+  const filter: TaskListQueryInput['filter'] = searchFilterOf(filters);
+  if (filter.search !== undefined && filters.searchFields === 'title') filter.search_fields = 'title';
   switch (scope.kind) {
     case 'my-tasks':
       filter.assignee = ['me'];
