@@ -6,6 +6,7 @@ import type { RendererSettings, ThemePreference } from '../../../ipc/contract';
 import type { AccountList, AccountSummary, SecretStorage, SyncStatus } from '../../../ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { statusCounts } from '../vocabulary/status-counts';
+import { flushDrafts, refreshDraftMarks } from './draft-store';
 import { useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
@@ -126,11 +127,14 @@ export async function enterAccount(account: AccountSummary): Promise<void> {
     useSession.setState({ current: account, phase: 'workspace' });
   }
   useSession.setState({ addingAccount: false, notice: null });
+  void refreshDraftMarks();
   await refreshStatus();
 }
 
 export async function switchAccount(accountId: string): Promise<void> {
   try {
+    // A draft still waiting for a pause in typing is the account's being left: kept there first.
+    await flushDrafts();
     await enterAccount(await invoke('accounts:switch', { account_id: accountId }));
   } catch (error) {
     showProblem(error, 'Switching account');
