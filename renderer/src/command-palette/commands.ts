@@ -35,6 +35,29 @@ export interface Command {
   /** The shortcut, as shown. */
   keys?: string;
   run: () => void;
+  /** A command that needs a task chosen first: the palette then asks for one by title and hands it over. */
+  pick?: TaskPick;
+}
+
+/** What a command asks for when it needs a task: the prompt, and what it does with the one chosen. */
+export interface TaskPick {
+  prompt: string;
+  /** A task that cannot be chosen (the selected task itself). */
+  exclude: string;
+  choose: (task: { task_id: string; title: string }) => void;
+}
+
+/** Files the task under `parent` (its sub-tasks and the parent's other fields stay as they are). */
+export async function makeSubTaskOf(
+  taskId: string,
+  parent: { task_id: string; title: string },
+): Promise<void> {
+  try {
+    const detail = await invoke('task:edit', { task_id: taskId, patch: { parent_task_id: parent.task_id } });
+    announce(`“${detail.task.title}” is now a sub-task of “${parent.title}”.`);
+  } catch (error) {
+    showProblem(error, 'Making it a sub-task');
+  }
 }
 
 /** Status shortcuts 1–4, in workflow order. */
@@ -239,6 +262,20 @@ export function buildCommands(): Command[] {
           },
         });
       }
+    }
+    const selected = targetTaskId();
+    if (selected !== null) {
+      commands.push({
+        id: 'make-sub-task',
+        label: 'Make sub-task of…',
+        group: 'Selected task',
+        run: () => undefined,
+        pick: {
+          prompt: 'Type the title of its parent…',
+          exclude: selected,
+          choose: (parent) => void makeSubTaskOf(selected, parent),
+        },
+      });
     }
     commands.push({
       id: 'resolve-conflict',
