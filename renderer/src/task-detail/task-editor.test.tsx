@@ -286,7 +286,7 @@ describe('TaskEditor, parent and sub-tasks', () => {
     const user = userEvent.setup();
     await openEditor();
     bridge.answer('task:create', ({ fields }) => taskDetail({ task_id: 'local-9', title: fields.title }));
-    await user.type(screen.getByLabelText('New sub-task title'), ' Order the banner ');
+    await user.type(screen.getByLabelText('New sub-task'), ' Order the banner ');
     await user.click(screen.getByRole('button', { name: 'Add sub-task' }));
     expect(bridge.callsOf('task:create')).toEqual([
       {
@@ -298,7 +298,7 @@ describe('TaskEditor, parent and sub-tasks', () => {
         },
       },
     ]);
-    expect(screen.getByLabelText<HTMLInputElement>('New sub-task title').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('New sub-task').value).toBe('');
   });
 
   test('completing a task with open sub-tasks asks first, naming how many; cancelled, nothing is sent', async () => {

@@ -107,14 +107,15 @@ export function SubTasks({
       ) : null}
       {disabled ? null : (
         <form className="sub-task-add" onSubmit={(event) => void add(event)}>
+          {/* Not "…title": the editor's own Title field keeps the only label with that word. */}
           <label htmlFor={inputId} className="visually-hidden">
-            New sub-task title
+            New sub-task
           </label>
           <input
             id={inputId}
             type="text"
             maxLength={500}
-            placeholder="New sub-task title"
+            placeholder="Add a sub-task…"
             value={title}
             onChange={(event) => setTitle(event.target.value)}
           />
