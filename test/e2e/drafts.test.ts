@@ -85,9 +85,11 @@ describe('drafts that survive', () => {
 
     await restartApp();
     await openTaskInEditor(app.page, task.task_id);
+    // Its row in the list says it has a draft too.
+    await app.page.locator(`[role="row"][data-task-id="${task.task_id}"] [data-draft-mark]`).waitFor();
     editor = app.page.getByTestId('task-editor');
     const box = editor.getByRole('combobox', { name: 'New comment' });
-    await editor.getByTestId('draft-mark').waitFor();
+    await editor.locator('[data-draft-mark]').waitFor();
     await expect(box.inputValue()).resolves.toBe(DRAFT);
     await screenshot(app.page, 'draft-after-restart');
 
@@ -97,7 +99,7 @@ describe('drafts that survive', () => {
       content?: string;
     }[];
     expect(threads.map((c) => c.content)).toContain(DRAFT);
-    await editor.getByTestId('draft-mark').waitFor({ state: 'detached' });
+    await editor.locator('[data-draft-mark]').waitFor({ state: 'detached' });
     await expect(box.inputValue()).resolves.toBe('');
     await app.page.getByRole('button', { name: 'Close task' }).click();
   });

@@ -43,7 +43,7 @@ describe('sub-tasks', () => {
       .filter({ hasText: 'Order the banner' })
       .getByText('not sent yet')
       .waitFor();
-    await subTasks.getByTestId('sub-task-progress').filter({ hasText: '0/1 done' }).waitFor();
+    await subTasks.getByTestId('sub-task-progress').filter({ hasText: '0 of 1 done' }).waitFor();
     expect(session.emulator.control.tasks().some((t) => t.title === 'Order the banner')).toBe(false);
     await screenshot(page, 'sub-tasks-offline');
 

@@ -72,6 +72,8 @@ function applyAccounts(list: AccountList): void {
     phase: current !== null && current.state === 'signed-in' ? 'workspace' : 'sign-in',
     addingAccount: current === null ? false : state.addingAccount,
   }));
+  // Each account keeps its own drafts: the marks are read again for the one shown.
+  if (useSession.getState().phase === 'workspace') void refreshDraftMarks();
 }
 
 function applyTheme(settings: RendererSettings): void {
@@ -127,7 +129,6 @@ export async function enterAccount(account: AccountSummary): Promise<void> {
     useSession.setState({ current: account, phase: 'workspace' });
   }
   useSession.setState({ addingAccount: false, notice: null });
-  void refreshDraftMarks();
   await refreshStatus();
 }
 

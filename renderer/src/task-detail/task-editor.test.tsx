@@ -264,7 +264,7 @@ describe('TaskEditor, parent and sub-tasks', () => {
     const user = userEvent.setup();
     await openEditor({}, family);
     const subTasks = screen.getByTestId('sub-tasks');
-    expect(within(subTasks).getByTestId('sub-task-progress').textContent).toBe(' 1/3 done');
+    expect(within(subTasks).getByTestId('sub-task-progress').textContent).toBe('1 of 3 done · 33%');
     expect(
       within(subTasks)
         .getAllByRole('listitem')

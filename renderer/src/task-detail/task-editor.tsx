@@ -30,7 +30,7 @@ import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
 import { openSubTasks, ParentLink, SubTasks, subTaskCountWords } from './task-family';
-import { useDrafts } from '../store/draft-store';
+import { DraftMark } from '../ui/draft-mark';
 import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
@@ -165,7 +165,6 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   const tasksLocked = useKindReadOnly('task');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmComplete, setConfirmComplete] = useState(false);
-  const drafted = useDrafts((state) => state.taskIds.has(taskId));
   const titleRef = useRef<HTMLHeadingElement>(null);
   const base = useId();
   const id = (field: string) => `${base}-${field}`;
@@ -233,15 +232,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         </span>
         <SyncMarkBadge mark={detail.sync_mark} waitsOn={detail.waits_on} />
         {detail.server_gone ? <span className="sync-mark sync-mark-failed">Gone from the server</span> : null}
-        {drafted ? (
-          <span
-            className="draft-mark"
-            data-testid="draft-mark"
-            title="A comment or reply here is not sent yet"
-          >
-            Draft
-          </span>
-        ) : null}
+        <DraftMark taskId={taskId} />
         <span className="spacer" />
         {/* A task not yet on the server has no lasting id to link to: it changes once the server has it. */}
         {task.task_id.startsWith('local-') ? null : (

@@ -8,6 +8,7 @@ import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce, openTask } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
+import { ProgressMeter } from '../ui/progress-meter';
 
 type Family = TaskDetail['family'];
 
@@ -79,18 +80,12 @@ export function SubTasks({
 
   return (
     <section className="sub-tasks" aria-labelledby={headingId} data-testid="sub-tasks">
-      <h3 id={headingId}>
-        Sub-tasks
-        {total > 0 ? (
-          <span className="sub-task-progress" data-testid="sub-task-progress">
-            {' '}
-            {family.sub_tasks_done}/{total} done
-          </span>
-        ) : null}
-      </h3>
+      <h3 id={headingId}>Sub-tasks</h3>
       {total > 0 ? (
         <>
-          <progress max={total} value={family.sub_tasks_done} aria-label="Sub-tasks done" />
+          <div data-testid="sub-task-progress">
+            <ProgressMeter done={family.sub_tasks_done} total={total} label="Sub-tasks done" />
+          </div>
           <ul className="sub-task-list">
             {family.sub_tasks.map((sub) => (
               <li key={sub.task_id} data-task-id={sub.task_id} data-status={sub.status}>
