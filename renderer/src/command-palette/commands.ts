@@ -1,6 +1,7 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
+import { completeTask } from '../ui/completion-question';
 import { copyTaskLink } from '../store/link-requests';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { isUnsent } from '../sprints/sprint-draft';
@@ -74,6 +75,8 @@ export async function setTaskStatus(status: string): Promise<void> {
     announce('No task selected.');
     return;
   }
+  // Completing asks first when sub-tasks are open (one question for every way of completing).
+  if (status === 'completed') return completeTask(taskId);
   try {
     const detail = await invoke('task:edit', { task_id: taskId, patch: { status } });
     announce(`Status of “${detail.task.title}” set to ${valueWord(status)}.`);

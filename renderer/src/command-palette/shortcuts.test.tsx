@@ -51,10 +51,17 @@ describe('global shortcuts', () => {
       expect(useView.getState().announcement).toBe('Status of “Fix the footer” set to In progress.'),
     );
 
-    // The task open in the editor comes before the list's selected row.
+    // The task open in the editor comes before the list's selected row; completing
+    // reads it first (open sub-tasks would be asked about), this one has none.
+    bridge.answer('task:get', ({ task_id }) => taskDetail({ task_id, title: 'Fix the footer' }));
     act(() => useView.setState({ openTaskId: 't-open' }));
     await user.keyboard('4');
-    expect(bridge.callsOf('task:edit').at(-1)).toEqual({ task_id: 't-open', patch: { status: 'completed' } });
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit').at(-1)).toEqual({
+        task_id: 't-open',
+        patch: { status: 'completed' },
+      }),
+    );
   });
 
   test('with no task selected a digit changes nothing and says why', async () => {

@@ -22,6 +22,7 @@ import {
 } from '../testing/screen-fixtures';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
+import { CompletionQuestion } from '../ui/completion-question';
 import { TaskEditor } from './task-editor';
 
 const bridge = fakeBridgeEachTest();
@@ -96,7 +97,12 @@ async function openEditor(task: Partial<Task> = {}, family: Partial<TaskDetail['
     return detail;
   });
   await act(() => loadWorkspace());
-  render(<TaskEditor taskId="t-1" />);
+  render(
+    <>
+      <TaskEditor taskId="t-1" />
+      <CompletionQuestion />
+    </>,
+  );
   await screen.findByLabelText('Title');
 }
 

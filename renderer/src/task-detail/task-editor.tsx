@@ -29,7 +29,8 @@ import { SyncMarkNotice } from '../ui/sync-mark-notice';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
-import { openSubTasks, ParentLink, SubTasks, subTaskCountWords } from './task-family';
+import { openSubTasks, ParentLink, SubTasks } from './task-family';
+import { completeTask, subTaskCountWords } from '../ui/completion-question';
 import { DraftMark } from '../ui/draft-mark';
 import './task-detail.css';
 
@@ -164,7 +165,6 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   // A read-only account, or a sign-in not allowed tasks:write: the fields are turned off either way.
   const tasksLocked = useKindReadOnly('task');
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [confirmComplete, setConfirmComplete] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const base = useId();
   const id = (field: string) => `${base}-${field}`;
@@ -287,7 +287,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               onSave={(status) => {
                 // Completing a task whose sub-tasks are not all done asks first: they are not completed with it.
                 if (status === 'completed' && task.status !== 'completed' && stillOpen > 0)
-                  setConfirmComplete(true);
+                  void completeTask(taskId, { title: task.title, open: stillOpen });
                 else if (status !== null) patch({ status });
               }}
             />
@@ -434,36 +434,6 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         </Field>
 
         <SubTasks task={task} family={detail.family} disabled={disabled} />
-
-        {confirmComplete ? (
-          <ModalDialog
-            className="confirm-dialog"
-            alert
-            label="Complete this task?"
-            onClose={() => setConfirmComplete(false)}
-          >
-            <p>
-              ‘{task.title}’ has {subTaskCountWords(stillOpen)}. Complete it anyway? Its sub-tasks stay as
-              they are.
-            </p>
-            <div className="confirm-actions">
-              <button
-                type="button"
-                className="button primary"
-                autoFocus
-                onClick={() => {
-                  setConfirmComplete(false);
-                  patch({ status: 'completed' });
-                }}
-              >
-                Complete anyway
-              </button>
-              <button type="button" className="button" onClick={() => setConfirmComplete(false)}>
-                Cancel
-              </button>
-            </div>
-          </ModalDialog>
-        ) : null}
 
         <div className="editor-actions">
           <button

@@ -17,11 +17,6 @@ export function openSubTasks(family: Family): number {
   return family.sub_tasks.length - family.sub_tasks_done;
 }
 
-/** "1 open sub-task", "3 open sub-tasks". */
-export function subTaskCountWords(count: number, what = 'open '): string {
-  return `${count} ${what}sub-task${count === 1 ? '' : 's'}`;
-}
-
 export function ParentLink({ parent }: { parent: Family['parent'] }) {
   if (parent === null) return null;
   return (
