@@ -69,12 +69,25 @@ export const STATUS_KEYS: Readonly<Record<string, string>> = {
   '4': 'completed',
 };
 
-export async function setTaskStatus(status: string): Promise<void> {
+/**
+ * Status changes in the order the keys were pressed: completing reads the
+ * task first (to ask about open sub-tasks), so a key pressed after it must
+ * wait for it, or its change would reach main first and be overtaken.
+ */
+let statusChanges: Promise<void> = Promise.resolve();
+
+export function setTaskStatus(status: string): Promise<void> {
   const taskId = targetTaskId();
   if (taskId === null) {
     announce('No task selected.');
-    return;
+    return Promise.resolve();
   }
+  const change = statusChanges.then(() => changeStatus(taskId, status));
+  statusChanges = change;
+  return change;
+}
+
+async function changeStatus(taskId: string, status: string): Promise<void> {
   // Completing asks first when sub-tasks are open (one question for every way of completing).
   if (status === 'completed') return completeTask(taskId);
   try {

@@ -64,6 +64,33 @@ describe('global shortcuts', () => {
     );
   });
 
+  test('a digit pressed while completing is read is sent after it: the last key pressed wins', async () => {
+    const user = userEvent.setup();
+    let answerGet: () => void = () => undefined;
+    bridge.answer(
+      'task:get',
+      ({ task_id }) =>
+        new Promise((resolve) => {
+          answerGet = () => resolve(taskDetail({ task_id, title: 'Fix the footer' }));
+        }),
+    );
+    bridge.answer('task:edit', ({ task_id, patch }) =>
+      taskDetail({ task_id, title: 'Fix the footer', status: patch.status ?? 'not_started' }),
+    );
+    useView.setState({ selectedTaskId: 't-1' });
+    render(<Page />);
+    await user.keyboard('4');
+    await user.keyboard('3');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    await act(() => {
+      answerGet();
+      return Promise.resolve();
+    });
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit').map((call) => call.patch.status)).toEqual(['completed', 'blocked']),
+    );
+  });
+
   test('with no task selected a digit changes nothing and says why', async () => {
     const user = userEvent.setup();
     render(<Page />);
