@@ -136,7 +136,9 @@ function Composer({
         ) : null}
       </div>
       {kept && !empty ? (
-        <p className="hint comment-draft-note">Draft: kept until you send or discard it.</p>
+        <p className="hint comment-draft-note">
+          Draft: kept until you send or {onCancel ? 'cancel' : 'discard'} it.
+        </p>
       ) : null}
     </form>
   );
