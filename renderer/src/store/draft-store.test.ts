@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
 // Drafts are written after a pause in typing, once for a burst of keystrokes
 // (never a write per key), and a draft still waiting is written before the
-// account switches, so it lands in the mirror of the account it was typed in.
+// account switches (so it lands in the mirror of the account it was typed in)
+// and as the page goes.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account } from '../testing/screen-fixtures';
 import { DRAFT_SAVE_DELAY_MS, keepDraft } from './draft-store';
-import { switchAccount } from './session-store';
+import { startSession, switchAccount } from './session-store';
 
 const bridge = fakeBridgeEachTest();
 
@@ -46,5 +47,16 @@ describe('draft writes', () => {
     const order = bridge.calls.map((call) => call.channel);
     expect(order.indexOf('drafts:save')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('drafts:save')).toBeLessThan(order.indexOf('accounts:switch'));
+  });
+
+  test('a draft still waiting is written as the page goes (the app quitting)', () => {
+    const stop = startSession();
+    try {
+      keepDraft(key, { ...key, text: 'Typed just before quitting' });
+      window.dispatchEvent(new Event('pagehide'));
+      expect(bridge.callsOf('drafts:save')).toEqual([{ ...key, text: 'Typed just before quitting' }]);
+    } finally {
+      stop();
+    }
   });
 });

@@ -92,6 +92,10 @@ export function startSession(): () => void {
     }),
     subscribe('settings:changed', applyTheme),
   ];
+  // Quitting with a draft still waiting for a pause in typing: it is sent to main as the page goes.
+  const flushOnLeave = () => void flushDrafts();
+  window.addEventListener('pagehide', flushOnLeave);
+  stops.push(() => window.removeEventListener('pagehide', flushOnLeave));
   void (async () => {
     try {
       const [accounts, settings, secrets] = await Promise.all([
