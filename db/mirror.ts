@@ -3,8 +3,8 @@
 // per write, the word index in step, file problems as MirrorStorageError), and
 // its parts, which run through it: `tasks` (reads, queries, a person's edits),
 // `outbox`, `passes` (what the pull records), `collections`, `feed`
-// (notifications), `identity` and `openings` (tasks opened, comments
-// watched). All calls are synchronous: no transaction ever spans an await.
+// (notifications), `identity`, `openings` (tasks opened, comments
+// watched) and `drafts` (what the person has not sent yet). All calls are synchronous: no transaction ever spans an await.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
@@ -19,6 +19,7 @@ import { COLLECTION_KINDS } from '../protocol/writable-kinds';
 import { CollectionWrites } from './collections/collection-writes';
 import { MirrorCollections } from './collections/mirror-collections';
 import { MirrorComments } from './collections/mirror-comments';
+import { MirrorDrafts } from './drafts/mirror-drafts';
 import { asStorageError } from './mirror-errors';
 import { MirrorIdentity } from './passes/mirror-identity';
 import { MirrorPasses } from './passes/mirror-passes';
@@ -86,6 +87,8 @@ export class Mirror {
   readonly identity: MirrorIdentity;
   /** Tasks the person opened, and which tasks' comments the hot tier keeps fresh. */
   readonly openings: TaskOpenings;
+  /** Comments, replies and new tasks a person started and has not sent, kept until sent or discarded. */
+  readonly drafts: MirrorDrafts;
   private readonly store: TaskStore;
   private readonly now: () => string;
   private readonly dataVersion: Statement<[], { data_version: number }>;
@@ -172,6 +175,7 @@ export class Mirror {
     }
     this.feed = new ChangeFeed(db, tx);
     this.openings = new TaskOpenings(db, tx);
+    this.drafts = new MirrorDrafts(db, tx);
   }
 
   /**

@@ -297,6 +297,19 @@ export interface ChangeFeedTable {
   seen_at: string | null;
 }
 
+/** Something a person started writing and has not sent (migration 0021). */
+export interface DraftsTable {
+  /** `comment`, `reply` or `new-task`. */
+  kind: string;
+  /** The task it is on; '' for a new task. */
+  task_id: string;
+  /** The comment a reply answers; '' otherwise. */
+  reply_to: string;
+  /** JSON: the text, or a new task's fields. */
+  body: string;
+  updated_at: string;
+}
+
 export interface MirrorDatabase extends CollectionKindTables {
   meta: MetaTable;
   tasks: TasksTable;
@@ -316,6 +329,7 @@ export interface MirrorDatabase extends CollectionKindTables {
   outbox: OutboxTable;
   conflicts: ConflictsTable;
   change_feed: ChangeFeedTable;
+  drafts: DraftsTable;
 }
 
 export type SyncPassRow = Selectable<SyncPassesTable>;

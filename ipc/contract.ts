@@ -64,6 +64,7 @@ import {
   collectionEditInputSchema,
   collectionQueuedSchema,
 } from './collection-schemas';
+import { draftKeySchema, draftListInputSchema, draftSchema } from './draft-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -152,6 +153,13 @@ export const invokeChannels = {
   'comment:edit': { input: commentEditInputSchema, output: commentQueuedSchema },
   /** Queues a delete of a comment (If-Match); one never sent is dropped with its create (`op_id` null). */
   'comment:delete': { input: commentDeleteInputSchema, output: commentQueuedSchema },
+  // Drafts (main/ipc/draft-handlers.ts): kept in the account's mirror until sent or discarded.
+  /** Every draft, or those on one task; the most recently written first. */
+  'drafts:list': { input: draftListInputSchema, output: z.array(draftSchema) },
+  /** Keeps a draft, replacing what its key held (the renderer calls it debounced, never per keystroke). */
+  'drafts:save': { input: draftSchema, output: z.null() },
+  /** Drops a draft (sent, or discarded by the person); nothing when there is none. */
+  'drafts:discard': { input: draftKeySchema, output: z.null() },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   // Sections, sprints, goals and milestones (main/ipc/collection-handlers.ts): queued like task edits,
   // shown at once in workspace:get / milestones:list with `pending`, sent by the next push.

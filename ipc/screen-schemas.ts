@@ -10,6 +10,7 @@ import { SORT_ORDERS, TASK_SORT_KEYS } from '../protocol/task-list-query';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../protocol/task';
 import { waitsOnSchema } from './outbox-schemas';
 import { workspaceCollectionsSchema } from '../db/read-models/workspace';
+import { taskFamilySchema } from '../db/read-models/task-family';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -266,6 +267,8 @@ export const taskDetailSchema = z.object({
   waits_on: waitsOnSchema.optional(),
   /** The server no longer lists the task; it stays while edits to it are pending. */
   server_gone: z.boolean(),
+  /** The task it is a sub-task of, and its own sub-tasks with how many are done. */
+  family: taskFamilySchema,
 });
 export type TaskDetail = z.infer<typeof taskDetailSchema>;
 
@@ -282,6 +285,7 @@ export type TaskActivity = z.infer<typeof taskActivitySchema>;
 // The read models declare their shapes once (db/read-models/workspace.ts, db/read-models/milestone-list.ts).
 export { type MilestoneSummary, milestoneSummarySchema } from '../db/read-models/milestone-list';
 export { type SprintSummary, sprintSummarySchema } from '../db/read-models/workspace';
+export { type TaskFamily, taskFamilySchema } from '../db/read-models/task-family';
 
 export const workspaceSchema = workspaceCollectionsSchema.extend({
   me: z.object({ username: z.string(), user_id: z.string() }).nullable(),

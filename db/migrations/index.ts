@@ -20,6 +20,8 @@ import * as commentWatchIndexes from './0016_comment_watch_indexes';
 import * as sharedDescription from './0017_shared_description';
 import * as milestoneFilingIndex from './0018_milestone_filing_index';
 import * as rowHeldServerCopy from './0019_row_held_server_copy';
+import * as subTaskIndex from './0020_sub_task_index';
+import * as drafts from './0021_drafts';
 import * as savedViewsAndPins from './0022_saved_views_and_pins';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
@@ -43,6 +45,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017_shared_description': sharedDescription,
   '0018_milestone_filing_index': milestoneFilingIndex,
   '0019_row_held_server_copy': rowHeldServerCopy,
+  '0020_sub_task_index': subTaskIndex,
+  '0021_drafts': drafts,
   '0022_saved_views_and_pins': savedViewsAndPins,
 };
 

@@ -419,6 +419,34 @@ const UPGRADE_CASES: UpgradeCase[] = [
     },
   },
   unchangedDataCase('0019_row_held_server_copy'),
+  {
+    version: '0020_sub_task_index',
+    seed(db) {
+      seedAsFrom0006(db);
+      db.prepare("UPDATE tasks SET parent_task_id = 'tsk_parent' WHERE rid = 1").run();
+    },
+    verify(mirror) {
+      verifyEverything(mirror);
+      // Found through tasks_by_parent, made on the file that was there.
+      expect(mirror.tasks.subTasks('tsk_parent').map((t) => t.task_id)).toEqual(['tsk_seeded']);
+    },
+  },
+  {
+    version: '0021_drafts',
+    seed(db) {
+      seedAsFrom0006(db);
+      db.prepare(
+        `INSERT INTO drafts (kind, task_id, reply_to, body, updated_at)
+         VALUES ('comment', 'tsk_seeded', '', '{"text":"Not sent yet"}', '2026-03-01T00:00:00Z')`,
+      ).run();
+    },
+    verify(mirror) {
+      verifyEverything(mirror);
+      expect(mirror.drafts.list('tsk_seeded')).toMatchObject([
+        { kind: 'comment', body: { text: 'Not sent yet' } },
+      ]);
+    },
+  },
   unchangedDataCase('0022_saved_views_and_pins'),
 ];
 

@@ -168,6 +168,9 @@ export class OutboxSending {
       .run(to, type, from);
     // Temporary ids are unique across kinds: a parent named by its temporary id (a new task's comments) follows.
     this.rows.db.prepare('UPDATE outbox SET parent_id = ? WHERE parent_id = ?').run(to, from);
+    // A draft written on a new task, or a reply to a new comment, stays with it.
+    this.rows.db.prepare('UPDATE drafts SET task_id = ? WHERE task_id = ?').run(to, from);
+    this.rows.db.prepare('UPDATE drafts SET reply_to = ? WHERE reply_to = ?').run(to, from);
     // Other pending edits naming the temporary id (a subtask of a new task, a reply to a new comment): point them at the real one.
     const referring = this.rows.db
       .prepare(

@@ -14,7 +14,7 @@ import { ID_TOKEN_MARK, idBigramTokens, type WordIndex } from './word-index';
 
 /**
  * The indexes deferred: every task sort index, the filing count indexes
- * (migrations 0014, 0018) and the comment watch's (0016); the id index stays, lookups need it.
+ * (migrations 0014, 0018), the sub-tasks' (0020) and the comment watch's (0016); the id index stays, lookups need it.
  */
 export const SORT_INDEX_NAMES = [
   'tasks_by_title',
@@ -30,6 +30,7 @@ export const SORT_INDEX_NAMES = [
   'tasks_by_sprint',
   'tasks_by_goal',
   'tasks_by_milestone',
+  'tasks_by_parent',
   'tasks_by_assignee_open',
   'tasks_by_creator_open',
 ] as const;

@@ -21,6 +21,7 @@ import type { FilingField } from '../../protocol/writable-kind';
 import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
 import type { TaskStore } from './task-store';
+import { type SubTask, subTasksOf } from './sub-tasks';
 
 export interface MirroredTask {
   /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */
@@ -236,6 +237,11 @@ export class MirrorTasks {
     limit: number,
   ): Promise<{ tasks: FiledTask[]; truncated: boolean }> {
     return filedTasks(this.parts.kysely, field, values, limit);
+  }
+
+  /** The shown tasks under `parentId`, in board order (db/tasks/sub-tasks.ts). */
+  subTasks(parentId: string): SubTask[] {
+    return this.tx.read(() => subTasksOf(this.db, parentId));
   }
 
   /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts). */

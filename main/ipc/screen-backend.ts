@@ -13,6 +13,7 @@ import { accountHandlers, accountList, accountSummary, type DemoServer } from '.
 import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
 import { collectionHandlers } from './collection-handlers';
 import { commentHandlers } from './comment-handlers';
+import { draftHandlers } from './draft-handlers';
 import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
@@ -188,6 +189,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       syncHandlers,
       outboxHandlers({ active, emit }),
       commentHandlers({ active, emit }),
+      draftHandlers({ active }),
       collectionHandlers({ active, emit }),
     ],
     async signInToDemo() {

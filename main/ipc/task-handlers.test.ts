@@ -235,6 +235,33 @@ describe('task edits', () => {
     expect(result).toMatchObject({ ok: false, error: { type: 'not-found' } });
   });
 
+  test("a sub-task added shows in its parent's editor with the progress, and the parent's editor is told", async () => {
+    const parent = await value('task:create', { fields: { title: 'Launch the site' } });
+    const parentId = parent.task.task_id;
+    expect(parent.family).toEqual({ parent: null, sub_tasks: [], sub_tasks_done: 0 });
+    events.length = 0;
+    const child = await value('task:create', {
+      fields: { title: 'Write the copy', parent_task_id: parentId },
+    });
+    const told = events.filter((event) => event.name === 'mirror:changed').map((event) => event.payload);
+    expect(told).toContainEqual(expect.objectContaining({ task_ids: [child.task.task_id, parentId] }));
+    expect(child.family.parent).toEqual({
+      task_id: parentId,
+      title: 'Launch the site',
+      status: 'not_started',
+    });
+
+    await value('task:edit', { task_id: child.task.task_id, patch: { status: 'completed' } });
+    const shown = await value('task:get', { task_id: parentId });
+    expect(shown.family).toEqual({
+      parent: null,
+      sub_tasks: [
+        { task_id: child.task.task_id, title: 'Write the copy', status: 'completed', pending: true },
+      ],
+      sub_tasks_done: 1,
+    });
+  });
+
   test('a read-only account is refused before anything is queued', async () => {
     readOnly = true;
     try {

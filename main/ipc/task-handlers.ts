@@ -10,9 +10,11 @@ import type { FiledTask } from '../../db/tasks/task-filing';
 import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/tasks/task-marks';
 import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
 import type { WaitsOnView } from '../../ipc/outbox-schemas';
+import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
+import { textOf } from '../../protocol/wire-fields';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import type {
@@ -196,6 +198,19 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     });
   }
 
+  /**
+   * The task and the parents it is or was under: a parent's editor shows its
+   * sub-tasks' progress, so their change is its change too.
+   */
+  function withParents(mirror: Mirror, taskId: string, before: (string | null)[] = []): string[] {
+    const ids = [taskId, ...before, parentOf(mirror, taskId)];
+    return [...new Set(ids.filter((id): id is string => id !== null))];
+  }
+
+  function parentOf(mirror: Mirror, taskId: string): string | null {
+    return textOf(mirror.tasks.get(taskId)?.task.parent_task_id);
+  }
+
   function detail(account: ActiveMirror, taskId: string): TaskDetail {
     const found = account.mirror.tasks.get(taskId);
     if (found === null || found.hidden) throw new NotInMirrorError('task', taskId);
@@ -205,6 +220,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       sync_mark: mark,
       pending_fields: pendingFields,
       server_gone: found.serverGone,
+      family: taskFamily(account.mirror, taskId, textOf(found.task.parent_task_id)),
       ...heldBehind(taskWaitsOn(account.mirror, taskId)),
     };
   }
@@ -293,9 +309,10 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'task:edit': async ({ task_id, patch }) => {
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const parentBefore = parentOf(account.mirror, task_id);
       if ((await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change))) !== null)
         account.edited();
-      announce(account, [task_id]);
+      announce(account, withParents(account.mirror, task_id, [parentBefore]));
       return detail(account, task_id);
     },
 
@@ -304,16 +321,17 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
       const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.tasks.create(values));
       account.edited();
-      announce(account, [taskId]);
+      announce(account, withParents(account.mirror, taskId));
       return detail(account, taskId);
     },
 
     'task:delete': async ({ task_id }) => {
       const account = writable();
       if (account.mirror.tasks.get(task_id) === null) throw new NotInMirrorError('task', task_id);
+      const parentBefore = parentOf(account.mirror, task_id);
       await writeWhenFree(account.mirror, () => account.mirror.tasks.delete(task_id));
       account.edited();
-      announce(account, [task_id]);
+      announce(account, withParents(account.mirror, task_id, [parentBefore]));
       return null;
     },
 

@@ -117,7 +117,9 @@ describe('milestones written in the milestones view', () => {
         t.section_id === null &&
         t.parent_task_id === null &&
         t.milestone_id === null &&
-        t.status !== 'completed',
+        t.status !== 'completed' &&
+        // Completed below without a question: completing a task with open sub-tasks asks first (issue 25).
+        !tasks.some((sub) => sub.parent_task_id === t.task_id && sub.status !== 'completed'),
     );
     if (!task?.project_id) throw new Error('the seed has no unfiled open task in an active project');
     taskId = task.task_id;

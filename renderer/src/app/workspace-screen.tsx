@@ -25,6 +25,7 @@ import { TaskEditor } from '../task-detail/task-editor';
 import { TaskList } from '../task-list/task-list';
 import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
+import { CompletionQuestion } from '../ui/completion-question';
 
 function listTitle(
   scope: ListScope,
@@ -94,6 +95,7 @@ export function WorkspaceScreen() {
       <CommandPalette />
       <ShortcutsHelp />
       <TrustOverlays />
+      <CompletionQuestion />
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
       </div>

@@ -135,4 +135,41 @@ describe('CommandPalette', () => {
     expect(useView.getState().paletteOpen).toBe(false);
     expect(bridge.callsOf('settings:set')).toEqual([]);
   });
+
+  test("'Make sub-task of…' asks for the parent by title, then files the selected task under it", async () => {
+    const user = userEvent.setup();
+    bridge.answer('task:edit', ({ task_id, patch }) =>
+      taskDetail({ task_id, title: 'Update the links', ...(patch as object) }),
+    );
+    const input = await openPalette({ selectedTaskId: 't-1' });
+    await user.type(input, 'sub-task of');
+    expect(offered()).toEqual(['Make sub-task of…']);
+    await user.keyboard('{Enter}');
+
+    const parentInput = screen.getByRole<HTMLInputElement>('combobox', {
+      name: 'Type the title of its parent',
+    });
+    expect(parentInput.value).toBe('');
+    await user.type(parentInput, 'foot');
+    await vi.waitFor(() => expect(offered()).toEqual(['Fix the footer']));
+    await user.keyboard('{Enter}');
+
+    expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { parent_task_id: 't-9' } }]);
+    expect(useView.getState().paletteOpen).toBe(false);
+  });
+
+  test('a task cannot be chosen as its own parent', async () => {
+    const user = userEvent.setup();
+    const input = await openPalette({ selectedTaskId: 't-9' });
+    await user.type(input, 'sub-task of');
+    await user.keyboard('{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Type the title of its parent' }), 'foot');
+    // Main found the task itself; the palette leaves it out.
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('tasks:query').map((call) => call.query.filter?.search)).toContain('foot'),
+    );
+    await act(() => Promise.resolve());
+    expect(screen.getByText('Nothing matches.')).toBeTruthy();
+    expect(offered()).toEqual([]);
+  });
 });

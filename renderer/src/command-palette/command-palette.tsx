@@ -7,7 +7,7 @@ import { useBridgeRead } from '../data/use-bridge-read';
 import { ModalDialog } from '../ui/modal-dialog';
 import { openTask, setPaletteOpen, useView } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
-import { buildCommands, type Command, matchCommands } from './commands';
+import { buildCommands, type Command, matchCommands, type TaskPick } from './commands';
 import './command-palette.css';
 
 const TASK_RESULTS = 6;
@@ -30,19 +30,25 @@ function useTaskMatches(text: string): readonly TaskRow[] {
 function PaletteDialog() {
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
+  // A command that needs a task chosen ("Make sub-task of…"): the palette then offers tasks alone.
+  const [picking, setPicking] = useState<TaskPick | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const commands = useMemo(() => buildCommands(), []);
-  const matches = matchCommands(commands, text);
+  const matches = picking === null ? matchCommands(commands, text) : [];
   const tasks = useTaskMatches(text);
   const options: Command[] = [
     ...matches,
-    ...tasks.map((row) => ({
-      id: `task-${row.task_id}`,
-      label: row.title,
-      group: `Open task · ${valueWord(row.status)}`,
-      run: () => openTask(row.task_id),
-    })),
+    ...tasks
+      .filter((row) => row.task_id !== picking?.exclude)
+      .map((row) => ({
+        id: `task-${row.task_id}`,
+        label: row.title,
+        group:
+          picking === null ? `Open task · ${valueWord(row.status)}` : `Choose · ${valueWord(row.status)}`,
+        run: () => (picking === null ? openTask(row.task_id) : picking.choose(row)),
+      })),
   ];
+  const prompt = picking?.prompt ?? 'Type a command or a task title…';
   const activeIndex = Math.min(active, Math.max(options.length - 1, 0));
 
   useEffect(() => {
@@ -51,6 +57,12 @@ function PaletteDialog() {
 
   const runOption = (option: Command | undefined) => {
     if (!option) return;
+    if (option.pick) {
+      setPicking(option.pick);
+      setText('');
+      setActive(0);
+      return;
+    }
     setPaletteOpen(false);
     option.run();
   };
@@ -70,8 +82,8 @@ function PaletteDialog() {
         aria-controls="palette-options"
         aria-autocomplete="list"
         aria-activedescendant={options.length > 0 ? `palette-option-${activeIndex}` : undefined}
-        aria-label="Type a command or a task title"
-        placeholder="Type a command or a task title…"
+        aria-label={prompt.replace(/…$/, '')}
+        placeholder={prompt}
         value={text}
         onChange={(event) => {
           setText(event.target.value);
@@ -98,7 +110,11 @@ function PaletteDialog() {
         }}
       />
       <ul id="palette-options" role="listbox" aria-label="Commands" className="palette-options">
-        {options.length === 0 ? <li className="muted palette-empty">Nothing matches.</li> : null}
+        {options.length === 0 ? (
+          <li className="muted palette-empty">
+            {picking !== null && text.trim().length < 2 ? 'Type two letters or more.' : 'Nothing matches.'}
+          </li>
+        ) : null}
         {options.map((option, index) => (
           <li
             key={option.id}

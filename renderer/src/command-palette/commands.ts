@@ -1,6 +1,7 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
+import { completeTask } from '../ui/completion-question';
 import { copyTaskLink } from '../store/link-requests';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { isUnsent } from '../sprints/sprint-draft';
@@ -35,6 +36,29 @@ export interface Command {
   /** The shortcut, as shown. */
   keys?: string;
   run: () => void;
+  /** A command that needs a task chosen first: the palette then asks for one by title and hands it over. */
+  pick?: TaskPick;
+}
+
+/** What a command asks for when it needs a task: the prompt, and what it does with the one chosen. */
+export interface TaskPick {
+  prompt: string;
+  /** A task that cannot be chosen (the selected task itself). */
+  exclude: string;
+  choose: (task: { task_id: string; title: string }) => void;
+}
+
+/** Files the task under `parent` (its sub-tasks and the parent's other fields stay as they are). */
+export async function makeSubTaskOf(
+  taskId: string,
+  parent: { task_id: string; title: string },
+): Promise<void> {
+  try {
+    const detail = await invoke('task:edit', { task_id: taskId, patch: { parent_task_id: parent.task_id } });
+    announce(`“${detail.task.title}” is now a sub-task of “${parent.title}”.`);
+  } catch (error) {
+    showProblem(error, 'Making it a sub-task');
+  }
 }
 
 /** Status shortcuts 1–4, in workflow order. */
@@ -45,12 +69,27 @@ export const STATUS_KEYS: Readonly<Record<string, string>> = {
   '4': 'completed',
 };
 
-export async function setTaskStatus(status: string): Promise<void> {
+/**
+ * Status changes in the order the keys were pressed: completing reads the
+ * task first (to ask about open sub-tasks), so a key pressed after it must
+ * wait for it, or its change would reach main first and be overtaken.
+ */
+let statusChanges: Promise<void> = Promise.resolve();
+
+export function setTaskStatus(status: string): Promise<void> {
   const taskId = targetTaskId();
   if (taskId === null) {
     announce('No task selected.');
-    return;
+    return Promise.resolve();
   }
+  const change = statusChanges.then(() => changeStatus(taskId, status));
+  statusChanges = change;
+  return change;
+}
+
+async function changeStatus(taskId: string, status: string): Promise<void> {
+  // Completing asks first when sub-tasks are open (one question for every way of completing).
+  if (status === 'completed') return completeTask(taskId);
   try {
     const detail = await invoke('task:edit', { task_id: taskId, patch: { status } });
     announce(`Status of “${detail.task.title}” set to ${valueWord(status)}.`);
@@ -239,6 +278,20 @@ export function buildCommands(): Command[] {
           },
         });
       }
+    }
+    const selected = targetTaskId();
+    if (selected !== null) {
+      commands.push({
+        id: 'make-sub-task',
+        label: 'Make sub-task of…',
+        group: 'Selected task',
+        run: () => undefined,
+        pick: {
+          prompt: 'Type the title of its parent…',
+          exclude: selected,
+          choose: (parent) => void makeSubTaskOf(selected, parent),
+        },
+      });
     }
     commands.push({
       id: 'resolve-conflict',

@@ -51,10 +51,44 @@ describe('global shortcuts', () => {
       expect(useView.getState().announcement).toBe('Status of “Fix the footer” set to In progress.'),
     );
 
-    // The task open in the editor comes before the list's selected row.
+    // The task open in the editor comes before the list's selected row; completing
+    // reads it first (open sub-tasks would be asked about), this one has none.
+    bridge.answer('task:get', ({ task_id }) => taskDetail({ task_id, title: 'Fix the footer' }));
     act(() => useView.setState({ openTaskId: 't-open' }));
     await user.keyboard('4');
-    expect(bridge.callsOf('task:edit').at(-1)).toEqual({ task_id: 't-open', patch: { status: 'completed' } });
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit').at(-1)).toEqual({
+        task_id: 't-open',
+        patch: { status: 'completed' },
+      }),
+    );
+  });
+
+  test('a digit pressed while completing is read is sent after it: the last key pressed wins', async () => {
+    const user = userEvent.setup();
+    let answerGet: () => void = () => undefined;
+    bridge.answer(
+      'task:get',
+      ({ task_id }) =>
+        new Promise((resolve) => {
+          answerGet = () => resolve(taskDetail({ task_id, title: 'Fix the footer' }));
+        }),
+    );
+    bridge.answer('task:edit', ({ task_id, patch }) =>
+      taskDetail({ task_id, title: 'Fix the footer', status: patch.status ?? 'not_started' }),
+    );
+    useView.setState({ selectedTaskId: 't-1' });
+    render(<Page />);
+    await user.keyboard('4');
+    await user.keyboard('3');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    await act(() => {
+      answerGet();
+      return Promise.resolve();
+    });
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit').map((call) => call.patch.status)).toEqual(['completed', 'blocked']),
+    );
   });
 
   test('with no task selected a digit changes nothing and says why', async () => {

@@ -6,6 +6,7 @@ import type { RendererSettings, ThemePreference } from '../../../ipc/contract';
 import type { AccountList, AccountSummary, SecretStorage, SyncStatus } from '../../../ipc/screen-schemas';
 import { errorType, invoke, subscribe } from '../bridge/svc';
 import { statusCounts } from '../vocabulary/status-counts';
+import { flushDrafts, refreshDraftMarks } from './draft-store';
 import { useView } from './view-store';
 
 /** A problem shown to the person, by type (see problems/describe-problem.ts). */
@@ -71,6 +72,8 @@ function applyAccounts(list: AccountList): void {
     phase: current !== null && current.state === 'signed-in' ? 'workspace' : 'sign-in',
     addingAccount: current === null ? false : state.addingAccount,
   }));
+  // Each account keeps its own drafts: the marks are read again for the one shown.
+  if (useSession.getState().phase === 'workspace') void refreshDraftMarks();
 }
 
 function applyTheme(settings: RendererSettings): void {
@@ -89,6 +92,10 @@ export function startSession(): () => void {
     }),
     subscribe('settings:changed', applyTheme),
   ];
+  // Quitting with a draft still waiting for a pause in typing: it is sent to main as the page goes.
+  const flushOnLeave = () => void flushDrafts();
+  window.addEventListener('pagehide', flushOnLeave);
+  stops.push(() => window.removeEventListener('pagehide', flushOnLeave));
   void (async () => {
     try {
       const [accounts, settings, secrets] = await Promise.all([
@@ -131,6 +138,8 @@ export async function enterAccount(account: AccountSummary): Promise<void> {
 
 export async function switchAccount(accountId: string): Promise<void> {
   try {
+    // A draft still waiting for a pause in typing is the account's being left: kept there first.
+    await flushDrafts();
     await enterAccount(await invoke('accounts:switch', { account_id: accountId }));
   } catch (error) {
     showProblem(error, 'Switching account');

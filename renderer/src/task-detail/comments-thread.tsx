@@ -4,10 +4,11 @@
 // Every write is queued through the bridge and shows at once; a comment whose
 // change waits carries a mark until the server has it.
 import { useKindReadOnly } from '../ui/kind-consent';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TaskActivity } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { useStableKeys } from '../data/use-remaps';
+import { readDrafts, useDraftText } from '../store/draft-store';
 import { openPendingChanges } from '../store/trust-store';
 import { showProblem } from '../store/session-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -39,6 +40,21 @@ interface ThreadContext {
   usernames: readonly string[];
   /** The React key of a comment: its first id, so one sent keeps its element (and a reply being written under it). */
   keyOf: (commentId: string) => string;
+  /** Comments with a reply drafted and not sent: their reply box opens with it. */
+  replyDrafts: ReadonlySet<string>;
+}
+
+/** What a composer types into: a kept draft (useDraftText) or, for an edit, the box's own state. */
+interface ComposerText {
+  text: string;
+  setText: (text: string) => void;
+  /** Sent or given up. */
+  clear: () => void;
+}
+
+function useLocalText(initial: string): ComposerText {
+  const [text, setText] = useState(initial);
+  return { text, setText, clear: () => setText('') };
 }
 
 async function queue(action: () => Promise<unknown>, context: string): Promise<boolean> {
@@ -54,7 +70,8 @@ async function queue(action: () => Promise<unknown>, context: string): Promise<b
 function Composer({
   label,
   button,
-  initial = '',
+  text: { text: draft, setText: setDraft, clear },
+  kept = false,
   context,
   onDone,
   onCancel,
@@ -63,14 +80,15 @@ function Composer({
 }: {
   label: string;
   button: string;
-  initial?: string;
+  text: ComposerText;
+  /** The text is a draft kept until sent or discarded: a Discard button gives it up. */
+  kept?: boolean;
   context: ThreadContext;
   onDone?: () => void;
   onCancel?: () => void;
   autoFocus?: boolean;
   send: (content: string) => Promise<boolean>;
 }) {
-  const [draft, setDraft] = useState(initial);
   const [sending, setSending] = useState(false);
   const empty = draft.trim() === '';
   const submit = async () => {
@@ -80,7 +98,7 @@ function Composer({
     const queued = await send(draft);
     setSending(false);
     if (queued) {
-      setDraft('');
+      clear();
       onDone?.();
     }
   };
@@ -111,14 +129,89 @@ function Composer({
           <button type="button" className="button" onClick={onCancel}>
             Cancel
           </button>
+        ) : kept && !empty ? (
+          <button type="button" className="button" onClick={clear}>
+            Discard draft
+          </button>
         ) : null}
       </div>
+      {kept && !empty ? (
+        <p className="hint comment-draft-note">
+          Draft: kept until you send or {onCancel ? 'cancel' : 'discard'} it.
+        </p>
+      ) : null}
     </form>
   );
 }
 
+/** Editing one's own comment: the box starts from its text and is not kept as a draft. */
+function EditComposer({
+  text,
+  context,
+  onClose,
+  send,
+}: {
+  text: string;
+  context: ThreadContext;
+  onClose: () => void;
+  send: (content: string) => Promise<boolean>;
+}) {
+  const local = useLocalText(text);
+  return (
+    <Composer
+      label="Edit comment"
+      button="Save"
+      text={local}
+      context={context}
+      autoFocus
+      onDone={onClose}
+      onCancel={onClose}
+      send={send}
+    />
+  );
+}
+
+/** A reply being written: kept as a draft when the panel closes, until sent or cancelled. */
+function ReplyComposer({
+  commentId,
+  author,
+  context,
+  onClose,
+}: {
+  commentId: string;
+  author: string;
+  context: ThreadContext;
+  onClose: () => void;
+}) {
+  const draft = useDraftText(context.taskId, commentId);
+  return (
+    <Composer
+      label={`Reply to ${author}`}
+      button="Reply"
+      text={draft}
+      kept
+      context={context}
+      autoFocus
+      onDone={onClose}
+      // Cancel gives the reply up; closing the panel or leaving the screen keeps it.
+      onCancel={() => {
+        draft.clear();
+        onClose();
+      }}
+      send={(content) =>
+        queue(
+          () => invoke('comment:create', { task_id: context.taskId, content, parent_comment_id: commentId }),
+          'Replying',
+        )
+      }
+    />
+  );
+}
+
 function CommentItem({ comment, context }: { comment: Comment; context: ThreadContext }) {
-  const [mode, setMode] = useState<'read' | 'reply' | 'edit' | 'delete'>('read');
+  const [chosen, setMode] = useState<'read' | 'reply' | 'edit' | 'delete' | null>(null);
+  // Until the person chooses, a reply drafted before (the panel closed, the app restarted) is open with its text.
+  const mode = chosen ?? (context.replyDrafts.has(comment.comment_id) ? 'reply' : 'read');
   const text = comment.content ?? comment.comment ?? '';
   const pending = pendingOf(comment);
   // A delete the service refused keeps the comment on screen, said as such; it waits in pending changes.
@@ -150,14 +243,10 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
         ) : null}
       </div>
       {mode === 'edit' ? (
-        <Composer
-          label="Edit comment"
-          button="Save"
-          initial={text}
+        <EditComposer
+          text={text}
           context={context}
-          autoFocus
-          onDone={() => setMode('read')}
-          onCancel={() => setMode('read')}
+          onClose={() => setMode('read')}
           send={(content) =>
             content === text
               ? Promise.resolve(true)
@@ -218,24 +307,11 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
           ))}
           {mode === 'reply' ? (
             <li className="comment-reply-box">
-              <Composer
-                label={`Reply to ${author}`}
-                button="Reply"
+              <ReplyComposer
+                commentId={comment.comment_id}
+                author={author}
                 context={context}
-                autoFocus
-                onDone={() => setMode('read')}
-                onCancel={() => setMode('read')}
-                send={(content) =>
-                  queue(
-                    () =>
-                      invoke('comment:create', {
-                        task_id: context.taskId,
-                        content,
-                        parent_comment_id: comment.comment_id,
-                      }),
-                    'Replying',
-                  )
-                }
+                onClose={() => setMode('read')}
               />
             </li>
           ) : null}
@@ -243,6 +319,22 @@ function CommentItem({ comment, context }: { comment: Comment; context: ThreadCo
       ) : null}
     </li>
   );
+}
+
+/** The comments of the task with a reply drafted, read once as the thread opens. */
+function useReplyDrafts(taskId: string): ReadonlySet<string> {
+  const [replies, setReplies] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    let live = true;
+    void readDrafts(taskId).then((drafts) => {
+      if (live)
+        setReplies(new Set(drafts.flatMap((draft) => (draft.kind === 'reply' ? [draft.reply_to] : []))));
+    });
+    return () => {
+      live = false;
+    };
+  }, [taskId]);
+  return replies;
 }
 
 export function CommentsThread({
@@ -268,7 +360,9 @@ export function CommentsThread({
   // A comment sent gets the server's id in place of its temporary one; keyed by the
   // temporary id still, it is the same element, and what is being typed under it stays.
   const keyOf = useStableKeys();
-  const context: ThreadContext = { taskId, me, deletesAny, readOnly, usernames, keyOf };
+  const replyDrafts = useReplyDrafts(taskId);
+  const draft = useDraftText(taskId);
+  const context: ThreadContext = { taskId, me, deletesAny, readOnly, usernames, keyOf, replyDrafts };
   return (
     <>
       {comments.length === 0 ? (
@@ -284,6 +378,8 @@ export function CommentsThread({
         <Composer
           label="New comment"
           button="Comment"
+          text={draft}
+          kept
           context={context}
           send={(content) =>
             queue(() => invoke('comment:create', { task_id: taskId, content }), 'Commenting')

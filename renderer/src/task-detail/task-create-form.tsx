@@ -1,9 +1,12 @@
 // Creating a task: a title (required) and the first few fields, prefilled from
 // where the person is (their own list assigns it to them, a project list files
-// it there). It shows at once under a temporary id and syncs behind.
-import { type FormEvent, useId, useState } from 'react';
+// it there). It shows at once under a temporary id and syncs behind. What is
+// typed is kept as a draft when the form closes, until created or discarded.
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import type { NewTaskDraftFields } from '../../../ipc/draft-schemas';
 import type { TaskPatchInput } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
+import { discardDraft, flushDrafts, keepDraft, readDrafts } from '../store/draft-store';
 import { showProblem, useSession } from '../store/session-store';
 import { openTask, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -41,12 +44,47 @@ export function TaskCreateForm() {
   const goals = useWorkspace((state) => state.workspace?.goals);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const defaults = defaultsFor(view, me, goals);
-  const [title, setTitle] = useState('');
-  const [status, setStatus] = useState('not_started');
-  const [priority, setPriority] = useState('');
-  const [projectId, setProjectId] = useState(defaults.project_id ?? '');
+  const blank: NewTaskDraftFields = {
+    title: '',
+    status: 'not_started',
+    priority: '',
+    project_id: defaults.project_id ?? '',
+  };
+  const [fields, setFields] = useState(blank);
+  const { title, status, priority, project_id: projectId } = fields;
+  const typed = useRef(false);
   const [busy, setBusy] = useState(false);
   const base = useId();
+
+  // A new task drafted before (the form closed, the app restarted) comes back, unless typing began.
+  useEffect(() => {
+    let live = true;
+    void readDrafts().then((drafts) => {
+      const kept = drafts.find((draft) => draft.kind === 'new-task');
+      if (live && !typed.current && kept?.kind === 'new-task') setFields(kept.fields);
+    });
+    return () => {
+      live = false;
+      void flushDrafts();
+    };
+  }, []);
+
+  const change = (field: keyof NewTaskDraftFields) => (value: string) => {
+    typed.current = true;
+    const next = { ...fields, [field]: value };
+    setFields(next);
+    // Only a title makes something worth keeping: choices alone are a click away.
+    keepDraft({ kind: 'new-task' }, next.title.trim() === '' ? null : { kind: 'new-task', fields: next });
+  };
+  const setTitle = change('title');
+  const setStatus = change('status');
+  const setPriority = change('priority');
+  const setProjectId = change('project_id');
+
+  const discard = () => {
+    void discardDraft({ kind: 'new-task' });
+    openTask(null);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,6 +102,7 @@ export function TaskCreateForm() {
           project_id: projectId === '' ? null : projectId,
         },
       });
+      await discardDraft({ kind: 'new-task' });
       openTask(created.task.task_id);
     } catch (error) {
       showProblem(error, 'Creating the task');
@@ -80,7 +119,8 @@ export function TaskCreateForm() {
         <button
           type="button"
           className="button icon-button"
-          aria-label="Cancel new task"
+          aria-label="Close new task"
+          title="Close (what is typed is kept as a draft)"
           onClick={() => openTask(null)}
         >
           ✕
@@ -132,6 +172,9 @@ export function TaskCreateForm() {
             </select>
           </div>
         </div>
+        {title.trim() !== '' ? (
+          <p className="hint">Draft: kept until you create the task or discard it.</p>
+        ) : null}
         {defaults.assignee ? <p className="hint">Assigned to you.</p> : null}
         {defaults.goal_id && projectId === defaults.project_id ? (
           <p className="hint">Under the goal ‘{goals?.find((g) => g.goal_id === defaults.goal_id)?.name}’.</p>
@@ -140,8 +183,8 @@ export function TaskCreateForm() {
           <button type="submit" className="button primary" disabled={busy || readOnly || title.trim() === ''}>
             Create task
           </button>
-          <button type="button" className="button" onClick={() => openTask(null)}>
-            Cancel
+          <button type="button" className="button" onClick={discard}>
+            Discard
           </button>
         </div>
       </form>

@@ -21,6 +21,8 @@ import {
   workspaceOf,
 } from '../testing/screen-fixtures';
 import { useSession } from '../store/session-store';
+import { useView } from '../store/view-store';
+import { CompletionQuestion } from '../ui/completion-question';
 import { TaskEditor } from './task-editor';
 
 const bridge = fakeBridgeEachTest();
@@ -45,14 +47,17 @@ function milestone(
 }
 
 /** Main holding one task: an edit applies at once and the field waits to be sent. */
-async function openEditor(task: Partial<Task> = {}) {
-  let detail: TaskDetail = taskDetail({
-    task_id: 't-1',
-    title: 'Fix the footer',
-    project_id: 'p-web',
-    team_id: 'team-1',
-    ...task,
-  });
+async function openEditor(task: Partial<Task> = {}, family: Partial<TaskDetail['family']> = {}) {
+  let detail: TaskDetail = taskDetail(
+    {
+      task_id: 't-1',
+      title: 'Fix the footer',
+      project_id: 'p-web',
+      team_id: 'team-1',
+      ...task,
+    },
+    family,
+  );
   bridge.answer('workspace:get', () =>
     workspaceOf({
       projects: [project('p-web', 'Website', { team_id: 'team-1' }), project('p-app', 'App')],
@@ -92,7 +97,12 @@ async function openEditor(task: Partial<Task> = {}) {
     return detail;
   });
   await act(() => loadWorkspace());
-  render(<TaskEditor taskId="t-1" />);
+  render(
+    <>
+      <TaskEditor taskId="t-1" />
+      <CompletionQuestion />
+    </>,
+  );
   await screen.findByLabelText('Title');
 }
 
@@ -242,5 +252,94 @@ describe('TaskEditor, a sign-in that may not change tasks', () => {
     }
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Remove tag bug' }).disabled).toBe(true);
     expect(screen.getByTestId('consent-task-editor').textContent).toContain('tasks:write');
+  });
+});
+
+describe('TaskEditor, parent and sub-tasks', () => {
+  const family = {
+    parent: { task_id: 't-launch', title: 'Launch the site', status: 'in_progress' },
+    sub_tasks: [
+      { task_id: 't-copy', title: 'Write the copy', status: 'completed', pending: false },
+      { task_id: 't-ads', title: 'Book the ads', status: 'not_started', pending: true },
+      { task_id: 't-mail', title: 'Mail the list', status: 'in_progress', pending: false },
+    ],
+    sub_tasks_done: 1,
+  };
+
+  test('shows the parent, which opens, and the sub-tasks with how many are done', async () => {
+    const user = userEvent.setup();
+    await openEditor({}, family);
+    const subTasks = screen.getByTestId('sub-tasks');
+    expect(within(subTasks).getByTestId('sub-task-progress').textContent).toBe('1 of 3 done · 33%');
+    expect(
+      within(subTasks)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Write the copy · Done',
+      'Book the ads · Not started · not sent yet',
+      'Mail the list · In progress',
+    ]);
+    await user.click(
+      within(screen.getByTestId('task-parent')).getByRole('button', { name: '‘Launch the site’' }),
+    );
+    expect(useView.getState().openTaskId).toBe('t-launch');
+    await user.click(within(subTasks).getByRole('button', { name: 'Book the ads' }));
+    expect(useView.getState().openTaskId).toBe('t-ads');
+  });
+
+  test("'Add sub-task' queues a new task under this one, in its project and team", async () => {
+    const user = userEvent.setup();
+    await openEditor();
+    bridge.answer('task:create', ({ fields }) => taskDetail({ task_id: 'local-9', title: fields.title }));
+    await user.type(screen.getByLabelText('New sub-task'), ' Order the banner ');
+    await user.click(screen.getByRole('button', { name: 'Add sub-task' }));
+    expect(bridge.callsOf('task:create')).toEqual([
+      {
+        fields: {
+          title: 'Order the banner',
+          parent_task_id: 't-1',
+          project_id: 'p-web',
+          team_id: 'team-1',
+        },
+      },
+    ]);
+    expect(screen.getByLabelText<HTMLInputElement>('New sub-task').value).toBe('');
+  });
+
+  test('completing a task with open sub-tasks asks first, naming how many; cancelled, nothing is sent', async () => {
+    const user = userEvent.setup();
+    await openEditor({}, family);
+    await user.selectOptions(screen.getByLabelText('Status'), 'completed');
+    const question = screen.getByRole('alertdialog', { name: 'Complete this task?' });
+    expect(question.textContent).toContain('‘Fix the footer’ has 2 open sub-tasks.');
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'completed');
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Complete this task?' })).getByRole('button', {
+        name: 'Complete anyway',
+      }),
+    );
+    expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { status: 'completed' } }]);
+  });
+
+  test('completing a task whose sub-tasks are all done asks nothing', async () => {
+    const user = userEvent.setup();
+    await openEditor({}, { sub_tasks: family.sub_tasks.slice(0, 1), sub_tasks_done: 1 });
+    await user.selectOptions(screen.getByLabelText('Status'), 'completed');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { status: 'completed' } }]);
+  });
+
+  test('deleting a task with sub-tasks says they stay', async () => {
+    const user = userEvent.setup();
+    await openEditor({}, family);
+    await user.click(screen.getByRole('button', { name: 'Delete task' }));
+    expect(screen.getByRole('alertdialog', { name: 'Delete this task?' }).textContent).toContain(
+      'Its 3 sub-tasks stay, as tasks of their own.',
+    );
   });
 });

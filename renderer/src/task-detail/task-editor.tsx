@@ -29,6 +29,9 @@ import { SyncMarkNotice } from '../ui/sync-mark-notice';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TagEditor } from './tag-editor';
 import { useTask } from './use-task';
+import { openSubTasks, ParentLink, SubTasks } from './task-family';
+import { completeTask, subTaskCountWords } from '../ui/completion-question';
+import { DraftMark } from '../ui/draft-mark';
 import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
@@ -206,6 +209,9 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     // A sprint still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
     .flatMap((t) => t.sprints.map((s) => ({ value: s.sprint_id, label: sprintChoiceWords(s) })));
 
+  const stillOpen = openSubTasks(detail.family);
+  const subTaskCount = detail.family.sub_tasks.length;
+
   const remove = async () => {
     try {
       await invoke('task:delete', { task_id: taskId });
@@ -226,6 +232,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         </span>
         <SyncMarkBadge mark={detail.sync_mark} waitsOn={detail.waits_on} />
         {detail.server_gone ? <span className="sync-mark sync-mark-failed">Gone from the server</span> : null}
+        <DraftMark taskId={taskId} />
         <span className="spacer" />
         {/* A task not yet on the server has no lasting id to link to: it changes once the server has it. */}
         {task.task_id.startsWith('local-') ? null : (
@@ -259,6 +266,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
         className="editor-body"
         {...(disabled ? { tabIndex: 0, role: 'region', 'aria-label': 'Task details' } : {})}
       >
+        <ParentLink parent={detail.family.parent} />
         <Field label="Title" field="title" pending={pending} htmlFor={id('title')}>
           <TextField
             id={id('title')}
@@ -277,7 +285,10 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               options={enumOptions(STATUSES)}
               disabled={disabled}
               onSave={(status) => {
-                if (status !== null) patch({ status });
+                // Completing a task whose sub-tasks are not all done asks first: they are not completed with it.
+                if (status === 'completed' && task.status !== 'completed' && stillOpen > 0)
+                  void completeTask(taskId, { title: task.title, open: stillOpen });
+                else if (status !== null) patch({ status });
               }}
             />
           </Field>
@@ -422,6 +433,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
           />
         </Field>
 
+        <SubTasks task={task} family={detail.family} disabled={disabled} />
+
         <div className="editor-actions">
           <button
             type="button"
@@ -439,6 +452,10 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               onClose={() => setConfirmDelete(false)}
             >
               <p>Delete this task? This cannot be undone once synced.</p>
+              {subTaskCount > 0 ? (
+                // What the service does (the emulator's reading; the contract is silent): its sub-tasks stay, parentless.
+                <p>Its {subTaskCountWords(subTaskCount, '')} stay, as tasks of their own.</p>
+              ) : null}
               <div className="confirm-actions">
                 <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
                   Delete

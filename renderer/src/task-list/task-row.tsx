@@ -2,6 +2,7 @@
 // due date, project and tags of a task, or a placeholder while its page loads.
 import { memo } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
+import { DraftMark } from '../ui/draft-mark';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
 import { carryTask } from '../ui/task-drag';
@@ -77,6 +78,7 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
           </span>
         ) : null}
         <span className={`title-text${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
+        <DraftMark taskId={row.task_id} />
       </div>
       <div role="gridcell" className="cell cell-status">
         <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>

@@ -14,6 +14,7 @@ import type {
   InvokeOutput,
   SvcBridge,
 } from '../../../ipc/contract';
+import { useDrafts } from '../store/draft-store';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -83,7 +84,7 @@ export class FakeBridge implements SvcBridge {
   }
 }
 
-const stores = [useSession, useView, useWorkspace, useList] as const;
+const stores = [useSession, useView, useWorkspace, useList, useDrafts] as const;
 
 /**
  * One fake bridge on `window.svc` for a test file, emptied before each test;

@@ -66,12 +66,17 @@ export function taskRow(parts: Partial<TaskRow> & { task_id: string }): TaskRow 
   };
 }
 
-export function taskDetail(task: Partial<Task> & { task_id: string }): TaskDetail {
+/** A task as the editor reads it; `family` (its parent and sub-tasks) none unless given. */
+export function taskDetail(
+  task: Partial<Task> & { task_id: string },
+  family: Partial<TaskDetail['family']> = {},
+): TaskDetail {
   return {
     task: { title: task.task_id, status: 'not_started', ...task },
     sync_mark: null,
     pending_fields: [],
     server_gone: false,
+    family: { parent: null, sub_tasks: [], sub_tasks_done: 0, ...family },
   };
 }
 
