@@ -20,6 +20,7 @@ import * as commentWatchIndexes from './0016_comment_watch_indexes';
 import * as sharedDescription from './0017_shared_description';
 import * as milestoneFilingIndex from './0018_milestone_filing_index';
 import * as rowHeldServerCopy from './0019_row_held_server_copy';
+import * as outboxBatch from './0020_outbox_batch';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -42,6 +43,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017_shared_description': sharedDescription,
   '0018_milestone_filing_index': milestoneFilingIndex,
   '0019_row_held_server_copy': rowHeldServerCopy,
+  '0020_outbox_batch': outboxBatch,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

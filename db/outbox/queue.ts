@@ -19,7 +19,27 @@ function pick(source: TaskObject | null, fields: Iterable<string>): TaskObject {
 }
 
 export class OutboxQueue {
+  /** The bulk change being queued (see inBatch); null for a single edit. */
+  private batchId: string | null = null;
+
   constructor(private readonly rows: OutboxRows) {}
+
+  /**
+   * Runs `work` (queueing calls) as part of bulk change `batchId`: every
+   * operation it queues is marked with it, and an edit never sent that it
+   * folds into joins it unless another bulk change's already, so the change is
+   * one unit to follow, stop or undo. Inside a mirror write.
+   */
+  inBatch<T>(batchId: string, work: () => T): T {
+    this.rows.inWrite('inBatch');
+    const outer = this.batchId;
+    this.batchId = batchId;
+    try {
+      return work();
+    } finally {
+      this.batchId = outer;
+    }
+  }
 
   /** Queues a new task; its row shows at once under a temporary id. Inside mirror.tasks' write. */
   queueCreate(fields: TaskObject): { taskId: string; opId: string } {
@@ -105,7 +125,10 @@ export class OutboxQueue {
         }
       }
       if (Object.keys(merged).length === 0) this.rows.deleteOp.run(last.op_id);
-      else this.rows.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
+      else {
+        this.rows.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
+        if (this.batchId !== null) this.rows.joinBatch.run(this.batchId, last.op_id);
+      }
       kind.refresh(entityId);
       return Object.keys(merged).length === 0 ? null : { opId: last.op_id };
     }
@@ -236,6 +259,7 @@ export class OutboxQueue {
       body.baseValues,
       at,
       at,
+      this.batchId,
     );
     return opId;
   }
