@@ -17,6 +17,7 @@ import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { bulkHandlers } from './bulk-handlers';
 
 export interface ScreenBackendOptions {
   /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
@@ -189,6 +190,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       outboxHandlers({ active, emit }),
       commentHandlers({ active, emit }),
       collectionHandlers({ active, emit }),
+      bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
     ],
     async signInToDemo() {
       const started = await startDemo();
