@@ -18,6 +18,7 @@ import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { useList } from '../task-list/list-store';
+import { useSelection } from '../store/selection-store';
 
 type Answer<C extends InvokeChannel> = (input: InvokeInput<C>) => InvokeOutput<C> | Promise<InvokeOutput<C>>;
 
@@ -83,7 +84,7 @@ export class FakeBridge implements SvcBridge {
   }
 }
 
-const stores = [useSession, useView, useWorkspace, useList] as const;
+const stores = [useSession, useView, useWorkspace, useList, useSelection] as const;
 
 /**
  * One fake bridge on `window.svc` for a test file, emptied before each test;
