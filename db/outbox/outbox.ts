@@ -92,8 +92,8 @@ export class Outbox {
     return this.#queue.queueNew(entityType, parentId, fields);
   }
 
-  queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
-    return this.#queue.queueUpdate(taskId, patch);
+  queueUpdate(...update: Parameters<OutboxQueue['queueUpdate']>): { opId: string } | null {
+    return this.#queue.queueUpdate(...update);
   }
 
   queueEdit(target: EditTarget, patch: TaskObject): { opId: string } | null {

@@ -9,6 +9,7 @@ import { InvalidEditError, NotInMirrorError } from '../mirror-errors';
 import type { MirrorWriteKind } from './kinds/mirror-kind';
 import type { OutboxRow } from '../schema';
 import type { TaskObject } from '../tasks/task-columns';
+import type { StoredTask } from '../tasks/task-store';
 import type { OutboxRows } from './outbox-rows';
 import { type EditTarget, isTemporaryId, sameJson, TEMPORARY_ID_PREFIX } from './outbox-types';
 
@@ -73,10 +74,15 @@ export class OutboxQueue {
    * operation while that one was never sent; fields set back to their base
    * value drop out. Returns null when nothing is left to send. Inside mirror.tasks' write.
    */
-  queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
+  queueUpdate(
+    taskId: string,
+    patch: TaskObject,
+    /** The task's row as the caller just read it in this write (a bulk change): not read again. */
+    known?: StoredTask,
+  ): { opId: string } | null {
     this.rows.inWrite('queueUpdate');
     this.rows.kind('task').checkEdit(patch, 'update');
-    const row = this.rows.store.byId(taskId);
+    const row = known ?? this.rows.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
     return this.queueEdit(
       {

@@ -343,7 +343,7 @@ export class MirrorTasks {
           const queued =
             Object.keys(patch).length === 0
               ? null
-              : this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch));
+              : this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch), row);
           if (queued === null) outcome.unchanged += 1;
           else outcome.queued += 1;
         }
