@@ -151,7 +151,7 @@ export function BulkBar({
       <button type="button" className="button" onClick={clearSelection}>
         Clear selection
       </button>
-      {running ? <RunningLine running={running} /> : null}
+      {running ? <RunningLine key={running.batchId} running={running} /> : null}
       {confirmDelete ? (
         <DeleteQuestion
           label={`Delete ${many}?`}
@@ -174,7 +174,10 @@ export function RunningLine({ running }: { running: RunningChange }) {
   const [progress, setProgress] = useState<BulkProgress | null>(null);
   const [stopping, setStopping] = useState(false);
 
+  // Read every second while something of it is still to send; once all of it went (or stopped), no more.
+  const settled = progress !== null && progress.waiting === 0;
   useEffect(() => {
+    if (settled) return;
     let live = true;
     const read = async () => {
       try {
@@ -190,7 +193,7 @@ export function RunningLine({ running }: { running: RunningChange }) {
       live = false;
       clearInterval(timer);
     };
-  }, [running.batchId]);
+  }, [running.batchId, settled]);
 
   const stop = async () => {
     setStopping(true);
