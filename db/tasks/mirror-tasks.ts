@@ -29,7 +29,7 @@ export type BulkTaskChange =
   | { kind: 'delete' };
 
 /** A bulk edit as one task's merge-patch: its tags are its own with some added and some removed. */
-export function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: TaskObject): TaskObject {
+function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: TaskObject): TaskObject {
   const patch: TaskObject = { ...change.set };
   if (change.addTags.length > 0 || change.removeTags.length > 0) {
     const own = Array.isArray(patch.tags) ? patch.tags : Array.isArray(task.tags) ? task.tags : [];
