@@ -151,7 +151,13 @@ export function BulkBar({
       <button type="button" className="button" onClick={clearSelection}>
         Clear selection
       </button>
-      {running ? <RunningLine key={running.batchId} running={running} /> : null}
+      {busy ? (
+        <span className="bulk-running" role="status">
+          Queueing the change…
+        </span>
+      ) : running ? (
+        <RunningLine key={running.batchId} running={running} />
+      ) : null}
       {confirmDelete ? (
         <DeleteQuestion
           label={`Delete ${many}?`}
