@@ -262,6 +262,8 @@ export interface OutboxTable {
   last_problem: string | null;
   created_at: string;
   updated_at: string;
+  /** The bulk change that queued it (or last folded an edit into it); null for a single edit (0023). */
+  batch_id: string | null;
 }
 
 export interface ConflictsTable {

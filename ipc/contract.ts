@@ -51,6 +51,13 @@ import {
   syncPausedSchema,
 } from './visibility-schemas';
 import { updateStatusSchema } from './update-schemas';
+import {
+  batchInputSchema,
+  bulkEditInputSchema,
+  bulkProgressSchema,
+  bulkQueuedSchema,
+  bulkStoppedSchema,
+} from './bulk-schemas';
 import { copiedLinkSchema, linkRequestSchema } from './link-schemas';
 import {
   commentCreateInputSchema,
@@ -142,6 +149,16 @@ export const invokeChannels = {
   },
   'task:create': { input: z.strictObject({ fields: taskCreateSchema }), output: taskDetailSchema },
   'task:delete': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: z.null() },
+  // A change of many tasks at once (main/ipc/bulk-handlers.ts): one queued edit per task, under one batch id.
+  /**
+   * Queues the change for the tasks named, or for every task the query matches but `except`
+   * (resolved in main, never loaded into the page), in short steps; answers once all are queued.
+   */
+  'tasks:bulk-edit': { input: bulkEditInputSchema, output: bulkQueuedSchema },
+  /** How far sending the change has got: "N of M sent". */
+  'tasks:bulk-progress': { input: batchInputSchema, output: bulkProgressSchema },
+  /** Gives up what of the change was not sent yet (those tasks show the server's values again). */
+  'tasks:bulk-stop': { input: batchInputSchema, output: bulkStoppedSchema },
   /** Comments and history as cached; with `refresh`, fresh ones are asked for behind (announced by `mirror:changed`). */
   'task:activity': {
     input: z.strictObject({ task_id: z.string().min(1).max(1000), refresh: z.boolean().optional() }),

@@ -23,6 +23,7 @@ import * as rowHeldServerCopy from './0019_row_held_server_copy';
 import * as subTaskIndex from './0020_sub_task_index';
 import * as drafts from './0021_drafts';
 import * as savedViewsAndPins from './0022_saved_views_and_pins';
+import * as outboxBatch from './0023_outbox_batch';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -48,6 +49,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020_sub_task_index': subTaskIndex,
   '0021_drafts': drafts,
   '0022_saved_views_and_pins': savedViewsAndPins,
+  '0023_outbox_batch': outboxBatch,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -448,6 +448,17 @@ const UPGRADE_CASES: UpgradeCase[] = [
     },
   },
   unchangedDataCase('0022_saved_views_and_pins'),
+  {
+    version: '0023_outbox_batch',
+    seed: seedAsFrom0006,
+    verify(mirror) {
+      verifyEverything(mirror);
+      // An operation queued before is a single edit: no bulk change's, and undone, retried or dropped alone.
+      expect(mirror.outbox.list().map((op) => op.opId)).toEqual(['op-1']);
+      expect(mirror.outbox.batchOps('any-batch')).toEqual([]);
+      expect(mirror.outbox.batchProgress('any-batch')).toEqual({ total: 0, sent: 0, waiting: 0, stopped: 0 });
+    },
+  },
 ];
 
 let dir: string;

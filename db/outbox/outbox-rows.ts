@@ -45,6 +45,8 @@ export class OutboxRows {
   readonly updatePatch: Statement<[string, string, string, string]>;
   readonly setState: Statement<[string, string | null, string, string]>;
   readonly deleteOp: Statement<[string]>;
+  /** Marks an operation as a bulk change's, unless another bulk change's already. */
+  readonly joinBatch: Statement<[string, string]>;
   readonly entityOpsOf: Statement<[string, string], OutboxRow>;
   /** Every writable kind, by the outbox's entity_type. */
   private readonly kinds: ReadonlyMap<string, MirrorWriteKind>;
@@ -63,9 +65,10 @@ export class OutboxRows {
         ORDER BY seq DESC LIMIT 1`,
     );
     this.insertOp = db.prepare(
-      `INSERT INTO outbox (op_id, entity_type, entity_id, parent_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+      `INSERT INTO outbox (op_id, entity_type, entity_id, parent_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at, batch_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)`,
     );
+    this.joinBatch = db.prepare('UPDATE outbox SET batch_id = ? WHERE op_id = ? AND batch_id IS NULL');
     this.updatePatch = db.prepare(
       'UPDATE outbox SET patch = ?, base_values = ?, updated_at = ? WHERE op_id = ?',
     );

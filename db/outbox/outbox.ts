@@ -3,7 +3,8 @@
 // `mirror.outbox` is this class: one object for its callers, made of the parts
 // that do the work, each documented where it lives: the rows and reads every
 // part shares (outbox-rows.ts), queueing (queue.ts), the sending lifecycle
-// (sending.ts), and conflicts with their resolution (conflicts.ts). Each public
+// (sending.ts), conflicts with their resolution (conflicts.ts), and a bulk
+// change as one unit (outbox-batches.ts). Each public
 // method is one of the mirror's transactions (a read, or a write with its
 // effective-row update); the queueing methods run inside mirror.tasks' write.
 import type { Database } from 'better-sqlite3';
@@ -11,6 +12,7 @@ import type { MirrorTransactions } from '../mirror-transactions';
 import type { TaskObject } from '../tasks/task-columns';
 import type { TaskOverlay } from '../tasks/task-overlay';
 import type { TaskStore } from '../tasks/task-store';
+import { type BatchProgress, OutboxBatches } from './outbox-batches';
 import { OutboxConflicts } from './conflicts';
 import type { OutboxCounts } from './outbox-counts';
 import { OutboxRows } from './outbox-rows';
@@ -33,6 +35,7 @@ export class Outbox {
   readonly #queue: OutboxQueue;
   readonly #sending: OutboxSending;
   readonly #conflicts: OutboxConflicts;
+  readonly #batches: OutboxBatches;
 
   constructor(
     db: Database,
@@ -46,6 +49,7 @@ export class Outbox {
     this.#queue = new OutboxQueue(this.#rows);
     this.#sending = new OutboxSending(this.#rows, this.#queue);
     this.#conflicts = new OutboxConflicts(this.#rows, this.#queue);
+    this.#batches = new OutboxBatches(this.#rows, this.#queue);
   }
 
   // Reads and the kinds' checks (outbox-rows.ts).
@@ -88,8 +92,8 @@ export class Outbox {
     return this.#queue.queueNew(entityType, parentId, fields);
   }
 
-  queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
-    return this.#queue.queueUpdate(taskId, patch);
+  queueUpdate(...update: Parameters<OutboxQueue['queueUpdate']>): { opId: string } | null {
+    return this.#queue.queueUpdate(...update);
   }
 
   queueEdit(target: EditTarget, patch: TaskObject): { opId: string } | null {
@@ -106,6 +110,24 @@ export class Outbox {
 
   drop(opId: string): void {
     this.#queue.drop(opId);
+  }
+
+  inBatch<T>(batchId: string, work: () => T): T {
+    return this.#queue.inBatch(batchId, work);
+  }
+
+  // A bulk change's operations as one unit (outbox-batches.ts).
+
+  batchProgress(batchId: string): BatchProgress {
+    return this.#batches.progress(batchId);
+  }
+
+  batchOps(batchId: string): OutboxOp[] {
+    return this.#batches.ops(batchId);
+  }
+
+  stopBatchSome(batchId: string, limit: number): number {
+    return this.#batches.stopSome(batchId, limit);
   }
 
   // The sending lifecycle (sending.ts).

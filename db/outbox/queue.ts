@@ -9,6 +9,7 @@ import { InvalidEditError, NotInMirrorError } from '../mirror-errors';
 import type { MirrorWriteKind } from './kinds/mirror-kind';
 import type { OutboxRow } from '../schema';
 import type { TaskObject } from '../tasks/task-columns';
+import type { StoredTask } from '../tasks/task-store';
 import type { OutboxRows } from './outbox-rows';
 import { type EditTarget, isTemporaryId, sameJson, TEMPORARY_ID_PREFIX } from './outbox-types';
 
@@ -19,7 +20,27 @@ function pick(source: TaskObject | null, fields: Iterable<string>): TaskObject {
 }
 
 export class OutboxQueue {
+  /** The bulk change being queued (see inBatch); null for a single edit. */
+  private batchId: string | null = null;
+
   constructor(private readonly rows: OutboxRows) {}
+
+  /**
+   * Runs `work` (queueing calls) as part of bulk change `batchId`: every
+   * operation it queues is marked with it, and an edit never sent that it
+   * folds into joins it unless another bulk change's already, so the change is
+   * one unit to follow, stop or undo. Inside a mirror write.
+   */
+  inBatch<T>(batchId: string, work: () => T): T {
+    this.rows.inWrite('inBatch');
+    const outer = this.batchId;
+    this.batchId = batchId;
+    try {
+      return work();
+    } finally {
+      this.batchId = outer;
+    }
+  }
 
   /** Queues a new task; its row shows at once under a temporary id. Inside mirror.tasks' write. */
   queueCreate(fields: TaskObject): { taskId: string; opId: string } {
@@ -53,10 +74,15 @@ export class OutboxQueue {
    * operation while that one was never sent; fields set back to their base
    * value drop out. Returns null when nothing is left to send. Inside mirror.tasks' write.
    */
-  queueUpdate(taskId: string, patch: TaskObject): { opId: string } | null {
+  queueUpdate(
+    taskId: string,
+    patch: TaskObject,
+    /** The task's row as the caller just read it in this write (a bulk change): not read again. */
+    known?: StoredTask,
+  ): { opId: string } | null {
     this.rows.inWrite('queueUpdate');
     this.rows.kind('task').checkEdit(patch, 'update');
-    const row = this.rows.store.byId(taskId);
+    const row = known ?? this.rows.store.byId(taskId);
     if (!row || row.hidden) throw new NotInMirrorError('task', taskId);
     return this.queueEdit(
       {
@@ -105,7 +131,10 @@ export class OutboxQueue {
         }
       }
       if (Object.keys(merged).length === 0) this.rows.deleteOp.run(last.op_id);
-      else this.rows.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
+      else {
+        this.rows.updatePatch.run(JSON.stringify(merged), JSON.stringify(base), at, last.op_id);
+        if (this.batchId !== null) this.rows.joinBatch.run(this.batchId, last.op_id);
+      }
       kind.refresh(entityId);
       return Object.keys(merged).length === 0 ? null : { opId: last.op_id };
     }
@@ -236,6 +265,7 @@ export class OutboxQueue {
       body.baseValues,
       at,
       at,
+      this.batchId,
     );
     return opId;
   }

@@ -1,6 +1,6 @@
 // Whose mirror this is: the account it belongs to (one file per signed-in
 // account) and the last `/v1/me` answer with its ETag, kept in the meta table.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { AccountIdentity } from '../tasks/task-overlay';
 
@@ -16,6 +16,8 @@ const UPSERT_META =
 export class MirrorIdentity {
   /** Read on every local task write (the rows of new tasks name their maker): cached per data version. */
   private accountCache: { version: string; account: AccountIdentity } | null = null;
+  /** Prepared once: inside a write the version moves with every row, and a bulk change reads it per task. */
+  private selectAccount: Statement<[], { key: string; value: string }> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -26,13 +28,11 @@ export class MirrorIdentity {
   account(): AccountIdentity {
     const version = this.tx.read(() => this.tx.version());
     if (this.accountCache === null || this.accountCache.version !== version) {
-      const rows = this.tx.read(
-        () =>
-          this.db.prepare("SELECT key, value FROM meta WHERE key IN ('org_id', 'username')").all() as {
-            key: string;
-            value: string;
-          }[],
+      this.selectAccount ??= this.db.prepare(
+        "SELECT key, value FROM meta WHERE key IN ('org_id', 'username')",
       );
+      const select = this.selectAccount;
+      const rows = this.tx.read(() => select.all());
       const get = (key: string) => rows.find((r) => r.key === key)?.value ?? null;
       this.accountCache = { version, account: { orgId: get('org_id'), username: get('username') } };
     }

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
+import { sameJson } from '../outbox/outbox-types';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
 import { type LeftOutReference, leftOutReferences, withImpliedProject } from './recreate-references';
 import type { MirrorDatabase } from '../schema';
@@ -22,6 +23,27 @@ import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
 import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
 import type { TaskStore } from './task-store';
 import { type SubTask, subTasksOf } from './sub-tasks';
+
+/** One change made to many tasks at once: fields set, tags added and removed, or a delete. */
+export type BulkTaskChange =
+  | { kind: 'edit'; set: TaskObject; addTags: readonly string[]; removeTags: readonly string[] }
+  | { kind: 'delete' };
+
+/** A bulk edit as one task's merge-patch: its tags are its own with some added and some removed. */
+function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: TaskObject): TaskObject {
+  const patch: TaskObject = { ...change.set };
+  if (change.addTags.length > 0 || change.removeTags.length > 0) {
+    const own = Array.isArray(patch.tags) ? patch.tags : Array.isArray(task.tags) ? task.tags : [];
+    const removed = new Set(change.removeTags);
+    const tags = (own as string[]).filter((tag) => !removed.has(tag));
+    for (const tag of change.addTags) if (!removed.has(tag) && !tags.includes(tag)) tags.push(tag);
+    patch.tags = tags;
+  }
+  // Only what differs: a task already so is left alone (an edit never sent would otherwise count it queued).
+  for (const [field, value] of Object.entries(patch))
+    if (sameJson(value, task[field] ?? null)) delete patch[field];
+  return patch;
+}
 
 export interface MirroredTask {
   /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */
@@ -279,6 +301,61 @@ export class MirrorTasks {
     return moved && effective.milestone_id != null && fromPendingEdit
       ? { ...patch, milestone_id: null }
       : patch;
+  }
+
+  /**
+   * The ids of up to `limit` tasks the query matches, in its order, after
+   * `after` (a page's `next`); one short read, for callers that take a whole
+   * query's tasks a page at a time (a bulk change, db/tasks/bulk-change.ts).
+   */
+  matchingIds(query: TaskQueryInput, options: TaskQueryOptions): { ids: string[]; next: string | null } {
+    const page = this.query(query, options);
+    return { ids: page.items.map((item) => item.task_id), next: page.next };
+  }
+
+  /**
+   * Queues one bulk change for some tasks, as part of `batchId` (one write):
+   * per task the edit a person would make of it (tags added to and removed
+   * from its own), or its delete. A task gone meanwhile, or one the change
+   * leaves as it is, is counted and skipped. With `budgetMs`, takes the ids in
+   * order until that time went (at least one): `taken` says how many.
+   */
+  bulkChunk(
+    taskIds: readonly string[],
+    change: BulkTaskChange,
+    batchId: string,
+    /** Stop taking tasks once this much time went (ms): the rest is the caller's next chunk. */
+    budgetMs = Infinity,
+  ): { taken: number; queued: number; unchanged: number; missing: number } {
+    const outcome = { taken: 0, queued: 0, unchanged: 0, missing: 0 };
+    const started = performance.now();
+    this.tx.write(() =>
+      this.parts.outbox.inBatch(batchId, () => {
+        for (const taskId of taskIds) {
+          if (outcome.taken > 0 && performance.now() - started > budgetMs) return;
+          outcome.taken += 1;
+          const row = this.parts.store.byId(taskId);
+          if (!row || row.hidden) {
+            outcome.missing += 1;
+            continue;
+          }
+          if (change.kind === 'delete') {
+            this.parts.outbox.queueDelete(taskId);
+            outcome.queued += 1;
+            continue;
+          }
+          const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+          const patch = taskPatchOf(change, effective);
+          const queued =
+            Object.keys(patch).length === 0
+              ? null
+              : this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch), row);
+          if (queued === null) outcome.unchanged += 1;
+          else outcome.queued += 1;
+        }
+      }),
+    );
+    return outcome;
   }
 
   /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */

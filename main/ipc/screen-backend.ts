@@ -18,6 +18,7 @@ import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { bulkHandlers } from './bulk-handlers';
 
 export interface ScreenBackendOptions {
   /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
@@ -191,6 +192,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       commentHandlers({ active, emit }),
       draftHandlers({ active }),
       collectionHandlers({ active, emit }),
+      bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
     ],
     async signInToDemo() {
       const started = await startDemo();

@@ -8,4 +8,6 @@ export interface CliIo {
   signal?: AbortSignal;
   /** All of standard input as text (`--token-file -`); absent where there is none to read. */
   readStdin?: () => Promise<string>;
+  /** One line of standard input (the answer to a question such as `edit --where`'s); null at its end. */
+  readLine?: () => Promise<string | null>;
 }

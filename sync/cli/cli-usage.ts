@@ -43,6 +43,12 @@ commands:
       sections, sprints, goals, milestones, task_comments (the mirrored threads of the tasks
       you are likely to open, one thread a line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
+  edit --db FILE --where key=value [--where ...] [--set field=value ...] [--add-tag TAG]
+       [--remove-tag TAG] [--yes]
+      Every task the filters match (the task list's: status, priority, assignee (me), project,
+      tags, team, task_type, due_before, overdue=true, search, …; a comma list is any of them),
+      changed at once as one bulk change: prints {"matched"} first and asks; --yes goes on
+      without asking. Then {"batch_id","matched","queued","unchanged"}.
   create --db FILE --set title=TEXT [--set field=value ...]
   delete --db FILE --task ID
       Queue a change as the app does, without network; it is sent by the next sync.

@@ -1,6 +1,7 @@
 // Entry of the headless command (`npm run cli -- <command>`, and the package's
 // bin): runs one subcommand on the real process, with SIGINT/SIGTERM ending
 // `sync --watch` cleanly, and exits with the documented code.
+import { createInterface } from 'node:readline';
 import { EXIT } from './cli-usage';
 import { runCli } from './run-cli';
 
@@ -33,6 +34,15 @@ const code = await runCli(process.argv.slice(2), {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
+  },
+  readLine: async () => {
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    try {
+      for await (const line of lines) return line;
+      return null;
+    } finally {
+      lines.close();
+    }
   },
 });
 process.exitCode = code;

@@ -22,6 +22,10 @@ import {
 import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { parseKindSetValues, parseSetValues } from './set-values';
+import { queueBulkChange } from '../../db/tasks/bulk-change';
+import type { BulkTaskChange } from '../../db/tasks/mirror-tasks';
+import { normalizeTaskQuery } from '../../db/task-query/task-query';
+import { InvalidParameterError } from '../../protocol/task-list-query';
 
 /** What `retry --set` may correct in an operation of a kind other than a task. */
 const RETRY_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -121,15 +125,89 @@ export async function editCommand(args: readonly string[], io: CliIo): Promise<E
   const values = parseOptions('edit', args, {
     db: { type: 'string' },
     task: { type: 'string' },
+    where: { type: 'string', multiple: true },
     set: { type: 'string', multiple: true },
+    'add-tag': { type: 'string', multiple: true },
+    'remove-tag': { type: 'string', multiple: true },
+    yes: { type: 'boolean' },
   });
   const file = required('edit', 'db', values.db);
-  const taskId = required('edit', 'task', values.task);
   const patch = parseSetValues(values.set ?? []);
+  if (values.where !== undefined) {
+    if (values.task !== undefined) throw new UsageError('edit: give --task or --where, not both');
+    return editWhere(file, values.where, patch, values, io);
+  }
+  const taskId = required('edit', 'task', values.task);
   if (Object.keys(patch).length === 0) throw new UsageError('edit: give at least one --set field=value');
   return withMirror('edit', file, false, (mirror) => {
     const queued = mirror.tasks.edit(taskId, patch);
     line(io, { task_id: taskId, op_id: queued?.opId ?? null, queued: queued !== null });
+    return EXIT.ok;
+  });
+}
+
+/** `--where key=value` as the task list's query pairs (`filter[key]=value`): the app's filter vocabulary. */
+function wherePairs(conditions: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = conditions.map((condition) => {
+    const at = condition.indexOf('=');
+    if (at <= 0)
+      throw new UsageError(`edit: --where ${condition}: write it as key=value, e.g. --where status=blocked`);
+    return [`filter[${condition.slice(0, at).trim()}]`, condition.slice(at + 1)];
+  });
+  try {
+    normalizeTaskQuery(pairs);
+  } catch (error) {
+    if (error instanceof InvalidParameterError) throw new UsageError(`edit: --where: ${error.message}`);
+    throw error;
+  }
+  return pairs;
+}
+
+/**
+ * `edit --where key=value … --set field=value …`: every task the filters
+ * match, changed as one bulk change (as a selection in the app is). Prints
+ * the count first and asks; `--yes` goes on without asking.
+ */
+async function editWhere(
+  file: string,
+  conditions: readonly string[],
+  set: Record<string, unknown>,
+  values: { 'add-tag'?: string[]; 'remove-tag'?: string[]; yes?: boolean },
+  io: CliIo,
+): Promise<ExitCode> {
+  const query = wherePairs(conditions);
+  const change: BulkTaskChange = {
+    kind: 'edit',
+    set,
+    addTags: values['add-tag'] ?? [],
+    removeTags: values['remove-tag'] ?? [],
+  };
+  if (Object.keys(set).length === 0 && change.addTags.length === 0 && change.removeTags.length === 0)
+    throw new UsageError('edit: give at least one --set field=value, --add-tag or --remove-tag');
+  return withMirror('edit', file, false, async (mirror) => {
+    const options = {
+      me: mirror.identity.account().username ?? '',
+      today: new Date().toISOString().slice(0, 10),
+    };
+    const matched = mirror.tasks.count(query, options);
+    line(io, { matched });
+    if (matched === 0) return EXIT.ok;
+    if (values.yes !== true) {
+      io.stderr(`Change ${matched === 1 ? '1 task' : `${matched} tasks`}? [y/N] `);
+      const answer = (await io.readLine?.()) ?? null;
+      if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
+        io.stderr('Nothing changed (answer y to go on, or pass --yes).\n');
+        line(io, { batch_id: null, queued: 0 });
+        return EXIT.ok;
+      }
+    }
+    const outcome = await queueBulkChange(mirror, { query, except: [] }, change, options);
+    line(io, {
+      batch_id: outcome.batchId,
+      matched: outcome.matched,
+      queued: outcome.queued,
+      unchanged: outcome.unchanged,
+    });
     return EXIT.ok;
   });
 }

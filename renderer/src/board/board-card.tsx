@@ -1,9 +1,10 @@
 // One card of the board: opens its task; dragged to a place in any column, or
 // moved with Alt+arrows while focused (up/down in its section, left/right to
-// the next section) and with the same four moves as buttons.
-import type { DragEvent, KeyboardEvent } from 'react';
+// the next section) and with the same four moves as buttons. Shift+click,
+// Ctrl/Cmd+click and Shift+J/K select it with others for a bulk change.
+import type { DragEvent, KeyboardEvent, MouseEvent } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
-import { openTask, selectTask } from '../store/view-store';
+import { selectTask } from '../store/view-store';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { carryTask } from '../ui/task-drag';
 import { dayWords, valueWord } from '../vocabulary/task-words';
@@ -21,6 +22,9 @@ const STEP_KEYS: Readonly<Record<string, CardStep>> = {
 export function BoardCard({
   row,
   open,
+  selected,
+  onPick,
+  onExtend,
   readOnly,
   previousName,
   nextName,
@@ -34,6 +38,12 @@ export function BoardCard({
 }: {
   row: TaskRow;
   open: boolean;
+  /** Part of the board's selection, for a bulk change. */
+  selected: boolean;
+  /** A click, with its modifiers: plain opens the task, Shift selects a range, Ctrl/Cmd toggles it. */
+  onPick: (event: MouseEvent) => void;
+  /** Shift+J/K: the selection runs on to the next or previous card. */
+  onExtend: (by: 1 | -1) => void;
   readOnly: boolean;
   /** The neighbouring sections' names (null at the board's edges). */
   previousName: string | null;
@@ -48,6 +58,11 @@ export function BoardCard({
   onDragOver: (event: DragEvent<HTMLLIElement>) => void;
 }) {
   const onKeyDown = (event: KeyboardEvent) => {
+    if (event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && /^[jk]$/i.test(event.key)) {
+      event.preventDefault();
+      onExtend(event.key.toLowerCase() === 'j' ? 1 : -1);
+      return;
+    }
     if (!event.altKey || event.shiftKey || event.ctrlKey || event.metaKey || readOnly) return;
     const step = STEP_KEYS[event.key];
     if (step === undefined) return;
@@ -62,7 +77,7 @@ export function BoardCard({
   ];
   return (
     <li
-      className={`card${open ? ' is-open' : ''}${dropMark ? ` drop-${dropMark}` : ''}`}
+      className={`card${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}${dropMark ? ` drop-${dropMark}` : ''}`}
       draggable={!readOnly}
       onDragStart={(event) => {
         // The task's id rides along too: dropped on a sprint in the sidebar, the card files its task there.
@@ -76,7 +91,7 @@ export function BoardCard({
       <button
         type="button"
         className="card-open"
-        onClick={() => openTask(row.task_id)}
+        onClick={onPick}
         // The focused card is the selected task, as the list's active row is: the palette's
         // "Selected task" commands ("File into sprint: …", a drop on the sidebar's sprint from
         // the keyboard) act on it, not on the active row of a list no longer shown.
@@ -86,6 +101,7 @@ export function BoardCard({
           ? {}
           : { 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown Alt+ArrowLeft Alt+ArrowRight' })}
       >
+        {selected ? <span className="visually-hidden">Selected: </span> : null}
         <span className={`card-title${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
         <span className="card-meta">
           <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>

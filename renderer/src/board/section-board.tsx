@@ -6,11 +6,24 @@
 // `position`, sections through the collection writes; all applied at once and
 // synced behind, a section waiting to be sent marked as a task is. What it
 // shows, how moves are made and how drags land are in the use-board-* hooks.
+// Cards are selected for a bulk change as the list's rows are (store/selection-store.ts),
+// in board order: column by column, top to bottom.
 import { useKindReadOnly } from '../ui/kind-consent';
-import { useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
-import { announce, useView } from '../store/view-store';
+import { announce, openTask, useView } from '../store/view-store';
+import {
+  clearSelection,
+  extendedTo,
+  isEmpty,
+  isSelected,
+  NOTHING_SELECTED,
+  setSelection,
+  toggled,
+  useSelection,
+} from '../store/selection-store';
+import { BulkBar } from '../ui/bulk-bar';
 import { useWorkspace } from '../store/workspace-store';
 import { ModalDialog } from '../ui/modal-dialog';
 import { BoardCard } from './board-card';
@@ -55,6 +68,47 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
     columnMoves,
   });
   const drag = useBoardDrag({ readOnly, sections, columns, moveCard, moveSection });
+  const selection = useSelection((state) => (state.surface === 'board' ? state.selection : NOTHING_SELECTED));
+  const running = useSelection((state) => state.running);
+  /** Every card in board order: the indexes a range runs over. */
+  const order = columns.flatMap(({ cards }) => cards.map((row) => row.task_id));
+  const idAt = (index: number) => order[index];
+
+  // Another board is another selection.
+  useEffect(() => {
+    if (useSelection.getState().surface === 'board') clearSelection();
+  }, [scopeType, scopeId]);
+
+  const pickCard = (taskId: string, event: MouseEvent) => {
+    const index = order.indexOf(taskId);
+    if (event.shiftKey) {
+      const from = openTaskId === null ? index : Math.max(order.indexOf(openTaskId), 0);
+      setSelection('board', extendedTo(selection, from, index, idAt));
+    } else if (event.ctrlKey || event.metaKey) {
+      setSelection('board', toggled(selection, index, taskId));
+    } else {
+      setSelection('board', { kind: 'ids', ids: new Set(), anchor: index });
+      openTask(taskId);
+    }
+  };
+
+  const extendFrom = (taskId: string, by: 1 | -1) => {
+    const from = order.indexOf(taskId);
+    const to = Math.max(0, Math.min(from + by, order.length - 1));
+    setSelection('board', extendedTo(selection, from, to, idAt));
+    boardRef.current?.querySelector<HTMLElement>(`[data-task-id="${order[to]}"] .card-open`)?.focus();
+  };
+
+  /** Ctrl/Cmd+A: every card on the board; Escape: none. */
+  const onBoardKeyDown = (event: KeyboardEvent) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'a') {
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+      event.preventDefault();
+      setSelection('board', { kind: 'ids', ids: new Set(order), anchor: null });
+    } else if (event.key === 'Escape' && !isEmpty(selection)) {
+      clearSelection();
+    }
+  };
   useDragEdgeScroll(boardRef, drag.dragging);
   const name =
     scopeType === 'user'
@@ -120,10 +174,18 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
           />
         </div>
       </header>
+      {!isEmpty(selection) || running !== null ? (
+        <BulkBar
+          selection={selection}
+          count={selection.kind === 'ids' ? selection.ids.size : null}
+          disabled={cardsLocked}
+        />
+      ) : null}
       <div
         className={`board-columns${outOfView.left.length > 0 ? ' more-left' : ''}${outOfView.right.length > 0 ? ' more-right' : ''}`}
         ref={boardRef}
         onPointerDown={forgetFocus}
+        onKeyDown={onBoardKeyDown}
       >
         {sections.length === 0 ? <p className="empty-state">No sections here yet.</p> : null}
         {columns.map(({ section, cards }, index) => {
@@ -171,6 +233,9 @@ export function SectionBoard({ scopeType, scopeId }: { scopeType: string; scopeI
                     key={row.task_id}
                     row={row}
                     open={row.task_id === openTaskId}
+                    selected={isSelected(selection, row.task_id)}
+                    onPick={(event) => pickCard(row.task_id, event)}
+                    onExtend={(by) => extendFrom(row.task_id, by)}
                     readOnly={readOnly}
                     previousName={previous?.name ?? null}
                     nextName={next?.name ?? null}

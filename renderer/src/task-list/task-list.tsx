@@ -1,15 +1,39 @@
 // The task list: a virtualized ARIA grid over the mirror's answer to the
 // service's task-list query, with sortable column headers and full keyboard
 // use (arrows, j/k, Page Up/Down, Home/End, Enter to open). Only the rows on
-// screen exist in the DOM, so 100 000 tasks scroll like 100.
+// screen exist in the DOM, so 100 000 tasks scroll like 100. Rows are selected
+// to change at once (store/selection-store.ts): Shift+click, Ctrl/Cmd+click,
+// Shift+J/K, Ctrl/Cmd+A; the bar over them (ui/bulk-bar.tsx) sends the change.
 import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { errorType } from '../bridge/svc';
 import { describeProblem } from '../problems/describe-problem';
 import { useSession } from '../store/session-store';
 import { type ListScope, navigate, openTask, selectTask, startCreating, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import {
+  clearSelection,
+  everything,
+  extendedTo,
+  isEmpty,
+  isSelected,
+  NOTHING_SELECTED,
+  selectedCount,
+  setSelection,
+  toggled,
+  useSelection,
+} from '../store/selection-store';
+import { BulkBar } from '../ui/bulk-bar';
+import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
 import { gridVirtualizerOptions, RowSlots } from './grid-virtualizer';
@@ -85,8 +109,10 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
         <FilterBar scope={scope} />
       </header>
       {problem ? <ListProblem problem={problem} /> : null}
+      <ListBulkBar rows={rows} disabled={tasksLocked} />
       <TaskGrid
         rows={rows}
+        query={query}
         current={current}
         title={title}
         sort={sort}
@@ -110,6 +136,20 @@ function ListProblem({ problem }: { problem: ReturnType<typeof describeProblem> 
   );
 }
 
+/** The bar over the list's selection, its count following the window's (for "everything"). */
+function ListBulkBar({ rows, disabled }: { rows: RowWindow | null; disabled: boolean }) {
+  useWindowVersion(rows);
+  const listSelection = useSelection((state) =>
+    state.surface === 'list' ? state.selection : NOTHING_SELECTED,
+  );
+  const running = useSelection((state) => state.running);
+  if (isEmpty(listSelection) && running === null) return null;
+  const total = rows?.sizeKnown ? rows.size : null;
+  return (
+    <BulkBar selection={listSelection} count={selectedCount(listSelection, total)} disabled={disabled} />
+  );
+}
+
 /** "1,234 tasks": follows the window (its count arrives after the first page). */
 function CountLabel({ rows }: { rows: RowWindow | null }) {
   useWindowVersion(rows);
@@ -128,6 +168,7 @@ function CountLabel({ rows }: { rows: RowWindow | null }) {
  */
 function TaskGrid({
   rows,
+  query,
   current,
   title,
   sort,
@@ -135,6 +176,7 @@ function TaskGrid({
   filtered,
 }: {
   rows: RowWindow | null;
+  query: TaskListQueryInput;
   current: boolean;
   title: string;
   sort: ListSort;
@@ -149,6 +191,8 @@ function TaskGrid({
   const gridRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const count = rows?.size ?? 0;
+  const selection = useSelection((state) => (state.surface === 'list' ? state.selection : NOTHING_SELECTED));
+  const idAt = (index: number) => rows?.rowAt(index)?.task_id;
   // TanStack Virtual hands back fresh functions each render; nothing here is memoized by the compiler anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -167,22 +211,41 @@ function TaskGrid({
     rows?.want(firstIndex, lastIndex, 2 * PAGE_SIZE);
   }, [rows, firstIndex, lastIndex]);
 
-  // A new query starts at the top.
+  // A new query starts at the top, with nothing selected: a selection is of one list.
   useEffect(() => {
     setActive(0);
     scrollRef.current?.scrollTo({ top: 0 });
+    if (useSelection.getState().surface === 'list') clearSelection();
   }, [queryKey]);
 
   const activeIndex = Math.min(active, Math.max(count - 1, 0));
   const activeRow = rows?.rowAt(activeIndex);
   useEffect(() => {
+    clickState.current = { selection, activeIndex, idAt };
+  });
+  useEffect(() => {
     selectTask(activeRow?.task_id ?? null);
   }, [activeRow?.task_id]);
 
-  const onPick = useCallback((index: number, taskId: string) => {
+  // The latest of what a click needs, read when it happens: the callback stays one (rows are memoized on it).
+  const clickState = useRef({ selection, activeIndex: 0, idAt });
+  const onPick = useCallback((index: number, taskId: string, event: MouseEvent) => {
+    const { selection: now, activeIndex: from, idAt: rowId } = clickState.current;
+    gridRef.current?.focus({ preventScroll: true });
+    if (event.shiftKey) {
+      setSelection('list', extendedTo(now, from, index, rowId));
+      setActive(index);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey) {
+      setSelection('list', toggled(now, index, taskId));
+      setActive(index);
+      return;
+    }
+    // A plain click opens the task and starts a new selection from it.
+    setSelection('list', { kind: 'ids', ids: new Set(), anchor: index });
     setActive(index);
     openTask(taskId);
-    gridRef.current?.focus({ preventScroll: true });
   }, []);
 
   const moveTo = (index: number) => {
@@ -195,9 +258,37 @@ function TaskGrid({
   // Registered after each render, so the step starts from the row active now.
   useEffect(() => registerListStep((step) => moveTo(activeIndex + step)));
 
+  /** Shift+J/K, Shift+arrows: the active row moves and the selection runs from its anchor to it. */
+  const extendTo = (index: number) => {
+    const next = Math.max(0, Math.min(index, count - 1));
+    setSelection('list', extendedTo(selection, activeIndex, next, idAt));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Keys pressed on a column header's sort button are that button's.
-    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target !== event.currentTarget || event.altKey) return;
+    if (event.ctrlKey || event.metaKey) {
+      if (event.key.toLowerCase() === 'a' && count > 0) {
+        event.preventDefault();
+        setSelection('list', everything(query));
+      }
+      return;
+    }
+    if (event.shiftKey) {
+      const by = { J: 1, ArrowDown: 1, K: -1, ArrowUp: -1 }[event.key];
+      if (by !== undefined && count > 0) {
+        event.preventDefault();
+        extendTo(activeIndex + by);
+        return;
+      }
+    }
+    if (event.key === 'Escape' && !isEmpty(selection)) {
+      // The page's Escape (closing the task) runs too: one key leaves both.
+      clearSelection();
+      return;
+    }
     const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const moves: Record<string, () => void> = {
       ArrowDown: () => moveTo(activeIndex + 1),
@@ -236,6 +327,7 @@ function TaskGrid({
         aria-colcount={COLUMNS.length}
         aria-busy={!current}
         tabIndex={0}
+        aria-multiselectable
         aria-activedescendant={count > 0 ? rowElementId(activeIndex) : undefined}
         onKeyDown={onKeyDown}
         data-testid={GRID_TEST_ID}
@@ -285,6 +377,7 @@ function TaskGrid({
                   row={row}
                   start={item.start}
                   active={item.index === activeIndex}
+                  selected={row !== undefined && isSelected(selection, row.task_id)}
                   open={row !== undefined && row.task_id === openTaskId}
                   projectName={row?.project_id ? (projectNames.get(row.project_id) ?? null) : null}
                   onPick={onPick}

@@ -1,6 +1,6 @@
 // One row of the task grid: the sync mark, title, status, priority, assignee,
 // due date, project and tags of a task, or a placeholder while its page loads.
-import { memo } from 'react';
+import { memo, type MouseEvent } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { DraftMark } from '../ui/draft-mark';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
@@ -15,9 +15,12 @@ export interface TaskRowViewProps {
   row: TaskRow | undefined;
   start: number;
   active: boolean;
+  /** Part of the selection a bulk change is made to. */
+  selected: boolean;
   open: boolean;
   projectName: string | null;
-  onPick: (index: number, taskId: string) => void;
+  /** A click, with its modifiers (Shift: a range, Ctrl/Cmd: toggle). */
+  onPick: (index: number, taskId: string, event: MouseEvent) => void;
 }
 
 export function rowElementId(index: number): string {
@@ -25,8 +28,8 @@ export function rowElementId(index: number): string {
 }
 
 export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
-  const { index, row, start, active, open, projectName, onPick } = props;
-  const className = `task-row${active ? ' is-active' : ''}${open ? ' is-open' : ''}`;
+  const { index, row, start, active, selected, open, projectName, onPick } = props;
+  const className = `task-row${active ? ' is-active' : ''}${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}`;
   // Offsets go through the style property (CSSOM), which the page's CSP allows without inline styles.
   const style = { transform: `translateY(${start}px)` };
   if (row === undefined) {
@@ -59,14 +62,14 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
       role="row"
       id={rowElementId(index)}
       aria-rowindex={index + 2}
-      aria-selected={open}
+      aria-selected={selected || open}
       data-task-id={row.task_id}
       className={className}
       style={style}
       // Dragged onto a sprint in the sidebar, a row files its task there.
       draggable
       onDragStart={(event) => carryTask(event, row.task_id, row.title)}
-      onClick={() => onPick(index, row.task_id)}
+      onClick={(event) => onPick(index, row.task_id, event)}
     >
       <div role="gridcell" className="cell cell-mark">
         <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />

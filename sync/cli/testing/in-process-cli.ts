@@ -36,7 +36,12 @@ export async function runCliInProcess(
     },
     env: options.env ?? {},
     ...(signal !== undefined ? { signal } : {}),
-    ...(stdin !== undefined ? { readStdin: () => Promise.resolve(stdin) } : {}),
+    ...(stdin !== undefined
+      ? {
+          readStdin: () => Promise.resolve(stdin),
+          readLine: () => Promise.resolve(stdin.split('\n')[0] ?? null),
+        }
+      : {}),
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

@@ -1,0 +1,158 @@
+import { describe, expect, test } from 'vitest';
+import { InvalidEditError } from '../mirror-errors';
+import type { Mirror } from '../mirror';
+import { loadTasks, openTestMirrorPerTest, taskJson } from '../test-mirror';
+import { queueBulkChange, stopBulkChange } from './bulk-change';
+
+const OPTIONS = { me: 'ada', today: '2026-03-10' };
+
+let mirror: Mirror;
+openTestMirrorPerTest((handle) => {
+  mirror = handle.mirror;
+});
+
+/** `count` tasks loaded from a pass, titled `Task 0`…, with `fields` each. */
+function seed(count: number, fields: (i: number) => Record<string, unknown> = () => ({})): string[] {
+  const tasks = Array.from({ length: count }, (_, i) => taskJson({ title: `Task ${i}`, ...fields(i) }));
+  loadTasks(mirror, tasks);
+  return tasks.map((task) => task.task_id as string);
+}
+
+const statusOf = (id: string) => mirror.tasks.get(id)?.task.status;
+const setStatus = (status: string) =>
+  ({ kind: 'edit', set: { status }, addTags: [], removeTags: [] }) as const;
+
+describe('a bulk change', () => {
+  test('every task a query matches but the exceptions gets one queued edit of the batch, shown at once', async () => {
+    const ids = seed(6, (i) => ({ priority: i < 4 ? 'high' : 'low' }));
+    const [first, second, third, fourth, fifth] = ids as [string, string, string, string, string];
+    const query = new URLSearchParams('filter[priority]=high&sort_by=title');
+
+    const outcome = await queueBulkChange(
+      mirror,
+      { query, except: [second] },
+      setStatus('completed'),
+      OPTIONS,
+    );
+
+    expect(outcome).toMatchObject({ matched: 3, queued: 3, unchanged: 0 });
+    expect([first, third, fourth].map(statusOf)).toEqual(['completed', 'completed', 'completed']);
+    expect([second, fifth].map(statusOf)).toEqual(['not_started', 'not_started']);
+    const ops = mirror.outbox.batchOps(outcome.batchId);
+    expect(ops.map((op) => [op.entityId, op.kind, op.patch])).toEqual([
+      [first, 'update', { status: 'completed' }],
+      [third, 'update', { status: 'completed' }],
+      [fourth, 'update', { status: 'completed' }],
+    ]);
+    expect(ops.every((op) => op.baseValues.status === 'not_started')).toBe(true);
+    expect(mirror.outbox.batchProgress(outcome.batchId)).toEqual({
+      total: 3,
+      sent: 0,
+      waiting: 3,
+      stopped: 0,
+    });
+    // The query it was chosen by no longer matches them: the change is in the rows the list reads.
+    const done = mirror.tasks.query(new URLSearchParams('filter[status]=completed'), OPTIONS);
+    expect(done.items.map((item) => item.task_id).sort()).toEqual([first, third, fourth].sort());
+  });
+
+  test("tags are added to and removed from each task's own; a task already so is left unchanged", async () => {
+    const [a, b, c] = seed(3, (i) => ({ tags: [['x'], ['x', 'old'], ['old', 'new']][i] })) as [
+      string,
+      string,
+      string,
+    ];
+
+    const outcome = await queueBulkChange(
+      mirror,
+      { taskIds: [a, b, c] },
+      { kind: 'edit', set: {}, addTags: ['new'], removeTags: ['old'] },
+      OPTIONS,
+    );
+
+    expect(outcome).toMatchObject({ matched: 3, queued: 3, unchanged: 0 });
+    expect([a, b, c].map((id) => mirror.tasks.get(id)?.task.tags)).toEqual([
+      ['x', 'new'],
+      ['x', 'new'],
+      ['new'],
+    ]);
+    const again = await queueBulkChange(
+      mirror,
+      { taskIds: [a, b, c] },
+      { kind: 'edit', set: {}, addTags: ['new'], removeTags: ['old'] },
+      OPTIONS,
+    );
+    expect(again).toMatchObject({ matched: 3, queued: 0, unchanged: 3 });
+  });
+
+  test('an edit of a task never sent takes the bulk change in: still one operation per task, now of the batch', async () => {
+    const [a, b] = seed(2) as [string, string];
+    const single = mirror.tasks.edit(a, { priority: 'urgent' });
+
+    const outcome = await queueBulkChange(mirror, { taskIds: [a, b] }, setStatus('in_progress'), OPTIONS);
+
+    expect(mirror.outbox.opsOf('task', a)).toEqual([
+      expect.objectContaining({ opId: single?.opId, patch: { priority: 'urgent', status: 'in_progress' } }),
+    ]);
+    expect(mirror.outbox.batchOps(outcome.batchId).map((op) => op.entityId)).toEqual([a, b]);
+  });
+
+  test('a value the service would refuse is refused before any task is changed', async () => {
+    const ids = seed(3);
+    await expect(
+      queueBulkChange(
+        mirror,
+        { taskIds: ids },
+        { kind: 'edit', set: { due_date: 'soon' }, addTags: [], removeTags: [] },
+        OPTIONS,
+      ),
+    ).rejects.toBeInstanceOf(InvalidEditError);
+    expect(mirror.outbox.list()).toEqual([]);
+  });
+
+  test('a delete queues one per task, and the tasks leave the list at once', async () => {
+    const [a, b, c] = seed(3) as [string, string, string];
+
+    const outcome = await queueBulkChange(mirror, { taskIds: [a, c] }, { kind: 'delete' }, OPTIONS);
+
+    expect(mirror.outbox.batchOps(outcome.batchId).map((op) => [op.entityId, op.kind])).toEqual([
+      [a, 'delete'],
+      [c, 'delete'],
+    ]);
+    expect(mirror.tasks.query(new URLSearchParams(), OPTIONS).items.map((item) => item.task_id)).toEqual([b]);
+  });
+
+  test('stopping gives up what was not sent: those tasks show the server values again, the sent stay', async () => {
+    const ids = seed(250);
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('completed'), OPTIONS);
+    // The first one was claimed by a push (in flight): it is not the person's to stop any more.
+    const [sending] = mirror.outbox.batchOps(outcome.batchId);
+    mirror.outbox.start(sending?.opId as string);
+
+    const stopped = await stopBulkChange(mirror, outcome.batchId);
+
+    expect(stopped).toBe(249);
+    expect(mirror.outbox.batchProgress(outcome.batchId)).toEqual({
+      total: 1,
+      sent: 0,
+      waiting: 1,
+      stopped: 0,
+    });
+    expect(ids.filter((id) => statusOf(id) === 'completed')).toEqual([sending?.entityId]);
+  });
+
+  test('a query of thousands of tasks is read a page at a time, every one of them changed', async () => {
+    const ids = seed(1234);
+
+    const outcome = await queueBulkChange(
+      mirror,
+      { query: new URLSearchParams(), except: [] },
+      setStatus('blocked'),
+      OPTIONS,
+    );
+
+    expect(outcome).toMatchObject({ matched: 1234, queued: 1234 });
+    expect(ids.every((id) => statusOf(id) === 'blocked')).toBe(true);
+    expect(mirror.outbox.batchProgress(outcome.batchId).total).toBe(1234);
+  });
+});

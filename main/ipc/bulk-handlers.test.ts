@@ -1,0 +1,80 @@
+// The bulk-change calls through the real gate over a mirror the real pusher
+// sends to the emulator: a query's tasks (less those taken out) queued as one
+// batch and announced, its progress as the push goes, a stop of what is not
+// sent, and refusals before anything is queued.
+import { expect, test } from 'vitest';
+import { bulkHandlers } from './bulk-handlers';
+import { wiredHandlersPerTest } from './testing/wired-handlers';
+
+const wire = wiredHandlersPerTest(bulkHandlers);
+
+/** The list's query for every task, title order (as the renderer sends it). */
+const EVERY_TASK = { filter: {}, sort_by: 'title', sort_order: 'asc' } as const;
+
+test('everything a query matches but the exceptions is queued as one batch, announced, and sent as its progress counts', async () => {
+  const w = await wire();
+  const ids = w.f.taskIds(4);
+  await w.f.loadTasks(ids);
+  const [kept, ...changed] = ids as [string, ...string[]];
+
+  const queued = await w.value('tasks:bulk-edit', {
+    target: { query: EVERY_TASK, except: [kept] },
+    change: { set: {}, tags_add: ['bulk'] },
+  });
+
+  expect(queued).toMatchObject({ matched: 3, queued: 3, unchanged: 0 });
+  expect(w.edits).toBe(1);
+  expect(w.events).toEqual([
+    {
+      name: 'mirror:changed',
+      payload: expect.objectContaining({ collections: ['tasks'], task_ids: null }) as unknown,
+    },
+  ]);
+  expect(await w.value('tasks:bulk-progress', { batch_id: queued.batch_id })).toEqual({
+    total: 3,
+    sent: 0,
+    waiting: 3,
+    stopped: 0,
+  });
+  await w.f.pusher.pushAll();
+  expect(await w.value('tasks:bulk-progress', { batch_id: queued.batch_id })).toMatchObject({
+    sent: 3,
+    waiting: 0,
+  });
+  for (const id of changed) expect(w.f.emulator.control.task(id)?.tags).toContain('bulk');
+  expect(w.f.emulator.control.task(kept)?.tags ?? []).not.toContain('bulk');
+});
+
+test('stop gives up what was not sent and says how many', async () => {
+  const w = await wire();
+  const ids = w.f.taskIds(3);
+  await w.f.loadTasks(ids);
+  const queued = await w.value('tasks:bulk-edit', {
+    target: { task_ids: ids },
+    change: { set: {}, tags_add: ['to-stop'] },
+  });
+
+  const stopped = await w.value('tasks:bulk-stop', { batch_id: queued.batch_id });
+
+  expect(stopped).toEqual({ given_up: 3, progress: { total: 0, sent: 0, waiting: 0, stopped: 0 } });
+  expect(ids.map((id) => w.f.mirror.tasks.get(id)?.pending)).toEqual([false, false, false]);
+});
+
+test('a value the contract refuses is refused whole, nothing queued; a read-only account may not change any', async () => {
+  const w = await wire();
+  const ids = w.f.taskIds(2);
+  await w.f.loadTasks(ids);
+  const refused = await w.call('tasks:bulk-edit', {
+    target: { task_ids: ids },
+    change: { set: { status: '' } },
+  });
+  expect(refused).toMatchObject({ ok: false, error: { type: 'invalid-input' } });
+  expect(w.f.mirror.outbox.list()).toEqual([]);
+
+  const readOnly = await wire({ readOnly: true });
+  const locked = await readOnly.call('tasks:bulk-edit', {
+    target: { task_ids: ids },
+    change: { delete: true },
+  });
+  expect(locked).toMatchObject({ ok: false, error: { type: 'read-only' } });
+});
