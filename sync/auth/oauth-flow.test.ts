@@ -2,9 +2,9 @@
 // part is played by testing/consent-browser.ts.
 import { createServer, type Server } from 'node:net';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../emulator/clock';
-import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type RunningEmulator } from '../../emulator/start';
 import {
   AuthServerUnavailableError,
   AuthUrlRefusedError,
@@ -16,16 +16,12 @@ import {
 import { DEFAULT_SCOPES, OAuthSignIn, type OAuthSignInDeps } from './oauth-flow';
 import { codeChallengeS256 } from './pkce';
 import { consentBrowser, visit } from './testing/consent-browser';
+import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 5, clock });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
+emulatorPerFile({ seedTasks: 5, clock }, (started) => (emulator = started));
 beforeEach(() => {
   emulator.control.setOAuthAutoApprove(false);
 });
