@@ -117,6 +117,23 @@ function queueEdit(runtime: AccountRuntime<Mirror, AccountSyncEngine>, title: st
   return task.task_id;
 }
 
+/** `signedIn` resumed `accountId` with its one queued edit, and the next push of its runtime sends that edit's `title`. */
+async function resumedThenSent(
+  signedIn: unknown,
+  accountId: string,
+  runtime: AccountRuntime<Mirror, AccountSyncEngine>,
+  taskId: string,
+  title: string,
+): Promise<void> {
+  expect(signedIn).toMatchObject({
+    created: false,
+    queued_edits: 1,
+    account: { id: accountId, state: 'signed-in' },
+  });
+  await runtime.pushQueuedEdits();
+  expect(emulator.control.task(taskId)?.title).toBe(title);
+}
+
 async function filesContaining(secrets: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const name of await readdir(directory)) {
@@ -165,13 +182,7 @@ describe('pasted tokens', () => {
     expect(emulator.control.task(taskId)?.title).not.toBe('Written while read-only');
 
     const live = await manager.signInWithToken({ token: emulator.tokens.live });
-    expect(live).toMatchObject({
-      created: false,
-      queued_edits: 1,
-      account: { id: account.id, state: 'signed-in' },
-    });
-    await runtime.pushQueuedEdits();
-    expect(emulator.control.task(taskId)?.title).toBe('Written while read-only');
+    await resumedThenSent(live, account.id, runtime, taskId, 'Written while read-only');
   });
 
   test('something that is not a token of this service is refused before it is sent', async () => {
@@ -311,13 +322,7 @@ describe('browser sign-in', () => {
       accountId: account.id,
       openUrl: consentBrowser().openUrl,
     });
-    expect(again).toMatchObject({
-      created: false,
-      queued_edits: 1,
-      account: { id: account.id, state: 'signed-in' },
-    });
-    await runtime.pushQueuedEdits();
-    expect(emulator.control.task(taskId)?.title).toBe('Queued before the sign-in was refused');
+    await resumedThenSent(again, account.id, runtime, taskId, 'Queued before the sign-in was refused');
     expect(runtime.queuedEditCount()).toBe(0);
   });
 });
