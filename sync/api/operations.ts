@@ -48,17 +48,20 @@ export interface ReadOperation<Body, Params> extends OperationOf<'read', Params>
   readonly authenticated: boolean;
 }
 
-export interface CreateOperation<Body, Input, Params> extends OperationOf<'create', Params> {
+/** A create or an update: it sends a body of type `Input` and answers the resource as written. */
+export interface WriteOperation<Kind extends 'create' | 'update', Body, Input, Params> extends OperationOf<
+  Kind,
+  Params
+> {
   readonly schema: z.ZodType<Body>;
   /** Carries the request body's type; never called. */
   readonly input?: (input: Input) => void;
 }
 
-export interface UpdateOperation<Body, Patch, Params> extends OperationOf<'update', Params> {
-  readonly schema: z.ZodType<Body>;
-  /** Carries the patch's type; never called. */
-  readonly input?: (patch: Patch) => void;
-}
+export type CreateOperation<Body, Input, Params> = WriteOperation<'create', Body, Input, Params>;
+
+/** `Patch` is the merge-patch's type. */
+export type UpdateOperation<Body, Patch, Params> = WriteOperation<'update', Body, Patch, Params>;
 
 export interface DeleteOperation<Body, Params> extends OperationOf<'delete', Params> {
   /** The answer's schema; null when the answer is 204 (or a body we do not read). */
@@ -87,21 +90,22 @@ function readOperation<Body, Params>(
   return { kind: 'read', name, schema, authenticated, endpoint: checkedIds(name, endpoint) };
 }
 
-function createOperation<Body, Input, Params>(
-  name: string,
-  schema: z.ZodType<Body>,
-  endpoint: (params: Params) => Endpoint,
-): CreateOperation<Body, Input, Params> {
-  return { kind: 'create', name, schema, endpoint: checkedIds(name, endpoint) };
+/** The factory of one kind of write operation (`createOperation<Body, Input, Params>(name, schema, endpoint)`). */
+function writeOperation<Kind extends 'create' | 'update'>(kind: Kind) {
+  return <Body, Input, Params>(
+    name: string,
+    schema: z.ZodType<Body>,
+    endpoint: (params: Params) => Endpoint,
+  ): WriteOperation<Kind, Body, Input, Params> => ({
+    kind,
+    name,
+    schema,
+    endpoint: checkedIds(name, endpoint),
+  });
 }
 
-function updateOperation<Body, Patch, Params>(
-  name: string,
-  schema: z.ZodType<Body>,
-  endpoint: (params: Params) => Endpoint,
-): UpdateOperation<Body, Patch, Params> {
-  return { kind: 'update', name, schema, endpoint: checkedIds(name, endpoint) };
-}
+const createOperation = writeOperation('create');
+const updateOperation = writeOperation('update');
 
 function deleteOperation<Body, Params>(
   name: string,
