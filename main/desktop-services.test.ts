@@ -3,18 +3,16 @@
 // in a temporary user-data folder, the emulator over real HTTP, and recorders
 // where Electron would show a window, a tray or a notification.
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { MemorySecretStore } from '../sync/auth/secret-store';
 import { withEncryptionReport, type AccountSecretStore } from '../sync/accounts/account-secrets';
 import { FileSecretStore } from '../sync/auth/secret-store';
 import { consentBrowser } from '../sync/auth/testing/consent-browser';
 import type { DesktopNotification } from '../services/notify/notification-decisions';
 import type { TrayModel } from '../services/notify/tray-model';
-import { type RunningEmulator, startEmulator } from '../emulator/start';
+import { type RunningEmulator } from '../emulator/start';
 import {
   createDesktopServices,
   demoRequested,
@@ -27,23 +25,17 @@ import type { InvokeEventLike, WebContentsLike } from './ipc/gate';
 import { EVENT_TRANSPORT_CHANNEL, type IpcResult } from '../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-protocol';
 import { gateWithInvoke } from './ipc/testing/gate-harness';
+import { emulatorPerFile } from '../emulator/testing/emulator-per-file';
+import { temporaryDirectoryPerTest } from '../test/support/temporary-directory';
 
 let emulator: RunningEmulator;
 let userDataDir: string;
 const opened: DesktopServices[] = [];
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 20, oauthAutoApprove: false });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
-beforeEach(async () => {
-  userDataDir = await mkdtemp(join(tmpdir(), 'svc-desktop-services-'));
-});
+emulatorPerFile({ seedTasks: 20, oauthAutoApprove: false }, (started) => (emulator = started));
+temporaryDirectoryPerTest('svc-desktop-services-', (made) => (userDataDir = made));
 afterEach(async () => {
   for (const services of opened.splice(0)) await services.close();
-  await rm(userDataDir, { recursive: true, force: true });
 });
 
 /** Node's better-sqlite3 addon copied out of node_modules: stands in for Electron's build. */

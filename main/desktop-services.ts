@@ -3,7 +3,7 @@
 // settings, sync made visible (tray model, notifications, sync log) and every
 // IPC handler on the gate. main/index.ts builds it with Electron's pieces
 // (safeStorage, shell, Notification, Tray); desktop-services.test.ts in Node.
-import { originsOf } from './security/page-policy';
+import { originsOf, urlWithoutCredentials } from './security/page-policy';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mirror } from '../db/mirror';
@@ -125,13 +125,8 @@ export interface DesktopServices {
  * `external-link:open` nothing but https; this is the last check before the OS.
  */
 export function isOpenableUrl(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.username !== '' || parsed.password !== '') return false;
+  const parsed = urlWithoutCredentials(url);
+  if (parsed === null) return false;
   return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 

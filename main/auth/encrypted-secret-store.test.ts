@@ -2,13 +2,13 @@
 // value written in clear would show) over the 0600 file, and the keychain
 // decision per platform and Linux backend.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SecretStoreError } from '../../sync/auth/auth-errors';
 import { FileSecretStore } from '../../sync/auth/secret-store';
 import { EncryptedSecretStore, isRealKeychain, type StringEncryption } from './encrypted-secret-store';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
 function fakeSafeStorage(options: { available?: boolean; backend?: string } = {}): StringEncryption & {
   available: boolean;
@@ -34,15 +34,8 @@ function fakeSafeStorage(options: { available?: boolean; backend?: string } = {}
   return fake;
 }
 
-let directory: string;
 let file: string;
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-encrypted-store-'));
-  file = join(directory, 'secrets.json');
-});
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+temporaryDirectoryPerTest('svc-encrypted-store-', (made) => (file = join(made, 'secrets.json')));
 
 const SECRET = 'svcr_a-refresh-token-that-must-never-be-seen';
 

@@ -4,10 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { loadTasks, taskJson } from '../../db/test-mirror';
-import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type RunningEmulator } from '../../emulator/start';
 import { AccountManager } from '../../sync/accounts/account-manager';
 import { withEncryptionReport } from '../../sync/accounts/account-secrets';
 import { MemorySecretStore } from '../../sync/auth/secret-store';
@@ -17,6 +17,7 @@ import type { IpcResult } from '../../ipc/transport';
 import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from '../security/app-protocol';
 import { createLinkService, type LinkService } from './link-service';
 import { gateWithInvoke } from '../ipc/testing/gate-harness';
+import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -27,12 +28,7 @@ let live: string;
 let peer: string;
 const recorded = { windowsShown: 0, announced: 0, clipboard: [] as string[] };
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 3 });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
+emulatorPerFile({ seedTasks: 3 }, (started) => (emulator = started));
 
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), 'svc-links-'));

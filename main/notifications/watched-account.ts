@@ -9,19 +9,16 @@ import type { AccountSyncState } from '../../sync/accounts/account-status';
 import type { AccountRuntime } from '../../sync/accounts/account-runtime';
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import type { SyncErrorInfo, SyncEvent } from '../../sync/events/sync-events';
-import type { DesktopNotification } from '../../services/notify/notification-decisions';
-import { Notifier } from '../../services/notify/notifier';
-import type { NotificationSettings } from '../../services/notify/notification-settings';
+import { Notifier, type NotifierOptions } from '../../services/notify/notifier';
 import { SyncLog, syncLogFileFor } from '../../sync/sync-log/sync-log';
 import { recordSyncActivity, recordSyncEvent } from '../../sync/sync-log/sync-log-recorder';
 
 export type VisibleRuntime = AccountRuntime<Mirror, SyncEngine>;
 
-export interface WatchedAccountOptions {
-  settings: () => NotificationSettings;
-  display: (notifications: readonly DesktopNotification[]) => void;
-  now?: () => number;
-  utcOffsetMinutes?: (nowMs: number) => number;
+/** What its notifier is given as it is (the rest of the notifier's options come from the account). */
+type PassedToNotifier = Pick<NotifierOptions, 'settings' | 'display' | 'now' | 'utcOffsetMinutes'>;
+
+export interface WatchedAccountOptions extends PassedToNotifier {
   /** Rows kept per account log. */
   logRows?: number;
   /** better-sqlite3 addon for Electron (main/native/sqlite-addon.ts). */

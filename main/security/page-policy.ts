@@ -14,15 +14,21 @@ export type WindowOpenDisposition = 'default' | 'foreground-tab' | 'background-t
  * of its own yet; their origin joins this list when it has.
  */
 export function openableLink(url: string, origins: readonly string[]): string | null {
+  const parsed = urlWithoutCredentials(url);
+  if (parsed === null) return null;
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  return origins.includes(parsed.origin) ? parsed.href : null;
+}
+
+/** `url` parsed; null when it does not parse or carries a user name or password (never handed to the OS). */
+export function urlWithoutCredentials(url: string): URL | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return null;
   }
-  if (parsed.username !== '' || parsed.password !== '') return null;
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-  return origins.includes(parsed.origin) ? parsed.href : null;
+  return parsed.username === '' && parsed.password === '' ? parsed : null;
 }
 
 /** The origins of servers' addresses (an account's API and sign-in server); unparsable ones left out. */

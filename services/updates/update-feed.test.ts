@@ -89,7 +89,7 @@ function follow(
     feedUrl,
     ...(platform !== undefined ? { platform } : {}),
   });
-  controller = followElectronUpdater(updater, {
+  const following = followElectronUpdater(updater, {
     feedUrl: around.feedSetting ?? null,
     verifyingKey: around.verifyingKey ?? FEED_TEST_KEYS.publicKey,
     network: () => around.network ?? { online: true, metered: false },
@@ -111,7 +111,22 @@ function follow(
   });
   const settled = (test: (s: UpdateStatus) => boolean) =>
     new Promise<UpdateStatus>((resolve) => waiters.push({ test, resolve }));
-  return { controller, statuses, settled };
+  /** Runs `step` and answers the status that ends the check it began (ready, failed or idle). */
+  const checked = (step: () => void): Promise<UpdateStatus> => {
+    const end = settled(done);
+    step();
+    return end;
+  };
+  controller = following;
+  return {
+    controller: following,
+    statuses,
+    settled,
+    /** Starts following; the first check's outcome. */
+    started: () => checked(() => following.start()),
+    /** The next check (a tick of the clock's schedule); its outcome. */
+    ticked: () => checked(() => following.tick()),
+  };
 }
 
 const done = (s: UpdateStatus) => s.state === 'ready' || s.state === 'failed' || s.state === 'idle';
@@ -119,10 +134,8 @@ const done = (s: UpdateStatus) => s.state === 'ready' || s.state === 'failed' ||
 describe('an installed 0.2.0 following a generic feed', () => {
   test('a newer version is downloaded in the background, verified, and offered as "Restart to update to 0.3.0"', async () => {
     files = release('0.3.0');
-    const { controller, statuses, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    const status = await end;
+    const { controller, statuses, started } = follow(await serve(), { now: 0 });
+    const status = await started();
 
     expect(status).toMatchObject({
       state: 'ready',
@@ -153,14 +166,12 @@ describe('an installed 0.2.0 following a generic feed', () => {
     let installed!: () => void;
     const install = new Promise<void>((resolve) => (installed = resolve));
     const clock = { now: 0 };
-    const { controller, settled } = follow(await serve(), clock, undefined, {
+    const { controller, settled, started } = follow(await serve(), clock, undefined, {
       outbox,
       syncNow: () => (syncs += 1),
       onInstall: () => installed(),
     });
-    const ready = settled(done);
-    controller.start();
-    expect(await ready).toMatchObject({ state: 'ready' });
+    expect(await started()).toMatchObject({ state: 'ready' });
 
     const sent = settled(
       (s) => s.state === 'waiting' && s.message === 'Sending 1 change, then restarting to update to 0.3.0',
@@ -200,12 +211,10 @@ describe('an installed 0.2.0 following a generic feed', () => {
   test('the update_feed_url setting replaces the packaged feed', async () => {
     files = release('0.3.0');
     const live = await serve();
-    const { controller, settled } = follow('http://127.0.0.1:9/packaged/', { now: 0 }, undefined, {
+    const { started } = follow('http://127.0.0.1:9/packaged/', { now: 0 }, undefined, {
       feedSetting: live,
     });
-    const end = settled(done);
-    controller.start();
-    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
+    expect(await started()).toMatchObject({ state: 'ready', version: '0.3.0' });
   });
 
   test('a refused feed setting turns updates off, says why, and asks no feed', async () => {
@@ -229,10 +238,8 @@ describe('an installed 0.2.0 following a generic feed', () => {
 
   test('a feed missing from the server is a clear error', async () => {
     files = new Map();
-    const { controller, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    const status = await end;
+    const { started } = follow(await serve(), { now: 0 });
+    const status = await started();
     expect(status).toMatchObject({ state: 'failed', reason: 'unreachable' });
     expect(status.message).toBe(
       'Could not get the update from its server: Cannot find channel "latest-linux.yml" on the server. Trying again later.',
@@ -241,10 +248,8 @@ describe('an installed 0.2.0 following a generic feed', () => {
 
   test('the same version offers nothing and downloads nothing', async () => {
     files = release('0.2.0');
-    const { controller, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    expect(await end).toMatchObject({ state: 'idle', message: null, can_restart: false });
+    const { controller, started } = follow(await serve(), { now: 0 });
+    expect(await started()).toMatchObject({ state: 'idle', message: null, can_restart: false });
     expect(requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig']);
     expect(existsSync(pendingDownloadDir(dir))).toBe(false);
     expect(controller.restartToUpdate()).toMatchObject({ state: 'idle' });
@@ -253,10 +258,8 @@ describe('an installed 0.2.0 following a generic feed', () => {
 
   test('a malformed feed is a clear error and nothing is downloaded', async () => {
     files = signFeed(new Map([['/latest-linux.yml', 'version: [0.3.0\nfiles: {{{\n']]));
-    const { controller, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    const status = await end;
+    const { started } = follow(await serve(), { now: 0 });
+    const status = await started();
     expect(status).toMatchObject({ state: 'failed', reason: 'malformed-feed', can_restart: false });
     expect(status.message).toMatch(
       /^The update feed could not be read: Cannot parse update info from latest-linux\.yml/u,
@@ -270,10 +273,8 @@ describe('an installed 0.2.0 following a generic feed', () => {
     files = signFeed(
       new Map([['/latest-linux.yml', `files:\n  - url: a.deb\n    sha512: abc\n    size: 3\n`]]),
     );
-    const { controller, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    expect(await end).toMatchObject({ state: 'failed', reason: 'malformed-feed' });
+    const { started } = follow(await serve(), { now: 0 });
+    expect(await started()).toMatchObject({ state: 'failed', reason: 'malformed-feed' });
     expect(requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig']);
   });
 
@@ -281,10 +282,8 @@ describe('an installed 0.2.0 following a generic feed', () => {
     const url = await serve();
     await new Promise((resolve) => server.close(resolve));
     const clock = { now: Date.parse('2026-11-24T12:00:00.000Z') };
-    const { controller, settled } = follow(url, clock);
-    let end = settled(done);
-    controller.start();
-    const status = await end;
+    const { controller, started, ticked } = follow(url, clock);
+    const status = await started();
     expect(status).toMatchObject({
       state: 'failed',
       reason: 'unreachable',
@@ -301,17 +300,13 @@ describe('an installed 0.2.0 following a generic feed', () => {
     const port = Number(new URL(url).port);
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     clock.now += 1;
-    end = settled(done);
-    controller.tick();
-    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
+    expect(await ticked()).toMatchObject({ state: 'ready', version: '0.3.0' });
   });
 
   test('a download whose sha512 does not match is refused and deleted', async () => {
     files = release('0.3.0', { debSha512: sha512(Buffer.from('some other file')) });
-    const { controller, settled } = follow(await serve(), { now: 0 });
-    const end = settled(done);
-    controller.start();
-    const status = await end;
+    const { controller, started } = follow(await serve(), { now: 0 });
+    const status = await started();
     expect(status).toMatchObject({ state: 'failed', reason: 'checksum-mismatch', can_restart: false });
     expect(status.message).toMatch(
       /^The downloaded update did not match its checksum and was deleted: sha512 checksum mismatch/u,
@@ -352,12 +347,10 @@ describe("the feed's signature, checked before anything is downloaded", () => {
   async function refused(how: { viaSetting?: boolean } = {}): Promise<UpdateStatus> {
     const clock = { now: Date.parse('2026-11-24T12:00:00.000Z') };
     const url = await serve();
-    const { controller, settled } = how.viaSetting
+    const { controller, started } = how.viaSetting
       ? follow('http://127.0.0.1:9/packaged/', clock, undefined, { feedSetting: url })
       : follow(url, clock);
-    const end = settled(done);
-    controller.start();
-    const status = await end;
+    const status = await started();
     expect(status).toMatchObject({
       state: 'failed',
       reason: 'unsigned-feed',
@@ -425,11 +418,8 @@ describe("the feed's signature, checked before anything is downloaded", () => {
           files.set(path, body);
         }
       }
-      const { controller, settled } = follow(await serve(), { now: 0 });
-      const end = settled(done);
-      controller.start();
-
-      expect(await end).toMatchObject(outcome);
+      const { started } = follow(await serve(), { now: 0 });
+      expect(await started()).toMatchObject(outcome);
       expect(requests.filter((path) => path === '/latest-linux.yml')).toHaveLength(1);
       expect(requests).not.toContain('/svc-desktop-0.4.0-linux-amd64.deb');
     },
@@ -438,15 +428,11 @@ describe("the feed's signature, checked before anything is downloaded", () => {
   test('a feed refused for its signature is taken once it is signed, at the next attempt', async () => {
     files = release('0.3.0', { signedWith: null });
     const clock = { now: 0 };
-    const { controller, settled } = follow(await serve(), clock);
-    let end = settled(done);
-    controller.start();
-    expect(await end).toMatchObject({ state: 'failed', reason: 'unsigned-feed' });
+    const { started, ticked } = follow(await serve(), clock);
+    expect(await started()).toMatchObject({ state: 'failed', reason: 'unsigned-feed' });
 
     signFeed(files);
     clock.now += RETRY_AFTER_FAILURE_MS;
-    end = settled(done);
-    controller.tick();
-    expect(await end).toMatchObject({ state: 'ready', version: '0.3.0' });
+    expect(await ticked()).toMatchObject({ state: 'ready', version: '0.3.0' });
   });
 });

@@ -3,10 +3,9 @@
 // read-only test tokens, the same-account rule, sign-in refused by the
 // service without losing queued edits, sign-out, restarts, several accounts.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { systemApiClock } from '../api/clock';
@@ -31,6 +30,8 @@ import { AccountManager, type AccountManagerOptions, type AccountsEvent } from '
 import { REGISTRY_FILE_NAME } from './account-registry';
 import type { AccountRuntime, AccountState, AccountSyncEngine } from './account-runtime';
 import { accessTokenKey, withEncryptionReport } from './account-secrets';
+import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -38,19 +39,13 @@ let secretsFile: string;
 type TestManager = AccountManager<Mirror, AccountSyncEngine>;
 const managers: TestManager[] = [];
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 6, oauthAutoApprove: true });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-accounts-'));
-  secretsFile = join(directory, 'secrets.json');
+emulatorPerFile({ seedTasks: 6, oauthAutoApprove: true }, (started) => (emulator = started));
+temporaryDirectoryPerTest('svc-accounts-', (made) => {
+  directory = made;
+  secretsFile = join(made, 'secrets.json');
 });
 afterEach(async () => {
   for (const manager of managers.splice(0)) await manager.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 const FAST_RETRY = { retry: { baseDelayMs: 5, maxDelayMs: 40 } };
@@ -122,6 +117,23 @@ function queueEdit(runtime: AccountRuntime<Mirror, AccountSyncEngine>, title: st
   return task.task_id;
 }
 
+/** `signedIn` resumed `accountId` with its one queued edit, and the next push of its runtime sends that edit's `title`. */
+async function resumedThenSent(
+  signedIn: unknown,
+  accountId: string,
+  runtime: AccountRuntime<Mirror, AccountSyncEngine>,
+  taskId: string,
+  title: string,
+): Promise<void> {
+  expect(signedIn).toMatchObject({
+    created: false,
+    queued_edits: 1,
+    account: { id: accountId, state: 'signed-in' },
+  });
+  await runtime.pushQueuedEdits();
+  expect(emulator.control.task(taskId)?.title).toBe(title);
+}
+
 async function filesContaining(secrets: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const name of await readdir(directory)) {
@@ -170,13 +182,7 @@ describe('pasted tokens', () => {
     expect(emulator.control.task(taskId)?.title).not.toBe('Written while read-only');
 
     const live = await manager.signInWithToken({ token: emulator.tokens.live });
-    expect(live).toMatchObject({
-      created: false,
-      queued_edits: 1,
-      account: { id: account.id, state: 'signed-in' },
-    });
-    await runtime.pushQueuedEdits();
-    expect(emulator.control.task(taskId)?.title).toBe('Written while read-only');
+    await resumedThenSent(live, account.id, runtime, taskId, 'Written while read-only');
   });
 
   test('something that is not a token of this service is refused before it is sent', async () => {
@@ -316,13 +322,7 @@ describe('browser sign-in', () => {
       accountId: account.id,
       openUrl: consentBrowser().openUrl,
     });
-    expect(again).toMatchObject({
-      created: false,
-      queued_edits: 1,
-      account: { id: account.id, state: 'signed-in' },
-    });
-    await runtime.pushQueuedEdits();
-    expect(emulator.control.task(taskId)?.title).toBe('Queued before the sign-in was refused');
+    await resumedThenSent(again, account.id, runtime, taskId, 'Queued before the sign-in was refused');
     expect(runtime.queuedEditCount()).toBe(0);
   });
 });

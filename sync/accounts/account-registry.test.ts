@@ -1,9 +1,8 @@
 // The accounts file: round trip, atomic replacement, and a damaged file never
 // taken for an empty one (which would orphan mirrors with queued edits).
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { AccountRegistryUnreadableError, MirrorFileRefusedError } from './account-errors';
 import {
   type AccountRecord,
@@ -11,14 +10,10 @@ import {
   REGISTRY_FILE_NAME,
   mirrorFileNameFor,
 } from './account-registry';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
 let directory: string;
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-registry-'));
-});
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+temporaryDirectoryPerTest('svc-registry-', (made) => (directory = made));
 
 const record: AccountRecord = {
   id: 'a1',

@@ -1,9 +1,8 @@
 // Where secrets go by keychain availability and the person's choice, and how
 // they move when that choice changes; over a real 0600 file.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { FileSecretStore } from '../auth/secret-store';
 import {
   AccountSecrets,
@@ -11,16 +10,10 @@ import {
   decideSecretPersistence,
   withEncryptionReport,
 } from './account-secrets';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
-let directory: string;
 let file: string;
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-account-secrets-'));
-  file = join(directory, 'secrets.json');
-});
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+temporaryDirectoryPerTest('svc-account-secrets-', (made) => (file = join(made, 'secrets.json')));
 
 const KEY = accessTokenKey('a1');
 const TOKEN = 'svc_live_0123456789abcdefghijkl';

@@ -2,7 +2,7 @@
 // (the API), `auth_url` (OAuth) and the OAuth `client_id`. Defaults come from
 // configuration, so a self-hosted or staging service is one field away.
 import { z } from 'zod';
-import { PLAIN_HTTP_RULE, parseAuthUrl, isLoopbackHost } from '../auth/auth-url';
+import { checkedServerUrl, parseAuthUrl } from '../auth/auth-url';
 import { ServerSettingsRefusedError } from './account-errors';
 import serverPairsFile from './server-pairs.json' with { type: 'json' };
 
@@ -125,23 +125,7 @@ export function checkedApiAddress(raw: string): string {
 }
 
 function checkedBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ServerSettingsRefusedError('base_url', 'it is not a valid URL');
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new ServerSettingsRefusedError('base_url', `it must use https (${PLAIN_HTTP_RULE})`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ServerSettingsRefusedError('base_url', 'it must use https');
-  }
-  if (url.username || url.password) {
-    throw new ServerSettingsRefusedError('base_url', 'it must not contain a user name or password');
-  }
-  if (url.search || url.hash)
-    throw new ServerSettingsRefusedError('base_url', 'it must not have a query or fragment');
+  const url = checkedServerUrl(raw, (reason) => new ServerSettingsRefusedError('base_url', reason));
   return withoutTrailingSlash(url.href);
 }
 

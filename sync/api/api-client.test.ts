@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient, type ApiClientOptions } from './api-client';
 import { staticCredentials } from './credentials';
@@ -23,6 +23,7 @@ import {
   teamOperations,
 } from './operations';
 import { failure } from './testing/failure';
+import { type StaticClients, staticClients } from './testing/static-clients';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, random: () => 0.5 };
 
@@ -497,13 +498,13 @@ describe('answers no contract allows, from a server that is not the service', ()
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function api(): ApiClient {
-    return new ApiClient({
-      baseUrl,
-      credentials: staticCredentials('svc_live_not_checked_here'),
-      retry: { ...FAST_RETRY, maxAttempts: 2 },
-    });
-  }
+  let clients: StaticClients;
+  beforeEach(() => {
+    clients = staticClients(baseUrl, { ...FAST_RETRY, maxAttempts: 2 });
+  });
+  afterEach(() => clients.closeAll());
+
+  const api = (): ApiClient => clients.withToken('svc_live_not_checked_here');
 
   test('a 200 whose body misses a required field is an error naming the operation and the field', async () => {
     reply = () => ({
@@ -518,37 +519,25 @@ describe('answers no contract allows, from a server that is not the service', ()
       }),
     });
     const client = api();
-    try {
-      const error = await failure(client.listPage(taskOperations.list, { orgId: 'o1' }));
-      expect(error).toBeInstanceOf(InvalidResponseError);
-      expect(error).toMatchObject({ operation: 'tasks.list', path: 'data[1].task_id' });
-    } finally {
-      await client.close();
-    }
+    const error = await failure(client.listPage(taskOperations.list, { orgId: 'o1' }));
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ operation: 'tasks.list', path: 'data[1].task_id' });
   });
 
   test('a 200 whose body is cut short is an error about the body', async () => {
     reply = () => ({ status: 200, type: 'application/json', body: '{"user_id":"u1","usern' });
     const client = api();
-    try {
-      expect(await failure(client.read(meOperations.get, {}))).toMatchObject({
-        kind: 'invalid-response',
-        path: '(body)',
-      });
-    } finally {
-      await client.close();
-    }
+    expect(await failure(client.read(meOperations.get, {}))).toMatchObject({
+      kind: 'invalid-response',
+      path: '(body)',
+    });
   });
 
   test('an HTML error page from a proxy is still a typed error, retried like any 5xx', async () => {
     reply = () => ({ status: 502, type: 'text/html', body: '<html><h1>502 Bad Gateway</h1></html>' });
     const client = api();
-    try {
-      const error = await failure(client.read(meOperations.get, {}));
-      expect(error).toBeInstanceOf(ProblemError);
-      expect(error).toMatchObject({ status: 502, type: 'about:blank', attempts: 2 });
-    } finally {
-      await client.close();
-    }
+    const error = await failure(client.read(meOperations.get, {}));
+    expect(error).toBeInstanceOf(ProblemError);
+    expect(error).toMatchObject({ status: 502, type: 'about:blank', attempts: 2 });
   });
 });

@@ -28,6 +28,7 @@ import {
   type UpdateOptions,
   conditional,
   listPageRequest,
+  requestOf,
   requestPath,
 } from './api-request';
 import { type ApiClock, sleep, systemApiClock } from './clock';
@@ -225,12 +226,8 @@ export class ApiClient {
     options: ReadOptions = {},
   ): Promise<ReadAnswer<Body>> {
     const answer = await this.execute({
-      operation: operation.name,
-      method: 'GET',
-      endpoint: operation.endpoint(params),
+      ...requestOf(operation, params, 'GET', options),
       headers: conditional('if-none-match', options.ifNoneMatch),
-      lane: options.lane ?? 'background',
-      signal: options.signal,
       authenticated: operation.authenticated,
     });
     return readAnswer(operation.name, operation.schema, answer, options.ifNoneMatch);
@@ -244,16 +241,12 @@ export class ApiClient {
     options: CreateOptions = {},
   ): Promise<WriteAnswer<Body>> {
     const answer = await this.execute({
-      operation: operation.name,
-      method: 'POST',
-      endpoint: operation.endpoint(params),
+      ...requestOf(operation, params, 'POST', options),
       headers: {
         'content-type': 'application/json',
         ...conditional('idempotency-key', options.idempotencyKey),
       },
       body: JSON.stringify(input),
-      lane: options.lane ?? 'user',
-      signal: options.signal,
       authenticated: true,
     });
     return writeAnswer(operation.name, operation.schema, answer);
@@ -267,17 +260,13 @@ export class ApiClient {
     options: UpdateOptions = {},
   ): Promise<WriteAnswer<Body>> {
     const answer = await this.execute({
-      operation: operation.name,
-      method: 'PATCH',
-      endpoint: operation.endpoint(params),
+      ...requestOf(operation, params, 'PATCH', options),
       headers: {
         'content-type': 'application/merge-patch+json',
         ...conditional('if-match', options.ifMatch),
         ...conditional('idempotency-key', options.idempotencyKey),
       },
       body: JSON.stringify(patch),
-      lane: options.lane ?? 'user',
-      signal: options.signal,
       authenticated: true,
     });
     return writeAnswer(operation.name, operation.schema, answer);
@@ -289,12 +278,8 @@ export class ApiClient {
     options: DeleteOptions = {},
   ): Promise<DeleteAnswer<Body>> {
     const answer = await this.execute({
-      operation: operation.name,
-      method: 'DELETE',
-      endpoint: operation.endpoint(params),
+      ...requestOf(operation, params, 'DELETE', options),
       headers: conditional('if-match', options.ifMatch),
-      lane: options.lane ?? 'user',
-      signal: options.signal,
       authenticated: true,
     });
     return deleteAnswer(operation.name, operation.schema, answer);

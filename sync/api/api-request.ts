@@ -85,6 +85,25 @@ export function conditional(name: string, value: string | null | undefined): Rec
   return value === undefined || value === null || value === '' ? {} : { [name]: value };
 }
 
+/**
+ * What every request of `operation` says: its name, method and endpoint, its
+ * lane (reads default to background, writes to user) and the caller's signal.
+ */
+export function requestOf<Params>(
+  operation: { readonly name: string; endpoint(params: Params): Endpoint },
+  params: Params,
+  method: RequestSpec['method'],
+  options: RequestOptions,
+): Pick<RequestSpec, 'operation' | 'method' | 'endpoint' | 'lane' | 'signal'> {
+  return {
+    operation: operation.name,
+    method,
+    endpoint: operation.endpoint(params),
+    lane: options.lane ?? (method === 'GET' ? 'background' : 'user'),
+    signal: options.signal,
+  };
+}
+
 /** The GET of one list page, conditional on the page's last ETag when given. */
 export function listPageRequest<Item, Params>(
   operation: ListOperation<Item, Params>,
@@ -93,13 +112,9 @@ export function listPageRequest<Item, Params>(
   options: ReadOptions,
 ): RequestSpec {
   return {
-    operation: operation.name,
-    method: 'GET',
-    endpoint: operation.endpoint(params),
+    ...requestOf(operation, params, 'GET', options),
     extraQuery: pageQuery(page),
     headers: conditional('if-none-match', options.ifNoneMatch),
-    lane: options.lane ?? 'background',
-    signal: options.signal,
     authenticated: true,
   };
 }

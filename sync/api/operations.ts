@@ -31,46 +31,41 @@ export interface Endpoint {
   query?: Readonly<Record<string, string | undefined>>;
 }
 
-export interface ListOperation<Item, Params> {
-  readonly kind: 'list';
+/** What every operation has: its kind, its contract name (used in every error) and where it lives. */
+interface OperationOf<Kind extends string, Params> {
+  readonly kind: Kind;
   readonly name: string;
-  readonly pageSchema: z.ZodType<ListPage<Item>>;
   endpoint(params: Params): Endpoint;
 }
 
-export interface ReadOperation<Body, Params> {
-  readonly kind: 'read';
-  readonly name: string;
+export interface ListOperation<Item, Params> extends OperationOf<'list', Params> {
+  readonly pageSchema: z.ZodType<ListPage<Item>>;
+}
+
+export interface ReadOperation<Body, Params> extends OperationOf<'read', Params> {
   readonly schema: z.ZodType<Body>;
   /** False only for the unauthenticated health probe. */
   readonly authenticated: boolean;
-  endpoint(params: Params): Endpoint;
 }
 
-export interface CreateOperation<Body, Input, Params> {
-  readonly kind: 'create';
-  readonly name: string;
+/** A create or an update: it sends a body of type `Input` and answers the resource as written. */
+export interface WriteOperation<Kind extends 'create' | 'update', Body, Input, Params> extends OperationOf<
+  Kind,
+  Params
+> {
   readonly schema: z.ZodType<Body>;
-  endpoint(params: Params): Endpoint;
   /** Carries the request body's type; never called. */
   readonly input?: (input: Input) => void;
 }
 
-export interface UpdateOperation<Body, Patch, Params> {
-  readonly kind: 'update';
-  readonly name: string;
-  readonly schema: z.ZodType<Body>;
-  endpoint(params: Params): Endpoint;
-  /** Carries the patch's type; never called. */
-  readonly input?: (patch: Patch) => void;
-}
+export type CreateOperation<Body, Input, Params> = WriteOperation<'create', Body, Input, Params>;
 
-export interface DeleteOperation<Body, Params> {
-  readonly kind: 'delete';
-  readonly name: string;
+/** `Patch` is the merge-patch's type. */
+export type UpdateOperation<Body, Patch, Params> = WriteOperation<'update', Body, Patch, Params>;
+
+export interface DeleteOperation<Body, Params> extends OperationOf<'delete', Params> {
   /** The answer's schema; null when the answer is 204 (or a body we do not read). */
   readonly schema: z.ZodType<Body> | null;
-  endpoint(params: Params): Endpoint;
 }
 
 function listOperation<Item, Params>(
@@ -95,21 +90,22 @@ function readOperation<Body, Params>(
   return { kind: 'read', name, schema, authenticated, endpoint: checkedIds(name, endpoint) };
 }
 
-function createOperation<Body, Input, Params>(
-  name: string,
-  schema: z.ZodType<Body>,
-  endpoint: (params: Params) => Endpoint,
-): CreateOperation<Body, Input, Params> {
-  return { kind: 'create', name, schema, endpoint: checkedIds(name, endpoint) };
+/** The factory of one kind of write operation (`createOperation<Body, Input, Params>(name, schema, endpoint)`). */
+function writeOperation<Kind extends 'create' | 'update'>(kind: Kind) {
+  return <Body, Input, Params>(
+    name: string,
+    schema: z.ZodType<Body>,
+    endpoint: (params: Params) => Endpoint,
+  ): WriteOperation<Kind, Body, Input, Params> => ({
+    kind,
+    name,
+    schema,
+    endpoint: checkedIds(name, endpoint),
+  });
 }
 
-function updateOperation<Body, Patch, Params>(
-  name: string,
-  schema: z.ZodType<Body>,
-  endpoint: (params: Params) => Endpoint,
-): UpdateOperation<Body, Patch, Params> {
-  return { kind: 'update', name, schema, endpoint: checkedIds(name, endpoint) };
-}
+const createOperation = writeOperation('create');
+const updateOperation = writeOperation('update');
 
 function deleteOperation<Body, Params>(
   name: string,
@@ -226,26 +222,28 @@ function buildKindOperations<
 
 const kindOperations = new WeakMap<WritableKind, unknown>();
 
+/** The operations `buildKindOperations` makes for the descriptor type `Kind`, typed by its parameters. */
+type KindOperations<Kind> =
+  Kind extends WritableKind<
+    infer Entity extends string,
+    infer Collection extends string,
+    infer Body,
+    infer Create extends z.ZodObject,
+    infer Update extends z.ZodObject,
+    infer ParentParam extends string,
+    infer IdParam extends string
+  >
+    ? ReturnType<typeof buildKindOperations<Entity, Collection, Body, Create, Update, ParentParam, IdParam>>
+    : never;
+
 /** A kind's operations, built once per descriptor (the pusher, the pull and the named catalogues below share them). */
-export function kindOperationsOf<
-  Entity extends string,
-  Collection extends string,
-  Body,
-  Create extends z.ZodObject,
-  Update extends z.ZodObject,
-  ParentParam extends string,
-  IdParam extends string,
->(
-  kind: WritableKind<Entity, Collection, Body, Create, Update, ParentParam, IdParam>,
-): ReturnType<typeof buildKindOperations<Entity, Collection, Body, Create, Update, ParentParam, IdParam>> {
-  const known = kindOperations.get(kind);
-  if (known !== undefined)
-    return known as ReturnType<
-      typeof buildKindOperations<Entity, Collection, Body, Create, Update, ParentParam, IdParam>
-    >;
-  const built = buildKindOperations(kind);
-  kindOperations.set(kind, built);
-  return built;
+export function kindOperationsOf<Kind extends WritableKind>(kind: Kind): KindOperations<Kind> {
+  let built = kindOperations.get(kind);
+  if (built === undefined) {
+    built = buildKindOperations(kind);
+    kindOperations.set(kind, built);
+  }
+  return built as KindOperations<Kind>;
 }
 
 export const healthOperation = readOperation(
@@ -302,10 +300,14 @@ export const sectionOperations = {
   ...kindOperationsOf(sectionKind),
 };
 
-export const sprintOperations = {
-  ...kindOperationsOf(sprintKind),
-  list: kindOperationsOf(sprintKind).listInParent,
-};
+/** A kind the service lists only under its parent: its `list` is that list. */
+function listedInParent<Operations extends { listInParent: unknown }>(
+  operations: Operations,
+): Operations & { list: Operations['listInParent'] } {
+  return { ...operations, list: operations.listInParent };
+}
+
+export const sprintOperations = listedInParent(kindOperationsOf(sprintKind));
 
 export const goalOperations = {
   /** Every live goal, grouped by project, under one ETag. */
@@ -319,11 +321,8 @@ export const goalOperations = {
   ...kindOperationsOf(goalKind),
 };
 
-export const milestoneOperations = {
-  ...kindOperationsOf(milestoneKind),
-  /** One project's milestones (gaps.md "Milestones"); team milestone routes answer 404. */
-  list: kindOperationsOf(milestoneKind).listInParent,
-};
+/** Listed per project only (gaps.md "Milestones"); team milestone routes answer 404. */
+export const milestoneOperations = listedInParent(kindOperationsOf(milestoneKind));
 
 export const taskOperations = {
   list: listOperation('tasks.list', taskSchema, inOrg('/v1/tasks')),

@@ -25,7 +25,13 @@ function harness(options: { backgroundShare?: number } = {}) {
     if (!permit) throw new Error(`${label} was not granted`);
     permit.release(observation);
   };
-  return { clock, governor, granted, request, release };
+  /** The first request (labelled `probe`), answered with `observation`: what tells the governor the budget. */
+  const probe = async (lane: RequestLane, observation: RateObservation) => {
+    void request('probe', lane);
+    await settle();
+    release('probe', observation);
+  };
+  return { clock, governor, granted, request, release, probe };
 }
 
 describe('RateGovernor', () => {
@@ -43,9 +49,7 @@ describe('RateGovernor', () => {
 
   test('stays inside the remaining budget and waits for the window to reset', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(5, 2, 10));
+    await h.probe('user', ok(5, 2, 10));
     for (const label of ['a', 'b', 'c']) void h.request(label, 'user');
     await settle();
     expect(h.granted).toEqual(['probe', 'a', 'b']);
@@ -57,9 +61,7 @@ describe('RateGovernor', () => {
 
   test('a person-initiated request overtakes background requests queued before it', async () => {
     const h = harness();
-    void h.request('probe', 'background');
-    await settle();
-    h.release('probe', ok(10, 0, 5));
+    await h.probe('background', ok(10, 0, 5));
     void h.request('pull-1', 'background');
     void h.request('pull-2', 'background');
     void h.request('pull-3', 'background');
@@ -76,9 +78,7 @@ describe('RateGovernor', () => {
 
   test('when budget frees up, waiting person-initiated requests go first', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 1, 30));
+    await h.probe('user', ok(10, 1, 30));
     void h.request('a', 'background');
     void h.request('b', 'background');
     void h.request('open-task', 'user');
@@ -90,9 +90,7 @@ describe('RateGovernor', () => {
 
   test('background work never takes more than its share of a window; person-initiated work still goes', async () => {
     const h = harness({ backgroundShare: 0.5 });
-    void h.request('probe', 'background');
-    await settle();
-    h.release('probe', ok(10, 9, 60));
+    await h.probe('background', ok(10, 9, 60));
     for (let i = 1; i <= 6; i++) void h.request(`pull-${i}`, 'background');
     await settle();
     // probe + pull-1..4 = 5 = half of 10.
@@ -108,9 +106,7 @@ describe('RateGovernor', () => {
 
   test('the background share can be changed while running', async () => {
     const h = harness({ backgroundShare: 0 });
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 9, 60));
+    await h.probe('user', ok(10, 9, 60));
     void h.request('pull', 'background');
     await settle();
     expect(h.granted).toEqual(['probe']);
@@ -121,9 +117,7 @@ describe('RateGovernor', () => {
 
   test('after a 429 no request of either lane goes until Retry-After has passed', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 9, 60));
+    await h.probe('user', ok(10, 9, 60));
     void h.request('x', 'background');
     await settle();
     h.release('x', { status: 429, limit: 10, remaining: 0, resetSeconds: 50, retryAfterSeconds: 3 });
@@ -141,9 +135,7 @@ describe('RateGovernor', () => {
 
   test('counts requests still in flight as spent when an answer reports the budget', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 4, 60));
+    await h.probe('user', ok(10, 4, 60));
     for (const label of ['a', 'b', 'c', 'd', 'e']) void h.request(label, 'user');
     await settle();
     expect(h.granted).toEqual(['probe', 'a', 'b', 'c', 'd']);
@@ -169,9 +161,7 @@ describe('RateGovernor', () => {
 
   test('a new token starts from an unknown budget', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', { status: 429, limit: 10, remaining: 0, resetSeconds: 60, retryAfterSeconds: 60 });
+    await h.probe('user', { status: 429, limit: 10, remaining: 0, resetSeconds: 60, retryAfterSeconds: 60 });
     void h.request('after-refresh', 'user');
     await settle();
     expect(h.granted).toEqual(['probe']);
@@ -184,9 +174,7 @@ describe('RateGovernor', () => {
 describe('RateGovernor windows', () => {
   test('an answer from a window the service started sooner than reckoned restores the budget', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 1, 60));
+    await h.probe('user', ok(10, 1, 60));
     void h.request('a', 'user');
     void h.request('b', 'user');
     await settle();
@@ -198,9 +186,7 @@ describe('RateGovernor windows', () => {
 
   test('answers of the same window arriving out of order never raise the budget', async () => {
     const h = harness();
-    void h.request('probe', 'user');
-    await settle();
-    h.release('probe', ok(10, 3, 60));
+    await h.probe('user', ok(10, 3, 60));
     for (const label of ['a', 'b', 'c', 'd']) void h.request(label, 'user');
     await settle();
     expect(h.granted).toEqual(['probe', 'a', 'b', 'c']);

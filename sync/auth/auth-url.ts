@@ -5,22 +5,29 @@ import { AuthUrlRefusedError } from './auth-errors';
 
 /** Parse and check a configured `auth_url`; throws AuthUrlRefusedError saying why. */
 export function parseAuthUrl(raw: string): URL {
+  return checkedServerUrl(raw, (reason) => new AuthUrlRefusedError(reason));
+}
+
+/**
+ * A configured server address (the API's, the sign-in server's, the update
+ * feed's), checked as each of them is: a URL, https or plain http to a
+ * loopback address literal, no user name or password, no query or fragment.
+ * Throws what `refuse` makes of the reason.
+ */
+export function checkedServerUrl(raw: string, refuse: (reason: string) => Error): URL {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new AuthUrlRefusedError('it is not a valid URL');
+    throw refuse('it is not a valid URL');
   }
   if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) {
-      throw new AuthUrlRefusedError(`it must use https (${PLAIN_HTTP_RULE})`);
-    }
+    if (!isLoopbackHost(url.hostname)) throw refuse(`it must use https (${PLAIN_HTTP_RULE})`);
   } else if (url.protocol !== 'https:') {
-    throw new AuthUrlRefusedError('it must use https');
+    throw refuse('it must use https');
   }
-  if (url.username || url.password)
-    throw new AuthUrlRefusedError('it must not contain a user name or password');
-  if (url.search || url.hash) throw new AuthUrlRefusedError('it must not have a query or fragment');
+  if (url.username !== '' || url.password !== '') throw refuse('it must not contain a user name or password');
+  if (url.search !== '' || url.hash !== '') throw refuse('it must not have a query or fragment');
   return url;
 }
 

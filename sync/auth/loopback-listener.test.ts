@@ -1,5 +1,4 @@
 import { request as httpRequest, Agent } from 'node:http';
-import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   IssuerMismatchError,
@@ -14,6 +13,7 @@ import {
   type SignInOutcome,
   startLoopbackListener,
 } from './loopback-listener';
+import { withTakenPort } from './testing/taken-port';
 
 const STATE = 'state-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -306,20 +306,13 @@ describe('loopback listener', () => {
     expect(error).toMatchObject({ type: 'attempt-ended', reason: 'cancelled' });
   });
 
-  test('an explicitly chosen port that is already taken fails with a clear error', async () => {
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
-    const address = blocker.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    try {
-      const error = await rejection(listen({ port: address.port }));
+  test('an explicitly chosen port that is already taken fails with a clear error', () =>
+    withTakenPort(async (port) => {
+      const error = await rejection(listen({ port }));
       expect(error).toBeInstanceOf(LoopbackListenError);
-      expect(error).toMatchObject({ type: 'loopback-unavailable', port: address.port, code: 'EADDRINUSE' });
+      expect(error).toMatchObject({ type: 'loopback-unavailable', port, code: 'EADDRINUSE' });
       expect((error as Error).message).toBe(
-        `Cannot receive the sign-in: port ${address.port} on 127.0.0.1 is already in use.`,
+        `Cannot receive the sign-in: port ${port} on 127.0.0.1 is already in use.`,
       );
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
-  });
+    }));
 });

@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import {
   type AttemptEndReason,
+  type AuthError,
   IssuerMismatchError,
   LoopbackListenError,
   OAuthProtocolError,
@@ -178,6 +179,16 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     | { kind: 'accept'; status: number; page: string; outcome: Outcome }
     | { kind: 'hold'; outcome: Outcome };
 
+  /** The browser came back with a failure: it gets a page saying so, and the attempt ends with it. */
+  function failed(status: number, failure: AuthError): Verdict {
+    return {
+      kind: 'accept',
+      status,
+      page: failurePage(failure.message),
+      outcome: { ok: false, error: failure },
+    };
+  }
+
   function judge(request: IncomingMessage): Verdict {
     const target = request.url ?? '';
     // Only origin-form targets on our own host: absolute-form requests and other Host headers
@@ -197,38 +208,22 @@ export async function startLoopbackListener(options: LoopbackListenerOptions): P
     if (options.expectedIssuer !== undefined && query.has('iss')) {
       const issuer = single(query, 'iss');
       if (issuer === undefined || !sameIssuer(issuer, options.expectedIssuer)) {
-        const failure = new IssuerMismatchError(options.expectedIssuer, issuer ?? null);
-        return {
-          kind: 'accept',
-          status: 400,
-          page: failurePage(failure.message),
-          outcome: { ok: false, error: failure },
-        };
+        return failed(400, new IssuerMismatchError(options.expectedIssuer, issuer ?? null));
       }
     }
     const error = single(query, 'error');
     if (error !== undefined || query.has('error')) {
-      const failure = OAuthProtocolError.fromWire('authorization', error, single(query, 'error_description'));
-      return {
-        kind: 'accept',
-        status: 200,
-        page: failurePage(failure.message),
-        outcome: { ok: false, error: failure },
-      };
+      return failed(
+        200,
+        OAuthProtocolError.fromWire('authorization', error, single(query, 'error_description')),
+      );
     }
     const code = single(query, 'code');
     if (code === undefined || code === '') {
-      const failure = new OAuthProtocolError(
-        'authorization',
-        'invalid_request',
-        'the browser came back without a code',
+      return failed(
+        400,
+        new OAuthProtocolError('authorization', 'invalid_request', 'the browser came back without a code'),
       );
-      return {
-        kind: 'accept',
-        status: 400,
-        page: failurePage(failure.message),
-        outcome: { ok: false, error: failure },
-      };
     }
     return { kind: 'hold', outcome: { ok: true, value: { code, respond } } };
   }

@@ -1,10 +1,9 @@
 // The whole browser sign-in against the emulator over real HTTP; the browser's
 // part is played by testing/consent-browser.ts.
-import { createServer, type Server } from 'node:net';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../emulator/clock';
-import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type RunningEmulator } from '../../emulator/start';
 import {
   AuthServerUnavailableError,
   AuthUrlRefusedError,
@@ -16,16 +15,13 @@ import {
 import { DEFAULT_SCOPES, OAuthSignIn, type OAuthSignInDeps } from './oauth-flow';
 import { codeChallengeS256 } from './pkce';
 import { consentBrowser, visit } from './testing/consent-browser';
+import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
+import { withTakenPort } from './testing/taken-port';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 5, clock });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
+emulatorPerFile({ seedTasks: 5, clock }, (started) => (emulator = started));
 beforeEach(() => {
   emulator.control.setOAuthAutoApprove(false);
 });
@@ -180,21 +176,14 @@ describe('browser sign-in against the emulator', () => {
     expect(error).toMatchObject({ stage: 'token', status: 500 });
   });
 
-  test('an explicitly chosen port that is taken fails clearly, before the browser opens', async () => {
-    const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
-    const address = blocker.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    try {
+  test('an explicitly chosen port that is taken fails clearly, before the browser opens', () =>
+    withTakenPort(async (port) => {
       const browser = consentBrowser();
-      const error = await failure(signInWith({ ...browser, port: address.port }).signIn());
+      const error = await failure(signInWith({ ...browser, port }).signIn());
       expect(error).toBeInstanceOf(LoopbackListenError);
-      expect((error as Error).message).toContain(`port ${address.port} on 127.0.0.1 is already in use`);
+      expect((error as Error).message).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(browser.opened).toEqual([]);
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
-  });
+    }));
 
   test('gives up when the browser never comes back', async () => {
     const error = await failure(signInWith({ ...neverAnswers, attemptTimeoutMs: 30 }).signIn());

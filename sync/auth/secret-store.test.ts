@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SecretStoreError } from './auth-errors';
 import {
   FileSecretStore,
@@ -9,14 +8,10 @@ import {
   type SecretStore,
   secretFileBesideDatabase,
 } from './secret-store';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
 let directory: string;
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-secret-store-'));
-});
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+temporaryDirectoryPerTest('svc-secret-store-', (made) => (directory = made));
 
 const stores: [string, () => SecretStore][] = [
   ['memory', () => new MemorySecretStore()],

@@ -1,14 +1,12 @@
 // The OAuth session kept going against the emulator over real HTTP: refresh
 // before expiry and after a 401, single flight, rotation saved before use,
 // reuse of a spent refresh token, restarts and failing secret stores.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ManualClock } from '../../emulator/clock';
-import { type RunningEmulator, startEmulator } from '../../emulator/start';
+import { type RunningEmulator } from '../../emulator/start';
 import { ApiClient } from '../api/api-client';
 import { NetworkError, SignedOutError as ApiSignedOutError } from '../api/errors';
 import { meOperations } from '../api/operations';
@@ -19,24 +17,16 @@ import { FileSecretStore, MemorySecretStore, type SecretStore, refreshTokenKey }
 import { consentBrowser } from './testing/consent-browser';
 import type { TokenGrant } from './token-endpoint';
 import { DEFAULT_REFRESH_MARGIN_MS, TokenKeeper, type TokenKeeperOptions } from './token-keeper';
+import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
+import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
 const KEY = refreshTokenKey('acct-1');
 let directory: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seedTasks: 5, clock, oauthAutoApprove: true });
-});
-afterAll(async () => {
-  await emulator.stop();
-});
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'svc-token-keeper-'));
-});
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+emulatorPerFile({ seedTasks: 5, clock, oauthAutoApprove: true }, (started) => (emulator = started));
+temporaryDirectoryPerTest('svc-token-keeper-', (made) => (directory = made));
 
 async function signIn(): Promise<TokenGrant> {
   return new OAuthSignIn(

@@ -5,16 +5,16 @@ import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
-import { Puller } from '../pull/puller';
-import type { PullRunPolicy, TaskChainPolicy } from '../pull/pull-run-policy';
+import { Puller, type PullerOptions } from '../pull/puller';
+import type { PullRunPolicy } from '../pull/pull-run-policy';
 import type { PullStore } from '../pull/pull-store';
 import { WorkerPullStore, type WorkerPullStoreOptions } from '../pull/worker-pull-store';
 import { createMirrorPusher } from '../push/mirror-push-store';
 import type { SyncEventListener } from '../events/sync-events';
 import type { PullRunner, PusherDeps, PushRunner, SyncIdentity } from '../events/sync-parts';
 
-/** How the engine's parts are built (each has a default). */
-export interface SyncPartsOptions {
+/** How the engine's parts are built (each has a default); the puller's own knobs are passed on as they are. */
+export interface SyncPartsOptions extends Pick<PullerOptions, 'concurrency' | 'commentWatch' | 'taskChains'> {
   /** Builds the pusher; default push-engine's Pusher over the mirror. */
   createPusher?: (deps: PusherDeps) => PushRunner;
   /**
@@ -32,17 +32,11 @@ export interface SyncPartsOptions {
   pullWorker?: WorkerPullStoreOptions;
   /** Where pull writes, instead of either of the above. */
   pullStore?: PullStore;
-  /** Pages revalidated at once during a re-sync (default 8). */
-  concurrency?: number;
-  /** Comment lists a hot poll refreshes besides the open task's (default in sync/pull/comment-watch.ts). */
-  commentWatch?: number;
   /**
    * A full pull's time budget and backoff: how long refused cursors are
    * restarted and failed collections retried (defaults in sync/pull/pull-run-policy.ts).
    */
   pullRunPolicy?: Partial<PullRunPolicy>;
-  /** How a full pull splits the task list into chains walked at once (defaults in sync/pull/task-chains.ts). */
-  taskChains?: Partial<TaskChainPolicy>;
   /**
    * What the puller keeps in memory between pulls (single-read ETags), when
    * the caller read `/v1/me` with it first (readMeAhead in sync/pull/resources/me.ts):

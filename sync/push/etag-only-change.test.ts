@@ -55,16 +55,21 @@ async function landed(f: PushFixture, localId: string): Promise<string> {
   return remapped.to;
 }
 
+/** `id` as made: its writes go to `path`; its edit writes `patch` and its delete removes it, through the kind's mirror writes. */
+function asMade<Patch>(
+  id: string,
+  path: RegExp,
+  writes: { edit(id: string, patch: Patch): unknown; delete(id: string): unknown },
+  patch: Patch,
+): Made {
+  return { id, path, edit: () => void writes.edit(id, patch), remove: () => void writes.delete(id) };
+}
+
 const KINDS: Record<string, (f: PushFixture) => Promise<Made>> = {
   async task(f) {
     const [id] = f.taskIds(1) as [string];
     await f.loadTasks([id]);
-    return {
-      id,
-      path: new RegExp(`^/v1/tasks/${id}$`),
-      edit: () => f.mirror.tasks.edit(id, { title: 'Renamed here' }),
-      remove: () => f.mirror.tasks.delete(id),
-    };
+    return asMade(id, new RegExp(`^/v1/tasks/${id}$`), f.mirror.tasks, { title: 'Renamed here' });
   },
   async comment(f) {
     const created = await f.api.create(
@@ -74,12 +79,7 @@ const KINDS: Record<string, (f: PushFixture) => Promise<Made>> = {
     );
     const taskId = created.body.task_id;
     const id = await landed(f, f.mirror.comments.create({ taskId, content: 'Said once' }).commentId);
-    return {
-      id,
-      path: new RegExp(`^/v1/task-comments/${id}$`),
-      edit: () => f.mirror.comments.edit(id, 'Said better'),
-      remove: () => f.mirror.comments.delete(id),
-    };
+    return asMade(id, new RegExp(`^/v1/task-comments/${id}$`), f.mirror.comments, 'Said better');
   },
   async section(f) {
     const created = f.mirror.sections.create({
@@ -88,30 +88,15 @@ const KINDS: Record<string, (f: PushFixture) => Promise<Made>> = {
       name: 'Read on Sunday',
     });
     const id = await landed(f, created.id);
-    return {
-      id,
-      path: new RegExp(`^/v1/sections/${id}$`),
-      edit: () => f.mirror.sections.edit(id, { name: 'Much later' }),
-      remove: () => f.mirror.sections.delete(id),
-    };
+    return asMade(id, new RegExp(`^/v1/sections/${id}$`), f.mirror.sections, { name: 'Much later' });
   },
   async goal(f) {
     const id = await landed(f, f.mirror.goals.create({ name: 'Faster pages' }, await activeProject(f)).id);
-    return {
-      id,
-      path: new RegExp(`/goals/${id}$`),
-      edit: () => f.mirror.goals.edit(id, { name: 'Fast pages' }),
-      remove: () => f.mirror.goals.delete(id),
-    };
+    return asMade(id, new RegExp(`/goals/${id}$`), f.mirror.goals, { name: 'Fast pages' });
   },
   async milestone(f) {
     const id = await landed(f, f.mirror.milestones.create({ name: 'Beta' }, await activeProject(f)).id);
-    return {
-      id,
-      path: new RegExp(`/milestones/${id}$`),
-      edit: () => f.mirror.milestones.edit(id, { name: 'Beta 2' }),
-      remove: () => f.mirror.milestones.delete(id),
-    };
+    return asMade(id, new RegExp(`/milestones/${id}$`), f.mirror.milestones, { name: 'Beta 2' });
   },
 };
 

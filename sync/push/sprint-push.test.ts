@@ -40,6 +40,26 @@ function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<str
   return pushedId(f, 'sprint', () => f.mirror.sprints.list(teamId).find((s) => s.name === name)?.sprint_id);
 }
 
+/** A bench where one sprint of the Platform team, named `name`, was created and pushed. */
+async function startWithSprint(name: string): Promise<{ f: PushFixture; teamId: string; id: string }> {
+  const f = await start();
+  const teamId = await platformTeam(f);
+  return { f, teamId, id: await pushedSprint(f, teamId, name) };
+}
+
+/**
+ * A bench with one task loaded into the mirror and a two-week sprint of the
+ * Platform team, named `name`, created here and not pushed yet.
+ */
+async function startWithQueuedSprint(name: string) {
+  const f = await start();
+  const teamId = await platformTeam(f);
+  const [taskId] = f.taskIds(1) as [string];
+  await f.loadTasks([taskId]);
+  const sprint = f.mirror.sprints.create({ name, start_date: '2027-03-01', duration_weeks: 2 }, teamId);
+  return { f, teamId, taskId, sprint };
+}
+
 describe('sprints written offline', () => {
   test('a sprint created and edited offline is one create with the last values, under its team', async () => {
     const f = await start();
@@ -67,9 +87,7 @@ describe('sprints written offline', () => {
   });
 
   test('the peer renamed the same sprint: a three-way conflict; a goal set here merges without one', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const id = await pushedSprint(f, teamId, 'Sprint 20');
+    const { f, teamId, id } = await startWithSprint('Sprint 20');
     await peerRenames(f, teamId, id, 'Sprint 20b');
 
     f.mirror.sprints.edit(id, { name: 'Sprint twenty', goal: 'ship it' });
@@ -85,9 +103,7 @@ describe('sprints written offline', () => {
   });
 
   test('a stale If-Match on a field nobody else changed merges per field (412 then 200), no conflict', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const id = await pushedSprint(f, teamId, 'Sprint 21');
+    const { f, teamId, id } = await startWithSprint('Sprint 21');
     await peerRenames(f, teamId, id, 'Sprint 21b');
     f.emulator.control.clearRequests();
     f.mirror.sprints.edit(id, { goal: 'fewer bugs' });
@@ -100,9 +116,7 @@ describe('sprints written offline', () => {
   });
 
   test('completing a sprint sends status completed and shows who completed it', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const id = await pushedSprint(f, teamId, 'Sprint 22');
+    const { f, teamId, id } = await startWithSprint('Sprint 22');
     f.mirror.sprints.edit(id, { status: 'completed' });
     await f.pusher.pushAll();
     expect(sprintWrites(f)).toEqual(['PATCH 200']);
@@ -141,41 +155,25 @@ describe('sprints written offline', () => {
   });
 
   test('a sprint cannot be deleted (the service has none): refused before queuing', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const id = await pushedSprint(f, teamId, 'Sprint 41');
+    const { f, id } = await startWithSprint('Sprint 41');
     expect(() => f.mirror.sprints.delete(id)).toThrow(/complete it instead/);
     expect(f.mirror.outbox.list(['queued'])).toEqual([]);
   });
 
   test('a task filed into a sprint still queued is sent after it, with the server id in its patch', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const [taskId] = f.taskIds(1);
-    await f.loadTasks([taskId as string]);
-    const sprint = f.mirror.sprints.create(
-      { name: 'Sprint 50', start_date: '2027-03-01', duration_weeks: 2 },
-      teamId,
-    );
-    f.mirror.tasks.edit(taskId as string, { sprint_id: sprint.id });
-    expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(sprint.id);
+    const { f, teamId, taskId, sprint } = await startWithQueuedSprint('Sprint 50');
+    f.mirror.tasks.edit(taskId, { sprint_id: sprint.id });
+    expect(f.mirror.tasks.get(taskId)?.task.sprint_id).toBe(sprint.id);
     await f.pusher.pushAll();
     const landed = f.mirror.sprints.list(teamId).find((s) => s.name === 'Sprint 50')?.sprint_id as string;
     expect(landed).not.toMatch(/^local-/);
-    expect(f.emulator.control.task(taskId as string)?.sprint_id).toBe(landed);
-    expect(f.mirror.tasks.get(taskId as string)?.task.sprint_id).toBe(landed);
+    expect(f.emulator.control.task(taskId)?.sprint_id).toBe(landed);
+    expect(f.mirror.tasks.get(taskId)?.task.sprint_id).toBe(landed);
     expect(f.mirror.outbox.list(['queued', 'conflict', 'failed'])).toEqual([]);
   });
 
   test('a token without teams:write: the sprint create is blocked for its scope while task edits in the same pass go', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
-    const sprint = f.mirror.sprints.create(
-      { name: 'No scope', start_date: '2027-03-01', duration_weeks: 2 },
-      teamId,
-    );
+    const { f, taskId, sprint } = await startWithQueuedSprint('No scope');
     f.mirror.tasks.edit(taskId, { title: 'sent although sprints are refused' });
     const { token } = f.emulator.control.mintToken({
       scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],
@@ -220,14 +218,7 @@ describe('sprints written offline', () => {
   });
 
   test('a task filed into a sprint whose create was refused for its scope waits for it, and goes after the sprint once a sign-in allows it', async () => {
-    const f = await start();
-    const teamId = await platformTeam(f);
-    const [taskId] = f.taskIds(1) as [string];
-    await f.loadTasks([taskId]);
-    const sprint = f.mirror.sprints.create(
-      { name: 'Refused first', start_date: '2027-03-01', duration_weeks: 2 },
-      teamId,
-    );
+    const { f, teamId, taskId, sprint } = await startWithQueuedSprint('Refused first');
     const filing = f.mirror.tasks.edit(taskId, { sprint_id: sprint.id });
     const { token } = f.emulator.control.mintToken({
       scopes: ['tasks:write', 'projects:read', 'teams:read', 'members:read'],

@@ -84,6 +84,24 @@ function setUp() {
 
 const networkDown = () => new NetworkError('tasks.list', 'ECONNREFUSED', 'connection refused', 5);
 
+/** The full pulls so far, as [seconds since the start, reason]. */
+function fullPulls(actions: RecordedActions, since: (call: { at: number }) => number): [number, string][] {
+  return actions
+    .pulls()
+    .filter((p) => p.tier === 'full')
+    .map((p) => [since(p) / SECOND, p.reason]);
+}
+
+/** A scheduler whose first pull met the network down, so it is offline; what it did so far is taken. */
+async function startedOffline(): Promise<ReturnType<typeof setUp>> {
+  const bench = setUp();
+  bench.actions.pullOutcomes = [networkDown()];
+  bench.scheduler.start();
+  await bench.clock.advance(0);
+  bench.actions.take();
+  return bench;
+}
+
 describe('polling', () => {
   test('start pulls everything at once, then polls hot, new and full at their base intervals', async () => {
     const { clock, actions, scheduler, since } = setUp();
@@ -110,10 +128,7 @@ describe('polling', () => {
     actions.fullFailed = [true, true, true, false];
     scheduler.start();
     await clock.advance(30 * MINUTE);
-    const full = actions
-      .pulls()
-      .filter((p) => p.tier === 'full')
-      .map((p) => [since(p) / SECOND, p.reason]);
+    const full = fullPulls(actions, since);
     expect(full).toEqual([
       [0, 'start'],
       [30, 'poll-retry'],
@@ -130,10 +145,7 @@ describe('polling', () => {
     actions.fullFailed = Array.from({ length: 20 }, () => true);
     scheduler.start();
     await clock.advance(40 * MINUTE);
-    const full = actions
-      .pulls()
-      .filter((p) => p.tier === 'full')
-      .map((p) => [since(p) / SECOND, p.reason]);
+    const full = fullPulls(actions, since);
     // 30, 60, 120, 240, 480 s apart; the next (960 s) would pass the 10-minute interval: a whole poll instead.
     expect(full.slice(0, 7)).toEqual([
       [0, 'start'],
@@ -282,11 +294,7 @@ describe('online and offline', () => {
   });
 
   test('when the operating system reports a network change while offline, a probe goes at once', async () => {
-    const { clock, actions, scheduler } = setUp();
-    actions.pullOutcomes = [networkDown()];
-    scheduler.start();
-    await clock.advance(0);
-    actions.take();
+    const { clock, actions, scheduler } = await startedOffline();
     actions.probeOutcomes = [true];
     scheduler.networkChanged();
     await clock.advance(0);
@@ -296,11 +304,7 @@ describe('online and offline', () => {
   });
 
   test('sync now while offline probes at once and ends when the service is still unreachable', async () => {
-    const { clock, actions, scheduler } = setUp();
-    actions.pullOutcomes = [networkDown()];
-    scheduler.start();
-    await clock.advance(0);
-    actions.take();
+    const { actions, scheduler } = await startedOffline();
     await scheduler.syncNow();
     expect(actions.take().map((c) => c.what)).toEqual(['probe']);
     expect(scheduler.state().connectivity).toBe('offline');

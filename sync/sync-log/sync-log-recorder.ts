@@ -75,6 +75,14 @@ function errorFacts(error: SyncErrorInfo): Record<string, unknown> {
   };
 }
 
+/** An entry's part that says which failure it was: its status and operation, and the facts of it after `detail`. */
+function failureOf(
+  error: SyncErrorInfo,
+  detail: Record<string, unknown>,
+): Pick<SyncLogEntryInput, 'status' | 'operation' | 'detail'> {
+  return { status: error.status, operation: error.operation, detail: { ...detail, ...errorFacts(error) } };
+}
+
 export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
   switch (event.type) {
     case 'sync-started':
@@ -98,9 +106,7 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
         level: 'error',
         kind: 'error',
         message: `sync failed (${event.reason}): ${event.error.message}`,
-        status: event.error.status,
-        operation: event.error.operation,
-        detail: { reason: event.reason, ...errorFacts(event.error) },
+        ...failureOf(event.error, { reason: event.reason }),
       };
     case 'online':
       return { level: 'info', kind: 'connectivity', message: 'online' };
@@ -202,18 +208,14 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
         level: 'error',
         kind: 'push',
         message: `${event.entityType} ${event.entityId}: the server refused the edit: ${event.error.message}`,
-        status: event.error.status,
-        operation: event.error.operation,
-        detail: { op_id: event.opId, entity_id: event.entityId, ...errorFacts(event.error) },
+        ...failureOf(event.error, { op_id: event.opId, entity_id: event.entityId }),
       };
     case 'resource-skipped':
       return {
         level: 'warn',
         kind: 'sync',
         message: `${event.collection} of ${event.scope} skipped until the next pull: ${event.error.message}`,
-        status: event.error.status,
-        operation: event.error.operation,
-        detail: { collection: event.collection, scope: event.scope, ...errorFacts(event.error) },
+        ...failureOf(event.error, { collection: event.collection, scope: event.scope }),
       };
     case 'item-skipped':
       return {

@@ -36,10 +36,15 @@ async function closeTask(page: Page): Promise<void> {
 /** Audits an open question (an alertdialog), then answers Cancel. */
 async function auditQuestion(page: Page, name: string | RegExp): Promise<void> {
   const question = page.getByRole('alertdialog', { name });
-  await question.waitFor();
+  await auditThenClose(page, question, () => question.getByRole('button', { name: 'Cancel' }).click());
+}
+
+/** Audits `shown` (a dialog or form) once it is there, then closes it with `close` and waits until it is gone. */
+async function auditThenClose(page: Page, shown: Locator, close: () => Promise<void>): Promise<void> {
+  await shown.waitFor();
   expect(await blockingViolations(page)).toEqual([]);
-  await question.getByRole('button', { name: 'Cancel' }).click();
-  await question.waitFor({ state: 'detached' });
+  await close();
+  await shown.waitFor({ state: 'detached' });
 }
 
 describe('signed out', () => {
@@ -95,10 +100,7 @@ describe('signed in through the browser', () => {
 
     await page.getByRole('button', { name: 'New task' }).click();
     const form = page.getByRole('heading', { name: 'New task' });
-    await form.waitFor();
-    expect(await blockingViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await form.waitFor({ state: 'detached' });
+    await auditThenClose(page, form, () => page.keyboard.press('Escape'));
   });
 
   test('the command palette and the keyboard shortcuts', async () => {
@@ -113,10 +115,7 @@ describe('signed in through the browser', () => {
     await page.getByRole('heading', { name: 'Goals', level: 1 }).waitFor();
     await page.locator('body').press('?');
     const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    await shortcuts.waitFor();
-    expect(await blockingViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await shortcuts.waitFor({ state: 'detached' });
+    await auditThenClose(page, shortcuts, () => page.keyboard.press('Escape'));
   });
 
   test('a board, and the question before deleting a section', async () => {
@@ -142,10 +141,7 @@ describe('signed in through the browser', () => {
     expect(await blockingViolations(page)).toEqual([]);
     await nav(page).getByRole('button', { name: 'New sprint in Platform' }).click();
     const form = page.getByTestId('sprint-form');
-    await form.waitFor();
-    expect(await blockingViolations(page)).toEqual([]);
-    await form.getByRole('button', { name: 'Cancel' }).click();
-    await form.waitFor({ state: 'detached' });
+    await auditThenClose(page, form, () => form.getByRole('button', { name: 'Cancel' }).click());
   });
 
   test('the goals, one opened, and the question before deleting one', async () => {

@@ -6,9 +6,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { answerQuestion, hasFocus, invokeInPage, screenshot, workspaceTeam } from './support/app-browser';
-import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { createSprintLasting } from './support/sprint-steps';
+import { createSprintLasting, sprintCreatedElsewhere } from './support/sprint-steps';
 
 let team = { team_id: '', name: '' };
 
@@ -22,10 +21,7 @@ describe('a task filed into a sprint the server refused', () => {
   test('says what it waits for, leads to the refused sprint, and goes back when that is discarded', async () => {
     const { page } = session.app;
     // A teammate's active sprint holds the name: ours is refused (409) and stops as not saved.
-    const taken = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
-      body: { name: 'Crunch', start_date: '2027-06-07', duration_weeks: 2 },
-    });
-    expect(taken.status).toBe(201);
+    await sprintCreatedElsewhere(session.emulator, team.team_id, 'Crunch', '2027-06-07', 2);
     await createSprintLasting(page, team.name, 'crunch', 2);
     const item = page
       .getByRole('navigation', { name: 'Workspace' })

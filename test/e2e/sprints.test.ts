@@ -13,7 +13,7 @@ import { sessionPerFile } from './support/app-session';
 import { hasFocus, invokeInPage, screenshot, screenshotInDark, workspaceTeam } from './support/app-browser';
 import { callService, peerPatch, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { createSprintLasting } from './support/sprint-steps';
+import { createSprintLasting, sprintCreatedElsewhere } from './support/sprint-steps';
 import { syncAndSettle } from './support/waits';
 
 /** The team the sprints are made in: the person owns it and the peer is on it (seed "Platform"). */
@@ -209,10 +209,7 @@ describe('a sprint planned offline', () => {
 describe('a name taken by an active sprint of the team', () => {
   test('is refused (409), shown on the sprint and in pending changes, and fixed by Rename and retry', async () => {
     const { page } = session.app;
-    const taken = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
-      body: { name: 'Hardening', start_date: '2027-05-03', duration_weeks: 2 },
-    });
-    expect(taken.status).toBe(201);
+    await sprintCreatedElsewhere(session.emulator, team.team_id, 'Hardening', '2027-05-03', 2);
     const createsBefore = session.emulator.control.creates().sprints;
 
     await page.getByRole('button', { name: `New sprint in ${team.name}` }).click();
@@ -366,11 +363,7 @@ describe('a team with more sprints than the sidebar lists', () => {
 describe('a sprint renamed by the peer while we renamed it offline', () => {
   test('is a conflict settled in the three-way view; keeping mine leaves the server with my name', async () => {
     const { page } = session.app;
-    const created = await callService(session.emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
-      body: { name: 'Polish', start_date: '2027-06-07', duration_weeks: 1 },
-    });
-    expect(created.status).toBe(201);
-    const sprintId = created.body.sprint_id as string;
+    const sprintId = await sprintCreatedElsewhere(session.emulator, team.team_id, 'Polish', '2027-06-07', 1);
     await page.getByRole('button', { name: 'Sync now' }).click();
     const item = page.locator(`li[data-sprint-id="${sprintId}"]`);
     await item.waitFor({ timeout: 20_000 });

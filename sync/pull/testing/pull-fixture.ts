@@ -9,8 +9,8 @@ import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
 import { openMirror } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
-import { ApiClient } from '../../api/api-client';
-import { staticCredentials } from '../../api/credentials';
+import type { ApiClient } from '../../api/api-client';
+import { staticClients } from '../../api/testing/static-clients';
 import { SyncEngine, type SyncEngineDeps } from '../../engine/sync-engine';
 import type { SyncEvent } from '../../events/sync-events';
 import { type RelayProxy, startRelayProxy } from './relay-proxy';
@@ -88,16 +88,8 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
   const relay = await startRelayProxy(emulator.baseUrl);
   const dir = await mkdtemp(join(tmpdir(), 'svc-pull-'));
   const file = join(dir, 'mirror.db');
-  const clients: ApiClient[] = [];
-  const apiWith = (token: string): ApiClient => {
-    const client = new ApiClient({
-      baseUrl: relay.baseUrl,
-      credentials: staticCredentials(token),
-      retry: FAST_RETRY,
-    });
-    clients.push(client);
-    return client;
-  };
+  const clients = staticClients(relay.baseUrl, FAST_RETRY);
+  const apiWith = (token: string): ApiClient => clients.withToken(token);
   const events: SyncEvent[] = [];
   const build = async () => {
     const mirror = await openMirror(file);
@@ -134,7 +126,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
     },
     async close() {
       await fixture.engine.close();
-      await Promise.all(clients.map((c) => c.close()));
+      await clients.closeAll();
       fixture.mirror.close();
       await relay.close();
       await emulator.stop();

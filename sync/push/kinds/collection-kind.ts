@@ -6,7 +6,7 @@ import type { WritableKind } from '../../../protocol/writable-kind';
 import { endingVerb, isDeletable } from '../../../protocol/writable-kind';
 import { kindOperationsOf } from '../../api/operations';
 import type { FieldValues, PushOp } from '../push-store';
-import { bodyOf, type PushKind } from './push-kind';
+import { itemRequests, type PushKind } from './push-kind';
 
 export function collectionPushKind(kind: WritableKind): PushKind {
   const operations = kindOperationsOf(kind);
@@ -25,10 +25,10 @@ export function collectionPushKind(kind: WritableKind): PushKind {
     ...parentParams(op),
     [idParam]: op.entityId,
   });
+  const item = itemRequests(operations, itemParams);
   return {
     entityType: kind.entityType,
     writeScope: kind.writeScope,
-    deleteName: operations.delete.name,
     needsOrgId: kind.orgIdInCreate,
     derivedFields: kind.derivedFields,
     async create(api, op, orgId, options) {
@@ -36,22 +36,12 @@ export function collectionPushKind(kind: WritableKind): PushKind {
       const answer = await api.create(operations.create, parentParams(op), body, options);
       return { task: answer.body as FieldValues, etag: answer.etag };
     },
-    async update(api, op, options) {
-      const answer = await api.update(operations.update, itemParams(op), op.patch, options);
-      return { task: answer.body as FieldValues, etag: answer.etag };
-    },
+    ...item,
     async remove(api, op, options) {
       // Refused before queuing (db/outbox/kinds/); one here came from elsewhere.
       if (!isDeletable(kind))
         throw new Error(`the service has no ${noun} delete; ${endingVerb(kind)} the ${noun} instead`);
-      await api.remove(operations.delete, itemParams(op), options);
-    },
-    async read(api, op, options) {
-      const { body, etag } = bodyOf(
-        operations.get.name,
-        await api.read(operations.get, itemParams(op), options),
-      );
-      return { task: body as FieldValues, etag };
+      await item.remove(api, op, options);
     },
   };
 }

@@ -3,7 +3,7 @@
 // comment; edits and deletes go to /v1/task-comments/{comment_id} with If-Match.
 import { taskCommentOperations } from '../../api/operations';
 import type { FieldValues } from '../push-store';
-import { bodyOf, type PushKind } from './push-kind';
+import { itemRequests, type PushKind } from './push-kind';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -12,7 +12,6 @@ function text(value: unknown): string {
 export const commentPushKind: PushKind = {
   entityType: 'comment',
   writeScope: 'tasks:write',
-  deleteName: 'task-comments.delete',
   needsOrgId: false,
   async create(api, op, _orgId, options) {
     const content = text(op.patch.content);
@@ -28,23 +27,5 @@ export const commentPushKind: PushKind = {
           );
     return { task: answer.body as FieldValues, etag: answer.etag };
   },
-  async update(api, op, options) {
-    const answer = await api.update(
-      taskCommentOperations.update,
-      { commentId: op.entityId },
-      op.patch,
-      options,
-    );
-    return { task: answer.body as FieldValues, etag: answer.etag };
-  },
-  async remove(api, op, options) {
-    await api.remove(taskCommentOperations.delete, { commentId: op.entityId }, options);
-  },
-  async read(api, op, options) {
-    const { body, etag } = bodyOf(
-      'task-comments.get',
-      await api.read(taskCommentOperations.get, { commentId: op.entityId }, options),
-    );
-    return { task: body as FieldValues, etag };
-  },
+  ...itemRequests(taskCommentOperations, (op) => ({ commentId: op.entityId })),
 };

@@ -2,7 +2,8 @@
 // update, delete and single read go, and the body each takes. The pusher's
 // ordering, claiming, 412 merge, conflicts and failures are the same for all.
 import type { ApiClient } from '../../api/api-client';
-import type { PushOp, ServerTask } from '../push-store';
+import type { DeleteOperation, ReadOperation, UpdateOperation } from '../../api/operations';
+import type { FieldValues, PushOp, ServerTask } from '../push-store';
 
 /** Options every request of a push carries (the person's lane, the pass's abort signal). */
 export interface KindRequestOptions {
@@ -51,4 +52,36 @@ export function bodyOf<Body>(
 ): { body: Body; etag: string | null } {
   if (answer.status === 304) throw new Error(`${name} answered 304 to a request without If-None-Match`);
   return { body: answer.body, etag: answer.etag };
+}
+
+/**
+ * The update, delete and read of one item of a kind, each at the path
+ * `itemParams` makes of the operation (`{ taskId }`, a goal's project and id),
+ * and the contract's name of the delete.
+ */
+export function itemRequests<Body, Params>(
+  operations: {
+    update: UpdateOperation<Body, FieldValues, Params>;
+    delete: DeleteOperation<unknown, Params>;
+    get: ReadOperation<Body, Params>;
+  },
+  itemParams: (op: PushOp) => Params,
+): Pick<PushKind, 'deleteName' | 'update' | 'remove' | 'read'> {
+  return {
+    deleteName: operations.delete.name,
+    async update(api, op, options) {
+      const answer = await api.update(operations.update, itemParams(op), op.patch, options);
+      return { task: answer.body as FieldValues, etag: answer.etag };
+    },
+    async remove(api, op, options) {
+      await api.remove(operations.delete, itemParams(op), options);
+    },
+    async read(api, op, options) {
+      const { body, etag } = bodyOf(
+        operations.get.name,
+        await api.read(operations.get, itemParams(op), options),
+      );
+      return { task: body as FieldValues, etag };
+    },
+  };
 }

@@ -8,8 +8,8 @@ import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
 import { openMirror } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
-import { ApiClient } from '../../api/api-client';
-import { staticCredentials } from '../../api/credentials';
+import type { ApiClient } from '../../api/api-client';
+import { staticClients } from '../../api/testing/static-clients';
 import { taskOperations } from '../../api/operations';
 import type { SyncEvent } from '../../events/sync-events';
 import { mirrorPushStore } from '../mirror-push-store';
@@ -61,16 +61,8 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
   const file = join(dir, 'mirror.db');
   const mirror = await openMirror(file);
   mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
-  const clients: ApiClient[] = [];
-  const apiWith = (token: string): ApiClient => {
-    const client = new ApiClient({
-      baseUrl: emulator.baseUrl,
-      credentials: staticCredentials(token),
-      retry: FAST_RETRY,
-    });
-    clients.push(client);
-    return client;
-  };
+  const clients = staticClients(emulator.baseUrl, FAST_RETRY);
+  const apiWith = (token: string): ApiClient => clients.withToken(token);
   const api = apiWith(emulator.tokens[options.token ?? 'live']);
   const events: SyncEvent[] = [];
   const pusher = new Pusher({ store: mirrorPushStore(mirror), api, onEvent: (event) => events.push(event) });
@@ -113,7 +105,7 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
     apiWith,
     async close() {
       mirror.close();
-      await Promise.all(clients.map((client) => client.close()));
+      await clients.closeAll();
       await emulator.stop();
       await rm(dir, { recursive: true, force: true });
     },
