@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CLOSED_VALUES, parseTaskListQuery, TASK_FILTER_KEYS } from './task-list-query';
 import {
-  completeTaskSearch,
   formatTaskSearch,
   parseTaskSearch,
   type TaskSearchContext,
   type TaskSearchFilter,
 } from './task-search';
+import { completeTaskSearch } from './task-search-completion';
 
 const context: TaskSearchContext = {
   projects: [

@@ -5,6 +5,8 @@
 // and whatever it cannot map is a problem with a reason, over the characters
 // it came from.
 //
+// Completion as one types is in task-search-completion.ts, from the same keys.
+//
 // Choices made where the service's vocabulary is narrower than the language:
 // - Free words and "quoted phrases" are one search text, in order, joined by a
 //   space: the service's `filter[search]` is a single substring.
@@ -61,7 +63,7 @@ type DateKind = {
   before: 'due_before' | 'created_before';
 };
 
-interface KeySpec {
+export interface KeySpec {
   /** The word typed: `status`, `type`, `due`… */
   word: string;
   /** What the suggestion list says of it. */
@@ -75,7 +77,7 @@ interface KeySpec {
     | { type: 'sprint' };
 }
 
-const KEYS: readonly KeySpec[] = [
+export const KEYS: readonly KeySpec[] = [
   { word: 'status', detail: 'Status', kind: { type: 'enum', key: 'status' } },
   { word: 'priority', detail: 'Priority', kind: { type: 'enum', key: 'priority' } },
   { word: 'assignee', detail: 'Assigned to (me, a username)', kind: { type: 'assignee' } },
@@ -110,7 +112,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   is: 'status',
 };
 
-function keySpec(word: string): KeySpec | undefined {
+export function keySpec(word: string): KeySpec | undefined {
   const lower = word.toLowerCase();
   const name = ALIASES[lower] ?? lower;
   return KEYS.find((spec) => spec.word === name);
@@ -128,7 +130,7 @@ interface Token {
 }
 
 /** Splits on white space outside double quotes; an unclosed quote runs to the end (one is still typing). */
-function tokenize(text: string): Token[] {
+export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -145,10 +147,10 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-const KEYED = /^([A-Za-z_]+)(<=|>=|:|<|>)([\s\S]*)$/;
+export const KEYED = /^([A-Za-z_]+)(<=|>=|:|<|>)([\s\S]*)$/;
 
 /** The values of `a,"b c",d`: split on commas outside quotes, quotes removed. */
-function splitValues(raw: string): string[] {
+export function splitValues(raw: string): string[] {
   const values: string[] = [];
   let current = '';
   let quoted = false;
@@ -163,7 +165,7 @@ function splitValues(raw: string): string[] {
   return values.map((v) => v.trim());
 }
 
-const unquote = (raw: string) => raw.replace(/"/g, '');
+export const unquote = (raw: string) => raw.replace(/"/g, '');
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -357,12 +359,12 @@ export function parseTaskSearch(text: string, context: TaskSearchContext): Parse
 // ---------------------------------------------------------------------------
 // Writing a filter back as text (the chips rewrite the query)
 
-function quoted(value: string): string {
+export function quoted(value: string): string {
   return /[\s,":<>]/.test(value) || value === '' ? `"${value}"` : value;
 }
 
 /** A name that resolves back to this id alone; otherwise the id itself. */
-function nameOf(id: string, records: readonly { id: string; name: string }[]): string {
+export function nameOf(id: string, records: readonly { id: string; name: string }[]): string {
   const record = records.find((r) => r.id === id);
   // `none` is the word for no project or team, and a quote cannot be written inside quotes.
   if (!record || record.name.includes('"') || record.name.toLowerCase() === 'none') return id;
@@ -421,108 +423,4 @@ function searchText(search: string): string {
     .every((w) => w !== '' && !w.includes('"') && !w.startsWith('-') && !KEYED.test(w));
   if (plain || search.includes('"')) return search;
   return `"${search}"`;
-}
-
-// ---------------------------------------------------------------------------
-// Completion
-
-export interface TaskSearchSuggestion {
-  /** What the list shows. */
-  label: string;
-  detail: string;
-  /** Replaces the text from `from` to `to`. */
-  insert: string;
-}
-
-export interface TaskSearchCompletion {
-  from: number;
-  to: number;
-  suggestions: TaskSearchSuggestion[];
-}
-
-function valueChoices(spec: KeySpec, context: TaskSearchContext): { value: string; detail: string }[] {
-  const kind = spec.kind;
-  switch (kind.type) {
-    case 'enum':
-      return CLOSED_VALUES[kind.key].map((value) => ({ value, detail: spec.detail }));
-    case 'named': {
-      const records = kind.key === 'project' ? context.projects : context.teams;
-      return [
-        { value: 'none', detail: `No ${spec.word}` },
-        ...records.map((r) => ({
-          value: nameOf(r.id, records),
-          detail: kind.key === 'project' ? 'Project' : 'Team',
-        })),
-      ];
-    }
-    case 'assignee':
-      return [{ value: ME, detail: 'You' }, ...context.members.map((m) => ({ value: m, detail: 'Member' }))];
-    case 'tag':
-      return context.tags.map((value) => ({ value, detail: 'Tag' }));
-    case 'date':
-      return spec.word === 'due' ? [{ value: 'overdue', detail: 'Due before today and not done' }] : [];
-    case 'sprint':
-      return [];
-  }
-}
-
-const MAX_SUGGESTIONS = 12;
-
-/**
- * The suggestions for the token the caret ends: keys while the key is typed,
- * then the key's values (names as the mirror knows them). Null when there is
- * nothing to offer (a plain word, a quoted phrase, a date being typed).
- */
-export function completeTaskSearch(
-  text: string,
-  caret: number,
-  context: TaskSearchContext,
-): TaskSearchCompletion | null {
-  const token = tokenize(text).find((t) => t.from < caret && caret <= t.to);
-  if (!token || token.raw.startsWith('"')) return null;
-  const typed = text.slice(token.from, caret);
-  const negated = typed.startsWith('-');
-  const body = negated ? typed.slice(1) : typed;
-  const sign = negated ? '-' : '';
-  const keyed = KEYED.exec(body);
-  if (!keyed) {
-    if (!/^[A-Za-z_]*$/.test(body)) return null;
-    const lower = body.toLowerCase();
-    // Only keys with a closed set of values can be excluded; sprint is no filter at all.
-    const offered = KEYS.filter((spec) =>
-      negated ? spec.kind.type === 'enum' : spec.kind.type !== 'sprint',
-    );
-    const suggestions = offered
-      .filter((spec) => spec.word.startsWith(lower))
-      .map((spec) => ({
-        label: `${sign}${spec.word}:`,
-        detail: spec.detail,
-        insert: `${sign}${spec.word}:`,
-      }));
-    return suggestions.length === 0 ? null : { from: token.from, to: token.to, suggestions };
-  }
-  const [, word = '', op = ':', rawValue = ''] = keyed;
-  const spec = keySpec(word);
-  if (!spec || op !== ':') return null;
-  // Only the value after the last comma is being typed; the ones before stay.
-  const lastComma = rawValue.lastIndexOf(',');
-  const before = lastComma < 0 ? [] : splitValues(rawValue.slice(0, lastComma));
-  const partial = unquote(rawValue.slice(lastComma + 1)).toLowerCase();
-  const from = caret - (rawValue.length - lastComma - 1);
-  const seen = new Set(before.map((v) => v.toLowerCase()));
-  const choices = valueChoices(spec, context).filter(
-    (c) => !seen.has(c.value.toLowerCase()) && c.value.toLowerCase().includes(partial),
-  );
-  // Values that begin with what was typed first, then those that contain it.
-  choices.sort(
-    (a, b) =>
-      Number(!a.value.toLowerCase().startsWith(partial)) - Number(!b.value.toLowerCase().startsWith(partial)),
-  );
-  const suggestions = choices.slice(0, MAX_SUGGESTIONS).map((c) => ({
-    label: c.value,
-    detail: c.detail,
-    insert: `${quoted(c.value)}${token.to === text.length ? ' ' : ''}`,
-  }));
-  if (suggestions.length === 0) return null;
-  return { from, to: token.to, suggestions };
 }

@@ -3,7 +3,7 @@
 // Enter or Tab to take one, Escape to close it), where to search, and (under
 // the filter bar) what could not be applied, with its reason.
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { completeTaskSearch, type TaskSearchSuggestion } from '../../../protocol/task-search';
+import { completeTaskSearch, type TaskSearchSuggestion } from '../../../protocol/task-search-completion';
 import { useWorkspace } from '../store/workspace-store';
 import { SuggestionList, useSuggestionKeys } from '../ui/suggestion-list';
 import { searchContextOf } from './list-query';
