@@ -8,7 +8,7 @@
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
-import { ModalDialog } from '../ui/modal-dialog';
+import { Question } from '../ui/question';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
@@ -227,29 +227,16 @@ function SignOutConfirm({
   returnFocus: RefObject<HTMLButtonElement | null>;
 }) {
   return (
-    <ModalDialog
-      className="confirm-dialog"
-      alert
+    <Question
       label="Sign out with unsent changes?"
-      onClose={cancelSignOut}
+      confirmLabel="Keep and sign out"
+      onConfirm={() => {
+        cancelSignOut();
+        void signOut(accountId, true);
+      }}
+      onCancel={cancelSignOut}
       returnFocus={returnFocus}
-    >
-      <p>
-        {waiting === 1 ? '1 change has' : `${waiting} changes have`} not reached the server yet. Keep{' '}
-        {waiting === 1 ? 'it' : 'them'} for when you sign in again?
-      </p>
-      <div className="confirm-actions">
-        <button
-          type="button"
-          className="button primary"
-          autoFocus
-          onClick={() => {
-            cancelSignOut();
-            void signOut(accountId, true);
-          }}
-        >
-          Keep and sign out
-        </button>
+      otherChoices={
         <button
           type="button"
           className="button danger-ghost"
@@ -260,11 +247,11 @@ function SignOutConfirm({
         >
           Discard and sign out
         </button>
-        <button type="button" className="button" onClick={cancelSignOut}>
-          Cancel
-        </button>
-      </div>
-    </ModalDialog>
+      }
+    >
+      {waiting === 1 ? '1 change has' : `${waiting} changes have`} not reached the server yet. Keep{' '}
+      {waiting === 1 ? 'it' : 'them'} for when you sign in again?
+    </Question>
   );
 }
 

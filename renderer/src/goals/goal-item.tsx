@@ -11,7 +11,7 @@ import { TaskLines } from '../ui/task-lines';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, startCreating } from '../store/view-store';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
-import { DeleteQuestion } from '../ui/delete-question';
+import { DeleteQuestion } from '../ui/question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';

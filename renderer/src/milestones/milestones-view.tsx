@@ -14,7 +14,7 @@ import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
-import { DeleteQuestion } from '../ui/delete-question';
+import { DeleteQuestion } from '../ui/question';
 import { markWords } from '../vocabulary/sync-mark-words';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';

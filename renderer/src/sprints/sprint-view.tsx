@@ -12,7 +12,7 @@ import { useRemaps } from '../data/use-remaps';
 import { showProblem } from '../store/session-store';
 import { announce, followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
-import { ModalDialog } from '../ui/modal-dialog';
+import { Question } from '../ui/question';
 import { TaskLines } from '../ui/task-lines';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
@@ -73,32 +73,18 @@ function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number 
         Complete sprint
       </button>
       {asking ? (
-        <ModalDialog
-          className="confirm-dialog sprint-confirm"
-          alert
+        <Question
+          className="sprint-confirm"
           label={`Complete ${sprint.name}?`}
-          onClose={() => setAsking(false)}
+          confirmLabel="Complete sprint"
+          onConfirm={() => void setStatus('completed')}
+          onCancel={() => setAsking(false)}
         >
-          <p>
-            Complete ‘{sprint.name}’?{' '}
-            {open === 0
-              ? 'Every task in it is done.'
-              : `${open === 1 ? '1 task is' : `${open} tasks are`} not done; ${open === 1 ? 'it stays' : 'they stay'} filed in this sprint.`}
-          </p>
-          <div className="confirm-actions">
-            <button
-              type="button"
-              className="button primary"
-              autoFocus
-              onClick={() => void setStatus('completed')}
-            >
-              Complete sprint
-            </button>
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              Cancel
-            </button>
-          </div>
-        </ModalDialog>
+          Complete ‘{sprint.name}’?{' '}
+          {open === 0
+            ? 'Every task in it is done.'
+            : `${open === 1 ? '1 task is' : `${open} tasks are`} not done; ${open === 1 ? 'it stays' : 'they stay'} filed in this sprint.`}
+        </Question>
       ) : null}
     </>
   );

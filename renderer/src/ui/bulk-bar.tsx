@@ -18,7 +18,7 @@ import {
 } from '../store/selection-store';
 import { useWorkspace } from '../store/workspace-store';
 import { countWords, PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
-import { DeleteQuestion } from './delete-question';
+import { DeleteQuestion } from './question';
 import './bulk-bar.css';
 
 type BulkField =

@@ -6,7 +6,7 @@ import { invoke } from '../bridge/svc';
 import { showProblem, useSession } from '../store/session-store';
 import { announce } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
-import { ModalDialog } from './modal-dialog';
+import { Question } from './question';
 
 interface Question {
   taskId: string;
@@ -61,27 +61,17 @@ export function CompletionQuestion() {
   if (question === null) return null;
   const close = () => useCompletionQuestion.setState({ question: null });
   return (
-    <ModalDialog className="confirm-dialog" alert label="Complete this task?" onClose={close}>
-      <p>
-        ‘{question.title}’ has {subTaskCountWords(question.open)}. Complete it anyway? Its sub-tasks stay as
-        they are.
-      </p>
-      <div className="confirm-actions">
-        <button
-          type="button"
-          className="button primary"
-          autoFocus
-          onClick={() => {
-            close();
-            void complete(question.taskId);
-          }}
-        >
-          Complete anyway
-        </button>
-        <button type="button" className="button" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </ModalDialog>
+    <Question
+      label="Complete this task?"
+      confirmLabel="Complete anyway"
+      onConfirm={() => {
+        close();
+        void complete(question.taskId);
+      }}
+      onCancel={close}
+    >
+      ‘{question.title}’ has {subTaskCountWords(question.open)}. Complete it anyway? Its sub-tasks stay as
+      they are.
+    </Question>
   );
 }
