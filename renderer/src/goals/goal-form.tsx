@@ -2,8 +2,7 @@
 // and target date. What the app refuses before queuing (a name too long, a bad
 // date) is said beside the form and the typed values stay.
 import { useId, useState } from 'react';
-import { invoke } from '../bridge/svc';
-import { changedFields, DatedItemForm, type DatedItemValues } from '../ui/dated-item-form';
+import { changedFields, DatedItemForm } from '../ui/dated-item-form';
 
 export interface GoalFormValues {
   name: string;
@@ -33,45 +32,23 @@ export const goalPatch = changedFields<GoalFormValues>;
 
 export function GoalForm(props: GoalFormProps) {
   const base = useId();
-  const initial = props.mode === 'edit' ? props.initial : null;
   const [projectId, setProjectId] = useState(
     props.mode === 'create' ? (props.projectId ?? props.projects[0]?.project_id ?? '') : '',
   );
   const cancel = () => (props.mode === 'create' ? props.onDone(null) : props.onDone());
 
-  const submit = async ({ name, description, date }: DatedItemValues) => {
-    if (props.mode === 'create') {
-      const created = await invoke('collection:create', {
-        kind: 'goal',
-        parent_id: projectId,
-        fields: {
-          name,
-          ...(description === null ? {} : { description }),
-          ...(date === null ? {} : { target_date: date }),
-        },
-      });
-      props.onDone({ id: created.id, name });
-    } else {
-      const patch = goalPatch(props.initial, { name, description, target_date: date });
-      if (Object.keys(patch).length > 0) {
-        await invoke('collection:edit', { kind: 'goal', id: props.goalId, patch });
-      }
-      props.onDone();
-    }
-  };
-
   return (
     <DatedItemForm
-      kind="goal-form"
-      title={props.mode === 'create' ? 'New goal' : 'Edit goal'}
-      submitLabel={props.mode === 'create' ? 'Create goal' : 'Save goal'}
-      nameMax={NAME_MAX}
+      noun="goal"
+      dateField="target_date"
       dateLabel="Target date"
-      initial={
-        initial === null
-          ? null
-          : { name: initial.name, date: initial.target_date, description: initial.description }
+      nameMax={NAME_MAX}
+      target={
+        props.mode === 'create'
+          ? { mode: 'create', projectId }
+          : { mode: 'edit', id: props.goalId, initial: props.initial }
       }
+      onSaved={(created) => (props.mode === 'create' ? props.onDone(created) : props.onDone())}
       before={
         props.mode === 'create' ? (
           <div className="field">
@@ -92,8 +69,6 @@ export function GoalForm(props: GoalFormProps) {
         ) : null
       }
       blocked={props.mode === 'create' && projectId === ''}
-      doing={props.mode === 'create' ? 'Creating the goal' : 'Saving the goal'}
-      onSubmit={submit}
       onCancel={cancel}
     />
   );

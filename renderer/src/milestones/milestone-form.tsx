@@ -1,8 +1,7 @@
 // The form that creates a milestone in a project or edits one: name, due date
 // and description. What the app refuses before queuing (a name over 120
 // characters, a bad date) is said beside the form and the typed values stay.
-import { invoke } from '../bridge/svc';
-import { changedFields, DatedItemForm, type DatedItemValues } from '../ui/dated-item-form';
+import { changedFields, DatedItemForm } from '../ui/dated-item-form';
 
 export interface MilestoneFormValues {
   name: string;
@@ -21,44 +20,19 @@ const NAME_MAX = 120;
 export const milestonePatch = changedFields<MilestoneFormValues>;
 
 export function MilestoneForm(props: MilestoneFormProps) {
-  const initial = props.mode === 'edit' ? props.initial : null;
   const cancel = () => (props.mode === 'create' ? props.onDone(null) : props.onDone());
-
-  const submit = async ({ name, description, date }: DatedItemValues) => {
-    if (props.mode === 'create') {
-      const created = await invoke('collection:create', {
-        kind: 'milestone',
-        parent_id: props.projectId,
-        fields: {
-          name,
-          ...(description === null ? {} : { description }),
-          ...(date === null ? {} : { due_date: date }),
-        },
-      });
-      props.onDone({ id: created.id, name });
-    } else {
-      const patch = milestonePatch(props.initial, { name, description, due_date: date });
-      if (Object.keys(patch).length > 0) {
-        await invoke('collection:edit', { kind: 'milestone', id: props.milestoneId, patch });
-      }
-      props.onDone();
-    }
-  };
-
   return (
     <DatedItemForm
-      kind="milestone-form"
-      title={props.mode === 'create' ? 'New milestone' : 'Edit milestone'}
-      submitLabel={props.mode === 'create' ? 'Create milestone' : 'Save milestone'}
-      nameMax={NAME_MAX}
+      noun="milestone"
+      dateField="due_date"
       dateLabel="Due date"
-      initial={
-        initial === null
-          ? null
-          : { name: initial.name, date: initial.due_date, description: initial.description }
+      nameMax={NAME_MAX}
+      target={
+        props.mode === 'create'
+          ? { mode: 'create', projectId: props.projectId }
+          : { mode: 'edit', id: props.milestoneId, initial: props.initial }
       }
-      doing={props.mode === 'create' ? 'Creating the milestone' : 'Saving the milestone'}
-      onSubmit={submit}
+      onSaved={(created) => (props.mode === 'create' ? props.onDone(created) : props.onDone())}
       onCancel={cancel}
     />
   );

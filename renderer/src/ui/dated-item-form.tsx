@@ -2,7 +2,7 @@
 // or edit one: name, a date and a description, what the app refused before
 // queuing said beside them with the typed values kept, and its two buttons.
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { errorMessage, errorType } from '../bridge/svc';
+import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import './dated-item-form.css';
 
@@ -22,40 +22,82 @@ export function changedFields<T extends object>(initial: T, next: T): Partial<T>
   return patch;
 }
 
-export function DatedItemForm({
-  kind,
-  title,
-  submitLabel,
-  nameMax,
+/** What a dated item's form saves: a new one under its project, or an edit from where it started. */
+export type DatedItemTarget<Fields> =
+  { mode: 'create'; projectId: string } | { mode: 'edit'; id: string; initial: Fields };
+
+/**
+ * Queues what the form says: a create under the project (a field left empty is
+ * not sent), or the fields changed since the edit started (nothing when none
+ * did). Answers the new item's id, or null for an edit.
+ */
+export async function saveDatedItem<DateField extends string>(
+  kind: 'goal' | 'milestone',
+  dateField: DateField,
+  target: DatedItemTarget<{ name: string; description: string | null } & Record<DateField, string | null>>,
+  { name, description, date }: DatedItemValues,
+): Promise<string | null> {
+  if (target.mode === 'create') {
+    const created = await invoke('collection:create', {
+      kind,
+      parent_id: target.projectId,
+      fields: {
+        name,
+        ...(description === null ? {} : { description }),
+        ...(date === null ? {} : { [dateField]: date }),
+      },
+    });
+    return created.id;
+  }
+  const patch = changedFields(target.initial, { ...target.initial, name, description, [dateField]: date });
+  if (Object.keys(patch).length > 0) await invoke('collection:edit', { kind, id: target.id, patch });
+  return null;
+}
+
+/** A dated item's fields as an edit starts from them: its name, description and its kind's date field. */
+type DatedItemFields<DateField extends string> = { name: string; description: string | null } & Record<
+  DateField,
+  string | null
+>;
+
+export function DatedItemForm<DateField extends string>({
+  noun,
+  dateField,
   dateLabel,
-  initial,
+  nameMax,
+  target,
   before,
   blocked = false,
-  doing,
-  onSubmit,
+  onSaved,
   onCancel,
 }: {
-  /** The kind's class on the form ("goal-form") for what differs between kinds. */
-  kind: string;
-  title: string;
-  submitLabel: string;
+  /**
+   * The kind ("goal"): what the form queues, and the word its title, its
+   * button and a failure say ("New goal", "Save goal", "Creating the goal");
+   * its class ("goal-form") carries what differs between kinds.
+   */
+  noun: 'goal' | 'milestone';
+  /** The kind's date field (`target_date`, `due_date`) and its label. */
+  dateField: DateField;
+  dateLabel: string;
   /** The service's bound on the kind's name. */
   nameMax: number;
-  dateLabel: string;
-  initial: DatedItemValues | null;
+  target: DatedItemTarget<DatedItemFields<DateField>>;
   /** Fields the kind asks first (a goal's project). */
   before?: ReactNode;
   /** The submit waits for something `before` lacks. */
   blocked?: boolean;
-  /** What a failure other than a refused field is said to be doing ("Creating the goal"). */
-  doing: string;
-  onSubmit: (values: DatedItemValues) => Promise<void>;
+  /** Once queued: the new item (a create), or null (an edit). */
+  onSaved: (created: { id: string; name: string } | null) => void;
   onCancel: () => void;
 }) {
   const base = useId();
+  const creating = target.mode === 'create';
+  const doing = creating ? `Creating the ${noun}` : `Saving the ${noun}`;
+  const initial = target.mode === 'edit' ? target.initial : null;
   const [name, setName] = useState(initial?.name ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
-  const [date, setDate] = useState(initial?.date ?? '');
+  const [date, setDate] = useState(initial?.[dateField] ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -65,11 +107,13 @@ export function DatedItemForm({
     setBusy(true);
     setProblem(null);
     try {
-      await onSubmit({
+      const values = {
         name: name.trim(),
         description: description.trim() === '' ? null : description,
         date: date === '' ? null : date,
-      });
+      };
+      const id = await saveDatedItem(noun, dateField, target, values);
+      onSaved(id === null ? null : { id, name: values.name });
     } catch (error) {
       // A refused field is the person's to fix here, with what they typed kept; anything else is the app's notice.
       if (errorType(error) === 'validation') setProblem(errorMessage(error));
@@ -81,7 +125,7 @@ export function DatedItemForm({
 
   return (
     <form
-      className={`dated-item-form ${kind}`}
+      className={`dated-item-form ${noun}-form`}
       aria-labelledby={`${base}-title`}
       onSubmit={(event) => void submit(event)}
       onKeyDown={(event) => {
@@ -91,7 +135,7 @@ export function DatedItemForm({
         onCancel();
       }}
     >
-      <h2 id={`${base}-title`}>{title}</h2>
+      <h2 id={`${base}-title`}>{creating ? `New ${noun}` : `Edit ${noun}`}</h2>
       <div className="dated-item-form-fields">
         {before}
         <div className="field">
@@ -132,7 +176,7 @@ export function DatedItemForm({
       )}
       <div className="dated-item-form-actions">
         <button type="submit" className="button primary" disabled={busy || name.trim() === '' || blocked}>
-          {submitLabel}
+          {creating ? `Create ${noun}` : `Save ${noun}`}
         </button>
         <button type="button" className="button" onClick={onCancel}>
           Cancel
