@@ -29,6 +29,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: 'E', does: 'Edit the open task (focus its title)' },
   { keys: 'Esc', does: 'Close the task, back to the list' },
   { keys: '1 2 3 4', does: 'Status: Not started, In progress, Blocked, Done' },
+  { keys: '1 2 3 in a team’s triage', does: 'Accept, decline, duplicate of…' },
   { keys: 'G M', does: 'Go to My tasks' },
   { keys: 'G A', does: 'Go to All tasks' },
   { keys: 'G O', does: 'Go to Goals' },
