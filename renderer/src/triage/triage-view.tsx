@@ -156,8 +156,12 @@ export function TriageView({ teamId }: { teamId: string }) {
   };
 
   const waiting = (taskId: string) => {
-    const states = changes.filter((c) => c.task_id === taskId).map((c) => c.state);
-    return states.find((s) => markOfState(s) !== null && markOfState(s) !== 'pending') ?? states[0] ?? null;
+    const states = changes
+      .filter((c) => c.task_id === taskId)
+      .map((c) => c.state)
+      .filter((s) => markOfState(s) !== null);
+    // A stopped change (conflict, refused, blocked) says more than one merely waiting.
+    return states.find((s) => markOfState(s) !== 'pending') ?? states[0] ?? null;
   };
   const shownTriaged = triaged.filter((t) => waiting(t.task_id) !== null);
 
@@ -189,7 +193,6 @@ export function TriageView({ teamId }: { teamId: string }) {
         tabIndex={0}
         aria-activedescendant={active ? `triage-row-${active.task_id}` : undefined}
         onKeyDown={onKeyDown}
-        hidden={rows.length === 0}
       >
         {rows.map((row, index) => (
           <li
