@@ -111,3 +111,30 @@ describe('GET /v1/teams/{team_id}/intake', () => {
     expect(answer.body.paths['/v1/teams/{team_id}/intake']?.get?.operationId).toBe('teams.list_tasks');
   });
 });
+
+describe('in variance mode', () => {
+  test('the intake varies as the task list does (short and empty pages, fields left out) and still walks to every pending task', async () => {
+    const varied = await startEmulator({ seedTasks: 600, variance: { seed: 11, faults: false } });
+    try {
+      const team = varied.control.tasks().find((t) => t.team_id !== null && t.review === 'pending')?.team_id;
+      if (!team) throw new Error('no team task waits for review in the seed');
+      const before = varied.control.variance!.snapshot().counts;
+      const pages = { short: before['short-page'] + before['empty-page'], absent: before['field-absent'] };
+      const walked = new Set<string>();
+      for (const limit of [3, 7, 25]) {
+        const tasks = await walkList<TaskRecord>(varied, `/v1/teams/${team}/intake?sort_by=created_at`, {
+          limit,
+        });
+        for (const task of tasks) walked.add(task.task_id);
+        expect(new Set(ids(tasks))).toEqual(walked);
+      }
+      const expected = varied.control.tasks().filter((t) => t.team_id === team && t.review === 'pending');
+      expect(walked).toEqual(new Set(ids(expected)));
+      const after = varied.control.variance!.snapshot().counts;
+      expect(after['short-page'] + after['empty-page']).toBeGreaterThan(pages.short);
+      expect(after['field-absent']).toBeGreaterThan(pages.absent);
+    } finally {
+      await varied.stop();
+    }
+  });
+});
