@@ -83,7 +83,7 @@ describe('triage of a team’s intake', () => {
     await form.getByLabel('Assignee').selectOption(assignee.username);
     await form.getByLabel('Priority').selectOption('high');
     await shots('accept-form');
-    await form.getByRole('button', { name: 'Accept', exact: true }).press('Enter');
+    await form.getByLabel('Priority').press('Control+Enter');
     await form.waitFor({ state: 'detached' });
     await list.locator(`[data-task-id="${acceptedId}"]`).waitFor({ state: 'detached' });
     await until(

@@ -1,6 +1,7 @@
 // Accepting a task from the intake: where it goes (project, and a section of
 // that project or of the team), who takes it and how urgent it is, starting
-// from what the task already says. Enter accepts, Escape leaves it pending.
+// from what the task already says. Ctrl/⌘+Enter (or Enter on Accept) accepts,
+// Escape leaves it pending.
 import { type FormEvent, useState } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useWorkspace } from '../store/workspace-store';
@@ -60,7 +61,13 @@ export function AcceptForm({
   };
   return (
     <ModalDialog className="triage-accept" label={`Accept ${row.title}`} onClose={onClose}>
-      <form onSubmit={submit}>
+      <form
+        onSubmit={submit}
+        onKeyDown={(event) => {
+          // A select takes a plain Enter for itself: the modified one accepts from any field.
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit(event);
+        }}
+      >
         <h2>Accept ‘{row.title}’</h2>
         <label htmlFor="triage-project">Project</label>
         <select
@@ -116,7 +123,7 @@ export function AcceptForm({
           ))}
         </select>
         <div className="confirm-actions">
-          <button type="submit" className="button primary">
+          <button type="submit" className="button primary" title="Ctrl/⌘ Enter">
             Accept
           </button>
           <button type="button" className="button" onClick={onClose}>

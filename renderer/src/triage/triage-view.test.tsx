@@ -179,7 +179,8 @@ describe('TriageView', () => {
     await user.selectOptions(section, 's-api');
     await user.selectOptions(within(form).getByLabelText('Assignee'), 'bob');
     await user.selectOptions(within(form).getByLabelText('Priority'), 'urgent');
-    await user.click(within(form).getByRole('button', { name: 'Accept' }));
+    // From the keyboard, in the field last changed.
+    await user.keyboard('{Control>}{Enter}{/Control}');
 
     expect(bridge.callsOf('task:edit')).toEqual([
       {
