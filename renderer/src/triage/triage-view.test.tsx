@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { openTask, useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { TriageView } from './triage-view';
 
@@ -195,6 +196,21 @@ describe('TriageView', () => {
       },
     ]);
     await waitFor(() => expect(screen.queryByText('Crash on save')).toBeNull());
+  });
+
+  test('Enter opens the active task; when the editor closes, the keys work on the intake again', async () => {
+    const user = userEvent.setup();
+    const list = await showTriage();
+    await user.keyboard('j{Enter}');
+    expect(useView.getState().openTaskId).toBe('t-2');
+    // The editor had the focus; closing it leaves none.
+    act(() => {
+      list.blur();
+      openTask(null);
+    });
+    expect(document.activeElement).toBe(list);
+    await user.keyboard('2');
+    expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-2', patch: { review: 'rejected' } }]);
   });
 
   test('accepting as it is sends review=accepted alone; Cancel leaves the task pending', async () => {

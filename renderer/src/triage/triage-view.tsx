@@ -32,7 +32,6 @@ export function intakeRequest(teamId: string): InvokeInput<'tasks:query'> {
       sort_order: 'asc',
     },
     limit: INTAKE_LIMIT,
-    list: 'triage',
   };
 }
 
@@ -75,6 +74,12 @@ export function TriageView({ teamId }: { teamId: string }) {
     selectTask(null);
     listRef.current?.focus();
   }, [teamId]);
+
+  // The editor closed (Escape): the keys work on the intake again, as they do on the list after it.
+  useEffect(() => {
+    if (openTaskId === null && (document.activeElement === null || document.activeElement === document.body))
+      listRef.current?.focus();
+  }, [openTaskId]);
 
   // A triaged row hands the activity to its neighbour (done); one gone otherwise leaves it on the first.
   const found = rows.findIndex((r) => r.task_id === activeId);
