@@ -76,6 +76,7 @@ const RENDERER_FEATURES = [
   'sync-center',
   'task-detail',
   'task-list',
+  'triage',
 ];
 
 /** What features share: components, reads through the bridge, words, stores, the bridge, problems. */

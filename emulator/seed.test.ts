@@ -57,6 +57,19 @@ describe('coverage', () => {
     expect(values((t) => t.created_via)).toEqual(new Set(['app', 'api', 'sdk', 'mcp', null]));
   });
 
+  test('every team has tasks waiting for review: each has an intake to triage', async () => {
+    const teams = await callApi<Page<{ team_id: string }>>(
+      emulator,
+      'GET',
+      `/v1/teams?org_id=${emulator.orgId}`,
+    );
+    for (const { team_id } of teams.body.data)
+      expect(
+        tasks.some((t) => t.team_id === team_id && t.review === 'pending'),
+        team_id,
+      ).toBe(true);
+  });
+
   test('unfiled tasks, tasks with no team, subtasks, overdue tasks, tags, unassigned tasks', () => {
     expect(tasks.some((t) => t.project_id === null)).toBe(true);
     expect(tasks.some((t) => t.team_id === null)).toBe(true);

@@ -315,6 +315,43 @@ describe('a task edit held behind a change that stopped (issue 21, defect 2)', (
   });
 });
 
+describe("a team's intake (triage)", () => {
+  test("the team's pending tasks from the mirror are the emulator's intake; a triage queued offline takes one out at once", async () => {
+    const pending = new Map<string, number>();
+    for (const task of emulator.control.tasks())
+      if (task.team_id !== null && task.review === 'pending')
+        pending.set(task.team_id, (pending.get(task.team_id) ?? 0) + 1);
+    const teamId = [...pending].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (teamId === undefined) throw new Error('no team task waits for review in the seed');
+    const intake = {
+      query: { filter: { team: [teamId], review: ['pending'] }, sort_by: 'created_at', sort_order: 'asc' },
+      limit: 1000,
+    } as const;
+    const served = async () => {
+      const url = `${emulator.baseUrl}/v1/teams/${teamId}/intake?sort_by=created_at&limit=1000`;
+      const response = await fetch(url, { headers: { authorization: `Bearer ${emulator.tokens.live}` } });
+      return ((await response.json()) as { data: { task_id: string }[] }).data.map((t) => t.task_id);
+    };
+    const before = (await value('tasks:query', intake)).rows.map((row) => row.task_id);
+    expect(before.length).toBeGreaterThan(1);
+    expect(before).toEqual(await served());
+
+    // Nothing is pushed here: the accept waits in the outbox as it would offline.
+    const [accepted, ...rest] = before;
+    const detail = await value('task:edit', { task_id: accepted ?? '', patch: { review: 'accepted' } });
+    expect(detail.sync_mark).toBe('pending');
+    expect((await value('tasks:query', intake)).rows.map((row) => row.task_id)).toEqual(rest);
+    expect(await served()).toEqual(before);
+    const everyReview = await value('tasks:query', {
+      query: { filter: { team: [teamId], search: accepted ?? '' }, sort_by: 'title', sort_order: 'asc' },
+    });
+    expect(everyReview.rows.find((row) => row.task_id === accepted)).toMatchObject({
+      review: 'accepted',
+      sync_mark: 'pending',
+    });
+  });
+});
+
 describe('tasks:filed', () => {
   test("answers a section's tasks as rows the contract's row schema accepts whole", async () => {
     const section = emulator.control.tasks().find((task) => typeof task.section_id === 'string')?.section_id;

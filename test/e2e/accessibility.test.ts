@@ -3,7 +3,7 @@
 // light and in dark, finds no serious or critical violation. The sign-in
 // screen (a refusal, the server settings), the list, the task editor and the
 // new-task form, the command palette and the shortcuts, a board, a sprint and
-// its form, the goals, a project's milestones, every delete question, the sync
+// its form, a team's triage with its accept form and duplicate picker, the goals, a project's milestones, every delete question, the sync
 // center's tabs, the pending-changes inspector and a conflict's three-way view.
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -142,6 +142,27 @@ describe('signed in through the browser', () => {
     await nav(page).getByRole('button', { name: 'New sprint in Platform' }).click();
     const form = page.getByTestId('sprint-form');
     await auditThenClose(page, form, () => form.getByRole('button', { name: 'Cancel' }).click());
+  });
+
+  test("a team's triage, its accept form and the duplicate picker", async () => {
+    const { page } = session.app;
+    await nav(page).getByRole('button', { name: 'Triage Platform', exact: true }).click();
+    const list = page.getByRole('listbox', { name: 'Waiting for triage in Platform' });
+    await list.getByRole('option').first().waitFor();
+    expect(await blockingViolations(page)).toEqual([]);
+    await list.press('1');
+    const form = page.getByRole('dialog', { name: /^Accept / });
+    await form.waitFor();
+    expect(await blockingViolations(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    await list.press('3');
+    const picker = page.getByRole('dialog', { name: /^Duplicate of/ });
+    await picker.getByLabel('Original task').fill('a');
+    await picker.getByRole('option').first().waitFor();
+    expect(await blockingViolations(page)).toEqual([]);
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+    await picker.waitFor({ state: 'detached' });
   });
 
   test('the goals, one opened, and the question before deleting one', async () => {

@@ -1,5 +1,5 @@
 // The sidebar: the account switcher, then My tasks and All tasks, projects
-// (each with its board), teams with their sprints, goals and sections. Every
+// (each with its board), teams with their triage and sprints, goals and sections. Every
 // entry is a button in a labelled navigation list; the current one says so.
 // A team lists its newest sprints (with "All sprints (N)" opening the rest) and
 // offers "New sprint"; a sprint takes a task dropped on it (from a list row or a
@@ -24,11 +24,14 @@ function NavItem({
   label,
   detail,
   badge,
+  name,
 }: {
   view: View;
   label: string;
   detail?: string;
   badge?: string;
+  /** The accessible name where the label alone is ambiguous (each team has a Triage). */
+  name?: string;
 }) {
   const current = useView((state) => sameView(state.view, view));
   return (
@@ -37,6 +40,7 @@ function NavItem({
         type="button"
         className={`nav-item${current ? ' is-current' : ''}`}
         aria-current={current ? 'page' : undefined}
+        aria-label={name}
         onClick={() => navigate(view)}
       >
         <span className="nav-label">{label}</span>
@@ -379,6 +383,11 @@ export function Sidebar() {
                   <NavItem
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
+                  />
+                  <NavItem
+                    view={{ kind: 'triage', teamId: team.team_id }}
+                    label="Triage"
+                    name={`Triage ${team.name}`}
                   />
                   <TeamSprints team={team} readOnly={readOnly} sprintsReadOnly={sprintsReadOnly} />
                 </ul>

@@ -23,6 +23,7 @@ import {
 import { TaskCreateForm } from '../task-detail/task-create-form';
 import { TaskEditor } from '../task-detail/task-editor';
 import { TaskList } from '../task-list/task-list';
+import { TriageView } from '../triage/triage-view';
 import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
 import { CompletionQuestion } from '../ui/completion-question';
@@ -54,6 +55,8 @@ function MainView({ view }: { view: View }) {
       return <SectionBoard scopeType={view.scopeType} scopeId={view.scopeId} />;
     case 'sprint':
       return <SprintView sprintId={view.sprintId} />;
+    case 'triage':
+      return <TriageView teamId={view.teamId} />;
     case 'goals':
       return <GoalsView goalId={view.goalId} />;
     case 'milestones':

@@ -183,6 +183,12 @@ export function buildCommands(): Command[] {
       group: 'Go to',
       run: () => navigate({ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }),
     });
+    commands.push({
+      id: `triage-${team.team_id}`,
+      label: `Triage: ${team.name}`,
+      group: 'Go to',
+      run: () => navigate({ kind: 'triage', teamId: team.team_id }),
+    });
     for (const sprint of team.sprints) {
       commands.push({
         id: `sprint-${sprint.sprint_id}`,

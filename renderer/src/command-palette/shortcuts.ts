@@ -33,6 +33,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: 'Shift J / Shift K', does: 'Extend the selection down or up' },
   { keys: 'Ctrl/⌘ A', does: 'Select every task the search and filters match' },
   { keys: '1 2 3 4', does: 'Status: Not started, In progress, Blocked, Done' },
+  { keys: '1 2 3 in a team’s triage', does: 'Accept, decline, duplicate of…' },
   { keys: 'G M', does: 'Go to My tasks' },
   { keys: 'G A', does: 'Go to All tasks' },
   { keys: 'G O', does: 'Go to Goals' },

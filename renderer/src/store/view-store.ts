@@ -18,6 +18,8 @@ export type View =
   /** Sections of one scope as columns. */
   | { kind: 'board'; scopeType: string; scopeId: string }
   | { kind: 'sprint'; sprintId: string }
+  /** A team's tasks waiting for review. */
+  | { kind: 'triage'; teamId: string }
   | { kind: 'goals'; goalId: string | null }
   /** One project's milestones with their progress. */
   | { kind: 'milestones'; projectId: string }
