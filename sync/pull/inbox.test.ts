@@ -70,3 +70,28 @@ test('a restart between polls lists each change once and announces nothing again
   expect(f.mirror.feed.list(me)).toEqual([entry]);
   expect(f.mirror.feed.unseenCount(me)).toBe(1);
 });
+
+test('my edit that meets a conflict, and one the service refuses, are kept in the inbox once', async () => {
+  const f = await setUp();
+  await f.engine.pullOnce();
+  const me = f.emulator.me.username;
+  const [clash, refused] = f.emulator.control.tasks().filter((t) => t.status !== 'completed');
+  if (!clash || !refused) throw new Error('the seed lacks open tasks');
+  f.mirror.tasks.edit(clash.task_id, { title: 'mine' });
+  f.emulator.control.peerEdit(clash.task_id, { title: 'theirs' });
+  // No member of that name: the service refuses it (422), it waits editable.
+  f.mirror.tasks.edit(refused.task_id, { assignee: 'nobody-by-that-name' });
+  await f.engine.pushOnce();
+  await f.engine.pushOnce();
+  const entries = f.mirror.feed.list(me);
+  expect(entries.map((n) => [n.kind, n.entityId]).sort()).toEqual(
+    [
+      ['task-conflict', clash.task_id],
+      ['task-refused', refused.task_id],
+    ].sort(),
+  );
+  expect(entries.find((n) => n.kind === 'task-conflict')?.summary).toMatchObject({ fields: ['title'] });
+  await f.reopen();
+  await f.engine.pushOnce();
+  expect(f.mirror.feed.list(me)).toEqual(entries);
+});

@@ -42,10 +42,11 @@ describe('InboxView', () => {
     serveInbox([
       entry(3, { kind: 'task-mentioned', title: 'Ship it', detail: { excerpt: '@ada look' } }),
       entry(2, { kind: 'task-status-changed', detail: { from: 'in_progress', to: 'completed' } }),
-      entry(1, { read: true }),
+      entry(1, { kind: 'task-conflict', detail: { conflict: 'edited', fields: ['title'] }, read: true }),
     ]);
     render(<InboxView />);
     expect(await screen.findByText('2 unread')).toBeTruthy();
+    expect(screen.getByText('Your edit met another change of title')).toBeTruthy();
     expect(screen.getByText('grace mentioned you: @ada look')).toBeTruthy();
     expect(screen.getByText('In progress → Done by grace')).toBeTruthy();
 
@@ -53,6 +54,9 @@ describe('InboxView', () => {
     expect(selected()?.textContent).toContain('Ship it');
     await user.keyboard('j');
     expect(selected()?.textContent).toContain('Task 2');
+    await user.keyboard('{ArrowDown}');
+    expect(selected()?.textContent).toContain('Task 1');
+    await user.keyboard('k');
     await user.keyboard('k');
     await user.keyboard('{Enter}');
     expect(useView.getState().openTaskId).toBe('tsk_3');

@@ -1,5 +1,6 @@
 // The inbox: what happened to the person's work (assigned to them, mentions,
-// comments and status changes on their tasks), newest first, unread marked.
+// comments and status changes on their tasks, conflicts and refusals of their
+// edits), newest first, unread marked.
 // Keyboard throughout: J/K (or the arrows) move, Enter opens the task and
 // marks it read, E marks it read, Shift+E marks all read.
 import { type KeyboardEvent, useRef, useState } from 'react';

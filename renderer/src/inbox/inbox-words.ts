@@ -17,6 +17,16 @@ export function inboxWhat(entry: InboxEntry): string {
     }
     case 'task-mentioned':
       return `${entry.by ?? 'Someone'} mentioned you${text(entry.detail.excerpt) ? `: ${text(entry.detail.excerpt)}` : ''}`;
+    case 'task-conflict': {
+      const fields = Array.isArray(entry.detail.fields)
+        ? entry.detail.fields.filter((f) => typeof f === 'string')
+        : [];
+      return entry.detail.conflict === 'deleted-remotely'
+        ? 'Your edit met the task deleted on the server'
+        : `Your edit met another change${fields.length > 0 ? ` of ${fields.join(', ')}` : ''}`;
+    }
+    case 'task-refused':
+      return `Your change was refused${text(entry.detail.message) ? `: ${text(entry.detail.message)}` : ''}`;
     default:
       return `${valueWord(entry.kind)}${by}`;
   }
