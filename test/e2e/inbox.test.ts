@@ -4,6 +4,7 @@
 // another assignment is cleared with "Mark all read".
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
+import { blockingViolations } from './support/accessibility-audit';
 import { screenshot } from './support/app-browser';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle } from './support/waits';
@@ -47,6 +48,7 @@ describe('the inbox', () => {
     await entry.getByText(`Assigned to you by ${session.emulator.peer.username}`).waitFor();
     await entry.getByText('Unread').waitFor();
     await screenshot(page, 'inbox-assigned');
+    expect(await blockingViolations(page)).toEqual([]);
 
     // The keyboard: the newest entry is active; Enter opens its task and marks it read.
     await list.focus();

@@ -68,6 +68,7 @@ export function InboxView() {
               <button
                 key={which}
                 type="button"
+                className="chip"
                 aria-pressed={shown === which}
                 onClick={() => setShown(which)}
               >
@@ -75,7 +76,13 @@ export function InboxView() {
               </button>
             ))}
           </div>
-          <button type="button" onClick={markAll} disabled={unread === 0} aria-keyshortcuts="Shift+E">
+          <button
+            type="button"
+            className="button"
+            onClick={markAll}
+            disabled={unread === 0}
+            aria-keyshortcuts="Shift+E"
+          >
             Mark all read
           </button>
         </div>
