@@ -95,3 +95,43 @@ test('my edit that meets a conflict, and one the service refuses, are kept in th
   await f.engine.pushOnce();
   expect(f.mirror.feed.list(me)).toEqual(entries);
 });
+
+test('a reply in a thread I wrote in, on a task not mine, arrives as a comment I follow', async () => {
+  const f = await setUp();
+  await f.engine.pullOnce();
+  const me = f.emulator.me.username;
+  const theirs = f.emulator.control
+    .tasks()
+    .find((t) => t.assignee !== me && t.created_by !== me && t.status !== 'completed');
+  if (!theirs) throw new Error('the seed lacks a task of someone else');
+  f.engine.openTask(theirs.task_id);
+  await f.engine.pullOnce({ tier: 'hot' });
+  const peer = f.apiWith(f.emulator.tokens.peer);
+  const root = await peer.create(
+    taskCommentOperations.create,
+    {},
+    { task_id: theirs.task_id, content: 'Anyone?' },
+    { idempotencyKey: 'root-1' },
+  );
+  await f
+    .apiWith(f.emulator.tokens.live)
+    .create(
+      taskCommentOperations.reply,
+      {},
+      { parent_comment_id: root.body.comment_id, content: 'Me' },
+      { idempotencyKey: 'mine-1' },
+    );
+  await f.engine.pullOnce({ tier: 'hot' });
+  // A comment on someone else's task, and my own reply, are not news to me.
+  expect(inbox(f)).toEqual([]);
+  await peer.create(
+    taskCommentOperations.reply,
+    {},
+    { parent_comment_id: root.body.comment_id, content: 'Thanks' },
+    { idempotencyKey: 'reply-2' },
+  );
+  await f.engine.pullOnce({ tier: 'hot' });
+  expect(inbox(f)).toEqual([['task-commented', theirs.task_id]]);
+  await f.engine.pullOnce({ tier: 'hot' });
+  expect(inbox(f)).toEqual([['task-commented', theirs.task_id]]);
+});

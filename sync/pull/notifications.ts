@@ -1,7 +1,8 @@
 // Which remote changes the signed-in person hears about: tasks newly assigned
-// to them, status changes on tasks they are assigned to or created, and new
-// comments (and replies) on those tasks, and comments on any task that mention
-// them. Their own changes coming back are not news, and neither is anything the
+// to them, status changes on tasks they are assigned to or created, new
+// comments (and replies) on those tasks, replies in a thread they wrote in on
+// any task (a thread they follow), and comments anywhere that mention them.
+// Their own changes coming back are not news, and neither is anything the
 // first full sync finds. Each carries the key of the change it stands for (the
 // task's version, the comments' ids), so meeting it again adds nothing to the inbox.
 import type { ResourceChange, SyncNotification } from '../events/sync-events';
@@ -43,6 +44,8 @@ export function notificationsOf(
   const out: SyncNotification[] = [];
   const newComments = new Map<string, { count: number; by: string | null; ids: string[] }>();
   const mentioned: { taskId: string; comment: Raw }[] = [];
+  /** Tasks with a thread the person wrote in before this change: they follow it. */
+  const followed = new Set<string>();
   for (const change of changes) {
     if (change.collection === 'tasks') {
       const task = change.resource;
@@ -94,6 +97,12 @@ export function notificationsOf(
           : flatten({ replies: change.fields.find((f) => f.field === 'replies')?.after ?? [] }).filter(
               (c) => !before.has(text(c.comment_id) ?? ''),
             );
+      const threadBefore = [
+        change.resource,
+        ...flatten({ replies: change.fields.find((f) => f.field === 'replies')?.before ?? [] }),
+      ];
+      if (change.kind === 'updated' && threadBefore.some((c) => c.created_by === username))
+        followed.add(taskId);
       for (const comment of fresh) {
         const author = text(comment.created_by);
         if (author === username) continue;
@@ -108,11 +117,11 @@ export function notificationsOf(
   }
   for (const [taskId, { count, by, ids }] of newComments) {
     const task = taskOf(taskId);
-    if (!task || !isMine(task, username)) continue;
+    if (!followed.has(taskId) && (!task || !isMine(task, username))) continue;
     out.push({
       kind: 'task-commented',
       task_id: taskId,
-      title: text(task.title) ?? '',
+      title: text(task?.title) ?? '',
       by,
       detail: { count },
       key: `task-commented:${taskId}:${ids.sort().join(',')}`,
