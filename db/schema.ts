@@ -297,6 +297,8 @@ export interface ChangeFeedTable {
   /** JSON details for display. */
   summary: string;
   seen_at: string | null;
+  /** The change it stands for (migration 0025): one entry per change and person; null before. */
+  change_key: string | null;
 }
 
 /** Something a person started writing and has not sent (migration 0021). */

@@ -72,6 +72,7 @@ import {
   collectionQueuedSchema,
 } from './collection-schemas';
 import { draftKeySchema, draftListInputSchema, draftSchema } from './draft-schemas';
+import { inboxMarkReadInputSchema, inboxSchema } from './inbox-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -177,6 +178,11 @@ export const invokeChannels = {
   'drafts:save': { input: draftSchema, output: z.null() },
   /** Drops a draft (sent, or discarded by the person); nothing when there is none. */
   'drafts:discard': { input: draftKeySchema, output: z.null() },
+  // The inbox (main/ipc/inbox-handlers.ts): what happened to the person's work, kept in the mirror.
+  /** The latest entries, newest first, with the unread count. */
+  'inbox:list': { input: noInput, output: inboxSchema },
+  /** Marks entries read (all when `ids` is left out); emits `mirror:changed` with `inbox`. */
+  'inbox:mark-read': { input: inboxMarkReadInputSchema, output: z.null() },
   /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   // Sections, sprints, goals and milestones (main/ipc/collection-handlers.ts): queued like task edits,
   // shown at once in workspace:get / milestones:list with `pending`, sent by the next push.

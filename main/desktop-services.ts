@@ -179,6 +179,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       return { server: demo.server, token: demo.token };
     },
     paused: () => accounts.isPaused(),
+    inboxRead: () => visibility.inboxRead(),
   });
 
   const openFromNotification = async ({ open }: DesktopNotification) => {

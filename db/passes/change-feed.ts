@@ -1,11 +1,18 @@
 // Notifications about remote changes (what changed, for whom, seen or not),
 // written by the sync engine from the change lists pulls return (`mirror.feed`).
+// It is also the person's inbox: each entry keyed by the change it stands for,
+// so meeting a change again (a re-poll, a restart) adds nothing, and kept for
+// INBOX_DAYS, older entries pruned as new ones arrive.
 import type { Database } from 'better-sqlite3';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { ChangeFeedRow } from '../schema';
 
+/** How long the inbox keeps what happened. */
+export const INBOX_DAYS = 90;
+const DAY_MS = 86_400_000;
+
 export interface NewNotification {
-  /** e.g. 'task-assigned', 'task-status-changed', 'task-commented'. */
+  /** e.g. 'task-assigned', 'task-status-changed', 'task-commented', 'task-mentioned'. */
   kind: string;
   entityType: string;
   entityId: string;
@@ -13,6 +20,8 @@ export interface NewNotification {
   forUser: string;
   summary: Record<string, unknown>;
   createdAt?: string;
+  /** The change it stands for: a second entry with the same key for the same person is not added. */
+  key?: string;
 }
 
 export interface Notification {
@@ -45,26 +54,40 @@ export class ChangeFeed {
     private readonly tx: MirrorTransactions,
   ) {}
 
-  /** Stores notifications in one transaction; returns their ids. */
+  /**
+   * Stores notifications in one transaction; returns the ids of those added (one
+   * whose key is already stored for its person is left out). Prunes what is older
+   * than INBOX_DAYS.
+   */
   add(items: readonly NewNotification[]): number[] {
     return this.tx.write(() => {
       const at = this.tx.now();
       const insert = this.db.prepare(
-        `INSERT INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO change_feed (created_at, kind, entity_type, entity_id, for_user, summary, change_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       );
-      return items.map((n) =>
-        Number(
-          insert.run(
-            n.createdAt ?? at,
-            n.kind,
-            n.entityType,
-            n.entityId,
-            n.forUser,
-            JSON.stringify(n.summary),
-          ).lastInsertRowid,
-        ),
-      );
+      const ids = items.flatMap((n) => {
+        const result = insert.run(
+          n.createdAt ?? at,
+          n.kind,
+          n.entityType,
+          n.entityId,
+          n.forUser,
+          JSON.stringify(n.summary),
+          n.key ?? null,
+        );
+        return result.changes === 0 ? [] : [Number(result.lastInsertRowid)];
+      });
+      this.pruneBefore(new Date(Date.parse(at) - INBOX_DAYS * DAY_MS).toISOString());
+      return ids;
     });
+  }
+
+  /** Drops entries created before `instant` (ISO); answers how many went. */
+  pruneBefore(instant: string): number {
+    return this.tx.write(
+      () => this.db.prepare('DELETE FROM change_feed WHERE created_at < ?').run(instant).changes,
+    );
   }
 
   /** A user's notifications, newest first. */
@@ -80,11 +103,33 @@ export class ChangeFeed {
     });
   }
 
+  /** How many of a user's entries are unseen (the inbox's count in the sidebar and the tray). */
+  unseenCount(forUser: string): number {
+    return this.tx.read(
+      () =>
+        (
+          this.db
+            .prepare('SELECT count(*) AS n FROM change_feed WHERE for_user = ? AND seen_at IS NULL')
+            .get(forUser) as { n: number }
+        ).n,
+    );
+  }
+
   markSeen(ids: readonly number[]): void {
     this.tx.write(() => {
       const at = this.tx.now();
       const update = this.db.prepare('UPDATE change_feed SET seen_at = ? WHERE id = ? AND seen_at IS NULL');
       for (const id of ids) update.run(at, id);
     });
+  }
+
+  /** Every entry of a user's seen (the inbox's "mark all read"); answers how many were unseen. */
+  markAllSeen(forUser: string): number {
+    return this.tx.write(
+      () =>
+        this.db
+          .prepare('UPDATE change_feed SET seen_at = ? WHERE for_user = ? AND seen_at IS NULL')
+          .run(this.tx.now(), forUser).changes,
+    );
   }
 }

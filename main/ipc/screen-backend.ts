@@ -14,6 +14,7 @@ import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
 import { collectionHandlers } from './collection-handlers';
 import { commentHandlers } from './comment-handlers';
 import { draftHandlers } from './draft-handlers';
+import { inboxHandlers } from './inbox-handlers';
 import { outboxHandlers } from './outbox-handlers';
 import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
@@ -35,6 +36,8 @@ export interface ScreenBackendOptions {
   readonly throttleMs?: number;
   /** Whether the person paused syncing (the account manager owns it); "sync now" is refused meanwhile. */
   readonly paused?: () => boolean;
+  /** The person marked inbox entries read (the tray's count follows). */
+  readonly inboxRead?: () => void;
 }
 
 export interface ScreenBackend {
@@ -191,6 +194,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       outboxHandlers({ active, emit }),
       commentHandlers({ active, emit }),
       draftHandlers({ active }),
+      inboxHandlers({ active, emit, ...(options.inboxRead ? { read: options.inboxRead } : {}) }),
       collectionHandlers({ active, emit }),
       bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
     ],

@@ -117,7 +117,7 @@ test('a signed-in account’s sync is logged, notified, counted in the tray and 
   expect(tray.icon).toBe('unseen');
   const line = tray.menu[0];
   expect(line?.kind === 'action' ? line.label : null).toMatch(
-    new RegExp(`^${me} · .+ — Up to date · 1 new$`),
+    new RegExp(`^${me} · .+ — Up to date · 1 unread in inbox$`),
   );
   expect(f.trays.length).toBeGreaterThan(0);
   const first = f.shown[0];

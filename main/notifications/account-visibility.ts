@@ -73,6 +73,11 @@ export class AccountVisibility {
     this.scheduleTray();
   }
 
+  /** Inbox entries were marked read in the app: the tray's unread count follows. */
+  inboxRead(): void {
+    this.scheduleTray();
+  }
+
   isPaused(): boolean {
     return this.options.accounts.isPaused();
   }

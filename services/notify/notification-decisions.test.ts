@@ -89,6 +89,12 @@ describe('each kind of change', () => {
       body: 'On “Fix login” by peer',
     },
     {
+      name: 'a comment mentioning me',
+      input: change({ kind: 'task-mentioned', detail: { excerpt: '@mara look' } }),
+      title: 'peer mentioned you',
+      body: 'On “Fix login”',
+    },
+    {
       name: 'a change whose author the service did not give, on a task we did not push',
       input: change({ by: null, title: '' }),
       title: 'Assigned to you',
@@ -447,4 +453,19 @@ describe("a teammate's text in a notification", () => {
     expect(burst[0]?.body).not.toMatch(/[<>\n\u202E]/);
     expect([...(burst[0]?.body ?? '')].length).toBeLessThanOrEqual(300);
   });
+});
+
+test('mentions are a kind of their own in the settings: switched off, a mention stays unshown and unseen', () => {
+  const decision = decide({
+    changes: [change({ kind: 'task-mentioned' }), change({ feedId: 2, kind: 'task-commented' })],
+    settings: settings({ kinds: { 'task-mentioned': false } }),
+  });
+  expect(decision.show.map((n) => n.kind)).toEqual(['task-commented']);
+  expect(decision.suppressed).toEqual([{ kind: 'task-mentioned', taskId: 'tsk_1', reason: 'kind-off' }]);
+  expect(decision.markSeen).toEqual([]);
+  // Settings stored before mentions existed read with mentions on.
+  const { 'task-mentioned': _left, ...before } = DEFAULT_NOTIFICATION_SETTINGS.kinds;
+  expect(
+    readNotificationSettings({ ...DEFAULT_NOTIFICATION_SETTINGS, kinds: before }).kinds['task-mentioned'],
+  ).toBe(true);
 });

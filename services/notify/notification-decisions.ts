@@ -15,7 +15,7 @@ export interface ChangeCandidate {
   title: string;
   /** Who made the change (username or user id), null when the service did not say. */
   by: string | null;
-  /** `task-status-changed`: `from`, `to`; `task-commented`: `count`. */
+  /** `task-status-changed`: `from`, `to`; `task-commented`: `count`; `task-mentioned`: `excerpt`. */
   detail: Readonly<Record<string, unknown>>;
 }
 
@@ -133,6 +133,11 @@ function describeChange(candidate: ChangeCandidate): { title: string; body: stri
         body: `On ${quoted(candidate.title)}${byLine(candidate.by)}`,
       };
     }
+    case 'task-mentioned':
+      return {
+        title: `${candidate.by === null ? 'Someone' : notificationText(candidate.by, LONGEST_NAME)} mentioned you`,
+        body: `On ${quoted(candidate.title)}`,
+      };
   }
 }
 
@@ -160,6 +165,7 @@ const SUMMARY_TITLES: Readonly<Record<NotifyKind, (n: number) => string>> = {
   'task-assigned': (n) => `${n} tasks assigned to you`,
   'task-status-changed': (n) => `Status changed on ${n} of your tasks`,
   'task-commented': (n) => `New comments on ${n} of your tasks`,
+  'task-mentioned': (n) => `You were mentioned on ${n} tasks`,
   'task-conflict': (n) => `${n} edits need you`,
 };
 
@@ -302,7 +308,8 @@ export function candidateOfFeedEntry(entry: {
   if (
     entry.kind !== 'task-assigned' &&
     entry.kind !== 'task-status-changed' &&
-    entry.kind !== 'task-commented'
+    entry.kind !== 'task-commented' &&
+    entry.kind !== 'task-mentioned'
   )
     return null;
   const { title, by, ...detail } = entry.summary;

@@ -7,6 +7,7 @@ export const NOTIFY_KINDS = [
   'task-assigned',
   'task-status-changed',
   'task-commented',
+  'task-mentioned',
   'task-conflict',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
@@ -29,6 +30,7 @@ export const notificationSettingsSchema = z.strictObject({
     'task-assigned': z.boolean(),
     'task-status-changed': z.boolean(),
     'task-commented': z.boolean(),
+    'task-mentioned': z.boolean(),
     'task-conflict': z.boolean(),
   }),
   quiet_hours: quietHoursSchema,
@@ -43,6 +45,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
     'task-assigned': true,
     'task-status-changed': true,
     'task-commented': true,
+    'task-mentioned': true,
     'task-conflict': true,
   },
   quiet_hours: { enabled: false, start: '22:00', end: '08:00' },

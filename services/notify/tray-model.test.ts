@@ -59,7 +59,7 @@ describe('account lines', () => {
     },
     {
       overrides: { conflicts: 1, unseen: 4 },
-      line: 'mara · Acme — Up to date · 1 conflict · 4 new',
+      line: 'mara · Acme — Up to date · 1 conflict · 4 unread in inbox',
     },
     { overrides: { conflicts: 2 }, line: 'mara · Acme — Up to date · 2 conflicts' },
   ])('$line', ({ overrides, line }) => {
@@ -79,7 +79,7 @@ describe('account lines', () => {
   test('one line per account, in order, then the actions', () => {
     expect(
       labels({ accounts: [account(), account({ accountId: 'acc_2', label: 'mara · Beta', unseen: 1 })] }),
-    ).toEqual(['mara · Acme — Up to date', 'mara · Beta — Up to date · 1 new', ...ACTION_LINES]);
+    ).toEqual(['mara · Acme — Up to date', 'mara · Beta — Up to date · 1 unread in inbox', ...ACTION_LINES]);
   });
 });
 
@@ -142,7 +142,7 @@ test('the tooltip sums up every account and stays within 127 characters', () => 
         account({ accountId: 'b', connection: 'offline', unseen: 3 }),
       ],
     }).tooltip,
-  ).toBe('svc-desktop — offline, 1 conflict, 2 pending, 3 new changes');
+  ).toBe('svc-desktop — offline, 1 conflict, 2 pending, 3 unread in inbox');
   expect(model({ appName: 'x'.repeat(200) }).tooltip).toHaveLength(127);
 });
 

@@ -18,7 +18,7 @@ export interface TrayAccount {
   failed: number;
   /** Edits not sent because the account may not make them. */
   blocked: number;
-  /** Changes on the person's tasks they have not looked at. */
+  /** Changes on the person's tasks they have not looked at: the inbox's unread entries. */
   unseen: number;
 }
 
@@ -102,7 +102,7 @@ export function accountStateWords(account: TrayAccount, paused: boolean): string
     ]),
   );
   parts.push(...waiting.map((part) => part.text));
-  if (account.unseen > 0) parts.push(`${account.unseen} new`);
+  if (account.unseen > 0) parts.push(`${account.unseen} unread in inbox`);
   return parts.join(' · ');
 }
 
@@ -165,7 +165,7 @@ export function trayModel(input: TrayModelInput): TrayModel {
     accounts.some((a) => a.state === 'signed-out') ? 'signed out' : null,
     conflicts > 0 ? plural(conflicts, 'conflict') : null,
     pending > 0 ? `${pending} pending` : null,
-    unseen > 0 ? plural(unseen, 'new change') : null,
+    unseen > 0 ? `${unseen} unread in inbox` : null,
   ].filter((note): note is string => note !== null);
   return {
     icon: iconOf(input),

@@ -3,6 +3,7 @@
 // polls in tiers within the rate budget. Pull and push live in their own
 // folders and build-sync-parts.ts builds them; this class drives them and
 // turns what happens into SyncEvents.
+import { inboxEntryOfPush } from '../push/inbox-of-push';
 import type { Mirror } from '../../db/mirror';
 import { isTemporaryId } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
@@ -322,7 +323,18 @@ export class SyncEngine {
     }
   }
 
+  /** A conflict or refusal of the person's edit is kept in their inbox before anyone hears of it. */
+  private keepInInbox(event: SyncEvent): void {
+    try {
+      const entry = inboxEntryOfPush(event, this.deps.mirror, this.deps.me.username);
+      if (entry !== null) this.deps.mirror.feed.add([entry]);
+    } catch {
+      // The inbox is a record, not the sync: a failed write (a busy file) leaves the event as it is.
+    }
+  }
+
   private emit(event: SyncEvent): void {
+    this.keepInInbox(event);
     for (const listener of this.listeners) {
       try {
         listener(event);

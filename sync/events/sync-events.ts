@@ -51,7 +51,7 @@ export interface ResourceChange {
   resource: Readonly<Record<string, unknown>>;
 }
 
-export type NotificationKind = 'task-assigned' | 'task-status-changed' | 'task-commented';
+export type NotificationKind = 'task-assigned' | 'task-status-changed' | 'task-commented' | 'task-mentioned';
 
 /** A change worth telling the signed-in person about. */
 export interface SyncNotification {
@@ -60,8 +60,10 @@ export interface SyncNotification {
   title: string;
   /** Who made the change, when the service says (`updated_by`, or a comment's author). */
   by: string | null;
-  /** `task-status-changed`: from and to; `task-commented`: how many new comments. */
+  /** `task-status-changed`: from and to; `task-commented`: how many new comments; `task-mentioned`: the comment. */
   detail: Readonly<Record<string, unknown>>;
+  /** The change it stands for (the task's version, the comments' ids): the inbox keeps one entry per key. */
+  key: string;
 }
 
 /** Progress of one collection within a pass; the UI shows it as is. */

@@ -188,6 +188,7 @@ export class MirrorPullStore implements PullStore {
           entityId: n.task_id,
           forUser,
           summary: { title: n.title, by: n.by, ...n.detail },
+          key: n.key,
         })),
       );
     });

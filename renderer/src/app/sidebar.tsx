@@ -12,6 +12,7 @@ import { Question } from '../ui/question';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { useInbox } from '../data/use-inbox';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
@@ -48,6 +49,14 @@ function NavItem({
         {detail ? <span className="nav-detail">{detail}</span> : null}
       </button>
     </li>
+  );
+}
+
+/** The inbox, with how many of its entries are unread (the tray counts the same). */
+function InboxNavItem() {
+  const unread = useInbox().data?.unread ?? 0;
+  return (
+    <NavItem view={{ kind: 'inbox' }} label="Inbox" {...(unread > 0 ? { badge: String(unread) } : {})} />
   );
 }
 
@@ -358,6 +367,7 @@ export function Sidebar() {
       <AccountSwitcher />
       <div className="sidebar-scroll">
         <ul className="nav-top">
+          <InboxNavItem />
           <NavItem view={{ kind: 'list', scope: { kind: 'my-tasks' } }} label="My tasks" />
           <NavItem view={{ kind: 'list', scope: { kind: 'all' } }} label="All tasks" />
           <NavItem view={{ kind: 'goals', goalId: null }} label="Goals" />

@@ -6,6 +6,7 @@ import { CommandPalette } from '../command-palette/command-palette';
 import { useGlobalShortcuts } from '../command-palette/shortcuts';
 import { ShortcutsHelp } from '../command-palette/shortcuts-help';
 import { GoalsView } from '../goals/goals-view';
+import { InboxView } from '../inbox/inbox-view';
 import { MilestonesView } from '../milestones/milestones-view';
 import { Sidebar } from './sidebar';
 import { SprintView } from '../sprints/sprint-view';
@@ -63,6 +64,8 @@ function MainView({ view }: { view: View }) {
       return <MilestonesView projectId={view.projectId} />;
     case 'sync':
       return <SyncCenter tab={view.tab} />;
+    case 'inbox':
+      return <InboxView />;
   }
 }
 

@@ -151,6 +151,13 @@ export function buildCommands(): Command[] {
       keys: 'G O',
       run: () => navigate({ kind: 'goals', goalId: null }),
     },
+    {
+      id: 'go-inbox',
+      label: 'Go to Inbox',
+      group: 'Go to',
+      keys: 'G I',
+      run: () => navigate({ kind: 'inbox' }),
+    },
   ];
   const sprintId = currentSprintId();
   if (sprintId !== null) {

@@ -61,6 +61,7 @@ const GO_KEYS: Readonly<Record<string, () => void>> = {
   m: () => navigate({ kind: 'list', scope: { kind: 'my-tasks' } }),
   a: () => navigate({ kind: 'list', scope: { kind: 'all' } }),
   o: () => navigate({ kind: 'goals', goalId: null }),
+  i: () => navigate({ kind: 'inbox' }),
   s: () => {
     const sprintId = currentSprintId();
     if (sprintId !== null) navigate({ kind: 'sprint', sprintId });

@@ -23,7 +23,9 @@ export type View =
   | { kind: 'goals'; goalId: string | null }
   /** One project's milestones with their progress. */
   | { kind: 'milestones'; projectId: string }
-  | { kind: 'sync'; tab: SyncTab };
+  | { kind: 'sync'; tab: SyncTab }
+  /** What happened to the person's work (issue 25). */
+  | { kind: 'inbox' };
 
 export interface ViewState {
   view: View;

@@ -17,6 +17,7 @@ const KIND_WORDS: { kind: keyof NotificationSettings['kinds']; label: string; hi
     hint: 'On tasks assigned to you or that you created.',
   },
   { kind: 'task-commented', label: 'A new comment on my task', hint: 'Comments by others, never your own.' },
+  { kind: 'task-mentioned', label: 'Someone mentions me', hint: 'A comment naming you with @, on any task.' },
   {
     kind: 'task-conflict',
     label: 'A conflict needs me',
