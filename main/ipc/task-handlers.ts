@@ -6,6 +6,8 @@
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/read-models/milestone-list';
+import { viewRows } from '../../db/read-models/view-rows';
+import { viewSidebar } from '../../db/read-models/view-sidebar';
 import type { FiledTask } from '../../db/tasks/task-filing';
 import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/tasks/task-marks';
 import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
@@ -17,6 +19,7 @@ import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import { textOf } from '../../protocol/wire-fields';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
+import type { ViewRowsAnswer, ViewSidebar } from '../../ipc/view-schemas';
 import type {
   FiledTasks,
   MilestoneSummary,
@@ -342,6 +345,25 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     },
 
     'milestones:list': ({ project_id }): MilestoneSummary[] => projectMilestones(active().mirror, project_id),
+
+    'views:sidebar': (): ViewSidebar => viewSidebar(active().mirror),
+
+    'views:rows': ({ view_id, after, limit }): ViewRowsAnswer => {
+      const { mirror, me } = active();
+      const answer = viewRows(mirror, view_id, {
+        me: me.username,
+        today: today(),
+        after: after ?? null,
+        limit: limit ?? 200,
+      });
+      if (!answer.available) return answer;
+      const marks = new WaitingMarks(mirror);
+      return {
+        available: true,
+        rows: answer.page.items.map((item) => rowOf(item, marks)),
+        next: answer.page.next,
+      };
+    },
 
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();
