@@ -21,6 +21,8 @@ export type View =
   | { kind: 'goals'; goalId: string | null }
   /** One project's milestones with their progress. */
   | { kind: 'milestones'; projectId: string }
+  /** A saved view's rows, as it was saved. */
+  | { kind: 'saved-view'; viewId: string }
   | { kind: 'sync'; tab: SyncTab };
 
 export interface ViewState {
