@@ -203,10 +203,16 @@ export function SavedViewScreen({ viewId }: { viewId: string }) {
         <p className="muted">Saved as a board; this version shows its tasks as a list.</p>
       ) : null}
       <RefusedChanges
-        changes={mine.filter((c) => c.state === 'failed')}
+        changes={mine.filter((c) => c.state === 'failed' && c.entity_type === 'view')}
         kind="view"
         currentName={view.name}
         rules={VIEW_NAME_RULES}
+      />
+      <RefusedChanges
+        changes={mine.filter((c) => c.state === 'failed' && c.entity_type === 'view_pin')}
+        kind="pin"
+        currentName={view.name}
+        rules={null}
       />
       {mine.some((c) => c.state === 'conflict') ? (
         <p className="view-conflict" role="alert">
