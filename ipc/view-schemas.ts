@@ -19,10 +19,16 @@ export const viewRowsRequestSchema = z.strictObject({
 });
 
 export const viewRowsSchema = z.discriminatedUnion('available', [
-  z.object({ available: z.literal(true), rows: z.array(taskRowSchema), next: z.string().nullable() }),
+  z.object({
+    available: z.literal(true),
+    /** `service`: a view whose filters this version does not know, read from the service while online. */
+    source: z.enum(['mirror', 'service']),
+    rows: z.array(taskRowSchema),
+    next: z.string().nullable(),
+  }),
   z.object({
     available: z.literal(false),
-    /** `unknown-filters`: a filter of a newer service, never answered without it; `no-such-view`: gone. */
+    /** `unknown-filters`: a filter of a newer service, never answered without it (offline now); `no-such-view`: gone. */
     reason: z.enum(['no-such-view', 'unknown-filters']),
     detail: z.string(),
   }),

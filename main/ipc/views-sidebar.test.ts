@@ -14,6 +14,7 @@ import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
 import { SyncEngine } from '../../sync/engine/sync-engine';
+import { viewOperations } from '../../sync/api/operations';
 import { collectionHandlers } from './collection-handlers';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
@@ -23,6 +24,8 @@ let dir: string;
 let mirror: Mirror;
 let api: ApiClient;
 let harness: GateHarness;
+/** Whether the account is online: a view only the service can answer is read from it then. */
+let online = true;
 const value: GateHarness['value'] = (channel, input) => harness.value(channel, input);
 const ids: Record<string, string> = {};
 
@@ -41,6 +44,8 @@ beforeAll(async () => {
     sort_order: 'desc',
   });
   const mine = await post('/v1/views', { name: 'Mine', filters: { assignee: ['me'] }, visibility: 'shared' });
+  const open = await post('/v1/views', { name: 'Open, by title', filters: { status: ['not_started'] } });
+  ids.open = String(open.view_id);
   ids.blocked = String(blocked.view_id);
   ids.mine = String(mine.view_id);
   ids.newer = 'view_newer';
@@ -61,7 +66,17 @@ beforeAll(async () => {
     cursorSent: null,
     etag: null,
     nextCursor: null,
-    items: [{ view_id: ids.newer, name: 'From a newer service', filters: { mood: ['sunny'] } }],
+    items: [
+      { view_id: ids.newer, name: 'From a newer service', filters: { mood: ['sunny'] } },
+      // The service's own view as a newer service would send it: with a filter this version does not know.
+      {
+        view_id: ids.blocked,
+        name: 'Blocked, newest due',
+        filters: { status: ['blocked'], mood: ['sunny'] },
+        sort_by: 'due_date',
+        sort_order: 'desc',
+      },
+    ],
   });
 
   harness = gateHarness();
@@ -72,6 +87,15 @@ beforeAll(async () => {
     readOnly: false,
     edited: () => undefined,
     refreshActivity: () => undefined,
+    serviceViewRows: async (viewId, page) => {
+      if (!online) return null;
+      const answer = await api.listPage(
+        viewOperations.rows,
+        { viewId },
+        { cursor: page.after, limit: page.limit },
+      );
+      return answer.status === 200 ? { items: answer.body.data, next: answer.body.next_cursor } : null;
+    },
   };
   harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
   harness.gate.register(collectionHandlers({ active: () => active, emit: () => undefined }));
@@ -91,6 +115,7 @@ describe('views:sidebar', () => {
       'Blocked, newest due',
       'From a newer service',
       'Mine',
+      'Open, by title',
     ]);
     expect(sidebar.views.find((view) => view.view_id === ids.newer)?.unknown_filters).toMatch(/mood/);
     expect(sidebar.views.find((view) => view.view_id === ids.mine)?.unknown_filters).toBeNull();
@@ -114,17 +139,35 @@ describe('views:sidebar', () => {
 
 describe('views:rows', () => {
   test("answers a view's rows from the mirror in the service's order", async () => {
-    const served = await callApi(emulator, 'GET', `/v1/views/${ids.blocked}/rows?limit=500`);
+    const served = await callApi(emulator, 'GET', `/v1/views/${ids.open}/rows?limit=500`);
     expect(served.status, served.text).toBe(200);
     const expected = (served.body as { data: { task_id: string }[] }).data.map((task) => task.task_id);
     expect(expected.length).toBeGreaterThan(1);
-    const answer = await value('views:rows', { view_id: ids.blocked!, limit: 500 });
-    expect(answer.available).toBe(true);
+    const answer = await value('views:rows', { view_id: ids.open!, limit: 500 });
+    expect(answer).toMatchObject({ available: true, source: 'mirror' });
     if (answer.available) expect(answer.rows.map((row) => row.task_id)).toEqual(expected);
   });
 
-  test('a view with a filter this version does not know is unavailable, not answered without it', async () => {
-    const answer = await value('views:rows', { view_id: ids.newer! });
-    expect(answer).toMatchObject({ available: false, reason: 'unknown-filters' });
+  test('a view with a filter this version does not know is read from the service online, unavailable offline', async () => {
+    const served = await callApi(emulator, 'GET', `/v1/views/${ids.blocked}/rows?limit=500`);
+    const expected = (served.body as { data: { task_id: string }[] }).data.map((task) => task.task_id);
+    expect(expected.length).toBeGreaterThan(1);
+    const answer = await value('views:rows', { view_id: ids.blocked!, limit: 500 });
+    expect(answer).toMatchObject({ available: true, source: 'service' });
+    if (answer.available) expect(answer.rows.map((row) => row.task_id)).toEqual(expected);
+
+    online = false;
+    try {
+      expect(await value('views:rows', { view_id: ids.blocked! })).toMatchObject({
+        available: false,
+        reason: 'unknown-filters',
+      });
+      expect(await value('views:rows', { view_id: ids.newer! })).toMatchObject({
+        available: false,
+        reason: 'unknown-filters',
+      });
+    } finally {
+      online = true;
+    }
   });
 });

@@ -39,7 +39,8 @@ function ViewRows({ view }: { view: ViewSummary }) {
     'views:rows',
     { view_id: view.view_id, limit: 500 },
     {
-      reloadOn: { collections: ['tasks', 'views'] },
+      // A view answered by the service only is read again as the connection comes and goes.
+      reloadOn: { collections: ['tasks', 'views'], syncStatus: view.unknown_filters !== null },
       onError: (error) => showProblem(error, 'Loading the view’s rows'),
     },
   );
@@ -49,13 +50,27 @@ function ViewRows({ view }: { view: ViewSummary }) {
     return (
       <p className="saved-view-unavailable" role="note">
         {answer.reason === 'unknown-filters'
-          ? `This view uses a filter this version of the app does not know (${answer.detail}), so it cannot be shown from the tasks kept here. It is kept as it is.`
+          ? `This view uses a filter this version of the app does not know (${answer.detail}): it is shown from the service while online, and is not available offline. It is kept as it is.`
           : 'This view is not here any more.'}
       </p>
     );
-  if (answer.rows.length === 0) return <p className="muted">No tasks match this view.</p>;
+  const served =
+    answer.source === 'service' ? (
+      <p className="muted" role="note">
+        Shown from the service: this view uses a filter this version of the app does not know, so it is not
+        available offline.
+      </p>
+    ) : null;
+  if (answer.rows.length === 0)
+    return (
+      <>
+        {served}
+        <p className="muted">No tasks match this view.</p>
+      </>
+    );
   return (
     <>
+      {served}
       <TaskLines rows={answer.rows} label={`Tasks of ${view.name}`} />
       {answer.next !== null ? <p className="muted">Showing the first {answer.rows.length} tasks.</p> : null}
     </>
