@@ -37,7 +37,7 @@ export function RefusedChanges({
                   ? `This ${kind} was not deleted.`
                   : 'This change was not saved.'}
             </strong>{' '}
-            {answerWords(change.last_answer) ?? 'The server refused it.'}
+            {answerWords(change.last_answer, null, kind) ?? 'The server refused it.'}
           </p>
           {rules !== null && offersRename(change) ? (
             <RenameAndRetry change={change} currentName={currentName} rules={rules} stacked={stacked} />
