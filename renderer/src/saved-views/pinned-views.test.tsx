@@ -49,6 +49,22 @@ describe('PinnedViews', () => {
     expect(list.getAllByRole('button').map((b) => b.textContent)).toEqual(['Blocked', 'Customers', 'Alpha']);
   });
 
+  test('a view pinned twice (one pin refused with 409) stands once, where its standing pin puts it', () => {
+    render(
+      <ul aria-label="Pinned views">
+        <PinnedViews
+          sidebar={{
+            ...sidebar,
+            pins: [{ pin_id: 'local-p', view_id: 'v-a', position: 0, pending: 'failed' }, ...sidebar.pins],
+          }}
+          readOnly={false}
+        />
+      </ul>,
+    );
+    const list = within(screen.getByRole('list', { name: 'Pinned views' }));
+    expect(list.getAllByRole('button').map((b) => b.textContent)).toEqual(['Blocked', 'Customers', 'Alpha']);
+  });
+
   test('Alt+↓ moves the focused pin below the next, Alt+↑ above the one before: one position edit each', async () => {
     const user = userEvent.setup();
     bridge.answer('collection:edit', ({ id }) => ({ id, op_id: 'op' }));

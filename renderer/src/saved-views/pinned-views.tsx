@@ -99,8 +99,24 @@ function nameOf(sidebar: ViewSidebar, pin: ViewPinSummary): string {
   return sidebar.views.find((view) => view.view_id === pin.view_id)?.name ?? pin.view_id;
 }
 
+/**
+ * One pin per view: a pin the service refused (the view was pinned already, 409) stands beside the
+ * service's until the person gives it up; the view is listed once, where its standing pin puts it,
+ * and the refusal is said on the view.
+ */
+export function shownPins(pins: readonly ViewPinSummary[]): ViewPinSummary[] {
+  const standing = new Set(pins.filter((pin) => pin.pending !== 'failed').map((pin) => pin.view_id));
+  const seen = new Set<string>();
+  return pins.filter((pin) => {
+    if (seen.has(pin.view_id) || (pin.pending === 'failed' && standing.has(pin.view_id))) return false;
+    seen.add(pin.view_id);
+    return true;
+  });
+}
+
 /** The pinned views' entries (inside the sidebar's "Pinned views" group); nothing when none is pinned. */
-export function PinnedViews({ sidebar, readOnly }: { sidebar: ViewSidebar; readOnly: boolean }) {
+export function PinnedViews({ sidebar: all, readOnly }: { sidebar: ViewSidebar; readOnly: boolean }) {
+  const sidebar = { ...all, pins: shownPins(all.pins) };
   return (
     <>
       {sidebar.pins.map((pin, index) => (
