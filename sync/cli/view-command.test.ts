@@ -90,6 +90,7 @@ describe('view and pin', () => {
     [['pin', 'delete'], "give one of add, move, remove, not 'delete'"],
     [['view', 'create', '--db', 'x.db', '--set', 'filters=[1]'], 'filters must be a JSON object'],
     [['view', 'rows', '--db', 'x.db'], '--view is required'],
+    [['view', 'show'], "view: give one of list, rows, create, edit, delete, not 'show'"],
   ])('%j is a usage error that says what to do', async (argv, words) => {
     const run = await cli(...argv);
     expect(run.code).toBe(2);

@@ -63,6 +63,10 @@ export function viewCommand(spec: CollectionCommandSpec) {
         return EXIT.ok;
       });
     }
-    return writes(args, io);
+    const { create, edit, delete: remove } = spec.verbs;
+    if (verb === create || verb === edit || verb === remove) return writes(args, io);
+    throw new UsageError(
+      `view: give one of list, rows, ${create}, ${edit}, ${remove}${verb === undefined ? '' : `, not '${verb}'`}`,
+    );
   };
 }
