@@ -73,6 +73,7 @@ import {
 } from './collection-schemas';
 import { draftKeySchema, draftListInputSchema, draftSchema } from './draft-schemas';
 import { inboxMarkReadInputSchema, inboxSchema } from './inbox-schemas';
+import { viewRowsRequestSchema, viewRowsSchema, viewSidebarSchema } from './view-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -198,6 +199,10 @@ export const invokeChannels = {
     input: z.strictObject({ project_id: z.string().min(1).max(1000) }),
     output: z.array(milestoneSummarySchema),
   },
+  /** Saved views the person can read, by name, and their pins in pin order, waiting changes applied. */
+  'views:sidebar': { input: noInput, output: viewSidebarSchema },
+  /** A view's rows from the mirror with its filters and sort; a view with filters this version does not know is unavailable. */
+  'views:rows': { input: viewRowsRequestSchema, output: viewRowsSchema },
   'sync:status': { input: noInput, output: syncStatusSchema },
   /** Starts a sync now (push, pull, push); answers when it started, progress comes as `sync:status-changed`. */
   'sync:now': { input: noInput, output: z.null() },

@@ -138,3 +138,23 @@ export function viewQueryOf(view: ViewQuery): { query: TaskListQuery } | { unkno
     throw error;
   }
 }
+
+/**
+ * A task-list filter (the filter bar's and the search language's, in the
+ * service's vocabulary) as a view's filters: every key's values as a list of
+ * strings (`overdue: true` as `["true"]`, a day bound as its one day), what
+ * filters nothing left out, so the view's rows are the list's rows.
+ */
+export function viewFiltersOf(
+  filter: Readonly<Record<string, string | readonly string[] | boolean | undefined>>,
+): ViewFilters {
+  const filters: ViewFilters = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined || value === false || value === '') continue;
+    if (key === 'search_fields' && value === 'all') continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) filters[key] = [...(value as readonly string[])];
+    } else filters[key] = [String(value)];
+  }
+  return filters;
+}

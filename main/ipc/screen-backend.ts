@@ -133,6 +133,8 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
         runtime.session?.engine?.localEdit();
         board.announce(statusAccount(runtime));
       },
+      serviceViewRows: (viewId, page) =>
+        runtime.session?.engine?.serviceViewRows(viewId, page) ?? Promise.resolve(null),
       refreshActivity: (taskId) => {
         // Offline, paused or refused: the cached activity stays on show; the next opening asks again.
         void runtime.session?.engine?.refreshTaskActivity(taskId).then((landed) => {

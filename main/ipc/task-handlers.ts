@@ -6,6 +6,8 @@
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/read-models/milestone-list';
+import { viewRows } from '../../db/read-models/view-rows';
+import { viewSidebar } from '../../db/read-models/view-sidebar';
 import type { FiledTask } from '../../db/tasks/task-filing';
 import { taskSyncState, taskWaitsOn, WaitingMarks } from '../../db/tasks/task-marks';
 import { type WaitsOn, waitsOnFields } from '../../db/outbox/outbox-waits';
@@ -14,9 +16,11 @@ import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
+import type { Task } from '../../protocol/task';
 import { textOf } from '../../protocol/wire-fields';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
+import type { ViewRowsAnswer, ViewSidebar } from '../../ipc/view-schemas';
 import type {
   FiledTasks,
   MilestoneSummary,
@@ -39,6 +43,14 @@ export interface ActiveMirror {
   readonly readOnly: boolean;
   /** Kinds (outbox entity types) this sign-in may not write, with the scope each lacks; absent: none. */
   readonly readOnlyKinds?: ReadonlyMap<string, string>;
+  /**
+   * One page of a saved view's rows from the service (SyncEngine.serviceViewRows), for a view whose
+   * filters this version does not know; null when offline or not given. Absent: never asked.
+   */
+  serviceViewRows?(
+    viewId: string,
+    page: { after: string | null; limit: number },
+  ): Promise<{ items: Task[]; next: string | null } | null>;
   /** A local edit was queued: the sync side pushes it soon. */
   edited(): void;
   /**
@@ -106,6 +118,31 @@ function rowOf(item: FiledTask, marks: WaitingMarks): TaskRow {
     position: item.position,
     sync_mark: marks.of(item.task_id, item.pending),
     ...heldBehind(marks.waitsOn(item.task_id)),
+  };
+}
+
+/** A task as the service sent it (a view's rows read online), as a row: no change of it waits here. */
+function rowOfServed(task: Task): TaskRow {
+  const text = (value: unknown) => textOf(value);
+  return {
+    task_id: task.task_id,
+    title: text(task.title) ?? task.task_id,
+    status: text(task.status) ?? 'not_started',
+    priority: text(task.priority),
+    assignee: text(task.assignee),
+    project_id: text(task.project_id),
+    team_id: text(task.team_id),
+    section_id: text(task.section_id),
+    sprint_id: text(task.sprint_id),
+    goal_id: text(task.goal_id),
+    tags: Array.isArray(task.tags) ? task.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    due_date: text(task.due_date),
+    start_date: text(task.start_date),
+    created_at: text(task.created_at),
+    task_type: text(task.task_type),
+    review: text(task.review),
+    position: typeof task.position === 'number' ? task.position : null,
+    sync_mark: null,
   };
 }
 
@@ -342,6 +379,25 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     },
 
     'milestones:list': ({ project_id }): MilestoneSummary[] => projectMilestones(active().mirror, project_id),
+
+    'views:sidebar': (): ViewSidebar => viewSidebar(active().mirror),
+
+    'views:rows': async ({ view_id, after, limit }): Promise<ViewRowsAnswer> => {
+      const account = active();
+      const { mirror, me } = account;
+      const page = { after: after ?? null, limit: limit ?? 200 };
+      const answer = viewRows(mirror, view_id, { me: me.username, today: today(), ...page });
+      if (answer.available) {
+        const marks = new WaitingMarks(mirror);
+        const rows = answer.page.items.map((item) => rowOf(item, marks));
+        return { available: true, source: 'mirror', rows, next: answer.page.next };
+      }
+      // A newer service's filter: its rows are the service's to answer, while online.
+      if (answer.reason !== 'unknown-filters') return answer;
+      const served = (await account.serviceViewRows?.(view_id, page)) ?? null;
+      if (served === null) return answer;
+      return { available: true, source: 'service', rows: served.items.map(rowOfServed), next: served.next };
+    },
 
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me } = active();

@@ -356,3 +356,10 @@ export const taskCommentOperations = {
 export const taskHistoryOperations = {
   list: listOperation('task-history.list', taskHistoryEntrySchema, ofTask('/v1/task-history')),
 };
+
+/** A saved view's rows as the service answers them: read while online for a view whose filters this version does not know. */
+export const viewOperations = {
+  rows: listOperation('views.rows', taskSchema, (p: { viewId: string }) => ({
+    path: `/v1/views/${seg(p.viewId)}/rows`,
+  })),
+};

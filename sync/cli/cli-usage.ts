@@ -77,6 +77,24 @@ commands:
   milestone edit|delete --db FILE --milestone ID [--set field=value ...]
       The same for sprints (no delete), goals (status=closed closes one) and milestones
       (status=completed); prints {"sprint_id"|"goal_id"|"milestone_id","op_id","queued"}.
+  view list --db FILE
+      The saved views you can read (yours and the organization's shared ones) as NDJSON, by
+      name, waiting changes applied, each with its pin ("pin_id", "pin_position") or null;
+      "unknown_filters" says why one cannot be answered offline (a filter of a newer service).
+  view rows --db FILE --view ID [--limit N]
+      A view's tasks computed from the mirror with its filters and sort, offline, as NDJSON
+      (at most N, default 1000); a view whose filters this version does not know fails (1).
+  view create --db FILE --set name=TEXT [--set visibility=private|shared]
+              [--set filters={"status":["blocked"]}] [--set sort_by=…] [--set sort_order=asc|desc]
+              [--set group_by=…] [--set layout=list|board]
+  view edit --db FILE --view ID --set field=value [...]   (filters merge key by key; "k":null removes k)
+  view delete --db FILE --view ID
+      The same for saved views (its pins go with it); prints {"view_id","op_id","queued"}.
+  pin add --db FILE --set view_id=ID --set position=NUMBER
+  pin move --db FILE --pin ID --set position=NUMBER
+  pin remove --db FILE --pin ID
+      Pins a view to your sidebar, moves a pin (pins stand in position order), or unpins it;
+      prints {"pin_id","op_id","queued"}. A view pinned already is refused by the service (409).
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
       "state_words" says the state as the app does ({"label","sentence"}); "names" gives what

@@ -1,7 +1,8 @@
-// `sprint|goal|milestone create|edit|delete`: queue a person's new sprint,
-// goal or milestone, or their edit or delete of one, in the mirror's outbox
-// without network, as the app does through mirror.sprints/goals/milestones;
-// the next sync sends it. One NDJSON line on stdout, as `section` prints.
+// `sprint|goal|milestone|view create|edit|delete` and `pin add|move|remove`:
+// queue a person's new sprint, goal, milestone, saved view or view pin, or
+// their edit or delete of one, in the mirror's outbox without network, as the
+// app does through mirror.writesOf(kind); the next sync sends it. One NDJSON
+// line on stdout, as `section` prints.
 import { resolve } from 'node:path';
 import {
   createFieldsOf,
@@ -21,11 +22,29 @@ import { type StoredLogin, readStoredLogin } from './login-command';
 import { parseKindSetValues } from './set-values';
 import { refusedWrite } from './write-scopes';
 
-interface CollectionCommandSpec {
+/** What a kind's verbs are called on the command line (a pin is added, moved and removed). */
+interface CommandVerbs {
+  create: string;
+  edit: string;
+  delete: string;
+}
+
+const DEFAULT_VERBS: CommandVerbs = { create: 'create', edit: 'edit', delete: 'delete' };
+
+/** Kinds whose command is not named after their entity type, or whose verbs say what they do to it. */
+const COMMAND_NAMES: Readonly<Record<string, { noun: string; verbs: CommandVerbs }>> = {
+  view_pin: { noun: 'pin', verbs: { create: 'add', edit: 'move', delete: 'remove' } },
+};
+
+export interface CollectionCommandSpec {
+  /** The command's name (`sprint`, `pin`); also the option naming the one edited (`--pin ID`). */
   noun: string;
+  /** The outbox's entity type (`view_pin`): whose scope a write needs. */
+  entityType: string;
+  verbs: CommandVerbs;
   idField: string;
-  /** The parent its routes need, set on create: a sprint's team, a goal's or milestone's project. */
-  parentField: string;
+  /** The parent its routes need, set on create (a sprint's team, a goal's or milestone's project); null: none (views, pins). */
+  parentField: string | null;
   /** Fields a create must set (besides the parent). */
   requiredOnCreate: readonly string[];
   createFields: readonly string[];
@@ -38,11 +57,14 @@ interface CollectionCommandSpec {
 }
 
 /** A kind's command from its descriptor: its fields are its body schemas', its verbs follow its delete. */
-function commandSpecOf(kind: WritableKind, parentField: string): CollectionCommandSpec {
+function commandSpecOf(kind: WritableKind): CollectionCommandSpec {
+  const named = COMMAND_NAMES[kind.entityType];
   return {
-    noun: kind.entityType,
+    noun: named?.noun ?? kind.entityType,
+    entityType: kind.entityType,
+    verbs: named?.verbs ?? DEFAULT_VERBS,
     idField: kind.idField,
-    parentField,
+    parentField: kind.parentField,
     requiredOnCreate: requiredCreateFieldsOf(kind),
     createFields: createFieldsOf(kind),
     editFields: updateFieldsOf(kind),
@@ -57,14 +79,15 @@ function commandSpecOf(kind: WritableKind, parentField: string): CollectionComma
 }
 
 /**
- * The commands of the kinds created under a parent, by their noun (`sprint`,
- * `goal`, `milestone`); sections, created in a scope their body names, have
- * their own (comment-command.ts).
+ * The commands of the collection kinds by their noun (`sprint`, `goal`,
+ * `milestone`, `view`, `pin`); sections, created in a scope their body names,
+ * have their own (comment-command.ts).
  */
 export const COLLECTION_COMMAND_SPECS: ReadonlyMap<string, CollectionCommandSpec> = new Map(
-  COLLECTION_KINDS.flatMap((kind) =>
-    kind.parentField === null ? [] : [[kind.entityType, commandSpecOf(kind, kind.parentField)] as const],
-  ),
+  COLLECTION_KINDS.filter((kind) => kind.entityType !== 'section').map((kind) => {
+    const spec = commandSpecOf(kind);
+    return [spec.noun, spec] as const;
+  }),
 );
 
 /** The command for one kind (run-cli's table). */
@@ -74,29 +97,36 @@ export function collectionCommand(spec: CollectionCommandSpec) {
 
 async function run(spec: CollectionCommandSpec, args: readonly string[], io: CliIo): Promise<ExitCode> {
   const [verb, ...rest] = args;
-  const verbs = spec.deletable ? ['create', 'edit', 'delete'] : ['create', 'edit'];
+  const { verbs } = spec;
+  const offered = spec.deletable ? [verbs.create, verbs.edit, verbs.delete] : [verbs.create, verbs.edit];
   const command = `${spec.noun} ${verb ?? ''}`.trim();
-  if (verb === 'create') {
+  if (verb === verbs.create) {
     const values = parseOptions(command, rest, {
       db: { type: 'string' },
       set: { type: 'string', multiple: true },
     });
     const file = required(command, 'db', values.db);
-    const fields = parseKindSetValues(values.set ?? [], [spec.parentField, ...spec.createFields]);
-    for (const field of [spec.parentField, ...spec.requiredOnCreate]) {
-      if (typeof fields[field] !== 'string')
-        throw new UsageError(`${command}: --set ${field}=TEXT is required`);
+    const parentField = spec.parentField;
+    const fields = parseKindSetValues(values.set ?? [], [
+      ...(parentField === null ? [] : [parentField]),
+      ...spec.createFields,
+    ]);
+    for (const field of [...(parentField === null ? [] : [parentField]), ...spec.requiredOnCreate]) {
+      if (fields[field] === undefined || fields[field] === null)
+        throw new UsageError(
+          `${command}: --set ${field}=${field === 'position' ? 'NUMBER' : 'TEXT'} is required`,
+        );
     }
-    const { [spec.parentField]: parent, ...body } = fields;
+    const { [parentField ?? '']: parent, ...body } = fields;
     const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
       if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
-      const created = spec.writes(mirror).create(body, parent as string);
+      const created = spec.writes(mirror).create(body, parentField === null ? null : (parent as string));
       line(io, { [spec.idField]: created.id, op_id: created.opId, queued: true });
       return EXIT.ok;
     });
   }
-  if (verb === 'edit' || (verb === 'delete' && spec.deletable)) {
+  if (verb === verbs.edit || (verb === verbs.delete && spec.deletable)) {
     const values = parseOptions(command, rest, {
       db: { type: 'string' },
       [spec.noun]: { type: 'string' },
@@ -105,22 +135,22 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
     const file = required(command, 'db', values.db);
     const id = required(command, spec.noun, values[spec.noun] as string | undefined);
     const set = values.set ?? [];
-    if (verb === 'delete' && set.length > 0) throw new UsageError(`${command}: takes no --set`);
+    if (verb === verbs.delete && set.length > 0) throw new UsageError(`${command}: takes no --set`);
     const patch = parseKindSetValues(set, spec.editFields);
-    if (verb === 'edit' && Object.keys(patch).length === 0)
+    if (verb === verbs.edit && Object.keys(patch).length === 0)
       throw new UsageError(`${command}: give at least one --set of ${spec.editFields.join(', ')}`);
     const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
       if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
       const writes = spec.writes(mirror);
-      const queued = verb === 'edit' ? writes.edit(id, patch) : writes.delete(id);
+      const queued = verb === verbs.edit ? writes.edit(id, patch) : writes.delete(id);
       line(io, { [spec.idField]: id, op_id: queued?.opId ?? null, queued: queued !== null });
       return EXIT.ok;
     });
   }
-  const hint = verb === 'delete' ? ` (the service has no ${spec.noun} delete; ${spec.endingHint})` : '';
+  const hint = verb === verbs.delete ? ` (the service has no ${spec.noun} delete; ${spec.endingHint})` : '';
   throw new UsageError(
-    `${spec.noun}: give one of ${verbs.join(', ')}${verb === undefined ? '' : `, not '${verb}'`}${hint}`,
+    `${spec.noun}: give one of ${offered.join(', ')}${verb === undefined ? '' : `, not '${verb}'`}${hint}`,
   );
 }
 
@@ -133,7 +163,7 @@ function refused(
   spec: CollectionCommandSpec,
   io: CliIo,
 ): boolean {
-  const refusal = refusedWrite(login, mirror, spec.noun);
+  const refusal = refusedWrite(login, mirror, spec.entityType);
   if (refusal === null) return false;
   io.stderr(
     `${command}: this sign-in may not change ${spec.noun}s (${refusal.why}); nothing was queued. ` +

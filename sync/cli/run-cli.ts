@@ -26,6 +26,7 @@ import {
 import { runLogin } from './login-command';
 import { SetValueError } from './set-values';
 import { syncCommand } from './sync-command';
+import { viewCommand } from './view-command';
 
 type Command = (args: readonly string[], io: CliIo) => Promise<ExitCode>;
 
@@ -43,7 +44,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   drop: dropCommand,
   comment: commentCommand,
   section: sectionCommand,
-  ...Object.fromEntries([...COLLECTION_COMMAND_SPECS].map(([noun, spec]) => [noun, collectionCommand(spec)])),
+  ...Object.fromEntries(
+    [...COLLECTION_COMMAND_SPECS].map(([noun, spec]) => [
+      noun,
+      noun === 'view' ? viewCommand(spec) : collectionCommand(spec),
+    ]),
+  ),
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {

@@ -70,6 +70,7 @@ export function parseKindSetValues(
 function parseFieldValue(field: string, raw: string, assignment: string): unknown {
   if (raw === 'null') return null;
   if (field === 'tags') return parseTags(raw, assignment);
+  if (field === 'filters') return parseViewFilters(raw, assignment);
   if (field === 'position') {
     const value = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(value)) {
@@ -100,6 +101,20 @@ function parseFieldValue(field: string, raw: string, assignment: string): unknow
     return value;
   }
   return raw;
+}
+
+/** A saved view's filters, as JSON: `{"status":["blocked"]}` (a key set to null is removed by an edit). */
+function parseViewFilters(raw: string, assignment: string): Record<string, unknown> {
+  const hint = 'filters must be a JSON object of lists of values, e.g. {"status":["blocked"]}';
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new SetValueError(assignment, hint);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new SetValueError(assignment, hint);
+  return value as Record<string, unknown>;
 }
 
 function parseTags(raw: string, assignment: string): string[] {

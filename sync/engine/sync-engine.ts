@@ -10,7 +10,8 @@ import { writeWhenFree } from '../../db/write-when-free';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { ApiError, SignedOutError } from '../api/errors';
-import { healthOperation } from '../api/operations';
+import { healthOperation, viewOperations } from '../api/operations';
+import type { Task } from '../../protocol/task';
 import { openingsSince } from '../pull/comment-watch';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
@@ -239,6 +240,33 @@ export class SyncEngine {
       .finally(() => this.activity.delete(taskId));
     this.activity.set(taskId, fetched);
     return fetched;
+  }
+
+  /**
+   * One page of a saved view's rows as the service answers them (a view whose
+   * filters this version does not know is answered by the service only); null
+   * when they cannot be asked for now (stopped, offline, signed out) or the
+   * service did not give them. Never rejects.
+   */
+  async serviceViewRows(
+    viewId: string,
+    page: { after: string | null; limit: number },
+  ): Promise<{ items: Task[]; next: string | null } | null> {
+    const { running, connectivity } = this.scheduler.state();
+    if (!running || connectivity === 'offline' || connectivity === 'signed-out' || isTemporaryId(viewId))
+      return null;
+    try {
+      const answer = await this.deps.api.listPage(
+        viewOperations.rows,
+        { viewId },
+        { cursor: page.after, limit: page.limit },
+      );
+      return answer.status === 200
+        ? { items: answer.body.data, next: answer.body.next_cursor ?? null }
+        : null;
+    } catch {
+      return null;
+    }
   }
 
   /** The operating system reports a network change: if sync is offline, it checks at once. */

@@ -3,7 +3,8 @@
 // entry is a button in a labelled navigation list; the current one says so.
 // A team lists its newest sprints (with "All sprints (N)" opening the rest) and
 // offers "New sprint"; a sprint takes a task dropped on it (from a list row or a
-// board card) and files it there.
+// board card) and files it there. Pinned views stand in pin order (saved-views/),
+// the other saved views after them.
 // It is part of the shell (app/) because it opens every feature's places.
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
@@ -18,6 +19,8 @@ import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { carriesTask, droppedTask } from '../ui/task-drag';
+import { useViewSidebar } from '../data/use-view-sidebar';
+import { PinnedViews } from '../saved-views/pinned-views';
 import './sidebar.css';
 
 function NavItem({
@@ -362,6 +365,9 @@ export function Sidebar() {
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const sprintsReadOnly = useMissingScope('sprint') !== null;
   const boardList = workspace === null ? [] : boards(workspace);
+  const views = useViewSidebar();
+  const pinned = new Set(views?.pins.map((pin) => pin.view_id) ?? []);
+  const unpinned = views?.views.filter((view) => !pinned.has(view.view_id)) ?? [];
   return (
     <nav className="sidebar" aria-label="Workspace">
       <AccountSwitcher />
@@ -373,6 +379,22 @@ export function Sidebar() {
           <NavItem view={{ kind: 'goals', goalId: null }} label="Goals" />
           <NavItem view={{ kind: 'sync', tab: 'status' }} label="Sync" />
         </ul>
+        {views && views.pins.length > 0 ? (
+          <NavGroup title="Pinned views">
+            <PinnedViews sidebar={views} readOnly={readOnly} />
+          </NavGroup>
+        ) : null}
+        {unpinned.length > 0 ? (
+          <NavGroup title="Saved views">
+            {unpinned.map((view) => (
+              <NavItem
+                key={view.view_id}
+                view={{ kind: 'saved-view', viewId: view.view_id }}
+                label={view.name}
+              />
+            ))}
+          </NavGroup>
+        ) : null}
         {workspace && workspace.projects.length > 0 ? (
           <NavGroup title="Projects">
             {workspace.projects.map((project) => (

@@ -8,6 +8,7 @@ import { ShortcutsHelp } from '../command-palette/shortcuts-help';
 import { GoalsView } from '../goals/goals-view';
 import { InboxView } from '../inbox/inbox-view';
 import { MilestonesView } from '../milestones/milestones-view';
+import { SavedViewScreen } from '../saved-views/saved-view-screen';
 import { Sidebar } from './sidebar';
 import { SprintView } from '../sprints/sprint-view';
 import { followNotificationClicks } from '../sync-center/notification-click';
@@ -62,6 +63,8 @@ function MainView({ view }: { view: View }) {
       return <GoalsView goalId={view.goalId} />;
     case 'milestones':
       return <MilestonesView projectId={view.projectId} />;
+    case 'saved-view':
+      return <SavedViewScreen viewId={view.viewId} />;
     case 'sync':
       return <SyncCenter tab={view.tab} />;
     case 'inbox':

@@ -23,6 +23,8 @@ export type View =
   | { kind: 'goals'; goalId: string | null }
   /** One project's milestones with their progress. */
   | { kind: 'milestones'; projectId: string }
+  /** A saved view's rows, as it was saved. */
+  | { kind: 'saved-view'; viewId: string }
   | { kind: 'sync'; tab: SyncTab }
   /** What happened to the person's work (issue 25). */
   | { kind: 'inbox' };

@@ -43,6 +43,7 @@ import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
 import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+import { SaveViewButton } from './save-view-button';
 import './task-list.css';
 
 interface Column {
@@ -88,6 +89,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
               Milestones
             </button>
           ) : null}
+          <SaveViewButton query={query} />
           <button
             type="button"
             className="button primary"

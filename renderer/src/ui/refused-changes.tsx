@@ -20,7 +20,8 @@ export function RefusedChanges({
   /** The kind's noun as the headline says it ("sprint": "This sprint was not created."). */
   kind: string;
   currentName: string;
-  rules: NameRules;
+  /** The kind's name rules; null for a kind without a name (a pin: a 409 is not fixed by renaming). */
+  rules: NameRules | null;
   stacked?: boolean;
 }) {
   if (changes.length === 0) return null;
@@ -36,9 +37,9 @@ export function RefusedChanges({
                   ? `This ${kind} was not deleted.`
                   : 'This change was not saved.'}
             </strong>{' '}
-            {answerWords(change.last_answer) ?? 'The server refused it.'}
+            {answerWords(change.last_answer, null, kind) ?? 'The server refused it.'}
           </p>
-          {offersRename(change) ? (
+          {rules !== null && offersRename(change) ? (
             <RenameAndRetry change={change} currentName={currentName} rules={rules} stacked={stacked} />
           ) : (
             <button type="button" className="button" onClick={openPendingChanges}>

@@ -45,7 +45,7 @@ export function TaskLines({ rows, label }: { rows: readonly TaskRow[]; label: st
   return (
     <ul className="task-lines" aria-label={label}>
       {rows.map((row) => (
-        <li key={row.task_id}>
+        <li key={row.task_id} data-task-id={row.task_id}>
           <TaskLineButton row={row} openTaskId={openTaskId} dueDate>
             {row.priority ? (
               <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>

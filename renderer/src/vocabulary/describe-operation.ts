@@ -152,11 +152,16 @@ function statusText(answer: ServerAnswer): string {
  * (never sent, or accepted). `missingScope`: the permission the account's
  * sign-in lacks for the change's kind, named when the answer was that refusal.
  */
-export function answerWords(answer: ServerAnswer | null, missingScope: string | null = null): string | null {
+export function answerWords(
+  answer: ServerAnswer | null,
+  missingScope: string | null = null,
+  /** What the change is to, as its 403 and 404 say it ("view": only its creator may change a view). */
+  noun = 'task',
+): string | null {
   if (answer === null) return null;
   const code = statusText(answer);
   if (answer.type === 'edited-remotely') return `Someone changed this task on the server meanwhile${code}.`;
-  if (answer.status === 404) return `The task is gone from the server${code}.`;
+  if (answer.status === 404) return `The ${noun} is gone from the server${code}.`;
   if (answer.status === 422 || answer.type === 'validation') {
     const why =
       answer.errors.length > 0
@@ -172,7 +177,10 @@ export function answerWords(answer: ServerAnswer | null, missingScope: string | 
   if (answer.type === 'test-token-read-only' || answer.type === 'insufficient-scope') {
     return `${describeProblem(answer.type).title}${code}: the change was not sent.`;
   }
-  if (answer.status === 403) return `You can no longer change or see this task${code}.`;
+  if (answer.status === 403)
+    return noun === 'view'
+      ? `Only the view's creator or an organization owner or admin may change it${code}.`
+      : `You can no longer change or see this ${noun}${code}.`;
   if (answer.type === 'unsafe-id') return `${describeProblem(answer.type).detail}`;
   if (answer.type === 'network') return 'The server could not be reached; it will be sent again.';
   if (answer.status !== null && (answer.status >= 500 || answer.status === 429)) {

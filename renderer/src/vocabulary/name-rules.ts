@@ -3,6 +3,7 @@
 // a sprint's rules (a section's depend on its scope: section-words.ts). Apart
 // from the form so the inspector and the sprint screen share one set of words.
 import { SPRINT_NAME_MAX } from '../../../protocol/sprint';
+import { VIEW_NAME_MAX } from '../../../protocol/view';
 
 /** What a kind says of a new name. */
 export interface NameRules {
@@ -24,4 +25,13 @@ export const SPRINT_NAME_RULES: NameRules = {
       : null,
   takenWords: () => 'Choose a name no active sprint of the team has.',
   sentWords: (name) => `Renamed to ‘${name}’ and sent again.`,
+};
+
+/** A saved view's name: 1 to VIEW_NAME_MAX characters, none of its creator's other views has (the service's 409). */
+export const VIEW_NAME_RULES: NameRules = {
+  problem: (name) =>
+    name === '' || name.length > VIEW_NAME_MAX ? `A view's name is 1 to ${VIEW_NAME_MAX} characters.` : null,
+  takenWords: () => 'Choose a name none of your other views has.',
+  sentWords: (name) => `Renamed to ‘${name}’ and sent again.`,
+  maxLength: VIEW_NAME_MAX,
 };

@@ -1,0 +1,124 @@
+// Saved views end to end in Chromium, signed in through the browser: a view
+// saved from the task list's search text, pinned and shared, reaches the
+// service once; opened offline from its pin, it shows the service's rows in
+// the service's order, computed from the mirror. A pin the service already
+// has (made from a second path while the app's own waited offline) is
+// refused with 409 and said on the view.
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { sessionPerFile } from './support/app-session';
+import { screenshot } from './support/app-browser';
+import { callService } from './support/service-calls';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle, until } from './support/waits';
+
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
+
+beforeAll(() => {
+  session.app.page.setDefaultTimeout(15_000);
+});
+
+interface ServerView {
+  view_id: string;
+  name: string;
+  visibility: string;
+  filters: Record<string, string[]>;
+  sort_by: string;
+  sort_order: string;
+}
+
+async function serverViews(): Promise<ServerView[]> {
+  const answer = await callService(session.emulator, 'GET', `/v1/views?org_id=${session.emulator.orgId}`);
+  return answer.body.data as ServerView[];
+}
+
+async function serverPins(): Promise<{ pin_id: string; view_id: string; position: number }[]> {
+  const answer = await callService(session.emulator, 'GET', `/v1/view-pins?org_id=${session.emulator.orgId}`);
+  return answer.body.data as { pin_id: string; view_id: string; position: number }[];
+}
+
+const sidebarGroup = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Workspace' }).getByRole('region', { name });
+
+describe('saved views', () => {
+  test('a view saved from the search, pinned and shared reaches the service; opened offline it shows the service’s rows', async () => {
+    const { page } = session.app;
+    await page.getByRole('combobox', { name: 'Search tasks' }).fill('status:blocked,in_progress');
+    await page.getByRole('button', { name: 'Title', exact: true }).click();
+    await page.getByRole('button', { name: 'Save view' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save view' });
+    await dialog.getByLabel('Name').fill('Work in the way');
+    await screenshot(page, 'saved-views-save-dialog');
+    await dialog.getByRole('button', { name: 'Save view' }).click();
+    await page.getByRole('heading', { name: 'Work in the way', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await sidebarGroup(page, 'Pinned views').getByRole('button', { name: 'Work in the way' }).waitFor();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('button', { name: 'Make private' }).waitFor();
+    await syncAndSettle(page);
+
+    const saved = (await serverViews()).filter((view) => view.name === 'Work in the way');
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({
+      visibility: 'shared',
+      filters: { status: ['blocked', 'in_progress'] },
+      sort_by: 'title',
+    });
+    const viewId = saved[0]?.view_id ?? '';
+    expect((await serverPins()).map((pin) => pin.view_id)).toEqual([viewId]);
+    const served = await callService(session.emulator, 'GET', `/v1/views/${viewId}/rows?limit=500`);
+    const expected = (served.body.data as { task_id: string }[]).map((task) => task.task_id);
+    expect(expected.length).toBeGreaterThan(1);
+
+    session.proxy.goOffline();
+    try {
+      await page.getByRole('button', { name: 'All tasks' }).click();
+      await sidebarGroup(page, 'Pinned views').getByRole('button', { name: 'Work in the way' }).click();
+      const rows = page.getByRole('list', { name: 'Tasks of Work in the way' });
+      await until(
+        async () =>
+          JSON.stringify(
+            await rows
+              .locator('li')
+              .evaluateAll((items: { getAttribute(name: string): string | null }[]) =>
+                items.map((item) => item.getAttribute('data-task-id')),
+              ),
+          ) === JSON.stringify(expected),
+        'the view’s rows in the service’s order',
+      );
+      await screenshot(page, 'saved-views-offline');
+    } finally {
+      session.proxy.goOnline();
+    }
+  }, 90_000);
+
+  test('a pin the service already has is refused with 409 and said on the view', async () => {
+    const { page } = session.app;
+    const made = await callService(session.emulator, 'POST', '/v1/views', {
+      body: { org_id: session.emulator.orgId, name: 'Pinned twice', filters: { status: ['blocked'] } },
+    });
+    expect(made.status).toBe(201);
+    const viewId = String(made.body.view_id);
+    await syncAndSettle(page);
+    await sidebarGroup(page, 'Saved views').getByRole('button', { name: 'Pinned twice' }).click();
+    await page.getByRole('heading', { name: 'Pinned twice', level: 1 }).waitFor();
+
+    session.proxy.goOffline();
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await sidebarGroup(page, 'Pinned views').getByRole('button', { name: 'Pinned twice' }).waitFor();
+    // The second path: the same person pins it elsewhere before this pin is sent.
+    const other = await callService(session.emulator, 'POST', '/v1/view-pins', {
+      body: { org_id: session.emulator.orgId, view_id: viewId, position: 9 },
+    });
+    expect(other.status).toBe(201);
+    session.proxy.goOnline();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+
+    const refusal = page.getByTestId('pin-refusal');
+    await refusal.getByText('This pin was not created.').waitFor();
+    await expect(refusal.textContent()).resolves.toMatch(/409|already/i);
+    expect((await serverPins()).filter((pin) => pin.view_id === viewId)).toHaveLength(1);
+    await screenshot(page, 'saved-views-duplicate-pin');
+  }, 90_000);
+});
