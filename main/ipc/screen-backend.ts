@@ -19,6 +19,7 @@ import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { bulkHandlers } from './bulk-handlers';
+import { undoHandlers } from './undo-handlers';
 
 export interface ScreenBackendOptions {
   /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
@@ -193,6 +194,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       draftHandlers({ active }),
       collectionHandlers({ active, emit }),
       bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
+      undoHandlers({ active, emit }),
     ],
     async signInToDemo() {
       const started = await startDemo();
