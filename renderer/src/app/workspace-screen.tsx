@@ -26,6 +26,7 @@ import { TaskList } from '../task-list/task-list';
 import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
 import { CompletionQuestion } from '../ui/completion-question';
+import { UndoToast } from '../ui/undo-toast';
 
 function listTitle(
   scope: ListScope,
@@ -96,6 +97,7 @@ export function WorkspaceScreen() {
       <ShortcutsHelp />
       <TrustOverlays />
       <CompletionQuestion />
+      <UndoToast />
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
       </div>

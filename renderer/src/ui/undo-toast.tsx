@@ -1,0 +1,21 @@
+// The toast after a one-key or bulk change: what was done and a button that
+// undoes it (main's label says what that does: a sent delete comes back as a
+// new task). It stays until dismissed or replaced by the next change.
+import { dismissUndo, undoOrRedo, useUndo } from '../store/undo-store';
+import './undo-toast.css';
+
+export function UndoToast() {
+  const offer = useUndo((state) => state.offer);
+  if (offer === null) return null;
+  return (
+    <div className="undo-toast" role="status" data-testid="undo-toast">
+      <span>{offer.text}</span>
+      <button type="button" onClick={() => void undoOrRedo('undo')} title={offer.label}>
+        {offer.label.startsWith('Undo delete:') ? offer.label : 'Undo'}
+      </button>
+      <button type="button" aria-label="Dismiss" onClick={dismissUndo}>
+        ×
+      </button>
+    </div>
+  );
+}
