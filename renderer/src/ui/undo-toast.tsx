@@ -8,7 +8,7 @@ export function UndoToast() {
   const offer = useUndo((state) => state.offer);
   if (offer === null) return null;
   return (
-    <div className="undo-toast" role="status" data-testid="undo-toast">
+    <div className="undo-toast" role="group" aria-label="Last change" data-testid="undo-toast">
       <span>{offer.text}</span>
       <button type="button" onClick={() => void undoOrRedo('undo')} title={offer.label}>
         {offer.label.startsWith('Undo delete:') ? offer.label : 'Undo'}
