@@ -1,11 +1,11 @@
-// A person's own task changes of this session as steps to undo and redo: an
-// edit, a move or filing (an edit of its fields), a create, a delete, and a
-// bulk change as one step. An undo is a change like any other, queued in the
+// A person's own changes of this session as steps to undo and redo: a task's
+// edit, move or filing (an edit of its fields), create and delete, a bulk
+// change as one step, and a comment's create, edit and delete. An undo is a change like any other, queued in the
 // outbox: one not sent yet folds back there (a field set back to its base
 // drops out, a create never sent is discarded with its delete), one already
 // sent goes as a reverse edit with If-Match, whose 412 is a conflict like any
 // other. The service has no undelete: a delete it took is undone by creating
-// the task again under a new id, and the step's label says so.
+// the task (the comment) again under a new id, and the step's label says so.
 import { EDITABLE_TASK_FIELDS } from '../../protocol/task';
 import type { Mirror } from '../mirror';
 import type { OutboxOp } from '../outbox/outbox-types';
@@ -24,6 +24,8 @@ interface TaskChange {
 
 interface UndoStep {
   kind: 'edit' | 'create' | 'delete';
+  /** What the step changed: tasks, or one comment (its values: content, task_id, parent_comment_id). */
+  entity: 'task' | 'comment';
   changes: TaskChange[];
 }
 
@@ -60,21 +62,39 @@ export class UndoHistory {
 
   /** An edit of one task, with its values before; a new change clears what could be redone. */
   edited(taskId: string, before: TaskObject, after: TaskObject, opId: string | null): void {
-    this.push({ kind: 'edit', changes: [{ taskId, before, after, opId }] });
+    this.push({ kind: 'edit', entity: 'task', changes: [{ taskId, before, after, opId }] });
   }
 
   created(taskId: string, fields: TaskObject, opId: string): void {
-    this.push({ kind: 'create', changes: [{ taskId, before: null, after: fields, opId }] });
+    this.push({ kind: 'create', entity: 'task', changes: [{ taskId, before: null, after: fields, opId }] });
   }
 
   deleted(taskId: string, before: TaskObject, opId: string | null): void {
-    this.push({ kind: 'delete', changes: [{ taskId, before, after: null, opId }] });
+    this.push({ kind: 'delete', entity: 'task', changes: [{ taskId, before, after: null, opId }] });
+  }
+
+  /**
+   * A comment's change: created (before null), edited, or deleted (after
+   * null); its values are its content, task_id and parent_comment_id.
+   */
+  commentChanged(
+    commentId: string,
+    before: TaskObject | null,
+    after: TaskObject | null,
+    opId: string | null,
+  ): void {
+    const kind = before === null ? 'create' : after === null ? 'delete' : 'edit';
+    this.push({ kind, entity: 'comment', changes: [{ taskId: commentId, before, after, opId }] });
   }
 
   /** A bulk change, as one step: what it did to each task (queueBulkChange's onChanged). */
   bulkChanged(changes: readonly BulkTaskChanged[]): void {
     if (changes.length === 0) return;
-    this.push({ kind: changes[0]?.after === null ? 'delete' : 'edit', changes: [...changes] });
+    this.push({
+      kind: changes[0]?.after === null ? 'delete' : 'edit',
+      entity: 'task',
+      changes: [...changes],
+    });
   }
 
   /** A task's id changed (its create was sent): steps naming the old id follow it. */
@@ -114,6 +134,11 @@ export class UndoHistory {
   }
 
   private describe(step: UndoStep, way: 'undo' | 'redo'): string {
+    if (step.entity === 'comment') {
+      if (step.kind !== 'delete') return step.kind === 'create' ? 'new comment' : 'comment edit';
+      const sent = way === 'undo' && step.changes.some((change) => this.deleteSent(change));
+      return sent ? 'comment delete: posts it again as a new comment' : 'comment delete';
+    }
     const count = step.changes.length;
     const tasks = count === 1 ? '' : ` of ${count} tasks`;
     if (step.kind === 'create') return 'new task';
@@ -128,10 +153,12 @@ export class UndoHistory {
   }
 
   /** The task's id now: the server's once its create was sent, a re-created task's new one. */
-  private current(change: TaskChange): string {
+  private current(change: TaskChange, entity: UndoStep['entity']): string {
     let id = change.taskId;
     for (let seen = 0; this.moved.has(id) && seen < 100; seen++) id = this.moved.get(id) as string;
-    if (this.mirror.tasks.get(id) === null && change.opId !== null) {
+    const held =
+      entity === 'task' ? this.mirror.tasks.get(id) !== null : this.mirror.comments.read(id) !== null;
+    if (!held && change.opId !== null) {
       const op = this.opOf(change.opId);
       if (op !== null && op.entityId !== id) {
         this.moved.set(id, op.entityId);
@@ -163,14 +190,49 @@ export class UndoHistory {
       if (from > 0) await nextTurn();
       const chunk = step.changes.slice(from, from + PER_WRITE);
       out.push(
-        ...(await writeWhenFree(this.mirror, () => chunk.map((change) => this.applyOne(change, way)))),
+        ...(await writeWhenFree(this.mirror, () =>
+          chunk.map((change) =>
+            step.entity === 'task' ? this.applyOne(change, way) : this.applyToComment(change, way),
+          ),
+        )),
       );
     }
-    return { kind: step.kind, changes: out };
+    return { ...step, changes: out };
+  }
+
+  /** A comment's change undone or redone, as a task's is (applyOne). */
+  private applyToComment(change: TaskChange, way: 'undo' | 'redo'): TaskChange {
+    const commentId = this.current(change, 'comment');
+    const target = way === 'undo' ? change.before : change.after;
+    const comments = this.mirror.comments;
+    if (target === null) {
+      const deleted = comments.read(commentId) === null ? null : comments.delete(commentId);
+      return { ...change, taskId: commentId, opId: deleted?.opId ?? null };
+    }
+    const content = String(target.content);
+    const wasDeleted = way === 'undo' ? change.after === null : change.before === null;
+    if (!wasDeleted) {
+      comments.edit(commentId, content);
+      return { ...change, taskId: commentId };
+    }
+    if (way === 'undo' && !this.deleteSent(change) && change.opId !== null) {
+      this.mirror.outbox.drop(change.opId);
+      comments.edit(commentId, content);
+      return { ...change, taskId: commentId, opId: null };
+    }
+    // A reply whose comment is gone meanwhile comes back as a comment of its own.
+    const parent = typeof target.parent_comment_id === 'string' ? target.parent_comment_id : null;
+    const created = comments.create({
+      taskId: String(target.task_id),
+      content,
+      parentCommentId: parent !== null && comments.read(parent) !== null ? parent : null,
+    });
+    this.moved.set(commentId, created.commentId);
+    return { ...change, taskId: created.commentId, opId: created.opId };
   }
 
   private applyOne(change: TaskChange, way: 'undo' | 'redo'): TaskChange {
-    const taskId = this.current(change);
+    const taskId = this.current(change, 'task');
     const target = way === 'undo' ? change.before : change.after;
     const tasks = this.mirror.tasks;
     if (target === null) {

@@ -1,14 +1,21 @@
 // Undo and redo through the real gate over a mirror the real pusher sends to
-// the emulator: each kind of step (an edit, a create, a delete, a bulk change),
+// the emulator: each kind of step (an edit, a create, a delete, a bulk change,
+// a comment's create, edit and delete),
 // not sent yet (undone in the outbox) and sent (undone by a change the service
 // takes), redo after undo, and a new change clearing what could be redone.
 import { expect, test } from 'vitest';
 import { bulkHandlers } from './bulk-handlers';
+import { commentHandlers } from './comment-handlers';
 import { taskHandlers } from './task-handlers';
 import { undoHandlers } from './undo-handlers';
 import { type Wired, wiredHandlersPerTest } from './testing/wired-handlers';
 
-const wire = wiredHandlersPerTest((d) => ({ ...taskHandlers(d), ...bulkHandlers(d), ...undoHandlers(d) }));
+const wire = wiredHandlersPerTest((d) => ({
+  ...taskHandlers(d),
+  ...bulkHandlers(d),
+  ...commentHandlers(d),
+  ...undoHandlers(d),
+}));
 
 async function oneTask(w: Wired): Promise<string> {
   const [id] = w.f.taskIds(1) as [string];
@@ -187,4 +194,83 @@ test('a new change after an undo clears what could be redone', async () => {
     done: null,
     labels: { undo: 'Undo title change', redo: null },
   });
+});
+
+const onServer = (w: Wired, content: string) =>
+  w.f.emulator.control.comments().filter((c) => c.content === content);
+
+test('a comment not sent is undone by discarding it; redone, it is queued again', async () => {
+  const w = await wire();
+  const taskId = await oneTask(w);
+  const created = await w.value('comment:create', { task_id: taskId, content: 'Said too soon' });
+  expect((await w.value('undo:labels')).undo).toBe('Undo new comment');
+
+  await w.value('undo:undo');
+  expect(w.f.mirror.outbox.list()).toEqual([]);
+  expect(w.f.mirror.comments.threads(taskId).map((c) => c.comment_id)).not.toContain(created.comment_id);
+
+  await w.value('undo:redo');
+  await w.f.pusher.pushAll();
+  expect(onServer(w, 'Said too soon')).toHaveLength(1);
+});
+
+test('a comment sent is undone by deleting it on the service', async () => {
+  const w = await wire();
+  const taskId = await oneTask(w);
+  await w.value('comment:create', { task_id: taskId, content: 'Posted then undone' });
+  await w.f.pusher.pushAll();
+  expect(onServer(w, 'Posted then undone')).toHaveLength(1);
+
+  await w.value('undo:undo');
+  await w.f.pusher.pushAll();
+  expect(onServer(w, 'Posted then undone')).toHaveLength(0);
+});
+
+test('a comment edit is undone in the outbox when not sent, by a reverse edit when sent', async () => {
+  const w = await wire();
+  const taskId = await oneTask(w);
+  await w.value('comment:create', { task_id: taskId, content: 'First words' });
+  await w.f.pusher.pushAll();
+  const [comment] = onServer(w, 'First words');
+  const commentId = comment?.comment_id as string;
+
+  await w.value('comment:edit', { comment_id: commentId, content: 'Second words' });
+  expect((await w.value('undo:labels')).undo).toBe('Undo comment edit');
+  await w.value('undo:undo');
+  expect(w.f.mirror.outbox.list(['queued'])).toEqual([]);
+
+  await w.value('undo:redo');
+  await w.f.pusher.pushAll();
+  expect(w.f.emulator.control.comments().find((c) => c.comment_id === commentId)?.content).toBe(
+    'Second words',
+  );
+  await w.value('undo:undo');
+  await w.f.pusher.pushAll();
+  expect(w.f.emulator.control.comments().find((c) => c.comment_id === commentId)?.content).toBe(
+    'First words',
+  );
+});
+
+test('a comment delete not sent is called back; one sent is posted again under a new id, as its label says', async () => {
+  const w = await wire();
+  const taskId = await oneTask(w);
+  await w.value('comment:create', { task_id: taskId, content: 'Keep me' });
+  await w.f.pusher.pushAll();
+  const commentId = onServer(w, 'Keep me')[0]?.comment_id as string;
+
+  await w.value('comment:delete', { comment_id: commentId });
+  expect((await w.value('undo:labels')).undo).toBe('Undo comment delete');
+  await w.value('undo:undo');
+  expect(w.f.mirror.outbox.list(['queued'])).toEqual([]);
+  expect(w.f.mirror.comments.threads(taskId).map((c) => c.comment_id)).toContain(commentId);
+
+  await w.value('comment:delete', { comment_id: commentId });
+  await w.f.pusher.pushAll();
+  expect(onServer(w, 'Keep me')).toHaveLength(0);
+  expect((await w.value('undo:labels')).undo).toBe('Undo comment delete: posts it again as a new comment');
+  await w.value('undo:undo');
+  await w.f.pusher.pushAll();
+  const again = onServer(w, 'Keep me');
+  expect(again).toHaveLength(1);
+  expect(again[0]?.comment_id).not.toBe(commentId);
 });
