@@ -35,6 +35,9 @@ export interface UndoLabels {
   redo: string | null;
 }
 
+/** The fields a move of a task (on the board, to another project) changes. */
+const MOVE_FIELDS = new Set(['section_id', 'position', 'project_id', 'milestone_id']);
+
 /** Tasks changed per write of an undo or redo of a bulk change (a person's edit costs ~0.15 ms, plus a commit). */
 const PER_WRITE = 100;
 
@@ -149,6 +152,9 @@ export class UndoHistory {
       return sent ? `delete${tasks}: re-creates the task with a new id` : `delete${tasks}`;
     }
     const fields = [...new Set(step.changes.flatMap((change) => Object.keys(change.after ?? {})))];
+    // A board move sends its section and place (and a move to another project clears the milestone).
+    if (fields.every((field) => MOVE_FIELDS.has(field)) && fields.some((field) => field !== 'milestone_id'))
+      return `move${tasks}`;
     return `${fields.map((field) => field.replace(/_id$/, '').replace(/_/g, ' ')).join(', ')} change${tasks}`;
   }
 

@@ -274,3 +274,26 @@ test('a comment delete not sent is called back; one sent is posted again under a
   expect(again).toHaveLength(1);
   expect(again[0]?.comment_id).not.toBe(commentId);
 });
+
+test('a move on the board (its section and place) and a filing are steps like an edit, labelled as such', async () => {
+  const w = await wire();
+  const withSection = w.f.emulator.control.tasks().find((t) => typeof t.section_id === 'string');
+  const id = withSection?.task_id as string;
+  await w.f.loadTasks([id]);
+  const before = { section_id: withSection?.section_id, position: withSection?.position ?? null };
+
+  await w.value('task:edit', { task_id: id, patch: { section_id: null, position: 7.5 } });
+  expect((await w.value('undo:labels')).undo).toBe('Undo move');
+  await w.f.pusher.pushAll();
+  await w.value('undo:undo');
+  await w.f.pusher.pushAll();
+  expect(w.f.emulator.control.task(id)).toMatchObject(before);
+
+  const inSprint = w.f.emulator.control.tasks().find((t) => typeof t.sprint_id === 'string');
+  const sprintTask = inSprint?.task_id as string;
+  await w.f.loadTasks([sprintTask]);
+  await w.value('task:edit', { task_id: sprintTask, patch: { sprint_id: null } });
+  expect((await w.value('undo:labels')).undo).toBe('Undo sprint change');
+  await w.value('undo:undo');
+  expect(w.f.mirror.tasks.get(sprintTask)?.task.sprint_id).toBe(inSprint?.sprint_id);
+});
