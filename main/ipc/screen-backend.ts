@@ -20,6 +20,7 @@ import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { bulkHandlers } from './bulk-handlers';
 import { undoHandlers } from './undo-handlers';
+import { undoHistoryOf } from '../../db/undo/undo-history';
 
 export interface ScreenBackendOptions {
   /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
@@ -152,6 +153,18 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     if (!runtime) throw new IpcHandlerError('signed-out', 'No account is signed in.');
     return runtime;
   };
+
+  // A create sent: the undo steps naming its temporary id follow it to the server's.
+  changeListeners.add((change) => {
+    if (change.remapped.length === 0 || change.account_id === null) return;
+    let runtime: Runtime;
+    try {
+      runtime = accounts.runtime(change.account_id);
+    } catch {
+      return;
+    }
+    for (const { from, to } of change.remapped) undoHistoryOf(runtime.mirror).renamed(from, to);
+  });
 
   const syncHandlers: IpcHandlers = {
     'sync:status': () => board.status(statusAccount(current())),

@@ -11,7 +11,7 @@ export function UndoToast() {
     <div className="undo-toast" role="group" aria-label="Last change" data-testid="undo-toast">
       <span>{offer.text}</span>
       <button type="button" onClick={() => void undoOrRedo('undo')} title={offer.label}>
-        {offer.label.startsWith('Undo delete:') ? offer.label : 'Undo'}
+        {offer.label.includes(':') ? offer.label : 'Undo'}
       </button>
       <button type="button" aria-label="Dismiss" onClick={dismissUndo}>
         ×
