@@ -297,3 +297,16 @@ test('a move on the board (its section and place) and a filing are steps like an
   await w.value('undo:undo');
   expect(w.f.mirror.tasks.get(sprintTask)?.task.sprint_id).toBe(inSprint?.sprint_id);
 });
+
+test('a bulk delete not sent is called back as one step: every task shows again, nothing to send', async () => {
+  const w = await wire();
+  const ids = w.f.taskIds(3);
+  await w.f.loadTasks(ids);
+  await w.value('tasks:bulk-edit', { target: { task_ids: ids }, change: { delete: true } });
+  expect((await w.value('undo:labels')).undo).toBe('Undo delete of 3 tasks');
+
+  await w.value('undo:undo');
+
+  expect(ids.map((id) => w.f.mirror.tasks.get(id)?.hidden)).toEqual([false, false, false]);
+  expect(w.f.mirror.outbox.list()).toEqual([]);
+});
