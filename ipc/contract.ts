@@ -58,6 +58,7 @@ import {
   bulkQueuedSchema,
   bulkStoppedSchema,
 } from './bulk-schemas';
+import { undoLabelsSchema, undoneSchema } from './undo-schemas';
 import { copiedLinkSchema, linkRequestSchema } from './link-schemas';
 import {
   commentCreateInputSchema,
@@ -161,6 +162,11 @@ export const invokeChannels = {
   'tasks:bulk-progress': { input: batchInputSchema, output: bulkProgressSchema },
   /** Gives up what of the change was not sent yet (those tasks show the server's values again). */
   'tasks:bulk-stop': { input: batchInputSchema, output: bulkStoppedSchema },
+  // Undo and redo of the person's own task changes of this session (main/ipc/undo-handlers.ts).
+  'undo:labels': { input: noInput, output: undoLabelsSchema },
+  /** Undoes the last change (in the outbox when not sent, else a reverse edit); says what it undid. */
+  'undo:undo': { input: noInput, output: undoneSchema },
+  'undo:redo': { input: noInput, output: undoneSchema },
   /** Comments and history as cached; with `refresh`, fresh ones are asked for behind (announced by `mirror:changed`). */
   'task:activity': {
     input: z.strictObject({ task_id: z.string().min(1).max(1000), refresh: z.boolean().optional() }),

@@ -97,6 +97,37 @@ export class MirrorComments {
     });
   }
 
+  /**
+   * A comment as the person sees it now (pending edits applied): its task, its
+   * content and the comment it replies to; null when the mirror does not hold
+   * it or its delete waits. What an undo of its edit or delete puts back.
+   */
+  read(commentId: string): { taskId: string; content: string; parentCommentId: string | null } | null {
+    return this.tx.read(() => {
+      let current;
+      try {
+        current = this.current(commentId);
+      } catch (error) {
+        if (error instanceof NotInMirrorError) return null;
+        throw error;
+      }
+      if (current.taskId === null || typeof current.content !== 'string') return null;
+      const create = this.outbox.opsOf(COMMENT_ENTITY, commentId).find((op) => op.kind === 'create');
+      const stored = create === undefined ? storedComment(this.db, commentId) : null;
+      const parent =
+        create !== undefined
+          ? create.patch.parent_comment_id
+          : stored !== null && stored.node !== stored.thread
+            ? stored.thread.comment_id
+            : null;
+      return {
+        taskId: current.taskId,
+        content: current.content,
+        parentCommentId: typeof parent === 'string' ? parent : null,
+      };
+    });
+  }
+
   /** Which task a comment belongs to (stored, or still queued); null when the mirror does not know it. */
   private taskOf(commentId: string): string | null {
     const queued = this.outbox.opsOf(COMMENT_ENTITY, commentId).find((op) => op.kind === 'create');

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Mirror } from '../mirror';
 import type { TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
 import { writeWhenFree } from '../write-when-free';
-import type { BulkTaskChange } from './mirror-tasks';
+import type { BulkTaskChange, BulkTaskChanged } from './mirror-tasks';
 
 /** The tasks a bulk change is for: these ids, or every task the query matches but `except`. */
 export type BulkTarget =
@@ -75,6 +75,8 @@ export async function queueBulkChange(
   change: BulkTaskChange,
   options: Pick<TaskQueryOptions, 'me' | 'today'> & {
     onProgress?: (done: number, total: number) => void;
+    /** Hears each task changed, with its values before (an undo's record). */
+    onChanged?: (changed: BulkTaskChanged) => void;
   },
 ): Promise<BulkOutcome> {
   // A value the service would refuse is refused before anything is queued.
@@ -85,7 +87,7 @@ export async function queueBulkChange(
     if (from > 0) await nextTurn();
     const rest = ids.slice(from, from + MAX_PER_WRITE);
     const done = await writeWhenFree(mirror, () =>
-      mirror.tasks.bulkChunk(rest, change, outcome.batchId, WRITE_BUDGET_MS),
+      mirror.tasks.bulkChunk(rest, change, outcome.batchId, WRITE_BUDGET_MS, options.onChanged),
     );
     from += done.taken;
     outcome.matched += done.taken - done.missing;

@@ -8,7 +8,12 @@ import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import { sameJson } from '../outbox/outbox-types';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
-import { type LeftOutReference, leftOutReferences, withImpliedProject } from './recreate-references';
+import {
+  type LeftOutReference,
+  leftOutReferences,
+  recreateBody,
+  withImpliedProject,
+} from './recreate-references';
 import type { MirrorDatabase } from '../schema';
 import type { TaskObject } from './task-columns';
 import {
@@ -43,6 +48,25 @@ function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: Ta
   for (const [field, value] of Object.entries(patch))
     if (sameJson(value, task[field] ?? null)) delete patch[field];
   return patch;
+}
+
+/**
+ * What a bulk change did to one task, for its undo (db/undo): the fields it
+ * changed with their values before and after (a delete: the task as it was,
+ * after null) and the operation that carries it.
+ */
+export interface BulkTaskChanged {
+  taskId: string;
+  before: TaskObject;
+  after: TaskObject | null;
+  opId: string | null;
+}
+
+/** The values `task` has for the fields of `patch` (null for one it lacks). */
+export function pickFields(task: TaskObject, patch: TaskObject): TaskObject {
+  const out: TaskObject = {};
+  for (const field of Object.keys(patch)) out[field] = task[field] ?? null;
+  return out;
 }
 
 export interface MirroredTask {
@@ -326,6 +350,8 @@ export class MirrorTasks {
     batchId: string,
     /** Stop taking tasks once this much time went (ms): the rest is the caller's next chunk. */
     budgetMs = Infinity,
+    /** Hears each task the change changed (an undo's record of it). */
+    onChanged?: (changed: BulkTaskChanged) => void,
   ): { taken: number; queued: number; unchanged: number; missing: number } {
     const outcome = { taken: 0, queued: 0, unchanged: 0, missing: 0 };
     const started = performance.now();
@@ -339,23 +365,52 @@ export class MirrorTasks {
             outcome.missing += 1;
             continue;
           }
+          const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
           if (change.kind === 'delete') {
-            this.parts.outbox.queueDelete(taskId);
+            const deleted = this.parts.outbox.queueDelete(taskId);
+            onChanged?.({ taskId, before: effective, after: null, opId: deleted?.opId ?? null });
             outcome.queued += 1;
             continue;
           }
-          const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
           const patch = taskPatchOf(change, effective);
+          const sent = Object.keys(patch).length === 0 ? patch : this.withMoveClearing(taskId, patch);
           const queued =
-            Object.keys(patch).length === 0
-              ? null
-              : this.parts.outbox.queueUpdate(taskId, this.withMoveClearing(taskId, patch), row);
+            Object.keys(sent).length === 0 ? null : this.parts.outbox.queueUpdate(taskId, sent, row);
           if (queued === null) outcome.unchanged += 1;
-          else outcome.queued += 1;
+          else {
+            outcome.queued += 1;
+            onChanged?.({ taskId, before: pickFields(effective, sent), after: sent, opId: queued.opId });
+          }
         }
       }),
     );
     return outcome;
+  }
+
+  /**
+   * Edits of many tasks in one write (an undo or redo of a bulk change): each
+   * folds into what is not sent or is queued to send, as a person's edit.
+   * Returns the tasks gone meanwhile, left as they are.
+   */
+  editMany(edits: readonly { taskId: string; patch: TaskObject }[]): string[] {
+    return this.tx.write(() => {
+      const gone: string[] = [];
+      for (const { taskId, patch } of edits) {
+        const row = this.parts.store.byId(taskId);
+        if (!row || row.hidden) gone.push(taskId);
+        else this.parts.outbox.queueUpdate(taskId, patch, row);
+      }
+      return gone;
+    });
+  }
+
+  /**
+   * Queues a task again from the values it had (an undone delete the server
+   * already took: the service has no undelete), under a new id, with what a
+   * re-create on a conflict would send (recreateBody).
+   */
+  recreate(values: TaskObject): { taskId: string; opId: string } {
+    return this.tx.write(() => this.parts.outbox.queueCreate(recreateBody(this.db, values)));
   }
 
   /** Queues a delete; lists stop showing the task at once. Null when the task never reached the server. */

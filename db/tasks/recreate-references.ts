@@ -8,6 +8,7 @@ import { COLLECTIONS, type OtherCollection } from '../collections/collections';
 import type { TaskObject } from './task-columns';
 import { UNSETTLED_SQL } from './task-overlay';
 import { FILING_KINDS } from '../../protocol/writable-kinds';
+import { EDITABLE_TASK_FIELDS } from '../../protocol/task';
 
 /**
  * A reference a re-create leaves out: `not-visible` (the mirror never had it),
@@ -120,6 +121,23 @@ export function withImpliedProject(db: Database, values: TaskObject): TaskObject
       return { ...values, project_id: row.project_id };
   }
   return values;
+}
+
+/**
+ * The body a task re-created from `values` is sent with ("mine" on a task
+ * deleted on the server, an undone delete that was sent): its editable fields
+ * that have a value, with its implied project, less what the person can no
+ * longer use (it would be refused, 422, at every sync).
+ */
+export function recreateBody(db: Database, values: TaskObject): TaskObject {
+  const draft = withImpliedProject(db, values);
+  const body: TaskObject = {};
+  for (const field of EDITABLE_TASK_FIELDS) {
+    const value = draft[field];
+    if (value !== undefined && value !== null) body[field] = value;
+  }
+  for (const { field } of leftOutReferences(db, body)) delete body[field];
+  return body;
 }
 
 /** Words for a reference left out, with the name of what it points at when known (db/referenced-names). */

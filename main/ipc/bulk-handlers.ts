@@ -4,7 +4,8 @@
 // No Electron: main and the end-to-end host register the same map.
 import type { BulkTarget } from '../../db/tasks/bulk-change';
 import { queueBulkChange, stopBulkChange } from '../../db/tasks/bulk-change';
-import type { BulkTaskChange } from '../../db/tasks/mirror-tasks';
+import type { BulkTaskChange, BulkTaskChanged } from '../../db/tasks/mirror-tasks';
+import { undoHistoryOf } from '../../db/undo/undo-history';
 import type { BulkChangeInput, BulkTargetInput } from '../../ipc/bulk-schemas';
 import type { IpcGate, IpcHandlers } from './gate';
 import { type ActiveMirror, signedInAccount, taskQueryPairs, writableAccount } from './task-handlers';
@@ -44,10 +45,14 @@ export function bulkHandlers(dependencies: BulkHandlerDependencies): IpcHandlers
   return {
     'tasks:bulk-edit': async ({ target, change }) => {
       const account = writableAccount(dependencies.active, 'tasks', 'task');
+      const changed: BulkTaskChanged[] = [];
       const outcome = await queueBulkChange(account.mirror, targetOf(target), changeOf(change), {
         me: account.me.username,
         today: now().toISOString().slice(0, 10),
+        onChanged: (task) => changed.push(task),
       });
+      // The whole change is one step to undo.
+      undoHistoryOf(account.mirror).bulkChanged(changed);
       if (outcome.queued > 0) account.edited();
       announce(account);
       return {

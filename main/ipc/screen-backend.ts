@@ -20,6 +20,8 @@ import type { AccountSummary, MirrorChanged } from '../../ipc/screen-schemas';
 import { SyncStatusBoard, type StatusAccount } from './sync-status-board';
 import { type ActiveMirror, taskHandlers } from './task-handlers';
 import { bulkHandlers } from './bulk-handlers';
+import { undoHandlers } from './undo-handlers';
+import { undoHistoryOf } from '../../db/undo/undo-history';
 
 export interface ScreenBackendOptions {
   /** Opened with its default engines (sync/engine's SyncEngine per account), started at sign-in. */
@@ -157,6 +159,18 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
     return runtime;
   };
 
+  // A create sent: the undo steps naming its temporary id follow it to the server's.
+  changeListeners.add((change) => {
+    if (change.remapped.length === 0 || change.account_id === null) return;
+    let runtime: Runtime;
+    try {
+      runtime = accounts.runtime(change.account_id);
+    } catch {
+      return;
+    }
+    for (const { from, to } of change.remapped) undoHistoryOf(runtime.mirror).renamed(from, to);
+  });
+
   const syncHandlers: IpcHandlers = {
     'sync:status': () => board.status(statusAccount(current())),
     'sync:now': () => {
@@ -199,6 +213,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       inboxHandlers({ active, emit, ...(options.inboxRead ? { read: options.inboxRead } : {}) }),
       collectionHandlers({ active, emit }),
       bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
+      undoHandlers({ active, emit }),
     ],
     async signInToDemo() {
       const started = await startDemo();

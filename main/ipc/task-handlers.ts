@@ -15,6 +15,9 @@ import type { WaitsOnView } from '../../ipc/outbox-schemas';
 import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
+import { pickFields } from '../../db/tasks/mirror-tasks';
+import { undoHistoryOf } from '../../db/undo/undo-history';
+import { sameJson } from '../../db/outbox/outbox-types';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
 import type { Task } from '../../protocol/task';
 import { textOf } from '../../protocol/wire-fields';
@@ -347,8 +350,12 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       const parentBefore = parentOf(account.mirror, task_id);
-      if ((await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change))) !== null)
-        account.edited();
+      const before = pickFields(account.mirror.tasks.get(task_id)?.task ?? {}, change);
+      const queued = await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change));
+      if (queued !== null) account.edited();
+      // An edit folded back to the server's value queues nothing, yet is a change the person may undo.
+      if (!sameJson(before, change))
+        undoHistoryOf(account.mirror).edited(task_id, before, change, queued?.opId ?? null);
       announce(account, withParents(account.mirror, task_id, [parentBefore]));
       return detail(account, task_id);
     },
@@ -356,18 +363,21 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'task:create': async ({ fields }) => {
       const account = writable();
       const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      const { taskId } = await writeWhenFree(account.mirror, () => account.mirror.tasks.create(values));
+      const { taskId, opId } = await writeWhenFree(account.mirror, () => account.mirror.tasks.create(values));
       account.edited();
+      undoHistoryOf(account.mirror).created(taskId, values, opId);
       announce(account, withParents(account.mirror, taskId));
       return detail(account, taskId);
     },
 
     'task:delete': async ({ task_id }) => {
       const account = writable();
-      if (account.mirror.tasks.get(task_id) === null) throw new NotInMirrorError('task', task_id);
+      const found = account.mirror.tasks.get(task_id);
+      if (found === null) throw new NotInMirrorError('task', task_id);
       const parentBefore = parentOf(account.mirror, task_id);
-      await writeWhenFree(account.mirror, () => account.mirror.tasks.delete(task_id));
+      const deleted = await writeWhenFree(account.mirror, () => account.mirror.tasks.delete(task_id));
       account.edited();
+      undoHistoryOf(account.mirror).deleted(task_id, found.task, deleted?.opId ?? null);
       announce(account, withParents(account.mirror, task_id, [parentBefore]));
       return null;
     },

@@ -10,7 +10,7 @@ import {
   TASK_TITLE_MAX,
 } from '../../../protocol/task';
 import { InvalidEditError } from '../../mirror-errors';
-import { leftOutReferences, withImpliedProject } from '../../tasks/recreate-references';
+import { recreateBody } from '../../tasks/recreate-references';
 import { checkTask, type TaskObject } from '../../tasks/task-columns';
 import { storedTaskJson } from '../../tasks/task-json';
 import type { TaskOverlay } from '../../tasks/task-overlay';
@@ -117,14 +117,7 @@ export function taskWriteKind(
       const task = store.byId(row.entity_id);
       const effective =
         task === undefined ? {} : (JSON.parse(task.local_json ?? (task.server_json as string)) as TaskObject);
-      const draft = withImpliedProject(db, values ?? effective);
-      const body: TaskObject = {};
-      for (const field of EDITABLE_TASK_FIELDS) {
-        const value = draft[field];
-        if (value !== undefined && value !== null) body[field] = value;
-      }
-      // What the person can no longer use would be refused (422) at every sync: it is left out.
-      for (const { field } of leftOutReferences(db, body)) delete body[field];
+      const body = recreateBody(db, values ?? effective);
       if (task) store.remove(task.rid);
       return body;
     },

@@ -29,6 +29,7 @@ import { TriageView } from '../triage/triage-view';
 import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
 import { CompletionQuestion } from '../ui/completion-question';
+import { UndoToast } from '../ui/undo-toast';
 
 function listTitle(
   scope: ListScope,
@@ -105,6 +106,7 @@ export function WorkspaceScreen() {
       <ShortcutsHelp />
       <TrustOverlays />
       <CompletionQuestion />
+      <UndoToast />
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
       </div>

@@ -1,6 +1,7 @@
 // Everything the app can do from the keyboard, as a list of commands: the
 // palette offers them, the shortcuts call the same functions.
 import { invoke } from '../bridge/svc';
+import { offerUndo } from '../store/undo-store';
 import { completeTask } from '../ui/completion-question';
 import { copyTaskLink } from '../store/link-requests';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
@@ -92,7 +93,9 @@ async function changeStatus(taskId: string, status: string): Promise<void> {
   if (status === 'completed') return completeTask(taskId);
   try {
     const detail = await invoke('task:edit', { task_id: taskId, patch: { status } });
-    announce(`Status of “${detail.task.title}” set to ${valueWord(status)}.`);
+    const said = `Status of “${detail.task.title}” set to ${valueWord(status)}.`;
+    announce(said);
+    void offerUndo(said);
   } catch (error) {
     showProblem(error, 'Changing the status');
   }

@@ -11,6 +11,7 @@ import {
   useView,
 } from '../store/view-store';
 import { openPendingChanges } from '../store/trust-store';
+import { undoOrRedo } from '../store/undo-store';
 import { focusList, stepListFromPage } from '../task-list/list-focus';
 import { currentSprintId, focusEditor, focusSearch, setTaskStatus, STATUS_KEYS } from './commands';
 
@@ -34,6 +35,8 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: 'Ctrl/⌘ A', does: 'Select every task the search and filters match' },
   { keys: '1 2 3 4', does: 'Status: Not started, In progress, Blocked, Done' },
   { keys: '1 2 3 in a team’s triage', does: 'Accept, decline, duplicate of…' },
+  { keys: 'Ctrl/⌘ Z', does: 'Undo your last change' },
+  { keys: 'Shift Ctrl/⌘ Z or Ctrl Y', does: 'Redo what was undone' },
   { keys: 'G M', does: 'Go to My tasks' },
   { keys: 'G A', does: 'Go to All tasks' },
   { keys: 'G O', does: 'Go to Goals' },
@@ -84,6 +87,18 @@ export function useGlobalShortcuts(): void {
       }
       const state = useView.getState();
       if (state.paletteOpen) return;
+      // In a field the field's own undo runs; elsewhere the person's last change is undone.
+      const key = event.key.toLowerCase();
+      if (
+        mod &&
+        !event.altKey &&
+        (key === 'z' || (key === 'y' && event.ctrlKey)) &&
+        !isTyping(event.target)
+      ) {
+        event.preventDefault();
+        void undoOrRedo(key === 'z' && !event.shiftKey ? 'undo' : 'redo');
+        return;
+      }
       if (event.key === 'Escape') {
         if (state.shortcutsOpen) {
           setShortcutsOpen(false);

@@ -19,6 +19,7 @@ import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { useList } from '../task-list/list-store';
+import { useUndo } from '../store/undo-store';
 import { useSelection } from '../store/selection-store';
 
 type Answer<C extends InvokeChannel> = (input: InvokeInput<C>) => InvokeOutput<C> | Promise<InvokeOutput<C>>;
@@ -85,7 +86,7 @@ export class FakeBridge implements SvcBridge {
   }
 }
 
-const stores = [useSession, useView, useWorkspace, useList, useDrafts, useSelection] as const;
+const stores = [useSession, useView, useWorkspace, useList, useDrafts, useSelection, useUndo] as const;
 
 /**
  * One fake bridge on `window.svc` for a test file, emptied before each test;

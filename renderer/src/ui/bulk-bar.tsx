@@ -8,6 +8,7 @@ import type { BulkChangeInput, BulkProgress } from '../../../ipc/bulk-schemas';
 import { invoke } from '../bridge/svc';
 import { useProjectMilestones } from '../data/use-milestones';
 import { showProblem } from '../store/session-store';
+import { offerUndo } from '../store/undo-store';
 import {
   bulkTarget,
   clearSelection,
@@ -90,6 +91,7 @@ export function BulkBar({
     try {
       const queued = await invoke('tasks:bulk-edit', { target: bulkTarget(selection), change });
       setRunningChange({ batchId: queued.batch_id, label, queued: queued.queued });
+      if (queued.queued > 0) void offerUndo(`${label}: ${countWords(queued.queued, 'task', 'tasks')}.`);
       if ('delete' in change) clearSelection();
     } catch (error) {
       showProblem(error, 'Changing the selected tasks');

@@ -1,0 +1,19 @@
+// Undo and redo of the person's own task changes of this session, kept in main
+// (db/undo/undo-history.ts) so that every screen shows the same stack: what an
+// undo and a redo would do now, as the labels the toast and the menu show.
+import { z } from 'zod';
+
+export const undoLabelsSchema = z.strictObject({
+  /** "Undo status change", "Undo delete: re-creates the task with a new id"; null when there is nothing to undo. */
+  undo: z.string().nullable(),
+  redo: z.string().nullable(),
+});
+export type UndoLabels = z.infer<typeof undoLabelsSchema>;
+
+/** An undo or a redo done (or not: nothing to do), with the labels after it. */
+export const undoneSchema = z.strictObject({
+  /** What was undone or redone ("Undo status change"); null when the stack was empty. */
+  done: z.string().nullable(),
+  labels: undoLabelsSchema,
+});
+export type Undone = z.infer<typeof undoneSchema>;
