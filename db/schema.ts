@@ -297,7 +297,7 @@ export interface ChangeFeedTable {
   /** JSON details for display. */
   summary: string;
   seen_at: string | null;
-  /** The change it stands for (migration 0025): one entry per change and person; null before. */
+  /** The change it stands for (migration 0024): one entry per change and person; null before. */
   change_key: string | null;
 }
 

@@ -24,7 +24,7 @@ import * as subTaskIndex from './0020_sub_task_index';
 import * as drafts from './0021_drafts';
 import * as savedViewsAndPins from './0022_saved_views_and_pins';
 import * as outboxBatch from './0023_outbox_batch';
-import * as inboxChangeKeys from './0025_inbox_change_keys';
+import * as inboxChangeKeys from './0024_inbox_change_keys';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -51,7 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021_drafts': drafts,
   '0022_saved_views_and_pins': savedViewsAndPins,
   '0023_outbox_batch': outboxBatch,
-  '0025_inbox_change_keys': inboxChangeKeys,
+  '0024_inbox_change_keys': inboxChangeKeys,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

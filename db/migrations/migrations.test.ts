@@ -460,7 +460,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
     },
   },
   // Entries from before keep no key (their dedupe is the notifier's last-seen id); db/passes/change-feed.test.ts keys new ones.
-  unchangedDataCase('0025_inbox_change_keys'),
+  unchangedDataCase('0024_inbox_change_keys'),
 ];
 
 let dir: string;
