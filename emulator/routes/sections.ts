@@ -1,12 +1,12 @@
 // Sections: groups of tasks in a project, team or user scope. Listed for one
 // scope or every scope the caller can read; names are unique in their scope
 // (409); deleting one leaves its tasks unsectioned.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol/section';
 import { parseOr422, fieldProblem } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
+import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
 import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
@@ -114,6 +114,14 @@ function compareSectionValue(
 export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
+  /** Who asks, and the section the path names, readable to them and unchanged since `If-Match` (404, 412). */
+  const sectionToChange = (request: FastifyRequest<{ Params: { section_id: string } }>) => {
+    const viewer = viewerFor(ctx, request);
+    const section = readableSection(store, viewer, request.params.section_id);
+    checkIfMatch(request, etagOfJson(serializeSection(store, viewer, section)));
+    return { viewer, section };
+  };
+
   app.get(
     '/v1/sections',
     { config: { scope: 'tasks:read', operationId: 'sections.list' } },
@@ -154,7 +162,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     (request, reply) => {
       const viewer = viewerFor(ctx, request);
       const section = readableSection(store, viewer, request.params.section_id);
-      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, section)));
+      return sendJson(request, reply, 200, serializeSection(store, viewer, section));
     },
   );
 
@@ -195,9 +203,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.update' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
-      checkIfMatch(request, sendableEtag(store, viewer, section));
+      const { viewer, section } = sectionToChange(request);
       const patch = parseOr422(sectionUpdateBodySchema, request.body, 'body');
       const next: SectionRecord = { ...section };
       if (patch.name !== undefined) {
@@ -207,7 +213,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       if (patch.position !== undefined)
         next.position = patch.position ?? endPosition(store, section, section.section_id);
       storeIfChanged(store, store.records(SECTIONS), next.section_id, section, next, viewer);
-      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, next)));
+      return sendJson(request, reply, 200, serializeSection(store, viewer, next));
     },
   );
 
@@ -215,17 +221,11 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
-      checkIfMatch(request, sendableEtag(store, viewer, section));
+      const { section } = sectionToChange(request);
       store.records(SECTIONS).delete(section.section_id);
       unfileTasks(store, 'section_id', section.section_id);
       store.touch();
       return reply.code(204).send();
     },
   );
-}
-
-function sendableEtag(store: EmulatorStore, viewer: Viewer, section: SectionRecord): string {
-  return etagOfJson(serializeSection(store, viewer, section));
 }

@@ -12,8 +12,8 @@ import {
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
-import { compareCodePoints, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendCreationOrderList, sendJson } from '../json-reply';
+import { queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { CommentRecord, HistoryRecord, MentionRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
@@ -140,14 +140,12 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
       const viewer = viewerFor(ctx, request);
       readableTask(store, viewer, taskId);
-      const sort = parseSort(params, ['created_at'] as const, 'created_at');
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `task-comments\u0000${taskId}\u0000${sort.sortOrder}`,
+      return sendCreationOrderList(ctx, request, reply, {
+        queryKey: `task-comments\u0000${taskId}`,
         items: (store.commentsByTask.get(taskId) ?? []).filter((c) => c.parent_comment_id === null),
-        order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        sortedBy: { value: (c) => c.created_at, id: (c) => c.comment_id, compare: compareCodePoints },
+        id: (c) => c.comment_id,
         serialize: (c) => serializeComment(store, c),
       });
     },
@@ -158,7 +156,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     { config: { scope: 'tasks:read', operationId: 'task-comments.get' } },
     (request, reply) => {
       const comment = readableComment(store, viewerFor(ctx, request), request.params.comment_id);
-      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, comment)));
+      return sendJson(request, reply, 200, serializeComment(store, comment));
     },
   );
 
@@ -215,7 +213,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
         };
         replaceComment(store, next);
       }
-      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, next)));
+      return sendJson(request, reply, 200, serializeComment(store, next));
     },
   );
 
@@ -253,15 +251,13 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       if (!known || !canSeeProject(viewer, store.historyProject.get(taskId) ?? null)) {
         throw new ProblemReply(404, null, 'Not Found', `task ${taskId} not found`);
       }
-      const sort = parseSort(params, ['created_at'] as const, 'created_at');
       const title = params.get('title');
-      return sendKeyedList<HistoryRecord, string>(ctx, request, reply, {
-        queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}\u0000${sort.sortOrder}`,
+      return sendCreationOrderList<HistoryRecord>(ctx, request, reply, {
+        queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}`,
         items: store.historyOf(taskId).filter((h) => title === null || h.title === title),
-        order: sort.sortOrder,
         defaultLimit: 1000,
         params,
-        sortedBy: { value: (h) => h.created_at, id: (h) => h.history_id, compare: compareCodePoints },
+        id: (h) => h.history_id,
         serialize: (h) => h,
       });
     },
