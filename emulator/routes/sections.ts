@@ -4,10 +4,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol/section';
 import { parseOr422, fieldProblem } from '../body-validation';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
-import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
+import { compareText, invalidParameter, parseSort } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type SectionRecord, SECTIONS, type SectionScopeType } from '../records';
@@ -126,9 +126,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     '/v1/sections',
     { config: { scope: 'tasks:read', operationId: 'sections.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
-      const viewer = viewerFor(ctx, request);
+      const { params, viewer } = orgListRequest(ctx, request);
       const scopeType = params.get('scope_type');
       const scopeId = params.get('scope_id');
       if (scopeType !== null && !(SCOPE_TYPES as readonly string[]).includes(scopeType)) {

@@ -7,10 +7,10 @@ import {
   parseTaskListQuery,
   type TaskListQuery,
 } from '../../protocol/task-list-query';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { checkIfMatch, pathOf, sendBody } from '../json-reply';
 import { registerPatchAndPut } from './record-writes';
-import { invalidParameter, parseLimit, parseOffset, queryPairs } from '../paging';
+import { invalidParameter, parseLimit, parseOffset } from '../paging';
 import {
   createTask,
   deleteTask,
@@ -36,9 +36,7 @@ export function parseTaskQuery(params: URLSearchParams): TaskListQuery {
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/v1/tasks', { config: { scope: 'tasks:read', operationId: 'tasks.list' } }, (request, reply) => {
-    const params = queryPairs(request.url);
-    requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
-    const viewer = viewerFor(ctx, request);
+    const { params, viewer } = orgListRequest(ctx, request);
     const limit = parseLimit(params.get('limit'), 100);
     const cursor = params.get('cursor');
     const offset = cursor === null ? parseOffset(params.get('offset')) : 0;
