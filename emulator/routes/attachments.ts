@@ -128,6 +128,12 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
   /** The attachment the path names, when its task is readable to whoever asks (a 404 otherwise). */
   const requestedAttachment = (request: FastifyRequest<{ Params: { attachment_id: string } }>) =>
     readableAttachment(store, attachments, viewerFor(ctx, request), request.params.attachment_id);
+  /** The attachment the path names, unchanged since `If-Match` (412 otherwise). */
+  const attachmentToChange = (request: FastifyRequest<{ Params: { attachment_id: string } }>) => {
+    const record = requestedAttachment(request);
+    checkIfMatch(request, recordEtag(record));
+    return record;
+  };
 
   // Only the upload reads multipart bodies: every other route answers them 415, as before.
   app.register((uploads, _options, done) => {
@@ -184,8 +190,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     '/v1/task-attachments/:attachment_id',
     { config: { scope: 'tasks:write', operationId: 'task-attachments.update' } },
     (request, reply) => {
-      const record = requestedAttachment(request);
-      checkIfMatch(request, recordEtag(record));
+      const record = attachmentToChange(request);
       const patch = parseOr422(taskAttachmentUpdateBodySchema, request.body, 'body');
       let next = record;
       if (patch.file_name !== undefined && patch.file_name !== record.file_name) {
@@ -211,8 +216,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     '/v1/task-attachments/:attachment_id',
     { config: { scope: 'tasks:write', operationId: 'task-attachments.delete' } },
     (request, reply) => {
-      const record = requestedAttachment(request);
-      checkIfMatch(request, recordEtag(record));
+      const record = attachmentToChange(request);
       attachments.remove(record.attachment_id);
       return reply.code(204).send();
     },

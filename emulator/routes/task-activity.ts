@@ -2,7 +2,7 @@
 // creates, edits by their author only, deletes by their author or an org owner
 // or admin, `mentions` read from `@username`) and its history (one entry per
 // change, `{field, new, old}` each).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   taskCommentCreateBodySchema,
@@ -132,13 +132,18 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
+  /** The query of a task's list (its comments, its history): its pairs, the `task_id` it names, and who asks. */
+  const taskListRequest = (request: FastifyRequest) => {
+    const params = queryPairs(request.url);
+    const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
+    return { params, taskId, viewer: viewerFor(ctx, request) };
+  };
+
   app.get(
     '/v1/task-comments',
     { config: { scope: 'tasks:read', operationId: 'task-comments.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
-      const viewer = viewerFor(ctx, request);
+      const { params, taskId, viewer } = taskListRequest(request);
       readableTask(store, viewer, taskId);
       return sendCreationOrderList(ctx, request, reply, {
         queryKey: `task-comments\u0000${taskId}`,
@@ -243,9 +248,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-history',
     { config: { scope: 'tasks:read', operationId: 'task-history.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
-      const viewer = viewerFor(ctx, request);
+      const { params, taskId, viewer } = taskListRequest(request);
       const known =
         store.tasks.has(taskId) || store.history.has(taskId) || store.pendingCreationHistory.has(taskId);
       if (!known || !canSeeProject(viewer, store.historyProject.get(taskId) ?? null)) {
