@@ -301,6 +301,12 @@ describe('writes', () => {
     expect(cleared.body).toMatchObject({ description: null, status: 'completed', name: 'To complete' });
   });
 
+  test('a milestone created without a position goes 1024 after the last of its project', async () => {
+    const { milestone: first } = await createMilestone(project.project_id, { name: 'Last but one' });
+    const { milestone: second } = await createMilestone(project.project_id, { name: 'Last' });
+    expect(second.position).toBe((first.position ?? 0) + 1024);
+  });
+
   test('the deprecated PUT answers the deprecation headers', async () => {
     const { milestone } = await createMilestone(project.project_id, { name: 'Old client' });
     const put = await callApi(emulator, 'PUT', milestonePath(milestone), {

@@ -7,7 +7,7 @@ import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
-import { compareCodePoints, queryPairs } from '../paging';
+import { compareCodePoints, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type GoalRecord, GOALS } from '../records';
@@ -100,9 +100,6 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const project = readableProject(store, viewer, request.params.project_id);
       const input = parseOr422(goalCreateBodySchema, request.body, 'body');
       const now = store.nowIso();
-      let position = 0;
-      for (const g of store.records(GOALS).values())
-        if (g.project_id === project.project_id) position = Math.max(position, g.position);
       const goal: GoalRecord = {
         goal_id: store.newId('gol'),
         org_id: store.org.org_id,
@@ -110,7 +107,11 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         name: input.name,
         target_date: input.target_date ?? null,
         description: input.description ?? null,
-        position: input.position ?? position + 1024,
+        position:
+          input.position ??
+          positionAfter(
+            [...store.records(GOALS).values()].filter((g) => g.project_id === project.project_id),
+          ),
         status: 'open',
         closed_at: null,
         closed_by: null,

@@ -14,7 +14,7 @@ import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
-import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
+import { compareCodePoints, invalidParameter, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { type MilestoneRecord, MILESTONES } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
@@ -71,13 +71,6 @@ function filterValues(params: URLSearchParams, key: string): string[] | null {
   const raw = params.getAll(key);
   if (raw.length === 0) return null;
   return raw.flatMap((value) => value.split(',')).filter((value) => value !== '');
-}
-
-function endPosition(store: EmulatorStore, projectId: string): number {
-  let max = 0;
-  for (const m of store.records(MILESTONES).values())
-    if (m.project_id === projectId) max = Math.max(max, m.position);
-  return max + 1024;
 }
 
 export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -172,7 +165,11 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
         description: input.description ?? null,
         due_date: input.due_date ?? null,
         status: 'open',
-        position: input.position ?? endPosition(store, project.project_id),
+        position:
+          input.position ??
+          positionAfter(
+            [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
+          ),
         ...authored(viewer, now),
       };
       storeCreated(store, MILESTONES, milestone.milestone_id, milestone);

@@ -7,7 +7,7 @@ import { parseOr422, fieldProblem } from '../body-validation';
 import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
-import { compareText, invalidParameter, parseSort } from '../paging';
+import { compareText, invalidParameter, parseSort, positionAfter } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type SectionRecord, SECTIONS, type SectionScopeType } from '../records';
@@ -90,12 +90,11 @@ function endPosition(
   scope: { scope_type: string; scope_id: string },
   except?: string,
 ): number {
-  let max = 0;
-  for (const s of store.records(SECTIONS).values()) {
-    if (s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
-      max = Math.max(max, s.position);
-  }
-  return max + 1024;
+  return positionAfter(
+    [...store.records(SECTIONS).values()].filter(
+      (s) => s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id,
+    ),
+  );
 }
 
 function sectionValue(s: SectionRecord, sortBy: (typeof SORT_KEYS)[number]): string | number {

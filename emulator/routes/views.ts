@@ -17,7 +17,7 @@ import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendBody, sendJson, sendKeyedList } from '../json-reply';
-import { compareNumber, compareText, parseLimit, queryPairs } from '../paging';
+import { compareNumber, compareText, parseLimit, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { collectionKey } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
@@ -109,13 +109,6 @@ function mergeFilters(filters: ViewFilters, patch: Record<string, string[] | nul
     else next[key] = values;
   }
   return next;
-}
-
-function endPosition(store: EmulatorStore, userId: string): number {
-  let max = 0;
-  for (const pin of store.records(VIEW_PINS).values())
-    if (pin.user_id === userId) max = Math.max(max, pin.position);
-  return max + 1024;
 }
 
 export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -290,7 +283,9 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         pin_id: store.newId('pin'),
         view_id: view.view_id,
         user_id: userId,
-        position: input.position ?? endPosition(store, userId),
+        position:
+          input.position ??
+          positionAfter([...store.records(VIEW_PINS).values()].filter((p) => p.user_id === userId)),
         created_at: store.nowIso(),
       };
       storeCreated(store, VIEW_PINS, pin.pin_id, pin);
