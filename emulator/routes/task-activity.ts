@@ -132,6 +132,12 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
+  /** Who asks, and the comment the path names (a 404 when its task is out of their reach). */
+  const requestedComment = (request: FastifyRequest<{ Params: { comment_id: string } }>) => {
+    const viewer = viewerFor(ctx, request);
+    return { viewer, comment: readableComment(store, viewer, request.params.comment_id) };
+  };
+
   /** The query of a task's list (its comments, its history): its pairs, the `task_id` it names, and who asks. */
   const taskListRequest = (request: FastifyRequest) => {
     const params = queryPairs(request.url);
@@ -160,7 +166,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:read', operationId: 'task-comments.get' } },
     (request, reply) => {
-      const comment = readableComment(store, viewerFor(ctx, request), request.params.comment_id);
+      const { comment } = requestedComment(request);
       return sendJson(request, reply, 200, serializeComment(store, comment));
     },
   );
@@ -201,8 +207,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:write', operationId: 'task-comments.update' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const comment = readableComment(store, viewer, request.params.comment_id);
+      const { viewer, comment } = requestedComment(request);
       if (comment.created_by !== viewer.username) {
         throw new ProblemReply(403, null, 'Forbidden', 'Only the author of a comment may edit it.');
       }
@@ -226,8 +231,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:write', operationId: 'task-comments.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const comment = readableComment(store, viewer, request.params.comment_id);
+      const { viewer, comment } = requestedComment(request);
       // gaps.md: "the author or an org owner/admin"; any other role (member, or one added later) is refused.
       const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
       if (comment.created_by !== viewer.username && !orgAdmin) {
