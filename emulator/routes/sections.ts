@@ -113,10 +113,17 @@ function compareSectionValue(
 export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
-  /** Who asks, and the section the path names, readable to them and unchanged since `If-Match` (404, 412). */
-  const sectionToChange = (request: FastifyRequest<{ Params: { section_id: string } }>) => {
+  type SectionParams = { Params: { section_id: string } };
+
+  /** Who asks, and the section the path names (a 404 when its scope is out of their reach). */
+  const requestedSection = (request: FastifyRequest<SectionParams>) => {
     const viewer = viewerFor(ctx, request);
-    const section = readableSection(store, viewer, request.params.section_id);
+    return { viewer, section: readableSection(store, viewer, request.params.section_id) };
+  };
+
+  /** The same, when it is unchanged since `If-Match` (412 otherwise). */
+  const sectionToChange = (request: FastifyRequest<SectionParams>) => {
+    const { viewer, section } = requestedSection(request);
     checkIfMatch(request, etagOfJson(serializeSection(store, viewer, section)));
     return { viewer, section };
   };
@@ -153,12 +160,11 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     },
   );
 
-  app.get<{ Params: { section_id: string } }>(
+  app.get<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:read', operationId: 'sections.get' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
+      const { viewer, section } = requestedSection(request);
       return sendJson(request, reply, 200, serializeSection(store, viewer, section));
     },
   );
@@ -196,7 +202,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     },
   );
 
-  app.patch<{ Params: { section_id: string } }>(
+  app.patch<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.update' } },
     (request, reply) => {
@@ -214,7 +220,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     },
   );
 
-  app.delete<{ Params: { section_id: string } }>(
+  app.delete<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.delete' } },
     (request, reply) => {
