@@ -36,20 +36,11 @@ async function upload(file: Upload) {
   form.set('task_id', file.task ?? taskId);
   const bytes = typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : file.bytes;
   form.set('file', new Blob([bytes], file.type ? { type: file.type } : {}), file.name);
-  const response = await fetch(`${emulator.baseUrl}/v1/task-attachments`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${file.token ?? emulator.tokens.live}`,
-      ...(file.key ? { 'idempotency-key': file.key } : {}),
-    },
-    body: form,
+  return callApi(emulator, 'POST', '/v1/task-attachments', {
+    form,
+    ...(file.token !== undefined ? { token: file.token } : {}),
+    ...(file.key ? { headers: { 'idempotency-key': file.key } } : {}),
   });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text === '' ? null : JSON.parse(text)) as AnyBody,
-  };
 }
 
 const PNG = Uint8Array.from([

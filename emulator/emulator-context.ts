@@ -7,7 +7,7 @@ import type { FaultPlan } from './faults';
 import type { IdempotencyStore } from './idempotency';
 import type { AuthContext, IdentityStore } from './identity/identity-store';
 import type { OAuthAuthority } from './identity/oauth';
-import type { CursorCodec } from './paging';
+import { type CursorCodec, queryPairs } from './paging';
 import { ProblemReply } from './problem';
 import type { RateLimiter } from './rate-limit';
 import { type EmulatorStore, type Viewer, viewerOf } from './store';
@@ -67,6 +67,16 @@ export function viewerFor(ctx: EmulatorContext, request: FastifyRequest): Viewer
   if (!member)
     throw new ProblemReply(401, 'token-invalid', 'Token invalid', 'The token’s principal is gone.');
   return viewerOf(member, auth.projectIds);
+}
+
+/** The query of an organization's list: its pairs, its `org_id` (when given) the caller's own, and who asks. */
+export function orgListRequest(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+): { params: URLSearchParams; viewer: Viewer } {
+  const params = queryPairs(request.url);
+  requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
+  return { params, viewer: viewerFor(ctx, request) };
 }
 
 /** `org_id` in a path or query must be the caller's organization. */

@@ -37,6 +37,8 @@ export interface ApiCall {
   body?: unknown;
   /** Sent as is (not JSON-encoded) when a string. */
   rawBody?: string;
+  /** A multipart body (an upload); fetch writes its Content-Type with the boundary. */
+  form?: FormData;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -54,10 +56,11 @@ export async function callApi<T = AnyBody>(
   if (call.rawBody !== undefined) payload = call.rawBody;
   else if (call.body !== undefined) payload = JSON.stringify(call.body);
   if (payload !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  const body = call.form ?? payload;
   const response = await fetch(emulator.baseUrl + path, {
     method,
     headers,
-    ...(payload !== undefined ? { body: payload } : {}),
+    ...(body !== undefined ? { body } : {}),
   });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from './emulator-context';
 import { etagOf, matchFails, noneMatchSatisfied } from './entity-tag';
-import { compareCodePoints, type CursorPosition, pageOf, parseLimit, parseOffset } from './paging';
+import { compareCodePoints, type CursorPosition, pageOf, parseLimit, parseOffset, parseSort } from './paging';
 import { ProblemReply } from './problem';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -142,5 +142,34 @@ export function sendKeyedList<T, V extends string | number | null>(
     sortedAsc: [...items].sort((a, b) => compareToPosition(a, { value: valueOf(b), id: idOf(b) })),
     positionOf: (item) => ({ value: valueOf(item), id: idOf(item) }),
     compareToPosition,
+  });
+}
+
+export interface CreationOrderListSpec<T> extends Pick<ListSpec<T>, 'defaultLimit' | 'params' | 'serialize'> {
+  /** Ties cursors to this list and query; the sort order is added to it. */
+  queryKey: string;
+  /** The list's items, in any order. */
+  items: readonly T[];
+  id: (item: T) => string;
+}
+
+/**
+ * `sendKeyedList` for a list kept in the order its items were made (comments,
+ * history, attachments): by `created_at` then id, and `sort_by` may name
+ * nothing else.
+ */
+export function sendCreationOrderList<T extends { created_at: string }>(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: CreationOrderListSpec<T>,
+): FastifyReply {
+  const { queryKey, id, ...list } = spec;
+  const order = parseSort(spec.params, ['created_at'] as const, 'created_at').sortOrder;
+  return sendKeyedList(ctx, request, reply, {
+    ...list,
+    queryKey: `${queryKey}\u0000${order}`,
+    order,
+    sortedBy: { value: (item) => item.created_at, id, compare: compareCodePoints },
   });
 }

@@ -39,6 +39,9 @@ afterAll(async () => {
 });
 
 const milestonesOf = (projectId: string) => `/v1/projects/${projectId}/milestones`;
+/** The path of a milestone under its own project. */
+const milestonePath = (m: { project_id: string; milestone_id: string }) =>
+  `${milestonesOf(m.project_id)}/${m.milestone_id}`;
 
 async function createMilestone(projectId: string, body: Record<string, unknown>) {
   const answer = await callApi(emulator, 'POST', milestonesOf(projectId), { body });
@@ -231,14 +234,9 @@ describe('writes', () => {
     ]);
     const read = await readMilestone(project.project_id, milestone.milestone_id);
     expect(read.headers.get('etag')).toBe(etag);
-    const cached = await callApi(
-      emulator,
-      'GET',
-      `${milestonesOf(project.project_id)}/${milestone.milestone_id}`,
-      {
-        headers: { 'if-none-match': etag },
-      },
-    );
+    const cached = await callApi(emulator, 'GET', milestonePath(milestone), {
+      headers: { 'if-none-match': etag },
+    });
     expect(cached.status).toBe(304);
     // Under another project it does not exist.
     expect((await readMilestone(other.project_id, milestone.milestone_id)).status).toBe(404);
@@ -258,22 +256,17 @@ describe('writes', () => {
     }
     await createMilestone(project.project_id, { name: '😀'.repeat(120) });
     const { milestone } = await createMilestone(project.project_id, { name: 'Status check' });
-    const bad = await callApi(
-      emulator,
-      'PATCH',
-      `${milestonesOf(project.project_id)}/${milestone.milestone_id}`,
-      {
-        body: { status: 'closed' },
-        contentType: mergePatch,
-      },
-    );
+    const bad = await callApi(emulator, 'PATCH', milestonePath(milestone), {
+      body: { status: 'closed' },
+      contentType: mergePatch,
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors?.[0]?.loc).toEqual(['body', 'status']);
   });
 
   test('PATCH is a merge-patch under If-Match: stale is 412 and writes nothing; completing keeps the tasks', async () => {
     const { milestone, etag } = await createMilestone(project.project_id, { name: 'To complete' });
-    const path = `${milestonesOf(project.project_id)}/${milestone.milestone_id}`;
+    const path = milestonePath(milestone);
     const first = await callApi(emulator, 'PATCH', path, {
       body: { status: 'completed', description: 'done' },
       contentType: mergePatch,
@@ -308,16 +301,17 @@ describe('writes', () => {
     expect(cleared.body).toMatchObject({ description: null, status: 'completed', name: 'To complete' });
   });
 
+  test('a milestone created without a position goes 1024 after the last of its project', async () => {
+    const { milestone: first } = await createMilestone(project.project_id, { name: 'Last but one' });
+    const { milestone: second } = await createMilestone(project.project_id, { name: 'Last' });
+    expect(second.position).toBe((first.position ?? 0) + 1024);
+  });
+
   test('the deprecated PUT answers the deprecation headers', async () => {
     const { milestone } = await createMilestone(project.project_id, { name: 'Old client' });
-    const put = await callApi(
-      emulator,
-      'PUT',
-      `${milestonesOf(project.project_id)}/${milestone.milestone_id}`,
-      {
-        body: { name: 'Old client, renamed' },
-      },
-    );
+    const put = await callApi(emulator, 'PUT', milestonePath(milestone), {
+      body: { name: 'Old client, renamed' },
+    });
     expect(put.status).toBe(200);
     expect(put.headers.get('deprecation')).toBeTruthy();
     expect(put.headers.get('link')).toContain('rel=successor-version');
@@ -374,7 +368,7 @@ describe('filing tasks', () => {
   test('DELETE …/milestones/{id}/tasks/{task_id} unfiles one task (MilestoneTaskUnfiled) and keeps it', async () => {
     const { milestone } = await createMilestone(project.project_id, { name: 'Unfile one' });
     const task = await newTask({ project_id: project.project_id, milestone_id: milestone.milestone_id });
-    const path = `${milestonesOf(project.project_id)}/${milestone.milestone_id}/tasks/${task.task_id}`;
+    const path = `${milestonePath(milestone)}/tasks/${task.task_id}`;
     const answer = await callApi(emulator, 'DELETE', path);
     expect(answer.status).toBe(200);
     expect(milestoneTaskUnfiledSchema.parse(answer.body)).toEqual({
@@ -393,7 +387,7 @@ describe('filing tasks', () => {
     const { milestone, etag } = await createMilestone(project.project_id, { name: 'Doomed' });
     const a = await newTask({ project_id: project.project_id, milestone_id: milestone.milestone_id });
     const b = await newTask({ project_id: project.project_id, milestone_id: milestone.milestone_id });
-    const path = `${milestonesOf(project.project_id)}/${milestone.milestone_id}`;
+    const path = milestonePath(milestone);
     const renamed = await callApi(emulator, 'PATCH', path, {
       body: { name: 'Doomed!' },
       contentType: mergePatch,

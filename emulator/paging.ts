@@ -150,6 +150,13 @@ export function compareText(a: string | null, b: string | null): number {
   return compareCodePoints(a.toLowerCase(), b.toLowerCase()) || compareCodePoints(a, b);
 }
 
+/** Where an item goes in a list ordered by `position` when none is asked for: 1024 after the last of its siblings. */
+export function positionAfter(siblings: Iterable<{ position: number }>): number {
+  let max = 0;
+  for (const sibling of siblings) max = Math.max(max, sibling.position);
+  return max + 1024;
+}
+
 export function compareNumber(a: number | null, b: number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;

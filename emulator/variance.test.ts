@@ -264,18 +264,10 @@ async function uploadAttachment(
   form.set('task_id', taskId);
   form.set('file', new Blob([content], { type: 'text/plain' }), name);
   try {
-    const response = await fetch(`${emulator.baseUrl}/v1/task-attachments`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.tokens.live}`, 'idempotency-key': key },
-      body: form,
+    return await callApi(emulator, 'POST', '/v1/task-attachments', {
+      form,
+      headers: { 'idempotency-key': key },
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text === '' ? null : JSON.parse(text)) as AnyBody,
-      text,
-    };
   } catch (error) {
     return { status: 'dropped', error: String(error) };
   }

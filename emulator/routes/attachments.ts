@@ -15,8 +15,8 @@ import {
 import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson, noneMatchSatisfied } from '../entity-tag';
-import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
-import { compareCodePoints, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendCreationOrderList, sendJson } from '../json-reply';
+import { queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { readableTask } from '../task-changes';
@@ -125,6 +125,15 @@ function uploadOf(form: unknown): { taskId: string; file: FormFile } {
 export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, attachments } = ctx;
   const recordEtag = (record: AttachmentRecord) => etagOfJson(serialize(store, record));
+  /** The attachment the path names, when its task is readable to whoever asks (a 404 otherwise). */
+  const requestedAttachment = (request: FastifyRequest<{ Params: { attachment_id: string } }>) =>
+    readableAttachment(store, attachments, viewerFor(ctx, request), request.params.attachment_id);
+  /** The attachment the path names, unchanged since `If-Match` (412 otherwise). */
+  const attachmentToChange = (request: FastifyRequest<{ Params: { attachment_id: string } }>) => {
+    const record = requestedAttachment(request);
+    checkIfMatch(request, recordEtag(record));
+    return record;
+  };
 
   // Only the upload reads multipart bodies: every other route answers them 415, as before.
   app.register((uploads, _options, done) => {
@@ -146,19 +155,17 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
       const viewer = viewerFor(ctx, request);
       requireOwnOrg(ctx, query.org_id, ['query', 'org_id']);
       if (query.task_id !== undefined) readableTask(store, viewer, query.task_id);
-      const sort = parseSort(params, ['created_at'] as const, 'created_at');
       const items = [...attachments.records.values()].filter((record) => {
         if (query.task_id !== undefined && record.task_id !== query.task_id) return false;
         const task = store.tasks.get(record.task_id);
         return task !== undefined && canSeeProject(viewer, task.record.project_id);
       });
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `task-attachments\u0000${query.task_id ?? ''}\u0000${query.org_id ?? ''}\u0000${sort.sortOrder}`,
+      return sendCreationOrderList(ctx, request, reply, {
+        queryKey: `task-attachments\u0000${query.task_id ?? ''}\u0000${query.org_id ?? ''}`,
         items,
-        order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        sortedBy: { value: (a) => a.created_at, id: (a) => a.attachment_id, compare: compareCodePoints },
+        id: (a) => a.attachment_id,
         serialize: (a) => serialize(store, a),
       });
     },
@@ -168,13 +175,8 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     '/v1/task-attachments/:attachment_id',
     { config: { scope: 'tasks:read', operationId: 'task-attachments.get' } },
     (request, reply) => {
-      const record = readableAttachment(
-        store,
-        attachments,
-        viewerFor(ctx, request),
-        request.params.attachment_id,
-      );
-      return sendBody(request, reply, 200, JSON.stringify(serialize(store, record)));
+      const record = requestedAttachment(request);
+      return sendJson(request, reply, 200, serialize(store, record));
     },
   );
 
@@ -188,13 +190,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     '/v1/task-attachments/:attachment_id',
     { config: { scope: 'tasks:write', operationId: 'task-attachments.update' } },
     (request, reply) => {
-      const record = readableAttachment(
-        store,
-        attachments,
-        viewerFor(ctx, request),
-        request.params.attachment_id,
-      );
-      checkIfMatch(request, recordEtag(record));
+      const record = attachmentToChange(request);
       const patch = parseOr422(taskAttachmentUpdateBodySchema, request.body, 'body');
       let next = record;
       if (patch.file_name !== undefined && patch.file_name !== record.file_name) {
@@ -212,7 +208,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
         };
         attachments.replace(next);
       }
-      return sendBody(request, reply, 200, JSON.stringify(serialize(store, next)));
+      return sendJson(request, reply, 200, serialize(store, next));
     },
   );
 
@@ -220,13 +216,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     '/v1/task-attachments/:attachment_id',
     { config: { scope: 'tasks:write', operationId: 'task-attachments.delete' } },
     (request, reply) => {
-      const record = readableAttachment(
-        store,
-        attachments,
-        viewerFor(ctx, request),
-        request.params.attachment_id,
-      );
-      checkIfMatch(request, recordEtag(record));
+      const record = attachmentToChange(request);
       attachments.remove(record.attachment_id);
       return reply.code(204).send();
     },

@@ -2,23 +2,20 @@
 // per-project list, create, PATCH (and its deprecated PUT), and the soft delete
 // that keeps a goal's tasks in the project with `goal_id` null.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal';
 import { parseOr422 } from '../body-validation';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
-import { compareCodePoints, queryPairs } from '../paging';
+import { compareCodePoints, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type GoalRecord, GOALS } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
-import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
+import { groupedListQuery, projectGroups, readableProject, sendProjectList } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
-
-const goalsQuerySchema = z.object({ org_id: z.string().min(1) });
 
 export function serializeGoal(store: EmulatorStore, viewer: Viewer, g: GoalRecord): Record<string, unknown> {
   const counts = store.taskCounts(viewer).goal_id.get(g.goal_id);
@@ -43,16 +40,21 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   type ProjectParams = { Params: { project_id: string } };
   type GoalParams = { Params: { project_id: string; goal_id: string } };
 
+  /** Who asks, and the goal the path names (a 404 when they cannot see it or its project, or it is deleted). */
+  const requestedGoal = (request: FastifyRequest<GoalParams>) => {
+    const viewer = viewerFor(ctx, request);
+    const { project_id: projectId, goal_id: goalId } = request.params;
+    return { viewer, goal: liveGoal(store, viewer, projectId, goalId) };
+  };
+
   app.get(
     '/v1/goals',
     { config: { scope: 'projects:read', operationId: 'goals.list_grouped' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      const { org_id: orgId } = parseOr422(goalsQuerySchema, Object.fromEntries(params), 'query');
-      requireOwnOrg(ctx, orgId, ['query', 'org_id']);
-      const viewer = viewerFor(ctx, request);
-      const { groups, total } = projectGroups(
-        visibleProjects(store, viewer),
+      const { orgId, viewer, projects } = groupedListQuery(ctx, request, queryPairs(request.url));
+      const body = projectGroups(
+        orgId,
+        projects,
         'goals',
         (project) =>
           [...store.records(GOALS).values()]
@@ -60,38 +62,32 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
             .sort(byPosition),
         (g) => serializeGoal(store, viewer, g),
       );
-      return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
+      return sendJson(request, reply, 200, body);
     },
   );
 
   app.get<ProjectParams>(
     '/v1/projects/:project_id/goals',
     { config: { scope: 'projects:read', operationId: 'goals.list' } },
-    (request, reply) => {
-      const params = queryPairs(request.url);
-      const viewer = viewerFor(ctx, request);
-      const project = readableProject(store, viewer, request.params.project_id);
-      return sendProjectList(ctx, request, reply, {
+    (request, reply) =>
+      sendProjectList(ctx, request, reply, {
         kind: 'goals',
-        project,
-        items: [...store.records(GOALS).values()].filter(
-          (g) => g.project_id === project.project_id && g.deleted_at === null,
-        ),
-        params,
+        itemsOf: (project) =>
+          [...store.records(GOALS).values()].filter(
+            (g) => g.project_id === project.project_id && g.deleted_at === null,
+          ),
         sortKeys: SORT_KEYS,
         valueOf: (g, key) => g[key],
         idOf: (g) => g.goal_id,
-        serialize: (g) => serializeGoal(store, viewer, g),
-      });
-    },
+        serialize: (viewer, g) => serializeGoal(store, viewer, g),
+      }),
   );
 
   app.get<GoalParams>(
     '/v1/projects/:project_id/goals/:goal_id',
     { config: { scope: 'projects:read', operationId: 'goals.get' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const goal = liveGoal(store, viewer, request.params.project_id, request.params.goal_id);
+      const { viewer, goal } = requestedGoal(request);
       return sendJson(request, reply, 200, serializeGoal(store, viewer, goal));
     },
   );
@@ -104,9 +100,6 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       const project = readableProject(store, viewer, request.params.project_id);
       const input = parseOr422(goalCreateBodySchema, request.body, 'body');
       const now = store.nowIso();
-      let position = 0;
-      for (const g of store.records(GOALS).values())
-        if (g.project_id === project.project_id) position = Math.max(position, g.position);
       const goal: GoalRecord = {
         goal_id: store.newId('gol'),
         org_id: store.org.org_id,
@@ -114,7 +107,11 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         name: input.name,
         target_date: input.target_date ?? null,
         description: input.description ?? null,
-        position: input.position ?? position + 1024,
+        position:
+          input.position ??
+          positionAfter(
+            [...store.records(GOALS).values()].filter((g) => g.project_id === project.project_id),
+          ),
         status: 'open',
         closed_at: null,
         closed_by: null,
@@ -129,9 +126,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   );
 
   const update = (request: FastifyRequest<GoalParams>, reply: FastifyReply) => {
-    const { project_id: projectId, goal_id: goalId } = request.params;
-    const viewer = viewerFor(ctx, request);
-    const goal = liveGoal(store, viewer, projectId, goalId);
+    const { viewer, goal } = requestedGoal(request);
     checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
     const patch = parseOr422(goalUpdateBodySchema, request.body, 'body');
     const next: GoalRecord = { ...goal };
@@ -154,8 +149,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     '/v1/projects/:project_id/goals/:goal_id',
     { config: { scope: 'projects:write', operationId: 'goals.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const goal = liveGoal(store, viewer, request.params.project_id, request.params.goal_id);
+      const { viewer, goal } = requestedGoal(request);
       checkIfMatch(request, etagOfJson(serializeGoal(store, viewer, goal)));
       const now = store.nowIso();
       store.records(GOALS).set(goal.goal_id, {

@@ -5,28 +5,25 @@
 // PATCH with If-Match (and its deprecated PUT), the delete that unfiles its
 // tasks, and unfiling one task. Filing is a task PATCH of `milestone_id`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import {
   MILESTONE_STATUSES,
   milestoneCreateBodySchema,
   milestoneUpdateBodySchema,
 } from '../../protocol/milestone';
 import { parseOr422 } from '../body-validation';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendJson } from '../json-reply';
-import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
+import { compareCodePoints, invalidParameter, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { type MilestoneRecord, MILESTONES } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { patchTask, readableTask, unfileTasks } from '../task-changes';
 import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
-import { projectGroups, readableProject, sendProjectList, visibleProjects } from './project-collections';
+import { groupedListQuery, projectGroups, readableProject, sendProjectList } from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
 const GROUPED_PARAMS = new Set(['org_id', 'filter[project]', 'filter[status]']);
-
-const groupedQuerySchema = z.object({ org_id: z.string().min(1) });
 
 export function serializeMilestone(
   store: EmulatorStore,
@@ -76,13 +73,6 @@ function filterValues(params: URLSearchParams, key: string): string[] | null {
   return raw.flatMap((value) => value.split(',')).filter((value) => value !== '');
 }
 
-function endPosition(store: EmulatorStore, projectId: string): number {
-  let max = 0;
-  for (const m of store.records(MILESTONES).values())
-    if (m.project_id === projectId) max = Math.max(max, m.position);
-  return max + 1024;
-}
-
 export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   type ProjectParams = { Params: { project_id: string } };
@@ -108,9 +98,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
             'filter[status]',
           ]);
       }
-      const { org_id: orgId } = parseOr422(groupedQuerySchema, Object.fromEntries(params), 'query');
-      requireOwnOrg(ctx, orgId, ['query', 'org_id']);
-      const viewer = viewerFor(ctx, request);
+      const { orgId, viewer, projects: visible } = groupedListQuery(ctx, request, params);
       const projectFilter = filterValues(params, 'filter[project]');
       const statusFilter = filterValues(params, 'filter[status]');
       for (const status of statusFilter ?? []) {
@@ -121,10 +109,9 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
             MILESTONE_STATUSES,
           );
       }
-      const projects = visibleProjects(store, viewer).filter(
-        (p) => projectFilter === null || projectFilter.includes(p.project_id),
-      );
-      const { groups, total } = projectGroups(
+      const projects = visible.filter((p) => projectFilter === null || projectFilter.includes(p.project_id));
+      const body = projectGroups(
+        orgId,
         projects,
         'milestones',
         (project) =>
@@ -134,28 +121,23 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
             .sort(byPosition),
         (m) => serializeMilestone(store, viewer, m),
       );
-      return sendJson(request, reply, 200, { org_id: orgId, projects: groups, total });
+      return sendJson(request, reply, 200, body);
     },
   );
 
   app.get<ProjectParams>(
     '/v1/projects/:project_id/milestones',
     { config: { scope: 'projects:read', operationId: 'milestones.list' } },
-    (request, reply) => {
-      const params = queryPairs(request.url);
-      const viewer = viewerFor(ctx, request);
-      const project = readableProject(store, viewer, request.params.project_id);
-      return sendProjectList(ctx, request, reply, {
+    (request, reply) =>
+      sendProjectList(ctx, request, reply, {
         kind: 'milestones',
-        project,
-        items: [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
-        params,
+        itemsOf: (project) =>
+          [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
         sortKeys: SORT_KEYS,
         valueOf: (m, key) => m[key],
         idOf: (m) => m.milestone_id,
-        serialize: (m) => serializeMilestone(store, viewer, m),
-      });
-    },
+        serialize: (viewer, m) => serializeMilestone(store, viewer, m),
+      }),
   );
 
   app.get<MilestoneParams>(
@@ -183,7 +165,11 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
         description: input.description ?? null,
         due_date: input.due_date ?? null,
         status: 'open',
-        position: input.position ?? endPosition(store, project.project_id),
+        position:
+          input.position ??
+          positionAfter(
+            [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
+          ),
         ...authored(viewer, now),
       };
       storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
@@ -193,9 +179,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
   );
 
   const update = (request: FastifyRequest<MilestoneParams>, reply: FastifyReply) => {
-    const { project_id: projectId, milestone_id: milestoneId } = request.params;
-    const viewer = viewerFor(ctx, request);
-    const milestone = readableMilestone(store, viewer, projectId, milestoneId);
+    const { viewer, milestone } = requestedMilestone(request);
     checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
     const patch = parseOr422(milestoneUpdateBodySchema, request.body, 'body');
     const next: MilestoneRecord = { ...milestone };

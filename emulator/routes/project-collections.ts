@@ -3,9 +3,11 @@
 // sort order, one cursor page at a time; and the organization-wide list
 // grouped by project, each group with its items' task totals.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../emulator-context';
+import { z } from 'zod';
+import { parseOr422 } from '../body-validation';
+import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { sendKeyedList } from '../json-reply';
-import { compareCodePoints, compareNumber, compareText, parseSort } from '../paging';
+import { compareCodePoints, compareNumber, compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { ProjectRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
@@ -25,17 +27,35 @@ export function visibleProjects(store: EmulatorStore, viewer: Viewer): ProjectRe
     .sort((a, b) => compareText(a.name, b.name) || compareCodePoints(a.project_id, b.project_id));
 }
 
+const groupedQuerySchema = z.object({ org_id: z.string().min(1) });
+
 /**
- * The groups of a grouped list: each project that has items, with its items
+ * The organization a grouped list is asked for, which must be the caller's
+ * own (422), who asks, and the projects they can see in the groups' order.
+ */
+export function groupedListQuery(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  params: URLSearchParams,
+): { orgId: string; viewer: Viewer; projects: ProjectRecord[] } {
+  const { org_id: orgId } = parseOr422(groupedQuerySchema, Object.fromEntries(params), 'query');
+  requireOwnOrg(ctx, orgId, ['query', 'org_id']);
+  const viewer = viewerFor(ctx, request);
+  return { orgId, viewer, projects: visibleProjects(ctx.store, viewer) };
+}
+
+/**
+ * The body of a grouped list: each project that has items, with its items
  * serialized and the sums of their task counts as `<kind>_tasks_total` and
  * `<kind>_tasks_completed`; `total` counts the items of every group.
  */
 export function projectGroups<R>(
+  orgId: string,
   projects: readonly ProjectRecord[],
   kind: 'goals' | 'milestones',
   itemsOf: (project: ProjectRecord) => R[],
   serialize: (item: R) => Record<string, unknown>,
-): { groups: Record<string, unknown>[]; total: number } {
+): { org_id: string; projects: Record<string, unknown>[]; total: number } {
   const groups: Record<string, unknown>[] = [];
   let total = 0;
   for (const project of projects) {
@@ -51,41 +71,42 @@ export function projectGroups<R>(
       [`${kind}_tasks_completed`]: data.reduce((sum, item) => sum + (item.tasks_completed as number), 0),
     });
   }
-  return { groups, total };
+  return { org_id: orgId, projects: groups, total };
 }
 
 export interface ProjectListSpec<R, K extends string> {
   kind: 'goals' | 'milestones';
-  project: ProjectRecord;
   /** The project's items, in any order. */
-  items: R[];
-  params: URLSearchParams;
+  itemsOf: (project: ProjectRecord) => R[];
   /** The keys the list sorts by; `position` is the default and compares as a number, the others as text. */
   sortKeys: readonly K[];
   valueOf: (item: R, key: K) => string | number | null;
   idOf: (item: R) => string;
-  serialize: (item: R) => Record<string, unknown>;
+  serialize: (viewer: Viewer, item: R) => Record<string, unknown>;
 }
 
-/** One page of a project's list of `kind`, sorted as asked (ties by id). */
+/** One page of the list of `kind` of the project the path names (404 when not readable), sorted as asked (ties by id). */
 export function sendProjectList<R, K extends string>(
   ctx: EmulatorContext,
-  request: FastifyRequest,
+  request: FastifyRequest<{ Params: { project_id: string } }>,
   reply: FastifyReply,
   list: ProjectListSpec<R, K>,
 ): FastifyReply {
-  const sort = parseSort(list.params, list.sortKeys, 'position' as K);
+  const params = queryPairs(request.url);
+  const viewer = viewerFor(ctx, request);
+  const project = readableProject(ctx.store, viewer, request.params.project_id);
+  const sort = parseSort(params, list.sortKeys, 'position' as K);
   const compareValues = (a: string | number | null, b: string | number | null) =>
     sort.sortBy === 'position'
       ? compareNumber(a as number | null, b as number | null)
       : compareText(a as string | null, b as string | null);
   return sendKeyedList(ctx, request, reply, {
-    queryKey: `${list.kind}\u0000${list.project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
-    items: list.items,
+    queryKey: `${list.kind}\u0000${project.project_id}\u0000${sort.sortBy}\u0000${sort.sortOrder}`,
+    items: list.itemsOf(project),
     order: sort.sortOrder,
     defaultLimit: 100,
-    params: list.params,
+    params,
     sortedBy: { value: (item) => list.valueOf(item, sort.sortBy), id: list.idOf, compare: compareValues },
-    serialize: list.serialize,
+    serialize: (item) => list.serialize(viewer, item),
   });
 }

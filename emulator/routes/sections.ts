@@ -1,13 +1,13 @@
 // Sections: groups of tasks in a project, team or user scope. Listed for one
 // scope or every scope the caller can read; names are unique in their scope
 // (409); deleting one leaves its tasks unsectioned.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol/section';
 import { parseOr422, fieldProblem } from '../body-validation';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
-import { compareText, invalidParameter, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
+import { compareText, invalidParameter, parseSort, positionAfter } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type SectionRecord, SECTIONS, type SectionScopeType } from '../records';
@@ -90,12 +90,11 @@ function endPosition(
   scope: { scope_type: string; scope_id: string },
   except?: string,
 ): number {
-  let max = 0;
-  for (const s of store.records(SECTIONS).values()) {
-    if (s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id)
-      max = Math.max(max, s.position);
-  }
-  return max + 1024;
+  return positionAfter(
+    [...store.records(SECTIONS).values()].filter(
+      (s) => s.section_id !== except && s.scope_type === scope.scope_type && s.scope_id === scope.scope_id,
+    ),
+  );
 }
 
 function sectionValue(s: SectionRecord, sortBy: (typeof SORT_KEYS)[number]): string | number {
@@ -114,13 +113,26 @@ function compareSectionValue(
 export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
+  type SectionParams = { Params: { section_id: string } };
+
+  /** Who asks, and the section the path names (a 404 when its scope is out of their reach). */
+  const requestedSection = (request: FastifyRequest<SectionParams>) => {
+    const viewer = viewerFor(ctx, request);
+    return { viewer, section: readableSection(store, viewer, request.params.section_id) };
+  };
+
+  /** The same, when it is unchanged since `If-Match` (412 otherwise). */
+  const sectionToChange = (request: FastifyRequest<SectionParams>) => {
+    const { viewer, section } = requestedSection(request);
+    checkIfMatch(request, etagOfJson(serializeSection(store, viewer, section)));
+    return { viewer, section };
+  };
+
   app.get(
     '/v1/sections',
     { config: { scope: 'tasks:read', operationId: 'sections.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
-      const viewer = viewerFor(ctx, request);
+      const { params, viewer } = orgListRequest(ctx, request);
       const scopeType = params.get('scope_type');
       const scopeId = params.get('scope_id');
       if (scopeType !== null && !(SCOPE_TYPES as readonly string[]).includes(scopeType)) {
@@ -148,13 +160,12 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     },
   );
 
-  app.get<{ Params: { section_id: string } }>(
+  app.get<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:read', operationId: 'sections.get' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
-      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, section)));
+      const { viewer, section } = requestedSection(request);
+      return sendJson(request, reply, 200, serializeSection(store, viewer, section));
     },
   );
 
@@ -191,13 +202,11 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
     },
   );
 
-  app.patch<{ Params: { section_id: string } }>(
+  app.patch<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.update' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
-      checkIfMatch(request, sendableEtag(store, viewer, section));
+      const { viewer, section } = sectionToChange(request);
       const patch = parseOr422(sectionUpdateBodySchema, request.body, 'body');
       const next: SectionRecord = { ...section };
       if (patch.name !== undefined) {
@@ -207,25 +216,19 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       if (patch.position !== undefined)
         next.position = patch.position ?? endPosition(store, section, section.section_id);
       storeIfChanged(store, store.records(SECTIONS), next.section_id, section, next, viewer);
-      return sendBody(request, reply, 200, JSON.stringify(serializeSection(store, viewer, next)));
+      return sendJson(request, reply, 200, serializeSection(store, viewer, next));
     },
   );
 
-  app.delete<{ Params: { section_id: string } }>(
+  app.delete<SectionParams>(
     '/v1/sections/:section_id',
     { config: { scope: 'tasks:write', operationId: 'sections.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const section = readableSection(store, viewer, request.params.section_id);
-      checkIfMatch(request, sendableEtag(store, viewer, section));
+      const { section } = sectionToChange(request);
       store.records(SECTIONS).delete(section.section_id);
       unfileTasks(store, 'section_id', section.section_id);
       store.touch();
       return reply.code(204).send();
     },
   );
-}
-
-function sendableEtag(store: EmulatorStore, viewer: Viewer, section: SectionRecord): string {
-  return etagOfJson(serializeSection(store, viewer, section));
 }

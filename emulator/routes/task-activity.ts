@@ -2,7 +2,7 @@
 // creates, edits by their author only, deletes by their author or an org owner
 // or admin, `mentions` read from `@username`) and its history (one entry per
 // change, `{field, new, old}` each).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   taskCommentCreateBodySchema,
@@ -12,8 +12,8 @@ import {
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendKeyedList } from '../json-reply';
-import { compareCodePoints, parseSort, queryPairs } from '../paging';
+import { checkIfMatch, sendCreationOrderList, sendJson } from '../json-reply';
+import { queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { CommentRecord, HistoryRecord, MentionRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
@@ -132,22 +132,31 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
+  /** Who asks, and the comment the path names (a 404 when its task is out of their reach). */
+  const requestedComment = (request: FastifyRequest<{ Params: { comment_id: string } }>) => {
+    const viewer = viewerFor(ctx, request);
+    return { viewer, comment: readableComment(store, viewer, request.params.comment_id) };
+  };
+
+  /** The query of a task's list (its comments, its history): its pairs, the `task_id` it names, and who asks. */
+  const taskListRequest = (request: FastifyRequest) => {
+    const params = queryPairs(request.url);
+    const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
+    return { params, taskId, viewer: viewerFor(ctx, request) };
+  };
+
   app.get(
     '/v1/task-comments',
     { config: { scope: 'tasks:read', operationId: 'task-comments.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
-      const viewer = viewerFor(ctx, request);
+      const { params, taskId, viewer } = taskListRequest(request);
       readableTask(store, viewer, taskId);
-      const sort = parseSort(params, ['created_at'] as const, 'created_at');
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `task-comments\u0000${taskId}\u0000${sort.sortOrder}`,
+      return sendCreationOrderList(ctx, request, reply, {
+        queryKey: `task-comments\u0000${taskId}`,
         items: (store.commentsByTask.get(taskId) ?? []).filter((c) => c.parent_comment_id === null),
-        order: sort.sortOrder,
         defaultLimit: 100,
         params,
-        sortedBy: { value: (c) => c.created_at, id: (c) => c.comment_id, compare: compareCodePoints },
+        id: (c) => c.comment_id,
         serialize: (c) => serializeComment(store, c),
       });
     },
@@ -157,8 +166,8 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:read', operationId: 'task-comments.get' } },
     (request, reply) => {
-      const comment = readableComment(store, viewerFor(ctx, request), request.params.comment_id);
-      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, comment)));
+      const { comment } = requestedComment(request);
+      return sendJson(request, reply, 200, serializeComment(store, comment));
     },
   );
 
@@ -198,8 +207,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:write', operationId: 'task-comments.update' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const comment = readableComment(store, viewer, request.params.comment_id);
+      const { viewer, comment } = requestedComment(request);
       if (comment.created_by !== viewer.username) {
         throw new ProblemReply(403, null, 'Forbidden', 'Only the author of a comment may edit it.');
       }
@@ -215,7 +223,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
         };
         replaceComment(store, next);
       }
-      return sendBody(request, reply, 200, JSON.stringify(serializeComment(store, next)));
+      return sendJson(request, reply, 200, serializeComment(store, next));
     },
   );
 
@@ -223,8 +231,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-comments/:comment_id',
     { config: { scope: 'tasks:write', operationId: 'task-comments.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const comment = readableComment(store, viewer, request.params.comment_id);
+      const { viewer, comment } = requestedComment(request);
       // gaps.md: "the author or an org owner/admin"; any other role (member, or one added later) is refused.
       const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
       if (comment.created_by !== viewer.username && !orgAdmin) {
@@ -245,23 +252,19 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     '/v1/task-history',
     { config: { scope: 'tasks:read', operationId: 'task-history.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      const { task_id: taskId } = parseOr422(taskIdQuerySchema, Object.fromEntries(params), 'query');
-      const viewer = viewerFor(ctx, request);
+      const { params, taskId, viewer } = taskListRequest(request);
       const known =
         store.tasks.has(taskId) || store.history.has(taskId) || store.pendingCreationHistory.has(taskId);
       if (!known || !canSeeProject(viewer, store.historyProject.get(taskId) ?? null)) {
         throw new ProblemReply(404, null, 'Not Found', `task ${taskId} not found`);
       }
-      const sort = parseSort(params, ['created_at'] as const, 'created_at');
       const title = params.get('title');
-      return sendKeyedList<HistoryRecord, string>(ctx, request, reply, {
-        queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}\u0000${sort.sortOrder}`,
+      return sendCreationOrderList<HistoryRecord>(ctx, request, reply, {
+        queryKey: `task-history\u0000${taskId}\u0000${title ?? ''}`,
         items: store.historyOf(taskId).filter((h) => title === null || h.title === title),
-        order: sort.sortOrder,
         defaultLimit: 1000,
         params,
-        sortedBy: { value: (h) => h.created_at, id: (h) => h.history_id, compare: compareCodePoints },
+        id: (h) => h.history_id,
         serialize: (h) => h,
       });
     },

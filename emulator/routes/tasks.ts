@@ -7,7 +7,7 @@ import {
   parseTaskListQuery,
   type TaskListQuery,
 } from '../../protocol/task-list-query';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { checkIfMatch, pathOf, sendBody } from '../json-reply';
 import { ProblemReply } from '../problem';
 import { registerPatchAndPut } from './record-writes';
@@ -66,8 +66,7 @@ function sendTaskPage(
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/v1/tasks', { config: { scope: 'tasks:read', operationId: 'tasks.list' } }, (request, reply) => {
-    const params = queryPairs(request.url);
-    requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
+    const { params } = orgListRequest(ctx, request);
     return sendTaskPage(ctx, request, reply, params, parseTaskQuery(params));
   });
 

@@ -14,10 +14,10 @@ import {
 } from '../../protocol/view';
 import { viewPinCreateBodySchema, viewPinUpdateBodySchema } from '../../protocol/view-pin';
 import { fieldProblem, parseOr422 } from '../body-validation';
-import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
+import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
 import { etagOfJson } from '../entity-tag';
 import { checkIfMatch, sendBody, sendJson, sendKeyedList } from '../json-reply';
-import { compareNumber, compareText, parseLimit, queryPairs } from '../paging';
+import { compareNumber, compareText, parseLimit, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { collectionKey } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
@@ -111,13 +111,6 @@ function mergeFilters(filters: ViewFilters, patch: Record<string, string[] | nul
   return next;
 }
 
-function endPosition(store: EmulatorStore, userId: string): number {
-  let max = 0;
-  for (const pin of store.records(VIEW_PINS).values())
-    if (pin.user_id === userId) max = Math.max(max, pin.position);
-  return max + 1024;
-}
-
 export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   type ViewParams = { Params: { view_id: string } };
@@ -128,10 +121,16 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return { viewer, view: readableView(store, viewer, request.params.view_id) };
   };
 
-  app.get('/v1/views', { config: { scope: 'tasks:read', operationId: 'views.list' } }, (request, reply) => {
-    const params = queryPairs(request.url);
-    requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
+  /** Who asks, and the view the path names, theirs to change and unchanged since `If-Match` (403, 404, 412). */
+  const viewToChange = (request: FastifyRequest<ViewParams>) => {
     const viewer = viewerFor(ctx, request);
+    const view = changeableView(store, viewer, request.params.view_id);
+    checkIfMatch(request, etagOfJson(view));
+    return { viewer, view };
+  };
+
+  app.get('/v1/views', { config: { scope: 'tasks:read', operationId: 'views.list' } }, (request, reply) => {
+    const { params, viewer } = orgListRequest(ctx, request);
     return sendKeyedList(ctx, request, reply, {
       queryKey: `views\u0000${viewer.username}`,
       items: [...store.records(VIEWS).values()].filter((view) => canRead(viewer, view)),
@@ -201,9 +200,7 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     '/v1/views/:view_id',
     { config: { scope: 'tasks:write', operationId: 'views.update' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const view = changeableView(store, viewer, request.params.view_id);
-      checkIfMatch(request, etagOfJson(view));
+      const { viewer, view } = viewToChange(request);
       const patch = parseOr422(viewUpdateBodySchema, request.body, 'body');
       const { filters, ...fields } = patch;
       const next: ViewRecord = { ...view };
@@ -221,9 +218,7 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     '/v1/views/:view_id',
     { config: { scope: 'tasks:write', operationId: 'views.delete' } },
     (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const view = changeableView(store, viewer, request.params.view_id);
-      checkIfMatch(request, etagOfJson(view));
+      const { view } = viewToChange(request);
       store.records(VIEWS).delete(view.view_id);
       const pins = store.records(VIEW_PINS);
       for (const pin of [...pins.values()]) if (pin.view_id === view.view_id) pins.delete(pin.pin_id);
@@ -246,9 +241,7 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     '/v1/view-pins',
     { config: { scope: 'tasks:read', operationId: 'view-pins.list' } },
     (request, reply) => {
-      const params = queryPairs(request.url);
-      requireOwnOrg(ctx, params.get('org_id'), ['query', 'org_id']);
-      const viewer = viewerFor(ctx, request);
+      const { params, viewer } = orgListRequest(ctx, request);
       const views = store.records(VIEWS);
       return sendKeyedList(ctx, request, reply, {
         queryKey: `view-pins\u0000${viewer.username}`,
@@ -290,7 +283,9 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         pin_id: store.newId('pin'),
         view_id: view.view_id,
         user_id: userId,
-        position: input.position ?? endPosition(store, userId),
+        position:
+          input.position ??
+          positionAfter([...store.records(VIEW_PINS).values()].filter((p) => p.user_id === userId)),
         created_at: store.nowIso(),
       };
       storeCreated(store, VIEW_PINS, pin.pin_id, pin);
