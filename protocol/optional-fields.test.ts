@@ -31,6 +31,7 @@ import { organizationMemberSchema } from './organization-member';
 import { problemErrorItemSchema, problemMfaSchema, problemSchema } from './problem';
 import { projectSchema } from './project';
 import { sectionSchema } from './section';
+import { taskAttachmentSchema } from './task-attachment';
 import { viewSchema } from './view';
 import { viewPinSchema } from './view-pin';
 import { sprintSchema } from './sprint';
@@ -125,6 +126,13 @@ const wireSchemas: WireSchema[] = [
     schema: milestoneSchema,
     minimal: { milestone_id: 'm1', project_id: 'p1', name: 'Beta' },
     required: ['milestone_id', 'project_id', 'name'],
+  },
+  {
+    // Assumed (gaps.md "Attachments"): the client keys on the attachment's id and its task's.
+    name: 'taskAttachmentSchema',
+    schema: taskAttachmentSchema,
+    minimal: { attachment_id: 'att1', task_id: 't1' },
+    required: ['attachment_id', 'task_id'],
   },
   {
     // Assumed (gaps.md "Saved views and view pins"): the client keys on the id and shows the name; filters may be absent.
