@@ -10,6 +10,7 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSidebar } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { taskRow } from '../testing/screen-fixtures';
 import { SavedViewScreen } from './saved-view-screen';
 
 const bridge = fakeBridgeEachTest();
@@ -32,26 +33,7 @@ const sidebar: ViewSidebar = {
   pins: [{ pin_id: 'local-p1', view_id: 'v-1', position: 1, pending: 'failed' }],
 };
 
-const row = (id: string, title: string): TaskRow => ({
-  task_id: id,
-  title,
-  status: 'blocked',
-  priority: null,
-  assignee: null,
-  project_id: null,
-  team_id: null,
-  section_id: null,
-  sprint_id: null,
-  goal_id: null,
-  tags: [],
-  due_date: null,
-  start_date: null,
-  created_at: null,
-  task_type: null,
-  review: null,
-  position: null,
-  sync_mark: null,
-});
+const row = (id: string, title: string): TaskRow => taskRow({ task_id: id, title, status: 'blocked' });
 
 const refused = (
   entity_type: string,
