@@ -5,16 +5,10 @@
 import { type FormEvent, useState } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useWorkspace } from '../store/workspace-store';
+import { ChoiceField } from '../ui/choice-field';
 import { ModalDialog } from '../ui/modal-dialog';
 import { PRIORITIES, valueWord } from '../vocabulary/task-words';
 import type { AcceptChoices } from './triage-actions';
-
-/** A select's value for "none": option values are strings, a field's none is null. */
-const NONE = '';
-
-function chosen(value: string): string | null {
-  return value === NONE ? null : value;
-}
 
 export function AcceptForm({
   row,
@@ -46,9 +40,9 @@ export function AcceptForm({
       s.section_id === choices.section_id,
   );
   const members = (workspace?.members ?? []).filter((m) => m.active || m.username === row.assignee);
-  const set = (field: keyof AcceptChoices, value: string) => {
+  const set = (field: keyof AcceptChoices, value: string | null) => {
     setChoices((previous) => {
-      const next = { ...previous, [field]: chosen(value) };
+      const next = { ...previous, [field]: value };
       // Another project's sections are not this one's: a section left behind is none.
       if (field === 'project_id' && !sectionFits(next, teamId, workspace?.sections ?? []))
         next.section_id = null;
@@ -70,58 +64,43 @@ export function AcceptForm({
       >
         <h2>Accept ‘{row.title}’</h2>
         <label htmlFor="triage-project">Project</label>
-        <select
+        <ChoiceField
           id="triage-project"
-          value={choices.project_id ?? NONE}
-          onChange={(event) => set('project_id', event.target.value)}
           autoFocus
-        >
-          <option value={NONE}>No project</option>
-          {projects.map((p) => (
-            <option key={p.project_id} value={p.project_id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+          disabled={false}
+          value={choices.project_id}
+          emptyLabel="No project"
+          options={projects.map((p) => ({ value: p.project_id, label: p.name }))}
+          onSave={(value) => set('project_id', value)}
+        />
         <label htmlFor="triage-section">Section</label>
-        <select
+        <ChoiceField
           id="triage-section"
-          value={choices.section_id ?? NONE}
-          onChange={(event) => set('section_id', event.target.value)}
-        >
-          <option value={NONE}>No section</option>
-          {sections.map((s) => (
-            <option key={s.section_id} value={s.section_id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
+          disabled={false}
+          value={choices.section_id}
+          emptyLabel="No section"
+          options={sections.map((s) => ({ value: s.section_id, label: s.name }))}
+          onSave={(value) => set('section_id', value)}
+        />
         <label htmlFor="triage-assignee">Assignee</label>
-        <select
+        <ChoiceField
           id="triage-assignee"
-          value={choices.assignee ?? NONE}
-          onChange={(event) => set('assignee', event.target.value)}
-        >
-          <option value={NONE}>Unassigned</option>
-          {members.map((m) => (
-            <option key={m.user_id} value={m.username}>
-              {m.username}
-            </option>
-          ))}
-        </select>
+          disabled={false}
+          value={choices.assignee}
+          emptyLabel="Unassigned"
+          options={members.map((m) => ({ value: m.username, label: m.username }))}
+          onSave={(value) => set('assignee', value)}
+        />
         <label htmlFor="triage-priority">Priority</label>
-        <select
+        {/* A priority the app does not know is kept as the task has it (ChoiceField's kept value). */}
+        <ChoiceField
           id="triage-priority"
-          value={choices.priority ?? NONE}
-          onChange={(event) => set('priority', event.target.value)}
-        >
-          <option value={NONE}>No priority</option>
-          {[...PRIORITIES, ...(row.priority && !isKnown(row.priority) ? [row.priority] : [])].map((p) => (
-            <option key={p} value={p}>
-              {valueWord(p)}
-            </option>
-          ))}
-        </select>
+          disabled={false}
+          value={choices.priority}
+          emptyLabel="No priority"
+          options={PRIORITIES.map((p) => ({ value: p, label: valueWord(p) }))}
+          onSave={(value) => set('priority', value)}
+        />
         <div className="confirm-actions">
           <button type="submit" className="button primary" title="Ctrl/⌘ Enter">
             Accept
@@ -133,10 +112,6 @@ export function AcceptForm({
       </form>
     </ModalDialog>
   );
-}
-
-function isKnown(priority: string): boolean {
-  return (PRIORITIES as readonly string[]).includes(priority);
 }
 
 function sectionFits(

@@ -29,6 +29,7 @@ export function ChoiceField({
   emptyLabel,
   title,
   keptLabel = valueWord,
+  autoFocus = false,
 }: {
   id: string;
   value: string | null;
@@ -40,6 +41,8 @@ export function ChoiceField({
   title?: string | undefined;
   /** The label of a value the options do not hold. */
   keptLabel?: (value: string) => string;
+  /** Focused when it appears (the first field of a form). */
+  autoFocus?: boolean;
 }) {
   const known = value === null || options.some((option) => option.value === value);
   return (
@@ -48,6 +51,7 @@ export function ChoiceField({
       value={value ?? ''}
       disabled={disabled}
       title={title}
+      autoFocus={autoFocus}
       onChange={(event) => onSave(event.target.value === '' ? null : event.target.value)}
     >
       {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
