@@ -126,6 +126,12 @@ describe('the other screens', () => {
     const sprintName = (await view.getByRole('heading').first().textContent()) ?? '';
     const words = (await view.locator('.progress-words').textContent()) ?? '';
     const [done, total] = (/(\d+) of (\d+)/.exec(words) ?? []).slice(1).map(Number);
+    // The progress comes with the workspace, the filed tasks with their own read: wait for those rows.
+    if (total !== undefined && total > 0)
+      await view
+        .locator('.title-text')
+        .nth(total - 1)
+        .waitFor();
     const sprintTitles = await view.locator('.title-text').allTextContents();
     expect(sprintTitles.length).toBe(total);
     const tasks = session.host.emulator.control.tasks().filter((t) => sprintTitles.includes(t.title));
