@@ -181,6 +181,7 @@ export class SyncStatusBoard {
         this.announce(account);
         break;
       case 'rate-limit-lifted':
+      case 'connection-back':
         if (account.sync !== previous) this.announce(account);
         break;
       case 'changes': {
@@ -223,6 +224,7 @@ export class SyncStatusBoard {
       case 'online':
       case 'offline':
       case 'rate-limited':
+      case 'connection-lost':
       case 'signed-out':
         this.announce(account);
         break;

@@ -187,6 +187,24 @@ const cases: {
     to: offline,
   },
   {
+    name: 'a connection lost while the client retries is offline at once, and says why',
+    from: { ...start, connection: 'online' },
+    event: { type: 'connection-lost', error: networkError },
+    to: { connection: 'offline', problem: offline.problem },
+  },
+  {
+    name: 'the connection back is online again',
+    from: offline,
+    event: { type: 'connection-back' },
+    to: { connection: 'online', problem: null },
+  },
+  {
+    name: 'a connection back leaves a rate limit alone',
+    from: rateLimited,
+    event: { type: 'connection-back' },
+    to: rateLimited,
+  },
+  {
     name: 'online clears the problem',
     from: offline,
     event: { type: 'online' },

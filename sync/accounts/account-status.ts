@@ -121,6 +121,13 @@ export function reduceAccountSync(
     case 'rate-limit-lifted':
       if (state.problem?.type !== 'rate-limit') return state;
       return { ...state, connection: 'online', problem: null };
+    case 'connection-lost':
+      // The client is still retrying: offline is what the person sees, and why.
+      return { ...state, connection: 'offline', problem: problemOf(event.error, context.nowMs) };
+    case 'connection-back':
+      // Only the loss it ends: a rate limit or a sign-in problem stays as it is.
+      if (state.connection !== 'offline' || state.problem?.kind !== 'network') return state;
+      return { ...state, connection: 'online', problem: null };
     case 'signed-out':
       return {
         ...state,

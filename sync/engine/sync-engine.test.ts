@@ -89,6 +89,39 @@ test('when requests stop getting through the engine goes offline, and a health p
   expect(f.emulator.control.requests().some((r) => r.path === '/v1/health' && r.status === 200)).toBe(true);
 });
 
+test('a request the network fails twice in a row says the connection is lost while the client retries, and back once it answers', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 50 }));
+  const seen: SyncEvent['type'][] = [];
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (event.type === 'connection-lost' || event.type === 'connection-back' || event.type === 'offline')
+      seen.push(event.type);
+  });
+  const lost = nextEvent(f, 'connection-lost');
+  // The same request is cut off twice; its third attempt gets through.
+  f.emulator.control.faults.dropConnections(2, { pathPrefix: '/v1/projects' });
+  const summary = await f.engine.syncOnce();
+  unsubscribe();
+  expect((await lost).error.kind).toBe('network');
+  expect(seen).toEqual(['connection-lost', 'connection-back']);
+  expect(summary.failed_collections).toEqual([]);
+});
+
+test('one cut connection the client retries at once is not a lost connection (a kept-alive socket the server closed)', async () => {
+  const f = (fixture = await startPullFixture({ seedTasks: 50 }));
+  const seen: SyncEvent['type'][] = [];
+  const unsubscribe = f.engine.subscribe((event) => {
+    if (event.type === 'connection-lost' || event.type === 'connection-back') seen.push(event.type);
+  });
+  f.emulator.control.faults.dropConnections(1, { pathPrefix: '/v1/projects' });
+  const summary = await f.engine.syncOnce();
+  unsubscribe();
+  expect(summary.failed_collections).toEqual([]);
+  expect(
+    f.emulator.control.requests().filter((r) => r.path.startsWith('/v1/projects')).length,
+  ).toBeGreaterThan(1);
+  expect(seen).toEqual([]);
+});
+
 test('while the client waits out a 429 the engine says it is rate-limited, and says so no more once answers come', async () => {
   const f = (fixture = await startPullFixture({ seedTasks: 50 }));
   const seen: SyncEvent['type'][] = [];

@@ -9,7 +9,7 @@ import { isTemporaryId } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
 import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
-import { ApiError, SignedOutError } from '../api/errors';
+import { ApiError, NetworkError, SignedOutError } from '../api/errors';
 import { healthOperation, viewOperations } from '../api/operations';
 import type { Task } from '../../protocol/task';
 import { openingsSince } from '../pull/comment-watch';
@@ -64,7 +64,10 @@ export class SyncEngine {
     deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
     // While the client waits out a 429 on its own, nothing fails, so nothing
     // else would tell the person why sync stands still.
+    // Likewise a request the client retries after the network failed it: the
+    // retries can take seconds, and the status bar must not say "Online" meanwhile.
     let rateLimited = false;
+    let connectionLost = false;
     this.stopWatchingRateLimits = deps.api.observe((exchange) => {
       if (exchange.status === 429 && exchange.willRetry) {
         rateLimited = true;
@@ -72,6 +75,19 @@ export class SyncEngine {
       } else if (rateLimited && exchange.status !== null && exchange.status !== 429) {
         rateLimited = false;
         this.emit({ type: 'rate-limit-lifted' });
+      }
+      if (exchange.status === null && exchange.willRetry && exchange.attempt >= 2 && !connectionLost) {
+        connectionLost = true;
+        const cause = new NetworkError(
+          exchange.operation,
+          exchange.errorCode ?? 'UNKNOWN',
+          'the service did not answer; trying again',
+          exchange.attempt,
+        );
+        this.emit({ type: 'connection-lost', error: errorInfo(cause) });
+      } else if (connectionLost && exchange.status !== null) {
+        connectionLost = false;
+        this.emit({ type: 'connection-back' });
       }
     });
     const parts = buildSyncParts({ ...deps, clock: this.clock, emit });

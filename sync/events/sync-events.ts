@@ -200,6 +200,15 @@ export type SyncEvent =
    */
   | { type: 'rate-limited'; retryAfterSeconds: number | null }
   | { type: 'rate-limit-lifted' }
+  /**
+   * A request failed to reach the service twice in a row and the client is
+   * trying it again on its own: the person is told at once, not after the
+   * retries run out (`offline` follows then). One failure is not enough: a
+   * kept-alive socket the server closed fails once and is common.
+   * `connection-back` follows with the next answer the service gives.
+   */
+  | { type: 'connection-lost'; error: SyncErrorInfo }
+  | { type: 'connection-back' }
   | { type: 'signed-out'; reason: SignedOutReason }
   /** Remote changes a pull applied, and the notifications they raise (never for the first full sync). */
   | { type: 'changes'; changes: ResourceChange[]; notifications: SyncNotification[] }

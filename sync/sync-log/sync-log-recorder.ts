@@ -239,5 +239,9 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
     case 'rate-limit-lifted':
       // The 429 answers are request lines already, with their Retry-After wait.
       return null;
+    case 'connection-lost':
+    case 'connection-back':
+      // Each failed attempt is a request line already; 'offline' says when the retries gave up.
+      return null;
   }
 }
