@@ -326,6 +326,19 @@ export const unsyncedCollectionSchema = z.object({
 });
 export type UnsyncedCollection = z.infer<typeof unsyncedCollectionSchema>;
 
+/** An item a sync left out because the server sent it in a form that breaks the contract; its previous copy is kept. */
+export const leftOutItemSchema = z.object({
+  /** `tasks`, `task_comments`, `me`, … */
+  collection: z.string(),
+  /** The item's id, clipped; null when it named none that could be read. */
+  id: z.string().nullable(),
+  /** Where in the item, e.g. `status`; `(row)` for the item itself, `(answer)` for a whole answer. */
+  field: z.string(),
+  /** The check's words (never the value received). */
+  reason: z.string(),
+});
+export type LeftOutItem = z.infer<typeof leftOutItemSchema>;
+
 export const syncStatusSchema = z.object({
   account_id: z.string().nullable(),
   connection: z.enum(['online', 'offline', 'unknown']),
@@ -354,6 +367,8 @@ export const syncStatusSchema = z.object({
   paused: z.boolean(),
   /** What the last full sync could not sync (tried again soon); empty when everything synced. */
   unsynced: z.array(unsyncedCollectionSchema),
+  /** What the last full sync (and any since) left out, by name up to 50, then counted in `more`. */
+  left_out: z.object({ items: z.array(leftOutItemSchema), more: z.number().int().min(0) }),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

@@ -36,6 +36,23 @@ export function boundedText(min: number, max: number) {
   });
 }
 
+/**
+ * A response field the contract bounds where it is written (e.g. a team's
+ * name, 1..120 on create and update): longer, it could not have come through
+ * the API, so it breaks the contract and its item is left out of its page.
+ * Only the upper bound: an empty value is read as sent. The length counted in
+ * code points only past `max` UTF-16 units (no string of `max` units has more).
+ * Only for bounds service-api.md documents: gaps.md's (a task's title 1..500,
+ * a goal's name 1..200) are assumptions and read leniently, so a real task is
+ * never dropped over one; the mirror's MAX_ROW_TEXT (db/collections/row-nesting.ts)
+ * bounds every text, these included.
+ */
+export function readTextAtMost(max: number) {
+  return z.string().refine((value) => value.length <= max || codePointLength(value) <= max, {
+    message: `must have at most ${max} characters (the contract's bound)`,
+  });
+}
+
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export function isValidDay(value: string): boolean {

@@ -2,7 +2,11 @@
 // required, `email` and `username` present but nullable, `kind` one of
 // `user` / `service_account` (absent means `user`).
 import { z } from 'zod';
+import { readTextAtMost } from './body-fields';
 import { idField, optionalBoolean, optionalString } from './wire-fields';
+
+/** The contract's bounds on a member's designation and role (up to 200 each, PATCH organization-members). */
+export const MEMBER_LABEL_MAX = 200;
 
 export const MEMBER_KINDS = ['user', 'service_account'] as const;
 
@@ -13,9 +17,9 @@ export const organizationMemberSchema = z.looseObject({
   org_id: idField,
   email: z.string().nullable(),
   username: z.string().nullable(),
-  designation: optionalString,
+  designation: readTextAtMost(MEMBER_LABEL_MAX).nullish(),
   designation_id: optionalString,
-  role: optionalString,
+  role: readTextAtMost(MEMBER_LABEL_MAX).nullish(),
   invited_by: optionalString,
   updated_by: optionalString,
   delete_reason: optionalString,

@@ -2,17 +2,20 @@
 // Documented, so its required fields and its scope types are enforced.
 import { z } from 'zod';
 import { writableKind } from './writable-kind';
-import { boundedText, idReference } from './body-fields';
+import { boundedText, idReference, readTextAtMost } from './body-fields';
 import { idField, optionalInt, optionalString } from './wire-fields';
 
 export const SECTION_SCOPE_TYPES = ['project', 'team', 'user'] as const;
 export const sectionScopeTypeSchema = z.enum(SECTION_SCOPE_TYPES);
 export type SectionScopeType = z.infer<typeof sectionScopeTypeSchema>;
 
+/** A section's name: 1..120 characters, unique in its scope (409). */
+export const SECTION_NAME_MAX = 120;
+
 export const sectionSchema = z.looseObject({
   section_id: idField,
   org_id: idField,
-  name: z.string(),
+  name: readTextAtMost(SECTION_NAME_MAX),
   scope_type: sectionScopeTypeSchema,
   scope_id: idField,
   position: z.number(),
@@ -23,9 +26,6 @@ export const sectionSchema = z.looseObject({
   updated_at: optionalString,
 });
 export type Section = z.infer<typeof sectionSchema>;
-
-/** A section's name: 1..120 characters, unique in its scope (409). */
-export const SECTION_NAME_MAX = 120;
 
 /** Body of `POST /v1/sections` (contract). `position` null or absent: appended at the end. */
 export const sectionCreateBodySchema = z.object({

@@ -2,18 +2,22 @@
 // `status` values beyond the default `active` are not shown, so any string is kept.
 import { z } from 'zod';
 import { writableKind } from './writable-kind';
-import { boundedText, calendarDateField } from './body-fields';
+import { boundedText, calendarDateField, readTextAtMost } from './body-fields';
 import { idField, isoDateField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
+
+/** The contract's bounds on a sprint's name (1..120) and its description and goal (up to 2000 each). */
+export const SPRINT_NAME_MAX = 120;
+export const SPRINT_TEXT_MAX = 2000;
 
 export const sprintSchema = z.looseObject({
   sprint_id: idField,
   org_id: idField,
   team_id: idField,
-  name: z.string(),
+  name: readTextAtMost(SPRINT_NAME_MAX),
   start_date: isoDateField,
   end_date: isoDateField,
-  description: optionalString,
-  goal: optionalString,
+  description: readTextAtMost(SPRINT_TEXT_MAX).nullish(),
+  goal: readTextAtMost(SPRINT_TEXT_MAX).nullish(),
   completed_by: optionalString,
   created_by: optionalString,
   updated_by: optionalString,
@@ -31,9 +35,6 @@ export type Sprint = z.infer<typeof sprintSchema>;
 
 /** Sprint statuses a PATCH may set (gaps.md); completing records `completed_at` and `completed_by`. */
 export const SPRINT_STATUSES = ['active', 'completed'] as const;
-export const SPRINT_NAME_MAX = 120;
-export const SPRINT_TEXT_MAX = 2000;
-
 const sprintFields = {
   name: boundedText(1, SPRINT_NAME_MAX),
   description: boundedText(0, SPRINT_TEXT_MAX).nullable(),

@@ -2,7 +2,7 @@
 // shape all the way down. Documented: the two ids are required, the rest may be
 // absent or null.
 import { z } from 'zod';
-import { boundedText, idReference } from './body-fields';
+import { boundedText, idReference, readTextAtMost } from './body-fields';
 import { idField, optionalString } from './wire-fields';
 
 export const commentMentionSchema = z.looseObject({
@@ -28,6 +28,9 @@ export interface TaskComment {
   [field: string]: unknown;
 }
 
+/** A comment's content: 1..100 000 characters (gaps.md). Mentions are the service's, read from `@username`. */
+export const COMMENT_CONTENT_MAX = 100_000;
+
 /**
  * One comment's own fields, its replies not yet read (each is checked as a
  * comment of its own by taskCommentSchema).
@@ -37,8 +40,8 @@ export const taskCommentFieldsSchema = z.looseObject({
   task_id: idField,
   task_title: optionalString,
   created_by: optionalString,
-  comment: optionalString,
-  content: optionalString,
+  comment: readTextAtMost(COMMENT_CONTENT_MAX).nullish(),
+  content: readTextAtMost(COMMENT_CONTENT_MAX).nullish(),
   parent_comment_id: optionalString,
   org_id: optionalString,
   created_at: optionalString,
@@ -107,8 +110,6 @@ export const taskCommentSchema: z.ZodType<TaskComment> = z.unknown().transform((
   return failed || root === null ? z.NEVER : root;
 });
 
-/** A comment's content: 1..100 000 characters (gaps.md). Mentions are the service's, read from `@username`. */
-export const COMMENT_CONTENT_MAX = 100_000;
 const commentContent = boundedText(1, COMMENT_CONTENT_MAX);
 
 /** Body of `POST /v1/task-comments` (idempotent create). */

@@ -2,16 +2,21 @@
 // contract documents them: required fields and closed role sets are enforced;
 // fields it does not mark required may be absent or null; unknown fields kept.
 import { z } from 'zod';
+import { readTextAtMost } from './body-fields';
 import { idField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
 
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export const teamRoleSchema = z.enum(TEAM_ROLES);
 
+/** The contract's bounds on a team's name (1..120) and description (up to 2000), as written by PATCH. */
+export const TEAM_NAME_MAX = 120;
+export const TEAM_DESCRIPTION_MAX = 2000;
+
 export const teamSchema = z.looseObject({
   team_id: idField,
   org_id: idField,
-  name: z.string(),
-  description: optionalString,
+  name: readTextAtMost(TEAM_NAME_MAX),
+  description: readTextAtMost(TEAM_DESCRIPTION_MAX).nullish(),
   created_by: optionalString,
   updated_by: optionalString,
   created_at: optionalString,

@@ -11,7 +11,7 @@ import {
 } from '../../protocol/writable-kinds';
 import type { LiftedColumn } from '../../protocol/writable-kind';
 import { MalformedRowError } from '../mirror-errors';
-import { MAX_ROW_NESTING, nestedDeeperThan } from './row-nesting';
+import { rowBeyondBounds } from './row-nesting';
 
 /** Listed whole for the organization, read only. */
 const DIRECTORY = ['organizations', 'projects', 'teams', 'organization_members'] as const;
@@ -126,13 +126,8 @@ export function checkResource(
       return new MalformedRowError(spec.table, rawId, field, `must be a ${kind} or null`);
     }
   }
-  if (nestedDeeperThan(object))
-    return new MalformedRowError(
-      spec.table,
-      rawId,
-      '(row)',
-      `nests more than ${MAX_ROW_NESTING} levels deep`,
-    );
+  const beyond = rowBeyondBounds(object);
+  if (beyond !== null) return new MalformedRowError(spec.table, rawId, beyond.field, beyond.reason);
   return { id: rawId, object };
 }
 

@@ -5,7 +5,7 @@
 // plain binary order gives task-list-query.ts's order.
 import { NULLABLE_TEXT_TASK_FIELDS, TASK_DATE_FIELDS } from '../../protocol/task';
 import { MalformedRowError } from '../mirror-errors';
-import { MAX_ROW_NESTING, nestedDeeperThan } from '../collections/row-nesting';
+import { rowBeyondBounds } from '../collections/row-nesting';
 import type { Selectable } from 'kysely';
 import type { TasksTable } from '../schema';
 
@@ -57,7 +57,8 @@ export function checkTask(value: unknown): MalformedRowError | null {
   if (position !== undefined && position !== null && typeof position !== 'number') {
     return bad('position', 'must be a number or null');
   }
-  if (nestedDeeperThan(task)) return bad('(row)', `nests more than ${MAX_ROW_NESTING} levels deep`);
+  const beyond = rowBeyondBounds(task);
+  if (beyond !== null) return bad(beyond.field, beyond.reason);
   return null;
 }
 

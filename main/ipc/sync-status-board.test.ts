@@ -66,6 +66,18 @@ function feed(target: StatusAccount, event: SyncEvent): void {
 }
 
 const latest = () => statuses[statuses.length - 1];
+/** A finished sync's summary whose full pull could not sync `failed`. */
+const summary = (failed: SyncSummary['failed_collections']): SyncSummary => ({
+  pulled: 10,
+  pushed: 0,
+  conflicts: 0,
+  requests: 9,
+  not_modified: 0,
+  failed: 0,
+  changes: 0,
+  notifications: 0,
+  failed_collections: failed,
+});
 const settle = () => new Promise((done) => setTimeout(done, 5));
 const networkError = {
   kind: 'network',
@@ -179,17 +191,6 @@ describe('the sync status the screens show', () => {
   });
 
   test('collections a full sync could not sync are shown (with why) until a full sync syncs them; hot pulls leave them', () => {
-    const summary = (failed: SyncSummary['failed_collections']): SyncSummary => ({
-      pulled: 10,
-      pushed: 0,
-      conflicts: 0,
-      requests: 9,
-      not_modified: 0,
-      failed: 0,
-      changes: 0,
-      notifications: 0,
-      failed_collections: failed,
-    });
     const sectionsFailed = {
       collection: 'sections' as const,
       scope: '',
@@ -227,6 +228,32 @@ describe('the sync status the screens show', () => {
     feed(account, { type: 'sync-started', reason: 'poll-retry', tier: 'full' });
     feed(account, { type: 'sync-finished', reason: 'poll-retry', summary: summary([]) });
     expect(latest()?.unsynced).toEqual([]);
+  });
+
+  test('the items a sync left out reach the screens with its end, and a task read on its own that is left out at once (issue 27)', async () => {
+    feed(account, { type: 'sync-started', reason: 'sync-now', tier: 'full' });
+    feed(account, {
+      type: 'item-skipped',
+      collection: 'tasks',
+      scope: '',
+      id: 'tsk_9',
+      field: 'status',
+      reason: 'expected string',
+    });
+    feed(account, { type: 'sync-finished', reason: 'sync-now', summary: summary([]) });
+    expect(latest()?.left_out).toEqual({
+      items: [{ collection: 'tasks', id: 'tsk_9', field: 'status', reason: 'expected string' }],
+      more: 0,
+    });
+    statuses.length = 0;
+    feed(account, {
+      type: 'resource-skipped',
+      collection: 'tasks',
+      scope: 'tsk_3',
+      error: { ...networkError, kind: 'invalid-response', operation: 'tasks.get', message: 'tasks.get: bad' },
+    });
+    await settle();
+    expect(latest()?.left_out.items.map((item) => item.id)).toEqual(['tsk_9', 'tsk_3']);
   });
 
   test('a signed-out account is offline and says it is signed out', () => {

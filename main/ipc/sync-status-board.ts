@@ -1,7 +1,7 @@
 // Turns each account's sync events into what the screens show: its status
 // (online or offline and why, syncing, last synced, pending, conflict and
 // refused counts, first-sync progress, read-only, signed out, collections the
-// last full sync could not sync) and
+// last full sync could not sync, items it left out) and
 // `mirror:changed` notes so lists reload what changed. No Electron here.
 import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
 import { collectionOfEntity } from '../../protocol/writable-kinds';
@@ -110,6 +110,7 @@ export class SyncStatusBoard {
       signed_out: !account.signedIn,
       paused: this.options.paused?.() ?? false,
       unsynced: sync.unsynced.map(collectionFailureLine),
+      left_out: { items: [...sync.leftOut.items], more: sync.leftOut.more },
     };
   }
 
@@ -228,9 +229,12 @@ export class SyncStatusBoard {
       case 'signed-out':
         this.announce(account);
         break;
-      case 'poll-scheduled':
       case 'resource-skipped':
       case 'item-skipped':
+        // The account's status now names it (account-status.ts): the Sync screen shows it.
+        this.announceSoon(account);
+        break;
+      case 'poll-scheduled':
         break;
     }
   }

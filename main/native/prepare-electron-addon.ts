@@ -1,16 +1,24 @@
 // `npm run native:electron [-- --arch arm64]` (run before `npm start`, `npm run
 // dev` and `npm run dist`): makes better-sqlite3's Electron build in
-// node_modules/.cache from a copy of its sources, once per Electron and
-// better-sqlite3 version, leaving the Node build in node_modules untouched.
-// A build tool run with tsx, not part of the app.
+// node_modules/.cache, once per Electron and better-sqlite3 version, from the
+// published prebuild when its SHA-256 is pinned in the repository
+// (addon-prebuild.ts), else by compiling a copy of its sources, leaving the
+// Node build in node_modules untouched. A build tool run with tsx, not part of the app.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  fetchPinnedPrebuild,
+  PREBUILD_PINS_FILE,
+  prebuildHost,
+  readPrebuildPins,
+  runningLibc,
+} from './addon-prebuild';
+import {
   ADDON_DIGEST_FILE,
-  addonBuildCommands,
+  addonCompileCommand,
   electronAddonDirectory,
   isAddonStampCurrent,
   judgeElectronAddon,
@@ -39,7 +47,7 @@ function readJson(path: string): unknown {
   }
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const { values } = parseArgs({ options: { arch: { type: 'string', default: process.arch } } });
   const wanted: AddonStamp = {
     electron: packageVersion('electron'),
@@ -70,35 +78,52 @@ function main(): number {
     filter: (path) => !path.startsWith(join(sources, 'build') + sep) && path !== join(sources, 'build'),
   });
 
-  const fromSqlite = createRequire(join(sources, 'package.json'));
-  const fromProject = createRequire(join(projectRoot, 'package.json'));
-  const commands = addonBuildCommands({
-    electronVersion: wanted.electron,
-    platform: wanted.platform,
-    arch: wanted.arch,
-    prebuildInstallScript: fromSqlite.resolve('prebuild-install/bin.js'),
-    nodeGypScript: process.env['npm_config_node_gyp'] ?? fromProject.resolve('node-gyp/bin/node-gyp.js'),
-  });
-  // npm's `nodedir` (set on some machines for offline Node builds) would make node-gyp use Node's headers.
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (/^npm_config_(nodedir|runtime|target|disturl|arch)$/i.test(key)) delete env[key];
-  }
   const built = join(tree, 'build', 'Release', SQLITE_ADDON_FILE);
-  for (const command of commands) {
+  const electronAbi = readAbi();
+  if (electronAbi !== undefined) {
+    const prebuild = await fetchPinnedPrebuild({
+      host: prebuildHost(process.env),
+      target: {
+        betterSqlite3: wanted.betterSqlite3,
+        electronAbi,
+        platform: wanted.platform,
+        arch: wanted.arch,
+        libc: runningLibc(),
+      },
+      pins: readPrebuildPins(join(projectRoot, PREBUILD_PINS_FILE)),
+      destination: built,
+    });
+    // A prebuild refused (not pinned, or not what was pinned) is compiled instead, not a failure: the
+    // sources are the ones npm installed and checked against package-lock.json's integrity, so the
+    // compile owes nothing to the refused download, and whoever runs `npm start` wants the app.
+    say(
+      prebuild.ok ? `prebuild ${prebuild.sha256} matches its pin` : `prebuild not used: ${prebuild.reason}`,
+    );
+  }
+  if (!existsSync(built)) {
+    const fromProject = createRequire(join(projectRoot, 'package.json'));
+    const command = addonCompileCommand({
+      electronVersion: wanted.electron,
+      arch: wanted.arch,
+      nodeGypScript: process.env['npm_config_node_gyp'] ?? fromProject.resolve('node-gyp/bin/node-gyp.js'),
+    });
+    // npm's `nodedir` (set on some machines for offline Node builds) would make node-gyp use Node's headers.
+    const env = { ...process.env };
+    for (const key of Object.keys(env)) {
+      if (/^npm_config_(nodedir|runtime|target|disturl|arch)$/i.test(key)) delete env[key];
+    }
     say(command.label);
-    const result = spawnSync(process.execPath, command.args, { cwd: tree, env, stdio: 'inherit' });
-    if (result.status === 0 && existsSync(built)) break;
+    spawnSync(process.execPath, command.args, { cwd: tree, env, stdio: 'inherit' });
   }
   if (!existsSync(built)) {
     rmSync(join(directory, 'tree'), { recursive: true, force: true });
     process.stderr.write(
-      'native:electron: could not get better-sqlite3 for Electron. Both a download (GitHub) and a compile\n' +
-        '(a C++ toolchain and the Electron headers from electronjs.org) were tried; see the output above.\n',
+      'native:electron: could not get better-sqlite3 for Electron. A prebuild is used only when its SHA-256\n' +
+        `is pinned in ${PREBUILD_PINS_FILE}; the compile needs a C++ toolchain and the Electron headers from\n` +
+        'electronjs.org. See the output above.\n',
     );
     return 1;
   }
-  const electronAbi = readAbi();
   if (wanted.arch === process.arch && electronAbi !== undefined) {
     const verdict = judgeElectronAddon(() => process.dlopen({ exports: {} }, built), electronAbi);
     if (!verdict.ok) {
@@ -121,4 +146,4 @@ function readAbi(): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

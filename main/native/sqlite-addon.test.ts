@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { BUILT_IN_ADDON_DIGESTS } from './built-in-addon-digests';
 import {
   ADDON_DIGEST_FILE,
-  addonBuildCommands,
+  addonCompileCommand,
   addonDigestFor,
   checkAddonDigest,
   readAddonDigests,
@@ -96,24 +96,19 @@ describe('judging a build as the Electron one', () => {
   });
 });
 
-test('tries the published prebuild for Electron before compiling against the Electron headers', () => {
-  const commands = addonBuildCommands({
+test('compiles against the Electron headers when no pinned prebuild is taken', () => {
+  const command = addonCompileCommand({
     electronVersion: '45.4.1',
-    platform: 'darwin',
     arch: 'arm64',
-    prebuildInstallScript: '/p/bin.js',
     nodeGypScript: '/g/node-gyp.js',
   });
-  expect(commands.map((command) => command.args)).toEqual([
-    ['/p/bin.js', '--runtime=electron', '--target=45.4.1', '--arch=arm64', '--platform=darwin'],
-    [
-      '/g/node-gyp.js',
-      'rebuild',
-      '--release',
-      '--target=45.4.1',
-      '--arch=arm64',
-      '--dist-url=https://electronjs.org/headers',
-    ],
+  expect(command.args).toEqual([
+    '/g/node-gyp.js',
+    'rebuild',
+    '--release',
+    '--target=45.4.1',
+    '--arch=arm64',
+    '--dist-url=https://electronjs.org/headers',
   ]);
 });
 

@@ -78,38 +78,26 @@ export function judgeElectronAddon(
   return { ok: false, reason: 'it loads in Node, so it was built for Node, not Electron' };
 }
 
-/** The two ways to get the Electron build, in order: a published prebuild, then a compile. */
-export function addonBuildCommands(options: {
+/**
+ * How to compile the Electron build from better-sqlite3's sources: the way
+ * when no pinned prebuild is taken (addon-prebuild.ts).
+ */
+export function addonCompileCommand(options: {
   electronVersion: string;
-  platform: string;
   arch: string;
-  prebuildInstallScript: string;
   nodeGypScript: string;
-}): { label: string; args: string[] }[] {
-  const { electronVersion, platform, arch } = options;
-  return [
-    {
-      label: 'download the published prebuild',
-      args: [
-        options.prebuildInstallScript,
-        '--runtime=electron',
-        `--target=${electronVersion}`,
-        `--arch=${arch}`,
-        `--platform=${platform}`,
-      ],
-    },
-    {
-      label: 'compile against the Electron headers',
-      args: [
-        options.nodeGypScript,
-        'rebuild',
-        '--release',
-        `--target=${electronVersion}`,
-        `--arch=${arch}`,
-        '--dist-url=https://electronjs.org/headers',
-      ],
-    },
-  ];
+}): { label: string; args: string[] } {
+  return {
+    label: 'compile against the Electron headers',
+    args: [
+      options.nodeGypScript,
+      'rebuild',
+      '--release',
+      `--target=${options.electronVersion}`,
+      `--arch=${options.arch}`,
+      '--dist-url=https://electronjs.org/headers',
+    ],
+  };
 }
 
 /** SHA-256 of a file, lower-case hex. */

@@ -2,7 +2,12 @@
 // connection, problem, syncing, last synced, first-sync progress and unsynced.
 import { describe, expect, test } from 'vitest';
 import type { CollectionFailure, SyncEvent, SyncSummary } from '../events/sync-events';
-import { type AccountSyncState, initialAccountSyncState, reduceAccountSync } from './account-status';
+import {
+  type AccountSyncState,
+  initialAccountSyncState,
+  MAX_LEFT_OUT_NAMED,
+  reduceAccountSync,
+} from './account-status';
 
 const NOW = Date.parse('2026-03-04T10:00:00Z');
 const context = (firstSyncPending = false) => ({ nowMs: NOW, firstSyncPending: () => firstSyncPending });
@@ -253,5 +258,72 @@ describe('the account status after one sync event', () => {
   test('an event that changes nothing of the status returns the same status (its views need not redraw)', () => {
     expect(reduceAccountSync(start, { type: 'poll-scheduled', tier: 'hot', at: NOW }, context())).toBe(start);
     expect(reduceAccountSync(offline, { type: 'rate-limit-lifted' }, context())).toBe(offline);
+  });
+});
+
+describe('what the syncs left out (issue 27)', () => {
+  const skip = (id: string | null, field = 'status'): SyncEvent => ({
+    type: 'item-skipped',
+    collection: 'tasks',
+    scope: '',
+    id,
+    field,
+    reason: 'expected string',
+  });
+  const run = (state: AccountSyncState, tier: 'full' | 'hot', events: SyncEvent[]): AccountSyncState =>
+    [
+      { type: 'sync-started', reason: tier === 'full' ? 'poll-full' : 'poll-hot', tier } as SyncEvent,
+      ...events,
+      { type: 'sync-finished', reason: 'sync-now', summary: summary() } as SyncEvent,
+    ].reduce((s, event) => reduceAccountSync(s, event, context()), state);
+
+  test('a full sync names what it left out once it finishes, each item once; the next full sync without them clears them', () => {
+    const during = [skip('tsk_1'), skip('tsk_1'), skip(null, 'task_id')].reduce(
+      (s, event) => reduceAccountSync(s, event, context()),
+      reduceAccountSync(start, { type: 'sync-started', reason: 'start', tier: 'full' }, context()),
+    );
+    // Told when the sync is done, as unsynced collections are.
+    expect(during.leftOut).toEqual({ items: [], more: 0 });
+    const after = run(start, 'full', [skip('tsk_1'), skip('tsk_1'), skip(null, 'task_id')]);
+    expect(after.leftOut).toEqual({
+      items: [
+        { collection: 'tasks', id: 'tsk_1', field: 'status', reason: 'expected string' },
+        { collection: 'tasks', id: null, field: 'task_id', reason: 'expected string' },
+      ],
+      more: 0,
+    });
+    expect(run(after, 'full', []).leftOut).toEqual({ items: [], more: 0 });
+  });
+
+  test('a hot sync adds what it left out and clears nothing (it does not read every list)', () => {
+    const after = run(run(start, 'full', [skip('tsk_1')]), 'hot', [skip('tsk_2')]);
+    expect(after.leftOut.items.map((item) => item.id)).toEqual(['tsk_1', 'tsk_2']);
+    expect(run(after, 'hot', []).leftOut.items).toHaveLength(2);
+  });
+
+  test('a whole answer skipped is left out too, and one outside a sync (a task opened) at once', () => {
+    const broken: SyncEvent = {
+      type: 'resource-skipped',
+      collection: 'tasks',
+      scope: 'tsk_7',
+      error: {
+        kind: 'invalid-response',
+        type: null,
+        status: null,
+        operation: 'tasks.get',
+        message: 'tasks.get: bad',
+      },
+    };
+    expect(reduceAccountSync(start, broken, context()).leftOut).toEqual({
+      items: [{ collection: 'tasks', id: 'tsk_7', field: '(answer)', reason: 'tasks.get: bad' }],
+      more: 0,
+    });
+  });
+
+  test('past MAX_LEFT_OUT_NAMED items only the count grows', () => {
+    const many = Array.from({ length: MAX_LEFT_OUT_NAMED + 7 }, (_, n) => skip(`tsk_${n}`));
+    const after = run(start, 'full', many);
+    expect(after.leftOut.items).toHaveLength(MAX_LEFT_OUT_NAMED);
+    expect(after.leftOut.more).toBe(7);
   });
 });

@@ -1,7 +1,7 @@
 // An account's sync status as its sync events leave it: connection and why
 // offline (rate-limited included), syncing, last synced, first-sync progress and
-// what the last full sync could not sync. One pure reducer; the status bar, the
-// tray and the Sync screen's account panel are views of what it returns.
+// what the last full sync could not sync or left out. One pure reducer; the
+// status bar, the tray and the Sync screen's account panel are views of what it returns.
 import type { CollectionFailure, SyncErrorInfo, SyncEvent } from '../events/sync-events';
 
 /** What went wrong for an account; `retryAt` (ISO 8601) is when the service said to try again. */
@@ -18,6 +18,29 @@ export interface FirstSyncProgress {
   estimatedTotal: number | null;
 }
 
+/**
+ * An item of a list (or a whole single answer) a sync left out because it
+ * broke the contract: its previous copy is kept. `id` null when it named none
+ * it could be read by; `field` `(answer)` for a whole answer.
+ */
+export interface LeftOutItem {
+  readonly collection: string;
+  readonly id: string | null;
+  readonly field: string;
+  readonly reason: string;
+}
+
+/** Items left out that the status keeps by name; past it only counted (a hostile page may hold thousands). */
+export const MAX_LEFT_OUT_NAMED = 50;
+
+/** What was left out: the first MAX_LEFT_OUT_NAMED by name, and how many more. */
+export interface LeftOut {
+  readonly items: readonly LeftOutItem[];
+  readonly more: number;
+}
+
+const NOTHING_LEFT_OUT: LeftOut = { items: [], more: 0 };
+
 export interface AccountSyncState {
   readonly connection: 'online' | 'offline' | 'unknown';
   readonly problem: AccountSyncProblem | null;
@@ -29,6 +52,10 @@ export interface AccountSyncState {
   readonly fullSync: boolean;
   /** What the last full sync could not sync. */
   readonly unsynced: readonly CollectionFailure[];
+  /** What the last full sync left out, and what syncs since (or a task's own read) left out too. */
+  readonly leftOut: LeftOut;
+  /** What the sync in progress has left out so far: `leftOut` when it finishes. */
+  readonly leftOutNow: LeftOut;
 }
 
 /** What the reducer needs besides the event: the time, and whether the task list ever completed. */
@@ -48,6 +75,8 @@ export function initialAccountSyncState(lastSyncedAt: string | null): AccountSyn
     firstSync: null,
     fullSync: false,
     unsynced: [],
+    leftOut: NOTHING_LEFT_OUT,
+    leftOutNow: NOTHING_LEFT_OUT,
   };
 }
 
@@ -63,6 +92,7 @@ export function reduceAccountSync(
         ...state,
         syncing: true,
         fullSync: event.tier === 'full',
+        leftOutNow: NOTHING_LEFT_OUT,
         firstSync: context.firstSyncPending()
           ? { collection: 'organizations', itemsDone: 0, estimatedTotal: null }
           : state.firstSync,
@@ -83,8 +113,11 @@ export function reduceAccountSync(
         syncing: false,
         connection: 'online',
         problem: null,
-        // Hot and new pulls do not visit every collection: only a full one says what is unsynced.
+        // Hot and new pulls do not visit every collection: only a full one says what is unsynced,
+        // or that an item left out before came whole this time.
         unsynced: state.fullSync ? event.summary.failed_collections : state.unsynced,
+        leftOut: state.fullSync ? state.leftOutNow : withLeftOut(state.leftOut, state.leftOutNow),
+        leftOutNow: NOTHING_LEFT_OUT,
         lastSyncedAt: new Date(context.nowMs).toISOString(),
         firstSync: null,
       };
@@ -142,9 +175,42 @@ export function reduceAccountSync(
       };
     case 'pushed':
       return state.connection === 'online' ? state : { ...state, connection: 'online' };
+    case 'item-skipped':
+    case 'resource-skipped': {
+      const item: LeftOutItem =
+        event.type === 'item-skipped'
+          ? { collection: event.collection, id: event.id, field: event.field, reason: event.reason }
+          : {
+              collection: event.collection,
+              id: event.scope === '' ? null : event.scope,
+              field: '(answer)',
+              reason: event.error.message,
+            };
+      const one: LeftOut = { items: [item], more: 0 };
+      // Outside a sync (a task opened and read on its own), it is left out now.
+      return state.syncing
+        ? { ...state, leftOutNow: withLeftOut(state.leftOutNow, one) }
+        : { ...state, leftOut: withLeftOut(state.leftOut, one) };
+    }
     default:
       return state;
   }
+}
+
+/** `into` with `added`'s items it does not name yet (same collection, id and field), the rest counted. */
+function withLeftOut(into: LeftOut, added: LeftOut): LeftOut {
+  if (added.items.length === 0 && added.more === 0) return into;
+  const items = [...into.items];
+  let more = into.more + added.more;
+  for (const item of added.items) {
+    const known = items.some(
+      (seen) => seen.collection === item.collection && seen.id === item.id && seen.field === item.field,
+    );
+    if (known) continue;
+    if (items.length < MAX_LEFT_OUT_NAMED) items.push(item);
+    else more += 1;
+  }
+  return { items, more };
 }
 
 /** A Retry-After becomes the time to try again. */

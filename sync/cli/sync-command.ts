@@ -17,6 +17,7 @@ import { SyncEngine } from '../engine/sync-engine';
 import { MirrorPullStore } from '../pull/mirror-pull-store';
 import { readMeAhead } from '../pull/resources/me';
 import type { SyncIdentity } from '../events/sync-parts';
+import { errorInfo } from '../events/sync-error-info';
 import {
   type CollectionFailure,
   type CollectionFailureLine,
@@ -280,9 +281,19 @@ async function readIdentity(
   mirror: Mirror,
   memo: Map<string, unknown>,
   signal: AbortSignal | undefined,
+  say: (event: SyncEvent) => void,
 ): Promise<{ me: SyncIdentity; orgId: string }> {
   const store = new MirrorPullStore(mirror);
-  const me = await readMeAhead({ api, memo, lane: 'user', signal, store });
+  const me = await readMeAhead({
+    api,
+    memo,
+    lane: 'user',
+    signal,
+    store,
+    // A broken answer with the identity the mirror remembers: that one stands, said as the engine says it.
+    onResourceSkipped: ({ collection, scope, error }) =>
+      say({ type: 'resource-skipped', collection, scope, error: errorInfo(error) }),
+  });
   if (me.org_id === null || me.org_id === '') {
     throw new Error(
       'the service did not say which organization the token belongs to (GET /v1/me has no org_id, and the organizations list does not name exactly one)',
@@ -338,7 +349,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     mirror = await openMirror(file);
     // The engine's pulls keep what they learn here: /v1/me is asked once per run.
     const pullMemo = new Map<string, unknown>();
-    const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal);
+    const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal, progressPrinter(io, file));
     const known = mirror.identity.account();
     if (known.orgId !== null && known.orgId !== orgId) {
       throw new UsageError(

@@ -122,6 +122,24 @@ test('one cut connection the client retries at once is not a lost connection (a 
   expect(seen).toEqual([]);
 });
 
+test('a health probe answered in a form that breaks the contract brings sync back too: the service answered (issue 27)', async () => {
+  const f = (fixture = await startPullFixture({
+    seedTasks: 50,
+    engine: { pollPolicy: { probeBaseMs: 30, probeMaxMs: 60 } },
+  }));
+  await f.engine.pullOnce();
+  f.relay.rewrite = (url, body) => (url === '/v1/health' ? '{"status":["not","a","string"]}' : body);
+  f.emulator.control.faults.dropConnections(10_000);
+  const offline = nextEvent(f, 'offline');
+  f.engine.start();
+  await offline;
+  const back = nextEvent(f, 'sync-finished', (e) => e.reason === 'network-returned');
+  f.emulator.control.faults.clear();
+  await nextEvent(f, 'online');
+  await back;
+  expect(f.engine.state().connectivity).toBe('online');
+});
+
 test('while the client waits out a 429 the engine says it is rate-limited, and says so no more once answers come', async () => {
   const f = (fixture = await startPullFixture({ seedTasks: 50 }));
   const seen: SyncEvent['type'][] = [];

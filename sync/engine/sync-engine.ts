@@ -357,13 +357,17 @@ export class SyncEngine {
     this.emit({ type: 'sync-failed', reason, error: errorInfo(error) });
   }
 
-  /** `GET /v1/health`: any answer from the service means it is reachable. */
+  /**
+   * `GET /v1/health`: any answer from the service means it is reachable, one
+   * that breaks the contract too (taken for no answer, it kept the engine
+   * offline for as long as the service answered so).
+   */
   private async probe(signal: AbortSignal): Promise<boolean> {
     try {
       await this.deps.api.read(healthOperation, {}, { signal, lane: 'user' });
       return true;
     } catch (error) {
-      return error instanceof ApiError && error.kind === 'problem';
+      return error instanceof ApiError && (error.kind === 'problem' || error.kind === 'invalid-response');
     }
   }
 

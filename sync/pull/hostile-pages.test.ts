@@ -11,6 +11,7 @@
 // runs longer (each round is one case of every kind per list).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COLLECTIONS, type CollectionName } from '../../db/collections/collections';
+import { MAX_ROW_TEXT } from '../../db/collections/row-nesting';
 import { DeterministicRandom } from '../../emulator/deterministic-random';
 import {
   goalOperations,
@@ -295,6 +296,8 @@ describe.each(LISTS.map((l) => [l.operation.name, l] as const))(
             });
             const refused = outcome.rejected.map((r) => r.id);
             for (const id of goodIds) expect(refused, context).not.toContain(id);
+            // A 10 MB text is past every bound, the contract's or the mirror's: never stored.
+            if (kind === 'huge-string') expect(refused, context).toContain(hostileId);
             expect(outcome.rejected.length, context).toBeLessThanOrEqual(1);
             for (const r of outcome.rejected) expect(r.reason, context).not.toBe('');
             expectPrototypeUntouched();
@@ -304,6 +307,54 @@ describe.each(LISTS.map((l) => [l.operation.name, l] as const))(
     );
   },
 );
+
+/** The contract's bounds on fields the pull reads (service-api.md: each field's create or update rule). */
+const DOCUMENTED_BOUNDS: [string, string, number][] = [
+  [teamOperations.list.name, 'name', 120],
+  [teamOperations.list.name, 'description', 2000],
+  [sprintOperations.list.name, 'name', 120],
+  [sprintOperations.list.name, 'description', 2000],
+  [sprintOperations.list.name, 'goal', 2000],
+  [sectionOperations.list.name, 'name', 120],
+  [organizationMemberOperations.list.name, 'designation', 200],
+  [organizationMemberOperations.list.name, 'role', 200],
+  [taskCommentOperations.list.name, 'content', 100_000],
+  [taskCommentOperations.list.name, 'comment', 100_000],
+];
+
+test.each(DOCUMENTED_BOUNDS)(
+  "%s: an item whose %s is past the contract's %i characters is left out naming it; at the bound (in characters, not UTF-16 units) it is kept (issue 27)",
+  (name, field, max) => {
+    const [base] = samples.get(name) ?? [];
+    const longest = { ...base, [field]: '🎯'.repeat(max) };
+    const over = { ...base, [field]: `${'a'.repeat(max)}b` };
+    const checked = checkedItems(name, [longest, over], null);
+    expect(checked.items).toEqual([longest]);
+    expect(checked.skipped.map((skip) => [skip.item, skip.field])).toEqual([[over, field]]);
+    expect(checked.skipped[0]?.reason).toContain(`at most ${max} characters`);
+  },
+);
+
+test("a task whose title (a field the contract does not bound) is past the mirror's MAX_ROW_TEXT is refused alone, naming the title; one at it is stored (issue 27)", async () => {
+  const store = new MirrorPullStore(f.mirror);
+  const [base] = samples.get(taskOperations.list.name) ?? [];
+  const atBound = { ...base, task_id: 'title-at-bound', title: 'x'.repeat(MAX_ROW_TEXT) };
+  const huge = { ...base, task_id: 'title-huge', title: 'x'.repeat(10_000_000) };
+  const outcome = await store.applyPage('tasks', 'huge-title', true, {
+    pageIndex: 0,
+    cursorSent: null,
+    etag: null,
+    nextCursor: null,
+    items: [atBound, huge],
+    announce: true,
+    uncheckedFrom: taskOperations.list.name,
+  });
+  expect(outcome.rejected).toEqual([
+    { id: 'title-huge', field: 'title', reason: `holds a text longer than ${MAX_ROW_TEXT} characters` },
+  ]);
+  expect(f.mirror.tasks.get('title-huge')).toBeNull();
+  expect(f.mirror.tasks.get('title-at-bound')?.server?.title).toHaveLength(MAX_ROW_TEXT);
+});
 
 test.each([
   ['cut inside 100 000 levels', `{"data":[${deepArrays.slice(0, DEEP + 10)}`],

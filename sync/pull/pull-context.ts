@@ -23,6 +23,8 @@ export interface PullContext {
   /** Pages revalidated at once. */
   concurrency: number;
   onProgress(collection: PulledCollection | 'task_comments', scope: string, progress: WalkProgress): void;
+  /** Where a resource read whole and skipped is said (the sync log): its answer broke the contract. */
+  onResourceSkipped(skip: { collection: string; scope: string; error: unknown }): void;
   /** Values kept in memory between pulls of this engine (single-read ETags). */
   memo: Map<string, unknown>;
   /** How the whole task list is split into chains walked at once. */

@@ -569,6 +569,53 @@ describe('failing answers', () => {
   });
 });
 
+describe('a broken answer to /v1/me', () => {
+  /** A pull after a restart whose /v1/me comes back whole (its ETag no longer matches) but in a form that breaks the contract. */
+  async function restartWithBrokenMe(f: PullFixture): Promise<void> {
+    const kept = f.mirror.identity.remembered();
+    if (kept === null) throw new Error('the first pull remembered no identity');
+    f.mirror.identity.remember({ etag: '"from-before"', me: kept.me });
+    await f.reopen();
+    f.relay.rewrite = (url, body) => (url === '/v1/me' ? '{"user_id":17,"org_id":["not","an","id"]}' : body);
+    f.events.length = 0;
+  }
+
+  test('with an identity remembered: it stands, the answer is skipped and said, and the rest of the sync goes on (issue 27)', async () => {
+    const f = await setUp({ seedTasks: 20 });
+    await f.engine.pullOnce();
+    await restartWithBrokenMe(f);
+    const [edited] = f.emulator.control.tasks();
+    if (!edited) throw new Error('the seed lacks tasks');
+    f.emulator.control.peerEdit(edited.task_id, { title: 'edited while /v1/me was broken' });
+
+    const summary = await f.engine.pullOnce();
+
+    expect(summary.failed).toEqual([]);
+    expect(summary.completed).toContain('tasks');
+    expect(f.mirror.tasks.get(edited.task_id)?.server?.title).toBe('edited while /v1/me was broken');
+    const skipped = f.events.filter((e) => e.type === 'resource-skipped');
+    expect(skipped).toEqual([
+      expect.objectContaining({
+        collection: 'me',
+        scope: '',
+        error: expect.objectContaining({ kind: 'invalid-response', operation: 'me.get' }) as unknown,
+      }),
+    ]);
+    const entry = skipped[0] ? eventEntry(skipped[0]) : null;
+    expect(entry?.message).toContain('me.get');
+    expect(f.mirror.identity.account().orgId).toBe(f.emulator.orgId);
+  });
+
+  test('with none remembered: the sync fails as one InvalidResponseError naming me.get, since no organization is known', async () => {
+    const f = await setUp({ seedTasks: 20 });
+    f.relay.rewrite = (url, body) => (url === '/v1/me' ? '{"user_id":17}' : body);
+    const summary = await f.engine.pullOnce();
+    expect(summary.completed).not.toContain('tasks');
+    expect(summary.failed[0]?.error).toMatchObject({ kind: 'invalid-response', operation: 'me.get' });
+    expect(f.mirroredTaskIds()).toEqual([]);
+  });
+});
+
 describe('the change list', () => {
   test('peer edits, creates and deletes come back as changes with before and after, and raise notifications for me', async () => {
     const f = await setUp();

@@ -16,6 +16,7 @@ import type { ApiClient } from '../api/api-client';
 import { type ApiClock, systemApiClock } from '../api/clock';
 import { taskOperations } from '../api/operations';
 import type { RequestLane } from '../api/rate-governor';
+import { errorInfo } from '../events/sync-error-info';
 import type { FullPullScope, PullRunner, PullTier, SyncIdentity } from '../events/sync-parts';
 import type {
   CollectionFailure,
@@ -256,6 +257,8 @@ export class Puller implements PullRunner {
       },
       onProgress: (collection, scope, progress) =>
         this.options.emit({ type: 'progress', collection, scope, ...progress }),
+      onResourceSkipped: ({ collection, scope, error }) =>
+        this.options.emit({ type: 'resource-skipped', collection, scope, error: errorInfo(error) }),
     };
     if (needOrg) ctx.orgId = await this.orgId(ctx);
     return ctx;

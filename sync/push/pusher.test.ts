@@ -4,6 +4,10 @@ import { staticCredentials } from '../api/credentials';
 import { NetworkError, SignedOutError } from '../api/errors';
 import type { SyncEvent } from '../events/sync-events';
 import { TASK_PRIORITIES, TASK_STATUSES } from '../../protocol/task';
+import { join } from 'node:path';
+import { openMirror } from '../../db/open-mirror';
+import { taskOperations } from '../api/operations';
+import { startRelayProxy } from '../pull/testing/relay-proxy';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { FAST_RETRY, type PushFixture, pushFixturePerTest } from './testing/push-fixture';
@@ -433,6 +437,43 @@ describe('creates', () => {
     const made = f.emulator.control.tasks().filter((t) => t.title === 'Exactly once');
     expect(made).toHaveLength(1);
     expect(f.mirror.tasks.get(made[0]?.task_id as string)).toMatchObject({ pending: false });
+  });
+
+  test('a broken /v1/me while the organization is not known yet: the create waits for the next pass, and the other changes go (issue 27)', async () => {
+    const f = await start();
+    // A mirror that has not learned its organization yet (no pull has finished), reached through a relay.
+    const mirror = await openMirror(join(f.dir, 'no-organization.db'));
+    const relay = await startRelayProxy(f.emulator.baseUrl);
+    relay.rewrite = (url, body) => (url === '/v1/me' ? '{"user_id":17}' : body);
+    const api = new ApiClient({
+      baseUrl: relay.baseUrl,
+      credentials: staticCredentials(f.emulator.tokens.live),
+      retry: FAST_RETRY,
+    });
+    try {
+      const [taskId] = f.taskIds(1) as [string];
+      const read = await api.read(taskOperations.get, { taskId });
+      if (read.status !== 200) throw new Error('tasks.get answered 304');
+      mirror.tasks.applyServerCopy(read.body, read.etag);
+      const created = mirror.tasks.create({ title: 'Made before the organization was known' });
+      mirror.tasks.edit(taskId, { title: 'edited beside it' });
+
+      const summary = await new Pusher({ store: mirrorPushStore(mirror), api }).pushAll();
+
+      expect(summary.pushed).toBe(1);
+      expect(f.emulator.control.task(taskId)?.title).toBe('edited beside it');
+      expect(mirror.outbox.op(created.opId)).toMatchObject({
+        state: 'queued',
+        lastProblem: having({
+          type: 'invalid-response',
+          detail: expect.stringContaining('me.get') as unknown,
+        }),
+      });
+    } finally {
+      await api.close();
+      await relay.close();
+      mirror.close();
+    }
   });
 
   test('offline: the push stops with a network error, the create stays sendable under its key, and goes once later', async () => {

@@ -8,7 +8,7 @@
 // kind's own (kinds/); everything else here is the same for all.
 import type { ApiClient } from '../api/api-client';
 import type { ApiClock } from '../api/clock';
-import { ProblemError, RequestAbortedError } from '../api/errors';
+import { InvalidResponseError, ProblemError, RequestAbortedError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { refusedBodyFields } from '../../protocol/problem';
 import type { PushSummary, SyncEventListener } from '../events/sync-events';
@@ -178,7 +178,16 @@ export class Pusher {
 
   private async pushCreate(op: PushOp, state: PassState): Promise<string> {
     const kind = pushKindOf(op.entityType);
-    const orgId = kind.needsOrgId ? await this.organizationId(state.signal) : null;
+    let orgId: string | null = null;
+    try {
+      if (kind.needsOrgId) orgId = await this.organizationId(state.signal);
+    } catch (error) {
+      // /v1/me broke the contract (the organization not learned yet): thrown, it ended the whole
+      // pass; this create waits for the next one, as after any answer it cannot read, and the rest go.
+      if (!(error instanceof InvalidResponseError)) throw error;
+      await this.outcomes.failed(op, op, error, state);
+      return op.entityId;
+    }
     // Each round sends a smaller body (leaveOut drops fields it carries): bounded by its fields.
     for (let sending = op; ;) {
       const claimed = await this.store.start(sending.opId);

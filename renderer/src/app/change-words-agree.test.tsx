@@ -58,6 +58,7 @@ function status(counts: Partial<SyncStatus>): SyncStatus {
     signed_out: false,
     paused: false,
     unsynced: [],
+    left_out: { items: [], more: 0 },
     ...counts,
   };
 }

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../../ipc/screen-schemas';
 import { syncNow, useSession } from '../store/session-store';
 import { navigate } from '../store/view-store';
-import { problemWords, unsyncedWords } from '../vocabulary/sync-words';
+import { leftOutWords, problemWords, unsyncedWords } from '../vocabulary/sync-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
 import { changeCountWords } from '../../../protocol/change-state-words';
 import { markOfState } from '../vocabulary/sync-mark-words';
@@ -72,6 +72,24 @@ function UnsyncedNotice({ unsynced }: { unsynced: SyncStatus['unsynced'] }) {
   );
 }
 
+/** How many items the last sync left out (which, in its tooltip); opens the Sync screen, which lists them. */
+export function LeftOutNotice({ leftOut }: { leftOut: SyncStatus['left_out'] }) {
+  const count = leftOut.items.length + leftOut.more;
+  if (count === 0) return null;
+  const more = leftOut.more > 0 ? [`and ${leftOut.more.toLocaleString()} more`] : [];
+  return (
+    <button
+      type="button"
+      className="link-button sync-mark sync-mark-failed"
+      data-testid="left-out"
+      title={[...leftOut.items.map(leftOutWords), ...more].join('\n')}
+      onClick={() => navigate({ kind: 'sync', tab: 'status' })}
+    >
+      {count.toLocaleString()} {count === 1 ? 'item' : 'items'} left out
+    </button>
+  );
+}
+
 export function StatusBar() {
   const status = useSession((state) => state.status);
   const [, setTick] = useState(0);
@@ -110,6 +128,7 @@ export function StatusBar() {
       <WaitingChanges status={status} />
       {status.read_only ? <span className="read-only-chip">Read-only</span> : null}
       {status.unsynced.length > 0 ? <UnsyncedNotice unsynced={status.unsynced} /> : null}
+      <LeftOutNotice leftOut={status.left_out} />
       <PendingChangesButton status={status} />
       <span className="spacer" />
       <UpdateNotice />

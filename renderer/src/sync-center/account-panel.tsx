@@ -1,7 +1,7 @@
 // The account panel: for each account, online or offline and why, syncing,
 // last synced, its waiting changes by state (in the inspector's words), and per collection when it
 // was last checked with the server and when a change last came from it, and
-// what the last sync could not sync and why; with sync now and pause or resume.
+// what the last sync could not sync and why, and the items it left out; with sync now and pause or resume.
 import { useEffect } from 'react';
 import type { SyncStatus } from '../../../ipc/screen-schemas';
 import type { SyncAccountView } from '../../../ipc/visibility-schemas';
@@ -10,11 +10,45 @@ import { FirstSyncProgress } from '../ui/first-sync-progress';
 import { syncNow, useSession } from '../store/session-store';
 import { agoWords, countWords, timeWords } from '../vocabulary/task-words';
 import { followOverview, setPaused, useSyncCenter } from './sync-center-store';
-import { collectionOrder, collectionWord, problemWords, unsyncedWords } from '../vocabulary/sync-words';
+import {
+  collectionOrder,
+  collectionWord,
+  leftOutWords,
+  problemWords,
+  unsyncedWords,
+} from '../vocabulary/sync-words';
 import { changeStateWords } from '../../../protocol/change-state-words';
 
 /** A stable empty list, so a selector that finds nothing does not make a new one each time. */
 const NOTHING_UNSYNCED: SyncStatus['unsynced'] = [];
+const NOTHING_LEFT_OUT: SyncStatus['left_out'] = { items: [], more: 0 };
+
+/**
+ * The items the last sync left out because the server sent them in a form the
+ * app cannot read (a teammate's, or a broken answer): how many, and which, so
+ * a person knows what may be out of date without reading the sync log.
+ */
+export function LeftOutItems({ leftOut }: { leftOut: SyncStatus['left_out'] }) {
+  const count = leftOut.items.length + leftOut.more;
+  if (count === 0) return null;
+  return (
+    <div className="account-left-out" data-testid="account-left-out">
+      <p>
+        <strong className="sync-mark-failed">{countWords(count, 'item', 'items')} left out</strong> of the
+        last sync: the server sent {count === 1 ? 'it' : 'them'} in a form the app cannot read.{' '}
+        {count === 1 ? 'Its previous copy is' : 'Their previous copies are'} kept; the sync log names each.
+      </p>
+      <ul aria-label="Left out">
+        {leftOut.items.map((item) => (
+          <li key={`${item.collection}:${item.id ?? ''}:${item.field}`} title={item.reason}>
+            {leftOutWords(item)}
+          </li>
+        ))}
+      </ul>
+      {leftOut.more > 0 ? <p className="muted">and {countWords(leftOut.more, 'more', 'more')}</p> : null}
+    </div>
+  );
+}
 
 function stateWords(
   account: SyncAccountView,
@@ -39,6 +73,9 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
   // So does what its last full sync could not sync.
   const unsynced = useSession((s) =>
     account.current && s.status?.account_id === account.account_id ? s.status.unsynced : NOTHING_UNSYNCED,
+  );
+  const leftOut = useSession((s) =>
+    account.current && s.status?.account_id === account.account_id ? s.status.left_out : NOTHING_LEFT_OUT,
   );
   const collections = [...account.collections].sort((a, b) => collectionOrder(a.collection, b.collection));
   return (
@@ -82,6 +119,7 @@ function AccountCard({ account, paused }: { account: SyncAccountView; paused: bo
           <p className="muted">Everything else is up to date; the app tries these again soon.</p>
         </div>
       ) : null}
+      <LeftOutItems leftOut={leftOut} />
       <dl className="account-facts">
         <div>
           <dt>Last synced</dt>

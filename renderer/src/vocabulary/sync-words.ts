@@ -1,7 +1,7 @@
 // Words for the state of sync: why an account is offline ("signed out",
 // "rate-limited until 14:32", "server unreachable") and what each mirrored
 // collection is called, shared by the status bar and the account panel.
-import type { SyncProblem, UnsyncedCollection } from '../../../ipc/screen-schemas';
+import type { LeftOutItem, SyncProblem, UnsyncedCollection } from '../../../ipc/screen-schemas';
 import { describeProblem } from '../problems/describe-problem';
 
 const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -45,6 +45,14 @@ export function unsyncedWords(unsynced: UnsyncedCollection): string {
     return `${what} could not be synced: ${collectionWord(unsynced.skipped_because)} could not be synced first`;
   }
   return `${what} could not be synced: ${unsyncedReason(unsynced)}`;
+}
+
+/** "Tasks › tsk_9: status could not be read", for the Sync screen (the check's words go in its tooltip). */
+export function leftOutWords(item: LeftOutItem): string {
+  const what = `${collectionWord(item.collection)} › ${item.id ?? 'an item without a readable id'}`;
+  if (item.field === '(answer)') return `${what}: the server's answer could not be read`;
+  if (item.field === '(row)') return `${what}: could not be read`;
+  return `${what}: ${item.field} could not be read`;
 }
 
 const COLLECTION_WORDS: Record<string, string> = {

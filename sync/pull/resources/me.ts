@@ -2,6 +2,7 @@
 // read under its ETag (kept with the mirror, so a new process revalidates it
 // too; one request per full pull) and written to the mirror as the account the
 // file belongs to.
+import { InvalidResponseError } from '../../api/errors';
 import { meOperations, organizationOperations } from '../../api/operations';
 import { emptyResult, type PullContext, type PulledResource, type ResourcePullResult } from '../pull-context';
 
@@ -21,10 +22,17 @@ export function rememberedMe(memo: ReadonlyMap<string, unknown>): MeFields | nul
   return (memo.get(ME_BODY) as MeFields | undefined) ?? null;
 }
 
-/** Reads `/v1/me` (304 reuses the remembered answer) and decides the organization. */
-export async function readMe(
-  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal' | 'store'>,
-): Promise<MeFields & { notModified: boolean }> {
+type MeContext = Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal' | 'store' | 'onResourceSkipped'>;
+
+/**
+ * Reads `/v1/me` (304 reuses the remembered answer) and decides the
+ * organization. An answer that breaks the contract leaves the remembered
+ * identity standing, said as a skipped resource: thrown, it failed every
+ * resource after it (they need the organization), so one broken answer
+ * stopped the whole sync. With none remembered there is no organization to
+ * pull, and the InvalidResponseError (naming me.get) is the sync's failure.
+ */
+export async function readMe(ctx: MeContext): Promise<MeFields & { notModified: boolean }> {
   if (!ctx.memo.has(ME_ETAG)) {
     const kept = await ctx.store.rememberedIdentity();
     if (kept !== null) {
@@ -33,11 +41,19 @@ export async function readMe(
     }
   }
   const etag = ctx.memo.get(ME_ETAG);
-  const answer = await ctx.api.read(
-    meOperations.get,
-    {},
-    { ifNoneMatch: typeof etag === 'string' ? etag : null, signal: ctx.signal, lane: ctx.lane },
-  );
+  let answer;
+  try {
+    answer = await ctx.api.read(
+      meOperations.get,
+      {},
+      { ifNoneMatch: typeof etag === 'string' ? etag : null, signal: ctx.signal, lane: ctx.lane },
+    );
+  } catch (error) {
+    const kept = rememberedMe(ctx.memo);
+    if (!(error instanceof InvalidResponseError) || kept === null) throw error;
+    ctx.onResourceSkipped({ collection: 'me', scope: '', error });
+    return { ...kept, notModified: true };
+  }
   if (answer.status === 304) {
     const body = ctx.memo.get(ME_BODY) as MeFields | undefined;
     if (body) return { ...body, notModified: true };
@@ -69,9 +85,7 @@ export async function readMe(
  * pull's `me` then takes this answer instead of asking again, so a run
  * asks once.
  */
-export async function readMeAhead(
-  ctx: Pick<PullContext, 'api' | 'memo' | 'lane' | 'signal' | 'store'>,
-): Promise<MeFields & { notModified: boolean }> {
+export async function readMeAhead(ctx: MeContext): Promise<MeFields & { notModified: boolean }> {
   const me = await readMe(ctx);
   ctx.memo.set(ME_AHEAD, me.notModified);
   return me;
