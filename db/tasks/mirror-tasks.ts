@@ -25,7 +25,13 @@ import {
 } from './task-json';
 import type { FilingField } from '../../protocol/writable-kind';
 import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
-import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
+import type {
+  TaskCountOptions,
+  TaskListPage,
+  TaskQueries,
+  TaskQueryInput,
+  TaskQueryOptions,
+} from '../task-query/task-query';
 import type { TaskStore } from './task-store';
 import { type SubTask, subTasksOf } from './sub-tasks';
 
@@ -120,7 +126,7 @@ export class MirrorTasks {
   }
 
   /** Every match of the query, in one synchronous call (see `countInSteps` for the main process). */
-  count(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+  count(query: TaskQueryInput, options: TaskCountOptions): number {
     return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.count(query, options)));
   }
 
@@ -128,10 +134,7 @@ export class MirrorTasks {
    * The same count as `count`, one short synchronous step per `next()`
    * (task-query.ts's `countSteps`), for callers that must not block long.
    */
-  *countSteps(
-    query: TaskQueryInput,
-    options: Pick<TaskQueryOptions, 'me' | 'today'>,
-  ): Generator<void, number, void> {
+  *countSteps(query: TaskQueryInput, options: TaskCountOptions): Generator<void, number, void> {
     for (let attempt = 0; ; attempt++) {
       const steps = this.parts.queries.countSteps(query, options);
       try {
@@ -154,7 +157,7 @@ export class MirrorTasks {
    */
   async countInSteps(
     query: TaskQueryInput,
-    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+    options: TaskCountOptions,
     signal?: AbortSignal,
   ): Promise<number | null> {
     const steps = this.countSteps(query, options);
