@@ -7,13 +7,14 @@
 // the other saved views after them.
 // It is part of the shell (app/) because it opens every feature's places.
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
-import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
 import { Question } from '../ui/question';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { useInbox } from '../data/use-inbox';
+import { useIntakeCount } from '../data/use-intake';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
@@ -28,16 +29,21 @@ function NavItem({
   label,
   detail,
   badge,
+  badgeWords,
   name,
 }: {
   view: View;
   label: string;
   detail?: string;
   badge?: string;
+  /** What the badge counts, for a screen reader: the button's description, its name staying `name`. */
+  badgeWords?: string;
   /** The accessible name where the label alone is ambiguous (each team has a Triage). */
   name?: string;
 }) {
   const current = useView((state) => sameView(state.view, view));
+  const badgeId = useId();
+  const described = badge !== undefined && badgeWords !== undefined;
   return (
     <li>
       <button
@@ -45,10 +51,16 @@ function NavItem({
         className={`nav-item${current ? ' is-current' : ''}`}
         aria-current={current ? 'page' : undefined}
         aria-label={name}
+        aria-describedby={described ? badgeId : undefined}
         onClick={() => navigate(view)}
       >
         <span className="nav-label">{label}</span>
-        {badge ? <span className="nav-badge">{badge}</span> : null}
+        {badge ? (
+          <span className="nav-badge" id={badgeId}>
+            {badge}
+            {described ? <span className="visually-hidden"> {badgeWords}</span> : null}
+          </span>
+        ) : null}
         {detail ? <span className="nav-detail">{detail}</span> : null}
       </button>
     </li>
@@ -60,6 +72,19 @@ function InboxNavItem() {
   const unread = useInbox().data?.unread ?? 0;
   return (
     <NavItem view={{ kind: 'inbox' }} label="Inbox" {...(unread > 0 ? { badge: String(unread) } : {})} />
+  );
+}
+
+/** A team's triage, with how many of its tasks wait for review (the screen lists the same). */
+function TriageNavItem({ team }: { team: { team_id: string; name: string } }) {
+  const waiting = useIntakeCount(team.team_id) ?? 0;
+  return (
+    <NavItem
+      view={{ kind: 'triage', teamId: team.team_id }}
+      label="Triage"
+      name={`Triage ${team.name}`}
+      {...(waiting > 0 ? { badge: String(waiting), badgeWords: 'waiting for review' } : {})}
+    />
   );
 }
 
@@ -416,11 +441,7 @@ export function Sidebar() {
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
                   />
-                  <NavItem
-                    view={{ kind: 'triage', teamId: team.team_id }}
-                    label="Triage"
-                    name={`Triage ${team.name}`}
-                  />
+                  <TriageNavItem team={team} />
                   <TeamSprints team={team} readOnly={readOnly} sprintsReadOnly={sprintsReadOnly} />
                 </ul>
               </li>

@@ -1,0 +1,34 @@
+// A team's intake (gaps.md "Team intake"): its tasks waiting for review, as the
+// task list's own query (the team and review=pending) answered by the mirror,
+// so the triage screen and the sidebar's count read the same tasks, offline
+// too, and follow each pull and each triage made here.
+import type { InvokeInput } from '../../../ipc/contract';
+import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
+import { useBridgeRead } from './use-bridge-read';
+
+/** The intake is read whole: a team's untriaged work is tens of tasks, not thousands. */
+const INTAKE_LIMIT = 1000;
+
+function intakeQuery(teamId: string): TaskListQueryInput {
+  return {
+    filter: { team: [teamId], review: ['pending'] },
+    sort_by: 'created_at',
+    sort_order: 'asc',
+  };
+}
+
+/** The triage screen's read: every task of the intake, oldest first. */
+export function intakeRequest(teamId: string): InvokeInput<'tasks:query'> {
+  return { query: intakeQuery(teamId), limit: INTAKE_LIMIT };
+}
+
+/** How many tasks wait in the team's intake (null until first counted), read again when tasks change. */
+export function useIntakeCount(teamId: string): number | null {
+  const read = useBridgeRead(
+    'tasks:count',
+    { query: intakeQuery(teamId) },
+    // A triage queued here leaves the intake at once; a pull brings new ones.
+    { reloadOn: { collections: ['tasks'] } },
+  );
+  return read.data?.count ?? null;
+}
