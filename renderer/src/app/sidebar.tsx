@@ -7,7 +7,7 @@
 // the other saved views after them.
 // It is part of the shell (app/) because it opens every feature's places.
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
-import { type DragEvent, type ReactNode, type RefObject, useId, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
 import { Question } from '../ui/question';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
@@ -30,35 +30,38 @@ function NavItem({
   detail,
   badge,
   badgeWords,
-  name,
+  unseenLabel,
 }: {
   view: View;
   label: string;
   detail?: string;
   badge?: string;
-  /** What the badge counts, for a screen reader: the button's description, its name staying `name`. */
+  /** What the badge counts, said after it to a screen reader ("3 waiting for review"). */
   badgeWords?: string;
-  /** The accessible name where the label alone is ambiguous (each team has a Triage). */
-  name?: string;
+  /**
+   * Words of the name a screen reader says after the label, where the label
+   * alone is ambiguous (each team has a Triage). Part of the text, not an
+   * aria-label: a name of its own would have to contain every word shown.
+   */
+  unseenLabel?: string;
 }) {
   const current = useView((state) => sameView(state.view, view));
-  const badgeId = useId();
-  const described = badge !== undefined && badgeWords !== undefined;
   return (
     <li>
       <button
         type="button"
         className={`nav-item${current ? ' is-current' : ''}`}
         aria-current={current ? 'page' : undefined}
-        aria-label={name}
-        aria-describedby={described ? badgeId : undefined}
         onClick={() => navigate(view)}
       >
-        <span className="nav-label">{label}</span>
+        <span className="nav-label">
+          {label}
+          {unseenLabel === undefined ? null : <span className="visually-hidden"> {unseenLabel}</span>}
+        </span>
         {badge ? (
-          <span className="nav-badge" id={badgeId}>
+          <span className="nav-badge">
             {badge}
-            {described ? <span className="visually-hidden"> {badgeWords}</span> : null}
+            {badgeWords === undefined ? null : <span className="visually-hidden"> {badgeWords}</span>}
           </span>
         ) : null}
         {detail ? <span className="nav-detail">{detail}</span> : null}
@@ -82,7 +85,7 @@ function TriageNavItem({ team }: { team: { team_id: string; name: string } }) {
     <NavItem
       view={{ kind: 'triage', teamId: team.team_id }}
       label="Triage"
-      name={`Triage ${team.name}`}
+      unseenLabel={team.name}
       {...(waiting > 0 ? { badge: String(waiting), badgeWords: 'waiting for review' } : {})}
     />
   );
