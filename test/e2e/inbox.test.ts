@@ -1,7 +1,9 @@
 // The inbox in Chromium against the emulator, signed in through the browser:
 // the peer assigns me a task, the next sync brings it into the inbox with its
 // count in the sidebar and the tray; Enter opens the task and marks it read;
-// another assignment is cleared with "Mark all read".
+// another assignment is cleared with "Mark all read". A teammate's change is
+// listed once however often the app polls, and what was read stays read after
+// the page reloads (the inbox lives in the mirror, keyed by the change).
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
@@ -70,5 +72,45 @@ describe('the inbox', () => {
     await inboxButton.locator('.nav-badge').waitFor({ state: 'detached' });
     await expect.poll(trayLine).not.toContain('unread in inbox');
     await expect(list.getByText('Unread', { exact: true }).count()).resolves.toBe(0);
+  });
+
+  test("a teammate's change is listed once across polls, and stays read after the page reloads", async () => {
+    const { page } = session.app;
+    const me = session.emulator.me.username;
+    const [task] = othersTasks();
+    if (!task) throw new Error('the seed lacks tasks of others');
+    const sidebar = page.getByRole('navigation', { name: 'Workspace' });
+    const inboxButton = sidebar.getByRole('button', { name: /^Inbox/ });
+    const list = page.getByRole('listbox', { name: 'Inbox' });
+    const entries = list.getByRole('option').filter({ hasText: task.title });
+
+    session.emulator.control.peerEdit(task.task_id, { assignee: me });
+    await syncAndSettle(page);
+    await syncAndSettle(page);
+    await inboxButton.locator('.nav-badge').filter({ hasText: /^1$/ }).waitFor();
+    await inboxButton.click();
+    await entries.getByText('Unread').waitFor();
+    await expect(entries.count()).resolves.toBe(1);
+
+    // E marks the active entry (the newest) read.
+    await list.focus();
+    await page.keyboard.press('e');
+    await entries.getByText('Read', { exact: true }).waitFor();
+    await inboxButton.locator('.nav-badge').waitFor({ state: 'detached' });
+
+    await page.reload();
+    await sidebar.waitFor();
+    await sidebar.getByRole('button', { name: /^Inbox/ }).click();
+    await entries.getByText('Read', { exact: true }).waitFor();
+    await expect(entries.count()).resolves.toBe(1);
+    await expect(inboxButton.locator('.nav-badge').count()).resolves.toBe(0);
+
+    // Polling again after the reload announces nothing anew.
+    await syncAndSettle(page);
+    await syncAndSettle(page);
+    await expect(entries.count()).resolves.toBe(1);
+    await expect(entries.getByText('Unread').count()).resolves.toBe(0);
+    await expect(inboxButton.locator('.nav-badge').count()).resolves.toBe(0);
+    await expect.poll(trayLine).not.toContain('unread in inbox');
   });
 });
