@@ -5,7 +5,8 @@
 // server's); completing a parent with an open sub-task asks first and leaves
 // the sub-task as it was. The list filtered by a parent shows its sub-tasks
 // alone, and a task made there is one more; a teammate's change of a sub-task
-// reaches its parent's progress with the next pull.
+// reaches its parent's progress with the next pull. "Make sub-task of…" from
+// the command palette files a task under the parent typed, offline too.
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { answerQuestion, openTaskInEditor, screenshot } from './support/app-browser';
@@ -175,5 +176,34 @@ describe('sub-tasks', () => {
     session.emulator.control.peerEdit(other.task_id, { parent_task_id: null });
     await syncAndSettle(page);
     await progress.filter({ hasText: '1 of 2 done' }).waitFor();
+  });
+
+  test("'Make sub-task of…' from the palette files the open task under the parent typed, offline, and the server has it", async () => {
+    const { page } = session.app;
+    const parent = session.emulator.control.peerCreate({ title: 'Quarterly offsite plan' });
+    const child = childlessTask();
+    await syncAndSettle(page);
+    await openTaskInEditor(page, child.task_id);
+    const editor = page.getByTestId('task-editor');
+
+    session.proxy.goOffline();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('sub-task of');
+    await page.keyboard.press('Enter');
+    await page.getByRole('combobox', { name: 'Type the title of its parent' }).fill('Quarterly offsite');
+    await page
+      .getByRole('dialog', { name: 'Command palette' })
+      .getByRole('option', { name: /Quarterly offsite plan/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await editor
+      .getByTestId('task-parent')
+      .getByRole('button', { name: '‘Quarterly offsite plan’' })
+      .waitFor();
+    expect(session.emulator.control.task(child.task_id)?.parent_task_id).toBeNull();
+
+    session.proxy.goOnline();
+    await syncAndSettle(page);
+    expect(session.emulator.control.task(child.task_id)?.parent_task_id).toBe(parent.task_id);
   });
 });
