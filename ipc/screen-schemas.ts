@@ -208,6 +208,9 @@ export const taskCountSchema = z.object({
 });
 export type TaskCount = z.infer<typeof taskCountSchema>;
 
+/** How many tasks wait in each team's intake (review pending), by team id; a team none wait in is left out. */
+export const intakeCountsSchema = z.record(z.string(), z.number().int().nonnegative());
+
 /**
  * The tasks filed in some sections, sprints, goals or milestones (the board,
  * the sprint, goal and milestones views): not part of the service's list vocabulary, so a channel of

@@ -2,6 +2,7 @@
 // a query, counts, one task, export, board aggregates) and a person's edits
 // (queued in the outbox, shown at once), each in one of the mirror's transactions.
 import type { Database } from 'better-sqlite3';
+import { intakeCounts } from './intake-counts';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
 import type { MirrorTransactions } from '../mirror-transactions';
@@ -291,6 +292,11 @@ export class MirrorTasks {
   /** The shown tasks under `parentId`, in board order (db/tasks/sub-tasks.ts). */
   subTasks(parentId: string): SubTask[] {
     return this.tx.read(() => subTasksOf(this.db, parentId));
+  }
+
+  /** How many tasks wait in each team's intake, by team id (db/tasks/intake-counts.ts). */
+  intakeCounts(): Record<string, number> {
+    return this.tx.read(() => intakeCounts(this.db));
   }
 
   /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts). */

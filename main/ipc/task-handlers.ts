@@ -332,6 +332,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       }
     },
 
+    'tasks:intake-counts': () => active().mirror.tasks.intakeCounts(),
+
     'tasks:filed': async ({ field, values, limit }): Promise<FiledTasks> => {
       const { mirror } = active();
       const max = limit ?? DEFAULT_FILED_LIMIT;

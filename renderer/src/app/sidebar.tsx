@@ -14,7 +14,7 @@ import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } fro
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { useInbox } from '../data/use-inbox';
-import { useIntakeCount } from '../data/use-intake';
+import { useIntakeCounts } from '../data/use-intake';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
@@ -79,8 +79,7 @@ function InboxNavItem() {
 }
 
 /** A team's triage, with how many of its tasks wait for review (the screen lists the same). */
-function TriageNavItem({ team }: { team: { team_id: string; name: string } }) {
-  const waiting = useIntakeCount(team.team_id) ?? 0;
+function TriageNavItem({ team, waiting }: { team: { team_id: string; name: string }; waiting: number }) {
   return (
     <NavItem
       view={{ kind: 'triage', teamId: team.team_id }}
@@ -394,6 +393,7 @@ export function Sidebar() {
   const sprintsReadOnly = useMissingScope('sprint') !== null;
   const boardList = workspace === null ? [] : boards(workspace);
   const views = useViewSidebar();
+  const intakeCounts = useIntakeCounts();
   const pinned = new Set(views?.pins.map((pin) => pin.view_id) ?? []);
   const unpinned = views?.views.filter((view) => !pinned.has(view.view_id)) ?? [];
   return (
@@ -444,7 +444,7 @@ export function Sidebar() {
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
                   />
-                  <TriageNavItem team={team} />
+                  <TriageNavItem team={team} waiting={intakeCounts[team.team_id] ?? 0} />
                   <TeamSprints team={team} readOnly={readOnly} sprintsReadOnly={sprintsReadOnly} />
                 </ul>
               </li>

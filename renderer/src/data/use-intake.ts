@@ -1,6 +1,6 @@
 // A team's intake (gaps.md "Team intake"): its tasks waiting for review, as the
 // task list's own query (the team and review=pending) answered by the mirror,
-// so the triage screen and the sidebar's count read the same tasks, offline
+// so the triage screen and the sidebar's counts read the same tasks, offline
 // too, and follow each pull and each triage made here.
 import type { InvokeInput } from '../../../ipc/contract';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
@@ -22,13 +22,14 @@ export function intakeRequest(teamId: string): InvokeInput<'tasks:query'> {
   return { query: intakeQuery(teamId), limit: INTAKE_LIMIT };
 }
 
-/** How many tasks wait in the team's intake (null until first counted), read again when tasks change. */
-export function useIntakeCount(teamId: string): number | null {
-  const read = useBridgeRead(
-    'tasks:count',
-    { query: intakeQuery(teamId) },
-    // A triage queued here leaves the intake at once; a pull brings new ones.
-    { reloadOn: { collections: ['tasks'] } },
-  );
-  return read.data?.count ?? null;
+const NONE_COUNTED: Readonly<Record<string, number>> = {};
+
+/**
+ * How many tasks wait in each team's intake, by team id (the same tasks as
+ * intakeRequest's, counted for every team at once), read again when tasks change.
+ */
+export function useIntakeCounts(): Readonly<Record<string, number>> {
+  // A triage queued here leaves the intake at once; a pull brings new ones.
+  const read = useBridgeRead('tasks:intake-counts', undefined, { reloadOn: { collections: ['tasks'] } });
+  return read.data ?? NONE_COUNTED;
 }
