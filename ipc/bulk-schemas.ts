@@ -2,7 +2,7 @@
 // which tasks (ids, or everything a list query matches but some, never all the
 // ids in the page), what changes, and how far sending it has got.
 import { z } from 'zod';
-import { taskListQuerySchema, taskPatchSchema } from './screen-schemas';
+import { listParentSchema, taskListQuerySchema, taskPatchSchema } from './screen-schemas';
 
 const taskIdSchema = z.string().min(1).max(1000);
 const tagSchema = z.string().trim().min(1).max(100);
@@ -16,6 +16,7 @@ export const bulkTargetSchema = z.union([
     query: taskListQuerySchema,
     /** Tasks the query matches that the person took out of the selection. */
     except: z.array(taskIdSchema).max(MAX_BULK_IDS),
+    parent: listParentSchema,
   }),
 ]);
 export type BulkTargetInput = z.infer<typeof bulkTargetSchema>;

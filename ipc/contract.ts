@@ -22,6 +22,7 @@ import {
   taskActivitySchema,
   taskCountRequestSchema,
   taskCountSchema,
+  intakeCountsSchema,
   taskCreateSchema,
   taskDetailSchema,
   taskPageSchema,
@@ -139,6 +140,7 @@ export const invokeChannels = {
   'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema, envelope: taskPageEnvelopeSchema },
   /** Counted in short steps with main free between them, so typing never freezes the window. */
   'tasks:count': { input: taskCountRequestSchema, output: taskCountSchema },
+  'tasks:intake-counts': { input: noInput, output: intakeCountsSchema },
   'tasks:filed': {
     input: filedTasksRequestSchema,
     output: filedTasksSchema,

@@ -7,12 +7,19 @@ export const inboxEntrySchema = z.strictObject({
   id: z.number().int(),
   /** 'task-assigned', 'task-status-changed', 'task-commented', 'task-mentioned' (others may come). */
   kind: z.string(),
-  /** The task it opens. */
-  task_id: z.string(),
+  /** What it opens: 'task', or another kind of record ('section', 'sprint', 'goal', 'milestone', 'view'). */
+  entity_type: z.string(),
+  /** The id of the task or record it opens. */
+  entity_id: z.string(),
+  /** The task's title or the record's name. */
   title: z.string(),
   /** Who made the change, when the service said. */
   by: z.string().nullable(),
-  /** `task-status-changed`: from, to; `task-commented`: count; `task-mentioned`: excerpt. */
+  /**
+   * `task-status-changed`: from, to; `task-commented`: count; `task-mentioned`: excerpt;
+   * `<kind>-conflict`: conflict, fields; `<kind>-refused`: message; a section's
+   * `scope_type` and `scope_id`, a milestone's `project_id` (where it shows).
+   */
   detail: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   read: z.boolean(),

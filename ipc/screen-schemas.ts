@@ -125,6 +125,12 @@ export type TaskListQueryInput = z.infer<typeof taskListQuerySchema>;
  */
 const listNameSchema = z.string().min(1).max(100);
 
+/**
+ * Only the sub-tasks of this task: the list filtered by parent, which the
+ * mirror answers beside the query (the service's list has no parent filter).
+ */
+export const listParentSchema = z.string().min(1).max(1000).optional();
+
 export const taskQueryRequestSchema = z.strictObject({
   query: taskListQuerySchema,
   /** The `next` of the previous page; absent or null for the first page. */
@@ -137,12 +143,14 @@ export const taskQueryRequestSchema = z.strictObject({
    */
   skip: z.number().int().min(0).max(MAX_SKIPPED_PAGES).optional(),
   list: listNameSchema.optional(),
+  parent: listParentSchema,
 });
 
 /** Every match of a query, counted apart from its pages so that a page never waits for it. */
 export const taskCountRequestSchema = z.strictObject({
   query: taskListQuerySchema,
   list: listNameSchema.optional(),
+  parent: listParentSchema,
 });
 
 /**
@@ -199,6 +207,9 @@ export const taskCountSchema = z.object({
   count: z.number().int().nullable(),
 });
 export type TaskCount = z.infer<typeof taskCountSchema>;
+
+/** How many tasks wait in each team's intake (review pending), by team id; a team none wait in is left out. */
+export const intakeCountsSchema = z.record(z.string(), z.number().int().nonnegative());
 
 /**
  * The tasks filed in some sections, sprints, goals or milestones (the board,

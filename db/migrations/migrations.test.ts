@@ -461,6 +461,8 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   // Entries from before keep no key (their dedupe is the notifier's last-seen id); db/passes/change-feed.test.ts keys new ones.
   unchangedDataCase('0024_inbox_change_keys'),
+  // An index alone: db/tasks/intake-counts.test.ts holds the counts to it.
+  unchangedDataCase('0025_intake_index'),
 ];
 
 let dir: string;

@@ -51,8 +51,12 @@ function nullableIn(where: Where, column: string, values: readonly string[], nul
   where.sql.push(`(${parts.join(' OR ')})`);
 }
 
-/** Every filter but the search text's exact check, as SQL over `tasks t`. */
-export function filterWhere(f: TaskListFilter, me: string, today: string): Where {
+/**
+ * Every filter but the search text's exact check, as SQL over `tasks t`;
+ * `parent` keeps the sub-tasks of that task alone (the mirror's own narrowing:
+ * the service's list has no such filter, see TaskQueryOptions).
+ */
+export function filterWhere(f: TaskListFilter, me: string, today: string, parent?: string): Where {
   const where: Where = { sql: ['t.hidden = 0'], params: [], narrowing: new Map(), unnarrowed: 0 };
   /** A condition that also narrows an index. */
   const keyed = (index: string, sql: string, params: readonly unknown[]) => {
@@ -60,6 +64,10 @@ export function filterWhere(f: TaskListFilter, me: string, today: string): Where
     where.params.push(...params);
     narrow(where, index, sql, params);
   };
+  if (parent !== undefined) {
+    // `hidden = 0` again in the narrowing: the sub-tasks' index (0020) holds only shown tasks.
+    keyed('tasks_by_parent', 't.parent_task_id = ? AND t.hidden = 0', [parent]);
+  }
   if (f.status) {
     const ranks = f.status.map((s) => STATUS_RANK[s]);
     keyed('tasks_by_status_rank', `t.k_status_rank IN (${marks(ranks.length)})`, ranks);

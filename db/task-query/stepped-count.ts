@@ -44,7 +44,10 @@ export class SteppedCount {
    * each step on the rows as they are then (the writes' change notice brings a
    * recount anyway).
    */
-  *steps(query: TaskListQuery, options: { me: string; today: string }): Generator<void, number, void> {
+  *steps(
+    query: TaskListQuery,
+    options: { me: string; today: string; parent?: string | undefined },
+  ): Generator<void, number, void> {
     for (let restart = 0; ; restart++) {
       const version = this.version();
       let total = 0;
@@ -62,11 +65,15 @@ export class SteppedCount {
   }
 
   /** The partial counts of a query, one synchronous step each (a step that only prepares counts 0). */
-  private *countParts(query: TaskListQuery, options: { me: string; today: string }): Generator<number> {
-    const where = filterWhere(query.filter, options.me, options.today);
+  private *countParts(
+    query: TaskListQuery,
+    options: { me: string; today: string; parent?: string | undefined },
+  ): Generator<number> {
+    const where = filterWhere(query.filter, options.me, options.today, options.parent);
     const rids = this.search.candidates(query.filter);
     if (rids !== null && rids.length === 0) return;
-    const term = searchOnly(query.filter);
+    // The search text alone answers a bare search, not one among a parent's sub-tasks.
+    const term = options.parent === undefined ? searchOnly(query.filter) : null;
     if (term !== null) {
       // A search and nothing else: its candidates' compact search text is
       // checked (hidden tasks have none), or, with too many or none to take,

@@ -30,7 +30,16 @@ export interface TaskQueryOptions {
   limit?: number;
   /** The `next` of the previous page. */
   after?: string | null;
+  /**
+   * Only the sub-tasks of this task (the list filtered by parent). The mirror
+   * alone answers it, beside the query: the service's task list has no parent
+   * filter, so it is no part of the query's vocabulary, nor of a saved view.
+   */
+  parent?: string | undefined;
 }
+
+/** What a count needs of the options. */
+export type TaskCountOptions = Pick<TaskQueryOptions, 'me' | 'today' | 'parent'>;
 
 /** A task as a list shows it: its effective values. */
 export interface TaskListItem {
@@ -175,7 +184,7 @@ export class TaskQueries {
     const query = normalizeTaskQuery(input);
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
-    const where = filterWhere(query.filter, options.me, options.today);
+    const where = filterWhere(query.filter, options.me, options.today, options.parent);
     const rids = this.search.candidates(query.filter) ?? this.filteredCandidates(query.filter, where, limit);
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
@@ -259,7 +268,7 @@ export class TaskQueries {
   }
 
   /** Every match of the query, counted in one go (`countSteps` run to the end): for callers that may block. */
-  count(input: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+  count(input: TaskQueryInput, options: TaskCountOptions): number {
     const steps = this.countSteps(input, options);
     for (;;) {
       const step = steps.next();
@@ -272,10 +281,7 @@ export class TaskQueries {
    * milliseconds each (`next()` runs one; task-query/stepped-count.ts): a
    * write between steps starts the count again.
    */
-  *countSteps(
-    input: TaskQueryInput,
-    options: Pick<TaskQueryOptions, 'me' | 'today'>,
-  ): Generator<void, number, void> {
+  *countSteps(input: TaskQueryInput, options: TaskCountOptions): Generator<void, number, void> {
     return yield* this.counts.steps(normalizeTaskQuery(input), options);
   }
 }

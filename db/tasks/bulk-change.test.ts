@@ -56,6 +56,22 @@ describe('a bulk change', () => {
     expect(done.items.map((item) => item.task_id).sort()).toEqual([first, third, fourth].sort());
   });
 
+  test("everything of a list filtered by parent is that parent's sub-tasks, never the rest the query matches", async () => {
+    const ids = seed(5, (i) => ({ parent_task_id: i < 2 ? 'tsk_parent' : null }));
+    const [first, second, third] = ids as [string, string, string];
+    const query = new URLSearchParams('sort_by=title');
+
+    const outcome = await queueBulkChange(
+      mirror,
+      { query, except: [], parent: 'tsk_parent' },
+      setStatus('completed'),
+      OPTIONS,
+    );
+
+    expect(outcome).toMatchObject({ matched: 2, queued: 2 });
+    expect([first, second, third].map(statusOf)).toEqual(['completed', 'completed', 'not_started']);
+  });
+
   test("tags are added to and removed from each task's own; a task already so is left unchanged", async () => {
     const [a, b, c] = seed(3, (i) => ({ tags: [['x'], ['x', 'old'], ['old', 'new']][i] })) as [
       string,

@@ -13,7 +13,9 @@ import type { BulkTaskChange, BulkTaskChanged } from './mirror-tasks';
 
 /** The tasks a bulk change is for: these ids, or every task the query matches but `except`. */
 export type BulkTarget =
-  { taskIds: readonly string[] } | { query: TaskQueryInput; except: readonly string[] };
+  | { taskIds: readonly string[] }
+  /** `parent`: the query among that task's sub-tasks (the list filtered by parent, TaskQueryOptions). */
+  | { query: TaskQueryInput; except: readonly string[]; parent?: string | undefined };
 
 export interface BulkOutcome {
   /** The change's id: its operations carry it in the outbox (progress, stop, undo). */
@@ -56,7 +58,12 @@ export async function bulkTargetIds(
   const ids: string[] = [];
   let after: string | null = null;
   for (;;) {
-    const page = mirror.tasks.matchingIds(target.query, { ...options, limit: IDS_PER_READ, after });
+    const page = mirror.tasks.matchingIds(target.query, {
+      ...options,
+      parent: target.parent,
+      limit: IDS_PER_READ,
+      after,
+    });
     for (const id of page.ids) if (!except.has(id)) ids.push(id);
     if (page.next === null) return ids;
     after = page.next;

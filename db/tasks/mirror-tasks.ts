@@ -2,6 +2,7 @@
 // a query, counts, one task, export, board aggregates) and a person's edits
 // (queued in the outbox, shown at once), each in one of the mirror's transactions.
 import type { Database } from 'better-sqlite3';
+import { intakeCounts } from './intake-counts';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
 import type { MirrorTransactions } from '../mirror-transactions';
@@ -25,7 +26,13 @@ import {
 } from './task-json';
 import type { FilingField } from '../../protocol/writable-kind';
 import { type FiledTask, filedTasks, tagsInUse } from './task-filing';
-import type { TaskListPage, TaskQueries, TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
+import type {
+  TaskCountOptions,
+  TaskListPage,
+  TaskQueries,
+  TaskQueryInput,
+  TaskQueryOptions,
+} from '../task-query/task-query';
 import type { TaskStore } from './task-store';
 import { type SubTask, subTasksOf } from './sub-tasks';
 
@@ -120,7 +127,7 @@ export class MirrorTasks {
   }
 
   /** Every match of the query, in one synchronous call (see `countInSteps` for the main process). */
-  count(query: TaskQueryInput, options: Pick<TaskQueryOptions, 'me' | 'today'>): number {
+  count(query: TaskQueryInput, options: TaskCountOptions): number {
     return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.count(query, options)));
   }
 
@@ -128,10 +135,7 @@ export class MirrorTasks {
    * The same count as `count`, one short synchronous step per `next()`
    * (task-query.ts's `countSteps`), for callers that must not block long.
    */
-  *countSteps(
-    query: TaskQueryInput,
-    options: Pick<TaskQueryOptions, 'me' | 'today'>,
-  ): Generator<void, number, void> {
+  *countSteps(query: TaskQueryInput, options: TaskCountOptions): Generator<void, number, void> {
     for (let attempt = 0; ; attempt++) {
       const steps = this.parts.queries.countSteps(query, options);
       try {
@@ -154,7 +158,7 @@ export class MirrorTasks {
    */
   async countInSteps(
     query: TaskQueryInput,
-    options: Pick<TaskQueryOptions, 'me' | 'today'>,
+    options: TaskCountOptions,
     signal?: AbortSignal,
   ): Promise<number | null> {
     const steps = this.countSteps(query, options);
@@ -288,6 +292,11 @@ export class MirrorTasks {
   /** The shown tasks under `parentId`, in board order (db/tasks/sub-tasks.ts). */
   subTasks(parentId: string): SubTask[] {
     return this.tx.read(() => subTasksOf(this.db, parentId));
+  }
+
+  /** How many tasks wait in each team's intake, by team id (db/tasks/intake-counts.ts). */
+  intakeCounts(): Record<string, number> {
+    return this.tx.read(() => intakeCounts(this.db));
   }
 
   /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts). */

@@ -83,4 +83,45 @@ describe("a task's sub-tasks", () => {
       db.close();
     }
   });
+
+  test("filter the task list: its query and count answered among the parent's shown sub-tasks alone", async () => {
+    const { mirror } = handle;
+    loadTasks(mirror, [
+      taskJson({ task_id: 'tsk_p', title: 'Launch', priority: 'high' }),
+      taskJson({ task_id: 'tsk_c', title: 'Copy', parent_task_id: 'tsk_p', priority: 'high' }),
+      taskJson({ task_id: 'tsk_a', title: 'Ads', parent_task_id: 'tsk_p', priority: 'low' }),
+      taskJson({ task_id: 'tsk_b', title: 'Banner', parent_task_id: 'tsk_p', priority: 'high' }),
+      taskJson({ task_id: 'tsk_gone', title: 'Deleted here', parent_task_id: 'tsk_p', priority: 'high' }),
+      taskJson({ task_id: 'tsk_other', title: 'Banner stand', parent_task_id: 'tsk_x', priority: 'high' }),
+      // Enough others that the sub-tasks' index is the narrowest way to them.
+      ...Array.from({ length: 3000 }, (_, i) => taskJson({ task_id: `tsk_f${i}`, title: `Filler ${i}` })),
+    ]);
+    mirror.tasks.delete('tsk_gone');
+    const added = mirror.tasks.create({ title: 'Added here', parent_task_id: 'tsk_p', priority: 'high' });
+    const options = { me: 'ana', today: '2026-11-29', parent: 'tsk_p' };
+    const byTitle = {
+      filter: { search_fields: 'all' as const },
+      sort_by: 'title' as const,
+      sort_order: 'asc' as const,
+    };
+
+    const all = mirror.tasks.query(byTitle, options);
+    expect(all.items.map((t) => t.task_id)).toEqual([added.taskId, 'tsk_a', 'tsk_b', 'tsk_c']);
+    expect(mirror.tasks.count(byTitle, options)).toBe(4);
+
+    // The list's own filters and search narrow the sub-tasks further, page by page.
+    const high = { ...byTitle, filter: { search_fields: 'all' as const, priority: ['high'] } };
+    const first = mirror.tasks.query(high, { ...options, limit: 2 });
+    expect(first.items.map((t) => t.task_id)).toEqual([added.taskId, 'tsk_b']);
+    const second = mirror.tasks.query(high, { ...options, limit: 2, after: first.next });
+    expect(second.items.map((t) => t.task_id)).toEqual(['tsk_c']);
+    expect(mirror.tasks.count(high, options)).toBe(3);
+    const searched = { ...byTitle, filter: { search_fields: 'all' as const, search: 'banner' } };
+    expect(mirror.tasks.query(searched, options).items.map((t) => t.task_id)).toEqual(['tsk_b']);
+    expect(await mirror.tasks.countInSteps(searched, options)).toBe(1);
+
+    // Without a parent the same query is the whole list's.
+    const { parent: _, ...unscoped } = options;
+    expect(mirror.tasks.count(searched, unscoped)).toBe(2);
+  });
 });

@@ -20,7 +20,7 @@ export interface BulkHandlerDependencies {
 function targetOf(target: BulkTargetInput): BulkTarget {
   return 'task_ids' in target
     ? { taskIds: target.task_ids }
-    : { query: taskQueryPairs(target.query), except: target.except };
+    : { query: taskQueryPairs(target.query), except: target.except, parent: target.parent };
 }
 
 function changeOf(change: BulkChangeInput): BulkTaskChange {

@@ -24,7 +24,8 @@ function entryOf(n: Notification): InboxEntry {
   return {
     id: n.id,
     kind: n.kind,
-    task_id: n.entityId,
+    entity_type: n.entityType,
+    entity_id: n.entityId,
     title: text(title) ?? '',
     by: text(by),
     detail,

@@ -278,9 +278,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   return {
-    'tasks:query': async ({ query, after, limit, skip, list }, { senderId }): Promise<TaskPage> => {
+    'tasks:query': async ({ query, after, limit, skip, list, parent }, { senderId }): Promise<TaskPage> => {
       const pairs = taskQueryPairs(query);
-      const asked = JSON.stringify(pairs);
+      const asked = JSON.stringify([pairs, parent]);
       const slot = list === undefined ? null : `${senderId}:${list}`;
       if (slot !== null) {
         listAsked(slot, asked, false);
@@ -290,7 +290,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         stillNewest(slot, asked);
       }
       const { mirror, me } = active();
-      const options = { me: me.username, today: today() };
+      const options = { me: me.username, today: today(), parent };
       const size = limit ?? 200;
       let cursor = after ?? null;
       const skipped: string[] = [];
@@ -313,24 +313,26 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       };
     },
 
-    'tasks:count': async ({ query, list }, { senderId }): Promise<TaskCount> => {
+    'tasks:count': async ({ query, list, parent }, { senderId }): Promise<TaskCount> => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       const stop = new AbortController();
       const slot = list === undefined ? null : `${senderId}:${list}`;
       if (slot !== null) {
-        const asked = JSON.stringify(pairs);
+        const asked = JSON.stringify([pairs, parent]);
         listAsked(slot, asked, true);
         newestQueries.set(slot, asked);
         runningCounts.set(slot, { query: asked, stop });
       }
       try {
-        const options = { me: me.username, today: today() };
+        const options = { me: me.username, today: today(), parent };
         return { count: await mirror.tasks.countInSteps(pairs, options, stop.signal) };
       } finally {
         if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
       }
     },
+
+    'tasks:intake-counts': () => active().mirror.tasks.intakeCounts(),
 
     'tasks:filed': async ({ field, values, limit }): Promise<FiledTasks> => {
       const { mirror } = active();

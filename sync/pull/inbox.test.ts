@@ -2,7 +2,7 @@
 // mirror file: a peer's assignment, status change, comment and mention become
 // entries for me; polling again, or after a restart, adds none of them twice.
 import { expect, test } from 'vitest';
-import { taskCommentOperations } from '../api/operations';
+import { sectionOperations, taskCommentOperations } from '../api/operations';
 import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
 
 const setUp = pullFixturePerTest({ seedTasks: 300 });
@@ -94,6 +94,33 @@ test('my edit that meets a conflict, and one the service refuses, are kept in th
   await f.reopen();
   await f.engine.pushOnce();
   expect(f.mirror.feed.list(me)).toEqual(entries);
+});
+
+test("my rename of a section that met another device's rename is kept in the inbox once, naming the section and its board", async () => {
+  const f = await setUp();
+  await f.engine.pullOnce();
+  const me = f.emulator.me.username;
+  f.mirror.sections.create({ scope_type: 'user', scope_id: me, name: 'Later on' });
+  await f.engine.pushOnce();
+  const id = f.mirror.sections.list().find((s) => s.name === 'Later on')?.section_id;
+  if (typeof id !== 'string') throw new Error('the section did not land');
+  const other = f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);
+  const served = await other.read(sectionOperations.get, { sectionId: id });
+  await other.update(sectionOperations.update, { sectionId: id }, { name: 'Soon' }, { ifMatch: served.etag });
+
+  f.mirror.sections.edit(id, { name: 'Next week' });
+  await f.engine.pushOnce();
+  await f.engine.pushOnce();
+  const entries = f.mirror.feed.list(me).filter((n) => n.entityType === 'section');
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    kind: 'section-conflict',
+    entityId: id,
+    summary: { title: 'Next week', of: 'section', fields: ['name'], scope_type: 'user', scope_id: me },
+  });
+  await f.reopen();
+  await f.engine.pushOnce();
+  expect(f.mirror.feed.list(me).filter((n) => n.entityType === 'section')).toEqual(entries);
 });
 
 test('a reply in a thread I wrote in, on a task not mine, arrives as a comment I follow', async () => {

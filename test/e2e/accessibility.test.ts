@@ -8,7 +8,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { blockingViolations } from './support/accessibility-audit';
-import { invokeInPage } from './support/app-browser';
+import { invokeInPage, triageButton } from './support/app-browser';
 import { QUICK_RETRY, startAppSession, sessionPerFile } from './support/app-session';
 import { signIn } from './support/signed-in-session';
 
@@ -146,7 +146,7 @@ describe('signed in through the browser', () => {
 
   test("a team's triage, its accept form and the duplicate picker", async () => {
     const { page } = session.app;
-    await nav(page).getByRole('button', { name: 'Triage Platform', exact: true }).click();
+    await triageButton(page, 'Platform').click();
     const list = page.getByRole('listbox', { name: 'Waiting for triage in Platform' });
     await list.getByRole('option').first().waitFor();
     expect(await blockingViolations(page)).toEqual([]);

@@ -2,7 +2,8 @@
 // comment written and left unsent, and a new task's title, are still there
 // after the panel closes and the app restarts (a new host on the same data
 // folder, a new page, the sign-in remembered), the task marked as having a
-// draft; a draft sent is gone, and so is its mark.
+// draft; a draft sent is gone, and so is its mark. A reply left unsent is open
+// under its comment after a restart, and is sent as a reply to it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +102,36 @@ describe('drafts that survive', () => {
     expect(threads.map((c) => c.content)).toContain(DRAFT);
     await editor.locator('[data-draft-mark]').waitFor({ state: 'detached' });
     await expect(box.inputValue()).resolves.toBe('');
+    await app.page.getByRole('button', { name: 'Close task' }).click();
+  });
+
+  test('a reply written and left is open under its comment after the app restarts, and is sent as a reply to it', async () => {
+    const task = emulator.control.tasks().find((t) => t.title.length < 60);
+    if (!task) throw new Error('the seed has no task');
+    const REPLY = 'Agreed, the footer can wait a week';
+    await openTaskInEditor(app.page, task.task_id);
+    let editor = app.page.getByTestId('task-editor');
+    const comment = () => editor.locator('li').filter({ hasText: DRAFT }).first();
+    await comment().getByRole('button', { name: 'Reply', exact: true }).first().click();
+    await editor.getByRole('combobox', { name: /^Reply to / }).fill(REPLY);
+    await app.page.getByRole('button', { name: 'Close task' }).click();
+    await editor.waitFor({ state: 'detached' });
+
+    await restartApp();
+    await openTaskInEditor(app.page, task.task_id);
+    editor = app.page.getByTestId('task-editor');
+    const box = editor.getByRole('combobox', { name: /^Reply to / });
+    await expect(box.inputValue()).resolves.toBe(REPLY);
+    await editor.locator('.comment-reply-box').getByRole('button', { name: 'Reply', exact: true }).click();
+    await syncAndSettle(app.page);
+    const threads = (await readFromServer(emulator, `/v1/task-comments?task_id=${task.task_id}`)).data as {
+      content?: string;
+      comment_id: string;
+      replies?: { content?: string; parent_comment_id?: string | null }[];
+    }[];
+    const root = threads.find((c) => c.content === DRAFT);
+    expect(root?.replies?.map((r) => [r.content, r.parent_comment_id])).toEqual([[REPLY, root?.comment_id]]);
+    await box.waitFor({ state: 'detached' });
     await app.page.getByRole('button', { name: 'Close task' }).click();
   });
 

@@ -1,12 +1,15 @@
 // The inbox in Chromium against the emulator, signed in through the browser:
 // the peer assigns me a task, the next sync brings it into the inbox with its
 // count in the sidebar and the tray; Enter opens the task and marks it read;
-// another assignment is cleared with "Mark all read".
+// another assignment is cleared with "Mark all read". A teammate's change is
+// listed once however often the app polls, and what was read stays read after
+// the page reloads and after the app restarts between polls (the inbox lives
+// in the mirror, keyed by the change).
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { blockingViolations } from './support/accessibility-audit';
 import { screenshot } from './support/app-browser';
-import { startSignedInSession } from './support/signed-in-session';
+import { restartSignedIn, startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle } from './support/waits';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 80 } }));
@@ -70,5 +73,58 @@ describe('the inbox', () => {
     await inboxButton.locator('.nav-badge').waitFor({ state: 'detached' });
     await expect.poll(trayLine).not.toContain('unread in inbox');
     await expect(list.getByText('Unread', { exact: true }).count()).resolves.toBe(0);
+  });
+
+  test("a teammate's change is listed once across polls, and stays read after a reload and a restart between polls", async () => {
+    const me = session.emulator.me.username;
+    const [task] = othersTasks();
+    if (!task) throw new Error('the seed lacks tasks of others');
+    // The page is a new one after a restart: every locator is taken from the page of now.
+    const inboxParts = () => {
+      const { page } = session.app;
+      const sidebar = page.getByRole('navigation', { name: 'Workspace' });
+      const inboxButton = sidebar.getByRole('button', { name: /^Inbox/ });
+      const list = page.getByRole('listbox', { name: 'Inbox' });
+      return {
+        page,
+        sidebar,
+        inboxButton,
+        list,
+        entries: list.getByRole('option').filter({ hasText: task.title }),
+      };
+    };
+    let { page, sidebar, inboxButton, list, entries } = inboxParts();
+
+    session.emulator.control.peerEdit(task.task_id, { assignee: me });
+    await syncAndSettle(page);
+    await syncAndSettle(page);
+    await inboxButton.locator('.nav-badge').filter({ hasText: /^1$/ }).waitFor();
+    await inboxButton.click();
+    await entries.getByText('Unread').waitFor();
+    await expect(entries.count()).resolves.toBe(1);
+
+    // E marks the active entry (the newest) read.
+    await list.focus();
+    await page.keyboard.press('e');
+    await entries.getByText('Read', { exact: true }).waitFor();
+    await inboxButton.locator('.nav-badge').waitFor({ state: 'detached' });
+
+    await page.reload();
+    await sidebar.getByRole('button', { name: /^Inbox/ }).click();
+    await entries.getByText('Read', { exact: true }).waitFor();
+    await expect(entries.count()).resolves.toBe(1);
+    await expect(inboxButton.locator('.nav-badge').count()).resolves.toBe(0);
+
+    // The app quits and starts again on the same data between two polls.
+    await restartSignedIn(session);
+    ({ page, sidebar, inboxButton, list, entries } = inboxParts());
+    await syncAndSettle(page);
+    await syncAndSettle(page);
+    await sidebar.getByRole('button', { name: /^Inbox/ }).click();
+    await entries.getByText('Read', { exact: true }).waitFor();
+    await expect(entries.count()).resolves.toBe(1);
+    await expect(entries.getByText('Unread').count()).resolves.toBe(0);
+    await expect(inboxButton.locator('.nav-badge').count()).resolves.toBe(0);
+    await expect.poll(trayLine).not.toContain('unread in inbox');
   });
 });

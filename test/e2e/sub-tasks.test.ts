@@ -3,7 +3,10 @@
 // and reaches the server under it when the network returns, also under a
 // parent that was itself new and offline (its temporary id replaced by the
 // server's); completing a parent with an open sub-task asks first and leaves
-// the sub-task as it was.
+// the sub-task as it was. The list filtered by a parent shows its sub-tasks
+// alone, and a task made there is one more; a teammate's change of a sub-task
+// reaches its parent's progress with the next pull. "Make sub-task of…" from
+// the command palette files a task under the parent typed, offline too.
 import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { answerQuestion, openTaskInEditor, screenshot } from './support/app-browser';
@@ -107,5 +110,100 @@ describe('sub-tasks', () => {
     // The editor followed its task to the server's id and still lists the sub-task.
     await editor.getByText(parent?.task_id ?? '-').waitFor();
     await subTasks.getByRole('listitem').filter({ hasText: 'Book the venue' }).waitFor();
+  });
+
+  test('the list filtered by a parent shows its sub-tasks alone, and a task made there is one of them', async () => {
+    const { page } = session.app;
+    const parent = childlessTask();
+    session.emulator.control.peerCreate({ title: 'Draft the agenda', parent_task_id: parent.task_id });
+    session.emulator.control.peerCreate({ title: 'Invite the speakers', parent_task_id: parent.task_id });
+    await syncAndSettle(page);
+    await openTaskInEditor(page, parent.task_id);
+    const editor = page.getByTestId('task-editor');
+    await editor.getByTestId('sub-task-progress').filter({ hasText: '0 of 2 done' }).waitFor();
+    await editor.getByTestId('sub-tasks').getByRole('button', { name: 'Show in the list' }).click();
+
+    await page.getByRole('heading', { name: `Sub-tasks of ${parent.title}` }).waitFor();
+    // The list keeps its search across screens: the id the task was found by is cleared.
+    await page.getByRole('combobox', { name: 'Search tasks' }).fill('');
+    await page.getByTestId('list-count').filter({ hasText: '2 tasks' }).waitFor();
+    const rows = page.getByRole('row').filter({ has: page.locator('.title-text') });
+    await expect(rows.locator('.title-text').allTextContents()).resolves.toEqual([
+      'Draft the agenda',
+      'Invite the speakers',
+    ]);
+    // The service cannot hold a parent filter in a view: none is offered.
+    await expect(page.getByRole('button', { name: 'Save view' }).count()).resolves.toBe(0);
+    await screenshot(page, 'sub-tasks-list');
+
+    // The search narrows within the parent's sub-tasks.
+    await page.getByRole('combobox', { name: 'Search tasks' }).fill('speakers');
+    await page.getByTestId('list-count').filter({ hasText: '1 task' }).waitFor();
+    await page.getByRole('combobox', { name: 'Search tasks' }).fill('');
+    await page.getByTestId('list-count').filter({ hasText: '2 tasks' }).waitFor();
+
+    await page.getByRole('button', { name: 'New task', exact: true }).click();
+    const form = page.getByTestId('task-create');
+    await form.getByLabel('Title').fill('Book the caterer');
+    await form.getByRole('button', { name: 'Create task' }).click();
+    await page.getByTestId('list-count').filter({ hasText: '3 tasks' }).waitFor();
+    await syncAndSettle(page);
+    const made = session.emulator.control.tasks().find((t) => t.title === 'Book the caterer');
+    expect(made?.parent_task_id).toBe(parent.task_id);
+  });
+
+  test("a teammate's change of a sub-task reaches its parent's progress with the next pull", async () => {
+    const { page } = session.app;
+    const tasks = session.emulator.control.tasks();
+    const child = tasks.find((t) => t.title === 'Draft the agenda');
+    if (!child?.parent_task_id) throw new Error('the test before left no sub-task');
+    await openTaskInEditor(page, child.parent_task_id);
+    const editor = page.getByTestId('task-editor');
+    const progress = editor.getByTestId('sub-task-progress');
+    await progress.filter({ hasText: '0 of 3 done' }).waitFor();
+
+    session.emulator.control.peerEdit(child.task_id, { status: 'completed' });
+    await syncAndSettle(page);
+    await progress.filter({ hasText: '1 of 3 done' }).waitFor();
+    await editor
+      .getByTestId('sub-tasks')
+      .locator(`li[data-task-id="${child.task_id}"][data-status="completed"]`)
+      .waitFor();
+
+    // A sub-task the teammate moves under another task leaves this one's count.
+    const other = tasks.find((t) => t.title === 'Invite the speakers');
+    if (!other) throw new Error('the test before left no second sub-task');
+    session.emulator.control.peerEdit(other.task_id, { parent_task_id: null });
+    await syncAndSettle(page);
+    await progress.filter({ hasText: '1 of 2 done' }).waitFor();
+  });
+
+  test("'Make sub-task of…' from the palette files the open task under the parent typed, offline, and the server has it", async () => {
+    const { page } = session.app;
+    const parent = session.emulator.control.peerCreate({ title: 'Quarterly offsite plan' });
+    const child = childlessTask();
+    await syncAndSettle(page);
+    await openTaskInEditor(page, child.task_id);
+    const editor = page.getByTestId('task-editor');
+
+    session.proxy.goOffline();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Type a command or a task title' }).fill('sub-task of');
+    await page.keyboard.press('Enter');
+    await page.getByRole('combobox', { name: 'Type the title of its parent' }).fill('Quarterly offsite');
+    await page
+      .getByRole('dialog', { name: 'Command palette' })
+      .getByRole('option', { name: /Quarterly offsite plan/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await editor
+      .getByTestId('task-parent')
+      .getByRole('button', { name: '‘Quarterly offsite plan’' })
+      .waitFor();
+    expect(session.emulator.control.task(child.task_id)?.parent_task_id).toBeNull();
+
+    session.proxy.goOnline();
+    await syncAndSettle(page);
+    expect(session.emulator.control.task(child.task_id)?.parent_task_id).toBe(parent.task_id);
   });
 });

@@ -5,13 +5,15 @@
 // duplicate of another task, each leaving the intake at once and listed as
 // not sent yet; back online the service holds the review values, the accepted
 // task's fields and the comment naming the original. Screenshots of the
-// screen, its accept form and the duplicate picker, light and dark.
+// screen, its accept form and the duplicate picker, light and dark. The
+// sidebar counts each team's intake, follows a pull that brings a new one and
+// a triage made here.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
-import { invokeInPage, screenshot, screenshotInDark } from './support/app-browser';
+import { invokeInPage, screenshot, screenshotInDark, triageButton } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
-import { allChangesSynced, until } from './support/waits';
+import { allChangesSynced, syncAndSettle, until } from './support/waits';
 
 const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 160 } }));
 
@@ -54,10 +56,7 @@ describe('triage of a team’s intake', () => {
     const teamName = workspace.teams.find((t) => t.team_id === teamId)?.name ?? '';
     const intake = await servedIntake(teamId);
 
-    await page
-      .getByRole('navigation', { name: 'Workspace' })
-      .getByRole('button', { name: `Triage ${teamName}`, exact: true })
-      .click();
+    await triageButton(page, teamName).click();
     await page.getByRole('heading', { name: `${teamName}: triage`, level: 1 }).waitFor();
     const list = page.getByRole('listbox', { name: `Waiting for triage in ${teamName}` });
     await page
@@ -159,5 +158,38 @@ describe('triage of a team’s intake', () => {
     expect(await servedIntake(teamId)).toEqual(
       intake.filter((id) => ![acceptedId, declinedId, duplicateId].includes(id)),
     );
+  });
+
+  test("the sidebar counts a team's intake, with the next pull and with a triage made here", async () => {
+    const { page } = session.app;
+    const teamId = busiestTeam();
+    const workspace = await invokeInPage(page, 'workspace:get');
+    const teamName = workspace.teams.find((t) => t.team_id === teamId)?.name ?? '';
+    const waiting = (await servedIntake(teamId)).length;
+    const button = triageButton(page, teamName);
+    const badge = (count: number) =>
+      button.locator('.nav-badge').filter({ hasText: new RegExp(`^${count} waiting for review$`) });
+    await badge(waiting).waitFor();
+    // A screen reader hears the count with the button's name.
+    await page
+      .getByRole('button', { name: `Triage ${teamName} ${waiting} waiting for review`, exact: true })
+      .waitFor();
+
+    session.emulator.control.peerCreate({ title: 'Printer on fire', team_id: teamId, review: 'pending' });
+    await syncAndSettle(page);
+    await badge(waiting + 1).waitFor();
+
+    // Declined here, offline: the count drops at once, before the server hears of it.
+    await button.click();
+    const list = page.getByRole('listbox', { name: `Waiting for triage in ${teamName}` });
+    await list.getByRole('option').first().waitFor();
+    session.proxy.goOffline();
+    await list.focus();
+    await page.keyboard.press('2');
+    await badge(waiting).waitFor();
+    session.proxy.goOnline();
+    await syncAndSettle(page);
+    await badge(waiting).waitFor();
+    expect(await servedIntake(teamId)).toHaveLength(waiting);
   });
 });

@@ -14,6 +14,7 @@ import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } fro
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { useInbox } from '../data/use-inbox';
+import { useIntakeCounts } from '../data/use-intake';
 import { fileIntoSprint } from '../sprints/file-into-sprint';
 import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
@@ -28,14 +29,21 @@ function NavItem({
   label,
   detail,
   badge,
-  name,
+  badgeWords,
+  unseenLabel,
 }: {
   view: View;
   label: string;
   detail?: string;
   badge?: string;
-  /** The accessible name where the label alone is ambiguous (each team has a Triage). */
-  name?: string;
+  /** What the badge counts, said after it to a screen reader ("3 waiting for review"). */
+  badgeWords?: string;
+  /**
+   * Words of the name a screen reader says after the label, where the label
+   * alone is ambiguous (each team has a Triage). Part of the text, not an
+   * aria-label: a name of its own would have to contain every word shown.
+   */
+  unseenLabel?: string;
 }) {
   const current = useView((state) => sameView(state.view, view));
   return (
@@ -44,11 +52,18 @@ function NavItem({
         type="button"
         className={`nav-item${current ? ' is-current' : ''}`}
         aria-current={current ? 'page' : undefined}
-        aria-label={name}
         onClick={() => navigate(view)}
       >
-        <span className="nav-label">{label}</span>
-        {badge ? <span className="nav-badge">{badge}</span> : null}
+        <span className="nav-label">
+          {label}
+          {unseenLabel === undefined ? null : <span className="visually-hidden"> {unseenLabel}</span>}
+        </span>
+        {badge ? (
+          <span className="nav-badge">
+            {badge}
+            {badgeWords === undefined ? null : <span className="visually-hidden"> {badgeWords}</span>}
+          </span>
+        ) : null}
         {detail ? <span className="nav-detail">{detail}</span> : null}
       </button>
     </li>
@@ -60,6 +75,18 @@ function InboxNavItem() {
   const unread = useInbox().data?.unread ?? 0;
   return (
     <NavItem view={{ kind: 'inbox' }} label="Inbox" {...(unread > 0 ? { badge: String(unread) } : {})} />
+  );
+}
+
+/** A team's triage, with how many of its tasks wait for review (the screen lists the same). */
+function TriageNavItem({ team, waiting }: { team: { team_id: string; name: string }; waiting: number }) {
+  return (
+    <NavItem
+      view={{ kind: 'triage', teamId: team.team_id }}
+      label="Triage"
+      unseenLabel={team.name}
+      {...(waiting > 0 ? { badge: String(waiting), badgeWords: 'waiting for review' } : {})}
+    />
   );
 }
 
@@ -366,6 +393,7 @@ export function Sidebar() {
   const sprintsReadOnly = useMissingScope('sprint') !== null;
   const boardList = workspace === null ? [] : boards(workspace);
   const views = useViewSidebar();
+  const intakeCounts = useIntakeCounts();
   const pinned = new Set(views?.pins.map((pin) => pin.view_id) ?? []);
   const unpinned = views?.views.filter((view) => !pinned.has(view.view_id)) ?? [];
   return (
@@ -416,11 +444,7 @@ export function Sidebar() {
                     view={{ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }}
                     label={team.name}
                   />
-                  <NavItem
-                    view={{ kind: 'triage', teamId: team.team_id }}
-                    label="Triage"
-                    name={`Triage ${team.name}`}
-                  />
+                  <TriageNavItem team={team} waiting={intakeCounts[team.team_id] ?? 0} />
                   <TeamSprints team={team} readOnly={readOnly} sprintsReadOnly={sprintsReadOnly} />
                 </ul>
               </li>

@@ -45,6 +45,8 @@ function listTitle(
       return projectNames.get(scope.projectId) ?? 'Project';
     case 'team':
       return teamNames.get(scope.teamId) ?? 'Team';
+    case 'sub-tasks':
+      return `Sub-tasks of ${scope.parentTitle}`;
   }
 }
 

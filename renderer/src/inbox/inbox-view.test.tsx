@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 // The inbox from the keyboard: J/K move, Enter opens the task and marks it
 // read, E marks the active entry read, Shift+E marks all read; unread only.
+// A conflict or refusal of a record other than a task says which and opens
+// the screen that shows it.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
@@ -14,7 +16,8 @@ const bridge = fakeBridgeEachTest();
 const entry = (id: number, fields: Partial<InboxEntry>): InboxEntry => ({
   id,
   kind: 'task-assigned',
-  task_id: `tsk_${id}`,
+  entity_type: 'task',
+  entity_id: `tsk_${id}`,
   title: `Task ${id}`,
   by: 'grace',
   detail: {},
@@ -85,5 +88,60 @@ describe('InboxView', () => {
     await user.keyboard('E');
     expect(bridge.callsOf('inbox:mark-read')).toEqual([{}]);
     expect(await screen.findByText('Nothing unread.')).toBeTruthy();
+  });
+
+  test("a conflict or refusal of a section, sprint, goal, milestone or view says so and opens the record's screen", async () => {
+    const user = userEvent.setup();
+    const conflict = { conflict: 'edited', fields: ['name'] };
+    serveInbox([
+      entry(6, {
+        kind: 'section-conflict',
+        entity_type: 'section',
+        entity_id: 'sec_1',
+        title: 'Later',
+        detail: { ...conflict, scope_type: 'team', scope_id: 'team_1' },
+      }),
+      entry(5, {
+        kind: 'sprint-refused',
+        entity_type: 'sprint',
+        entity_id: 'spr_1',
+        detail: { message: 'Ends too soon' },
+      }),
+      entry(4, {
+        kind: 'goal-conflict',
+        entity_type: 'goal',
+        entity_id: 'goal_1',
+        detail: { conflict: 'deleted-remotely' },
+      }),
+      entry(3, {
+        kind: 'milestone-conflict',
+        entity_type: 'milestone',
+        entity_id: 'ms_1',
+        detail: { ...conflict, project_id: 'prj_1' },
+      }),
+      entry(2, { kind: 'view-refused', entity_type: 'view', entity_id: 'view_1', detail: {} }),
+    ]);
+    render(<InboxView />);
+    expect(await screen.findByText('Your edit of the section met another change of name')).toBeTruthy();
+    expect(screen.getByText('Your change of the sprint was refused: Ends too soon')).toBeTruthy();
+    expect(screen.getByText('Your edit met the goal deleted on the server')).toBeTruthy();
+    expect(screen.getByText('Your change of the view was refused')).toBeTruthy();
+
+    const list = screen.getByRole('listbox', { name: 'Inbox' });
+    const opened = [];
+    list.focus();
+    for (let i = 0; i < 5; i++) {
+      await user.keyboard('{Enter}');
+      opened.push(useView.getState().view);
+      await user.keyboard('j');
+    }
+    expect(opened).toEqual([
+      { kind: 'board', scopeType: 'team', scopeId: 'team_1' },
+      { kind: 'sprint', sprintId: 'spr_1' },
+      { kind: 'goals', goalId: 'goal_1' },
+      { kind: 'milestones', projectId: 'prj_1' },
+      { kind: 'saved-view', viewId: 'view_1' },
+    ]);
+    expect(useView.getState().openTaskId).toBeNull();
   });
 });

@@ -1,12 +1,14 @@
 // The inbox: what happened to the person's work (assigned to them, mentions,
 // comments and status changes on their tasks, conflicts and refusals of their
-// edits), newest first, unread marked.
-// Keyboard throughout: J/K (or the arrows) move, Enter opens the task and
-// marks it read, E marks it read, Shift+E marks all read.
+// edits, also of sections, sprints, goals, milestones and views), newest
+// first, unread marked.
+// Keyboard throughout: J/K (or the arrows) move, Enter opens the task (or the
+// screen of another record) and marks it read, E marks it read, Shift+E marks all read.
 import { type KeyboardEvent, useRef, useState } from 'react';
 import type { InboxEntry } from '../../../ipc/inbox-schemas';
 import { markInboxRead, useInbox } from '../data/use-inbox';
-import { announce, openTask } from '../store/view-store';
+import { announce, navigate, openTask } from '../store/view-store';
+import { placeOf } from './inbox-places';
 import { inboxWhat } from './inbox-words';
 import './inbox.css';
 
@@ -27,7 +29,11 @@ export function InboxView() {
     inbox.reload();
   };
   const open = (entry: InboxEntry) => {
-    openTask(entry.task_id);
+    if (entry.entity_type === 'task') openTask(entry.entity_id);
+    else {
+      const place = placeOf(entry);
+      if (place !== null) navigate(place);
+    }
     if (!entry.read) void markRead([entry.id]);
   };
   const markAll = () => {

@@ -1,4 +1,5 @@
-// What an inbox entry says: what happened to the task, in a few words.
+// What an inbox entry says: what happened to the task (or the section,
+// sprint, goal, milestone or view), in a few words.
 import type { InboxEntry } from '../../../ipc/inbox-schemas';
 import { valueWord } from '../vocabulary/task-words';
 
@@ -17,17 +18,25 @@ export function inboxWhat(entry: InboxEntry): string {
     }
     case 'task-mentioned':
       return `${entry.by ?? 'Someone'} mentioned you${text(entry.detail.excerpt) ? `: ${text(entry.detail.excerpt)}` : ''}`;
-    case 'task-conflict': {
-      const fields = Array.isArray(entry.detail.fields)
-        ? entry.detail.fields.filter((f) => typeof f === 'string')
-        : [];
-      return entry.detail.conflict === 'deleted-remotely'
-        ? 'Your edit met the task deleted on the server'
-        : `Your edit met another change${fields.length > 0 ? ` of ${fields.join(', ')}` : ''}`;
-    }
-    case 'task-refused':
-      return `Your change was refused${text(entry.detail.message) ? `: ${text(entry.detail.message)}` : ''}`;
     default:
+      if (entry.kind === `${entry.entity_type}-conflict`) return conflictWords(entry);
+      if (entry.kind === `${entry.entity_type}-refused`)
+        return `Your change${ofRecord(entry)} was refused${text(entry.detail.message) ? `: ${text(entry.detail.message)}` : ''}`;
       return `${valueWord(entry.kind)}${by}`;
   }
+}
+
+/** " of the section" for a record other than a task (whose title says it is one). */
+function ofRecord(entry: InboxEntry): string {
+  return entry.entity_type === 'task' ? '' : ` of the ${valueWord(entry.entity_type).toLowerCase()}`;
+}
+
+function conflictWords(entry: InboxEntry): string {
+  const fields = Array.isArray(entry.detail.fields)
+    ? entry.detail.fields.filter((f) => typeof f === 'string')
+    : [];
+  const noun = entry.entity_type === 'task' ? 'task' : valueWord(entry.entity_type).toLowerCase();
+  return entry.detail.conflict === 'deleted-remotely'
+    ? `Your edit met the ${noun} deleted on the server`
+    : `Your edit${ofRecord(entry)} met another change${fields.length > 0 ? ` of ${fields.join(', ')}` : ''}`;
 }

@@ -21,6 +21,8 @@ export type Selection =
       kind: 'all';
       /** The list's query when everything was selected: a new query is a new list. */
       query: TaskListQueryInput;
+      /** The parent whose sub-tasks the list showed (the list filtered by parent). */
+      parent: string | undefined;
       /** Tasks toggled out since. */
       except: ReadonlySet<string>;
       anchor: number | null;
@@ -77,15 +79,19 @@ export function extendedTo(selection: Selection, from: number, index: number, id
 }
 
 /** Ctrl/Cmd+A: everything the list's query matches. */
-export function everything(query: TaskListQueryInput): Selection {
-  return { kind: 'all', query, except: new Set(), anchor: null };
+export function everything(query: TaskListQueryInput, parent?: string): Selection {
+  return { kind: 'all', query, parent, except: new Set(), anchor: null };
 }
 
 /** What tasks:bulk-edit is asked to change. */
 export function bulkTarget(selection: Selection): BulkTargetInput {
   return selection.kind === 'ids'
     ? { task_ids: [...selection.ids] }
-    : { query: selection.query, except: [...selection.except] };
+    : {
+        query: selection.query,
+        except: [...selection.except],
+        ...(selection.parent === undefined ? {} : { parent: selection.parent }),
+      };
 }
 
 /** A bulk change sent from the bar: its id and how many tasks it took, while its progress is followed. */

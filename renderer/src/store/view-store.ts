@@ -8,7 +8,13 @@ export type ListScope =
   | { kind: 'my-tasks' }
   | { kind: 'all' }
   | { kind: 'project'; projectId: string }
-  | { kind: 'team'; teamId: string };
+  | { kind: 'team'; teamId: string }
+  /**
+   * The list filtered by parent: one task's sub-tasks, with the list's own
+   * filters and sort. The mirror answers it (the service's list has no parent
+   * filter), so it cannot be saved as a view.
+   */
+  | { kind: 'sub-tasks'; parentId: string; parentTitle: string };
 
 /** The sync screen's tabs. */
 export type SyncTab = 'status' | 'log' | 'notifications';

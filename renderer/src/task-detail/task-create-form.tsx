@@ -29,6 +29,8 @@ export function defaultsFor(
     if (view.scope.kind === 'my-tasks' && me !== null) return { assignee: me };
     if (view.scope.kind === 'project') return { project_id: view.scope.projectId };
     if (view.scope.kind === 'team') return { team_id: view.scope.teamId };
+    // A task made in the list of a parent's sub-tasks is one more of them.
+    if (view.scope.kind === 'sub-tasks') return { parent_task_id: view.scope.parentId };
   }
   if (view.kind === 'goals' && view.goalId !== null) {
     const goal = goals.find((g) => g.goal_id === view.goalId);

@@ -6,7 +6,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { TaskDetail } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
-import { announce, openTask } from '../store/view-store';
+import { announce, navigate, openTask } from '../store/view-store';
 import { valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from '../ui/progress-meter';
 
@@ -93,6 +93,18 @@ export function SubTasks({
             ))}
           </ul>
           <p className="hint">Moving, completing or deleting this task leaves its sub-tasks as they are.</p>
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              navigate({
+                kind: 'list',
+                scope: { kind: 'sub-tasks', parentId: task.task_id, parentTitle: task.title },
+              })
+            }
+          >
+            Show in the list
+          </button>
         </>
       ) : null}
       {disabled ? null : (

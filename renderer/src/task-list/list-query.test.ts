@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { activeFilterCount, DEFAULT_SORT, NO_FILTERS, scopeKey, taskListQuery } from './list-query';
+import {
+  activeFilterCount,
+  DEFAULT_SORT,
+  NO_FILTERS,
+  scopeKey,
+  scopeParent,
+  taskListQuery,
+} from './list-query';
 
 describe('taskListQuery', () => {
   test('My tasks is the service filter assignee=me', () => {
@@ -18,6 +25,15 @@ describe('taskListQuery', () => {
       team: ['team_1'],
     });
     expect(taskListQuery({ kind: 'all' }, NO_FILTERS, DEFAULT_SORT).filter).toEqual({});
+  });
+
+  test("a parent's sub-tasks are no service filter: the parent goes beside the query, which keeps the bar's filters", () => {
+    const scope = { kind: 'sub-tasks', parentId: 'tsk_p', parentTitle: 'Launch' } as const;
+    const filters = { ...NO_FILTERS, choices: { ...NO_FILTERS.choices, status: ['blocked'] } };
+    expect(taskListQuery(scope, filters, DEFAULT_SORT).filter).toEqual({ status: ['blocked'] });
+    expect(scopeParent(scope)).toBe('tsk_p');
+    expect(scopeParent({ kind: 'all' })).toBeUndefined();
+    expect(scopeKey(scope)).toBeNull();
   });
 
   test('every filter of the bar maps to its service key; empty choices restrict nothing', () => {

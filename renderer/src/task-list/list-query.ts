@@ -69,6 +69,7 @@ export function scopeKey(scope: ListScope): ChoiceKey | null {
     case 'team':
       return 'team';
     case 'all':
+    case 'sub-tasks':
       return null;
   }
 }
@@ -140,7 +141,13 @@ export function taskListQuery(scope: ListScope, filters: ListFilters, sort: List
       filter.team = [scope.teamId];
       break;
     case 'all':
+    case 'sub-tasks':
       break;
   }
   return { filter, sort_by: sort.by, sort_order: sort.order };
+}
+
+/** The parent a scope narrows the list to, beside its query (see ListScope's `sub-tasks`). */
+export function scopeParent(scope: ListScope): string | undefined {
+  return scope.kind === 'sub-tasks' ? scope.parentId : undefined;
 }

@@ -38,11 +38,11 @@ import { countWords } from '../vocabulary/task-words';
 import { FilterBar } from './filter-bar';
 import { gridVirtualizerOptions, RowSlots } from './grid-virtualizer';
 import { GRID_SCROLL_TEST_ID, GRID_TEST_ID, registerListStep } from './list-focus';
-import { activeFilterCount, type ListSort, type SortKey, taskListQuery } from './list-query';
+import { activeFilterCount, type ListSort, scopeParent, type SortKey, taskListQuery } from './list-query';
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
-import { PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+import { listKey, PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
 import { SaveViewButton } from './save-view-button';
 import './task-list.css';
 
@@ -67,7 +67,8 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const filters = useList((state) => state.filters);
   const sort = useList((state) => state.sort);
   const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
-  const { window: rows, current, error } = useRowWindow(query);
+  const parent = scopeParent(scope);
+  const { window: rows, current, error } = useRowWindow(query, parent);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const tasksLocked = useKindReadOnly('task');
   const failure = error ?? null;
@@ -89,7 +90,8 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
               Milestones
             </button>
           ) : null}
-          <SaveViewButton query={query} />
+          {/* A view holds the service's filters: one filtered by parent could not be saved whole. */}
+          {parent === undefined ? <SaveViewButton query={query} /> : null}
           <button
             type="button"
             className="button primary"
@@ -115,10 +117,11 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
       <TaskGrid
         rows={rows}
         query={query}
+        parent={parent}
         current={current}
         title={title}
         sort={sort}
-        queryKey={JSON.stringify(query)}
+        queryKey={listKey(query, parent)}
         filtered={activeFilterCount(filters) > 0}
       />
     </section>
@@ -171,6 +174,7 @@ function CountLabel({ rows }: { rows: RowWindow | null }) {
 function TaskGrid({
   rows,
   query,
+  parent,
   current,
   title,
   sort,
@@ -179,6 +183,7 @@ function TaskGrid({
 }: {
   rows: RowWindow | null;
   query: TaskListQueryInput;
+  parent: string | undefined;
   current: boolean;
   title: string;
   sort: ListSort;
@@ -274,7 +279,7 @@ function TaskGrid({
     if (event.ctrlKey || event.metaKey) {
       if (event.key.toLowerCase() === 'a' && count > 0) {
         event.preventDefault();
-        setSelection('list', everything(query));
+        setSelection('list', everything(query, parent));
       }
       return;
     }

@@ -48,7 +48,7 @@ let prefetched: { key: string; page: FirstPage; value: FirstPageValue | null } |
 /** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
 export function prefetchFirstPage(query: TaskListQueryInput): void {
   const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
-  const entry: NonNullable<typeof prefetched> = { key: JSON.stringify(query), page, value: null };
+  const entry: NonNullable<typeof prefetched> = { key: listKey(query), page, value: null };
   page.then(
     (value) => {
       entry.value = value;
@@ -67,7 +67,7 @@ function arrivedFirstPage(key: string): FirstPageValue | null {
   return value;
 }
 
-function createWindow(query: TaskListQueryInput): RowWindow {
+function createWindow(query: TaskListQueryInput, parent: string | undefined): RowWindow {
   return new RowWindow(
     async (after, limit, skip) => {
       const page = await invoke('tasks:query', {
@@ -75,6 +75,7 @@ function createWindow(query: TaskListQueryInput): RowWindow {
         after,
         limit,
         list: LIST,
+        ...(parent === undefined ? {} : { parent }),
         ...(skip > 0 ? { skip } : {}),
       });
       return { rows: page.rows, next: page.next, skipped: page.skipped };
@@ -92,8 +93,18 @@ function createWindow(query: TaskListQueryInput): RowWindow {
 const firstPages = new LatestOnly();
 
 /** A query's first page, or SUPERSEDED when a newer query of the list came before it was asked. */
-function firstPage(key: string, query: TaskListQueryInput): Promise<FirstPageValue | typeof SUPERSEDED> {
-  const ask = () => invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
+function firstPage(
+  key: string,
+  query: TaskListQueryInput,
+  parent: string | undefined,
+): Promise<FirstPageValue | typeof SUPERSEDED> {
+  const ask = () =>
+    invoke('tasks:query', {
+      query,
+      limit: FIRST_PAGE_SIZE,
+      list: LIST,
+      ...(parent === undefined ? {} : { parent }),
+    });
   if (prefetched?.key === key) {
     const { page } = prefetched;
     prefetched = null;
@@ -103,13 +114,19 @@ function firstPage(key: string, query: TaskListQueryInput): Promise<FirstPageVal
   return firstPages.run(ask);
 }
 
-export function useRowWindow(query: TaskListQueryInput): RowWindowState {
-  const key = JSON.stringify(query);
+/** What identifies a list's rows: its query, and the parent it is narrowed to (the app opens on a list without one). */
+export function listKey(query: TaskListQueryInput, parent?: string): string {
+  return JSON.stringify({ query, parent });
+}
+
+/** The rows of `query`, among `parent`'s sub-tasks when one is given (the list filtered by parent). */
+export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWindowState {
+  const key = listKey(query, parent);
   const [state, setState] = useState<{ window: RowWindow | null; key: string | null; error: unknown }>(() => {
     // The page the app opens on may already be here: then the first render draws its rows.
     const arrived = arrivedFirstPage(key);
     if (arrived === null) return { window: null, key: null, error: null };
-    const window = createWindow(query);
+    const window = createWindow(query, parent);
     window.seed(arrived);
     return { window, key, error: null };
   });
@@ -124,15 +141,22 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
   useEffect(() => followChanges({ delayMs: 0 }, () => recent.clear()), [recent]);
 
   useEffect(() => {
-    const parsed = JSON.parse(key) as TaskListQueryInput;
+    const { query: parsed, parent: within } = JSON.parse(key) as {
+      query: TaskListQueryInput;
+      parent?: string;
+    };
     let cancelled = false;
     const seeded = adopted.current;
     adopted.current = null;
-    const window = seeded ?? createWindow(parsed);
+    const window = seeded ?? createWindow(parsed, within);
     /** Null when a later query or count of this list stopped it (the later one answers). */
     const recount = async (): Promise<number | null> => {
       const askedAt = recent.now();
-      const { count } = await invoke('tasks:count', { query: parsed, list: LIST });
+      const { count } = await invoke('tasks:count', {
+        query: parsed,
+        list: LIST,
+        ...(within === undefined ? {} : { parent: within }),
+      });
       if (count !== null) recent.keepCount(key, askedAt, count);
       return count;
     };
@@ -149,7 +173,7 @@ export function useRowWindow(query: TaskListQueryInput): RowWindowState {
             if (remembered.count !== null) return;
           } else {
             const askedAt = recent.now();
-            const first = await firstPage(key, parsed);
+            const first = await firstPage(key, parsed, within);
             // Superseded only by the query of a later key, whose effect has already cancelled this one.
             if (cancelled || first === SUPERSEDED) return;
             recent.keep(key, askedAt, first);

@@ -5,10 +5,10 @@
 // a duplicate of another task, Enter opens it. Each is an edit through the
 // outbox; what waits to be sent is listed below with its mark.
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import type { InvokeInput } from '../../../ipc/contract';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { errorType } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
+import { intakeRequest } from '../data/use-intake';
 import { useOutboxChanges } from '../data/use-outbox-changes';
 import { showProblem, useSession } from '../store/session-store';
 import { announce, openTask, selectTask, useView } from '../store/view-store';
@@ -20,20 +20,6 @@ import { AcceptForm } from './accept-form';
 import { DuplicatePicker } from './duplicate-picker';
 import { type AcceptChoices, acceptTask, declineTask, markDuplicate } from './triage-actions';
 import './triage.css';
-
-/** The intake is read whole: a team's untriaged work is tens of tasks, not thousands. */
-const INTAKE_LIMIT = 1000;
-
-export function intakeRequest(teamId: string): InvokeInput<'tasks:query'> {
-  return {
-    query: {
-      filter: { team: [teamId], review: ['pending'] },
-      sort_by: 'created_at',
-      sort_order: 'asc',
-    },
-    limit: INTAKE_LIMIT,
-  };
-}
 
 type Outcome = 'accepted' | 'declined' | 'duplicate';
 

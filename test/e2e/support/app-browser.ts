@@ -133,6 +133,17 @@ export async function workspaceTeam(page: Page, name: string): Promise<{ team_id
   return { team_id: team.team_id, name: team.name };
 }
 
+/**
+ * A team's Triage in the sidebar: named "Triage <team>", then what its count
+ * says when tasks wait ("Triage Platform 3 waiting for review").
+ */
+export function triageButton(page: Page, teamName: string): Locator {
+  const team = teamName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page
+    .getByRole('navigation', { name: 'Workspace' })
+    .getByRole('button', { name: new RegExp(`^Triage ${team}( \\d+ waiting for review)?$`) });
+}
+
 /** The id of the focused element. */
 /** Opens a task in the editor from the list of all tasks, found by its id. */
 export async function openTaskInEditor(page: Page, taskId: string): Promise<void> {

@@ -1,6 +1,9 @@
 // What every end-to-end file starts before its tests and stops after them:
 // an emulator behind a proxy a test can unplug, the e2e host running the
 // app's services against it, Chromium, and the app opened in it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../emulator/start';
@@ -22,6 +25,13 @@ export interface AppSession {
   readonly host: E2eHost;
   readonly browser: Browser;
   readonly app: OpenedApp;
+  /**
+   * Quits the app and starts it again: the page and host go, a new host opens
+   * the same data folder (its accounts and mirrors) and a new page; `host` and
+   * `app` are the new ones after. The host keeps sign-ins in memory, so the
+   * new page may ask to sign in again (signed-in-session.ts's restartSignedIn).
+   */
+  restart(): Promise<void>;
   /** Stops everything it started, the browser first. */
   close(): Promise<void>;
 }
@@ -39,18 +49,41 @@ export async function startAppSession(options: AppSessionOptions = {}): Promise<
     started.push(emulator);
     const proxy = await startSwitchableProxy(emulator.baseUrl);
     started.push({ stop: () => proxy.close() });
-    const [host, browser] = await Promise.all([
+    // The session's own data folder, so that a restart opens it again.
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-session-'));
+    started.push({ stop: () => rm(dataDir, { recursive: true, force: true }) });
+    const startHost = () =>
       startE2eHost({
         emulator,
         serverUrl: proxy.url,
+        dataDir,
         ...(options.client ? { client: options.client } : {}),
-      }),
-      launchBrowser(),
-    ]);
+      });
+    const [firstHost, browser] = await Promise.all([startHost(), launchBrowser()]);
+    let host = firstHost;
+    // The stops read the host and page of now: a restart replaces them.
     started.push({ stop: () => host.close() }, { stop: () => browser.close() });
-    const app = await openApp(browser, host);
+    let app = await openApp(browser, host);
     started.push({ stop: () => app.context.close() });
-    return { emulator, proxy, host, browser, app, close: stopAll };
+    const restart = async () => {
+      await app.context.close();
+      await host.close();
+      host = await startHost();
+      app = await openApp(browser, host);
+    };
+    return {
+      emulator,
+      proxy,
+      get host() {
+        return host;
+      },
+      browser,
+      get app() {
+        return app;
+      },
+      restart,
+      close: stopAll,
+    };
   } catch (error) {
     // Nothing it started outlives a failed start (a server left listening would hold the test run open).
     await stopAll().catch(() => undefined);
@@ -90,6 +123,7 @@ export function sessionPerFile(start: () => Promise<AppSession>): AppSession {
     get app() {
       return started().app;
     },
+    restart: () => started().restart(),
     close: () => started().close(),
   };
 }

@@ -42,3 +42,18 @@ export async function startSignedInSession(options: SignedInSessionOptions = {})
     .waitFor();
   return session;
 }
+
+/**
+ * Restarts the session's app (a new host on the same data folder, a new page)
+ * and signs in again the given way when the page asks (the host keeps no
+ * sign-in across the restart); resolves when the workspace shows.
+ */
+export async function restartSignedIn(session: AppSession, way: SignInWay = 'browser'): Promise<void> {
+  await session.restart();
+  const { page } = session.app;
+  const workspace = page.getByRole('navigation', { name: 'Workspace' });
+  const signInButton = page.getByRole('button', { name: 'Sign in with your browser' });
+  await workspace.or(signInButton).first().waitFor();
+  if (await signInButton.isVisible()) await signIn(session, way);
+  await workspace.waitFor();
+}
