@@ -7,6 +7,7 @@ import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import { taskAttachments } from '../read-models/task-attachments';
 import { VIRTUAL_TABLES } from '../schema';
 import { shareDescription, storedTaskJson } from '../tasks/task-json';
 import { onlyPage, storedServerCopies } from '../test-mirror';
@@ -461,6 +462,16 @@ const UPGRADE_CASES: UpgradeCase[] = [
   },
   // Entries from before keep no key (their dedupe is the notifier's last-seen id); db/passes/change-feed.test.ts keys new ones.
   unchangedDataCase('0024_inbox_change_keys'),
+  {
+    version: '0025_task_attachments',
+    seed: seedAsFrom0006,
+    verify(mirror) {
+      verifyEverything(mirror);
+      // The new table is there, empty, and a task's attachments are read through its index.
+      expect(taskAttachments(mirror, 'tsk_seeded')).toEqual([]);
+      expect(mirror.collections.list('task_attachments')).toEqual([]);
+    },
+  },
 ];
 
 let dir: string;
