@@ -122,6 +122,8 @@ export class AttachmentFiles {
       if (total <= limitBytes) break;
       if (keep.has(entry.sha256)) continue;
       rmSync(join(this.dir, entry.name), { force: true });
+      // Its copy under its own name, made to open it (sync/attachments/attachment-open.ts), goes with it.
+      rmSync(join(this.dir, 'open', entry.sha256), { recursive: true, force: true });
       total -= entry.size;
       removed.push(entry.sha256);
     }
