@@ -51,6 +51,10 @@ export interface DesktopShell {
    * they agree. The renderer asks to, but only the person decides.
    */
   confirmKeepWithoutKeychain(): Promise<boolean>;
+  /** Main's file picker for attachments (several files): the paths picked, none when cancelled. */
+  pickFiles?(): Promise<string[]>;
+  /** `shell.openPath`: '' when the default app opened it, else why not. */
+  openPath?(path: string): Promise<string>;
   /** Shows (creating if needed) and focuses the main window. */
   showWindow(): void;
   /** Quits the app (its before-quit closes these services). */
@@ -180,6 +184,8 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     },
     paused: () => accounts.isPaused(),
     inboxRead: () => visibility.inboxRead(),
+    ...(shell.pickFiles ? { pickFiles: () => shell.pickFiles?.() ?? Promise.resolve([]) } : {}),
+    ...(shell.openPath ? { openPath: (path: string) => shell.openPath?.(path) ?? Promise.resolve('') } : {}),
   });
 
   const openFromNotification = async ({ open }: DesktopNotification) => {

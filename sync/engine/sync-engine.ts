@@ -4,6 +4,7 @@
 // folders and build-sync-parts.ts builds them; this class drives them and
 // turns what happens into SyncEvents.
 import { inboxEntryOfPush } from '../push/inbox-of-push';
+import { AttachmentFiles } from '../../db/attachments/attachment-files';
 import type { Mirror } from '../../db/mirror';
 import { isTemporaryId } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
@@ -13,6 +14,7 @@ import { ApiError, SignedOutError } from '../api/errors';
 import { healthOperation, viewOperations } from '../api/operations';
 import type { Task } from '../../protocol/task';
 import { openingsSince } from '../pull/comment-watch';
+import { downloadAttachment } from '../attachments/attachment-download';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
@@ -267,6 +269,26 @@ export class SyncEngine {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * An attachment's content brought into the account's private files (kept
+   * already, or downloaded now, resumed and checked against its sha256);
+   * false when it cannot be asked for now (stopped, offline, signed out).
+   */
+  async attachmentContent(attachmentId: string, sha256: string): Promise<boolean> {
+    const files = AttachmentFiles.beside(this.deps.mirror.file);
+    if (files.has(sha256)) return true;
+    const { running, connectivity } = this.scheduler.state();
+    if (
+      !running ||
+      connectivity === 'offline' ||
+      connectivity === 'signed-out' ||
+      isTemporaryId(attachmentId)
+    )
+      return false;
+    await downloadAttachment(this.deps.api, files, { attachmentId, sha256 });
+    return true;
   }
 
   /** The operating system reports a network change: if sync is offline, it checks at once. */
