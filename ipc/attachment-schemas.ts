@@ -29,3 +29,4 @@ export const attachmentAddedSchema = z.object({
 export type AttachmentAdded = z.infer<typeof attachmentAddedSchema>;
 
 export const attachmentOpenInputSchema = z.strictObject({ attachment_id: idSchema });
+export type AttachmentSummary = z.infer<typeof attachmentListSchema>[number];
