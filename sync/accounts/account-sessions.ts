@@ -15,6 +15,7 @@ import { refreshTokenKey } from '../auth/secret-store';
 import { TokenKeeper } from '../auth/token-keeper';
 import type { Mirror } from '../../db/mirror';
 import { SyncEngine } from '../engine/sync-engine';
+import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../attachments/attachment-cache';
 import type { AccountRecord } from './account-registry';
 import type {
   AccountMirror,
@@ -152,6 +153,8 @@ function defaultEngineFactory(
       api: input.api,
       me: input.me,
       onEvent: input.onEvent,
+      // The app keeps attachments' content for offline opening; the person's own size is not yet a setting.
+      attachmentCache: { limitBytes: () => DEFAULT_ATTACHMENT_CACHE_BYTES },
       pullWorker: {
         ...(options.pullWorkerUrl !== undefined ? { workerUrl: options.pullWorkerUrl } : {}),
         ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),

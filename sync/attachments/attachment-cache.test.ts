@@ -15,6 +15,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/start';
 import { ApiClient } from '../api/api-client';
 import { staticCredentials } from '../api/credentials';
 import { runCliInProcess } from '../cli/testing/in-process-cli';
+import { SyncEngine } from '../engine/sync-engine';
 import { AttachmentCache } from './attachment-cache';
 import { queueUpload } from './attachment-upload';
 
@@ -136,4 +137,24 @@ test('over its size the cache evicts the least recently used, never the copy of 
   expect(files.has(kept[1]!)).toBe(true);
   expect(files.use()).toEqual({ files: 2, bytes: 200 });
   expect(sha256Hex(files.read(kept[1]!)!)).toBe(kept[1]);
+});
+
+test("the app's engine fills the cache behind a full sync, without the sync waiting for it", async () => {
+  const first = await syncAndOpen();
+  const { watched } = watchedAndNot(first);
+  const mine = await upload(watched, 'mine.txt', 'kept for offline');
+  const engine = new SyncEngine({
+    mirror: first,
+    api,
+    me: emulator.me,
+    pullInWorker: false,
+    attachmentCache: { limitBytes: () => 1024 ** 3 },
+  });
+  try {
+    await engine.syncOnce();
+    await engine.attachmentCacheIdle();
+    expect(AttachmentFiles.beside(db).has(mine)).toBe(true);
+  } finally {
+    await engine.close();
+  }
 });

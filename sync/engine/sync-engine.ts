@@ -14,6 +14,7 @@ import { ApiError, SignedOutError } from '../api/errors';
 import { healthOperation, viewOperations } from '../api/operations';
 import type { Task } from '../../protocol/task';
 import { openingsSince } from '../pull/comment-watch';
+import { AttachmentCache } from '../attachments/attachment-cache';
 import { downloadAttachment } from '../attachments/attachment-download';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
@@ -41,6 +42,12 @@ export interface SyncEngineDeps extends SyncPartsOptions {
   onEvent?: SyncEventListener;
   /** Poll intervals and backoff (defaults in sync/schedule/poll-policy.ts). */
   pollPolicy?: Partial<PollPolicy>;
+  /**
+   * Keep attachments' content for offline opening (sync/attachments/attachment-cache.ts),
+   * filled behind every full sync within `limitBytes` (read each time, so a changed setting
+   * applies at once). Absent: none is downloaded in the background (the headless sync).
+   */
+  attachmentCache?: { limitBytes: () => number };
 }
 
 export class SyncEngine {
@@ -57,6 +64,9 @@ export class SyncEngine {
   /** Fetches of opened tasks' activity under way: opening one twice asks once. Stop ends them. */
   private readonly activity = new Map<string, Promise<boolean>>();
   private activityStop = new AbortController();
+  private readonly cache: AttachmentCache | null;
+  /** The cache's fill under way (one at a time), so that a full sync never waits for downloads. */
+  private filling: Promise<void> | null = null;
 
   constructor(private readonly deps: SyncEngineDeps) {
     this.clock = deps.clock ?? systemApiClock;
@@ -76,6 +86,16 @@ export class SyncEngine {
         this.emit({ type: 'rate-limit-lifted' });
       }
     });
+    this.cache = deps.attachmentCache
+      ? new AttachmentCache({
+          mirror: deps.mirror,
+          api: deps.api,
+          files: AttachmentFiles.beside(deps.mirror.file),
+          username: deps.me.username,
+          now: () => this.clock.now(),
+          limitBytes: deps.attachmentCache.limitBytes,
+        })
+      : null;
     const parts = buildSyncParts({ ...deps, clock: this.clock, emit });
     this.pullStore = parts.pullStore;
     this.workerStore = parts.workerStore;
@@ -183,6 +203,7 @@ export class SyncEngine {
   async close(): Promise<void> {
     this.stopWatchingRateLimits();
     await this.scheduler.stop();
+    await this.filling;
     await this.workerStore?.close();
   }
 
@@ -291,6 +312,25 @@ export class SyncEngine {
     return true;
   }
 
+  /** Resolves once the attachments' cache fill under way (if any) has ended; for a caller that must see it done. */
+  async attachmentCacheIdle(): Promise<void> {
+    await this.filling;
+  }
+
+  /** Fills the attachments' cache behind a sync, one fill at a time; a failure waits for the next sync. */
+  private fillCacheBehind(signal: AbortSignal | undefined): void {
+    if (this.cache === null || this.filling !== null) return;
+    this.filling = this.cache
+      .fill(signal)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.filling = null;
+      });
+  }
+
   /** The operating system reports a network change: if sync is offline, it checks at once. */
   networkChanged(): void {
     this.scheduler.networkChanged();
@@ -325,6 +365,7 @@ export class SyncEngine {
         failed_collections: pulled.failed,
       };
       this.emit({ type: 'sync-finished', reason, summary });
+      this.fillCacheBehind(signal);
       return summary;
     } catch (error) {
       this.failed(reason, error);
