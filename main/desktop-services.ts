@@ -24,6 +24,7 @@ import type { IpcGate } from './ipc/gate';
 import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../sync/attachments/attachment-cache';
 import type { AccountSummary } from '../ipc/screen-schemas';
 import { AccountVisibility } from './notifications/account-visibility';
 import { NotificationSettingsStore } from './notifications/notification-settings-store';
@@ -150,6 +151,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     secrets: options.secretStore,
     defaults: envDefaults,
     startEngines: true,
+    attachmentCacheBytes: () => settings.get().attachment_cache_bytes ?? DEFAULT_ATTACHMENT_CACHE_BYTES,
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
     ...(options.client !== undefined ? { client: options.client } : {}),
