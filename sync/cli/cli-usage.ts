@@ -40,8 +40,9 @@ commands:
   export --db FILE [--collection tasks]
       The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
       Collections: tasks (default), organizations, projects, teams, organization_members,
-      sections, sprints, goals, milestones, task_comments (the mirrored threads of the tasks
-      you are likely to open, one thread a line with its replies nested).
+      sections, sprints, goals, milestones, views, view_pins, task_attachments (their records),
+      task_comments (the mirrored threads of the tasks you are likely to open, one thread a
+      line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
   edit --db FILE --where key=value [--where ...] [--set field=value ...] [--add-tag TAG]
        [--remove-tag TAG] [--yes]
