@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { AttachmentFiles } from '../../db/attachments/attachment-files';
 import { attachmentHandlers } from './attachment-handlers';
+import { collectionHandlers } from './collection-handlers';
 import { wiredHandlersPerTest } from './testing/wired-handlers';
 
+const wireCollections = wiredHandlersPerTest(collectionHandlers);
 let picked: string[] = [];
 const opened: string[] = [];
 const wire = wiredHandlersPerTest((dependencies) =>
@@ -66,4 +68,22 @@ test('picked files are checked and queued (or refused in the contract words), up
     error: { type: 'offline' },
   });
   expect(opened).toHaveLength(1);
+});
+
+test('the page cannot queue an upload through collection:create, naming a kept file itself', async () => {
+  const w = await wireCollections();
+  const [taskId] = w.f.taskIds(1) as [string];
+  const kept = AttachmentFiles.beside(w.f.mirror.file).keep(new TextEncoder().encode('kept elsewhere'));
+  const answer = await w.call('collection:create', {
+    kind: 'attachment',
+    fields: {
+      task_id: taskId,
+      file_name: 'copy.txt',
+      content_type: 'text/plain',
+      size_bytes: kept.size,
+      sha256: kept.sha256,
+    },
+  });
+  expect(answer).toMatchObject({ ok: false, error: { type: 'validation' } });
+  expect(w.f.mirror.outbox.list()).toEqual([]);
 });
