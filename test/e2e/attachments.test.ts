@@ -2,7 +2,8 @@
 // picked offline are checked at once (a refused one said in the service's
 // words, nothing queued for it), the other listed at once as not sent yet and
 // uploaded once when the network returns; a click opens it from the app's
-// private folder; a file the service's malware scan refuses is a failed change.
+// private folder; renamed and deleted in place; a file the service's malware
+// scan refuses is a failed change.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,12 +62,39 @@ describe('attachments', () => {
     expect(session.emulator.control.attachmentUploads()).toBe(1);
     await row.locator('[data-attachment-state]').waitFor({ state: 'detached' });
 
-    await row.getByRole('button', { name: 'notes.txt' }).click();
+    await row.getByRole('button', { name: 'notes.txt', exact: true }).click();
     await until(() => session.host.openedFiles.length === 1, 'the file handed to the default app');
     const opened = session.host.openedFiles[0]!;
     expect(opened.endsWith('notes.txt')).toBe(true);
     expect(opened.includes('.attachments')).toBe(true);
     await expect(readFile(opened, 'utf8')).resolves.toBe('notes written offline');
+  });
+
+  test('renamed and deleted in the editor, each sent with If-Match', async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    const [served] = session.emulator.control.attachments();
+    if (!served) throw new Error('the first test uploaded nothing');
+    await editor.getByRole('button', { name: 'Rename notes.txt' }).click();
+    const box = editor.getByRole('textbox', { name: 'New name for notes.txt' });
+    await box.fill('meeting notes.txt');
+    await box.press('Enter');
+    await syncAndSettle(page);
+    await until(
+      () => session.emulator.control.attachments()[0]?.file_name === 'meeting notes.txt',
+      'the rename on the service',
+    );
+    await editor.getByRole('button', { name: 'Delete meeting notes.txt' }).click();
+    await syncAndSettle(page);
+    await until(() => session.emulator.control.attachments().length === 0, 'the delete on the service');
+    const writes = session.emulator.control
+      .requests()
+      .filter((r) => r.path === `/v1/task-attachments/${served.attachment_id}` && r.method !== 'GET');
+    expect(writes.map((r) => [r.method, r.status, typeof r.ifMatch])).toEqual([
+      ['PATCH', 200, 'string'],
+      ['DELETE', 204, 'string'],
+    ]);
+    await editor.getByRole('heading', { name: 'Attachments (0)' }).waitFor();
   });
 
   test("a file the service's malware scan refuses is a failed change on the list, nothing on the service", async () => {

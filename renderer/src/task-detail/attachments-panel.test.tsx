@@ -87,6 +87,25 @@ test('a file main refuses to open says why in place; opening is asked only on a 
   );
 });
 
+test('a rename typed in place and a delete are queued as edits of the attachment kind', async () => {
+  const user = userEvent.setup();
+  bridge.answer('attachments:list', () => [served]);
+  bridge.answer('collection:edit', ({ id }) => ({ id, op_id: 'op-r' }));
+  bridge.answer('collection:delete', ({ id }) => ({ id, op_id: 'op-d' }));
+  render(<AttachmentsPanel taskId="t-1" />);
+  await screen.findByText('plan.pdf');
+  await user.click(screen.getByRole('button', { name: 'Rename plan.pdf' }));
+  const box = screen.getByRole('textbox', { name: 'New name for plan.pdf' });
+  await user.clear(box);
+  await user.type(box, 'final plan.pdf{Enter}');
+  expect(bridge.callsOf('collection:edit')).toEqual([
+    { kind: 'attachment', id: 'att-1', patch: { file_name: 'final plan.pdf' } },
+  ]);
+  await user.click(await screen.findByRole('button', { name: 'Delete plan.pdf' }));
+  expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'attachment', id: 'att-1' }]);
+  expect(bridge.callsOf('attachment:open')).toEqual([]);
+});
+
 test.each([
   [null, 'size unknown'],
   [900, '900 B'],

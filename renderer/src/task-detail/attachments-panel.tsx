@@ -3,9 +3,10 @@
 // files" asks main for its file picker; each file is checked before it is
 // queued and a refused one is said here in the service's words. A name opens
 // the file with the system's default app, only on the person's click; main
-// refuses one whose bytes say it runs code and says why, here.
+// refuses one whose bytes say it runs code and says why, here. Rename and
+// Delete are queued like any edit (sent with If-Match).
 import { useState } from 'react';
-import type { AttachmentAdded } from '../../../ipc/attachment-schemas';
+import type { AttachmentAdded, AttachmentSummary } from '../../../ipc/attachment-schemas';
 import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
@@ -61,30 +62,12 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
       ) : (
         <ul className="attachment-list">
           {attachments.map((a) => (
-            <li key={a.attachment_id}>
-              <button type="button" className="link-button" onClick={() => void open(a.attachment_id)}>
-                {a.file_name}
-              </button>{' '}
-              <span className="muted">
-                {a.content_type ?? 'unknown type'} · {sizeWords(a.size_bytes)}
-                {a.created_by === null ? '' : ` · ${a.created_by}`}
-                {a.created_at === null ? (
-                  ''
-                ) : (
-                  <>
-                    {' · '}
-                    <time dateTime={a.created_at} title={timeWords(a.created_at)}>
-                      {agoWords(a.created_at)}
-                    </time>
-                  </>
-                )}
-              </span>
-              <WaitingChangeMark
-                state={a.pending}
-                kinds="attachments"
-                stateAttribute="data-attachment-state"
-              />
-            </li>
+            <AttachmentRow
+              key={a.attachment_id}
+              attachment={a}
+              onOpen={() => void open(a.attachment_id)}
+              onChanged={read.reload}
+            />
           ))}
         </ul>
       )}
@@ -102,5 +85,109 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
         Attach files…
       </button>
     </section>
+  );
+}
+
+/** One attachment: its name (a click opens it), what it is, who added it when, its mark; renamed in place, or deleted. */
+function AttachmentRow({
+  attachment: a,
+  onOpen,
+  onChanged,
+}: {
+  attachment: AttachmentSummary;
+  onOpen: () => void;
+  onChanged: () => void;
+}) {
+  const [name, setName] = useState<string | null>(null);
+
+  async function rename(fileName: string): Promise<void> {
+    setName(null);
+    try {
+      await invoke('collection:edit', {
+        kind: 'attachment',
+        id: a.attachment_id,
+        patch: { file_name: fileName },
+      });
+      onChanged();
+    } catch (error) {
+      showProblem(error, 'Renaming the attachment');
+    }
+  }
+
+  async function remove(): Promise<void> {
+    try {
+      await invoke('collection:delete', { kind: 'attachment', id: a.attachment_id });
+      onChanged();
+    } catch (error) {
+      showProblem(error, 'Deleting the attachment');
+    }
+  }
+
+  return (
+    <li>
+      {name === null ? (
+        <button type="button" className="link-button" onClick={onOpen}>
+          {a.file_name}
+        </button>
+      ) : (
+        <form
+          className="attachment-rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const typed = name.trim();
+            if (typed === '' || typed === a.file_name) setName(null);
+            else void rename(typed);
+          }}
+        >
+          <input
+            aria-label={`New name for ${a.file_name}`}
+            value={name}
+            maxLength={255}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setName(null);
+            }}
+          />
+          <button type="submit">Save</button>
+        </form>
+      )}{' '}
+      <span className="muted">
+        {a.content_type ?? 'unknown type'} · {sizeWords(a.size_bytes)}
+        {a.created_by === null ? '' : ` · ${a.created_by}`}
+        {a.created_at === null ? (
+          ''
+        ) : (
+          <>
+            {' · '}
+            <time dateTime={a.created_at} title={timeWords(a.created_at)}>
+              {agoWords(a.created_at)}
+            </time>
+          </>
+        )}
+      </span>
+      <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
+      {name === null ? (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Rename ${a.file_name}`}
+            onClick={() => setName(a.file_name)}
+          >
+            Rename
+          </button>{' '}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Delete ${a.file_name}`}
+            onClick={() => void remove()}
+          >
+            Delete
+          </button>
+        </>
+      ) : null}
+    </li>
   );
 }
