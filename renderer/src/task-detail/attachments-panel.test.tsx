@@ -6,7 +6,9 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import type { AttachmentSummary } from '../../../ipc/attachment-schemas';
+import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { account } from '../testing/screen-fixtures';
 import { AttachmentsPanel, sizeWords } from './attachments-panel';
 
 const bridge = fakeBridgeEachTest();
@@ -104,6 +106,21 @@ test('a rename typed in place and a delete are queued as edits of the attachment
   await user.click(await screen.findByRole('button', { name: 'Delete plan.pdf' }));
   expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'attachment', id: 'att-1' }]);
   expect(bridge.callsOf('attachment:open')).toEqual([]);
+});
+
+test('a sign-in that may not change attachments lists and opens them but offers no attach, rename or delete', async () => {
+  const user = userEvent.setup();
+  useSession.setState({
+    current: account({ read_only_kinds: [{ kind: 'attachment', scope: 'tasks:write' }] }),
+  });
+  bridge.answer('attachments:list', () => [served]);
+  bridge.answer('attachment:open', () => null);
+  render(<AttachmentsPanel taskId="t-1" />);
+  await screen.findByText('plan.pdf');
+  for (const name of ['Attach files…', 'Rename plan.pdf', 'Delete plan.pdf'])
+    expect(screen.queryByRole('button', { name })).toBeNull();
+  await user.click(screen.getByRole('button', { name: 'plan.pdf' }));
+  expect(bridge.callsOf('attachment:open')).toEqual([{ attachment_id: 'att-1' }]);
 });
 
 test.each([

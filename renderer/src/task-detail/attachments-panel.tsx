@@ -12,6 +12,7 @@ import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
 import { agoWords, timeWords } from '../vocabulary/task-words';
+import { useKindReadOnly } from '../ui/kind-consent';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
 
 /** A size in the units people read: bytes, KB, MB (1024 each). */
@@ -32,6 +33,8 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   const [refused, setRefused] = useState<AttachmentAdded['refused']>([]);
   const [notOpened, setNotOpened] = useState<string | null>(null);
   const attachments = read.data ?? [];
+  // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
+  const readOnly = useKindReadOnly('attachment');
 
   async function attach(): Promise<void> {
     try {
@@ -67,6 +70,7 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
               attachment={a}
               onOpen={() => void open(a.attachment_id)}
               onChanged={read.reload}
+              readOnly={readOnly}
             />
           ))}
         </ul>
@@ -81,9 +85,11 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
         </div>
       )}
       {notOpened === null ? null : <p role="alert">{notOpened}</p>}
-      <button type="button" onClick={() => void attach()}>
-        Attach files…
-      </button>
+      {readOnly ? null : (
+        <button type="button" className="button" onClick={() => void attach()}>
+          Attach files…
+        </button>
+      )}
     </section>
   );
 }
@@ -93,10 +99,12 @@ function AttachmentRow({
   attachment: a,
   onOpen,
   onChanged,
+  readOnly,
 }: {
   attachment: AttachmentSummary;
   onOpen: () => void;
   onChanged: () => void;
+  readOnly: boolean;
 }) {
   const [name, setName] = useState<string | null>(null);
 
@@ -167,7 +175,7 @@ function AttachmentRow({
         )}
       </span>
       <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
-      {name === null ? (
+      {name === null && !readOnly ? (
         <>
           {' '}
           <button
