@@ -76,6 +76,13 @@ import {
 import { draftKeySchema, draftListInputSchema, draftSchema } from './draft-schemas';
 import { inboxMarkReadInputSchema, inboxSchema } from './inbox-schemas';
 import { viewRowsRequestSchema, viewRowsSchema, viewSidebarSchema } from './view-schemas';
+import {
+  attachmentAddedSchema,
+  attachmentAddInputSchema,
+  attachmentListInputSchema,
+  attachmentListSchema,
+  attachmentOpenInputSchema,
+} from './attachment-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -201,6 +208,13 @@ export const invokeChannels = {
   'collection:edit': { input: collectionEditInputSchema, output: collectionQueuedSchema },
   /** Queues a delete (If-Match); one never sent is dropped with its create. Sprints have none (`validation`). */
   'collection:delete': { input: collectionDeleteInputSchema, output: collectionQueuedSchema },
+  // Attachments (main/ipc/attachment-handlers.ts); renamed and deleted through collection:edit|delete.
+  /** A task's attachments from the mirror (name, type, size, who, when), uploads still waiting included. */
+  'attachments:list': { input: attachmentListInputSchema, output: attachmentListSchema },
+  /** Main's file picker, then each file checked by the upload rules, copied and queued, or refused in the contract's words. */
+  'attachment:add': { input: attachmentAddInputSchema, output: attachmentAddedSchema },
+  /** Opens one with the system's default app (downloaded first when online); `not-safe` when its bytes or name say it runs code. */
+  'attachment:open': { input: attachmentOpenInputSchema, output: z.null() },
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {

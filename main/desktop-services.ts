@@ -24,6 +24,7 @@ import type { IpcGate } from './ipc/gate';
 import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../sync/attachments/attachment-cache';
 import type { AccountSummary } from '../ipc/screen-schemas';
 import { AccountVisibility } from './notifications/account-visibility';
 import { NotificationSettingsStore } from './notifications/notification-settings-store';
@@ -51,6 +52,10 @@ export interface DesktopShell {
    * they agree. The renderer asks to, but only the person decides.
    */
   confirmKeepWithoutKeychain(): Promise<boolean>;
+  /** Main's file picker for attachments (several files): the paths picked, none when cancelled. */
+  pickFiles?(): Promise<string[]>;
+  /** `shell.openPath`: '' when the default app opened it, else why not. */
+  openPath?(path: string): Promise<string>;
   /** Shows (creating if needed) and focuses the main window. */
   showWindow(): void;
   /** Quits the app (its before-quit closes these services). */
@@ -146,6 +151,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     secrets: options.secretStore,
     defaults: envDefaults,
     startEngines: true,
+    attachmentCacheBytes: () => settings.get().attachment_cache_bytes ?? DEFAULT_ATTACHMENT_CACHE_BYTES,
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
     ...(options.client !== undefined ? { client: options.client } : {}),
@@ -180,6 +186,8 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     },
     paused: () => accounts.isPaused(),
     inboxRead: () => visibility.inboxRead(),
+    ...(shell.pickFiles ? { pickFiles: () => shell.pickFiles?.() ?? Promise.resolve([]) } : {}),
+    ...(shell.openPath ? { openPath: (path: string) => shell.openPath?.(path) ?? Promise.resolve('') } : {}),
   });
 
   const openFromNotification = async ({ open }: DesktopNotification) => {

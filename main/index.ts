@@ -15,6 +15,7 @@ import {
   nativeTheme,
   session,
   shell as electronShell,
+  type OpenDialogOptions,
 } from 'electron';
 import { APP_ID } from './app-id';
 import { appShutdown } from './app-shutdown';
@@ -205,6 +206,18 @@ function start(): void {
           // Electron 45 returns a promise; a failed copy has nothing to undo.
           writeClipboard: (text) => void clipboard.writeText(text),
           confirmKeepWithoutKeychain: () => confirmKeepWithoutKeychain(mainWindow),
+          pickFiles: async () => {
+            const options: OpenDialogOptions = {
+              title: 'Attach files',
+              properties: ['openFile', 'multiSelections'],
+            };
+            const picked = mainWindow
+              ? await dialog.showOpenDialog(mainWindow, options)
+              : await dialog.showOpenDialog(options);
+            return picked.canceled ? [] : picked.filePaths;
+          },
+          // Only ever a copy in the app's private folder that passed attachment-open.ts's checks.
+          openPath: (path) => electronShell.openPath(path),
           showWindow: () => void showWindow(),
           quit: () => app.quit(),
         },

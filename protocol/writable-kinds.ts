@@ -5,6 +5,7 @@ import { goalKind } from './goal';
 import { milestoneKind } from './milestone';
 import { sectionKind } from './section';
 import { sprintKind } from './sprint';
+import { taskAttachmentKind } from './task-attachment';
 import { viewKind } from './view';
 import { viewPinKind } from './view-pin';
 import type { FilingField, WritableKind } from './writable-kind';
@@ -16,6 +17,7 @@ export const COLLECTION_KINDS = [
   milestoneKind,
   viewKind,
   viewPinKind,
+  taskAttachmentKind,
 ] as const;
 
 /** A collection kind's outbox entity type ('section', 'sprint', …). */

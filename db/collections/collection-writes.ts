@@ -83,33 +83,62 @@ export class CollectionWrites {
               .prepare(`SELECT raw_json FROM ${spec.table} WHERE scope = ? ORDER BY ${spec.idField}`)
               .all(scope)
       ) as { raw_json: string }[];
-      const byId = new Map<string, PendingResource>();
-      for (const row of rows) {
-        const resource = JSON.parse(row.raw_json) as PendingResource;
-        byId.set(String(resource[spec.idField]), resource);
-      }
-      for (const op of this.outbox.list()) {
-        if (op.entityType !== this.entityType || op.state === 'done') continue;
-        if (op.kind === 'delete') {
-          byId.delete(op.entityId);
-          continue;
-        }
-        const resource =
-          byId.get(op.entityId) ??
-          (op.kind === 'create'
-            ? {
-                [spec.idField]: op.entityId,
-                ...(this.parentField === null ? {} : { [this.parentField]: op.parentId }),
-              }
-            : null);
-        if (resource === null) continue;
-        // A new one under another parent than the scope asked for (another team's sprint) is not listed.
-        if (op.kind === 'create' && scope !== undefined && this.parentField !== null && op.parentId !== scope)
-          continue;
-        byId.set(op.entityId, { ...resource, ...op.patch, pending: op.state });
-      }
-      return [...byId.values()];
+      return this.withWaiting(rows, scope, () => true);
     });
+  }
+
+  /**
+   * The resources whose lifted column `field` is `value` (a task's
+   * attachments), read through its index, with waiting changes applied: a new
+   * one is listed when its create names that value.
+   */
+  listWhere(field: string, value: string): PendingResource[] {
+    const spec = COLLECTIONS[this.collection];
+    if (!spec.columns.some(([column]) => column === field))
+      throw new Error(`${spec.table} has no column ${field}`);
+    return this.tx.read(() => {
+      const rows = this.db
+        .prepare(`SELECT raw_json FROM ${spec.table} WHERE ${field} = ? ORDER BY ${spec.idField}`)
+        .all(value) as { raw_json: string }[];
+      return this.withWaiting(rows, undefined, (resource) => resource[field] === value);
+    });
+  }
+
+  /** Stored rows with the outbox's waiting changes of this kind applied; `keep` says which waiting ones belong. */
+  private withWaiting(
+    rows: readonly { raw_json: string }[],
+    scope: string | undefined,
+    keep: (resource: PendingResource) => boolean,
+  ): PendingResource[] {
+    const spec = COLLECTIONS[this.collection];
+    const byId = new Map<string, PendingResource>();
+    for (const row of rows) {
+      const resource = JSON.parse(row.raw_json) as PendingResource;
+      byId.set(String(resource[spec.idField]), resource);
+    }
+    for (const op of this.outbox.list()) {
+      if (op.entityType !== this.entityType || op.state === 'done') continue;
+      if (op.kind === 'delete') {
+        byId.delete(op.entityId);
+        continue;
+      }
+      const resource =
+        byId.get(op.entityId) ??
+        (op.kind === 'create'
+          ? {
+              [spec.idField]: op.entityId,
+              ...(this.parentField === null ? {} : { [this.parentField]: op.parentId }),
+            }
+          : null);
+      if (resource === null) continue;
+      // A new one under another parent than the scope asked for (another team's sprint) is not listed.
+      if (op.kind === 'create' && scope !== undefined && this.parentField !== null && op.parentId !== scope)
+        continue;
+      const changed = { ...resource, ...op.patch, pending: op.state };
+      if (keep(changed)) byId.set(op.entityId, changed);
+      else byId.delete(op.entityId);
+    }
+    return [...byId.values()];
   }
 
   private current(id: string): {

@@ -26,6 +26,7 @@ import * as savedViewsAndPins from './0022_saved_views_and_pins';
 import * as outboxBatch from './0023_outbox_batch';
 import * as inboxChangeKeys from './0024_inbox_change_keys';
 import * as intakeIndex from './0025_intake_index';
+import * as taskAttachments from './0026_task_attachments';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -54,6 +55,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0023_outbox_batch': outboxBatch,
   '0024_inbox_change_keys': inboxChangeKeys,
   '0025_intake_index': intakeIndex,
+  '0026_task_attachments': taskAttachments,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -7,6 +7,7 @@ import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
+import { taskAttachments } from '../read-models/task-attachments';
 import { VIRTUAL_TABLES } from '../schema';
 import { shareDescription, storedTaskJson } from '../tasks/task-json';
 import { onlyPage, storedServerCopies } from '../test-mirror';
@@ -463,6 +464,16 @@ const UPGRADE_CASES: UpgradeCase[] = [
   unchangedDataCase('0024_inbox_change_keys'),
   // An index alone: db/tasks/intake-counts.test.ts holds the counts to it.
   unchangedDataCase('0025_intake_index'),
+  {
+    version: '0026_task_attachments',
+    seed: seedAsFrom0006,
+    verify(mirror) {
+      verifyEverything(mirror);
+      // The new table is there, empty, and a task's attachments are read through its index.
+      expect(taskAttachments(mirror, 'tsk_seeded')).toEqual([]);
+      expect(mirror.collections.list('task_attachments')).toEqual([]);
+    },
+  },
 ];
 
 let dir: string;

@@ -22,7 +22,7 @@ import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { readableTask } from '../task-changes';
 import type { AttachmentRecord, AttachmentStore } from '../uploads/attachment-store';
 import { rangeOf } from '../uploads/byte-range';
-import { inflateRawHead } from '../uploads/inflate-raw-head';
+import { inflateRawHead } from '../../protocol/inflate-raw-head';
 import { scanForMalware } from '../uploads/malware-scan';
 import { type FormFile, MultipartForm, parseMultipartForm } from '../uploads/multipart-form';
 import { sendCreated } from './record-writes';

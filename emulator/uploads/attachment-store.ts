@@ -54,6 +54,8 @@ export class AttachmentStore {
     // A copy: the request's body is let go.
     this.contents.set(record.attachment_id, Buffer.from(bytes));
     this.created += 1;
+    // Counted with every kind's creates too (store.creates), which the control API reports per collection.
+    this.store.creates.task_attachments += 1;
     this.store.touch();
     return record;
   }

@@ -43,6 +43,9 @@ export function collectionHandlers(dependencies: CollectionHandlerDependencies):
 
   return {
     'collection:create': async ({ kind, fields, parent_id }) => {
+      // An upload names a file the app checked and kept (attachment:add); the page never names one itself.
+      if (kind === 'attachment')
+        throw new IpcHandlerError('validation', 'Attachments are added through attachment:add.');
       const account = writableAccount(dependencies.active, descriptorOf(kind).collection, kind);
       const writes = writesOf(account, kind);
       const created = await writeWhenFree(account.mirror, () => writes.create(fields, parent_id ?? null));

@@ -11,6 +11,7 @@ import type { ServerSettings as AccountServerSettings } from '../../sync/account
 import type { SyncEngine } from '../../sync/engine/sync-engine';
 import { accountHandlers, accountList, accountSummary, type DemoServer } from './account-handlers';
 import { type IpcGate, IpcHandlerError, type IpcHandlers } from './gate';
+import { attachmentHandlers } from './attachment-handlers';
 import { collectionHandlers } from './collection-handlers';
 import { commentHandlers } from './comment-handlers';
 import { draftHandlers } from './draft-handlers';
@@ -40,6 +41,10 @@ export interface ScreenBackendOptions {
   readonly paused?: () => boolean;
   /** The person marked inbox entries read (the tray's count follows). */
   readonly inboxRead?: () => void;
+  /** Main's file picker for attachments (several files); none: nothing can be added. */
+  readonly pickFiles?: () => Promise<string[]>;
+  /** The system's default app for a file (`shell.openPath`: '' when it opened); none: nothing is opened. */
+  readonly openPath?: (path: string) => Promise<string>;
 }
 
 export interface ScreenBackend {
@@ -137,6 +142,8 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       },
       serviceViewRows: (viewId, page) =>
         runtime.session?.engine?.serviceViewRows(viewId, page) ?? Promise.resolve(null),
+      attachmentContent: (attachmentId, sha256) =>
+        runtime.session?.engine?.attachmentContent(attachmentId, sha256) ?? Promise.resolve(false),
       refreshActivity: (taskId) => {
         // Offline, paused or refused: the cached activity stays on show; the next opening asks again.
         void runtime.session?.engine?.refreshTaskActivity(taskId).then((landed) => {
@@ -212,6 +219,12 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
       draftHandlers({ active }),
       inboxHandlers({ active, emit, ...(options.inboxRead ? { read: options.inboxRead } : {}) }),
       collectionHandlers({ active, emit }),
+      attachmentHandlers({
+        active,
+        emit,
+        pickFiles: options.pickFiles ?? (() => Promise.resolve([])),
+        openPath: options.openPath ?? (() => Promise.resolve('opening files is not available here')),
+      }),
       bulkHandlers({ active, emit, ...(options.now ? { now: options.now } : {}) }),
       undoHandlers({ active, emit }),
     ],

@@ -54,6 +54,11 @@ export interface ActiveMirror {
     viewId: string,
     page: { after: string | null; limit: number },
   ): Promise<{ items: Task[]; next: string | null } | null>;
+  /**
+   * Brings an attachment's content into the account's private files (SyncEngine.attachmentContent);
+   * false when it cannot be downloaded now (offline, stopped). Absent: never downloaded.
+   */
+  attachmentContent?(attachmentId: string, sha256: string): Promise<boolean>;
   /** A local edit was queued: the sync side pushes it soon. */
   edited(): void;
   /**

@@ -53,3 +53,10 @@ test('a field that cannot be read falls back alone, keeping the rest', () => {
   writeFileSync(file, JSON.stringify({ theme: 'light', window: 'big' }));
   expect(readSettingsFile(file)).toEqual({ theme: 'light', window: { maximized: false } });
 });
+
+test("the attachments' cache size is kept; one that is not a whole number of bytes is left out (1 GB then)", () => {
+  new SettingsStore(file).update((current) => ({ ...current, attachment_cache_bytes: 500_000_000 }));
+  expect(new SettingsStore(file).get().attachment_cache_bytes).toBe(500_000_000);
+  writeFileSync(file, JSON.stringify({ theme: 'dark', attachment_cache_bytes: -1 }));
+  expect(readSettingsFile(file)).toEqual({ theme: 'dark', window: { maximized: false } });
+});

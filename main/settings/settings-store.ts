@@ -26,6 +26,8 @@ export const settingsSchema = z.object({
    * a refused address turns updates off and the status bar says why.
    */
   update_feed_url: z.string().max(2048).optional().catch(undefined),
+  /** How much attachments' content the app keeps for offline opening (bytes); absent: 1 GB. */
+  attachment_cache_bytes: z.number().int().min(0).optional().catch(undefined),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

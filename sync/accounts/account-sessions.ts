@@ -15,6 +15,7 @@ import { refreshTokenKey } from '../auth/secret-store';
 import { TokenKeeper } from '../auth/token-keeper';
 import type { Mirror } from '../../db/mirror';
 import { SyncEngine } from '../engine/sync-engine';
+import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../attachments/attachment-cache';
 import type { AccountRecord } from './account-registry';
 import type {
   AccountMirror,
@@ -52,6 +53,11 @@ export interface AccountSessionOptions<
   dispatcher?: Dispatcher;
   /** Extra API client settings for every account (tests shorten retries). */
   client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'dispatcher'>>;
+  /**
+   * The default engine's attachments' cache size, read at each fill (the person's
+   * setting); default DEFAULT_ATTACHMENT_CACHE_BYTES.
+   */
+  attachmentCacheBytes?: () => number;
 }
 
 export class AccountSessions<M extends AccountMirror = Mirror, E extends AccountSyncEngine = SyncEngine> {
@@ -144,7 +150,7 @@ export class AccountSessions<M extends AccountMirror = Mirror, E extends Account
 
 /** The app's engine: pull, push and the scheduler over db/'s mirror, its pull worker where the host says. */
 function defaultEngineFactory(
-  options: Pick<AccountSessionOptions, 'pullWorkerUrl' | 'nativeBinding'>,
+  options: Pick<AccountSessionOptions, 'pullWorkerUrl' | 'nativeBinding' | 'attachmentCacheBytes'>,
 ): (input: SyncEngineInput<Mirror>) => SyncEngine {
   return (input) =>
     new SyncEngine({
@@ -152,6 +158,8 @@ function defaultEngineFactory(
       api: input.api,
       me: input.me,
       onEvent: input.onEvent,
+      // The app keeps attachments' content for offline opening, within the person's size.
+      attachmentCache: { limitBytes: options.attachmentCacheBytes ?? (() => DEFAULT_ATTACHMENT_CACHE_BYTES) },
       pullWorker: {
         ...(options.pullWorkerUrl !== undefined ? { workerUrl: options.pullWorkerUrl } : {}),
         ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),

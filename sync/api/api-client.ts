@@ -24,6 +24,8 @@ import {
   type DeleteOptions,
   type PageRequest,
   type ReadOptions,
+  type ContentSink,
+  type RequestOptions,
   type RequestSpec,
   type UpdateOptions,
   conditional,
@@ -31,6 +33,7 @@ import {
   requestOf,
   requestPath,
 } from './api-request';
+import type { ApiExchange } from './api-exchange';
 import { type ApiClock, sleep, systemApiClock } from './clock';
 import type { CredentialSource } from './credentials';
 import {
@@ -40,7 +43,9 @@ import {
   problemErrorFromAnswer,
   redactSecrets,
 } from './errors';
+import type { MultipartBody } from './multipart-body';
 import type {
+  ContentOperation,
   CreateOperation,
   DeleteOperation,
   ListOperation,
@@ -103,28 +108,6 @@ export interface ApiClientStats {
   rateLimited: number;
   /** Access tokens refreshed after expiry. */
   refreshes: number;
-}
-
-/**
- * One HTTP attempt as it ended, for observers such as the sync log. Never
- * carries headers or bodies (so no token); `path` includes the query.
- */
-export interface ApiExchange {
-  operation: string;
-  method: string;
-  path: string;
-  /** Null when no answer came (a network error). */
-  status: number | null;
-  durationMs: number;
-  requestId: string | null;
-  /** 1 for the first attempt. */
-  attempt: number;
-  /** The client sends this request again (after a backoff, a Retry-After or a token refresh). */
-  willRetry: boolean;
-  /** The transport failure's code for a network error. */
-  errorCode: string | null;
-  /** Seconds the answer's `Retry-After` asked to wait (a 429, a 503), when it said. */
-  retryAfterSeconds: number | null;
 }
 
 export class ApiClient {
@@ -252,6 +235,48 @@ export class ApiClient {
     return writeAnswer(operation.name, operation.schema, answer);
   }
 
+  /** POST a `multipart/form-data` body (an upload), answered as a create; retried safely under its Idempotency-Key. */
+  async upload<Body, Input, Params>(
+    operation: CreateOperation<Body, Input, Params>,
+    params: Params,
+    form: MultipartBody,
+    options: CreateOptions = {},
+  ): Promise<WriteAnswer<Body>> {
+    const answer = await this.execute({
+      ...requestOf(operation, params, 'POST', options),
+      headers: {
+        'content-type': form.contentType,
+        ...conditional('idempotency-key', options.idempotencyKey),
+      },
+      body: form.bytes,
+      authenticated: true,
+    });
+    return writeAnswer(operation.name, operation.schema, answer);
+  }
+
+  /**
+   * GET bytes into `sink` as they arrive. `resumeHeaders` is asked before
+   * each attempt (a retry after a cut connection included), so that it asks
+   * for the bytes still missing (`Range`, `If-Range`). Returns the answer's
+   * status and ETag.
+   */
+  async download<Params>(
+    operation: ContentOperation<Params>,
+    params: Params,
+    sink: ContentSink,
+    resumeHeaders: () => Record<string, string>,
+    options: RequestOptions = {},
+  ): Promise<{ status: number; etag: string | null }> {
+    const answer = await this.execute({
+      ...requestOf(operation, params, 'GET', options),
+      headers: {},
+      attemptHeaders: resumeHeaders,
+      authenticated: true,
+      sink,
+    });
+    return { status: answer.status, etag: header(answer.headers, 'etag') };
+  }
+
   /** PATCH with a JSON merge-patch: only the changed fields, null clears one. */
   async update<Body, Patch, Params>(
     operation: UpdateOperation<Body, Patch, Params>,
@@ -306,6 +331,7 @@ export class ApiClient {
         accept: 'application/json, application/problem+json',
         'user-agent': this.userAgent,
         ...spec.headers,
+        ...spec.attemptHeaders?.(),
       };
       if (token !== null) headers.authorization = `Bearer ${token}`;
 
@@ -355,6 +381,9 @@ export class ApiClient {
         const status = response.statusCode;
         if (status === 204 || status === 304) {
           await response.body.dump();
+          answer = { status, headers: response.headers, text: '' };
+        } else if (spec.sink !== undefined && (status === 200 || status === 206)) {
+          await spec.sink({ status, headers: response.headers, body: response.body });
           answer = { status, headers: response.headers, text: '' };
         } else if (spec.bytes === true && status >= 200 && status < 300) {
           answer = { status, headers: response.headers, text: '', bytes: await response.body.arrayBuffer() };

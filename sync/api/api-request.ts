@@ -48,13 +48,29 @@ export interface RequestSpec {
   endpoint: Endpoint;
   extraQuery?: [string, string][];
   headers: Record<string, string>;
-  body?: string;
+  /** Text (JSON) or bytes (an upload's form). */
+  body?: string | Uint8Array;
   lane: RequestLane;
   signal: AbortSignal | undefined;
   authenticated: boolean;
   /** Keep a 2xx body as bytes (`RawAnswer.bytes`) instead of decoding it. */
   bytes?: boolean;
+  /**
+   * Hand a 200 or 206 body to this as it arrives instead of reading it (a
+   * download written to a file): a connection cut while it reads is a
+   * transport failure like any, and a retry hands the new answer to it again.
+   */
+  sink?: ContentSink;
+  /** Headers worked out again for each attempt (a download's `Range` from what it holds so far). */
+  attemptHeaders?: () => Record<string, string>;
 }
+
+/** Takes a content answer's bytes as they arrive; its headers say which bytes (`content-range` on a 206). */
+export type ContentSink = (answer: {
+  status: 200 | 206;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body: AsyncIterable<Uint8Array>;
+}) => Promise<void>;
 
 /** The path and query of `endpoint` under the base path, with `extra` parameters after its own. */
 export function requestPath(basePath: string, endpoint: Endpoint, extra: [string, string][]): string {

@@ -13,7 +13,7 @@ import {
 export type { ProblemErrorItem } from '../../protocol/problem';
 
 export type ApiErrorKind =
-  'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted' | 'unsafe-id';
+  'problem' | 'invalid-response' | 'network' | 'signed-out' | 'aborted' | 'unsafe-id' | 'missing-upload';
 
 /** Why the service no longer accepts our credentials (the contract's 401 problem types). */
 export type SignedOutReason = 'token-expired' | 'token-revoked' | 'token-invalid';
@@ -145,6 +145,18 @@ export class UnsafeIdError extends ApiError {
   ) {
     const shown = JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id);
     super(operation, `${operation}: the id ${shown} cannot be sent in a request's path; nothing was sent`);
+  }
+}
+
+/** An upload whose kept copy of the file is gone or no longer its bytes: nothing was sent, and sending again cannot help. */
+export class MissingUploadError extends ApiError {
+  readonly kind = 'missing-upload';
+  override readonly name = 'MissingUploadError';
+  constructor(
+    operation: string,
+    readonly fileName: string,
+  ) {
+    super(operation, `${operation}: the app's copy of ${fileName} is gone or changed; nothing was sent`);
   }
 }
 

@@ -63,6 +63,9 @@ export type CreateOperation<Body, Input, Params> = WriteOperation<'create', Body
 /** `Patch` is the merge-patch's type. */
 export type UpdateOperation<Body, Patch, Params> = WriteOperation<'update', Body, Patch, Params>;
 
+/** Bytes, not JSON: an attachment's content, whole or one `Range`. */
+export type ContentOperation<Params> = OperationOf<'content', Params>;
+
 export interface DeleteOperation<Body, Params> extends OperationOf<'delete', Params> {
   /** The answer's schema; null when the answer is 204 (or a body we do not read). */
   readonly schema: z.ZodType<Body> | null;
@@ -351,6 +354,15 @@ export const taskCommentOperations = {
     commentPath,
   ),
   delete: deleteOperation<unknown, { commentId: string }>('task-comments.delete', null, commentPath),
+};
+
+/** An attachment's bytes (gaps.md "Attachments"): `ETag` the quoted SHA-256, `Range` answered 206. */
+export const attachmentContentOperation: ContentOperation<{ attachmentId: string }> = {
+  kind: 'content',
+  name: 'task-attachments.content',
+  endpoint: checkedIds('task-attachments.content', (p: { attachmentId: string }) => ({
+    path: `/v1/task-attachments/${seg(p.attachmentId)}/content`,
+  })),
 };
 
 export const taskHistoryOperations = {

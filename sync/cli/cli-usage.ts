@@ -40,8 +40,9 @@ commands:
   export --db FILE [--collection tasks]
       The mirror's rows as NDJSON, one raw resource per line; tasks with pending edits applied.
       Collections: tasks (default), organizations, projects, teams, organization_members,
-      sections, sprints, goals, milestones, task_comments (the mirrored threads of the tasks
-      you are likely to open, one thread a line with its replies nested).
+      sections, sprints, goals, milestones, views, view_pins, task_attachments (their records),
+      task_comments (the mirrored threads of the tasks you are likely to open, one thread a
+      line with its replies nested).
   edit --db FILE --task ID --set field=value [--set field=value ...]
   edit --db FILE --where key=value [--where ...] [--set field=value ...] [--add-tag TAG]
        [--remove-tag TAG] [--yes]
@@ -95,6 +96,21 @@ commands:
   pin remove --db FILE --pin ID
       Pins a view to your sidebar, moves a pin (pins stand in position order), or unpins it;
       prints {"pin_id","op_id","queued"}. A view pinned already is refused by the service (409).
+  attachment list --db FILE --task ID
+      A task's attachments as NDJSON (name, type, size, who, when, sha256), an upload still
+      waiting included ("pending").
+  attachment add --db FILE --task ID --file PATH [--name NAME]
+      Checks the file by the service's upload rules first (at most 25 MB; no executables,
+      scripts, HTML, SVG, XML or macro-enabled Office files, nor a zip holding one; contents that
+      match the name), then copies it into the app's files and queues its upload, sent by the next
+      sync (a refusal there, 413, 415 or 422, is a failed change with the service's reason).
+      Prints {"attachment_id","op_id","queued",…}; a refused file prints the reason and exits 1.
+  attachment get --db FILE --attachment ID [--base-url URL] [--token TOKEN | --token-file FILE]
+      Downloads its content into the app's private files (resumed after a cut connection,
+      checked against its sha256); prints {"attachment_id","path","sha256","size_bytes",…}.
+  attachment rename --db FILE --attachment ID --set file_name=NAME
+  attachment delete --db FILE --attachment ID
+      Queues a rename or a delete (sent with If-Match); prints {"attachment_id","op_id","queued"}.
   outbox --db FILE
       Operations not yet settled (queued, in flight, conflict, failed, blocked), as NDJSON;
       "state_words" says the state as the app does ({"label","sentence"}); "names" gives what

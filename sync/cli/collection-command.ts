@@ -34,6 +34,8 @@ const DEFAULT_VERBS: CommandVerbs = { create: 'create', edit: 'edit', delete: 'd
 /** Kinds whose command is not named after their entity type, or whose verbs say what they do to it. */
 const COMMAND_NAMES: Readonly<Record<string, { noun: string; verbs: CommandVerbs }>> = {
   view_pin: { noun: 'pin', verbs: { create: 'add', edit: 'move', delete: 'remove' } },
+  // Its `add` is an upload (attachment-command.ts); the rename and delete are here.
+  attachment: { noun: 'attachment', verbs: { create: 'add', edit: 'rename', delete: 'delete' } },
 };
 
 export interface CollectionCommandSpec {
@@ -120,7 +122,7 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
     const { [parentField ?? '']: parent, ...body } = fields;
     const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
-      if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
+      if (refusedToQueue(command, file, login, mirror, spec, io)) return EXIT.failed;
       const created = spec.writes(mirror).create(body, parentField === null ? null : (parent as string));
       line(io, { [spec.idField]: created.id, op_id: created.opId, queued: true });
       return EXIT.ok;
@@ -141,7 +143,7 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
       throw new UsageError(`${command}: give at least one --set of ${spec.editFields.join(', ')}`);
     const login = await readStoredLogin(resolve(file));
     return withMirror(command, file, false, (mirror) => {
-      if (refused(command, file, login, mirror, spec, io)) return EXIT.failed;
+      if (refusedToQueue(command, file, login, mirror, spec, io)) return EXIT.failed;
       const writes = spec.writes(mirror);
       const queued = verb === verbs.edit ? writes.edit(id, patch) : writes.delete(id);
       line(io, { [spec.idField]: id, op_id: queued?.opId ?? null, queued: queued !== null });
@@ -155,12 +157,12 @@ async function run(spec: CollectionCommandSpec, args: readonly string[], io: Cli
 }
 
 /** Says in one line why the write is not queued, when the sign-in may not make it; true then. */
-function refused(
+export function refusedToQueue(
   command: string,
   file: string,
   login: StoredLogin | null,
   mirror: Mirror,
-  spec: CollectionCommandSpec,
+  spec: Pick<CollectionCommandSpec, 'noun' | 'entityType'>,
   io: CliIo,
 ): boolean {
   const refusal = refusedWrite(login, mirror, spec.entityType);

@@ -284,7 +284,7 @@ describe('offline commands on a mirror file', () => {
     ]);
     const history = await cli('export', '--db', f.file, '--collection', 'task_history');
     expect(history.code).toBe(2);
-    expect(history.stderr).toContain('view_pins, task_comments');
+    expect(history.stderr).toContain('view_pins, task_attachments, task_comments');
   });
 });
 

@@ -9,6 +9,7 @@ import {
 import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
 import { SessionEndedError, SignInServerUnreachableError } from '../auth/api-credentials';
 import { EXIT, type ExitCode, USAGE, UsageError } from './cli-usage';
+import { attachmentCommand } from './attachment-command';
 import type { CliIo } from './cli-io';
 import { COLLECTION_COMMAND_SPECS, collectionCommand } from './collection-command';
 import { commentCommand, sectionCommand } from './comment-command';
@@ -47,7 +48,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   ...Object.fromEntries(
     [...COLLECTION_COMMAND_SPECS].map(([noun, spec]) => [
       noun,
-      noun === 'view' ? viewCommand(spec) : collectionCommand(spec),
+      noun === 'view'
+        ? viewCommand(spec)
+        : noun === 'attachment'
+          ? attachmentCommand(spec)
+          : collectionCommand(spec),
     ]),
   ),
 };

@@ -210,7 +210,7 @@ function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
  * The token given (--token, --token-file or SVC_TOKEN), or else the sign-in
  * `login` kept beside the database (its refresh token renews the access token).
  */
-async function credentialsOf(
+export async function credentialsOf(
   file: string,
   baseUrlOption: string | undefined,
   token: string | undefined,
@@ -235,7 +235,7 @@ async function credentialsOf(
  * lists this computer's processes, so it is said), `--token-file` (a file, or
  * `-` for standard input) or SVC_TOKEN.
  */
-async function pastedTokenOf(
+export async function pastedTokenOf(
   values: { token?: string | undefined; 'token-file'?: string | undefined },
   io: CliIo,
 ): Promise<string | undefined> {

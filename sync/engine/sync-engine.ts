@@ -4,6 +4,7 @@
 // folders and build-sync-parts.ts builds them; this class drives them and
 // turns what happens into SyncEvents.
 import { inboxEntryOfPush } from '../push/inbox-of-push';
+import { AttachmentFiles } from '../../db/attachments/attachment-files';
 import type { Mirror } from '../../db/mirror';
 import { isTemporaryId } from '../../db/outbox/outbox-types';
 import { writeWhenFree } from '../../db/write-when-free';
@@ -13,6 +14,8 @@ import { ApiError, NetworkError, SignedOutError } from '../api/errors';
 import { healthOperation, viewOperations } from '../api/operations';
 import type { Task } from '../../protocol/task';
 import { openingsSince } from '../pull/comment-watch';
+import { AttachmentCache } from '../attachments/attachment-cache';
+import { downloadAttachment } from '../attachments/attachment-download';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
 import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
@@ -39,6 +42,12 @@ export interface SyncEngineDeps extends SyncPartsOptions {
   onEvent?: SyncEventListener;
   /** Poll intervals and backoff (defaults in sync/schedule/poll-policy.ts). */
   pollPolicy?: Partial<PollPolicy>;
+  /**
+   * Keep attachments' content for offline opening (sync/attachments/attachment-cache.ts),
+   * filled behind every full sync within `limitBytes` (read each time, so a changed setting
+   * applies at once). Absent: none is downloaded in the background (the headless sync).
+   */
+  attachmentCache?: { limitBytes: () => number };
 }
 
 export class SyncEngine {
@@ -55,6 +64,9 @@ export class SyncEngine {
   /** Fetches of opened tasks' activity under way: opening one twice asks once. Stop ends them. */
   private readonly activity = new Map<string, Promise<boolean>>();
   private activityStop = new AbortController();
+  private readonly cache: AttachmentCache | null;
+  /** The cache's fill under way (one at a time), so that a full sync never waits for downloads. */
+  private filling: Promise<void> | null = null;
 
   constructor(private readonly deps: SyncEngineDeps) {
     this.clock = deps.clock ?? systemApiClock;
@@ -90,6 +102,16 @@ export class SyncEngine {
         this.emit({ type: 'connection-back' });
       }
     });
+    this.cache = deps.attachmentCache
+      ? new AttachmentCache({
+          mirror: deps.mirror,
+          api: deps.api,
+          files: AttachmentFiles.beside(deps.mirror.file),
+          username: deps.me.username,
+          now: () => this.clock.now(),
+          limitBytes: deps.attachmentCache.limitBytes,
+        })
+      : null;
     const parts = buildSyncParts({ ...deps, clock: this.clock, emit });
     this.pullStore = parts.pullStore;
     this.workerStore = parts.workerStore;
@@ -197,6 +219,7 @@ export class SyncEngine {
   async close(): Promise<void> {
     this.stopWatchingRateLimits();
     await this.scheduler.stop();
+    await this.filling;
     await this.workerStore?.close();
   }
 
@@ -285,6 +308,45 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * An attachment's content brought into the account's private files (kept
+   * already, or downloaded now, resumed and checked against its sha256);
+   * false when it cannot be asked for now (stopped, offline, signed out).
+   */
+  async attachmentContent(attachmentId: string, sha256: string): Promise<boolean> {
+    const files = AttachmentFiles.beside(this.deps.mirror.file);
+    if (files.has(sha256)) return true;
+    const { running, connectivity } = this.scheduler.state();
+    if (
+      !running ||
+      connectivity === 'offline' ||
+      connectivity === 'signed-out' ||
+      isTemporaryId(attachmentId)
+    )
+      return false;
+    await downloadAttachment(this.deps.api, files, { attachmentId, sha256 });
+    return true;
+  }
+
+  /** Resolves once the attachments' cache fill under way (if any) has ended; for a caller that must see it done. */
+  async attachmentCacheIdle(): Promise<void> {
+    await this.filling;
+  }
+
+  /** Fills the attachments' cache behind a sync, one fill at a time; a failure waits for the next sync. */
+  private fillCacheBehind(signal: AbortSignal | undefined): void {
+    if (this.cache === null || this.filling !== null) return;
+    this.filling = this.cache
+      .fill(signal)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.filling = null;
+      });
+  }
+
   /** The operating system reports a network change: if sync is offline, it checks at once. */
   networkChanged(): void {
     this.scheduler.networkChanged();
@@ -319,6 +381,7 @@ export class SyncEngine {
         failed_collections: pulled.failed,
       };
       this.emit({ type: 'sync-finished', reason, summary });
+      this.fillCacheBehind(signal);
       return summary;
     } catch (error) {
       this.failed(reason, error);

@@ -84,8 +84,16 @@ describe('a full pull', () => {
       'goals',
       'milestones',
     ] as const;
-    // Saved views and pins are pulled too; the seed has none, so nothing is mirrored of them.
-    expect(summary.completed).toEqual(['organizations', 'me', ...collections, 'views', 'view_pins', 'tasks']);
+    // Saved views, pins and attachments are pulled too; the seed has none, so nothing is mirrored of them.
+    expect(summary.completed).toEqual([
+      'organizations',
+      'me',
+      ...collections,
+      'views',
+      'view_pins',
+      'task_attachments',
+      'tasks',
+    ]);
     for (const collection of collections) {
       expect(f.mirror.collections.list(collection).length, collection).toBeGreaterThan(0);
     }

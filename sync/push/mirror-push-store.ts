@@ -1,5 +1,6 @@
 // The pusher's port onto the SQLite mirror: each call is one of the mirror's
 // transactions, so every step of a push is durable before the next begins.
+import { AttachmentFiles } from '../../db/attachments/attachment-files';
 import type { Mirror } from '../../db/mirror';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { type OutboxOp, sameJson } from '../../db/outbox/outbox-types';
@@ -48,8 +49,10 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
       sameJson(now.baseValues, from.baseValues)
     );
   };
+  const files = AttachmentFiles.beside(mirror.file);
   return {
     orgId: () => Promise.resolve(mirror.identity.account().orgId),
+    contentOf: (sha256) => Promise.resolve(files.read(sha256)),
     ready: (limit) => Promise.resolve(mirror.outbox.ready(limit).map(pushOpOf)),
     current: (opId) => {
       const op = stored(opId);

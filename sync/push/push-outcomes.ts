@@ -9,6 +9,7 @@ import {
   ProblemError,
   RequestAbortedError,
   SignedOutError,
+  MissingUploadError,
   UnsafeIdError,
 } from '../api/errors';
 import { errorInfo } from '../events/sync-error-info';
@@ -122,7 +123,8 @@ export class PushOutcomes {
       if (isRefusal(error)) return this.refused(state, claimed, error);
     }
     // Nothing was sent, and sending again would not change the id: refused, for the person to see.
-    if (error instanceof UnsafeIdError) return this.refused(state, claimed, error);
+    if (error instanceof UnsafeIdError || error instanceof MissingUploadError)
+      return this.refused(state, claimed, error);
     if (error instanceof ApiError) {
       // 5xx or 429 past the client's retries, or an answer that broke the contract: try again next pass.
       await this.store.fail(claimed.opId, 'queued', problemRecord(error));

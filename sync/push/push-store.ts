@@ -52,6 +52,12 @@ export interface PushStore {
   /** The organization new tasks are created in; null when the mirror does not know it yet. */
   orgId(): Promise<string | null>;
   /**
+   * The bytes of an upload waiting in the outbox, found by the SHA-256 its
+   * operation carries (the copy the app kept when it was added); null when
+   * that copy is gone. Absent: this store keeps no files (no uploads).
+   */
+  contentOf?(sha256: string): Promise<Uint8Array | null>;
+  /**
    * Operations that may be sent now, oldest first: per entity only its oldest
    * unsettled operation, only while queued or in flight, and none that names a
    * temporary id whose create is not done.

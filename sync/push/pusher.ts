@@ -41,6 +41,8 @@ export class Pusher {
   private readonly merge: ServerMerge;
   private readonly deletes: DeletePush;
   private orgIdCache: string | null = null;
+  /** Where an upload's bytes are found; null when the store keeps no files. */
+  private readonly content: ((sha256: string) => Promise<Uint8Array | null>) | null;
   /** One pass at a time: a second call joins the one running. */
   private running: Promise<PushSummary> | null = null;
 
@@ -50,6 +52,7 @@ export class Pusher {
     this.emit = options.onEvent ?? (() => undefined);
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.maxRebases = Math.max(1, options.maxRebases ?? 3);
+    this.content = this.store.contentOf?.bind(this.store) ?? null;
     this.outcomes = new PushOutcomes(this.store, this.api, this.emit);
     this.merge = new ServerMerge(this.store, this.emit, this.outcomes, this.maxRebases);
     this.deletes = new DeletePush(this.store, this.api, this.emit, this.outcomes);
@@ -198,7 +201,10 @@ export class Pusher {
           this.api,
           claimed,
           orgId,
-          this.outcomes.requestOptions(state, { idempotencyKey: claimed.opId }),
+          this.outcomes.requestOptions(state, {
+            idempotencyKey: claimed.opId,
+            ...(this.content ? { content: this.content } : {}),
+          }),
         );
         const taskId = await this.store.settle(claimed.opId, answer);
         this.outcomes.accepted(state, claimed, taskId);

@@ -1,7 +1,8 @@
 // Feeds the sync log from what an account's sync already reports: every HTTP
 // attempt of its API client (an observer, nothing changes in the request path)
 // and the engine's events. Titles and other task content never enter the log.
-import type { ApiClient, ApiExchange } from '../api/api-client';
+import type { ApiClient } from '../api/api-client';
+import type { ApiExchange } from '../api/api-exchange';
 import type { SyncErrorInfo, SyncEvent, SyncEventListener } from '../events/sync-events';
 import type { SyncLogEntryInput } from './sync-log';
 

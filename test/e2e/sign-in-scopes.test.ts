@@ -167,7 +167,7 @@ describe('a browser sign-in without tasks:write', () => {
         .current()
         ?.read_only_kinds.map((k) => k.kind)
         .sort(),
-    ).toEqual(['comment', 'section', 'task', 'view', 'view_pin']);
+    ).toEqual(['attachment', 'comment', 'section', 'task', 'view', 'view_pin']);
 
     await page
       .getByRole('navigation', { name: 'Workspace' })

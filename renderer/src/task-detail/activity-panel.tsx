@@ -2,6 +2,7 @@
 // offline); opening a task asks for fresh ones behind when online. Comments
 // are written here too (comments-thread.tsx).
 import { agoWords, fieldWord, timeWords, valueWord } from '../vocabulary/task-words';
+import { AttachmentsPanel } from './attachments-panel';
 import { countComments } from './comment-count';
 import { CommentsThread } from './comments-thread';
 import { useTaskActivity } from './use-task';
@@ -33,6 +34,7 @@ export function ActivityPanel({ taskId }: { taskId: string }) {
   const history = [...activity.history].reverse();
   return (
     <div className="activity">
+      <AttachmentsPanel taskId={taskId} />
       <section aria-labelledby={`${taskId}-comments`}>
         <h3 id={`${taskId}-comments`}>Comments ({countComments(activity.comments)})</h3>
         <CommentsThread taskId={taskId} comments={activity.comments} cached={activity.cached} />

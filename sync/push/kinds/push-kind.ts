@@ -11,6 +11,9 @@ export interface KindRequestOptions {
   signal?: AbortSignal;
 }
 
+/** Where an upload's create finds the bytes it sends (the push store's `contentOf`). */
+export type ContentSource = (sha256: string) => Promise<Uint8Array | null>;
+
 export interface PushKind {
   /** The outbox's `entity_type` of its operations. */
   readonly entityType: string;
@@ -31,7 +34,7 @@ export interface PushKind {
     api: ApiClient,
     op: PushOp,
     orgId: string | null,
-    options: KindRequestOptions & { idempotencyKey: string },
+    options: KindRequestOptions & { idempotencyKey: string; content?: ContentSource },
   ): Promise<ServerTask>;
   /** Sends a merge-patch with `If-Match`. */
   update(

@@ -82,6 +82,10 @@ export interface E2eHost {
   /** Waits for the next URL the app asked to open in the browser. */
   /** How many times main asked the person whether to keep sign-ins without a keychain. */
   keychainQuestions(): number;
+  /** What the person picks in main's next file picker (attachments); none picked after it. */
+  pickFilesNext(paths: readonly string[]): void;
+  /** Files main handed to the system's default app, oldest first. */
+  readonly openedFiles: readonly string[];
   nextOpenedUrl(timeoutMs?: number): Promise<string>;
   /** The OS opened the app with this link (open-url, a second instance's argv): what main does with it. */
   openLink(raw: string): ReturnType<DesktopServices['openLink']>;
@@ -181,6 +185,8 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
   const notifications: DesktopNotification[] = [];
   const keychainQuestions = { count: 0 };
   const clipboard: string[] = [];
+  let nextPicked: string[] = [];
+  const openedFiles: string[] = [];
   // Main's own services (desktop-services.ts), with what only Electron does
   // played by recorders: notifications and clipboard writes are kept for the
   // tests, "open in the browser" goes to `nextOpenedUrl`, there is no tray.
@@ -202,6 +208,16 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
       confirmKeepWithoutKeychain: () => {
         keychainQuestions.count += 1;
         return Promise.resolve(options.keepWithoutKeychain ?? true);
+      },
+      // Main's file picker and the default app, played by the test: the paths it gave, and a record of what was opened.
+      pickFiles: () => {
+        const paths = [...nextPicked];
+        nextPicked = [];
+        return Promise.resolve(paths);
+      },
+      openPath: (path) => {
+        openedFiles.push(path);
+        return Promise.resolve('');
       },
       showWindow: () => undefined,
       quit: () => undefined,
@@ -321,6 +337,10 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     notifications,
     clipboard,
     keychainQuestions: () => keychainQuestions.count,
+    pickFilesNext: (paths) => {
+      nextPicked = [...paths];
+    },
+    openedFiles,
     nextOpenedUrl(timeoutMs = 30_000) {
       const ready = opened.shift();
       if (ready !== undefined) return Promise.resolve(ready);

@@ -1,7 +1,8 @@
 // The start of a deflated zip entry, with node:zlib, for the upload judge
-// (protocol/upload-rules.ts takes it injected, so that it runs anywhere).
+// (upload-rules.ts takes it injected, so that it runs anywhere). Node only: the
+// emulator and the client's sync/ use it; the renderer never imports it.
 import { constants, inflateRawSync } from 'node:zlib';
-import type { InflateRawHead } from '../../protocol/zip-directory';
+import type { InflateRawHead } from './zip-directory';
 
 // Deflate's worst expansion is about 1032:1; its best compression of `n` bytes
 // never takes more than about 2n + a block header. So this much input gives any

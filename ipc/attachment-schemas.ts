@@ -1,0 +1,32 @@
+// The attachment calls' shapes: a task's attachments from the mirror, files
+// added through main's own file picker (checked by the upload rules before
+// anything is queued), and one opened with the system's default app on the
+// person's click. Renames and deletes are the collection calls' (kind `attachment`).
+import { z } from 'zod';
+import { attachmentSummarySchema } from '../db/read-models/task-attachments';
+
+const idSchema = z.string().min(1).max(1000);
+
+export const attachmentListInputSchema = z.strictObject({ task_id: idSchema });
+export const attachmentListSchema = z.array(attachmentSummarySchema);
+
+export const attachmentAddInputSchema = z.strictObject({ task_id: idSchema });
+
+/** What came of the files the person picked: each queued, or refused with the contract's words. */
+export const attachmentAddedSchema = z.object({
+  queued: z.array(z.object({ attachment_id: z.string(), op_id: z.string(), file_name: z.string() })),
+  refused: z.array(
+    z.object({
+      file_name: z.string(),
+      status: z.number().int(),
+      /** The contract's problem type: `upload-too-large`, `upload-type-not-allowed`, `upload-type-mismatch`. */
+      type: z.string(),
+      title: z.string(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type AttachmentAdded = z.infer<typeof attachmentAddedSchema>;
+
+export const attachmentOpenInputSchema = z.strictObject({ attachment_id: idSchema });
+export type AttachmentSummary = z.infer<typeof attachmentListSchema>[number];

@@ -1,0 +1,201 @@
+// A task's attachments, from the mirror (so they show offline): name, type,
+// size, who added it and when, an upload still waiting marked so. "Attach
+// files" asks main for its file picker; each file is checked before it is
+// queued and a refused one is said here in the service's words. A name opens
+// the file with the system's default app, only on the person's click; main
+// refuses one whose bytes say it runs code and says why, here. Rename and
+// Delete are queued like any edit (sent with If-Match).
+import { useState } from 'react';
+import type { AttachmentAdded, AttachmentSummary } from '../../../ipc/attachment-schemas';
+import type { MirrorChanged } from '../../../ipc/screen-schemas';
+import { errorType, invoke } from '../bridge/svc';
+import { useBridgeRead } from '../data/use-bridge-read';
+import { showProblem } from '../store/session-store';
+import { agoWords, timeWords } from '../vocabulary/task-words';
+import { useKindReadOnly } from '../ui/kind-consent';
+import { WaitingChangeMark } from '../ui/sync-mark-badge';
+
+/** A size in the units people read: bytes, KB, MB (1024 each). */
+export function sizeWords(bytes: number | null): string {
+  if (bytes === null) return 'size unknown';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function AttachmentsPanel({ taskId }: { taskId: string }) {
+  const concerns = (change: MirrorChanged) => change.task_ids === null || change.task_ids.includes(taskId);
+  const read = useBridgeRead(
+    'attachments:list',
+    { task_id: taskId },
+    { reloadOn: { collections: ['task_attachments'], when: concerns, delayMs: 0 } },
+  );
+  const [refused, setRefused] = useState<AttachmentAdded['refused']>([]);
+  const [notOpened, setNotOpened] = useState<string | null>(null);
+  const attachments = read.data ?? [];
+  // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
+  const readOnly = useKindReadOnly('attachment');
+
+  async function attach(): Promise<void> {
+    try {
+      const added = await invoke('attachment:add', { task_id: taskId });
+      setRefused(added.refused);
+      if (added.queued.length > 0) read.reload();
+    } catch (error) {
+      showProblem(error, 'Attaching files');
+    }
+  }
+
+  async function open(attachmentId: string): Promise<void> {
+    setNotOpened(null);
+    try {
+      await invoke('attachment:open', { attachment_id: attachmentId });
+    } catch (error) {
+      const type = errorType(error);
+      if (type === 'not-safe' || type === 'offline') setNotOpened((error as Error).message);
+      else showProblem(error, 'Opening the file');
+    }
+  }
+
+  return (
+    <section aria-labelledby={`${taskId}-attachments`} className="attachments">
+      <h3 id={`${taskId}-attachments`}>Attachments ({attachments.length})</h3>
+      {attachments.length === 0 ? (
+        <p className="muted">{read.data === null ? 'Loading attachments…' : 'No attachments.'}</p>
+      ) : (
+        <ul className="attachment-list">
+          {attachments.map((a) => (
+            <AttachmentRow
+              key={a.attachment_id}
+              attachment={a}
+              onOpen={() => void open(a.attachment_id)}
+              onChanged={read.reload}
+              readOnly={readOnly}
+            />
+          ))}
+        </ul>
+      )}
+      {refused.length === 0 ? null : (
+        <div role="alert" className="attachment-refusals">
+          {refused.map((r) => (
+            <p key={r.file_name}>
+              {r.file_name} was not attached. {r.title}: {r.detail}
+            </p>
+          ))}
+        </div>
+      )}
+      {notOpened === null ? null : <p role="alert">{notOpened}</p>}
+      {readOnly ? null : (
+        <button type="button" className="button" onClick={() => void attach()}>
+          Attach files…
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** One attachment: its name (a click opens it), what it is, who added it when, its mark; renamed in place, or deleted. */
+function AttachmentRow({
+  attachment: a,
+  onOpen,
+  onChanged,
+  readOnly,
+}: {
+  attachment: AttachmentSummary;
+  onOpen: () => void;
+  onChanged: () => void;
+  readOnly: boolean;
+}) {
+  const [name, setName] = useState<string | null>(null);
+
+  async function rename(fileName: string): Promise<void> {
+    setName(null);
+    try {
+      await invoke('collection:edit', {
+        kind: 'attachment',
+        id: a.attachment_id,
+        patch: { file_name: fileName },
+      });
+      onChanged();
+    } catch (error) {
+      showProblem(error, 'Renaming the attachment');
+    }
+  }
+
+  async function remove(): Promise<void> {
+    try {
+      await invoke('collection:delete', { kind: 'attachment', id: a.attachment_id });
+      onChanged();
+    } catch (error) {
+      showProblem(error, 'Deleting the attachment');
+    }
+  }
+
+  return (
+    <li>
+      {name === null ? (
+        <button type="button" className="link-button" onClick={onOpen}>
+          {a.file_name}
+        </button>
+      ) : (
+        <form
+          className="attachment-rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const typed = name.trim();
+            if (typed === '' || typed === a.file_name) setName(null);
+            else void rename(typed);
+          }}
+        >
+          <input
+            aria-label={`New name for ${a.file_name}`}
+            value={name}
+            maxLength={255}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setName(null);
+            }}
+          />
+          <button type="submit">Save</button>
+        </form>
+      )}{' '}
+      <span className="muted">
+        {a.content_type ?? 'unknown type'} · {sizeWords(a.size_bytes)}
+        {a.created_by === null ? '' : ` · ${a.created_by}`}
+        {a.created_at === null ? (
+          ''
+        ) : (
+          <>
+            {' · '}
+            <time dateTime={a.created_at} title={timeWords(a.created_at)}>
+              {agoWords(a.created_at)}
+            </time>
+          </>
+        )}
+      </span>
+      <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
+      {name === null && !readOnly ? (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Rename ${a.file_name}`}
+            onClick={() => setName(a.file_name)}
+          >
+            Rename
+          </button>{' '}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={`Delete ${a.file_name}`}
+            onClick={() => void remove()}
+          >
+            Delete
+          </button>
+        </>
+      ) : null}
+    </li>
+  );
+}

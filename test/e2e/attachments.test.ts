@@ -1,0 +1,112 @@
+// Attachments in the task editor against the emulator, in Chromium: files
+// picked offline are checked at once (a refused one said in the service's
+// words, nothing queued for it), the other listed at once as not sent yet and
+// uploaded once when the network returns; a click opens it from the app's
+// private folder; renamed and deleted in place; a file the service's malware
+// scan refuses is a failed change.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
+import { sessionPerFile } from './support/app-session';
+import { startSignedInSession } from './support/signed-in-session';
+import { syncAndSettle, until } from './support/waits';
+
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 60 } }));
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-e2e-attachments-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function fileOf(name: string, bytes: string | Buffer): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, bytes);
+  return path;
+}
+
+describe('attachments', () => {
+  test('added offline: a refused file is said at once, the other uploads once when online and opens from the private folder', async () => {
+    const { page } = session.app;
+    const task = session.emulator.control.tasks().find((t) => t.title.length < 60);
+    if (!task) throw new Error('the seed has no task');
+    await page.getByLabel('Search tasks').fill(task.task_id);
+    await page.locator(`[role="row"][data-task-id="${task.task_id}"]`).click();
+    const editor = page.getByTestId('task-editor');
+    await editor.getByRole('heading', { name: 'Attachments (0)' }).waitFor();
+
+    session.proxy.goOffline();
+    session.host.pickFilesNext([
+      await fileOf('notes.txt', 'notes written offline'),
+      await fileOf('setup.exe', Buffer.from([0x4d, 0x5a, 0x90, 0])),
+    ]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const row = editor.locator('.attachment-list > li').filter({ hasText: 'notes.txt' });
+    await row.locator('[data-attachment-state="queued"]').waitFor();
+    await expect(row.textContent()).resolves.toContain('text/plain · 21 B');
+    await expect(editor.getByRole('alert').textContent()).resolves.toContain(
+      'setup.exe was not attached. File type not allowed',
+    );
+    await editor.getByRole('heading', { name: 'Attachments (1)' }).waitFor();
+
+    session.proxy.goOnline();
+    await syncAndSettle(page);
+    await until(() => session.emulator.control.attachments().length === 1, 'the upload on the service');
+    expect(session.emulator.control.attachments()).toMatchObject([
+      { task_id: task.task_id, file_name: 'notes.txt' },
+    ]);
+    expect(session.emulator.control.attachmentUploads()).toBe(1);
+    await row.locator('[data-attachment-state]').waitFor({ state: 'detached' });
+
+    await row.getByRole('button', { name: 'notes.txt', exact: true }).click();
+    await until(() => session.host.openedFiles.length === 1, 'the file handed to the default app');
+    const opened = session.host.openedFiles[0]!;
+    expect(opened.endsWith('notes.txt')).toBe(true);
+    expect(opened.includes('.attachments')).toBe(true);
+    await expect(readFile(opened, 'utf8')).resolves.toBe('notes written offline');
+  });
+
+  test('renamed and deleted in the editor, each sent with If-Match', async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    const [served] = session.emulator.control.attachments();
+    if (!served) throw new Error('the first test uploaded nothing');
+    await editor.getByRole('button', { name: 'Rename notes.txt' }).click();
+    const box = editor.getByRole('textbox', { name: 'New name for notes.txt' });
+    await box.fill('meeting notes.txt');
+    await box.press('Enter');
+    await syncAndSettle(page);
+    await until(
+      () => session.emulator.control.attachments()[0]?.file_name === 'meeting notes.txt',
+      'the rename on the service',
+    );
+    await editor.getByRole('button', { name: 'Delete meeting notes.txt' }).click();
+    await syncAndSettle(page);
+    await until(() => session.emulator.control.attachments().length === 0, 'the delete on the service');
+    const writes = session.emulator.control
+      .requests()
+      .filter((r) => r.path === `/v1/task-attachments/${served.attachment_id}` && r.method !== 'GET');
+    expect(writes.map((r) => [r.method, r.status, typeof r.ifMatch])).toEqual([
+      ['PATCH', 200, 'string'],
+      ['DELETE', 204, 'string'],
+    ]);
+    await editor.getByRole('heading', { name: 'Attachments (0)' }).waitFor();
+  });
+
+  test("a file the service's malware scan refuses is a failed change on the list, nothing on the service", async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    const before = session.emulator.control.attachments().length;
+    session.host.pickFilesNext([await fileOf('eicar.txt', Buffer.from(EICAR_SIGNATURE, 'latin1'))]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const row = editor.locator('.attachment-list > li').filter({ hasText: 'eicar.txt' });
+    await row.waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await row.locator('[data-attachment-state="failed"]').waitFor({ timeout: 20_000 });
+    expect(session.emulator.control.attachments()).toHaveLength(before);
+  });
+});
