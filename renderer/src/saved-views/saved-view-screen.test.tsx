@@ -11,7 +11,7 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSidebar } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { project, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { pendingChange, project, serverAnswer, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { SavedViewScreen } from './saved-view-screen';
@@ -44,21 +44,16 @@ const refused = (
   kind: PendingChange['kind'],
   status: number,
   detail: string,
-): PendingChange => ({
-  op_id: `op-${entity_id}`,
-  entity_type,
-  entity_id,
-  task_id: '',
-  task_title: null,
-  kind,
-  state: 'failed',
-  changes: [],
-  attempts: 1,
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
-  last_answer: { status, type: 'about:blank', detail, errors: [] },
-  waits_on: null,
-});
+): PendingChange =>
+  pendingChange({
+    op_id: `op-${entity_id}`,
+    entity_type,
+    entity_id,
+    kind,
+    state: 'failed',
+    attempts: 1,
+    last_answer: serverAnswer(status, detail),
+  });
 
 function answerWith(
   changes: PendingChange[],

@@ -7,6 +7,7 @@ import type {
   TaskRow,
   Workspace,
 } from '../../../ipc/screen-schemas';
+import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
 import type { Task } from '../../../protocol/task';
 
 export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
@@ -113,4 +114,30 @@ export function account(parts: Partial<AccountSummary> = {}): AccountSummary {
     demo: false,
     ...parts,
   };
+}
+
+/** A change waiting in the outbox as the inspector lists it: a task's edit, queued and not sent yet, unless given. */
+export function pendingChange(parts: Partial<PendingChange> & { op_id: string }): PendingChange {
+  return {
+    task_id: '',
+    task_title: null,
+    kind: 'update',
+    state: 'queued',
+    changes: [],
+    attempts: 0,
+    created_at: '2026-11-29T10:00:00Z',
+    updated_at: '2026-11-29T10:00:00Z',
+    last_answer: null,
+    waits_on: null,
+    ...parts,
+  };
+}
+
+/** The service's answer to a change as the outbox recorded it. */
+export function serverAnswer(
+  status: number,
+  detail: string,
+  parts: Partial<ServerAnswer> = {},
+): ServerAnswer {
+  return { status, type: 'about:blank', detail, errors: [], ...parts };
 }
