@@ -197,15 +197,11 @@ describe('the sync log', () => {
 });
 
 describe('notification settings', () => {
+  const kinds = ['task-assigned', 'task-status-changed', 'task-commented', 'task-mentioned', 'task-conflict'];
+  /** Notifications on for every kind, quiet hours off, and closing the window quits the app. */
   const settings: NotificationSettings = {
     enabled: true,
-    kinds: {
-      'task-assigned': true,
-      'task-status-changed': true,
-      'task-commented': true,
-      'task-mentioned': true,
-      'task-conflict': true,
-    },
+    kinds: Object.fromEntries(kinds.map((kind) => [kind, true])) as NotificationSettings['kinds'],
     quiet_hours: { enabled: false, start: '22:00', end: '07:00' },
     keep_running_in_tray: false,
   };
