@@ -1,11 +1,11 @@
 // A saved view laid out as a board: one column per value of its grouping, the
-// view's rows as cards in its sort (view-groups.ts), a card opening its task.
+// view's rows as cards in its sort (ui/row-groups.ts), a card opening its task.
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSummary } from '../../../ipc/view-schemas';
 import { openTask, useView } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
+import { groupRows } from '../ui/row-groups';
 import { TaskCardFace } from '../ui/task-card';
-import { groupRows } from './view-groups';
 
 export function ViewBoard({ view, rows }: { view: ViewSummary; rows: readonly TaskRow[] }) {
   const openTaskId = useView((state) => state.openTaskId);

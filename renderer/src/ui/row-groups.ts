@@ -1,8 +1,9 @@
-// A saved view's rows as the columns of its board, by its grouping (gaps.md:
-// status, priority, assignee, project, section or sprint). A status or priority
-// board shows every known value as a column, as a person expects to find an
-// empty "Blocked"; the others show the values the rows hold, by name. Tasks
-// without a value stand in a last column, and each column keeps the view's sort.
+// Task rows in groups by a field, as a saved view groups them (gaps.md: status,
+// priority, assignee, project, section or sprint): a saved view's board, one
+// column a group, and a sprint's tasks by status. Statuses and priorities come
+// in their known order, every known value a group (a board shows an empty
+// "Blocked"); the other fields' values by name. Tasks without a value stand in
+// a last group, and each group keeps the rows' order.
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { VIEW_GROUPINGS } from '../../../protocol/view';
 import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
@@ -22,6 +23,9 @@ export interface GroupNames {
   sectionNames: ReadonlyMap<string, string>;
   sprintNames: ReadonlyMap<string, string>;
 }
+
+/** For a grouping whose groups are named by their values alone (status, priority, assignee). */
+const NO_NAMES: GroupNames = { projectNames: new Map(), sectionNames: new Map(), sprintNames: new Map() };
 
 const FIELDS: Readonly<Record<Grouping, keyof TaskRow>> = {
   status: 'status',
@@ -68,10 +72,14 @@ function nameOf(grouping: Grouping, key: string, names: GroupNames): string {
 }
 
 /**
- * The board's columns for `rows` (in the view's sort) grouped by `groupBy`. No
- * grouping, or one this version does not know, is one column of all the rows.
+ * `rows` (in the order they are shown) grouped by `groupBy`. No grouping, or
+ * one this version does not know, is one group of all the rows.
  */
-export function groupRows(rows: readonly TaskRow[], groupBy: string | null, names: GroupNames): RowGroup[] {
+export function groupRows(
+  rows: readonly TaskRow[],
+  groupBy: string | null,
+  names: GroupNames = NO_NAMES,
+): RowGroup[] {
   if (!isGrouping(groupBy)) return [{ key: '', name: 'All tasks', rows: [...rows] }];
   const field = FIELDS[groupBy];
   const byKey = new Map<string, TaskRow[]>((KNOWN[groupBy] ?? []).map((key) => [key, []]));
