@@ -7,45 +7,18 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
+import { confirmAfterCancel } from '../testing/asked-first';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { account, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { account, milestone, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { MilestonesView } from './milestones-view';
 
 const bridge = fakeBridgeEachTest();
 
-function milestone(
-  parts: Partial<MilestoneSummary> & { milestone_id: string; name: string },
-): MilestoneSummary {
-  return {
-    project_id: 'p-web',
-    description: null,
-    status: 'open',
-    due_date: null,
-    position: null,
-    tasks_total: 0,
-    tasks_completed: 0,
-    ...parts,
-  };
-}
-
-const beta = milestone({
-  milestone_id: 'm-1',
-  name: 'Beta',
-  due_date: '2026-12-01',
-  tasks_total: 4,
-  tasks_completed: 1,
-});
-const alpha = milestone({
-  milestone_id: 'm-0',
-  name: 'Alpha',
-  status: 'completed',
-  tasks_total: 2,
-  tasks_completed: 2,
-});
+const beta = milestone('m-1', 'Beta', { due_date: '2026-12-01', tasks_total: 4, tasks_completed: 1 });
+const alpha = milestone('m-0', 'Alpha', { status: 'completed', tasks_total: 2, tasks_completed: 2 });
 
 async function showMilestones() {
   bridge.answer('workspace:get', () => workspaceOf({ projects: [project('p-web', 'Website')] }));
@@ -91,14 +64,13 @@ describe('the list', () => {
   test('Delete asks first, saying its tasks stay unfiled; deleted, it says how many were unfiled', async () => {
     const user = userEvent.setup();
     await showMilestones();
-    await user.click(within(item('Beta')).getByRole('button', { name: 'Delete…' }));
-    const question = screen.getByRole('alertdialog', { name: 'Delete this milestone?' });
-    expect(question.textContent).toContain('Its 4 tasks stay in the project, filed under no milestone.');
-    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
-    expect(bridge.callsOf('collection:delete')).toEqual([]);
-
-    await user.click(within(item('Beta')).getByRole('button', { name: 'Delete…' }));
-    await user.click(screen.getByRole('button', { name: 'Delete milestone' }));
+    await confirmAfterCancel(user, bridge, {
+      open: () => within(item('Beta')).getByRole('button', { name: 'Delete…' }),
+      question: 'Delete this milestone?',
+      says: 'Its 4 tasks stay in the project, filed under no milestone.',
+      confirm: 'Delete milestone',
+      channel: 'collection:delete',
+    });
     expect(bridge.callsOf('collection:delete')).toEqual([{ kind: 'milestone', id: 'm-1' }]);
     expect((await screen.findByText(/^Deleted/)).textContent).toBe('Deleted ‘Beta’; 4 tasks unfiled');
   });

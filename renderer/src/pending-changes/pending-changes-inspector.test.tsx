@@ -12,6 +12,7 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import { changeStateWords } from '../../../protocol/change-state-words';
 import { openPendingChanges, useTrust } from '../store/trust-store';
 import { useView } from '../store/view-store';
+import { confirmAfterCancel } from '../testing/asked-first';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { pendingChange, serverAnswer } from '../testing/screen-fixtures';
 import { PendingChangesInspector } from './pending-changes-inspector';
@@ -102,14 +103,14 @@ describe('what can be done', () => {
     const user = userEvent.setup();
     bridge.answer('outbox:discard', () => null);
     await showInspector([queued, refused]);
-    await user.click(within(row('op-refused')).getByRole('button', { name: 'Discard…' }));
-    const question = screen.getByRole('alertdialog', { name: 'Discard this change?' });
-    expect(question.textContent).toContain('goes back to the server’s values');
-    await user.click(within(question).getByRole('button', { name: 'Keep it' }));
-    expect(bridge.callsOf('outbox:discard')).toEqual([]);
-
-    await user.click(within(row('op-refused')).getByRole('button', { name: 'Discard…' }));
-    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    await confirmAfterCancel(user, bridge, {
+      open: () => within(row('op-refused')).getByRole('button', { name: 'Discard…' }),
+      question: 'Discard this change?',
+      says: 'goes back to the server’s values',
+      cancel: 'Keep it',
+      confirm: 'Discard',
+      channel: 'outbox:discard',
+    });
     expect(bridge.callsOf('outbox:discard')).toEqual([{ op_id: 'op-refused' }]);
     expect(useView.getState().announcement).toBe('Change discarded.');
   });

@@ -13,6 +13,7 @@ import { useSession } from '../store/session-store';
 import { useTrust } from '../store/trust-store';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
+import { confirmAfterCancel } from '../testing/asked-first';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account, sprintSummary, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { SprintView } from './sprint-view';
@@ -74,16 +75,13 @@ describe('completing and reopening', () => {
   test('Complete asks first, saying the open tasks stay filed; Cancel sends nothing, Complete sends its status', async () => {
     const user = userEvent.setup();
     await showSprint();
-    await user.click(screen.getByRole('button', { name: 'Complete sprint' }));
-    const question = screen.getByRole('alertdialog', { name: 'Complete Sprint 12?' });
-    expect(question.textContent).toContain('3 tasks are not done; they stay filed in this sprint.');
-    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
-    expect(bridge.callsOf('collection:edit')).toEqual([]);
-
-    await user.click(screen.getByRole('button', { name: 'Complete sprint' }));
-    await user.click(
-      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Complete sprint' }),
-    );
+    await confirmAfterCancel(user, bridge, {
+      open: () => screen.getByRole('button', { name: 'Complete sprint' }),
+      question: 'Complete Sprint 12?',
+      says: '3 tasks are not done; they stay filed in this sprint.',
+      confirm: 'Complete sprint',
+      channel: 'collection:edit',
+    });
     expect(bridge.callsOf('collection:edit')).toEqual([
       { kind: 'sprint', id: 'sp-12', patch: { status: 'completed' } },
     ]);

@@ -2,6 +2,7 @@
 // with plain values so a component test names only the fields it is about.
 import type {
   AccountSummary,
+  MilestoneSummary,
   SprintSummary,
   TaskDetail,
   TaskRow,
@@ -140,4 +141,24 @@ export function serverAnswer(
   parts: Partial<ServerAnswer> = {},
 ): ServerAnswer {
   return { status, type: 'about:blank', detail, errors: [], ...parts };
+}
+
+/** A project's milestone as its list reads it: open, nothing filed under it, unless given. */
+export function milestone(
+  milestone_id: string,
+  name: string,
+  parts: Partial<MilestoneSummary> = {},
+): MilestoneSummary {
+  return {
+    milestone_id,
+    project_id: 'p-web',
+    name,
+    description: null,
+    status: 'open',
+    due_date: null,
+    position: null,
+    tasks_total: 0,
+    tasks_completed: 0,
+    ...parts,
+  };
 }
