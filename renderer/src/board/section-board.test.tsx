@@ -150,6 +150,29 @@ describe('moving a card with the keyboard', () => {
   });
 });
 
+test('a card’s move buttons make the same moves, each offered only where it can go', async () => {
+  const user = userEvent.setup();
+  await showBoard();
+  const moves = (title: string) =>
+    within(card(title).closest('li') as HTMLElement)
+      .queryAllByRole('button')
+      .map((button) => button.getAttribute('aria-label'))
+      .filter((label) => label !== null);
+  expect(moves('Write docs')).toEqual(['Move down', 'Move to Doing']);
+  expect(moves('Fix login')).toEqual(['Move up', 'Move down', 'Move to Doing']);
+  await user.click(
+    within(card('Fix login').closest('li') as HTMLElement).getByRole('button', { name: 'Move to Doing' }),
+  );
+
+  expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
+  expect(moves('Fix login')).toEqual(['Move to To do', 'Move up', 'Move to Done']);
+  await vi.waitFor(() =>
+    expect(bridge.callsOf('task:edit')).toEqual([
+      { task_id: 't-b', patch: { section_id: 's-doing', position: 2048 } },
+    ]),
+  );
+});
+
 describe('moving a section with the keyboard', () => {
   test('Alt+→ on a section moves it one place right, sent as its new position', async () => {
     const user = userEvent.setup();
