@@ -11,6 +11,7 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSidebar } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { taskIdsIn } from '../testing/shown-tasks';
 import { pendingChange, project, serverAnswer, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
@@ -73,11 +74,7 @@ describe('SavedViewScreen', () => {
     ]);
     render(<SavedViewScreen viewId="v-1" />);
     const rows = await screen.findByRole('list', { name: 'Tasks of Blocked' });
-    expect(
-      within(rows)
-        .getAllByRole('listitem')
-        .map((item) => item.dataset.taskId),
-    ).toEqual(['t1', 't2']);
+    expect(taskIdsIn(rows)).toEqual(['t1', 't2']);
     const view = await screen.findByTestId('view-refusal');
     expect(view.textContent).toContain(
       "Only the view's creator or an organization owner or admin may change it (403).",

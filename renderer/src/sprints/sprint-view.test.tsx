@@ -5,7 +5,7 @@
 // they stay filed) or reopen, sent as the sprint's status; a sprint changed
 // here and on the server sent to the conflict view; a sign-in that may not
 // change sprints offers none of it.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { SprintSummary } from '../../../ipc/screen-schemas';
@@ -15,6 +15,7 @@ import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { confirmAfterCancel } from '../testing/asked-first';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { taskIdsIn } from '../testing/shown-tasks';
 import { account, sprintSummary, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { SprintView } from './sprint-view';
 
@@ -58,9 +59,7 @@ describe('what it shows', () => {
     expect(screen.getByText(/1 of 4 done/).textContent).toBe('1 of 4 done · 25%');
     const groups = [...document.querySelectorAll('.line-group')].map((group) => [
       group.querySelector('h2')?.textContent,
-      within(group as HTMLElement)
-        .getAllByRole('listitem')
-        .map((item) => item.dataset.taskId),
+      taskIdsIn(group as HTMLElement),
     ]);
     // Blocked has no task: no heading for it.
     expect(groups).toEqual([
