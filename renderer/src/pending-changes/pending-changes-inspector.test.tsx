@@ -3,8 +3,8 @@
 // saved on the server, in words, with its state and the server's answer to a
 // refused one; and what can be done about each, sent to main as the outbox
 // call it is: retry now, edit and retry, send a refused create without the
-// references it was refused for, discard (asked first). A call main refuses
-// is said in words, in place.
+// references it was refused for, rename a new sprint whose name is taken, and
+// discard (asked first). A call main refuses is said in words, in place.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -155,6 +155,36 @@ describe('what can be done', () => {
     await showInspector([create]);
     await user.click(within(row('op-create')).getByRole('button', { name: 'Send without section' }));
     expect(bridge.callsOf('outbox:retry')).toEqual([{ op_id: 'op-create', patch: { section_id: null } }]);
+  });
+
+  test('a new sprint whose name is taken (409) is renamed in place and sent again; the same name is refused first', async () => {
+    const user = userEvent.setup();
+    const taken = pendingChange({
+      op_id: 'op-sprint',
+      entity_type: 'sprint',
+      entity_id: 'local-sp1',
+      entity_name: 'Sprint 12',
+      kind: 'create',
+      state: 'failed',
+      attempts: 1,
+      changes: [{ field: 'name', before: null, after: 'Sprint 12' }],
+      last_answer: serverAnswer(409, "Sprint 'Sprint 12' already exists."),
+    });
+    bridge.answer('outbox:retry', () => taken);
+    await showInspector([taken]);
+    const form = within(row('op-sprint')).getByRole('form', { name: 'Rename and retry' });
+    const name = within(form).getByLabelText<HTMLInputElement>('New name');
+    expect(name.value).toBe('Sprint 12');
+    await user.click(within(form).getByRole('button', { name: 'Rename and retry' }));
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(form.textContent).toContain('Choose a name no active sprint of the team has.');
+    expect(bridge.callsOf('outbox:retry')).toEqual([]);
+
+    await user.clear(name);
+    await user.type(name, 'Sprint 12b');
+    await user.click(within(form).getByRole('button', { name: 'Rename and retry' }));
+    expect(bridge.callsOf('outbox:retry')).toEqual([{ op_id: 'op-sprint', patch: { name: 'Sprint 12b' } }]);
+    expect(useView.getState().announcement).toBe('Renamed to ‘Sprint 12b’ and sent again.');
   });
 
   test('a retry main refuses is said in words, and the change stays listed', async () => {
