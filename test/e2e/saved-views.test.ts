@@ -3,7 +3,9 @@
 // service once; opened offline from its pin, it shows the service's rows in
 // the service's order, computed from the mirror. A pin the service already
 // has (made from a second path while the app's own waited offline) is
-// refused with 409 and said on the view.
+// refused with 409 and said on the view (last: its refusal stays waiting). A
+// view saved as a board grouped by status opens as that board, its cards in
+// the columns of their status.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sessionPerFile } from './support/app-session';
@@ -36,6 +38,9 @@ async function serverPins(): Promise<{ pin_id: string; view_id: string; position
   const answer = await callService(session.emulator, 'GET', `/v1/view-pins?org_id=${session.emulator.orgId}`);
   return answer.body.data as { pin_id: string; view_id: string; position: number }[];
 }
+
+/** An element as `evaluateAll` hands it over: only its attributes are read. */
+type Attributed = { getAttribute(name: string): string | null };
 
 const sidebarGroup = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Workspace' }).getByRole('region', { name });
@@ -81,9 +86,7 @@ describe('saved views', () => {
           JSON.stringify(
             await rows
               .locator('li')
-              .evaluateAll((items: { getAttribute(name: string): string | null }[]) =>
-                items.map((item) => item.getAttribute('data-task-id')),
-              ),
+              .evaluateAll((items: Attributed[]) => items.map((item) => item.getAttribute('data-task-id'))),
           ) === JSON.stringify(expected),
         'the view’s rows in the service’s order',
       );
@@ -91,6 +94,53 @@ describe('saved views', () => {
     } finally {
       session.proxy.goOnline();
     }
+  }, 90_000);
+
+  test('a view saved as a board grouped by status opens as that board', async () => {
+    const { page } = session.app;
+    const made = await callService(session.emulator, 'POST', '/v1/views', {
+      body: {
+        org_id: session.emulator.orgId,
+        name: 'Flow board',
+        filters: { status: ['blocked', 'in_progress'] },
+        sort_by: 'title',
+        sort_order: 'asc',
+        layout: 'board',
+        group_by: 'status',
+      },
+    });
+    expect(made.status).toBe(201);
+    const served = await callService(
+      session.emulator,
+      'GET',
+      `/v1/views/${String(made.body.view_id)}/rows?limit=500`,
+    );
+    const tasks = served.body.data as { task_id: string; status: string }[];
+    const idsOf = (status: string) =>
+      tasks.filter((task) => task.status === status).map((task) => task.task_id);
+    expect(idsOf('blocked').length).toBeGreaterThan(0);
+    expect(idsOf('in_progress').length).toBeGreaterThan(0);
+    await syncAndSettle(page);
+
+    await sidebarGroup(page, 'Saved views').getByRole('button', { name: 'Flow board' }).click();
+    const board = page.getByRole('group', { name: 'Board of Flow board' });
+    await board.waitFor();
+    await expect(
+      board
+        .locator('[data-column-name]')
+        .evaluateAll((columns: Attributed[]) =>
+          columns.map((column) => column.getAttribute('data-column-name')),
+        ),
+    ).resolves.toEqual(['Not started', 'In progress', 'Blocked', 'Done']);
+    const cardsIn = (name: string) =>
+      board
+        .getByRole('list', { name: `Tasks in ${name}` })
+        .locator('li')
+        .evaluateAll((items: Attributed[]) => items.map((item) => item.getAttribute('data-task-id')));
+    await expect(cardsIn('Blocked')).resolves.toEqual(idsOf('blocked'));
+    await expect(cardsIn('In progress')).resolves.toEqual(idsOf('in_progress'));
+    await expect(cardsIn('Done')).resolves.toEqual([]);
+    await screenshot(page, 'saved-views-board');
   }, 90_000);
 
   test('a pin the service already has is refused with 409 and said on the view', async () => {

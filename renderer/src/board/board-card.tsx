@@ -5,9 +5,8 @@
 import type { DragEvent, KeyboardEvent, MouseEvent } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { selectTask } from '../store/view-store';
-import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { carryTask } from '../ui/task-drag';
-import { dayWords, valueWord } from '../vocabulary/task-words';
+import { TaskCardFace } from '../ui/task-card';
 
 /** Where a card goes by keyboard or button. */
 export type CardStep = 'up' | 'down' | 'left' | 'right';
@@ -102,16 +101,7 @@ export function BoardCard({
           : { 'aria-keyshortcuts': 'Alt+ArrowUp Alt+ArrowDown Alt+ArrowLeft Alt+ArrowRight' })}
       >
         {selected ? <span className="visually-hidden">Selected: </span> : null}
-        <span className={`card-title${row.status === 'completed' ? ' is-done' : ''}`}>{row.title}</span>
-        <span className="card-meta">
-          <span className={`status-pill status-${row.status}`}>{valueWord(row.status)}</span>
-          {row.priority ? (
-            <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
-          ) : null}
-          {row.assignee ? <span className="muted">{row.assignee}</span> : null}
-          {row.due_date ? <span className="muted">{dayWords(row.due_date)}</span> : null}
-          <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />
-        </span>
+        <TaskCardFace row={row} />
       </button>
       {!readOnly ? (
         <span className="card-moves">

@@ -2,12 +2,15 @@
 // The section board as a person uses it. Its keyboard moves (Alt+arrows,
 // use-board-moves.ts): a card moved up, down or to the next section, a section moved along,
 // each shown at once, sent to main as the task or section edit that puts it
-// there, and told to screen readers; a move past the edge sends nothing. The
+// there, and told to screen readers; a move past the edge sends nothing. Its
+// drag and drop: a card dropped before or after another, or in a column's
+// empty part, lands there; a section dragged by its header lands beside the
+// column it is dropped on. The
 // focus given back after a move is Chromium's to show (happy-dom keeps it on a
 // moved element anyway): the end-to-end board tests hold it. And its sections
 // added, renamed and deleted: a name empty or taken in the scope refused in
 // place, before anything is sent.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, createEvent, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
@@ -147,6 +150,29 @@ describe('moving a card with the keyboard', () => {
   });
 });
 
+test('a card’s move buttons make the same moves, each offered only where it can go', async () => {
+  const user = userEvent.setup();
+  await showBoard();
+  const moves = (title: string) =>
+    within(card(title).closest('li') as HTMLElement)
+      .queryAllByRole('button')
+      .map((button) => button.getAttribute('aria-label'))
+      .filter((label) => label !== null);
+  expect(moves('Write docs')).toEqual(['Move down', 'Move to Doing']);
+  expect(moves('Fix login')).toEqual(['Move up', 'Move down', 'Move to Doing']);
+  await user.click(
+    within(card('Fix login').closest('li') as HTMLElement).getByRole('button', { name: 'Move to Doing' }),
+  );
+
+  expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
+  expect(moves('Fix login')).toEqual(['Move to To do', 'Move up', 'Move to Done']);
+  await vi.waitFor(() =>
+    expect(bridge.callsOf('task:edit')).toEqual([
+      { task_id: 't-b', patch: { section_id: 's-doing', position: 2048 } },
+    ]),
+  );
+});
+
 describe('moving a section with the keyboard', () => {
   test('Alt+→ on a section moves it one place right, sent as its new position', async () => {
     const user = userEvent.setup();
@@ -173,6 +199,125 @@ describe('moving a section with the keyboard', () => {
     act(() => screen.getByRole('button', { name: 'Rename section To do' }).focus());
     await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
     expect(bridge.callsOf('collection:edit')).toEqual([]);
+  });
+});
+
+describe('dragging and dropping', () => {
+  // happy-dom lays nothing out: every box is at 0 with no size, so a pointer at 0 is in the first
+  // half of what it is over (it lands before it) and one at 1 in the second (after it).
+  const FIRST_HALF = { clientX: 0, clientY: 0 };
+  const SECOND_HALF = { clientX: 1, clientY: 1 };
+  const carried = { dataTransfer: {} };
+
+  const cardItem = (title: string): HTMLElement => card(title).closest('li') as HTMLElement;
+  const column = (name: string): HTMLElement =>
+    document.querySelector(`[data-column-name="${name}"]`) as HTMLElement;
+  const header = (name: string): HTMLElement =>
+    screen.getByRole('button', { name: `Rename section ${name}` }).closest('header') as HTMLElement;
+
+  /** A drag over `target` at `where` (happy-dom's DragEvent is a plain Event: the pointer is set on it). */
+  function dragOver(target: HTMLElement, where = FIRST_HALF) {
+    const event = createEvent.dragOver(target, carried);
+    Object.defineProperties(event, { clientX: { value: where.clientX }, clientY: { value: where.clientY } });
+    fireEvent(target, event);
+  }
+
+  /** Picks `from` up, moves it over `over` (at `where` in it) and lets go there. */
+  function dragAndDrop(from: HTMLElement, over: HTMLElement, where = FIRST_HALF) {
+    fireEvent.dragStart(from, carried);
+    dragOver(over, where);
+    fireEvent.drop(over, carried);
+    fireEvent.dragEnd(from, carried);
+  }
+
+  test('a card dropped on the top half of a card in another section lands before it: shown at once, sent, told', async () => {
+    await showBoard();
+    fireEvent.dragStart(cardItem('Fix login'), carried);
+    dragOver(cardItem('Ship it'));
+    // Where it would land is shown while it is carried.
+    expect(column('Doing').classList).toContain('is-drop-target');
+    expect(cardItem('Ship it').classList).toContain('drop-before');
+    fireEvent.drop(cardItem('Ship it'), carried);
+
+    expect(titlesIn('Doing')).toEqual(['Fix login', 'Ship it']);
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Tidy CSS']);
+    expect(column('Doing').classList).not.toContain('is-drop-target');
+    expect(useView.getState().announcement).toBe(movedTo('Fix login', 'Doing', 1, 2));
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-b', patch: { section_id: 's-doing', position: 0 } },
+      ]),
+    );
+  });
+
+  test('a card dropped on the bottom half of a card in its own section lands after it', async () => {
+    await showBoard();
+    dragAndDrop(cardItem('Write docs'), cardItem('Fix login'), SECOND_HALF);
+
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Write docs', 'Tidy CSS']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-a', patch: { position: 2560 } }]),
+    );
+  });
+
+  test('a card dropped in the empty part of a column goes last there, an empty column too', async () => {
+    await showBoard();
+    dragAndDrop(cardItem('Write docs'), column('To do'));
+    expect(titlesIn('To do')).toEqual(['Fix login', 'Tidy CSS', 'Write docs']);
+    dragAndDrop(cardItem('Ship it'), column('Done'));
+    expect(titlesIn('Done')).toEqual(['Ship it']);
+    expect(titlesIn('Doing')).toEqual([]);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('task:edit')).toEqual([
+        { task_id: 't-a', patch: { position: 4096 } },
+        { task_id: 't-d', patch: { section_id: 's-done', position: 1024 } },
+      ]),
+    );
+  });
+
+  test('a card dropped where it already is, or a drag given up, sends nothing', async () => {
+    await showBoard();
+    dragAndDrop(cardItem('Fix login'), cardItem('Fix login'));
+    dragAndDrop(cardItem('Fix login'), cardItem('Write docs'), SECOND_HALF);
+    fireEvent.dragStart(cardItem('Tidy CSS'), carried);
+    dragOver(column('Done'));
+    fireEvent.dragEnd(cardItem('Tidy CSS'), carried);
+    expect(column('Done').classList).not.toContain('is-drop-target');
+    // A drop with nothing picked up on the board (a file, another window's text) is not a move.
+    fireEvent.drop(column('Done'), carried);
+
+    expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
+    expect(bridge.callsOf('task:edit')).toEqual([]);
+  });
+
+  test('a section dragged by its header onto the second half of the next column moves after it', async () => {
+    await showBoard();
+    fireEvent.dragStart(header('To do'), carried);
+    dragOver(column('Doing'), SECOND_HALF);
+    // The bar is drawn on the side of the column it would go after: before the one after that.
+    expect(column('Done').classList).toContain('drop-section-before');
+    fireEvent.drop(column('Doing'), carried);
+    fireEvent.dragEnd(header('To do'), carried);
+
+    expect(columnNames()).toEqual(['Doing', 'To do', 'Done']);
+    expect(useView.getState().announcement).toBe('Moved section “To do” to position 2 of 3.');
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('collection:edit')).toEqual([
+        { kind: 'section', id: 's-todo', patch: { position: 2560 } },
+      ]),
+    );
+  });
+
+  test('a section dropped on the first half of the first column becomes first', async () => {
+    await showBoard();
+    dragAndDrop(header('Done'), column('To do'));
+
+    expect(columnNames()).toEqual(['Done', 'To do', 'Doing']);
+    await vi.waitFor(() =>
+      expect(bridge.callsOf('collection:edit')).toEqual([
+        { kind: 'section', id: 's-done', patch: { position: 0 } },
+      ]),
+    );
   });
 });
 
@@ -271,7 +416,7 @@ describe('adding, renaming and deleting sections', () => {
 });
 
 describe('a sign-in that may not change tasks', () => {
-  test('the board is there to look at: no moves by key or button, no section added', async () => {
+  test('the board is there to look at: no moves by key, button or drag, no section added', async () => {
     const user = userEvent.setup();
     useSession.setState({
       current: account({ read_only_kinds: [{ kind: 'task', scope: 'tasks:write' }] }),
@@ -282,6 +427,13 @@ describe('a sign-in that may not change tasks', () => {
     expect(screen.queryByRole('button', { name: 'Rename section To do' })).toBeNull();
     act(() => card('Write docs').focus());
     await user.keyboard('{Alt>}{ArrowDown}{ArrowRight}{/Alt}');
+    // Nor by drag and drop: a card is not picked up, and a drop is not a move.
+    const item = card('Write docs').closest('li') as HTMLElement;
+    expect(item.getAttribute('draggable')).toBe('false');
+    const doing = document.querySelector('[data-column-name="Doing"]') as HTMLElement;
+    fireEvent.dragStart(item, { dataTransfer: {} });
+    fireEvent.dragOver(doing, { dataTransfer: {} });
+    fireEvent.drop(doing, { dataTransfer: {} });
     expect(bridge.callsOf('task:edit')).toEqual([]);
     expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
   });

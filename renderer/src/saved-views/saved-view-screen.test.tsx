@@ -2,15 +2,19 @@
 // A saved view's screen as a person uses it: its rows; the service's refusals
 // said on the view in their own words (403: another's view; 409: a pin already
 // there, with no rename offered for a pin); delete asked first; a view whose
-// filters this version does not know said unavailable, not answered without them.
-import { render, screen, within } from '@testing-library/react';
+// filters this version does not know said unavailable, not answered without them;
+// a view saved as a board opens as a board, its columns by its grouping.
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSidebar } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { taskRow } from '../testing/screen-fixtures';
+import { taskIdsIn } from '../testing/shown-tasks';
+import { pendingChange, project, serverAnswer, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { useView } from '../store/view-store';
+import { loadWorkspace } from '../store/workspace-store';
 import { SavedViewScreen } from './saved-view-screen';
 
 const bridge = fakeBridgeEachTest();
@@ -41,24 +45,23 @@ const refused = (
   kind: PendingChange['kind'],
   status: number,
   detail: string,
-): PendingChange => ({
-  op_id: `op-${entity_id}`,
-  entity_type,
-  entity_id,
-  task_id: '',
-  task_title: null,
-  kind,
-  state: 'failed',
-  changes: [],
-  attempts: 1,
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
-  last_answer: { status, type: 'about:blank', detail, errors: [] },
-  waits_on: null,
-});
+): PendingChange =>
+  pendingChange({
+    op_id: `op-${entity_id}`,
+    entity_type,
+    entity_id,
+    kind,
+    state: 'failed',
+    attempts: 1,
+    last_answer: serverAnswer(status, detail),
+  });
 
-function answerWith(changes: PendingChange[], rows = [row('t1', 'Fix the build'), row('t2', 'Ship it')]) {
-  bridge.answer('views:sidebar', () => sidebar);
+function answerWith(
+  changes: PendingChange[],
+  rows = [row('t1', 'Fix the build'), row('t2', 'Ship it')],
+  views: ViewSidebar = sidebar,
+) {
+  bridge.answer('views:sidebar', () => views);
   bridge.answer('outbox:list', () => ({ changes }));
   bridge.answer('views:rows', () => ({ available: true, source: 'mirror', rows, next: null }));
 }
@@ -71,11 +74,7 @@ describe('SavedViewScreen', () => {
     ]);
     render(<SavedViewScreen viewId="v-1" />);
     const rows = await screen.findByRole('list', { name: 'Tasks of Blocked' });
-    expect(
-      within(rows)
-        .getAllByRole('listitem')
-        .map((item) => item.dataset.taskId),
-    ).toEqual(['t1', 't2']);
+    expect(taskIdsIn(rows)).toEqual(['t1', 't2']);
     const view = await screen.findByTestId('view-refusal');
     expect(view.textContent).toContain(
       "Only the view's creator or an organization owner or admin may change it (403).",
@@ -115,5 +114,67 @@ describe('SavedViewScreen', () => {
       /does not know \(filter\[mood\].*\): it is shown from the service while online, and is not available offline/,
     );
     expect(screen.queryByRole('list', { name: 'Tasks of Blocked' })).toBeNull();
+  });
+});
+
+describe('a view saved as a board', () => {
+  const boardOf = (group_by: string | null): ViewSidebar => ({
+    views: sidebar.views.map((view) => ({ ...view, layout: 'board', group_by })),
+    pins: [],
+  });
+  /** Each column's name and its cards' titles, left to right, top to bottom. */
+  const columns = () =>
+    within(screen.getByRole('group', { name: 'Board of Blocked' }))
+      .getAllByRole('list')
+      .map((list) => [
+        list.getAttribute('aria-label'),
+        within(list)
+          .queryAllByRole('listitem')
+          .map((item) => item.querySelector('.card-title')?.textContent),
+      ]);
+  const rows = [
+    taskRow({ task_id: 't1', title: 'Fix the build', status: 'blocked', project_id: 'p-web' }),
+    taskRow({ task_id: 't2', title: 'Ship it', status: 'in_progress', project_id: 'p-api' }),
+    taskRow({ task_id: 't3', title: 'Write docs', status: 'blocked', project_id: null }),
+    taskRow({ task_id: 't4', title: 'Plan', status: 'waiting_on_legal', project_id: 'p-web' }),
+  ];
+
+  test('grouped by status: every status a column in the order work flows, the cards in the view’s order', async () => {
+    answerWith([], rows, boardOf('status'));
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    expect(screen.queryByRole('list', { name: 'Tasks of Blocked' })).toBeNull();
+    expect(columns()).toEqual([
+      ['Tasks in Not started', []],
+      ['Tasks in In progress', ['Ship it']],
+      ['Tasks in Blocked', ['Fix the build', 'Write docs']],
+      ['Tasks in Done', []],
+      ['Tasks in Waiting on legal', ['Plan']],
+    ]);
+  });
+
+  test('grouped by project: columns named as the workspace names them, tasks without one last; a card opens its task', async () => {
+    const user = userEvent.setup();
+    bridge.answer('workspace:get', () =>
+      workspaceOf({ projects: [project('p-web', 'Website'), project('p-api', 'API')] }),
+    );
+    await act(() => loadWorkspace());
+    answerWith([], rows, boardOf('project'));
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    expect(columns()).toEqual([
+      ['Tasks in API', ['Ship it']],
+      ['Tasks in Website', ['Fix the build', 'Plan']],
+      ['Tasks in No project', ['Write docs']],
+    ]);
+    await user.click(screen.getByRole('button', { name: /Write docs/ }));
+    expect(useView.getState().openTaskId).toBe('t3');
+  });
+
+  test('a board with no grouping is one column of all its tasks', async () => {
+    answerWith([], rows, boardOf(null));
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    expect(columns()).toEqual([['Tasks in All tasks', ['Fix the build', 'Ship it', 'Write docs', 'Plan']]]);
   });
 });

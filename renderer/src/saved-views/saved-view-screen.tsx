@@ -1,6 +1,6 @@
 // One saved view: its rows from the mirror with its filters and sort (offline
-// too), and what a person does with it: pin or unpin, rename, share or make
-// private, delete (asked first). Each is queued through the outbox; a refusal
+// too), as a list or as a board by its grouping, as saved; and what a person
+// does with it: pin or unpin, rename, share or make private, delete (asked first). Each is queued through the outbox; a refusal
 // (403 for another's view, 409 for a name or pin already there) is shown here
 // in the outbox's words, and a 412 sends the person to the three-way view.
 // A view whose filters this version does not know is never answered without
@@ -23,6 +23,7 @@ import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { TaskLines } from '../ui/task-lines';
 import { VIEW_NAME_RULES } from '../vocabulary/name-rules';
 import { markOfState } from '../vocabulary/sync-mark-words';
+import { ViewBoard } from './view-board';
 import './saved-views.css';
 
 async function queued(doing: string, done: string, write: () => Promise<unknown>): Promise<void> {
@@ -71,7 +72,11 @@ function ViewRows({ view }: { view: ViewSummary }) {
   return (
     <>
       {served}
-      <TaskLines rows={answer.rows} label={`Tasks of ${view.name}`} />
+      {view.layout === 'board' ? (
+        <ViewBoard view={view} rows={answer.rows} />
+      ) : (
+        <TaskLines rows={answer.rows} label={`Tasks of ${view.name}`} />
+      )}
       {answer.next !== null ? <p className="muted">Showing the first {answer.rows.length} tasks.</p> : null}
     </>
   );
@@ -214,9 +219,6 @@ export function SavedViewScreen({ viewId }: { viewId: string }) {
           </button>
         </div>
       </header>
-      {view.layout === 'board' ? (
-        <p className="muted">Saved as a board; this version shows its tasks as a list.</p>
-      ) : null}
       <RefusedChanges
         changes={mine.filter((c) => c.state === 'failed' && c.entity_type === 'view')}
         kind="view"

@@ -55,9 +55,16 @@ export function SignInScreen() {
     }
   };
 
+  /** Each way in, as its button starts it and as "Try again" starts it again after a problem. */
+  const signIns: Record<Exclude<Busy, null>, () => Promise<AccountSummary>> = {
+    oauth: () => invoke('accounts:start-oauth', { server, ...againId }),
+    token: () => invoke('accounts:sign-in-token', { server, token: token.trim(), ...againId }),
+    demo: () => invoke('demo:start'),
+  };
+
   const signInWithToken = (event: FormEvent) => {
     event.preventDefault();
-    void run('token', () => invoke('accounts:sign-in-token', { server, token: token.trim(), ...againId }));
+    void run('token', signIns.token);
   };
 
   const act = (action: ProblemAction) => {
@@ -68,10 +75,8 @@ export function SignInScreen() {
     } else if (action === 'use-another-token' || action === 'sign-in-again') {
       setToken('');
       tokenRef.current?.focus();
-    } else if (action === 'retry' && problem?.during === 'oauth') {
-      void run('oauth', () => invoke('accounts:start-oauth', { server, ...againId }));
-    } else if (action === 'retry' && problem?.during === 'demo') {
-      void run('demo', () => invoke('demo:start'));
+    } else if (action === 'retry' && problem !== null && problem.during !== null) {
+      void run(problem.during, signIns[problem.during]);
     }
   };
 
@@ -129,7 +134,7 @@ export function SignInScreen() {
               type="button"
               className="button primary wide"
               disabled={busy !== null || serverIncomplete}
-              onClick={() => void run('oauth', () => invoke('accounts:start-oauth', { server, ...againId }))}
+              onClick={() => void run('oauth', signIns.oauth)}
             >
               Sign in with your browser
             </button>
@@ -248,7 +253,7 @@ export function SignInScreen() {
             type="button"
             className="button ghost wide"
             disabled={busy !== null}
-            onClick={() => void run('demo', () => invoke('demo:start'))}
+            onClick={() => void run('demo', signIns.demo)}
           >
             {busy === 'demo' ? 'Starting the demo…' : 'Try the demo'}
           </button>

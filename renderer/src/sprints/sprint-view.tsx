@@ -14,9 +14,10 @@ import { announce, followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { Question } from '../ui/question';
 import { TaskLines } from '../ui/task-lines';
+import { groupRows } from '../ui/row-groups';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
-import { dayWords, STATUSES, valueWord } from '../vocabulary/task-words';
+import { dayWords, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from '../ui/progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
@@ -102,9 +103,8 @@ export function SprintView({ sprintId }: { sprintId: string }) {
   const waiting = useSprintChanges(sprintId, sprint?.pending !== undefined);
   if (sprint === undefined) return <p className="empty-state">This sprint is not in your workspace.</p>;
   const mark = markOfState(sprint.pending);
-  const groups = [...STATUSES, ...new Set((rows ?? []).map((row) => row.status))].filter(
-    (status, index, all) => all.indexOf(status) === index,
-  );
+  // By status as work flows; a status no task has is left out.
+  const groups = groupRows(rows ?? [], 'status').filter((group) => group.rows.length > 0);
   return (
     <section className="sprint-view" aria-labelledby="sprint-title">
       <header className="list-header">
@@ -188,18 +188,14 @@ export function SprintView({ sprintId }: { sprintId: string }) {
           <p className="empty-state">No tasks in this sprint yet.</p>
         ) : null}
         {truncated ? <p className="muted">Showing the first 2 000 tasks.</p> : null}
-        {groups.map((status) => {
-          const inGroup = (rows ?? []).filter((row) => row.status === status);
-          if (inGroup.length === 0) return null;
-          return (
-            <section key={status} className="line-group">
-              <h2>
-                {valueWord(status)} <span className="muted">{inGroup.length}</span>
-              </h2>
-              <TaskLines rows={inGroup} label={valueWord(status)} />
-            </section>
-          );
-        })}
+        {groups.map((group) => (
+          <section key={group.key} className="line-group">
+            <h2>
+              {group.name} <span className="muted">{group.rows.length}</span>
+            </h2>
+            <TaskLines rows={group.rows} label={group.name} />
+          </section>
+        ))}
       </div>
     </section>
   );

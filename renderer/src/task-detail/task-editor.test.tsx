@@ -8,13 +8,14 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import type { MilestoneSummary, TaskDetail } from '../../../ipc/screen-schemas';
+import type { TaskDetail } from '../../../ipc/screen-schemas';
 import type { Task } from '../../../protocol/task';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import {
   account,
   goalSummary,
+  milestone,
   project,
   sprintSummary,
   taskDetail,
@@ -26,25 +27,6 @@ import { CompletionQuestion } from '../ui/completion-question';
 import { TaskEditor } from './task-editor';
 
 const bridge = fakeBridgeEachTest();
-
-function milestone(
-  milestone_id: string,
-  name: string,
-  parts: Partial<MilestoneSummary> = {},
-): MilestoneSummary {
-  return {
-    milestone_id,
-    project_id: 'p-web',
-    name,
-    description: null,
-    status: 'open',
-    due_date: null,
-    position: null,
-    tasks_total: 0,
-    tasks_completed: 0,
-    ...parts,
-  };
-}
 
 /** Main holding one task: an edit applies at once and the field waits to be sent. */
 async function openEditor(task: Partial<Task> = {}, family: Partial<TaskDetail['family']> = {}) {

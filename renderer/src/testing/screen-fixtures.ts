@@ -2,11 +2,13 @@
 // with plain values so a component test names only the fields it is about.
 import type {
   AccountSummary,
+  MilestoneSummary,
   SprintSummary,
   TaskDetail,
   TaskRow,
   Workspace,
 } from '../../../ipc/screen-schemas';
+import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
 import type { Task } from '../../../protocol/task';
 
 export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
@@ -111,6 +113,52 @@ export function account(parts: Partial<AccountSummary> = {}): AccountSummary {
     state: 'signed-in',
     current: true,
     demo: false,
+    ...parts,
+  };
+}
+
+/** A change waiting in the outbox as the inspector lists it: a task's edit, queued and not sent yet, unless given. */
+export function pendingChange(parts: Partial<PendingChange> & { op_id: string }): PendingChange {
+  return {
+    task_id: '',
+    task_title: null,
+    kind: 'update',
+    state: 'queued',
+    changes: [],
+    attempts: 0,
+    created_at: '2026-11-29T10:00:00Z',
+    updated_at: '2026-11-29T10:00:00Z',
+    last_answer: null,
+    waits_on: null,
+    ...parts,
+  };
+}
+
+/** The service's answer to a change as the outbox recorded it. */
+export function serverAnswer(
+  status: number,
+  detail: string,
+  parts: Partial<ServerAnswer> = {},
+): ServerAnswer {
+  return { status, type: 'about:blank', detail, errors: [], ...parts };
+}
+
+/** A project's milestone as its list reads it: open, nothing filed under it, unless given. */
+export function milestone(
+  milestone_id: string,
+  name: string,
+  parts: Partial<MilestoneSummary> = {},
+): MilestoneSummary {
+  return {
+    milestone_id,
+    project_id: 'p-web',
+    name,
+    description: null,
+    status: 'open',
+    due_date: null,
+    position: null,
+    tasks_total: 0,
+    tasks_completed: 0,
     ...parts,
   };
 }
