@@ -8,6 +8,7 @@ import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { ModalDialog } from '../ui/modal-dialog';
+import { FormActions } from '../ui/form-actions';
 import {
   createFields,
   type DraftField,
@@ -229,14 +230,11 @@ export function SprintFormDialog({
           />
           {fieldProblem('description')}
         </div>
-        <div className="confirm-actions">
-          <button type="submit" className="button primary" disabled={busy}>
-            {target.mode === 'create' ? 'Create sprint' : 'Save sprint'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions
+          submit={target.mode === 'create' ? 'Create sprint' : 'Save sprint'}
+          disabled={busy}
+          onCancel={onClose}
+        />
       </form>
     </ModalDialog>
   );
