@@ -14,7 +14,8 @@ import {
 } from './gate';
 import { outboxHandlers } from './outbox-handlers';
 import type { TaskPage, TaskRow } from '../../ipc/screen-schemas';
-import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { taskHandlers } from './task-handlers';
+import { testAccount } from './testing/test-account';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../../ipc/transport';
 
 /** Stands in for Electron's ipcMain: keeps the listeners the gate installs so a test can call them. */
@@ -294,14 +295,7 @@ describe('what handlers call fails the same through every handler', () => {
     try {
       const { mirror } = held;
       const { taskId, opId } = mirror.tasks.create({ title: 'Waits for the lock' });
-      const active: ActiveMirror = {
-        accountId: 'acct-1',
-        mirror,
-        me: { username: 'ada', user_id: 'usr_ada' },
-        readOnly: false,
-        edited: () => undefined,
-        refreshActivity: () => undefined,
-      };
+      const active = testAccount(mirror);
       const emit = () => undefined;
       gate.register(taskHandlers({ active: () => active, emit }));
       gate.register(outboxHandlers({ active: () => active, emit }));
