@@ -5,31 +5,14 @@
 // bad input refused before queuing.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
+import { goalKind } from '../../protocol/goal';
 import { goalOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  editElsewhere,
-  peerClient,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  sharedProject,
-  writesTo,
-} from './testing/resource-push';
+import { kindOnServer, pushedId, settleNameConflict, sharedProject } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const goalWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/goals'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
-
-const serverGoal = (api: ApiClient, projectId: string, goalId: string) =>
-  serverBody(api, goalOperations.get, { projectId, goalId });
-
-/** The peer renames the goal on the server, over the version they read. */
-const peerRenames = (f: PushFixture, projectId: string, goalId: string, name: string) =>
-  editElsewhere(peer(f), goalOperations.get, goalOperations.update, { projectId, goalId }, { name });
+const { writes: goalWrites, server: serverGoal, peerRenames } = kindOnServer(goalKind, goalOperations);
 
 function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.goals.create({ name }, projectId);

@@ -4,24 +4,18 @@
 // milestone still queued, a delete that unfiles its tasks in the mirror too,
 // and a task moved to another project losing its milestone on screen at once.
 import { describe, expect, test } from 'vitest';
+import { milestoneKind } from '../../protocol/milestone';
 import { milestoneOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  activeProjects,
-  editElsewhere,
-  peerClient,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  writesTo,
-} from './testing/resource-push';
+import { activeProjects, kindOnServer, pushedId, settleNameConflict } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const milestoneWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/milestones'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
+const {
+  writes: milestoneWrites,
+  server: serverMilestone,
+  peerRenames,
+} = kindOnServer(milestoneKind, milestoneOperations);
 
 /** A task filed nowhere that belongs to one project (a goal or section would hold a move back, 422). */
 function unfiledTask(f: PushFixture): string {
@@ -33,19 +27,6 @@ function unfiledTask(f: PushFixture): string {
   if (task === undefined) throw new Error('no unfiled task in the seed');
   return task;
 }
-
-const serverMilestone = (api: ApiClient, projectId: string, milestoneId: string) =>
-  serverBody(api, milestoneOperations.get, { projectId, milestoneId });
-
-/** The peer renames the milestone on the server, over the version they read. */
-const peerRenames = (f: PushFixture, projectId: string, milestoneId: string, name: string) =>
-  editElsewhere(
-    peer(f),
-    milestoneOperations.get,
-    milestoneOperations.update,
-    { projectId, milestoneId },
-    { name },
-  );
 
 function pushedMilestone(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.milestones.create({ name }, projectId);

@@ -6,34 +6,21 @@
 // queued, and completing.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
+import { sprintKind } from '../../protocol/sprint';
 import { sprintOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  editElsewhere,
-  peerClient,
-  platformTeam,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  writesTo,
-} from './testing/resource-push';
+import { platformTeam, kindOnServer, pushedId, settleNameConflict } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const sprintWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/sprints'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['teams:read', 'teams:write']);
-
-const serverSprint = (api: ApiClient, teamId: string, sprintId: string) =>
-  serverBody(api, sprintOperations.get, { teamId, sprintId });
-
-/** The peer renames the sprint on the server, over the version they read. */
-const peerRenames = (f: PushFixture, teamId: string, sprintId: string, name: string) =>
-  editElsewhere(peer(f), sprintOperations.get, sprintOperations.update, { teamId, sprintId }, { name });
+const {
+  writes: sprintWrites,
+  server: serverSprint,
+  peerRenames,
+} = kindOnServer(sprintKind, sprintOperations);
 
 function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
   f.mirror.sprints.create({ name, start_date: '2027-01-04', duration_weeks: 2 }, teamId);
