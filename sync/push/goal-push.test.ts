@@ -1,14 +1,14 @@
 // Goals through the one outbox, against the emulator with a real mirror:
-// created and edited offline (one create), a rename racing the peer's rename
-// settled in the three-way structure, a field that does not collide merged,
-// closing, a soft delete that unfiles the goal's tasks in the mirror too, and
-// bad input refused before queuing.
+// created and edited offline (one create), closing, a soft delete that
+// unfiles the goal's tasks in the mirror too, a delete held over the peer's
+// rename, and bad input refused before queuing. The rename race is
+// rename-race.test.ts's, with the milestone's and the sprint's.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
 import { goalKind } from '../../protocol/goal';
 import { goalOperations } from '../api/operations';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import { kindOnServer, pushedId, settleNameConflict, sharedProject } from './testing/resource-push';
+import { kindOnServer, pushedId, sharedProject } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
@@ -36,24 +36,6 @@ describe('goals written offline', () => {
     expect(await serverGoal(f.api, projectId, shown?.goal_id as string)).toMatchObject({
       name: 'Launch',
       target_date: '2027-06-30',
-    });
-  });
-
-  test('the peer renamed the same goal: a three-way conflict on the name; the description merges', async () => {
-    const f = await start();
-    const projectId = await sharedProject(f);
-    const id = await pushedGoal(f, projectId, 'Launch v2');
-    await peerRenames(f, projectId, id, 'Go live');
-
-    f.mirror.goals.edit(id, { name: 'Ship v2', description: 'all of it' });
-    await settleNameConflict(
-      f,
-      { entityType: 'goal', base: 'Launch v2', mine: 'Ship v2', theirs: 'Go live' },
-      'theirs',
-    );
-    expect(await serverGoal(f.api, projectId, id)).toMatchObject({
-      name: 'Go live',
-      description: 'all of it',
     });
   });
 

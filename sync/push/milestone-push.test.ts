@@ -1,21 +1,17 @@
 // Milestones through the one outbox, against the emulator with a real mirror:
-// created and edited offline (one create), a rename racing the peer's rename
-// settled in the three-way structure, completing, a task filed into a
+// created and edited offline (one create), completing, a task filed into a
 // milestone still queued, a delete that unfiles its tasks in the mirror too,
 // and a task moved to another project losing its milestone on screen at once.
+// The rename race is rename-race.test.ts's, with the goal's and the sprint's.
 import { describe, expect, test } from 'vitest';
 import { milestoneKind } from '../../protocol/milestone';
 import { milestoneOperations } from '../api/operations';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import { activeProjects, kindOnServer, pushedId, settleNameConflict } from './testing/resource-push';
+import { activeProjects, kindOnServer, pushedId } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const {
-  writes: milestoneWrites,
-  server: serverMilestone,
-  peerRenames,
-} = kindOnServer(milestoneKind, milestoneOperations);
+const { writes: milestoneWrites, server: serverMilestone } = kindOnServer(milestoneKind, milestoneOperations);
 
 /** A task filed nowhere that belongs to one project (a goal or section would hold a move back, 422). */
 function unfiledTask(f: PushFixture): string {
@@ -49,23 +45,6 @@ describe('milestones written offline', () => {
     expect(shown).toMatchObject({ project_id: projectId, due_date: '2027-05-01' });
     expect(shown?.milestone_id).not.toMatch(/^local-/);
     expect(shown?.pending).toBeUndefined();
-  });
-
-  test('the peer renamed the same milestone: a three-way conflict on the name; the due date merges', async () => {
-    const f = await start();
-    const [projectId] = (await activeProjects(f)) as [string];
-    const id = await pushedMilestone(f, projectId, 'GA');
-    await peerRenames(f, projectId, id, 'General availability');
-    f.mirror.milestones.edit(id, { name: 'GA 1.0', due_date: '2027-09-01' });
-    await settleNameConflict(
-      f,
-      { entityType: 'milestone', base: 'GA', mine: 'GA 1.0', theirs: 'General availability' },
-      'mine',
-    );
-    expect(await serverMilestone(f.api, projectId, id)).toMatchObject({
-      name: 'GA 1.0',
-      due_date: '2027-09-01',
-    });
   });
 
   test('completing a milestone sends status completed', async () => {
