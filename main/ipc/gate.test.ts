@@ -13,7 +13,8 @@ import {
   type WebContentsLike,
 } from './gate';
 import { outboxHandlers } from './outbox-handlers';
-import type { TaskPage, TaskRow } from '../../ipc/screen-schemas';
+import type { TaskPage } from '../../ipc/screen-schemas';
+import { taskRow } from '../../renderer/src/testing/screen-fixtures';
 import { taskHandlers } from './task-handlers';
 import { testAccount } from './testing/test-account';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../../ipc/transport';
@@ -210,26 +211,7 @@ describe('the IPC gate', () => {
 
   test("passes a page's rows on as the handler built them, checking the page's envelope", async () => {
     const { gate, call, internalErrors } = setUp();
-    const row: TaskRow = {
-      task_id: 'tsk_1',
-      title: 'Fix login',
-      status: 'open',
-      priority: null,
-      assignee: null,
-      project_id: null,
-      team_id: null,
-      section_id: null,
-      sprint_id: null,
-      goal_id: null,
-      tags: [],
-      due_date: null,
-      start_date: null,
-      created_at: null,
-      task_type: null,
-      review: null,
-      position: null,
-      sync_mark: null,
-    };
+    const row = taskRow({ task_id: 'tsk_1', title: 'Fix login', status: 'open' });
     let answer: unknown = { rows: [row], next: null, skipped: [] };
     gate.register({ 'tasks:query': () => answer as TaskPage });
     const query = { query: { filter: {}, sort_by: 'title', sort_order: 'asc' } };
