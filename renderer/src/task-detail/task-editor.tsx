@@ -12,7 +12,7 @@ import type {
   Workspace,
 } from '../../../ipc/screen-schemas';
 import type { WaitsOnView } from '../../../ipc/outbox-schemas';
-import { ModalDialog } from '../ui/modal-dialog';
+import { DeleteQuestion } from '../ui/question';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../store/link-requests';
 import { describeProblem } from '../problems/describe-problem';
@@ -394,26 +394,18 @@ export function TaskEditor({ taskId }: { taskId: string }) {
             Delete task
           </button>
           {confirmDelete ? (
-            <ModalDialog
-              className="confirm-dialog"
-              alert
+            <DeleteQuestion
               label="Delete this task?"
-              onClose={() => setConfirmDelete(false)}
+              confirmLabel="Delete"
+              onConfirm={() => void remove()}
+              onCancel={() => setConfirmDelete(false)}
             >
-              <p>Delete this task? This cannot be undone once synced.</p>
-              {subTaskCount > 0 ? (
-                // What the service does (the emulator's reading; the contract is silent): its sub-tasks stay, parentless.
-                <p>Its {subTaskCountWords(subTaskCount, '')} stay, as tasks of their own.</p>
-              ) : null}
-              <div className="confirm-actions">
-                <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
-                  Delete
-                </button>
-                <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-                  Cancel
-                </button>
-              </div>
-            </ModalDialog>
+              Delete this task? This cannot be undone once synced.
+              {/* What the service does (the emulator's reading; the contract is silent): its sub-tasks stay, parentless. */}
+              {subTaskCount > 0
+                ? ` Its ${subTaskCountWords(subTaskCount, '')} stay, as tasks of their own.`
+                : null}
+            </DeleteQuestion>
           ) : null}
         </div>
 
