@@ -2,7 +2,7 @@
 // Runs the emulator until SIGINT or SIGTERM. The first line on stdout is one
 // JSON object with base_url, auth_url, client_id, org_id, admin_secret and
 // tokens {live, test, peer}; tools read it to connect.
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from './command-line';
 import { startEmulator } from './start';
 
 const usage =
@@ -13,45 +13,34 @@ const usage =
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) {
-    console.error(`--${name} must be a non-negative integer, not '${raw}'\n${usage}`);
-    process.exit(2);
+    usageError(`--${name} must be a non-negative integer, not '${raw}'`, usage);
   }
   return Number(raw);
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      'seed-tasks': { type: 'string' },
-      'latency-ms': { type: 'string' },
-      host: { type: 'string' },
-      'rate-limit-live': { type: 'string' },
-      'rate-limit-test': { type: 'string' },
-      'oauth-auto-approve': { type: 'boolean' },
-      variance: { type: 'string' },
-      'variance-faults': { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  }));
-} catch (error) {
-  console.error(`${(error as Error).message}\n${usage}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.error(usage);
-  process.exit(0);
-}
+const values = commandLine(
+  {
+    port: { type: 'string' },
+    seed: { type: 'string' },
+    'seed-tasks': { type: 'string' },
+    'latency-ms': { type: 'string' },
+    host: { type: 'string' },
+    'rate-limit-live': { type: 'string' },
+    'rate-limit-test': { type: 'string' },
+    'oauth-auto-approve': { type: 'boolean' },
+    variance: { type: 'string' },
+    'variance-faults': { type: 'string' },
+    help: { type: 'boolean' },
+  },
+  usage,
+);
 
 const rateLive = integer('rate-limit-live', values['rate-limit-live'], undefined);
 const rateTest = integer('rate-limit-test', values['rate-limit-test'], undefined);
 const varianceSeed = integer('variance', values.variance, undefined);
 const varianceFaults = values['variance-faults'] ?? 'on';
 if (varianceFaults !== 'on' && varianceFaults !== 'off') {
-  console.error(`--variance-faults must be on or off, not '${varianceFaults}'\n${usage}`);
-  process.exit(2);
+  usageError(`--variance-faults must be on or off, not '${varianceFaults}'`, usage);
 }
 const emulator = await startEmulator({
   port: integer('port', values.port, 0) ?? 0,

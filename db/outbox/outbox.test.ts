@@ -5,7 +5,7 @@ import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../mirror-
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
 import { DELETED_REMOTELY, isTemporaryId } from './outbox-types';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import { loadTasks, onlyPage, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 const ME = 'ada';
 const TODAY = '2026-03-10';
@@ -73,14 +73,7 @@ describe('the overlay: local state is server state plus pending edits', () => {
     loadTasks(mirror, [task]);
     mirror.tasks.edit(task.task_id as string, { title: 'Changed by me' });
     const theirs = serverVersion(task, { priority: 'urgent', title: 'Mine to change' });
-    const applied = mirror.passes.applyPage({
-      collection: 'tasks',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"p2"',
-      nextCursor: null,
-      items: [theirs],
-    });
+    const applied = mirror.passes.applyPage(onlyPage('tasks', [theirs], { etag: '"p2"' }));
     expect(applied.changes.updated.map((u) => Object.keys(u.changes).sort())).toEqual([
       ['priority', 'updated_at'],
     ]);

@@ -6,7 +6,14 @@ import { SORT_INDEX_NAMES } from '../tasks/deferred-indexes';
 import { openMirror } from '../open-mirror';
 import type { Mirror, PageInput } from '../mirror';
 import { checkTask } from '../tasks/task-columns';
-import { loadTasks, openTestMirrorPerTest, taskJson, type TestMirror } from '../test-mirror';
+import {
+  loadPass,
+  loadTasks,
+  onlyPage,
+  openTestMirrorPerTest,
+  taskJson,
+  type TestMirror,
+} from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;
@@ -163,17 +170,12 @@ describe('applying pages', () => {
     expect(ids()).toEqual([good.task_id]);
 
     mirror.passes.begin('projects');
-    const projects = mirror.passes.applyPage({
-      collection: 'projects',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [
+    const projects = mirror.passes.applyPage(
+      onlyPage('projects', [
         { project_id: 'prj_1', name: 'Fine' },
         { project_id: 'prj_2', name: 'Deep', settings: deep },
-      ],
-    });
+      ]),
+    );
     expect(projects.rejected.map((e) => [e.id, e.field])).toEqual([['prj_2', '(row)']]);
     expect(mirror.collections.ids('projects')).toEqual(['prj_1']);
   });
@@ -586,28 +588,14 @@ describe('other collections', () => {
       start_date: '2026-03-01',
     });
     for (const team of ['team_a', 'team_b']) {
-      mirror.passes.begin('sprints', team);
-      mirror.passes.applyPage({
-        collection: 'sprints',
-        scope: team,
-        pageIndex: 0,
-        cursorSent: null,
-        etag: null,
-        nextCursor: null,
-        items: [sprint(`${team}_1`, team), sprint(`${team}_2`, team)],
-      });
-      mirror.passes.complete('sprints', team, 0);
+      loadPass(mirror, 'sprints', [sprint(`${team}_1`, team), sprint(`${team}_2`, team)], { scope: team });
     }
     mirror.passes.begin('sprints', 'team_a');
-    const updated = mirror.passes.applyPage({
-      collection: 'sprints',
-      scope: 'team_a',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [{ ...sprint('team_a_1', 'team_a'), name: 'renamed', future: true }],
-    });
+    const updated = mirror.passes.applyPage(
+      onlyPage('sprints', [{ ...sprint('team_a_1', 'team_a'), name: 'renamed', future: true }], {
+        scope: 'team_a',
+      }),
+    );
     expect(updated.changes.updated[0]?.changes).toEqual({
       name: { before: 'team_a_1', after: 'renamed' },
       future: { before: null, after: true },
@@ -621,19 +609,17 @@ describe('other collections', () => {
 
   test('a malformed resource is refused by field; comments are kept per task', () => {
     mirror.passes.begin('task_comments', 'tsk_1');
-    const applied = mirror.passes.applyPage({
-      collection: 'task_comments',
-      scope: 'tsk_1',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: '"c"',
-      nextCursor: null,
-      items: [
-        { comment_id: 'cmt_1', task_id: 'tsk_1', content: 'hi' },
-        { comment_id: 'cmt_2', task_id: 12 },
-        { content: 'no id' },
-      ],
-    });
+    const applied = mirror.passes.applyPage(
+      onlyPage(
+        'task_comments',
+        [
+          { comment_id: 'cmt_1', task_id: 'tsk_1', content: 'hi' },
+          { comment_id: 'cmt_2', task_id: 12 },
+          { content: 'no id' },
+        ],
+        { scope: 'tsk_1', etag: '"c"' },
+      ),
+    );
     expect(applied.rejected.map((e) => [e.resource, e.id, e.field])).toEqual([
       ['task_comments', 'cmt_2', 'task_id'],
       ['task_comments', null, 'comment_id'],

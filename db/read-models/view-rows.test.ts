@@ -11,7 +11,7 @@ import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { SORT_ORDERS, TASK_SORT_KEYS } from '../../protocol/task-list-query';
 import type { ViewFilters } from '../../protocol/view';
 import type { Mirror } from '../mirror';
-import { openTestMirror, type TestMirror } from '../test-mirror';
+import { onlyPage, openTestMirror, type TestMirror } from '../test-mirror';
 import { viewRows } from './view-rows';
 
 const NOW = Date.parse('2026-03-10T09:30:00Z');
@@ -28,14 +28,7 @@ let tasks: Json[];
 /** Mirrors a whole list as one pass of the given collection, as the pull does. */
 function mirrorAll(collection: 'tasks' | 'views', items: Json[]): void {
   mirror.passes.begin(collection);
-  const applied = mirror.passes.applyPage({
-    collection,
-    pageIndex: 0,
-    cursorSent: null,
-    etag: null,
-    nextCursor: null,
-    items,
-  });
+  const applied = mirror.passes.applyPage(onlyPage(collection, items));
   expect(applied.rejected).toEqual([]);
   mirror.passes.complete(collection, '', 0);
 }
@@ -142,20 +135,15 @@ describe("a saved view's rows", () => {
 
   test('a view with a filter this version does not know is unavailable offline, with the reason', () => {
     mirror.passes.begin('views');
-    mirror.passes.applyPage({
-      collection: 'views',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [
+    mirror.passes.applyPage(
+      onlyPage('views', [
         {
           view_id: 'view_newer',
           name: 'From a newer service',
           filters: { status: ['blocked'], starred: ['true'] },
         },
-      ],
-    });
+      ]),
+    );
     expect(localRowIds('view_newer')).toMatch(/^unknown-filters: .*starred/);
     expect(localRowIds('view_not_mirrored')).toMatch(/^no-such-view/);
   });

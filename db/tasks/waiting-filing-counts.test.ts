@@ -4,7 +4,7 @@
 // goals view's "0 of 0" under a waiting goal was read before the workspace's
 // reload that follows the filing edit).
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { loadPass, loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 import { workspaceCollections } from '../read-models/workspace';
 
 let handle: TestMirror | null = null;
@@ -50,14 +50,5 @@ describe('counts under a collection still waiting to be sent', () => {
 
 /** The team the sprint is created under. */
 function loadTeam(mirror: TestMirror['mirror']): void {
-  mirror.passes.begin('teams');
-  mirror.passes.applyPage({
-    collection: 'teams',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: '"teams"',
-    nextCursor: null,
-    items: [{ team_id: 'tm_1', name: 'Platform' }],
-  });
-  mirror.passes.complete('teams', '', 0);
+  loadPass(mirror, 'teams', [{ team_id: 'tm_1', name: 'Platform' }], { etag: '"teams"' });
 }

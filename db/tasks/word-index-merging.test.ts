@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
-import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
+import { loadPass, loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 let handle: TestMirror;
 let mirror: Mirror;
@@ -41,16 +41,7 @@ test('edits add segments without merging; the next pass merges them, and searche
   // FTS5's automerge would have merged every 4 segments of a level (24 writes: a handful left).
   expect(segments()).toBeGreaterThanOrEqual(before + 24);
   expect(search('renamed 7 anew')).toEqual([tasks[7]?.task_id]);
-  mirror.passes.begin('tasks');
-  mirror.passes.applyPage({
-    collection: 'tasks',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: '"e0"',
-    nextCursor: null,
-    items: tasks,
-  });
-  mirror.passes.complete('tasks', '', 0);
+  loadPass(mirror, 'tasks', tasks, { etag: '"e0"' });
   expect(segments()).toBeLessThan(before + 8);
   expect(search('renamed 7 anew')).toEqual([tasks[7]?.task_id]);
   expect(search('task number 30')).toEqual([tasks[30]?.task_id]);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { draftHandlers } from './draft-handlers';
-import type { ActiveMirror } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
+import { testAccount } from './testing/test-account';
 
 let dir: string;
 let mirror: Mirror;
@@ -18,14 +18,7 @@ let harness: GateHarness;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'draft-handlers-'));
   mirror = await openMirror(join(dir, 'mirror.sqlite'));
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror,
-    me: { username: 'ada', user_id: 'usr_ada' },
-    readOnly: false,
-    edited: () => undefined,
-    refreshActivity: () => undefined,
-  };
+  const active = testAccount(mirror);
   harness = gateHarness();
   harness.gate.register(draftHandlers({ active: () => active }));
 });

@@ -13,8 +13,10 @@ import {
   type WebContentsLike,
 } from './gate';
 import { outboxHandlers } from './outbox-handlers';
-import type { TaskPage, TaskRow } from '../../ipc/screen-schemas';
-import { type ActiveMirror, taskHandlers } from './task-handlers';
+import type { TaskPage } from '../../ipc/screen-schemas';
+import { taskRow } from '../../renderer/src/testing/screen-fixtures';
+import { taskHandlers } from './task-handlers';
+import { testAccount } from './testing/test-account';
 import { EVENT_TRANSPORT_CHANNEL, INVOKE_TRANSPORT_CHANNEL, type IpcResult } from '../../ipc/transport';
 
 /** Stands in for Electron's ipcMain: keeps the listeners the gate installs so a test can call them. */
@@ -209,26 +211,7 @@ describe('the IPC gate', () => {
 
   test("passes a page's rows on as the handler built them, checking the page's envelope", async () => {
     const { gate, call, internalErrors } = setUp();
-    const row: TaskRow = {
-      task_id: 'tsk_1',
-      title: 'Fix login',
-      status: 'open',
-      priority: null,
-      assignee: null,
-      project_id: null,
-      team_id: null,
-      section_id: null,
-      sprint_id: null,
-      goal_id: null,
-      tags: [],
-      due_date: null,
-      start_date: null,
-      created_at: null,
-      task_type: null,
-      review: null,
-      position: null,
-      sync_mark: null,
-    };
+    const row = taskRow({ task_id: 'tsk_1', title: 'Fix login', status: 'open' });
     let answer: unknown = { rows: [row], next: null, skipped: [] };
     gate.register({ 'tasks:query': () => answer as TaskPage });
     const query = { query: { filter: {}, sort_by: 'title', sort_order: 'asc' } };
@@ -294,14 +277,7 @@ describe('what handlers call fails the same through every handler', () => {
     try {
       const { mirror } = held;
       const { taskId, opId } = mirror.tasks.create({ title: 'Waits for the lock' });
-      const active: ActiveMirror = {
-        accountId: 'acct-1',
-        mirror,
-        me: { username: 'ada', user_id: 'usr_ada' },
-        readOnly: false,
-        edited: () => undefined,
-        refreshActivity: () => undefined,
-      };
+      const active = testAccount(mirror);
       const emit = () => undefined;
       gate.register(taskHandlers({ active: () => active, emit }));
       gate.register(outboxHandlers({ active: () => active, emit }));

@@ -2,18 +2,14 @@
 // from the emulator: a project's milestones in its order with their progress,
 // counted over the mirrored tasks so that an offline filing or completion
 // shows at once.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
-import { openMirror } from '../../db/open-mirror';
+import type { ApiClient } from '../../sync/api/api-client';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import { ApiClient } from '../../sync/api/api-client';
-import { staticCredentials } from '../../sync/api/credentials';
-import { SyncEngine } from '../../sync/engine/sync-engine';
-import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
+import { pulledMirror, testAccount } from './testing/test-account';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -25,22 +21,10 @@ const value: GateHarness['value'] = (channel, input) => harness.value(channel, i
 
 beforeAll(async () => {
   emulator = await startEmulator({ seedTasks: 300 });
-  dir = await mkdtemp(join(tmpdir(), 'milestones-list-'));
-  mirror = await openMirror(join(dir, 'mirror.sqlite'));
-  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
-  const engine = new SyncEngine({ mirror, api, me: emulator.me, pullInWorker: false });
-  await engine.pullOnce();
-  await engine.close();
+  ({ dir, mirror, api } = await pulledMirror(emulator, 'milestones-list-'));
 
   harness = gateHarness();
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror,
-    me: emulator.me,
-    readOnly: false,
-    edited: () => undefined,
-    refreshActivity: () => undefined,
-  };
+  const active = testAccount(mirror, emulator.me);
   harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
 });
 

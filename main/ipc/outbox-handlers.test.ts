@@ -2,6 +2,7 @@
 // mirror pushed by the real pusher to the emulator: what waits is listed with
 // its values and the server's answer, and retry, discard and resolve reach the server.
 import { describe, expect, test } from 'vitest';
+import { loadPass } from '../../db/test-mirror';
 import type { ApiClient } from '../../sync/api/api-client';
 import { sectionOperations, taskCommentOperations, teamOperations } from '../../sync/api/operations';
 import { mirrorPushStore } from '../../sync/push/mirror-push-store';
@@ -336,16 +337,7 @@ describe('a task deleted on the server that pointed at what the person cannot se
     w.f.emulator.control.peerEdit(taskId, { section_id: sectionId });
     await w.f.loadTasks([taskId]);
     // The sections were listed in full (none of them the teammate's).
-    w.f.mirror.passes.begin('sections');
-    w.f.mirror.passes.applyPage({
-      collection: 'sections',
-      pageIndex: 0,
-      cursorSent: null,
-      etag: null,
-      nextCursor: null,
-      items: [],
-    });
-    w.f.mirror.passes.complete('sections', '', 0);
+    loadPass(w.f.mirror, 'sections', []);
     w.f.mirror.tasks.edit(taskId, { description: 'Worth keeping' });
     w.f.emulator.control.peerDelete(taskId);
     await w.f.pusher.pushAll();

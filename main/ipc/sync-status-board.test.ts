@@ -6,6 +6,7 @@ import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
+import { networkError } from '../../sync/events/testing/sync-error-fixtures';
 import type { MirrorChanged, SyncStatus } from '../../ipc/screen-schemas';
 import {
   type AccountSyncState,
@@ -79,13 +80,6 @@ const summary = (failed: SyncSummary['failed_collections']): SyncSummary => ({
   failed_collections: failed,
 });
 const settle = () => new Promise((done) => setTimeout(done, 5));
-const networkError = {
-  kind: 'network',
-  type: null,
-  status: null,
-  operation: 'tasks.list',
-  message: 'ECONNREFUSED',
-};
 
 describe('the sync status the screens show', () => {
   test('a first sync reports its progress until it finishes, then the time it finished', async () => {

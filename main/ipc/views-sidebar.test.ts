@@ -3,21 +3,18 @@
 // order (a move queued offline counts at once), a view's rows as the service
 // answers them, and a view with a filter this version does not know said to
 // be unavailable rather than answered without it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
-import { openMirror } from '../../db/open-mirror';
+import type { ApiClient } from '../../sync/api/api-client';
+import { onlyPage } from '../../db/test-mirror';
 import { callApi } from '../../emulator/emulator-http';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import { ApiClient } from '../../sync/api/api-client';
-import { staticCredentials } from '../../sync/api/credentials';
-import { SyncEngine } from '../../sync/engine/sync-engine';
 import { viewOperations } from '../../sync/api/operations';
 import { collectionHandlers } from './collection-handlers';
-import { type ActiveMirror, taskHandlers } from './task-handlers';
+import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
+import { pulledMirror, testAccount } from './testing/test-account';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -52,21 +49,11 @@ beforeAll(async () => {
   ids.pinMine = String((await post('/v1/view-pins', { view_id: ids.mine, position: 1 })).pin_id);
   ids.pinBlocked = String((await post('/v1/view-pins', { view_id: ids.blocked, position: 2 })).pin_id);
 
-  dir = await mkdtemp(join(tmpdir(), 'views-sidebar-'));
-  mirror = await openMirror(join(dir, 'mirror.sqlite'));
-  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
-  const engine = new SyncEngine({ mirror, api, me: emulator.me, pullInWorker: false });
-  await engine.pullOnce();
-  await engine.close();
+  ({ dir, mirror, api } = await pulledMirror(emulator, 'views-sidebar-'));
   // A view from a newer service, whose filter this version does not know (the emulator refuses to save one).
   mirror.passes.begin('views');
-  mirror.passes.applyPage({
-    collection: 'views',
-    pageIndex: 0,
-    cursorSent: null,
-    etag: null,
-    nextCursor: null,
-    items: [
+  mirror.passes.applyPage(
+    onlyPage('views', [
       { view_id: ids.newer, name: 'From a newer service', filters: { mood: ['sunny'] } },
       // The service's own view as a newer service would send it: with a filter this version does not know.
       {
@@ -76,17 +63,11 @@ beforeAll(async () => {
         sort_by: 'due_date',
         sort_order: 'desc',
       },
-    ],
-  });
+    ]),
+  );
 
   harness = gateHarness();
-  const active: ActiveMirror = {
-    accountId: 'acct-1',
-    mirror,
-    me: emulator.me,
-    readOnly: false,
-    edited: () => undefined,
-    refreshActivity: () => undefined,
+  const active = testAccount(mirror, emulator.me, {
     serviceViewRows: async (viewId, page) => {
       if (!online) return null;
       const answer = await api.listPage(
@@ -96,7 +77,7 @@ beforeAll(async () => {
       );
       return answer.status === 200 ? { items: answer.body.data, next: answer.body.next_cursor } : null;
     },
-  };
+  });
   harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
   harness.gate.register(collectionHandlers({ active: () => active, emit: () => undefined }));
 });

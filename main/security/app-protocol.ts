@@ -2,6 +2,7 @@
 // their own that the IPC gate can trust, responses that can carry the CSP as a
 // header (file:// responses have no headers), and file:// privileges not needed.
 import { resolve, sep } from 'node:path';
+import { parsedUrl } from './parsed-url';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'svc-desktop';
@@ -22,13 +23,8 @@ export const APP_SCHEME_PRIVILEGES = {
 
 /** `scheme://host[:port]` of a URL, or null. (`URL.origin` is "null" for custom schemes, so it is built by hand.) */
 export function pageOrigin(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  return parsed.host === '' ? null : `${parsed.protocol}//${parsed.host}`;
+  const parsed = parsedUrl(url);
+  return parsed === null || parsed.host === '' ? null : `${parsed.protocol}//${parsed.host}`;
 }
 
 /** A check for "is this URL one of our pages", for the IPC gate and the CSP header. */
@@ -46,12 +42,8 @@ export function trustedPageUrlCheck(trustedOrigins: readonly string[]): (url: st
  * already fold away, encoded slashes or backslashes, NUL). `/` is the entry page. Query and fragment are ignored.
  */
 export function resolveAppFile(requestUrl: string, rootDir: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(requestUrl);
-  } catch {
-    return null;
-  }
+  const url = parsedUrl(requestUrl);
+  if (url === null) return null;
   // Chromium hands us canonical URLs; Node's parser keeps a custom scheme's host as written, hence the lowercasing.
   if (url.protocol !== `${APP_SCHEME}:` || url.host.toLowerCase() !== APP_HOST) return null;
   let path: string;

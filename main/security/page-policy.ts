@@ -1,6 +1,7 @@
 // What our pages may do beyond showing themselves: navigate (only to our own
 // pages), open windows (never; links the person clicked to a server they signed
 // in to go to their browser), and use device permissions (none).
+import { parsedUrl } from './parsed-url';
 
 /** Ways Chromium asks to open a window (Electron's `HandlerDetails.disposition`). */
 export type WindowOpenDisposition = 'default' | 'foreground-tab' | 'background-tab' | 'new-window' | 'other';
@@ -22,12 +23,8 @@ export function openableLink(url: string, origins: readonly string[]): string | 
 
 /** `url` parsed; null when it does not parse or carries a user name or password (never handed to the OS). */
 export function urlWithoutCredentials(url: string): URL | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
+  const parsed = parsedUrl(url);
+  if (parsed === null) return null;
   return parsed.username === '' && parsed.password === '' ? parsed : null;
 }
 
@@ -35,11 +32,9 @@ export function urlWithoutCredentials(url: string): URL | null {
 export function originsOf(addresses: Iterable<string>): string[] {
   const origins = new Set<string>();
   for (const address of addresses) {
-    try {
-      origins.add(new URL(address).origin);
-    } catch {
-      // Not an address: nothing of it is opened.
-    }
+    // Not an address: nothing of it is opened.
+    const parsed = parsedUrl(address);
+    if (parsed !== null) origins.add(parsed.origin);
   }
   return [...origins];
 }

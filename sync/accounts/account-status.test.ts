@@ -2,6 +2,7 @@
 // connection, problem, syncing, last synced, first-sync progress and unsynced.
 import { describe, expect, test } from 'vitest';
 import type { CollectionFailure, SyncEvent, SyncSummary } from '../events/sync-events';
+import { networkError } from '../events/testing/sync-error-fixtures';
 import {
   type AccountSyncState,
   initialAccountSyncState,
@@ -12,13 +13,6 @@ import {
 const NOW = Date.parse('2026-03-04T10:00:00Z');
 const context = (firstSyncPending = false) => ({ nowMs: NOW, firstSyncPending: () => firstSyncPending });
 const start = initialAccountSyncState('2026-03-01T08:00:00.000Z');
-const networkError = {
-  kind: 'network',
-  type: null,
-  status: null,
-  operation: 'tasks.list',
-  message: 'ECONNREFUSED',
-};
 const rateLimit = {
   ...networkError,
   kind: 'problem',

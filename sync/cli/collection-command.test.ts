@@ -1,13 +1,18 @@
 // The headless command's sprint, goal and milestone verbs: queued offline in
 // the mirror file, sent by the next sync, and usage errors that say what to do.
 import { describe, expect, test } from 'vitest';
-import { goalOperations, projectOperations, sprintOperations, teamOperations } from '../api/operations';
+import { goalOperations, sprintOperations, teamOperations } from '../api/operations';
 import { type PushFixture, pushFixturePerTest } from '../push/testing/push-fixture';
+import { sharedProject } from '../push/testing/resource-push';
 import { runCliForRecords, sets, syncBench } from './testing/in-process-cli';
 
 const start = pushFixturePerTest();
 
 const cli = (...argv: string[]) => runCliForRecords(argv);
+
+/** `<kind> <verb> --db <the bench's mirror file> …rest`. */
+const cliOn = (f: PushFixture, kind: string, verb: string, ...rest: string[]) =>
+  cli(kind, verb, '--db', f.file, ...rest);
 
 const syncOf = (f: PushFixture) => () => syncBench(f);
 
@@ -18,11 +23,10 @@ describe('sprint create|edit', () => {
     const teams = await f.api.listPage(teamOperations.list, { orgId: f.emulator.orgId }, { limit: 100 });
     const teamId = (teams.status === 200 ? teams.body.data[0]?.team_id : undefined) as string;
     const sync = syncOf(f);
-    const created = await cli(
+    const created = await cliOn(
+      f,
       'sprint',
       'create',
-      '--db',
-      f.file,
       ...sets(`team_id=${teamId}`, 'name=Sprint from the CLI', 'start_date=2027-01-04', 'duration_weeks=2'),
     );
     expect(created.code, created.stderr).toBe(0);
@@ -40,15 +44,7 @@ describe('sprint create|edit', () => {
     expect(made).toMatchObject({ start_date: '2027-01-04', end_date: '2027-01-17' });
     const sprintId = made?.sprint_id as string;
 
-    const done = await cli(
-      'sprint',
-      'edit',
-      '--db',
-      f.file,
-      '--sprint',
-      sprintId,
-      ...sets('status=completed'),
-    );
+    const done = await cliOn(f, 'sprint', 'edit', '--sprint', sprintId, ...sets('status=completed'));
     expect(done.lines).toEqual([{ sprint_id: sprintId, op_id: expect.any(String) as unknown, queued: true }]);
     expect((await sync()).code).toBe(0);
     const read = await f.api.read(sprintOperations.get, { teamId, sprintId });
@@ -77,28 +73,14 @@ describe('goal and milestone create|edit|delete', () => {
   test('a goal is created, closed and deleted and a milestone created, each sent by the next sync', async () => {
     const f = await start();
     f.mirror.close();
-    const projects = await f.api.listPage(
-      projectOperations.list,
-      { orgId: f.emulator.orgId },
-      { limit: 100 },
-    );
-    const projectId = (
-      projects.status === 200 ? projects.body.data.find((p) => p.status === 'active')?.project_id : undefined
-    ) as string;
+    const projectId = await sharedProject(f);
     const sync = syncOf(f);
-    const goal = await cli(
-      'goal',
-      'create',
-      '--db',
-      f.file,
-      ...sets(`project_id=${projectId}`, 'name=Launch'),
-    );
+    const goal = await cliOn(f, 'goal', 'create', ...sets(`project_id=${projectId}`, 'name=Launch'));
     expect(goal.code, goal.stderr).toBe(0);
-    const milestone = await cli(
+    const milestone = await cliOn(
+      f,
       'milestone',
       'create',
-      '--db',
-      f.file,
       ...sets(`project_id=${projectId}`, 'name=Beta', 'due_date=2027-05-01'),
     );
     expect(milestone.lines).toEqual([
@@ -116,13 +98,11 @@ describe('goal and milestone create|edit|delete', () => {
         : undefined
     ) as string;
     expect(goalId).toEqual(expect.any(String));
-    expect((await cli('goal', 'edit', '--db', f.file, '--goal', goalId, '--set', 'status=closed')).code).toBe(
-      0,
-    );
+    expect((await cliOn(f, 'goal', 'edit', '--goal', goalId, '--set', 'status=closed')).code).toBe(0);
     expect((await sync()).code).toBe(0);
     const closed = await f.api.read(goalOperations.get, { projectId, goalId });
     expect(closed.status === 200 && closed.body.status).toBe('closed');
-    expect((await cli('goal', 'delete', '--db', f.file, '--goal', goalId)).code).toBe(0);
+    expect((await cliOn(f, 'goal', 'delete', '--goal', goalId)).code).toBe(0);
     expect((await sync()).code).toBe(0);
     const gone = await f.api.read(goalOperations.grouped, { orgId: f.emulator.orgId });
     expect(

@@ -1,35 +1,18 @@
 // Goals through the one outbox, against the emulator with a real mirror:
-// created and edited offline (one create), a rename racing the peer's rename
-// settled in the three-way structure, a field that does not collide merged,
-// closing, a soft delete that unfiles the goal's tasks in the mirror too, and
-// bad input refused before queuing.
+// created and edited offline (one create), closing, a soft delete that
+// unfiles the goal's tasks in the mirror too, a delete held over the peer's
+// rename, and bad input refused before queuing. The rename race is
+// rename-race.test.ts's, with the milestone's and the sprint's.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
+import { goalKind } from '../../protocol/goal';
 import { goalOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  editElsewhere,
-  peerClient,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  sharedProject,
-  writesTo,
-} from './testing/resource-push';
+import { kindOnServer, pushedId, sharedProject } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const goalWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/goals'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
-
-const serverGoal = (api: ApiClient, projectId: string, goalId: string) =>
-  serverBody(api, goalOperations.get, { projectId, goalId });
-
-/** The peer renames the goal on the server, over the version they read. */
-const peerRenames = (f: PushFixture, projectId: string, goalId: string, name: string) =>
-  editElsewhere(peer(f), goalOperations.get, goalOperations.update, { projectId, goalId }, { name });
+const { writes: goalWrites, server: serverGoal, peerRenames } = kindOnServer(goalKind, goalOperations);
 
 function pushedGoal(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.goals.create({ name }, projectId);
@@ -53,24 +36,6 @@ describe('goals written offline', () => {
     expect(await serverGoal(f.api, projectId, shown?.goal_id as string)).toMatchObject({
       name: 'Launch',
       target_date: '2027-06-30',
-    });
-  });
-
-  test('the peer renamed the same goal: a three-way conflict on the name; the description merges', async () => {
-    const f = await start();
-    const projectId = await sharedProject(f);
-    const id = await pushedGoal(f, projectId, 'Launch v2');
-    await peerRenames(f, projectId, id, 'Go live');
-
-    f.mirror.goals.edit(id, { name: 'Ship v2', description: 'all of it' });
-    await settleNameConflict(
-      f,
-      { entityType: 'goal', base: 'Launch v2', mine: 'Ship v2', theirs: 'Go live' },
-      'theirs',
-    );
-    expect(await serverGoal(f.api, projectId, id)).toMatchObject({
-      name: 'Go live',
-      description: 'all of it',
     });
   });
 

@@ -1,27 +1,17 @@
 // Milestones through the one outbox, against the emulator with a real mirror:
-// created and edited offline (one create), a rename racing the peer's rename
-// settled in the three-way structure, completing, a task filed into a
+// created and edited offline (one create), completing, a task filed into a
 // milestone still queued, a delete that unfiles its tasks in the mirror too,
 // and a task moved to another project losing its milestone on screen at once.
+// The rename race is rename-race.test.ts's, with the goal's and the sprint's.
 import { describe, expect, test } from 'vitest';
+import { milestoneKind } from '../../protocol/milestone';
 import { milestoneOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  activeProjects,
-  editElsewhere,
-  peerClient,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  writesTo,
-} from './testing/resource-push';
+import { activeProjects, kindOnServer, pushedId } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const milestoneWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/milestones'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['projects:read', 'projects:write']);
+const { writes: milestoneWrites, server: serverMilestone } = kindOnServer(milestoneKind, milestoneOperations);
 
 /** A task filed nowhere that belongs to one project (a goal or section would hold a move back, 422). */
 function unfiledTask(f: PushFixture): string {
@@ -33,19 +23,6 @@ function unfiledTask(f: PushFixture): string {
   if (task === undefined) throw new Error('no unfiled task in the seed');
   return task;
 }
-
-const serverMilestone = (api: ApiClient, projectId: string, milestoneId: string) =>
-  serverBody(api, milestoneOperations.get, { projectId, milestoneId });
-
-/** The peer renames the milestone on the server, over the version they read. */
-const peerRenames = (f: PushFixture, projectId: string, milestoneId: string, name: string) =>
-  editElsewhere(
-    peer(f),
-    milestoneOperations.get,
-    milestoneOperations.update,
-    { projectId, milestoneId },
-    { name },
-  );
 
 function pushedMilestone(f: PushFixture, projectId: string, name: string): Promise<string> {
   f.mirror.milestones.create({ name }, projectId);
@@ -68,23 +45,6 @@ describe('milestones written offline', () => {
     expect(shown).toMatchObject({ project_id: projectId, due_date: '2027-05-01' });
     expect(shown?.milestone_id).not.toMatch(/^local-/);
     expect(shown?.pending).toBeUndefined();
-  });
-
-  test('the peer renamed the same milestone: a three-way conflict on the name; the due date merges', async () => {
-    const f = await start();
-    const [projectId] = (await activeProjects(f)) as [string];
-    const id = await pushedMilestone(f, projectId, 'GA');
-    await peerRenames(f, projectId, id, 'General availability');
-    f.mirror.milestones.edit(id, { name: 'GA 1.0', due_date: '2027-09-01' });
-    await settleNameConflict(
-      f,
-      { entityType: 'milestone', base: 'GA', mine: 'GA 1.0', theirs: 'General availability' },
-      'mine',
-    );
-    expect(await serverMilestone(f.api, projectId, id)).toMatchObject({
-      name: 'GA 1.0',
-      due_date: '2027-09-01',
-    });
   });
 
   test('completing a milestone sends status completed', async () => {

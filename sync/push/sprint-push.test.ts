@@ -1,39 +1,26 @@
 // Sprints through the one outbox, against the emulator with a real mirror:
-// created and edited offline (one create), a rename racing the peer's rename
-// settled in the three-way structure while a field that does not collide
-// merges, an active name collision (409) kept as a fixable failure, both end
-// date and length refused before queuing, a task filed into a sprint still
-// queued, and completing.
+// created and edited offline (one create), a stale If-Match on a field
+// nobody else changed merged per field, an active name collision (409) kept
+// as a fixable failure, both end date and length refused before queuing, a
+// task filed into a sprint still queued, and completing. The rename race is
+// rename-race.test.ts's, with the goal's and the milestone's.
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../../db/mirror-errors';
+import { sprintKind } from '../../protocol/sprint';
 import { sprintOperations } from '../api/operations';
-import type { ApiClient } from '../api/api-client';
 import type { SyncEvent } from '../events/sync-events';
 import { mirrorPushStore } from './mirror-push-store';
 import { Pusher } from './pusher';
 import { type PushFixture, pushFixturePerTest } from './testing/push-fixture';
-import {
-  editElsewhere,
-  peerClient,
-  platformTeam,
-  pushedId,
-  serverBody,
-  settleNameConflict,
-  writesTo,
-} from './testing/resource-push';
+import { kindOnServer, platformTeam, pushedId } from './testing/resource-push';
 
 const start = pushFixturePerTest();
 
-const sprintWrites = (f: PushFixture) => writesTo(f, (path) => path.includes('/sprints'));
-
-const peer = (f: PushFixture): ApiClient => peerClient(f, ['teams:read', 'teams:write']);
-
-const serverSprint = (api: ApiClient, teamId: string, sprintId: string) =>
-  serverBody(api, sprintOperations.get, { teamId, sprintId });
-
-/** The peer renames the sprint on the server, over the version they read. */
-const peerRenames = (f: PushFixture, teamId: string, sprintId: string, name: string) =>
-  editElsewhere(peer(f), sprintOperations.get, sprintOperations.update, { teamId, sprintId }, { name });
+const {
+  writes: sprintWrites,
+  server: serverSprint,
+  peerRenames,
+} = kindOnServer(sprintKind, sprintOperations);
 
 function pushedSprint(f: PushFixture, teamId: string, name: string): Promise<string> {
   f.mirror.sprints.create({ name, start_date: '2027-01-04', duration_weeks: 2 }, teamId);
@@ -84,22 +71,6 @@ describe('sprints written offline', () => {
     expect(shown?.pending).toBeUndefined();
     const sprint = await serverSprint(f.api, teamId, shown?.sprint_id as string);
     expect(sprint).toMatchObject({ name: 'Sprint 12', goal: 'ship search', team_id: teamId });
-  });
-
-  test('the peer renamed the same sprint: a three-way conflict; a goal set here merges without one', async () => {
-    const { f, teamId, id } = await startWithSprint('Sprint 20');
-    await peerRenames(f, teamId, id, 'Sprint 20b');
-
-    f.mirror.sprints.edit(id, { name: 'Sprint twenty', goal: 'ship it' });
-    await settleNameConflict(
-      f,
-      { entityType: 'sprint', base: 'Sprint 20', mine: 'Sprint twenty', theirs: 'Sprint 20b' },
-      'mine',
-    );
-    expect(await serverSprint(f.api, teamId, id)).toMatchObject({
-      name: 'Sprint twenty',
-      goal: 'ship it',
-    });
   });
 
   test('a stale If-Match on a field nobody else changed merges per field (412 then 200), no conflict', async () => {

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '../../emulator/command-line';
 
 const usage = 'usage: npm run soak -- --seeds 20 [--first 1] [--runs 5] [--chaos [--kills 20]]';
 const VARIANCE_FILES = [
@@ -23,8 +23,7 @@ const root = join(import.meta.dirname, '..', '..');
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    console.error(`--${name} must be a positive integer, not '${raw}'\n${usage}`);
-    process.exit(2);
+    usageError(`--${name} must be a positive integer, not '${raw}'`, usage);
   }
   return Number(raw);
 }
@@ -38,33 +37,23 @@ interface VitestJson {
   }[];
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      seeds: { type: 'string' },
-      first: { type: 'string' },
-      runs: { type: 'string' },
-      chaos: { type: 'boolean' },
-      kills: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  }));
-} catch (error) {
-  console.error(`${(error as Error).message}\n${usage}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.error(usage);
-  process.exit(0);
-}
+const values = commandLine(
+  {
+    seeds: { type: 'string' },
+    first: { type: 'string' },
+    runs: { type: 'string' },
+    chaos: { type: 'boolean' },
+    kills: { type: 'string' },
+    help: { type: 'boolean' },
+  },
+  usage,
+);
 const count = positive('seeds', values.seeds, 20);
 const first = positive('first', values.first, 1);
 const runs = positive('runs', values.runs, 5);
 const chaos = values.chaos === true;
 if (values.kills !== undefined && !chaos) {
-  console.error(`--kills is for --chaos\n${usage}`);
-  process.exit(2);
+  usageError(`--kills is for --chaos`, usage);
 }
 const kills = positive('kills', values.kills, 20);
 const FILES = chaos ? CHAOS_FILES : VARIANCE_FILES;

@@ -9,21 +9,17 @@ import { describe, expect, test, vi } from 'vitest';
 import { useView } from '../store/view-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { taskDetail } from '../testing/screen-fixtures';
-import { useGlobalShortcuts } from './shortcuts';
+import { ShortcutsPage } from './testing/shortcuts-page';
 
 const bridge = fakeBridgeEachTest();
 
 function Page() {
-  useGlobalShortcuts();
   return (
-    <>
-      <label>
-        Notes <input type="text" />
-      </label>
+    <ShortcutsPage>
       <label>
         Done <input type="checkbox" />
       </label>
-    </>
+    </ShortcutsPage>
   );
 }
 

@@ -6,7 +6,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
-import { useGlobalShortcuts } from './shortcuts';
+import { ShortcutsPage } from './testing/shortcuts-page';
 import { useView } from '../store/view-store';
 import { offerUndo } from '../store/undo-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
@@ -16,14 +16,10 @@ import { UndoToast } from '../ui/undo-toast';
 const bridge = fakeBridgeEachTest();
 
 function Page() {
-  useGlobalShortcuts();
   return (
-    <>
-      <label>
-        Notes <input type="text" />
-      </label>
+    <ShortcutsPage>
       <UndoToast />
-    </>
+    </ShortcutsPage>
   );
 }
 

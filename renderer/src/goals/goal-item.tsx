@@ -5,14 +5,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { invoke } from '../bridge/svc';
-import { openPendingChanges } from '../store/trust-store';
+import { queueStatus } from '../data/queue-status';
 import { ProgressMeter } from '../ui/progress-meter';
 import { TaskLines } from '../ui/task-lines';
 import { showProblem } from '../store/session-store';
-import { announce, navigate, startCreating } from '../store/view-store';
+import { navigate, startCreating } from '../store/view-store';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
 import { DeleteQuestion } from '../ui/question';
-import { markWords } from '../vocabulary/sync-mark-words';
+import { PendingChangeNote } from '../ui/sync-mark-notice';
 import { dayWords, valueWord } from '../vocabulary/task-words';
 import { GoalForm } from './goal-form';
 import { GoalTaskFiler } from './goal-task-filer';
@@ -39,18 +39,11 @@ function GoalDetails({
   const closed = goal.status === 'closed';
   const filed: FiledCount = { count: rows?.length ?? 0, more: truncated };
 
-  const setStatus = async () => {
-    try {
-      await invoke('collection:edit', {
-        kind: 'goal',
-        id: goal.goal_id,
-        patch: { status: closed ? 'open' : 'closed' },
-      });
-      announce(`${closed ? 'Reopened' : 'Closed'} ‘${goal.name}’`);
-    } catch (error) {
-      showProblem(error, closed ? 'Reopening the goal' : 'Closing the goal');
-    }
-  };
+  const setStatus = () =>
+    queueStatus('goal', goal.goal_id, closed ? 'open' : 'closed', {
+      done: `${closed ? 'Reopened' : 'Closed'} ‘${goal.name}’`,
+      doing: closed ? 'Reopening the goal' : 'Closing the goal',
+    });
 
   const remove = async () => {
     try {
@@ -82,12 +75,7 @@ function GoalDetails({
         <p className="muted">No description.</p>
       )}
       {goal.pending === 'failed' || goal.pending === 'conflict' || goal.pending === 'blocked' ? (
-        <p className="goal-problem">
-          {markWords(goal.pending, 'goals').hint}{' '}
-          <button type="button" className="link-button" onClick={openPendingChanges}>
-            See pending changes
-          </button>
-        </p>
+        <PendingChangeNote state={goal.pending} kinds="goals" className="goal-problem" />
       ) : null}
       <div className="goal-actions" role="group" aria-label={`${goal.name} actions`}>
         <button type="button" className="button" disabled={readOnly} onClick={() => setMode('edit')}>

@@ -7,15 +7,16 @@ import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
 import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
+import { queueStatus } from '../data/queue-status';
 import { useStableKeys } from '../data/use-remaps';
-import { openConflictOf, openPendingChanges } from '../store/trust-store';
+import { openConflictOf } from '../store/trust-store';
 import { ProgressMeter } from '../ui/progress-meter';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
 import { DeleteQuestion } from '../ui/question';
-import { markWords } from '../vocabulary/sync-mark-words';
+import { PendingChangeNote } from '../ui/sync-mark-notice';
 import { countWords, dayWords } from '../vocabulary/task-words';
 import { MilestoneForm } from './milestone-form';
 import { MilestoneTasks } from './milestone-tasks';
@@ -41,18 +42,11 @@ function MilestoneItem({
   const completed = milestone.status === 'completed';
   const { name } = milestone;
 
-  const setStatus = async () => {
-    try {
-      await invoke('collection:edit', {
-        kind: 'milestone',
-        id: milestone.milestone_id,
-        patch: { status: completed ? 'open' : 'completed' },
-      });
-      announce(`${completed ? 'Reopened' : 'Completed'} ‘${name}’`);
-    } catch (error) {
-      showProblem(error, completed ? 'Reopening the milestone' : 'Completing the milestone');
-    }
-  };
+  const setStatus = () =>
+    queueStatus('milestone', milestone.milestone_id, completed ? 'open' : 'completed', {
+      done: `${completed ? 'Reopened' : 'Completed'} ‘${name}’`,
+      doing: completed ? 'Reopening the milestone' : 'Completing the milestone',
+    });
 
   const remove = async () => {
     const filed = milestone.tasks_total;
@@ -143,12 +137,7 @@ function MilestoneItem({
           </button>
         </p>
       ) : milestone.pending === 'failed' || milestone.pending === 'blocked' ? (
-        <p className="milestone-problem">
-          {markWords(milestone.pending, 'milestones').hint}{' '}
-          <button type="button" className="link-button" onClick={openPendingChanges}>
-            See pending changes
-          </button>
-        </p>
+        <PendingChangeNote state={milestone.pending} kinds="milestones" className="milestone-problem" />
       ) : null}
       {mode === 'delete' ? (
         <DeleteQuestion

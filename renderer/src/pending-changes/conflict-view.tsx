@@ -21,6 +21,7 @@ import { carriedNames, type NameOf, valueText } from '../vocabulary/describe-ope
 import { inputTextOf, valueOfInput } from './field-input';
 import { closeConflict, conflictKey, useTrust } from '../store/trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
+import { TrustProblem } from './trust-problem';
 
 type Choice = 'mine' | 'theirs' | 'value';
 
@@ -373,11 +374,7 @@ function ConflictDialog({ target }: { target: ConflictTarget }) {
           Close
         </button>
       </header>
-      {problem !== null ? (
-        <p className="trust-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <TrustProblem problem={problem} />
       {view === undefined ? (
         <p className="muted trust-empty">Loading…</p>
       ) : view === null ? (

@@ -26,6 +26,7 @@ import { inputTextOf, valueOfInput } from './field-input';
 import { closePendingChanges, openConflictOf, useTrust } from '../store/trust-store';
 import { OUTBOX_MOVES } from '../data/use-outbox-changes';
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
+import { TrustProblem } from './trust-problem';
 
 /**
  * Names of what ids point at when a change carries none for one (db/referenced-names
@@ -421,11 +422,7 @@ function InspectorDialog() {
           Close
         </button>
       </header>
-      {problem !== null ? (
-        <p className="trust-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <TrustProblem problem={problem} />
       {changes === null ? (
         <p className="muted trust-empty">Loading…</p>
       ) : changes.length === 0 ? (

@@ -16,6 +16,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { openPendingChanges } from '../store/trust-store';
 import { announce, followViewRemap, navigate } from '../store/view-store';
 import { DeleteQuestion } from '../ui/question';
+import { FormActions } from '../ui/form-actions';
 import { ModalDialog } from '../ui/modal-dialog';
 import { nextPosition } from '../ui/pin-order';
 import { RefusedChanges } from '../ui/refused-changes';
@@ -109,14 +110,7 @@ function RenameDialog({ view, onClose }: { view: ViewSummary; onClose: () => voi
           />
         </p>
         {problem !== null && name !== '' ? <p className="form-problem">{problem}</p> : null}
-        <div className="confirm-actions">
-          <button type="submit" className="button primary" disabled={problem !== null}>
-            Rename
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Rename" disabled={problem !== null} onCancel={onClose} />
       </form>
     </ModalDialog>
   );

@@ -2,12 +2,13 @@
 // choice of an end date or a length in weeks (one or the other, never both),
 // an optional goal and description. Queued through the outbox and shown at
 // once; a slip is told beside its field and the dialog keeps what was typed.
-import { type FormEvent, type RefObject, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, type RefObject, useId, useState } from 'react';
 import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
 import { ModalDialog } from '../ui/modal-dialog';
+import { FormActions } from '../ui/form-actions';
 import {
   createFields,
   type DraftField,
@@ -118,6 +119,39 @@ export function SprintFormDialog({
     problem?.field === field
       ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-problem` }
       : {};
+  /** The radio that says how the length is given: in weeks or by an end date, one or the other. */
+  const lengthRadio = (choice: SprintDraft['length'], label: string) => (
+    <label>
+      <input
+        type="radio"
+        name={`${base}-length`}
+        checked={draft.length === choice}
+        onChange={() => set({ length: choice })}
+      />
+      {label}
+    </label>
+  );
+  /** A field of one line (or `textarea`) that holds its text as typed: its label, its control and its refusal. */
+  const textField = (
+    field: 'name' | 'startDate' | 'goal' | 'description',
+    label: ReactNode,
+    control: { type: 'text' | 'date'; autoFocus?: boolean; maxLength?: number } | 'textarea',
+  ) => {
+    const shared = {
+      id: id(field),
+      value: draft[field],
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+        set({ [field]: event.target.value }),
+      ...invalid(field),
+    };
+    return (
+      <div className="field">
+        <label htmlFor={id(field)}>{label}</label>
+        {control === 'textarea' ? <textarea rows={3} {...shared} /> : <input {...control} {...shared} />}
+        {fieldProblem(field)}
+      </div>
+    );
+  };
 
   return (
     <ModalDialog
@@ -129,42 +163,12 @@ export function SprintFormDialog({
     >
       <form className="sprint-form" onSubmit={(event) => void submit(event)} noValidate>
         <h2 id={`${base}-title`}>{title}</h2>
-        <div className="field">
-          <label htmlFor={id('name')}>Name</label>
-          <input
-            id={id('name')}
-            type="text"
-            autoFocus
-            maxLength={SPRINT_NAME_MAX + 20}
-            value={draft.name}
-            onChange={(event) => set({ name: event.target.value })}
-            {...invalid('name')}
-          />
-          {fieldProblem('name')}
-        </div>
-        <div className="field">
-          <label htmlFor={id('startDate')}>Starts</label>
-          <input
-            id={id('startDate')}
-            type="date"
-            value={draft.startDate}
-            onChange={(event) => set({ startDate: event.target.value })}
-            {...invalid('startDate')}
-          />
-          {fieldProblem('startDate')}
-        </div>
+        {textField('name', 'Name', { type: 'text', autoFocus: true, maxLength: SPRINT_NAME_MAX + 20 })}
+        {textField('startDate', 'Starts', { type: 'date' })}
         <fieldset className="sprint-length">
           <legend>Length</legend>
           <div className="sprint-length-choice">
-            <label>
-              <input
-                type="radio"
-                name={`${base}-length`}
-                checked={draft.length === 'weeks'}
-                onChange={() => set({ length: 'weeks' })}
-              />
-              Lasts
-            </label>
+            {lengthRadio('weeks', 'Lasts')}
             <input
               id={id('weeks')}
               type="number"
@@ -181,15 +185,7 @@ export function SprintFormDialog({
           </div>
           {fieldProblem('weeks')}
           <div className="sprint-length-choice">
-            <label>
-              <input
-                type="radio"
-                name={`${base}-length`}
-                checked={draft.length === 'end'}
-                onChange={() => set({ length: 'end' })}
-              />
-              Ends on
-            </label>
+            {lengthRadio('end', 'Ends on')}
             <input
               id={id('endDate')}
               type="date"
@@ -203,40 +199,25 @@ export function SprintFormDialog({
           </div>
           {fieldProblem('endDate')}
         </fieldset>
-        <div className="field">
-          <label htmlFor={id('goal')}>
+        {textField(
+          'goal',
+          <>
             Goal <span className="muted">(optional)</span>
-          </label>
-          <input
-            id={id('goal')}
-            type="text"
-            value={draft.goal}
-            onChange={(event) => set({ goal: event.target.value })}
-            {...invalid('goal')}
-          />
-          {fieldProblem('goal')}
-        </div>
-        <div className="field">
-          <label htmlFor={id('description')}>
+          </>,
+          { type: 'text' },
+        )}
+        {textField(
+          'description',
+          <>
             Description <span className="muted">(optional)</span>
-          </label>
-          <textarea
-            id={id('description')}
-            rows={3}
-            value={draft.description}
-            onChange={(event) => set({ description: event.target.value })}
-            {...invalid('description')}
-          />
-          {fieldProblem('description')}
-        </div>
-        <div className="confirm-actions">
-          <button type="submit" className="button primary" disabled={busy}>
-            {target.mode === 'create' ? 'Create sprint' : 'Save sprint'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+          </>,
+          'textarea',
+        )}
+        <FormActions
+          submit={target.mode === 'create' ? 'Create sprint' : 'Save sprint'}
+          disabled={busy}
+          onCancel={onClose}
+        />
       </form>
     </ModalDialog>
   );

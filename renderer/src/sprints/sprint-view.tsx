@@ -7,10 +7,9 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { openConflictOf } from '../store/trust-store';
-import { invoke } from '../bridge/svc';
+import { queueStatus } from '../data/queue-status';
 import { useRemaps } from '../data/use-remaps';
-import { showProblem } from '../store/session-store';
-import { announce, followViewRemap } from '../store/view-store';
+import { followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { Question } from '../ui/question';
 import { TaskLines } from '../ui/task-lines';
@@ -53,14 +52,11 @@ function CompleteButton({ sprint, open }: { sprint: SprintSummary; open: number 
   const completed = sprint.status === 'completed';
   const setStatus = async (status: 'completed' | 'active') => {
     setAsking(false);
-    try {
-      await invoke('collection:edit', { kind: 'sprint', id: sprint.sprint_id, patch: { status } });
-      announce(
+    await queueStatus('sprint', sprint.sprint_id, status, {
+      done:
         status === 'completed' ? `Sprint ‘${sprint.name}’ completed.` : `Sprint ‘${sprint.name}’ reopened.`,
-      );
-    } catch (error) {
-      showProblem(error, status === 'completed' ? 'Completing the sprint' : 'Reopening the sprint');
-    }
+      doing: status === 'completed' ? 'Completing the sprint' : 'Reopening the sprint',
+    });
   };
   if (completed)
     return (

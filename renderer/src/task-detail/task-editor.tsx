@@ -12,7 +12,7 @@ import type {
   Workspace,
 } from '../../../ipc/screen-schemas';
 import type { WaitsOnView } from '../../../ipc/outbox-schemas';
-import { ModalDialog } from '../ui/modal-dialog';
+import { DeleteQuestion } from '../ui/question';
 import { invoke } from '../bridge/svc';
 import { copyTaskLink } from '../store/link-requests';
 import { describeProblem } from '../problems/describe-problem';
@@ -21,7 +21,7 @@ import { openTask } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, REVIEWS, STATUSES, TASK_TYPES, valueWord } from '../vocabulary/task-words';
 import { markOfState, markWords, unsentWords } from '../vocabulary/sync-mark-words';
-import { ChoiceField } from '../ui/choice-field';
+import { ChoiceField, type ChoiceOption, type ProjectItemChoiceProps } from '../ui/choice-field';
 import { GoalChoice } from '../ui/goal-choice';
 import { MilestoneChoice } from '../ui/milestone-choice';
 import { ActivityPanel } from './activity-panel';
@@ -209,6 +209,52 @@ export function TaskEditor({ taskId }: { taskId: string }) {
     // A sprint still waiting to be sent can be chosen: the task's push waits for it and gets its server id.
     .flatMap((t) => t.sprints.map((s) => ({ value: s.sprint_id, label: sprintChoiceWords(s) })));
 
+  /** A field chosen from `options` or left empty (`emptyLabel`), saved as it is chosen. */
+  const optionalChoice = (
+    field: 'priority' | 'assignee' | 'project_id' | 'team_id' | 'section_id' | 'sprint_id' | 'review',
+    label: string,
+    options: readonly ChoiceOption[],
+    emptyLabel: string,
+  ) => (
+    <Field label={label} field={field} pending={pending} htmlFor={id(field)}>
+      <ChoiceField
+        id={id(field)}
+        value={task[field] ?? null}
+        options={options}
+        emptyLabel={emptyLabel}
+        disabled={disabled}
+        onSave={(value) => patch({ [field]: value })}
+      />
+    </Field>
+  );
+  /** A day, or none when the person empties it. */
+  const dateField = (field: 'due_date' | 'start_date', label: string) => (
+    <Field label={label} field={field} pending={pending} htmlFor={id(field)}>
+      <input
+        id={id(field)}
+        type="date"
+        value={task[field] ?? ''}
+        disabled={disabled}
+        onChange={(event) => patch({ [field]: event.target.value === '' ? null : event.target.value })}
+      />
+    </Field>
+  );
+  /** A record of the task's project (a goal, a milestone), chosen among that project's. */
+  const projectItemChoice = (
+    field: 'goal_id' | 'milestone_id',
+    label: string,
+    Choice: (props: ProjectItemChoiceProps) => ReactNode,
+  ) => (
+    <Field label={label} field={field} pending={pending} htmlFor={id(field)}>
+      <Choice
+        id={id(field)}
+        projectId={str(task.project_id)}
+        value={str(task[field])}
+        disabled={disabled}
+        onSave={(value) => patch({ [field]: value })}
+      />
+    </Field>
+  );
   const stillOpen = openSubTasks(detail.family);
   const subTaskCount = detail.family.sub_tasks.length;
 
@@ -292,26 +338,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               }}
             />
           </Field>
-          <Field label="Priority" field="priority" pending={pending} htmlFor={id('priority')}>
-            <ChoiceField
-              id={id('priority')}
-              value={task.priority ?? null}
-              options={enumOptions(PRIORITIES)}
-              emptyLabel="No priority"
-              disabled={disabled}
-              onSave={(priority) => patch({ priority })}
-            />
-          </Field>
-          <Field label="Assignee" field="assignee" pending={pending} htmlFor={id('assignee')}>
-            <ChoiceField
-              id={id('assignee')}
-              value={task.assignee ?? null}
-              options={members}
-              emptyLabel="Unassigned"
-              disabled={disabled}
-              onSave={(assignee) => patch({ assignee })}
-            />
-          </Field>
+          {optionalChoice('priority', 'Priority', enumOptions(PRIORITIES), 'No priority')}
+          {optionalChoice('assignee', 'Assignee', members, 'Unassigned')}
           <Field label="Type" field="task_type" pending={pending} htmlFor={id('task_type')}>
             <ChoiceField
               id={id('task_type')}
@@ -323,94 +351,15 @@ export function TaskEditor({ taskId }: { taskId: string }) {
               }}
             />
           </Field>
-          <Field label="Due" field="due_date" pending={pending} htmlFor={id('due_date')}>
-            <input
-              id={id('due_date')}
-              type="date"
-              value={task.due_date ?? ''}
-              disabled={disabled}
-              onChange={(event) => patch({ due_date: event.target.value === '' ? null : event.target.value })}
-            />
-          </Field>
-          <Field label="Start" field="start_date" pending={pending} htmlFor={id('start_date')}>
-            <input
-              id={id('start_date')}
-              type="date"
-              value={task.start_date ?? ''}
-              disabled={disabled}
-              onChange={(event) =>
-                patch({ start_date: event.target.value === '' ? null : event.target.value })
-              }
-            />
-          </Field>
-          <Field label="Project" field="project_id" pending={pending} htmlFor={id('project_id')}>
-            <ChoiceField
-              id={id('project_id')}
-              value={task.project_id ?? null}
-              options={projects}
-              emptyLabel="No project"
-              disabled={disabled}
-              onSave={(projectId) => patch({ project_id: projectId })}
-            />
-          </Field>
-          <Field label="Team" field="team_id" pending={pending} htmlFor={id('team_id')}>
-            <ChoiceField
-              id={id('team_id')}
-              value={task.team_id ?? null}
-              options={teams}
-              emptyLabel="No team"
-              disabled={disabled}
-              onSave={(teamId) => patch({ team_id: teamId })}
-            />
-          </Field>
-          <Field label="Section" field="section_id" pending={pending} htmlFor={id('section_id')}>
-            <ChoiceField
-              id={id('section_id')}
-              value={task.section_id ?? null}
-              options={sectionOptions(workspace, task)}
-              emptyLabel="No section"
-              disabled={disabled}
-              onSave={(sectionId) => patch({ section_id: sectionId })}
-            />
-          </Field>
-          <Field label="Sprint" field="sprint_id" pending={pending} htmlFor={id('sprint_id')}>
-            <ChoiceField
-              id={id('sprint_id')}
-              value={task.sprint_id ?? null}
-              options={sprints}
-              emptyLabel="No sprint"
-              disabled={disabled}
-              onSave={(sprintId) => patch({ sprint_id: sprintId })}
-            />
-          </Field>
-          <Field label="Goal" field="goal_id" pending={pending} htmlFor={id('goal_id')}>
-            <GoalChoice
-              id={id('goal_id')}
-              projectId={str(task.project_id)}
-              value={str(task.goal_id)}
-              disabled={disabled}
-              onSave={(goalId) => patch({ goal_id: goalId })}
-            />
-          </Field>
-          <Field label="Milestone" field="milestone_id" pending={pending} htmlFor={id('milestone_id')}>
-            <MilestoneChoice
-              id={id('milestone_id')}
-              projectId={str(task.project_id)}
-              value={str(task.milestone_id)}
-              disabled={disabled}
-              onSave={(milestoneId) => patch({ milestone_id: milestoneId })}
-            />
-          </Field>
-          <Field label="Review" field="review" pending={pending} htmlFor={id('review')}>
-            <ChoiceField
-              id={id('review')}
-              value={task.review ?? null}
-              options={enumOptions(REVIEWS)}
-              emptyLabel="No review"
-              disabled={disabled}
-              onSave={(review) => patch({ review })}
-            />
-          </Field>
+          {dateField('due_date', 'Due')}
+          {dateField('start_date', 'Start')}
+          {optionalChoice('project_id', 'Project', projects, 'No project')}
+          {optionalChoice('team_id', 'Team', teams, 'No team')}
+          {optionalChoice('section_id', 'Section', sectionOptions(workspace, task), 'No section')}
+          {optionalChoice('sprint_id', 'Sprint', sprints, 'No sprint')}
+          {projectItemChoice('goal_id', 'Goal', GoalChoice)}
+          {projectItemChoice('milestone_id', 'Milestone', MilestoneChoice)}
+          {optionalChoice('review', 'Review', enumOptions(REVIEWS), 'No review')}
         </div>
 
         <Field label="Tags" field="tags" pending={pending} htmlFor={id('tags')}>
@@ -445,26 +394,18 @@ export function TaskEditor({ taskId }: { taskId: string }) {
             Delete task
           </button>
           {confirmDelete ? (
-            <ModalDialog
-              className="confirm-dialog"
-              alert
+            <DeleteQuestion
               label="Delete this task?"
-              onClose={() => setConfirmDelete(false)}
+              confirmLabel="Delete"
+              onConfirm={() => void remove()}
+              onCancel={() => setConfirmDelete(false)}
             >
-              <p>Delete this task? This cannot be undone once synced.</p>
-              {subTaskCount > 0 ? (
-                // What the service does (the emulator's reading; the contract is silent): its sub-tasks stay, parentless.
-                <p>Its {subTaskCountWords(subTaskCount, '')} stay, as tasks of their own.</p>
-              ) : null}
-              <div className="confirm-actions">
-                <button type="button" className="button danger" onClick={() => void remove()} autoFocus>
-                  Delete
-                </button>
-                <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-                  Cancel
-                </button>
-              </div>
-            </ModalDialog>
+              Delete this task? This cannot be undone once synced.
+              {/* What the service does (the emulator's reading; the contract is silent): its sub-tasks stay, parentless. */}
+              {subTaskCount > 0
+                ? ` Its ${subTaskCountWords(subTaskCount, '')} stay, as tasks of their own.`
+                : null}
+            </DeleteQuestion>
           ) : null}
         </div>
 

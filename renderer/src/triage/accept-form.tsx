@@ -6,6 +6,7 @@ import { type FormEvent, useState } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useWorkspace } from '../store/workspace-store';
 import { ChoiceField } from '../ui/choice-field';
+import { FormActions } from '../ui/form-actions';
 import { ModalDialog } from '../ui/modal-dialog';
 import { PRIORITIES, valueWord } from '../vocabulary/task-words';
 import type { AcceptChoices } from './triage-actions';
@@ -101,14 +102,7 @@ export function AcceptForm({
           options={PRIORITIES.map((p) => ({ value: p, label: valueWord(p) }))}
           onSave={(value) => set('priority', value)}
         />
-        <div className="confirm-actions">
-          <button type="submit" className="button primary" title="Ctrl/⌘ Enter">
-            Accept
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Accept" title="Ctrl/⌘ Enter" onCancel={onClose} />
       </form>
     </ModalDialog>
   );

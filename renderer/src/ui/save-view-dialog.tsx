@@ -10,6 +10,7 @@ import { VIEW_NAME_MAX } from '../../../protocol/view';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';
+import { FormActions } from './form-actions';
 import { ModalDialog } from './modal-dialog';
 
 export interface SavedQuery {
@@ -143,14 +144,7 @@ export function SaveViewDialog({
             {problem}
           </p>
         ) : null}
-        <div className="confirm-actions">
-          <button type="submit" className="button primary" disabled={saving}>
-            Save view
-          </button>
-          <button type="button" className="button" onClick={() => onDone(null)}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Save view" disabled={saving} onCancel={() => onDone(null)} />
       </form>
     </ModalDialog>
   );

@@ -1,6 +1,7 @@
 // What the task editor says under its header when the task's change waits for
 // the person (conflict, refused, blocked, or held behind another change that
-// stopped), in the words of its mark, with the way to deal with it.
+// stopped), in the words of its mark, with the way to deal with it; and the
+// shorter note a goal or milestone gives in its details.
 import type { WaitsOnView } from '../../../ipc/outbox-schemas';
 import type { SyncMark } from '../../../ipc/screen-schemas';
 import { markWords } from '../vocabulary/sync-mark-words';
@@ -36,5 +37,25 @@ export function SyncMarkNotice({
         </button>
       )}
     </div>
+  );
+}
+
+/** A record's change that waits for the person (its `state`), said in the words of its kind (`kinds`, "goals"), with the way to the pending changes. */
+export function PendingChangeNote({
+  state,
+  kinds,
+  className,
+}: {
+  state: string;
+  kinds: string;
+  className: string;
+}) {
+  return (
+    <p className={className}>
+      {markWords(state, kinds).hint}{' '}
+      <button type="button" className="link-button" onClick={openPendingChanges}>
+        See pending changes
+      </button>
+    </p>
   );
 }

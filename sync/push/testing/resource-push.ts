@@ -12,6 +12,7 @@ import {
   teamOperations,
   type UpdateOperation,
 } from '../../api/operations';
+import type { WritableKind } from '../../../protocol/writable-kind';
 import type { PushFixture } from './push-fixture';
 
 /** The writes the emulator answered on paths `onPath` accepts, as "METHOD status" in order. */
@@ -112,4 +113,30 @@ export async function pushedId(f: PushFixture, kind: string, landedId: () => unk
   if (typeof id !== 'string' || id.startsWith('local-')) throw new Error(`the ${kind} did not land`);
   f.emulator.control.clearRequests();
   return id;
+}
+
+/**
+ * One kind written in the app as its push tests reach it on the server, a
+ * record named by its parent (project, team) and id as the kind's route has
+ * them: the writes on its paths, a fresh server copy, and the peer's rename
+ * over the version they read (the peer may read and write the kind).
+ */
+export function kindOnServer<Body, Params>(
+  kind: WritableKind,
+  operations: { get: ReadOperation<Body, Params>; update: UpdateOperation<Body, { name: string }, Params> },
+) {
+  const { route, writeScope } = kind;
+  // The operations take the route's parameters (protocol/writable-kind.ts): its parent's, then its own id.
+  const params = (parentId: string, id: string) =>
+    ({ ...(route.parent === null ? {} : { [route.parent.param]: parentId }), [route.idParam]: id }) as Params;
+  const peerScopes = [writeScope.replace(/:write$/, ':read'), writeScope];
+  return {
+    writes: (f: PushFixture) => writesTo(f, (path) => path.includes(`/${route.path}`)),
+    server: (api: ApiClient, parentId: string, id: string) =>
+      serverBody(api, operations.get, params(parentId, id)),
+    peerRenames: (f: PushFixture, parentId: string, id: string, name: string) =>
+      editElsewhere(peerClient(f, peerScopes), operations.get, operations.update, params(parentId, id), {
+        name,
+      }),
+  };
 }
