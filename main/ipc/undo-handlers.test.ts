@@ -310,3 +310,67 @@ test('a bulk delete not sent is called back as one step: every task shows again,
   expect(ids.map((id) => w.f.mirror.tasks.get(id)?.hidden)).toEqual([false, false, false]);
   expect(w.f.mirror.outbox.list()).toEqual([]);
 });
+
+/** Two tasks of one project filed under one of its milestones (by another person), and another project. */
+async function filedUnderMilestone(w: Wired): Promise<{ ids: [string, string]; otherProject: string }> {
+  const tasks = w.f.emulator.control.tasks();
+  const projectId = tasks.find((t) => typeof t.project_id === 'string')?.project_id as string;
+  const otherProject = tasks.find((t) => typeof t.project_id === 'string' && t.project_id !== projectId)
+    ?.project_id as string;
+  const response = await fetch(`${w.f.emulator.baseUrl}/v1/projects/${projectId}/milestones`, {
+    headers: { authorization: `Bearer ${w.f.emulator.tokens.live}` },
+  });
+  const [milestone] = ((await response.json()) as { data: { milestone_id: string }[] }).data;
+  const ids = tasks
+    .filter((t) => t.project_id === projectId)
+    .map((t) => t.task_id)
+    .slice(0, 2) as [string, string];
+  // No goal or section of the project either: the service would refuse the move for them.
+  for (const id of ids)
+    w.f.emulator.control.peerEdit(id, {
+      milestone_id: milestone?.milestone_id as string,
+      goal_id: null,
+      section_id: null,
+    });
+  await w.f.loadTasks(ids);
+  return { ids, otherProject };
+}
+
+test('a move to another project, which clears the milestone, is undone with the milestone back: not sent and sent, one task and a bulk change', async () => {
+  const w = await wire();
+  const { ids, otherProject } = await filedUnderMilestone(w);
+  const filing = (taskId: string) => {
+    const { project_id, milestone_id } = w.f.mirror.tasks.get(taskId)?.task ?? {};
+    return { project_id, milestone_id };
+  };
+  const moves: [string, () => Promise<unknown>][] = [
+    [ids[0], () => w.value('task:edit', { task_id: ids[0], patch: { project_id: otherProject } })],
+    [
+      ids[1],
+      () =>
+        w.value('tasks:bulk-edit', {
+          target: { task_ids: [ids[1]] },
+          change: { set: { project_id: otherProject } },
+        }),
+    ],
+  ];
+
+  for (const [taskId, move] of moves) {
+    const was = filing(taskId);
+    expect(was.milestone_id).toEqual(expect.any(String));
+    // Not sent: the undo folds the move back, nothing is left to send.
+    await move();
+    expect(filing(taskId)).toEqual({ project_id: otherProject, milestone_id: null });
+    await w.value('undo:undo');
+    expect(filing(taskId)).toEqual(was);
+    expect(w.f.mirror.outbox.list(['queued'])).toEqual([]);
+
+    // Sent: the service cleared the milestone; the undo files the task under it again.
+    await move();
+    await w.f.pusher.pushAll();
+    expect(w.f.emulator.control.task(taskId)).toMatchObject({ project_id: otherProject, milestone_id: null });
+    await w.value('undo:undo');
+    await w.f.pusher.pushAll();
+    expect(w.f.emulator.control.task(taskId)).toMatchObject(was);
+  }
+});
