@@ -37,6 +37,7 @@ test('an edit not sent is undone in the outbox (nothing left to send) and redone
   expect(undone).toEqual({
     done: 'Undo status change',
     labels: { undo: null, redo: 'Redo status change' },
+    batch: null,
   });
   expect(statusOf(w, id)).toBe(was);
   expect(w.f.mirror.outbox.list()).toEqual([]);
@@ -153,16 +154,22 @@ test('a bulk change is one step: not sent, undone in the outbox; sent, undone by
 
   await w.value('tasks:bulk-edit', bulk);
   expect((await w.value('undo:labels')).undo).toBe('Undo tags change of 3 tasks');
-  await w.value('undo:undo');
+  // All of it folded back in the outbox: nothing to send, nothing to follow.
+  expect((await w.value('undo:undo')).batch).toBeNull();
   expect(w.f.mirror.outbox.list()).toEqual([]);
   expect(ids.map((id) => w.f.mirror.tasks.get(id)?.task.tags ?? [])).toEqual(before);
 
   await w.value('undo:redo');
   await w.f.pusher.pushAll();
   for (const id of ids) expect(tagsOf(id)).toContain('undo-bulk');
-  await w.value('undo:undo');
+  // Sent: its reverse edits go as a batch of their own, followed and stopped as a bulk change's.
+  const { batch } = await w.value('undo:undo');
+  expect(batch?.queued).toBe(3);
+  const progress = () => w.value('tasks:bulk-progress', { batch_id: batch?.batch_id });
+  expect(await progress()).toEqual({ total: 3, sent: 0, waiting: 3, stopped: 0 });
   await w.f.pusher.pushAll();
   expect(ids.map(tagsOf)).toEqual(before);
+  expect(await progress()).toEqual({ total: 3, sent: 3, waiting: 0, stopped: 0 });
 });
 
 test('a bulk delete sent is undone as one step, each task re-created', async () => {
@@ -193,6 +200,7 @@ test('a new change after an undo clears what could be redone', async () => {
   expect(await w.value('undo:redo')).toEqual({
     done: null,
     labels: { undo: 'Undo title change', redo: null },
+    batch: null,
   });
 });
 
