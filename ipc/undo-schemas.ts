@@ -15,5 +15,11 @@ export const undoneSchema = z.strictObject({
   /** What was undone or redone ("Undo status change"); null when the stack was empty. */
   done: z.string().nullable(),
   labels: undoLabelsSchema,
+  /**
+   * A step of many tasks: the batch its changes were queued under, followed
+   * and stopped as a bulk change's (tasks:bulk-progress, tasks:bulk-stop);
+   * null for one task's step or when nothing is left to send.
+   */
+  batch: z.strictObject({ batch_id: z.string(), queued: z.number().int().min(0) }).nullable(),
 });
 export type Undone = z.infer<typeof undoneSchema>;

@@ -169,4 +169,37 @@ describe('a bulk change', () => {
     expect(ids.every((id) => statusOf(id) === 'blocked')).toBe(true);
     expect(mirror.outbox.batchProgress(outcome.batchId).total).toBe(1234);
   });
+
+  test('a task edited by another write between two of its writes keeps that edit and takes the change too', async () => {
+    // More tasks than one write takes (1000): the change is written in at least two steps.
+    const ids = seed(1100);
+    const last = ids.at(-1) as string;
+    let edited = false;
+
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('blocked'), {
+      ...OPTIONS,
+      onProgress: (done, total) => {
+        if (edited || done === total) return;
+        edited = true;
+        mirror.tasks.edit(last, { title: 'Renamed meanwhile', priority: 'urgent' });
+      },
+    });
+
+    expect(edited).toBe(true);
+    expect(outcome).toMatchObject({ matched: 1100, queued: 1100 });
+    expect(mirror.tasks.get(last)?.task).toMatchObject({
+      title: 'Renamed meanwhile',
+      priority: 'urgent',
+      status: 'blocked',
+    });
+    expect(mirror.outbox.opsOf('task', last).map((op) => op.patch)).toEqual([
+      { title: 'Renamed meanwhile', priority: 'urgent', status: 'blocked' },
+    ]);
+    // The lists read the same from their indexes: by its new title, its priority and its status.
+    const found = mirror.tasks.query(
+      new URLSearchParams('filter[search]=meanwhile&filter[priority]=urgent&filter[status]=blocked'),
+      OPTIONS,
+    );
+    expect(found.items.map((item) => item.task_id)).toEqual([last]);
+  });
 });

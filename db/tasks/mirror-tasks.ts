@@ -34,6 +34,7 @@ import type {
   TaskQueryOptions,
 } from '../task-query/task-query';
 import type { TaskStore } from './task-store';
+import { asApplied } from './task-overlay';
 import { type SubTask, subTasksOf } from './sub-tasks';
 
 /** One change made to many tasks at once: fields set, tags added and removed, or a delete. */
@@ -388,7 +389,13 @@ export class MirrorTasks {
           if (queued === null) outcome.unchanged += 1;
           else {
             outcome.queued += 1;
-            onChanged?.({ taskId, before: pickFields(effective, sent), after: sent, opId: queued.opId });
+            const applied = asApplied(effective, sent);
+            onChanged?.({
+              taskId,
+              before: pickFields(effective, applied),
+              after: applied,
+              opId: queued.opId,
+            });
           }
         }
       }),

@@ -67,6 +67,15 @@ function movedOff(task: TaskObject, patch: TaskObject): TaskObject {
 }
 
 /**
+ * The fields a patch changes as the service applies it to `task`: a move to
+ * another project clears the milestone too. An undo's record takes this, so
+ * that undoing the move files the task under its milestone again.
+ */
+export function asApplied(task: TaskObject, patch: TaskObject): TaskObject {
+  return { ...movedOff(task, patch), ...patch };
+}
+
+/**
  * The filing fields a waiting delete of the resource they name clears: the
  * service unfiles a deleted goal's, milestone's or section's tasks itself, so the screens
  * show that at once without a task edit of ours (sending one would be an extra

@@ -57,6 +57,15 @@ const COLUMNS: readonly Exclude<keyof TaskColumns, 'k_title' | 'search_body'>[] 
 ];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 
+/** Partial UPDATE statements kept at most (see TaskStore.updates). */
+const MAX_UPDATE_STATEMENTS = 256;
+
+/** Whether a column's new value is the one stored (a blob read back is a Buffer; null and undefined bind alike). */
+function sameValue(next: unknown, stored: unknown): boolean {
+  if (next === stored || (next == null && stored == null)) return true;
+  return Buffer.isBuffer(next) && Buffer.isBuffer(stored) && next.equals(stored);
+}
+
 /** What the store reads of a row before writing it. */
 export interface StoredTask {
   rid: number;
@@ -128,7 +137,16 @@ export class TaskStore {
   private readonly selectByRid: Statement<[number], SelectedRow>;
   private readonly insert: Statement<unknown[]>;
   private readonly insertIfNewRow: Statement<unknown[]>;
-  private readonly update: Statement<unknown[]>;
+  /** A row's columns as the update writes them (COLUMNS, then BOOKKEEPING), for telling which changed. */
+  private readonly selectColumns: Statement<[number], unknown[]>;
+  /**
+   * UPDATEs of some columns, by which (a mask over COLUMNS and BOOKKEEPING):
+   * SQLite rewrites the entries of every index on a column an UPDATE names,
+   * changed or not, and a task has some fifteen; a status change names only
+   * status and the bookkeeping it moves.
+   */
+  private readonly updates = new Map<string, Statement<unknown[]>>();
+  private readonly db: Database;
   private readonly deleteRow: Statement<[number]>;
   private readonly insertBody: Statement<[number, string | null, string | null]>;
   private readonly updateBody: Statement<[string | null, string | null, number]>;
@@ -161,7 +179,11 @@ export class TaskStore {
     db: Database,
     private readonly words: WordIndex,
   ) {
+    this.db = db;
     const all = [...COLUMNS, ...BOOKKEEPING];
+    this.selectColumns = db
+      .prepare<[number], unknown[]>(`SELECT ${all.join(', ')} FROM tasks WHERE rid = ?`)
+      .raw();
     this.selectById = db.prepare(`SELECT ${STORED} WHERE t.search_id = ? AND t.task_id = ?`);
     this.selectByRid = db.prepare(`SELECT ${STORED} WHERE t.rid = ?`);
     this.insert = db.prepare(
@@ -170,7 +192,6 @@ export class TaskStore {
     this.insertIfNewRow = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
     );
-    this.update = db.prepare(`UPDATE tasks SET ${all.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`);
     this.deleteRow = db.prepare('DELETE FROM tasks WHERE rid = ?');
     this.insertBody = db.prepare('INSERT INTO task_bodies (rid, server_json, local_json) VALUES (?, ?, ?)');
     this.updateBody = db.prepare('UPDATE task_bodies SET server_json = ?, local_json = ? WHERE rid = ?');
@@ -242,8 +263,7 @@ export class TaskStore {
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
       return rid;
     }
-    values.push(existing.rid);
-    this.update.run(values);
+    this.updateChanged(existing.rid, values);
     this.updateBody.run(body, state.local_json, existing.rid);
     const visibleText = searchTextRow(columns, 0);
     const text = state.hidden === 0 ? visibleText : '';
@@ -256,6 +276,31 @@ export class TaskStore {
       } else if (this.registersDeferredWords) this.words.register(searchableText(columns));
     }
     return existing.rid;
+  }
+
+  /** Writes the columns whose value differs from the row's (`values` in COLUMNS, BOOKKEEPING order). */
+  private updateChanged(rid: number, values: readonly unknown[]): void {
+    const stored = this.selectColumns.get(rid);
+    if (stored === undefined) return;
+    let mask = '';
+    const changed: unknown[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const same = sameValue(values[i], stored[i]);
+      mask += same ? '0' : '1';
+      if (!same) changed.push(values[i]);
+    }
+    if (changed.length === 0) return;
+    changed.push(rid);
+    let update = this.updates.get(mask);
+    if (update === undefined) {
+      // Server pages change many sets of columns: the statements kept stay few.
+      if (this.updates.size >= MAX_UPDATE_STATEMENTS) this.updates.clear();
+      const all = [...COLUMNS, ...BOOKKEEPING];
+      const set = all.filter((_, i) => mask[i] === '1').map((column) => `${column} = ?`);
+      update = this.db.prepare(`UPDATE tasks SET ${set.join(', ')} WHERE rid = ?`);
+      this.updates.set(mask, update);
+    }
+    update.run(changed);
   }
 
   seen(rid: number, passNo: number): void {

@@ -6,6 +6,7 @@
 // sent goes as a reverse edit with If-Match, whose 412 is a conflict like any
 // other. The service has no undelete: a delete it took is undone by creating
 // the task (the comment) again under a new id, and the step's label says so.
+import { randomUUID } from 'node:crypto';
 import { EDITABLE_TASK_FIELDS } from '../../protocol/task';
 import type { Mirror } from '../mirror';
 import type { OutboxOp } from '../outbox/outbox-types';
@@ -27,6 +28,13 @@ interface UndoStep {
   /** What the step changed: tasks, or one comment (its values: content, task_id, parent_comment_id). */
   entity: 'task' | 'comment';
   changes: TaskChange[];
+}
+
+/** What an undo or a redo did: the tasks it touched, and the batch of a step of many tasks with something to send. */
+export interface UndoneStep {
+  touched: string[];
+  /** Null for one task's step, or when nothing is left to send (it all folded back in the outbox). */
+  batch: { batchId: string; queued: number } | null;
 }
 
 /** The labels of what an undo and a redo would do now; null when there is nothing to. */
@@ -114,21 +122,29 @@ export class UndoHistory {
     };
   }
 
-  /** Undoes the last step; returns the tasks it touched (null: nothing to undo). */
-  async undo(): Promise<string[] | null> {
+  /** Undoes the last step; returns what it did (null: nothing to undo). */
+  async undo(): Promise<UndoneStep | null> {
     const step = this.undos.pop();
     if (step === undefined) return null;
     const done = await this.apply(step, 'undo');
-    this.redos.push(done);
-    return done.changes.map((change) => change.taskId);
+    this.redos.push(done.step);
+    return this.outcome(done);
   }
 
-  async redo(): Promise<string[] | null> {
+  async redo(): Promise<UndoneStep | null> {
     const step = this.redos.pop();
     if (step === undefined) return null;
     const done = await this.apply(step, 'redo');
-    this.undos.push(done);
-    return done.changes.map((change) => change.taskId);
+    this.undos.push(done.step);
+    return this.outcome(done);
+  }
+
+  private outcome({ step, batchId }: { step: UndoStep; batchId: string | null }): UndoneStep {
+    const queued = batchId === null ? 0 : this.mirror.outbox.batchProgress(batchId).total;
+    return {
+      touched: step.changes.map((change) => change.taskId),
+      batch: batchId === null || queued === 0 ? null : { batchId, queued },
+    };
   }
 
   private push(step: UndoStep): void {
@@ -189,21 +205,31 @@ export class UndoHistory {
     return op === null || op.state !== 'queued' || op.attempts > 0;
   }
 
-  /** Applies a step one way; returns the step as it stands after (ids a create gave). */
-  private async apply(step: UndoStep, way: 'undo' | 'redo'): Promise<UndoStep> {
+  /**
+   * Applies a step one way; returns the step as it stands after (ids a create
+   * gave) and, for a step of many tasks, the batch its operations were queued
+   * under: followed and stopped as a bulk change is ("N of M sent").
+   */
+  private async apply(
+    step: UndoStep,
+    way: 'undo' | 'redo',
+  ): Promise<{ step: UndoStep; batchId: string | null }> {
+    const batchId = step.entity === 'task' && step.changes.length > 1 ? randomUUID() : null;
     const out: TaskChange[] = [];
     for (let from = 0; from < step.changes.length; from += PER_WRITE) {
       if (from > 0) await nextTurn();
       const chunk = step.changes.slice(from, from + PER_WRITE);
+      const applyChunk = () =>
+        chunk.map((change) =>
+          step.entity === 'task' ? this.applyOne(change, way) : this.applyToComment(change, way),
+        );
       out.push(
         ...(await writeWhenFree(this.mirror, () =>
-          chunk.map((change) =>
-            step.entity === 'task' ? this.applyOne(change, way) : this.applyToComment(change, way),
-          ),
+          batchId === null ? applyChunk() : this.mirror.outbox.inBatch(batchId, applyChunk),
         )),
       );
     }
-    return { ...step, changes: out };
+    return { step: { ...step, changes: out }, batchId };
   }
 
   /** A comment's change undone or redone, as a task's is (applyOne). */

@@ -16,6 +16,7 @@ import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
 import { pickFields } from '../../db/tasks/mirror-tasks';
+import { asApplied } from '../../db/tasks/task-overlay';
 import { undoHistoryOf } from '../../db/undo/undo-history';
 import { sameJson } from '../../db/outbox/outbox-types';
 import { TASK_FILTER_KEYS } from '../../protocol/task-list-query';
@@ -357,12 +358,15 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const account = writable();
       const change = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       const parentBefore = parentOf(account.mirror, task_id);
-      const before = pickFields(account.mirror.tasks.get(task_id)?.task ?? {}, change);
+      const shown = account.mirror.tasks.get(task_id)?.task ?? {};
+      // What the change does, a milestone its move clears included: its undo puts all of it back.
+      const applied = asApplied(shown, change);
+      const before = pickFields(shown, applied);
       const queued = await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change));
       if (queued !== null) account.edited();
       // An edit folded back to the server's value queues nothing, yet is a change the person may undo.
-      if (!sameJson(before, change))
-        undoHistoryOf(account.mirror).edited(task_id, before, change, queued?.opId ?? null);
+      if (!sameJson(before, applied))
+        undoHistoryOf(account.mirror).edited(task_id, before, applied, queued?.opId ?? null);
       announce(account, withParents(account.mirror, task_id, [parentBefore]));
       return detail(account, task_id);
     },

@@ -37,6 +37,7 @@ test('an edit not sent is undone in the outbox (nothing left to send) and redone
   expect(undone).toEqual({
     done: 'Undo status change',
     labels: { undo: null, redo: 'Redo status change' },
+    batch: null,
   });
   expect(statusOf(w, id)).toBe(was);
   expect(w.f.mirror.outbox.list()).toEqual([]);
@@ -153,16 +154,22 @@ test('a bulk change is one step: not sent, undone in the outbox; sent, undone by
 
   await w.value('tasks:bulk-edit', bulk);
   expect((await w.value('undo:labels')).undo).toBe('Undo tags change of 3 tasks');
-  await w.value('undo:undo');
+  // All of it folded back in the outbox: nothing to send, nothing to follow.
+  expect((await w.value('undo:undo')).batch).toBeNull();
   expect(w.f.mirror.outbox.list()).toEqual([]);
   expect(ids.map((id) => w.f.mirror.tasks.get(id)?.task.tags ?? [])).toEqual(before);
 
   await w.value('undo:redo');
   await w.f.pusher.pushAll();
   for (const id of ids) expect(tagsOf(id)).toContain('undo-bulk');
-  await w.value('undo:undo');
+  // Sent: its reverse edits go as a batch of their own, followed and stopped as a bulk change's.
+  const { batch } = await w.value('undo:undo');
+  expect(batch?.queued).toBe(3);
+  const progress = () => w.value('tasks:bulk-progress', { batch_id: batch?.batch_id });
+  expect(await progress()).toEqual({ total: 3, sent: 0, waiting: 3, stopped: 0 });
   await w.f.pusher.pushAll();
   expect(ids.map(tagsOf)).toEqual(before);
+  expect(await progress()).toEqual({ total: 3, sent: 3, waiting: 0, stopped: 0 });
 });
 
 test('a bulk delete sent is undone as one step, each task re-created', async () => {
@@ -193,6 +200,7 @@ test('a new change after an undo clears what could be redone', async () => {
   expect(await w.value('undo:redo')).toEqual({
     done: null,
     labels: { undo: 'Undo title change', redo: null },
+    batch: null,
   });
 });
 
@@ -309,4 +317,68 @@ test('a bulk delete not sent is called back as one step: every task shows again,
 
   expect(ids.map((id) => w.f.mirror.tasks.get(id)?.hidden)).toEqual([false, false, false]);
   expect(w.f.mirror.outbox.list()).toEqual([]);
+});
+
+/** Two tasks of one project filed under one of its milestones (by another person), and another project. */
+async function filedUnderMilestone(w: Wired): Promise<{ ids: [string, string]; otherProject: string }> {
+  const tasks = w.f.emulator.control.tasks();
+  const projectId = tasks.find((t) => typeof t.project_id === 'string')?.project_id as string;
+  const otherProject = tasks.find((t) => typeof t.project_id === 'string' && t.project_id !== projectId)
+    ?.project_id as string;
+  const response = await fetch(`${w.f.emulator.baseUrl}/v1/projects/${projectId}/milestones`, {
+    headers: { authorization: `Bearer ${w.f.emulator.tokens.live}` },
+  });
+  const [milestone] = ((await response.json()) as { data: { milestone_id: string }[] }).data;
+  const ids = tasks
+    .filter((t) => t.project_id === projectId)
+    .map((t) => t.task_id)
+    .slice(0, 2) as [string, string];
+  // No goal or section of the project either: the service would refuse the move for them.
+  for (const id of ids)
+    w.f.emulator.control.peerEdit(id, {
+      milestone_id: milestone?.milestone_id as string,
+      goal_id: null,
+      section_id: null,
+    });
+  await w.f.loadTasks(ids);
+  return { ids, otherProject };
+}
+
+test('a move to another project, which clears the milestone, is undone with the milestone back: not sent and sent, one task and a bulk change', async () => {
+  const w = await wire();
+  const { ids, otherProject } = await filedUnderMilestone(w);
+  const filing = (taskId: string) => {
+    const { project_id, milestone_id } = w.f.mirror.tasks.get(taskId)?.task ?? {};
+    return { project_id, milestone_id };
+  };
+  const moves: [string, () => Promise<unknown>][] = [
+    [ids[0], () => w.value('task:edit', { task_id: ids[0], patch: { project_id: otherProject } })],
+    [
+      ids[1],
+      () =>
+        w.value('tasks:bulk-edit', {
+          target: { task_ids: [ids[1]] },
+          change: { set: { project_id: otherProject } },
+        }),
+    ],
+  ];
+
+  for (const [taskId, move] of moves) {
+    const was = filing(taskId);
+    expect(was.milestone_id).toEqual(expect.any(String));
+    // Not sent: the undo folds the move back, nothing is left to send.
+    await move();
+    expect(filing(taskId)).toEqual({ project_id: otherProject, milestone_id: null });
+    await w.value('undo:undo');
+    expect(filing(taskId)).toEqual(was);
+    expect(w.f.mirror.outbox.list(['queued'])).toEqual([]);
+
+    // Sent: the service cleared the milestone; the undo files the task under it again.
+    await move();
+    await w.f.pusher.pushAll();
+    expect(w.f.emulator.control.task(taskId)).toMatchObject({ project_id: otherProject, milestone_id: null });
+    await w.value('undo:undo');
+    await w.f.pusher.pushAll();
+    expect(w.f.emulator.control.task(taskId)).toMatchObject(was);
+  }
 });

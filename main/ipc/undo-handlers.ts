@@ -17,7 +17,8 @@ export function undoHandlers(dependencies: UndoHandlerDependencies): IpcHandlers
     const account = writableAccount(dependencies.active, 'tasks', 'task');
     const history = undoHistoryOf(account.mirror);
     const label = history.labels()[way];
-    const touched = way === 'undo' ? await history.undo() : await history.redo();
+    const done = way === 'undo' ? await history.undo() : await history.redo();
+    const touched = done?.touched ?? null;
     if (touched !== null) {
       account.edited();
       // A re-created task has a new id, and a bulk change's tasks are many: every list reads again.
@@ -28,7 +29,12 @@ export function undoHandlers(dependencies: UndoHandlerDependencies): IpcHandlers
         remapped: [],
       });
     }
-    return { done: touched === null ? null : label, labels: history.labels() };
+    const batch = done?.batch ?? null;
+    return {
+      done: touched === null ? null : label,
+      labels: history.labels(),
+      batch: batch === null ? null : { batch_id: batch.batchId, queued: batch.queued },
+    };
   }
 
   return {

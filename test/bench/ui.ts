@@ -100,15 +100,23 @@ async function timedUpdate(page: Page, act: () => Promise<void>): Promise<number
     const grid = document.querySelector('[role="grid"]');
     window.__bench.pending = new Promise((resolve) => {
       let sawBusy = false;
-      const observer = new MutationObserver(() => {
+      // Done when the list was busy and is no longer, or when its rows changed without being busy
+      // (a query the list answers from what it holds, as on a Backspace back to one it read).
+      const observer = new MutationObserver((records) => {
         const busy = grid.getAttribute('aria-busy') === 'true';
         if (busy) sawBusy = true;
-        else if (sawBusy) {
+        else if (sawBusy || records.some((record) => record.type !== 'attributes')) {
           observer.disconnect();
           requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
         }
       });
-      observer.observe(grid, { attributes: true, attributeFilter: ['aria-busy'] });
+      observer.observe(grid, {
+        attributes: true,
+        attributeFilter: ['aria-busy'],
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
       document.addEventListener('keydown', () => { window.__bench.start = performance.now(); }, { capture: true, once: true });
       document.addEventListener('pointerdown', () => { window.__bench.start = performance.now(); }, { capture: true, once: true });
     });
@@ -163,13 +171,24 @@ try {
   await search.focus();
   const timings: string[] = [];
   for (const word of ['migrate', 'audit log', 'safari', 'unicode']) {
+    // A space at the end changes no query (the search reads words, protocol/task-search.ts): the
+    // list would not update and the wait would not end, so it is typed with the letter after it,
+    // and taken off with the letter before it, timed from the first key.
     for (let i = 0; i < word.length; i++) {
-      const ms = await timedUpdate(page, () => search.press(word.charAt(i)));
+      const keys = word.charAt(i) === ' ' ? word.slice(i, i + 2) : word.charAt(i);
+      const ms = await timedUpdate(page, async () => {
+        for (const key of keys) await search.press(key);
+      });
+      i += keys.length - 1;
       keystrokes.push(ms);
       timings.push(`${word.slice(0, i + 1)}:${Math.round(ms)}`);
     }
     for (let i = word.length; i > 0; i--) {
-      const ms = await timedUpdate(page, () => search.press('Backspace'));
+      const presses = word.charAt(i - 2) === ' ' ? 2 : 1;
+      const ms = await timedUpdate(page, async () => {
+        for (let n = 0; n < presses; n++) await search.press('Backspace');
+      });
+      i -= presses - 1;
       keystrokes.push(ms);
       timings.push(`${word.slice(0, i - 1) || '(empty)'}:${Math.round(ms)}`);
     }

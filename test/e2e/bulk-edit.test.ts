@@ -49,3 +49,37 @@ test('a Shift+click range gets a new status from the bar: every row shows it, an
   }
   expect((await readFromServer(session.emulator, `/v1/tasks/${untouched}`)).status).toBe(untouchedBefore);
 });
+
+test('Ctrl+Z after a sent bulk change sends the old values back, followed on the bar as "N of M sent"', async () => {
+  const { page } = session.app;
+  const rows = page.locator('[role="row"][data-task-id]');
+  await rows.nth(9).waitFor();
+  const chosen = (await Promise.all(
+    [6, 7, 8].map((n) => rows.nth(n).getAttribute('data-task-id')),
+  )) as string[];
+  const before = chosen.map((id) => session.emulator.control.task(id)?.status);
+  const status = STATUSES.find((s) => before.every((was) => was !== s));
+  if (status === undefined) throw new Error('the three tasks hold every status');
+
+  const row = (id: string) => page.locator(`[role="row"][data-task-id="${id}"]`);
+  await row(chosen[0] as string).click();
+  await row(chosen[2] as string).click({ modifiers: ['Shift'] });
+  const bar = page.getByTestId('bulk-bar');
+  await bar.getByText('3 tasks selected').waitFor();
+  await bar.getByLabel('Change').selectOption('status');
+  await bar.getByLabel('New value').selectOption(status);
+  await bar.getByRole('button', { name: 'Apply' }).click();
+  await syncAndSettle(page);
+  await page.getByTestId('bulk-progress').filter({ hasText: '3 of 3 sent' }).waitFor();
+
+  await page.keyboard.press('Control+z');
+  const undoing = page.getByTestId('bulk-progress').filter({ hasText: 'Undo status change of 3 tasks' });
+  await undoing.waitFor();
+  await screenshot(page, 'bulk-edit-undo-progress');
+  await syncAndSettle(page);
+  await undoing.filter({ hasText: '3 of 3 sent' }).waitFor();
+  const after = await Promise.all(
+    chosen.map(async (id) => (await readFromServer(session.emulator, `/v1/tasks/${id}`)).status),
+  );
+  expect(after).toEqual(before);
+});

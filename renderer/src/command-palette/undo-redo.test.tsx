@@ -30,8 +30,9 @@ function answerUndo(): void {
   bridge.answer('undo:undo', () => ({
     done: 'Undo status change',
     labels: { undo: null, redo: 'Redo status change' },
+    batch: null,
   }));
-  bridge.answer('undo:redo', () => ({ done: 'Redo status change', labels }));
+  bridge.answer('undo:redo', () => ({ done: 'Redo status change', labels, batch: null }));
 }
 
 describe('undo and redo', () => {

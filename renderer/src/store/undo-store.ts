@@ -1,8 +1,10 @@
 // Undo and redo as the renderer asks them: the stack itself lives in main
 // (db/undo/undo-history.ts), so every screen shows the same one; here only the
-// toast offered after a one-key or bulk change, with what its Undo would do.
+// toast offered after a one-key or bulk change, with what its Undo would do,
+// and an undo of many tasks followed as the bulk change it is.
 import { create } from 'zustand';
 import { invoke } from '../bridge/svc';
+import { setRunningChange } from './selection-store';
 import { showProblem } from './session-store';
 import { announce } from './view-store';
 
@@ -36,6 +38,9 @@ export async function undoOrRedo(way: 'undo' | 'redo'): Promise<void> {
   try {
     const result = await invoke(way === 'undo' ? 'undo:undo' : 'undo:redo');
     announce(result.done === null ? `Nothing to ${way}.` : `${result.done}: done.`);
+    // A step of many tasks goes out as a bulk change does: the bar follows it, "N of M sent", with Stop.
+    if (result.batch !== null && result.done !== null)
+      setRunningChange({ batchId: result.batch.batch_id, label: result.done, queued: result.batch.queued });
   } catch (error) {
     showProblem(error, way === 'undo' ? 'Undoing the change' : 'Redoing the change');
   }
