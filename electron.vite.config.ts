@@ -19,6 +19,12 @@ export default defineConfig({
           // own, out/main/pull-store-worker.js, which main passes to the sync engine.
           'pull-store-worker': resolve(import.meta.dirname, 'sync/pull/pull-store-worker.ts'),
         },
+        output: {
+          // The wire schemas in a chunk of their own: main, the pull worker and the demo's emulator
+          // (loaded only when a person starts it) all read them, and the demo's chunk then needs
+          // nothing from main's entry, so it loads on its own (test/e2e/built-main.test.ts).
+          manualChunks: (id) => (id.includes('/protocol/') ? 'protocol' : undefined),
+        },
       },
     },
   },
