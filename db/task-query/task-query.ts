@@ -18,6 +18,7 @@ import { filterWhere, type Where } from './filter-sql';
 import { GroupedWalk } from './grouped-walk';
 import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
+import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
 import { SteppedCount } from './stepped-count';
 
@@ -161,7 +162,7 @@ export class TaskQueries {
   ) {
     this.reads = new TaskReads(db);
     this.search = new SearchCandidates(this.reads, words, version, wordsComplete);
-    this.planner = new QueryPlanner(this.reads, version, indexes);
+    this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
