@@ -550,4 +550,36 @@ describe('search candidates', () => {
       handle.cleanup();
     }
   }, 60_000);
+
+  test.each([
+    ['filter[search]=plum pear', 'search alone'],
+    ['filter[search]=plum pear&filter[status]=not_started,blocked', 'search and a status filter'],
+  ])(
+    'a phrase of words many tasks hold, few in that order (%s), is answered from its checked candidates in sort order',
+    async (filter) => {
+      const handle = await openTestMirror();
+      try {
+        // 1 200 tasks hold both words, 6 of them as the phrase: too many candidates to sort, few matches.
+        const tasks = Array.from({ length: 3000 }, (_, i) =>
+          taskJson({
+            title: i % 200 === 9 ? `Pick plum pear ${i}` : i < 1200 ? `Pear and plum ${i}` : `Other ${i}`,
+            status: ['not_started', 'in_progress', 'blocked'][i % 3],
+            created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 3000) * 60_000).toISOString(),
+          }),
+        );
+        loadTasks(handle.mirror, tasks);
+        await handle.mirror.sortIndexesReady();
+        const qs = `${filter}&sort_by=created_at&sort_order=desc`;
+        const query = parseTaskListQuery(new URLSearchParams(qs));
+        const page = handle.mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY, limit: 200 });
+        expect(page.items.map((t) => t.task_id)).toEqual(referenceIds(tasks, query));
+        expect(page.items.length).toBeGreaterThan(0);
+        // Not a walk of the whole creation order testing 1 200 candidates for a few matches.
+        expect(page.path).toBe('candidates');
+      } finally {
+        handle.cleanup();
+      }
+    },
+    60_000,
+  );
 });
