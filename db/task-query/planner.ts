@@ -173,6 +173,24 @@ export class QueryPlanner {
   }
 
   /**
+   * The row ids of the filter index narrowing `where` the most, when it
+   * narrows to at most SET_PROBE_LIMIT rows (index entries only, ~0.2 µs
+   * each); else null. A caller holding candidates drops those outside it
+   * before reading their rows (~5 µs each at a million tasks, off the cache).
+   */
+  narrowestRows(where: Where): Set<number> | null {
+    const best = this.narrowestIndex(where, null, SET_PROBE_LIMIT);
+    if (best === null) return null;
+    const rids = this.reads
+      .statement(
+        `SELECT t.rid FROM tasks t INDEXED BY ${best.index} WHERE ${best.narrowing.sql.join(' AND ')}`,
+      )
+      .pluck()
+      .all(...best.narrowing.params) as number[];
+    return new Set(rids);
+  }
+
+  /**
    * Chooses how to answer without candidates, by selectivity (SQLite's planner
    * decides from sampled statistics and was measured sorting half the table
    * for a two-status filter, hence the explicit choice). With n the fewest

@@ -257,6 +257,11 @@ export class TaskQueries {
     const broad = this.search.broadCandidates(f);
     let rids: number[] | null = null;
     if (broad !== null) {
+      // A filter index narrowing to fewer rows than the candidates drops those outside it
+      // without reading their rows: at a million tasks, 14 000 candidates' rows read off the
+      // page cache took 60-70 ms of CPU for `quefazi` and `assignee=me`, its 15 000 index entries ~3.
+      const within = this.planner.narrowestRows(where);
+      const checked = within === null ? broad : broad.filter((rid) => within.has(rid));
       // Many passing: the matches are dense, and walking the sort order finds a page soon. Stop there.
       const sortable = Math.floor(this.planner.sortableCandidates(limit));
       const passing = this.reads
@@ -264,7 +269,7 @@ export class TaskQueries {
           `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${where.sql.join(' AND ')} LIMIT ?`,
         )
         .pluck()
-        .all(JSON.stringify(broad), ...where.params, sortable + 1) as number[];
+        .all(JSON.stringify(checked), ...where.params, sortable + 1) as number[];
       rids = passing.length <= sortable ? passing : null;
     }
     this.lastFiltered = { key, version, rids };
