@@ -5,9 +5,27 @@ import type { TaskSortKey } from '../../protocol/task-list-query';
 import type { Narrowing, Where } from './filter-sql';
 import { GROUPED } from './grouped-walk';
 import type { TaskReads } from './item-rows';
+import type { RowSets } from './row-set';
 
-/** Filter indexes are counted up to this many rows; beyond, walking the sort order is always cheaper. */
-const PROBE_LIMIT = 8000;
+/** Up to this many rows a filter index's rows are read and sorted, or counted in one step (stepped-count.ts). */
+export const PROBE_LIMIT = 8000;
+/**
+ * Filter indexes are counted up to this many rows for a set walk (their
+ * entries alone are read: ~1 ms at 40 000); beyond, building the set costs
+ * more than walking the sort order even with every row read off the cache.
+ */
+const SET_PROBE_LIMIT = 40_000;
+/**
+ * A task row's bytes in the file, about (the bench's tasks: 323 MB of table
+ * at a million): with the connection's page cache, how much of the table it holds.
+ */
+const ROW_BYTES = 330;
+/**
+ * CPU a row read costs more, in µs, when its page is not in the connection's
+ * cache (a 16 KiB page read from the OS and decoded): at a million tasks the
+ * table outgrows the 64 MiB cache and a walk's row cost measured 4.4 µs, not 0.8.
+ */
+const ROW_MISS = 4.5;
 /**
  * CPU per step of a plan, in µs, measured at 100 000 tasks (the bench's file,
  * its pages in the cache): what plan() weighs the ways of answering with.
@@ -19,10 +37,10 @@ const COST = {
   sortedRow: 1.3,
   /** A row of a sorted page read again by its id for its item (a walk reads it once). */
   reread: 2.5,
-  /** A row id put in a filter's set (its index entries alone, no row read). */
-  setMember: 0.45,
-  /** A sort index entry walked and its row id looked up in that set. */
-  setTest: 0.1,
+  /** A row id put in a filter's set (its index entries alone, no row read; row-set.ts, measured at a million). */
+  setMember: 0.2,
+  /** A sort index entry walked and its row id looked up in that set (a function call a entry). */
+  setTest: 0.12,
 };
 
 /** The index whose order is each sort key's order (status and priority are walked in groups on the rank indexes). */
@@ -58,6 +76,8 @@ export interface Narrowest {
 export class QueryPlanner {
   private probes = new Map<string, number>();
   private probesVersion = '';
+  /** The connection's page cache, in bytes (read once: the app never changes it). */
+  private cacheBytes: number | null = null;
 
   constructor(
     private readonly reads: TaskReads,
@@ -65,6 +85,8 @@ export class QueryPlanner {
     private readonly version: () => string,
     /** The task indexes that exist now (sort indexes are absent during a first load). */
     private readonly indexes: () => ReadonlySet<string>,
+    /** The sets of a set walk (filter-walk). */
+    private readonly sets: RowSets,
   ) {}
 
   /**
@@ -87,12 +109,8 @@ export class QueryPlanner {
       if (rids !== null && plan.path === 'walk') plan = { ...plan, path: 'candidate-walk' };
     }
     if (plan.set) {
-      // Built once per statement from the filter index's entries; tested on each sort index entry before its row is read.
-      const { index, narrowing } = plan.set;
-      where.sql.push(
-        `t.rid IN (SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')})`,
-      );
-      where.params.push(...narrowing.params);
+      // Tested on each sort index entry before its row is read: first, so that no other condition reads the row.
+      where.sql.unshift(this.sets.condition(plan.set.index, plan.set.narrowing));
     }
     return plan;
   }
@@ -106,13 +124,30 @@ export class QueryPlanner {
     return Math.sqrt(limit * this.reads.rowEstimate() * 0.075);
   }
 
-  /** How many rows an index narrows to, counted up to PROBE_LIMIT (index entries only, no row reads). */
-  private probe(index: string, narrowing: Narrowing): number {
+  /**
+   * How much more a row read costs than with the table in the cache: 1 while
+   * the task table fits in the connection's page cache (at 100 000 tasks,
+   * ~33 MB in 64 MiB), more as it outgrows it (at a million, most row reads
+   * go to the OS): why a walk reading ten thousand rows costs 5 times more a
+   * row at a million tasks than at 100 000, and sets of index entries win.
+   */
+  private rowFactor(total: number): number {
+    if (this.cacheBytes === null) {
+      const pages = this.reads.statement('PRAGMA cache_size').pluck().get() as number;
+      const pageSize = this.reads.statement('PRAGMA page_size').pluck().get() as number;
+      this.cacheBytes = pages < 0 ? -pages * 1024 : pages * pageSize;
+    }
+    const missed = Math.max(0, 1 - this.cacheBytes / Math.max(total * ROW_BYTES, 1));
+    return 1 + (missed * ROW_MISS) / COST.rowCheck;
+  }
+
+  /** How many rows an index narrows to, counted up to `limit` (index entries only, no row reads). */
+  private probe(index: string, narrowing: Narrowing, limit: number): number {
     if (this.probesVersion !== this.version()) {
       this.probes = new Map();
       this.probesVersion = this.version();
     }
-    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')} LIMIT ${PROBE_LIMIT + 1})`;
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tasks t INDEXED BY ${index} WHERE ${narrowing.sql.join(' AND ')} LIMIT ${limit + 1})`;
     const key = `${sql}\u0000${JSON.stringify(narrowing.params, (_, v: unknown) => (Buffer.isBuffer(v) ? null : v))}`;
     let n = this.probes.get(key);
     if (n === undefined) {
@@ -124,17 +159,35 @@ export class QueryPlanner {
 
   /**
    * Of the filter indexes the file has (but `except`), the one narrowing to
-   * the fewest rows, when that is at most PROBE_LIMIT; else null.
+   * the fewest rows, when that is at most `limit`; else null.
    */
-  narrowestIndex(where: Where, except: string | null): Narrowest | null {
+  narrowestIndex(where: Where, except: string | null, limit = PROBE_LIMIT): Narrowest | null {
     const available = this.indexes();
     let best: Narrowest | null = null;
     for (const [index, narrowing] of where.narrowing) {
       if (index === except || !available.has(index)) continue;
-      const n = this.probe(index, narrowing);
-      if (n <= PROBE_LIMIT && (best === null || n < best.n)) best = { index, n, narrowing };
+      const n = this.probe(index, narrowing, limit);
+      if (n <= limit && (best === null || n < best.n)) best = { index, n, narrowing };
     }
     return best;
+  }
+
+  /**
+   * The row ids of the filter index narrowing `where` the most, when it
+   * narrows to at most SET_PROBE_LIMIT rows (index entries only, ~0.2 µs
+   * each); else null. A caller holding candidates drops those outside it
+   * before reading their rows (~5 µs each at a million tasks, off the cache).
+   */
+  narrowestRows(where: Where): Set<number> | null {
+    const best = this.narrowestIndex(where, null, SET_PROBE_LIMIT);
+    if (best === null) return null;
+    const rids = this.reads
+      .statement(
+        `SELECT t.rid FROM tasks t INDEXED BY ${best.index} WHERE ${best.narrowing.sql.join(' AND ')}`,
+      )
+      .pluck()
+      .all(...best.narrowing.params) as number[];
+    return new Set(rids);
   }
 
   /**
@@ -158,22 +211,23 @@ export class QueryPlanner {
         : { path: 'walk', index: null }
       : // Without its index (a first load in progress) SQLite sorts: slower, same order.
         { path: 'walk', index: sortIndex !== null && available.has(sortIndex) ? sortIndex : null };
-    const best = this.narrowestIndex(where, sortIndex);
+    const best = this.narrowestIndex(where, sortIndex, SET_PROBE_LIMIT);
     if (best === null) return walk;
     const total = Math.max(this.reads.rowEstimate(), 1);
     const walked = Math.min(total, ((limit + 1) * total) / Math.max(best.n, 1));
-    const costs: [number, Plan][] = [
-      [walked * COST.rowCheck, walk],
-      [
-        best.n * COST.sortedRow + Math.min(limit + 1, best.n) * COST.reread,
+    // Row reads cost more once the table outgrows the page cache; index entries do not (they stay dense).
+    const row = this.rowFactor(total);
+    const costs: [number, Plan][] = [[walked * COST.rowCheck * row, walk]];
+    if (best.n <= PROBE_LIMIT)
+      costs.push([
+        (best.n * COST.sortedRow + Math.min(limit + 1, best.n) * COST.reread) * row,
         { path: 'filter-index', index: best.index },
-      ],
-    ];
+      ]);
     // A set walk needs the sort order's index (grouped sorts walk theirs value by value), and
     // its filter alone: with others it may walk the whole order for a few matches.
     if (walk.path === 'walk' && walk.index !== null && where.narrowing.size === 1 && where.unnarrowed === 0)
       costs.push([
-        best.n * COST.setMember + walked * COST.setTest + Math.min(limit + 1, best.n) * COST.rowCheck,
+        best.n * COST.setMember + walked * COST.setTest + Math.min(limit + 1, best.n) * COST.rowCheck * row,
         { path: 'filter-walk', index: walk.index, set: { index: best.index, narrowing: best.narrowing } },
       ]);
     return costs.reduce((a, b) => (b[0] < a[0] ? b : a))[1];

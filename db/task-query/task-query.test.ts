@@ -484,4 +484,102 @@ describe('search candidates', () => {
       handle.cleanup();
     }
   }, 60_000);
+
+  test("a set walk's pages, interleaved with another set walk's and with a write between them, give the reference order", async () => {
+    const handle = await openTestMirror();
+    try {
+      // 2 000 tasks, 100 mine and 100 unfiled: each filter narrows its index to 5%, and a title
+      // sort is answered by walking the title order testing the filter's set (filter-walk).
+      const tasks = Array.from({ length: 2000 }, (_, i) =>
+        taskJson({
+          title: `Chore ${String((i * 7919) % 2000).padStart(4, '0')}`,
+          assignee: i % 20 === 3 ? ME : `someone${i % 7}`,
+          project_id: i % 20 === 11 ? null : `prj_${i % 5}`,
+        }),
+      );
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const titles = (keep: (t: Task) => boolean) =>
+        tasks
+          .filter(keep)
+          .map((t) => t.title as string)
+          .sort(codePointCompare);
+      const lists = {
+        mine: { qs: 'filter[assignee]=me&sort_by=title', keep: (t: Task) => t.assignee === ME },
+        unfiled: {
+          qs: 'filter[project]=__unfiled__&sort_by=title',
+          keep: (t: Task) => t.project_id === null,
+        },
+      };
+      const seen = { mine: [] as string[], unfiled: [] as string[] };
+      let movedTitle = '';
+      const after: Record<keyof typeof lists, string | null> = { mine: null, unfiled: null };
+      for (let page = 0; page < 6; page++) {
+        // Pages in turn, the order flipped each round: after the write, mine's set is the one in use.
+        for (const name of page % 2 === 0 ? (['mine', 'unfiled'] as const) : (['unfiled', 'mine'] as const)) {
+          const answer = handle.mirror.tasks.query(new URLSearchParams(lists[name].qs), {
+            me: ME,
+            today: TODAY,
+            limit: 20,
+            after: after[name],
+          });
+          expect(answer.path).toBe('filter-walk');
+          seen[name].push(...answer.items.map((t) => t.title));
+          after[name] = answer.next;
+        }
+        if (page === 1) {
+          // A task becomes mine and unfiled, its title sorting inside mine's next page (items 40-59).
+          const [low, high] = titles(lists.mine.keep).slice(45, 47) as [string, string];
+          const moved = tasks.find(
+            (t) =>
+              t.assignee !== ME &&
+              t.project_id !== null &&
+              (t.title as string) > low &&
+              (t.title as string) < high,
+          );
+          if (!moved) throw new Error('the dataset has no task between the 46th and 47th of mine');
+          handle.mirror.tasks.edit(moved.task_id as string, { assignee: ME, project_id: null });
+          movedTitle = moved.title as string;
+          Object.assign(moved, { assignee: ME, project_id: null });
+        }
+      }
+      expect(seen.mine).toEqual(titles(lists.mine.keep).slice(0, 120));
+      expect(seen.unfiled).toEqual(titles(lists.unfiled.keep).slice(0, 120));
+      expect(seen.mine.slice(40, 60)).toContain(movedTitle);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test.each([
+    ['filter[search]=plum pear', 'search alone'],
+    ['filter[search]=plum pear&filter[status]=not_started,blocked', 'search and a status filter'],
+  ])(
+    'a phrase of words many tasks hold, few in that order (%s), is answered from its checked candidates in sort order',
+    async (filter) => {
+      const handle = await openTestMirror();
+      try {
+        // 1 200 tasks hold both words, 6 of them as the phrase: too many candidates to sort, few matches.
+        const tasks = Array.from({ length: 3000 }, (_, i) =>
+          taskJson({
+            title: i % 200 === 9 ? `Pick plum pear ${i}` : i < 1200 ? `Pear and plum ${i}` : `Other ${i}`,
+            status: ['not_started', 'in_progress', 'blocked'][i % 3],
+            created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 3000) * 60_000).toISOString(),
+          }),
+        );
+        loadTasks(handle.mirror, tasks);
+        await handle.mirror.sortIndexesReady();
+        const qs = `${filter}&sort_by=created_at&sort_order=desc`;
+        const query = parseTaskListQuery(new URLSearchParams(qs));
+        const page = handle.mirror.tasks.query(new URLSearchParams(qs), { me: ME, today: TODAY, limit: 200 });
+        expect(page.items.map((t) => t.task_id)).toEqual(referenceIds(tasks, query));
+        expect(page.items.length).toBeGreaterThan(0);
+        // Not a walk of the whole creation order testing 1 200 candidates for a few matches.
+        expect(page.path).toBe('candidates');
+      } finally {
+        handle.cleanup();
+      }
+    },
+    60_000,
+  );
 });

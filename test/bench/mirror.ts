@@ -1,4 +1,4 @@
-// `npm run bench -- mirror [--tasks N]`: fills a fresh mirror with generated
+// `npm run bench -- mirror [--tasks N | --sizes N,N,...]`: fills a fresh mirror with generated
 // tasks in page transactions of 1000 (as a first sync does), then times list
 // pages, selective and broad searches, local edits, and a bulk change of 5 000
 // tasks (by ids, then by a query). The last stdout line
@@ -10,13 +10,17 @@
 // `worker_max_step_ms`, and a person's edit arriving meanwhile waits for it on
 // a timer (db/write-when-free.ts), not blocked. `npm run bench -- sync`
 // measures the main thread's stalls with the real worker and engine.
+// `--sizes 10000,100000,1000000` runs it once per size and prints a table of
+// the figures by size (bench-sizes.ts), so that growth faster than the tasks shows.
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { openMirror, PAGE_WRITER_CACHE_MB, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 import { queueBulkChange } from '../../db/tasks/bulk-change';
+import { runSizes } from './bench-sizes';
 
 const { values } = parseArgs({
   options: {
@@ -28,8 +32,44 @@ const { values } = parseArgs({
     'load-only': { type: 'boolean', default: false },
     /** Also time a straightforward schema on the same tasks, as a yardstick for today's machine load. */
     baseline: { type: 'boolean', default: false },
+    /** Comma-separated task counts: a run each, and the table of figures by size. */
+    sizes: { type: 'string' },
   },
 });
+if (values.sizes !== undefined) {
+  const sizes = values.sizes.split(',').map(Number);
+  // The searches and edits name tasks up to 4321 (NAMED).
+  if (sizes.some((n) => !Number.isInteger(n) || n < 5000))
+    throw new Error(`--sizes ${values.sizes}: task counts of 5000 or more`);
+  const args = [
+    ...(values.keep ? ['--keep'] : []),
+    ...(values.verbose ? ['--verbose'] : []),
+    ...(values['page-size'] ? ['--page-size', values['page-size']] : []),
+    ...(values['load-only'] ? ['--load-only'] : []),
+    ...(values.baseline ? ['--baseline'] : []),
+  ];
+  await runSizes(fileURLToPath(import.meta.url), sizes, args, [
+    'upsert_vs_floor',
+    'upsert_cpu_us',
+    'upsert_per_cpu_s',
+    'list_p95_ms',
+    'list_p95_cpu_ms',
+    'search_p95_ms',
+    'search_p95_cpu_ms',
+    'broad_search_p95_ms',
+    'short_search_p95_ms',
+    'short_count_p95_ms',
+    'max_block_ms',
+    'max_block_cpu_ms',
+    'worker_max_step_ms',
+    'comment_watch_p95_ms',
+    'edit_p95_ms',
+    'db_mb',
+    'peak_rss_mb',
+    'load_avg',
+  ]);
+  process.exit(0);
+}
 const TASKS = Number(values.tasks);
 const PAGE = 1000;
 
