@@ -79,6 +79,7 @@ import { viewRowsRequestSchema, viewRowsSchema, viewSidebarSchema } from './view
 import {
   attachmentAddedSchema,
   attachmentAddInputSchema,
+  attachmentDropInputSchema,
   attachmentListInputSchema,
   attachmentListSchema,
   attachmentOpenInputSchema,
@@ -213,6 +214,8 @@ export const invokeChannels = {
   'attachments:list': { input: attachmentListInputSchema, output: attachmentListSchema },
   /** Main's file picker, then each file checked by the upload rules, copied and queued, or refused in the contract's words. */
   'attachment:add': { input: attachmentAddInputSchema, output: attachmentAddedSchema },
+  /** A file dropped on a task, as the bytes the page read (never a path): checked, copied and queued as a picked one. */
+  'attachment:drop': { input: attachmentDropInputSchema, output: attachmentAddedSchema },
   /** Opens one with the system's default app (downloaded first when online); `not-safe` when its bytes or name say it runs code. */
   'attachment:open': { input: attachmentOpenInputSchema, output: z.null() },
   'workspace:get': { input: noInput, output: workspaceSchema },

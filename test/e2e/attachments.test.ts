@@ -109,4 +109,60 @@ describe('attachments', () => {
     await row.locator('[data-attachment-state="failed"]').waitFor({ timeout: 20_000 });
     expect(session.emulator.control.attachments()).toHaveLength(before);
   });
+
+  test('files dropped on a list row and on the editor are attached as their bytes, a refused one said; nothing names a path', async () => {
+    const { page } = session.app;
+    const tasks = session.emulator.control.tasks().filter((t) => t.title.length < 60);
+    const other = tasks[1];
+    if (!other) throw new Error('the seed has too few tasks');
+    // A DataTransfer built in the page, as the system hands a drop of files from outside it.
+    // (Written as the page's own script: this test's types have no DOM.)
+    const dropOf = (files: { name: string; type: string; text: string }[]) =>
+      page.evaluateHandle(`(() => {
+        const transfer = new DataTransfer();
+        for (const f of ${JSON.stringify(files)}) transfer.items.add(new File([f.text], f.name, { type: f.type }));
+        return transfer;
+      })()`);
+
+    await page.getByLabel('Search tasks').fill(other.task_id);
+    const row = page.locator(`[role="row"][data-task-id="${other.task_id}"]`);
+    const onRow = await dropOf([{ name: 'from the list.txt', type: 'text/plain', text: 'dropped on a row' }]);
+    await row.dispatchEvent('dragenter', { dataTransfer: onRow });
+    await expect(row.getAttribute('class')).resolves.toContain('is-file-target');
+    await row.dispatchEvent('drop', { dataTransfer: onRow });
+    await expect(row.getAttribute('class')).resolves.not.toContain('is-file-target');
+
+    await row.click();
+    const editor = page.getByTestId('task-editor');
+    const listed = editor.locator('.attachment-list > li').filter({ hasText: 'from the list.txt' });
+    await listed.locator('[data-attachment-state="queued"]').waitFor();
+
+    const onEditor = await dropOf([
+      { name: 'from the editor.txt', type: 'text/plain', text: 'dropped on the editor' },
+      { name: 'page.html', type: 'text/html', text: '<!doctype html><script>alert(1)</script>' },
+    ]);
+    await editor.dispatchEvent('drop', { dataTransfer: onEditor });
+    await editor.locator('.attachment-list > li').filter({ hasText: 'from the editor.txt' }).waitFor();
+    const notice = page.locator('.notice[data-problem-type="upload-type-not-allowed"]');
+    await expect(notice.textContent()).resolves.toContain(
+      'page.html was not attached: File type not allowed',
+    );
+
+    // The malware-refused change of the test before stays failed, so 'all synced' never shows: wait on the service.
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await until(
+      () => session.emulator.control.attachments().filter((a) => a.task_id === other.task_id).length === 2,
+      'both dropped files on the service',
+    );
+    expect(
+      session.emulator.control
+        .attachments()
+        .filter((a) => a.task_id === other.task_id)
+        .map((a) => [a.file_name, a.size_bytes])
+        .sort(),
+    ).toEqual([
+      ['from the editor.txt', 21],
+      ['from the list.txt', 16],
+    ]);
+  });
 });

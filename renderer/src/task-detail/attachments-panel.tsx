@@ -1,6 +1,7 @@
 // A task's attachments, from the mirror (so they show offline): name, type,
 // size, who added it and when, an upload still waiting marked so. "Attach
-// files" asks main for its file picker; each file is checked before it is
+// files" asks main for its file picker, or files are dropped here (or anywhere
+// on the editor, a list row or a board card: ui/file-drop.ts); each is checked before it is
 // queued and a refused one is said here in the service's words. A name opens
 // the file with the system's default app, only on the person's click; main
 // refuses one whose bytes say it runs code and says why, here. Rename and
@@ -12,6 +13,7 @@ import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
 import { agoWords, timeWords } from '../vocabulary/task-words';
+import { useFileDrop } from '../ui/file-drop';
 import { useKindReadOnly } from '../ui/kind-consent';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
 
@@ -36,11 +38,16 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
   const readOnly = useKindReadOnly('attachment');
 
+  function added(answer: AttachmentAdded): void {
+    setRefused(answer.refused);
+    if (answer.queued.length > 0) read.reload();
+  }
+  // Files dropped here are said here, refusals included, as picked ones are.
+  const drop = useFileDrop(taskId, added);
+
   async function attach(): Promise<void> {
     try {
-      const added = await invoke('attachment:add', { task_id: taskId });
-      setRefused(added.refused);
-      if (added.queued.length > 0) read.reload();
+      added(await invoke('attachment:add', { task_id: taskId }));
     } catch (error) {
       showProblem(error, 'Attaching files');
     }
@@ -58,7 +65,11 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   }
 
   return (
-    <section aria-labelledby={`${taskId}-attachments`} className="attachments">
+    <section
+      aria-labelledby={`${taskId}-attachments`}
+      className={`attachments${drop.over ? ' is-file-target' : ''}`}
+      {...drop.handlers}
+    >
       <h3 id={`${taskId}-attachments`}>Attachments ({attachments.length})</h3>
       {attachments.length === 0 ? (
         <p className="muted">{read.data === null ? 'Loading attachments…' : 'No attachments.'}</p>
