@@ -46,6 +46,23 @@ test('each attachment shows its name, type, size, who and when; one still waitin
   expect(items[0]!.querySelector('[data-attachment-state]')).toBeNull();
 });
 
+test('an upload not yet on the service says whether it waits or is being sent, and its size', async () => {
+  const sending: AttachmentSummary = {
+    ...waiting,
+    attachment_id: 'local-3',
+    file_name: 'big.pdf',
+    size_bytes: 5_242_880,
+    pending: 'in_flight',
+  };
+  const renamed: AttachmentSummary = { ...served, pending: 'queued' };
+  bridge.answer('attachments:list', () => [renamed, waiting, sending]);
+  render(<AttachmentsPanel taskId="t-1" />);
+  const items = await screen.findAllByRole('listitem');
+  expect(within(items[0]!).queryByRole('status')).toBeNull();
+  expect(within(items[1]!).getByRole('status').textContent).toBe(' Waiting to upload 512 B');
+  expect(within(items[2]!).getByRole('status').textContent).toBe(' Uploading 5.0 MB…');
+});
+
 test('files refused before queuing are said in the service words; a queued one reloads the list', async () => {
   const user = userEvent.setup();
   let listed = [served];

@@ -1,5 +1,6 @@
 // A task's attachments, from the mirror (so they show offline): name, type,
-// size, who added it and when, an upload still waiting marked so. "Attach
+// size, who added it and when, an upload still waiting marked so, with whether
+// it waits for a push or is being sent and how much it sends. "Attach
 // files" asks main for its file picker, or files are dropped here (or anywhere
 // on the editor, a list row or a board card: ui/file-drop.ts); each is checked before it is
 // queued and a refused one is said here in the service's words. A name opens
@@ -23,6 +24,20 @@ export function sizeWords(bytes: number | null): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * Where an upload not yet on the service stands, with how much it sends:
+ * waiting for a push (offline, or behind other changes), or being sent. Null
+ * for one the service holds (a waiting rename is marked by its chip alone).
+ */
+export function uploadWords(
+  a: Pick<AttachmentSummary, 'created_at' | 'pending' | 'size_bytes'>,
+): string | null {
+  if (a.created_at !== null) return null;
+  if (a.pending === 'queued') return `Waiting to upload ${sizeWords(a.size_bytes)}`;
+  if (a.pending === 'in_flight') return `Uploading ${sizeWords(a.size_bytes)}…`;
+  return null;
 }
 
 export function AttachmentsPanel({ taskId }: { taskId: string }) {
@@ -118,6 +133,7 @@ function AttachmentRow({
   readOnly: boolean;
 }) {
   const [name, setName] = useState<string | null>(null);
+  const upload = uploadWords(a);
 
   async function rename(fileName: string): Promise<void> {
     setName(null);
@@ -186,6 +202,12 @@ function AttachmentRow({
         )}
       </span>
       <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
+      {upload === null ? null : (
+        <span className="attachment-upload muted" role="status">
+          {' '}
+          {upload}
+        </span>
+      )}
       {name === null && !readOnly ? (
         <>
           {' '}
