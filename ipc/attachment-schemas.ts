@@ -54,3 +54,19 @@ export type AttachmentAdded = z.infer<typeof attachmentAddedSchema>;
 
 export const attachmentOpenInputSchema = z.strictObject({ attachment_id: idSchema });
 export type AttachmentSummary = z.infer<typeof attachmentListSchema>[number];
+
+/** The attachments' content kept on this computer: how much the person allows, how much the signed-in account uses. */
+export const attachmentCacheSchema = z.object({
+  limit_bytes: z.number().int().min(0),
+  used_bytes: z.number().int().min(0),
+});
+export type AttachmentCache = z.infer<typeof attachmentCacheSchema>;
+
+/** At most 1 TB: a size a person could mean; 0 keeps nothing for offline opening. */
+export const attachmentCacheSetInputSchema = z.strictObject({
+  limit_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024 ** 4),
+});

@@ -79,6 +79,8 @@ import { viewRowsRequestSchema, viewRowsSchema, viewSidebarSchema } from './view
 import {
   attachmentAddedSchema,
   attachmentAddInputSchema,
+  attachmentCacheSchema,
+  attachmentCacheSetInputSchema,
   attachmentDropInputSchema,
   attachmentListInputSchema,
   attachmentListSchema,
@@ -218,6 +220,10 @@ export const invokeChannels = {
   'attachment:drop': { input: attachmentDropInputSchema, output: attachmentAddedSchema },
   /** Opens one with the system's default app (downloaded first when online); `not-safe` when its bytes or name say it runs code. */
   'attachment:open': { input: attachmentOpenInputSchema, output: z.null() },
+  /** The attachments' cache: its size (settings.json) and what the signed-in account keeps (main/settings/settings-handlers.ts). */
+  'attachment-cache:get': { input: noInput, output: attachmentCacheSchema },
+  /** A new size, used from the next fill on (the least recently opened evicted past it). */
+  'attachment-cache:set': { input: attachmentCacheSetInputSchema, output: attachmentCacheSchema },
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {

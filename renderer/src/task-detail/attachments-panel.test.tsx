@@ -9,7 +9,8 @@ import type { AttachmentSummary } from '../../../ipc/attachment-schemas';
 import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account } from '../testing/screen-fixtures';
-import { AttachmentsPanel, sizeWords } from './attachments-panel';
+import { sizeWords } from '../vocabulary/size-words';
+import { AttachmentsPanel } from './attachments-panel';
 
 const bridge = fakeBridgeEachTest();
 

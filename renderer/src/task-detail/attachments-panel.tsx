@@ -13,18 +13,11 @@ import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
+import { sizeWords } from '../vocabulary/size-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
 import { useFileDrop } from '../ui/file-drop';
 import { useKindReadOnly } from '../ui/kind-consent';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
-
-/** A size in the units people read: bytes, KB, MB (1024 each). */
-export function sizeWords(bytes: number | null): string {
-  if (bytes === null) return 'size unknown';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /**
  * Where an upload not yet on the service stands, with how much it sends:
