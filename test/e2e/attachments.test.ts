@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
+import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
 import { sessionPerFile } from './support/app-session';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
@@ -164,5 +165,48 @@ describe('attachments', () => {
       ['from the editor.txt', 21],
       ['from the list.txt', 16],
     ]);
+  });
+
+  test("offline: a kept attachment opens from the private folder, and files the service would refuse as too large, of a type never allowed or contradicted by their bytes are refused before anything is queued, in the service's words", async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    await editor.getByRole('heading', { name: 'Attachments (2)' }).waitFor();
+    session.proxy.goOffline();
+    const openedBefore = session.host.openedFiles.length;
+
+    // Uploaded from this computer, so its bytes are kept: it opens with no network.
+    await editor.getByRole('button', { name: 'from the list.txt', exact: true }).click();
+    await until(() => session.host.openedFiles.length === openedBefore + 1, 'the file opened offline');
+    const opened = session.host.openedFiles.at(-1)!;
+    expect(opened.includes('.attachments')).toBe(true);
+    await expect(readFile(opened, 'utf8')).resolves.toBe('dropped on a row');
+
+    // 413, 415 not allowed and 415 mismatch are judged by the app with the contract's rules before
+    // queuing (nothing reaches the service); only the malware scan's 422 needs the service (the test above).
+    const uploadsBefore = session.emulator.control
+      .requests()
+      .filter((r) => r.path === '/v1/task-attachments');
+    session.host.pickFilesNext([
+      await fileOf('big.txt', Buffer.alloc(UPLOAD_LIMIT_BYTES + 1, 'a')),
+      await fileOf('tool.sh', '#!/bin/sh\necho hi\n'),
+      await fileOf('photo.png', Buffer.from([0x4d, 0x5a, 0x90, 0])),
+    ]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const refusals = editor.locator('.attachment-refusals');
+    await refusals.locator('p').nth(2).waitFor();
+    const said = await refusals.locator('p').allTextContents();
+    expect(said[0]).toContain(
+      `big.txt was not attached. File too large: Attachments may be at most 25 MB (${UPLOAD_LIMIT_BYTES} bytes)`,
+    );
+    expect(said[1]).toContain('tool.sh was not attached. File type not allowed:');
+    expect(said[1]).toContain('Allowed types');
+    expect(said[2]).toContain('photo.png was not attached. File contents do not match its type:');
+    await editor.getByRole('heading', { name: 'Attachments (2)' }).waitFor();
+
+    expect(await editor.locator('.attachment-list [data-attachment-state]').count()).toBe(0);
+    expect(session.emulator.control.requests().filter((r) => r.path === '/v1/task-attachments')).toHaveLength(
+      uploadsBefore.length,
+    );
+    session.proxy.goOnline();
   });
 });
