@@ -4,6 +4,7 @@
 // person's click. Renames and deletes are the collection calls' (kind `attachment`).
 import { z } from 'zod';
 import { attachmentSummarySchema } from '../db/read-models/task-attachments';
+import { UPLOAD_LIMIT_BYTES } from '../protocol/upload-rules';
 
 const idSchema = z.string().min(1).max(1000);
 
@@ -11,6 +12,29 @@ export const attachmentListInputSchema = z.strictObject({ task_id: idSchema });
 export const attachmentListSchema = z.array(attachmentSummarySchema);
 
 export const attachmentAddInputSchema = z.strictObject({ task_id: idSchema });
+
+/**
+ * Room over the upload limit for a dropped file's bytes: one a little over is
+ * still let through, to be refused by the upload rules in the contract's words
+ * (413 naming the limit); anything far past it is not a file the page read.
+ */
+const DROPPED_MARGIN_BYTES = 1024 * 1024;
+
+/**
+ * A file dropped on a task: its name, the type the system declared for it and
+ * the bytes the page read from it. Never a path: a page that could name a path
+ * could have main upload any file on disk.
+ */
+export const attachmentDropInputSchema = z.strictObject({
+  task_id: idSchema,
+  file_name: z.string().trim().min(1).max(255),
+  declared_type: z.string().max(255),
+  bytes: z
+    .instanceof(Uint8Array)
+    .refine((bytes) => bytes.byteLength <= UPLOAD_LIMIT_BYTES + DROPPED_MARGIN_BYTES, {
+      message: 'far over the upload limit',
+    }),
+});
 
 /** What came of the files the person picked: each queued, or refused with the contract's words. */
 export const attachmentAddedSchema = z.object({
@@ -30,3 +54,19 @@ export type AttachmentAdded = z.infer<typeof attachmentAddedSchema>;
 
 export const attachmentOpenInputSchema = z.strictObject({ attachment_id: idSchema });
 export type AttachmentSummary = z.infer<typeof attachmentListSchema>[number];
+
+/** The attachments' content kept on this computer: how much the person allows, how much the signed-in account uses. */
+export const attachmentCacheSchema = z.object({
+  limit_bytes: z.number().int().min(0),
+  used_bytes: z.number().int().min(0),
+});
+export type AttachmentCache = z.infer<typeof attachmentCacheSchema>;
+
+/** At most 1 TB: a size a person could mean; 0 keeps nothing for offline opening. */
+export const attachmentCacheSetInputSchema = z.strictObject({
+  limit_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024 ** 4),
+});

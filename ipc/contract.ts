@@ -79,6 +79,9 @@ import { viewRowsRequestSchema, viewRowsSchema, viewSidebarSchema } from './view
 import {
   attachmentAddedSchema,
   attachmentAddInputSchema,
+  attachmentCacheSchema,
+  attachmentCacheSetInputSchema,
+  attachmentDropInputSchema,
   attachmentListInputSchema,
   attachmentListSchema,
   attachmentOpenInputSchema,
@@ -213,8 +216,14 @@ export const invokeChannels = {
   'attachments:list': { input: attachmentListInputSchema, output: attachmentListSchema },
   /** Main's file picker, then each file checked by the upload rules, copied and queued, or refused in the contract's words. */
   'attachment:add': { input: attachmentAddInputSchema, output: attachmentAddedSchema },
+  /** A file dropped on a task, as the bytes the page read (never a path): checked, copied and queued as a picked one. */
+  'attachment:drop': { input: attachmentDropInputSchema, output: attachmentAddedSchema },
   /** Opens one with the system's default app (downloaded first when online); `not-safe` when its bytes or name say it runs code. */
   'attachment:open': { input: attachmentOpenInputSchema, output: z.null() },
+  /** The attachments' cache: its size (settings.json) and what the signed-in account keeps (main/settings/settings-handlers.ts). */
+  'attachment-cache:get': { input: noInput, output: attachmentCacheSchema },
+  /** A new size, used from the next fill on (the least recently opened evicted past it). */
+  'attachment-cache:set': { input: attachmentCacheSetInputSchema, output: attachmentCacheSchema },
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {

@@ -2,10 +2,11 @@
 // gate (through its transport, as the preload calls it), accounts and mirrors
 // in a temporary user-data folder, the emulator over real HTTP, and recorders
 // where Electron would show a window, a tray or a notification.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { AttachmentFiles } from '../db/attachments/attachment-files';
 import { MemorySecretStore } from '../sync/auth/secret-store';
 import { withEncryptionReport, type AccountSecretStore } from '../sync/accounts/account-secrets';
 import { FileSecretStore } from '../sync/auth/secret-store';
@@ -197,6 +198,26 @@ describe('the desktop services behind the window', () => {
     ]);
     // The sign-in form starts from the configured service.
     expect(await second.value('accounts:server-defaults')).toEqual(server());
+  });
+
+  test("the attachments' space says what the signed-in account keeps and takes a new size through the gate", async () => {
+    const { value, call, services } = await openServices();
+    expect(await value('attachment-cache:get')).toEqual({ limit_bytes: 1024 ** 3, used_bytes: 0 });
+    await value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    const mirrorFile = services.accounts.currentRuntime()?.mirror.file ?? '';
+    AttachmentFiles.beside(mirrorFile).keep(new TextEncoder().encode('kept for offline'));
+    expect(await value('attachment-cache:set', { limit_bytes: 256 * 1024 ** 2 })).toEqual({
+      limit_bytes: 256 * 1024 ** 2,
+      used_bytes: 16,
+    });
+    expect(await call('attachment-cache:set', { limit_bytes: -1 })).toMatchObject({
+      ok: false,
+      error: { type: 'invalid-input' },
+    });
+    expect(JSON.parse(readFileSync(join(userDataDir, 'settings.json'), 'utf8'))).toMatchObject({
+      attachment_cache_bytes: 256 * 1024 ** 2,
+    });
+    await closeServices(services);
   });
 
   test('mirrors open through the nativeBinding main passes (Electron’s build)', async () => {

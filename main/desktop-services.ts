@@ -24,6 +24,7 @@ import type { IpcGate } from './ipc/gate';
 import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import { AttachmentFiles } from '../db/attachments/attachment-files';
 import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../sync/attachments/attachment-cache';
 import type { AccountSummary } from '../ipc/screen-schemas';
 import { AccountVisibility } from './notifications/account-visibility';
@@ -234,6 +235,10 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
       store: settings,
       applyTheme: (theme) => shell.applyTheme(theme),
       emit: (event, payload) => gate.emit(event, payload),
+      attachmentBytesKept: () => {
+        const runtime = accounts.currentRuntime();
+        return runtime?.session ? AttachmentFiles.beside(runtime.mirror.file).use().bytes : 0;
+      },
     }),
   );
   for (const handlers of backend.handlers) gate.register(handlers);

@@ -53,8 +53,11 @@ export class OutboxSending {
         )
         .iterate() as IterableIterator<OutboxRow>;
       const ready: OutboxOp[] = [];
+      const now = this.rows.now();
       for (const row of rows) {
         const op = opOf(row);
+        // The service asked this change to wait (503 with Retry-After, past the client's own retries): not before then.
+        if (op.state === 'queued' && (waitUntil(op.lastProblem) ?? '') > now) continue;
         if (isTemporaryId(op.entityId) && op.kind !== 'create') continue;
         if (Object.values(op.patch).some(isTemporaryId)) continue;
         ready.push(op);
@@ -202,12 +205,9 @@ export class OutboxSending {
     return this.rows.tx.write(() => {
       const row = this.rows.row(opId);
       if (row.state === 'done') throw new OutboxStateError(opId, row.state, `mark it ${state}`);
-      this.rows.setState.run(
-        state,
-        problem === undefined ? null : JSON.stringify(problem),
-        this.rows.now(),
-        opId,
-      );
+      const now = this.rows.now();
+      const kept = state === 'queued' ? withWaitUntil(problem, now) : problem;
+      this.rows.setState.run(state, kept === undefined ? null : JSON.stringify(kept), now, opId);
     });
   }
 
@@ -247,4 +247,24 @@ export class OutboxSending {
         .run(this.rows.now()).changes;
     });
   }
+}
+
+/**
+ * A queued failure the service gave a Retry-After (`retry_after_seconds`, a
+ * 503 the client's retries could not outwait) keeps when it may go again on
+ * the change itself, so a later push, or one after a restart, does not send it
+ * before then.
+ */
+function withWaitUntil(problem: unknown, now: string): unknown {
+  if (typeof problem !== 'object' || problem === null) return problem;
+  const seconds = (problem as { retry_after_seconds?: unknown }).retry_after_seconds;
+  if (typeof seconds !== 'number' || !(seconds > 0)) return problem;
+  return { ...problem, wait_until: new Date(Date.parse(now) + seconds * 1000).toISOString() };
+}
+
+/** When a queued change may go again, if the service said (see `withWaitUntil`). */
+export function waitUntil(problem: unknown): string | null {
+  if (typeof problem !== 'object' || problem === null) return null;
+  const at = (problem as { wait_until?: unknown }).wait_until;
+  return typeof at === 'string' ? at : null;
 }

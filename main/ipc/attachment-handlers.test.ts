@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { AttachmentFiles } from '../../db/attachments/attachment-files';
+import { AttachmentFiles, sha256Hex } from '../../db/attachments/attachment-files';
+import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
 import { attachmentHandlers } from './attachment-handlers';
 import { collectionHandlers } from './collection-handlers';
 import { wiredHandlersPerTest } from './testing/wired-handlers';
@@ -86,4 +87,63 @@ test('the page cannot queue an upload through collection:create, naming a kept f
   });
   expect(answer).toMatchObject({ ok: false, error: { type: 'validation' } });
   expect(w.f.mirror.outbox.list()).toEqual([]);
+});
+
+test('a dropped file is the bytes the page read, never a path: checked, kept and queued as a picked one, or refused in the contract words', async () => {
+  const w = await wire();
+  const [taskId] = w.f.taskIds(1) as [string];
+  await w.f.loadTasks([taskId]);
+  const bytes = new TextEncoder().encode('dropped notes');
+
+  const added = await w.value('attachment:drop', {
+    task_id: taskId,
+    file_name: 'dropped.txt',
+    declared_type: 'text/plain',
+    bytes,
+  });
+  expect(added).toMatchObject({ queued: [{ file_name: 'dropped.txt' }], refused: [] });
+  expect(await w.value('attachments:list', { task_id: taskId })).toMatchObject([
+    { file_name: 'dropped.txt', content_type: 'text/plain', size_bytes: bytes.length, pending: 'queued' },
+  ]);
+  expect(AttachmentFiles.beside(w.f.mirror.file).has(sha256Hex(bytes))).toBe(true);
+
+  // A PNG's bytes declared as text: the same mismatch the service answers, nothing queued.
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+  const mismatch = await w.value('attachment:drop', {
+    task_id: taskId,
+    file_name: 'photo.txt',
+    declared_type: 'text/plain',
+    bytes: png,
+  });
+  expect(mismatch).toMatchObject({ queued: [], refused: [{ status: 415, type: 'upload-type-mismatch' }] });
+
+  // Just over the limit is refused in the contract's words (413 naming it); far over is not a file the page read.
+  const over = await w.value('attachment:drop', {
+    task_id: taskId,
+    file_name: 'big.txt',
+    declared_type: 'text/plain',
+    bytes: new Uint8Array(UPLOAD_LIMIT_BYTES + 1),
+  });
+  expect(over.refused).toMatchObject([{ status: 413, type: 'upload-too-large' }]);
+  expect(over.refused[0]!.detail).toContain('25 MB');
+  const farOver = await w.call('attachment:drop', {
+    task_id: taskId,
+    file_name: 'huge.txt',
+    declared_type: 'text/plain',
+    bytes: new Uint8Array(UPLOAD_LIMIT_BYTES + 2 * 1024 * 1024),
+  });
+  expect(farOver).toMatchObject({ ok: false, error: { type: 'invalid-input' } });
+  // A path is not an input the call takes.
+  const path = await w.call('attachment:drop', {
+    task_id: taskId,
+    file_name: 'passwd',
+    declared_type: '',
+    bytes,
+    path: '/etc/passwd',
+  });
+  expect(path).toMatchObject({ ok: false, error: { type: 'invalid-input' } });
+  expect(w.f.mirror.outbox.list()).toHaveLength(1);
+
+  await w.f.pusher.pushAll();
+  expect(w.f.emulator.control.attachments()).toMatchObject([{ task_id: taskId, file_name: 'dropped.txt' }]);
 });

@@ -1,5 +1,6 @@
 // The attachment calls: a task's attachments from the mirror; files the person
-// picks in main's own dialog, each checked by the upload rules, copied into the
+// picks in main's own dialog or drops on the page (the bytes the page read,
+// never a path it names), each checked by the upload rules, copied into the
 // account's private files and queued (or refused in the contract's words); and
 // one opened, on the person's click only, with the system's default app from
 // the private folder, never one whose bytes or name say it runs code.
@@ -9,10 +10,20 @@ import { writeWhenFree } from '../../db/write-when-free';
 import type { AttachmentAdded } from '../../ipc/attachment-schemas';
 import { taskAttachmentKind } from '../../protocol/task-attachment';
 import { openableAttachment } from '../../sync/attachments/attachment-open';
-import { prepareUpload, queueUpload } from '../../sync/attachments/attachment-upload';
+import {
+  type PreparedUpload,
+  prepareUpload,
+  prepareUploadBytes,
+  queueUpload,
+} from '../../sync/attachments/attachment-upload';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
 import { type ActiveMirror, signedInAccount, writableAccount } from './task-handlers';
+
+interface Named {
+  readonly fileName: string;
+  readonly prepared: PreparedUpload;
+}
 
 export interface AttachmentHandlerDependencies {
   readonly active: () => ActiveMirror | null;
@@ -34,31 +45,58 @@ export function attachmentHandlers(dependencies: AttachmentHandlerDependencies):
     account.edited();
   }
 
+  function taskAccount(taskId: string): ActiveMirror {
+    const account = writableAccount(dependencies.active, 'attachments', taskAttachmentKind.entityType);
+    if (account.mirror.tasks.get(taskId) === null)
+      throw new IpcHandlerError('not-found', 'That task is not in this account any more.');
+    return account;
+  }
+
+  /** Picked or dropped, each file checked is queued the same way, or refused in the contract's words. */
+  async function queueAll(account: ActiveMirror, taskId: string, files: Named[]): Promise<AttachmentAdded> {
+    const answer: AttachmentAdded = { queued: [], refused: [] };
+    for (const { fileName, prepared } of files) {
+      if (!prepared.ok) {
+        const { status, type, title, detail } = prepared.refusal;
+        answer.refused.push({ file_name: fileName, status, type, title, detail });
+        continue;
+      }
+      const queued = await writeWhenFree(account.mirror, () => queueUpload(account.mirror, prepared.body));
+      answer.queued.push({
+        attachment_id: queued.id,
+        op_id: queued.opId,
+        file_name: prepared.body.file_name,
+      });
+    }
+    if (answer.queued.length > 0) changed(account, taskId);
+    return answer;
+  }
+
   return {
     'attachments:list': ({ task_id }) =>
       taskAttachments(signedInAccount(dependencies.active).mirror, task_id),
     'attachment:add': async ({ task_id }) => {
-      const account = writableAccount(dependencies.active, 'attachments', taskAttachmentKind.entityType);
-      if (account.mirror.tasks.get(task_id) === null)
-        throw new IpcHandlerError('not-found', 'That task is not in this account any more.');
+      const account = taskAccount(task_id);
       const files = AttachmentFiles.beside(account.mirror.file);
-      const answer: AttachmentAdded = { queued: [], refused: [] };
-      for (const path of await dependencies.pickFiles()) {
-        const prepared = await prepareUpload(files, task_id, path);
-        if (!prepared.ok) {
-          const { status, type, title, detail } = prepared.refusal;
-          answer.refused.push({ file_name: path.split(/[\\/]/).pop() ?? path, status, type, title, detail });
-          continue;
-        }
-        const queued = await writeWhenFree(account.mirror, () => queueUpload(account.mirror, prepared.body));
-        answer.queued.push({
-          attachment_id: queued.id,
-          op_id: queued.opId,
-          file_name: prepared.body.file_name,
+      const prepared: Named[] = [];
+      for (const path of await dependencies.pickFiles())
+        prepared.push({
+          fileName: path.split(/[\\/]/).pop() ?? path,
+          prepared: await prepareUpload(files, task_id, path),
         });
-      }
-      if (answer.queued.length > 0) changed(account, task_id);
-      return answer;
+      return queueAll(account, task_id, prepared);
+    },
+    'attachment:drop': ({ task_id, file_name, declared_type, bytes }) => {
+      const account = taskAccount(task_id);
+      const files = AttachmentFiles.beside(account.mirror.file);
+      const candidate = {
+        fileName: file_name,
+        declaredType: declared_type === '' ? null : declared_type,
+        bytes,
+      };
+      return queueAll(account, task_id, [
+        { fileName: file_name, prepared: prepareUploadBytes(files, task_id, candidate) },
+      ]);
     },
     'attachment:open': async ({ attachment_id }) => {
       const account = signedInAccount(dependencies.active);

@@ -8,7 +8,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { inflateRawHead } from '../../protocol/inflate-raw-head';
 import type { TaskAttachmentCreateBody } from '../../protocol/task-attachment';
-import { judgeUpload, type UploadRefusal, uploadSizeRefusal } from '../../protocol/upload-rules';
+import {
+  judgeUpload,
+  type UploadCandidate,
+  type UploadRefusal,
+  uploadSizeRefusal,
+} from '../../protocol/upload-rules';
 import type { AttachmentFiles } from '../../db/attachments/attachment-files';
 import type { Mirror } from '../../db/mirror';
 import { taskAttachmentKind } from '../../protocol/task-attachment';
@@ -29,15 +34,29 @@ export async function prepareUpload(
 ): Promise<PreparedUpload> {
   const tooLarge = uploadSizeRefusal((await stat(path)).size);
   if (tooLarge) return { ok: false, refusal: tooLarge };
-  const bytes = await readFile(path);
-  const verdict = judgeUpload({ fileName, declaredType: null, bytes }, { inflateRawHead });
+  return prepareUploadBytes(files, taskId, { fileName, declaredType: null, bytes: await readFile(path) });
+}
+
+/**
+ * Judges bytes already read (a file dropped on the page, its name and the
+ * type the system declared for it) by the same rules, and keeps an accepted
+ * copy in `files`: the one way any file becomes an upload.
+ */
+export function prepareUploadBytes(
+  files: AttachmentFiles,
+  taskId: string,
+  candidate: UploadCandidate,
+): PreparedUpload {
+  const tooLarge = uploadSizeRefusal(candidate.bytes.byteLength);
+  if (tooLarge) return { ok: false, refusal: tooLarge };
+  const verdict = judgeUpload(candidate, { inflateRawHead });
   if (!verdict.ok) return verdict;
-  const kept = files.keep(bytes);
+  const kept = files.keep(candidate.bytes);
   return {
     ok: true,
     body: {
       task_id: taskId,
-      file_name: fileName,
+      file_name: candidate.fileName,
       content_type: verdict.contentType,
       size_bytes: kept.size,
       sha256: kept.sha256,

@@ -288,16 +288,32 @@ describe('refused or held by the service', () => {
     },
   );
 
-  test('a 503 while the scan cannot run waits (queued, not refused) and the upload goes once the service can scan', async () => {
+  test('a 503 while the scan cannot run waits (queued, not refused) until its Retry-After, kept on the change, and the upload goes once the service can scan', async () => {
     emulator.control.setMalwareScan(false, 1);
     const held = await queueAndSync('notes.txt', Buffer.from('hello'), 'text/plain');
     expect(held.code).toBe(1);
     const [op] = await outbox();
     expect(op).toMatchObject({ state: 'queued' });
-    expect(op!.lastProblem).toMatchObject({ status: 503, type: 'upload-rejected' });
+    expect(op!.lastProblem).toMatchObject({ status: 503, type: 'upload-rejected', retry_after_seconds: 1 });
     expect(emulator.control.attachments()).toEqual([]);
 
+    // Past the client's own retries, the wait is kept on the change: a push before Retry-After does not take it.
+    const waitUntil = String((op!.lastProblem as { wait_until?: unknown }).wait_until);
+    expect(Date.parse(waitUntil) - Date.parse(op!.updatedAt)).toBe(1000);
+    const sendable = async (now: string) => {
+      const mirror = await openMirror(db, { now: () => now });
+      try {
+        return mirror.outbox.ready().map((ready) => ready.opId);
+      } finally {
+        mirror.close();
+      }
+    };
+    expect(await sendable(new Date(Date.parse(waitUntil) - 1).toISOString())).toEqual([]);
+    expect(await sendable(waitUntil)).toEqual([op!.opId]);
+
     emulator.control.setMalwareScan(true);
+    // (Waiting out the service's second on the clock, not timing anything.)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(waitUntil) - Date.now() + 5)));
     expect((await sync()).code).toBe(0);
     expect(emulator.control.attachments()).toHaveLength(1);
     expect(await outbox()).toEqual([]);

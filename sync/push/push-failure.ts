@@ -21,6 +21,8 @@ export function problemRecord(error: unknown): unknown {
       detail: error.detail,
       errors: error.errors,
       request_id: error.requestId,
+      // Kept so the outbox holds the change until then (db/outbox/sending.ts).
+      ...(error.retryAfterSeconds === null ? {} : { retry_after_seconds: error.retryAfterSeconds }),
     };
   }
   const info = errorInfo(error);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
+import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
 import { sessionPerFile } from './support/app-session';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
@@ -108,5 +109,104 @@ describe('attachments', () => {
     await page.getByRole('button', { name: 'Sync now' }).click();
     await row.locator('[data-attachment-state="failed"]').waitFor({ timeout: 20_000 });
     expect(session.emulator.control.attachments()).toHaveLength(before);
+  });
+
+  test('files dropped on a list row and on the editor are attached as their bytes, a refused one said; nothing names a path', async () => {
+    const { page } = session.app;
+    const tasks = session.emulator.control.tasks().filter((t) => t.title.length < 60);
+    const other = tasks[1];
+    if (!other) throw new Error('the seed has too few tasks');
+    // A DataTransfer built in the page, as the system hands a drop of files from outside it.
+    // (Written as the page's own script: this test's types have no DOM.)
+    const dropOf = (files: { name: string; type: string; text: string }[]) =>
+      page.evaluateHandle(`(() => {
+        const transfer = new DataTransfer();
+        for (const f of ${JSON.stringify(files)}) transfer.items.add(new File([f.text], f.name, { type: f.type }));
+        return transfer;
+      })()`);
+
+    await page.getByLabel('Search tasks').fill(other.task_id);
+    const row = page.locator(`[role="row"][data-task-id="${other.task_id}"]`);
+    const onRow = await dropOf([{ name: 'from the list.txt', type: 'text/plain', text: 'dropped on a row' }]);
+    await row.dispatchEvent('dragenter', { dataTransfer: onRow });
+    await expect(row.getAttribute('class')).resolves.toContain('is-file-target');
+    await row.dispatchEvent('drop', { dataTransfer: onRow });
+    await expect(row.getAttribute('class')).resolves.not.toContain('is-file-target');
+
+    await row.click();
+    const editor = page.getByTestId('task-editor');
+    const listed = editor.locator('.attachment-list > li').filter({ hasText: 'from the list.txt' });
+    await listed.locator('[data-attachment-state="queued"]').waitFor();
+
+    const onEditor = await dropOf([
+      { name: 'from the editor.txt', type: 'text/plain', text: 'dropped on the editor' },
+      { name: 'page.html', type: 'text/html', text: '<!doctype html><script>alert(1)</script>' },
+    ]);
+    await editor.dispatchEvent('drop', { dataTransfer: onEditor });
+    await editor.locator('.attachment-list > li').filter({ hasText: 'from the editor.txt' }).waitFor();
+    const notice = page.locator('.notice[data-problem-type="upload-type-not-allowed"]');
+    await expect(notice.textContent()).resolves.toContain(
+      'page.html was not attached: File type not allowed',
+    );
+
+    // The malware-refused change of the test before stays failed, so 'all synced' never shows: wait on the service.
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await until(
+      () => session.emulator.control.attachments().filter((a) => a.task_id === other.task_id).length === 2,
+      'both dropped files on the service',
+    );
+    expect(
+      session.emulator.control
+        .attachments()
+        .filter((a) => a.task_id === other.task_id)
+        .map((a) => [a.file_name, a.size_bytes])
+        .sort(),
+    ).toEqual([
+      ['from the editor.txt', 21],
+      ['from the list.txt', 16],
+    ]);
+  });
+
+  test("offline: a kept attachment opens from the private folder, and files the service would refuse as too large, of a type never allowed or contradicted by their bytes are refused before anything is queued, in the service's words", async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    await editor.getByRole('heading', { name: 'Attachments (2)' }).waitFor();
+    session.proxy.goOffline();
+    const openedBefore = session.host.openedFiles.length;
+
+    // Uploaded from this computer, so its bytes are kept: it opens with no network.
+    await editor.getByRole('button', { name: 'from the list.txt', exact: true }).click();
+    await until(() => session.host.openedFiles.length === openedBefore + 1, 'the file opened offline');
+    const opened = session.host.openedFiles.at(-1)!;
+    expect(opened.includes('.attachments')).toBe(true);
+    await expect(readFile(opened, 'utf8')).resolves.toBe('dropped on a row');
+
+    // 413, 415 not allowed and 415 mismatch are judged by the app with the contract's rules before
+    // queuing (nothing reaches the service); only the malware scan's 422 needs the service (the test above).
+    const uploadsBefore = session.emulator.control
+      .requests()
+      .filter((r) => r.path === '/v1/task-attachments');
+    session.host.pickFilesNext([
+      await fileOf('big.txt', Buffer.alloc(UPLOAD_LIMIT_BYTES + 1, 'a')),
+      await fileOf('tool.sh', '#!/bin/sh\necho hi\n'),
+      await fileOf('photo.png', Buffer.from([0x4d, 0x5a, 0x90, 0])),
+    ]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const refusals = editor.locator('.attachment-refusals');
+    await refusals.locator('p').nth(2).waitFor();
+    const said = await refusals.locator('p').allTextContents();
+    expect(said[0]).toContain(
+      `big.txt was not attached. File too large: Attachments may be at most 25 MB (${UPLOAD_LIMIT_BYTES} bytes)`,
+    );
+    expect(said[1]).toContain('tool.sh was not attached. File type not allowed:');
+    expect(said[1]).toContain('Allowed types');
+    expect(said[2]).toContain('photo.png was not attached. File contents do not match its type:');
+    await editor.getByRole('heading', { name: 'Attachments (2)' }).waitFor();
+
+    expect(await editor.locator('.attachment-list [data-attachment-state]').count()).toBe(0);
+    expect(session.emulator.control.requests().filter((r) => r.path === '/v1/task-attachments')).toHaveLength(
+      uploadsBefore.length,
+    );
+    session.proxy.goOnline();
   });
 });

@@ -7,6 +7,7 @@ import type { TaskRow } from '../../../ipc/screen-schemas';
 import { selectTask } from '../store/view-store';
 import { carryTask } from '../ui/task-drag';
 import { TaskCardFace } from '../ui/task-card';
+import { noticeRefusals, useFileDrop } from '../ui/file-drop';
 
 /** Where a card goes by keyboard or button. */
 export type CardStep = 'up' | 'down' | 'left' | 'right';
@@ -56,6 +57,8 @@ export function BoardCard({
   onDragEnd: () => void;
   onDragOver: (event: DragEvent<HTMLLIElement>) => void;
 }) {
+  // Files dropped on a card are attached to its task; a card dragged over it still finds its place.
+  const drop = useFileDrop(row.task_id, noticeRefusals, { onDragOver });
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && /^[jk]$/i.test(event.key)) {
       event.preventDefault();
@@ -76,7 +79,7 @@ export function BoardCard({
   ];
   return (
     <li
-      className={`card${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}${dropMark ? ` drop-${dropMark}` : ''}`}
+      className={`card${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}${dropMark ? ` drop-${dropMark}` : ''}${drop.over ? ' is-file-target' : ''}`}
       draggable={!readOnly}
       onDragStart={(event) => {
         // The task's id rides along too: dropped on a sprint in the sidebar, the card files its task there.
@@ -84,7 +87,7 @@ export function BoardCard({
         onDragStart();
       }}
       onDragEnd={onDragEnd}
-      onDragOver={onDragOver}
+      {...drop.handlers}
       data-task-id={row.task_id}
     >
       <button

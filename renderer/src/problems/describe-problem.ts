@@ -184,6 +184,22 @@ const WORDS: Record<string, Omit<ProblemWords, 'actionLabel'>> = {
       'The server listed it under an id that would address something else in a request. Nothing was sent; discard the change.',
     action: 'none',
   },
+  // The upload rules' refusals (protocol/upload-rules.ts), with their titles: the file named in the context.
+  'upload-too-large': {
+    title: 'File too large',
+    detail: 'Attachments may be at most 25 MB.',
+    action: 'none',
+  },
+  'upload-type-not-allowed': {
+    title: 'File type not allowed',
+    detail: 'Programs, scripts, web pages, SVG, XML and macro-enabled Office files are never accepted.',
+    action: 'none',
+  },
+  'upload-type-mismatch': {
+    title: 'File contents do not match its type',
+    detail: 'Its bytes say it is another kind of file than its name or type does.',
+    action: 'none',
+  },
   internal: {
     title: 'Something went wrong in the app',
     detail: 'Try again. If it keeps happening, restart the app; your changes are saved.',

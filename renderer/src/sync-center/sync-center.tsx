@@ -4,6 +4,7 @@ import './sync-center.css';
 import { navigate, type SyncTab } from '../store/view-store';
 import { AccountPanel } from './account-panel';
 import { NotificationSettingsPanel } from './notification-settings-panel';
+import { AttachmentCacheSetting } from './attachment-cache-setting';
 import { SyncLogView } from './sync-log-view';
 
 const TABS: { tab: SyncTab; label: string }[] = [
@@ -42,7 +43,10 @@ export function SyncCenter({ tab }: { tab: SyncTab }) {
         ) : tab === 'log' ? (
           <SyncLogView />
         ) : (
-          <NotificationSettingsPanel />
+          <>
+            <NotificationSettingsPanel />
+            <AttachmentCacheSetting />
+          </>
         )}
       </div>
     </section>

@@ -9,7 +9,8 @@ import type { AttachmentSummary } from '../../../ipc/attachment-schemas';
 import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account } from '../testing/screen-fixtures';
-import { AttachmentsPanel, sizeWords } from './attachments-panel';
+import { sizeWords } from '../vocabulary/size-words';
+import { AttachmentsPanel } from './attachments-panel';
 
 const bridge = fakeBridgeEachTest();
 
@@ -44,6 +45,23 @@ test('each attachment shows its name, type, size, who and when; one still waitin
   expect(items[1]!.textContent).toContain('text/plain · 512 B');
   expect(items[1]!.querySelector('[data-attachment-state="queued"]')).not.toBeNull();
   expect(items[0]!.querySelector('[data-attachment-state]')).toBeNull();
+});
+
+test('an upload not yet on the service says whether it waits or is being sent, and its size', async () => {
+  const sending: AttachmentSummary = {
+    ...waiting,
+    attachment_id: 'local-3',
+    file_name: 'big.pdf',
+    size_bytes: 5_242_880,
+    pending: 'in_flight',
+  };
+  const renamed: AttachmentSummary = { ...served, pending: 'queued' };
+  bridge.answer('attachments:list', () => [renamed, waiting, sending]);
+  render(<AttachmentsPanel taskId="t-1" />);
+  const items = await screen.findAllByRole('listitem');
+  expect(within(items[0]!).queryByRole('status')).toBeNull();
+  expect(within(items[1]!).getByRole('status').textContent).toBe(' Waiting to upload 512 B');
+  expect(within(items[2]!).getByRole('status').textContent).toBe(' Uploading 5.0 MB…');
 });
 
 test('files refused before queuing are said in the service words; a queued one reloads the list', async () => {

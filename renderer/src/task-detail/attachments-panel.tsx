@@ -1,6 +1,8 @@
 // A task's attachments, from the mirror (so they show offline): name, type,
-// size, who added it and when, an upload still waiting marked so. "Attach
-// files" asks main for its file picker; each file is checked before it is
+// size, who added it and when, an upload still waiting marked so, with whether
+// it waits for a push or is being sent and how much it sends. "Attach
+// files" asks main for its file picker, or files are dropped here (or anywhere
+// on the editor, a list row or a board card: ui/file-drop.ts); each is checked before it is
 // queued and a refused one is said here in the service's words. A name opens
 // the file with the system's default app, only on the person's click; main
 // refuses one whose bytes say it runs code and says why, here. Rename and
@@ -11,16 +13,24 @@ import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
+import { sizeWords } from '../vocabulary/size-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
+import { useFileDrop } from '../ui/file-drop';
 import { useKindReadOnly } from '../ui/kind-consent';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
 
-/** A size in the units people read: bytes, KB, MB (1024 each). */
-export function sizeWords(bytes: number | null): string {
-  if (bytes === null) return 'size unknown';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/**
+ * Where an upload not yet on the service stands, with how much it sends:
+ * waiting for a push (offline, or behind other changes), or being sent. Null
+ * for one the service holds (a waiting rename is marked by its chip alone).
+ */
+export function uploadWords(
+  a: Pick<AttachmentSummary, 'created_at' | 'pending' | 'size_bytes'>,
+): string | null {
+  if (a.created_at !== null) return null;
+  if (a.pending === 'queued') return `Waiting to upload ${sizeWords(a.size_bytes)}`;
+  if (a.pending === 'in_flight') return `Uploading ${sizeWords(a.size_bytes)}…`;
+  return null;
 }
 
 export function AttachmentsPanel({ taskId }: { taskId: string }) {
@@ -36,11 +46,16 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
   const readOnly = useKindReadOnly('attachment');
 
+  function added(answer: AttachmentAdded): void {
+    setRefused(answer.refused);
+    if (answer.queued.length > 0) read.reload();
+  }
+  // Files dropped here are said here, refusals included, as picked ones are.
+  const drop = useFileDrop(taskId, added);
+
   async function attach(): Promise<void> {
     try {
-      const added = await invoke('attachment:add', { task_id: taskId });
-      setRefused(added.refused);
-      if (added.queued.length > 0) read.reload();
+      added(await invoke('attachment:add', { task_id: taskId }));
     } catch (error) {
       showProblem(error, 'Attaching files');
     }
@@ -58,7 +73,11 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   }
 
   return (
-    <section aria-labelledby={`${taskId}-attachments`} className="attachments">
+    <section
+      aria-labelledby={`${taskId}-attachments`}
+      className={`attachments${drop.over ? ' is-file-target' : ''}`}
+      {...drop.handlers}
+    >
       <h3 id={`${taskId}-attachments`}>Attachments ({attachments.length})</h3>
       {attachments.length === 0 ? (
         <p className="muted">{read.data === null ? 'Loading attachments…' : 'No attachments.'}</p>
@@ -107,6 +126,7 @@ function AttachmentRow({
   readOnly: boolean;
 }) {
   const [name, setName] = useState<string | null>(null);
+  const upload = uploadWords(a);
 
   async function rename(fileName: string): Promise<void> {
     setName(null);
@@ -175,6 +195,12 @@ function AttachmentRow({
         )}
       </span>
       <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
+      {upload === null ? null : (
+        <span className="attachment-upload muted" role="status">
+          {' '}
+          {upload}
+        </span>
+      )}
       {name === null && !readOnly ? (
         <>
           {' '}

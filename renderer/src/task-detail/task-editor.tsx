@@ -3,6 +3,7 @@
 // the field shows how its change stands (not sent yet, conflict, …) until the server has it. Comments and history
 // below come from the local cache, refreshed when online.
 import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
+import { noticeRefusals, useFileDrop } from '../ui/file-drop';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type {
   SprintSummary,
@@ -168,6 +169,8 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   const base = useId();
   const id = (field: string) => `${base}-${field}`;
+  // A file dropped anywhere on the editor is attached to its task (its attachments list shows it).
+  const drop = useFileDrop(taskId, noticeRefusals);
 
   if (problem !== null) {
     const words = describeProblem(problem);
@@ -268,7 +271,12 @@ export function TaskEditor({ taskId }: { taskId: string }) {
   };
 
   return (
-    <aside className="editor" aria-labelledby={EDITOR_TITLE_ID} data-testid="task-editor">
+    <aside
+      className={`editor${drop.over ? ' is-file-target' : ''}`}
+      aria-labelledby={EDITOR_TITLE_ID}
+      data-testid="task-editor"
+      {...drop.handlers}
+    >
       <header className="editor-header">
         <h2 id={EDITOR_TITLE_ID} ref={titleRef} tabIndex={-1} className="visually-hidden">
           Task: {task.title}

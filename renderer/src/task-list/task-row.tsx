@@ -6,6 +6,7 @@ import { DraftMark } from '../ui/draft-mark';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { dayWords, isOverdue, valueWord } from '../vocabulary/task-words';
 import { carryTask } from '../ui/task-drag';
+import { noticeRefusals, useFileDrop } from '../ui/file-drop';
 import './task-list.css';
 
 export const ROW_HEIGHT = 36;
@@ -29,7 +30,9 @@ export function rowElementId(index: number): string {
 
 export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
   const { index, row, start, active, selected, open, projectName, onPick } = props;
-  const className = `task-row${active ? ' is-active' : ''}${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}`;
+  // Files dropped on a row are attached to its task; the editor's list shows them once it is opened.
+  const drop = useFileDrop(row?.task_id ?? '', noticeRefusals);
+  const className = `task-row${active ? ' is-active' : ''}${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}${drop.over ? ' is-file-target' : ''}`;
   // Offsets go through the style property (CSSOM), which the page's CSP allows without inline styles.
   const style = { transform: `translateY(${start}px)` };
   if (row === undefined) {
@@ -70,6 +73,7 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
       draggable
       onDragStart={(event) => carryTask(event, row.task_id, row.title)}
       onClick={(event) => onPick(index, row.task_id, event)}
+      {...drop.handlers}
     >
       <div role="gridcell" className="cell cell-mark">
         <SyncMarkBadge mark={row.sync_mark} waitsOn={row.waits_on} compact />

@@ -31,7 +31,7 @@ import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
 import type { ApiClientOptions } from '../../../sync/api/api-client';
 import { MemorySecretStore } from '../../../sync/auth/secret-store';
 import { type RunningEmulator, startEmulator } from '../../../emulator/start';
-import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH } from './bridge-shim';
+import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH, reviveBytes } from './bridge-shim';
 
 // SVC_E2E_RENDERER_DIR: a renderer built elsewhere (`electron-vite build --outDir <dir>`), so that
 // engineers building at the same time on one machine do not test each other's half-written builds.
@@ -244,7 +244,8 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
     if (request.method === 'POST' && url.pathname === INVOKE_PATH) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(await readBody(request)) as unknown;
+        // A dropped file's bytes (25 MB at most, a third more as base64) come back as the Uint8Array Electron would pass.
+        parsed = JSON.parse(await readBody(request, 40 * 1024 * 1024), reviveBytes) as unknown;
       } catch {
         response.writeHead(400).end();
         return;
