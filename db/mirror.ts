@@ -142,6 +142,7 @@ export class Mirror {
       tx,
       file,
       store: this.store,
+      overlay,
       queries,
       outbox: this.outbox,
       pages,

@@ -187,8 +187,8 @@ export class TaskOverlay {
   }
 
   /**
-   * Runs `work`, which must not change the outbox (a page of server copies),
-   * answering waitingDelete from one read of the waiting deletes instead of a
+   * Runs `work`, which must not queue or settle a delete of a kind that
+   * files tasks (a page of server copies, a bulk change's chunk of task edits), answering waitingDelete from one read of the waiting deletes instead of a
    * query per filed task (a page of 1000 tasks asked up to 3000 times).
    */
   withWaitingDeletesRead<T>(work: () => T): T {

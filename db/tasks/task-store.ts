@@ -20,6 +20,7 @@ import {
   storedFormFromRow,
   storedTaskJson,
   taskJsonOf,
+  taskObjectOf,
 } from './task-json';
 import type { WordIndex } from './word-index';
 
@@ -85,6 +86,18 @@ export interface StoredTask {
   search_tags: string;
   /** Its row of task_search_text ('' while hidden). */
   search_text: string;
+}
+
+/** A row's server copy as a task object (null: a local create not yet sent), without making its JSON text first. */
+export function serverTaskOf(row: StoredTask): TaskObject | null {
+  return row.server_stored === null ? null : taskObjectOf(row.server_stored);
+}
+
+/** A row's task as shown: its pending edits applied (local_json), else its server copy. */
+export function effectiveTaskOf(row: StoredTask): TaskObject {
+  return row.local_json !== null
+    ? (JSON.parse(row.local_json) as TaskObject)
+    : (serverTaskOf(row) as TaskObject);
 }
 
 const STORED =
