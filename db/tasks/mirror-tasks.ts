@@ -391,7 +391,9 @@ export class MirrorTasks {
             const patch = taskPatchOf(change, effective);
             const sent = Object.keys(patch).length === 0 ? patch : this.withMoveClearing(taskId, patch);
             const queued =
-              Object.keys(sent).length === 0 ? null : this.parts.outbox.queueUpdate(taskId, sent, row);
+              Object.keys(sent).length === 0
+                ? null
+                : this.parts.store.withKnownRow(row, () => this.parts.outbox.queueUpdate(taskId, sent, row));
             if (queued === null) outcome.unchanged += 1;
             else {
               outcome.queued += 1;

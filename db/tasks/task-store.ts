@@ -171,6 +171,8 @@ export class TaskStore {
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
+  /** A row byId gives back without reading while `version` is still this (withKnownRow). */
+  private known: { row: StoredTask; version: number } | null = null;
   /**
    * During a first load, rows above this row id get their words from the
    * build (deferred-indexes.ts), not from writes; null: index every write.
@@ -217,7 +219,24 @@ export class TaskStore {
   }
 
   byId(taskId: string): StoredTask | undefined {
+    const known = this.known;
+    if (known !== null && known.row.task_id === taskId && known.version === this.version) return known.row;
     return readable(this.selectById.get(taskId.toLowerCase(), taskId));
+  }
+
+  /**
+   * Runs `work` with byId answering `row` (just read) for its task until a
+   * task is written: a bulk change reads each task once, not again when its
+   * queued edit rewrites the effective row. Inside one write transaction.
+   */
+  withKnownRow<T>(row: StoredTask, work: () => T): T {
+    const outer = this.known;
+    this.known = { row, version: this.version };
+    try {
+      return work();
+    } finally {
+      this.known = outer;
+    }
   }
 
   byRid(rid: number): StoredTask | undefined {
