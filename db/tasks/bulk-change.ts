@@ -32,9 +32,9 @@ export interface BulkOutcome {
 const IDS_PER_READ = 500;
 /**
  * How long one write takes tasks in (ms). An edit queued with its effective
- * row costs ~0.15 ms, a commit a few ms more (the last one's fsync more still):
- * 20 ms takes some 100 tasks a write, well under main's 50 ms, with few
- * commits.
+ * row costs ~0.2-0.3 ms, a commit a few ms more (its log written, not fsynced
+ * on main: see below): 20 ms takes some 50-100 tasks a write, well under
+ * main's 50 ms, with few commits.
  */
 const WRITE_BUDGET_MS = 20;
 /** The ids handed to one write at most (its budget ends it sooner on a slow disk or machine). */
