@@ -2,6 +2,16 @@
 // part runs through `write` (one immediate transaction, the right durability,
 // word-index upkeep, file problems as MirrorStorageError), every read through `read`.
 
+/**
+ * How a write commits. `local`, a person's change the app acknowledges:
+ * synchronous=FULL, the WAL fsynced before the call returns (see
+ * open-mirror.ts). `server`, data fetched again if lost: NORMAL. `interim`, a
+ * step of a longer local change (a bulk change's chunk): NORMAL, the WAL then
+ * flushed on libuv's threads (Mirror.logFlushed says when), so that main never
+ * waits on the disk for it; the change is told done only once flushed.
+ */
+export type Durability = 'local' | 'server' | 'interim';
+
 /** How a part's writes and reads run on the mirror's connection (db/mirror.ts implements it). */
 export interface MirrorTransactions {
   /**
@@ -10,7 +20,7 @@ export interface MirrorTransactions {
    */
   write<T>(work: () => T, durability?: 'local' | 'server'): T;
   /** Runs `work` as one transaction that fails at once as `locked` instead of waiting for the lock. */
-  withoutWaiting<T>(work: () => T): T;
+  withoutWaiting<T>(work: () => T, durability?: 'local' | 'interim'): T;
   /** Runs a read; file problems become MirrorStorageError. */
   read<T>(work: () => T): T;
   /** The current time as ISO 8601 (the mirror's clock). */

@@ -24,7 +24,7 @@ import { asStorageError } from './mirror-errors';
 import { MirrorIdentity } from './passes/mirror-identity';
 import { MirrorPasses } from './passes/mirror-passes';
 import { MirrorTasks } from './tasks/mirror-tasks';
-import type { MirrorTransactions } from './mirror-transactions';
+import type { Durability, MirrorTransactions } from './mirror-transactions';
 import { Outbox } from './outbox/outbox';
 import type { MirrorDatabase } from './schema';
 import { SyncPasses } from './passes/sync-passes';
@@ -94,11 +94,17 @@ export class Mirror {
   private readonly dataVersion: Statement<[], { data_version: number }>;
   private readonly schemaVersion: Statement<[], { schema_version: number }>;
   private readonly sortIndexBuild: 'background' | 'at-once';
-  private readonly logFlush: BackgroundLogFlush | null;
+  /**
+   * Flushes the WAL on libuv's threads: after each server commit when
+   * flushLogInBackground (the pull worker's connection), after each interim
+   * commit always (a bulk change, which waits for it at its end).
+   */
+  private readonly logFlush: BackgroundLogFlush;
+  private readonly flushesServerCommits: boolean;
   private indexCache: { schema: number; names: ReadonlySet<string> } | null = null;
   private wordsCache: { version: string; complete: boolean } | null = null;
-  /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data. */
-  private synchronous: 'local' | 'server' = 'local';
+  /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data and interim steps. */
+  private synchronous: 'FULL' | 'NORMAL' = 'FULL';
 
   constructor(
     private readonly db: Database,
@@ -110,13 +116,14 @@ export class Mirror {
   ) {
     this.now = options.now ?? (() => new Date().toISOString());
     this.sortIndexBuild = options.sortIndexBuild ?? 'background';
-    this.logFlush = options.flushLogInBackground === true ? new BackgroundLogFlush(`${file}-wal`) : null;
+    this.logFlush = new BackgroundLogFlush(`${file}-wal`);
+    this.flushesServerCommits = options.flushLogInBackground === true;
     this.dataVersion = db.prepare('PRAGMA data_version');
     this.schemaVersion = db.prepare('PRAGMA schema_version');
     // What the parts run through: this mirror's transactions, clock and data version.
     const tx: MirrorTransactions = {
       write: (work, durability) => this.write(work, durability),
-      withoutWaiting: (work) => this.withoutWaiting(work),
+      withoutWaiting: (work, durability) => this.withoutWaiting(work, durability),
       read: (work) => this.read(work),
       now: () => this.now(),
       version: () => this.version(),
@@ -142,6 +149,7 @@ export class Mirror {
       tx,
       file,
       store: this.store,
+      overlay,
       queries,
       outbox: this.outbox,
       pages,
@@ -223,18 +231,19 @@ export class Mirror {
    * of sleeping in SQLite's busy handler, which would freeze this thread.
    * Nothing of `work` has run then; see writeWhenFree, which tries again.
    */
-  withoutWaiting<T>(work: () => T): T {
+  withoutWaiting<T>(work: () => T, durability: 'local' | 'interim' = 'local'): T {
     if (this.db.inTransaction) return work();
-    return this.transaction(work, 'local', 'fail-fast');
+    return this.transaction(work, durability, 'fail-fast');
   }
 
-  private transaction<T>(work: () => T, durability: 'local' | 'server', lock: 'wait' | 'fail-fast'): T {
+  private transaction<T>(work: () => T, durability: Durability, lock: 'wait' | 'fail-fast'): T {
     let busyTimeout: unknown = null;
     try {
-      if (this.synchronous !== durability) {
-        // Server data can be fetched again; a person's edit cannot (see open-mirror.ts).
-        this.db.pragma(durability === 'local' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-        this.synchronous = durability;
+      // Server data can be fetched again; a person's edit cannot (see open-mirror.ts).
+      const synchronous = durability === 'local' ? 'FULL' : 'NORMAL';
+      if (this.synchronous !== synchronous) {
+        this.db.pragma(`synchronous = ${synchronous}`);
+        this.synchronous = synchronous;
       }
       if (lock === 'fail-fast') {
         busyTimeout = this.db.pragma('busy_timeout', { simple: true });
@@ -250,7 +259,8 @@ export class Mirror {
         })
         .immediate();
       this.words.committed();
-      if (durability === 'server') this.logFlush?.soon();
+      if (durability === 'interim' || (durability === 'server' && this.flushesServerCommits))
+        this.logFlush.soon();
       return result;
     } catch (error) {
       this.words.rolledBack();
@@ -328,7 +338,7 @@ export class Mirror {
           const started = performance.now();
           const cpu = process.cpuUsage();
           more = buildNextSortIndex(this.db, this.words);
-          this.logFlush?.soon();
+          if (this.flushesServerCommits) this.logFlush.soon();
           const used = process.cpuUsage(cpu);
           this.indexBuildSteps.push(performance.now() - started);
           this.indexBuildCpuSteps.push((used.user + used.system) / 1000);
@@ -369,14 +379,22 @@ export class Mirror {
     this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
   }
 
-  /** Resolves once no background log flush is running (tests). */
+  /** Background flushes of the log done (whatever their outcome): tests. */
+  get logFlushes(): number {
+    return this.logFlush.flushes;
+  }
+
+  /**
+   * Resolves once no background log flush is running: every commit that asked
+   * for one before this call is on disk (a bulk change's interim writes; tests).
+   */
   async logFlushed(): Promise<void> {
-    await this.logFlush?.settled();
+    await this.logFlush.settled();
   }
 
   close(): void {
     if (!this.db.open) return;
-    this.logFlush?.close();
+    this.logFlush.close();
     try {
       this.db.pragma('optimize');
     } catch {

@@ -176,6 +176,8 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
       // also makes every earlier commit durable. Pages from the server commit
       // with NORMAL (Mirror switches per transaction): losing the last one to
       // a power cut only means fetching it again, its bookkeeping lost with it.
+      // A bulk change's chunks commit with NORMAL too, and the log is fsynced
+      // off the main thread before the change is told queued (Durability 'interim').
       db.pragma('synchronous = FULL');
       db.pragma('journal_size_limit = 67108864');
       if (options.checkpoints === 'another-connection') db.pragma('wal_autocheckpoint = 0');

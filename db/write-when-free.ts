@@ -39,19 +39,19 @@ const queues = new WeakMap<Mirror, { end: Promise<unknown>; waiting: number }>()
 export function writeWhenFree<T>(
   mirror: Mirror,
   write: () => T,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; durability?: 'local' | 'interim' } = {},
 ): Promise<T> {
   const deadline = performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const queue = queues.get(mirror) ?? { end: Promise.resolve(), waiting: 0 };
   if (queue.waiting === 0) {
     try {
-      return Promise.resolve(mirror.withoutWaiting(write));
+      return Promise.resolve(mirror.withoutWaiting(write, options.durability));
     } catch (error) {
       const locked = error instanceof MirrorStorageError && error.problem === 'locked';
       if (!locked) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
-  const run = queue.end.then(() => tryWrite(mirror, write, deadline));
+  const run = queue.end.then(() => tryWrite(mirror, write, deadline, options.durability));
   queue.waiting += 1;
   // The chain's end never rejects: a write that failed does not fail those behind it.
   queue.end = run.then(
@@ -66,10 +66,15 @@ export function writeWhenFree<T>(
   return run;
 }
 
-async function tryWrite<T>(mirror: Mirror, write: () => T, deadline: number): Promise<T> {
+async function tryWrite<T>(
+  mirror: Mirror,
+  write: () => T,
+  deadline: number,
+  durability: 'local' | 'interim' | undefined,
+): Promise<T> {
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     try {
-      return mirror.withoutWaiting(write);
+      return mirror.withoutWaiting(write, durability);
     } catch (error) {
       const locked = error instanceof MirrorStorageError && error.problem === 'locked';
       if (!locked || performance.now() >= deadline) throw error;

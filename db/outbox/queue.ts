@@ -9,7 +9,7 @@ import { InvalidEditError, NotInMirrorError } from '../mirror-errors';
 import type { MirrorWriteKind } from './kinds/mirror-kind';
 import type { OutboxRow } from '../schema';
 import type { TaskObject } from '../tasks/task-columns';
-import type { StoredTask } from '../tasks/task-store';
+import { effectiveTaskOf, serverTaskOf, type StoredTask } from '../tasks/task-store';
 import type { OutboxRows } from './outbox-rows';
 import { type EditTarget, isTemporaryId, sameJson, TEMPORARY_ID_PREFIX } from './outbox-types';
 
@@ -89,8 +89,8 @@ export class OutboxQueue {
         entityType: 'task',
         entityId: taskId,
         parentId: null,
-        effective: JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject,
-        server: row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject),
+        effective: effectiveTaskOf(row),
+        server: serverTaskOf(row),
         etag: row.etag,
       },
       patch,

@@ -202,4 +202,14 @@ describe('a bulk change', () => {
     );
     expect(found.items.map((item) => item.task_id)).toEqual([last]);
   });
+
+  test('is told queued only once the log holding its writes is on disk (flushed off the main thread)', async () => {
+    const ids = seed(30);
+    const flushesBefore = mirror.logFlushes;
+
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('blocked'), OPTIONS);
+
+    expect(outcome.queued).toBe(30);
+    expect(mirror.logFlushes).toBeGreaterThan(flushesBefore);
+  });
 });

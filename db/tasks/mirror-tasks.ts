@@ -33,8 +33,8 @@ import type {
   TaskQueryInput,
   TaskQueryOptions,
 } from '../task-query/task-query';
-import type { TaskStore } from './task-store';
-import { asApplied } from './task-overlay';
+import { effectiveTaskOf, serverTaskOf, type TaskStore } from './task-store';
+import { asApplied, type TaskOverlay } from './task-overlay';
 import { type SubTask, subTasksOf } from './sub-tasks';
 
 /** One change made to many tasks at once: fields set, tags added and removed, or a delete. */
@@ -101,6 +101,8 @@ export interface MirrorTasksParts {
   /** The database file (for error messages of a count in steps, which runs outside `read`). */
   file: string;
   store: TaskStore;
+  /** Its waiting deletes read once for a bulk change's chunk (withWaitingDeletesRead). */
+  overlay: TaskOverlay;
   queries: TaskQueries;
   outbox: Outbox;
   pages: PageApplication;
@@ -187,7 +189,7 @@ export class MirrorTasks {
     return this.tx.read(() => {
       const row = this.parts.store.byId(taskId);
       if (!row) return null;
-      const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+      const server = serverTaskOf(row);
       const task = row.local_json === null ? server : (JSON.parse(row.local_json) as TaskObject);
       return {
         task: task as TaskObject,
@@ -328,8 +330,8 @@ export class MirrorTasks {
     if (!('project_id' in patch) || 'milestone_id' in patch) return patch;
     const row = this.parts.store.byId(taskId);
     if (!row) return patch;
-    const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
-    const server = row.server_json === null ? null : (JSON.parse(row.server_json) as TaskObject);
+    const effective = effectiveTaskOf(row);
+    const server = serverTaskOf(row);
     const fromPendingEdit = (effective.milestone_id ?? null) !== (server?.milestone_id ?? null);
     const moved = patch.project_id !== effective.project_id;
     return moved && effective.milestone_id != null && fromPendingEdit
@@ -365,40 +367,47 @@ export class MirrorTasks {
   ): { taken: number; queued: number; unchanged: number; missing: number } {
     const outcome = { taken: 0, queued: 0, unchanged: 0, missing: 0 };
     const started = performance.now();
+    // A task's edit or delete never queues a goal's, milestone's or section's
+    // delete: the waiting ones are read once for the chunk, not up to three
+    // queries per task.
     this.tx.write(() =>
-      this.parts.outbox.inBatch(batchId, () => {
-        for (const taskId of taskIds) {
-          if (outcome.taken > 0 && performance.now() - started > budgetMs) return;
-          outcome.taken += 1;
-          const row = this.parts.store.byId(taskId);
-          if (!row || row.hidden) {
-            outcome.missing += 1;
-            continue;
+      this.parts.overlay.withWaitingDeletesRead(() =>
+        this.parts.outbox.inBatch(batchId, () => {
+          for (const taskId of taskIds) {
+            if (outcome.taken > 0 && performance.now() - started > budgetMs) return;
+            outcome.taken += 1;
+            const row = this.parts.store.byId(taskId);
+            if (!row || row.hidden) {
+              outcome.missing += 1;
+              continue;
+            }
+            const effective = effectiveTaskOf(row);
+            if (change.kind === 'delete') {
+              const deleted = this.parts.outbox.queueDelete(taskId);
+              onChanged?.({ taskId, before: effective, after: null, opId: deleted?.opId ?? null });
+              outcome.queued += 1;
+              continue;
+            }
+            const patch = taskPatchOf(change, effective);
+            const sent = Object.keys(patch).length === 0 ? patch : this.withMoveClearing(taskId, patch);
+            const queued =
+              Object.keys(sent).length === 0
+                ? null
+                : this.parts.store.withKnownRow(row, () => this.parts.outbox.queueUpdate(taskId, sent, row));
+            if (queued === null) outcome.unchanged += 1;
+            else {
+              outcome.queued += 1;
+              const applied = asApplied(effective, sent);
+              onChanged?.({
+                taskId,
+                before: pickFields(effective, applied),
+                after: applied,
+                opId: queued.opId,
+              });
+            }
           }
-          const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
-          if (change.kind === 'delete') {
-            const deleted = this.parts.outbox.queueDelete(taskId);
-            onChanged?.({ taskId, before: effective, after: null, opId: deleted?.opId ?? null });
-            outcome.queued += 1;
-            continue;
-          }
-          const patch = taskPatchOf(change, effective);
-          const sent = Object.keys(patch).length === 0 ? patch : this.withMoveClearing(taskId, patch);
-          const queued =
-            Object.keys(sent).length === 0 ? null : this.parts.outbox.queueUpdate(taskId, sent, row);
-          if (queued === null) outcome.unchanged += 1;
-          else {
-            outcome.queued += 1;
-            const applied = asApplied(effective, sent);
-            onChanged?.({
-              taskId,
-              before: pickFields(effective, applied),
-              after: applied,
-              opId: queued.opId,
-            });
-          }
-        }
-      }),
+        }),
+      ),
     );
     return outcome;
   }
@@ -442,7 +451,7 @@ export class MirrorTasks {
     return this.tx.read(() => {
       const row = this.parts.store.byId(taskId);
       if (!row) return [];
-      const effective = JSON.parse(row.local_json ?? (row.server_json as string)) as TaskObject;
+      const effective = effectiveTaskOf(row);
       return leftOutReferences(this.db, withImpliedProject(this.db, effective));
     });
   }

@@ -154,6 +154,9 @@ export function effectiveTask(
   return { task: unfiled ?? task, pending: ops.length, hidden, unfiled: unfiled !== null };
 }
 
+/** effectiveTask's account where no create is pending (it is read for a create's defaults only). */
+const NO_ACCOUNT: AccountIdentity = { orgId: null, username: null };
+
 export class TaskOverlay {
   private readonly unsettled: Statement<[string], PendingOp>;
   private readonly deleteWaiting: Statement<[string, string], { one: number }>;
@@ -187,8 +190,8 @@ export class TaskOverlay {
   }
 
   /**
-   * Runs `work`, which must not change the outbox (a page of server copies),
-   * answering waitingDelete from one read of the waiting deletes instead of a
+   * Runs `work`, which must not queue or settle a delete of a kind that
+   * files tasks (a page of server copies, a bulk change's chunk of task edits), answering waitingDelete from one read of the waiting deletes instead of a
    * query per filed task (a page of 1000 tasks asked up to 3000 times).
    */
   withWaitingDeletesRead<T>(work: () => T): T {
@@ -209,7 +212,11 @@ export class TaskOverlay {
 
   /** The task as shown: its server copy (null: none) with its unsettled operations on top. */
   private effectiveOf(taskId: string, server: TaskObject | null): ReturnType<typeof effectiveTask> {
-    return effectiveTask(taskId, server, this.pendingOps(taskId), this.account(), this.waitingDelete);
+    const ops = this.pendingOps(taskId);
+    // Who made it matters only under a create not sent yet: the account is not
+    // read (a query) for each task of a bulk change.
+    const account = ops.some((op) => op.kind === 'create') ? this.account() : NO_ACCOUNT;
+    return effectiveTask(taskId, server, ops, account, this.waitingDelete);
   }
 
   /**

@@ -20,6 +20,7 @@ import {
   storedFormFromRow,
   storedTaskJson,
   taskJsonOf,
+  taskObjectOf,
 } from './task-json';
 import type { WordIndex } from './word-index';
 
@@ -85,6 +86,18 @@ export interface StoredTask {
   search_tags: string;
   /** Its row of task_search_text ('' while hidden). */
   search_text: string;
+}
+
+/** A row's server copy as a task object (null: a local create not yet sent), without making its JSON text first. */
+export function serverTaskOf(row: StoredTask): TaskObject | null {
+  return row.server_stored === null ? null : taskObjectOf(row.server_stored);
+}
+
+/** A row's task as shown: its pending edits applied (local_json), else its server copy. */
+export function effectiveTaskOf(row: StoredTask): TaskObject {
+  return row.local_json !== null
+    ? (JSON.parse(row.local_json) as TaskObject)
+    : (serverTaskOf(row) as TaskObject);
 }
 
 const STORED =
@@ -158,6 +171,8 @@ export class TaskStore {
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
+  /** A row byId gives back without reading while `version` is still this (withKnownRow). */
+  private known: { row: StoredTask; version: number } | null = null;
   /**
    * During a first load, rows above this row id get their words from the
    * build (deferred-indexes.ts), not from writes; null: index every write.
@@ -204,7 +219,24 @@ export class TaskStore {
   }
 
   byId(taskId: string): StoredTask | undefined {
+    const known = this.known;
+    if (known !== null && known.row.task_id === taskId && known.version === this.version) return known.row;
     return readable(this.selectById.get(taskId.toLowerCase(), taskId));
+  }
+
+  /**
+   * Runs `work` with byId answering `row` (just read) for its task until a
+   * task is written: a bulk change reads each task once, not again when its
+   * queued edit rewrites the effective row. Inside one write transaction.
+   */
+  withKnownRow<T>(row: StoredTask, work: () => T): T {
+    const outer = this.known;
+    this.known = { row, version: this.version };
+    try {
+      return work();
+    } finally {
+      this.known = outer;
+    }
   }
 
   byRid(rid: number): StoredTask | undefined {
