@@ -91,7 +91,8 @@ describe('drafts that survive', () => {
     editor = app.page.getByTestId('task-editor');
     const box = editor.getByRole('combobox', { name: 'New comment' });
     await editor.locator('[data-draft-mark]').waitFor();
-    await expect(box.inputValue()).resolves.toBe(DRAFT);
+    // A kept draft is read after its box shows: wait for it to fill.
+    await expect.poll(() => box.inputValue()).toBe(DRAFT);
     await screenshot(app.page, 'draft-after-restart');
 
     await editor.getByRole('button', { name: 'Comment', exact: true }).click();
@@ -121,7 +122,7 @@ describe('drafts that survive', () => {
     await openTaskInEditor(app.page, task.task_id);
     editor = app.page.getByTestId('task-editor');
     const box = editor.getByRole('combobox', { name: /^Reply to / });
-    await expect(box.inputValue()).resolves.toBe(REPLY);
+    await expect.poll(() => box.inputValue()).toBe(REPLY);
     await editor.locator('.comment-reply-box').getByRole('button', { name: 'Reply', exact: true }).click();
     await syncAndSettle(app.page);
     const threads = (await readFromServer(emulator, `/v1/task-comments?task_id=${task.task_id}`)).data as {
@@ -145,7 +146,7 @@ describe('drafts that survive', () => {
     await app.page.getByRole('button', { name: 'All tasks' }).click();
     await app.page.getByRole('button', { name: 'New task', exact: true }).click();
     const form = app.page.getByTestId('task-create');
-    await expect(form.getByLabel('Title').inputValue()).resolves.toBe('Call the printer');
+    await expect.poll(() => form.getByLabel('Title').inputValue()).toBe('Call the printer');
     await form.getByRole('button', { name: 'Discard' }).click();
     await form.waitFor({ state: 'detached' });
     await app.page.getByRole('button', { name: 'New task', exact: true }).click();
