@@ -4,6 +4,7 @@
 // A collection kind's records are reached through its key
 // (`store.records(SECTIONS)`); a kind added later may declare its record and
 // key in its route file instead (docs/adding-a-kind.md).
+import type { TaskReferences } from '../protocol/task';
 import type { WritableCollection } from '../protocol/writable-kinds';
 
 /** Names a collection kind's records in the store and carries their type. */
@@ -157,16 +158,10 @@ export interface MilestoneRecord {
 
 export const MILESTONES = collectionKey<MilestoneRecord>('milestones');
 
-export interface TaskRecord {
+/** A task as the service keeps it; its references (project … parent task) as the protocol names them. */
+export interface TaskRecord extends TaskReferences {
   task_id: string;
   org_id: string;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
   title: string;
   description: string | null;
   status: string;

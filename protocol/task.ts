@@ -62,6 +62,15 @@ export const NULLABLE_TEXT_TASK_FIELDS = fieldsOfKind(nullableString);
 /** The fields that are a day `YYYY-MM-DD`, null or absent: `due_date`, `start_date`. */
 export const TASK_DATE_FIELDS = fieldsOfKind(nullableDate);
 
+/**
+ * The fields that name another resource a task is filed under or hangs from
+ * (its project, team, section, sprint, goal, milestone and parent task): the
+ * schema's ids less the task's own and its organisation's.
+ */
+export type TaskReferenceField = Exclude<Extract<TaskField, `${string}_id`>, 'task_id' | 'org_id'>;
+/** A task's references as a stored row holds them: an id, or null when it has none. */
+export type TaskReferences = Record<TaskReferenceField, string | null>;
+
 /** The fields a person may change on a task (what a merge-patch from us may carry). */
 export const EDITABLE_TASK_FIELDS = [
   'title',

@@ -12,6 +12,7 @@ import {
   type TaskListFilter,
   type TaskListQuery,
 } from '../../protocol/task-list-query';
+import type { TaskReferences } from '../../protocol/task';
 import type { WordIndex } from '../tasks/word-index';
 import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './cursor';
 import { filterWhere, searchOnly, type Where } from './filter-sql';
@@ -42,20 +43,13 @@ export interface TaskQueryOptions {
 /** What a count needs of the options. */
 export type TaskCountOptions = Pick<TaskQueryOptions, 'me' | 'today' | 'parent'>;
 
-/** A task as a list shows it: its effective values. */
-export interface TaskListItem {
+/** A task as a list shows it: its effective values (its references among them). */
+export interface TaskListItem extends TaskReferences {
   task_id: string;
   title: string;
   status: string;
   priority: string | null;
   assignee: string | null;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
   tags: string[];
   due_date: string | null;
   start_date: string | null;
