@@ -68,8 +68,10 @@ export const TASK_DATE_FIELDS = fieldsOfKind(nullableDate);
  * schema's ids less the task's own and its organisation's.
  */
 export type TaskReferenceField = Exclude<Extract<TaskField, `${string}_id`>, 'task_id' | 'org_id'>;
+/** Every field of a task present, null where it has no value: how a stored copy or row holds one. */
+export type TaskFieldValues = { [Field in TaskField]-?: Exclude<Task[Field], undefined> };
 /** A task's references as a stored row holds them: an id, or null when it has none. */
-export type TaskReferences = Record<TaskReferenceField, string | null>;
+export type TaskReferences = Pick<TaskFieldValues, TaskReferenceField>;
 
 /** The fields a person may change on a task (what a merge-patch from us may carry). */
 export const EDITABLE_TASK_FIELDS = [
