@@ -3,6 +3,7 @@
 // the rows db/ reads. Kept in step with db/migrations by the migration test,
 // which compares these names with the live schema.
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { TaskReferences } from '../protocol/task';
 import type { LiftedColumn, WritableKind } from '../protocol/writable-kind';
 import type { COLLECTION_KINDS } from '../protocol/writable-kinds';
 
@@ -29,7 +30,8 @@ export interface MetaTable {
  * EFFECTIVE row (server copy with pending local edits applied), which are what
  * every query filters, sorts and shows.
  */
-export interface TasksTable {
+/** The task's references (team_id … parent_task_id, project_id beside its sort keys) are columns too. */
+export interface TasksTable extends TaskReferences {
   rid: Generated<number>;
   task_id: string;
   /** 1 while a local delete is pending: the row is the merge base, not shown. */
@@ -59,12 +61,6 @@ export interface TasksTable {
   project_id: string | null;
   k_project: Virtual<SortKeyValue>;
   t_project: Virtual<string>;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
   /** JSON array text. */
   tags: string;
   /** Tags framed by U+001F (`\u001fa\u001fb\u001f`) for exact matching; '' when none. */

@@ -8,6 +8,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { CollectionName } from './collections/collections';
 import type { Mirror, PageInput } from './mirror';
 import { openMirror, type OpenMirrorOptions } from './open-mirror';
+import { contractTask } from './tasks/task-overlay';
 
 export interface TestMirror {
   mirror: Mirror;
@@ -82,35 +83,22 @@ let counter = 0;
 /** A complete task as the service sends it; every field can be overridden. */
 export function taskJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   counter++;
-  return {
+  return contractTask({
     task_id: `tsk_${String(counter).padStart(6, '0')}`,
     org_id: 'org_test',
     project_id: 'prj_a',
-    team_id: null,
-    section_id: null,
-    sprint_id: null,
-    goal_id: null,
-    milestone_id: null,
-    parent_task_id: null,
     title: `Task ${counter}`,
-    description: null,
     status: 'not_started',
-    priority: null,
-    assignee: null,
     tags: [],
-    due_date: null,
-    start_date: null,
     task_type: 'task',
     created_via: 'app',
-    review: null,
     position: counter * 1024,
     created_by: 'ada',
     updated_by: 'ada',
     created_at: '2026-01-01T10:00:00.000Z',
     updated_at: '2026-01-01T10:00:00.000Z',
-    completed_at: null,
     ...overrides,
-  };
+  });
 }
 
 /** The first page of a pass that is also its last (no cursor either way); `fields` for the rest (scope, etag, partial). */

@@ -4,6 +4,7 @@
 // A collection kind's records are reached through its key
 // (`store.records(SECTIONS)`); a kind added later may declare its record and
 // key in its route file instead (docs/adding-a-kind.md).
+import type { TaskFieldValues } from '../protocol/task';
 import type { WritableCollection } from '../protocol/writable-kinds';
 
 /** Names a collection kind's records in the store and carries their type. */
@@ -157,33 +158,14 @@ export interface MilestoneRecord {
 
 export const MILESTONES = collectionKey<MilestoneRecord>('milestones');
 
-export interface TaskRecord {
-  task_id: string;
+/** A task as the service keeps it: every field of the contract, these always set. */
+export interface TaskRecord extends TaskFieldValues {
   org_id: string;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
-  title: string;
-  description: string | null;
-  status: string;
-  priority: string | null;
-  assignee: string | null;
   tags: string[];
-  due_date: string | null;
-  start_date: string | null;
   task_type: string;
-  created_via: string | null;
-  review: string | null;
   position: number;
-  created_by: string | null;
-  updated_by: string | null;
   created_at: string;
   updated_at: string;
-  completed_at: string | null;
 }
 
 export interface MentionRecord {

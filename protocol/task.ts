@@ -62,7 +62,21 @@ export const NULLABLE_TEXT_TASK_FIELDS = fieldsOfKind(nullableString);
 /** The fields that are a day `YYYY-MM-DD`, null or absent: `due_date`, `start_date`. */
 export const TASK_DATE_FIELDS = fieldsOfKind(nullableDate);
 
-/** The fields a person may change on a task (what a merge-patch from us may carry). */
+/**
+ * The fields that name another resource a task is filed under or hangs from
+ * (its project, team, section, sprint, goal, milestone and parent task): the
+ * schema's ids less the task's own and its organisation's.
+ */
+export type TaskReferenceField = Exclude<Extract<TaskField, `${string}_id`>, 'task_id' | 'org_id'>;
+export const TASK_REFERENCE_FIELDS = TASK_FIELDS.filter(
+  (field): field is TaskReferenceField => field.endsWith('_id') && field !== 'task_id' && field !== 'org_id',
+);
+/** Every field of a task present, null where it has no value: how a stored copy or row holds one. */
+export type TaskFieldValues = { [Field in TaskField]-?: Exclude<Task[Field], undefined> };
+/** A task's references as a stored row holds them: an id, or null when it has none. */
+export type TaskReferences = Pick<TaskFieldValues, TaskReferenceField>;
+
+/** The fields a person may change on a task (what a merge-patch from us may carry): its references among them. */
 export const EDITABLE_TASK_FIELDS = [
   'title',
   'description',
@@ -72,13 +86,7 @@ export const EDITABLE_TASK_FIELDS = [
   'tags',
   'due_date',
   'start_date',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
+  ...TASK_REFERENCE_FIELDS,
   'task_type',
   'review',
   'position',

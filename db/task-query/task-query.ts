@@ -12,6 +12,7 @@ import {
   type TaskListFilter,
   type TaskListQuery,
 } from '../../protocol/task-list-query';
+import type { TaskFieldValues } from '../../protocol/task';
 import type { WordIndex } from '../tasks/word-index';
 import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './cursor';
 import { filterWhere, searchOnly, type Where } from './filter-sql';
@@ -42,30 +43,13 @@ export interface TaskQueryOptions {
 /** What a count needs of the options. */
 export type TaskCountOptions = Pick<TaskQueryOptions, 'me' | 'today' | 'parent'>;
 
-/** A task as a list shows it: its effective values. */
-export interface TaskListItem {
-  task_id: string;
-  title: string;
-  status: string;
-  priority: string | null;
-  assignee: string | null;
-  project_id: string | null;
-  team_id: string | null;
-  section_id: string | null;
-  sprint_id: string | null;
-  goal_id: string | null;
-  milestone_id: string | null;
-  parent_task_id: string | null;
+/** A task as a list shows it: its effective values, less its organisation, description and authors. */
+export interface TaskListItem extends Omit<
+  TaskFieldValues,
+  'org_id' | 'description' | 'created_by' | 'updated_by'
+> {
+  /** An absent list of tags is an empty one. */
   tags: string[];
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-  completed_at: string | null;
-  task_type: string | null;
-  created_via: string | null;
-  review: string | null;
-  position: number | null;
   /** Local edits not yet accepted by the server are part of these values. */
   pending: boolean;
   /** The server no longer lists it; pending edits keep it until they are settled. */

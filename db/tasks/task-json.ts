@@ -4,7 +4,7 @@
 // the ~330 bytes of key names (a third of the text; 33 MB at 100 000 tasks);
 // any other shape stays its JSON text. `[` or `{` tells them apart, and either
 // reads back as exactly `JSON.stringify` of the task the mirror was given.
-import { TASK_FIELDS } from '../../protocol/task';
+import { TASK_FIELDS, type TaskField } from '../../protocol/task';
 import type { TaskObject } from './task-columns';
 
 /** Text in the stored form: made only by storedTaskJson (or read from task_bodies). */
@@ -119,39 +119,22 @@ export function storedFormOf(body: BodyServerJson, searchText: string): StoredTa
   return (rest.slice(0, offset) + JSON.stringify(description) + rest.slice(offset)) as StoredTaskJson;
 }
 
+/** The contract's fields no task column holds as sent: kept in the copy itself, or not text. */
+const NOT_ROW_TEXT = ['org_id', 'description', 'tags', 'position'] as const;
+type RowTextField = Exclude<TaskField, (typeof NOT_ROW_TEXT)[number]>;
+
 /**
  * The fields of the contract a task row's columns hold exactly as sent when
- * each is a string or null (db/tasks/task-columns.ts), in TASK_FIELDS order, with
- * their place in it; `tags` (the column is the array's JSON) and `position`
- * (a number) are told apart below.
+ * each is a string or null (db/tasks/task-columns.ts), in TASK_FIELDS order;
+ * `tags` (the column is the array's JSON) and `position` (a number) are told
+ * apart below, `org_id` and `description` are the copy's own.
  */
-const ROW_TEXT_FIELDS = [
-  'task_id',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
-  'title',
-  'status',
-  'priority',
-  'assignee',
-  'due_date',
-  'start_date',
-  'task_type',
-  'created_via',
-  'review',
-  'created_by',
-  'updated_by',
-  'created_at',
-  'updated_at',
-  'completed_at',
-] as const;
+const ROW_TEXT_FIELDS = TASK_FIELDS.filter(
+  (field): field is RowTextField => !(NOT_ROW_TEXT as readonly string[]).includes(field),
+);
 
 /** The row a server copy in the row form is read back from: its task columns and search text. */
-export type CopyRow = Record<(typeof ROW_TEXT_FIELDS)[number], string | null> & {
+export type CopyRow = Record<RowTextField, string | null> & {
   tags: string;
   position: number | null;
   /** Its row of task_search_text ('' while hidden). */

@@ -8,6 +8,7 @@ import { type StoredTaskJson, storedTaskJson, taskObjectOf } from './task-json';
 import type { StoredTask, TaskRowState, TaskStore } from './task-store';
 import { type FilingField, isDeletable } from '../../protocol/writable-kind';
 import { FILING_KINDS } from '../../protocol/writable-kinds';
+import { TASK_FIELDS, type TaskField } from '../../protocol/task';
 
 /** Outbox states whose change is not yet on the server (or not yet given up): they shape the effective row. */
 export const UNSETTLED_STATES = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'] as const;
@@ -25,35 +26,33 @@ export interface AccountIdentity {
   username: string | null;
 }
 
-/** What a task created here looks like until the server answers with the real one. */
+/**
+ * `values` over every field of the contract, in the contract's order (the
+ * order the service sends, which the stored form keeps short): the fields not
+ * given are null, `without` is left out altogether.
+ */
+export function contractTask(values: TaskObject, without?: TaskField): TaskObject {
+  const task: TaskObject = {};
+  for (const field of TASK_FIELDS) if (field !== without) task[field] = null;
+  return Object.assign(task, values);
+}
+
+/** What a task created here looks like until the server answers with the real one (its create's patch brings the title). */
 export function localTaskDefaults(taskId: string, createdAt: string, account: AccountIdentity): TaskObject {
-  return {
-    task_id: taskId,
-    org_id: account.orgId,
-    project_id: null,
-    team_id: null,
-    section_id: null,
-    sprint_id: null,
-    goal_id: null,
-    milestone_id: null,
-    parent_task_id: null,
-    description: null,
-    status: 'not_started',
-    priority: null,
-    assignee: null,
-    tags: [],
-    due_date: null,
-    start_date: null,
-    task_type: 'task',
-    created_via: null,
-    review: null,
-    position: null,
-    created_by: account.username,
-    updated_by: account.username,
-    created_at: createdAt,
-    updated_at: createdAt,
-    completed_at: null,
-  };
+  return contractTask(
+    {
+      task_id: taskId,
+      org_id: account.orgId,
+      status: 'not_started',
+      tags: [],
+      task_type: 'task',
+      created_by: account.username,
+      updated_by: account.username,
+      created_at: createdAt,
+      updated_at: createdAt,
+    },
+    'title',
+  );
 }
 
 /**

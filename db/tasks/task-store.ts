@@ -24,38 +24,16 @@ import {
 } from './task-json';
 import type { WordIndex } from './word-index';
 
-/** Column order of inserts and updates (TaskColumns, then bookkeeping); the sort keys are virtual (migration 0015). */
-const COLUMNS: readonly Exclude<keyof TaskColumns, 'k_title' | 'search_body'>[] = [
-  'task_id',
-  'title',
-  'status',
-  'priority',
-  'assignee',
-  'project_id',
-  'team_id',
-  'section_id',
-  'sprint_id',
-  'goal_id',
-  'milestone_id',
-  'parent_task_id',
-  'tags',
-  'tags_key',
-  'due_date',
-  'start_date',
-  'created_at',
-  'created_day',
-  'task_type',
-  'created_via',
-  'review',
-  'position',
-  'updated_at',
-  'completed_at',
-  'created_by',
-  'updated_by',
-  'search_id',
-  'search_tags',
-  'k_lower',
-];
+/** A column of `tasks` a write sets from the task: what taskColumns makes, less the search text's parts. */
+type WrittenColumn = Exclude<keyof TaskColumns, 'k_title' | 'search_body'>;
+/**
+ * Column order of inserts and updates (then BOOKKEEPING): taskColumns' own
+ * order, read off what it makes of the least task it checks, so that a column
+ * it gains is written; the sort keys are virtual (migration 0015).
+ */
+const COLUMNS = Object.keys(taskColumns({ task_id: '-', title: '', status: '' })).filter(
+  (column) => column !== 'k_title' && column !== 'search_body',
+) as readonly WrittenColumn[];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 
 /** Partial UPDATE statements kept at most (see TaskStore.updates). */

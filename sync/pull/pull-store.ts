@@ -4,20 +4,15 @@
 // so that the writes could be served by a worker without changing pull.
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { RememberedIdentity } from '../../db/mirror';
+import type { StoredPage } from '../../db/passes/sync-passes';
 import type { CommentWatchQuery } from '../../db/tasks/task-openings';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../events/sync-events';
 
-export interface StoredPageRecord {
-  pageIndex: number;
-  passNo: number;
-  cursorSent: string | null;
-  /** Null when the page must be fetched whole again (it held a row the mirror refused). */
-  etag: string | null;
-  nextCursor: string | null;
-  ids: string[];
+/** A page as the mirror records it (db/passes/sync-passes.ts). */
+export type StoredPageRecord = Omit<StoredPage, 'fetchedAt'> & {
   /** When the page was last received or confirmed (ISO 8601): how old its next_cursor may be. */
   fetchedAt?: string;
-}
+};
 
 export interface PassRecord {
   passNo: number;
