@@ -5,7 +5,14 @@ import { z } from 'zod';
 import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
-import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
+import {
+  freeFormObjectSchema,
+  idField,
+  optionalDate,
+  optionalInt,
+  optionalString,
+  stampFields,
+} from './wire-fields';
 
 export const goalSchema = z.looseObject({
   goal_id: idField,
@@ -19,10 +26,7 @@ export const goalSchema = z.looseObject({
   closed_at: optionalString,
   closed_by: optionalString,
   converted_from_task_id: optionalString,
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
   tasks_total: optionalInt,
   tasks_completed: optionalInt,
   tasks: z.array(freeFormObjectSchema).nullish(),

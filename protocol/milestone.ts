@@ -7,7 +7,14 @@ import { acknowledgementSchema } from './acknowledgement';
 import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
-import { idField, optionalDate, optionalInt, optionalNumber, optionalString } from './wire-fields';
+import {
+  idField,
+  optionalDate,
+  optionalInt,
+  optionalNumber,
+  optionalString,
+  stampFields,
+} from './wire-fields';
 
 export const milestoneSchema = z.looseObject({
   milestone_id: idField,
@@ -22,10 +29,7 @@ export const milestoneSchema = z.looseObject({
   position: optionalNumber,
   tasks_total: optionalInt,
   tasks_completed: optionalInt,
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
 });
 export type Milestone = z.infer<typeof milestoneSchema>;
 
