@@ -95,11 +95,8 @@ export const goalCreateBodySchema = z.object({
 });
 export type GoalCreateBody = z.infer<typeof goalCreateBodySchema>;
 
-/** Merge-patch body of `PATCH /v1/projects/{project_id}/goals/{goal_id}`: the same fields and `status`. */
-export const goalUpdateBodySchema = z.object({
-  name: boundedText(1, GOAL_NAME_MAX).optional(),
-  description: boundedText(0, GOAL_DESCRIPTION_MAX).nullable().optional(),
-  target_date: calendarDateField.nullable().optional(),
+/** Merge-patch body of `PATCH /v1/projects/{project_id}/goals/{goal_id}`: the same fields (a position not null) and `status`. */
+export const goalUpdateBodySchema = goalCreateBodySchema.partial().extend({
   position: z.number().int().optional(),
   status: z.enum(GOAL_STATUSES).optional(),
 });

@@ -81,11 +81,8 @@ export const milestoneCreateBodySchema = z.object({
 });
 export type MilestoneCreateBody = z.infer<typeof milestoneCreateBodySchema>;
 
-/** Merge-patch body of `PATCH /v1/projects/{project_id}/milestones/{milestone_id}`: the same fields and `status`. */
-export const milestoneUpdateBodySchema = z.object({
-  name: boundedText(1, MILESTONE_NAME_MAX).optional(),
-  description: boundedText(0, MILESTONE_DESCRIPTION_MAX).nullable().optional(),
-  due_date: calendarDateField.nullable().optional(),
+/** Merge-patch body of `PATCH /v1/projects/{project_id}/milestones/{milestone_id}`: the same fields (a position not null) and `status`. */
+export const milestoneUpdateBodySchema = milestoneCreateBodySchema.partial().extend({
   position: z.number().finite().optional(),
   status: z.enum(MILESTONE_STATUSES).optional(),
 });
