@@ -350,13 +350,18 @@ export const leftOutItemSchema = z.object({
 });
 export type LeftOutItem = z.infer<typeof leftOutItemSchema>;
 
-export const syncStatusSchema = z.object({
-  account_id: z.string().nullable(),
+/** How an account's link with the service stands, as the status bar and the account panel show it. */
+export const connectionFields = {
   connection: z.enum(['online', 'offline', 'unknown']),
-  /** Why offline (or why the last sync failed). */
+  /** Why offline (or why the last sync failed), with when to try again. */
   problem: syncProblemSchema.nullable(),
   syncing: z.boolean(),
   last_synced_at: z.string().nullable(),
+};
+
+export const syncStatusSchema = z.object({
+  account_id: z.string().nullable(),
+  ...connectionFields,
   pending_count: z.number().int(),
   conflict_count: z.number().int(),
   /** Refused by the server. */

@@ -2,7 +2,7 @@
 // diagnostics), notification settings, and a clicked notification opening a task.
 import { z } from 'zod';
 import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../sync/sync-log/sync-log-vocabulary';
-import { syncProblemSchema } from './screen-schemas';
+import { connectionFields } from './screen-schemas';
 
 export {
   notificationSettingsPatchSchema,
@@ -76,13 +76,9 @@ export const syncAccountSchema = z.object({
   label: z.string(),
   current: z.boolean(),
   state: z.enum(['signed-in', 'read-only', 'signed-out']),
-  connection: z.enum(['online', 'offline', 'unknown']),
-  /** Why offline or why the last sync failed (the status bar's problem), with when to try again. */
-  problem: syncProblemSchema.nullable(),
-  syncing: z.boolean(),
+  ...connectionFields,
   /** When the sign-in lapses and must be done again (its server gave no refresh token); null when it renews itself. */
   session_ends_at: z.string().nullable(),
-  last_synced_at: z.string().nullable(),
   pending: z.number().int(),
   conflicts: z.number().int(),
   /** Refused by the server. */
