@@ -2,6 +2,7 @@
 // diagnostics), notification settings, and a clicked notification opening a task.
 import { z } from 'zod';
 import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../sync/sync-log/sync-log-vocabulary';
+import { localIdSchema } from './id-schemas';
 import { connectionFields } from './screen-schemas';
 
 export {
@@ -11,7 +12,7 @@ export {
 
 export const syncLogQuerySchema = z.strictObject({
   /** Null or absent: the current account. */
-  account_id: z.string().min(1).max(200).nullable().optional(),
+  account_id: localIdSchema.nullable().optional(),
   text: z.string().max(500).optional(),
   levels: z.array(z.enum(SYNC_LOG_LEVELS)).max(SYNC_LOG_LEVELS.length).optional(),
   kinds: z.array(z.enum(SYNC_LOG_KINDS)).max(SYNC_LOG_KINDS.length).optional(),
