@@ -203,7 +203,6 @@ export const invokeChannels = {
   'inbox:list': { input: noInput, output: inboxSchema },
   /** Marks entries read (all when `ids` is left out); emits `mirror:changed` with `inbox`. */
   'inbox:mark-read': { input: inboxMarkReadInputSchema, output: z.null() },
-  /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   // Sections, sprints, goals and milestones (main/ipc/collection-handlers.ts): queued like task edits,
   // shown at once in workspace:get / milestones:list with `pending`, sent by the next push.
   /** Queues a new one (a temporary id until the service answers); `parent_id`: a sprint's team, a goal's or milestone's project. */
@@ -225,6 +224,7 @@ export const invokeChannels = {
   'attachment-cache:get': { input: noInput, output: attachmentCacheSchema },
   /** A new size, used from the next fill on (the least recently opened evicted past it). */
   'attachment-cache:set': { input: attachmentCacheSetInputSchema, output: attachmentCacheSchema },
+  /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {
