@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import { attachmentSummarySchema } from '../db/read-models/task-attachments';
 import { UPLOAD_LIMIT_BYTES } from '../protocol/upload-rules';
-
-const idSchema = z.string().min(1).max(1000);
+import { idSchema } from './id-schemas';
 
 export const attachmentListInputSchema = z.strictObject({ task_id: idSchema });
 export const attachmentListSchema = z.array(attachmentSummarySchema);
+export type { AttachmentSummary } from '../db/read-models/task-attachments';
 
 export const attachmentAddInputSchema = z.strictObject({ task_id: idSchema });
 
@@ -53,7 +53,6 @@ export const attachmentAddedSchema = z.object({
 export type AttachmentAdded = z.infer<typeof attachmentAddedSchema>;
 
 export const attachmentOpenInputSchema = z.strictObject({ attachment_id: idSchema });
-export type AttachmentSummary = z.infer<typeof attachmentListSchema>[number];
 
 /** The attachments' content kept on this computer: how much the person allows, how much the signed-in account uses. */
 export const attachmentCacheSchema = z.object({

@@ -3,19 +3,19 @@
 // ids in the page), what changes, and how far sending it has got.
 import { z } from 'zod';
 import { listParentSchema, taskListQuerySchema, taskPatchSchema } from './screen-schemas';
+import { localIdSchema, idSchema } from './id-schemas';
 
-const taskIdSchema = z.string().min(1).max(1000);
 const tagSchema = z.string().trim().min(1).max(100);
 
 /** Up to this many ids by name; beyond, a selection is "all the query matches but these". */
 export const MAX_BULK_IDS = 20_000;
 
 export const bulkTargetSchema = z.union([
-  z.strictObject({ task_ids: z.array(taskIdSchema).min(1).max(MAX_BULK_IDS) }),
+  z.strictObject({ task_ids: z.array(idSchema).min(1).max(MAX_BULK_IDS) }),
   z.strictObject({
     query: taskListQuerySchema,
     /** Tasks the query matches that the person took out of the selection. */
-    except: z.array(taskIdSchema).max(MAX_BULK_IDS),
+    except: z.array(idSchema).max(MAX_BULK_IDS),
     parent: listParentSchema,
   }),
 ]);
@@ -45,7 +45,7 @@ export const bulkQueuedSchema = z.strictObject({
 });
 export type BulkQueued = z.infer<typeof bulkQueuedSchema>;
 
-export const batchInputSchema = z.strictObject({ batch_id: z.string().min(1).max(200) });
+export const batchInputSchema = z.strictObject({ batch_id: localIdSchema });
 
 /** "N of M sent": the change's operations by where they stand. */
 export const bulkProgressSchema = z.strictObject({

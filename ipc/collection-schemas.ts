@@ -4,8 +4,7 @@
 // told by field and loses nothing; here only their outer shape is held.
 import { z } from 'zod';
 import { COLLECTION_ENTITIES } from '../protocol/writable-kinds';
-
-const idSchema = z.string().min(1).max(1000);
+import { idSchema } from './id-schemas';
 
 /** The kinds a person writes besides tasks and comments, by their outbox entity type (protocol/writable-kinds.ts). */
 export const collectionKindSchema = z.enum(COLLECTION_ENTITIES);

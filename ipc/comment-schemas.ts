@@ -2,8 +2,8 @@
 // own. Content bounds are checked again where the edit is queued (the
 // protocol's body schemas, in characters), so a refused one loses nothing.
 import { z } from 'zod';
+import { idSchema } from './id-schemas';
 
-const idSchema = z.string().min(1).max(1000);
 // The service's bound is 100 000 characters; a character may take two UTF-16 units.
 const contentSchema = z.string().min(1).max(200_000);
 

@@ -86,6 +86,7 @@ import {
   attachmentListSchema,
   attachmentOpenInputSchema,
 } from './attachment-schemas';
+import { localIdSchema, idSchema, taskIdInputSchema } from './id-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
 export const themePreferenceSchema = z.enum(['system', 'light', 'dark']);
@@ -124,14 +125,14 @@ export const invokeChannels = {
   'accounts:start-oauth': {
     input: z.strictObject({
       server: serverSettingsSchema,
-      account_id: z.string().min(1).max(200).optional(),
+      account_id: localIdSchema.optional(),
     }),
     output: accountSummarySchema,
   },
   'accounts:cancel-oauth': { input: noInput, output: z.null() },
   'accounts:sign-out': { input: signOutSchema, output: accountListSchema },
   'accounts:switch': {
-    input: z.strictObject({ account_id: z.string().min(1).max(200) }),
+    input: z.strictObject({ account_id: localIdSchema }),
     output: accountSummarySchema,
   },
   /** Whether sign-ins are kept between runs (see secretStorageSchema); the sign-in screen tells the person. */
@@ -156,14 +157,14 @@ export const invokeChannels = {
     output: filedTasksSchema,
     envelope: filedTasksEnvelopeSchema,
   },
-  'task:get': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: taskDetailSchema },
+  'task:get': { input: taskIdInputSchema, output: taskDetailSchema },
   /** Applies at once and queues the change for the server. */
   'task:edit': {
-    input: z.strictObject({ task_id: z.string().min(1).max(1000), patch: taskPatchSchema }),
+    input: z.strictObject({ task_id: idSchema, patch: taskPatchSchema }),
     output: taskDetailSchema,
   },
   'task:create': { input: z.strictObject({ fields: taskCreateSchema }), output: taskDetailSchema },
-  'task:delete': { input: z.strictObject({ task_id: z.string().min(1).max(1000) }), output: z.null() },
+  'task:delete': { input: taskIdInputSchema, output: z.null() },
   // A change of many tasks at once (main/ipc/bulk-handlers.ts): one queued edit per task, under one batch id.
   /**
    * Queues the change for the tasks named, or for every task the query matches but `except`
@@ -181,7 +182,7 @@ export const invokeChannels = {
   'undo:redo': { input: noInput, output: undoneSchema },
   /** Comments and history as cached; with `refresh`, fresh ones are asked for behind (announced by `mirror:changed`). */
   'task:activity': {
-    input: z.strictObject({ task_id: z.string().min(1).max(1000), refresh: z.boolean().optional() }),
+    input: z.strictObject({ task_id: idSchema, refresh: z.boolean().optional() }),
     output: taskActivitySchema,
   },
   /** Queues a comment or a reply (shown at once in task:activity with `pending`); sent by the next push. */
@@ -202,7 +203,6 @@ export const invokeChannels = {
   'inbox:list': { input: noInput, output: inboxSchema },
   /** Marks entries read (all when `ids` is left out); emits `mirror:changed` with `inbox`. */
   'inbox:mark-read': { input: inboxMarkReadInputSchema, output: z.null() },
-  /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   // Sections, sprints, goals and milestones (main/ipc/collection-handlers.ts): queued like task edits,
   // shown at once in workspace:get / milestones:list with `pending`, sent by the next push.
   /** Queues a new one (a temporary id until the service answers); `parent_id`: a sprint's team, a goal's or milestone's project. */
@@ -224,10 +224,11 @@ export const invokeChannels = {
   'attachment-cache:get': { input: noInput, output: attachmentCacheSchema },
   /** A new size, used from the next fill on (the least recently opened evicted past it). */
   'attachment-cache:set': { input: attachmentCacheSetInputSchema, output: attachmentCacheSchema },
+  /** Projects, teams with sprints, goals, sections (with their counts), members and tags. */
   'workspace:get': { input: noInput, output: workspaceSchema },
   /** A project's milestones in its order, with progress counted over the mirrored tasks (offline edits included). */
   'milestones:list': {
-    input: z.strictObject({ project_id: z.string().min(1).max(1000) }),
+    input: z.strictObject({ project_id: idSchema }),
     output: z.array(milestoneSummarySchema),
   },
   /** Saved views the person can read, by name, and their pins in pin order, waiting changes applied. */
@@ -244,7 +245,7 @@ export const invokeChannels = {
   /** Sends a failed or blocked change again (with `patch` over its values); refused otherwise (`not-retryable`). */
   'outbox:retry': { input: retryInputSchema, output: pendingChangeSchema },
   /** Gives a change up (its conflicts go with it); refused while it is being sent (`not-discardable`). */
-  'outbox:discard': { input: z.strictObject({ op_id: z.string().min(1).max(200) }), output: z.null() },
+  'outbox:discard': { input: z.strictObject({ op_id: localIdSchema }), output: z.null() },
   /** A task's (or another kind's resource's) open conflicts per field, with what merged cleanly; null when it has none. */
   'conflicts:get': {
     input: conflictTargetSchema,
@@ -258,7 +259,7 @@ export const invokeChannels = {
   'sync-log:query': { input: syncLogQuerySchema, output: syncLogPageSchema },
   /** The redacted diagnostics report of the account's sync log; main also writes it to the clipboard. */
   'sync-log:copy-diagnostics': {
-    input: z.strictObject({ account_id: z.string().min(1).max(200).nullable().optional() }).optional(),
+    input: z.strictObject({ account_id: localIdSchema.nullable().optional() }).optional(),
     output: diagnosticsSchema,
   },
   'notification-settings:get': { input: noInput, output: notificationSettingsSchema },
@@ -280,7 +281,7 @@ export const invokeChannels = {
   'link:take': { input: noInput, output: linkRequestSchema.nullable() },
   /** Puts the task's svc-desktop:// link on the clipboard and answers it; `link-unavailable` when no link can name it. */
   'task:copy-link': {
-    input: z.strictObject({ task_id: z.string().min(1).max(1000) }),
+    input: taskIdInputSchema,
     output: copiedLinkSchema,
   },
 } satisfies Record<string, { input: z.ZodType; output: z.ZodType; envelope?: z.ZodType }>;

@@ -2,8 +2,8 @@
 // comment on a task, a reply to one of its comments, a new task's fields),
 // kept in the account's mirror until sent or discarded (db/drafts/).
 import { z } from 'zod';
+import { idSchema } from './id-schemas';
 
-const idSchema = z.string().min(1).max(1000);
 // A comment's bound is 100 000 characters (two UTF-16 units at most each); a draft may be empty while written.
 const textSchema = z.string().max(200_000);
 const wordSchema = z.string().max(1000);

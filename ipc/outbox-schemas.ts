@@ -2,6 +2,7 @@
 // queued operation with its before/after values and the server's last answer,
 // and a task's conflicts per field with what merged cleanly. No Electron here.
 import { z } from 'zod';
+import { idSchema, localIdSchema, taskIdInputSchema } from './id-schemas';
 
 /** The states a person sees; `sending` is the outbox's `in_flight`. */
 export const pendingStateSchema = z.enum(['queued', 'sending', 'conflict', 'failed', 'blocked']);
@@ -81,10 +82,8 @@ export type PendingChange = z.infer<typeof pendingChangeSchema>;
 export const pendingChangesSchema = z.object({ changes: z.array(pendingChangeSchema) });
 export type PendingChanges = z.infer<typeof pendingChangesSchema>;
 
-const opIdSchema = z.string().min(1).max(200);
-
 export const retryInputSchema = z.strictObject({
-  op_id: opIdSchema,
+  op_id: localIdSchema,
   /**
    * New values for the operation's fields (the person's edit of a refused change):
    * checked in the handler as a task patch for a task, by its kind with the whole body otherwise.
@@ -133,24 +132,22 @@ export const conflictViewSchema = z.object({
 });
 export type ConflictView = z.infer<typeof conflictViewSchema>;
 
-const conflictIdSchema = z.string().min(1).max(200);
-
 export const conflictChoiceSchema = z.union([
-  z.strictObject({ conflict_id: conflictIdSchema, take: z.enum(['mine', 'theirs']) }),
+  z.strictObject({ conflict_id: localIdSchema, take: z.enum(['mine', 'theirs']) }),
   /** A typed value for one field (checked like an edit of that field). */
-  z.strictObject({ conflict_id: conflictIdSchema, value: z.unknown() }),
+  z.strictObject({ conflict_id: localIdSchema, value: z.unknown() }),
 ]);
 export type ConflictChoice = z.infer<typeof conflictChoiceSchema>;
 
 /** Whose conflicts to show: a task's (as before the kinds), or any kind's resource by kind and id. */
 export const conflictTargetSchema = z.union([
-  z.strictObject({ task_id: z.string().min(1).max(1000) }),
-  z.strictObject({ entity_type: z.string().min(1).max(50), entity_id: z.string().min(1).max(1000) }),
+  taskIdInputSchema,
+  z.strictObject({ entity_type: z.string().min(1).max(50), entity_id: idSchema }),
 ]);
 export type ConflictTarget = z.infer<typeof conflictTargetSchema>;
 
 export const resolveInputSchema = z.strictObject({
-  op_id: opIdSchema,
+  op_id: localIdSchema,
   choices: z.array(conflictChoiceSchema).min(1).max(100),
 });
 

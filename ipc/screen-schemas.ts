@@ -11,6 +11,7 @@ import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX, taskSchema } from '../protocol/ta
 import { waitsOnSchema } from './outbox-schemas';
 import { workspaceCollectionsSchema } from '../db/read-models/workspace';
 import { taskFamilySchema } from '../db/read-models/task-family';
+import { idSchema, localIdSchema } from './id-schemas';
 
 // ---- accounts ----------------------------------------------------------------
 
@@ -66,11 +67,11 @@ export const tokenSignInSchema = z.strictObject({
   server: serverSettingsSchema,
   token: z.string().min(1).max(4096),
   /** Sign in again to this (signed-out) account: only as its own user and organization (`account-mismatch`). */
-  account_id: z.string().min(1).max(200).optional(),
+  account_id: localIdSchema.optional(),
 });
 
 export const signOutSchema = z.strictObject({
-  account_id: z.string().min(1).max(200),
+  account_id: localIdSchema,
   /** With edits still queued: keep them for the next sign-in to the same account (the default) or drop them. */
   keep_pending: z.boolean().optional(),
 });
@@ -129,7 +130,7 @@ const listNameSchema = z.string().min(1).max(100);
  * Only the sub-tasks of this task: the list filtered by parent, which the
  * mirror answers beside the query (the service's list has no parent filter).
  */
-export const listParentSchema = z.string().min(1).max(1000).optional();
+export const listParentSchema = idSchema.optional();
 
 export const taskQueryRequestSchema = z.strictObject({
   query: taskListQuerySchema,
@@ -218,7 +219,7 @@ export const intakeCountsSchema = z.record(z.string(), z.number().int().nonnegat
  */
 export const filedTasksRequestSchema = z.strictObject({
   field: z.enum(FILING_FIELDS),
-  values: z.array(z.string().min(1).max(1000)).min(1).max(200),
+  values: z.array(idSchema).min(1).max(200),
   /** Default 2000, at most 5000. */
   limit: z.number().int().min(1).max(5000).optional(),
 });
@@ -239,7 +240,7 @@ const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
   .nullable();
-const reference = z.string().min(1).max(1000).nullable();
+const reference = idSchema.nullable();
 
 /** A JSON merge-patch of the fields a person may change (null clears a field). */
 export const taskPatchSchema = z.strictObject({
@@ -350,13 +351,18 @@ export const leftOutItemSchema = z.object({
 });
 export type LeftOutItem = z.infer<typeof leftOutItemSchema>;
 
-export const syncStatusSchema = z.object({
-  account_id: z.string().nullable(),
+/** How an account's link with the service stands, as the status bar and the account panel show it. */
+export const connectionFields = {
   connection: z.enum(['online', 'offline', 'unknown']),
-  /** Why offline (or why the last sync failed). */
+  /** Why offline (or why the last sync failed), with when to try again. */
   problem: syncProblemSchema.nullable(),
   syncing: z.boolean(),
   last_synced_at: z.string().nullable(),
+};
+
+export const syncStatusSchema = z.object({
+  account_id: z.string().nullable(),
+  ...connectionFields,
   pending_count: z.number().int(),
   conflict_count: z.number().int(),
   /** Refused by the server. */

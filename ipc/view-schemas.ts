@@ -2,6 +2,7 @@
 // view-sidebar.ts), and a view's rows, from the mirror or said unavailable.
 // Writes go through the collection calls (kind 'view' or 'view_pin').
 import { z } from 'zod';
+import { idSchema } from './id-schemas';
 import { taskRowSchema } from './screen-schemas';
 
 export {
@@ -12,7 +13,7 @@ export {
 } from '../db/read-models/view-sidebar';
 
 export const viewRowsRequestSchema = z.strictObject({
-  view_id: z.string().min(1).max(1000),
+  view_id: idSchema,
   /** The cursor of the page before (`next`). */
   after: z.string().max(2000).nullable().optional(),
   limit: z.number().int().min(1).max(500).optional(),

@@ -2,7 +2,8 @@
 // diagnostics), notification settings, and a clicked notification opening a task.
 import { z } from 'zod';
 import { SYNC_LOG_KINDS, SYNC_LOG_LEVELS } from '../sync/sync-log/sync-log-vocabulary';
-import { syncProblemSchema } from './screen-schemas';
+import { localIdSchema } from './id-schemas';
+import { connectionFields } from './screen-schemas';
 
 export {
   notificationSettingsPatchSchema,
@@ -11,7 +12,7 @@ export {
 
 export const syncLogQuerySchema = z.strictObject({
   /** Null or absent: the current account. */
-  account_id: z.string().min(1).max(200).nullable().optional(),
+  account_id: localIdSchema.nullable().optional(),
   text: z.string().max(500).optional(),
   levels: z.array(z.enum(SYNC_LOG_LEVELS)).max(SYNC_LOG_LEVELS.length).optional(),
   kinds: z.array(z.enum(SYNC_LOG_KINDS)).max(SYNC_LOG_KINDS.length).optional(),
@@ -76,13 +77,9 @@ export const syncAccountSchema = z.object({
   label: z.string(),
   current: z.boolean(),
   state: z.enum(['signed-in', 'read-only', 'signed-out']),
-  connection: z.enum(['online', 'offline', 'unknown']),
-  /** Why offline or why the last sync failed (the status bar's problem), with when to try again. */
-  problem: syncProblemSchema.nullable(),
-  syncing: z.boolean(),
+  ...connectionFields,
   /** When the sign-in lapses and must be done again (its server gave no refresh token); null when it renews itself. */
   session_ends_at: z.string().nullable(),
-  last_synced_at: z.string().nullable(),
   pending: z.number().int(),
   conflicts: z.number().int(),
   /** Refused by the server. */

@@ -5,7 +5,14 @@ import { z } from 'zod';
 import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
-import { freeFormObjectSchema, idField, optionalDate, optionalInt, optionalString } from './wire-fields';
+import {
+  freeFormObjectSchema,
+  idField,
+  optionalDate,
+  optionalInt,
+  optionalString,
+  stampFields,
+} from './wire-fields';
 
 export const goalSchema = z.looseObject({
   goal_id: idField,
@@ -19,10 +26,7 @@ export const goalSchema = z.looseObject({
   closed_at: optionalString,
   closed_by: optionalString,
   converted_from_task_id: optionalString,
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
   tasks_total: optionalInt,
   tasks_completed: optionalInt,
   tasks: z.array(freeFormObjectSchema).nullish(),
@@ -91,11 +95,8 @@ export const goalCreateBodySchema = z.object({
 });
 export type GoalCreateBody = z.infer<typeof goalCreateBodySchema>;
 
-/** Merge-patch body of `PATCH /v1/projects/{project_id}/goals/{goal_id}`: the same fields and `status`. */
-export const goalUpdateBodySchema = z.object({
-  name: boundedText(1, GOAL_NAME_MAX).optional(),
-  description: boundedText(0, GOAL_DESCRIPTION_MAX).nullable().optional(),
-  target_date: calendarDateField.nullable().optional(),
+/** Merge-patch body of `PATCH /v1/projects/{project_id}/goals/{goal_id}`: the same fields (a position not null) and `status`. */
+export const goalUpdateBodySchema = goalCreateBodySchema.partial().extend({
   position: z.number().int().optional(),
   status: z.enum(GOAL_STATUSES).optional(),
 });

@@ -7,7 +7,14 @@ import { acknowledgementSchema } from './acknowledgement';
 import { writableKind } from './writable-kind';
 import { projectGroupsSchema } from './project-groups';
 import { boundedText, calendarDateField } from './body-fields';
-import { idField, optionalDate, optionalInt, optionalNumber, optionalString } from './wire-fields';
+import {
+  idField,
+  optionalDate,
+  optionalInt,
+  optionalNumber,
+  optionalString,
+  stampFields,
+} from './wire-fields';
 
 export const milestoneSchema = z.looseObject({
   milestone_id: idField,
@@ -22,10 +29,7 @@ export const milestoneSchema = z.looseObject({
   position: optionalNumber,
   tasks_total: optionalInt,
   tasks_completed: optionalInt,
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
 });
 export type Milestone = z.infer<typeof milestoneSchema>;
 
@@ -77,11 +81,8 @@ export const milestoneCreateBodySchema = z.object({
 });
 export type MilestoneCreateBody = z.infer<typeof milestoneCreateBodySchema>;
 
-/** Merge-patch body of `PATCH /v1/projects/{project_id}/milestones/{milestone_id}`: the same fields and `status`. */
-export const milestoneUpdateBodySchema = z.object({
-  name: boundedText(1, MILESTONE_NAME_MAX).optional(),
-  description: boundedText(0, MILESTONE_DESCRIPTION_MAX).nullable().optional(),
-  due_date: calendarDateField.nullable().optional(),
+/** Merge-patch body of `PATCH /v1/projects/{project_id}/milestones/{milestone_id}`: the same fields (a position not null) and `status`. */
+export const milestoneUpdateBodySchema = milestoneCreateBodySchema.partial().extend({
   position: z.number().finite().optional(),
   status: z.enum(MILESTONE_STATUSES).optional(),
 });

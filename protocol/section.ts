@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { writableKind } from './writable-kind';
 import { boundedText, idReference, readTextAtMost } from './body-fields';
-import { idField, optionalInt, optionalString } from './wire-fields';
+import { idField, optionalInt, stampFields } from './wire-fields';
 
 export const SECTION_SCOPE_TYPES = ['project', 'team', 'user'] as const;
 export const sectionScopeTypeSchema = z.enum(SECTION_SCOPE_TYPES);
@@ -20,10 +20,7 @@ export const sectionSchema = z.looseObject({
   scope_id: idField,
   position: z.number(),
   task_count: optionalInt,
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
 });
 export type Section = z.infer<typeof sectionSchema>;
 

@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import { writableKind } from './writable-kind';
 import { boundedText, calendarDateField, readTextAtMost } from './body-fields';
-import { idField, isoDateField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
+import {
+  idField,
+  isoDateField,
+  optionalBoolean,
+  optionalInt,
+  optionalString,
+  stampFields,
+} from './wire-fields';
 
 /** The contract's bounds on a sprint's name (1..120) and its description and goal (up to 2000 each). */
 export const SPRINT_NAME_MAX = 120;
@@ -19,12 +26,9 @@ export const sprintSchema = z.looseObject({
   description: readTextAtMost(SPRINT_TEXT_MAX).nullish(),
   goal: readTextAtMost(SPRINT_TEXT_MAX).nullish(),
   completed_by: optionalString,
-  created_by: optionalString,
-  updated_by: optionalString,
   status: optionalString,
   completed_at: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
   is_active: optionalBoolean,
   duration_weeks: optionalInt,
   duration_label: optionalString,

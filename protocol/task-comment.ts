@@ -12,30 +12,11 @@ export const commentMentionSchema = z.looseObject({
 });
 export type CommentMention = z.infer<typeof commentMentionSchema>;
 
-export interface TaskComment {
-  comment_id: string;
-  task_id: string;
-  task_title?: string | null | undefined;
-  created_by?: string | null | undefined;
-  comment?: string | null | undefined;
-  content?: string | null | undefined;
-  parent_comment_id?: string | null | undefined;
-  org_id?: string | null | undefined;
-  created_at?: string | null | undefined;
-  updated_at?: string | null | undefined;
-  mentions?: CommentMention[] | null | undefined;
-  replies?: TaskComment[] | null | undefined;
-  [field: string]: unknown;
-}
-
 /** A comment's content: 1..100 000 characters (gaps.md). Mentions are the service's, read from `@username`. */
 export const COMMENT_CONTENT_MAX = 100_000;
 
-/**
- * One comment's own fields, its replies not yet read (each is checked as a
- * comment of its own by taskCommentSchema).
- */
-export const taskCommentFieldsSchema = z.looseObject({
+/** One comment's own fields, its replies aside. */
+const commentOwnFieldsSchema = z.looseObject({
   comment_id: idField,
   task_id: idField,
   task_title: optionalString,
@@ -47,6 +28,18 @@ export const taskCommentFieldsSchema = z.looseObject({
   created_at: optionalString,
   updated_at: optionalString,
   mentions: z.array(commentMentionSchema).nullish(),
+});
+
+/** A comment with its replies, which have the same shape all the way down. */
+export type TaskComment = z.infer<typeof commentOwnFieldsSchema> & {
+  replies?: TaskComment[] | null | undefined;
+};
+
+/**
+ * One comment's own fields, its replies not yet read (each is checked as a
+ * comment of its own by taskCommentSchema).
+ */
+export const taskCommentFieldsSchema = commentOwnFieldsSchema.extend({
   replies: z.array(z.unknown()).nullish(),
 });
 

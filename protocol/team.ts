@@ -3,7 +3,7 @@
 // fields it does not mark required may be absent or null; unknown fields kept.
 import { z } from 'zod';
 import { readTextAtMost } from './body-fields';
-import { idField, optionalBoolean, optionalInt, optionalString } from './wire-fields';
+import { idField, optionalBoolean, optionalInt, optionalString, stampFields } from './wire-fields';
 
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export const teamRoleSchema = z.enum(TEAM_ROLES);
@@ -17,10 +17,7 @@ export const teamSchema = z.looseObject({
   org_id: idField,
   name: readTextAtMost(TEAM_NAME_MAX),
   description: readTextAtMost(TEAM_DESCRIPTION_MAX).nullish(),
-  created_by: optionalString,
-  updated_by: optionalString,
-  created_at: optionalString,
-  updated_at: optionalString,
+  ...stampFields,
   is_active: optionalBoolean,
   member_count: optionalInt,
   project_count: optionalInt,

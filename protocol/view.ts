@@ -61,15 +61,10 @@ export type ViewCreateBody = z.infer<typeof viewCreateBodySchema>;
  * merges key by key (RFC 7396), so a key this version does not know is kept;
  * a key set to null is removed.
  */
-export const viewUpdateBodySchema = z.object({
-  name: boundedText(1, VIEW_NAME_MAX).optional(),
-  visibility: z.enum(VIEW_VISIBILITIES).optional(),
-  filters: z.record(z.string(), z.array(z.string()).nullable()).optional(),
-  sort_by: z.enum(TASK_SORT_KEYS).optional(),
-  sort_order: z.enum(SORT_ORDERS).optional(),
-  group_by: z.enum(VIEW_GROUPINGS).nullable().optional(),
-  layout: z.enum(VIEW_LAYOUTS).optional(),
-});
+export const viewUpdateBodySchema = viewCreateBodySchema
+  .omit({ org_id: true })
+  .partial()
+  .extend({ filters: z.record(z.string(), z.array(z.string()).nullable()).optional() });
 export type ViewUpdateBody = z.infer<typeof viewUpdateBodySchema>;
 
 /** Saved views as a writable kind (protocol/writable-kind.ts): one list for the organization; a delete answers 204 and removes its pins. */

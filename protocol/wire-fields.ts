@@ -19,6 +19,17 @@ export const optionalNumber = z.number().nullish();
 export const optionalBoolean = z.boolean().nullish();
 export const optionalDate = isoDateField.nullish();
 
+/**
+ * Who made a resource and last changed it, and when: fields the contract gives
+ * most records, each nullable (spread into a record's schema).
+ */
+export const stampFields = {
+  created_by: optionalString,
+  updated_by: optionalString,
+  created_at: optionalString,
+  updated_at: optionalString,
+};
+
 /** A free-form JSON object, kept whole. */
 export const freeFormObjectSchema = z.record(z.string(), z.unknown());
 

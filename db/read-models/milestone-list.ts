@@ -4,22 +4,15 @@
 // offline moves the bar at once instead of when the service recounts.
 import { z } from 'zod';
 import type { Mirror } from '../mirror';
-import { pendingMark, pendingSchema } from './workspace';
+import { progressSummaryFields, progressSummaryOf } from './workspace';
 import { textOf } from '../../protocol/wire-fields';
 
 /** One of a project's milestones in the milestones view, with its progress over the mirrored tasks. */
 export const milestoneSummarySchema = z.object({
   milestone_id: z.string(),
-  project_id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  /** `open` or `completed`; more may exist (kept as sent). */
-  status: z.string().nullable(),
+  ...progressSummaryFields,
   due_date: z.string().nullable(),
   position: z.number().nullable(),
-  tasks_total: z.number().int(),
-  tasks_completed: z.number().int(),
-  pending: pendingSchema,
 });
 export type MilestoneSummary = z.infer<typeof milestoneSummarySchema>;
 
@@ -32,15 +25,9 @@ export function projectMilestones(mirror: Mirror, projectId: string): MilestoneS
       const id = String(m.milestone_id);
       return {
         milestone_id: id,
-        project_id: projectId,
-        name: textOf(m.name) ?? id,
-        description: textOf(m.description),
-        status: textOf(m.status),
+        ...progressSummaryOf(m, id, projectId, counts),
         due_date: textOf(m.due_date),
         position: typeof m.position === 'number' ? m.position : null,
-        tasks_total: counts.get(id)?.total ?? 0,
-        tasks_completed: counts.get(id)?.completed ?? 0,
-        ...pendingMark(m),
       };
     })
     .sort(

@@ -36,6 +36,22 @@ export const sprintSummarySchema = z.object({
 });
 export type SprintSummary = z.infer<typeof sprintSummarySchema>;
 
+/**
+ * What the goals and milestones views show alike of one of a project's goals or
+ * milestones: its words, its status, and its progress counted over the mirrored
+ * tasks, so a task filed or completed offline moves the bar at once.
+ */
+export const progressSummaryFields = {
+  project_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** Its own statuses (`open`, `closed`, `completed`); more may exist (kept as sent). */
+  status: z.string().nullable(),
+  tasks_total: z.number().int(),
+  tasks_completed: z.number().int(),
+  pending: pendingSchema,
+};
+
 export const workspaceCollectionsSchema = z.object({
   organization: z.object({ org_id: z.string(), name: z.string() }).nullable(),
   projects: z.array(
@@ -48,17 +64,7 @@ export const workspaceCollectionsSchema = z.object({
   ),
   teams: z.array(z.object({ team_id: z.string(), name: z.string(), sprints: z.array(sprintSummarySchema) })),
   goals: z.array(
-    z.object({
-      goal_id: z.string(),
-      project_id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      status: z.string().nullable(),
-      target_date: z.string().nullable(),
-      tasks_total: z.number().int(),
-      tasks_completed: z.number().int(),
-      pending: pendingSchema,
-    }),
+    z.object({ goal_id: z.string(), ...progressSummaryFields, target_date: z.string().nullable() }),
   ),
   sections: z.array(
     z.object({
@@ -82,6 +88,24 @@ export type WorkspaceCollections = z.infer<typeof workspaceCollectionsSchema>;
 export function pendingMark(resource: PendingResource): PendingMark {
   const state = resource.pending;
   return state === undefined || state === 'done' ? {} : { pending: state };
+}
+
+/** The fields of progressSummaryFields, read from a goal or milestone (`id`) with its counts of filed tasks. */
+export function progressSummaryOf(
+  resource: PendingResource,
+  id: string,
+  projectId: string,
+  counts: ReadonlyMap<string, { total: number; completed: number }>,
+) {
+  return {
+    project_id: projectId,
+    name: textOf(resource.name) ?? id,
+    description: textOf(resource.description),
+    status: textOf(resource.status),
+    tasks_total: counts.get(id)?.total ?? 0,
+    tasks_completed: counts.get(id)?.completed ?? 0,
+    ...pendingMark(resource),
+  };
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
@@ -149,17 +173,14 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
       .sort(byName),
     goals: mirror.goals
       .list()
-      .map((g) => ({
-        goal_id: String(g.goal_id),
-        project_id: textOf(g.project_id) ?? '',
-        name: textOf(g.name) ?? String(g.goal_id),
-        description: textOf(g.description),
-        status: textOf(g.status),
-        target_date: textOf(g.target_date),
-        tasks_total: goalCounts.get(String(g.goal_id))?.total ?? 0,
-        tasks_completed: goalCounts.get(String(g.goal_id))?.completed ?? 0,
-        ...pendingMark(g),
-      }))
+      .map((g) => {
+        const id = String(g.goal_id);
+        return {
+          goal_id: id,
+          ...progressSummaryOf(g, id, textOf(g.project_id) ?? '', goalCounts),
+          target_date: textOf(g.target_date),
+        };
+      })
       .sort(byName),
     sections: mirror.sections
       .list()
