@@ -26,6 +26,11 @@ export function changedFields<T extends object>(initial: T, next: T): Partial<T>
 export type DatedItemTarget<Fields> =
   { mode: 'create'; projectId: string } | { mode: 'edit'; id: string; initial: Fields };
 
+/** A form's target with who hears it close: a create the new item (null when cancelled), an edit nothing. */
+export type DatedItemOpening<Fields> =
+  | { mode: 'create'; projectId: string; onDone: (created: { id: string; name: string } | null) => void }
+  | { mode: 'edit'; id: string; initial: Fields; onDone: () => void };
+
 /**
  * Queues what the form says: a create under the project (a field left empty is
  * not sent), or the fields changed since the edit started (nothing when none
@@ -65,11 +70,9 @@ export function DatedItemForm<DateField extends string>({
   dateField,
   dateLabel,
   nameMax,
-  target,
+  opening,
   before,
   blocked = false,
-  onSaved,
-  onCancel,
 }: {
   /**
    * The kind ("goal"): what the form queues, and the word its title, its
@@ -82,24 +85,23 @@ export function DatedItemForm<DateField extends string>({
   dateLabel: string;
   /** The service's bound on the kind's name. */
   nameMax: number;
-  target: DatedItemTarget<DatedItemFields<DateField>>;
+  /** What it saves, and who hears it close. */
+  opening: DatedItemOpening<DatedItemFields<DateField>>;
   /** Fields the kind asks first (a goal's project). */
   before?: ReactNode;
   /** The submit waits for something `before` lacks. */
   blocked?: boolean;
-  /** Once queued: the new item (a create), or null (an edit). */
-  onSaved: (created: { id: string; name: string } | null) => void;
-  onCancel: () => void;
 }) {
   const base = useId();
-  const creating = target.mode === 'create';
+  const creating = opening.mode === 'create';
   const doing = creating ? `Creating the ${noun}` : `Saving the ${noun}`;
-  const initial = target.mode === 'edit' ? target.initial : null;
+  const initial = opening.mode === 'edit' ? opening.initial : null;
   const [name, setName] = useState(initial?.name ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [date, setDate] = useState(initial?.[dateField] ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const onCancel = () => (opening.mode === 'create' ? opening.onDone(null) : opening.onDone());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -112,8 +114,9 @@ export function DatedItemForm<DateField extends string>({
         description: description.trim() === '' ? null : description,
         date: date === '' ? null : date,
       };
-      const id = await saveDatedItem(noun, dateField, target, values);
-      onSaved(id === null ? null : { id, name: values.name });
+      const id = await saveDatedItem(noun, dateField, opening, values);
+      if (opening.mode === 'create') opening.onDone(id === null ? null : { id, name: values.name });
+      else opening.onDone();
     } catch (error) {
       // A refused field is the person's to fix here, with what they typed kept; anything else is the app's notice.
       if (errorType(error) === 'validation') setProblem(errorMessage(error));
