@@ -11,6 +11,7 @@ import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
 import type { GoalSummary } from '../vocabulary/goal-words';
 import './goals.css';
+import { CloseButton } from '../ui/close-button';
 
 /**
  * A goal created here is shown under its temporary id until the server names it:
@@ -72,14 +73,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
         {notice === null ? null : (
           <div className="goal-notice">
             <p data-testid="goal-notice">{notice}</p>
-            <button
-              type="button"
-              className="button icon-button"
-              aria-label="Dismiss"
-              onClick={() => setNotice(null)}
-            >
-              ✕
-            </button>
+            <CloseButton label="Dismiss" onClick={() => setNotice(null)} />
           </div>
         )}
       </header>

@@ -34,6 +34,7 @@ import { openSubTasks, ParentLink, SubTasks } from './task-family';
 import { completeTask, subTaskCountWords } from '../ui/completion-question';
 import { DraftMark } from '../ui/draft-mark';
 import './task-detail.css';
+import { CloseButton } from '../ui/close-button';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
 
@@ -294,14 +295,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
             Copy link
           </button>
         )}
-        <button
-          type="button"
-          className="button icon-button"
-          aria-label="Close task"
-          onClick={() => openTask(null)}
-        >
-          ✕
-        </button>
+        <CloseButton label="Close task" onClick={() => openTask(null)} />
       </header>
       {readOnly ? (
         <p className="read-only-note">This account can only read: changes are turned off.</p>
