@@ -9,7 +9,6 @@ import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { queueStatus } from '../data/queue-status';
 import { useStableKeys } from '../data/use-remaps';
-import { openConflictOf } from '../store/trust-store';
 import { ProgressMeter } from '../ui/progress-meter';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
@@ -23,6 +22,7 @@ import { MilestoneTasks } from './milestone-tasks';
 import { deletedWords, deleteQuestion, milestoneStatusWord } from './milestone-words';
 import { useProjectMilestones } from '../data/use-milestones';
 import './milestones.css';
+import { ResolveButton } from '../ui/resolve-button';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
   return <WaitingChangeMark state={pending} kinds="milestones" stateAttribute="data-milestone-pending" />;
@@ -128,13 +128,10 @@ function MilestoneItem({
       {milestone.pending === 'conflict' ? (
         <p className="milestone-problem">
           Changed here and on the server.{' '}
-          <button
-            type="button"
+          <ResolveButton
             className="link-button"
-            onClick={() => openConflictOf({ entity_type: 'milestone', entity_id: milestone.milestone_id })}
-          >
-            Resolve…
-          </button>
+            target={{ entity_type: 'milestone', entity_id: milestone.milestone_id }}
+          />
         </p>
       ) : milestone.pending === 'failed' || milestone.pending === 'blocked' ? (
         <PendingChangeNote state={milestone.pending} kinds="milestones" className="milestone-problem" />

@@ -23,10 +23,11 @@ import {
   waitingWords,
 } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closePendingChanges, openConflictOf, useTrust } from '../store/trust-store';
+import { closePendingChanges, useTrust } from '../store/trust-store';
 import { OUTBOX_MOVES } from '../data/use-outbox-changes';
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
 import { TrustProblem } from './trust-problem';
+import { ResolveButton } from '../ui/resolve-button';
 
 /**
  * Names of what ids point at when a change carries none for one (db/referenced-names
@@ -344,19 +345,14 @@ function ChangeItem({
       ) : (
         <div className="pending-actions">
           {change.state === 'conflict' ? (
-            <button
-              type="button"
+            <ResolveButton
               className="button primary"
-              onClick={() =>
-                openConflictOf(
-                  change.entity_type === undefined || change.entity_id === undefined
-                    ? { task_id: change.task_id }
-                    : { entity_type: change.entity_type, entity_id: change.entity_id },
-                )
+              target={
+                change.entity_type === undefined || change.entity_id === undefined
+                  ? { task_id: change.task_id }
+                  : { entity_type: change.entity_type, entity_id: change.entity_id }
               }
-            >
-              Resolve…
-            </button>
+            />
           ) : change.state !== 'sending' && !awaitsConsent && !held ? (
             <button type="button" className="button" onClick={() => void retry()}>
               Retry now
