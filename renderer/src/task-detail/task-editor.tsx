@@ -50,7 +50,7 @@ export interface WaitingFields {
 export function FieldMark({ mark, waitsOn }: { mark: SyncMark; waitsOn?: WaitsOnView | undefined }) {
   const words = markWords(mark ?? 'pending', 'tasks', waitsOn);
   return (
-    <span className={`field-pending field-pending-${words.mark}`} title={words.hint}>
+    <span className={`field-pending sync-mark-${words.mark}`} title={words.hint}>
       {words.label}
     </span>
   );
