@@ -262,25 +262,19 @@ function SignOutConfirm({
   waiting: number;
   returnFocus: RefObject<HTMLButtonElement | null>;
 }) {
+  const signOutKeeping = (keep: boolean) => {
+    cancelSignOut();
+    void signOut(accountId, keep);
+  };
   return (
     <Question
       label="Sign out with unsent changes?"
       confirmLabel="Keep and sign out"
-      onConfirm={() => {
-        cancelSignOut();
-        void signOut(accountId, true);
-      }}
+      onConfirm={() => signOutKeeping(true)}
       onCancel={cancelSignOut}
       returnFocus={returnFocus}
       otherChoices={
-        <button
-          type="button"
-          className="button danger-ghost"
-          onClick={() => {
-            cancelSignOut();
-            void signOut(accountId, false);
-          }}
-        >
+        <button type="button" className="button danger-ghost" onClick={() => signOutKeeping(false)}>
           Discard and sign out
         </button>
       }
