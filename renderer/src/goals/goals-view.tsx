@@ -10,8 +10,8 @@ import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
 import type { GoalSummary } from '../vocabulary/goal-words';
-import './goals.css';
 import { CloseButton } from '../ui/close-button';
+import './goals.css';
 
 /**
  * A goal created here is shown under its temporary id until the server names it:

@@ -21,8 +21,8 @@ import { MilestoneForm } from './milestone-form';
 import { MilestoneTasks } from './milestone-tasks';
 import { deletedWords, deleteQuestion, milestoneStatusWord } from './milestone-words';
 import { useProjectMilestones } from '../data/use-milestones';
-import './milestones.css';
 import { ResolveButton } from '../ui/resolve-button';
+import './milestones.css';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
   return <WaitingChangeMark state={pending} kinds="milestones" stateAttribute="data-milestone-pending" />;

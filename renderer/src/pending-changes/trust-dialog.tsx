@@ -4,6 +4,7 @@
 // well, then the dialog's body.
 import { type ReactNode, useRef } from 'react';
 import { ModalDialog } from '../ui/modal-dialog';
+import { ProblemLine } from '../ui/problem-line';
 
 export function TrustDialog({
   className,
@@ -49,11 +50,7 @@ export function TrustDialog({
           Close
         </button>
       </header>
-      {problem === null ? null : (
-        <p className="trust-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemLine className="trust-problem" problem={problem} />
       {children}
     </ModalDialog>
   );

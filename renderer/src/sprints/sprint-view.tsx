@@ -19,8 +19,8 @@ import { dayWords, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from '../ui/progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
-import './sprints.css';
 import { ResolveButton } from '../ui/resolve-button';
+import './sprints.css';
 
 /** The length in weeks a waiting create carries (the server sets the end date from it). */
 function waitingWeeks(changes: readonly PendingChange[]): number | null {

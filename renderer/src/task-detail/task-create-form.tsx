@@ -11,8 +11,8 @@ import { showProblem, useSession } from '../store/session-store';
 import { openTask, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
-import './task-detail.css';
 import { CloseButton } from '../ui/close-button';
+import './task-detail.css';
 
 export const CREATE_TITLE_INPUT_ID = 'create-task-title';
 

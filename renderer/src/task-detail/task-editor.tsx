@@ -33,8 +33,8 @@ import { useTask } from './use-task';
 import { openSubTasks, ParentLink, SubTasks } from './task-family';
 import { completeTask, subTaskCountWords } from '../ui/completion-question';
 import { DraftMark } from '../ui/draft-mark';
-import './task-detail.css';
 import { CloseButton } from '../ui/close-button';
+import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
 

@@ -4,6 +4,7 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
+import { ProblemLine } from './problem-line';
 import './dated-item-form.css';
 
 export interface DatedItemValues {
@@ -172,11 +173,7 @@ export function DatedItemForm<DateField extends string>({
           />
         </div>
       </div>
-      {problem === null ? null : (
-        <p className="form-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemLine className="form-problem" problem={problem} />
       <div className="dated-item-form-actions">
         <button type="submit" className="button primary" disabled={busy || name.trim() === '' || blocked}>
           {creating ? `Create ${noun}` : `Save ${noun}`}
