@@ -3,6 +3,7 @@ import { describeProblem, type ProblemAction } from '../problems/describe-proble
 import { dismissNotice, syncNow, useSession } from '../store/session-store';
 import { openTask } from '../store/view-store';
 import { clearFilters } from '../task-list/list-store';
+import { CloseButton } from '../ui/close-button';
 
 function runAction(action: ProblemAction): void {
   dismissNotice();
@@ -45,9 +46,7 @@ export function NoticeBanner() {
           {words.actionLabel}
         </button>
       ) : null}
-      <button type="button" className="button icon-button" aria-label="Dismiss" onClick={dismissNotice}>
-        ✕
-      </button>
+      <CloseButton label="Dismiss" onClick={dismissNotice} />
     </div>
   );
 }

@@ -7,7 +7,7 @@
 // the other saved views after them.
 // It is part of the shell (app/) because it opens every feature's places.
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
-import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import type { SprintSummary, Workspace } from '../../../ipc/screen-schemas';
 import { Question } from '../ui/question';
 import { cancelSignOut, requestSignOut, signOut, switchAccount, useSession } from '../store/session-store';
@@ -20,6 +20,7 @@ import { SprintFormDialog } from '../sprints/sprint-form';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
 import { carriesTask, droppedTask } from '../ui/task-drag';
+import { useDropTarget } from '../ui/drop-target';
 import { useViewSidebar } from '../data/use-view-sidebar';
 import { PinnedViews } from '../saved-views/pinned-views';
 import './sidebar.css';
@@ -96,28 +97,20 @@ const SPRINTS_SHOWN = 4;
 function SprintNavItem({ sprint, readOnly }: { sprint: SprintSummary; readOnly: boolean }) {
   const view: View = { kind: 'sprint', sprintId: sprint.sprint_id };
   const current = useView((state) => sameView(state.view, view));
-  const [dropping, setDropping] = useState(false);
   const mark = markOfState(sprint.pending);
-  const over = (event: DragEvent) => {
-    if (readOnly || !carriesTask(event)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    setDropping(true);
-  };
+  const drop = useDropTarget(
+    (event) => !readOnly && carriesTask(event),
+    'move',
+    (event) => {
+      const taskId = droppedTask(event);
+      if (taskId !== null) void fileIntoSprint(taskId, event.dataTransfer.getData('text/plain'), sprint);
+    },
+  );
   return (
     <li
-      className={`nav-drop${dropping ? ' is-drop-target' : ''}`}
+      className={`nav-drop${drop.over ? ' is-drop-target' : ''}`}
       data-sprint-id={sprint.sprint_id}
-      onDragEnter={over}
-      onDragOver={over}
-      onDragLeave={() => setDropping(false)}
-      onDrop={(event) => {
-        setDropping(false);
-        const taskId = droppedTask(event);
-        if (readOnly || taskId === null) return;
-        event.preventDefault();
-        void fileIntoSprint(taskId, event.dataTransfer.getData('text/plain'), sprint);
-      }}
+      {...drop.handlers}
     >
       <button
         type="button"
@@ -269,25 +262,19 @@ function SignOutConfirm({
   waiting: number;
   returnFocus: RefObject<HTMLButtonElement | null>;
 }) {
+  const signOutKeeping = (keep: boolean) => {
+    cancelSignOut();
+    void signOut(accountId, keep);
+  };
   return (
     <Question
       label="Sign out with unsent changes?"
       confirmLabel="Keep and sign out"
-      onConfirm={() => {
-        cancelSignOut();
-        void signOut(accountId, true);
-      }}
+      onConfirm={() => signOutKeeping(true)}
       onCancel={cancelSignOut}
       returnFocus={returnFocus}
       otherChoices={
-        <button
-          type="button"
-          className="button danger-ghost"
-          onClick={() => {
-            cancelSignOut();
-            void signOut(accountId, false);
-          }}
-        >
+        <button type="button" className="button danger-ghost" onClick={() => signOutKeeping(false)}>
           Discard and sign out
         </button>
       }

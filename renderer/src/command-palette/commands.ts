@@ -24,6 +24,7 @@ import {
   startCreating,
   targetTaskId,
   useView,
+  type View,
 } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { focusSearchInput } from '../task-list/list-focus';
@@ -132,80 +133,36 @@ export function currentSprintId(): string | null {
 export function buildCommands(): Command[] {
   const { workspace } = useWorkspace.getState();
   const { accounts, current } = useSession.getState();
-  const commands: Command[] = [
-    {
-      id: 'go-my',
-      label: 'Go to My tasks',
+  const commands: Command[] = [];
+  const goTo = (id: string, label: string, view: View, keys?: string) =>
+    commands.push({
+      id,
+      label,
       group: 'Go to',
-      keys: 'G M',
-      run: () => navigate({ kind: 'list', scope: { kind: 'my-tasks' } }),
-    },
-    {
-      id: 'go-all',
-      label: 'Go to All tasks',
-      group: 'Go to',
-      keys: 'G A',
-      run: () => navigate({ kind: 'list', scope: { kind: 'all' } }),
-    },
-    {
-      id: 'go-goals',
-      label: 'Go to Goals',
-      group: 'Go to',
-      keys: 'G O',
-      run: () => navigate({ kind: 'goals', goalId: null }),
-    },
-    {
-      id: 'go-inbox',
-      label: 'Go to Inbox',
-      group: 'Go to',
-      keys: 'G I',
-      run: () => navigate({ kind: 'inbox' }),
-    },
-  ];
+      ...(keys === undefined ? {} : { keys }),
+      run: () => navigate(view),
+    });
+  goTo('go-my', 'Go to My tasks', { kind: 'list', scope: { kind: 'my-tasks' } }, 'G M');
+  goTo('go-all', 'Go to All tasks', { kind: 'list', scope: { kind: 'all' } }, 'G A');
+  goTo('go-goals', 'Go to Goals', { kind: 'goals', goalId: null }, 'G O');
+  goTo('go-inbox', 'Go to Inbox', { kind: 'inbox' }, 'G I');
   const sprintId = currentSprintId();
-  if (sprintId !== null) {
-    commands.push({
-      id: 'go-sprint',
-      label: 'Go to the current sprint',
-      group: 'Go to',
-      keys: 'G S',
-      run: () => navigate({ kind: 'sprint', sprintId }),
-    });
-  }
+  if (sprintId !== null) goTo('go-sprint', 'Go to the current sprint', { kind: 'sprint', sprintId }, 'G S');
   for (const project of workspace?.projects ?? []) {
-    commands.push({
-      id: `project-${project.project_id}`,
-      label: `Project: ${project.name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'list', scope: { kind: 'project', projectId: project.project_id } }),
+    const projectId = project.project_id;
+    goTo(`project-${projectId}`, `Project: ${project.name}`, {
+      kind: 'list',
+      scope: { kind: 'project', projectId },
     });
-    commands.push({
-      id: `milestones-${project.project_id}`,
-      label: `Milestones: ${project.name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'milestones', projectId: project.project_id }),
-    });
+    goTo(`milestones-${projectId}`, `Milestones: ${project.name}`, { kind: 'milestones', projectId });
   }
   for (const team of workspace?.teams ?? []) {
-    commands.push({
-      id: `team-${team.team_id}`,
-      label: `Team: ${team.name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'list', scope: { kind: 'team', teamId: team.team_id } }),
-    });
-    commands.push({
-      id: `triage-${team.team_id}`,
-      label: `Triage: ${team.name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'triage', teamId: team.team_id }),
-    });
+    const teamId = team.team_id;
+    goTo(`team-${teamId}`, `Team: ${team.name}`, { kind: 'list', scope: { kind: 'team', teamId } });
+    goTo(`triage-${teamId}`, `Triage: ${team.name}`, { kind: 'triage', teamId });
     for (const sprint of team.sprints) {
-      commands.push({
-        id: `sprint-${sprint.sprint_id}`,
-        label: `Sprint: ${sprint.name} (${team.name})`,
-        group: 'Go to',
-        run: () => navigate({ kind: 'sprint', sprintId: sprint.sprint_id }),
-      });
+      const label = `Sprint: ${sprint.name} (${team.name})`;
+      goTo(`sprint-${sprint.sprint_id}`, label, { kind: 'sprint', sprintId: sprint.sprint_id });
     }
   }
   const boardScopes = new Set<string>();
@@ -219,11 +176,10 @@ export function buildCommands(): Command[] {
         : (workspace?.projects.find((p) => p.project_id === section.scope_id)?.name ??
           workspace?.teams.find((t) => t.team_id === section.scope_id)?.name ??
           section.scope_id);
-    commands.push({
-      id: `board-${key}`,
-      label: `Board: ${name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'board', scopeType: section.scope_type, scopeId: section.scope_id }),
+    goTo(`board-${key}`, `Board: ${name}`, {
+      kind: 'board',
+      scopeType: section.scope_type,
+      scopeId: section.scope_id,
     });
   }
   // A scope with no section yet has a board too: it is where its first section is added.
@@ -233,11 +189,10 @@ export function buildCommands(): Command[] {
     ...(workspace?.teams ?? []).map((t) => ({ type: 'team', id: t.team_id, name: t.name })),
   ].filter((scope) => !boardScopes.has(`${scope.type}:${scope.id}`));
   for (const scope of sectionless) {
-    commands.push({
-      id: `board-${scope.type}:${scope.id}`,
-      label: `Board: ${scope.name}`,
-      group: 'Go to',
-      run: () => navigate({ kind: 'board', scopeType: scope.type, scopeId: scope.id }),
+    goTo(`board-${scope.type}:${scope.id}`, `Board: ${scope.name}`, {
+      kind: 'board',
+      scopeType: scope.type,
+      scopeId: scope.id,
     });
   }
 

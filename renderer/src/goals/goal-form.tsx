@@ -35,7 +35,6 @@ export function GoalForm(props: GoalFormProps) {
   const [projectId, setProjectId] = useState(
     props.mode === 'create' ? (props.projectId ?? props.projects[0]?.project_id ?? '') : '',
   );
-  const cancel = () => (props.mode === 'create' ? props.onDone(null) : props.onDone());
 
   return (
     <DatedItemForm
@@ -43,12 +42,7 @@ export function GoalForm(props: GoalFormProps) {
       dateField="target_date"
       dateLabel="Target date"
       nameMax={NAME_MAX}
-      target={
-        props.mode === 'create'
-          ? { mode: 'create', projectId }
-          : { mode: 'edit', id: props.goalId, initial: props.initial }
-      }
-      onSaved={(created) => (props.mode === 'create' ? props.onDone(created) : props.onDone())}
+      opening={props.mode === 'create' ? { ...props, projectId } : { ...props, id: props.goalId }}
       before={
         props.mode === 'create' ? (
           <div className="field">
@@ -69,7 +63,6 @@ export function GoalForm(props: GoalFormProps) {
         ) : null
       }
       blocked={props.mode === 'create' && projectId === ''}
-      onCancel={cancel}
     />
   );
 }

@@ -10,6 +10,7 @@ import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
 import type { GoalSummary } from '../vocabulary/goal-words';
+import { CloseButton } from '../ui/close-button';
 import './goals.css';
 
 /**
@@ -72,14 +73,7 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
         {notice === null ? null : (
           <div className="goal-notice">
             <p data-testid="goal-notice">{notice}</p>
-            <button
-              type="button"
-              className="button icon-button"
-              aria-label="Dismiss"
-              onClick={() => setNotice(null)}
-            >
-              ✕
-            </button>
+            <CloseButton label="Dismiss" onClick={() => setNotice(null)} />
           </div>
         )}
       </header>

@@ -20,20 +20,13 @@ const NAME_MAX = 120;
 export const milestonePatch = changedFields<MilestoneFormValues>;
 
 export function MilestoneForm(props: MilestoneFormProps) {
-  const cancel = () => (props.mode === 'create' ? props.onDone(null) : props.onDone());
   return (
     <DatedItemForm
       noun="milestone"
       dateField="due_date"
       dateLabel="Due date"
       nameMax={NAME_MAX}
-      target={
-        props.mode === 'create'
-          ? { mode: 'create', projectId: props.projectId }
-          : { mode: 'edit', id: props.milestoneId, initial: props.initial }
-      }
-      onSaved={(created) => (props.mode === 'create' ? props.onDone(created) : props.onDone())}
-      onCancel={cancel}
+      opening={props.mode === 'create' ? props : { ...props, id: props.milestoneId }}
     />
   );
 }

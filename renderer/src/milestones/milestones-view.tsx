@@ -9,7 +9,6 @@ import type { MilestoneSummary } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { queueStatus } from '../data/queue-status';
 import { useStableKeys } from '../data/use-remaps';
-import { openConflictOf } from '../store/trust-store';
 import { ProgressMeter } from '../ui/progress-meter';
 import { showProblem } from '../store/session-store';
 import { announce, navigate } from '../store/view-store';
@@ -22,6 +21,7 @@ import { MilestoneForm } from './milestone-form';
 import { MilestoneTasks } from './milestone-tasks';
 import { deletedWords, deleteQuestion, milestoneStatusWord } from './milestone-words';
 import { useProjectMilestones } from '../data/use-milestones';
+import { ResolveButton } from '../ui/resolve-button';
 import './milestones.css';
 
 export function MilestonePendingMark({ pending }: { pending: string | null | undefined }) {
@@ -128,13 +128,10 @@ function MilestoneItem({
       {milestone.pending === 'conflict' ? (
         <p className="milestone-problem">
           Changed here and on the server.{' '}
-          <button
-            type="button"
+          <ResolveButton
             className="link-button"
-            onClick={() => openConflictOf({ entity_type: 'milestone', entity_id: milestone.milestone_id })}
-          >
-            Resolve…
-          </button>
+            target={{ entity_type: 'milestone', entity_id: milestone.milestone_id }}
+          />
         </p>
       ) : milestone.pending === 'failed' || milestone.pending === 'blocked' ? (
         <PendingChangeNote state={milestone.pending} kinds="milestones" className="milestone-problem" />

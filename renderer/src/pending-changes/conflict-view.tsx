@@ -4,14 +4,13 @@
 // field; fields that merged cleanly are listed. A resource gone from the server
 // offers its edit as a draft to copy, re-create, or drop. The choices are
 // pushed against the server's current version.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type {
   ConflictChoice,
   ConflictFieldView,
   ConflictTarget,
   ConflictView,
 } from '../../../ipc/outbox-schemas';
-import { ModalDialog } from '../ui/modal-dialog';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { describeProblem } from '../problems/describe-problem';
@@ -21,7 +20,7 @@ import { carriedNames, type NameOf, valueText } from '../vocabulary/describe-ope
 import { inputTextOf, valueOfInput } from './field-input';
 import { closeConflict, conflictKey, useTrust } from '../store/trust-store';
 import { isTextField, textDiff, textOf } from './text-diff';
-import { TrustProblem } from './trust-problem';
+import { TrustDialog } from './trust-dialog';
 
 type Choice = 'mine' | 'theirs' | 'value';
 
@@ -337,7 +336,6 @@ function GoneConflict({ view, onProblem }: { view: ConflictView; onProblem: (tex
 
 function ConflictDialog({ target }: { target: ConflictTarget }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const headingRef = useRef<HTMLHeadingElement>(null);
 
   const read = useBridgeRead('conflicts:get', target, {
     reloadOn: {
@@ -355,26 +353,22 @@ function ConflictDialog({ target }: { target: ConflictTarget }) {
   const subject = view ? subjectOf(view) : null;
 
   return (
-    <ModalDialog
-      className="palette trust-dialog conflict-dialog"
-      labelledBy="conflict-title"
-      testId="conflict-view"
-      initialFocus={headingRef}
-      onClose={closeConflict}
-    >
-      <header className="editor-header">
-        <h2 id="conflict-title" ref={headingRef} tabIndex={-1}>
+    <TrustDialog
+      className="conflict-dialog"
+      titleId="conflict-title"
+      title={
+        <>
           {view?.kind === 'gone'
             ? `${subject?.noun === 'task' ? 'Task' : `The ${subject?.noun ?? 'change'}`} no longer on the server`
             : 'Resolve the conflict'}
           {subject?.name ? <span className="muted"> · {subject.name}</span> : null}
-        </h2>
-        <span className="spacer" />
-        <button type="button" className="button" onClick={closeConflict}>
-          Close
-        </button>
-      </header>
-      <TrustProblem problem={problem} />
+        </>
+      }
+      testId="conflict-view"
+      focus="title"
+      onClose={closeConflict}
+      problem={problem}
+    >
       {view === undefined ? (
         <p className="muted trust-empty">Loading…</p>
       ) : view === null ? (
@@ -386,7 +380,7 @@ function ConflictDialog({ target }: { target: ConflictTarget }) {
       ) : (
         <EditedConflict view={view} onProblem={setProblem} />
       )}
-    </ModalDialog>
+    </TrustDialog>
   );
 }
 

@@ -23,10 +23,11 @@ import {
   waitingWords,
 } from '../../../protocol/change-state-words';
 import { inputTextOf, valueOfInput } from './field-input';
-import { closePendingChanges, openConflictOf, useTrust } from '../store/trust-store';
+import { closePendingChanges, useTrust } from '../store/trust-store';
 import { OUTBOX_MOVES } from '../data/use-outbox-changes';
 import { KindConsentNotice, useMissingScope } from '../ui/kind-consent';
-import { TrustProblem } from './trust-problem';
+import { TrustDialog } from './trust-dialog';
+import { ResolveButton } from '../ui/resolve-button';
 
 /**
  * Names of what ids point at when a change carries none for one (db/referenced-names
@@ -344,19 +345,14 @@ function ChangeItem({
       ) : (
         <div className="pending-actions">
           {change.state === 'conflict' ? (
-            <button
-              type="button"
+            <ResolveButton
               className="button primary"
-              onClick={() =>
-                openConflictOf(
-                  change.entity_type === undefined || change.entity_id === undefined
-                    ? { task_id: change.task_id }
-                    : { entity_type: change.entity_type, entity_id: change.entity_id },
-                )
+              target={
+                change.entity_type === undefined || change.entity_id === undefined
+                  ? { task_id: change.task_id }
+                  : { entity_type: change.entity_type, entity_id: change.entity_id }
               }
-            >
-              Resolve…
-            </button>
+            />
           ) : change.state !== 'sending' && !awaitsConsent && !held ? (
             <button type="button" className="button" onClick={() => void retry()}>
               Retry now
@@ -398,7 +394,6 @@ function ChangeItem({
 function InspectorDialog() {
   const [problem, setProblem] = useState<string | null>(null);
   const nameOf = useNameOf();
-  const closeRef = useRef<HTMLButtonElement>(null);
 
   const changes =
     useBridgeRead('outbox:list', undefined, {
@@ -407,22 +402,15 @@ function InspectorDialog() {
     }).data?.changes ?? null;
 
   return (
-    <ModalDialog
-      className="palette trust-dialog"
-      labelledBy="pending-changes-title"
+    <TrustDialog
+      titleId="pending-changes-title"
+      title="Pending changes"
+      beside={<span className="muted">{changes === null ? '' : listedChangesWords(changes)}</span>}
       testId="pending-changes"
-      initialFocus={closeRef}
+      focus="close"
       onClose={closePendingChanges}
+      problem={problem}
     >
-      <header className="editor-header">
-        <h2 id="pending-changes-title">Pending changes</h2>
-        <span className="muted">{changes === null ? '' : listedChangesWords(changes)}</span>
-        <span className="spacer" />
-        <button ref={closeRef} type="button" className="button" onClick={closePendingChanges}>
-          Close
-        </button>
-      </header>
-      <TrustProblem problem={problem} />
       {changes === null ? (
         <p className="muted trust-empty">Loading…</p>
       ) : changes.length === 0 ? (
@@ -442,7 +430,7 @@ function InspectorDialog() {
           </ul>
         </>
       )}
-    </ModalDialog>
+    </TrustDialog>
   );
 }
 

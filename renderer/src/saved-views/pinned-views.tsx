@@ -2,11 +2,12 @@
 // Alt+↓ move the focused one, and a pin dragged onto another goes before it.
 // A move is one pin's `position` edit through the outbox (offline too), so the
 // order stands at once and the pin is marked until the service has it.
-import { type DragEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef } from 'react';
 import type { ViewPinSummary, ViewSidebar } from '../../../ipc/view-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce, navigate, sameView, useView, type View } from '../store/view-store';
+import { useDropTarget } from '../ui/drop-target';
 import { movedPosition } from '../ui/pin-order';
 import { SyncMarkBadge } from '../ui/sync-mark-badge';
 import { markOfState } from '../vocabulary/sync-mark-words';
@@ -39,7 +40,6 @@ function PinnedView({
 }) {
   const view: View = { kind: 'saved-view', viewId: pin.view_id };
   const current = useView((state) => sameView(state.view, view));
-  const [dropping, setDropping] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const keys = (event: KeyboardEvent) => {
     if (readOnly || !event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -51,33 +51,27 @@ function PinnedView({
       ),
     );
   };
-  const over = (event: DragEvent) => {
-    if (readOnly || !event.dataTransfer.types.includes(PIN_TYPE)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    setDropping(true);
-  };
+  const drop = useDropTarget(
+    (event) => !readOnly && event.dataTransfer.types.includes(PIN_TYPE),
+    'move',
+    (event) => {
+      const dragged = sidebar.pins.find((p) => p.pin_id === event.dataTransfer.getData(PIN_TYPE));
+      if (dragged === undefined) return;
+      const from = sidebar.pins.indexOf(dragged);
+      // Dropped on a pin: it goes just before it.
+      void movePin(sidebar.pins, dragged, from < index ? index - 1 : index, nameOf(sidebar, dragged));
+    },
+  );
   return (
     <li
-      className={`nav-drop${dropping ? ' is-drop-target' : ''}`}
+      className={`nav-drop${drop.over ? ' is-drop-target' : ''}`}
       data-pin-id={pin.pin_id}
       draggable={!readOnly}
       onDragStart={(event) => {
         event.dataTransfer.setData(PIN_TYPE, pin.pin_id);
         event.dataTransfer.effectAllowed = 'move';
       }}
-      onDragEnter={over}
-      onDragOver={over}
-      onDragLeave={() => setDropping(false)}
-      onDrop={(event) => {
-        setDropping(false);
-        const dragged = sidebar.pins.find((p) => p.pin_id === event.dataTransfer.getData(PIN_TYPE));
-        if (readOnly || dragged === undefined) return;
-        event.preventDefault();
-        const from = sidebar.pins.indexOf(dragged);
-        // Dropped on a pin: it goes just before it.
-        void movePin(sidebar.pins, dragged, from < index ? index - 1 : index, nameOf(sidebar, dragged));
-      }}
+      {...drop.handlers}
     >
       <button
         ref={button}

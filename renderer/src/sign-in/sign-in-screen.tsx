@@ -14,6 +14,13 @@ type Busy = null | 'oauth' | 'token' | 'demo';
 
 const EMPTY_SERVER: ServerSettings = { base_url: '', auth_url: '', client_id: '' };
 
+/** The server settings' fields; the service address takes the focus when a problem opens them. */
+const SERVER_FIELDS: { key: keyof ServerSettings; label: string; type: 'url' | 'text' }[] = [
+  { key: 'base_url', label: 'Service address (base URL)', type: 'url' },
+  { key: 'auth_url', label: 'Sign-in address (auth URL)', type: 'url' },
+  { key: 'client_id', label: 'App id (OAuth client id)', type: 'text' },
+];
+
 export function SignInScreen() {
   const addingAccount = useSession((state) => state.addingAccount);
   const accounts = useSession((state) => state.accounts);
@@ -29,7 +36,7 @@ export function SignInScreen() {
   const againId = again === null ? {} : { account_id: again.account_id };
   const tokenRef = useRef<HTMLInputElement>(null);
   const baseUrlRef = useRef<HTMLInputElement>(null);
-  const ids = { token: useId(), base: useId(), auth: useId(), client: useId(), problem: useId() };
+  const ids = { token: useId(), server: useId(), problem: useId() };
 
   // The settings the app was built with fill the form once, unless the person has typed a server meanwhile.
   const defaults = useBridgeRead('accounts:server-defaults', undefined, {
@@ -186,34 +193,18 @@ export function SignInScreen() {
           onToggle={(event) => setSettingsOpen((event.target as HTMLDetailsElement).open)}
         >
           <summary>Server settings</summary>
-          <div className="field">
-            <label htmlFor={ids.base}>Service address (base URL)</label>
-            <input
-              ref={baseUrlRef}
-              id={ids.base}
-              type="url"
-              value={server.base_url}
-              onChange={(event) => setServer({ ...server, base_url: event.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.auth}>Sign-in address (auth URL)</label>
-            <input
-              id={ids.auth}
-              type="url"
-              value={server.auth_url}
-              onChange={(event) => setServer({ ...server, auth_url: event.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.client}>App id (OAuth client id)</label>
-            <input
-              id={ids.client}
-              type="text"
-              value={server.client_id}
-              onChange={(event) => setServer({ ...server, client_id: event.target.value })}
-            />
-          </div>
+          {SERVER_FIELDS.map(({ key, label, type }) => (
+            <div key={key} className="field">
+              <label htmlFor={`${ids.server}-${key}`}>{label}</label>
+              <input
+                ref={key === 'base_url' ? baseUrlRef : undefined}
+                id={`${ids.server}-${key}`}
+                type={type}
+                value={server[key]}
+                onChange={(event) => setServer({ ...server, [key]: event.target.value })}
+              />
+            </div>
+          ))}
           <p className="hint">
             Your sign-in is sent to the service address, so it must be on the sign-in address&apos;s server
             (same origin) unless this build of the app names the pair.

@@ -6,7 +6,6 @@ import { useRef, useState } from 'react';
 import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
-import { openConflictOf } from '../store/trust-store';
 import { queueStatus } from '../data/queue-status';
 import { useRemaps } from '../data/use-remaps';
 import { followViewRemap } from '../store/view-store';
@@ -20,6 +19,7 @@ import { dayWords, valueWord } from '../vocabulary/task-words';
 import { ProgressMeter } from '../ui/progress-meter';
 import { SprintFormDialog } from './sprint-form';
 import { SprintRefusal, useSprintChanges } from './sprint-refusal';
+import { ResolveButton } from '../ui/resolve-button';
 import './sprints.css';
 
 /** The length in weeks a waiting create carries (the server sets the end date from it). */
@@ -135,13 +135,10 @@ export function SprintView({ sprintId }: { sprintId: string }) {
               <strong>Changed here and on the server.</strong> Choose what to keep where both sides changed
               the same field.
             </p>
-            <button
-              type="button"
+            <ResolveButton
               className="button primary"
-              onClick={() => openConflictOf({ entity_type: 'sprint', entity_id: sprint.sprint_id })}
-            >
-              Resolve…
-            </button>
+              target={{ entity_type: 'sprint', entity_id: sprint.sprint_id }}
+            />
           </div>
         ) : null}
         {sprint.goal ? (

@@ -30,6 +30,39 @@ const QUIET_ENDS = [
   { end: 'end', word: 'to', label: 'Quiet hours end' },
 ] as const;
 
+/** A setting turned on or off: its label, a hint under it, saved as changed. */
+function CheckboxSetting({
+  label,
+  hint,
+  indented = false,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  /** Under the setting it depends on. */
+  indented?: boolean;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (checked: boolean) => Promise<void>;
+}) {
+  return (
+    <label className={indented ? 'setting-row setting-indented' : 'setting-row'}>
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => void onChange(event.target.checked)}
+      />
+      <span>
+        {label}
+        <span className="hint">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
 export function NotificationSettingsPanel() {
   const settings = useSyncCenter((state) => state.settings);
   useEffect(() => {
@@ -41,52 +74,32 @@ export function NotificationSettingsPanel() {
     <form className="notification-settings" onSubmit={(event) => event.preventDefault()}>
       <fieldset>
         <legend>Desktop notifications</legend>
-        <label className="setting-row">
-          <input
-            type="checkbox"
-            checked={settings.enabled}
-            onChange={(event) => void changeNotificationSettings({ enabled: event.target.checked })}
-          />
-          <span>
-            Show desktop notifications
-            <span className="hint">
-              Several changes at once come as one notification. Never for your own edits, nor for the first
-              sync.
-            </span>
-          </span>
-        </label>
+        <CheckboxSetting
+          label="Show desktop notifications"
+          hint="Several changes at once come as one notification. Never for your own edits, nor for the first sync."
+          checked={settings.enabled}
+          onChange={(enabled) => changeNotificationSettings({ enabled })}
+        />
         {KIND_WORDS.map(({ kind, label, hint }) => (
-          <label key={kind} className="setting-row setting-indented">
-            <input
-              type="checkbox"
-              checked={settings.kinds[kind]}
-              disabled={!settings.enabled}
-              onChange={(event) =>
-                void changeNotificationSettings({ kinds: { [kind]: event.target.checked } })
-              }
-            />
-            <span>
-              {label}
-              <span className="hint">{hint}</span>
-            </span>
-          </label>
+          <CheckboxSetting
+            key={kind}
+            label={label}
+            hint={hint}
+            indented
+            checked={settings.kinds[kind]}
+            disabled={!settings.enabled}
+            onChange={(on) => changeNotificationSettings({ kinds: { [kind]: on } })}
+          />
         ))}
       </fieldset>
       <fieldset>
         <legend>Quiet hours</legend>
-        <label className="setting-row">
-          <input
-            type="checkbox"
-            checked={quiet.enabled}
-            onChange={(event) =>
-              void changeNotificationSettings({ quiet_hours: { enabled: event.target.checked } })
-            }
-          />
-          <span>
-            No notifications during quiet hours
-            <span className="hint">What arrives meanwhile is still marked in the tray and the lists.</span>
-          </span>
-        </label>
+        <CheckboxSetting
+          label="No notifications during quiet hours"
+          hint="What arrives meanwhile is still marked in the tray and the lists."
+          checked={quiet.enabled}
+          onChange={(enabled) => changeNotificationSettings({ quiet_hours: { enabled } })}
+        />
         <div className="setting-row setting-indented quiet-times">
           {QUIET_ENDS.map(({ end, word, label }) => (
             <label key={end}>
@@ -107,19 +120,12 @@ export function NotificationSettingsPanel() {
       </fieldset>
       <fieldset>
         <legend>Closing the window</legend>
-        <label className="setting-row">
-          <input
-            type="checkbox"
-            checked={settings.keep_running_in_tray}
-            onChange={(event) =>
-              void changeNotificationSettings({ keep_running_in_tray: event.target.checked })
-            }
-          />
-          <span>
-            Keep syncing in the tray when the window is closed
-            <span className="hint">Quit from the tray menu to stop the app.</span>
-          </span>
-        </label>
+        <CheckboxSetting
+          label="Keep syncing in the tray when the window is closed"
+          hint="Quit from the tray menu to stop the app."
+          checked={settings.keep_running_in_tray}
+          onChange={(keep_running_in_tray) => changeNotificationSettings({ keep_running_in_tray })}
+        />
       </fieldset>
     </form>
   );

@@ -56,6 +56,32 @@ function LogRow({ entry }: { entry: SyncLogEntryView }) {
   );
 }
 
+/** A narrowing of the log by one of its values (its choices hold only those, '' for any). */
+function LogFilter<V extends string>({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: V;
+  choices: readonly { value: V; label: string }[];
+  onChange: (value: V) => void;
+}) {
+  return (
+    <label>
+      <span className="visually-hidden">{label}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value as V)}>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function SyncLogView() {
   const [text, setText] = useState('');
   const [level, setLevel] = useState<Level | ''>('');
@@ -128,26 +154,8 @@ export function SyncLogView() {
             onChange={(event) => setText(event.target.value)}
           />
         </label>
-        <label>
-          <span className="visually-hidden">Level</span>
-          <select value={level} onChange={(event) => setLevel(event.target.value as Level | '')}>
-            {LEVELS.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="visually-hidden">Kind</span>
-          <select value={kind} onChange={(event) => setKind(event.target.value as Kind | '')}>
-            {KINDS.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LogFilter label="Level" value={level} choices={LEVELS} onChange={setLevel} />
+        <LogFilter label="Kind" value={kind} choices={KINDS} onChange={setKind} />
         <span className="spacer" />
         <button type="button" className="button" onClick={() => void copyDiagnostics()}>
           Copy diagnostics

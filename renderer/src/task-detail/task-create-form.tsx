@@ -11,6 +11,7 @@ import { showProblem, useSession } from '../store/session-store';
 import { openTask, useView, type View } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
+import { CloseButton } from '../ui/close-button';
 import './task-detail.css';
 
 export const CREATE_TITLE_INPUT_ID = 'create-task-title';
@@ -118,15 +119,11 @@ export function TaskCreateForm() {
       <header className="editor-header">
         <h2 id={`${base}-heading`}>New task</h2>
         <span className="spacer" />
-        <button
-          type="button"
-          className="button icon-button"
-          aria-label="Close new task"
+        <CloseButton
+          label="Close new task"
           title="Close (what is typed is kept as a draft)"
           onClick={() => openTask(null)}
-        >
-          ✕
-        </button>
+        />
       </header>
       <form className="editor-body" onSubmit={(event) => void submit(event)}>
         <div className="field">

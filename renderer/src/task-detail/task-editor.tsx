@@ -33,6 +33,7 @@ import { useTask } from './use-task';
 import { openSubTasks, ParentLink, SubTasks } from './task-family';
 import { completeTask, subTaskCountWords } from '../ui/completion-question';
 import { DraftMark } from '../ui/draft-mark';
+import { CloseButton } from '../ui/close-button';
 import './task-detail.css';
 
 export const EDITOR_TITLE_ID = 'task-editor-title';
@@ -49,7 +50,7 @@ export interface WaitingFields {
 export function FieldMark({ mark, waitsOn }: { mark: SyncMark; waitsOn?: WaitsOnView | undefined }) {
   const words = markWords(mark ?? 'pending', 'tasks', waitsOn);
   return (
-    <span className={`field-pending field-pending-${words.mark}`} title={words.hint}>
+    <span className={`field-pending sync-mark-${words.mark}`} title={words.hint}>
       {words.label}
     </span>
   );
@@ -294,14 +295,7 @@ export function TaskEditor({ taskId }: { taskId: string }) {
             Copy link
           </button>
         )}
-        <button
-          type="button"
-          className="button icon-button"
-          aria-label="Close task"
-          onClick={() => openTask(null)}
-        >
-          ✕
-        </button>
+        <CloseButton label="Close task" onClick={() => openTask(null)} />
       </header>
       {readOnly ? (
         <p className="read-only-note">This account can only read: changes are turned off.</p>

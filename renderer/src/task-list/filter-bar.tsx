@@ -44,6 +44,14 @@ const SORT_CHOICES: { key: SortKey; label: string }[] = [
   { key: 'task_id', label: 'Task id' },
 ];
 
+/** The chips behind "Filters", in their order (Status stands in the bar's first row). */
+const chipGroups: { label: string; choiceKey: ChoiceKey; values: readonly string[] }[] = [
+  { label: 'Priority', choiceKey: 'priority', values: PRIORITIES },
+  { label: 'Type', choiceKey: 'task_type', values: TASK_TYPES },
+  { label: 'Review', choiceKey: 'review', values: [...REVIEWS, 'none'] },
+  { label: 'Created via', choiceKey: 'created_via', values: [...ORIGINS, 'none'] },
+];
+
 const DATE_LABELS: Record<DateKey, string> = {
   due_after: 'Due from',
   due_before: 'Due until',
@@ -164,6 +172,12 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
     ...(workspace?.teams ?? []).map((t) => ({ value: t.team_id, label: t.name })),
   ];
   const tagOptions = (workspace?.tags ?? []).map((tag) => ({ value: tag, label: tag }));
+  const pickLists: { label: string; choiceKey: ChoiceKey; options: { value: string; label: string }[] }[] = [
+    { label: 'Assignee', choiceKey: 'assignee', options: assigneeOptions },
+    { label: 'Project', choiceKey: 'project', options: projectOptions },
+    { label: 'Team', choiceKey: 'team', options: teamOptions },
+    { label: 'Tags', choiceKey: 'tags', options: tagOptions },
+  ];
 
   return (
     <div className="filter-bar">
@@ -216,50 +230,15 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
       <SearchProblems fixedKeyNote={fixedKeyNote(fixed, filters)} />
       {open ? (
         <div id={panelId} className="filter-panel" role="region" aria-label="More filters">
-          <ChipGroup
-            label="Priority"
-            choiceKey="priority"
-            values={PRIORITIES}
-            selected={filters.choices.priority}
-          />
-          <ChipGroup
-            label="Type"
-            choiceKey="task_type"
-            values={TASK_TYPES}
-            selected={filters.choices.task_type}
-          />
-          <ChipGroup
-            label="Review"
-            choiceKey="review"
-            values={[...REVIEWS, 'none']}
-            selected={filters.choices.review}
-          />
-          <ChipGroup
-            label="Created via"
-            choiceKey="created_via"
-            values={[...ORIGINS, 'none']}
-            selected={filters.choices.created_via}
-          />
-          {fixed !== 'assignee' ? (
-            <PickList
-              label="Assignee"
-              choiceKey="assignee"
-              options={assigneeOptions}
-              selected={filters.choices.assignee}
-            />
-          ) : null}
-          {fixed !== 'project' ? (
-            <PickList
-              label="Project"
-              choiceKey="project"
-              options={projectOptions}
-              selected={filters.choices.project}
-            />
-          ) : null}
-          {fixed !== 'team' ? (
-            <PickList label="Team" choiceKey="team" options={teamOptions} selected={filters.choices.team} />
-          ) : null}
-          <PickList label="Tags" choiceKey="tags" options={tagOptions} selected={filters.choices.tags} />
+          {chipGroups.map((group) => (
+            <ChipGroup key={group.choiceKey} {...group} selected={filters.choices[group.choiceKey]} />
+          ))}
+          {pickLists
+            // The key the list's scope fixes (a project's own list) is not offered.
+            .filter((list) => list.choiceKey !== fixed)
+            .map((list) => (
+              <PickList key={list.choiceKey} {...list} selected={filters.choices[list.choiceKey]} />
+            ))}
           <div className="date-filters">
             {DATE_KEYS.map((key) => (
               <label key={key} className="date-filter">

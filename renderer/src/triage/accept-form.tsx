@@ -2,7 +2,7 @@
 // that project or of the team), who takes it and how urgent it is, starting
 // from what the task already says. Ctrl/⌘+Enter (or Enter on Accept) accepts,
 // Escape leaves it pending.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useWorkspace } from '../store/workspace-store';
 import { ChoiceField } from '../ui/choice-field';
@@ -50,6 +50,39 @@ export function AcceptForm({
       return next;
     });
   };
+  /** The choices, in the form's order; each one's id is `triage-` and its label. */
+  const fields: {
+    field: keyof AcceptChoices;
+    label: string;
+    emptyLabel: string;
+    options: { value: string; label: string }[];
+  }[] = [
+    {
+      field: 'project_id',
+      label: 'Project',
+      emptyLabel: 'No project',
+      options: projects.map((p) => ({ value: p.project_id, label: p.name })),
+    },
+    {
+      field: 'section_id',
+      label: 'Section',
+      emptyLabel: 'No section',
+      options: sections.map((s) => ({ value: s.section_id, label: s.name })),
+    },
+    {
+      field: 'assignee',
+      label: 'Assignee',
+      emptyLabel: 'Unassigned',
+      options: members.map((m) => ({ value: m.username, label: m.username })),
+    },
+    // A priority the app does not know is kept as the task has it (ChoiceField's kept value).
+    {
+      field: 'priority',
+      label: 'Priority',
+      emptyLabel: 'No priority',
+      options: PRIORITIES.map((p) => ({ value: p, label: valueWord(p) })),
+    },
+  ];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onAccept(choices);
@@ -64,44 +97,20 @@ export function AcceptForm({
         }}
       >
         <h2>Accept ‘{row.title}’</h2>
-        <label htmlFor="triage-project">Project</label>
-        <ChoiceField
-          id="triage-project"
-          autoFocus
-          disabled={false}
-          value={choices.project_id}
-          emptyLabel="No project"
-          options={projects.map((p) => ({ value: p.project_id, label: p.name }))}
-          onSave={(value) => set('project_id', value)}
-        />
-        <label htmlFor="triage-section">Section</label>
-        <ChoiceField
-          id="triage-section"
-          disabled={false}
-          value={choices.section_id}
-          emptyLabel="No section"
-          options={sections.map((s) => ({ value: s.section_id, label: s.name }))}
-          onSave={(value) => set('section_id', value)}
-        />
-        <label htmlFor="triage-assignee">Assignee</label>
-        <ChoiceField
-          id="triage-assignee"
-          disabled={false}
-          value={choices.assignee}
-          emptyLabel="Unassigned"
-          options={members.map((m) => ({ value: m.username, label: m.username }))}
-          onSave={(value) => set('assignee', value)}
-        />
-        <label htmlFor="triage-priority">Priority</label>
-        {/* A priority the app does not know is kept as the task has it (ChoiceField's kept value). */}
-        <ChoiceField
-          id="triage-priority"
-          disabled={false}
-          value={choices.priority}
-          emptyLabel="No priority"
-          options={PRIORITIES.map((p) => ({ value: p, label: valueWord(p) }))}
-          onSave={(value) => set('priority', value)}
-        />
+        {fields.map(({ field, label, emptyLabel, options }, index) => (
+          <Fragment key={field}>
+            <label htmlFor={`triage-${label.toLowerCase()}`}>{label}</label>
+            <ChoiceField
+              id={`triage-${label.toLowerCase()}`}
+              autoFocus={index === 0}
+              disabled={false}
+              value={choices[field]}
+              emptyLabel={emptyLabel}
+              options={options}
+              onSave={(value) => set(field, value)}
+            />
+          </Fragment>
+        ))}
         <FormActions submit="Accept" title="Ctrl/⌘ Enter" onCancel={onClose} />
       </form>
     </ModalDialog>

@@ -106,7 +106,7 @@ export function BulkBar({
   };
 
   return (
-    <div className="bulk-bar" role="region" aria-label="Selected tasks" data-testid="bulk-bar">
+    <div className="change-bar bulk-bar" role="region" aria-label="Selected tasks" data-testid="bulk-bar">
       <strong className="bulk-count" aria-live="polite">
         {countText}
       </strong>

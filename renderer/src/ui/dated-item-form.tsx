@@ -4,6 +4,7 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { errorMessage, errorType, invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
+import { ProblemLine } from './problem-line';
 import './dated-item-form.css';
 
 export interface DatedItemValues {
@@ -25,6 +26,11 @@ export function changedFields<T extends object>(initial: T, next: T): Partial<T>
 /** What a dated item's form saves: a new one under its project, or an edit from where it started. */
 export type DatedItemTarget<Fields> =
   { mode: 'create'; projectId: string } | { mode: 'edit'; id: string; initial: Fields };
+
+/** A form's target with who hears it close: a create the new item (null when cancelled), an edit nothing. */
+export type DatedItemOpening<Fields> =
+  | { mode: 'create'; projectId: string; onDone: (created: { id: string; name: string } | null) => void }
+  | { mode: 'edit'; id: string; initial: Fields; onDone: () => void };
 
 /**
  * Queues what the form says: a create under the project (a field left empty is
@@ -65,11 +71,9 @@ export function DatedItemForm<DateField extends string>({
   dateField,
   dateLabel,
   nameMax,
-  target,
+  opening,
   before,
   blocked = false,
-  onSaved,
-  onCancel,
 }: {
   /**
    * The kind ("goal"): what the form queues, and the word its title, its
@@ -82,24 +86,23 @@ export function DatedItemForm<DateField extends string>({
   dateLabel: string;
   /** The service's bound on the kind's name. */
   nameMax: number;
-  target: DatedItemTarget<DatedItemFields<DateField>>;
+  /** What it saves, and who hears it close. */
+  opening: DatedItemOpening<DatedItemFields<DateField>>;
   /** Fields the kind asks first (a goal's project). */
   before?: ReactNode;
   /** The submit waits for something `before` lacks. */
   blocked?: boolean;
-  /** Once queued: the new item (a create), or null (an edit). */
-  onSaved: (created: { id: string; name: string } | null) => void;
-  onCancel: () => void;
 }) {
   const base = useId();
-  const creating = target.mode === 'create';
+  const creating = opening.mode === 'create';
   const doing = creating ? `Creating the ${noun}` : `Saving the ${noun}`;
-  const initial = target.mode === 'edit' ? target.initial : null;
+  const initial = opening.mode === 'edit' ? opening.initial : null;
   const [name, setName] = useState(initial?.name ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [date, setDate] = useState(initial?.[dateField] ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const onCancel = () => (opening.mode === 'create' ? opening.onDone(null) : opening.onDone());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -112,8 +115,9 @@ export function DatedItemForm<DateField extends string>({
         description: description.trim() === '' ? null : description,
         date: date === '' ? null : date,
       };
-      const id = await saveDatedItem(noun, dateField, target, values);
-      onSaved(id === null ? null : { id, name: values.name });
+      const id = await saveDatedItem(noun, dateField, opening, values);
+      if (opening.mode === 'create') opening.onDone(id === null ? null : { id, name: values.name });
+      else opening.onDone();
     } catch (error) {
       // A refused field is the person's to fix here, with what they typed kept; anything else is the app's notice.
       if (errorType(error) === 'validation') setProblem(errorMessage(error));
@@ -169,11 +173,7 @@ export function DatedItemForm<DateField extends string>({
           />
         </div>
       </div>
-      {problem === null ? null : (
-        <p className="form-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemLine className="form-problem" problem={problem} />
       <div className="dated-item-form-actions">
         <button type="submit" className="button primary" disabled={busy || name.trim() === '' || blocked}>
           {creating ? `Create ${noun}` : `Save ${noun}`}

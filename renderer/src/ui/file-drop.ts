@@ -5,11 +5,12 @@
 // (attachment:drop); main checks them by the same rules as a picked file and
 // queues them the same way. A file over the limit is refused here on its size,
 // before it is read, in the contract's words as main would say them.
-import { type DragEvent, useRef, useState } from 'react';
+import type { DragEvent } from 'react';
 import type { AttachmentAdded } from '../../../ipc/attachment-schemas';
 import { uploadSizeRefusal } from '../../../protocol/upload-rules';
 import { invoke } from '../bridge/svc';
 import { showNotice, showProblem } from '../store/session-store';
+import { type DropTarget, type OtherDrags, useDropTarget } from './drop-target';
 import { useKindReadOnly } from './kind-consent';
 import './file-drop.css';
 
@@ -48,73 +49,30 @@ export function noticeRefusals(added: AttachmentAdded): void {
 // A drop on a target inside another (the editor's attachments, inside the editor) is taken once, by the innermost.
 const taken = new WeakSet<Event>();
 
-export interface FileDrop<E extends HTMLElement> {
-  /** A drag with files is over the target: it shows it would take them. */
-  readonly over: boolean;
-  /** Handlers for the target; `otherwise` gets a drag that carries no files (a task moved on a board). */
-  readonly handlers: {
-    onDragEnter: (event: DragEvent<E>) => void;
-    onDragOver: (event: DragEvent<E>) => void;
-    onDragLeave: (event: DragEvent<E>) => void;
-    onDrop: (event: DragEvent<E>) => void;
-  };
-}
-
 /**
  * A drop target for files on one task. A sign-in that may not change
  * attachments takes no drop (the drag shows it would not). `onAdded` hears
- * what came of each drop.
+ * what came of each drop; `otherwise` gets a drag that carries no files (a
+ * task moved on a board).
  */
 export function useFileDrop<E extends HTMLElement = HTMLElement>(
   taskId: string,
   onAdded: (added: AttachmentAdded) => void,
-  otherwise?: { onDragOver?: (event: DragEvent<E>) => void; onDrop?: (event: DragEvent<E>) => void },
-): FileDrop<E> {
+  otherwise?: OtherDrags<E>,
+): DropTarget<E> {
   const readOnly = useKindReadOnly('attachment');
-  const [over, setOver] = useState(false);
-  // dragenter and dragleave fire for each child crossed: the target is left when the count is back to 0.
-  const depth = useRef(0);
-  const takes = (event: DragEvent) => !readOnly && carriesFiles(event);
-
-  return {
-    over,
-    handlers: {
-      onDragEnter: (event) => {
-        if (!takes(event)) return;
-        event.preventDefault();
-        depth.current += 1;
-        setOver(true);
-      },
-      onDragOver: (event) => {
-        if (!takes(event)) {
-          otherwise?.onDragOver?.(event);
-          return;
-        }
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'copy';
-        setOver(true);
-      },
-      onDragLeave: (event) => {
-        if (!takes(event)) return;
-        depth.current = Math.max(0, depth.current - 1);
-        if (depth.current === 0) setOver(false);
-      },
-      onDrop: (event) => {
-        if (!takes(event)) {
-          otherwise?.onDrop?.(event);
-          return;
-        }
-        event.preventDefault();
-        depth.current = 0;
-        setOver(false);
-        if (taken.has(event.nativeEvent)) return;
-        taken.add(event.nativeEvent);
-        const files = [...event.dataTransfer.files];
-        if (files.length === 0) return;
-        attachDroppedFiles(taskId, files).then(onAdded, (error: unknown) =>
-          showProblem(error, 'Attaching files'),
-        );
-      },
+  return useDropTarget<E>(
+    (event) => !readOnly && carriesFiles(event),
+    'copy',
+    (event) => {
+      if (taken.has(event.nativeEvent)) return;
+      taken.add(event.nativeEvent);
+      const files = [...event.dataTransfer.files];
+      if (files.length === 0) return;
+      attachDroppedFiles(taskId, files).then(onAdded, (error: unknown) =>
+        showProblem(error, 'Attaching files'),
+      );
     },
-  };
+    otherwise,
+  );
 }

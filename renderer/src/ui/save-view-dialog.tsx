@@ -12,6 +12,7 @@ import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';
 import { FormActions } from './form-actions';
 import { ModalDialog } from './modal-dialog';
+import { ProblemLine } from './problem-line';
 
 export interface SavedQuery {
   filters: ViewFilters;
@@ -139,11 +140,7 @@ export function SaveViewDialog({
             </p>
           </>
         ) : null}
-        {problem !== null ? (
-          <p id={`${ids}-problem`} className="form-problem" role="alert">
-            {problem}
-          </p>
-        ) : null}
+        <ProblemLine id={`${ids}-problem`} className="form-problem" problem={problem} />
         <FormActions submit="Save view" disabled={saving} onCancel={() => onDone(null)} />
       </form>
     </ModalDialog>

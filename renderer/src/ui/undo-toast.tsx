@@ -18,7 +18,7 @@ export function UndoToast() {
   }, [offer]);
   if (offer === null) return null;
   return (
-    <div className="undo-toast" role="group" aria-label="Last change" data-testid="undo-toast">
+    <div className="change-bar undo-toast" role="group" aria-label="Last change" data-testid="undo-toast">
       <span>{offer.text}</span>
       <button type="button" onClick={() => void undoOrRedo('undo')} title={offer.label}>
         {offer.label.includes(':') ? offer.label : 'Undo'}
