@@ -10,22 +10,17 @@
 // moved element anyway): the end-to-end board tests hold it. And its sections
 // added, renamed and deleted: a name empty or taken in the scope refused in
 // place, before anything is sent.
-import { act, createEvent, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, createEvent, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useView } from '../store/view-store';
-import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { useSession } from '../store/session-store';
-import { SectionBoard } from './section-board';
+import { boardSection, card, renderProjectBoard } from './testing/board-screen';
 
 const bridge = fakeBridgeEachTest();
-
-function section(section_id: string, name: string, position: number) {
-  return { section_id, name, scope_type: 'project', scope_id: 'p-web', position, task_count: 0 };
-}
 
 const startRows: readonly TaskRow[] = [
   taskRow({ task_id: 't-a', title: 'Write docs', section_id: 's-todo', position: 1024 }),
@@ -37,9 +32,9 @@ const startRows: readonly TaskRow[] = [
 /** Main as the board sees it: edits land in the mirror, and the next read answers with them. */
 async function showBoard() {
   const sections = [
-    section('s-todo', 'To do', 1024),
-    section('s-doing', 'Doing', 2048),
-    section('s-done', 'Done', 3072),
+    boardSection('s-todo', 'To do', 1024),
+    boardSection('s-doing', 'Doing', 2048),
+    boardSection('s-done', 'Done', 3072),
   ];
   let rows = [...startRows];
   bridge.answer('workspace:get', () =>
@@ -60,15 +55,7 @@ async function showBoard() {
     if (edited !== undefined && typeof patch['position'] === 'number') edited.position = patch['position'];
     return { id, op_id: null };
   });
-  await act(() => loadWorkspace());
-  render(<SectionBoard scopeType="project" scopeId="p-web" />);
-  await screen.findByText('Write docs');
-}
-
-function card(title: string): HTMLButtonElement {
-  const button = screen.getByText(title).closest('button');
-  if (button === null) throw new Error(`no card ${title}`);
-  return button;
+  await renderProjectBoard();
 }
 
 function columnNames(): (string | null)[] {
