@@ -2,14 +2,13 @@
 // from the emulator: a project's milestones in its order with their progress,
 // counted over the mirrored tasks so that an offline filing or completion
 // shows at once.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../../sync/api/api-client';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
-import { pulledMirror, testAccount } from './testing/test-account';
+import { closePulledMirror, pulledMirror, testAccount } from './testing/test-account';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -28,12 +27,7 @@ beforeAll(async () => {
   harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
 });
 
-afterAll(async () => {
-  mirror?.close();
-  await api?.close();
-  await emulator?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closePulledMirror(emulator, { dir, mirror, api }));
 
 /** The project with the most milestones, and its milestones as the service lists them. */
 async function busiestProject(): Promise<{ projectId: string; served: Record<string, unknown>[] }> {
