@@ -44,6 +44,23 @@ async function busiestProject(): Promise<{ projectId: string; served: Record<str
   return best;
 }
 
+/** The busiest project and the first milestone `milestones:list` shows of it. */
+async function firstMilestoneOfBusiestProject() {
+  const { projectId } = await busiestProject();
+  const [milestone] = await value('milestones:list', { project_id: projectId });
+  if (!milestone) throw new Error('no milestone');
+  return { projectId, milestone };
+}
+
+/** A task of the project that the mirror files under no milestone. */
+function taskUnderNoMilestone(projectId: string) {
+  const task = emulator.control
+    .tasks()
+    .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
+  if (!task) throw new Error('no unfiled task of the project');
+  return task;
+}
+
 describe('milestones:list', () => {
   test("answers a project's milestones in its order with the service's progress, read from the mirror", async () => {
     const { projectId, served } = await busiestProject();
@@ -58,9 +75,7 @@ describe('milestones:list', () => {
   });
 
   test('a task filed and completed offline moves the progress at once', async () => {
-    const { projectId } = await busiestProject();
-    const [target] = await value('milestones:list', { project_id: projectId });
-    if (!target) throw new Error('no milestone');
+    const { projectId, milestone: target } = await firstMilestoneOfBusiestProject();
     const task = emulator.control
       .tasks()
       .find(
@@ -79,13 +94,8 @@ describe('milestones:list', () => {
   });
 
   test('the editor files a task under a milestone and unfiles it (task:edit milestone_id)', async () => {
-    const { projectId } = await busiestProject();
-    const [target] = await value('milestones:list', { project_id: projectId });
-    if (!target) throw new Error('no milestone');
-    const task = emulator.control
-      .tasks()
-      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
-    if (!task) throw new Error('no unfiled task of the project');
+    const { projectId, milestone: target } = await firstMilestoneOfBusiestProject();
+    const task = taskUnderNoMilestone(projectId);
     const filed = await value('task:edit', {
       task_id: task.task_id,
       patch: { milestone_id: target.milestone_id },
@@ -119,10 +129,7 @@ describe('milestones:list', () => {
 
     // Offline: a milestone created here and a task filed under its temporary id.
     const { id } = mirror.milestones.create({ name: 'Waiting' }, projectId);
-    const task = emulator.control
-      .tasks()
-      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
-    if (!task) throw new Error('no unfiled task of the project');
+    const task = taskUnderNoMilestone(projectId);
     await value('task:edit', { task_id: task.task_id, patch: { milestone_id: id } });
     const waiting = await value('tasks:filed', { field: 'milestone_id', values: [id] });
     expect(waiting.rows.map((row) => [row.task_id, row.title, row.sync_mark])).toEqual([
