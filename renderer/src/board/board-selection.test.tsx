@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
-import { controlClick, shiftClick } from '../testing/selection-clicks';
+import { controlClick, selectRange } from '../testing/selection-clicks';
 import { boardSection, card, renderProjectBoard } from './testing/board-screen';
 
 const bridge = fakeBridgeEachTest();
@@ -42,8 +42,7 @@ test('click, then Shift+click across columns selects the cards between; Ctrl+cli
   const user = userEvent.setup();
   await showBoard();
 
-  await user.click(card('Fix login'));
-  await shiftClick(user, card('Celebrate'));
+  await selectRange(user, card('Fix login'), card('Celebrate'));
   expect(selectedTitles()).toEqual(['Fix login', 'Ship it', 'Celebrate']);
   await controlClick(user, card('Ship it'), card('Write docs'));
   expect(selectedTitles()).toEqual(['Write docs', 'Fix login', 'Celebrate']);

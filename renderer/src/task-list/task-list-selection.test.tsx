@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
-import { controlClick, shiftClick } from '../testing/selection-clicks';
+import { controlClick, selectRange } from '../testing/selection-clicks';
 import { TaskList } from './task-list';
 
 const bridge = fakeBridgeEachTest();
@@ -66,8 +66,7 @@ test('Shift+click selects the range from the row clicked last; Ctrl/Cmd+click to
   const user = userEvent.setup();
   await showList();
 
-  await user.click(row('Task 1'));
-  await shiftClick(user, row('Task 3'));
+  await selectRange(user, row('Task 1'), row('Task 3'));
   expect(selectedTitles()).toEqual(['Task 1', 'Task 2', 'Task 3']);
   expect(within(screen.getByTestId('bulk-bar')).getByText('3 tasks selected')).toBeTruthy();
 
@@ -122,8 +121,7 @@ test('Ctrl/Cmd+A selects everything the query matches, sent as the query less th
 test('a delete is asked first, with the count', async () => {
   const user = userEvent.setup();
   await showList();
-  await user.click(row('Task 0'));
-  await shiftClick(user, row('Task 1'));
+  await selectRange(user, row('Task 0'), row('Task 1'));
 
   await user.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete…' }));
   const question = await screen.findByRole('alertdialog', { name: 'Delete 2 tasks?' });

@@ -2,10 +2,11 @@
 // toggles items in and out of it (Ctrl/Cmd) in the list and on the board.
 import type { UserEvent } from '@testing-library/user-event';
 
-/** Shift+click: selects the range from the item clicked last to `target`. */
-export async function shiftClick(user: UserEvent, target: Element): Promise<void> {
+/** A click on `first`, then Shift+click on `last`: selects the range between them. */
+export async function selectRange(user: UserEvent, first: Element, last: Element): Promise<void> {
+  await user.click(first);
   await user.keyboard('{Shift>}');
-  await user.click(target);
+  await user.click(last);
   await user.keyboard('{/Shift}');
 }
 
