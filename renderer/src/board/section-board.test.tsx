@@ -11,7 +11,7 @@
 // added, renamed and deleted: a name empty or taken in the scope refused in
 // place, before anything is sent.
 import { act, createEvent, fireEvent, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useView } from '../store/view-store';
@@ -71,12 +71,18 @@ function titlesIn(sectionName: string): string[] {
     .map((item) => item.querySelector('.card-title')?.textContent ?? '');
 }
 
+/** Shows the board, focuses the card titled `title` and presses `keys` on it; the user, to press more. */
+async function pressOnCard(title: string, keys: string): Promise<UserEvent> {
+  const user = userEvent.setup();
+  await showBoard();
+  act(() => card(title).focus());
+  await user.keyboard(keys);
+  return user;
+}
+
 describe('moving a card with the keyboard', () => {
   test('Alt+↓ puts the card after the next one: shown at once, sent as its new position, and told', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await pressOnCard('Write docs', '{Alt>}{ArrowDown}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Fix login', 'Write docs', 'Tidy CSS']);
     await vi.waitFor(() =>
@@ -86,10 +92,7 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('Alt+→ files the card in the next section at the same height', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Fix login').focus());
-    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    await pressOnCard('Fix login', '{Alt>}{ArrowRight}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Write docs', 'Tidy CSS']);
     expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
@@ -101,10 +104,7 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('a move past the edge sends nothing and says why', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    const user = await pressOnCard('Write docs', '{Alt>}{ArrowUp}{/Alt}');
     expect(useView.getState().announcement).toBe('“Write docs” is already first in To do.');
     await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
     expect(useView.getState().announcement).toBe('“Write docs” is already in the first section.');
@@ -113,19 +113,13 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('arrows without Alt do not move the card', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{ArrowDown}{Control>}{ArrowDown}{/Control}');
+    await pressOnCard('Write docs', '{ArrowDown}{Control>}{ArrowDown}{/Control}');
     expect(bridge.callsOf('task:edit')).toEqual([]);
     expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
   });
 
   test('two quick moves are sent in the order made, the second counted from where the first put it', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
+    await pressOnCard('Write docs', '{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Fix login', 'Tidy CSS', 'Write docs']);
     await vi.waitFor(() =>
