@@ -146,8 +146,7 @@ test('a delete sent is undone by re-creating the task under a new id, as its lab
 
 test('a bulk change is one step: not sent, undone in the outbox; sent, undone by reverse edits', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(3);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(3);
   const tagsOf = (id: string) => w.f.emulator.control.task(id)?.tags ?? [];
   const before = ids.map(tagsOf);
   const bulk = { target: { task_ids: ids }, change: { set: {}, tags_add: ['undo-bulk'] } };
@@ -174,8 +173,7 @@ test('a bulk change is one step: not sent, undone in the outbox; sent, undone by
 
 test('a bulk delete sent is undone as one step, each task re-created', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(2);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(2);
   const titles = ids.map((id) => w.f.emulator.control.task(id)?.title);
   await w.value('tasks:bulk-edit', { target: { task_ids: ids }, change: { delete: true } });
   await w.f.pusher.pushAll();
@@ -307,8 +305,7 @@ test('a move on the board (its section and place) and a filing are steps like an
 
 test('a bulk delete not sent is called back as one step: every task shows again, nothing to send', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(3);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(3);
   await w.value('tasks:bulk-edit', { target: { task_ids: ids }, change: { delete: true } });
   expect((await w.value('undo:labels')).undo).toBe('Undo delete of 3 tasks');
 
