@@ -165,14 +165,19 @@ export function milestone(
   };
 }
 
+/** An account online and idle that has never synced, as the status bar and the Sync screen both tell it. */
+const ONLINE_NEVER_SYNCED = {
+  connection: 'online',
+  problem: null,
+  syncing: false,
+  last_synced_at: null,
+} as const;
+
 /** The status bar's sync status of one account: online, idle, nothing waiting or left out, unless given. */
 export function syncStatus(parts: Partial<SyncStatus> = {}): SyncStatus {
   return {
     account_id: 'acc_1',
-    connection: 'online',
-    problem: null,
-    syncing: false,
-    last_synced_at: null,
+    ...ONLINE_NEVER_SYNCED,
     pending_count: 0,
     conflict_count: 0,
     failed_count: 0,
@@ -194,11 +199,8 @@ export function syncAccount(parts: Partial<SyncAccountView> = {}): SyncAccountVi
     label: 'ada · Northwind',
     current: true,
     state: 'signed-in',
-    connection: 'online',
-    problem: null,
-    syncing: false,
+    ...ONLINE_NEVER_SYNCED,
     session_ends_at: null,
-    last_synced_at: null,
     pending: 0,
     conflicts: 0,
     failed: 0,
