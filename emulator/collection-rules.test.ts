@@ -8,6 +8,7 @@ import { ManualClock } from './clock';
 import { callApi, type Page, walkList } from './emulator-http';
 import type { ProjectRecord, SectionRecord, SprintRecord, TaskRecord, TeamRecord } from './records';
 import { type RunningEmulator, startEmulator } from './start';
+import { postProjectSection } from './testing/project-section';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
@@ -124,14 +125,7 @@ describe('sections', () => {
   });
 
   test('PATCH renames and moves (409 on a taken name); DELETE leaves its tasks unsectioned', async () => {
-    const created = await callApi<Section>(emulator, 'POST', '/v1/sections', {
-      body: {
-        org_id: emulator.orgId,
-        scope_type: 'project',
-        scope_id: project.project_id,
-        name: 'Temporary',
-      },
-    });
+    const created = await postProjectSection(emulator, project.project_id, 'Temporary');
     const sectionId = created.body.section_id;
     const taken = await callApi(emulator, 'PATCH', `/v1/sections/${sectionId}`, {
       body: { name: 'backlog' },

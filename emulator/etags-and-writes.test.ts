@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from './clock';
 import { callApi, type Page } from './emulator-http';
-import type { HistoryRecord, ProjectRecord, SectionRecord, TaskRecord, TeamRecord } from './records';
+import type { HistoryRecord, ProjectRecord, TaskRecord, TeamRecord } from './records';
 import { type RunningEmulator, startEmulator } from './start';
+import { postProjectSection } from './testing/project-section';
 
 let emulator: RunningEmulator;
 const clock = new ManualClock();
@@ -149,14 +150,7 @@ describe('If-Match on writes', () => {
   });
 
   test('sections, sprints, goals and teams refuse a stale If-Match too', async () => {
-    const section = await callApi<SectionRecord>(emulator, 'POST', '/v1/sections', {
-      body: {
-        org_id: emulator.orgId,
-        scope_type: 'project',
-        scope_id: project.project_id,
-        name: 'Stale check',
-      },
-    });
+    const section = await postProjectSection(emulator, project.project_id, 'Stale check');
     const sprint = await callApi(emulator, 'POST', `/v1/teams/${team.team_id}/sprints`, {
       body: { name: 'Stale sprint', start_date: '2027-01-04' },
     });

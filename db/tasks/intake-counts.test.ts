@@ -3,14 +3,11 @@
 // lists them, offline edits counted at once, every team in one walk of
 // migration 0025's index.
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { describe, expect, test } from 'vitest';
+import { loadTasks, openTestMirrorPerTest, type TestMirror, taskJson } from '../test-mirror';
 
 let handle: TestMirror;
-beforeEach(async () => {
-  handle = await openTestMirror();
-});
-afterEach(() => handle.cleanup());
+openTestMirrorPerTest((opened) => (handle = opened));
 
 describe("each team's intake count", () => {
   test("is the team's shown tasks waiting for review, the number the triage screen's query lists", () => {

@@ -3,15 +3,12 @@
 // counted at once, a sub-task of a new task following it when the server
 // names it, and the lookup a walk of migration 0020's index.
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { taskFamily } from '../read-models/task-family';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { loadTasks, openTestMirrorPerTest, type TestMirror, taskJson } from '../test-mirror';
 
 let handle: TestMirror;
-beforeEach(async () => {
-  handle = await openTestMirror();
-});
-afterEach(() => handle.cleanup());
+openTestMirrorPerTest((opened) => (handle = opened));
 
 describe("a task's sub-tasks", () => {
   test('are the shown tasks under it in board order, with the completed ones counted', () => {

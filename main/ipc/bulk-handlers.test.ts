@@ -13,8 +13,7 @@ const EVERY_TASK = { filter: {}, sort_by: 'title', sort_order: 'asc' } as const;
 
 test('everything a query matches but the exceptions is queued as one batch, announced, and sent as its progress counts', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(4);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(4);
   const [kept, ...changed] = ids as [string, ...string[]];
 
   const queued = await w.value('tasks:bulk-edit', {
@@ -47,8 +46,7 @@ test('everything a query matches but the exceptions is queued as one batch, anno
 
 test('stop gives up what was not sent and says how many', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(3);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(3);
   const queued = await w.value('tasks:bulk-edit', {
     target: { task_ids: ids },
     change: { set: {}, tags_add: ['to-stop'] },
@@ -62,8 +60,7 @@ test('stop gives up what was not sent and says how many', async () => {
 
 test('a value the contract refuses is refused whole, nothing queued; a read-only account may not change any', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(2);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(2);
   const refused = await w.call('tasks:bulk-edit', {
     target: { task_ids: ids },
     change: { set: { status: '' } },

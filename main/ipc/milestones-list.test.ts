@@ -2,14 +2,13 @@
 // from the emulator: a project's milestones in its order with their progress,
 // counted over the mirrored tasks so that an offline filing or completion
 // shows at once.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../../sync/api/api-client';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
-import { pulledMirror, testAccount } from './testing/test-account';
+import { closePulledMirror, pulledMirror, testAccount } from './testing/test-account';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -28,12 +27,7 @@ beforeAll(async () => {
   harness.gate.register(taskHandlers({ active: () => active, emit: () => undefined }));
 });
 
-afterAll(async () => {
-  mirror?.close();
-  await api?.close();
-  await emulator?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closePulledMirror(emulator, { dir, mirror, api }));
 
 /** The project with the most milestones, and its milestones as the service lists them. */
 async function busiestProject(): Promise<{ projectId: string; served: Record<string, unknown>[] }> {
@@ -50,6 +44,23 @@ async function busiestProject(): Promise<{ projectId: string; served: Record<str
   return best;
 }
 
+/** The busiest project and the first milestone `milestones:list` shows of it. */
+async function firstMilestoneOfBusiestProject() {
+  const { projectId } = await busiestProject();
+  const [milestone] = await value('milestones:list', { project_id: projectId });
+  if (!milestone) throw new Error('no milestone');
+  return { projectId, milestone };
+}
+
+/** A task of the project that the mirror files under no milestone. */
+function taskUnderNoMilestone(projectId: string) {
+  const task = emulator.control
+    .tasks()
+    .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
+  if (!task) throw new Error('no unfiled task of the project');
+  return task;
+}
+
 describe('milestones:list', () => {
   test("answers a project's milestones in its order with the service's progress, read from the mirror", async () => {
     const { projectId, served } = await busiestProject();
@@ -64,9 +75,7 @@ describe('milestones:list', () => {
   });
 
   test('a task filed and completed offline moves the progress at once', async () => {
-    const { projectId } = await busiestProject();
-    const [target] = await value('milestones:list', { project_id: projectId });
-    if (!target) throw new Error('no milestone');
+    const { projectId, milestone: target } = await firstMilestoneOfBusiestProject();
     const task = emulator.control
       .tasks()
       .find(
@@ -85,13 +94,8 @@ describe('milestones:list', () => {
   });
 
   test('the editor files a task under a milestone and unfiles it (task:edit milestone_id)', async () => {
-    const { projectId } = await busiestProject();
-    const [target] = await value('milestones:list', { project_id: projectId });
-    if (!target) throw new Error('no milestone');
-    const task = emulator.control
-      .tasks()
-      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
-    if (!task) throw new Error('no unfiled task of the project');
+    const { projectId, milestone: target } = await firstMilestoneOfBusiestProject();
+    const task = taskUnderNoMilestone(projectId);
     const filed = await value('task:edit', {
       task_id: task.task_id,
       patch: { milestone_id: target.milestone_id },
@@ -125,10 +129,7 @@ describe('milestones:list', () => {
 
     // Offline: a milestone created here and a task filed under its temporary id.
     const { id } = mirror.milestones.create({ name: 'Waiting' }, projectId);
-    const task = emulator.control
-      .tasks()
-      .find((t) => t.project_id === projectId && mirror.tasks.get(t.task_id)?.task.milestone_id === null);
-    if (!task) throw new Error('no unfiled task of the project');
+    const task = taskUnderNoMilestone(projectId);
     await value('task:edit', { task_id: task.task_id, patch: { milestone_id: id } });
     const waiting = await value('tasks:filed', { field: 'milestone_id', values: [id] });
     expect(waiting.rows.map((row) => [row.task_id, row.title, row.sync_mark])).toEqual([

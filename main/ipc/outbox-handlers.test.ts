@@ -368,6 +368,14 @@ function settleOne(
   return { op_id: opId, choices: [{ conflict_id: conflictId, ...choice }] };
 }
 
+/** The input of conflicts:resolve settling the first field in conflict of `view` with `choice`. */
+function settleFirstField(
+  view: { op_id: string; fields: readonly { conflict_id: string }[] } | null | undefined,
+  choice: { take: 'mine' | 'theirs' },
+) {
+  return settleOne(view?.op_id, view?.fields[0]?.conflict_id, choice);
+}
+
 /** My other device: the same person under another token, writing straight to the server. */
 function otherDevice(f: PushFixture): ApiClient {
   return f.apiWith(f.emulator.control.mintToken({ scopes: ['tasks:read', 'tasks:write'] }).token);
@@ -391,12 +399,17 @@ async function serverSectionName(f: PushFixture, sectionId: string): Promise<str
   return answer.body.name;
 }
 
+/** A section of my scope ('Parked ideas'), sent to the server: its id. */
+async function sentSection(f: PushFixture): Promise<string> {
+  f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
+  await f.pusher.pushAll();
+  return f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
+}
+
 /** A section of my scope, on the server, renamed here ('Next week') while my other device renamed it ('Soon'): one conflict. */
 async function sectionConflict(w: Wired): Promise<string> {
   const { f } = w;
-  f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
-  await f.pusher.pushAll();
-  const id = f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
+  const id = await sentSection(f);
   await renamedElsewhere(f, id, 'Soon');
   f.mirror.sections.edit(id, { name: 'Next week' });
   expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
@@ -426,10 +439,7 @@ describe('the conflict view of a section', () => {
     expect(list).toMatchObject({ entity_type: 'section', entity_id: id, state: 'conflict' });
 
     w.events.length = 0;
-    const resolved = await w.value(
-      'conflicts:resolve',
-      settleOne(view?.op_id, view?.fields[0]?.conflict_id, { take: 'mine' }),
-    );
+    const resolved = await w.value('conflicts:resolve', settleFirstField(view, { take: 'mine' }));
     expect(resolved).toEqual({ task_id: null });
     expect(w.events).toEqual([mirrorChanged({ collections: ['sections'], task_ids: null })]);
     expect(await w.value('conflicts:get', { entity_type: 'section', entity_id: id })).toBeNull();
@@ -457,10 +467,7 @@ describe('the conflict view of a section', () => {
     await w.f.pusher.pushAll();
     const again = await w.value('conflicts:get', { entity_type: 'section', entity_id: id });
     expect(again?.fields.map((c) => [c.base, c.mine, c.theirs])).toEqual([['This week', 'Someday', 'Soon']]);
-    await w.value(
-      'conflicts:resolve',
-      settleOne(again?.op_id, again?.fields[0]?.conflict_id, { take: 'theirs' }),
-    );
+    await w.value('conflicts:resolve', settleFirstField(again, { take: 'theirs' }));
     w.f.emulator.control.clearRequests();
     await w.f.pusher.pushAll();
     expect(w.f.emulator.control.requests().filter((r) => r.method !== 'GET')).toEqual([]);
@@ -499,9 +506,7 @@ describe('a section deleted on the server while renamed here', () => {
   test('is offered as a draft in its own words; dropping the edit leaves nothing waiting and opens no task', async () => {
     const w = await wire();
     const { f } = w;
-    f.mirror.sections.create({ scope_type: 'user', scope_id: f.emulator.me.username, name: 'Parked ideas' });
-    await f.pusher.pushAll();
-    const id = f.mirror.sections.list().find((r) => r.name === 'Parked ideas')?.section_id as string;
+    const id = await sentSection(f);
     const other = otherDevice(f);
     const current = await other.read(sectionOperations.get, { sectionId: id });
     await other.remove(sectionOperations.delete, { sectionId: id }, { ifMatch: current.etag });
@@ -567,10 +572,7 @@ describe('the conflict view of a comment', () => {
     expect(await w.value('conflicts:get', { task_id: taskId })).toBeNull();
 
     w.events.length = 0;
-    const resolved = await w.value(
-      'conflicts:resolve',
-      settleOne(view?.op_id, view?.fields[0]?.conflict_id, { take: 'mine' }),
-    );
+    const resolved = await w.value('conflicts:resolve', settleFirstField(view, { take: 'mine' }));
     expect(resolved).toEqual({ task_id: taskId });
     expect(w.events).toEqual([mirrorChanged({ collections: ['task_comments'], task_ids: [taskId] })]);
     await w.f.pusher.pushAll();
@@ -593,10 +595,7 @@ describe('the conflict view of a comment', () => {
     w.f.mirror.comments.edit(commentId, 'Mine again');
     await w.f.pusher.pushAll();
     const again = await w.value('conflicts:get', { entity_type: 'comment', entity_id: commentId });
-    await w.value(
-      'conflicts:resolve',
-      settleOne(again?.op_id, again?.fields[0]?.conflict_id, { take: 'theirs' }),
-    );
+    await w.value('conflicts:resolve', settleFirstField(again, { take: 'theirs' }));
     await w.f.pusher.pushAll();
     expect(await serverContent(w.f, commentId)).toBe('Theirs again');
     expect((await w.value('outbox:list')).changes).toEqual([]);

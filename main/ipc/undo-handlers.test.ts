@@ -146,8 +146,7 @@ test('a delete sent is undone by re-creating the task under a new id, as its lab
 
 test('a bulk change is one step: not sent, undone in the outbox; sent, undone by reverse edits', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(3);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(3);
   const tagsOf = (id: string) => w.f.emulator.control.task(id)?.tags ?? [];
   const before = ids.map(tagsOf);
   const bulk = { target: { task_ids: ids }, change: { set: {}, tags_add: ['undo-bulk'] } };
@@ -174,8 +173,7 @@ test('a bulk change is one step: not sent, undone in the outbox; sent, undone by
 
 test('a bulk delete sent is undone as one step, each task re-created', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(2);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(2);
   const titles = ids.map((id) => w.f.emulator.control.task(id)?.title);
   await w.value('tasks:bulk-edit', { target: { task_ids: ids }, change: { delete: true } });
   await w.f.pusher.pushAll();
@@ -207,6 +205,14 @@ test('a new change after an undo clears what could be redone', async () => {
 const onServer = (w: Wired, content: string) =>
   w.f.emulator.control.comments().filter((c) => c.content === content);
 
+/** A comment on a new task, sent: the task's id and the comment's on the service. */
+async function sentComment(w: Wired, content: string): Promise<{ taskId: string; commentId: string }> {
+  const taskId = await oneTask(w);
+  await w.value('comment:create', { task_id: taskId, content });
+  await w.f.pusher.pushAll();
+  return { taskId, commentId: onServer(w, content)[0]?.comment_id as string };
+}
+
 test('a comment not sent is undone by discarding it; redone, it is queued again', async () => {
   const w = await wire();
   const taskId = await oneTask(w);
@@ -224,9 +230,7 @@ test('a comment not sent is undone by discarding it; redone, it is queued again'
 
 test('a comment sent is undone by deleting it on the service', async () => {
   const w = await wire();
-  const taskId = await oneTask(w);
-  await w.value('comment:create', { task_id: taskId, content: 'Posted then undone' });
-  await w.f.pusher.pushAll();
+  await sentComment(w, 'Posted then undone');
   expect(onServer(w, 'Posted then undone')).toHaveLength(1);
 
   await w.value('undo:undo');
@@ -236,11 +240,7 @@ test('a comment sent is undone by deleting it on the service', async () => {
 
 test('a comment edit is undone in the outbox when not sent, by a reverse edit when sent', async () => {
   const w = await wire();
-  const taskId = await oneTask(w);
-  await w.value('comment:create', { task_id: taskId, content: 'First words' });
-  await w.f.pusher.pushAll();
-  const [comment] = onServer(w, 'First words');
-  const commentId = comment?.comment_id as string;
+  const { commentId } = await sentComment(w, 'First words');
 
   await w.value('comment:edit', { comment_id: commentId, content: 'Second words' });
   expect((await w.value('undo:labels')).undo).toBe('Undo comment edit');
@@ -261,10 +261,7 @@ test('a comment edit is undone in the outbox when not sent, by a reverse edit wh
 
 test('a comment delete not sent is called back; one sent is posted again under a new id, as its label says', async () => {
   const w = await wire();
-  const taskId = await oneTask(w);
-  await w.value('comment:create', { task_id: taskId, content: 'Keep me' });
-  await w.f.pusher.pushAll();
-  const commentId = onServer(w, 'Keep me')[0]?.comment_id as string;
+  const { taskId, commentId } = await sentComment(w, 'Keep me');
 
   await w.value('comment:delete', { comment_id: commentId });
   expect((await w.value('undo:labels')).undo).toBe('Undo comment delete');
@@ -308,8 +305,7 @@ test('a move on the board (its section and place) and a filing are steps like an
 
 test('a bulk delete not sent is called back as one step: every task shows again, nothing to send', async () => {
   const w = await wire();
-  const ids = w.f.taskIds(3);
-  await w.f.loadTasks(ids);
+  const ids = await w.f.loadedTaskIds(3);
   await w.value('tasks:bulk-edit', { target: { task_ids: ids }, change: { delete: true } });
   expect((await w.value('undo:labels')).undo).toBe('Undo delete of 3 tasks');
 

@@ -3,7 +3,6 @@
 // order (a move queued offline counts at once), a view's rows as the service
 // answers them, and a view with a filter this version does not know said to
 // be unavailable rather than answered without it.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import type { ApiClient } from '../../sync/api/api-client';
@@ -14,7 +13,7 @@ import { viewOperations } from '../../sync/api/operations';
 import { collectionHandlers } from './collection-handlers';
 import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
-import { pulledMirror, testAccount } from './testing/test-account';
+import { closePulledMirror, pulledMirror, testAccount } from './testing/test-account';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -82,12 +81,7 @@ beforeAll(async () => {
   harness.gate.register(collectionHandlers({ active: () => active, emit: () => undefined }));
 });
 
-afterAll(async () => {
-  mirror?.close();
-  await api?.close();
-  await emulator?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closePulledMirror(emulator, { dir, mirror, api }));
 
 describe('views:sidebar', () => {
   test('lists the views by name and the pins in pin order; a move queued offline reorders them at once', async () => {

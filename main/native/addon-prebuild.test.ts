@@ -79,6 +79,21 @@ beforeEach(() => {
 
 const assetPath = `/download/v12.11.1/${prebuildAssetName(target)}`;
 
+/**
+ * fetchPinnedPrebuild from the test host for `asked` into `<folder>/better_sqlite3.node`,
+ * with one pin: the usual target's asset, pinned to the hash of `pinned`.
+ */
+async function fetchPinnedTo(folder: string, pinned: Buffer, asked: PrebuildTarget = target) {
+  const destination = join(directory, folder, 'better_sqlite3.node');
+  const outcome = await fetchPinnedPrebuild({
+    host,
+    target: asked,
+    pins: { [prebuildAssetName(target)]: sha256Of(pinned) },
+    destination,
+  });
+  return { destination, outcome };
+}
+
 describe('a better-sqlite3 prebuild for Electron is taken only when its SHA-256 is pinned (issue 27)', () => {
   test('the tarball is asked for by the name prebuild-install uses, which is also its pin', () => {
     expect(prebuildAssetName(target)).toBe('better-sqlite3-v12.11.1-electron-v150-linux-x64.tar.gz');
@@ -93,13 +108,7 @@ describe('a better-sqlite3 prebuild for Electron is taken only when its SHA-256 
 
   test('a pinned prebuild is downloaded, and its addon written where the build looks', async () => {
     served.set(assetPath, tarball);
-    const destination = join(directory, 'pinned', 'better_sqlite3.node');
-    const outcome = await fetchPinnedPrebuild({
-      host,
-      target,
-      pins: { [prebuildAssetName(target)]: sha256Of(tarball) },
-      destination,
-    });
+    const { destination, outcome } = await fetchPinnedTo('pinned', tarball);
     expect(outcome).toEqual({ ok: true, file: destination, sha256: sha256Of(tarball) });
     expect(readFileSync(destination)).toEqual(ADDON_BYTES);
   });
@@ -107,13 +116,7 @@ describe('a better-sqlite3 prebuild for Electron is taken only when its SHA-256 
   test('a tampered prebuild is refused and nothing of it is written', async () => {
     const tampered = makeTarball(join(directory, 'tampered'), Buffer.from('someone else’s code\n'));
     served.set(assetPath, tampered);
-    const destination = join(directory, 'tampered-out', 'better_sqlite3.node');
-    const outcome = await fetchPinnedPrebuild({
-      host,
-      target,
-      pins: { [prebuildAssetName(target)]: sha256Of(tarball) },
-      destination,
-    });
+    const { destination, outcome } = await fetchPinnedTo('tampered-out', tarball);
     expect(outcome).toMatchObject({ ok: false, requested: true });
     const reason = outcome.ok ? '' : outcome.reason;
     expect(reason).toContain(`SHA-256 ${sha256Of(tampered)}, pinned ${sha256Of(tarball)}`);
@@ -125,13 +128,7 @@ describe('a better-sqlite3 prebuild for Electron is taken only when its SHA-256 
     served.set(assetPath, tarball);
     const other = { ...target, betterSqlite3: '12.12.0' };
     served.set(`/download/v12.12.0/${prebuildAssetName(other)}`, tarball);
-    const destination = join(directory, 'unpinned', 'better_sqlite3.node');
-    const outcome = await fetchPinnedPrebuild({
-      host,
-      target: other,
-      pins: { [prebuildAssetName(target)]: sha256Of(tarball) },
-      destination,
-    });
+    const { destination, outcome } = await fetchPinnedTo('unpinned', tarball, other);
     expect(outcome).toMatchObject({ ok: false, requested: false });
     expect(outcome.ok ? '' : outcome.reason).toContain('npm run native:pin-prebuilds');
     expect(asked).toEqual([]);
@@ -145,13 +142,7 @@ describe('a better-sqlite3 prebuild for Electron is taken only when its SHA-256 
     spawnSync('tar', ['-czf', join(empty, 'x.tar.gz'), '-C', empty, 'README']);
     const bytes = readFileSync(join(empty, 'x.tar.gz'));
     served.set(assetPath, bytes);
-    const destination = join(directory, 'no-addon', 'better_sqlite3.node');
-    const outcome = await fetchPinnedPrebuild({
-      host,
-      target,
-      pins: { [prebuildAssetName(target)]: sha256Of(bytes) },
-      destination,
-    });
+    const { destination, outcome } = await fetchPinnedTo('no-addon', bytes);
     expect(outcome).toMatchObject({ ok: false, reason: expect.stringContaining('holds no') as unknown });
     expect(existsSync(destination)).toBe(false);
   });

@@ -16,6 +16,7 @@ import { SyncEngine } from '../../sync/engine/sync-engine';
 import { syncLogFileFor } from '../../sync/sync-log/sync-log';
 import { DEFAULT_POLL_POLICY, type PollPolicy } from '../../sync/schedule/poll-policy';
 import type { DesktopNotification } from '../../services/notify/notification-decisions';
+import { peerAssignsMeATask } from '../../emulator/testing/peer-assignment';
 import type { TrayModel } from '../../services/notify/tray-model';
 import type { HandlerContext, IpcHandlers } from '../ipc/gate';
 import type { SyncAccountsView } from '../../ipc/visibility-schemas';
@@ -104,9 +105,7 @@ test('a signed-in account’s sync is logged, notified, counted in the tray and 
   expect(f.shown).toEqual([]);
 
   const me = f.emulator.me.username;
-  const other = f.emulator.control.tasks().find((t) => t.assignee !== me && t.created_by !== me);
-  if (!other) throw new Error('the seed has no task of someone else');
-  f.emulator.control.peerEdit(other.task_id, { assignee: me });
+  const other = peerAssignsMeATask(f.emulator);
   await f.engine.syncOnce();
   expect(f.shown.map((n) => [n.kind, n.open])).toEqual([
     ['task-assigned', { accountId: f.account.id, taskId: other.task_id }],
@@ -160,10 +159,7 @@ test('notification settings are saved to their file and applied to the next poll
   expect(await call(handlers, 'notification-settings:get', undefined)).toEqual(saved);
 
   await f.engine.syncOnce();
-  const me = f.emulator.me.username;
-  const other = f.emulator.control.tasks().find((t) => t.assignee !== me && t.created_by !== me);
-  if (!other) throw new Error('the seed has no task of someone else');
-  f.emulator.control.peerEdit(other.task_id, { assignee: me });
+  peerAssignsMeATask(f.emulator);
   await f.engine.syncOnce();
   expect(f.shown).toEqual([]);
   expect(f.visibility.tray().icon).toBe('unseen');

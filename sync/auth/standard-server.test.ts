@@ -12,6 +12,7 @@ import { ApiClient } from '../api/api-client';
 import { meOperations } from '../api/operations';
 import { type LoginIo, resolveStoredCredentials, runLogin } from '../cli/login-command';
 import { explain } from '../cli/run-cli';
+import { meOfStoredSignIn } from '../cli/testing/stored-sign-in';
 import { SessionEndedError, SignInServerUnreachableError, apiCredentials } from './api-credentials';
 import { IssuerMismatchError, OAuthProtocolError, SignedOutError } from './auth-errors';
 import { DEFAULT_SCOPES, OAuthSignIn } from './oauth-flow';
@@ -381,19 +382,6 @@ describe('the headless login against oidc-provider', () => {
     ];
   }
 
-  async function me(db: string): Promise<unknown> {
-    const stored = await resolveStoredCredentials(db);
-    if (!stored) throw new Error('no stored sign-in');
-    const client = new ApiClient({ baseUrl: stored.baseUrl, credentials: stored.credentials });
-    try {
-      const answer = await client.read(meOperations.get, {});
-      if (answer.status !== 200) throw new Error('unexpected 304');
-      return answer.body;
-    } finally {
-      await client.close();
-    }
-  }
-
   test("signs in, takes the organization from /v1/me, and sync's credentials work; a revoked grant then says login again", async () => {
     const db = await database();
     const io = loginIo();
@@ -402,7 +390,7 @@ describe('the headless login against oidc-provider', () => {
     expect((await io.browser.finished).body).toContain('<h1>Signed in</h1>');
     const stored = await resolveStoredCredentials(db);
     expect(stored?.identity).toMatchObject({ user_id: STANDARD_ACCOUNT.user_id, org_id: ORG });
-    expect(await me(db)).toMatchObject({ username: STANDARD_ACCOUNT.username });
+    expect(await meOfStoredSignIn(db)).toMatchObject({ username: STANDARD_ACCOUNT.username });
 
     // The saved refresh token is replayed elsewhere after our rotation: the grant is revoked.
     const secrets = JSON.parse(await readFile(secretFileBesideDatabase(db), 'utf8')) as Record<
@@ -412,13 +400,13 @@ describe('the headless login against oidc-provider', () => {
     const saved = secrets['refresh-token:database'] ?? '';
     await presentRefreshToken(server, saved);
     await presentRefreshToken(server, saved);
-    const error = await failure(me(db));
+    const error = await failure(meOfStoredSignIn(db));
     expect(error).toBeInstanceOf(SessionEndedError);
     expect(explain(error).message).toContain(`sign in again with: login --db ${db}`);
     expect(JSON.parse(await readFile(secretFileBesideDatabase(db), 'utf8'))).toEqual({});
     // The next sync does not present the dead token again; it says the same.
     const before = server.tokenRequests();
-    const again = await failure(me(db));
+    const again = await failure(meOfStoredSignIn(db));
     expect(explain(again)).toMatchObject({
       code: 3,
       message: expect.stringContaining(`login --db ${db}`) as unknown,
@@ -434,7 +422,7 @@ describe('the headless login against oidc-provider', () => {
       /gave no refresh token, so this sign-in lasts only as long as its access token \(until \d{4}-/,
     );
     expect(io.err()).toContain(`then sign in again with: login --db ${db}`);
-    expect(await me(db)).toMatchObject({ user_id: STANDARD_ACCOUNT.user_id, org_id: ORG });
+    expect(await meOfStoredSignIn(db)).toMatchObject({ user_id: STANDARD_ACCOUNT.user_id, org_id: ORG });
     const stored = await resolveStoredCredentials(db, { now: () => Date.now() + 2 * 3600_000 });
     const lapsed = await failure(stored?.credentials.getAccessToken() ?? Promise.resolve(''));
     expect(explain(lapsed).message).toMatch(/lapsed; sign in again with: login --db/);

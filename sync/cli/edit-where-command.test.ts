@@ -14,8 +14,7 @@ async function preparedMirror(): Promise<{
   matching: string[];
 }> {
   const f = await start();
-  const ids = f.taskIds(6);
-  await f.loadTasks(ids);
+  const ids = await f.loadedTaskIds(6);
   const status = f.mirror.tasks.get(ids[0] as string)?.task.status as string;
   const matching = ids.filter((id) => f.mirror.tasks.get(id)?.task.status === status);
   f.mirror.close();

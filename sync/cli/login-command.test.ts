@@ -11,8 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
-import { ApiClient } from '../api/api-client';
-import { meOperations } from '../api/operations';
 import { secretFileBesideDatabase } from '../auth/secret-store';
 import { consentBrowser } from '../auth/testing/consent-browser';
 import {
@@ -23,6 +21,7 @@ import {
   runLogin,
 } from './login-command';
 import { runCli } from './run-cli';
+import { meOfStoredSignIn } from './testing/stored-sign-in';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -74,16 +73,7 @@ function capturedIo(
 }
 
 async function signedInAs(dbPath: string): Promise<string> {
-  const stored = await resolveStoredCredentials(dbPath);
-  if (!stored) throw new Error('no stored sign-in');
-  const client = new ApiClient({ baseUrl: stored.baseUrl, credentials: stored.credentials });
-  try {
-    const answer = await client.read(meOperations.get, {});
-    if (answer.status !== 200) throw new Error('unexpected 304');
-    return answer.body.username;
-  } finally {
-    await client.close();
-  }
+  return (await meOfStoredSignIn(dbPath)).username;
 }
 
 async function cliRun(argv: string[]): Promise<{ code: number; err: string }> {

@@ -15,8 +15,7 @@ const cli = (...argv: string[]) => runCliForRecords(argv);
 /** A mirror file holding a few tasks read from the emulator; closed so the command opens it itself. */
 async function preparedMirror(): Promise<{ f: PushFixture; ids: string[] }> {
   const f = await start();
-  const ids = f.taskIds(3);
-  await f.loadTasks(ids);
+  const ids = await f.loadedTaskIds(3);
   return { f, ids };
 }
 

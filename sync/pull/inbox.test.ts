@@ -2,6 +2,7 @@
 // mirror file: a peer's assignment, status change, comment and mention become
 // entries for me; polling again, or after a restart, adds none of them twice.
 import { expect, test } from 'vitest';
+import { peerAssignsMeATask } from '../../emulator/testing/peer-assignment';
 import { sectionOperations, taskCommentOperations } from '../api/operations';
 import { type PullFixture, pullFixturePerTest } from './testing/pull-fixture';
 
@@ -57,9 +58,7 @@ test('a restart between polls lists each change once and announces nothing again
   const f = await setUp();
   await f.engine.pullOnce();
   const me = f.emulator.me.username;
-  const theirs = f.emulator.control.tasks().find((t) => t.assignee !== me && t.created_by !== me);
-  if (!theirs) throw new Error('the seed lacks a task of someone else');
-  f.emulator.control.peerEdit(theirs.task_id, { assignee: me });
+  const theirs = peerAssignsMeATask(f.emulator);
   await f.engine.pullOnce();
   expect(inbox(f)).toEqual([['task-assigned', theirs.task_id]]);
   const [entry] = f.mirror.feed.list(me);

@@ -8,8 +8,7 @@ const start = pushFixturePerTest();
 
 test('a bulk change sends one edit per task; a 412 merges per field, a clash waits as a conflict; progress counts them', async () => {
   const f = await start();
-  const ids = f.taskIds(3);
-  await f.loadTasks(ids);
+  const ids = await f.loadedTaskIds(3);
   const [quiet, renamed, clashed] = ids as [string, string, string];
   const status = ['in_progress', 'completed', 'blocked'].find((value) =>
     ids.every((id) => f.emulator.control.task(id)?.status !== value),

@@ -78,8 +78,7 @@ test.each(KILL_POINTS)(
   'kill -9 $name: a new process finishes, every edit lands and each task is created once',
   async ({ moment }) => {
     const f = await start({ seedTasks: 12, latencyMs: 60 });
-    const ids = f.taskIds(4);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(4);
     const titles = ['crash one', 'crash two', 'crash three', 'crash four'];
     for (const title of titles) f.mirror.tasks.create({ title });
     for (const [i, id] of ids.entries())

@@ -116,24 +116,23 @@ async function pushedOverNewEtags(kind: string, change: 'edit' | 'remove') {
   return { f, made, summary: await f.pusher.pushAll() };
 }
 
+/** Each write a person makes, pushed when only the ETag moved: what it does, and what it sends. */
+const WRITES = [
+  {
+    change: 'remove',
+    does: 'delete deletes the version the person saw under its new ETag',
+    sent: ['DELETE 412', 'DELETE 2xx'],
+  },
+  { change: 'edit', does: 'edit is sent again under the new ETag', sent: ['PATCH 412', 'PATCH 2xx'] },
+] as const;
+
 describe('a 412 where only the ETag changed', () => {
-  test.each(Object.keys(KINDS))(
-    "a %s's delete deletes the version the person saw under its new ETag, without asking",
-    async (kind) => {
-      const { f, made, summary } = await pushedOverNewEtags(kind, 'remove');
+  test.each(WRITES.flatMap((write) => Object.keys(KINDS).map((kind) => [kind, write.does, write] as const)))(
+    "a %s's %s, without asking",
+    async (kind, _does, { change, sent }) => {
+      const { f, made, summary } = await pushedOverNewEtags(kind, change);
 
-      expect(writesTo(f, made.path)).toEqual(['DELETE 412', 'DELETE 2xx']);
-      expect(summary).toMatchObject({ pushed: 1, failed: 0, conflicts: 0 });
-      expect(f.mirror.outbox.list(UNSETTLED_STATES)).toEqual([]);
-    },
-  );
-
-  test.each(Object.keys(KINDS))(
-    "a %s's edit is sent again under the new ETag, without asking",
-    async (kind) => {
-      const { f, made, summary } = await pushedOverNewEtags(kind, 'edit');
-
-      expect(writesTo(f, made.path)).toEqual(['PATCH 412', 'PATCH 2xx']);
+      expect(writesTo(f, made.path)).toEqual(sent);
       expect(summary).toMatchObject({ pushed: 1, failed: 0, conflicts: 0 });
       expect(f.mirror.outbox.list(UNSETTLED_STATES)).toEqual([]);
     },

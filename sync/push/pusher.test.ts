@@ -549,8 +549,7 @@ describe('deletes', () => {
 describe('refusals that stop writing', () => {
   test('a read-only test token: the operation is blocked, the account marked read-only, nothing else is sent', async () => {
     const f = await start({ token: 'test' });
-    const ids = f.taskIds(2);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(2);
     const first = f.mirror.tasks.edit(ids[0] as string, { title: 'read-only 1' });
     f.mirror.tasks.edit(ids[1] as string, { title: 'read-only 2' });
     f.emulator.control.clearRequests();
@@ -579,8 +578,7 @@ describe('refusals that stop writing', () => {
 
   test('the same pusher tries again each pass, and writes once its token may', async () => {
     const f = await start();
-    const ids = f.taskIds(3);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(3);
     for (const [i, id] of ids.entries()) f.mirror.tasks.edit(id, { title: `token swap ${i}` });
     let token = f.emulator.tokens.test;
     const api = new ApiClient({
@@ -623,8 +621,7 @@ describe('refusals that stop writing', () => {
 
   test('signed out: pushing stops and the outbox is left exactly as it was', async () => {
     const f = await start();
-    const ids = f.taskIds(2);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(2);
     f.mirror.tasks.edit(ids[0] as string, { title: 'signed out before this' });
     f.mirror.tasks.create({ title: 'Not yet' });
     const minted = f.emulator.control.mintToken({ scopes: ['tasks:write'] });
@@ -643,8 +640,7 @@ describe('refusals that stop writing', () => {
 describe('transient failures', () => {
   test('500s within the client retries still push once; beyond them the operation waits for the next pass', async () => {
     const f = await start();
-    const ids = f.taskIds(2);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(2);
     const a = f.mirror.tasks.edit(ids[0] as string, { title: 'through two 500s' });
     f.emulator.control.faults.serverErrors(2, { method: 'PATCH' });
 
@@ -682,8 +678,7 @@ describe('transient failures', () => {
 
   test('many tasks are pushed, each once, in the order of their edits', async () => {
     const f = await start({ seedTasks: 30 });
-    const ids = f.taskIds(20);
-    await f.loadTasks(ids);
+    const ids = await f.loadedTaskIds(20);
     for (const [i, id] of ids.entries()) f.mirror.tasks.edit(id, { position: 10_000 + i });
     for (const id of ids.slice(0, 5)) {
       f.mirror.outbox.start(

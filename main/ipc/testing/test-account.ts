@@ -1,7 +1,7 @@
 // The account a handler test reads and writes through: a real mirror file,
 // filled by the sync engine from the emulator where the test needs the
 // service's records, behind the ActiveMirror the handlers are given.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mirror } from '../../../db/mirror';
@@ -33,15 +33,18 @@ export function testAccount(
   };
 }
 
+export interface PulledMirror {
+  dir: string;
+  mirror: Mirror;
+  api: ApiClient;
+}
+
 /**
  * A mirror in a fresh folder named after `prefix`, filled by one pull of the
  * sync engine from `emulator` (what a first sync leaves), and the API client
  * it pulled with; the caller closes both and removes `dir`.
  */
-export async function pulledMirror(
-  emulator: RunningEmulator,
-  prefix: string,
-): Promise<{ dir: string; mirror: Mirror; api: ApiClient }> {
+export async function pulledMirror(emulator: RunningEmulator, prefix: string): Promise<PulledMirror> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const mirror = await openMirror(join(dir, 'mirror.sqlite'));
   const api = new ApiClient({
@@ -52,4 +55,18 @@ export async function pulledMirror(
   await engine.pullOnce();
   await engine.close();
   return { dir, mirror, api };
+}
+
+/**
+ * Closes the pulled mirror and its API client, stops the emulator and removes
+ * the folder; any of them may be missing, as after a setup that failed part way.
+ */
+export async function closePulledMirror(
+  emulator: RunningEmulator | undefined,
+  { dir, mirror, api }: Partial<PulledMirror>,
+): Promise<void> {
+  mirror?.close();
+  await api?.close();
+  await emulator?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
 }

@@ -19,6 +19,7 @@ import { WaitingChanges } from '../status-bar/status-bar';
 import { SyncMarkBadge, WaitingChangeMark } from '../ui/sync-mark-badge';
 import { FieldMark } from '../task-detail/task-editor';
 import { markOfState, unsentWords } from '../vocabulary/sync-mark-words';
+import { syncStatus } from '../testing/screen-fixtures';
 
 /** The text a person reads, and the tooltips, of some markup. */
 function shown(element: React.ReactElement): { text: string; titles: string[] } {
@@ -42,31 +43,10 @@ const IPC_STATE: Readonly<Record<ChangeState, PendingState>> = {
 
 const STATES: readonly ChangeState[] = ['queued', 'in_flight', 'conflict', 'failed', 'blocked'];
 
-function status(counts: Partial<SyncStatus>): SyncStatus {
-  return {
-    account_id: 'acc_1',
-    connection: 'online',
-    problem: null,
-    syncing: false,
-    last_synced_at: null,
-    pending_count: 0,
-    conflict_count: 0,
-    failed_count: 0,
-    blocked_count: 0,
-    first_sync: null,
-    read_only: false,
-    signed_out: false,
-    paused: false,
-    unsynced: [],
-    left_out: { items: [], more: 0 },
-    ...counts,
-  };
-}
-
 /** A status bar of one change in `state`, as main's board counts it (db/outbox/outbox-counts). */
 function statusOfOne(state: ChangeState): SyncStatus {
   const group = countChanges([state]);
-  return status({
+  return syncStatus({
     pending_count: group.pending,
     conflict_count: group.conflicts,
     failed_count: group.failed,
@@ -125,7 +105,7 @@ test.each(['conflict', 'failed', 'blocked'] as const)(
 test('the status bar and the inspector count the same changes: every one waiting, not only the queued', () => {
   // The issue's screen: one change queued and three refused.
   const listed: PendingState[] = ['queued', 'failed', 'failed', 'failed'];
-  const bar = shown(<WaitingChanges status={status({ pending_count: 1, failed_count: 3 })} />).text;
+  const bar = shown(<WaitingChanges status={syncStatus({ pending_count: 1, failed_count: 3 })} />).text;
   expect(listedChangesWords(listed.map((state) => ({ state })))).toBe('4 changes waiting');
   expect(bar).toBe(
     ['4 changes waiting', ...changeCountWords(countChanges(listed)).parts.map((p) => p.text)].join(''),
@@ -134,7 +114,7 @@ test('the status bar and the inspector count the same changes: every one waiting
 });
 
 test('nothing waiting: the status bar and the inspector both say all is synced', () => {
-  expect(shown(<WaitingChanges status={status({})} />).text).toBe('All changes synced');
+  expect(shown(<WaitingChanges status={syncStatus({})} />).text).toBe('All changes synced');
   expect(listedChangesWords([])).toBe('All changes synced');
 });
 

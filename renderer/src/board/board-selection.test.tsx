@@ -3,14 +3,14 @@
 // Shift+click selects the cards between in board order (column by column),
 // Ctrl/Cmd+click toggles one, Shift+J extends from a focused card, and the bar
 // sends the change for exactly those tasks.
-import { act, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
-import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
-import { SectionBoard } from './section-board';
+import { controlClick, selectRange } from '../testing/selection-clicks';
+import { boardSection, card, renderProjectBoard } from './testing/board-screen';
 
 const bridge = fakeBridgeEachTest();
 
@@ -22,33 +22,17 @@ const rows: readonly TaskRow[] = [
 ];
 
 async function showBoard() {
-  const section = (section_id: string, name: string, position: number) => ({
-    section_id,
-    name,
-    scope_type: 'project',
-    scope_id: 'p-web',
-    position,
-    task_count: 0,
-  });
   bridge.answer('workspace:get', () =>
     workspaceOf({
       projects: [project('p-web', 'Website')],
-      sections: [section('s-todo', 'To do', 1024), section('s-doing', 'Doing', 2048)],
+      sections: [boardSection('s-todo', 'To do', 1024), boardSection('s-doing', 'Doing', 2048)],
     }),
   );
   bridge.answer('tasks:filed', () => ({ rows: [...rows], truncated: false }));
   bridge.answer('task:get', ({ task_id }) => taskDetail({ task_id }));
   bridge.answer('tasks:bulk-edit', () => ({ batch_id: 'b-1', matched: 3, queued: 3, unchanged: 0 }));
   bridge.answer('tasks:bulk-progress', () => ({ total: 3, sent: 0, waiting: 3, stopped: 0 }));
-  await act(() => loadWorkspace());
-  render(<SectionBoard scopeType="project" scopeId="p-web" />);
-  await screen.findByText('Write docs');
-}
-
-function card(title: string): HTMLButtonElement {
-  const button = screen.getByText(title).closest('button');
-  if (button === null) throw new Error(`no card ${title}`);
-  return button;
+  await renderProjectBoard();
 }
 
 const selectedTitles = () =>
@@ -58,15 +42,9 @@ test('click, then Shift+click across columns selects the cards between; Ctrl+cli
   const user = userEvent.setup();
   await showBoard();
 
-  await user.click(card('Fix login'));
-  await user.keyboard('{Shift>}');
-  await user.click(card('Celebrate'));
-  await user.keyboard('{/Shift}');
+  await selectRange(user, card('Fix login'), card('Celebrate'));
   expect(selectedTitles()).toEqual(['Fix login', 'Ship it', 'Celebrate']);
-  await user.keyboard('{Control>}');
-  await user.click(card('Ship it'));
-  await user.click(card('Write docs'));
-  await user.keyboard('{/Control}');
+  await controlClick(user, card('Ship it'), card('Write docs'));
   expect(selectedTitles()).toEqual(['Write docs', 'Fix login', 'Celebrate']);
 
   const bar = within(screen.getByTestId('bulk-bar'));

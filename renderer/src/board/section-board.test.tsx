@@ -10,22 +10,17 @@
 // moved element anyway): the end-to-end board tests hold it. And its sections
 // added, renamed and deleted: a name empty or taken in the scope refused in
 // place, before anything is sent.
-import { act, createEvent, fireEvent, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, createEvent, fireEvent, screen, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { useView } from '../store/view-store';
-import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { useSession } from '../store/session-store';
-import { SectionBoard } from './section-board';
+import { boardSection, card, renderProjectBoard } from './testing/board-screen';
 
 const bridge = fakeBridgeEachTest();
-
-function section(section_id: string, name: string, position: number) {
-  return { section_id, name, scope_type: 'project', scope_id: 'p-web', position, task_count: 0 };
-}
 
 const startRows: readonly TaskRow[] = [
   taskRow({ task_id: 't-a', title: 'Write docs', section_id: 's-todo', position: 1024 }),
@@ -37,9 +32,9 @@ const startRows: readonly TaskRow[] = [
 /** Main as the board sees it: edits land in the mirror, and the next read answers with them. */
 async function showBoard() {
   const sections = [
-    section('s-todo', 'To do', 1024),
-    section('s-doing', 'Doing', 2048),
-    section('s-done', 'Done', 3072),
+    boardSection('s-todo', 'To do', 1024),
+    boardSection('s-doing', 'Doing', 2048),
+    boardSection('s-done', 'Done', 3072),
   ];
   let rows = [...startRows];
   bridge.answer('workspace:get', () =>
@@ -60,15 +55,7 @@ async function showBoard() {
     if (edited !== undefined && typeof patch['position'] === 'number') edited.position = patch['position'];
     return { id, op_id: null };
   });
-  await act(() => loadWorkspace());
-  render(<SectionBoard scopeType="project" scopeId="p-web" />);
-  await screen.findByText('Write docs');
-}
-
-function card(title: string): HTMLButtonElement {
-  const button = screen.getByText(title).closest('button');
-  if (button === null) throw new Error(`no card ${title}`);
-  return button;
+  await renderProjectBoard();
 }
 
 function columnNames(): (string | null)[] {
@@ -84,12 +71,18 @@ function titlesIn(sectionName: string): string[] {
     .map((item) => item.querySelector('.card-title')?.textContent ?? '');
 }
 
+/** Shows the board, focuses the card titled `title` and presses `keys` on it; the user, to press more. */
+async function pressOnCard(title: string, keys: string): Promise<UserEvent> {
+  const user = userEvent.setup();
+  await showBoard();
+  act(() => card(title).focus());
+  await user.keyboard(keys);
+  return user;
+}
+
 describe('moving a card with the keyboard', () => {
   test('Alt+↓ puts the card after the next one: shown at once, sent as its new position, and told', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await pressOnCard('Write docs', '{Alt>}{ArrowDown}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Fix login', 'Write docs', 'Tidy CSS']);
     await vi.waitFor(() =>
@@ -99,10 +92,7 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('Alt+→ files the card in the next section at the same height', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Fix login').focus());
-    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    await pressOnCard('Fix login', '{Alt>}{ArrowRight}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Write docs', 'Tidy CSS']);
     expect(titlesIn('Doing')).toEqual(['Ship it', 'Fix login']);
@@ -114,10 +104,7 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('a move past the edge sends nothing and says why', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    const user = await pressOnCard('Write docs', '{Alt>}{ArrowUp}{/Alt}');
     expect(useView.getState().announcement).toBe('“Write docs” is already first in To do.');
     await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
     expect(useView.getState().announcement).toBe('“Write docs” is already in the first section.');
@@ -126,19 +113,13 @@ describe('moving a card with the keyboard', () => {
   });
 
   test('arrows without Alt do not move the card', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{ArrowDown}{Control>}{ArrowDown}{/Control}');
+    await pressOnCard('Write docs', '{ArrowDown}{Control>}{ArrowDown}{/Control}');
     expect(bridge.callsOf('task:edit')).toEqual([]);
     expect(titlesIn('To do')).toEqual(['Write docs', 'Fix login', 'Tidy CSS']);
   });
 
   test('two quick moves are sent in the order made, the second counted from where the first put it', async () => {
-    const user = userEvent.setup();
-    await showBoard();
-    act(() => card('Write docs').focus());
-    await user.keyboard('{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
+    await pressOnCard('Write docs', '{Alt>}{ArrowDown}{ArrowDown}{/Alt}');
 
     expect(titlesIn('To do')).toEqual(['Fix login', 'Tidy CSS', 'Write docs']);
     await vi.waitFor(() =>

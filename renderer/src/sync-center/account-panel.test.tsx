@@ -9,46 +9,19 @@ import type { SyncStatus } from '../../../ipc/screen-schemas';
 import type { SyncAccountView } from '../../../ipc/visibility-schemas';
 import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { syncAccount, syncStatus } from '../testing/screen-fixtures';
 import { AccountPanel } from './account-panel';
 
 const bridge = fakeBridgeEachTest();
 
-const account: SyncAccountView = {
+const account = syncAccount({
   account_id: 'acc_1',
   label: 'ada · Acme',
-  current: true,
-  state: 'signed-in',
-  connection: 'online',
-  problem: null,
-  syncing: false,
-  session_ends_at: null,
   last_synced_at: '2026-11-29T10:00:00.000Z',
-  pending: 0,
-  conflicts: 0,
-  failed: 0,
-  blocked: 0,
-  unseen: 0,
-  collections: [],
-};
+});
 
 function status(leftOut: SyncStatus['left_out']): SyncStatus {
-  return {
-    account_id: 'acc_1',
-    connection: 'online',
-    problem: null,
-    syncing: false,
-    last_synced_at: '2026-11-29T10:00:00.000Z',
-    pending_count: 0,
-    conflict_count: 0,
-    failed_count: 0,
-    blocked_count: 0,
-    first_sync: null,
-    read_only: false,
-    signed_out: false,
-    paused: false,
-    unsynced: [],
-    left_out: leftOut,
-  };
+  return syncStatus({ last_synced_at: '2026-11-29T10:00:00.000Z', left_out: leftOut });
 }
 
 function showPanel(accounts: SyncAccountView[], leftOut: SyncStatus['left_out']): void {

@@ -8,38 +8,18 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import type { SyncAccountView, SyncLogEntryView } from '../../../ipc/visibility-schemas';
+import type { SyncLogEntryView } from '../../../ipc/visibility-schemas';
 import { changeStateWords } from '../../../protocol/change-state-words';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { syncAccount } from '../testing/screen-fixtures';
 import { SyncCenter } from './sync-center';
 import { type NotificationSettings, useSyncCenter } from './sync-center-store';
 
 const bridge = fakeBridgeEachTest();
 
 beforeEach(() => useSyncCenter.setState({ overview: null, settings: null }));
-
-function syncAccount(parts: Partial<SyncAccountView> = {}): SyncAccountView {
-  return {
-    account_id: 'a-1',
-    label: 'ada · Northwind',
-    current: true,
-    state: 'signed-in',
-    connection: 'online',
-    problem: null,
-    syncing: false,
-    session_ends_at: null,
-    last_synced_at: null,
-    pending: 0,
-    conflicts: 0,
-    failed: 0,
-    blocked: 0,
-    unseen: 0,
-    collections: [],
-    ...parts,
-  };
-}
 
 /** The value beside a fact's name in the account card (`<dt>` → `<dd>`). */
 function fact(card: HTMLElement, name: string): string | null | undefined {

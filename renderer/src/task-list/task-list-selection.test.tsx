@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { controlClick, selectRange } from '../testing/selection-clicks';
 import { TaskList } from './task-list';
 
 const bridge = fakeBridgeEachTest();
@@ -65,17 +66,11 @@ test('Shift+click selects the range from the row clicked last; Ctrl/Cmd+click to
   const user = userEvent.setup();
   await showList();
 
-  await user.click(row('Task 1'));
-  await user.keyboard('{Shift>}');
-  await user.click(row('Task 3'));
-  await user.keyboard('{/Shift}');
+  await selectRange(user, row('Task 1'), row('Task 3'));
   expect(selectedTitles()).toEqual(['Task 1', 'Task 2', 'Task 3']);
   expect(within(screen.getByTestId('bulk-bar')).getByText('3 tasks selected')).toBeTruthy();
 
-  await user.keyboard('{Control>}');
-  await user.click(row('Task 2'));
-  await user.click(row('Task 5'));
-  await user.keyboard('{/Control}');
+  await controlClick(user, row('Task 2'), row('Task 5'));
   expect(selectedTitles()).toEqual(['Task 1', 'Task 3', 'Task 5']);
   expect(row('Task 5').getAttribute('aria-selected')).toBe('true');
 
@@ -111,9 +106,7 @@ test('Ctrl/Cmd+A selects everything the query matches, sent as the query less th
   await user.keyboard('{Control>}a{/Control}');
   expect(selectedTitles()).toHaveLength(6);
   expect(within(screen.getByTestId('bulk-bar')).getByText('6 tasks selected')).toBeTruthy();
-  await user.keyboard('{Control>}');
-  await user.click(row('Task 4'));
-  await user.keyboard('{/Control}');
+  await controlClick(user, row('Task 4'));
   expect(within(screen.getByTestId('bulk-bar')).getByText('5 tasks selected')).toBeTruthy();
 
   await applyStatus(user, 'blocked');
@@ -128,10 +121,7 @@ test('Ctrl/Cmd+A selects everything the query matches, sent as the query less th
 test('a delete is asked first, with the count', async () => {
   const user = userEvent.setup();
   await showList();
-  await user.click(row('Task 0'));
-  await user.keyboard('{Shift>}');
-  await user.click(row('Task 1'));
-  await user.keyboard('{/Shift}');
+  await selectRange(user, row('Task 0'), row('Task 1'));
 
   await user.click(within(screen.getByTestId('bulk-bar')).getByRole('button', { name: 'Delete…' }));
   const question = await screen.findByRole('alertdialog', { name: 'Delete 2 tasks?' });

@@ -4,11 +4,13 @@ import type {
   AccountSummary,
   MilestoneSummary,
   SprintSummary,
+  SyncStatus,
   TaskDetail,
   TaskRow,
   Workspace,
 } from '../../../ipc/screen-schemas';
 import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
+import type { SyncAccountView } from '../../../ipc/visibility-schemas';
 import type { Task } from '../../../protocol/task';
 
 export function workspaceOf(parts: Partial<Workspace> = {}): Workspace {
@@ -159,6 +161,52 @@ export function milestone(
     position: null,
     tasks_total: 0,
     tasks_completed: 0,
+    ...parts,
+  };
+}
+
+/** An account online and idle that has never synced, as the status bar and the Sync screen both tell it. */
+const ONLINE_NEVER_SYNCED = {
+  connection: 'online',
+  problem: null,
+  syncing: false,
+  last_synced_at: null,
+} as const;
+
+/** The status bar's sync status of one account: online, idle, nothing waiting or left out, unless given. */
+export function syncStatus(parts: Partial<SyncStatus> = {}): SyncStatus {
+  return {
+    account_id: 'acc_1',
+    ...ONLINE_NEVER_SYNCED,
+    pending_count: 0,
+    conflict_count: 0,
+    failed_count: 0,
+    blocked_count: 0,
+    first_sync: null,
+    read_only: false,
+    signed_out: false,
+    paused: false,
+    unsynced: [],
+    left_out: { items: [], more: 0 },
+    ...parts,
+  };
+}
+
+/** An account as the Sync screen lists it: signed in, online, never synced, nothing waiting, unless given. */
+export function syncAccount(parts: Partial<SyncAccountView> = {}): SyncAccountView {
+  return {
+    account_id: 'a-1',
+    label: 'ada · Northwind',
+    current: true,
+    state: 'signed-in',
+    ...ONLINE_NEVER_SYNCED,
+    session_ends_at: null,
+    pending: 0,
+    conflicts: 0,
+    failed: 0,
+    blocked: 0,
+    unseen: 0,
+    collections: [],
     ...parts,
   };
 }

@@ -101,6 +101,13 @@ async function showTriage() {
   return list;
 }
 
+/** The choices a select offers, by their text. */
+function optionTexts(select: HTMLElement): (string | null)[] {
+  return within(select)
+    .getAllByRole('option')
+    .map((o) => o.textContent);
+}
+
 function activeTitle(list: HTMLElement): string | null {
   return (
     within(list)
@@ -163,20 +170,12 @@ describe('TriageView', () => {
     const projectSelect = within(form).getByLabelText<HTMLSelectElement>('Project');
     const section = within(form).getByLabelText<HTMLSelectElement>('Section');
     expect(projectSelect.value).toBe('p-web');
-    expect(
-      within(section)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['No section', 'Web inbox', 'Team board']);
+    expect(optionTexts(section)).toEqual(['No section', 'Web inbox', 'Team board']);
     await user.selectOptions(section, 's-web');
     // Another project: its sections, and the one chosen in the first is none again.
     await user.selectOptions(projectSelect, 'p-api');
     expect(section.value).toBe('');
-    expect(
-      within(section)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['No section', 'API backlog', 'Team board']);
+    expect(optionTexts(section)).toEqual(['No section', 'API backlog', 'Team board']);
     await user.selectOptions(section, 's-api');
     await user.selectOptions(within(form).getByLabelText('Assignee'), 'bob');
     await user.selectOptions(within(form).getByLabelText('Priority'), 'urgent');

@@ -29,6 +29,8 @@ export interface PushFixture {
   loadListed(): Promise<void>;
   /** Ids of the first `count` seeded tasks the main member can read, in a stable order. */
   taskIds(count: number): string[];
+  /** The ids taskIds gives, their tasks read into the mirror first (loadTasks). */
+  loadedTaskIds(count: number): Promise<string[]>;
   /** A client with another token (read-only, narrow scopes, revoked...). */
   apiWith(token: string): ApiClient;
   close(): Promise<void>;
@@ -67,6 +69,19 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
   const events: SyncEvent[] = [];
   const pusher = new Pusher({ store: mirrorPushStore(mirror), api, onEvent: (event) => events.push(event) });
   const reader = apiWith(emulator.tokens.live);
+  const loadTasks = async (ids: readonly string[]): Promise<void> => {
+    for (const taskId of ids) {
+      const answer = await reader.read(taskOperations.get, { taskId });
+      if (answer.status !== 200) throw new Error(`tasks.get ${taskId} answered ${answer.status}`);
+      mirror.tasks.applyServerCopy(answer.body, answer.etag);
+    }
+  };
+  const taskIds = (count: number): string[] =>
+    emulator.control
+      .tasks()
+      .map((task) => task.task_id)
+      .sort()
+      .slice(0, count);
   return {
     emulator,
     dir,
@@ -75,13 +90,7 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
     api,
     pusher,
     events,
-    async loadTasks(taskIds) {
-      for (const taskId of taskIds) {
-        const answer = await reader.read(taskOperations.get, { taskId });
-        if (answer.status !== 200) throw new Error(`tasks.get ${taskId} answered ${answer.status}`);
-        mirror.tasks.applyServerCopy(answer.body, answer.etag);
-      }
-    },
+    loadTasks,
     async loadListed() {
       const answer = await reader.listPage(taskOperations.list, { orgId: emulator.orgId }, { limit: 1000 });
       if (answer.status !== 200) throw new Error(`tasks.list answered ${answer.status}`);
@@ -95,12 +104,11 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
         items: answer.body.data,
       });
     },
-    taskIds(count) {
-      return emulator.control
-        .tasks()
-        .map((task) => task.task_id)
-        .sort()
-        .slice(0, count);
+    taskIds,
+    async loadedTaskIds(count) {
+      const ids = taskIds(count);
+      await loadTasks(ids);
+      return ids;
     },
     apiWith,
     async close() {
