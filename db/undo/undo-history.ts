@@ -124,18 +124,19 @@ export class UndoHistory {
 
   /** Undoes the last step; returns what it did (null: nothing to undo). */
   async undo(): Promise<UndoneStep | null> {
-    const step = this.undos.pop();
-    if (step === undefined) return null;
-    const done = await this.apply(step, 'undo');
-    this.redos.push(done.step);
-    return this.outcome(done);
+    return this.replay(this.undos, this.redos, 'undo');
   }
 
   async redo(): Promise<UndoneStep | null> {
-    const step = this.redos.pop();
+    return this.replay(this.redos, this.undos, 'redo');
+  }
+
+  /** Undo and redo are one move: the last step of one stack is applied and lands on the other. */
+  private async replay(from: UndoStep[], to: UndoStep[], way: 'undo' | 'redo'): Promise<UndoneStep | null> {
+    const step = from.pop();
     if (step === undefined) return null;
-    const done = await this.apply(step, 'redo');
-    this.undos.push(done.step);
+    const done = await this.apply(step, way);
+    to.push(done.step);
     return this.outcome(done);
   }
 
