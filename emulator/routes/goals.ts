@@ -3,17 +3,22 @@
 // that keeps a goal's tasks in the project with `goal_id` null.
 import type { FastifyInstance } from 'fastify';
 import { goalCreateBodySchema, goalUpdateBodySchema } from '../../protocol/goal';
-import { parseOr422 } from '../body-validation';
-import { type EmulatorContext, viewerFor } from '../emulator-context';
+import type { EmulatorContext } from '../emulator-context';
 import { sendJson } from '../json-reply';
-import { compareCodePoints, positionAfter, queryPairs } from '../paging';
+import { compareCodePoints, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type GoalRecord, GOALS } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { recordRoutes } from './record-routes';
 import { assignDefined, authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
-import { groupedListQuery, projectGroups, readableProject, sendProjectList } from './project-collections';
+import {
+  groupedListQuery,
+  projectCreation,
+  projectGroups,
+  readableProject,
+  sendProjectList,
+} from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'target_date', 'created_at'] as const;
 
@@ -85,9 +90,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   goals.get();
 
   goals.create<ProjectParams>((request, reply) => {
-    const viewer = viewerFor(ctx, request);
-    const project = readableProject(store, viewer, request.params.project_id);
-    const input = parseOr422(goalCreateBodySchema, request.body, 'body');
+    const { viewer, project, input, position } = projectCreation(ctx, request, goalCreateBodySchema, GOALS);
     const now = store.nowIso();
     const goal: GoalRecord = {
       goal_id: store.newId('gol'),
@@ -96,9 +99,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       name: input.name,
       target_date: input.target_date ?? null,
       description: input.description ?? null,
-      position:
-        input.position ??
-        positionAfter([...store.records(GOALS).values()].filter((g) => g.project_id === project.project_id)),
+      position,
       status: 'open',
       closed_at: null,
       closed_by: null,

@@ -10,17 +10,22 @@ import {
   milestoneCreateBodySchema,
   milestoneUpdateBodySchema,
 } from '../../protocol/milestone';
-import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
 import { sendJson } from '../json-reply';
-import { compareCodePoints, invalidParameter, positionAfter, queryPairs } from '../paging';
+import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { type MilestoneRecord, MILESTONES } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { patchTask, readableTask, unfileTasks } from '../task-changes';
 import { recordRoutes } from './record-routes';
 import { assignDefined, authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
-import { groupedListQuery, projectGroups, readableProject, sendProjectList } from './project-collections';
+import {
+  groupedListQuery,
+  projectCreation,
+  projectGroups,
+  readableProject,
+  sendProjectList,
+} from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
 const GROUPED_PARAMS = new Set(['org_id', 'filter[project]', 'filter[status]']);
@@ -137,9 +142,12 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
   milestones.get();
 
   milestones.create<ProjectParams>((request, reply) => {
-    const viewer = viewerFor(ctx, request);
-    const project = readableProject(store, viewer, request.params.project_id);
-    const input = parseOr422(milestoneCreateBodySchema, request.body, 'body');
+    const { viewer, project, input, position } = projectCreation(
+      ctx,
+      request,
+      milestoneCreateBodySchema,
+      MILESTONES,
+    );
     const now = store.nowIso();
     const milestone: MilestoneRecord = {
       milestone_id: store.newId('mst'),
@@ -149,11 +157,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       description: input.description ?? null,
       due_date: input.due_date ?? null,
       status: 'open',
-      position:
-        input.position ??
-        positionAfter(
-          [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
-        ),
+      position,
       ...authored(viewer, now),
     };
     storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
