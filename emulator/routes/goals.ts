@@ -91,7 +91,6 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
 
   goals.create<ProjectParams>((request, reply) => {
     const { viewer, project, input, position } = projectCreation(ctx, request, goalCreateBodySchema, GOALS);
-    const now = store.nowIso();
     const goal: GoalRecord = {
       goal_id: store.newId('gol'),
       org_id: store.org.org_id,
@@ -104,7 +103,7 @@ export function registerGoalRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       closed_at: null,
       closed_by: null,
       converted_from_task_id: null,
-      ...authored(viewer, now),
+      ...authored(viewer, store.nowIso()),
       deleted_at: null,
     };
     storeCreated(store, GOALS, goal.goal_id, goal);

@@ -148,7 +148,6 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       milestoneCreateBodySchema,
       MILESTONES,
     );
-    const now = store.nowIso();
     const milestone: MilestoneRecord = {
       milestone_id: store.newId('mst'),
       org_id: store.org.org_id,
@@ -158,7 +157,7 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
       due_date: input.due_date ?? null,
       status: 'open',
       position,
-      ...authored(viewer, now),
+      ...authored(viewer, store.nowIso()),
     };
     storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
     const location = `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`;

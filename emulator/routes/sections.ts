@@ -163,7 +163,6 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       throw fieldProblem(['body', 'scope_id'], `scope_id must be ${expected}`);
     }
     requireUniqueName(store, input, input.name);
-    const now = store.nowIso();
     const section: SectionRecord = {
       section_id: store.newId('sec'),
       org_id: store.org.org_id,
@@ -171,7 +170,7 @@ export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext
       scope_type: input.scope_type,
       scope_id: input.scope_id,
       position: input.position ?? endPosition(store, input),
-      ...authored(viewer, now),
+      ...authored(viewer, store.nowIso()),
     };
     storeCreated(store, SECTIONS, section.section_id, section);
     return sendCreated(

@@ -144,7 +144,6 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
     const endDate = input.end_date ?? endFromWeeks(input.start_date, input.duration_weeks ?? DEFAULT_WEEKS);
     if (endDate < input.start_date) throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
     requireUniqueActiveName(store, team.team_id, input.name);
-    const now = store.nowIso();
     const sprint: SprintRecord = {
       sprint_id: store.newId('spr'),
       org_id: store.org.org_id,
@@ -157,7 +156,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
       status: 'active',
       completed_at: null,
       completed_by: null,
-      ...authored(viewer, now),
+      ...authored(viewer, store.nowIso()),
       is_active: true,
     };
     storeCreated(store, SPRINTS, sprint.sprint_id, sprint);

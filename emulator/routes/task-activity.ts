@@ -2,7 +2,7 @@
 // creates, edits by their author only, deletes by their author or an org owner
 // or admin, `mentions` read from `@username`) and its history (one entry per
 // change, `{field, new, old}` each).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   taskCommentCreateBodySchema,
@@ -129,25 +129,25 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
   store.touch();
 }
 
-/** Only its author may edit a comment (403). */
-function requireAuthor({ viewer, record }: FoundRecord<CommentRecord>): void {
-  if (record.created_by !== viewer.username) {
-    throw new ProblemReply(403, null, 'Forbidden', 'Only the author of a comment may edit it.');
-  }
-}
-
-/** Its author or an organization owner or admin may delete a comment (403). */
-function requireAuthorOrAdmin({ viewer, record }: FoundRecord<CommentRecord>): void {
-  // gaps.md: "the author or an org owner/admin"; any other role (member, or one added later) is refused.
-  const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
-  if (record.created_by !== viewer.username && !orgAdmin) {
+/**
+ * Who may change a comment (403 for anyone else): only its author edits it;
+ * its author or an organization owner or admin deletes it (gaps.md: "the
+ * author or an org owner/admin"; any other role, member or one added later,
+ * is refused).
+ */
+function commentChanger(change: 'edit' | 'delete') {
+  return ({ viewer, record }: FoundRecord<CommentRecord>): void => {
+    const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
+    if (record.created_by === viewer.username || (change === 'delete' && orgAdmin)) return;
     throw new ProblemReply(
       403,
       null,
       'Forbidden',
-      'Only the author of a comment or an owner or admin of the organization may delete it.',
+      change === 'edit'
+        ? 'Only the author of a comment may edit it.'
+        : 'Only the author of a comment or an owner or admin of the organization may delete it.',
     );
-  }
+  };
 }
 
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -183,15 +183,14 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
 
   comments.get();
 
+  /** 201 with a new comment or reply, its path in `Location`. */
+  const sendNewComment = (request: FastifyRequest, reply: FastifyReply, comment: CommentRecord) =>
+    sendCreated(request, reply, `/v1/task-comments/${comment.comment_id}`, serializeComment(store, comment));
+
   comments.create((request, reply) => {
     const input = parseOr422(taskCommentCreateBodySchema, request.body, 'body');
     const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
-    return sendCreated(
-      request,
-      reply,
-      `/v1/task-comments/${comment.comment_id}`,
-      serializeComment(store, comment),
-    );
+    return sendNewComment(request, reply, comment);
   });
 
   app.post(
@@ -202,17 +201,12 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       const viewer = viewerFor(ctx, request);
       const parent = readableComment(store, viewer, input.parent_comment_id);
       const comment = addComment(store, viewer, parent.task_id, parent.comment_id, input.content);
-      return sendCreated(
-        request,
-        reply,
-        `/v1/task-comments/${comment.comment_id}`,
-        serializeComment(store, comment),
-      );
+      return sendNewComment(request, reply, comment);
     },
   );
 
   comments.update(
-    { body: taskCommentUpdateBodySchema, mayChange: requireAuthor },
+    { body: taskCommentUpdateBodySchema, mayChange: commentChanger('edit') },
     ({ record: comment, patch }) => {
       let next = comment;
       if (patch.content !== undefined && patch.content !== comment.content) {
@@ -228,7 +222,7 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     },
   );
 
-  comments.delete({ mayChange: requireAuthorOrAdmin }, (request, reply, { record: comment }) => {
+  comments.delete({ mayChange: commentChanger('delete') }, (request, reply, { record: comment }) => {
     removeThread(store, comment);
     return reply.code(204).send();
   });

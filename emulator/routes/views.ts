@@ -164,8 +164,7 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
     const viewer = viewerFor(ctx, request);
     requireUniqueName(store, viewer.username, input.name);
-    const now = store.nowIso();
-    const { created_by, updated_by, created_at, updated_at } = authored(viewer, now);
+    const { created_by, updated_by, created_at, updated_at } = authored(viewer, store.nowIso());
     const view: ViewRecord = {
       view_id: store.newId('view'),
       org_id: store.org.org_id,
