@@ -58,19 +58,22 @@ const mintBodySchema = z.object({
 
 const forbidden = (detail: string): ProblemReply => new ProblemReply(403, null, 'Forbidden', detail);
 
-const tokenNotFound = (tokenId: string): ProblemReply =>
-  new ProblemReply(404, null, 'Not Found', `token ${tokenId} not found`);
-
 const isPrivileged = (ctx: AuthContext): boolean =>
   ctx.principal.role === 'owner' || ctx.principal.role === 'admin';
 
-/** Owners and admins manage every token; others only tokens acting as them or made by them. */
-function requireTokenAccess(ctx: AuthContext, record: TokenRecord): void {
+/**
+ * The token the path names (404), when the caller may manage it: owners and
+ * admins manage every token, others only tokens acting as them or made by them (403).
+ */
+function manageableToken(store: IdentityStore, ctx: AuthContext, tokenId: string): TokenRecord {
+  const record = store.getToken(tokenId);
+  if (!record) throw new ProblemReply(404, null, 'Not Found', `token ${tokenId} not found`);
   const own =
     record.principal_user_id === ctx.principal.user_id || record.created_by === ctx.principal.user_id;
   if (!own && !isPrivileged(ctx)) {
     throw forbidden('Only an owner or admin may manage another member’s token.');
   }
+  return record;
 }
 
 /** Contract, Limits: the general default page size. */
@@ -173,9 +176,7 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
     { config: { scope: 'org:write', operationId: 'tokens.rotate' } },
     (request, reply) => {
       const ctx = authOf(request);
-      const record = store.getToken(request.params.token_id);
-      if (!record) throw tokenNotFound(request.params.token_id);
-      requireTokenAccess(ctx, record);
+      const record = manageableToken(store, ctx, request.params.token_id);
       const { token, record: fresh } = store.rotateToken(record.token_id, ctx.principal.user_id);
       return sendJson(request, reply, 200, { ...fresh, token });
     },
@@ -186,9 +187,7 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
     { config: { scope: 'org:write', operationId: 'tokens.revoke' } },
     (request, reply) => {
       const ctx = authOf(request);
-      const record = store.getToken(request.params.token_id);
-      if (!record) throw tokenNotFound(request.params.token_id);
-      requireTokenAccess(ctx, record);
+      const record = manageableToken(store, ctx, request.params.token_id);
       const reason = typeof request.query.reason === 'string' ? request.query.reason : undefined;
       store.revokeToken(record.token_id, ctx.principal.user_id, reason);
       return sendJson(request, reply, 200, { ok: true });

@@ -14,8 +14,8 @@ import {
 } from '../../protocol/upload-rules';
 import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
-import { etagOfJson, noneMatchSatisfied } from '../entity-tag';
-import { checkIfMatch, sendCreationOrderList, sendJson } from '../json-reply';
+import { noneMatchSatisfied } from '../entity-tag';
+import { sendCreationOrderList } from '../json-reply';
 import { queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
@@ -25,6 +25,7 @@ import { rangeOf } from '../uploads/byte-range';
 import { inflateRawHead } from '../../protocol/inflate-raw-head';
 import { scanForMalware } from '../uploads/malware-scan';
 import { type FormFile, MultipartForm, parseMultipartForm } from '../uploads/multipart-form';
+import { recordRoutes } from './record-routes';
 import { sendCreated } from './record-writes';
 
 const listQuerySchema = z
@@ -124,16 +125,13 @@ function uploadOf(form: unknown): { taskId: string; file: FormFile } {
 
 export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, attachments } = ctx;
-  const recordEtag = (record: AttachmentRecord) => etagOfJson(serialize(store, record));
-  /** The attachment the path names, when its task is readable to whoever asks (a 404 otherwise). */
-  const requestedAttachment = (request: FastifyRequest<{ Params: { attachment_id: string } }>) =>
-    readableAttachment(store, attachments, viewerFor(ctx, request), request.params.attachment_id);
-  /** The attachment the path names, unchanged since `If-Match` (412 otherwise). */
-  const attachmentToChange = (request: FastifyRequest<{ Params: { attachment_id: string } }>) => {
-    const record = requestedAttachment(request);
-    checkIfMatch(request, recordEtag(record));
-    return record;
-  };
+  const routes = recordRoutes(app, ctx, '/v1/task-attachments/:attachment_id', {
+    scope: 'tasks',
+    // A 404 unless the attachment's task is readable to whoever asks.
+    find: (_store, viewer, params: { attachment_id: string }) =>
+      readableAttachment(store, attachments, viewer, params.attachment_id),
+    serialize: (_store, _viewer, record) => serialize(store, record),
+  });
 
   // Only the upload reads multipart bodies: every other route answers them 415, as before.
   app.register((uploads, _options, done) => {
@@ -146,39 +144,28 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     done();
   });
 
-  app.get(
-    '/v1/task-attachments',
-    { config: { scope: 'tasks:read', operationId: 'task-attachments.list' } },
-    (request, reply) => {
-      const params = queryPairs(request.url);
-      const query = parseOr422(listQuerySchema, Object.fromEntries(params), 'query');
-      const viewer = viewerFor(ctx, request);
-      requireOwnOrg(ctx, query.org_id, ['query', 'org_id']);
-      if (query.task_id !== undefined) readableTask(store, viewer, query.task_id);
-      const items = [...attachments.records.values()].filter((record) => {
-        if (query.task_id !== undefined && record.task_id !== query.task_id) return false;
-        const task = store.tasks.get(record.task_id);
-        return task !== undefined && canSeeProject(viewer, task.record.project_id);
-      });
-      return sendCreationOrderList(ctx, request, reply, {
-        queryKey: `task-attachments\u0000${query.task_id ?? ''}\u0000${query.org_id ?? ''}`,
-        items,
-        defaultLimit: 100,
-        params,
-        id: (a) => a.attachment_id,
-        serialize: (a) => serialize(store, a),
-      });
-    },
-  );
+  routes.list((request, reply) => {
+    const params = queryPairs(request.url);
+    const query = parseOr422(listQuerySchema, Object.fromEntries(params), 'query');
+    const viewer = viewerFor(ctx, request);
+    requireOwnOrg(ctx, query.org_id, ['query', 'org_id']);
+    if (query.task_id !== undefined) readableTask(store, viewer, query.task_id);
+    const items = [...attachments.records.values()].filter((record) => {
+      if (query.task_id !== undefined && record.task_id !== query.task_id) return false;
+      const task = store.tasks.get(record.task_id);
+      return task !== undefined && canSeeProject(viewer, task.record.project_id);
+    });
+    return sendCreationOrderList(ctx, request, reply, {
+      queryKey: `task-attachments\u0000${query.task_id ?? ''}\u0000${query.org_id ?? ''}`,
+      items,
+      defaultLimit: 100,
+      params,
+      id: (a) => a.attachment_id,
+      serialize: (a) => serialize(store, a),
+    });
+  });
 
-  app.get<{ Params: { attachment_id: string } }>(
-    '/v1/task-attachments/:attachment_id',
-    { config: { scope: 'tasks:read', operationId: 'task-attachments.get' } },
-    (request, reply) => {
-      const record = requestedAttachment(request);
-      return sendJson(request, reply, 200, serialize(store, record));
-    },
-  );
+  routes.get();
 
   app.get<{ Params: { attachment_id: string } }>(
     '/v1/task-attachments/:attachment_id/content',
@@ -186,41 +173,30 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
     (request, reply) => sendContent(ctx, request, reply),
   );
 
-  app.patch<{ Params: { attachment_id: string } }>(
-    '/v1/task-attachments/:attachment_id',
-    { config: { scope: 'tasks:write', operationId: 'task-attachments.update' } },
-    (request, reply) => {
-      const record = attachmentToChange(request);
-      const patch = parseOr422(taskAttachmentUpdateBodySchema, request.body, 'body');
-      let next = record;
-      if (patch.file_name !== undefined && patch.file_name !== record.file_name) {
-        // A new name is held to the bytes as an upload's is: no renaming a PNG to .exe or .html.
-        const verdict = judgeUpload(
-          { fileName: patch.file_name, declaredType: null, bytes: attachments.content(record.attachment_id) },
-          { inflateRawHead },
-        );
-        if (!verdict.ok) throw refusalProblem(verdict.refusal);
-        next = {
-          ...record,
-          file_name: patch.file_name,
-          content_type: verdict.contentType,
-          updated_at: store.nowIso(),
-        };
-        attachments.replace(next);
-      }
-      return sendJson(request, reply, 200, serialize(store, next));
-    },
-  );
+  routes.update({ body: taskAttachmentUpdateBodySchema }, ({ record, patch }) => {
+    let next = record;
+    if (patch.file_name !== undefined && patch.file_name !== record.file_name) {
+      // A new name is held to the bytes as an upload's is: no renaming a PNG to .exe or .html.
+      const verdict = judgeUpload(
+        { fileName: patch.file_name, declaredType: null, bytes: attachments.content(record.attachment_id) },
+        { inflateRawHead },
+      );
+      if (!verdict.ok) throw refusalProblem(verdict.refusal);
+      next = {
+        ...record,
+        file_name: patch.file_name,
+        content_type: verdict.contentType,
+        updated_at: store.nowIso(),
+      };
+      attachments.replace(next);
+    }
+    return next;
+  });
 
-  app.delete<{ Params: { attachment_id: string } }>(
-    '/v1/task-attachments/:attachment_id',
-    { config: { scope: 'tasks:write', operationId: 'task-attachments.delete' } },
-    (request, reply) => {
-      const record = attachmentToChange(request);
-      attachments.remove(record.attachment_id);
-      return reply.code(204).send();
-    },
-  );
+  routes.delete((request, reply, { record }) => {
+    attachments.remove(record.attachment_id);
+    return reply.code(204).send();
+  });
 }
 
 /**

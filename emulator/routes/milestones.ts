@@ -4,23 +4,28 @@
 // `filter[status]`), one milestone with its ETag, create (Idempotency-Key),
 // PATCH with If-Match (and its deprecated PUT), the delete that unfiles its
 // tasks, and unfiling one task. Filing is a task PATCH of `milestone_id`.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   MILESTONE_STATUSES,
   milestoneCreateBodySchema,
   milestoneUpdateBodySchema,
 } from '../../protocol/milestone';
-import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendJson } from '../json-reply';
-import { compareCodePoints, invalidParameter, positionAfter, queryPairs } from '../paging';
+import { sendJson } from '../json-reply';
+import { compareCodePoints, invalidParameter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { type MilestoneRecord, MILESTONES } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
 import { patchTask, readableTask, unfileTasks } from '../task-changes';
-import { authored, registerPatchAndPut, sendCreated, storeCreated, storeIfChanged } from './record-writes';
-import { groupedListQuery, projectGroups, readableProject, sendProjectList } from './project-collections';
+import { recordRoutes } from './record-routes';
+import { assignDefined, authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
+import {
+  groupedListQuery,
+  projectCreation,
+  projectGroups,
+  readableProject,
+  sendProjectList,
+} from './project-collections';
 
 const SORT_KEYS = ['position', 'name', 'due_date', 'created_at'] as const;
 const GROUPED_PARAMS = new Set(['org_id', 'filter[project]', 'filter[status]']);
@@ -49,11 +54,11 @@ export function serializeMilestone(
   };
 }
 
+/** The milestone a path names: a 404 when they cannot see it or its project. */
 function readableMilestone(
   store: EmulatorStore,
   viewer: Viewer,
-  projectId: string,
-  milestoneId: string,
+  { project_id: projectId, milestone_id: milestoneId }: { project_id: string; milestone_id: string },
 ): MilestoneRecord {
   readableProject(store, viewer, projectId);
   const milestone = store.records(MILESTONES).get(milestoneId);
@@ -75,16 +80,13 @@ function filterValues(params: URLSearchParams, key: string): string[] | null {
 
 export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
-  type ProjectParams = { Params: { project_id: string } };
-  type MilestoneParams = { Params: { project_id: string; milestone_id: string } };
-  type TaskParams = { Params: { project_id: string; milestone_id: string; task_id: string } };
-
-  /** Who asks, and the milestone the path names (a 404 when they cannot see it or its project). */
-  const requestedMilestone = (request: FastifyRequest<MilestoneParams>) => {
-    const viewer = viewerFor(ctx, request);
-    const { project_id: projectId, milestone_id: milestoneId } = request.params;
-    return { viewer, milestone: readableMilestone(store, viewer, projectId, milestoneId) };
-  };
+  type ProjectParams = { project_id: string };
+  type TaskParams = { Params: ProjectParams & { milestone_id: string; task_id: string } };
+  const milestones = recordRoutes(app, ctx, '/v1/projects/:project_id/milestones/:milestone_id', {
+    scope: 'projects',
+    find: readableMilestone,
+    serialize: serializeMilestone,
+  });
 
   app.get(
     '/v1/milestones',
@@ -125,99 +127,67 @@ export function registerMilestoneRoutes(app: FastifyInstance, ctx: EmulatorConte
     },
   );
 
-  app.get<ProjectParams>(
-    '/v1/projects/:project_id/milestones',
-    { config: { scope: 'projects:read', operationId: 'milestones.list' } },
-    (request, reply) =>
-      sendProjectList(ctx, request, reply, {
-        kind: 'milestones',
-        itemsOf: (project) =>
-          [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
-        sortKeys: SORT_KEYS,
-        valueOf: (m, key) => m[key],
-        idOf: (m) => m.milestone_id,
-        serialize: (viewer, m) => serializeMilestone(store, viewer, m),
-      }),
+  milestones.list<ProjectParams>((request, reply) =>
+    sendProjectList(ctx, request, reply, {
+      kind: 'milestones',
+      itemsOf: (project) =>
+        [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
+      sortKeys: SORT_KEYS,
+      valueOf: (m, key) => m[key],
+      idOf: (m) => m.milestone_id,
+      serialize: (viewer, m) => serializeMilestone(store, viewer, m),
+    }),
   );
 
-  app.get<MilestoneParams>(
-    '/v1/projects/:project_id/milestones/:milestone_id',
-    { config: { scope: 'projects:read', operationId: 'milestones.get' } },
-    (request, reply) => {
-      const { viewer, milestone } = requestedMilestone(request);
-      return sendJson(request, reply, 200, serializeMilestone(store, viewer, milestone));
+  milestones.get();
+
+  milestones.create<ProjectParams>((request, reply) => {
+    const { viewer, project, input, position } = projectCreation(
+      ctx,
+      request,
+      milestoneCreateBodySchema,
+      MILESTONES,
+    );
+    const milestone: MilestoneRecord = {
+      milestone_id: store.newId('mst'),
+      org_id: store.org.org_id,
+      project_id: project.project_id,
+      name: input.name,
+      description: input.description ?? null,
+      due_date: input.due_date ?? null,
+      status: 'open',
+      position,
+      ...authored(viewer, store.nowIso()),
+    };
+    storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
+    const location = `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`;
+    return sendCreated(request, reply, location, serializeMilestone(store, viewer, milestone));
+  });
+
+  milestones.update(
+    { body: milestoneUpdateBodySchema, deprecatedPut: true },
+    ({ viewer, record: milestone, patch }) => {
+      const next: MilestoneRecord = { ...milestone };
+      assignDefined(next, patch, ['name', 'description', 'due_date', 'position', 'status']);
+      storeIfChanged(store, store.records(MILESTONES), next.milestone_id, milestone, next, viewer);
+      return next;
     },
   );
 
-  app.post<ProjectParams>(
-    '/v1/projects/:project_id/milestones',
-    { config: { scope: 'projects:write', operationId: 'milestones.create', idempotent: true } },
-    (request, reply) => {
-      const viewer = viewerFor(ctx, request);
-      const project = readableProject(store, viewer, request.params.project_id);
-      const input = parseOr422(milestoneCreateBodySchema, request.body, 'body');
-      const now = store.nowIso();
-      const milestone: MilestoneRecord = {
-        milestone_id: store.newId('mst'),
-        org_id: store.org.org_id,
-        project_id: project.project_id,
-        name: input.name,
-        description: input.description ?? null,
-        due_date: input.due_date ?? null,
-        status: 'open',
-        position:
-          input.position ??
-          positionAfter(
-            [...store.records(MILESTONES).values()].filter((m) => m.project_id === project.project_id),
-          ),
-        ...authored(viewer, now),
-      };
-      storeCreated(store, MILESTONES, milestone.milestone_id, milestone);
-      const location = `/v1/projects/${project.project_id}/milestones/${milestone.milestone_id}`;
-      return sendCreated(request, reply, location, serializeMilestone(store, viewer, milestone));
-    },
-  );
-
-  const update = (request: FastifyRequest<MilestoneParams>, reply: FastifyReply) => {
-    const { viewer, milestone } = requestedMilestone(request);
-    checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
-    const patch = parseOr422(milestoneUpdateBodySchema, request.body, 'body');
-    const next: MilestoneRecord = { ...milestone };
-    if (patch.name !== undefined) next.name = patch.name;
-    if (patch.description !== undefined) next.description = patch.description;
-    if (patch.due_date !== undefined) next.due_date = patch.due_date;
-    if (patch.position !== undefined) next.position = patch.position;
-    if (patch.status !== undefined) next.status = patch.status;
-    storeIfChanged(store, store.records(MILESTONES), next.milestone_id, milestone, next, viewer);
-    return sendJson(request, reply, 200, serializeMilestone(store, viewer, next));
-  };
-  registerPatchAndPut(
-    app,
-    '/v1/projects/:project_id/milestones/:milestone_id',
-    'projects:write',
-    'milestones',
-    update,
-  );
-
-  app.delete<MilestoneParams>(
-    '/v1/projects/:project_id/milestones/:milestone_id',
-    { config: { scope: 'projects:write', operationId: 'milestones.delete' } },
-    (request, reply) => {
-      const { viewer, milestone } = requestedMilestone(request);
-      checkIfMatch(request, etagOfJson(serializeMilestone(store, viewer, milestone)));
-      store.records(MILESTONES).delete(milestone.milestone_id);
-      // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
-      unfileTasks(store, 'milestone_id', milestone.milestone_id);
-      store.touch();
-      return sendJson(request, reply, 200, { ok: true });
-    },
-  );
+  milestones.delete((request, reply, { record: milestone }) => {
+    store.records(MILESTONES).delete(milestone.milestone_id);
+    // Its tasks are unfiled, never deleted (gaps.md), as a goal's are on its soft delete.
+    unfileTasks(store, 'milestone_id', milestone.milestone_id);
+    store.touch();
+    return sendJson(request, reply, 200, { ok: true });
+  });
 
   app.delete<TaskParams>(
     '/v1/projects/:project_id/milestones/:milestone_id/tasks/:task_id',
     { config: { scope: 'projects:write', operationId: 'milestones.unfile_task' } },
     (request, reply) => {
-      const { viewer, milestone } = requestedMilestone(request);
+      const viewer = viewerFor(ctx, request);
+      const milestone = readableMilestone(store, viewer, request.params);
       const entry = readableTask(store, viewer, request.params.task_id);
       if (entry.record.milestone_id !== milestone.milestone_id) {
         throw new ProblemReply(

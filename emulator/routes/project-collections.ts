@@ -1,5 +1,6 @@
 // What the routes of a project's own collections (goals, milestones) share:
-// the project a path names, readable or a 404; the per-project list in its
+// the project a path names, readable or a 404; what a create starts from;
+// the per-project list in its
 // sort order, one cursor page at a time; and the organization-wide list
 // grouped by project, each group with its items' task totals.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,9 +8,16 @@ import { z } from 'zod';
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, requireOwnOrg, viewerFor } from '../emulator-context';
 import { sendKeyedList } from '../json-reply';
-import { compareCodePoints, compareNumber, compareText, parseSort, queryPairs } from '../paging';
+import {
+  compareCodePoints,
+  compareNumber,
+  compareText,
+  parseSort,
+  positionAfter,
+  queryPairs,
+} from '../paging';
 import { ProblemReply } from '../problem';
-import type { ProjectRecord } from '../records';
+import type { CollectionKey, ProjectRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 
 export function readableProject(store: EmulatorStore, viewer: Viewer, projectId: string): ProjectRecord {
@@ -18,6 +26,28 @@ export function readableProject(store: EmulatorStore, viewer: Viewer, projectId:
     throw new ProblemReply(404, null, 'Not Found', `project ${projectId} not found`);
   }
   return project;
+}
+
+/**
+ * What a create of a project's own record starts from: who creates it, the
+ * project the path names (404), the body as `schema` reads it (422), and the
+ * record's position, the body's or after the last of the project's records of
+ * its kind.
+ */
+export function projectCreation<
+  S extends z.ZodType<{ position?: number | null | undefined }>,
+  R extends { project_id: string; position: number },
+>(
+  ctx: EmulatorContext,
+  request: FastifyRequest<{ Params: { project_id: string } }>,
+  schema: S,
+  kind: CollectionKey<R>,
+): { viewer: Viewer; project: ProjectRecord; input: z.infer<S>; position: number } {
+  const viewer = viewerFor(ctx, request);
+  const project = readableProject(ctx.store, viewer, request.params.project_id);
+  const input = parseOr422(schema, request.body, 'body');
+  const siblings = [...ctx.store.records(kind).values()].filter((r) => r.project_id === project.project_id);
+  return { viewer, project, input, position: input.position ?? positionAfter(siblings) };
 }
 
 /** The projects the viewer can see, by name then id, as the grouped lists order them. */

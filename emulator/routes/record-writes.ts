@@ -1,7 +1,7 @@
 // What the write routes of the organization's own records (sections, sprints,
 // goals, milestones, teams, tasks, comments) share: the authorship stamps of a
 // new record, storing and counting it, the 201 answer with its Location,
-// storing an update only when it changed something, and the PATCH with its
+// the fields a PATCH gives, storing an update only when it changed something, and the PATCH with its
 // deprecated PUT. Apart from each route file so that every resource writes
 // the same way.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +30,18 @@ export function sendCreated(
 ): FastifyReply {
   reply.header('location', location);
   return sendBody(request, reply, 201, JSON.stringify(body));
+}
+
+/** Sets on `next` each of `fields` that the PATCH body gives (a field it omits stays as it was). */
+export function assignDefined<R, K extends keyof R>(
+  next: R,
+  patch: { [F in K]?: R[F] | undefined },
+  fields: readonly K[],
+): void {
+  for (const field of fields) {
+    const value = patch[field];
+    if (value !== undefined) next[field] = value;
+  }
 }
 
 /**

@@ -1,17 +1,17 @@
 // Sections: groups of tasks in a project, team or user scope. Listed for one
 // scope or every scope the caller can read; names are unique in their scope
 // (409); deleting one leaves its tasks unsectioned.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sectionCreateBodySchema, sectionUpdateBodySchema } from '../../protocol/section';
 import { parseOr422, fieldProblem } from '../body-validation';
 import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
+import { sendKeyedList } from '../json-reply';
 import { compareText, invalidParameter, parseSort, positionAfter } from '../paging';
 import { ProblemReply } from '../problem';
 import { unfileTasks } from '../task-changes';
 import { type SectionRecord, SECTIONS, type SectionScopeType } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
+import { recordRoutes } from './record-routes';
 import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
 const SCOPE_TYPES = ['project', 'team', 'user'] as const;
@@ -53,7 +53,11 @@ export function serializeSection(
   };
 }
 
-function readableSection(store: EmulatorStore, viewer: Viewer, sectionId: string): SectionRecord {
+function readableSection(
+  store: EmulatorStore,
+  viewer: Viewer,
+  { section_id: sectionId }: { section_id: string },
+): SectionRecord {
   const section = store.records(SECTIONS).get(sectionId);
   if (!section || !canReadScope(store, viewer, section.scope_type, section.scope_id)) {
     throw new ProblemReply(404, null, 'Not Found', `section ${sectionId} not found`);
@@ -112,123 +116,87 @@ function compareSectionValue(
 
 export function registerSectionRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
+  const sections = recordRoutes(app, ctx, '/v1/sections/:section_id', {
+    scope: 'tasks',
+    // A 404 when the section's scope is out of their reach.
+    find: readableSection,
+    serialize: serializeSection,
+  });
 
-  type SectionParams = { Params: { section_id: string } };
+  sections.list((request, reply) => {
+    const { params, viewer } = orgListRequest(ctx, request);
+    const scopeType = params.get('scope_type');
+    const scopeId = params.get('scope_id');
+    if (scopeType !== null && !(SCOPE_TYPES as readonly string[]).includes(scopeType)) {
+      throw invalidParameter('scope_type', `scope_type cannot be '${scopeType}'`, SCOPE_TYPES);
+    }
+    const sort = parseSort(params, SORT_KEYS, 'position');
+    return sendKeyedList(ctx, request, reply, {
+      queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
+      items: [...store.records(SECTIONS).values()].filter(
+        (s) =>
+          (scopeType === null || s.scope_type === scopeType) &&
+          (scopeId === null || s.scope_id === scopeId) &&
+          canReadScope(store, viewer, s.scope_type, s.scope_id),
+      ),
+      order: sort.sortOrder,
+      defaultLimit: 100,
+      params,
+      sortedBy: {
+        value: (s) => sectionValue(s, sort.sortBy),
+        id: (s) => s.section_id,
+        compare: (a, b) => compareSectionValue(sort.sortBy, a, b),
+      },
+      serialize: (s) => serializeSection(store, viewer, s),
+    });
+  });
 
-  /** Who asks, and the section the path names (a 404 when its scope is out of their reach). */
-  const requestedSection = (request: FastifyRequest<SectionParams>) => {
+  sections.get();
+
+  sections.create((request, reply) => {
+    const input = parseOr422(sectionCreateBodySchema, request.body, 'body');
+    requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
     const viewer = viewerFor(ctx, request);
-    return { viewer, section: readableSection(store, viewer, request.params.section_id) };
-  };
+    if (!canReadScope(store, viewer, input.scope_type, input.scope_id)) {
+      const expected =
+        input.scope_type === 'user' ? 'your own username' : `the id of a ${input.scope_type} you can read`;
+      throw fieldProblem(['body', 'scope_id'], `scope_id must be ${expected}`);
+    }
+    requireUniqueName(store, input, input.name);
+    const section: SectionRecord = {
+      section_id: store.newId('sec'),
+      org_id: store.org.org_id,
+      name: input.name,
+      scope_type: input.scope_type,
+      scope_id: input.scope_id,
+      position: input.position ?? endPosition(store, input),
+      ...authored(viewer, store.nowIso()),
+    };
+    storeCreated(store, SECTIONS, section.section_id, section);
+    return sendCreated(
+      request,
+      reply,
+      `/v1/sections/${section.section_id}`,
+      serializeSection(store, viewer, section),
+    );
+  });
 
-  /** The same, when it is unchanged since `If-Match` (412 otherwise). */
-  const sectionToChange = (request: FastifyRequest<SectionParams>) => {
-    const { viewer, section } = requestedSection(request);
-    checkIfMatch(request, etagOfJson(serializeSection(store, viewer, section)));
-    return { viewer, section };
-  };
+  sections.update({ body: sectionUpdateBodySchema }, ({ viewer, record: section, patch }) => {
+    const next: SectionRecord = { ...section };
+    if (patch.name !== undefined) {
+      requireUniqueName(store, section, patch.name, section.section_id);
+      next.name = patch.name;
+    }
+    if (patch.position !== undefined)
+      next.position = patch.position ?? endPosition(store, section, section.section_id);
+    storeIfChanged(store, store.records(SECTIONS), next.section_id, section, next, viewer);
+    return next;
+  });
 
-  app.get(
-    '/v1/sections',
-    { config: { scope: 'tasks:read', operationId: 'sections.list' } },
-    (request, reply) => {
-      const { params, viewer } = orgListRequest(ctx, request);
-      const scopeType = params.get('scope_type');
-      const scopeId = params.get('scope_id');
-      if (scopeType !== null && !(SCOPE_TYPES as readonly string[]).includes(scopeType)) {
-        throw invalidParameter('scope_type', `scope_type cannot be '${scopeType}'`, SCOPE_TYPES);
-      }
-      const sort = parseSort(params, SORT_KEYS, 'position');
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `sections\u0000${viewer.username}\u0000${scopeType ?? ''}\u0000${scopeId ?? ''}\u0000${sort.sortBy}`,
-        items: [...store.records(SECTIONS).values()].filter(
-          (s) =>
-            (scopeType === null || s.scope_type === scopeType) &&
-            (scopeId === null || s.scope_id === scopeId) &&
-            canReadScope(store, viewer, s.scope_type, s.scope_id),
-        ),
-        order: sort.sortOrder,
-        defaultLimit: 100,
-        params,
-        sortedBy: {
-          value: (s) => sectionValue(s, sort.sortBy),
-          id: (s) => s.section_id,
-          compare: (a, b) => compareSectionValue(sort.sortBy, a, b),
-        },
-        serialize: (s) => serializeSection(store, viewer, s),
-      });
-    },
-  );
-
-  app.get<SectionParams>(
-    '/v1/sections/:section_id',
-    { config: { scope: 'tasks:read', operationId: 'sections.get' } },
-    (request, reply) => {
-      const { viewer, section } = requestedSection(request);
-      return sendJson(request, reply, 200, serializeSection(store, viewer, section));
-    },
-  );
-
-  app.post(
-    '/v1/sections',
-    { config: { scope: 'tasks:write', operationId: 'sections.create', idempotent: true } },
-    (request, reply) => {
-      const input = parseOr422(sectionCreateBodySchema, request.body, 'body');
-      requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
-      const viewer = viewerFor(ctx, request);
-      if (!canReadScope(store, viewer, input.scope_type, input.scope_id)) {
-        const expected =
-          input.scope_type === 'user' ? 'your own username' : `the id of a ${input.scope_type} you can read`;
-        throw fieldProblem(['body', 'scope_id'], `scope_id must be ${expected}`);
-      }
-      requireUniqueName(store, input, input.name);
-      const now = store.nowIso();
-      const section: SectionRecord = {
-        section_id: store.newId('sec'),
-        org_id: store.org.org_id,
-        name: input.name,
-        scope_type: input.scope_type,
-        scope_id: input.scope_id,
-        position: input.position ?? endPosition(store, input),
-        ...authored(viewer, now),
-      };
-      storeCreated(store, SECTIONS, section.section_id, section);
-      return sendCreated(
-        request,
-        reply,
-        `/v1/sections/${section.section_id}`,
-        serializeSection(store, viewer, section),
-      );
-    },
-  );
-
-  app.patch<SectionParams>(
-    '/v1/sections/:section_id',
-    { config: { scope: 'tasks:write', operationId: 'sections.update' } },
-    (request, reply) => {
-      const { viewer, section } = sectionToChange(request);
-      const patch = parseOr422(sectionUpdateBodySchema, request.body, 'body');
-      const next: SectionRecord = { ...section };
-      if (patch.name !== undefined) {
-        requireUniqueName(store, section, patch.name, section.section_id);
-        next.name = patch.name;
-      }
-      if (patch.position !== undefined)
-        next.position = patch.position ?? endPosition(store, section, section.section_id);
-      storeIfChanged(store, store.records(SECTIONS), next.section_id, section, next, viewer);
-      return sendJson(request, reply, 200, serializeSection(store, viewer, next));
-    },
-  );
-
-  app.delete<SectionParams>(
-    '/v1/sections/:section_id',
-    { config: { scope: 'tasks:write', operationId: 'sections.delete' } },
-    (request, reply) => {
-      const { section } = sectionToChange(request);
-      store.records(SECTIONS).delete(section.section_id);
-      unfileTasks(store, 'section_id', section.section_id);
-      store.touch();
-      return reply.code(204).send();
-    },
-  );
+  sections.delete((request, reply, { record: section }) => {
+    store.records(SECTIONS).delete(section.section_id);
+    unfileTasks(store, 'section_id', section.section_id);
+    store.touch();
+    return reply.code(204).send();
+  });
 }

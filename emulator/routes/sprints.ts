@@ -6,13 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { sprintCreateBodySchema, sprintUpdateBodySchema } from '../../protocol/sprint';
 import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
+import { sendKeyedList } from '../json-reply';
 import { compareCodePoints, compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { type SprintRecord, SPRINTS, type TeamRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
-import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
+import { type FoundRecord, recordRoutes } from './record-routes';
+import { assignDefined, authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 
 const DAY = 86_400_000;
 const SORT_KEYS = ['start_date', 'end_date', 'name', 'created_at'] as const;
@@ -62,6 +62,20 @@ function requireTeamEditor(store: EmulatorStore, viewer: Viewer, team: TeamRecor
   }
 }
 
+/** The active sprint a path names, of a team that exists (404 otherwise). */
+function readableSprint(
+  store: EmulatorStore,
+  _viewer: Viewer,
+  { team_id: teamId, sprint_id: sprintId }: { team_id: string; sprint_id: string },
+): SprintRecord {
+  teamOr404(store, teamId);
+  const sprint = store.records(SPRINTS).get(sprintId);
+  if (!sprint || sprint.team_id !== teamId || !sprint.is_active) {
+    throw new ProblemReply(404, null, 'Not Found', `sprint ${sprintId} not found`);
+  }
+  return sprint;
+}
+
 function requireUniqueActiveName(store: EmulatorStore, teamId: string, name: string, except?: string): void {
   const lower = name.toLowerCase();
   for (const s of store.records(SPRINTS).values()) {
@@ -88,105 +102,76 @@ function sprintValue(s: SprintRecord, sortBy: (typeof SORT_KEYS)[number]): strin
 
 export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
-  type TeamParams = { Params: { team_id: string } };
-  type SprintParams = { Params: { team_id: string; sprint_id: string } };
+  type TeamParams = { team_id: string };
+  const sprints = recordRoutes(app, ctx, '/v1/teams/:team_id/sprints/:sprint_id', {
+    scope: 'teams',
+    find: readableSprint,
+    serialize: serializeSprint,
+  });
 
-  const readableSprint = (teamId: string, sprintId: string): SprintRecord => {
-    teamOr404(store, teamId);
-    const sprint = store.records(SPRINTS).get(sprintId);
-    if (!sprint || sprint.team_id !== teamId || !sprint.is_active) {
-      throw new ProblemReply(404, null, 'Not Found', `sprint ${sprintId} not found`);
-    }
-    return sprint;
-  };
+  sprints.list<TeamParams>((request, reply) => {
+    const params = queryPairs(request.url);
+    const team = teamOr404(store, request.params.team_id);
+    const viewer = viewerFor(ctx, request);
+    const sort = parseSort(params, SORT_KEYS, 'start_date');
+    // Latest first unless the caller asks for an order.
+    const order =
+      params.get('sort_by') === null && params.get('sort_order') === null ? 'desc' : sort.sortOrder;
+    const compare = (a: string, b: string) =>
+      sort.sortBy === 'name' ? compareText(a, b) : compareCodePoints(a, b);
+    const teamSprints = [...store.records(SPRINTS).values()].filter(
+      (s) => s.team_id === team.team_id && s.is_active,
+    );
+    return sendKeyedList(ctx, request, reply, {
+      queryKey: `sprints\u0000${team.team_id}\u0000${sort.sortBy}\u0000${order}`,
+      items: teamSprints,
+      order,
+      defaultLimit: 1000,
+      params,
+      sortedBy: { value: (s) => sprintValue(s, sort.sortBy), id: (s) => s.sprint_id, compare: compare },
+      serialize: (s) => serializeSprint(store, viewer, s),
+      extra: { total: teamSprints.length },
+    });
+  });
 
-  app.get<TeamParams>(
-    '/v1/teams/:team_id/sprints',
-    { config: { scope: 'teams:read', operationId: 'sprints.list' } },
-    (request, reply) => {
-      const params = queryPairs(request.url);
-      const team = teamOr404(store, request.params.team_id);
-      const viewer = viewerFor(ctx, request);
-      const sort = parseSort(params, SORT_KEYS, 'start_date');
-      // Latest first unless the caller asks for an order.
-      const order =
-        params.get('sort_by') === null && params.get('sort_order') === null ? 'desc' : sort.sortOrder;
-      const compare = (a: string, b: string) =>
-        sort.sortBy === 'name' ? compareText(a, b) : compareCodePoints(a, b);
-      const sprints = [...store.records(SPRINTS).values()].filter(
-        (s) => s.team_id === team.team_id && s.is_active,
-      );
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `sprints\u0000${team.team_id}\u0000${sort.sortBy}\u0000${order}`,
-        items: sprints,
-        order,
-        defaultLimit: 1000,
-        params,
-        sortedBy: { value: (s) => sprintValue(s, sort.sortBy), id: (s) => s.sprint_id, compare: compare },
-        serialize: (s) => serializeSprint(store, viewer, s),
-        extra: { total: sprints.length },
-      });
-    },
-  );
+  sprints.get();
 
-  app.get<SprintParams>(
-    '/v1/teams/:team_id/sprints/:sprint_id',
-    { config: { scope: 'teams:read', operationId: 'sprints.get' } },
-    (request, reply) => {
-      const sprint = readableSprint(request.params.team_id, request.params.sprint_id);
-      return sendJson(request, reply, 200, serializeSprint(store, viewerFor(ctx, request), sprint));
-    },
-  );
+  sprints.create<TeamParams>((request, reply) => {
+    const team = teamOr404(store, request.params.team_id);
+    const viewer = viewerFor(ctx, request);
+    requireTeamEditor(store, viewer, team);
+    const input = parseOr422(sprintCreateBodySchema, request.body, 'body');
+    const endDate = input.end_date ?? endFromWeeks(input.start_date, input.duration_weeks ?? DEFAULT_WEEKS);
+    if (endDate < input.start_date) throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
+    requireUniqueActiveName(store, team.team_id, input.name);
+    const sprint: SprintRecord = {
+      sprint_id: store.newId('spr'),
+      org_id: store.org.org_id,
+      team_id: team.team_id,
+      name: input.name,
+      description: input.description ?? null,
+      goal: input.goal ?? null,
+      start_date: input.start_date,
+      end_date: endDate,
+      status: 'active',
+      completed_at: null,
+      completed_by: null,
+      ...authored(viewer, store.nowIso()),
+      is_active: true,
+    };
+    storeCreated(store, SPRINTS, sprint.sprint_id, sprint);
+    const location = `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`;
+    return sendCreated(request, reply, location, serializeSprint(store, viewer, sprint));
+  });
 
-  app.post<TeamParams>(
-    '/v1/teams/:team_id/sprints',
-    { config: { scope: 'teams:write', operationId: 'sprints.create', idempotent: true } },
-    (request, reply) => {
-      const team = teamOr404(store, request.params.team_id);
-      const viewer = viewerFor(ctx, request);
-      requireTeamEditor(store, viewer, team);
-      const input = parseOr422(sprintCreateBodySchema, request.body, 'body');
-      const endDate = input.end_date ?? endFromWeeks(input.start_date, input.duration_weeks ?? DEFAULT_WEEKS);
-      if (endDate < input.start_date)
-        throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
-      requireUniqueActiveName(store, team.team_id, input.name);
-      const now = store.nowIso();
-      const sprint: SprintRecord = {
-        sprint_id: store.newId('spr'),
-        org_id: store.org.org_id,
-        team_id: team.team_id,
-        name: input.name,
-        description: input.description ?? null,
-        goal: input.goal ?? null,
-        start_date: input.start_date,
-        end_date: endDate,
-        status: 'active',
-        completed_at: null,
-        completed_by: null,
-        ...authored(viewer, now),
-        is_active: true,
-      };
-      storeCreated(store, SPRINTS, sprint.sprint_id, sprint);
-      const location = `/v1/teams/${team.team_id}/sprints/${sprint.sprint_id}`;
-      return sendCreated(request, reply, location, serializeSprint(store, viewer, sprint));
-    },
-  );
-
-  app.patch<SprintParams>(
-    '/v1/teams/:team_id/sprints/:sprint_id',
-    { config: { scope: 'teams:write', operationId: 'sprints.update' } },
-    (request, reply) => {
-      const sprint = readableSprint(request.params.team_id, request.params.sprint_id);
-      const viewer = viewerFor(ctx, request);
-      requireTeamEditor(store, viewer, teamOr404(store, sprint.team_id));
-      checkIfMatch(request, etagOfJson(serializeSprint(store, viewer, sprint)));
-      const patch = parseOr422(sprintUpdateBodySchema, request.body, 'body');
+  /** Team members and the organization's owners and admins may change a sprint (403). */
+  const requireSprintEditor = ({ viewer, record }: FoundRecord<SprintRecord>) =>
+    requireTeamEditor(store, viewer, teamOr404(store, record.team_id));
+  sprints.update(
+    { body: sprintUpdateBodySchema, mayChange: requireSprintEditor },
+    ({ viewer, record: sprint, patch }) => {
       const next: SprintRecord = { ...sprint };
-      if (patch.name !== undefined) next.name = patch.name;
-      if (patch.description !== undefined) next.description = patch.description;
-      if (patch.goal !== undefined) next.goal = patch.goal;
-      if (patch.start_date !== undefined) next.start_date = patch.start_date;
-      if (patch.end_date !== undefined) next.end_date = patch.end_date;
+      assignDefined(next, patch, ['name', 'description', 'goal', 'start_date', 'end_date']);
       if (patch.duration_weeks != null) next.end_date = endFromWeeks(next.start_date, patch.duration_weeks);
       if (next.end_date < next.start_date)
         throw fieldProblem(['body', 'end_date'], 'end_date is before start_date');
@@ -200,7 +185,7 @@ export function registerSprintRoutes(app: FastifyInstance, ctx: EmulatorContext)
         requireUniqueActiveName(store, sprint.team_id, next.name, sprint.sprint_id);
       }
       storeIfChanged(store, store.records(SPRINTS), next.sprint_id, sprint, next, viewer, now);
-      return sendJson(request, reply, 200, serializeSprint(store, viewer, next));
+      return next;
     },
   );
 }

@@ -2,7 +2,7 @@
 // creates, edits by their author only, deletes by their author or an org owner
 // or admin, `mentions` read from `@username`) and its history (one entry per
 // change, `{field, new, old}` each).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   taskCommentCreateBodySchema,
@@ -11,13 +11,13 @@ import {
 } from '../../protocol/task-comment';
 import { parseOr422 } from '../body-validation';
 import { type EmulatorContext, viewerFor } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendCreationOrderList, sendJson } from '../json-reply';
+import { sendCreationOrderList } from '../json-reply';
 import { queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { CommentRecord, HistoryRecord, MentionRecord } from '../records';
 import { canSeeProject, type EmulatorStore, type Viewer } from '../store';
 import { readableTask } from '../task-changes';
+import { type FoundRecord, recordRoutes } from './record-routes';
 import { sendCreated } from './record-writes';
 
 const taskIdQuerySchema = z.object({ task_id: z.string().min(1) });
@@ -129,14 +129,37 @@ function removeThread(store: EmulatorStore, root: CommentRecord): void {
   store.touch();
 }
 
+/**
+ * Who may change a comment (403 for anyone else): only its author edits it;
+ * its author or an organization owner or admin deletes it (gaps.md: "the
+ * author or an org owner/admin"; any other role, member or one added later,
+ * is refused).
+ */
+function commentChanger(change: 'edit' | 'delete') {
+  return ({ viewer, record }: FoundRecord<CommentRecord>): void => {
+    const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
+    if (record.created_by === viewer.username || (change === 'delete' && orgAdmin)) return;
+    throw new ProblemReply(
+      403,
+      null,
+      'Forbidden',
+      change === 'edit'
+        ? 'Only the author of a comment may edit it.'
+        : 'Only the author of a comment or an owner or admin of the organization may delete it.',
+    );
+  };
+}
+
 export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
-  /** Who asks, and the comment the path names (a 404 when its task is out of their reach). */
-  const requestedComment = (request: FastifyRequest<{ Params: { comment_id: string } }>) => {
-    const viewer = viewerFor(ctx, request);
-    return { viewer, comment: readableComment(store, viewer, request.params.comment_id) };
-  };
+  const comments = recordRoutes(app, ctx, '/v1/task-comments/:comment_id', {
+    scope: 'tasks',
+    // A 404 when the comment's task is out of their reach.
+    find: (store, viewer, params: { comment_id: string }) =>
+      readableComment(store, viewer, params.comment_id),
+    serialize: (store, _viewer, comment) => serializeComment(store, comment),
+  });
 
   /** The query of a task's list (its comments, its history): its pairs, the `task_id` it names, and who asks. */
   const taskListRequest = (request: FastifyRequest) => {
@@ -145,46 +168,30 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
     return { params, taskId, viewer: viewerFor(ctx, request) };
   };
 
-  app.get(
-    '/v1/task-comments',
-    { config: { scope: 'tasks:read', operationId: 'task-comments.list' } },
-    (request, reply) => {
-      const { params, taskId, viewer } = taskListRequest(request);
-      readableTask(store, viewer, taskId);
-      return sendCreationOrderList(ctx, request, reply, {
-        queryKey: `task-comments\u0000${taskId}`,
-        items: (store.commentsByTask.get(taskId) ?? []).filter((c) => c.parent_comment_id === null),
-        defaultLimit: 100,
-        params,
-        id: (c) => c.comment_id,
-        serialize: (c) => serializeComment(store, c),
-      });
-    },
-  );
+  comments.list((request, reply) => {
+    const { params, taskId, viewer } = taskListRequest(request);
+    readableTask(store, viewer, taskId);
+    return sendCreationOrderList(ctx, request, reply, {
+      queryKey: `task-comments\u0000${taskId}`,
+      items: (store.commentsByTask.get(taskId) ?? []).filter((c) => c.parent_comment_id === null),
+      defaultLimit: 100,
+      params,
+      id: (c) => c.comment_id,
+      serialize: (c) => serializeComment(store, c),
+    });
+  });
 
-  app.get<{ Params: { comment_id: string } }>(
-    '/v1/task-comments/:comment_id',
-    { config: { scope: 'tasks:read', operationId: 'task-comments.get' } },
-    (request, reply) => {
-      const { comment } = requestedComment(request);
-      return sendJson(request, reply, 200, serializeComment(store, comment));
-    },
-  );
+  comments.get();
 
-  app.post(
-    '/v1/task-comments',
-    { config: { scope: 'tasks:write', operationId: 'task-comments.create', idempotent: true } },
-    (request, reply) => {
-      const input = parseOr422(taskCommentCreateBodySchema, request.body, 'body');
-      const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
-      return sendCreated(
-        request,
-        reply,
-        `/v1/task-comments/${comment.comment_id}`,
-        serializeComment(store, comment),
-      );
-    },
-  );
+  /** 201 with a new comment or reply, its path in `Location`. */
+  const sendNewComment = (request: FastifyRequest, reply: FastifyReply, comment: CommentRecord) =>
+    sendCreated(request, reply, `/v1/task-comments/${comment.comment_id}`, serializeComment(store, comment));
+
+  comments.create((request, reply) => {
+    const input = parseOr422(taskCommentCreateBodySchema, request.body, 'body');
+    const comment = addComment(store, viewerFor(ctx, request), input.task_id, null, input.content);
+    return sendNewComment(request, reply, comment);
+  });
 
   app.post(
     '/v1/task-comments/reply',
@@ -194,25 +201,13 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
       const viewer = viewerFor(ctx, request);
       const parent = readableComment(store, viewer, input.parent_comment_id);
       const comment = addComment(store, viewer, parent.task_id, parent.comment_id, input.content);
-      return sendCreated(
-        request,
-        reply,
-        `/v1/task-comments/${comment.comment_id}`,
-        serializeComment(store, comment),
-      );
+      return sendNewComment(request, reply, comment);
     },
   );
 
-  app.patch<{ Params: { comment_id: string } }>(
-    '/v1/task-comments/:comment_id',
-    { config: { scope: 'tasks:write', operationId: 'task-comments.update' } },
-    (request, reply) => {
-      const { viewer, comment } = requestedComment(request);
-      if (comment.created_by !== viewer.username) {
-        throw new ProblemReply(403, null, 'Forbidden', 'Only the author of a comment may edit it.');
-      }
-      checkIfMatch(request, etagOfJson(serializeComment(store, comment)));
-      const patch = parseOr422(taskCommentUpdateBodySchema, request.body, 'body');
+  comments.update(
+    { body: taskCommentUpdateBodySchema, mayChange: commentChanger('edit') },
+    ({ record: comment, patch }) => {
       let next = comment;
       if (patch.content !== undefined && patch.content !== comment.content) {
         next = {
@@ -223,30 +218,14 @@ export function registerTaskActivityRoutes(app: FastifyInstance, ctx: EmulatorCo
         };
         replaceComment(store, next);
       }
-      return sendJson(request, reply, 200, serializeComment(store, next));
+      return next;
     },
   );
 
-  app.delete<{ Params: { comment_id: string } }>(
-    '/v1/task-comments/:comment_id',
-    { config: { scope: 'tasks:write', operationId: 'task-comments.delete' } },
-    (request, reply) => {
-      const { viewer, comment } = requestedComment(request);
-      // gaps.md: "the author or an org owner/admin"; any other role (member, or one added later) is refused.
-      const orgAdmin = viewer.member.role === 'owner' || viewer.member.role === 'admin';
-      if (comment.created_by !== viewer.username && !orgAdmin) {
-        throw new ProblemReply(
-          403,
-          null,
-          'Forbidden',
-          'Only the author of a comment or an owner or admin of the organization may delete it.',
-        );
-      }
-      checkIfMatch(request, etagOfJson(serializeComment(store, comment)));
-      removeThread(store, comment);
-      return reply.code(204).send();
-    },
-  );
+  comments.delete({ mayChange: commentChanger('delete') }, (request, reply, { record: comment }) => {
+    removeThread(store, comment);
+    return reply.code(204).send();
+  });
 
   app.get(
     '/v1/task-history',

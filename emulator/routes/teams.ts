@@ -1,17 +1,17 @@
 // Teams: the list ordered by name with `total` and a name search, a team's
 // detail with its members, and PATCH (plus the deprecated PUT) for the team
 // owner or an organization owner or admin.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseOr422, text } from '../body-validation';
 import { type EmulatorContext, viewerFor, requireOwnOrg } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendJson, sendKeyedList } from '../json-reply';
+import { sendKeyedList } from '../json-reply';
 import { compareText, parseSort, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import type { TeamRecord } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
-import { registerPatchAndPut, storeIfChanged } from './record-writes';
+import { type FoundRecord, recordRoutes } from './record-routes';
+import { storeIfChanged } from './record-writes';
 
 const teamPatchSchema = z.object({
   // `null` leaves the name as it is: a team always has one.
@@ -52,42 +52,38 @@ function teamOr404(store: EmulatorStore, teamId: string): TeamRecord {
 
 export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
-  type TeamParams = { Params: { team_id: string } };
+  const teams = recordRoutes(app, ctx, '/v1/teams/:team_id', {
+    scope: 'teams',
+    find: (store, _viewer, params: { team_id: string }) => teamOr404(store, params.team_id),
+    serialize: serializeTeamDetail,
+  });
 
-  app.get('/v1/teams', { config: { scope: 'teams:read', operationId: 'teams.list' } }, (request, reply) => {
+  teams.list((request, reply) => {
     const params = queryPairs(request.url);
     const { org_id: orgId } = parseOr422(teamsQuerySchema, Object.fromEntries(params), 'query');
     requireOwnOrg(ctx, orgId, ['query', 'org_id']);
     const viewer = viewerFor(ctx, request);
     const sort = parseSort(params, ['name'] as const, 'name');
     const search = params.get('search')?.toLowerCase() ?? '';
-    const teams = [...store.teams.values()].filter(
+    const matching = [...store.teams.values()].filter(
       (t) => t.is_active && t.name.toLowerCase().includes(search),
     );
     return sendKeyedList(ctx, request, reply, {
       queryKey: `teams\u0000${search}\u0000${sort.sortOrder}`,
-      items: teams,
+      items: matching,
       order: sort.sortOrder,
       defaultLimit: 50,
       params,
       sortedBy: { value: (t) => t.name, id: (t) => t.team_id, compare: compareText },
       serialize: (t) => serializeTeam(store, viewer, t),
-      extra: { total: teams.length },
+      extra: { total: matching.length },
     });
   });
 
-  app.get<TeamParams>(
-    '/v1/teams/:team_id',
-    { config: { scope: 'teams:read', operationId: 'teams.get' } },
-    (request, reply) => {
-      const team = teamOr404(store, request.params.team_id);
-      return sendJson(request, reply, 200, serializeTeamDetail(store, viewerFor(ctx, request), team));
-    },
-  );
+  teams.get();
 
-  const update = (request: FastifyRequest<TeamParams>, reply: FastifyReply) => {
-    const team = teamOr404(store, request.params.team_id);
-    const viewer = viewerFor(ctx, request);
+  /** The team owner, and the organization's owners and admins, may change a team (403 for anyone else). */
+  const requireTeamOwner = ({ viewer, record: team }: FoundRecord<TeamRecord>) => {
     const owner = (store.teamMembers.get(team.team_id) ?? []).some(
       (m) => m.user_id === viewer.member.user_id && m.team_role === 'owner',
     );
@@ -99,13 +95,15 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         'Only the team owner or an organization owner or admin may change a team.',
       );
     }
-    checkIfMatch(request, etagOfJson(serializeTeamDetail(store, viewer, team)));
-    const patch = parseOr422(teamPatchSchema, request.body, 'body');
-    const next: TeamRecord = { ...team };
-    if (patch.name != null) next.name = patch.name;
-    if (patch.description !== undefined) next.description = patch.description;
-    storeIfChanged(store, store.teams, next.team_id, team, next, viewer);
-    return sendJson(request, reply, 200, serializeTeamDetail(store, viewer, next));
   };
-  registerPatchAndPut(app, '/v1/teams/:team_id', 'teams:write', 'teams', update);
+  teams.update(
+    { body: teamPatchSchema, mayChange: requireTeamOwner, deprecatedPut: true },
+    ({ viewer, record: team, patch }) => {
+      const next: TeamRecord = { ...team };
+      if (patch.name != null) next.name = patch.name;
+      if (patch.description !== undefined) next.description = patch.description;
+      storeIfChanged(store, store.teams, next.team_id, team, next, viewer);
+      return next;
+    },
+  );
 }

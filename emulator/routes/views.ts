@@ -4,7 +4,7 @@
 // and a creator's view names are unique (409). Its rows are the task list's
 // answer to its filters and sort. Pins are the caller's own: a view pinned
 // once (409), moved by `position`, and removed with their view.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   type ViewFilters,
   viewCreateBodySchema,
@@ -15,12 +15,12 @@ import {
 import { viewPinCreateBodySchema, viewPinUpdateBodySchema } from '../../protocol/view-pin';
 import { fieldProblem, parseOr422 } from '../body-validation';
 import { type EmulatorContext, orgListRequest, requireOwnOrg, viewerFor } from '../emulator-context';
-import { etagOfJson } from '../entity-tag';
-import { checkIfMatch, sendBody, sendJson, sendKeyedList } from '../json-reply';
+import { sendBody, sendKeyedList } from '../json-reply';
 import { compareNumber, compareText, parseLimit, positionAfter, queryPairs } from '../paging';
 import { ProblemReply } from '../problem';
 import { collectionKey } from '../records';
 import type { EmulatorStore, Viewer } from '../store';
+import { type FoundRecord, recordRoutes } from './record-routes';
 import { authored, sendCreated, storeCreated, storeIfChanged } from './record-writes';
 import { parseTaskQuery } from './tasks';
 
@@ -59,15 +59,19 @@ function canChange(viewer: Viewer, view: ViewRecord): boolean {
   return view.created_by === viewer.username || viewer.member.role !== 'member';
 }
 
-function readableView(store: EmulatorStore, viewer: Viewer, viewId: string): ViewRecord {
+function readableView(
+  store: EmulatorStore,
+  viewer: Viewer,
+  { view_id: viewId }: { view_id: string },
+): ViewRecord {
   const view = store.records(VIEWS).get(viewId);
   if (!view || !canRead(viewer, view))
     throw new ProblemReply(404, null, 'Not Found', `view ${viewId} not found`);
   return view;
 }
 
-function changeableView(store: EmulatorStore, viewer: Viewer, viewId: string): ViewRecord {
-  const view = readableView(store, viewer, viewId);
+/** 403 unless the viewer created the view or is an organization owner or admin. */
+function requireChanger({ viewer, record: view }: FoundRecord<ViewRecord>): void {
   if (!canChange(viewer, view))
     throw new ProblemReply(
       403,
@@ -75,7 +79,6 @@ function changeableView(store: EmulatorStore, viewer: Viewer, viewId: string): V
       'Forbidden',
       `Only the creator of view '${view.name}' or an admin may change it.`,
     );
-  return view;
 }
 
 /** 409 when the creator already has a view of this name (another one than `exceptId`). */
@@ -111,25 +114,20 @@ function mergeFilters(filters: ViewFilters, patch: Record<string, string[] | nul
   return next;
 }
 
+/** The caller's pin the path names (404 when it is someone else's, or its view is out of their reach). */
+function ownPin(store: EmulatorStore, viewer: Viewer, { pin_id: pinId }: { pin_id: string }): ViewPinRecord {
+  const pin = store.records(VIEW_PINS).get(pinId);
+  const view = pin === undefined ? undefined : store.records(VIEWS).get(pin.view_id);
+  if (!pin || pin.user_id !== viewer.member.user_id || !view || !canRead(viewer, view))
+    throw new ProblemReply(404, null, 'Not Found', `view pin ${pinId} not found`);
+  return pin;
+}
+
 export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
-  type ViewParams = { Params: { view_id: string } };
-  type PinParams = { Params: { pin_id: string } };
+  const views = recordRoutes(app, ctx, '/v1/views/:view_id', { scope: 'tasks', find: readableView });
 
-  const requested = (request: FastifyRequest<ViewParams>) => {
-    const viewer = viewerFor(ctx, request);
-    return { viewer, view: readableView(store, viewer, request.params.view_id) };
-  };
-
-  /** Who asks, and the view the path names, theirs to change and unchanged since `If-Match` (403, 404, 412). */
-  const viewToChange = (request: FastifyRequest<ViewParams>) => {
-    const viewer = viewerFor(ctx, request);
-    const view = changeableView(store, viewer, request.params.view_id);
-    checkIfMatch(request, etagOfJson(view));
-    return { viewer, view };
-  };
-
-  app.get('/v1/views', { config: { scope: 'tasks:read', operationId: 'views.list' } }, (request, reply) => {
+  views.list((request, reply) => {
     const { params, viewer } = orgListRequest(ctx, request);
     return sendKeyedList(ctx, request, reply, {
       queryKey: `views\u0000${viewer.username}`,
@@ -142,17 +140,13 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     });
   });
 
-  app.get<ViewParams>(
-    '/v1/views/:view_id',
-    { config: { scope: 'tasks:read', operationId: 'views.get' } },
-    (request, reply) => sendJson(request, reply, 200, requested(request).view),
-  );
+  views.get();
 
-  app.get<ViewParams>(
+  app.get<{ Params: { view_id: string } }>(
     '/v1/views/:view_id/rows',
     { config: { scope: 'tasks:read', operationId: 'views.rows' } },
     (request, reply) => {
-      const { viewer, view } = requested(request);
+      const { viewer, record: view } = views.find(request);
       const params = queryPairs(request.url);
       const page = ctx.tasks.page({
         viewer,
@@ -165,43 +159,35 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     },
   );
 
-  app.post(
-    '/v1/views',
-    { config: { scope: 'tasks:write', operationId: 'views.create', idempotent: true } },
-    (request, reply) => {
-      const input: ViewCreateBody = parseOr422(viewCreateBodySchema, request.body, 'body');
-      requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
-      const viewer = viewerFor(ctx, request);
-      requireUniqueName(store, viewer.username, input.name);
-      const now = store.nowIso();
-      const { created_by, updated_by, created_at, updated_at } = authored(viewer, now);
-      const view: ViewRecord = {
-        view_id: store.newId('view'),
-        org_id: store.org.org_id,
-        name: input.name,
-        visibility: input.visibility ?? 'private',
-        filters: input.filters ?? {},
-        sort_by: input.sort_by ?? 'title',
-        sort_order: input.sort_order ?? 'asc',
-        group_by: input.group_by ?? null,
-        layout: input.layout ?? 'list',
-        created_by,
-        updated_by,
-        created_at,
-        updated_at,
-      };
-      checkQuery(view);
-      storeCreated(store, VIEWS, view.view_id, view);
-      return sendCreated(request, reply, `/v1/views/${view.view_id}`, { ...view });
-    },
-  );
+  views.create((request, reply) => {
+    const input: ViewCreateBody = parseOr422(viewCreateBodySchema, request.body, 'body');
+    requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
+    const viewer = viewerFor(ctx, request);
+    requireUniqueName(store, viewer.username, input.name);
+    const { created_by, updated_by, created_at, updated_at } = authored(viewer, store.nowIso());
+    const view: ViewRecord = {
+      view_id: store.newId('view'),
+      org_id: store.org.org_id,
+      name: input.name,
+      visibility: input.visibility ?? 'private',
+      filters: input.filters ?? {},
+      sort_by: input.sort_by ?? 'title',
+      sort_order: input.sort_order ?? 'asc',
+      group_by: input.group_by ?? null,
+      layout: input.layout ?? 'list',
+      created_by,
+      updated_by,
+      created_at,
+      updated_at,
+    };
+    checkQuery(view);
+    storeCreated(store, VIEWS, view.view_id, view);
+    return sendCreated(request, reply, `/v1/views/${view.view_id}`, { ...view });
+  });
 
-  app.patch<ViewParams>(
-    '/v1/views/:view_id',
-    { config: { scope: 'tasks:write', operationId: 'views.update' } },
-    (request, reply) => {
-      const { viewer, view } = viewToChange(request);
-      const patch = parseOr422(viewUpdateBodySchema, request.body, 'body');
+  views.update(
+    { body: viewUpdateBodySchema, mayChange: requireChanger },
+    ({ viewer, record: view, patch }) => {
       const { filters, ...fields } = patch;
       const next: ViewRecord = { ...view };
       for (const [field, value] of Object.entries(fields))
@@ -210,113 +196,75 @@ export function registerViewRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       if (patch.name !== undefined) requireUniqueName(store, view.created_by, patch.name, view.view_id);
       checkQuery(next);
       storeIfChanged(store, store.records(VIEWS), next.view_id, view, next, viewer);
-      return sendJson(request, reply, 200, store.records(VIEWS).get(next.view_id));
+      return next;
     },
   );
 
-  app.delete<ViewParams>(
-    '/v1/views/:view_id',
-    { config: { scope: 'tasks:write', operationId: 'views.delete' } },
-    (request, reply) => {
-      const { view } = viewToChange(request);
-      store.records(VIEWS).delete(view.view_id);
-      const pins = store.records(VIEW_PINS);
-      for (const pin of [...pins.values()]) if (pin.view_id === view.view_id) pins.delete(pin.pin_id);
-      store.touch();
-      return reply.code(204).send();
-    },
-  );
+  views.delete({ mayChange: requireChanger }, (request, reply, { record: view }) => {
+    store.records(VIEWS).delete(view.view_id);
+    const pins = store.records(VIEW_PINS);
+    for (const pin of [...pins.values()]) if (pin.view_id === view.view_id) pins.delete(pin.pin_id);
+    store.touch();
+    return reply.code(204).send();
+  });
 
-  /** The caller's pin the path names (404 when it is someone else's, or its view is out of their reach). */
-  const ownPin = (request: FastifyRequest<PinParams>) => {
+  const pins = recordRoutes(app, ctx, '/v1/view-pins/:pin_id', { scope: 'tasks', find: ownPin });
+
+  pins.list((request, reply) => {
+    const { params, viewer } = orgListRequest(ctx, request);
+    const views = store.records(VIEWS);
+    return sendKeyedList(ctx, request, reply, {
+      queryKey: `view-pins\u0000${viewer.username}`,
+      items: [...store.records(VIEW_PINS).values()].filter((pin) => {
+        const view = views.get(pin.view_id);
+        return pin.user_id === viewer.member.user_id && view !== undefined && canRead(viewer, view);
+      }),
+      order: 'asc',
+      defaultLimit: 100,
+      params,
+      sortedBy: { value: (pin) => pin.position, id: (pin) => pin.pin_id, compare: compareNumber },
+      serialize: (pin) => pin,
+    });
+  });
+
+  pins.get();
+
+  pins.create((request, reply) => {
+    const input = parseOr422(viewPinCreateBodySchema, request.body, 'body');
+    requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
     const viewer = viewerFor(ctx, request);
-    const pin = store.records(VIEW_PINS).get(request.params.pin_id);
-    const view = pin === undefined ? undefined : store.records(VIEWS).get(pin.view_id);
-    if (!pin || pin.user_id !== viewer.member.user_id || !view || !canRead(viewer, view))
-      throw new ProblemReply(404, null, 'Not Found', `view pin ${request.params.pin_id} not found`);
-    return { viewer, pin };
-  };
+    const view = store.records(VIEWS).get(input.view_id);
+    if (!view || !canRead(viewer, view))
+      throw fieldProblem(['body', 'view_id'], `view ${input.view_id} not found`);
+    const userId = viewer.member.user_id;
+    for (const pin of store.records(VIEW_PINS).values()) {
+      if (pin.user_id === userId && pin.view_id === view.view_id)
+        throw new ProblemReply(409, null, 'Conflict', `View '${view.name}' is already pinned.`);
+    }
+    const pin: ViewPinRecord = {
+      pin_id: store.newId('pin'),
+      view_id: view.view_id,
+      user_id: userId,
+      position:
+        input.position ??
+        positionAfter([...store.records(VIEW_PINS).values()].filter((p) => p.user_id === userId)),
+      created_at: store.nowIso(),
+    };
+    storeCreated(store, VIEW_PINS, pin.pin_id, pin);
+    return sendCreated(request, reply, `/v1/view-pins/${pin.pin_id}`, { ...pin });
+  });
 
-  app.get(
-    '/v1/view-pins',
-    { config: { scope: 'tasks:read', operationId: 'view-pins.list' } },
-    (request, reply) => {
-      const { params, viewer } = orgListRequest(ctx, request);
-      const views = store.records(VIEWS);
-      return sendKeyedList(ctx, request, reply, {
-        queryKey: `view-pins\u0000${viewer.username}`,
-        items: [...store.records(VIEW_PINS).values()].filter((pin) => {
-          const view = views.get(pin.view_id);
-          return pin.user_id === viewer.member.user_id && view !== undefined && canRead(viewer, view);
-        }),
-        order: 'asc',
-        defaultLimit: 100,
-        params,
-        sortedBy: { value: (pin) => pin.position, id: (pin) => pin.pin_id, compare: compareNumber },
-        serialize: (pin) => pin,
-      });
-    },
-  );
+  pins.update({ body: viewPinUpdateBodySchema }, ({ record: pin, patch }) => {
+    if (patch.position === undefined || patch.position === pin.position) return pin;
+    const next = { ...pin, position: patch.position };
+    store.records(VIEW_PINS).set(pin.pin_id, next);
+    store.touch();
+    return next;
+  });
 
-  app.get<PinParams>(
-    '/v1/view-pins/:pin_id',
-    { config: { scope: 'tasks:read', operationId: 'view-pins.get' } },
-    (request, reply) => sendJson(request, reply, 200, ownPin(request).pin),
-  );
-
-  app.post(
-    '/v1/view-pins',
-    { config: { scope: 'tasks:write', operationId: 'view-pins.create', idempotent: true } },
-    (request, reply) => {
-      const input = parseOr422(viewPinCreateBodySchema, request.body, 'body');
-      requireOwnOrg(ctx, input.org_id, ['body', 'org_id']);
-      const viewer = viewerFor(ctx, request);
-      const view = store.records(VIEWS).get(input.view_id);
-      if (!view || !canRead(viewer, view))
-        throw fieldProblem(['body', 'view_id'], `view ${input.view_id} not found`);
-      const userId = viewer.member.user_id;
-      for (const pin of store.records(VIEW_PINS).values()) {
-        if (pin.user_id === userId && pin.view_id === view.view_id)
-          throw new ProblemReply(409, null, 'Conflict', `View '${view.name}' is already pinned.`);
-      }
-      const pin: ViewPinRecord = {
-        pin_id: store.newId('pin'),
-        view_id: view.view_id,
-        user_id: userId,
-        position:
-          input.position ??
-          positionAfter([...store.records(VIEW_PINS).values()].filter((p) => p.user_id === userId)),
-        created_at: store.nowIso(),
-      };
-      storeCreated(store, VIEW_PINS, pin.pin_id, pin);
-      return sendCreated(request, reply, `/v1/view-pins/${pin.pin_id}`, { ...pin });
-    },
-  );
-
-  app.patch<PinParams>(
-    '/v1/view-pins/:pin_id',
-    { config: { scope: 'tasks:write', operationId: 'view-pins.update' } },
-    (request, reply) => {
-      const { pin } = ownPin(request);
-      checkIfMatch(request, etagOfJson(pin));
-      const patch = parseOr422(viewPinUpdateBodySchema, request.body, 'body');
-      if (patch.position !== undefined && patch.position !== pin.position) {
-        store.records(VIEW_PINS).set(pin.pin_id, { ...pin, position: patch.position });
-        store.touch();
-      }
-      return sendJson(request, reply, 200, store.records(VIEW_PINS).get(pin.pin_id));
-    },
-  );
-
-  app.delete<PinParams>(
-    '/v1/view-pins/:pin_id',
-    { config: { scope: 'tasks:write', operationId: 'view-pins.delete' } },
-    (request, reply) => {
-      const { pin } = ownPin(request);
-      checkIfMatch(request, etagOfJson(pin));
-      store.records(VIEW_PINS).delete(pin.pin_id);
-      store.touch();
-      return reply.code(204).send();
-    },
-  );
+  pins.delete((request, reply, { record: pin }) => {
+    store.records(VIEW_PINS).delete(pin.pin_id);
+    store.touch();
+    return reply.code(204).send();
+  });
 }

@@ -43,18 +43,19 @@ export class AccountNotFoundError extends AccountError {
   }
 }
 
+const TOKEN_REFUSAL_MESSAGES = {
+  'token-expired': 'The service says this token has expired. Make a new one and paste it.',
+  'token-revoked': 'The service says this token was revoked. Make a new one and paste it.',
+  'token-invalid':
+    'The service does not recognise this token: check that it was copied whole and is for this server.',
+} as const;
+
 /** The service refused a pasted token (or a fresh OAuth token) when asked whose it is. */
 export class TokenNotAcceptedError extends AccountError {
   override readonly name = 'TokenNotAcceptedError';
   readonly type = 'token-not-accepted';
-  constructor(readonly reason: 'token-expired' | 'token-revoked' | 'token-invalid') {
-    super(
-      reason === 'token-expired'
-        ? 'The service says this token has expired. Make a new one and paste it.'
-        : reason === 'token-revoked'
-          ? 'The service says this token was revoked. Make a new one and paste it.'
-          : 'The service does not recognise this token: check that it was copied whole and is for this server.',
-    );
+  constructor(readonly reason: keyof typeof TOKEN_REFUSAL_MESSAGES) {
+    super(TOKEN_REFUSAL_MESSAGES[reason]);
   }
 }
 

@@ -127,18 +127,18 @@ export class SignedOutError extends AuthError {
 
 export type AttemptEndReason = 'timeout' | 'cancelled' | 'superseded';
 
+const ATTEMPT_END_MESSAGES: Record<AttemptEndReason, string> = {
+  timeout: 'Sign-in timed out waiting for the browser.',
+  cancelled: 'Sign-in was cancelled.',
+  superseded: 'Sign-in was restarted; this attempt was abandoned.',
+};
+
 /** A browser sign-in attempt ended without an answer from the browser. */
 export class SignInAttemptEndedError extends AuthError {
   override readonly name = 'SignInAttemptEndedError';
   readonly type = 'attempt-ended';
   constructor(readonly reason: AttemptEndReason) {
-    super(
-      reason === 'timeout'
-        ? 'Sign-in timed out waiting for the browser.'
-        : reason === 'cancelled'
-          ? 'Sign-in was cancelled.'
-          : 'Sign-in was restarted; this attempt was abandoned.',
-    );
+    super(ATTEMPT_END_MESSAGES[reason]);
   }
 }
 
