@@ -6,7 +6,7 @@
 // a rename racing the peer's is settled in the three-way view.
 // Screenshots of the view, its form, the delete question and the conflict,
 // light and dark.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import {
   answerQuestion,
@@ -20,11 +20,8 @@ import { startSignedInSession } from './support/signed-in-session';
 import { allChangesSynced, syncAndSettle, until } from './support/waits';
 import { keepMine, nameConflictView, peerRenames, syncIntoOneConflict } from './support/conflict-steps';
 
-const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
-
-beforeAll(() => {
-  // A wait that cannot end says which element it waited for, before the test's own time runs out.
-  session.app.page.setDefaultTimeout(15_000);
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }), {
+  waitTimeoutMs: 15_000,
 });
 
 interface ServerGoal {

@@ -6,7 +6,7 @@
 // refused with 409 and said on the view (last: its refusal stays waiting). A
 // view saved as a board grouped by status opens as that board, its cards in
 // the columns of their status.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sessionPerFile } from './support/app-session';
 import { screenshot } from './support/app-browser';
@@ -14,10 +14,8 @@ import { callService } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
 
-const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }));
-
-beforeAll(() => {
-  session.app.page.setDefaultTimeout(15_000);
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 120 } }), {
+  waitTimeoutMs: 15_000,
 });
 
 interface ServerView {

@@ -8,18 +8,15 @@
 // screen, its accept form and the duplicate picker, light and dark. The
 // sidebar counts each team's intake, follows a pull that brings a new one and
 // a triage made here.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sessionPerFile } from './support/app-session';
 import { invokeInPage, screenshot, screenshotInDark, triageButton } from './support/app-browser';
 import { readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { allChangesSynced, syncAndSettle, until } from './support/waits';
 
-const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 160 } }));
-
-beforeAll(() => {
-  // A wait that cannot end says which element it waited for, before the test's own time runs out.
-  session.app.page.setDefaultTimeout(15_000);
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 160 } }), {
+  waitTimeoutMs: 15_000,
 });
 
 /** The team whose intake is longest, so three tasks can be triaged. */

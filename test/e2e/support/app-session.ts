@@ -95,11 +95,17 @@ export async function startAppSession(options: AppSessionOptions = {}): Promise<
  * For an end-to-end file: one session, started by `start` before the file's
  * tests and closed after them. Its parts are read through the returned object
  * once it started (in a test, or a hook registered after this call).
+ * `waitTimeoutMs` bounds the page's waits, so that a wait that cannot end says
+ * which element it waited for before the test's own time runs out.
  */
-export function sessionPerFile(start: () => Promise<AppSession>): AppSession {
+export function sessionPerFile(
+  start: () => Promise<AppSession>,
+  { waitTimeoutMs }: { waitTimeoutMs?: number } = {},
+): AppSession {
   let session: AppSession | undefined;
   beforeAll(async () => {
     session = await start();
+    if (waitTimeoutMs !== undefined) session.app.page.setDefaultTimeout(waitTimeoutMs);
   });
   afterAll(() => session?.close());
   const started = (): AppSession => {
