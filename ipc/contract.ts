@@ -85,6 +85,7 @@ import {
   attachmentListInputSchema,
   attachmentListSchema,
   attachmentOpenInputSchema,
+  attachmentUploadProgressSchema,
 } from './attachment-schemas';
 
 /** Theme preference: `system` follows the OS (the default). */
@@ -295,6 +296,8 @@ export const eventChannels = {
   'updates:status-changed': updateStatusSchema,
   /** The app was opened with a link: take it with `link:take` (so a page still loading misses none). */
   'link:received': z.null(),
+  /** An attachment's upload on its way: bytes sent of the total, a few times a second. */
+  'attachment:upload-progress': attachmentUploadProgressSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

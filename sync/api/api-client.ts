@@ -4,6 +4,7 @@
 // turned into a typed error. It never touches the mirror or the outbox. The
 // request's shape (api-request.ts), the reading of answers (api-answers.ts)
 // and the token's state (token-session.ts) live beside it.
+import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import {
   type DeleteAnswer,
@@ -28,6 +29,7 @@ import {
   type RequestOptions,
   type RequestSpec,
   type UpdateOptions,
+  type UploadOptions,
   conditional,
   listPageRequest,
   requestOf,
@@ -235,20 +237,26 @@ export class ApiClient {
     return writeAnswer(operation.name, operation.schema, answer);
   }
 
-  /** POST a `multipart/form-data` body (an upload), answered as a create; retried safely under its Idempotency-Key. */
+  /**
+   * POST a `multipart/form-data` body (an upload), answered as a create;
+   * retried safely under its Idempotency-Key. `onProgress` hears the bytes
+   * written to the connection so far, from 0 again on each attempt.
+   */
   async upload<Body, Input, Params>(
     operation: CreateOperation<Body, Input, Params>,
     params: Params,
     form: MultipartBody,
-    options: CreateOptions = {},
+    options: UploadOptions = {},
   ): Promise<WriteAnswer<Body>> {
+    const { onProgress, ...create } = options;
     const answer = await this.execute({
-      ...requestOf(operation, params, 'POST', options),
+      ...requestOf(operation, params, 'POST', create),
       headers: {
         'content-type': form.contentType,
-        ...conditional('idempotency-key', options.idempotencyKey),
+        'content-length': String(form.length),
+        ...conditional('idempotency-key', create.idempotencyKey),
       },
-      body: form.bytes,
+      body: () => countedChunks(form, onProgress),
       authenticated: true,
     });
     return writeAnswer(operation.name, operation.schema, answer);
@@ -373,7 +381,7 @@ export class ApiClient {
           path,
           method: spec.method,
           headers,
-          body: spec.body ?? null,
+          body: bodyOf(spec),
           signal: spec.signal ?? null,
           headersTimeout: this.connection.headersTimeoutMs,
           bodyTimeout: this.connection.bodyTimeoutMs,
@@ -487,5 +495,32 @@ export class ApiClient {
     } catch {
       throw new RequestAbortedError(spec.operation);
     }
+  }
+}
+
+/**
+ * The request's body for one attempt: an upload's chunks start again from the
+ * first. undici sends an iterable as it pulls it, a chunk once the last is
+ * written (documented for `request`), though its types name only Readable.
+ */
+function bodyOf(spec: RequestSpec): string | Uint8Array | Readable | null {
+  if (typeof spec.body !== 'function') return spec.body ?? null;
+  return spec.body() as unknown as Readable;
+}
+
+/**
+ * The form's chunks, each counted once the connection has taken it (undici
+ * asks for the next chunk only after writing, and waiting out, the last).
+ */
+function* countedChunks(
+  form: MultipartBody,
+  onProgress: ((sentBytes: number, totalBytes: number) => void) | undefined,
+): Generator<Uint8Array> {
+  let sent = 0;
+  onProgress?.(0, form.length);
+  for (const chunk of form.chunks()) {
+    yield chunk;
+    sent += chunk.byteLength;
+    onProgress?.(sent, form.length);
   }
 }

@@ -31,6 +31,11 @@ export interface CreateOptions extends RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
+export interface UploadOptions extends CreateOptions {
+  /** Hears the bytes of the body sent so far and its length: from 0 on each attempt, rising to the length. */
+  onProgress?: ((sentBytes: number, totalBytes: number) => void) | undefined;
+}
+
 export interface UpdateOptions extends RequestOptions {
   /** The base ETag: a stale one is a 412 and nothing is written. */
   ifMatch?: string | null | undefined;
@@ -48,8 +53,8 @@ export interface RequestSpec {
   endpoint: Endpoint;
   extraQuery?: [string, string][];
   headers: Record<string, string>;
-  /** Text (JSON) or bytes (an upload's form). */
-  body?: string | Uint8Array;
+  /** Text (JSON), or an upload's form as chunks read again from its start for each attempt. */
+  body?: string | Uint8Array | (() => Iterable<Uint8Array>);
   lane: RequestLane;
   signal: AbortSignal | undefined;
   authenticated: boolean;

@@ -3,7 +3,9 @@
 // words, nothing queued for it), the other listed at once as not sent yet and
 // uploaded once when the network returns; a click opens it from the app's
 // private folder; renamed and deleted in place; a file the service's malware
-// scan refuses is a failed change.
+// scan refuses is a failed change; a 25 MB upload says how much of it has
+// gone while it is sent.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +138,11 @@ describe('attachments', () => {
     await row.click();
     const editor = page.getByTestId('task-editor');
     const listed = editor.locator('.attachment-list > li').filter({ hasText: 'from the list.txt' });
-    await listed.locator('[data-attachment-state="queued"]').waitFor();
+    // Online, its upload starts at once: listed as waiting, or as being sent once its bytes go.
+    await listed
+      .locator('[data-attachment-state="queued"], [data-attachment-state="in_flight"]')
+      .first()
+      .waitFor();
 
     const onEditor = await dropOf([
       { name: 'from the editor.txt', type: 'text/plain', text: 'dropped on the editor' },
@@ -208,5 +214,38 @@ describe('attachments', () => {
       uploadsBefore.length,
     );
     session.proxy.goOnline();
+  });
+
+  test('a 25 MB upload says on its row how much of it has gone while it is sent, then is on the service byte for byte', async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    const bytes = Buffer.alloc(UPLOAD_LIMIT_BYTES, 'progress ');
+    // The service reads the body's first bytes and then no more until let go: the upload is seen part-way.
+    session.emulator.control.holdUploadReading(1);
+    session.host.pickFilesNext([await fileOf('large.txt', bytes)]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const row = editor.locator('.attachment-list > li').filter({ hasText: 'large.txt' });
+    await row.waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+
+    // The row's mark says it is being sent, its status how much has gone: "Sending 42% · 10.5 of 25 MB".
+    await row.filter({ hasText: /Sending \d+% · [\d.]+ of 25 MB/ }).waitFor({ timeout: 20_000 });
+    const words = (await row.textContent()) ?? '';
+    const percent = Number(/Sending (\d+)% · [\d.]+ of 25 MB/.exec(words)?.[1]);
+    expect(percent).toBeLessThan(100);
+    await row.locator('[data-attachment-state="in_flight"]').waitFor();
+    expect(session.emulator.control.attachments().some((a) => a.file_name === 'large.txt')).toBe(false);
+
+    session.emulator.control.holdUploadReading(null);
+    await until(
+      () => session.emulator.control.attachments().some((a) => a.file_name === 'large.txt'),
+      'the upload on the service',
+    );
+    expect(session.emulator.control.attachments().find((a) => a.file_name === 'large.txt')).toMatchObject({
+      size_bytes: UPLOAD_LIMIT_BYTES,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    await row.getByRole('status').waitFor({ state: 'detached' });
+    await row.locator('[data-attachment-state]').waitFor({ state: 'detached' });
   });
 });
