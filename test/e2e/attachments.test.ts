@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
 import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
 import { sessionPerFile } from './support/app-session';
+import { type DroppedFile, filesDropped } from './support/file-drop';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
 
@@ -118,15 +119,11 @@ describe('attachments', () => {
     const tasks = session.emulator.control.tasks().filter((t) => t.title.length < 60);
     const other = tasks[1];
     if (!other) throw new Error('the seed has too few tasks');
-    // A DataTransfer built in the page, as the system hands a drop of files from outside it.
-    // (Written as the page's own script: this test's types have no DOM.)
-    const dropOf = (files: { name: string; type: string; text: string }[]) =>
-      page.evaluateHandle(`(() => {
-        const transfer = new DataTransfer();
-        for (const f of ${JSON.stringify(files)}) transfer.items.add(new File([f.text], f.name, { type: f.type }));
-        return transfer;
-      })()`);
+    const dropOf = (files: DroppedFile[]) => filesDropped(page, files);
 
+    // Offline until both drops are listed: online, an upload goes at once and may be on the
+    // service before the editor shows it waiting.
+    session.proxy.goOffline();
     await page.getByLabel('Search tasks').fill(other.task_id);
     const row = page.locator(`[role="row"][data-task-id="${other.task_id}"]`);
     const onRow = await dropOf([{ name: 'from the list.txt', type: 'text/plain', text: 'dropped on a row' }]);
@@ -138,11 +135,7 @@ describe('attachments', () => {
     await row.click();
     const editor = page.getByTestId('task-editor');
     const listed = editor.locator('.attachment-list > li').filter({ hasText: 'from the list.txt' });
-    // Online, its upload starts at once: listed as waiting, or as being sent once its bytes go.
-    await listed
-      .locator('[data-attachment-state="queued"], [data-attachment-state="in_flight"]')
-      .first()
-      .waitFor();
+    await listed.locator('[data-attachment-state="queued"]').waitFor();
 
     const onEditor = await dropOf([
       { name: 'from the editor.txt', type: 'text/plain', text: 'dropped on the editor' },
@@ -156,6 +149,7 @@ describe('attachments', () => {
     );
 
     // The malware-refused change of the test before stays failed, so 'all synced' never shows: wait on the service.
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await until(
       () => session.emulator.control.attachments().filter((a) => a.task_id === other.task_id).length === 2,
