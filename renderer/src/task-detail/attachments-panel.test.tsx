@@ -65,13 +65,8 @@ test('an upload not yet on the service says whether it waits or is being sent, a
 });
 
 test('an upload on its way says how much of it has gone, as main tells it, and that it is being sent', async () => {
-  const large: AttachmentSummary = {
-    ...waiting,
-    attachment_id: 'local-4',
-    file_name: 'large.txt',
-    size_bytes: 26_214_400,
-    pending: 'queued',
-  };
+  // Queued, as the list read it before the upload began.
+  const large: AttachmentSummary = { ...waiting, attachment_id: 'local-4', size_bytes: 26_214_400 };
   bridge.answer('attachments:list', () => [large]);
   render(<AttachmentsPanel taskId="t-1" />);
   const row = await screen.findByRole('listitem');
