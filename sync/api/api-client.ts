@@ -4,7 +4,6 @@
 // turned into a typed error. It never touches the mirror or the outbox. The
 // request's shape (api-request.ts), the reading of answers (api-answers.ts)
 // and the token's state (token-session.ts) live beside it.
-import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import {
   type DeleteAnswer,
@@ -32,6 +31,7 @@ import {
   type UploadOptions,
   conditional,
   listPageRequest,
+  requestBody,
   requestOf,
   requestPath,
 } from './api-request';
@@ -45,7 +45,7 @@ import {
   problemErrorFromAnswer,
   redactSecrets,
 } from './errors';
-import type { MultipartBody } from './multipart-body';
+import { type MultipartBody, countedChunks } from './multipart-body';
 import type {
   ContentOperation,
   CreateOperation,
@@ -381,7 +381,7 @@ export class ApiClient {
           path,
           method: spec.method,
           headers,
-          body: bodyOf(spec),
+          body: requestBody(spec),
           signal: spec.signal ?? null,
           headersTimeout: this.connection.headersTimeoutMs,
           bodyTimeout: this.connection.bodyTimeoutMs,
@@ -495,32 +495,5 @@ export class ApiClient {
     } catch {
       throw new RequestAbortedError(spec.operation);
     }
-  }
-}
-
-/**
- * The request's body for one attempt: an upload's chunks start again from the
- * first. undici sends an iterable as it pulls it, a chunk once the last is
- * written (documented for `request`), though its types name only Readable.
- */
-function bodyOf(spec: RequestSpec): string | Uint8Array | Readable | null {
-  if (typeof spec.body !== 'function') return spec.body ?? null;
-  return spec.body() as unknown as Readable;
-}
-
-/**
- * The form's chunks, each counted once the connection has taken it (undici
- * asks for the next chunk only after writing, and waiting out, the last).
- */
-function* countedChunks(
-  form: MultipartBody,
-  onProgress: ((sentBytes: number, totalBytes: number) => void) | undefined,
-): Generator<Uint8Array> {
-  let sent = 0;
-  onProgress?.(0, form.length);
-  for (const chunk of form.chunks()) {
-    yield chunk;
-    sent += chunk.byteLength;
-    onProgress?.(sent, form.length);
   }
 }

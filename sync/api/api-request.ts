@@ -2,6 +2,7 @@
 // kind of operation, a list page's query parameters and the request the client
 // loop sends. Apart from the client because it is pure shaping of the request,
 // with no connection, token or retry in it.
+import type { Readable } from 'node:stream';
 import type { Endpoint, ListOperation } from './operations';
 import type { RequestLane } from './rate-governor';
 
@@ -138,4 +139,14 @@ export function listPageRequest<Item, Params>(
     headers: conditional('if-none-match', options.ifNoneMatch),
     authenticated: true,
   };
+}
+
+/**
+ * The request's body for one attempt: an upload's chunks start again from the
+ * first. undici sends an iterable as it pulls it, a chunk once the last is
+ * written (documented for `request`), though its types name only Readable.
+ */
+export function requestBody(spec: RequestSpec): string | Uint8Array | Readable | null {
+  if (typeof spec.body !== 'function') return spec.body ?? null;
+  return spec.body() as unknown as Readable;
 }

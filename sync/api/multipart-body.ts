@@ -60,3 +60,20 @@ export function multipartBody(
     },
   };
 }
+
+/**
+ * The form's chunks, each counted once the connection has taken it (undici
+ * asks for the next chunk only after writing, and waiting out, the last).
+ */
+export function* countedChunks(
+  form: MultipartBody,
+  onProgress: ((sentBytes: number, totalBytes: number) => void) | undefined,
+): Generator<Uint8Array> {
+  let sent = 0;
+  onProgress?.(0, form.length);
+  for (const chunk of form.chunks()) {
+    yield chunk;
+    sent += chunk.byteLength;
+    onProgress?.(sent, form.length);
+  }
+}
