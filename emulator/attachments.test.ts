@@ -11,6 +11,7 @@ import { type AnyBody, type ApiAnswer, callApi } from './emulator-http';
 import type { RunningEmulator } from './start';
 import { emulatorPerFile } from './testing/emulator-per-file';
 import { EICAR_SIGNATURE } from './uploads/malware-scan';
+import { windowsExecutable } from '../protocol/testing/upload-samples';
 import { zipOf } from '../protocol/testing/zip-fixture';
 
 let emulator: RunningEmulator;
@@ -47,13 +48,6 @@ const PNG = Uint8Array.from([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
 ]);
 
-function windowsExecutable(): Uint8Array {
-  const bytes = new Uint8Array(256);
-  bytes.set([0x4d, 0x5a]);
-  new DataView(bytes.buffer).setUint32(0x3c, 0x80, true);
-  bytes.set([0x50, 0x45, 0, 0], 0x80);
-  return bytes;
-}
 const ELF = Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const MACH_O = Uint8Array.from([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1, 3, 0, 0, 0]);
 const HTML = '<!DOCTYPE html>\n<html><body><script>alert(1)</script></body></html>';

@@ -236,6 +236,15 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
       retry_after_seconds: ctx.attachments.scan.retryAfterSeconds,
     };
   });
+  /** Upload bodies read no further than `after_bytes` until it is null again (an upload seen part-way). */
+  app.put('/_emulator/upload-reading', (request) => {
+    const { after_bytes } = parseOr422(
+      z.object({ after_bytes: z.number().int().min(0).nullable() }),
+      request.body,
+      'body',
+    );
+    return { after_bytes, holding: control.holdUploadReading(after_bytes) };
+  });
   /** Moves a ManualClock (an emulator on the system clock answers 409). */
   app.post('/_emulator/clock/advance', (request) => {
     const { ms } = parseOr422(z.object({ ms: z.number().int().min(0) }), request.body, 'body');

@@ -92,6 +92,11 @@ export interface EmulatorControl {
   attachmentUploads(): number;
   /** The malware scan off: uploads that pass the type rules answer 503 `upload-rejected` with this Retry-After. */
   setMalwareScan(available: boolean, retryAfterSeconds?: number): void;
+  /**
+   * Upload bodies stop being read once `afterBytes` of them have come, until
+   * this is called with null (an upload seen part-way); returns how many are stopped now.
+   */
+  holdUploadReading(afterBytes: number | null): number;
 }
 
 function copy(task: TaskRecord): TaskRecord {
@@ -203,6 +208,10 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     setMalwareScan(available, retryAfterSeconds) {
       ctx.attachments.scan.available = available;
       if (retryAfterSeconds !== undefined) ctx.attachments.scan.retryAfterSeconds = retryAfterSeconds;
+    },
+    holdUploadReading(afterBytes) {
+      ctx.attachments.readHold.set(afterBytes);
+      return ctx.attachments.readHold.holding;
     },
   };
 }

@@ -69,3 +69,22 @@ export const attachmentCacheSetInputSchema = z.strictObject({
     .min(0)
     .max(1024 ** 4),
 });
+
+/**
+ * An upload on its way (main → renderer, a few times a second): `sent_bytes`
+ * of the request's `total_bytes` written so far. A new attempt (a retry, the
+ * app restarted) starts from 0 again: the contract has no resumable upload.
+ */
+export const attachmentUploadProgressSchema = z
+  .object({
+    account_id: z.string(),
+    /** The attachment's id as the list shows it (the temporary one while its upload waits). */
+    attachment_id: z.string(),
+    op_id: z.string(),
+    sent_bytes: z.number().int().min(0),
+    total_bytes: z.number().int().min(0),
+  })
+  .refine((progress) => progress.sent_bytes <= progress.total_bytes, {
+    message: 'more bytes sent than the upload holds',
+  });
+export type AttachmentUploadProgress = z.infer<typeof attachmentUploadProgressSchema>;

@@ -85,6 +85,7 @@ import {
   attachmentListInputSchema,
   attachmentListSchema,
   attachmentOpenInputSchema,
+  attachmentUploadProgressSchema,
 } from './attachment-schemas';
 import { localIdSchema, idSchema, taskIdInputSchema } from './id-schemas';
 
@@ -296,6 +297,8 @@ export const eventChannels = {
   'updates:status-changed': updateStatusSchema,
   /** The app was opened with a link: take it with `link:take` (so a page still loading misses none). */
   'link:received': z.null(),
+  /** An attachment's upload on its way: bytes sent of the total, a few times a second. */
+  'attachment:upload-progress': attachmentUploadProgressSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type InvokeChannel = keyof typeof invokeChannels;

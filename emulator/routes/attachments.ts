@@ -25,6 +25,7 @@ import { rangeOf } from '../uploads/byte-range';
 import { inflateRawHead } from '../../protocol/inflate-raw-head';
 import { scanForMalware } from '../uploads/malware-scan';
 import { type FormFile, MultipartForm, parseMultipartForm } from '../uploads/multipart-form';
+import type { UploadReadHold } from '../uploads/upload-read-hold';
 import { recordRoutes } from './record-routes';
 import { sendCreated } from './record-writes';
 
@@ -80,7 +81,7 @@ function refusalProblem(refusal: UploadRefusal): ProblemReply {
  * larger one is read to its end (so the client hears the answer rather than a
  * cut connection) and refused 413 `upload-too-large`.
  */
-function registerMultipartParser(app: FastifyInstance): void {
+function registerMultipartParser(app: FastifyInstance, readHold: UploadReadHold): void {
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -88,6 +89,7 @@ function registerMultipartParser(app: FastifyInstance): void {
       size += chunk.length;
       if (size <= UPLOAD_LIMIT_BYTES + FORM_OVERHEAD_BYTES) chunks.push(chunk);
       else chunks.length = 0;
+      readHold.reading(payload, size);
     });
     payload.on('error', (error) => done(error, undefined));
     payload.on('end', () => {
@@ -135,7 +137,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: EmulatorCont
 
   // Only the upload reads multipart bodies: every other route answers them 415, as before.
   app.register((uploads, _options, done) => {
-    registerMultipartParser(uploads);
+    registerMultipartParser(uploads, attachments.readHold);
     uploads.post(
       '/v1/task-attachments',
       { config: { scope: 'tasks:write', operationId: 'task-attachments.create', idempotent: true } },

@@ -3,6 +3,7 @@
 // EmulatorStore: the bytes are the only large thing the emulator holds.
 import type { EmulatorStore } from '../store';
 import type { ScanSwitch } from './malware-scan';
+import { UploadReadHold } from './upload-read-hold';
 
 /** An attachment's stored fields; `org_id` and `project_id` are its task's, read when it is served. */
 export interface AttachmentRecord {
@@ -24,6 +25,8 @@ export class AttachmentStore {
   /** Successful uploads (replays of an Idempotency-Key not counted). */
   created = 0;
   readonly scan: ScanSwitch = { available: true, retryAfterSeconds: 30 };
+  /** A test's hold on reading upload bodies (none unless set). */
+  readonly readHold = new UploadReadHold();
 
   constructor(private readonly store: EmulatorStore) {
     // gaps.md: deleting a task deletes its attachments.

@@ -97,6 +97,7 @@ export function createScreenBackend(options: ScreenBackendOptions): ScreenBacken
   const board = new SyncStatusBoard({
     emitStatus: (status) => emit('sync:status-changed', status),
     emitChanged,
+    emitUploadProgress: (progress) => emit('attachment:upload-progress', progress),
     ...(options.throttleMs !== undefined ? { throttleMs: options.throttleMs } : {}),
     ...(options.paused ? { paused: options.paused } : {}),
   });

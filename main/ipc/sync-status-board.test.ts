@@ -7,6 +7,7 @@ import { openMirror } from '../../db/open-mirror';
 import { onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
 import { networkError } from '../../sync/events/testing/sync-error-fixtures';
+import type { AttachmentUploadProgress } from '../../ipc/attachment-schemas';
 import type { MirrorChanged, SyncStatus } from '../../ipc/screen-schemas';
 import {
   type AccountSyncState,
@@ -248,6 +249,38 @@ describe('the sync status the screens show', () => {
     });
     await settle();
     expect(latest()?.left_out.items.map((item) => item.id)).toEqual(['tsk_9', 'tsk_3']);
+  });
+
+  test("an attachment's upload progress reaches the screens under the account and the attachment's id; nothing else changes", () => {
+    const told: AttachmentUploadProgress[] = [];
+    const withProgress = new SyncStatusBoard({
+      emitStatus: (status) => statuses.push(status),
+      emitChanged: (change) => changes.push(change),
+      emitUploadProgress: (progress) => told.push(progress),
+      throttleMs: 0,
+    });
+    const progress = (entityType: string, sentBytes: number): SyncEvent => ({
+      type: 'upload-progress',
+      opId: 'op-1',
+      entityType,
+      entityId: 'local-att-1',
+      sentBytes,
+      totalBytes: 2048,
+    });
+    withProgress.onSyncEvent(account, progress('attachment', 1024));
+    withProgress.onSyncEvent(account, progress('task', 10));
+    withProgress.close();
+    expect(told).toEqual([
+      {
+        account_id: 'acct-1',
+        attachment_id: 'local-att-1',
+        op_id: 'op-1',
+        sent_bytes: 1024,
+        total_bytes: 2048,
+      },
+    ]);
+    expect(statuses).toEqual([]);
+    expect(changes).toEqual([]);
   });
 
   test('a signed-out account is offline and says it is signed out', () => {

@@ -2,12 +2,14 @@
 // (online or offline and why, syncing, last synced, pending, conflict and
 // refused counts, first-sync progress, read-only, signed out, collections the
 // last full sync could not sync, items it left out) and
-// `mirror:changed` notes so lists reload what changed. No Electron here.
+// `mirror:changed` notes so lists reload what changed, and uploads' progress
+// as the pusher paced it. No Electron here.
 import type { OutboxCountSource } from '../../db/outbox/outbox-counts';
 import { collectionOfEntity } from '../../protocol/writable-kinds';
 import type { PassState } from '../../db/passes/sync-passes';
 import type { AccountSyncState } from '../../sync/accounts/account-status';
 import { collectionFailureLine, type SyncEvent } from '../../sync/events/sync-events';
+import type { AttachmentUploadProgress } from '../../ipc/attachment-schemas';
 import type { MirrorChanged, SyncProblem, SyncStatus } from '../../ipc/screen-schemas';
 
 /** What the board reads of a mirror (db/'s Mirror has it). */
@@ -27,6 +29,8 @@ export interface StatusAccount {
 export interface SyncStatusBoardOptions {
   readonly emitStatus: (status: SyncStatus) => void;
   readonly emitChanged: (change: MirrorChanged) => void;
+  /** An attachment's upload on its way (already paced by the pusher); none: not told. */
+  readonly emitUploadProgress?: (progress: AttachmentUploadProgress) => void;
   /** Progress and pulled pages are told at most this often (ms). */
   readonly throttleMs?: number;
   /** Whether the person paused syncing (AccountVisibility decides; default never). */
@@ -233,6 +237,17 @@ export class SyncStatusBoard {
       case 'item-skipped':
         // The account's status now names it (account-status.ts): the Sync screen shows it.
         this.announceSoon(account);
+        break;
+      case 'upload-progress':
+        if (event.entityType === 'attachment') {
+          this.options.emitUploadProgress?.({
+            account_id: account.accountId,
+            attachment_id: event.entityId,
+            op_id: event.opId,
+            sent_bytes: event.sentBytes,
+            total_bytes: event.totalBytes,
+          });
+        }
         break;
       case 'poll-scheduled':
         break;

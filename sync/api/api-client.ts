@@ -28,8 +28,10 @@ import {
   type RequestOptions,
   type RequestSpec,
   type UpdateOptions,
+  type UploadOptions,
   conditional,
   listPageRequest,
+  requestBody,
   requestOf,
   requestPath,
 } from './api-request';
@@ -43,7 +45,7 @@ import {
   problemErrorFromAnswer,
   redactSecrets,
 } from './errors';
-import type { MultipartBody } from './multipart-body';
+import { type MultipartBody, countedChunks } from './multipart-body';
 import type {
   ContentOperation,
   CreateOperation,
@@ -235,20 +237,26 @@ export class ApiClient {
     return writeAnswer(operation.name, operation.schema, answer);
   }
 
-  /** POST a `multipart/form-data` body (an upload), answered as a create; retried safely under its Idempotency-Key. */
+  /**
+   * POST a `multipart/form-data` body (an upload), answered as a create;
+   * retried safely under its Idempotency-Key. `onProgress` hears the bytes
+   * written to the connection so far, from 0 again on each attempt.
+   */
   async upload<Body, Input, Params>(
     operation: CreateOperation<Body, Input, Params>,
     params: Params,
     form: MultipartBody,
-    options: CreateOptions = {},
+    options: UploadOptions = {},
   ): Promise<WriteAnswer<Body>> {
+    const { onProgress, ...create } = options;
     const answer = await this.execute({
-      ...requestOf(operation, params, 'POST', options),
+      ...requestOf(operation, params, 'POST', create),
       headers: {
         'content-type': form.contentType,
-        ...conditional('idempotency-key', options.idempotencyKey),
+        'content-length': String(form.length),
+        ...conditional('idempotency-key', create.idempotencyKey),
       },
-      body: form.bytes,
+      body: () => countedChunks(form, onProgress),
       authenticated: true,
     });
     return writeAnswer(operation.name, operation.schema, answer);
@@ -373,7 +381,7 @@ export class ApiClient {
           path,
           method: spec.method,
           headers,
-          body: spec.body ?? null,
+          body: requestBody(spec),
           signal: spec.signal ?? null,
           headersTimeout: this.connection.headersTimeoutMs,
           bodyTimeout: this.connection.bodyTimeoutMs,

@@ -2,6 +2,7 @@
 // kind of operation, a list page's query parameters and the request the client
 // loop sends. Apart from the client because it is pure shaping of the request,
 // with no connection, token or retry in it.
+import type { Readable } from 'node:stream';
 import type { Endpoint, ListOperation } from './operations';
 import type { RequestLane } from './rate-governor';
 
@@ -31,6 +32,11 @@ export interface CreateOptions extends RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
+export interface UploadOptions extends CreateOptions {
+  /** Hears the bytes of the body sent so far and its length: from 0 on each attempt, rising to the length. */
+  onProgress?: ((sentBytes: number, totalBytes: number) => void) | undefined;
+}
+
 export interface UpdateOptions extends RequestOptions {
   /** The base ETag: a stale one is a 412 and nothing is written. */
   ifMatch?: string | null | undefined;
@@ -48,8 +54,8 @@ export interface RequestSpec {
   endpoint: Endpoint;
   extraQuery?: [string, string][];
   headers: Record<string, string>;
-  /** Text (JSON) or bytes (an upload's form). */
-  body?: string | Uint8Array;
+  /** Text (JSON), or an upload's form as chunks read again from its start for each attempt. */
+  body?: string | Uint8Array | (() => Iterable<Uint8Array>);
   lane: RequestLane;
   signal: AbortSignal | undefined;
   authenticated: boolean;
@@ -133,4 +139,14 @@ export function listPageRequest<Item, Params>(
     headers: conditional('if-none-match', options.ifNoneMatch),
     authenticated: true,
   };
+}
+
+/**
+ * The request's body for one attempt: an upload's chunks start again from the
+ * first. undici sends an iterable as it pulls it, a chunk once the last is
+ * written (documented for `request`), though its types name only Readable.
+ */
+export function requestBody(spec: RequestSpec): string | Uint8Array | Readable | null {
+  if (typeof spec.body !== 'function') return spec.body ?? null;
+  return spec.body() as unknown as Readable;
 }

@@ -6,17 +6,18 @@
 // that waits, an upload at the 25 MB limit, and a download resumed with
 // `Range` after a cut connection.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { AttachmentFiles } from '../../db/attachments/attachment-files';
 import { openMirror } from '../../db/open-mirror';
 import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
 import { callApi } from '../../emulator/emulator-http';
-import { startEmulator, type RunningEmulator } from '../../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
 import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
 import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
+import { windowsExecutable } from '../../protocol/testing/upload-samples';
+import { cliBenchPerTest } from '../cli/testing/cli-bench';
 import { ndjson, runCliInProcess } from '../cli/testing/in-process-cli';
 import { queueUpload } from './attachment-upload';
 
@@ -24,22 +25,17 @@ let emulator: RunningEmulator;
 let dir: string;
 let db: string;
 let taskId: string;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ seedTasks: 20 });
-  dir = await mkdtemp(join(tmpdir(), 'svc-attachments-'));
-  db = join(dir, 'mirror.db');
+cliBenchPerTest({ seedTasks: 20 }, 'svc-attachments-', (bench) => {
+  ({ emulator, dir, db } = bench);
   taskId = emulator.control.tasks()[0]!.task_id;
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const env = () => ({ SVC_TOKEN: emulator.tokens.live });
 const cli = (argv: string[]) => runCliInProcess(argv, { env: env() });
 const sync = () => cli(['sync', '--base-url', emulator.baseUrl, '--db', db]);
+/** The attachment's content, from the kept copy or else the service (`attachment get`). */
+const getContent = (attachmentId: string) =>
+  cli(['attachment', 'get', '--base-url', emulator.baseUrl, '--db', db, '--attachment', attachmentId]);
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** Someone uploads a file to a task through the service. */
@@ -71,14 +67,6 @@ async function outbox() {
   } finally {
     mirror.close();
   }
-}
-
-function windowsExecutable(): Uint8Array {
-  const bytes = new Uint8Array(256);
-  bytes.set([0x4d, 0x5a]);
-  new DataView(bytes.buffer).setUint32(0x3c, 0x80, true);
-  bytes.set([0x50, 0x45, 0, 0], 0x80);
-  return bytes;
 }
 
 describe('attachment records in the mirror', () => {
@@ -215,16 +203,7 @@ describe('adding a file', () => {
     expect(synced.code, synced.stderr).toBe(0);
     const [served] = emulator.control.attachments();
     expect(served).toMatchObject({ size_bytes: UPLOAD_LIMIT_BYTES, sha256: sha256(bytes) });
-    const got = await cli([
-      'attachment',
-      'get',
-      '--base-url',
-      emulator.baseUrl,
-      '--db',
-      db,
-      '--attachment',
-      served!.attachment_id,
-    ]);
+    const got = await getContent(served!.attachment_id);
     expect(got.code, got.stderr).toBe(0);
     expect(ndjson(got.stdout)[0]).toMatchObject({ cached: true, size_bytes: UPLOAD_LIMIT_BYTES });
   });
@@ -329,16 +308,7 @@ describe('downloading content', () => {
       pathPrefix: `/v1/task-attachments/${id}/content`,
       method: 'GET',
     });
-    const got = await cli([
-      'attachment',
-      'get',
-      '--base-url',
-      emulator.baseUrl,
-      '--db',
-      db,
-      '--attachment',
-      id,
-    ]);
+    const got = await getContent(id);
     expect(got.code, got.stderr).toBe(0);
     const content = ndjson(got.stdout)[0]!;
     expect(content).toMatchObject({ cached: false, sha256: sha256(bytes), size_bytes: bytes.length });
@@ -347,12 +317,7 @@ describe('downloading content', () => {
     expect(sha256(await readFile(String(content.path)))).toBe(sha256(bytes));
     // Kept: the next get asks nothing of the service.
     const before = emulator.control.requests().length;
-    expect(
-      ndjson(
-        (await cli(['attachment', 'get', '--base-url', emulator.baseUrl, '--db', db, '--attachment', id]))
-          .stdout,
-      )[0],
-    ).toMatchObject({ cached: true });
+    expect(ndjson((await getContent(id)).stdout)[0]).toMatchObject({ cached: true });
     expect(emulator.control.requests().length).toBe(before);
   });
 });

@@ -4,14 +4,14 @@
 // service ends with exactly one attachment, which the mirror then lists once.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openMirror } from '../../db/open-mirror';
 import { UNSETTLED_STATES } from '../../db/tasks/task-overlay';
-import { startEmulator, type RunningEmulator } from '../../emulator/start';
+import type { RunningEmulator } from '../../emulator/start';
+import { cliBenchPerTest } from './testing/cli-bench';
 import { ndjson, runCliInProcess } from './testing/in-process-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,17 +20,7 @@ const BIN = join(ROOT, 'bin', 'svc-desktop.js');
 let emulator: RunningEmulator;
 let dir: string;
 let db: string;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ seedTasks: 20 });
-  dir = await mkdtemp(join(tmpdir(), 'svc-attachment-crash-'));
-  db = join(dir, 'mirror.db');
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+cliBenchPerTest({ seedTasks: 20 }, 'svc-attachment-crash-', (bench) => ({ emulator, dir, db } = bench));
 
 const cli = (argv: string[]) => runCliInProcess(argv, { env: { SVC_TOKEN: emulator.tokens.live } });
 const sync = () => cli(['sync', '--base-url', emulator.baseUrl, '--db', db]);

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/start';
 import { startRelayProxy } from '../pull/testing/relay-proxy';
+import { cliBenchPerTest } from './testing/cli-bench';
 import { runCliInProcess } from './testing/in-process-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,17 +25,7 @@ const SUMMARY_KEYS = [
 let emulator: RunningEmulator;
 let dir: string;
 let db: string;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ seedTasks: 40 });
-  dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
-  db = join(dir, 'mirror.db');
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+cliBenchPerTest({ seedTasks: 40 }, 'svc-cli-', (bench) => ({ emulator, dir, db } = bench));
 
 interface Run {
   code: number | null;

@@ -237,6 +237,19 @@ export type SyncEvent =
       taken: string[];
       settled: string[];
     }
+  /**
+   * An upload's body on its way: `sentBytes` of `totalBytes` (the whole
+   * form's) written so far, at most a few times a second. A new attempt
+   * (a retry, a restart) starts again from 0: the contract has no resumable upload.
+   */
+  | {
+      type: 'upload-progress';
+      opId: string;
+      entityType: string;
+      entityId: string;
+      sentBytes: number;
+      totalBytes: number;
+    }
   /** A local temporary id was replaced by the server's everywhere (a screen showing it should follow). */
   | { type: 'id-remapped'; entityType: string; from: string; to: string }
   /** An operation waits for the person: fields changed on both sides, or the task was deleted remotely. */

@@ -7,7 +7,7 @@
 // recorded one way (push-outcomes.ts). Where each kind's requests go is the
 // kind's own (kinds/); everything else here is the same for all.
 import type { ApiClient } from '../api/api-client';
-import type { ApiClock } from '../api/clock';
+import { type ApiClock, systemApiClock } from '../api/clock';
 import { InvalidResponseError, ProblemError, RequestAbortedError } from '../api/errors';
 import { meOperations } from '../api/operations';
 import { refusedBodyFields } from '../../protocol/problem';
@@ -17,12 +17,13 @@ import { pushKindOf } from './kinds/registry';
 import { isStop } from './push-failure';
 import { type PassState, PushOutcomes } from './push-outcomes';
 import type { PushOp, PushStore } from './push-store';
+import { throttledProgress } from './upload-progress';
 import { ServerMerge } from './server-merge';
 
 export interface PusherOptions {
   store: PushStore;
   api: ApiClient;
-  /** Unused for now: every wait happens in the API client, on its clock. */
+  /** Paces the uploads' progress events; every wait happens in the API client, on its own clock. */
   clock?: ApiClock;
   onEvent?: SyncEventListener;
   /** Tasks pushed at the same time. Default 4: enough to keep a paced budget busy over a slow link. */
@@ -35,6 +36,7 @@ export class Pusher {
   private readonly store: PushStore;
   private readonly api: ApiClient;
   private readonly emit: SyncEventListener;
+  private readonly clock: ApiClock;
   private readonly concurrency: number;
   private readonly maxRebases: number;
   private readonly outcomes: PushOutcomes;
@@ -50,6 +52,7 @@ export class Pusher {
     this.store = options.store;
     this.api = options.api;
     this.emit = options.onEvent ?? (() => undefined);
+    this.clock = options.clock ?? systemApiClock;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.maxRebases = Math.max(1, options.maxRebases ?? 3);
     this.content = this.store.contentOf?.bind(this.store) ?? null;
@@ -204,6 +207,18 @@ export class Pusher {
           this.outcomes.requestOptions(state, {
             idempotencyKey: claimed.opId,
             ...(this.content ? { content: this.content } : {}),
+            onUploadProgress: throttledProgress(
+              (sentBytes, totalBytes) =>
+                this.emit({
+                  type: 'upload-progress',
+                  opId: claimed.opId,
+                  entityType: claimed.entityType,
+                  entityId: claimed.entityId,
+                  sentBytes,
+                  totalBytes,
+                }),
+              this.clock,
+            ),
           }),
         );
         const taskId = await this.store.settle(claimed.opId, answer);

@@ -233,6 +233,7 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
         detail: { op_id: event.opId, scope: event.scope, reason: event.reason },
       };
     case 'progress':
+    case 'upload-progress':
     case 'poll-scheduled':
       // Too frequent to be worth a line: the requests and the summary say it.
       return null;

@@ -3,7 +3,9 @@
 // words, nothing queued for it), the other listed at once as not sent yet and
 // uploaded once when the network returns; a click opens it from the app's
 // private folder; renamed and deleted in place; a file the service's malware
-// scan refuses is a failed change.
+// scan refuses is a failed change; a 25 MB upload says how much of it has
+// gone while it is sent.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EICAR_SIGNATURE } from '../../emulator/uploads/malware-scan';
 import { UPLOAD_LIMIT_BYTES } from '../../protocol/upload-rules';
 import { sessionPerFile } from './support/app-session';
+import { type DroppedFile, filesDropped } from './support/file-drop';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
 
@@ -116,15 +119,11 @@ describe('attachments', () => {
     const tasks = session.emulator.control.tasks().filter((t) => t.title.length < 60);
     const other = tasks[1];
     if (!other) throw new Error('the seed has too few tasks');
-    // A DataTransfer built in the page, as the system hands a drop of files from outside it.
-    // (Written as the page's own script: this test's types have no DOM.)
-    const dropOf = (files: { name: string; type: string; text: string }[]) =>
-      page.evaluateHandle(`(() => {
-        const transfer = new DataTransfer();
-        for (const f of ${JSON.stringify(files)}) transfer.items.add(new File([f.text], f.name, { type: f.type }));
-        return transfer;
-      })()`);
+    const dropOf = (files: DroppedFile[]) => filesDropped(page, files);
 
+    // Offline until both drops are listed: online, an upload goes at once and may be on the
+    // service before the editor shows it waiting.
+    session.proxy.goOffline();
     await page.getByLabel('Search tasks').fill(other.task_id);
     const row = page.locator(`[role="row"][data-task-id="${other.task_id}"]`);
     const onRow = await dropOf([{ name: 'from the list.txt', type: 'text/plain', text: 'dropped on a row' }]);
@@ -150,6 +149,7 @@ describe('attachments', () => {
     );
 
     // The malware-refused change of the test before stays failed, so 'all synced' never shows: wait on the service.
+    session.proxy.goOnline();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await until(
       () => session.emulator.control.attachments().filter((a) => a.task_id === other.task_id).length === 2,
@@ -208,5 +208,38 @@ describe('attachments', () => {
       uploadsBefore.length,
     );
     session.proxy.goOnline();
+  });
+
+  test('a 25 MB upload says on its row how much of it has gone while it is sent, then is on the service byte for byte', async () => {
+    const { page } = session.app;
+    const editor = page.getByTestId('task-editor');
+    const bytes = Buffer.alloc(UPLOAD_LIMIT_BYTES, 'progress ');
+    // The service reads the body's first bytes and then no more until let go: the upload is seen part-way.
+    session.emulator.control.holdUploadReading(1);
+    session.host.pickFilesNext([await fileOf('large.txt', bytes)]);
+    await editor.getByRole('button', { name: 'Attach files…' }).click();
+    const row = editor.locator('.attachment-list > li').filter({ hasText: 'large.txt' });
+    await row.waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+
+    // The row's mark says it is being sent, its status how much has gone: "Sending 42% · 10.5 of 25 MB".
+    await row.filter({ hasText: /Sending \d+% · [\d.]+ of 25 MB/ }).waitFor({ timeout: 20_000 });
+    const words = (await row.textContent()) ?? '';
+    const percent = Number(/Sending (\d+)% · [\d.]+ of 25 MB/.exec(words)?.[1]);
+    expect(percent).toBeLessThan(100);
+    await row.locator('[data-attachment-state="in_flight"]').waitFor();
+    expect(session.emulator.control.attachments().some((a) => a.file_name === 'large.txt')).toBe(false);
+
+    session.emulator.control.holdUploadReading(null);
+    await until(
+      () => session.emulator.control.attachments().some((a) => a.file_name === 'large.txt'),
+      'the upload on the service',
+    );
+    expect(session.emulator.control.attachments().find((a) => a.file_name === 'large.txt')).toMatchObject({
+      size_bytes: UPLOAD_LIMIT_BYTES,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    await row.getByRole('status').waitFor({ state: 'detached' });
+    await row.locator('[data-attachment-state]').waitFor({ state: 'detached' });
   });
 });

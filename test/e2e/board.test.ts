@@ -1,12 +1,14 @@
 // The board end to end in Chromium against the emulator: cards dragged to a
 // place in another section and reordered, then the same by keyboard (Alt+arrows),
 // each move announced, and the server ends with the order shown; sections added,
-// renamed, reordered and deleted offline reach the server once when it is back.
+// renamed, reordered and deleted offline reach the server once when it is back;
+// files dropped on a card attached to its task.
 // Screenshots in light and dark.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/start';
 import type { AppSession } from './support/app-session';
 import { hasFocus, type OpenedApp, screenshot, screenshotInDark } from './support/app-browser';
+import { filesDropped } from './support/file-drop';
 import { callService, firstProject, readFromServer } from './support/service-calls';
 import { startSignedInSession } from './support/signed-in-session';
 import { syncAndSettle, until } from './support/waits';
@@ -382,6 +384,33 @@ describe('sections on the board', () => {
     await column('Next week (ada)').locator('[data-sync-mark]').waitFor({ state: 'detached' });
     await expect(page.getByTestId('section-refusal').count()).resolves.toBe(0);
     expect(await columnNames()).toEqual(after);
+  });
+
+  test("files dropped on a card are attached to that card's task as their bytes, a refused one said; nothing names a path", async () => {
+    const { page } = app;
+    const taskId = taskIds.get('Write docs')!;
+    const card = page.locator(`li.card[data-task-id="${taskId}"]`);
+    const onCard = await filesDropped(page, [
+      { name: 'from the board.txt', type: 'text/plain', text: 'dropped on a card' },
+      { name: 'card.html', type: 'text/html', text: '<!doctype html><script>alert(1)</script>' },
+    ]);
+    await card.dispatchEvent('dragenter', { dataTransfer: onCard });
+    await expect(card.getAttribute('class')).resolves.toContain('is-file-target');
+    await card.dispatchEvent('drop', { dataTransfer: onCard });
+    await expect(card.getAttribute('class')).resolves.not.toContain('is-file-target');
+    const notice = page.locator('.notice[data-problem-type="upload-type-not-allowed"]');
+    await expect(notice.textContent()).resolves.toContain(
+      'card.html was not attached: File type not allowed',
+    );
+
+    await syncAndSettle(page);
+    expect(
+      emulator.control.attachments().map((a) => [a.task_id, a.file_name, a.size_bytes, a.content_type]),
+    ).toEqual([[taskId, 'from the board.txt', 17, 'text/plain']]);
+    await card.locator('button.card-open').click();
+    const editor = page.getByTestId('task-editor');
+    await editor.locator('.attachment-list > li').filter({ hasText: 'from the board.txt' }).waitFor();
+    await editor.getByRole('heading', { name: 'Attachments (1)' }).waitFor();
   });
 
   test('the page reported no errors', () => {

@@ -5,7 +5,8 @@
 // has (made from a second path while the app's own waited offline) is
 // refused with 409 and said on the view (last: its refusal stays waiting). A
 // view saved as a board grouped by status opens as that board, its cards in
-// the columns of their status.
+// the columns of their status; a card moved there by keyboard or dragged to
+// another column is an edit of its status, queued offline and sent once.
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sessionPerFile } from './support/app-session';
@@ -139,6 +140,53 @@ describe('saved views', () => {
     await expect(cardsIn('In progress')).resolves.toEqual(idsOf('in_progress'));
     await expect(cardsIn('Done')).resolves.toEqual([]);
     await screenshot(page, 'saved-views-board');
+  }, 90_000);
+
+  test('on that board a card moved by keyboard and one dragged to another column are edits of their status, sent through the outbox', async () => {
+    const { page } = session.app;
+    const board = page.getByRole('group', { name: 'Board of Flow board' });
+    const column = (name: string) => board.getByRole('list', { name: `Tasks in ${name}` });
+    const idsIn = (name: string) =>
+      column(name)
+        .locator('li')
+        .evaluateAll((items: Attributed[]) => items.map((item) => item.getAttribute('data-task-id')));
+    // The view holds blocked and in-progress tasks: each card moves to the other's column and stays in it.
+    const [keyed] = await idsIn('In progress');
+    const [dragged] = await idsIn('Blocked');
+    if (!keyed || !dragged) throw new Error('the board has an empty column');
+    const card = (taskId: string) => board.locator(`li[data-task-id="${taskId}"]`);
+    const statusOf = (taskId: string) =>
+      session.emulator.control.tasks().find((t) => t.task_id === taskId)?.status;
+
+    session.proxy.goOffline();
+    try {
+      // Dragged first, and onto the column's title: the mouse goes where the card is and lands at
+      // the top of the column, where nothing has to scroll (a keyboard move before would shift the cards).
+      await card(dragged).dragTo(board.locator('section[data-column-name="In progress"] .column-title'));
+      await column('In progress').locator(`li[data-task-id="${dragged}"]`).waitFor();
+      await card(keyed).locator('.card-open').focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await column('Blocked').locator(`li[data-task-id="${keyed}"]`).waitFor();
+      // The focus stays with the card it moved.
+      const focusedTask = () =>
+        page.evaluate('document.activeElement?.closest("li[data-task-id]")?.getAttribute("data-task-id")');
+      await until(async () => (await focusedTask()) === keyed, 'the focus on the moved card');
+      expect([statusOf(keyed), statusOf(dragged)]).toEqual(['in_progress', 'blocked']);
+    } finally {
+      session.proxy.goOnline();
+    }
+
+    await syncAndSettle(page);
+    expect([statusOf(keyed), statusOf(dragged)]).toEqual(['blocked', 'in_progress']);
+    const edits = session.emulator.control
+      .requests()
+      .filter(
+        (r) => r.method === 'PATCH' && (r.path === `/v1/tasks/${keyed}` || r.path === `/v1/tasks/${dragged}`),
+      );
+    expect(edits.map((r) => [r.status, typeof r.ifMatch, typeof r.idempotencyKey])).toEqual([
+      [200, 'string', 'string'],
+      [200, 'string', 'string'],
+    ]);
   }, 90_000);
 
   test('a pin the service already has is refused with 409 and said on the view', async () => {

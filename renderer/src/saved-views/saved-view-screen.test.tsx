@@ -3,8 +3,9 @@
 // said on the view in their own words (403: another's view; 409: a pin already
 // there, with no rename offered for a pin); delete asked first; a view whose
 // filters this version does not know said unavailable, not answered without them;
-// a view saved as a board opens as a board, its columns by its grouping.
-import { act, render, screen, within } from '@testing-library/react';
+// a view saved as a board opens as a board, its columns by its grouping, a
+// card moved to another column (Alt+arrows or a drag) an edit of its task.
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { PendingChange } from '../../../ipc/outbox-schemas';
@@ -12,7 +13,14 @@ import type { TaskRow } from '../../../ipc/screen-schemas';
 import type { ViewSidebar } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { taskIdsIn } from '../testing/shown-tasks';
-import { pendingChange, project, serverAnswer, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import {
+  pendingChange,
+  project,
+  serverAnswer,
+  taskDetail,
+  taskRow,
+  workspaceOf,
+} from '../testing/screen-fixtures';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { SavedViewScreen } from './saved-view-screen';
@@ -153,13 +161,18 @@ describe('a view saved as a board', () => {
     ]);
   });
 
-  test('grouped by project: columns named as the workspace names them, tasks without one last; a card opens its task', async () => {
-    const user = userEvent.setup();
+  /** The board grouped by project, the workspace naming the projects. */
+  const boardByProject = async () => {
     bridge.answer('workspace:get', () =>
       workspaceOf({ projects: [project('p-web', 'Website'), project('p-api', 'API')] }),
     );
     await act(() => loadWorkspace());
     answerWith([], rows, boardOf('project'));
+  };
+
+  test('grouped by project: columns named as the workspace names them, tasks without one last; a card opens its task', async () => {
+    const user = userEvent.setup();
+    await boardByProject();
     render(<SavedViewScreen viewId="v-1" />);
     await screen.findByRole('group', { name: 'Board of Blocked' });
     expect(columns()).toEqual([
@@ -176,5 +189,72 @@ describe('a view saved as a board', () => {
     render(<SavedViewScreen viewId="v-1" />);
     await screen.findByRole('group', { name: 'Board of Blocked' });
     expect(columns()).toEqual([['Tasks in All tasks', ['Fix the build', 'Ship it', 'Write docs', 'Plan']]]);
+  });
+
+  /** The card of `title`, and the column named `name` (its section). */
+  const card = (title: string) => screen.getByRole('button', { name: new RegExp(title) });
+  const column = (name: string) => screen.getByRole('list', { name: `Tasks in ${name}` }).closest('section')!;
+  const edits = () => bridge.callsOf('task:edit');
+  /** A card dragged by the mouse onto a column: one DataTransfer from the drag's start to its drop. */
+  const dragTo = (title: string, name: string) => {
+    const dataTransfer = new DataTransfer();
+    fireEvent.dragStart(card(title).closest('li')!, { dataTransfer });
+    fireEvent.dragOver(column(name), { dataTransfer });
+    fireEvent.drop(column(name), { dataTransfer });
+  };
+  const answerEdits = () => bridge.answer('task:edit', ({ task_id }) => taskDetail({ task_id }));
+
+  test("grouped by status: a card moved with Alt+arrows or dragged to a column is queued as an edit of its task's status", async () => {
+    const user = userEvent.setup();
+    answerWith([], rows, boardOf('status'));
+    answerEdits();
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    expect(card('Ship it').getAttribute('aria-keyshortcuts')).toBe('Alt+ArrowLeft Alt+ArrowRight');
+
+    card('Ship it').focus();
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    card('Fix the build').focus();
+    await user.keyboard('{Alt>}{ArrowLeft}{/Alt}');
+    dragTo('Write docs', 'Done');
+    await waitFor(() => expect(edits()).toHaveLength(3));
+    expect(edits()).toEqual([
+      { task_id: 't2', patch: { status: 'blocked' } },
+      { task_id: 't1', patch: { status: 'in_progress' } },
+      { task_id: 't3', patch: { status: 'completed' } },
+    ]);
+    // Dropped on its own column, or moved left from the first: nothing to change.
+    dragTo('Plan', 'Waiting on legal');
+    card('Plan').focus();
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    expect(edits()).toHaveLength(3);
+  });
+
+  test('grouped by project: a card moved to the column without one clears its project', async () => {
+    const user = userEvent.setup();
+    await boardByProject();
+    answerEdits();
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    card('Plan').focus();
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    dragTo('Write docs', 'API');
+    await waitFor(() => expect(edits()).toHaveLength(2));
+    expect(edits()).toEqual([
+      { task_id: 't4', patch: { project_id: null } },
+      { task_id: 't3', patch: { project_id: 'p-api' } },
+    ]);
+  });
+
+  test('a board with no grouping offers no moves', async () => {
+    const user = userEvent.setup();
+    answerWith([], rows, boardOf(null));
+    render(<SavedViewScreen viewId="v-1" />);
+    await screen.findByRole('group', { name: 'Board of Blocked' });
+    expect(card('Ship it').hasAttribute('aria-keyshortcuts')).toBe(false);
+    expect(card('Ship it').closest('li')!.getAttribute('draggable')).toBe('false');
+    card('Ship it').focus();
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    expect(edits()).toEqual([]);
   });
 });

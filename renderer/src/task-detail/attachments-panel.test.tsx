@@ -2,7 +2,7 @@
 // A task's attachments in the editor: name, type, size, who and when from the
 // mirror, an upload still waiting marked; files refused before queuing said in
 // the service's words; a file main will not open says why, in place.
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import type { AttachmentSummary } from '../../../ipc/attachment-schemas';
@@ -10,7 +10,7 @@ import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account } from '../testing/screen-fixtures';
 import { sizeWords } from '../vocabulary/size-words';
-import { AttachmentsPanel } from './attachments-panel';
+import { AttachmentsPanel, uploadWords } from './attachments-panel';
 
 const bridge = fakeBridgeEachTest();
 
@@ -62,6 +62,60 @@ test('an upload not yet on the service says whether it waits or is being sent, a
   expect(within(items[0]!).queryByRole('status')).toBeNull();
   expect(within(items[1]!).getByRole('status').textContent).toBe(' Waiting to upload 512 B');
   expect(within(items[2]!).getByRole('status').textContent).toBe(' Uploading 5.0 MB…');
+});
+
+test('an upload on its way says how much of it has gone, as main tells it, and that it is being sent', async () => {
+  // Queued, as the list read it before the upload began.
+  const large: AttachmentSummary = { ...waiting, attachment_id: 'local-4', size_bytes: 26_214_400 };
+  bridge.answer('attachments:list', () => [large]);
+  render(<AttachmentsPanel taskId="t-1" />);
+  const row = await screen.findByRole('listitem');
+  expect(within(row).getByRole('status').textContent).toBe(' Waiting to upload 25.0 MB');
+  // The body is the file and its form's few hundred bytes: the share is shown of the file's size.
+  const total = 26_214_400 + 300;
+  act(() =>
+    bridge.emit('attachment:upload-progress', {
+      account_id: 'acc-1',
+      attachment_id: 'local-4',
+      op_id: 'op-4',
+      sent_bytes: Math.round(total * 0.42),
+      total_bytes: total,
+    }),
+  );
+  expect(row.textContent).toContain('Sending 42% · 10.5 of 25 MB');
+  expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
+  expect(row.querySelector('[data-attachment-state="in_flight"]')?.textContent).toBe('Sending');
+  // Another attachment's progress is not this row's.
+  act(() =>
+    bridge.emit('attachment:upload-progress', {
+      account_id: 'acc-1',
+      attachment_id: 'local-9',
+      op_id: 'op-9',
+      sent_bytes: total,
+      total_bytes: total,
+    }),
+  );
+  expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
+});
+
+test.each([
+  [0, 512, 512, '0% · 0 of 512 B'],
+  [700, 812, 512, '86% · 441 of 512 B'],
+  [1_000, 2_000, 1_536, '50% · 0.8 of 1.5 KB'],
+  [26_214_700, 26_214_700, 26_214_400, '100% · 25 of 25 MB'],
+])('%s of %s bytes sent of a %s-byte file reads %s', (sent, total, size, words) => {
+  expect(
+    uploadWords(
+      { created_at: null, pending: 'in_flight', size_bytes: size },
+      { sent_bytes: sent, total_bytes: total },
+    ),
+  ).toBe(words);
+});
+
+test('a refused or held upload, or one the service holds, says no progress (its mark says where it stands)', () => {
+  const progress = { sent_bytes: 10, total_bytes: 20 };
+  expect(uploadWords({ created_at: null, pending: 'failed', size_bytes: 20 }, progress)).toBeNull();
+  expect(uploadWords({ created_at: '2026-03-01T10:00:00Z', size_bytes: 20 }, progress)).toBeNull();
 });
 
 test('files refused before queuing are said in the service words; a queued one reloads the list', async () => {

@@ -1,6 +1,6 @@
 // A task's attachments, from the mirror (so they show offline): name, type,
 // size, who added it and when, an upload still waiting marked so, with whether
-// it waits for a push or is being sent and how much it sends. "Attach
+// it waits for a push or is being sent and how much of it has gone. "Attach
 // files" asks main for its file picker, or files are dropped here (or anywhere
 // on the editor, a list row or a board card: ui/file-drop.ts); each is checked before it is
 // queued and a refused one is said here in the service's words. A name opens
@@ -13,24 +13,35 @@ import type { MirrorChanged } from '../../../ipc/screen-schemas';
 import { errorType, invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
 import { showProblem } from '../store/session-store';
-import { sizeWords } from '../vocabulary/size-words';
+import { partOfSizeWords, sizeWords } from '../vocabulary/size-words';
 import { agoWords, timeWords } from '../vocabulary/task-words';
 import { useFileDrop } from '../ui/file-drop';
 import { useKindReadOnly } from '../ui/kind-consent';
 import { WaitingChangeMark } from '../ui/sync-mark-badge';
+import { type UploadProgress, useUploadProgress } from './use-upload-progress';
 
 /**
  * Where an upload not yet on the service stands, with how much it sends:
- * waiting for a push (offline, or behind other changes), or being sent. Null
- * for one the service holds (a waiting rename is marked by its chip alone).
+ * waiting for a push (offline, or behind other changes), or being sent, with
+ * the share of it sent so far once main tells it (after the row's "Sending"
+ * mark: "Sending 42% · 10.5 of 25 MB"). Null for one the service holds (a
+ * waiting rename is marked by its chip alone) and for one refused or held
+ * (its mark says so).
  */
 export function uploadWords(
   a: Pick<AttachmentSummary, 'created_at' | 'pending' | 'size_bytes'>,
+  progress?: UploadProgress,
 ): string | null {
   if (a.created_at !== null) return null;
+  if (a.pending !== 'queued' && a.pending !== 'in_flight') return null;
+  if (progress !== undefined && progress.total_bytes > 0) {
+    const share = progress.sent_bytes / progress.total_bytes;
+    // The body holds the form's headers too: its share is shown of the file's own size.
+    const size = a.size_bytes ?? progress.total_bytes;
+    return `${Math.floor(share * 100)}% · ${partOfSizeWords(Math.round(share * size), size)}`;
+  }
   if (a.pending === 'queued') return `Waiting to upload ${sizeWords(a.size_bytes)}`;
-  if (a.pending === 'in_flight') return `Uploading ${sizeWords(a.size_bytes)}…`;
-  return null;
+  return `Uploading ${sizeWords(a.size_bytes)}…`;
 }
 
 export function AttachmentsPanel({ taskId }: { taskId: string }) {
@@ -43,6 +54,7 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   const [refused, setRefused] = useState<AttachmentAdded['refused']>([]);
   const [notOpened, setNotOpened] = useState<string | null>(null);
   const attachments = read.data ?? [];
+  const progress = useUploadProgress();
   // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
   const readOnly = useKindReadOnly('attachment');
 
@@ -87,6 +99,7 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
             <AttachmentRow
               key={a.attachment_id}
               attachment={a}
+              progress={progress.get(a.attachment_id)}
               onOpen={() => void open(a.attachment_id)}
               onChanged={read.reload}
               readOnly={readOnly}
@@ -116,17 +129,23 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
 /** One attachment: its name (a click opens it), what it is, who added it when, its mark; renamed in place, or deleted. */
 function AttachmentRow({
   attachment: a,
+  progress,
   onOpen,
   onChanged,
   readOnly,
 }: {
   attachment: AttachmentSummary;
+  /** Its upload's bytes sent so far, once main told them. */
+  progress: UploadProgress | undefined;
   onOpen: () => void;
   onChanged: () => void;
   readOnly: boolean;
 }) {
   const [name, setName] = useState<string | null>(null);
-  const upload = uploadWords(a);
+  const upload = uploadWords(a, progress);
+  // Bytes on their way say it is being sent before the list is read again.
+  const state =
+    progress !== undefined && a.pending === 'queued' && a.created_at === null ? 'in_flight' : a.pending;
 
   async function rename(fileName: string): Promise<void> {
     setName(null);
@@ -194,7 +213,7 @@ function AttachmentRow({
           </>
         )}
       </span>
-      <WaitingChangeMark state={a.pending} kinds="attachments" stateAttribute="data-attachment-state" />
+      <WaitingChangeMark state={state} kinds="attachments" stateAttribute="data-attachment-state" />
       {upload === null ? null : (
         <span className="attachment-upload muted" role="status">
           {' '}

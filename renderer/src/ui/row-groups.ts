@@ -4,7 +4,7 @@
 // in their known order, every known value a group (a board shows an empty
 // "Blocked"); the other fields' values by name. Tasks without a value stand in
 // a last group, and each group keeps the rows' order.
-import type { TaskRow } from '../../../ipc/screen-schemas';
+import type { TaskPatchInput, TaskRow } from '../../../ipc/screen-schemas';
 import type { VIEW_GROUPINGS } from '../../../protocol/view';
 import { PRIORITIES, STATUSES, valueWord } from '../vocabulary/task-words';
 
@@ -51,7 +51,8 @@ const KNOWN: Partial<Readonly<Record<Grouping, readonly string[]>>> = {
   priority: [...PRIORITIES].reverse(),
 };
 
-function isGrouping(value: string | null): value is Grouping {
+/** A grouping this version knows (the others show one group of all the rows). */
+export function isGrouping(value: string | null): value is Grouping {
   return value !== null && Object.hasOwn(FIELDS, value);
 }
 
@@ -99,4 +100,16 @@ export function groupRows(
   const rank = (group: RowGroup) => (known.has(group.key) ? 0 : group.key === '' ? 2 : 1);
   // Known values keep their order (the sort is stable); the others by name, the tasks without a value last.
   return groups.sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? a.name.localeCompare(b.name) : 0));
+}
+
+/**
+ * The edit that files a task under a group of `groupBy` (a card moved to a
+ * column of a saved view's board): its field set to the group's value, or
+ * cleared for the group without one. Null where no edit can: no grouping, or
+ * the group without a status (every task has one).
+ */
+export function groupPatch(groupBy: string | null, key: string): TaskPatchInput | null {
+  if (!isGrouping(groupBy)) return null;
+  if (groupBy === 'status') return key === '' ? null : { status: key };
+  return { [FIELDS[groupBy]]: key === '' ? null : key };
 }

@@ -25,8 +25,11 @@ export function attachmentPushKind(): PushKind {
         { task_id: upload.task_id },
         { field: 'file', fileName: upload.file_name, contentType: upload.content_type, bytes },
       );
-      const { content: _content, ...request } = options;
-      const answer = await api.upload(operations.create, {}, form, request);
+      const { content: _content, onUploadProgress, ...request } = options;
+      const answer = await api.upload(operations.create, {}, form, {
+        ...request,
+        ...(onUploadProgress ? { onProgress: onUploadProgress } : {}),
+      });
       return { task: answer.body as FieldValues, etag: answer.etag };
     },
   };

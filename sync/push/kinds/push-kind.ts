@@ -34,7 +34,12 @@ export interface PushKind {
     api: ApiClient,
     op: PushOp,
     orgId: string | null,
-    options: KindRequestOptions & { idempotencyKey: string; content?: ContentSource },
+    options: KindRequestOptions & {
+      idempotencyKey: string;
+      content?: ContentSource;
+      /** Hears an upload's bytes sent so far (kinds that send a body of bytes). */
+      onUploadProgress?: (sentBytes: number, totalBytes: number) => void;
+    },
   ): Promise<ServerTask>;
   /** Sends a merge-patch with `If-Match`. */
   update(
