@@ -33,6 +33,15 @@ async function pushedSection(f: PushFixture, name: string): Promise<string> {
   return id;
 }
 
+/** A section pushed as `name`, which my other device then renames to `theirs` on the service. */
+async function renamedOnMyOtherDevice(f: PushFixture, name: string, theirs: string): Promise<string> {
+  const id = await pushedSection(f, name);
+  const other = otherDevice(f);
+  const { etag } = await serverSection(other, id);
+  await other.update(sectionOperations.update, { sectionId: id }, { name: theirs }, { ifMatch: etag });
+  return id;
+}
+
 describe('sections written offline', () => {
   test('a section created and renamed offline is one create with the last name; it lands under its server id', async () => {
     const f = await start();
@@ -55,10 +64,7 @@ describe('sections written offline', () => {
 
   test('my other device renamed the same section: a three-way conflict; taking theirs sends nothing more', async () => {
     const f = await start();
-    const id = await pushedSection(f, 'Later on');
-    const other = otherDevice(f);
-    const { etag } = await serverSection(other, id);
-    await other.update(sectionOperations.update, { sectionId: id }, { name: 'Soon' }, { ifMatch: etag });
+    const id = await renamedOnMyOtherDevice(f, 'Later on', 'Soon');
 
     f.mirror.sections.edit(id, { name: 'Next week' });
     expect(await f.pusher.pushAll()).toMatchObject({ conflicts: 1 });
@@ -78,10 +84,7 @@ describe('sections written offline', () => {
 
   test('a move racing a rename on my other device merges per field: both stand, no conflict', async () => {
     const f = await start();
-    const id = await pushedSection(f, 'Later on');
-    const other = otherDevice(f);
-    const { etag } = await serverSection(other, id);
-    await other.update(sectionOperations.update, { sectionId: id }, { name: 'Soon' }, { ifMatch: etag });
+    const id = await renamedOnMyOtherDevice(f, 'Later on', 'Soon');
 
     f.emulator.control.clearRequests();
     f.mirror.sections.edit(id, { position: 5 });
