@@ -402,6 +402,7 @@ describe('a first load into an empty mirror', () => {
     mirror.tasks
       .query(new URLSearchParams(qs), { me: 'ada', today: '2026-03-10', limit: 1000 })
       .items.map((t) => t.task_id);
+  const searchOrder = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
   const tasks = () =>
     Array.from({ length: 30 }, (_, i) =>
       taskJson({
@@ -488,13 +489,12 @@ describe('a first load into an empty mirror', () => {
     mirror.tasks.edit(edited, { title: 'Renamed during the load' });
     mirror.passes.applyPage(page(1, all.slice(20), null));
     mirror.passes.complete('tasks', '', 1);
-    const search = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
-    expect(search('renamed during')).toEqual([edited]);
+    expect(searchOrder('renamed during')).toEqual([edited]);
     await mirror.sortIndexesReady();
-    expect(search('renamed during')).toEqual([edited]);
-    expect(search(`${all[3]?.title as string}`).includes(edited)).toBe(false);
+    expect(searchOrder('renamed during')).toEqual([edited]);
+    expect(searchOrder(`${all[3]?.title as string}`).includes(edited)).toBe(false);
     const created = mirror.tasks.create({ title: 'Created after the load' });
-    expect(search('created after')).toEqual([created.taskId]);
+    expect(searchOrder('created after')).toEqual([created.taskId]);
   });
 
   test('a task deleted here while its first load is built is found again once the delete is dropped', async () => {
@@ -507,11 +507,10 @@ describe('a first load into an empty mirror', () => {
     mirror.passes.applyPage(page(1, all.slice(20), null));
     mirror.passes.complete('tasks', '', 1);
     await mirror.sortIndexesReady();
-    const search = (term: string) => order(`filter[search]=${encodeURIComponent(term)}`);
-    expect(search('unmistakable')).toEqual([]);
+    expect(searchOrder('unmistakable')).toEqual([]);
     mirror.outbox.drop(op?.opId as string);
-    expect(search('unmistakable')).toEqual([gone.task_id]);
-    expect(search('then kept')).toEqual([gone.task_id]);
+    expect(searchOrder('unmistakable')).toEqual([gone.task_id]);
+    expect(searchOrder('then kept')).toEqual([gone.task_id]);
   });
 
   test('words of a first load reach the vocabulary from the built index, ones shaped like id tokens too', async () => {
