@@ -10,7 +10,7 @@
 //   the bulk bar, to every row on screen showing it; bulk_main_max_step_ms: main's longest step then.
 // The last stdout line is one JSON object of figures.
 import { execSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -27,6 +27,13 @@ const { values } = parseArgs({
     tasks: { type: 'string', default: '100000' },
     /** Pixels scrolled per frame (36 px a row). */
     step: { type: 'string', default: '3600' },
+    /**
+     * A folder that keeps the app's data (accounts and the mirror) between runs: the first run
+     * with it mirrors the tasks there, a later one with the same --tasks signs in to the same
+     * account (an emulator seeded alike, on the same port) and opens that mirror, skipping the
+     * minutes a million tasks take to mirror.
+     */
+    'mirror-dir': { type: 'string' },
   },
 });
 const taskCount = Number(values.tasks);
@@ -125,10 +132,28 @@ async function timedUpdate(page: Page, act: () => Promise<void>): Promise<number
   return page.evaluate<number>('window.__bench.pending.then((end) => end - window.__bench.start)');
 }
 
+/**
+ * With --mirror-dir: the data folder for this task count, and the emulator's port of the run that
+ * made it (the account is found again by its server address), or 0 on a first run.
+ */
+function keptMirror(): { dataDir: string; port: number } | null {
+  if (values['mirror-dir'] === undefined) return null;
+  const dataDir = join(values['mirror-dir'], `ui-${taskCount}`);
+  mkdirSync(dataDir, { recursive: true });
+  const portFile = join(dataDir, 'emulator-port');
+  return { dataDir, port: existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0 };
+}
+
 const started = performance.now();
-log(`seeding ${taskCount} tasks and mirroring them through the sync engine…`);
-const emulator = await startEmulator({ seedTasks: taskCount });
-const host = await startE2eHost({ emulator });
+const kept = keptMirror();
+log(
+  kept?.port
+    ? `seeding ${taskCount} tasks and opening the mirror kept in ${kept.dataDir}…`
+    : `seeding ${taskCount} tasks and mirroring them through the sync engine…`,
+);
+const emulator = await startEmulator({ seedTasks: taskCount, port: kept?.port ?? 0 });
+if (kept) writeFileSync(join(kept.dataDir, 'emulator-port'), new URL(emulator.baseUrl).port);
+const host = await startE2eHost({ emulator, ...(kept ? { dataDir: kept.dataDir } : {}) });
 const browser = await launchBrowser();
 try {
   await host.accounts.signInWithToken({ token: emulator.tokens.live });
