@@ -25,6 +25,14 @@ const CANDIDATE_LIMIT = 10_000;
  * the filters read every row (4 s of CPU for a search and `assignee=me`).
  */
 const BROAD_CANDIDATE_LIMIT = 40_000;
+/**
+ * Past both, a search's candidates are fetched up to this many to be sorted a
+ * slice at a time (task-query.ts's slicedPage) when the sort order's first
+ * entries do not hold its page: 50 000 of a million for `mig`, whose matches
+ * all sort at "Migrate…". Beyond, a fifth of a million or more match, and the
+ * sort order holds a page of them soon.
+ */
+const SLICED_CANDIDATE_LIMIT = 200_000;
 /** Candidates fetched first, to estimate how many there are in all. */
 const FIRST_CANDIDATES = 2000;
 /** A term word found inside more vocabulary words than this narrows too little to look up. */
@@ -39,7 +47,7 @@ export class SearchCandidates {
    * fetching a few thousand costs about as much as the page itself (measured).
    */
   private readonly last: Partial<
-    Record<'sorted' | 'broad', { version: string; key: string; rids: number[] | null }>
+    Record<'sorted' | 'broad' | 'sliced', { version: string; key: string; rids: number[] | null }>
   > = {};
 
   constructor(
@@ -70,8 +78,17 @@ export class SearchCandidates {
     return this.cached('broad', f, BROAD_CANDIDATE_LIMIT);
   }
 
+  /**
+   * The candidates of a search too broad for `candidates` (up to
+   * SLICED_CANDIDATE_LIMIT), for a caller that sorts them a slice at a time;
+   * null when even these are too many or the search cannot narrow.
+   */
+  slicedCandidates(f: TaskListFilter): number[] | null {
+    return this.cached('sliced', f, SLICED_CANDIDATE_LIMIT);
+  }
+
   /** The candidates up to `limit`, kept per use until the data changes. */
-  private cached(use: 'sorted' | 'broad', f: TaskListFilter, limit: number): number[] | null {
+  private cached(use: 'sorted' | 'broad' | 'sliced', f: TaskListFilter, limit: number): number[] | null {
     if (!this.wordsComplete()) return null;
     if (f.search === undefined && f.tags === undefined) return null;
     const version = this.version();
