@@ -103,12 +103,13 @@ const MAX_LIMIT = 1000;
  * before sorting its candidates in slices (walkedAhead): enough for matches
  * spread evenly, few enough to stay a short step when they are not.
  */
-const AHEAD_ENTRIES = { min: 2048, max: 16_384 };
+const AHEAD_ENTRIES = { min: 1024, max: 4096 };
 /**
  * Candidates a step of slicedPage checks and sorts: at a million tasks, most
- * of their rows are read off the page cache (~5 µs each), a few ms a slice.
+ * of their rows are read off the page cache (~5 µs each, 4-20 µs on a loaded
+ * machine): 5-20 ms a slice.
  */
-const CANDIDATE_SLICE = 2048;
+const CANDIDATE_SLICE = 1024;
 
 /** A row of ITEM_JSON as its item (columns by position). */
 function itemOf(row: ItemRow): TaskListItem {
@@ -232,8 +233,11 @@ export class TaskQueries {
       const many = this.search.slicedCandidates(query.filter);
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
+        // Fetching tens of thousands of candidates, the walk ahead, each slice and the page's rows: a step each.
+        yield;
         const found = this.walkedAhead(query.sort_by, desc, where, after, many.length, limit);
         const page = found ?? (yield* this.slicedPage(query.sort_by, desc, where, after, many, limit));
+        yield;
         return this.pageOf(query, this.reads.rowsById(page), limit, found === null ? 'sliced' : 'walk');
       }
     }
@@ -292,7 +296,8 @@ export class TaskQueries {
   /**
    * The page's row ids from the first entries of the sort order, when they
    * hold a page of matches: at most a few times the entries a page of
-   * matches spread evenly would take (AHEAD_ENTRIES), so a search whose matches
+   * matches spread evenly would take (AHEAD_ENTRIES: 35-100 ms of a loaded
+   * machine for 2 000-3 000 entries at a million tasks), so a search whose matches
    * gather far down the order (titles starting with its word) is not walked
    * there row by row; null then, or without the sort order's index.
    */
@@ -307,7 +312,7 @@ export class TaskQueries {
     const index = this.planner.sortIndex(sortBy);
     if (index === null) return null;
     const spread = ((limit + 1) * this.reads.rowEstimate()) / Math.max(candidates, 1);
-    const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, Math.max(AHEAD_ENTRIES.min, 4 * spread)));
+    const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, Math.max(AHEAD_ENTRIES.min, 2 * spread)));
     const order = orderBySql(sortBy, desc);
     const params: unknown[] = after ? [...after.values] : [];
     const walked = `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after ? `WHERE ${afterCursorSql(sortBy, desc)}` : ''} ORDER BY ${order} LIMIT ?`;
