@@ -224,6 +224,7 @@ try {
   }
   searchMainDelay.disable();
   log(`keystrokes (term: ms): ${timings.join(' ')}`);
+  log(`main's longest step while the search was typed: ${Math.round(searchMainDelay.max / 1e6)} ms`);
   for (const status of ['Blocked', 'In progress', 'Blocked', 'In progress']) {
     const chip = page.getByRole('group', { name: 'Status' }).getByRole('button', { name: status });
     keystrokes.push(await timedUpdate(page, () => chip.click()));
