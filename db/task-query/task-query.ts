@@ -24,6 +24,7 @@ import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
 import { SteppedCount } from './stepped-count';
+import { runSteps } from './steps';
 
 export interface TaskQueryOptions {
   /** The signed-in person's username: what `assignee=me` means. */
@@ -100,8 +101,9 @@ const SPARSE_MATCHES = 1000;
 const MAX_LIMIT = 1000;
 /**
  * Entries of the sort order a search too broad to sort checks for its page
- * before sorting its candidates in slices (walkedAhead): enough for matches
- * spread evenly, few enough to stay a short step when they are not.
+ * (walkedAhead): `min` before fetching its candidates (a search most tasks
+ * match fills its page there), up to `max` as far as its candidates spread
+ * evenly would take, before sorting them in slices; a short step either way.
  */
 const AHEAD_ENTRIES = { min: 1024, max: 4096 };
 /**
@@ -204,13 +206,7 @@ export class TaskQueries {
 
   /** A page in one go (`pageSteps` run to the end, in one read transaction): for callers that may block. */
   page(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
-    return this.oneRead(() => {
-      const steps = this.pageSteps(input, options);
-      for (;;) {
-        const step = steps.next();
-        if (step.done) return step.value;
-      }
-    });
+    return this.oneRead(() => runSteps(this.pageSteps(input, options)));
   }
 
   /**
@@ -229,13 +225,22 @@ export class TaskQueries {
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
     const desc = query.sort_order === 'desc';
-    if (rids === null) {
-      const many = this.search.slicedCandidates(query.filter);
+    if (rids === null && (query.filter.search !== undefined || query.filter.tags !== undefined)) {
+      // Matches spread through the order fill a page in its first entries: no candidates fetched.
+      const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
+      if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
+      yield;
+      const many = yield* this.search.slicedCandidates(query.filter);
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
-        // Fetching tens of thousands of candidates, the walk ahead, each slice and the page's rows: a step each.
+        // The walk ahead as far as these candidates spread evenly would take, each slice and the page's rows: a step each.
         yield;
-        const found = this.walkedAhead(query.sort_by, desc, where, after, many.length, limit);
+        const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
+        const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
+        const found =
+          entries > AHEAD_ENTRIES.min
+            ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
+            : null;
         const page = found ?? (yield* this.slicedPage(query.sort_by, desc, where, after, many, limit));
         yield;
         return this.pageOf(query, this.reads.rowsById(page), limit, found === null ? 'sliced' : 'walk');
@@ -294,25 +299,22 @@ export class TaskQueries {
   }
 
   /**
-   * The page's row ids from the first entries of the sort order, when they
-   * hold a page of matches: at most a few times the entries a page of
-   * matches spread evenly would take (AHEAD_ENTRIES: 35-100 ms of a loaded
-   * machine for 2 000-3 000 entries at a million tasks), so a search whose matches
-   * gather far down the order (titles starting with its word) is not walked
-   * there row by row; null then, or without the sort order's index.
+   * The page's row ids from the sort order's first `entries` entries, when
+   * they hold a page of matches; else null (or without the sort order's
+   * index). Bounded (AHEAD_ENTRIES: 35-100 ms of a loaded machine for 2 000-3 000
+   * entries at a million tasks), so that a search whose matches gather far
+   * down the order (titles starting with its word) is not walked there row by row.
    */
   private walkedAhead(
     sortBy: TaskSortKey,
     desc: boolean,
     where: Where,
     after: Cursor | null,
-    candidates: number,
+    entries: number,
     limit: number,
   ): number[] | null {
     const index = this.planner.sortIndex(sortBy);
     if (index === null) return null;
-    const spread = ((limit + 1) * this.reads.rowEstimate()) / Math.max(candidates, 1);
-    const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, Math.max(AHEAD_ENTRIES.min, 2 * spread)));
     const order = orderBySql(sortBy, desc);
     const params: unknown[] = after ? [...after.values] : [];
     const walked = `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after ? `WHERE ${afterCursorSql(sortBy, desc)}` : ''} ORDER BY ${order} LIMIT ?`;
@@ -450,11 +452,7 @@ export class TaskQueries {
 
   /** Every match of the query, counted in one go (`countSteps` run to the end): for callers that may block. */
   count(input: TaskQueryInput, options: TaskCountOptions): number {
-    const steps = this.countSteps(input, options);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    return runSteps(this.countSteps(input, options));
   }
 
   /**
