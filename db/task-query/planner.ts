@@ -115,6 +115,12 @@ export class QueryPlanner {
     return plan;
   }
 
+  /** The index whose order is the sort key's order, when the file has it now (grouped sorts have none). */
+  sortIndex(sortBy: TaskSortKey): string | null {
+    const index = SORT_INDEX[sortBy];
+    return index !== null && this.indexes().has(index) ? index : null;
+  }
+
   /**
    * Up to how many candidates fetching and sorting them beats walking the sort
    * order testing membership: sorting costs ~4 µs a candidate, the walk ~0.3 µs

@@ -485,6 +485,50 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
+  test('a search too broad to sort whose matches all sort late is answered from its candidates a slice a step, not by walking the order to them', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 12 000 tasks say "migrate" (past the 10 000 candidates sorted at once), every one after the
+      // 20 000 others in title order: the shape of a million tasks where `mig` walked 600 000 rows.
+      const tasks = [
+        ...Array.from({ length: 20_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
+        ...Array.from({ length: 12_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const expected = tasks
+        .map((t) => t.title as string)
+        .filter((title) => title.startsWith('Migrate'))
+        .sort(codePointCompare)
+        .slice(0, 400);
+      const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
+      const first = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 200 });
+      expect(first.path).toBe('sliced');
+      const second = handle.mirror.tasks.query(query, {
+        me: ME,
+        today: TODAY,
+        limit: 200,
+        after: first.next,
+      });
+      expect([...first.items, ...second.items].map((t) => t.title)).toEqual(expected);
+
+      // In the main process, the event loop runs between the slices (1 024 candidates each).
+      let turns = 0;
+      const stepped = await handle.mirror.tasks.queryInSteps(
+        query,
+        { me: ME, today: TODAY, limit: 200 },
+        async () => {
+          turns++;
+          await Promise.resolve();
+        },
+      );
+      expect(stepped.items.map((t) => t.title)).toEqual(expected.slice(0, 200));
+      expect(turns).toBeGreaterThanOrEqual(Math.ceil(12_000 / 1024));
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
   test("a set walk's pages, interleaved with another set walk's and with a write between them, give the reference order", async () => {
     const handle = await openTestMirror();
     try {

@@ -42,6 +42,11 @@ export type BulkTaskChange =
   | { kind: 'edit'; set: TaskObject; addTags: readonly string[]; removeTags: readonly string[] }
   | { kind: 'delete' };
 
+/** Writes between a page's steps read it again this many times at most; then it reads on through them. */
+const PAGE_RESTARTS = 2;
+/** The event loop's next turn: what waits in it (a newer keystroke's call) runs between steps. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A bulk edit as one task's merge-patch: its tags are its own with some added and some removed. */
 function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: TaskObject): TaskObject {
   const patch: TaskObject = { ...change.set };
@@ -129,18 +134,40 @@ export class MirrorTasks {
     return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.page(query, options)));
   }
 
+  /**
+   * The same page as `query` for the main process: in short steps (task-query.ts's `pageSteps`),
+   * `between` awaited between them; a write between steps reads it again (one state of the file).
+   */
+  async queryInSteps(
+    query: TaskQueryInput,
+    options: TaskQueryOptions,
+    between: () => Promise<void> = nextTurn,
+  ): Promise<TaskListPage> {
+    for (let attempt = 0; ; attempt++) {
+      const version = this.tx.version();
+      const steps = this.stepsRetried(() => this.parts.queries.pageSteps(query, options));
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) return step.value;
+        await between();
+        if (attempt < PAGE_RESTARTS && this.tx.version() !== version) break;
+      }
+    }
+  }
+
   /** Every match of the query, in one synchronous call (see `countInSteps` for the main process). */
   count(query: TaskQueryInput, options: TaskCountOptions): number {
     return this.tx.read(() => this.retryOnIndexChange(() => this.parts.queries.count(query, options)));
   }
 
-  /**
-   * The same count as `count`, one short synchronous step per `next()`
-   * (task-query.ts's `countSteps`), for callers that must not block long.
-   */
+  /** The same count as `count`, a short synchronous step per `next()` (task-query.ts's `countSteps`). */
   *countSteps(query: TaskQueryInput, options: TaskCountOptions): Generator<void, number, void> {
+    return yield* this.stepsRetried(() => this.parts.queries.countSteps(query, options));
+  }
+
+  /** A read's steps, run again once when another connection dropped an index it was using (a first load starting). */
+  private *stepsRetried<T>(start: () => Generator<void, T, void>): Generator<void, T, void> {
     for (let attempt = 0; ; attempt++) {
-      const steps = this.parts.queries.countSteps(query, options);
+      const steps = start();
       try {
         for (;;) {
           const step = steps.next();
@@ -148,7 +175,6 @@ export class MirrorTasks {
           yield;
         }
       } catch (error) {
-        // Another connection dropped an index the count was using (a first load starting): count again.
         if (attempt > 0 || !indexWentAway(error)) throw asStorageError(error, this.parts.file);
         this.parts.forgetIndexes();
       }
@@ -169,7 +195,7 @@ export class MirrorTasks {
       if (signal?.aborted) return null;
       const step = steps.next();
       if (step.done) return step.value;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

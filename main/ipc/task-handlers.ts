@@ -300,16 +300,18 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const size = limit ?? 200;
       let cursor = after ?? null;
       const skipped: string[] = [];
-      let page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
+      // A page may take steps (a broad search sorts its candidates a slice a step), and a jump walks
+      // up to 40 pages: a newer query of the list stops either between them.
+      const between = async () => {
+        await nextTurn();
+        if (slot !== null) stillNewest(slot, asked);
+      };
+      let page = await mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between);
       for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
-        if (slot !== null) {
-          // A jump walks up to 40 pages: a newer query of the list stops it between them.
-          await nextTurn();
-          stillNewest(slot, asked);
-        }
+        await between();
         cursor = page.next;
         skipped.push(cursor);
-        page = mirror.tasks.query(pairs, { ...options, after: cursor, limit: size });
+        page = await mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between);
       }
       const marks = new WaitingMarks(mirror);
       return {
