@@ -350,6 +350,21 @@ export class MirrorTasks {
   }
 
   /**
+   * Row ids of tasks (one short read): a bulk change writes its tasks in row
+   * id order (db/tasks/bulk-change.ts). A task not stored is left out.
+   */
+  ridsOf(taskIds: readonly string[]): Map<string, number> {
+    return this.tx.read(() => {
+      const rids = new Map<string, number>();
+      for (const taskId of taskIds) {
+        const rid = this.parts.store.ridOf(taskId);
+        if (rid !== undefined) rids.set(taskId, rid);
+      }
+      return rids;
+    });
+  }
+
+  /**
    * Queues one bulk change for some tasks, as part of `batchId` (one write):
    * per task the edit a person would make of it (tags added to and removed
    * from its own), or its delete. A task gone meanwhile, or one the change

@@ -148,6 +148,7 @@ function readable(row: SelectedRow | undefined): StoredTask | undefined {
 export class TaskStore {
   private readonly selectById: Statement<[string, string], SelectedRow>;
   private readonly selectByRid: Statement<[number], SelectedRow>;
+  private readonly selectRid: Statement<[string, string], number>;
   private readonly insert: Statement<unknown[]>;
   private readonly insertIfNewRow: Statement<unknown[]>;
   /** A row's columns as the update writes them (COLUMNS, then BOOKKEEPING), for telling which changed. */
@@ -201,6 +202,9 @@ export class TaskStore {
       .raw();
     this.selectById = db.prepare(`SELECT ${STORED} WHERE t.search_id = ? AND t.task_id = ?`);
     this.selectByRid = db.prepare(`SELECT ${STORED} WHERE t.rid = ?`);
+    this.selectRid = db
+      .prepare<[string, string], number>('SELECT rid FROM tasks WHERE search_id = ? AND task_id = ?')
+      .pluck();
     this.insert = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`,
     );
@@ -222,6 +226,11 @@ export class TaskStore {
     const known = this.known;
     if (known !== null && known.row.task_id === taskId && known.version === this.version) return known.row;
     return readable(this.selectById.get(taskId.toLowerCase(), taskId));
+  }
+
+  /** The task's row id (off the id index alone), undefined when it is not stored. */
+  ridOf(taskId: string): number | undefined {
+    return this.selectRid.get(taskId.toLowerCase(), taskId);
   }
 
   /**
