@@ -285,13 +285,17 @@ export class TaskStore {
     values[i++] = state.hidden;
     values[i++] = state.server_gone;
     this.version++;
-    // With nothing pending and the task shown, its search text ends with the
-    // server copy's description in lower case: the copy need not hold it too.
+    // A shown task's search text ends with its description in lower case: a
+    // server copy holding the same description need not hold it too. With
+    // edits pending that left the description as the server has it, too: a
+    // bulk change of 34 000 tasks at a million wrote each one's whole copy
+    // beside its effective one (shareDescription keeps a copy whole whose
+    // description is not the effective one).
     const body =
       state.serverIsEffective === true
         ? (rowFormOf(effective, columns.search_body) ??
           rowForm(state.server_stored ?? storedTaskJson(effective), effective, columns.search_body))
-        : state.server_stored === null || state.local_json !== null || state.hidden !== 0
+        : state.server_stored === null || state.hidden !== 0
           ? state.server_stored
           : shareDescription(state.server_stored, effective.description, columns.search_body);
     if (existing === undefined) {
