@@ -22,6 +22,7 @@ import {
   COPY_ROW_COLUMNS,
   type CopyRow,
   storedFormFromRow,
+  type StoredTaskJson,
   taskJsonOf,
 } from './task-json';
 import type { FilingField } from '../../protocol/writable-kind';
@@ -190,9 +191,8 @@ export class MirrorTasks {
       const row = this.parts.store.byId(taskId);
       if (!row) return null;
       const server = serverTaskOf(row);
-      const task = row.local_json === null ? server : (JSON.parse(row.local_json) as TaskObject);
       return {
-        task: task as TaskObject,
+        task: effectiveTaskOf(row),
         server,
         etag: row.etag,
         pending: row.pending > 0,
@@ -218,12 +218,12 @@ export class MirrorTasks {
         () =>
           chunk.all(...after) as ({
             k: string;
-            local: string | null;
+            local: StoredTaskJson | null;
             server: BodyServerJson;
           } & CopyRow)[],
       );
       // A shown task has a server copy or pending edits (a local create): never neither.
-      for (const row of rows) yield row.local ?? taskJsonOf(storedFormFromRow(row.server, row));
+      for (const row of rows) yield taskJsonOf(row.local ?? storedFormFromRow(row.server, row));
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
       after = [last.k, last.task_id as string];

@@ -207,8 +207,13 @@ describe('server copies sharing their description in the mirror', () => {
     mirror.tasks.edit(status, { status: 'blocked' });
     mirror.tasks.edit(title, { title: 'Renamed Here' });
 
-    // The copy less its description (~): a bulk change of many tasks does not write each one's twice.
+    // The copy less its description (~), and the task as shown without key names ([): a bulk
+    // change of many tasks does not write each one's description twice, nor its keys.
     expect(storedRows().map((row) => row[0])).toEqual(['~', '~']);
+    const db = new Database(handle.file, { readonly: true });
+    const shown = db.prepare('SELECT local_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+    db.close();
+    expect(shown.map((row) => row[0])).toEqual(['[', '[']);
     for (const task of tasks)
       expect(JSON.stringify(mirror.tasks.get(task.task_id as string)?.server)).toBe(JSON.stringify(task));
     expect(mirror.tasks.get(status)?.task).toMatchObject({

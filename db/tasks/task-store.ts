@@ -80,7 +80,11 @@ export interface StoredTask {
   server_stored: StoredTaskJson | null;
   /** The same as JSON text, made when first read. */
   readonly server_json: string | null;
-  local_json: string | null;
+  /**
+   * The task as shown when edits are pending (else null), in the stored form
+   * too: a bulk change of thousands of tasks writes no key names for each.
+   */
+  local_json: StoredTaskJson | null;
   k_title: string;
   search_id: string;
   search_tags: string;
@@ -95,9 +99,7 @@ export function serverTaskOf(row: StoredTask): TaskObject | null {
 
 /** A row's task as shown: its pending edits applied (local_json), else its server copy. */
 export function effectiveTaskOf(row: StoredTask): TaskObject {
-  return row.local_json !== null
-    ? (JSON.parse(row.local_json) as TaskObject)
-    : (serverTaskOf(row) as TaskObject);
+  return row.local_json !== null ? taskObjectOf(row.local_json) : (serverTaskOf(row) as TaskObject);
 }
 
 const STORED =
@@ -120,7 +122,7 @@ export interface TaskRowState {
    * here from the task when its row cannot hold it).
    */
   server_stored: StoredTaskJson | null;
-  local_json: string | null;
+  local_json: StoredTaskJson | null;
   seen_pass: number;
   pending: number;
   hidden: number;
