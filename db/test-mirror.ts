@@ -1,6 +1,6 @@
 // Test support for the mirror's tests: a real mirror file in a fresh temporary
 // folder, a fixed clock, and task JSON built from a few overrides.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -73,6 +73,37 @@ export function storedServerCopies(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
     return db.prepare('SELECT server_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies the file's write-ahead log back and empties it, through a connection
+ * of its own: logPages counts from zero after it.
+ */
+export function emptyLog(file: string): void {
+  const db = new Database(file);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The pages in the file's log: with `checkpoints: 'another-connection'` (the
+ * log never copied back meanwhile), every page the commits since emptyLog
+ * wrote, a page once per commit that changed it. Each is a header of 24 bytes
+ * and the page, after the log's header of 32.
+ */
+export function logPages(file: string): number {
+  const log = `${file}-wal`;
+  if (!existsSync(log)) return 0;
+  const db = new Database(file, { readonly: true });
+  try {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    return Math.max(0, Math.floor((statSync(log).size - 32) / (24 + pageSize)));
   } finally {
     db.close();
   }

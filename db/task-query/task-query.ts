@@ -76,6 +76,8 @@ export type TaskQueryInput = TaskListQuery | URLSearchParams | Iterable<readonly
 const DEFAULT_LIMIT = 200;
 /** Candidates checked first, in row id order, to tell how many of them match. */
 const SPARSE_SAMPLE = 256;
+/** The sparseMatches kept, by query (TaskQueries.sparse). */
+const SPARSE_KEPT = 8;
 /**
  * Fewer matches than this expected among candidates too many to sort: they
  * are checked and the matches sorted, instead of walking the sort order for
@@ -160,8 +162,13 @@ export class TaskQueries {
   private readonly counts: SteppedCount;
   /** The last filteredCandidates, until the next write. */
   private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
-  /** The last sparseMatches, until the next write. */
-  private lastSparse: { key: string; version: string; rids: number[] } | null = null;
+  /**
+   * The last few sparseMatches (by query), until the next write: a search
+   * asked again after others (a list, its count, the search before) does not
+   * read its candidates' texts again. A few, since each holds up to
+   * CANDIDATE_LIMIT ids.
+   */
+  private readonly sparse = new Map<string, { version: string; rids: number[] }>();
 
   /**
    * Runs a page's statements in one read transaction: its row ids, then their
@@ -408,7 +415,8 @@ export class TaskQueries {
   private sparseMatches(f: TaskListFilter, where: Where, rids: number[]): number[] {
     const key = JSON.stringify([where.sql, where.params, rids.length, rids[0], rids.at(-1)]);
     const version = this.version();
-    if (this.lastSparse?.key === key && this.lastSparse.version === version) return this.lastSparse.rids;
+    const kept = this.sparse.get(key);
+    if (kept?.version === version) return kept.rids;
     const term = searchOnly(f);
     // A search alone is decided by the compact search text (hidden tasks have none); else by the whole filter.
     const exact = (slice: number[]): number[] =>
@@ -430,7 +438,9 @@ export class TaskQueries {
     // Dense enough that the walk fills a page soon: the candidates as they are.
     const expected = (sampled / Math.max(sample.length, 1)) * rids.length;
     const narrowed = expected > SPARSE_MATCHES ? rids : exact(rids);
-    this.lastSparse = { key, version, rids: narrowed };
+    this.sparse.delete(key);
+    if (this.sparse.size >= SPARSE_KEPT) this.sparse.delete(this.sparse.keys().next().value as string);
+    this.sparse.set(key, { version, rids: narrowed });
     return narrowed;
   }
 

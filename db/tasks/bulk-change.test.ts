@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { InvalidEditError } from '../mirror-errors';
 import type { Mirror } from '../mirror';
-import { loadTasks, openTestMirrorPerTest, taskJson } from '../test-mirror';
+import {
+  emptyLog,
+  loadTasks,
+  logPages,
+  openTestMirrorPerTest,
+  type TestMirror,
+  taskJson,
+} from '../test-mirror';
 import { queueBulkChange, stopBulkChange } from './bulk-change';
 
 const OPTIONS = { me: 'ada', today: '2026-03-10' };
@@ -211,5 +218,46 @@ describe('a bulk change', () => {
 
     expect(outcome.queued).toBe(30);
     expect(mirror.logFlushes).toBeGreaterThan(flushesBefore);
+  });
+});
+
+describe("a bulk change's writes", () => {
+  let handle: TestMirror;
+  openTestMirrorPerTest(
+    (opened) => {
+      handle = opened;
+    },
+    // The log is never copied back meanwhile: its size is every page the change wrote.
+    { checkpoints: 'another-connection' },
+  );
+
+  test('tasks picked all over a list are written in the order their rows are stored: few log pages a task', async () => {
+    // 6 000 tasks, their titles in an order unrelated to the order stored; 600 picked in title order.
+    const count = 6000;
+    const tasks = Array.from({ length: count }, (_, i) =>
+      taskJson({ title: `Task ${String((i * 7919) % count).padStart(5, '0')}`, description: `About ${i}` }),
+    );
+    loadTasks(handle.mirror, tasks);
+    const picked: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page = handle.mirror.tasks.query(new URLSearchParams('sort_by=title'), {
+        ...OPTIONS,
+        limit: 1000,
+        after,
+      });
+      page.items.forEach((item, i) => {
+        if (i % 10 === 0) picked.push(item.task_id);
+      });
+      if (page.next === null) break;
+      after = page.next;
+    }
+    emptyLog(handle.file);
+
+    const outcome = await queueBulkChange(handle.mirror, { taskIds: picked }, setStatus('blocked'), OPTIONS);
+
+    expect(outcome.queued).toBe(600);
+    const perTask = logPages(handle.file) / outcome.queued;
+    // Measured 0.68 (2.08 in the list's order); 0.99 with chunks a fifth as long (a machine five times slower).
+    expect(perTask).toBeLessThan(1.5);
   });
 });

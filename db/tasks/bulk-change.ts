@@ -72,6 +72,24 @@ export async function bulkTargetIds(
 }
 
 /**
+ * The ids in the order their rows are stored (row id; a task not stored at
+ * the end), read a page at a time with the event loop free between. Rows
+ * and bodies are kept in row id order, so a chunk of neighbours shares their
+ * pages: each chunk's commit writes far fewer pages to the log than one of
+ * tasks taken in a list's order, scattered over the whole table (measured in
+ * bulk-change.test.ts). The order the edits are sent in does not matter.
+ */
+async function inRowOrder(mirror: Mirror, ids: readonly string[]): Promise<string[]> {
+  const rids = new Map<string, number>();
+  for (let from = 0; from < ids.length; from += IDS_PER_READ) {
+    if (from > 0) await nextTurn();
+    for (const [id, rid] of mirror.tasks.ridsOf(ids.slice(from, from + IDS_PER_READ))) rids.set(id, rid);
+  }
+  const ridOf = (id: string) => rids.get(id) ?? Infinity;
+  return [...ids].sort((a, b) => ridOf(a) - ridOf(b));
+}
+
+/**
  * Queues `change` for every task of the target, under a new batch id, in
  * chunks written when the write lock is free (writeWhenFree), with the event
  * loop free between them. `onProgress` hears how many tasks are done so far.
@@ -88,7 +106,7 @@ export async function queueBulkChange(
 ): Promise<BulkOutcome> {
   // A value the service would refuse is refused before anything is queued.
   if (change.kind === 'edit') mirror.outbox.checkEdit('task', change.set, 'update');
-  const ids = await bulkTargetIds(mirror, target, options);
+  const ids = await inRowOrder(mirror, await bulkTargetIds(mirror, target, options));
   const outcome: BulkOutcome = { batchId: randomUUID(), matched: 0, queued: 0, unchanged: 0 };
   for (let from = 0; from < ids.length;) {
     if (from > 0) await nextTurn();

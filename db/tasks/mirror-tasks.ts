@@ -22,6 +22,7 @@ import {
   COPY_ROW_COLUMNS,
   type CopyRow,
   storedFormFromRow,
+  type StoredTaskJson,
   taskJsonOf,
 } from './task-json';
 import type { FilingField } from '../../protocol/writable-kind';
@@ -216,9 +217,8 @@ export class MirrorTasks {
       const row = this.parts.store.byId(taskId);
       if (!row) return null;
       const server = serverTaskOf(row);
-      const task = row.local_json === null ? server : (JSON.parse(row.local_json) as TaskObject);
       return {
-        task: task as TaskObject,
+        task: effectiveTaskOf(row),
         server,
         etag: row.etag,
         pending: row.pending > 0,
@@ -244,12 +244,12 @@ export class MirrorTasks {
         () =>
           chunk.all(...after) as ({
             k: string;
-            local: string | null;
+            local: StoredTaskJson | null;
             server: BodyServerJson;
           } & CopyRow)[],
       );
       // A shown task has a server copy or pending edits (a local create): never neither.
-      for (const row of rows) yield row.local ?? taskJsonOf(storedFormFromRow(row.server, row));
+      for (const row of rows) yield taskJsonOf(row.local ?? storedFormFromRow(row.server, row));
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
       after = [last.k, last.task_id as string];
@@ -373,6 +373,21 @@ export class MirrorTasks {
   matchingIds(query: TaskQueryInput, options: TaskQueryOptions): { ids: string[]; next: string | null } {
     const page = this.query(query, options);
     return { ids: page.items.map((item) => item.task_id), next: page.next };
+  }
+
+  /**
+   * Row ids of tasks (one short read): a bulk change writes its tasks in row
+   * id order (db/tasks/bulk-change.ts). A task not stored is left out.
+   */
+  ridsOf(taskIds: readonly string[]): Map<string, number> {
+    return this.tx.read(() => {
+      const rids = new Map<string, number>();
+      for (const taskId of taskIds) {
+        const rid = this.parts.store.ridOf(taskId);
+        if (rid !== undefined) rids.set(taskId, rid);
+      }
+      return rids;
+    });
   }
 
   /**

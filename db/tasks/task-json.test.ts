@@ -195,6 +195,36 @@ describe('server copies sharing their description in the mirror', () => {
     const removed = mirror.passes.complete('tasks', '', 0);
     expect(removed.deleted.map((d) => JSON.stringify(d.before))).toEqual([JSON.stringify(tasks[0])]);
   });
+
+  test('hold it once too while edits that leave the description wait, and read back as the server sent them', () => {
+    const tasks = [
+      described('Status Later: a pending change of its status'),
+      described('Title Later: a pending change of its title'),
+    ];
+    loadTasks(mirror, tasks);
+    const [status, title] = tasks.map((task) => task.task_id as string) as [string, string];
+
+    mirror.tasks.edit(status, { status: 'blocked' });
+    mirror.tasks.edit(title, { title: 'Renamed Here' });
+
+    // The copy less its description (~), and the task as shown without key names ([): a bulk
+    // change of many tasks does not write each one's description twice, nor its keys.
+    expect(storedRows().map((row) => row[0])).toEqual(['~', '~']);
+    const db = new Database(handle.file, { readonly: true });
+    const shown = db.prepare('SELECT local_json FROM task_bodies ORDER BY rid').pluck().all() as string[];
+    db.close();
+    expect(shown.map((row) => row[0])).toEqual(['[', '[']);
+    for (const task of tasks)
+      expect(JSON.stringify(mirror.tasks.get(task.task_id as string)?.server)).toBe(JSON.stringify(task));
+    expect(mirror.tasks.get(status)?.task).toMatchObject({
+      status: 'blocked',
+      description: tasks[0]?.description,
+    });
+    // Its description edited too: the search text is no longer the copy's, which holds it whole again.
+    mirror.tasks.edit(status, { description: 'Something Else' });
+    expect(storedRows().map((row) => row[0])).toEqual(['[', '~']);
+    expect(JSON.stringify(mirror.tasks.get(status)?.server)).toBe(JSON.stringify(tasks[0]));
+  });
 });
 
 describe('a server copy held by its task row (rowForm)', () => {

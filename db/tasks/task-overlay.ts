@@ -243,7 +243,7 @@ export class TaskOverlay {
     return this.store.write(existing, task, {
       etag,
       server_stored: serverStored ?? storedTaskJson(server),
-      local_json: JSON.stringify(task),
+      local_json: storedTaskJson(task),
       seen_pass: seenPass,
       pending: effective.pending,
       hidden: effective.hidden ? 1 : 0,
@@ -277,7 +277,7 @@ export class TaskOverlay {
     this.store.write(existing, effective.task, {
       etag: existing?.etag ?? null,
       server_stored: existing?.server_stored ?? null,
-      local_json: effective.pending > 0 || effective.unfiled ? JSON.stringify(effective.task) : null,
+      local_json: effective.pending > 0 || effective.unfiled ? storedTaskJson(effective.task) : null,
       seen_pass: existing?.seen_pass ?? 0,
       pending: effective.pending,
       hidden: effective.hidden ? 1 : 0,

@@ -58,7 +58,11 @@ export interface StoredTask {
   server_stored: StoredTaskJson | null;
   /** The same as JSON text, made when first read. */
   readonly server_json: string | null;
-  local_json: string | null;
+  /**
+   * The task as shown when edits are pending (else null), in the stored form
+   * too: a bulk change of thousands of tasks writes no key names for each.
+   */
+  local_json: StoredTaskJson | null;
   k_title: string;
   search_id: string;
   search_tags: string;
@@ -73,9 +77,7 @@ export function serverTaskOf(row: StoredTask): TaskObject | null {
 
 /** A row's task as shown: its pending edits applied (local_json), else its server copy. */
 export function effectiveTaskOf(row: StoredTask): TaskObject {
-  return row.local_json !== null
-    ? (JSON.parse(row.local_json) as TaskObject)
-    : (serverTaskOf(row) as TaskObject);
+  return row.local_json !== null ? taskObjectOf(row.local_json) : (serverTaskOf(row) as TaskObject);
 }
 
 const STORED =
@@ -98,7 +100,7 @@ export interface TaskRowState {
    * here from the task when its row cannot hold it).
    */
   server_stored: StoredTaskJson | null;
-  local_json: string | null;
+  local_json: StoredTaskJson | null;
   seen_pass: number;
   pending: number;
   hidden: number;
@@ -126,6 +128,7 @@ function readable(row: SelectedRow | undefined): StoredTask | undefined {
 export class TaskStore {
   private readonly selectById: Statement<[string, string], SelectedRow>;
   private readonly selectByRid: Statement<[number], SelectedRow>;
+  private readonly selectRid: Statement<[string, string], number>;
   private readonly insert: Statement<unknown[]>;
   private readonly insertIfNewRow: Statement<unknown[]>;
   /** A row's columns as the update writes them (COLUMNS, then BOOKKEEPING), for telling which changed. */
@@ -179,6 +182,9 @@ export class TaskStore {
       .raw();
     this.selectById = db.prepare(`SELECT ${STORED} WHERE t.search_id = ? AND t.task_id = ?`);
     this.selectByRid = db.prepare(`SELECT ${STORED} WHERE t.rid = ?`);
+    this.selectRid = db
+      .prepare<[string, string], number>('SELECT rid FROM tasks WHERE search_id = ? AND task_id = ?')
+      .pluck();
     this.insert = db.prepare(
       `INSERT INTO tasks (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`,
     );
@@ -200,6 +206,11 @@ export class TaskStore {
     const known = this.known;
     if (known !== null && known.row.task_id === taskId && known.version === this.version) return known.row;
     return readable(this.selectById.get(taskId.toLowerCase(), taskId));
+  }
+
+  /** The task's row id (off the id index alone), undefined when it is not stored. */
+  ridOf(taskId: string): number | undefined {
+    return this.selectRid.get(taskId.toLowerCase(), taskId);
   }
 
   /**
@@ -254,13 +265,17 @@ export class TaskStore {
     values[i++] = state.hidden;
     values[i++] = state.server_gone;
     this.version++;
-    // With nothing pending and the task shown, its search text ends with the
-    // server copy's description in lower case: the copy need not hold it too.
+    // A shown task's search text ends with its description in lower case: a
+    // server copy holding the same description need not hold it too. With
+    // edits pending that left the description as the server has it, too: a
+    // bulk change of 34 000 tasks at a million wrote each one's whole copy
+    // beside its effective one (shareDescription keeps a copy whole whose
+    // description is not the effective one).
     const body =
       state.serverIsEffective === true
         ? (rowFormOf(effective, columns.search_body) ??
           rowForm(state.server_stored ?? storedTaskJson(effective), effective, columns.search_body))
-        : state.server_stored === null || state.local_json !== null || state.hidden !== 0
+        : state.server_stored === null || state.hidden !== 0
           ? state.server_stored
           : shareDescription(state.server_stored, effective.description, columns.search_body);
     if (existing === undefined) {

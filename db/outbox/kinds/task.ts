@@ -14,7 +14,7 @@ import { recreateBody } from '../../tasks/recreate-references';
 import { checkTask, type TaskObject } from '../../tasks/task-columns';
 import { storedTaskJson } from '../../tasks/task-json';
 import type { TaskOverlay } from '../../tasks/task-overlay';
-import type { TaskStore } from '../../tasks/task-store';
+import { effectiveTaskOf, type TaskStore } from '../../tasks/task-store';
 import type { MirrorWriteKind } from './mirror-kind';
 
 const EDITABLE = new Set<string>(EDITABLE_TASK_FIELDS);
@@ -115,8 +115,7 @@ export function taskWriteKind(
     },
     takeBackForRecreate(row, values) {
       const task = store.byId(row.entity_id);
-      const effective =
-        task === undefined ? {} : (JSON.parse(task.local_json ?? (task.server_json as string)) as TaskObject);
+      const effective = task === undefined ? {} : effectiveTaskOf(task);
       const body = recreateBody(db, values ?? effective);
       if (task) store.remove(task.rid);
       return body;
