@@ -7,6 +7,7 @@ import { answerWords } from '../vocabulary/describe-operation';
 import type { NameRules } from '../vocabulary/name-rules';
 import { offersRename, RenameAndRetry } from './rename-and-retry';
 import { openPendingChanges } from '../store/trust-store';
+import './refused-changes.css';
 
 export function RefusedChanges({
   changes,
