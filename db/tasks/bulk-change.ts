@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Mirror } from '../mirror';
 import type { TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
 import { writeWhenFree } from '../write-when-free';
-import type { BulkTaskChange, BulkTaskChanged } from './mirror-tasks';
+import type { BulkTaskChange, BulkTaskChanged } from './bulk-task-change';
 
 /** The tasks a bulk change is for: these ids, or every task the query matches but `except`. */
 export type BulkTarget =

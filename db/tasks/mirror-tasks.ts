@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
-import { sameJson } from '../outbox/outbox-types';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
 import {
   type LeftOutReference,
@@ -37,51 +36,12 @@ import type {
 import { effectiveTaskOf, serverTaskOf, type TaskStore } from './task-store';
 import { asApplied, type TaskOverlay } from './task-overlay';
 import { type SubTask, subTasksOf } from './sub-tasks';
-
-/** One change made to many tasks at once: fields set, tags added and removed, or a delete. */
-export type BulkTaskChange =
-  | { kind: 'edit'; set: TaskObject; addTags: readonly string[]; removeTags: readonly string[] }
-  | { kind: 'delete' };
+import { type BulkTaskChange, type BulkTaskChanged, pickFields, taskPatchOf } from './bulk-task-change';
 
 /** Writes between a page's steps read it again this many times at most; then it reads on through them. */
 const PAGE_RESTARTS = 2;
 /** The event loop's next turn: what waits in it (a newer keystroke's call) runs between steps. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A bulk edit as one task's merge-patch: its tags are its own with some added and some removed. */
-function taskPatchOf(change: Extract<BulkTaskChange, { kind: 'edit' }>, task: TaskObject): TaskObject {
-  const patch: TaskObject = { ...change.set };
-  if (change.addTags.length > 0 || change.removeTags.length > 0) {
-    const own = Array.isArray(patch.tags) ? patch.tags : Array.isArray(task.tags) ? task.tags : [];
-    const removed = new Set(change.removeTags);
-    const tags = (own as string[]).filter((tag) => !removed.has(tag));
-    for (const tag of change.addTags) if (!removed.has(tag) && !tags.includes(tag)) tags.push(tag);
-    patch.tags = tags;
-  }
-  // Only what differs: a task already so is left alone (an edit never sent would otherwise count it queued).
-  for (const [field, value] of Object.entries(patch))
-    if (sameJson(value, task[field] ?? null)) delete patch[field];
-  return patch;
-}
-
-/**
- * What a bulk change did to one task, for its undo (db/undo): the fields it
- * changed with their values before and after (a delete: the task as it was,
- * after null) and the operation that carries it.
- */
-export interface BulkTaskChanged {
-  taskId: string;
-  before: TaskObject;
-  after: TaskObject | null;
-  opId: string | null;
-}
-
-/** The values `task` has for the fields of `patch` (null for one it lacks). */
-export function pickFields(task: TaskObject, patch: TaskObject): TaskObject {
-  const out: TaskObject = {};
-  for (const field of Object.keys(patch)) out[field] = task[field] ?? null;
-  return out;
-}
 
 export interface MirroredTask {
   /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */

@@ -11,7 +11,7 @@ import { EDITABLE_TASK_FIELDS } from '../../protocol/task';
 import type { Mirror } from '../mirror';
 import type { OutboxOp } from '../outbox/outbox-types';
 import type { TaskObject } from '../tasks/task-columns';
-import type { BulkTaskChanged } from '../tasks/mirror-tasks';
+import type { BulkTaskChanged } from '../tasks/bulk-task-change';
 import { writeWhenFree } from '../write-when-free';
 
 /** One task's change within a step: the changed fields before and after (a delete: after null; a create: before null). */

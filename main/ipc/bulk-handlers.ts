@@ -4,7 +4,7 @@
 // No Electron: main and the end-to-end host register the same map.
 import type { BulkTarget } from '../../db/tasks/bulk-change';
 import { queueBulkChange, stopBulkChange } from '../../db/tasks/bulk-change';
-import type { BulkTaskChange, BulkTaskChanged } from '../../db/tasks/mirror-tasks';
+import type { BulkTaskChange, BulkTaskChanged } from '../../db/tasks/bulk-task-change';
 import { undoHistoryOf } from '../../db/undo/undo-history';
 import type { BulkChangeInput, BulkTargetInput } from '../../ipc/bulk-schemas';
 import type { IpcGate, IpcHandlers } from './gate';

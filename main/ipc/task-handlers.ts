@@ -15,7 +15,7 @@ import type { WaitsOnView } from '../../ipc/outbox-schemas';
 import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
-import { pickFields } from '../../db/tasks/mirror-tasks';
+import { pickFields } from '../../db/tasks/bulk-task-change';
 import { asApplied } from '../../db/tasks/task-overlay';
 import { undoHistoryOf } from '../../db/undo/undo-history';
 import { sameJson } from '../../db/outbox/outbox-types';

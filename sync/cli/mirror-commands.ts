@@ -23,7 +23,7 @@ import { EXIT, type ExitCode, UsageError } from './cli-usage';
 import type { CliIo } from './cli-io';
 import { parseKindSetValues, parseSetValues } from './set-values';
 import { queueBulkChange } from '../../db/tasks/bulk-change';
-import type { BulkTaskChange } from '../../db/tasks/mirror-tasks';
+import type { BulkTaskChange } from '../../db/tasks/bulk-task-change';
 import { normalizeTaskQuery } from '../../db/task-query/task-query';
 import { InvalidParameterError } from '../../protocol/task-list-query';
 
