@@ -216,7 +216,9 @@ export class TaskQueries {
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
     const desc = query.sort_order === 'desc';
-    if (rids === null && (query.filter.search !== undefined || query.filter.tags !== undefined)) {
+    // A search alone: a broad tag filter (no search) walks the planner's set of its rows, which
+    // at a million tasks answers in a few ms where sorting its candidates in slices took 230 ms a step.
+    if (rids === null && query.filter.search !== undefined) {
       // Matches spread through the order fill a page in its first entries: no candidates fetched.
       const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
       if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
