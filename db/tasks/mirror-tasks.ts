@@ -106,13 +106,18 @@ export class MirrorTasks {
   ): Promise<TaskListPage> {
     for (let attempt = 0; ; attempt++) {
       const version = this.tx.version();
-      const steps = this.stepsRetried(() => this.parts.queries.pageSteps(query, options));
+      const steps = this.pageSteps(query, options);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) return step.value;
         await between();
         if (attempt < PAGE_RESTARTS && this.tx.version() !== version) break;
       }
     }
+  }
+
+  /** The same page as `query`, a short synchronous step per `next()`: the steps queryInSteps runs. */
+  *pageSteps(query: TaskQueryInput, options: TaskQueryOptions): Generator<void, TaskListPage, void> {
+    return yield* this.stepsRetried(() => this.parts.queries.pageSteps(query, options));
   }
 
   /** Every match of the query, in one synchronous call (see `countInSteps` for the main process). */
