@@ -189,7 +189,7 @@ describe('saved views', () => {
     ]);
   }, 90_000);
 
-  test('a pin the service already has is refused with 409 and said on the view', async () => {
+  test('a pin the service already has is refused with 409 and said on the view, boxed in the danger colours', async () => {
     const { page } = session.app;
     const made = await callService(session.emulator, 'POST', '/v1/views', {
       body: { org_id: session.emulator.orgId, name: 'Pinned twice', filters: { status: ['blocked'] } },
@@ -214,6 +214,19 @@ describe('saved views', () => {
     const refusal = page.getByTestId('pin-refusal');
     await refusal.getByText('This pin was not created.').waitFor();
     await expect(refusal.textContent()).resolves.toMatch(/409|already/i);
+    // It stands out as a sprint's or a column's refusal does: the danger colour's border around it.
+    // (A string: the test files are not typed against the DOM.)
+    const box = await page.evaluate<{ danger: string; border: string; borderStyle: string }>(`(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      document.body.append(probe);
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      const style = getComputedStyle(document.querySelector('[data-testid="pin-refusal"]'));
+      return { danger, border: style.borderTopColor, borderStyle: style.borderTopStyle };
+    })()`);
+    expect(box).toEqual({ danger: box.danger, border: box.danger, borderStyle: 'solid' });
+    expect(box.danger).not.toBe('');
     expect((await serverPins()).filter((pin) => pin.view_id === viewId)).toHaveLength(1);
     await screenshot(page, 'saved-views-duplicate-pin');
   }, 90_000);

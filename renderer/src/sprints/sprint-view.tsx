@@ -130,7 +130,7 @@ export function SprintView({ sprintId }: { sprintId: string }) {
         ) : null}
         {sprint.pending === 'failed' ? <SprintRefusal changes={waiting} sprintName={sprint.name} /> : null}
         {sprint.pending === 'conflict' ? (
-          <div className="sprint-refusal is-conflict" role="status">
+          <div className="refused-changes sprint-refusal is-conflict" role="status">
             <p>
               <strong>Changed here and on the server.</strong> Choose what to keep where both sides changed
               the same field.

@@ -27,7 +27,7 @@ export function RefusedChanges({
 }) {
   if (changes.length === 0) return null;
   return (
-    <div className={`${kind}-refusal`} role="alert" data-testid={`${kind}-refusal`}>
+    <div className={`refused-changes ${kind}-refusal`} role="alert" data-testid={`${kind}-refusal`}>
       {changes.map((change) => (
         <div key={change.op_id} className={`${kind}-refusal-item`}>
           <p>
