@@ -25,14 +25,21 @@ import {
 import type { WordIndex } from './word-index';
 
 /** A column of `tasks` a write sets from the task: what taskColumns makes, less the search text's parts. */
-type WrittenColumn = Exclude<keyof TaskColumns, 'k_title' | 'search_body'>;
+type WrittenColumn = Exclude<keyof TaskColumns, SearchTextPart>;
+/** The parts of the search text taskColumns makes beside the columns: virtual or not stored alone. */
+type SearchTextPart = 'k_title' | 'search_body' | 'search_tags';
+const SEARCH_TEXT_PARTS: readonly string[] = [
+  'k_title',
+  'search_body',
+  'search_tags',
+] satisfies SearchTextPart[];
 /**
  * Column order of inserts and updates (then BOOKKEEPING): taskColumns' own
  * order, read off what it makes of the least task it checks, so that a column
  * it gains is written; the sort keys are virtual (migration 0015).
  */
 const COLUMNS = Object.keys(taskColumns({ task_id: '-', title: '', status: '' })).filter(
-  (column) => column !== 'k_title' && column !== 'search_body',
+  (column) => !SEARCH_TEXT_PARTS.includes(column),
 ) as readonly WrittenColumn[];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 
