@@ -93,7 +93,8 @@ export interface TasksTable extends TaskReferences {
   created_by: string | null;
   updated_by: string | null;
   /** Unicode lower case of the searchable id and tags, for exact substring checks. */
-  search_id: string;
+  search_id: Virtual<string>;
+  search_id_kept: string;
   search_tags: Virtual<string>;
   search_tags_kept: string;
   etag: string | null;

@@ -193,10 +193,10 @@ function seedWithSearchText(
     // 0027 on: tags_key, search_tags and created_day are SQLite's to make ('' kept) where it can.
     db.prepare(
       `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, status, priority, assignee, project_id, tags,
-         tags_key_kept, due_date, start_date, created_at, created_day_kept, task_type, search_id, search_tags_kept,
+         tags_key_kept, due_date, start_date, created_at, created_day_kept, task_type, search_id_kept, search_tags_kept,
          etag)
        VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'in_progress', 'high', 'ada', 'prj_1', '["kept"]', '',
-         '2026-03-01', NULL, '2026-01-05T10:00:00.000Z', '', NULL, 'tsk_seeded', '', '"v1"')`,
+         '2026-03-01', NULL, '2026-01-05T10:00:00.000Z', '', NULL, '', '', '"v1"')`,
     ).run();
   } else if (hasVirtualSortKeys(db)) {
     // 0015 on: the sort keys are computed from the row, never written.
@@ -685,16 +685,19 @@ describe('migrations', () => {
       `UPDATE tasks SET tags = '["say \\"hi\\"","ÄRGER"]', tags_key = ?, search_tags = ?,
          created_at = '2026-01-05T01:00:00+02:00', created_day = '2026-01-04' WHERE rid = 2`,
     ).run('\u001fsay "hi"\u001fÄRGER\u001f', '\u001fsay "hi"\u001färger\u001f');
-    const columns = 'rid, tags_key, search_tags, created_day';
+    const columns = 'rid, search_id, tags_key, search_tags, created_day';
     const before = db.prepare(`SELECT ${columns} FROM tasks ORDER BY rid`).all();
     db.close();
     await migrateFileTo(file, '0027_smaller_task_rows');
     const after = new Database(file, { readonly: true });
     try {
       expect(after.prepare(`SELECT ${columns} FROM tasks ORDER BY rid`).all()).toEqual(before);
-      expect(
-        after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tasks_by_created'").pluck().get(),
-      ).toBe('CREATE INDEX tasks_by_created ON tasks (k_created, t_created_case, task_id)');
+      const definition = (name: string) =>
+        after.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').pluck().get(name);
+      expect(definition('tasks_by_created')).toBe(
+        'CREATE INDEX tasks_by_created ON tasks (k_created, t_created_case, task_id)',
+      );
+      expect(definition('tasks_by_id')).toBe('CREATE UNIQUE INDEX tasks_by_id ON tasks (search_id, task_id)');
     } finally {
       after.close();
     }

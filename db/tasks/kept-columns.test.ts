@@ -1,4 +1,4 @@
-// Migration 0027: a task row stores tags_key, search_tags and created_day only
+// Migration 0027: a task row stores search_id, tags_key, search_tags and created_day only
 // where SQLite cannot make them from the row's own values ('' elsewhere), and
 // the created_at index breaks ties by t_created_case instead of created_at.
 // What the columns give must not change: the tag, search and created-date
@@ -20,6 +20,7 @@ const SEP = '\u001f';
 function expectedColumns(task: Record<string, unknown>): Record<string, unknown> {
   const tags = (task.tags ?? []) as string[];
   return {
+    search_id: (task.task_id as string).toLowerCase(),
     tags_key: tags.length === 0 ? '' : SEP + tags.join(SEP) + SEP,
     search_tags: tags.length === 0 ? '' : SEP + tags.map((t) => t.toLowerCase()).join(SEP) + SEP,
     created_day: utcDayOf((task.created_at ?? null) as string | null),
@@ -31,8 +32,8 @@ function rows(file: string): Map<string, Record<string, unknown>> {
   try {
     const all = db
       .prepare(
-        `SELECT task_id, tags_key, search_tags, created_day, tags_key_kept, search_tags_kept, created_day_kept
-           FROM tasks`,
+        `SELECT task_id, search_id, tags_key, search_tags, created_day,
+                search_id_kept, tags_key_kept, search_tags_kept, created_day_kept FROM tasks`,
       )
       .all() as Record<string, unknown>[];
     return new Map(all.map((row) => [row.task_id as string, row]));
@@ -56,6 +57,8 @@ const TASKS = [
   taskJson({ task_id: 'tsk_offset_same_day', created_at: '2026-01-05T12:00:00-05:00' }),
   taskJson({ task_id: 'tsk_not_a_date', created_at: 'soon' }),
   taskJson({ task_id: 'tsk_null_created', created_at: null, tags: null }),
+  taskJson({ task_id: 'TSK_Upper', title: 'An id in capitals', created_at: '2026-02-01T10:00:00Z' }),
+  taskJson({ task_id: 'TSK_Ärger', title: 'An id SQLite cannot lower', created_at: '2026-02-01T10:00:00Z' }),
 ];
 
 describe('columns a task row keeps only where SQLite cannot make them', () => {
@@ -74,6 +77,7 @@ describe('columns a task row keeps only where SQLite cannot make them', () => {
     loadTasks(handle.mirror, TASKS);
     const stored = rows(handle.file);
     expect(stored.get('tsk_usual')).toMatchObject({
+      search_id_kept: '',
       tags_key_kept: '',
       search_tags_kept: '',
       created_day_kept: '',
@@ -82,6 +86,8 @@ describe('columns a task row keeps only where SQLite cannot make them', () => {
     expect(stored.get('tsk_umlaut')?.search_tags_kept).toBe(`${SEP}ärger${SEP}über${SEP}kelvin${SEP}`);
     expect(stored.get('tsk_offset')?.created_day_kept).toBe('2026-01-04');
     expect(stored.get('tsk_not_a_date')?.created_day_kept).toBeNull();
+    expect(stored.get('TSK_Upper')?.search_id_kept).toBe('');
+    expect(stored.get('TSK_Ärger')?.search_id_kept).toBe('tsk_ärger');
   });
 
   test('answer the tag, search and created-date filters as before', async () => {
@@ -92,9 +98,14 @@ describe('columns a task row keeps only where SQLite cannot make them', () => {
         .query(new URLSearchParams(`${query}&sort_by=task_id`), { me: 'ada', today: '2026-03-10' })
         .items.map((t) => t.task_id);
     expect(ids('filter[tags]=Tag-5')).toEqual(['tsk_usual']);
+    // Found by id (the id index), and searched by id.
+    expect(handle.mirror.tasks.get('TSK_Ärger')?.task.title).toBe('An id SQLite cannot lower');
+    expect(handle.mirror.tasks.get('TSK_Upper')?.task.title).toBe('An id in capitals');
+    expect(ids('filter[search]=k_ärg')).toEqual(['TSK_Ärger']);
+    expect(ids('filter[search]=K_UPP')).toEqual(['TSK_Upper']);
     expect(ids('filter[tags]=a\\b')).toEqual(['tsk_quote']);
     expect(ids('filter[tags]=ÄRGER')).toEqual(['tsk_umlaut']);
-    expect(ids('filter[search]=ärger')).toEqual(['tsk_umlaut']);
+    expect(ids('filter[search]=ärger')).toEqual(['tsk_umlaut', 'TSK_Ärger']);
     expect(ids('filter[search]=tag-5')).toEqual(['tsk_usual']);
     // The default day of taskJson (2026-01-01), and the offset's UTC day.
     expect(ids('filter[created_before]=2026-01-04')).toEqual([
@@ -124,6 +135,9 @@ describe('the created_at order', () => {
     taskJson({ task_id: 'tsk_c6', created_at: '2026-01-05T10:00:00\u212A' }),
     taskJson({ task_id: 'tsk_c7', created_at: '2026-01-05T10:00:00K' }),
     taskJson({ task_id: 'tsk_c8', created_at: '2026-01-05T10:00:00k' }),
+    // SQLite's upper() leaves É and é alone: neither is the smallest by its own test, the raw value decides.
+    taskJson({ task_id: 'tsk_ca', created_at: '2026-01-05T10:00:00é' }),
+    taskJson({ task_id: 'tsk_cb', created_at: '2026-01-05T10:00:00É' }),
     taskJson({ task_id: 'tsk_early', created_at: '2026-01-04T10:00:00Z' }),
     taskJson({ task_id: 'tsk_none', created_at: null }),
   ];

@@ -84,6 +84,15 @@ const ASCII_UPPER = /[A-Z]/g;
 const asciiLower = (c: string) => c.toLowerCase();
 
 /**
+ * What a row keeps of `lower`, the lower case (JavaScript's) of `value`, in
+ * a `*_kept` column (migration 0027): '' where SQLite's lower() of the value
+ * gives it, which the virtual column then makes; `lower` itself otherwise.
+ */
+export function keptLowerCase(value: string, lower: string): string {
+  return lower === value.replace(ASCII_UPPER, asciiLower) ? '' : lower;
+}
+
+/**
  * `k_lower`: the lower case of the lowered fields where JavaScript's differs
  * from SQLite's lower(), which folds only A-Z; null when none does (an ASCII
  * value never does, and that test is all most rows cost).
@@ -135,6 +144,7 @@ type VirtualColumns =
   | 't_task_type'
   | 't_created_case'
   | 'tags_key'
+  | 'search_id'
   | 'search_tags'
   | 'created_day';
 
@@ -151,6 +161,8 @@ export type TaskColumns = Omit<
   k_title: string;
   /** The description, lower case: the last part of the search text (searchTextRow), not stored alone. */
   search_body: string;
+  /** The id lower case: a part of the search text, and what the search_id column gives. */
+  search_id: string;
   /** The tags lower case, framed by U+001F: a part of the search text, and what the search_tags column gives. */
   search_tags: string;
 };
@@ -170,6 +182,7 @@ export function taskColumns(task: TaskObject): TaskColumns {
   const tagsKey = tags.length === 0 ? '' : TAG_SEPARATOR + tags.join(TAG_SEPARATOR) + TAG_SEPARATOR;
   const searchTags = tags.length === 0 ? '' : lowerTags + TAG_SEPARATOR;
   const createdDay = utcDayOf(createdAt);
+  const searchId = taskId.toLowerCase();
   return {
     task_id: taskId,
     title,
@@ -199,9 +212,10 @@ export function taskColumns(task: TaskObject): TaskColumns {
     completed_at: str(task, 'completed_at'),
     created_by: str(task, 'created_by'),
     updated_by: str(task, 'updated_by'),
-    search_id: taskId.toLowerCase(),
+    search_id: searchId,
+    search_id_kept: keptLowerCase(taskId, searchId),
     search_tags: searchTags,
-    search_tags_kept: searchTags === tagsKey.replace(ASCII_UPPER, asciiLower) ? '' : searchTags,
+    search_tags_kept: keptLowerCase(tagsKey, searchTags),
     k_lower: lowerOverrides(task, title, titleLower),
     search_body: (str(task, 'description') ?? '').toLowerCase(),
   };
