@@ -64,7 +64,12 @@ export interface TasksTable extends TaskReferences {
   /** JSON array text. */
   tags: string;
   /** Tags framed by U+001F (`\u001fa\u001fb\u001f`) for exact matching; '' when none. */
-  tags_key: string;
+  tags_key: Virtual<string>;
+  /**
+   * `*_kept` (migration 0027): the stored value of the virtual column of that
+   * name, '' where SQLite makes it from the row (db/tasks/task-columns.ts keptValues).
+   */
+  tags_key_kept: string;
   due_date: string | null;
   k_due: Virtual<SortKeyValue>;
   start_date: string | null;
@@ -72,8 +77,11 @@ export interface TasksTable extends TaskReferences {
   created_at: string | null;
   k_created: Virtual<SortKeyValue>;
   t_created: Virtual<string>;
+  /** created_at's tie-breaker in tasks_by_created: '' for the usual upper-case value, else created_at (migration 0027). */
+  t_created_case: Virtual<string>;
   /** UTC day of created_at (YYYY-MM-DD). */
-  created_day: string | null;
+  created_day: Virtual<string | null>;
+  created_day_kept: string | null;
   task_type: string | null;
   k_task_type: Virtual<SortKeyValue>;
   t_task_type: Virtual<string>;
@@ -85,8 +93,10 @@ export interface TasksTable extends TaskReferences {
   created_by: string | null;
   updated_by: string | null;
   /** Unicode lower case of the searchable id and tags, for exact substring checks. */
-  search_id: string;
-  search_tags: string;
+  search_id: Virtual<string>;
+  search_id_kept: string;
+  search_tags: Virtual<string>;
+  search_tags_kept: string;
   etag: string | null;
   /**
    * The lower case of the fields keyed by lower case (title, status, priority,

@@ -27,6 +27,7 @@ import * as outboxBatch from './0023_outbox_batch';
 import * as inboxChangeKeys from './0024_inbox_change_keys';
 import * as intakeIndex from './0025_intake_index';
 import * as taskAttachments from './0026_task_attachments';
+import * as smallerTaskRows from './0027_smaller_task_rows';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -56,6 +57,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0024_inbox_change_keys': inboxChangeKeys,
   '0025_intake_index': intakeIndex,
   '0026_task_attachments': taskAttachments,
+  '0027_smaller_task_rows': smallerTaskRows,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

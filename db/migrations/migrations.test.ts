@@ -175,6 +175,13 @@ function hasVirtualSortKeys(db: Database.Database): boolean {
   );
 }
 
+/** Whether the file's task rows keep tags_key, search_tags and created_day only where SQLite cannot make them (0027 on). */
+function keepsDerivedColumns(db: Database.Database): boolean {
+  return (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[]).some(
+    (c) => c.name === 'tags_key_kept',
+  );
+}
+
 /** A file with the compact search text (0004 on); before 0005 the description was also in task_bodies. */
 function seedWithSearchText(
   db: Database.Database,
@@ -182,7 +189,16 @@ function seedWithSearchText(
   idTokens: 'trigrams' | 'bigrams' = 'trigrams',
 ): void {
   seedAccount(db);
-  if (hasVirtualSortKeys(db)) {
+  if (keepsDerivedColumns(db)) {
+    // 0027 on: tags_key, search_tags and created_day are SQLite's to make ('' kept) where it can.
+    db.prepare(
+      `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, status, priority, assignee, project_id, tags,
+         tags_key_kept, due_date, start_date, created_at, created_day_kept, task_type, search_id_kept, search_tags_kept,
+         etag)
+       VALUES (1, 'tsk_seeded', 1, 1, 'Edited locally', 'in_progress', 'high', 'ada', 'prj_1', '["kept"]', '',
+         '2026-03-01', NULL, '2026-01-05T10:00:00.000Z', '', NULL, '', '', '"v1"')`,
+    ).run();
+  } else if (hasVirtualSortKeys(db)) {
     // 0015 on: the sort keys are computed from the row, never written.
     db.prepare(
       `INSERT INTO tasks (rid, task_id, pending, seen_pass, title, status, priority, assignee, project_id, tags,
@@ -474,6 +490,22 @@ const UPGRADE_CASES: UpgradeCase[] = [
       expect(mirror.collections.list('task_attachments')).toEqual([]);
     },
   },
+  {
+    version: '0027_smaller_task_rows',
+    seed: seedAsFrom0006,
+    verify(mirror) {
+      // The tag filter, the search and the created-date filter read what SQLite makes of the row.
+      verifyEverything(mirror);
+      const ids = (query: string) =>
+        mirror.tasks
+          .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
+          .items.map((t) => t.task_id);
+      expect(ids('filter[created_after]=2026-01-05&filter[created_before]=2026-01-05')).toEqual([
+        'tsk_seeded',
+      ]);
+      expect(ids('filter[created_after]=2026-01-06')).toEqual([]);
+    },
+  },
 ];
 
 let dir: string;
@@ -639,6 +671,62 @@ describe('migrations', () => {
         '{"title":"i̇stanbul über","status":"ärger"}',
       ]);
       expect(indexesOf(after)).toEqual(indexes);
+    } finally {
+      after.close();
+    }
+  });
+
+  test('0027: rows stored before read their tags, lower-case tags and day as they were, and created_at is indexed by its smaller tie-breaker', async () => {
+    const { file, db } = await fileMigratedTo('kept.db', '0026_task_attachments');
+    seedAsFrom0006(db);
+    // A tag JSON escapes and a day an offset moves: values SQLite could not make, stored whole as before.
+    seedSecondTask(db, 'tsk_odd', JSON.stringify({ ...CONTRACT_TASK, task_id: 'tsk_odd' }));
+    db.prepare(
+      `UPDATE tasks SET tags = '["say \\"hi\\"","ÄRGER"]', tags_key = ?, search_tags = ?,
+         created_at = '2026-01-05T01:00:00+02:00', created_day = '2026-01-04' WHERE rid = 2`,
+    ).run('\u001fsay "hi"\u001fÄRGER\u001f', '\u001fsay "hi"\u001färger\u001f');
+    const columns = 'rid, search_id, tags_key, search_tags, created_day';
+    const before = db.prepare(`SELECT ${columns} FROM tasks ORDER BY rid`).all();
+    db.close();
+    await migrateFileTo(file, '0027_smaller_task_rows');
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(after.prepare(`SELECT ${columns} FROM tasks ORDER BY rid`).all()).toEqual(before);
+      const definition = (name: string) =>
+        after.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').pluck().get(name);
+      expect(definition('tasks_by_created')).toBe(
+        'CREATE INDEX tasks_by_created ON tasks (k_created, t_created_case, task_id)',
+      );
+      expect(definition('tasks_by_id')).toBe('CREATE UNIQUE INDEX tasks_by_id ON tasks (search_id, task_id)');
+    } finally {
+      after.close();
+    }
+  });
+
+  test('0027: a first load under way builds the created_at index it deferred with the new tie-breaker', async () => {
+    const { file, db } = await fileMigratedTo('deferred.db', '0026_task_attachments');
+    const created = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tasks_by_created'").pluck().get();
+    db.prepare("INSERT INTO meta (key, value) VALUES ('deferred_task_indexes', ?)").run(
+      JSON.stringify({
+        indexes: [{ name: 'tasks_by_created', sql: created }],
+        wordsFrom: 0,
+        vocabularyFrom: '',
+      }),
+    );
+    db.exec('DROP INDEX tasks_by_created');
+    db.close();
+    await migrateFileTo(file, '0027_smaller_task_rows');
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(
+        after.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'tasks_by_created'").get(),
+      ).toBeUndefined();
+      const plan = JSON.parse(
+        after.prepare("SELECT value FROM meta WHERE key = 'deferred_task_indexes'").pluck().get() as string,
+      ) as { indexes: { sql: string }[] };
+      expect(plan.indexes.map((index) => index.sql)).toEqual([
+        'CREATE INDEX tasks_by_created ON tasks (k_created, t_created_case, task_id)',
+      ]);
     } finally {
       after.close();
     }

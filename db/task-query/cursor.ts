@@ -15,7 +15,7 @@ export const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
   priority: ['k_priority', 't_priority', 'task_id'],
   due_date: ['k_due', 'task_id'],
   start_date: ['k_start', 'task_id'],
-  created_at: ['k_created', 't_created', 'task_id'],
+  created_at: ['k_created', 't_created_case', 'task_id'],
   assignee: ['k_assignee', 't_assignee', 'task_id'],
   project_id: ['k_project', 't_project', 'task_id'],
   priority_rank: ['k_priority_rank', 't_priority', 'task_id'],

@@ -80,6 +80,17 @@ const LOWERED_FIELDS = [
 /** Anything but printable ASCII: only such a value may lower-case differently (then compared). */
 const NOT_PRINTABLE_ASCII = /[^ -~]/;
 const ASCII_UPPER = /[A-Z]/g;
+/** SQLite's lower() of one letter A-Z (it folds no other). */
+const asciiLower = (c: string) => c.toLowerCase();
+
+/**
+ * What a row keeps of `lower`, the lower case (JavaScript's) of `value`, in
+ * a `*_kept` column (migration 0027): '' where SQLite's lower() of the value
+ * gives it, which the virtual column then makes; `lower` itself otherwise.
+ */
+export function keptLowerCase(value: string, lower: string): string {
+  return lower === value.replace(ASCII_UPPER, asciiLower) ? '' : lower;
+}
 
 /**
  * `k_lower`: the lower case of the lowered fields where JavaScript's differs
@@ -92,7 +103,7 @@ function lowerOverrides(task: TaskObject, title: string, titleLower: string): st
     const value = field === 'title' ? title : task[field];
     if (typeof value !== 'string' || !NOT_PRINTABLE_ASCII.test(value)) continue;
     const lower = field === 'title' ? titleLower : value.toLowerCase();
-    if (lower !== value.replace(ASCII_UPPER, (c) => c.toLowerCase())) (overrides ??= {})[field] = lower;
+    if (lower !== value.replace(ASCII_UPPER, asciiLower)) (overrides ??= {})[field] = lower;
   }
   return overrides === null ? null : JSON.stringify(overrides);
 }
@@ -130,7 +141,12 @@ type VirtualColumns =
   | 'k_created'
   | 't_created'
   | 'k_task_type'
-  | 't_task_type';
+  | 't_task_type'
+  | 't_created_case'
+  | 'tags_key'
+  | 'search_id'
+  | 'search_tags'
+  | 'created_day';
 
 /**
  * Every stored column of a task row that follows from the (effective) task:
@@ -145,6 +161,10 @@ export type TaskColumns = Omit<
   k_title: string;
   /** The description, lower case: the last part of the search text (searchTextRow), not stored alone. */
   search_body: string;
+  /** The id lower case: a part of the search text, and what the search_id column gives. */
+  search_id: string;
+  /** The tags lower case, framed by U+001F: a part of the search text, and what the search_tags column gives. */
+  search_tags: string;
 };
 
 /** The column values of a checked task (see {@link checkTask}). */
@@ -158,6 +178,11 @@ export function taskColumns(task: TaskObject): TaskColumns {
   const titleLower = title.toLowerCase();
   let lowerTags = '';
   for (const tag of tags) lowerTags += TAG_SEPARATOR + tag.toLowerCase();
+  const tagsJson = JSON.stringify(tags);
+  const tagsKey = tags.length === 0 ? '' : TAG_SEPARATOR + tags.join(TAG_SEPARATOR) + TAG_SEPARATOR;
+  const searchTags = tags.length === 0 ? '' : lowerTags + TAG_SEPARATOR;
+  const createdDay = utcDayOf(createdAt);
+  const searchId = taskId.toLowerCase();
   return {
     task_id: taskId,
     title,
@@ -172,12 +197,13 @@ export function taskColumns(task: TaskObject): TaskColumns {
     goal_id: str(task, 'goal_id'),
     milestone_id: str(task, 'milestone_id'),
     parent_task_id: str(task, 'parent_task_id'),
-    tags: JSON.stringify(tags),
-    tags_key: tags.length === 0 ? '' : TAG_SEPARATOR + tags.join(TAG_SEPARATOR) + TAG_SEPARATOR,
+    tags: tagsJson,
+    // Migration 0027: '' where SQLite makes the value from the row's own, the value otherwise.
+    tags_key_kept: tagsJson.includes('\\') ? tagsKey : '',
     due_date: str(task, 'due_date'),
     start_date: str(task, 'start_date'),
     created_at: createdAt,
-    created_day: utcDayOf(createdAt),
+    created_day_kept: createdDay !== null && createdDay === createdAt?.slice(0, 10) ? '' : createdDay,
     task_type: str(task, 'task_type'),
     created_via: str(task, 'created_via'),
     review: str(task, 'review'),
@@ -186,8 +212,10 @@ export function taskColumns(task: TaskObject): TaskColumns {
     completed_at: str(task, 'completed_at'),
     created_by: str(task, 'created_by'),
     updated_by: str(task, 'updated_by'),
-    search_id: taskId.toLowerCase(),
-    search_tags: tags.length === 0 ? '' : lowerTags + TAG_SEPARATOR,
+    search_id: searchId,
+    search_id_kept: keptLowerCase(taskId, searchId),
+    search_tags: searchTags,
+    search_tags_kept: keptLowerCase(tagsKey, searchTags),
     k_lower: lowerOverrides(task, title, titleLower),
     search_body: (str(task, 'description') ?? '').toLowerCase(),
   };

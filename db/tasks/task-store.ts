@@ -3,6 +3,7 @@
 // because a page of 1000 tasks must land in a few tens of milliseconds.
 import type { Database, Statement } from 'better-sqlite3';
 import {
+  keptLowerCase,
   searchableText,
   searchBodyOf,
   searchTextRow,
@@ -25,14 +26,22 @@ import {
 import type { WordIndex } from './word-index';
 
 /** A column of `tasks` a write sets from the task: what taskColumns makes, less the search text's parts. */
-type WrittenColumn = Exclude<keyof TaskColumns, 'k_title' | 'search_body'>;
+type WrittenColumn = Exclude<keyof TaskColumns, SearchTextPart>;
+/** The parts of the search text taskColumns makes beside the columns: virtual or not stored alone. */
+type SearchTextPart = 'k_title' | 'search_body' | 'search_id' | 'search_tags';
+const SEARCH_TEXT_PARTS: readonly string[] = [
+  'k_title',
+  'search_body',
+  'search_id',
+  'search_tags',
+] satisfies SearchTextPart[];
 /**
  * Column order of inserts and updates (then BOOKKEEPING): taskColumns' own
  * order, read off what it makes of the least task it checks, so that a column
  * it gains is written; the sort keys are virtual (migration 0015).
  */
 const COLUMNS = Object.keys(taskColumns({ task_id: '-', title: '', status: '' })).filter(
-  (column) => column !== 'k_title' && column !== 'search_body',
+  (column) => !SEARCH_TEXT_PARTS.includes(column),
 ) as readonly WrittenColumn[];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
 
@@ -199,7 +208,7 @@ export class TaskStore {
     this.deleteSearchText = db.prepare('DELETE FROM task_search_text WHERE rid = ?');
     this.markSeen = db.prepare('UPDATE tasks SET seen_pass = ? WHERE rid = ?');
     this.markSeenById = db.prepare('UPDATE tasks SET seen_pass = ? WHERE search_id = ? AND task_id = ?');
-    this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id = ? WHERE rid = ?');
+    this.renameRow = db.prepare('UPDATE tasks SET task_id = ?, search_id_kept = ? WHERE rid = ?');
   }
 
   byId(taskId: string): StoredTask | undefined {
@@ -350,7 +359,7 @@ export class TaskStore {
     this.version++;
     const lower = taskId.toLowerCase();
     const row = this.byRid(rid);
-    this.renameRow.run(taskId, lower, rid);
+    this.renameRow.run(taskId, keptLowerCase(taskId, lower), rid);
     // A server copy the row held (rowForm) would read back with the new id: it is stored whole again.
     if (row) this.updateBody.run(row.server_stored, row.local_json, rid);
     // A hidden row keeps its empty text; the write that follows a rename re-indexes it.
