@@ -2,6 +2,7 @@
 // text bounds counted in characters (Unicode code points, so 120 emoji are a
 // 120-character name) and calendar dates that exist (`2026-02-30` does not).
 import { z } from 'zod';
+import { isValidDay } from './task-list-query';
 
 export function codePointLength(text: string): number {
   let n = 0;
@@ -51,14 +52,6 @@ export function readTextAtMost(max: number) {
   return z.string().refine((value) => value.length <= max || codePointLength(value) <= max, {
     message: `must have at most ${max} characters (the contract's bound)`,
   });
-}
-
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isValidDay(value: string): boolean {
-  if (!DAY_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
 /** A calendar date `YYYY-MM-DD` that exists. */

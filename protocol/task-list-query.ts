@@ -152,7 +152,8 @@ function isFilterKey(key: string): key is TaskFilterKey {
   return (TASK_FILTER_KEYS as readonly string[]).includes(key);
 }
 
-function isValidDay(value: string): boolean {
+/** A calendar date `YYYY-MM-DD` that exists (`2026-02-30` does not). */
+export function isValidDay(value: string): boolean {
   if (!DATE.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);

@@ -24,8 +24,14 @@
 //   promise that the list and the service answer the same query alike (and
 //   could not be saved in a view, whose filters are the service's vocabulary).
 //   A sprint's tasks are on its own screen.
-import { isValidDay } from './body-fields';
-import { CLOSED_VALUES, ME, NO_TEAM, type TaskListFilter, UNFILED_PROJECT } from './task-list-query';
+import {
+  CLOSED_VALUES,
+  isValidDay,
+  ME,
+  NO_TEAM,
+  type TaskListFilter,
+  UNFILED_PROJECT,
+} from './task-list-query';
 
 /** The filter the language reaches: the task list's, with `search_fields` left to the caller. */
 export type TaskSearchFilter = Omit<TaskListFilter, 'search_fields'>;

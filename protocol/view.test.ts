@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseTaskSearch, EMPTY_SEARCH_CONTEXT } from './task-search';
 import { parseTaskListQuery } from './task-list-query';
-import { viewFiltersOf, viewQueryOf } from './view';
+import { viewQueryOf } from './view';
+import { viewFiltersOf } from './view-filters';
 
 /** The list's own parameters for a filter, as the renderer's query sends them. */
 function listParams(

@@ -13,13 +13,13 @@ import {
   TASK_SORT_KEYS,
   type TaskListQuery,
 } from './task-list-query';
+import { VIEW_NAME_MAX } from './view-filters';
 import { writableKind } from './writable-kind';
 import { idField, optionalString } from './wire-fields';
 
 export const VIEW_VISIBILITIES = ['private', 'shared'] as const;
 export const VIEW_LAYOUTS = ['list', 'board'] as const;
 export const VIEW_GROUPINGS = ['status', 'priority', 'assignee', 'project', 'section', 'sprint'] as const;
-export const VIEW_NAME_MAX = 120;
 
 /** A view's filters: task-list filter keys to their values (`{"status": ["blocked"]}`), any key kept. */
 export const viewFiltersSchema = z.record(z.string(), z.array(z.string()));
@@ -132,24 +132,4 @@ export function viewQueryOf(view: ViewQuery): { query: TaskListQuery } | { unkno
     if (error instanceof InvalidParameterError) return { unknown: error.message };
     throw error;
   }
-}
-
-/**
- * A task-list filter (the filter bar's and the search language's, in the
- * service's vocabulary) as a view's filters: every key's values as a list of
- * strings (`overdue: true` as `["true"]`, a day bound as its one day), what
- * filters nothing left out, so the view's rows are the list's rows.
- */
-export function viewFiltersOf(
-  filter: Readonly<Record<string, string | readonly string[] | boolean | undefined>>,
-): ViewFilters {
-  const filters: ViewFilters = {};
-  for (const [key, value] of Object.entries(filter)) {
-    if (value === undefined || value === false || value === '') continue;
-    if (key === 'search_fields' && value === 'all') continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) filters[key] = [...(value as readonly string[])];
-    } else filters[key] = [String(value)];
-  }
-  return filters;
 }

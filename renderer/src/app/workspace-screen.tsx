@@ -1,18 +1,11 @@
 // The signed-in window: sidebar, the current screen, the task editor beside
 // it, the status bar, and the overlays (palette, shortcuts, problems).
 import { useEffect } from 'react';
-import { SectionBoard } from '../board/section-board';
 import { CommandPalette } from '../command-palette/command-palette';
 import { useGlobalShortcuts } from '../command-palette/shortcuts';
 import { ShortcutsHelp } from '../command-palette/shortcuts-help';
-import { GoalsView } from '../goals/goals-view';
-import { InboxView } from '../inbox/inbox-view';
-import { MilestonesView } from '../milestones/milestones-view';
-import { SavedViewScreen } from '../saved-views/saved-view-screen';
 import { Sidebar } from './sidebar';
-import { SprintView } from '../sprints/sprint-view';
 import { followNotificationClicks } from '../sync-center/notification-click';
-import { SyncCenter } from '../sync-center/sync-center';
 import { StatusBar } from '../status-bar/status-bar';
 import { useSession } from '../store/session-store';
 import { type ListScope, useView, type View } from '../store/view-store';
@@ -22,12 +15,21 @@ import {
   loadWorkspace,
   useWorkspace,
 } from '../store/workspace-store';
-import { TaskCreateForm } from '../task-detail/task-create-form';
-import { TaskEditor } from '../task-detail/task-editor';
 import { TaskList } from '../task-list/task-list';
-import { TriageView } from '../triage/triage-view';
-import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { NoticeBanner } from './notice-banner';
+import {
+  GoalsView,
+  InboxView,
+  MilestonesView,
+  SavedViewScreen,
+  SectionBoard,
+  SprintView,
+  SyncCenter,
+  TaskCreateForm,
+  TaskEditor,
+  TriageView,
+} from './later-screens';
+import { TrustOverlays } from '../pending-changes/trust-overlays';
 import { CompletionQuestion } from '../ui/completion-question';
 import { UndoToast } from '../ui/undo-toast';
 

@@ -3,7 +3,7 @@
 // of the person's own views.
 import { useRef, useState } from 'react';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
-import { viewFiltersOf } from '../../../protocol/view';
+import { viewFiltersOf } from '../../../protocol/view-filters';
 import { useViewSidebar } from '../data/use-view-sidebar';
 import { useKindReadOnly } from '../ui/kind-consent';
 import { SaveViewDialog } from '../ui/save-view-dialog';

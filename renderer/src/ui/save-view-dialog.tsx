@@ -6,7 +6,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ViewSummary } from '../../../ipc/view-schemas';
 import type { ViewFilters } from '../../../protocol/view';
-import { VIEW_NAME_MAX } from '../../../protocol/view';
+import { VIEW_NAME_MAX } from '../../../protocol/view-filters';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
 import { announce } from '../store/view-store';

@@ -3,7 +3,7 @@
 // a sprint's rules (a section's depend on its scope: section-words.ts). Apart
 // from the form so the inspector and the sprint screen share one set of words.
 import { SPRINT_NAME_MAX } from '../../../protocol/sprint';
-import { VIEW_NAME_MAX } from '../../../protocol/view';
+import { VIEW_NAME_MAX } from '../../../protocol/view-filters';
 
 /** What a kind says of a new name. */
 export interface NameRules {

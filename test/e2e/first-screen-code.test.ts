@@ -1,0 +1,32 @@
+// The screen the app opens on runs only its own code (issue 28, first rows at
+// 100 000 tasks): reopened signed in, the page asks for no script but those
+// its index.html names, and none of them holds the wire schemas' code (zod);
+// a screen the person opens later brings its own code then, and shows.
+import { expect, test } from 'vitest';
+import { sessionPerFile } from './support/app-session';
+import { startSignedInSession } from './support/signed-in-session';
+
+const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTasks: 60 } }));
+
+test('the list asks only for its own code before its rows, and the inbox brings its code when opened', async () => {
+  const { page } = session.app;
+  const scripts: { path: string; text: Promise<string> }[] = [];
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (path.startsWith('/assets/') && path.endsWith('.js')) scripts.push({ path, text: response.text() });
+  });
+  const html = await (await page.request.get(session.host.url)).text();
+
+  await page.reload();
+  await page.locator('[role="row"][data-task-id]').first().waitFor();
+  const opening = scripts.map((script) => script.path);
+  expect(opening.length).toBeGreaterThan(0);
+  for (const path of opening) expect(html).toContain(`.${path}`);
+  // zod's error class, minified or not, is named in its code: no schema is built on the first screen.
+  const texts = await Promise.all(scripts.slice(0, opening.length).map((script) => script.text));
+  expect(opening.filter((_, at) => texts[at]?.includes('ZodError'))).toEqual([]);
+
+  await page.getByRole('button', { name: 'Inbox' }).click();
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+  expect(scripts.map((script) => script.path).filter((path) => !opening.includes(path))).not.toEqual([]);
+});
