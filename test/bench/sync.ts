@@ -81,6 +81,7 @@ if (values.sizes !== undefined) {
     'resync_s',
     'resync_floor_s',
     'resync_ratio',
+    'resync_budget_wait_s',
     'push_per_s',
     'max_block_ms',
     'peak_rss_mb',
