@@ -57,23 +57,58 @@ export function sizeTable(
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** The task counts of `--sizes` (comma-separated), smallest first; each at least `least`. */
+export function parseSizes(option: string, least = 1): number[] {
+  const sizes = option.split(',').map(Number);
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < least))
+    throw new Error(`--sizes ${option}: task counts of ${least} or more`);
+  return sizes.sort((a, b) => a - b);
+}
+
 /**
- * Runs `script` at each size (smallest first) with `args`, prints the table of
- * `keys` to stderr and the JSON line to stdout.
+ * The command line each size's run gets: `argv` (this run's options) without
+ * `--sizes` and `--tasks` (with their values, `--x v` or `--x=v`), which each
+ * run is given on its own.
+ */
+export function argsForEachSize(argv: readonly string[]): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--sizes' || arg === '--tasks') i += 1;
+    else if (!arg.startsWith('--sizes=') && !arg.startsWith('--tasks=')) args.push(arg);
+  }
+  return args;
+}
+
+export interface SizesOptions {
+  /** The smallest task count the benchmark can run at (default 1). */
+  least?: number;
+  /** The key in which the benchmark reports the machine's load (default `load_avg`). */
+  loadKey?: string;
+}
+
+/**
+ * Runs `script` at each size of `sizesOption` (smallest first) with this
+ * process's other options, prints the table of `keys` to stderr and the JSON
+ * line to stdout.
  */
 export async function runSizes(
   script: string,
-  sizes: readonly number[],
-  args: readonly string[],
+  sizesOption: string,
   keys: readonly string[],
+  options: SizesOptions = {},
 ): Promise<void> {
-  const sorted = [...sizes].sort((a, b) => a - b);
+  const sorted = parseSizes(sizesOption, options.least);
+  const args = argsForEachSize(process.argv.slice(2));
+  const loadKey = options.loadKey ?? 'load_avg';
   const runs: Figures[] = [];
   for (const tasks of sorted) {
     console.error(`---- ${tasks} tasks (load ${loadavg()[0]?.toFixed(1)}) ----`);
     runs.push(await runOnce(script, tasks, args));
+    // Each size's figures as soon as they are in: a later size's failure loses none of them.
+    console.error(`figures at ${tasks} tasks: ${JSON.stringify(runs.at(-1))}`);
   }
-  console.error(`\nby size (load at each run's end: ${runs.map((r) => String(r.load_avg)).join(', ')}):`);
+  console.error(`\nby size (load at each run's end: ${runs.map((r) => String(r[loadKey])).join(', ')}):`);
   console.error(sizeTable(sorted, runs, keys));
   const bySize = Object.fromEntries(sorted.map((tasks, i) => [String(tasks), runs[i]]));
   console.log(JSON.stringify({ ...runs.at(-1), sizes: sorted, by_size: bySize }));

@@ -1,4 +1,4 @@
-// `npm run bench -- sync [--tasks 100000] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source] [--max-chains N] [--client-code built|source]`
+// `npm run bench -- sync [--tasks 100000 | --sizes N,N,...] [--latency-ms 50] [--edits 1000] [--no-push] [--pull-worker built|source] [--max-chains N] [--client-code built|source]`
 // The sync engine against the emulator (its own process, 100 000 tasks, the
 // contract's rate limits), each phase on its own token so that no phase
 // spends another's budget:
@@ -25,11 +25,20 @@
 // sync: the emulator caches each query's pages, so the chains' pages come
 // as warm as the floor's, sync-warm.ts) and the floors run in processes of
 // their own. The last stdout line is one JSON object of figures.
+// From a million tasks on, the task list (~1 000 pages of 1 000) meets the
+// rate limit: the engine's background pulling keeps to half of it by design,
+// and the floors wait out each 429 for its Retry-After as the engine does, so
+// both are walks a client could make; each phase reports its requests, its
+// 429s and the time the limit held it beside its time (the warm-up alone runs
+// with the limit lifted: it is not measured, and it would wait minutes).
+// `--sizes 10000,100000,1000000` runs it once per size and prints a table of
+// the figures by size (bench-sizes.ts), so that growth faster than the tasks shows.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -39,6 +48,7 @@ import { staticCredentials } from '../../sync/api/credentials';
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import { builtPullWorker } from '../support/built-pull-worker';
 import { benchEngine } from './bench-engine';
+import { runSizes } from './bench-sizes';
 import { runBuilt, runsFromSource } from './built-bench';
 
 const { values } = parseArgs({
@@ -54,8 +64,35 @@ const { values } = parseArgs({
     'max-chains': { type: 'string' },
     // `built`: this file built and run by node, as the app runs its code; `source`: through tsx.
     'client-code': { type: 'string', default: 'built' },
+    /** Comma-separated task counts: a run each, and the table of figures by size. */
+    sizes: { type: 'string' },
   },
 });
+// Before the build below: each size's run builds itself (built-bench.ts).
+if (values.sizes !== undefined) {
+  await runSizes(fileURLToPath(import.meta.url), values.sizes, [
+    'initial_s',
+    'initial_floor_s',
+    'initial_ratio',
+    'initial_active_ratio',
+    'initial_requests',
+    'initial_budget_wait_s',
+    'initial_floor_waited_s',
+    'resync_s',
+    'resync_floor_s',
+    'resync_ratio',
+    'resync_budget_wait_s',
+    'push_per_s',
+    'max_block_ms',
+    'peak_rss_mb',
+    'peak_main_heap_mb',
+    'initial_loopback_per_s',
+    'emulator_seed_s',
+    'emulator_rss_mb',
+    'load_avg',
+  ]);
+  process.exit(0);
+}
 const clientCode = values['client-code'] === 'source' ? 'source' : 'built';
 if (clientCode === 'built' && runsFromSource(import.meta.url)) {
   process.exit(await runBuilt(import.meta.url, process.argv.slice(2)));
@@ -76,6 +113,7 @@ const log = (line: string) =>
   console.error(`[bench sync] ${line} (peak RSS so far ${Math.round(peakRss / 2 ** 20)} MB)`);
 
 const root = join(import.meta.dirname, '..', '..');
+const seedStarted = performance.now();
 const child = spawn(
   join(root, 'node_modules', '.bin', 'tsx'),
   [join(root, 'emulator', 'cli.ts'), '--port', '0', '--seed', '42', '--seed-tasks', String(taskCount)],
@@ -84,6 +122,8 @@ const child = spawn(
 const lines = createInterface({ input: child.stdout });
 const [firstLine] = (await once(lines, 'line')) as [string];
 const info = JSON.parse(firstLine) as { base_url: string; admin_secret: string; tokens: { live: string } };
+// The emulator prints its first line once the tasks are seeded.
+const emulatorSeedS = (performance.now() - seedStarted) / 1000;
 const admin = { 'x-emulator-admin': info.admin_secret, 'content-type': 'application/json' };
 
 async function control(
@@ -110,12 +150,29 @@ async function freshToken(name: string): Promise<string> {
   return minted.token;
 }
 
+/** The emulator process's RSS now, in MB. */
+async function emulatorRssMb(): Promise<number> {
+  const usage = (await control('GET', '/process')) as { rss_bytes: number };
+  return round(usage.rss_bytes / 2 ** 20, 1);
+}
+
+/**
+ * The client whose rate-limit waits are being summed (ms): sampled with the RSS, a sample counts
+ * when the governor holds requests and none is in flight (the budget, not the network, sets the pace).
+ */
+const budget = { client: null as ApiClient | null, waitMs: 0 };
+let lastSample = performance.now();
 let peakRss = process.memoryUsage().rss;
 let peakHeap = process.memoryUsage().heapUsed;
 const rssTimer = setInterval(() => {
   const usage = process.memoryUsage();
   peakRss = Math.max(peakRss, usage.rss);
   peakHeap = Math.max(peakHeap, usage.heapUsed);
+  const now = performance.now();
+  const state = budget.client?.governor.state();
+  if (state && state.inFlight === 0 && state.queued.user + state.queued.background > 0)
+    budget.waitMs += now - lastSample;
+  lastSample = now;
 }, 50);
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-sync-'));
@@ -147,7 +204,8 @@ async function walkInChild(job: {
   paths: string[];
   list: string;
   revalidate?: boolean;
-}): Promise<{ initial_floor_s: number; resync_floor_s: number; list_pages: number }> {
+  resync_token?: string;
+}): Promise<FloorFigures> {
   const walker = spawn(
     join(root, 'node_modules', '.bin', 'tsx'),
     [join(root, 'test', 'bench', 'sync-floor.ts')],
@@ -158,7 +216,31 @@ async function walkInChild(job: {
   walker.stdin.end(JSON.stringify(job));
   const [line] = (await once(createInterface({ input: walker.stdout }), 'line')) as [string];
   await once(walker, 'exit');
-  return JSON.parse(line) as { initial_floor_s: number; resync_floor_s: number; list_pages: number };
+  return JSON.parse(line) as FloorFigures;
+}
+
+/** What sync-floor.ts prints: each floor's time, and the requests, 429s and seconds waited in it. */
+interface FloorFigures {
+  initial_floor_s: number;
+  resync_floor_s: number;
+  list_pages: number;
+  initial_requests: number;
+  initial_429: number;
+  initial_waited_s: number;
+  resync_requests: number;
+  resync_429: number;
+  resync_waited_s: number;
+}
+
+/** Runs `phase` with the emulator's rate limit for live tokens lifted, then puts the limit back. */
+async function withoutRateLimit<T>(phase: () => Promise<T>): Promise<T> {
+  const { live } = (await control('PUT', '/rate-limit', {})) as { live: number };
+  await control('PUT', '/rate-limit', { live: 1_000_000_000 });
+  try {
+    return await phase();
+  } finally {
+    await control('PUT', '/rate-limit', { live });
+  }
 }
 
 /** The GETs a sync sent (path and query, in order), read from the emulator's request log. */
@@ -178,25 +260,32 @@ try {
     await request(`${info.base_url}/v1/me`, { headers: { authorization: `Bearer ${warmToken}` } })
   ).body.json()) as { org_id: string };
   const list = `/v1/tasks?${new URLSearchParams({ org_id: orgId, limit: '1000', sort_by: 'created_at', sort_order: 'asc' }).toString()}`;
-  await walkInChild({ base_url: info.base_url, token: warmToken, paths: [], list, revalidate: false });
-  // And the engine's own queries (the chains' filtered lists): a throwaway first sync, in a child too.
-  const warmer = spawn(
-    join(root, 'node_modules', '.bin', 'tsx'),
-    [join(root, 'test', 'bench', 'sync-warm.ts')],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  warmer.stdin.end(
-    JSON.stringify({
-      base_url: info.base_url,
-      token: await freshToken('bench warm-up engine'),
-      max_chains: maxChains,
-    }),
-  );
-  const [warmLine] = (await once(createInterface({ input: warmer.stdout }), 'line')) as [string];
-  await once(warmer, 'exit');
-  log(`warm-up: the list walked, and a throwaway first sync ${warmLine}`);
+  const emulatorSeededRssMb = await emulatorRssMb();
+  log(`emulator: ${taskCount} tasks seeded in ${round(emulatorSeedS, 1)} s, RSS ${emulatorSeededRssMb} MB`);
+  const warmStarted = performance.now();
+  const warmLine = await withoutRateLimit(async () => {
+    await walkInChild({ base_url: info.base_url, token: warmToken, paths: [], list, revalidate: false });
+    // And the engine's own queries (the chains' filtered lists): a throwaway first sync, in a child too.
+    const warmer = spawn(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      [join(root, 'test', 'bench', 'sync-warm.ts')],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    warmer.stdin.end(
+      JSON.stringify({
+        base_url: info.base_url,
+        token: await freshToken('bench warm-up engine'),
+        max_chains: maxChains,
+      }),
+    );
+    const [line] = (await once(createInterface({ input: warmer.stdout }), 'line')) as [string];
+    await once(warmer, 'exit');
+    return line;
+  });
+  const warmupS = (performance.now() - warmStarted) / 1000;
+  log(`warm-up: the list walked, and a throwaway first sync ${warmLine} in ${round(warmupS, 1)} s`);
 
   await control('POST', '/faults', { kind: 'latency', ms: latencyMs });
 
@@ -213,17 +302,21 @@ try {
   idleDelay.disable();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
+  budget.client = engineApi;
+  budget.waitMs = 0;
   t0 = performance.now();
   const initialStartedAt = t0;
   const initial = await main.engine.pullOnce();
   const initialS = (performance.now() - t0) / 1000;
   loopDelay.disable();
+  const initialBudgetWaitS = budget.waitMs / 1000;
+  const initial429 = engineApi.stats.rateLimited;
   const maxBlockMs = loopDelay.max / 1e6;
   const mirroredTasks = main.mirror.tasks.total();
   const initialChains = main.mirror.passes.state('tasks', '')?.chains.length ?? 0;
   const walked = await getsSent();
   log(
-    `initial: ${mirroredTasks} tasks, ${initial.requests} requests in ${round(initialS)} s, max block ${round(maxBlockMs, 1)} ms`,
+    `initial: ${mirroredTasks} tasks, ${initial.requests} requests (${initial429} answered 429) in ${round(initialS)} s, ${round(initialBudgetWaitS, 1)} s of it held by the rate limit, max block ${round(maxBlockMs, 1)} ms`,
   );
 
   // The floors: a bare client, the same pages in the same order, each body parsed, then each
@@ -239,11 +332,18 @@ try {
         !key.startsWith('filter[') || key === 'filter[created_after]' || key === 'filter[created_before]',
     );
   const otherPaths = walked.filter((path) => !isChainPage(path));
-  const floors = await walkInChild({ base_url: info.base_url, token: floorToken, paths: otherPaths, list });
+  // The revalidation on a token of its own: a fresh rate window, as the engine's re-sync waits for.
+  const floors = await walkInChild({
+    base_url: info.base_url,
+    token: floorToken,
+    paths: otherPaths,
+    list,
+    resync_token: await freshToken('bench floor resync'),
+  });
   const initialFloorS = floors.initial_floor_s;
   const resyncFloorS = floors.resync_floor_s;
   log(
-    `floors: ${otherPaths.length} pages and the list's ${floors.list_pages} walked in ${round(initialFloorS)} s, revalidated in ${round(resyncFloorS)} s (the engine sent ${walked.length}, in ${initialChains} chain(s))`,
+    `floors: ${otherPaths.length} pages and the list's ${floors.list_pages} walked in ${round(initialFloorS)} s (${floors.initial_429} answered 429, ${round(floors.initial_waited_s, 1)} s waited), revalidated in ${round(resyncFloorS)} s (${floors.resync_429} answered 429) (the engine sent ${walked.length}, in ${initialChains} chain(s))`,
   );
 
   // No-change re-sync, in a fresh rate window: the first sync spent most of its token's
@@ -254,10 +354,16 @@ try {
     await new Promise((resolve) => setTimeout(resolve, windowWait));
   }
   await control('DELETE', '/requests');
+  budget.waitMs = 0;
   t0 = performance.now();
   const resync = await main.engine.pullOnce();
   const resyncS = (performance.now() - t0) / 1000;
-  log(`resync: ${resync.notModified} of ${resync.requests} answered 304 in ${round(resyncS)} s`);
+  const resyncBudgetWaitS = budget.waitMs / 1000;
+  budget.client = null;
+  const resync429 = engineApi.stats.rateLimited - initial429;
+  log(
+    `resync: ${resync.notModified} of ${resync.requests} answered 304 in ${round(resyncS)} s, ${round(resyncBudgetWaitS, 1)} s of it held by the rate limit`,
+  );
 
   await main.engine.close();
 
@@ -302,6 +408,7 @@ try {
   await loop.engine.close();
   loop.mirror.close();
   log(`loopback: ${loopbackTasks} tasks in ${round(loopbackS)} s`);
+  const emulatorRssAtEnd = await emulatorRssMb();
 
   console.log(
     JSON.stringify({
@@ -328,6 +435,27 @@ try {
       peak_rss_mb: round(peakRssWithLatency / 2 ** 20, 1),
       peak_main_heap_mb: round(peakHeap / 2 ** 20, 1),
       initial_loopback_per_s: Math.round(loopbackTasks / loopbackS),
+      // What the rate limit did (it binds from a million tasks on): requests, 429s and time held, engine and floor.
+      initial_429: initial429,
+      initial_budget_wait_s: round(initialBudgetWaitS, 1),
+      initial_floor_requests: floors.initial_requests,
+      initial_floor_429: floors.initial_429,
+      initial_floor_waited_s: round(floors.initial_waited_s, 1),
+      // The ratio of the time each spent apart from what the rate limit held it: the client's own pace.
+      initial_active_ratio: round(
+        (initialS - initialBudgetWaitS) / (initialFloorS - floors.initial_waited_s),
+      ),
+      resync_requests: resync.requests,
+      resync_429: resync429,
+      resync_budget_wait_s: round(resyncBudgetWaitS, 1),
+      resync_floor_requests: floors.resync_requests,
+      resync_floor_429: floors.resync_429,
+      resync_floor_waited_s: round(floors.resync_waited_s, 1),
+      warmup_s: round(warmupS, 1),
+      emulator_seed_s: round(emulatorSeedS, 1),
+      emulator_seeded_rss_mb: emulatorSeededRssMb,
+      emulator_rss_mb: emulatorRssAtEnd,
+      load_avg: Number(loadavg()[0]?.toFixed(1)),
     }),
   );
 } finally {

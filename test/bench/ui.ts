@@ -1,4 +1,4 @@
-// `npm run bench -- ui [--tasks 100000]`: the screens in Chromium with 100 000
+// `npm run bench -- ui [--tasks 100000 | --sizes N,N,...]`: the screens in Chromium with 100 000
 // tasks mirrored. The emulator is seeded, the end-to-end host signs in to it
 // and the real sync engine mirrors every task; then the built renderer is
 // opened and timed (in the page, with the page's own clock):
@@ -11,12 +11,14 @@
 // - heap_mb: the page's JS heap after the scroll (after a garbage collection);
 // - bulk_rows_ms: everything a search matches selected (Ctrl/Cmd+A) and its status changed from
 //   the bulk bar, to every row on screen showing it; bulk_main_max_step_ms: main's longest step then.
-// The last stdout line is one JSON object of figures.
+// The last stdout line is one JSON object of figures. `--sizes 10000,100000,1000000`
+// runs it once per size and prints a table of the figures by size (bench-sizes.ts).
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -25,6 +27,7 @@ import { startEmulator } from '../../emulator/start';
 import { RENDERER_DIR, startE2eHost } from '../e2e/host/e2e-host';
 import { launchBrowser } from '../e2e/support/app-browser';
 import { PAGE_TRACE_CATEGORIES, type PageCpu, pageCpu } from './page-trace';
+import { runSizes } from './bench-sizes';
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +41,30 @@ const { values } = parseArgs({
      * minutes a million tasks take to mirror.
      */
     'mirror-dir': { type: 'string' },
+    /** Comma-separated task counts: a run each, and the table of figures by size. */
+    sizes: { type: 'string' },
   },
 });
+if (values.sizes !== undefined) {
+  await runSizes(
+    fileURLToPath(import.meta.url),
+    values.sizes,
+    [
+      'first_rows_ms',
+      'keystroke_p95_ms',
+      'keystroke_median_ms',
+      'search_main_max_step_ms',
+      'max_frame_ms',
+      'heap_mb',
+      'bulk_tasks',
+      'bulk_rows_ms',
+      'bulk_main_max_step_ms',
+      'load_1m',
+    ],
+    { loadKey: 'load_1m' },
+  );
+  process.exit(0);
+}
 const taskCount = Number(values.tasks);
 const scrollStep = Number(values.step);
 
