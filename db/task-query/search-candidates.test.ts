@@ -50,3 +50,36 @@ test('a search of a rare word and words most tasks hold takes its candidates fro
     handle.cleanup();
   }
 }, 60_000);
+
+test('words left out on their densities are taken back in when the candidates they leave pass the limit', async () => {
+  const handle = await openTestMirror();
+  try {
+    // "alpha" is in every 100th of the first 6 400 tasks (its first postings say ~1%), then in each
+    // of the next 12 000: past the 10 000 candidates sorted at once. "beta" is in every task of the
+    // first part and every third of the rest, and too dense to be worth ANDing on its own density.
+    const tasks = Array.from({ length: 18_400 }, (_, i) => {
+      const alpha = i < 6400 ? i % 100 === 0 : true;
+      const beta = i < 6400 || i % 3 === 0;
+      return taskJson({ title: `${alpha ? 'Alpha ' : ''}${beta ? 'beta ' : ''}chore ${i}` });
+    });
+    loadTasks(handle.mirror, tasks);
+    await handle.mirror.sortIndexesReady();
+    const raw = new Database(handle.file, { readonly: true });
+    try {
+      const search = new SearchCandidates(
+        new TaskReads(raw),
+        new WordIndex(raw),
+        () => 'fixed',
+        () => true,
+      );
+      const filter = parseTaskListQuery(new URLSearchParams('filter[search]=alpha beta')).filter;
+      const both = tasks.filter((t) => /^Alpha beta /.test(t.title as string));
+      expect(search.candidates(filter)).toHaveLength(both.length);
+      expect(both.length).toBeLessThan(10_000);
+    } finally {
+      raw.close();
+    }
+  } finally {
+    handle.cleanup();
+  }
+}, 60_000);
