@@ -48,6 +48,8 @@ const MAX_WORDS_PER_PART = 300;
  * on the candidates themselves.
  */
 const NEAR_LIMIT = 0.8;
+/** Densities kept at most (a few dozen bytes each), all dropped past it. */
+const DENSITIES_KEPT = 4096;
 /** Of a term's id bigram tokens, at most this many are weighed (idGroups). */
 const ID_TOKENS_WEIGHED = 8;
 /** A search word found in no task: nothing can match. */
@@ -72,6 +74,14 @@ export class SearchCandidates {
   private readonly last: Partial<
     Record<'sorted' | 'broad' | 'sliced', { version: string; key: string; rids: number[] | null }>
   > = {};
+
+  /**
+   * Word groups' densities, until the data changes (as the planner keeps its
+   * probe counts): a term typed a character at a time weighs the same id
+   * bigrams and words again, ~50 µs a sample.
+   */
+  private readonly densities = new Map<string, number>();
+  private densitiesVersion = '';
 
   constructor(
     private readonly reads: TaskReads,
@@ -239,7 +249,7 @@ export class SearchCandidates {
   private searchWordsQuery(
     term: string,
     limit: number,
-  ): { query: string; estimate: number; all: string } | typeof NO_MATCH | null {
+  ): { query: string; estimate: number | undefined; all: string } | typeof NO_MATCH | null {
     const groups: string[][] = [];
     for (const part of termWords(term)) {
       const found =
@@ -277,7 +287,9 @@ export class SearchCandidates {
   private narrowingGroups(
     groups: readonly (readonly string[])[],
     limit: number,
-  ): { groups: (readonly string[])[]; estimate: number } {
+  ): { groups: (readonly string[])[]; estimate: number | undefined } {
+    // One group: nothing to leave out, and its first candidates tell its density as well.
+    if (groups.length < 2) return { groups: [...groups], estimate: undefined };
     const total = Math.max(this.reads.rowEstimate(), 1);
     const [rarest, ...others] = groups
       .map((words) => ({ words, density: this.density(words, total) }))
@@ -298,9 +310,21 @@ export class SearchCandidates {
 
   /** The share of the tasks holding one of `words`, from the row ids of its first postings (they come in order). */
   private density(words: readonly string[], total: number): number {
-    const first = this.words.match(allOfAnyQuery([words]), DENSITY_SAMPLE);
-    if (first.length < DENSITY_SAMPLE) return first.length / total;
-    return Math.min(1, first.length / (first[first.length - 1] as number));
+    const query = allOfAnyQuery([words]);
+    if (this.densitiesVersion !== this.version() || this.densities.size >= DENSITIES_KEPT) {
+      this.densities.clear();
+      this.densitiesVersion = this.version();
+    }
+    let density = this.densities.get(query);
+    if (density === undefined) {
+      const first = this.words.match(query, DENSITY_SAMPLE);
+      density =
+        first.length < DENSITY_SAMPLE
+          ? first.length / total
+          : Math.min(1, first.length / (first[first.length - 1] as number));
+      this.densities.set(query, density);
+    }
+    return density;
   }
 
   /** A word-index query true for every task carrying one of the tags (null: a tag has no word to look for). */
