@@ -60,10 +60,15 @@ const DENSITY_SAMPLE = 64;
  * CPU, in µs, of a word group's posting passed in the word index's AND, and
  * of a candidate the query checks exactly (its search text read and tested):
  * what narrowingGroups weighs. Measured at a million tasks: ANDing "fix" and
- * "should" (each in ~85% of the tasks) with a rare word took ~12 ms, ~7 ns a
- * posting; 2 586 candidates' search texts were checked in ~4 ms.
+ * "should" (each in ~75% of the tasks) with a rare word took ~12 ms, ~7 ns a
+ * posting; 2 586 candidates' search texts were checked in ~4 ms. Up to
+ * `sortedEvery` candidates (about what a page sorts at 100 000 tasks and at
+ * a million) are checked and sorted on every page, at `checkSorted`; more
+ * are checked once and their matches kept (task-query.ts's sparseMatches).
+ * At 100 000 tasks, leaving "fix" and "should" out of "voquedovo fix should"
+ * (1 022 candidates, 574 with them) cost 0.7 ms more a page than it saved.
  */
-const COST = { posting: 0.007, check: 1.5 };
+const COST = { posting: 0.007, check: 1.5, checkSorted: 3, sortedEvery: 2000 };
 
 export class SearchCandidates {
   /**
@@ -300,7 +305,8 @@ export class SearchCandidates {
     let candidates = total * rarest.density;
     for (const { words, density } of others) {
       const passed = density * total * COST.posting;
-      const dropped = (1 - density) * candidates * COST.check;
+      const dropped =
+        (1 - density) * candidates * (candidates <= COST.sortedEvery ? COST.checkSorted : COST.check);
       if (candidates <= limit * NEAR_LIMIT && passed >= dropped) continue;
       kept.push(words);
       candidates *= density;
