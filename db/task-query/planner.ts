@@ -101,9 +101,11 @@ export class QueryPlanner {
       plan = { path: 'candidates', index: null };
     else {
       if (rids !== null) {
-        // Too many to fetch and sort: walk the sort order, testing membership on each index entry (no row read).
-        where.sql.push('t.rid IN (SELECT value FROM json_each(?))');
-        where.params.push(JSON.stringify(rids));
+        // Too many to fetch and sort: walk the sort order, testing membership on each index entry. First,
+        // so that no other condition reads the row of an entry that is no candidate: at a million tasks,
+        // the search's own check read a row for each of the 77 000 entries walked for `vovolinlo`.
+        where.sql.unshift('t.rid IN (SELECT value FROM json_each(?))');
+        where.params.unshift(JSON.stringify(rids));
       }
       plan = this.plan(sortBy, where, limit);
       if (rids !== null && plan.path === 'walk') plan = { ...plan, path: 'candidate-walk' };

@@ -6,6 +6,7 @@ import type { TaskListFilter } from '../../protocol/task-list-query';
 import {
   allOfAnyQuery,
   anyOfAllQuery,
+  idTermTokens,
   MIN_ID_LOOKUP_CHARS,
   termWords,
   type WordIndex,
@@ -40,8 +41,34 @@ const FETCH_CHUNK = 32_768;
 const FIRST_CANDIDATES = 2000;
 /** A term word found inside more vocabulary words than this narrows too little to look up. */
 const MAX_WORDS_PER_PART = 300;
+/**
+ * Candidates estimated from word densities up to this share of a limit are
+ * taken as within it (the densities of a million tasks' words, sampled from
+ * 64 postings, came within 3% of their counts); a guess beyond is checked
+ * on the candidates themselves.
+ */
+const NEAR_LIMIT = 0.8;
+/** Densities kept at most (a few dozen bytes each), all dropped past it. */
+const DENSITIES_KEPT = 4096;
+/** Of a term's id bigram tokens, at most this many are weighed (idGroups). */
+const ID_TOKENS_WEIGHED = 8;
 /** A search word found in no task: nothing can match. */
 const NO_MATCH = Symbol('no match');
+/** Postings read of each word group of a search of several, to tell how many tasks it holds (its density). */
+const DENSITY_SAMPLE = 64;
+/**
+ * CPU, in µs, of a word group's posting passed in the word index's AND, and
+ * of a candidate the query checks exactly (its search text read and tested):
+ * what narrowingGroups weighs. Measured at a million tasks: ANDing "fix" and
+ * "should" (each in ~75% of the tasks) with a rare word took ~12 ms, ~7 ns a
+ * posting; 2 586 candidates' search texts were checked in ~4 ms. Up to
+ * `sortedEvery` candidates (about what a page sorts at 100 000 tasks and at
+ * a million) are checked and sorted on every page, at `checkSorted`; more
+ * are checked once and their matches kept (task-query.ts's sparseMatches).
+ * At 100 000 tasks, leaving "fix" and "should" out of "voquedovo fix should"
+ * (1 022 candidates, 574 with them) cost 0.7 ms more a page than it saved.
+ */
+const COST = { posting: 0.007, check: 1.5, checkSorted: 3, sortedEvery: 2000 };
 
 export class SearchCandidates {
   /**
@@ -52,6 +79,14 @@ export class SearchCandidates {
   private readonly last: Partial<
     Record<'sorted' | 'broad' | 'sliced', { version: string; key: string; rids: number[] | null }>
   > = {};
+
+  /**
+   * Word groups' densities, until the data changes (as the planner keeps its
+   * probe counts): a term typed a character at a time weighs the same id
+   * bigrams and words again, ~50 µs a sample.
+   */
+  private readonly densities = new Map<string, number>();
+  private densitiesVersion = '';
 
   constructor(
     private readonly reads: TaskReads,
@@ -115,21 +150,29 @@ export class SearchCandidates {
     // (a superset for title-only search too), stopping past CANDIDATE_LIMIT.
     if (termWords(term).length === 0)
       return tags === null ? this.limited(this.textContaining(term, limit), limit) : null;
-    const words = this.searchWordsQuery(term);
+    const words = this.searchWordsQuery(term, limit);
     if (words === null) return null;
     let hits: number[] = [];
     if (words !== NO_MATCH) {
-      const found = yield* this.fetchCandidates(tags === null ? words : `${words} AND ${tags}`, limit);
+      const withTags = (query: string) => (tags === null ? query : `${query} AND ${tags}`);
+      let found = yield* this.fetchCandidates(withTags(words.query), limit, words.estimate);
+      // The words left out narrowed more than their densities said: all of them, then.
+      if (found === null && words.all !== words.query)
+        found = yield* this.fetchCandidates(withTags(words.all), limit);
       if (found === null) return null;
       hits = found;
     }
     if (f.search_fields === 'all') {
-      // The id is searched too: by its own bigrams, or a one-character term
-      // by scanning the id index (ids only: a few MB, no row reads).
+      // The id is searched too: by the bigrams of its that narrow (each in ~1% of a million
+      // ids: ANDing all 8 of a 9-letter term passed ~90 000 postings, 2.5 ms), or a
+      // one-character term by scanning the id index (ids only: a few MB, no row reads).
       const ids =
         [...term].length < MIN_ID_LOOKUP_CHARS
           ? this.idsContaining(term, limit)
-          : this.words.matchId(term, limit + 1);
+          : this.words.match(
+              allOfAnyQuery(this.narrowingGroups(this.idGroups(term), limit).groups),
+              limit + 1,
+            );
       if (ids.length > 0) hits = [...new Set([...hits, ...ids])];
     }
     return this.limited(hits, limit);
@@ -137,16 +180,27 @@ export class SearchCandidates {
 
   /**
    * Candidates of a word-index query, or null when there are more than
-   * `limit`. They come in row id order, so the first few thousand tell
-   * how dense the rest is: a query clearly beyond the limit stops there
-   * instead of fetching ten thousand rows to learn it. The rest come
-   * FETCH_CHUNK a step (100 000 took 56-71 ms of CPU in one, under load).
+   * `limit`. Unless its words' densities (`estimate`) say they are well
+   * within it, the first few thousand tell how dense the rest is (they come
+   * in row id order): a query clearly beyond the limit stops there instead of
+   * fetching ten thousand rows to learn it. The rest come FETCH_CHUNK a step
+   * (100 000 took 56-71 ms of CPU in one, under load).
    */
-  private *fetchCandidates(query: string, limit: number): Generator<void, number[] | null, void> {
-    const found = this.words.match(query, FIRST_CANDIDATES);
-    if (found.length < FIRST_CANDIDATES) return found;
-    const estimate = (found.length * this.reads.rowEstimate()) / (found[found.length - 1] as number);
-    if (estimate > limit * 1.5) return null;
+  private *fetchCandidates(
+    query: string,
+    limit: number,
+    estimate?: number,
+  ): Generator<void, number[] | null, void> {
+    // Fetched in one go when well within: the word index's AND begun again past the first
+    // few thousand passed their common words' postings again (4-5 ms more at a million tasks).
+    const known = estimate !== undefined && estimate <= limit * NEAR_LIMIT;
+    const first = known ? Math.min(FETCH_CHUNK, limit + 1) : FIRST_CANDIDATES;
+    const found = this.words.match(query, first);
+    if (found.length < first) return found;
+    if (!known) {
+      const dense = (found.length * this.reads.rowEstimate()) / (found[found.length - 1] as number);
+      if (dense > limit * 1.5) return null;
+    }
     for (;;) {
       const chunk = Math.min(FETCH_CHUNK, limit + 1 - found.length);
       if (chunk <= 0) break;
@@ -156,6 +210,20 @@ export class SearchCandidates {
       if (more.length < chunk) break;
     }
     return this.limited(found, limit);
+  }
+
+  /**
+   * The id bigram tokens of `term` to weigh, each a group of its own: up to
+   * ID_TOKENS_WEIGHED spread over the term (a long title as the term has
+   * dozens, each a density sample to take; a few narrow to a handful of ids).
+   */
+  private idGroups(term: string): string[][] {
+    const tokens = idTermTokens(term);
+    const step = Math.max(1, (tokens.length - 1) / (ID_TOKENS_WEIGHED - 1));
+    const picked = new Set<string>();
+    for (let at = 0; at < tokens.length && picked.size < ID_TOKENS_WEIGHED; at += step)
+      picked.add(tokens[Math.round(at)] as string);
+    return [...picked].map((token) => [token]);
   }
 
   /** Row ids of the tasks whose id contains `term` (lower case), up to `limit` + 1. */
@@ -183,7 +251,10 @@ export class SearchCandidates {
    * word of it is in no title, description or tag; null when no word of it is
    * long and rare enough to narrow anything.
    */
-  private searchWordsQuery(term: string): string | typeof NO_MATCH | null {
+  private searchWordsQuery(
+    term: string,
+    limit: number,
+  ): { query: string; estimate: number | undefined; all: string } | typeof NO_MATCH | null {
     const groups: string[][] = [];
     for (const part of termWords(term)) {
       const found =
@@ -198,7 +269,68 @@ export class SearchCandidates {
       if (found.length === 0) return NO_MATCH;
       groups.push(found);
     }
-    return groups.length > 0 ? allOfAnyQuery(groups) : null;
+    if (groups.length === 0) return null;
+    const narrowing = this.narrowingGroups(groups, limit);
+    return {
+      query: allOfAnyQuery(narrowing.groups),
+      estimate: narrowing.estimate,
+      all: allOfAnyQuery(groups),
+    };
+  }
+
+  /**
+   * Of a search's word groups (each: one of its words must be in the task),
+   * those worth intersecting: the rarest, then the next rarest while the
+   * candidates may be near `limit` or beyond it (NEAR_LIMIT: beyond, they
+   * are not used), then each one whose postings cost less to pass than checking the
+   * candidates it would drop. Leaving one out only adds candidates (the query
+   * checks them exactly). A word in most tasks narrows little: at a million
+   * tasks, "dopa" as a word's end (dozens of words) and "when" cost 12.5 ms
+   * of postings to narrow a title of three rare words. With the candidates
+   * it leaves, about (the groups taken as independent).
+   */
+  private narrowingGroups(
+    groups: readonly (readonly string[])[],
+    limit: number,
+  ): { groups: (readonly string[])[]; estimate: number | undefined } {
+    // One group: nothing to leave out, and its first candidates tell its density as well.
+    if (groups.length < 2) return { groups: [...groups], estimate: undefined };
+    const total = Math.max(this.reads.rowEstimate(), 1);
+    const [rarest, ...others] = groups
+      .map((words) => ({ words, density: this.density(words, total) }))
+      .sort((a, b) => a.density - b.density);
+    if (rarest === undefined) return { groups: [], estimate: 0 };
+    const kept = [rarest.words];
+    // The candidates of the groups kept so far, about (their words taken as independent).
+    let candidates = total * rarest.density;
+    for (const { words, density } of others) {
+      const passed = density * total * COST.posting;
+      const dropped =
+        (1 - density) * candidates * (candidates <= COST.sortedEvery ? COST.checkSorted : COST.check);
+      if (candidates <= limit * NEAR_LIMIT && passed >= dropped) continue;
+      kept.push(words);
+      candidates *= density;
+    }
+    return { groups: kept, estimate: candidates };
+  }
+
+  /** The share of the tasks holding one of `words`, from the row ids of its first postings (they come in order). */
+  private density(words: readonly string[], total: number): number {
+    const query = allOfAnyQuery([words]);
+    if (this.densitiesVersion !== this.version() || this.densities.size >= DENSITIES_KEPT) {
+      this.densities.clear();
+      this.densitiesVersion = this.version();
+    }
+    let density = this.densities.get(query);
+    if (density === undefined) {
+      const first = this.words.match(query, DENSITY_SAMPLE);
+      density =
+        first.length < DENSITY_SAMPLE
+          ? first.length / total
+          : Math.min(1, first.length / (first[first.length - 1] as number));
+      this.densities.set(query, density);
+    }
+    return density;
   }
 
   /** A word-index query true for every task carrying one of the tags (null: a tag has no word to look for). */

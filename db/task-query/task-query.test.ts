@@ -650,4 +650,37 @@ describe('search candidates', () => {
     },
     60_000,
   );
+
+  test('a phrase of words many tasks hold checks its candidates a slice a step, and its page is exact', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 5 000 tasks hold both words, 5 of them as the phrase: far more candidates than one step checks.
+      const tasks = Array.from({ length: 5000 }, (_, i) =>
+        taskJson({
+          title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
+          created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
+        }),
+      );
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const qs = 'filter[search]=plum pear&sort_by=created_at&sort_order=desc';
+      let turns = 0;
+      const page = await handle.mirror.tasks.queryInSteps(
+        new URLSearchParams(qs),
+        { me: ME, today: TODAY, limit: 200 },
+        async () => {
+          turns++;
+          await Promise.resolve();
+        },
+      );
+      expect(page.items.map((t) => t.task_id)).toEqual(
+        referenceIds(tasks, parseTaskListQuery(new URLSearchParams(qs))),
+      );
+      expect(page.items).toHaveLength(5);
+      // The event loop runs between the slices (1 024 candidates each, after the sample of 256).
+      expect(turns).toBeGreaterThanOrEqual(Math.ceil((5000 - 256) / 1024));
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
 });

@@ -176,17 +176,16 @@ export class WordIndex {
   match(query: string, limit: number, afterRid = 0): number[] {
     return this.matchTasks.all(query, afterRid, limit).map((r) => r.rowid);
   }
+}
 
-  /**
-   * Row ids of tasks whose id holds every bigram of `term` (lower case, at
-   * least {@link MIN_ID_LOOKUP_CHARS} characters), at most `limit`; a superset
-   * of the ids containing it.
-   */
-  matchId(term: string, limit: number): number[] {
-    const tokens = idBigramTokens(term);
-    if (tokens === '') return [];
-    return this.match([...new Set(tokens.split(' '))].map(quoted).join(' AND '), limit);
-  }
+/**
+ * The distinct id bigram tokens of `term` (lower case): a task whose id
+ * contains the term holds each of them, so tasks holding them all (or some)
+ * are a superset of those ids. None for a term shorter than {@link MIN_ID_LOOKUP_CHARS}.
+ */
+export function idTermTokens(term: string): string[] {
+  const tokens = idBigramTokens(term);
+  return tokens === '' ? [] : [...new Set(tokens.split(' '))];
 }
 
 /** Ids shorter than this are not in the word index's id bigrams: scanned instead. */
