@@ -40,6 +40,7 @@ import { SyncEngine } from '../../sync/engine/sync-engine';
 import { builtPullWorker } from '../support/built-pull-worker';
 import { benchEngine } from './bench-engine';
 import { runBuilt, runsFromSource } from './built-bench';
+import { startEmulatorProcess } from './emulator-process';
 
 const { values } = parseArgs({
   options: {
@@ -76,14 +77,7 @@ const log = (line: string) =>
   console.error(`[bench sync] ${line} (peak RSS so far ${Math.round(peakRss / 2 ** 20)} MB)`);
 
 const root = join(import.meta.dirname, '..', '..');
-const child = spawn(
-  join(root, 'node_modules', '.bin', 'tsx'),
-  [join(root, 'emulator', 'cli.ts'), '--port', '0', '--seed', '42', '--seed-tasks', String(taskCount)],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const lines = createInterface({ input: child.stdout });
-const [firstLine] = (await once(lines, 'line')) as [string];
-const info = JSON.parse(firstLine) as { base_url: string; admin_secret: string; tokens: { live: string } };
+const info = await startEmulatorProcess({ tasks: taskCount });
 const admin = { 'x-emulator-admin': info.admin_secret, 'content-type': 'application/json' };
 
 async function control(
@@ -333,7 +327,6 @@ try {
 } finally {
   clearInterval(rssTimer);
   await Promise.all(clients.map((c) => c.close()));
-  child.kill('SIGTERM');
-  await once(child, 'exit');
+  await info.stop();
   await rm(dir, { recursive: true, force: true });
 }
