@@ -116,8 +116,7 @@ export class CollectionWrites {
       const resource = JSON.parse(row.raw_json) as PendingResource;
       byId.set(String(resource[spec.idField]), resource);
     }
-    for (const op of this.outbox.list()) {
-      if (op.entityType !== this.entityType || op.state === 'done') continue;
+    for (const op of this.outbox.opsOfKind(this.entityType)) {
       if (op.kind === 'delete') {
         byId.delete(op.entityId);
         continue;

@@ -38,6 +38,9 @@ export function opOf(row: OutboxRow): OutboxOp {
   };
 }
 
+/** A kind's operations not done yet, oldest first (`opsOfKind`): through an index led by the kind, never another kind's rows. */
+export const KIND_OPS_SQL = "SELECT * FROM outbox WHERE entity_type = ? AND state <> 'done' ORDER BY seq";
+
 export class OutboxRows {
   readonly byOpId: Statement<[string], OutboxRow>;
   readonly lastUnsettled: Statement<[string, string], OutboxRow>;
@@ -141,6 +144,15 @@ export class OutboxRows {
           .all(entityType, parentId) as OutboxRow[]
       ).map(opOf),
     );
+  }
+
+  /**
+   * Operations of a kind not done yet, oldest first, read through its index: a collection's list
+   * applies them, and reading every operation instead parsed a bulk change's 38 000 task edits
+   * on each of the workspace's lists, 3 s of main's CPU at a million tasks.
+   */
+  opsOfKind(entityType: string): OutboxOp[] {
+    return this.tx.read(() => (this.db.prepare(KIND_OPS_SQL).all(entityType) as OutboxRow[]).map(opOf));
   }
 
   list(states?: readonly OutboxState[]): OutboxOp[] {

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../mirror-errors';
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
+import { KIND_OPS_SQL } from './outbox-rows';
 import { DELETED_REMOTELY, isTemporaryId } from './outbox-types';
 import { loadTasks, onlyPage, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
@@ -474,5 +476,29 @@ describe('crash safety', () => {
     mirror = handle.mirror;
     expect(mirror.outbox.list()).toMatchObject([{ kind: 'update', patch: { title: 'Acknowledged edit' } }]);
     expect(mirror.tasks.get(task.task_id as string)?.task.title).toBe('Acknowledged edit');
+  });
+});
+
+describe("a kind's waiting operations", () => {
+  test('are read alone, through an index by kind: a bulk change of tasks is not parsed to list the sections', () => {
+    const tasks = Array.from({ length: 50 }, () => taskJson());
+    loadTasks(mirror, tasks);
+    for (const task of tasks) mirror.tasks.edit(task.task_id as string, { title: 'Bulk-changed' });
+    const section = mirror.sections.create({ name: 'Later', scope_type: 'project', scope_id: 'prj_a' });
+
+    expect(mirror.outbox.opsOfKind('section').map((op) => op.entityId)).toEqual([section.id]);
+    expect(mirror.outbox.opsOfKind('task')).toHaveLength(50);
+    // The section list still shows what waits to be created.
+    expect(mirror.sections.list().map((s) => s.section_id)).toEqual([section.id]);
+    // Every other kind's rows left unread: SQLite walks the entries of the kind alone, in an index led by it.
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${KIND_OPS_SQL}`).all('section') as { detail: string }[])
+        .map((step) => step.detail)
+        .join('; ');
+      expect(plan).toMatch(/SEARCH outbox USING INDEX outbox_by_(entity|parent) \(entity_type=\?\)/);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -70,6 +70,10 @@ export class Outbox {
     return this.#rows.opsUnder(entityType, parentId);
   }
 
+  opsOfKind(entityType: string): OutboxOp[] {
+    return this.#rows.opsOfKind(entityType);
+  }
+
   list(states?: readonly OutboxState[]): OutboxOp[] {
     return this.#rows.list(states);
   }

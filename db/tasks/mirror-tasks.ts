@@ -293,9 +293,9 @@ export class MirrorTasks {
     return this.tx.read(() => intakeCounts(this.db));
   }
 
-  /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts). */
-  tagsInUse(): Promise<string[]> {
-    return tagsInUse(this.db, (work) => this.tx.read(work));
+  /** The tags in use on visible tasks, most used first (db/tasks/task-filing.ts); `stepRows`: tests. */
+  tagsInUse(stepRows?: number): Promise<string[]> {
+    return tagsInUse(this.db, (work) => this.tx.read(work), stepRows);
   }
 
   // ---- a person's edits (queued in the outbox, shown at once) --------------------

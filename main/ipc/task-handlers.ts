@@ -24,6 +24,7 @@ import type { Task } from '../../protocol/task';
 import { textOf } from '../../protocol/wire-fields';
 import type { IpcGate, IpcHandlers } from './gate';
 import { IpcHandlerError } from './gate';
+import { TagsInUse } from './tags-in-use';
 import type { ViewRowsAnswer, ViewSidebar } from '../../ipc/view-schemas';
 import type {
   FiledTasks,
@@ -199,9 +200,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   const now = dependencies.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
   /** The tags in use, kept until the tasks change. */
-  let tagCache: { mirror: Mirror; value: Promise<string[]> } | null = null;
+  const tags = new TagsInUse();
   dependencies.onMirrorChanged?.((change) => {
-    if (change.collections.includes('tasks')) tagCache = null;
+    if (change.collections.includes('tasks')) tags.changed();
   });
 
   const active = (): ActiveMirror => signedInAccount(dependencies.active);
@@ -235,7 +236,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   function announce(account: ActiveMirror, taskIds: string[] | null, collections = ['tasks']): void {
-    tagCache = null;
+    tags.changed();
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       collections,
@@ -269,18 +270,6 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       family: taskFamily(account.mirror, taskId, textOf(found.task.parent_task_id)),
       ...heldBehind(taskWaitsOn(account.mirror, taskId)),
     };
-  }
-
-  function tagsOf(mirror: Mirror): Promise<string[]> {
-    if (tagCache?.mirror !== mirror) {
-      // A scan of every task's tags: kept until the tasks change.
-      const value = mirror.tasks.tagsInUse();
-      tagCache = { mirror, value };
-      value.catch(() => {
-        if (tagCache?.value === value) tagCache = null;
-      });
-    }
-    return tagCache.value;
   }
 
   return {
@@ -428,7 +417,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       return {
         me: { username: me.username, user_id: me.user_id },
         ...collections,
-        tags: await tagsOf(mirror),
+        tags: await tags.of(mirror),
       };
     },
   };

@@ -4,14 +4,11 @@
 // seeded; a bare undici client walks every page of `GET /v1/tasks` at
 // limit=1000, then walks again sending each page's ETag in If-None-Match (every
 // answer a 304). The last stdout line is one JSON object of figures.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { once } from 'node:events';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Client } from 'undici';
+import { startEmulatorProcess } from './emulator-process';
 
 const { values } = parseArgs({
   options: { tasks: { type: 'string', default: '100000' }, limit: { type: 'string', default: '1000' } },
@@ -48,32 +45,9 @@ function nextCursorOf(page: Buffer): string | null {
   return match[2] ?? null;
 }
 
-const root = join(import.meta.dirname, '..', '..');
 const started = performance.now();
-const child = spawn(
-  join(root, 'node_modules', '.bin', 'tsx'),
-  [
-    join(root, 'emulator', 'cli.ts'),
-    '--port',
-    '0',
-    '--seed',
-    '42',
-    '--seed-tasks',
-    String(taskCount),
-    '--rate-limit-live',
-    '1000000',
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const lines = createInterface({ input: child.stdout });
-const [firstLine] = (await once(lines, 'line')) as [string];
+const info = await startEmulatorProcess({ tasks: taskCount, args: ['--rate-limit-live', '1000000'] });
 const startupMs = performance.now() - started;
-const info = JSON.parse(firstLine) as {
-  base_url: string;
-  org_id: string;
-  admin_secret: string;
-  tokens: { live: string };
-};
 
 const client = new Client(info.base_url, { pipelining: 1 });
 const headers = { authorization: `Bearer ${info.tokens.live}` };
@@ -157,6 +131,5 @@ try {
   );
 } finally {
   await client.close();
-  child.kill('SIGTERM');
-  await once(child, 'exit');
+  await info.stop();
 }

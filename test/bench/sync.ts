@@ -50,6 +50,7 @@ import { builtPullWorker } from '../support/built-pull-worker';
 import { benchEngine } from './bench-engine';
 import { runSizes } from './bench-sizes';
 import { runBuilt, runsFromSource } from './built-bench';
+import { startEmulatorProcess } from './emulator-process';
 
 const { values } = parseArgs({
   options: {
@@ -114,14 +115,7 @@ const log = (line: string) =>
 
 const root = join(import.meta.dirname, '..', '..');
 const seedStarted = performance.now();
-const child = spawn(
-  join(root, 'node_modules', '.bin', 'tsx'),
-  [join(root, 'emulator', 'cli.ts'), '--port', '0', '--seed', '42', '--seed-tasks', String(taskCount)],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const lines = createInterface({ input: child.stdout });
-const [firstLine] = (await once(lines, 'line')) as [string];
-const info = JSON.parse(firstLine) as { base_url: string; admin_secret: string; tokens: { live: string } };
+const info = await startEmulatorProcess({ tasks: taskCount });
 // The emulator prints its first line once the tasks are seeded.
 const emulatorSeedS = (performance.now() - seedStarted) / 1000;
 const admin = { 'x-emulator-admin': info.admin_secret, 'content-type': 'application/json' };
@@ -461,7 +455,6 @@ try {
 } finally {
   clearInterval(rssTimer);
   await Promise.all(clients.map((c) => c.close()));
-  child.kill('SIGTERM');
-  await once(child, 'exit');
+  await info.stop();
   await rm(dir, { recursive: true, force: true });
 }
