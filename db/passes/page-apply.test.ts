@@ -467,6 +467,35 @@ describe('a first load into an empty mirror', () => {
     expect(order('filter[search]=moved by a peer')).toEqual([moved.task_id]);
   });
 
+  test('a chain page bringing the person’s own tasks again, walked beside it, compares them: no insert is tried for them (issue 28)', () => {
+    const mine = taskJson({ title: 'Mine' });
+    const mineToo = taskJson({ title: 'Mine too' });
+    const other = taskJson({ title: 'Someone else’s' });
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [mine, mineToo], null, { scope: 'hot:assigned', partial: true }));
+    // Every insert tried is counted, also one that finds its id taken (a BEFORE trigger runs for both).
+    const counter = new Database(handle.file);
+    counter.exec(`CREATE TABLE test_inserts (task_id TEXT);
+      CREATE TRIGGER test_insert BEFORE INSERT ON tasks BEGIN INSERT INTO test_inserts VALUES (new.task_id); END;`);
+    const inserts = () =>
+      (counter.prepare('SELECT task_id FROM test_inserts').all() as { task_id: string }[]).map(
+        (r) => r.task_id,
+      );
+
+    const changed = { ...mineToo, title: 'Mine, renamed' };
+    const chain = mirror.passes.applyPage(
+      page(0, [mine, changed, other], null, { scope: '~..', partial: true }),
+    );
+
+    expect(inserts()).toEqual([other.task_id]);
+    expect(chain.unchanged).toBe(1);
+    expect(chain.changes.updated.map((u) => u.id)).toEqual([mineToo.task_id]);
+    expect(chain.changes.created.map((c) => c.id)).toEqual([other.task_id]);
+    expect(mirror.tasks.get(mineToo.task_id as string)?.task.title).toBe('Mine, renamed');
+    expect(ids()).toEqual([mine.task_id, mineToo.task_id, other.task_id].sort());
+    counter.close();
+  });
+
   test('by default the indexes are built in the background after the pass, one step each', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     mirror.passes.begin('tasks');

@@ -15,7 +15,7 @@ import { deferSortIndexes } from '../tasks/deferred-indexes';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from '../mirror-errors';
 import type { Outbox } from '../outbox/outbox';
 import { type ParkedEdit, sameJson } from '../outbox/outbox-types';
-import type { StoredPage, SyncPasses } from './sync-passes';
+import { chainScopePrefix, type StoredPage, type SyncPasses } from './sync-passes';
 import { checkTask, type TaskObject } from '../tasks/task-columns';
 import {
   type BodyServerJson,
@@ -129,6 +129,19 @@ function fieldChanges(
   return changes;
 }
 
+/** The scopes of the whole task list's chains (sync/pull/task-chains.ts). */
+const TASK_CHAIN_PREFIX = chainScopePrefix('');
+
+/**
+ * How a page's tasks go in during a first load; `listApart`: a partial list's other than the chains (a full
+ * pass brings each task once).
+ */
+interface TaskLoad {
+  insertFirst: boolean;
+  fromChain: boolean;
+  listApart: boolean;
+}
+
 interface CollectionStatements {
   select: Statement<[string], { raw_json: string; seen_pass: number }>;
   upsert: Statement<unknown[]>;
@@ -137,13 +150,17 @@ interface CollectionStatements {
   removeUnseen: Statement<[string, number], { id: string; raw_json: string }>;
 }
 
-/**
- * Word-index leaf pages merged after a page of tasks, and after a complete
- * pass (every poll, a few ms of work at most; what edits added meanwhile).
-
 /** Applies the server's answers; the caller holds the write transaction. */
 export class PageApplication {
   private readonly collectionStatements = new Map<OtherCollection, CollectionStatements>();
+  /**
+   * Tasks a first load inserted from a list apart from the chains (the
+   * person's own, walked beside them): a chain's page bringing one again
+   * compares it instead of building a row for an insert that finds its id
+   * taken. A hint (a stale one costs that attempt only), emptied when the
+   * load ends.
+   */
+  private readonly insertedApart = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -179,12 +196,15 @@ export class PageApplication {
       input.collection === 'tasks' &&
       this.store.wordsDeferredAbove !== null &&
       this.runningTaskPass() !== null;
+    if (!insertFirst) this.insertedApart.clear();
+    const fromChain = scope.startsWith(TASK_CHAIN_PREFIX);
+    const load: TaskLoad = { insertFirst, fromChain, listApart: partial && !fromChain };
     // Writing server copies queues nothing: the waiting deletes are read once for the page.
     this.overlay.withWaitingDeletesRead(() => {
       for (const item of input.items) {
         const id =
           input.collection === 'tasks'
-            ? this.applyTaskItem(item, seenPass, input.itemEtags, result, insertFirst)
+            ? this.applyTaskItem(item, seenPass, input.itemEtags, result, load)
             : this.applyResourceItem(
                 COLLECTIONS[input.collection],
                 scope,
@@ -219,7 +239,7 @@ export class PageApplication {
     seenPass: number | null,
     itemEtags: ReadonlyMap<string, string> | undefined,
     result: PageApplied,
-    insertFirst: boolean,
+    load: TaskLoad,
   ): string | null {
     const bad = checkTask(item);
     if (bad) {
@@ -229,7 +249,13 @@ export class PageApplication {
     const task = item as TaskObject;
     const id = task.task_id as string;
     const etag = itemEtags?.get(id) ?? null;
-    if (insertFirst && this.overlay.insertNewServerCopy(task, etag, seenPass ?? 0) !== undefined) {
+    const storedApart = load.fromChain && this.insertedApart.delete(id);
+    if (
+      load.insertFirst &&
+      !storedApart &&
+      this.overlay.insertNewServerCopy(task, etag, seenPass ?? 0) !== undefined
+    ) {
+      if (load.listApart) this.insertedApart.add(id);
       result.changes.created.push({ collection: 'tasks', id, after: task });
       return id;
     }

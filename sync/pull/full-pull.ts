@@ -125,6 +125,8 @@ export class FullPull {
         },
       );
       const run = (async (): Promise<'done' | 'failed'> => {
+        /** A first sync's walk of the person's own tasks, past its first page: it goes on beside the units. */
+        let seenFirstRest: Promise<void> = Promise.resolve();
         try {
           const needs = await Promise.all(
             resource.needs.map(async (need) => [need, await (outcome.get(need) ?? 'done')] as const),
@@ -136,7 +138,8 @@ export class FullPull {
             skipped.push({ collection, because: failedNeed });
             return 'failed';
           }
-          if (initial && collection === 'tasks') await this.seenFirst(ctx, result, firstTried, stopRun);
+          if (initial && collection === 'tasks')
+            seenFirstRest = (await this.seenFirst(ctx, result, firstTried, stopRun)).rest;
           const units = await this.unitsOf(resource, ctx, scopes);
           const firsts: Promise<boolean>[] = [];
           const runs = units.map(async (unit) => {
@@ -174,6 +177,8 @@ export class FullPull {
           return 'failed';
         } finally {
           markTried(false);
+          // Nothing of the resource writes after it reports.
+          await seenFirstRest;
         }
       })();
       outcome.set(collection, run);
@@ -213,26 +218,40 @@ export class FullPull {
    * as soon: walking those lists too would only write the same tasks twice).
    * It waits for the first try of teams and sprints (not for their retries,
    * nor their success), and its failure is no failure of the whole list.
+   * Resolves once the person's first page is in, to the rest of their walk:
+   * one page after another, it waits on each answer's round trip, in which
+   * the mirror's writer would idle; the whole list's chains are planned and
+   * walked meanwhile (the person's pages were asked for first).
    */
   private async seenFirst(
     ctx: PullContext,
     result: ResourcePullResult,
     firstTried: ReadonlyMap<PulledCollection, Promise<boolean>>,
     stopRun: (error: unknown) => void,
-  ): Promise<void> {
+  ): Promise<{ rest: Promise<void> }> {
     await Promise.all([firstTried.get('teams'), firstTried.get('sprints')]);
     // The whole list's pass begins first: a first load goes in without its
     // sort indexes (db/tasks/deferred-indexes.ts), which only an empty tasks table
     // allows, and the person's tasks would otherwise fill it before.
     await ctx.store.beginPass('tasks', '', { partial: false, restart: false });
-    try {
-      addResult(result, await this.parts.walkAssigned(ctx));
-    } catch (error) {
-      if (this.isFatal(error, ctx)) {
-        stopRun(error);
-        throw error;
-      }
-    }
+    let firstPageIn: () => void = () => undefined;
+    const firstPage = new Promise<void>((resolve) => (firstPageIn = resolve));
+    const onProgress: PullContext['onProgress'] = (collection, scope, progress) => {
+      firstPageIn();
+      ctx.onProgress(collection, scope, progress);
+    };
+    const rest = this.parts.walkAssigned({ ...ctx, onProgress }).then(
+      (walked) => {
+        addResult(result, walked);
+      },
+      (error: unknown) => {
+        if (this.isFatal(error, ctx)) stopRun(error);
+      },
+    );
+    await Promise.race([firstPage, rest]);
+    // A fatal failure of its first page ends the run before the chains begin.
+    if (ctx.signal?.aborted === true) throw ctx.signal.reason;
+    return { rest };
   }
 
   /** The resource's units (only the failed scopes when retrying); listing them is tried like a unit. */

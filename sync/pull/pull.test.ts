@@ -296,6 +296,33 @@ describe('deletions and interrupted passes', () => {
     expect(taskListRequests(f).some((r) => isSeenFirst(r.query))).toBe(false);
   });
 
+  test("a first sync walks the whole list while the person's own tasks still come, once their first page is in (issue 28)", async () => {
+    const f = await setUp();
+    const faults = f.emulator.control.faults;
+    const tasksGet = { method: 'GET', pathPrefix: '/v1/tasks' };
+    // The person's first page holds one task: their walk has another page to ask for.
+    faults.shortPages(1, tasksGet);
+    const first = faults.hold(tasksGet);
+    const sync = f.engine.pullOnce();
+    await first.arrived;
+    const second = faults.hold(tasksGet);
+    first.release();
+    await second.arrived;
+    // With that request held (the person's next page, or the whole list's first), the other comes:
+    // the whole list did not wait for the person's walk to end.
+    const third = faults.hold(tasksGet);
+    await third.arrived;
+    third.release();
+    second.release();
+    const summary = await sync;
+
+    expect(summary.initial).toBe(true);
+    expect(taskListRequests(f)[0]?.query).toContain('assignee');
+    expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
+    expect(f.mirror.passes.state('tasks', 'hot:assigned')?.state).toBe('complete');
+    expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
+  });
+
   test('a task with pending local edits keeps them when the server copy changes, and the server copy becomes the base', async () => {
     const f = await setUp();
     await f.engine.pullOnce();
