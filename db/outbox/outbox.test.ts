@@ -6,6 +6,7 @@ import { InvalidEditError, NotInMirrorError, OutboxStateError } from '../mirror-
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
 import { KIND_OPS_SQL } from './outbox-rows';
+import { READY_SQL } from './sending';
 import { DELETED_REMOTELY, isTemporaryId } from './outbox-types';
 import { loadTasks, onlyPage, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
@@ -497,6 +498,42 @@ describe("a kind's waiting operations", () => {
         .map((step) => step.detail)
         .join('; ');
       expect(plan).toMatch(/SEARCH outbox USING INDEX outbox_by_(entity|parent) \(entity_type=\?\)/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('what may be sent now', () => {
+  test('is read oldest first across queued and in-flight changes, as far as the batch and no further: the queue is not sorted whole', () => {
+    const tasks = Array.from({ length: 300 }, () => taskJson());
+    loadTasks(mirror, tasks);
+    const ops = tasks.map((task) => mirror.tasks.edit(task.task_id as string, { title: 'Bulk-changed' })!);
+    // Two on their way (a restart re-sends them with their key), among the queued ones.
+    mirror.outbox.start(ops[1]!.opId);
+    mirror.outbox.start(ops[4]!.opId);
+
+    expect(mirror.outbox.ready(5).map((op) => op.opId)).toEqual(ops.slice(0, 5).map((op) => op.opId));
+    expect(mirror.outbox.ready(5).map((op) => op.state)).toEqual([
+      'queued',
+      'in_flight',
+      'queued',
+      'queued',
+      'in_flight',
+    ]);
+    expect(mirror.outbox.ready(1000)).toHaveLength(300);
+    // Each state walked in the order of its index and the two merged, so that a batch of 100 reads
+    // about 100 rows after a bulk change of 50 000, where a sort had read and ordered all of them.
+    const db = new Database(handle.file, { readonly: true });
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${READY_SQL}`).all() as { detail: string }[]).map(
+        (step) => step.detail,
+      );
+      expect(plan).toContain('MERGE (UNION ALL)');
+      expect(plan.filter((detail) => /USING INDEX outbox_by_state \(state=\?\)/.test(detail))).toHaveLength(
+        2,
+      );
+      expect(plan.some((detail) => /TEMP B-TREE/.test(detail))).toBe(false);
     } finally {
       db.close();
     }
