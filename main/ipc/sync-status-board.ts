@@ -170,7 +170,14 @@ export class SyncStatusBoard {
       case 'sync-finished':
         // A pull that received pages but changed nothing is no change: at a million tasks each such
         // poll had the screens recount the list and rescan every task's tags, seconds of main's CPU.
-        if (previous.firstSync !== null || event.summary.changes > 0) {
+        // What the sync sent is: a change sent or refused leaves the queue, a created one takes the
+        // server's id, and the screens showing it "not sent yet" must hear so.
+        if (
+          previous.firstSync !== null ||
+          event.summary.changes > 0 ||
+          event.summary.pushed > 0 ||
+          event.summary.failed > 0
+        ) {
           this.changed(account, {
             collections: [
               'tasks',

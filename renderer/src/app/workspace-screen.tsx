@@ -8,7 +8,8 @@ import { Sidebar } from './sidebar';
 import { followNotificationClicks } from '../sync-center/notification-click';
 import { StatusBar } from '../status-bar/status-bar';
 import { useSession } from '../store/session-store';
-import { type ListScope, useView, type View } from '../store/view-store';
+import { followRemapsOfView, type ListScope, useView, type View } from '../store/view-store';
+import { useRemaps } from '../data/use-remaps';
 import {
   clearWorkspace,
   followWorkspaceChanges,
@@ -84,6 +85,8 @@ export function WorkspaceScreen() {
   const creating = useView((state) => state.creating);
   const announcement = useView((state) => state.announcement);
   useGlobalShortcuts();
+  // The view on show follows the ids the server gives what was created here (store/view-store.ts).
+  useRemaps(followRemapsOfView);
   useEffect(() => followNotificationClicks(), []);
 
   useEffect(() => {

@@ -4,27 +4,14 @@
 // change still waiting carries its mark) and sent through the outbox.
 import { KindConsentNotice, useKindReadOnly } from '../ui/kind-consent';
 import { useState } from 'react';
-import { useRemaps, useStableKeys } from '../data/use-remaps';
-import { announce, followViewRemap, navigate } from '../store/view-store';
+import { useStableKeys } from '../data/use-remaps';
+import { announce, navigate } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { GoalForm } from './goal-form';
 import { GoalItem } from './goal-item';
 import type { GoalSummary } from '../vocabulary/goal-words';
 import { CloseButton } from '../ui/close-button';
 import './goals.css';
-
-/**
- * A goal created here is shown under its temporary id until the server names it:
- * the open goal follows its new id, and each goal keeps the React key it was
- * first shown under, so its element (and a form open in it) stays.
- */
-function useFollowRemap(goalId: string | null): (id: string) => string {
-  useRemaps((remaps) => {
-    const moved = remaps.find((r) => r.from === goalId);
-    if (moved !== undefined) followViewRemap({ kind: 'goals', goalId: moved.to });
-  });
-  return useStableKeys();
-}
 
 export function GoalsView({ goalId }: { goalId: string | null }) {
   const goals = useWorkspace((state) => state.workspace?.goals ?? null);
@@ -35,7 +22,9 @@ export function GoalsView({ goalId }: { goalId: string | null }) {
   const [creating, setCreating] = useState<{ projectId: string | null } | null>(null);
   /** What the last create or delete did, said until the next one. */
   const [notice, setNotice] = useState<string | null>(null);
-  const keyOf = useFollowRemap(goalId);
+  // A goal created here keeps the React key it was first shown under once the server names it, so
+  // its element (and a form open in it) stays; the open goal follows its new id (followRemapsOfView).
+  const keyOf = useStableKeys();
 
   // A person cannot plan in an archived project (the service refuses new tasks there): goals are made in active ones.
   const archived = new Set((projects ?? []).filter((p) => p.status === 'archived').map((p) => p.project_id));

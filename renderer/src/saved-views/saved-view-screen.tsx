@@ -9,12 +9,11 @@ import { useMemo, useRef, useState } from 'react';
 import type { ViewSummary } from '../../../ipc/view-schemas';
 import { invoke } from '../bridge/svc';
 import { useBridgeRead } from '../data/use-bridge-read';
-import { useRemaps } from '../data/use-remaps';
 import { useOutboxChanges } from '../data/use-outbox-changes';
 import { useViewSidebar } from '../data/use-view-sidebar';
 import { showProblem, useSession } from '../store/session-store';
 import { openPendingChanges } from '../store/trust-store';
-import { announce, followViewRemap, navigate } from '../store/view-store';
+import { announce, navigate } from '../store/view-store';
 import { DeleteQuestion } from '../ui/question';
 import { FormActions } from '../ui/form-actions';
 import { ModalDialog } from '../ui/modal-dialog';
@@ -118,11 +117,6 @@ function RenameDialog({ view, onClose }: { view: ViewSummary; onClose: () => voi
 
 export function SavedViewScreen({ viewId }: { viewId: string }) {
   const sidebar = useViewSidebar();
-  // A view saved here is shown under its temporary id until the server names it: the screen follows.
-  useRemaps((remaps) => {
-    const moved = remaps.find((r) => r.from === viewId);
-    if (moved !== undefined) followViewRemap({ kind: 'saved-view', viewId: moved.to });
-  });
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);

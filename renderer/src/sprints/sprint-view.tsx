@@ -7,8 +7,6 @@ import type { PendingChange } from '../../../ipc/outbox-schemas';
 import type { SprintSummary } from '../../../ipc/screen-schemas';
 import { useFiledTasks } from '../data/use-filed-tasks';
 import { queueStatus } from '../data/queue-status';
-import { useRemaps } from '../data/use-remaps';
-import { followViewRemap } from '../store/view-store';
 import { useWorkspace } from '../store/workspace-store';
 import { Question } from '../ui/question';
 import { TaskLines } from '../ui/task-lines';
@@ -33,14 +31,6 @@ function waitingWeeks(changes: readonly PendingChange[]): number | null {
 
 function weeksWords(weeks: number | null): string {
   return weeks === null ? '—' : `${weeks} week${weeks === 1 ? '' : 's'}`;
-}
-
-/** A sprint created here is shown under its temporary id until the server names it: the view follows. */
-function useFollowRemap(sprintId: string): void {
-  useRemaps((remaps) => {
-    const moved = remaps.find((r) => r.from === sprintId);
-    if (moved !== undefined) followViewRemap({ kind: 'sprint', sprintId: moved.to });
-  });
 }
 
 /**
@@ -94,7 +84,6 @@ export function SprintView({ sprintId }: { sprintId: string }) {
   const { rows, truncated } = useFiledTasks('sprint_id', [sprintId]);
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
-  useFollowRemap(sprintId);
   // A sprint not yet created, or refused, says what it waits with (its length in weeks, the server's answer).
   const waiting = useSprintChanges(sprintId, sprint?.pending !== undefined);
   if (sprint === undefined) return <p className="empty-state">This sprint is not in your workspace.</p>;

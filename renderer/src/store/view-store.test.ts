@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { followViewRemap, navigate, openTask, useView } from './view-store';
+import { followRemapsOfView, followViewRemap, navigate, openTask, useView } from './view-store';
 
 describe('the open task and the screens', () => {
   beforeEach(() => {
@@ -34,5 +34,26 @@ describe('the open task and the screens', () => {
     openTask('t3');
     followViewRemap({ kind: 'sprint', sprintId: 's1' });
     expect(useView.getState()).toMatchObject({ view: { kind: 'sprint', sprintId: 's1' }, openTaskId: 't3' });
+  });
+});
+
+describe('the view on show follows the ids the server gives what was created here', () => {
+  test.each([
+    ['a saved view', { kind: 'saved-view', viewId: 'local-v1' }, { kind: 'saved-view', viewId: 'v1' }],
+    ['a sprint', { kind: 'sprint', sprintId: 'local-v1' }, { kind: 'sprint', sprintId: 'v1' }],
+    ['a goal', { kind: 'goals', goalId: 'local-v1' }, { kind: 'goals', goalId: 'v1' }],
+  ] as const)('%s, whether or not its screen has drawn yet', (_, shown, followed) => {
+    navigate(shown);
+    openTask('t3');
+    followRemapsOfView([{ from: 'other', to: 'x' }]);
+    expect(useView.getState().view).toEqual(shown);
+    followRemapsOfView([{ from: 'local-v1', to: 'v1' }]);
+    expect(useView.getState()).toMatchObject({ view: followed, openTaskId: 't3' });
+  });
+
+  test('another screen is left as it is', () => {
+    navigate({ kind: 'inbox' });
+    followRemapsOfView([{ from: 'local-v1', to: 'v1' }]);
+    expect(useView.getState().view).toEqual({ kind: 'inbox' });
   });
 });

@@ -83,6 +83,24 @@ export function followViewRemap(view: View): void {
   useView.setState({ view });
 }
 
+/**
+ * A sprint, goal or saved view created here is shown under its temporary id until the server
+ * names it; the view on show follows each id replaced. Followed here, for whatever is on show,
+ * not by the screen: a screen's code loads when it is first drawn, and a change sent at once can
+ * be answered before that screen listens.
+ */
+export function followRemapsOfView(remaps: readonly { from: string; to: string }[]): void {
+  const { view } = useView.getState();
+  const renamed = (id: string | null) => remaps.find((r) => r.from === id)?.to;
+  let to: string | undefined;
+  if (view.kind === 'sprint' && (to = renamed(view.sprintId)) !== undefined)
+    followViewRemap({ kind: 'sprint', sprintId: to });
+  else if (view.kind === 'goals' && (to = renamed(view.goalId)) !== undefined)
+    followViewRemap({ kind: 'goals', goalId: to });
+  else if (view.kind === 'saved-view' && (to = renamed(view.viewId)) !== undefined)
+    followViewRemap({ kind: 'saved-view', viewId: to });
+}
+
 export function openTask(taskId: string | null): void {
   useView.setState({ openTaskId: taskId, creating: false });
 }
