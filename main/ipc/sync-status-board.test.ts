@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
-import { loadTasks, onlyPage } from '../../db/test-mirror';
+import { onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
 import { networkError } from '../../sync/events/testing/sync-error-fixtures';
 import type { AttachmentUploadProgress } from '../../ipc/attachment-schemas';
@@ -343,50 +343,5 @@ describe('pause and rate limits', () => {
     feed(account, { type: 'rate-limit-lifted' });
     expect(statuses).toHaveLength(before);
     expect(board.status(account)).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
-  });
-});
-
-describe('after the first sync', () => {
-  test('a poll that received pages but changed nothing tells the screens nothing; its changes, when it has some, do', async () => {
-    loadTasks(mirror, [{ task_id: 'tsk_polled', title: 'Polled', status: 'not_started', tags: [] }]);
-    tracked = initialAccountSyncState(mirror.passes.state('tasks')?.completedAt ?? null);
-    expect(account.sync.firstSync).toBeNull();
-
-    feed(account, { type: 'sync-started', reason: 'poll-hot', tier: 'hot' });
-    feed(account, {
-      type: 'progress',
-      collection: 'tasks',
-      scope: '',
-      pagesDone: 1,
-      itemsDone: 1000,
-      estimatedTotal: null,
-      notModified: 0,
-    });
-    feed(account, { type: 'sync-finished', reason: 'poll-hot', summary: { ...summary([]), pulled: 1000 } });
-    await settle();
-    expect(changes).toEqual([]);
-
-    const task = { task_id: 'tsk_polled', title: 'Renamed', status: 'not_started', tags: [] };
-    feed(account, {
-      type: 'changes',
-      changes: [
-        {
-          collection: 'tasks',
-          id: 'tsk_polled',
-          kind: 'updated',
-          fields: [{ field: 'title', before: 'Polled', after: 'Renamed' }],
-          resource: task,
-        },
-      ],
-      notifications: [],
-    });
-    feed(account, {
-      type: 'sync-finished',
-      reason: 'poll-hot',
-      summary: { ...summary([]), pulled: 1000, changes: 1 },
-    });
-    await settle();
-    expect(changes.flatMap((change) => change.collections)).toContain('tasks');
-    expect(changes.some((change) => change.task_ids?.includes('tsk_polled'))).toBe(true);
   });
 });

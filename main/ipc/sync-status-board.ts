@@ -161,23 +161,13 @@ export class SyncStatusBoard {
     state.seen = account.sync;
     switch (event.type) {
       case 'progress': {
-        // Only a first sync's pages are news as such: a later pull's are told by its `changes`.
         const collection = mirrorCollection(event.collection);
-        if (collection !== null && account.sync.firstSync !== null) this.pulledInto(account, collection);
+        if (collection !== null) this.pulledInto(account, collection);
         if (account.sync.firstSync !== null) this.announceSoon(account);
         break;
       }
       case 'sync-finished':
-        // A pull that received pages but changed nothing is no change: at a million tasks each such
-        // poll had the screens recount the list and rescan every task's tags, seconds of main's CPU.
-        // What the sync sent is: a change sent or refused leaves the queue, a created one takes the
-        // server's id, and the screens showing it "not sent yet" must hear so.
-        if (
-          previous.firstSync !== null ||
-          event.summary.changes > 0 ||
-          event.summary.pushed > 0 ||
-          event.summary.failed > 0
-        ) {
+        if (previous.firstSync !== null || event.summary.changes > 0 || event.summary.pulled > 0) {
           this.changed(account, {
             collections: [
               'tasks',
