@@ -3,7 +3,7 @@
 // a failed one retried with backoff within the run's time, and the units that
 // failed kept for the next `failed` pull. Apart from the puller, which gives
 // it the context of the run and reports what it did.
-import { ApiError, NetworkError, ProblemError, SignedOutError } from '../api/errors';
+import { ApiError, NetworkError, ProblemError, RequestAbortedError, SignedOutError } from '../api/errors';
 import type { FullPullScope } from '../events/sync-parts';
 import { errorInfo } from '../events/sync-error-info';
 import type { CollectionFailure, PulledCollection } from '../events/sync-events';
@@ -249,8 +249,13 @@ export class FullPull {
       },
     );
     await Promise.race([firstPage, rest]);
-    // A fatal failure of its first page ends the run before the chains begin.
-    if (ctx.signal?.aborted === true) throw ctx.signal.reason;
+    if (ctx.signal?.aborted === true) {
+      // Stopped (a fatal failure of the first page, or the caller) before the chains begin.
+      // Nothing of the resource writes after it reports, and a caller's stop ends the
+      // run as a request it stopped would: not with the bare reason it gave the signal.
+      await rest;
+      throw new RequestAbortedError('pull tasks');
+    }
     return { rest };
   }
 

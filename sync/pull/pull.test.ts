@@ -3,6 +3,7 @@
 // only after a complete pass, resuming an interrupted pass after a restart,
 // 429/5xx/malformed answers (a broken item left out, the rest applied), and the change list with its notifications.
 import { describe, expect, test } from 'vitest';
+import { ApiError } from '../api/errors';
 import { taskCommentOperations } from '../api/operations';
 import { DELETED_REMOTELY } from '../../db/outbox/outbox-types';
 import { SyncEngine } from '../engine/sync-engine';
@@ -321,6 +322,31 @@ describe('deletions and interrupted passes', () => {
     expect(f.mirroredTaskIds().sort()).toEqual(serverTaskIds(f));
     expect(f.mirror.passes.state('tasks', 'hot:assigned')?.state).toBe('complete');
     expect(f.mirror.passes.state('tasks', '')?.state).toBe('complete');
+  });
+
+  test("a first sync stopped as the person's first page comes ends as an aborted request, and nothing is written after (issue 28)", async () => {
+    const f = await setUp();
+    const stop = new AbortController();
+    let ended = false;
+    const lateProgress: SyncEvent[] = [];
+    const unsubscribe = f.engine.subscribe((event) => {
+      if (ended && event.type === 'progress') lateProgress.push(event);
+      // The person's first page is in: their walk goes on, and the stop comes before the chains begin.
+      if (event.type === 'progress' && event.collection === 'tasks' && event.pagesDone === 1) stop.abort();
+    });
+    const outcome = await f.engine.pullOnce({ signal: stop.signal }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    ended = true;
+    // The headless command and the app both say "stopped", never an unexpected failure.
+    expect(outcome).toBeInstanceOf(ApiError);
+    expect((outcome as ApiError).kind).toBe('aborted');
+    const tasksThen = f.mirroredTaskIds().length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    unsubscribe();
+    expect(lateProgress).toEqual([]);
+    expect(f.mirroredTaskIds()).toHaveLength(tasksThen);
   });
 
   test('a task with pending local edits keeps them when the server copy changes, and the server copy becomes the base', async () => {
