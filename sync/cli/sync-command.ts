@@ -133,10 +133,25 @@ function timeBudgetOf(raw: string | undefined): number | null {
   return seconds * 1000;
 }
 
+/** An upload's progress is told on stderr at each tenth of its body, not ten times a second. */
+const UPLOAD_STEPS = 10;
+
 /** Tells the person on stderr what the engine is doing, one line per step. */
 function progressPrinter(io: CliIo, file: string): (event: SyncEvent) => void {
+  /** Each upload's last tenth told: a retry starts again from 0 and is told again. */
+  const uploadStep = new Map<string, number>();
   return (event) => {
     switch (event.type) {
+      case 'upload-progress': {
+        const step = Math.floor((event.sentBytes / Math.max(event.totalBytes, 1)) * UPLOAD_STEPS);
+        const told = uploadStep.get(event.opId);
+        if (told !== undefined && step === told) break;
+        uploadStep.set(event.opId, step);
+        io.stderr(
+          `push: uploading ${event.entityType} ${event.entityId}: ${(step * 100) / UPLOAD_STEPS}% (${event.sentBytes} of ${event.totalBytes} bytes)\n`,
+        );
+        break;
+      }
       case 'sync-started':
         io.stderr(`sync: ${event.tier} pass started (${event.reason})\n`);
         break;
