@@ -180,6 +180,21 @@ describe('the sync status the screens show', () => {
     }
   });
 
+  test("a 412 merged against the server tells the screens its task: the server's side is in the mirror", () => {
+    feed(account, {
+      type: 'merged',
+      opId: 'op',
+      entityType: 'task',
+      entityId: 'tsk_1',
+      rebased: ['title'],
+      taken: ['status'],
+      settled: [],
+    });
+    expect(changes).toEqual([
+      { account_id: 'acct-1', collections: ['tasks'], task_ids: ['tsk_1'], remapped: [] },
+    ]);
+  });
+
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
     feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);

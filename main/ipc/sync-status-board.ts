@@ -208,6 +208,10 @@ export class SyncStatusBoard {
         });
         this.announce(account);
         break;
+      case 'merged':
+        // The server's side of the fields it took is in the mirror now, whatever the resend does next.
+        this.changed(account, { ...changedKind(event.entityType, [event.entityId]), remapped: [] });
+        break;
       case 'id-remapped':
         this.changed(account, {
           ...changedKind(event.entityType, [event.from, event.to]),
