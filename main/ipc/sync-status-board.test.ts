@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
-import { onlyPage } from '../../db/test-mirror';
+import { loadTasks, onlyPage } from '../../db/test-mirror';
 import type { SyncEvent, SyncSummary } from '../../sync/events/sync-events';
 import { networkError } from '../../sync/events/testing/sync-error-fixtures';
 import type { AttachmentUploadProgress } from '../../ipc/attachment-schemas';
@@ -180,6 +180,21 @@ describe('the sync status the screens show', () => {
     }
   });
 
+  test("a 412 merged against the server tells the screens its task: the server's side is in the mirror", () => {
+    feed(account, {
+      type: 'merged',
+      opId: 'op',
+      entityType: 'task',
+      entityId: 'tsk_1',
+      rebased: ['title'],
+      taken: ['status'],
+      settled: [],
+    });
+    expect(changes).toEqual([
+      { account_id: 'acct-1', collections: ['tasks'], task_ids: ['tsk_1'], remapped: [] },
+    ]);
+  });
+
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
     feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);
@@ -343,5 +358,116 @@ describe('pause and rate limits', () => {
     feed(account, { type: 'rate-limit-lifted' });
     expect(statuses).toHaveLength(before);
     expect(board.status(account)).toMatchObject({ connection: 'offline', problem: { kind: 'network' } });
+  });
+});
+
+describe('after the first sync', () => {
+  /** A later pull's page of a collection, none of its items new; `notModified`: a 304, nothing written. */
+  const polledPages = (collection: 'tasks' | 'projects' = 'tasks', notModified = 0) =>
+    feed(account, {
+      type: 'progress',
+      collection,
+      scope: '',
+      pagesDone: 1,
+      itemsDone: 1000,
+      estimatedTotal: null,
+      notModified,
+    });
+
+  beforeEach(() => {
+    loadTasks(mirror, [{ task_id: 'tsk_polled', title: 'Polled', status: 'not_started', tags: [] }]);
+    tracked = initialAccountSyncState(mirror.passes.state('tasks')?.completedAt ?? null);
+    expect(account.sync.firstSync).toBeNull();
+  });
+
+  test('a poll that received pages but changed nothing tells the screens nothing; its changes, when it has some, do', async () => {
+    feed(account, { type: 'sync-started', reason: 'poll-hot', tier: 'hot' });
+    polledPages();
+    feed(account, { type: 'sync-finished', reason: 'poll-hot', summary: { ...summary([]), pulled: 1000 } });
+    await settle();
+    expect(changes).toEqual([]);
+    expect(latest()?.syncing).toBe(false);
+
+    const task = { task_id: 'tsk_polled', title: 'Renamed', status: 'not_started', tags: [] };
+    feed(account, {
+      type: 'changes',
+      changes: [
+        {
+          collection: 'tasks',
+          id: 'tsk_polled',
+          kind: 'updated',
+          fields: [{ field: 'title', before: 'Polled', after: 'Renamed' }],
+          resource: task,
+        },
+      ],
+      notifications: [],
+    });
+    feed(account, {
+      type: 'sync-finished',
+      reason: 'poll-hot',
+      summary: { ...summary([]), pulled: 1000, changes: 1 },
+    });
+    await settle();
+    expect(changes.flatMap((change) => change.collections)).toContain('tasks');
+    expect(changes.some((change) => change.task_ids?.includes('tsk_polled'))).toBe(true);
+  });
+
+  test('a later pull that fails after writing pages tells the collections it wrote, its changes event never having come', async () => {
+    feed(account, { type: 'sync-started', reason: 'poll-full', tier: 'full' });
+    polledPages('projects', 1);
+    polledPages();
+    feed(account, { type: 'sync-failed', reason: 'poll-full', error: networkError });
+    await settle();
+    // The projects' one page was a 304: nothing written there.
+    expect(changes).toEqual([{ account_id: 'acct-1', collections: ['tasks'], task_ids: null, remapped: [] }]);
+  });
+
+  test('a sync that sent changes tells the screens what each settled, by kind and id, and nothing about the rest', async () => {
+    feed(account, { type: 'sync-started', reason: 'sync-now', tier: 'full' });
+    feed(account, {
+      type: 'pushed',
+      opId: 'op-1',
+      entityType: 'task',
+      entityId: 'local-1',
+      kind: 'create',
+      serverId: 'tsk_1',
+    });
+    feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_1' });
+    feed(account, {
+      type: 'merged',
+      opId: 'op-2',
+      entityType: 'task',
+      entityId: 'tsk_polled',
+      rebased: ['title'],
+      taken: ['status'],
+      settled: [],
+    });
+    feed(account, {
+      type: 'pushed',
+      opId: 'op-3',
+      entityType: 'section',
+      entityId: 'local-s',
+      kind: 'create',
+      serverId: 'sec_1',
+    });
+    polledPages();
+    feed(account, {
+      type: 'sync-finished',
+      reason: 'sync-now',
+      summary: { ...summary([]), pulled: 1000, pushed: 3, failed: 0 },
+    });
+    await settle();
+    expect(changes).toEqual([
+      { account_id: 'acct-1', collections: ['tasks'], task_ids: ['local-1', 'tsk_1'], remapped: [] },
+      {
+        account_id: 'acct-1',
+        collections: ['tasks'],
+        task_ids: ['local-1', 'tsk_1'],
+        remapped: [{ from: 'local-1', to: 'tsk_1' }],
+      },
+      // The server's side of a merge is in the mirror before the rest is sent again.
+      { account_id: 'acct-1', collections: ['tasks'], task_ids: ['tsk_polled'], remapped: [] },
+      { account_id: 'acct-1', collections: ['sections', 'tasks'], task_ids: null, remapped: [] },
+    ]);
   });
 });

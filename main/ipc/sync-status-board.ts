@@ -43,6 +43,11 @@ interface BoardAccount {
   /** Collections a pull wrote since the last note to the screens. */
   pulled: Set<string>;
   pulledTimer: ReturnType<typeof setTimeout> | null;
+  /**
+   * Collections a later pull wrote pages into: its `changes` event tells what they changed when it
+   * ends, so they are told as such only if it fails before that.
+   */
+  pulledUntold: Set<string>;
   statusTimer: ReturnType<typeof setTimeout> | null;
 }
 
@@ -81,6 +86,7 @@ export class SyncStatusBoard {
         seen: account.sync,
         pulled: new Set(),
         pulledTimer: null,
+        pulledUntold: new Set(),
         statusTimer: null,
       };
       this.states.set(account.accountId, state);
@@ -161,13 +167,20 @@ export class SyncStatusBoard {
     state.seen = account.sync;
     switch (event.type) {
       case 'progress': {
+        // Only a first sync's pages are news as such: a later pull's are told by its `changes`.
         const collection = mirrorCollection(event.collection);
-        if (collection !== null) this.pulledInto(account, collection);
+        if (collection !== null && account.sync.firstSync !== null) this.pulledInto(account, collection);
+        else if (collection !== null && event.pagesDone > event.notModified)
+          state.pulledUntold.add(collection);
         if (account.sync.firstSync !== null) this.announceSoon(account);
         break;
       }
       case 'sync-finished':
-        if (previous.firstSync !== null || event.summary.changes > 0 || event.summary.pulled > 0) {
+        // A pull that received pages but changed nothing is no change: at a million tasks each such
+        // poll had the screens recount the list and rescan every task's tags, seconds of main's CPU.
+        // What a push settled is told by its own events (pushed, id-remapped, merged, conflict, …).
+        state.pulledUntold.clear();
+        if (previous.firstSync !== null || event.summary.changes > 0) {
           this.changed(account, {
             collections: [
               'tasks',
@@ -208,6 +221,10 @@ export class SyncStatusBoard {
         });
         this.announce(account);
         break;
+      case 'merged':
+        // The server's side of the fields it took is in the mirror now, whatever the resend does next.
+        this.changed(account, { ...changedKind(event.entityType, [event.entityId]), remapped: [] });
+        break;
       case 'id-remapped':
         this.changed(account, {
           ...changedKind(event.entityType, [event.from, event.to]),
@@ -224,8 +241,15 @@ export class SyncStatusBoard {
         this.changed(account, { collections: ['tasks'], task_ids: null, remapped: [] });
         this.announce(account);
         break;
-      case 'sync-started':
       case 'sync-failed':
+        // Its pages are in the mirror, but the changes event of its end never came.
+        if (state.pulledUntold.size > 0) {
+          this.changed(account, { collections: [...state.pulledUntold], task_ids: null, remapped: [] });
+          state.pulledUntold.clear();
+        }
+        this.announce(account);
+        break;
+      case 'sync-started':
       case 'online':
       case 'offline':
       case 'rate-limited':

@@ -5,7 +5,7 @@
 // choices offering what the task's team or project holds, tags added and taken
 // off as chips; each edit sent to main as the one field changed (tags as the
 // whole list, a merge-patch replacing arrays), the field then marked not sent yet.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { TaskDetail } from '../../../ipc/screen-schemas';
@@ -314,6 +314,34 @@ describe('TaskEditor, parent and sub-tasks', () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'completed');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(bridge.callsOf('task:edit')).toEqual([{ task_id: 't-1', patch: { status: 'completed' } }]);
+  });
+
+  test("a sub-task's create settling, named alone, reads its parent again: its 'not sent yet' goes", async () => {
+    const pending = { task_id: 'local-ads', title: 'Book the ads', status: 'not_started', pending: true };
+    await openEditor({}, { sub_tasks: [pending], sub_tasks_done: 0 });
+    const subTasks = screen.getByTestId('sub-tasks');
+    const item = () => within(subTasks).getByRole('listitem').textContent;
+    expect(item()).toBe('Book the ads · Not started · not sent yet');
+    const sent = { ...pending, task_id: 't-ads', pending: false };
+    bridge.answer('task:get', () =>
+      taskDetail({ task_id: 't-1', title: 'Fix the footer' }, { sub_tasks: [sent], sub_tasks_done: 0 }),
+    );
+    const reads = bridge.callsOf('task:get').length;
+    const settled = (taskIds: string[]) =>
+      act(() =>
+        bridge.emit('mirror:changed', {
+          account_id: 'acct-1',
+          collections: ['tasks'],
+          task_ids: taskIds,
+          remapped: [],
+        }),
+      );
+    // Another task's push is not this editor's: nothing is read again.
+    settled(['t-other', 't-other-2']);
+    expect(bridge.callsOf('task:get')).toHaveLength(reads);
+    // The push's own note names the sub-task (its temporary and its server id), never the parent.
+    settled(['local-ads', 't-ads']);
+    await waitFor(() => expect(item()).toBe('Book the ads · Not started'));
   });
 
   test('deleting a task with sub-tasks says they stay', async () => {
