@@ -195,6 +195,19 @@ describe('the sync status the screens show', () => {
     ]);
   });
 
+  test("a change set aside for a missing scope tells its task, whose row's mark turns to blocked", () => {
+    feed(account, {
+      type: 'blocked',
+      opId: 'op',
+      entityType: 'task',
+      entityId: 'tsk_2',
+      scope: 'tasks:write',
+    });
+    expect(changes).toEqual([
+      { account_id: 'acct-1', collections: ['tasks'], task_ids: ['tsk_2'], remapped: [] },
+    ]);
+  });
+
   test('a replaced temporary id reaches the screens so an open task can follow it', () => {
     feed(account, { type: 'id-remapped', entityType: 'task', from: 'local-1', to: 'tsk_9' });
     expect(changes[changes.length - 1]?.remapped).toEqual([{ from: 'local-1', to: 'tsk_9' }]);

@@ -241,6 +241,11 @@ export class SyncStatusBoard {
         this.changed(account, { collections: ['tasks'], task_ids: null, remapped: [] });
         this.announce(account);
         break;
+      case 'blocked':
+        // Its row's mark turns to blocked; the counts follow with the status (soon: a bulk edit blocks thousands).
+        this.changed(account, { ...changedKind(event.entityType, [event.entityId]), remapped: [] });
+        this.announceSoon(account);
+        break;
       case 'sync-failed':
         // Its pages are in the mirror, but the changes event of its end never came.
         if (state.pulledUntold.size > 0) {

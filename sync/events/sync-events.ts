@@ -295,6 +295,11 @@ export type SyncEvent =
       reason: string;
     }
   /** Writes are refused for this token (`test-token-read-only`, `insufficient-scope`): the account is read-only for `scope`. */
-  | { type: 'read-only'; scope: string; reason: string; opId: string };
+  | { type: 'read-only'; scope: string; reason: string; opId: string }
+  /**
+   * An operation set aside until the token may write its kind (`scope`): each
+   * one, so the screens mark its row; `read-only` says once why.
+   */
+  | { type: 'blocked'; opId: string; entityType: string; entityId: string; scope: string };
 
 export type SyncEventListener = (event: SyncEvent) => void;

@@ -111,9 +111,17 @@ export class PushOutcomes {
       if (scope !== null) {
         await this.store.fail(claimed.opId, 'blocked', problemRecord(error));
         state.summary.failed += 1;
+        const writeScope = pushKindOf(claimed.entityType).writeScope;
+        this.emit({
+          type: 'blocked',
+          opId: claimed.opId,
+          entityType: claimed.entityType,
+          entityId: claimed.entityId,
+          scope: writeScope,
+        });
         // A test token writes nothing; a missing scope refuses only the kinds that need it.
         if (error.type === 'test-token-read-only') state.readOnly = true;
-        else state.refusedScopes.set(pushKindOf(claimed.entityType).writeScope, problemRecord(error));
+        else state.refusedScopes.set(writeScope, problemRecord(error));
         if (!this.readOnly.has(scope)) {
           this.readOnly.set(scope, error.type);
           this.emit({ type: 'read-only', scope, reason: error.type, opId: claimed.opId });

@@ -619,6 +619,36 @@ describe('refusals that stop writing', () => {
     expect(pusher.readOnlyScopes.get('tasks:write')).toBe('insufficient-scope');
   });
 
+  test('each change set aside for a missing scope is told by its task, for its row to say blocked; why, once', async () => {
+    const f = await start();
+    const ids = await f.loadedTaskIds(3);
+    const edits = ids.map((id, i) => f.mirror.tasks.edit(id, { title: `narrow token ${i}` })!);
+    const { token } = f.emulator.control.mintToken({ scopes: ['tasks:read'] });
+    const events: SyncEvent[] = [];
+    const pusher = new Pusher({
+      store: mirrorPushStore(f.mirror),
+      api: f.apiWith(token),
+      onEvent: (event) => events.push(event),
+    });
+    f.emulator.control.clearRequests();
+
+    expect(await pusher.pushAll()).toMatchObject({ pushed: 0, failed: 3 });
+
+    // One request: the service refused the first, the others wait without asking again.
+    expect(writes(f)).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'read-only')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'blocked')).toEqual(
+      edits.map((edit, i) => ({
+        type: 'blocked',
+        opId: edit.opId,
+        entityType: 'task',
+        entityId: ids[i],
+        scope: 'tasks:write',
+      })),
+    );
+    expect(f.mirror.outbox.list(['blocked'])).toHaveLength(3);
+  });
+
   test('signed out: pushing stops and the outbox is left exactly as it was', async () => {
     const f = await start();
     const ids = await f.loadedTaskIds(2);

@@ -159,11 +159,13 @@ export class Pusher {
     // Taken in the same turn as it is chosen, so two workers never pick the same task.
     const op = ready.find((candidate) => !skip(candidate)) ?? null;
     if (op) state.busy.add(op.entityId);
-    const refused = op === null ? undefined : state.refusedScopes.get(pushKindOf(op.entityType).writeScope);
-    if (op !== null && refused !== undefined) {
+    const scope = op === null ? null : pushKindOf(op.entityType).writeScope;
+    const refused = scope === null ? undefined : state.refusedScopes.get(scope);
+    if (op !== null && scope !== null && refused !== undefined) {
       // Refused already in this pass: it waits as the first did, without a request the service would refuse.
       await this.store.fail(op.opId, 'blocked', refused);
       state.summary.failed += 1;
+      this.emit({ type: 'blocked', opId: op.opId, entityType: op.entityType, entityId: op.entityId, scope });
       state.busy.delete(op.entityId);
       return this.nextOp(state);
     }

@@ -235,7 +235,8 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
     case 'progress':
     case 'upload-progress':
     case 'poll-scheduled':
-      // Too frequent to be worth a line: the requests and the summary say it.
+    case 'blocked':
+      // Too frequent to be worth a line: the requests and the summary say it (and `read-only` why writes wait).
       return null;
     case 'rate-limited':
     case 'rate-limit-lifted':
