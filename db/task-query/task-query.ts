@@ -2,8 +2,10 @@
 // effective task rows, with the same ids in the same order as the service, in
 // keyset pages. A search or tag filter that narrows to a few thousand tasks is
 // answered from the word index's candidates, sorted; a broader one checks the
-// sort order's first entries, and failing a page there sorts its candidates a
-// slice a step (never walking the order to matches gathered far down it);
+// sort order's first entries, and failing a page there reads its candidates
+// off their places in the order (task-query/sort-ranks.ts), or without them
+// sorts its candidates a slice a step (never walking the order to matches
+// gathered far down it);
 // anything broader still walks the sort index and checks each row until the page is full. The parts, in
 // task-query/: the filter's SQL, the search candidates, the planner, the
 // grouped walk, the cursor, the stepped count; this entry composes a page.
@@ -24,6 +26,7 @@ import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
+import { SortRanks } from './sort-ranks';
 import { SteppedCount } from './stepped-count';
 import { runSteps } from './steps';
 
@@ -61,7 +64,7 @@ export interface TaskListItem extends Omit<
 }
 
 /** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
-export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced';
+export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced' | 'ranked';
 
 export interface TaskListPage {
   items: TaskListItem[];
@@ -160,6 +163,7 @@ export class TaskQueries {
   private readonly planner: QueryPlanner;
   private readonly grouped: GroupedWalk;
   private readonly counts: SteppedCount;
+  private readonly ranks: SortRanks;
   /** The last filteredCandidates, until the next write. */
   private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
   /**
@@ -192,6 +196,7 @@ export class TaskQueries {
     this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
+    this.ranks = new SortRanks(this.reads, version);
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
@@ -226,6 +231,13 @@ export class TaskQueries {
       const many = yield* this.search.slicedCandidates(query.filter);
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
+        // The candidates' places in the order, read off from its start (or the cursor's place).
+        const index = this.planner.sortIndex(query.sort_by);
+        const ranked =
+          index === null
+            ? null
+            : yield* this.ranks.page(index, query.sort_by, desc, where, after, many, limit);
+        if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
         // The walk ahead as far as these candidates spread evenly would take, each slice and the page's rows: a step each.
         yield;
         const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
@@ -429,12 +441,7 @@ export class TaskQueries {
             )
             .pluck()
             .all(JSON.stringify(slice), term) as number[])
-        : (this.reads
-            .statement(
-              `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${where.sql.join(' AND ')}`,
-            )
-            .pluck()
-            .all(JSON.stringify(slice), ...where.params) as number[]);
+        : this.reads.passing(slice, where);
     const sample = rids.slice(0, SPARSE_SAMPLE);
     const sampled = exact(sample);
     // Dense enough that the walk fills a page soon: the candidates as they are.
