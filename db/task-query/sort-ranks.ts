@@ -39,6 +39,17 @@ export class SortRanks {
     private readonly version: () => string,
   ) {}
 
+  /** The places of the order are all read for the data as it is now: a page then reads none. */
+  ready(index: string, sortBy: TaskSortKey, desc: boolean): boolean {
+    const places = this.places;
+    return (
+      places !== null &&
+      places.done &&
+      places.key === keyOf(index, sortBy, desc) &&
+      places.version === this.version()
+    );
+  }
+
   /**
    * The row ids of the page: the first `limit` + 1 of `candidates` (a superset
    * of the matches) after `after` in the order that pass `where`; null when

@@ -558,7 +558,7 @@ describe('search candidates', () => {
         .slice(0, 40);
 
       // Dropped by a newer keystroke while its candidates and places were read: the next one goes on.
-      expect(stepsOf('migra', 4)).toBeNull();
+      expect(stepsOf('migra', 5)).toBeNull();
       const resumed = stepsOf('migrat');
       expect(titles(resumed)).toEqual(expected);
       expect(resumed?.page.path).toBe('ranked');

@@ -231,24 +231,29 @@ export class TaskQueries {
       const many = yield* this.search.slicedCandidates(query.filter);
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
-        // The candidates' places in the order, read off from its start (or the cursor's place).
         const index = this.planner.sortIndex(query.sort_by);
+        // Until the order's places are read: the walk ahead as far as these candidates spread evenly
+        // would take (a few thousand entries, where reading the places takes a million at a million tasks).
+        if (index === null || !this.ranks.ready(index, query.sort_by, desc)) {
+          yield;
+          const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
+          const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
+          const found =
+            entries > AHEAD_ENTRIES.min
+              ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
+              : null;
+          if (found !== null) return this.pageOf(query, this.reads.rowsById(found), limit, 'walk');
+        }
+        // The candidates' places in the order, read off from its start (or the cursor's place).
         const ranked =
           index === null
             ? null
             : yield* this.ranks.page(index, query.sort_by, desc, where, after, many, limit);
         if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
-        // The walk ahead as far as these candidates spread evenly would take, each slice and the page's rows: a step each.
+        // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
+        const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
         yield;
-        const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
-        const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
-        const found =
-          entries > AHEAD_ENTRIES.min
-            ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
-            : null;
-        const page = found ?? (yield* this.slicedPage(query.sort_by, desc, where, after, many, limit));
-        yield;
-        return this.pageOf(query, this.reads.rowsById(page), limit, found === null ? 'sliced' : 'walk');
+        return this.pageOf(query, this.reads.rowsById(page), limit, 'sliced');
       }
     }
     const plan = this.planner.planPage(query.sort_by, where, rids, limit);
