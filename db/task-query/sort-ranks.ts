@@ -4,14 +4,15 @@
 // Sorting them instead read every candidate's row: at a million tasks, `mi`
 // (97 000 candidates) took 100 steps and 160-245 ms of main's CPU a keystroke,
 // its matches sorting from the 29 909th title on (`mig`'s from the 599 595th).
-// Walking the whole order once costs ~160 ms of CPU (in steps), then each
-// keystroke's page costs its candidates' marks and a few hundred row tests.
+// Reading the whole order costs ~160-400 ms of CPU at a million (a chunk a
+// step, only as far as a page needs); then each keystroke's page costs its
+// candidates' marks and a few hundred row tests.
 import type { TaskSortKey } from '../../protocol/task-list-query';
 import { afterCursorSql, type Cursor, orderBySql } from './cursor';
 import type { Where } from './filter-sql';
 import type { TaskReads } from './item-rows';
 
-/** Entries of the sort index read a step while the places are built (~5-8 ms at a million tasks). */
+/** Entries of the sort index read a step (~5-13 ms at a million tasks). */
 const BUILD_CHUNK = 32_768;
 /** Candidates in order tested a step at most (their rows read and the filter checked: 2-8 ms). */
 const MAX_TESTED = 2048;
@@ -22,9 +23,9 @@ interface Places {
   version: string;
   /** Row ids in the sort order. */
   ridAt: Int32Array;
-  /** Each row id's place in `ridAt`, or -1 (absent while the build is in progress). */
+  /** Each row id's place in `ridAt`, or -1 (not read yet). */
   placeOf: Int32Array;
-  /** Entries read so far; the build is done when the last chunk came short. */
+  /** Entries read so far; all are when the last chunk came short. */
   filled: number;
   done: boolean;
 }
@@ -39,12 +40,12 @@ export class SortRanks {
     private readonly version: () => string,
   ) {}
 
-  /** The places of the order are all read for the data as it is now: a page then reads none. */
-  ready(index: string, sortBy: TaskSortKey, desc: boolean): boolean {
+  /** Some places of the order are read for the data as it is now: reading on costs ~0.3 µs an entry. */
+  begun(index: string, sortBy: TaskSortKey, desc: boolean): boolean {
     const places = this.places;
     return (
       places !== null &&
-      places.done &&
+      places.filled > 0 &&
       places.key === keyOf(index, sortBy, desc) &&
       places.version === this.version()
     );
@@ -53,9 +54,10 @@ export class SortRanks {
   /**
    * The row ids of the page: the first `limit` + 1 of `candidates` (a superset
    * of the matches) after `after` in the order that pass `where`; null when
-   * a write moved the data while the places were built (the caller reads the
-   * page another way). The build, a chunk a step, is kept when a newer query
-   * drops these steps: the next broad search goes on from there.
+   * a write moved the data while the places were read (the caller reads the
+   * page another way). The places are read only as far as the page needs, a
+   * chunk a step, and kept when a newer query drops these steps: the next
+   * broad search goes on from there (`mi` read 30 000 of a million, `mig` on to 600 000).
    */
   *page(
     index: string,
@@ -66,13 +68,12 @@ export class SortRanks {
     candidates: readonly number[],
     limit: number,
   ): Generator<void, number[] | null, void> {
-    const places = yield* this.built(index, sortBy, desc);
-    if (places === null) return null;
-    const marked = new Uint8Array(places.filled);
+    const places = this.placesOf(index, sortBy, desc);
+    const member = new Uint8Array(places.placeOf.length);
     for (const rid of candidates) {
-      const at = rid < places.placeOf.length ? (places.placeOf[rid] as number) : -1;
-      if (at < 0) return null;
-      marked[at] = 1;
+      // A row id past the places' size: rows came since they were begun (the version moved).
+      if (rid >= member.length) return null;
+      member[rid] = 1;
     }
     let from = 0;
     if (after !== null) {
@@ -83,15 +84,25 @@ export class SortRanks {
         .pluck()
         .get(...after.values) as number | undefined;
       if (first === undefined) return [];
+      if (first >= places.placeOf.length) return null;
+      while ((places.placeOf[first] as number) < 0)
+        if (places.done || !(yield* this.readMore(places, index, sortBy, desc))) return null;
       from = places.placeOf[first] as number;
     }
     const page: number[] = [];
     // The first test takes a few more than the page needs (most candidates match); later ones, twice as many.
     let batch = Math.min(MAX_TESTED, 2 * (limit + 1));
-    while (from < places.filled && page.length <= limit) {
+    while (page.length <= limit) {
       const tested: number[] = [];
-      for (; from < places.filled && tested.length < batch; from++)
-        if (marked[from] === 1) tested.push(places.ridAt[from] as number);
+      while (tested.length < batch) {
+        if (from === places.filled) {
+          if (places.done) break;
+          if (!(yield* this.readMore(places, index, sortBy, desc))) return null;
+          continue;
+        }
+        const rid = places.ridAt[from++] as number;
+        if (member[rid] === 1) tested.push(rid);
+      }
       if (tested.length === 0) break;
       yield;
       const passing = new Set(this.reads.passing(tested, where));
@@ -101,46 +112,50 @@ export class SortRanks {
     return page;
   }
 
-  /** The places of the order for the data as it is now, reading what is missing a chunk a step; null when a write moved it meanwhile. */
-  private *built(index: string, sortBy: TaskSortKey, desc: boolean): Generator<void, Places | null, void> {
+  /** The places kept for the order and the data as it is now, or new ones, none read yet. */
+  private placesOf(index: string, sortBy: TaskSortKey, desc: boolean): Places {
     const key = keyOf(index, sortBy, desc);
     const version = this.version();
-    let places = this.places;
-    if (places === null || places.key !== key || places.version !== version) {
-      const size = this.reads.rowEstimate() + 1;
-      places = {
-        key,
-        version,
-        ridAt: new Int32Array(size),
-        placeOf: new Int32Array(size).fill(-1),
-        filled: 0,
-        done: false,
-      };
-      this.places = places;
-    }
+    if (this.places?.key === key && this.places.version === version) return this.places;
+    const size = this.reads.rowEstimate() + 1;
+    this.places = {
+      key,
+      version,
+      ridAt: new Int32Array(size),
+      placeOf: new Int32Array(size).fill(-1),
+      filled: 0,
+      done: false,
+    };
+    return this.places;
+  }
+
+  /** The next chunk of the order's places, after a step; false when a write moved the data since they were begun. */
+  private *readMore(
+    places: Places,
+    index: string,
+    sortBy: TaskSortKey,
+    desc: boolean,
+  ): Generator<void, boolean, void> {
+    yield;
+    if (this.version() !== places.version) return false;
     const order = orderBySql(sortBy, desc);
-    while (!places.done) {
-      yield;
-      if (this.version() !== places.version) return null;
-      const last = places.filled === 0 ? null : (places.ridAt[places.filled - 1] as number);
-      const rids = (
-        last === null
-          ? this.reads.statement(`SELECT t.rid FROM tasks t INDEXED BY ${index} ORDER BY ${order} LIMIT ?`)
-          : this.reads.statement(
-              `SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${afterCursorSql(sortBy, desc)} ORDER BY ${order} LIMIT ?`,
-            )
-      )
-        .pluck()
-        .all(...(last === null ? [] : this.reads.sortValues(sortBy, last)), BUILD_CHUNK) as number[];
-      for (const rid of rids) {
-        // A row id past the estimate: rows came since (the version moved); build again next time.
-        if (rid >= places.placeOf.length || places.filled >= places.ridAt.length) return null;
-        places.ridAt[places.filled] = rid;
-        places.placeOf[rid] = places.filled++;
-      }
-      places.done = rids.length < BUILD_CHUNK;
+    const last = places.filled === 0 ? null : (places.ridAt[places.filled - 1] as number);
+    const rids = (
+      last === null
+        ? this.reads.statement(`SELECT t.rid FROM tasks t INDEXED BY ${index} ORDER BY ${order} LIMIT ?`)
+        : this.reads.statement(
+            `SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${afterCursorSql(sortBy, desc)} ORDER BY ${order} LIMIT ?`,
+          )
+    )
+      .pluck()
+      .all(...(last === null ? [] : this.reads.sortValues(sortBy, last)), BUILD_CHUNK) as number[];
+    for (const rid of rids) {
+      if (rid >= places.placeOf.length || places.filled >= places.ridAt.length) return false;
+      places.ridAt[places.filled] = rid;
+      places.placeOf[rid] = places.filled++;
     }
-    return places;
+    places.done = rids.length < BUILD_CHUNK;
+    return true;
   }
 }
 

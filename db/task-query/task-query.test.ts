@@ -533,9 +533,9 @@ describe('search candidates', () => {
   test("a broad search's places in the order are read once, a chunk a step, kept when a newer query drops the steps, and read again after a write", async () => {
     const handle = await openTestMirror();
     try {
-      // 40 000 tasks: the title order takes two chunks to read (32 768 entries each).
+      // 50 000 tasks: the title order takes two chunks to read (32 768 entries each), the matches in the second.
       const tasks = [
-        ...Array.from({ length: 26_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
+        ...Array.from({ length: 36_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
         ...Array.from({ length: 14_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
       ];
       loadTasks(handle.mirror, tasks);
@@ -570,7 +570,7 @@ describe('search candidates', () => {
       expect(again?.taken).toBeLessThan(Math.ceil(14_000 / 1024));
 
       // A write moves the data: the places are read again, and the first match renamed to sort last leaves the page.
-      const renamed = tasks[26_000]?.task_id as string;
+      const renamed = tasks[36_000]?.task_id as string;
       handle.mirror.tasks.edit(renamed, { title: 'Zebra migrates' });
       const afterWrite = stepsOf('migrate');
       expect(afterWrite?.page.items.map((t) => t.task_id)).not.toContain(renamed);

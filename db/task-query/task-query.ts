@@ -232,9 +232,9 @@ export class TaskQueries {
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
         const index = this.planner.sortIndex(query.sort_by);
-        // Until the order's places are read: the walk ahead as far as these candidates spread evenly
-        // would take (a few thousand entries, where reading the places takes a million at a million tasks).
-        if (index === null || !this.ranks.ready(index, query.sort_by, desc)) {
+        // Before any of the order's places are read: the walk ahead as far as these candidates spread
+        // evenly would take (a few thousand entries and their rows, where the places are read by the 32 768).
+        if (index === null || !this.ranks.begun(index, query.sort_by, desc)) {
           yield;
           const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
           const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
