@@ -8,7 +8,7 @@
 // step, only as far as a page needs); then each keystroke's page costs its
 // candidates' marks and a few hundred row tests.
 import type { TaskSortKey } from '../../protocol/task-list-query';
-import { afterCursorSql, type Cursor, orderBySql } from './cursor';
+import { afterCursorSql, type Cursor, type KeyValue, orderBySql } from './cursor';
 import type { Where } from './filter-sql';
 import type { TaskReads } from './item-rows';
 
@@ -77,12 +77,7 @@ export class SortRanks {
     }
     let from = 0;
     if (after !== null) {
-      const first = this.reads
-        .statement(
-          `SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${afterCursorSql(sortBy, desc)} ORDER BY ${orderBySql(sortBy, desc)} LIMIT 1`,
-        )
-        .pluck()
-        .get(...after.values) as number | undefined;
+      const [first] = this.entriesAfter(index, sortBy, desc, after.values, 1);
       if (first === undefined) return [];
       if (first >= places.placeOf.length) return null;
       while ((places.placeOf[first] as number) < 0)
@@ -138,17 +133,14 @@ export class SortRanks {
   ): Generator<void, boolean, void> {
     yield;
     if (this.version() !== places.version) return false;
-    const order = orderBySql(sortBy, desc);
     const last = places.filled === 0 ? null : (places.ridAt[places.filled - 1] as number);
-    const rids = (
-      last === null
-        ? this.reads.statement(`SELECT t.rid FROM tasks t INDEXED BY ${index} ORDER BY ${order} LIMIT ?`)
-        : this.reads.statement(
-            `SELECT t.rid FROM tasks t INDEXED BY ${index} WHERE ${afterCursorSql(sortBy, desc)} ORDER BY ${order} LIMIT ?`,
-          )
-    )
-      .pluck()
-      .all(...(last === null ? [] : this.reads.sortValues(sortBy, last)), BUILD_CHUNK) as number[];
+    const rids = this.entriesAfter(
+      index,
+      sortBy,
+      desc,
+      last === null ? null : this.reads.sortValues(sortBy, last),
+      BUILD_CHUNK,
+    );
     for (const rid of rids) {
       if (rid >= places.placeOf.length || places.filled >= places.ridAt.length) return false;
       places.ridAt[places.filled] = rid;
@@ -156,6 +148,23 @@ export class SortRanks {
     }
     places.done = rids.length < BUILD_CHUNK;
     return true;
+  }
+
+  /** Row ids of the order's first `limit` entries after the sort key `values` (null: from its start). */
+  private entriesAfter(
+    index: string,
+    sortBy: TaskSortKey,
+    desc: boolean,
+    values: readonly KeyValue[] | null,
+    limit: number,
+  ): number[] {
+    const after = values === null ? '' : `WHERE ${afterCursorSql(sortBy, desc)}`;
+    return this.reads
+      .statement(
+        `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after} ORDER BY ${orderBySql(sortBy, desc)} LIMIT ?`,
+      )
+      .pluck()
+      .all(...(values ?? []), limit) as number[];
   }
 }
 
