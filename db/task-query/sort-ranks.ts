@@ -17,6 +17,9 @@ const BUILD_CHUNK = 32_768;
 /** Candidates in order tested a step at most (their rows read and the filter checked: 2-8 ms). */
 const MAX_TESTED = 2048;
 
+/** What `page` answers when its candidates gave no page within its budget of tests. */
+export const OVER_BUDGET = Symbol('over budget');
+
 interface Places {
   /** The sort index, direction and data version the places were read at. */
   key: string;
@@ -67,7 +70,9 @@ export class SortRanks {
     after: Cursor | null,
     candidates: readonly number[],
     limit: number,
-  ): Generator<void, number[] | null, void> {
+    /** Candidates tested at most before giving up (OVER_BUDGET): a broad superset of the matches may hold few of them early. */
+    budget = Infinity,
+  ): Generator<void, number[] | null | typeof OVER_BUDGET, void> {
     const places = this.placesOf(index, sortBy, desc);
     const member = new Uint8Array(places.placeOf.length);
     for (const rid of candidates) {
@@ -99,6 +104,8 @@ export class SortRanks {
         if (member[rid] === 1) tested.push(rid);
       }
       if (tested.length === 0) break;
+      budget -= tested.length;
+      if (budget < 0) return OVER_BUDGET;
       yield;
       const passing = new Set(this.reads.passing(tested, where));
       for (const rid of tested) if (passing.has(rid) && page.length <= limit) page.push(rid);

@@ -586,6 +586,44 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
+  test('a broad search typed on from the last one tests its candidates before fetching its own, and its page is exact either way', async () => {
+    const handle = await openTestMirror();
+    try {
+      // "mi" in all 34 000 tasks, the first 20 000 in title order holding no "mig": typed on from
+      // `mi`, `mig` finds none of its matches among the first of `mi`'s candidates and fetches its own.
+      const tasks = [
+        ...Array.from({ length: 20_000 }, (_, i) => taskJson({ title: `Add mission ${i}` })),
+        ...Array.from({ length: 14_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const typed = (term: string) => {
+        const query = new URLSearchParams(`filter[search]=${term}&sort_by=title`);
+        const steps = handle.mirror.tasks.pageSteps(query, options);
+        for (let taken = 0; ; taken++) {
+          const step = steps.next();
+          if (step.done) {
+            const expected = referenceIds(tasks, parseTaskListQuery(query)).slice(0, 40);
+            expect(
+              step.value.items.map((t) => t.task_id),
+              term,
+            ).toEqual(expected);
+            return taken;
+          }
+        }
+      };
+      typed('mi');
+      typed('mig');
+      const typedOn = typed('migr');
+      typed('chore');
+      // Asked after a search it does not extend: its own candidates fetched, a step more.
+      expect(typedOn).toBeLessThan(typed('migr'));
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
   test("a set walk's pages, interleaved with another set walk's and with a write between them, give the reference order", async () => {
     const handle = await openTestMirror();
     try {

@@ -26,7 +26,7 @@ import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
-import { SortRanks } from './sort-ranks';
+import { OVER_BUDGET, SortRanks } from './sort-ranks';
 import { SteppedCount } from './stepped-count';
 import { runSteps } from './steps';
 
@@ -101,6 +101,12 @@ const AHEAD_ENTRIES = { min: 1024, max: 4096 };
  * machine): 5-20 ms a slice.
  */
 const CANDIDATE_SLICE = 1024;
+/**
+ * Of the last broad search's candidates taken for one typed on from it, at
+ * most this many are tested for its page (2-3 steps of tests) before its own
+ * are fetched: the last term's matches may sort long before the new one's.
+ */
+const TYPED_ON_TESTS = 4096;
 
 /** A row of ITEM_JSON as its item (columns by position). */
 function itemOf(row: ItemRow): TaskListItem {
@@ -210,7 +216,12 @@ export class TaskQueries {
    * search too broad to sort whose page the sort order's first entries do
    * not fill, whose candidates are sorted a slice a step (slicedPage).
    */
-  *pageSteps(input: TaskQueryInput, options: TaskQueryOptions): Generator<void, TaskListPage, void> {
+  *pageSteps(
+    input: TaskQueryInput,
+    options: TaskQueryOptions,
+    /** Whether the last broad search's candidates may be taken for this one's (TYPED_ON_TESTS). */
+    typingOn = true,
+  ): Generator<void, TaskListPage, void> {
     const query = normalizeTaskQuery(input);
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
@@ -228,7 +239,9 @@ export class TaskQueries {
       const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
       if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
       yield;
-      const many = yield* this.search.slicedCandidates(query.filter);
+      // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
+      const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
+      const many = typedOn ?? (yield* this.search.slicedCandidates(query.filter));
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
         const index = this.planner.sortIndex(query.sort_by);
@@ -248,7 +261,28 @@ export class TaskQueries {
         const ranked =
           index === null
             ? null
-            : yield* this.ranks.page(index, query.sort_by, desc, where, after, many, limit);
+            : yield* this.ranks.page(
+                index,
+                query.sort_by,
+                desc,
+                where,
+                after,
+                many,
+                limit,
+                typedOn === null ? Infinity : TYPED_ON_TESTS,
+              );
+        if (ranked === OVER_BUDGET) {
+          // Few of the last search's candidates match this one early in the order: its own, then.
+          const own = yield* this.search.slicedCandidates(query.filter);
+          if (own !== null && own.length === 0) return { items: [], next: null, path: 'empty' };
+          if (own !== null && index !== null) {
+            const page = yield* this.ranks.page(index, query.sort_by, desc, where, after, own, limit);
+            if (page !== null && page !== OVER_BUDGET)
+              return this.pageOf(query, this.reads.rowsById(page), limit, 'ranked');
+          }
+          // Its own too many, or a write came meanwhile: the plain ways below, from the start.
+          return yield* this.pageSteps(input, options, false);
+        }
         if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
         // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
         const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
