@@ -10,7 +10,7 @@ import {
 } from '../../protocol/task-list-query';
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
-import type { TaskQueryPath } from './task-query';
+import type { TaskListPage, TaskQueryPath } from './task-query';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 type Task = Record<string, unknown>;
@@ -100,6 +100,32 @@ function referenceIds(tasks: readonly Task[], q: TaskListQuery): string[] {
           codePointCompare(a.task_id as string, b.task_id as string)),
     )
     .map((t) => t.task_id as string);
+}
+
+/**
+ * A title-sorted search's page run a step at a time as main runs it, with the
+ * steps it yielded; null when dropped after `upTo` steps (a newer keystroke).
+ */
+function titleSearchSteps(
+  mirror: Mirror,
+  term: string,
+  options: { me: string; today: string; limit: number },
+  upTo = Infinity,
+): { taken: number; page: TaskListPage } | null {
+  const steps = mirror.tasks.pageSteps(new URLSearchParams(`filter[search]=${term}&sort_by=title`), options);
+  for (let taken = 0; ; taken++) {
+    const step = steps.next();
+    if (step.done) return { taken, page: step.value };
+    if (taken + 1 >= upTo) return null;
+  }
+}
+
+/** `before` tasks titled `${title} i`, then `after` titled `Migrate chore i`: the matches of `mig` all sort after the rest. */
+function lateMatches(before: number, title: string, after: number): Task[] {
+  return [
+    ...Array.from({ length: before }, (_, i) => taskJson({ title: `${title} ${i}` })),
+    ...Array.from({ length: after }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
+  ];
 }
 
 // ---- data covering every edge the semantics name ---------------------------------------
@@ -491,10 +517,7 @@ describe('search candidates', () => {
       // 14 000 tasks say "migrate" (past the 10 000 candidates sorted at once), every one after the
       // 20 000 others in title order: the shape of a million tasks where `mig` walked 600 000 rows.
       // Their due dates and creation times interleave them in other orders; 1 in 7 is done.
-      const tasks = [
-        ...Array.from({ length: 20_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
-        ...Array.from({ length: 14_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
-      ].map((task, i) => ({
+      const tasks = lateMatches(20_000, 'Add errand', 14_000).map((task, i) => ({
         ...task,
         due_date: i % 5 === 0 ? null : `2026-0${1 + (i % 9)}-1${i % 10}`,
         created_at: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
@@ -538,24 +561,11 @@ describe('search candidates', () => {
     const handle = await openTestMirror();
     try {
       // 50 000 tasks: the title order takes two chunks to read (32 768 entries each), the matches in the second.
-      const tasks = [
-        ...Array.from({ length: 36_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
-        ...Array.from({ length: 14_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
-      ];
+      const tasks = lateMatches(36_000, 'Add errand', 14_000);
       loadTasks(handle.mirror, tasks);
       await handle.mirror.sortIndexesReady();
       const options = { me: ME, today: TODAY, limit: 40 };
-      const stepsOf = (term: string, upTo = Infinity) => {
-        const steps = handle.mirror.tasks.pageSteps(
-          new URLSearchParams(`filter[search]=${term}&sort_by=title`),
-          options,
-        );
-        for (let taken = 0; ; taken++) {
-          const step = steps.next();
-          if (step.done) return { taken, page: step.value };
-          if (taken + 1 >= upTo) return null;
-        }
-      };
+      const stepsOf = (term: string, upTo = Infinity) => titleSearchSteps(handle.mirror, term, options, upTo);
       const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
       const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
         .sort(codePointCompare)
@@ -591,27 +601,18 @@ describe('search candidates', () => {
     try {
       // "mi" in all 34 000 tasks, the first 20 000 in title order holding no "mig": typed on from
       // `mi`, `mig` finds none of its matches among the first of `mi`'s candidates and fetches its own.
-      const tasks = [
-        ...Array.from({ length: 20_000 }, (_, i) => taskJson({ title: `Add mission ${i}` })),
-        ...Array.from({ length: 14_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
-      ];
+      const tasks = lateMatches(20_000, 'Add mission', 14_000);
       loadTasks(handle.mirror, tasks);
       await handle.mirror.sortIndexesReady();
       const options = { me: ME, today: TODAY, limit: 40 };
       const typed = (term: string) => {
-        const query = new URLSearchParams(`filter[search]=${term}&sort_by=title`);
-        const steps = handle.mirror.tasks.pageSteps(query, options);
-        for (let taken = 0; ; taken++) {
-          const step = steps.next();
-          if (step.done) {
-            const expected = referenceIds(tasks, parseTaskListQuery(query)).slice(0, 40);
-            expect(
-              step.value.items.map((t) => t.task_id),
-              term,
-            ).toEqual(expected);
-            return taken;
-          }
-        }
+        const answer = titleSearchSteps(handle.mirror, term, options);
+        const query = parseTaskListQuery(new URLSearchParams(`filter[search]=${term}&sort_by=title`));
+        expect(
+          answer?.page.items.map((t) => t.task_id),
+          term,
+        ).toEqual(referenceIds(tasks, query).slice(0, 40));
+        return answer?.taken ?? 0;
       };
       typed('mi');
       typed('mig');
