@@ -61,6 +61,15 @@ export class TaskReads {
     return rids.map((rid) => byRid.get(rid) as ItemRow);
   }
 
+  /** Of `rids`, those whose rows pass the filter's conditions (in no particular order). */
+  passing(rids: readonly number[], where: { sql: readonly string[]; params: readonly unknown[] }): number[] {
+    return this.statement(
+      `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${where.sql.join(' AND ')}`,
+    )
+      .pluck()
+      .all(JSON.stringify(rids), ...where.params) as number[];
+  }
+
   /** The sort key values of one row (a page's last: its cursor). */
   sortValues(sortBy: TaskSortKey, rid: number): KeyValue[] {
     const columns = SORT_COLUMNS[sortBy].map((c) => `t.${c}`).join(', ');

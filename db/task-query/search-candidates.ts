@@ -125,6 +125,22 @@ export class SearchCandidates {
     return yield* this.cached('sliced', f, SLICED_CANDIDATE_LIMIT);
   }
 
+  /**
+   * The last search's candidates too broad for `candidates` (slicedCandidates), when they hold
+   * every match of `f`: the data has not changed, the fields and tags searched are the same, and
+   * `f`'s term holds the last one (the person typed on: `mig` after `mi`), so whatever contains it
+   * contains the last. Null otherwise. Fetching `mig`'s own 50 000 at a million tasks took 25-35 ms.
+   */
+  typedOn(f: TaskListFilter): number[] | null {
+    const last = this.last.sliced;
+    if (last === undefined || last.rids === null || f.search === undefined) return null;
+    if (last.version !== this.version()) return null;
+    const [search, fields, tags] = JSON.parse(last.key) as [string | undefined, unknown, unknown];
+    if (search === undefined || search === f.search) return null;
+    if (JSON.stringify([fields, tags]) !== JSON.stringify([f.search_fields, f.tags])) return null;
+    return f.search.toLowerCase().includes(search.toLowerCase()) ? last.rids : null;
+  }
+
   /** The candidates up to `limit`, kept per use until the data changes, in steps of FETCH_CHUNK. */
   private *cached(
     use: 'sorted' | 'broad' | 'sliced',

@@ -10,7 +10,7 @@ import {
 } from '../../protocol/task-list-query';
 import type { Mirror } from '../mirror';
 import { openMirror } from '../open-mirror';
-import type { TaskQueryPath } from './task-query';
+import type { TaskListPage, TaskQueryPath } from './task-query';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
 
 type Task = Record<string, unknown>;
@@ -100,6 +100,32 @@ function referenceIds(tasks: readonly Task[], q: TaskListQuery): string[] {
           codePointCompare(a.task_id as string, b.task_id as string)),
     )
     .map((t) => t.task_id as string);
+}
+
+/**
+ * A title-sorted search's page run a step at a time as main runs it, with the
+ * steps it yielded; null when dropped after `upTo` steps (a newer keystroke).
+ */
+function titleSearchSteps(
+  mirror: Mirror,
+  term: string,
+  options: { me: string; today: string; limit: number },
+  upTo = Infinity,
+): { taken: number; page: TaskListPage } | null {
+  const steps = mirror.tasks.pageSteps(new URLSearchParams(`filter[search]=${term}&sort_by=title`), options);
+  for (let taken = 0; ; taken++) {
+    const step = steps.next();
+    if (step.done) return { taken, page: step.value };
+    if (taken + 1 >= upTo) return null;
+  }
+}
+
+/** `before` tasks titled `${title} i`, then `after` titled `Migrate chore i`: the matches of `mig` all sort after the rest. */
+function lateMatches(before: number, title: string, after: number): Task[] {
+  return [
+    ...Array.from({ length: before }, (_, i) => taskJson({ title: `${title} ${i}` })),
+    ...Array.from({ length: after }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
+  ];
 }
 
 // ---- data covering every edge the semantics name ---------------------------------------
@@ -485,45 +511,115 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
-  test('a search too broad to sort whose matches all sort late is answered from its candidates a slice a step, not by walking the order to them', async () => {
+  test("a search too broad to sort whose matches all sort late is read off its candidates' places in the order, exact page after page and in every order", async () => {
     const handle = await openTestMirror();
     try {
-      // 12 000 tasks say "migrate" (past the 10 000 candidates sorted at once), every one after the
+      // 14 000 tasks say "migrate" (past the 10 000 candidates sorted at once), every one after the
       // 20 000 others in title order: the shape of a million tasks where `mig` walked 600 000 rows.
-      const tasks = [
-        ...Array.from({ length: 20_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
-        ...Array.from({ length: 12_000 }, (_, i) => taskJson({ title: `Migrate chore ${i}` })),
-      ];
+      // Their due dates and creation times interleave them in other orders; 1 in 7 is done.
+      const tasks = lateMatches(20_000, 'Add errand', 14_000).map((task, i) => ({
+        ...task,
+        due_date: i % 5 === 0 ? null : `2026-0${1 + (i % 9)}-1${i % 10}`,
+        created_at: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+        status: i % 7 === 0 ? 'completed' : 'not_started',
+      }));
       loadTasks(handle.mirror, tasks);
       await handle.mirror.sortIndexesReady();
-      const expected = tasks
-        .map((t) => t.title as string)
-        .filter((title) => title.startsWith('Migrate'))
-        .sort(codePointCompare)
-        .slice(0, 400);
-      const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
-      const first = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 200 });
-      expect(first.path).toBe('sliced');
-      const second = handle.mirror.tasks.query(query, {
+      const paths: TaskQueryPath[] = [];
+      for (const qs of [
+        'filter[search]=migrat&sort_by=title',
+        'filter[search]=migrat&sort_by=title&sort_order=desc',
+        'filter[search]=migrat&sort_by=due_date',
+        'filter[search]=migrat&filter[status]=completed&sort_by=created_at&sort_order=desc',
+      ]) {
+        const query = new URLSearchParams(qs);
+        const expected = referenceIds(tasks, parseTaskListQuery(query)).slice(0, 600);
+        const ids: string[] = [];
+        let next: string | null = null;
+        for (let page = 0; page < 3; page++) {
+          const answer = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 200, after: next });
+          ids.push(...answer.items.map((t) => t.task_id));
+          next = answer.next;
+          paths.push(answer.path);
+        }
+        expect(ids, qs).toEqual(expected);
+      }
+      // The done ones sparse in creation order: each page, the second and third from the cursor's place, was read off the places.
+      expect(paths.slice(-3)).toEqual(['ranked', 'ranked', 'ranked']);
+      const first = handle.mirror.tasks.query(new URLSearchParams('filter[search]=migrat&sort_by=title'), {
         me: ME,
         today: TODAY,
         limit: 200,
-        after: first.next,
       });
-      expect([...first.items, ...second.items].map((t) => t.title)).toEqual(expected);
+      expect(first.path).toBe('ranked');
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
 
-      // In the main process, the event loop runs between the slices (1 024 candidates each).
-      let turns = 0;
-      const stepped = await handle.mirror.tasks.queryInSteps(
-        query,
-        { me: ME, today: TODAY, limit: 200 },
-        async () => {
-          turns++;
-          await Promise.resolve();
-        },
-      );
-      expect(stepped.items.map((t) => t.title)).toEqual(expected.slice(0, 200));
-      expect(turns).toBeGreaterThanOrEqual(Math.ceil(12_000 / 1024));
+  test("a broad search's places in the order are read once, a chunk a step, kept when a newer query drops the steps, and read again after a write", async () => {
+    const handle = await openTestMirror();
+    try {
+      // 50 000 tasks: the title order takes two chunks to read (32 768 entries each), the matches in the second.
+      const tasks = lateMatches(36_000, 'Add errand', 14_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const stepsOf = (term: string, upTo = Infinity) => titleSearchSteps(handle.mirror, term, options, upTo);
+      const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
+      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
+        .sort(codePointCompare)
+        .slice(0, 40);
+
+      // Dropped by a newer keystroke while its candidates and places were read: the next one goes on.
+      expect(stepsOf('migra', 5)).toBeNull();
+      const resumed = stepsOf('migrat');
+      expect(titles(resumed)).toEqual(expected);
+      expect(resumed?.page.path).toBe('ranked');
+      // Read: none of the places again, and of the candidates only those at the start of the order.
+      const again = stepsOf('migrate');
+      expect(titles(again)).toEqual(expected);
+      expect(again?.taken).toBeLessThan(resumed?.taken ?? 0);
+      // Sorting the 14 000 candidates instead took a step each 1 024 of them.
+      expect(again?.taken).toBeLessThan(Math.ceil(14_000 / 1024));
+
+      // A write moves the data: the places are read again, and the first match renamed to sort last leaves the page.
+      const renamed = tasks[36_000]?.task_id as string;
+      handle.mirror.tasks.edit(renamed, { title: 'Zebra migrates' });
+      const afterWrite = stepsOf('migrate');
+      expect(afterWrite?.page.items.map((t) => t.task_id)).not.toContain(renamed);
+      expect(titles(afterWrite)?.[0]).toBe(expected[1]);
+      // All of them, where the one after the dropped query read only what was left.
+      expect(afterWrite?.taken).toBeGreaterThan(resumed?.taken ?? 0);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test('a broad search typed on from the last one tests its candidates before fetching its own, and its page is exact either way', async () => {
+    const handle = await openTestMirror();
+    try {
+      // "mi" in all 34 000 tasks, the first 20 000 in title order holding no "mig": typed on from
+      // `mi`, `mig` finds none of its matches among the first of `mi`'s candidates and fetches its own.
+      const tasks = lateMatches(20_000, 'Add mission', 14_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const typed = (term: string) => {
+        const answer = titleSearchSteps(handle.mirror, term, options);
+        const query = parseTaskListQuery(new URLSearchParams(`filter[search]=${term}&sort_by=title`));
+        expect(
+          answer?.page.items.map((t) => t.task_id),
+          term,
+        ).toEqual(referenceIds(tasks, query).slice(0, 40));
+        return answer?.taken ?? 0;
+      };
+      typed('mi');
+      typed('mig');
+      const typedOn = typed('migr');
+      typed('chore');
+      // Asked after a search it does not extend: its own candidates fetched, a step more.
+      expect(typedOn).toBeLessThan(typed('migr'));
     } finally {
       handle.cleanup();
     }

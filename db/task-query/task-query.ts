@@ -2,8 +2,10 @@
 // effective task rows, with the same ids in the same order as the service, in
 // keyset pages. A search or tag filter that narrows to a few thousand tasks is
 // answered from the word index's candidates, sorted; a broader one checks the
-// sort order's first entries, and failing a page there sorts its candidates a
-// slice a step (never walking the order to matches gathered far down it);
+// sort order's first entries, and failing a page there reads its candidates
+// off their places in the order (task-query/sort-ranks.ts), or without them
+// sorts its candidates a slice a step (never walking the order to matches
+// gathered far down it);
 // anything broader still walks the sort index and checks each row until the page is full. The parts, in
 // task-query/: the filter's SQL, the search candidates, the planner, the
 // grouped walk, the cursor, the stepped count; this entry composes a page.
@@ -24,6 +26,7 @@ import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
+import { OVER_BUDGET, SortRanks } from './sort-ranks';
 import { SteppedCount } from './stepped-count';
 import { runSteps } from './steps';
 
@@ -61,7 +64,7 @@ export interface TaskListItem extends Omit<
 }
 
 /** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
-export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced';
+export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced' | 'ranked';
 
 export interface TaskListPage {
   items: TaskListItem[];
@@ -98,6 +101,12 @@ const AHEAD_ENTRIES = { min: 1024, max: 4096 };
  * machine): 5-20 ms a slice.
  */
 const CANDIDATE_SLICE = 1024;
+/**
+ * Of the last broad search's candidates taken for one typed on from it, at
+ * most this many are tested for its page (2-3 steps of tests) before its own
+ * are fetched: the last term's matches may sort long before the new one's.
+ */
+const TYPED_ON_TESTS = 4096;
 
 /** A row of ITEM_JSON as its item (columns by position). */
 function itemOf(row: ItemRow): TaskListItem {
@@ -160,6 +169,7 @@ export class TaskQueries {
   private readonly planner: QueryPlanner;
   private readonly grouped: GroupedWalk;
   private readonly counts: SteppedCount;
+  private readonly ranks: SortRanks;
   /** The last filteredCandidates, until the next write. */
   private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
   /**
@@ -192,6 +202,7 @@ export class TaskQueries {
     this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
+    this.ranks = new SortRanks(this.reads, version);
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
@@ -205,7 +216,12 @@ export class TaskQueries {
    * search too broad to sort whose page the sort order's first entries do
    * not fill, whose candidates are sorted a slice a step (slicedPage).
    */
-  *pageSteps(input: TaskQueryInput, options: TaskQueryOptions): Generator<void, TaskListPage, void> {
+  *pageSteps(
+    input: TaskQueryInput,
+    options: TaskQueryOptions,
+    /** Whether the last broad search's candidates may be taken for this one's (TYPED_ON_TESTS). */
+    typingOn = true,
+  ): Generator<void, TaskListPage, void> {
     const query = normalizeTaskQuery(input);
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
@@ -223,20 +239,55 @@ export class TaskQueries {
       const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
       if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
       yield;
-      const many = yield* this.search.slicedCandidates(query.filter);
+      // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
+      const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
+      const many = typedOn ?? (yield* this.search.slicedCandidates(query.filter));
       if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
       if (many !== null) {
-        // The walk ahead as far as these candidates spread evenly would take, each slice and the page's rows: a step each.
+        const index = this.planner.sortIndex(query.sort_by);
+        // Before any of the order's places are read: the walk ahead as far as these candidates spread
+        // evenly would take (a few thousand entries and their rows, where the places are read by the 32 768).
+        if (index === null || !this.ranks.begun(index, query.sort_by, desc)) {
+          yield;
+          const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
+          const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
+          const found =
+            entries > AHEAD_ENTRIES.min
+              ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
+              : null;
+          if (found !== null) return this.pageOf(query, this.reads.rowsById(found), limit, 'walk');
+        }
+        // The candidates' places in the order, read off from its start (or the cursor's place).
+        const ranked =
+          index === null
+            ? null
+            : yield* this.ranks.page(
+                index,
+                query.sort_by,
+                desc,
+                where,
+                after,
+                many,
+                limit,
+                typedOn === null ? Infinity : TYPED_ON_TESTS,
+              );
+        if (ranked === OVER_BUDGET) {
+          // Few of the last search's candidates match this one early in the order: its own, then.
+          const own = yield* this.search.slicedCandidates(query.filter);
+          if (own !== null && own.length === 0) return { items: [], next: null, path: 'empty' };
+          if (own !== null && index !== null) {
+            const page = yield* this.ranks.page(index, query.sort_by, desc, where, after, own, limit);
+            if (page !== null && page !== OVER_BUDGET)
+              return this.pageOf(query, this.reads.rowsById(page), limit, 'ranked');
+          }
+          // Its own too many, or a write came meanwhile: the plain ways below, from the start.
+          return yield* this.pageSteps(input, options, false);
+        }
+        if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
+        // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
+        const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
         yield;
-        const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
-        const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
-        const found =
-          entries > AHEAD_ENTRIES.min
-            ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
-            : null;
-        const page = found ?? (yield* this.slicedPage(query.sort_by, desc, where, after, many, limit));
-        yield;
-        return this.pageOf(query, this.reads.rowsById(page), limit, found === null ? 'sliced' : 'walk');
+        return this.pageOf(query, this.reads.rowsById(page), limit, 'sliced');
       }
     }
     const plan = this.planner.planPage(query.sort_by, where, rids, limit);
@@ -429,12 +480,7 @@ export class TaskQueries {
             )
             .pluck()
             .all(JSON.stringify(slice), term) as number[])
-        : (this.reads
-            .statement(
-              `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${where.sql.join(' AND ')}`,
-            )
-            .pluck()
-            .all(JSON.stringify(slice), ...where.params) as number[]);
+        : this.reads.passing(slice, where);
     const sample = rids.slice(0, SPARSE_SAMPLE);
     const sampled = exact(sample);
     // Dense enough that the walk fills a page soon: the candidates as they are.
