@@ -143,6 +143,7 @@ type VirtualColumns =
   | 'k_task_type'
   | 't_task_type'
   | 't_created_case'
+  | 't_id_case'
   | 'tags_key'
   | 'search_id'
   | 'search_tags'
