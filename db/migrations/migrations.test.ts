@@ -277,6 +277,13 @@ function unchangedDataCase(version: string): UpgradeCase {
   return { version, seed: seedAsFrom0006, verify: verifyEverything };
 }
 
+/** The ids of the first page of a task list query, as the person's list shows them. */
+function listedIds(mirror: Mirror, query: string): string[] {
+  return mirror.tasks
+    .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
+    .items.map((t) => t.task_id);
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
@@ -496,10 +503,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
     verify(mirror) {
       // The tag filter, the search and the created-date filter read what SQLite makes of the row.
       verifyEverything(mirror);
-      const ids = (query: string) =>
-        mirror.tasks
-          .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
-          .items.map((t) => t.task_id);
+      const ids = (query: string) => listedIds(mirror, query);
       expect(ids('filter[created_after]=2026-01-05&filter[created_before]=2026-01-05')).toEqual([
         'tsk_seeded',
       ]);
@@ -512,10 +516,7 @@ const UPGRADE_CASES: UpgradeCase[] = [
     verify(mirror) {
       // Lookups by id and the search by id read the index on its new tie-breaker.
       verifyEverything(mirror);
-      const ids = (query: string) =>
-        mirror.tasks
-          .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
-          .items.map((t) => t.task_id);
+      const ids = (query: string) => listedIds(mirror, query);
       expect(ids('sort_by=task_id')).toEqual(['tsk_seeded']);
       expect(ids('filter[search]=SEEDED')).toEqual(['tsk_seeded']);
     },

@@ -3,7 +3,7 @@
 // bytes above it) instead of the id. What a caller sees must not change: the
 // task_id order, page by page through its cursor, and each task found by its id.
 import { afterEach, expect, test } from 'vitest';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { idsPageByPage, loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
 let handle: TestMirror | undefined;
 afterEach(() => {
@@ -38,15 +38,12 @@ test.each(['asc', 'desc'])(
   async (order) => {
     handle = await openTestMirror();
     loadTasks(handle.mirror, TASKS);
-    const seen: string[] = [];
-    const query = new URLSearchParams(`sort_by=task_id&sort_order=${order}`);
-    let after: string | null = null;
-    do {
-      const page = handle.mirror.tasks.query(query, { me: 'ada', today: '2026-03-10', limit: 1, after });
-      seen.push(...page.items.map((t) => t.task_id));
-      after = page.next;
-      // Never more pages than ids: a cursor that lost its place would walk on forever.
-    } while (after !== null && seen.length <= IDS.length);
+    const seen = idsPageByPage(
+      handle.mirror,
+      new URLSearchParams(`sort_by=task_id&sort_order=${order}`),
+      1,
+      IDS.length,
+    );
     const expected = expectedOrder();
     expect(seen).toEqual(order === 'asc' ? expected : [...expected].reverse());
   },
