@@ -95,6 +95,11 @@ export interface TasksTable extends TaskReferences {
   /** Unicode lower case of the searchable id and tags, for exact substring checks. */
   search_id: Virtual<string>;
   search_id_kept: string;
+  /**
+   * task_id's tie-breaker in tasks_by_id (migration 0028): x'' for an id that is its own lower case, the id
+   * (text) below it, its bytes (a blob) above it.
+   */
+  t_id_case: Virtual<SortKeyValue>;
   search_tags: Virtual<string>;
   search_tags_kept: string;
   etag: string | null;

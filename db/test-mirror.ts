@@ -158,3 +158,19 @@ export function loadPass(
 export function loadTasks(mirror: Mirror, tasks: readonly Record<string, unknown>[]): void {
   loadPass(mirror, 'tasks', tasks, { etag: '"p0"' });
 }
+
+/**
+ * The ids of a task list query's every page, `limit` a page, each page asked
+ * with the cursor the one before gave; never more than `most` ids (a cursor
+ * that lost its place would walk on forever).
+ */
+export function idsPageByPage(mirror: Mirror, query: URLSearchParams, limit: number, most: number): string[] {
+  const seen: string[] = [];
+  let after: string | null = null;
+  do {
+    const page = mirror.tasks.query(query, { me: 'ada', today: '2026-03-10', limit, after });
+    seen.push(...page.items.map((t) => t.task_id));
+    after = page.next;
+  } while (after !== null && seen.length <= most);
+  return seen;
+}

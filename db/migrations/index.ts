@@ -28,6 +28,7 @@ import * as inboxChangeKeys from './0024_inbox_change_keys';
 import * as intakeIndex from './0025_intake_index';
 import * as taskAttachments from './0026_task_attachments';
 import * as smallerTaskRows from './0027_smaller_task_rows';
+import * as smallerIdIndex from './0028_smaller_id_index';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -58,6 +59,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0025_intake_index': intakeIndex,
   '0026_task_attachments': taskAttachments,
   '0027_smaller_task_rows': smallerTaskRows,
+  '0028_smaller_id_index': smallerIdIndex,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

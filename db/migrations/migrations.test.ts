@@ -277,6 +277,13 @@ function unchangedDataCase(version: string): UpgradeCase {
   return { version, seed: seedAsFrom0006, verify: verifyEverything };
 }
 
+/** The ids of the first page of a task list query, as the person's list shows them. */
+function listedIds(mirror: Mirror, query: string): string[] {
+  return mirror.tasks
+    .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
+    .items.map((t) => t.task_id);
+}
+
 const UPGRADE_CASES: UpgradeCase[] = [
   {
     version: '0001_initial',
@@ -496,14 +503,22 @@ const UPGRADE_CASES: UpgradeCase[] = [
     verify(mirror) {
       // The tag filter, the search and the created-date filter read what SQLite makes of the row.
       verifyEverything(mirror);
-      const ids = (query: string) =>
-        mirror.tasks
-          .query(new URLSearchParams(query), { me: 'ada', today: '2026-03-10' })
-          .items.map((t) => t.task_id);
+      const ids = (query: string) => listedIds(mirror, query);
       expect(ids('filter[created_after]=2026-01-05&filter[created_before]=2026-01-05')).toEqual([
         'tsk_seeded',
       ]);
       expect(ids('filter[created_after]=2026-01-06')).toEqual([]);
+    },
+  },
+  {
+    version: '0028_smaller_id_index',
+    seed: seedAsFrom0006,
+    verify(mirror) {
+      // Lookups by id and the search by id read the index on its new tie-breaker.
+      verifyEverything(mirror);
+      const ids = (query: string) => listedIds(mirror, query);
+      expect(ids('sort_by=task_id')).toEqual(['tsk_seeded']);
+      expect(ids('filter[search]=SEEDED')).toEqual(['tsk_seeded']);
     },
   },
 ];
@@ -727,6 +742,60 @@ describe('migrations', () => {
       expect(plan.indexes.map((index) => index.sql)).toEqual([
         'CREATE INDEX tasks_by_created ON tasks (k_created, t_created_case, task_id)',
       ]);
+    } finally {
+      after.close();
+    }
+  });
+
+  test('0028: ids differing in case alone keep their order and stay one each, on the id index with its smaller tie-breaker', async () => {
+    const { file, db } = await fileMigratedTo('ids.db', '0027_smaller_task_rows');
+    seedAsFrom0006(db);
+    const columns = (db.prepare('PRAGMA table_info(tasks)').all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((name) => !['rid', 'task_id', 'search_id_kept'].includes(name));
+    // The Kelvin sign's lower case is k (JavaScript's, which search_id keeps), a smaller code point: that id sorts above 'tsk_k'.
+    const taskIds = ['tsk_k', 'TSK_K', 'tsk_K', 'tsk_\u212a', 'Tsk_k', 'tsk_é', 'tsk_É', 'TSK_é'];
+    taskIds.forEach((taskId, i) => {
+      const lower = taskId.toLowerCase();
+      db.prepare(
+        `INSERT INTO tasks (rid, task_id, search_id_kept, ${columns.join(', ')})
+         SELECT ?, ?, ?, ${columns.join(', ')} FROM tasks WHERE rid = 1`,
+      ).run(10 + i, taskId, lower === taskId.replace(/[A-Z]/g, (c) => c.toLowerCase()) ? '' : lower);
+    });
+    const order = (d: Database.Database) =>
+      d.prepare('SELECT task_id FROM tasks INDEXED BY tasks_by_id ORDER BY search_id, task_id').pluck().all();
+    const before = order(db);
+    db.close();
+    await migrateFileTo(file, '0028_smaller_id_index');
+    const after = new Database(file);
+    try {
+      expect(after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tasks_by_id'").pluck().get()).toBe(
+        'CREATE UNIQUE INDEX tasks_by_id ON tasks (search_id, t_id_case)',
+      );
+      // The index's own order is the order by the id's lower case and then the id, as before.
+      expect(
+        after
+          .prepare('SELECT task_id FROM tasks INDEXED BY tasks_by_id ORDER BY search_id, t_id_case')
+          .pluck()
+          .all(),
+      ).toEqual(before);
+      expect(before).toEqual(
+        ['tsk_seeded', ...taskIds].sort((a, b) => {
+          const [la, lb] = [a.toLowerCase(), b.toLowerCase()];
+          return la !== lb ? (la < lb ? -1 : 1) : a < b ? -1 : 1;
+        }),
+      );
+      // Each id is found by its lower case and itself; a second row with a stored id is refused.
+      const find = after.prepare('SELECT rid FROM tasks WHERE search_id = ? AND task_id = ?').pluck();
+      taskIds.forEach((taskId, i) => expect(find.get(taskId.toLowerCase(), taskId)).toBe(10 + i));
+      expect(() =>
+        after
+          .prepare(
+            `INSERT INTO tasks (rid, task_id, search_id_kept, ${columns.join(', ')})
+             SELECT 99, task_id, search_id_kept, ${columns.join(', ')} FROM tasks WHERE rid = 13`,
+          )
+          .run(),
+      ).toThrow(/UNIQUE/);
     } finally {
       after.close();
     }

@@ -4,12 +4,13 @@
 import { InvalidParameterError, type TaskListQuery, type TaskSortKey } from '../../protocol/task-list-query';
 import { NULL_KEY } from '../tasks/task-columns';
 
-/** A sort key column's value: text, a number, or the null key (an empty blob). */
+/** A sort key column's value: text, a number, or a blob (the null key, an empty one; an id's bytes, migration 0028). */
 export type KeyValue = string | number | Buffer;
 
 /** The ORDER BY columns of each sort key, ascending; each list ends in the tie-breakers and never holds a null. */
 export const SORT_COLUMNS: Record<TaskSortKey, readonly string[]> = {
-  task_id: ['search_id', 'task_id'],
+  // The id index's order (migration 0028): the same as (search_id, task_id), on its shorter tie-breaker.
+  task_id: ['search_id', 't_id_case'],
   title: ['k_title', 'title', 'task_id'],
   status: ['k_status', 'status', 'task_id'],
   priority: ['k_priority', 't_priority', 'task_id'],
@@ -42,7 +43,9 @@ export interface Cursor {
 }
 
 export function encodeCursor(cursor: Cursor): string {
-  const values = cursor.values.map((v) => (Buffer.isBuffer(v) ? { null: true } : v));
+  const values = cursor.values.map((v) =>
+    Buffer.isBuffer(v) ? (v.length === 0 ? { null: true } : { bytes: v.toString('base64url') }) : v,
+  );
   return Buffer.from(JSON.stringify({ s: cursor.sortBy, o: cursor.order, v: values })).toString('base64url');
 }
 
@@ -64,6 +67,8 @@ export function decodeCursor(text: string, query: TaskListQuery): Cursor {
     if (typeof item === 'string' || typeof item === 'number') return item;
     if (typeof item === 'object' && item !== null && (item as { null?: unknown }).null === true)
       return NULL_KEY;
+    const bytes = typeof item === 'object' && item !== null ? (item as { bytes?: unknown }).bytes : undefined;
+    if (typeof bytes === 'string' && bytes !== '') return Buffer.from(bytes, 'base64url');
     throw refuse();
   });
   return { sortBy: query.sort_by, order: query.sort_order, values };

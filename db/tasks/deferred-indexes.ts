@@ -9,7 +9,7 @@
 // The plan and its progress wait in `meta`, so a crash loses nothing: the next
 // open finishes the build.
 import type { Database } from 'better-sqlite3';
-import { searchableText, searchBodyOf } from './task-columns';
+import { searchableTextOf } from './task-columns';
 import { ID_TOKEN_MARK, idBigramTokens, type WordIndex } from './word-index';
 
 /**
@@ -144,21 +144,20 @@ export function buildNextSortIndex(db: Database, words: WordIndex): boolean {
         // Hidden rows (their search text is empty) are left out: the write that shows one again indexes it.
         const rows = db
           .prepare(
-            `SELECT t.rid, t.k_title, t.search_tags, t.search_id, s.text
+            `SELECT t.rid, t.k_title, t.search_id, s.text
              FROM tasks t JOIN task_search_text s ON s.rid = t.rid
              WHERE t.rid > ? AND t.rid <= ? AND t.hidden = 0`,
           )
           .all(from, to) as {
           rid: number;
           k_title: string;
-          search_tags: string;
           search_id: string;
           text: string;
         }[];
         const insert = db.prepare('INSERT INTO task_words (rowid, words) VALUES (?, ?)');
         for (const row of rows) {
-          // The same text as WordIndex.add.
-          const text = searchableText({ ...row, search_body: searchBodyOf(row.text, row) });
+          // The same words as WordIndex.add is given.
+          const text = searchableTextOf(row.text, row);
           insert.run(row.rid, `${text} ${idBigramTokens(row.search_id)}`);
           // The vocabulary step skips terms starting with the id tokens' mark: a
           // text word starting with it (all but unheard of) is registered here.

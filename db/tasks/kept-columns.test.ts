@@ -5,7 +5,7 @@
 // filters and the created_at order read them.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
+import { idsPageByPage, loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 import { utcDayOf } from './task-columns';
 
 let handle: TestMirror | undefined;
@@ -161,14 +161,12 @@ describe('the created_at order', () => {
   test.each(['asc', 'desc'])('is kept page by page (%s) with the smaller index', async (order) => {
     handle = await openTestMirror();
     loadTasks(handle.mirror, SAME_LOWER);
-    const seen: string[] = [];
-    const query = new URLSearchParams(`sort_by=created_at&sort_order=${order}`);
-    let after: string | null = null;
-    do {
-      const page = handle.mirror.tasks.query(query, { me: 'ada', today: '2026-03-10', limit: 3, after });
-      seen.push(...page.items.map((t) => t.task_id));
-      after = page.next;
-    } while (after !== null);
+    const seen = idsPageByPage(
+      handle.mirror,
+      new URLSearchParams(`sort_by=created_at&sort_order=${order}`),
+      3,
+      SAME_LOWER.length,
+    );
     const expected = expectedOrder();
     expect(seen).toEqual(order === 'asc' ? expected : [...expected].reverse());
   });

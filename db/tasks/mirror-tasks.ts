@@ -197,18 +197,20 @@ export class MirrorTasks {
   *exportJson(): Generator<string> {
     // A thousand at a time by keyset: 100 000 tasks never sit in memory at once.
     const chunk = this.db.prepare(
-      `SELECT t.search_id AS k, b.local_json AS local, b.server_json AS server,
+      `SELECT t.search_id AS k, t.t_id_case AS k_case, b.local_json AS local, b.server_json AS server,
               coalesce(s.text, '') AS search_text, ${COPY_ROW_COLUMNS}
          FROM tasks t INDEXED BY tasks_by_id JOIN task_bodies b ON b.rid = t.rid
          LEFT JOIN task_search_text s ON s.rid = t.rid
-        WHERE t.hidden = 0 AND (t.search_id, t.task_id) > (?, ?) ORDER BY t.search_id, t.task_id LIMIT 1000`,
+        WHERE t.hidden = 0 AND (t.search_id, t.t_id_case) > (?, ?) ORDER BY t.search_id, t.t_id_case LIMIT 1000`,
     );
-    let after: [string, string] = ['', ''];
+    // The id index's order (migration 0028): ids by their lower case, then their own order; '' is below every key.
+    let after: [string, string | Buffer] = ['', ''];
     for (;;) {
       const rows = this.tx.read(
         () =>
           chunk.all(...after) as ({
             k: string;
+            k_case: string | Buffer;
             local: StoredTaskJson | null;
             server: BodyServerJson;
           } & CopyRow)[],
@@ -217,7 +219,7 @@ export class MirrorTasks {
       for (const row of rows) yield taskJsonOf(row.local ?? storedFormFromRow(row.server, row));
       const last = rows.at(-1);
       if (!last || rows.length < 1000) return;
-      after = [last.k, last.task_id as string];
+      after = [last.k, last.k_case];
     }
   }
 

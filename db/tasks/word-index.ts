@@ -200,15 +200,17 @@ export const ID_TOKEN_MARK = 'ǂ';
  * from real words; a clash would only add a candidate, which the exact check drops.
  */
 export function idBigramTokens(id: string): string {
-  let tokens = '';
-  // Printable-ASCII ids (the usual) map each character to two hex digits without a Buffer per bigram.
+  // Printable-ASCII ids (the usual) take each bigram's token from a table, made once per bigram, and join
+  // them once: concatenating 15 tokens a task built a rope SQLite then flattened (~4 µs a task of the first
+  // load's word-index build at 100 000 tasks, ~1 µs this way; measured).
   if (ASCII.test(id)) {
-    for (let i = 0; i + 2 <= id.length; i++) {
-      tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${HEX[id.charCodeAt(i)]}${HEX[id.charCodeAt(i + 1)]}`;
-    }
-    return tokens;
+    const tokens = new Array<string>(Math.max(0, id.length - 1));
+    for (let i = 0; i + 2 <= id.length; i++)
+      tokens[i] = asciiBigramToken(id.charCodeAt(i), id.charCodeAt(i + 1));
+    return tokens.join(' ');
   }
   const chars = [...id];
+  let tokens = '';
   for (let i = 0; i + 2 <= chars.length; i++) {
     const bigram = Buffer.from(chars[i]! + chars[i + 1]!, 'utf8').toString('hex');
     tokens += `${i === 0 ? '' : ' '}${ID_TOKEN_MARK}${bigram}`;
@@ -218,6 +220,13 @@ export function idBigramTokens(id: string): string {
 
 const ASCII = /^[ -~]*$/;
 const HEX = Array.from({ length: 128 }, (_, code) => code.toString(16).padStart(2, '0'));
+/** The tokens of printable-ASCII bigrams met so far, by (first code << 7 | second code). */
+const ASCII_BIGRAM_TOKENS: (string | undefined)[] = new Array<string | undefined>(128 * 128);
+
+function asciiBigramToken(first: number, second: number): string {
+  const key = (first << 7) | second;
+  return (ASCII_BIGRAM_TOKENS[key] ??= `${ID_TOKEN_MARK}${HEX[first]}${HEX[second]}`);
+}
 
 function limited(rows: { word: string }[], max: number): string[] | null {
   return rows.length > max ? null : rows.map((r) => r.word);
