@@ -6,6 +6,7 @@ import { SORT_INDEX_NAMES } from '../tasks/deferred-indexes';
 import { openMirror } from '../open-mirror';
 import type { Mirror, PageInput } from '../mirror';
 import { checkTask } from '../tasks/task-columns';
+import { hashOf } from './id-hints';
 import {
   loadPass,
   loadTasks,
@@ -494,6 +495,32 @@ describe('a first load into an empty mirror', () => {
     expect(mirror.tasks.get(mineToo.task_id as string)?.task.title).toBe('Mine, renamed');
     expect(ids()).toEqual([mine.task_id, mineToo.task_id, other.task_id].sort());
     counter.close();
+  });
+
+  test('a chain task whose id shares its hint with one of the person’s is still stored, and theirs still compared (issue 28)', () => {
+    // The person's inserted tasks are kept as 30-bit hashes of their ids: find two ids of one hash.
+    const byHash = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    for (let n = 0; pair === null; n++) {
+      const id = `tsk_hint${n}`;
+      const earlier = byHash.get(hashOf(id));
+      if (earlier !== undefined) pair = [earlier, id];
+      else byHash.set(hashOf(id), id);
+    }
+    const mine = taskJson({ task_id: pair[0], title: 'Mine' });
+    const stranger = taskJson({ task_id: pair[1], title: 'Someone else’s, of the same hint' });
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [mine], null, { scope: 'hot:assigned', partial: true }));
+
+    const chain = mirror.passes.applyPage(
+      page(0, [stranger, { ...mine, title: 'Mine, renamed' }], null, { scope: '~..', partial: true }),
+    );
+
+    expect(chain.changes.created.map((c) => c.id)).toEqual([stranger.task_id]);
+    expect(chain.changes.updated.map((u) => u.id)).toEqual([mine.task_id]);
+    expect(ids()).toEqual([mine.task_id, stranger.task_id].sort());
+    expect(mirror.tasks.get(stranger.task_id as string)?.task.title).toBe('Someone else’s, of the same hint');
+    expect(mirror.tasks.get(mine.task_id as string)?.task.title).toBe('Mine, renamed');
   });
 
   test('by default the indexes are built in the background after the pass, one step each', async () => {

@@ -12,6 +12,7 @@ import {
   type OtherCollection,
 } from '../collections/collections';
 import { deferSortIndexes } from '../tasks/deferred-indexes';
+import { IdHints } from './id-hints';
 import { IncompletePassError, MalformedRowError, NotInMirrorError } from '../mirror-errors';
 import type { Outbox } from '../outbox/outbox';
 import { type ParkedEdit, sameJson } from '../outbox/outbox-types';
@@ -157,10 +158,9 @@ export class PageApplication {
    * Tasks a first load inserted from a list apart from the chains (the
    * person's own, walked beside them): a chain's page bringing one again
    * compares it instead of building a row for an insert that finds its id
-   * taken. A hint (a stale one costs that attempt only), emptied when the
-   * load ends.
+   * taken. A hint (a stale or false one costs that attempt, or a lookup, only), emptied when the load ends.
    */
-  private readonly insertedApart = new Set<string>();
+  private readonly insertedApart = new IdHints();
 
   constructor(
     private readonly db: Database,
@@ -249,7 +249,7 @@ export class PageApplication {
     const task = item as TaskObject;
     const id = task.task_id as string;
     const etag = itemEtags?.get(id) ?? null;
-    const storedApart = load.fromChain && this.insertedApart.delete(id);
+    const storedApart = load.fromChain && this.insertedApart.take(id);
     if (
       load.insertFirst &&
       !storedApart &&
