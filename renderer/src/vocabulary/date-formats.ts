@@ -7,23 +7,9 @@
 /** A formatter built on the first call, the same one on every call after. */
 export type DateFormat = () => Intl.DateTimeFormat;
 
-/** Formatters built so far in this page (the tests check when that happens). */
-let built = 0;
-
 export function dateFormat(options: Intl.DateTimeFormatOptions): DateFormat {
   let made: Intl.DateTimeFormat | null = null;
-  return () => {
-    if (made === null) {
-      made = new Intl.DateTimeFormat(undefined, options);
-      built += 1;
-    }
-    return made;
-  };
-}
-
-/** How many formatters this page has built. */
-export function dateFormatsBuilt(): number {
-  return built;
+  return () => (made ??= new Intl.DateTimeFormat(undefined, options));
 }
 
 /** Builds `formats` now (the first loads the locale's data), so that the first screen drawn does not. */
