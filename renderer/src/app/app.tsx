@@ -10,6 +10,8 @@ import { useView } from '../store/view-store';
 import { taskListQuery } from '../task-list/list-query';
 import { useList } from '../task-list/list-store';
 import { prefetchFirstPage } from '../task-list/use-row-window';
+import { loadDateFormats } from '../vocabulary/date-formats';
+import { ROW_DATE_FORMATS } from '../vocabulary/task-words';
 import { NoticeBanner } from './notice-banner';
 import { WorkspaceScreen } from './workspace-screen';
 
@@ -17,7 +19,10 @@ import { WorkspaceScreen } from './workspace-screen';
  * Asks for the session and the first rows of the list the app opens on, at
  * once and side by side: called before React draws anything, so the answers
  * no longer wait for the splash to be rendered, laid out and painted (a
- * component's effects run only after that). Returns what stops the session.
+ * component's effects run only after that). Then, in a task of its own while
+ * main answers, the rows' date formatters are built: the first loads the
+ * locale's data, which the first render would otherwise wait for.
+ * Returns what stops the session.
  */
 export function startApp(): () => void {
   const { view } = useView.getState();
@@ -25,7 +30,12 @@ export function startApp(): () => void {
     const { filters, sort } = useList.getState();
     prefetchFirstPage(taskListQuery(view.scope, filters, sort));
   }
-  return startSession();
+  const stop = startSession();
+  const formats = setTimeout(() => loadDateFormats(ROW_DATE_FORMATS), 0);
+  return () => {
+    clearTimeout(formats);
+    stop();
+  };
 }
 
 export function App() {

@@ -6,6 +6,7 @@ import type { InvokeInput } from '../../../ipc/contract';
 import type { SyncLogEntryView } from '../../../ipc/visibility-schemas';
 import { invoke } from '../bridge/svc';
 import { showProblem } from '../store/session-store';
+import { dateFormat } from '../vocabulary/date-formats';
 
 type LogQuery = NonNullable<InvokeInput<'sync-log:query'>>;
 type Level = NonNullable<LogQuery['levels']>[number];
@@ -34,7 +35,7 @@ const KINDS: { value: Kind | ''; label: string }[] = [
 ];
 
 /** A log wants seconds: several lines often share a minute. */
-const LOG_TIME = new Intl.DateTimeFormat(undefined, {
+const LOG_TIME = dateFormat({
   month: 'short',
   day: 'numeric',
   hour: '2-digit',
@@ -46,7 +47,7 @@ function LogRow({ entry }: { entry: SyncLogEntryView }) {
   return (
     <li className={`log-entry log-${entry.level}`} data-testid="log-entry">
       <time dateTime={entry.at} className="log-time">
-        {LOG_TIME.format(new Date(entry.at))}
+        {LOG_TIME().format(new Date(entry.at))}
       </time>
       <span className={`log-level log-level-${entry.level}`}>{entry.level}</span>
       <span className="log-kind">{entry.kind}</span>

@@ -3,8 +3,9 @@
 // collection is called, shared by the status bar and the account panel.
 import type { LeftOutItem, SyncProblem, UnsyncedCollection } from '../../../ipc/screen-schemas';
 import { describeProblem } from '../problems/describe-problem';
+import { dateFormat } from './date-formats';
 
-const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const CLOCK = dateFormat({ hour: '2-digit', minute: '2-digit' });
 
 /** Why sync is not going, in a few words; null when nothing is wrong. */
 export function problemWords(
@@ -17,7 +18,7 @@ export function problemWords(
   if (problem.type === 'rate-limit') {
     if (problem.retry_at === null) return 'rate-limited';
     const at = Date.parse(problem.retry_at);
-    return at > now ? `rate-limited until ${CLOCK.format(new Date(at))}` : 'rate-limited, trying again';
+    return at > now ? `rate-limited until ${CLOCK().format(new Date(at))}` : 'rate-limited, trying again';
   }
   if (problem.type === 'auth-server-unavailable') return 'sign-in server unreachable';
   if (problem.kind === 'network') return 'server unreachable';

@@ -1,6 +1,7 @@
 // How task values read in the app: the service's enum values as words, and
 // dates as a person says them. Unknown values (the service may add some) are
 // shown as they come, made readable.
+import { dateFormat, type DateFormat } from './date-formats';
 
 export const STATUSES = ['not_started', 'in_progress', 'blocked', 'completed'] as const;
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -68,16 +69,14 @@ export function fieldWord(field: string): string {
 
 const DAY_MS = 86_400_000;
 
-// Formatters are costly to build and a list formats a date per row: made once.
-const SHORT_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const LONG_DAY = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const LOCAL_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+// Formatters are costly to build and a list formats a date per row: made once, when first used.
+const SHORT_DAY = dateFormat({ month: 'short', day: 'numeric', timeZone: 'UTC' });
+const LONG_DAY = dateFormat({ month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const MOMENT = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
+const LOCAL_DAY = dateFormat({ month: 'short', day: 'numeric' });
+
+/** The formatters a list's rows use (their due days): built while the first screen waits for main. */
+export const ROW_DATE_FORMATS: readonly DateFormat[] = [SHORT_DAY, LONG_DAY];
 
 /** `2026-03-04` as "Mar 4" (this year) or "Mar 4, 2025"; with "today", "tomorrow", "yesterday" nearby. */
 export function dayWords(day: string | null | undefined, today = new Date()): string {
@@ -89,7 +88,7 @@ export function dayWords(day: string | null | undefined, today = new Date()): st
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Tomorrow';
   if (diff === -1) return 'Yesterday';
-  return (date.getUTCFullYear() === today.getUTCFullYear() ? SHORT_DAY : LONG_DAY).format(date);
+  return (date.getUTCFullYear() === today.getUTCFullYear() ? SHORT_DAY : LONG_DAY)().format(date);
 }
 
 /** Due before today and not done. */
@@ -108,14 +107,14 @@ export function agoWords(iso: string | null | undefined, now = Date.now()): stri
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
-  return LOCAL_DAY.format(new Date(at));
+  return LOCAL_DAY().format(new Date(at));
 }
 
 export function timeWords(iso: string | null | undefined): string {
   if (!iso) return '';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  return MOMENT.format(at);
+  return MOMENT().format(at);
 }
 
 export function countWords(count: number, one: string, many: string): string {
