@@ -360,11 +360,13 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
     blocked: mirror === null ? [] : blockedChanges(mirror),
   });
   const printSummary = () => io.stdout(`${JSON.stringify(summary())}\n`);
+  // One printer for the run: it remembers how far each upload was told.
+  const printProgress = progressPrinter(io, file);
   try {
     mirror = await openMirror(file);
     // The engine's pulls keep what they learn here: /v1/me is asked once per run.
     const pullMemo = new Map<string, unknown>();
-    const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal, progressPrinter(io, file));
+    const { me, orgId } = await readIdentity(api, mirror, pullMemo, io.signal, printProgress);
     const known = mirror.identity.account();
     if (known.orgId !== null && known.orgId !== orgId) {
       throw new UsageError(
@@ -384,7 +386,7 @@ export async function syncCommand(args: readonly string[], io: CliIo): Promise<E
       pullMemo,
       ...(runBudgetMs !== null ? { pullRunPolicy: { runBudgetMs } } : {}),
       onEvent: (event) => {
-        progressPrinter(io, file)(event);
+        printProgress(event);
         if (event.type === 'pushed') pushed += 1;
         if (event.type === 'sync-started') fullPull = event.tier === 'full';
         if (event.type === 'sync-finished') {
