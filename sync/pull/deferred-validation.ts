@@ -1,7 +1,8 @@
 // When pages are applied in the worker, their items are validated there too:
 // the main thread checks only the page envelope (`data` is an array,
 // `next_cursor` a string or null) and hands the items over, and the worker
-// checks them against the operation's item schema before writing anything.
+// checks them against the operation's item schema before writing anything (a
+// task list's items, by the mirror's row check alone: see ROW_CHECKED).
 // An item that fails is left out and named (the rest of its page is applied),
 // where the API client would fail the whole page. A 1000-task page then costs
 // the main thread one JSON.parse and one copy, not a schema walk of every task.
