@@ -543,6 +543,23 @@ describe('a first load into an empty mirror', () => {
     expect(ids()).toEqual([mine.task_id, ...others.map((t) => t.task_id)].sort());
   });
 
+  test('the end of a first load whose chains brought every task reads none of the ids their pages hold (issue 28)', () => {
+    const all = tasks();
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 5), null, { scope: 'hot:assigned', partial: true }));
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1', { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.applyPage(page(1, all.slice(20), null, { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.complete('tasks', '~..2026-03-01', 1);
+    // Ids no reader could parse: reading them, in JavaScript or in SQL, would fail the pass's end.
+    const db = new Database(handle.file);
+    db.prepare("UPDATE sync_pages SET item_ids = 'not ids' WHERE scope = '~..2026-03-01'").run();
+    db.close();
+
+    expect(mirror.passes.complete('tasks', '', -1).deleted).toEqual([]);
+    expect(mirror.passes.state('tasks', '')?.state).toBe('complete');
+    expect(ids()).toEqual(all.map((t) => t.task_id).sort());
+  });
+
   test('by default the indexes are built in the background after the pass, one step each', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     mirror.passes.begin('tasks');

@@ -388,7 +388,8 @@ export class PageApplication {
    * of the chain was not fetched in this pass.
    */
   completePass(collection: CollectionName, scope: string, lastPageIndex: number): ChangeList {
-    const state = this.passes.state(collection, scope);
+    // What the pages held is not read here: the sweep below reads the chains' ids in SQL, if at all.
+    const state = this.passes.progress(collection, scope);
     if (!state || state.state !== 'running') throw new IncompletePassError(collection, scope, 0);
     for (let i = 0; i <= lastPageIndex; i++) {
       const page = state.pages.find((p) => p.pageIndex === i);
@@ -397,7 +398,7 @@ export class PageApplication {
     // A pass of no pages of its own (lastPageIndex -1) is made of its chains: every one must have ended.
     const chains = lastPageIndex < 0 ? state.chains : null;
     for (const chain of chains ?? []) {
-      const chainState = this.passes.state(collection, chain);
+      const chainState = this.passes.progress(collection, chain);
       if (!chainState || chainState.state !== 'complete' || !chainState.chainEnded)
         throw new IncompletePassError(collection, chain, chainState?.resume.pageIndex ?? 0);
     }
