@@ -186,13 +186,10 @@ export class PageApplication {
     // A first load under way (its build deferred, the full pass running): most ids are new, insert before looking up.
     const loading =
       input.collection === 'tasks' && this.store.wordsDeferredAbove !== null ? this.runningTaskPass() : null;
-    const insertFirst = loading !== null;
-    if (!insertFirst) this.insertedApart.clear();
+    if (loading === null) this.insertedApart.clear();
     const fromChain = scope.startsWith(TASK_CHAIN_PREFIX);
-    // A chain's page is the full pass's own: in a first load, what it brings is marked seen in that pass as it
-    // is written, so the pass's end finds no row to look up in the chains' pages (at 100 000 tasks that lookup
-    // was ~130 ms of CPU at the very end of the first sync, when nothing else overlaps it). A task a restarted
-    // chain no longer lists stays until the next full pass, as one a single read wrote meanwhile does.
+    // A first load's chain page is its full pass's own: what it brings is seen in it, so the pass's end looks up
+    // no row in the chains' pages (a restarted chain's old task stays till the next full pass, as a read's does).
     const seenPass = partial ? (fromChain ? loading : null) : pass.pass_no;
     const result: PageApplied = {
       changes: emptyChanges(),
@@ -201,7 +198,7 @@ export class PageApplication {
       passNo: pass.pass_no,
     };
     const ids: string[] = [];
-    const load: TaskLoad = { insertFirst, fromChain, listApart: partial && !fromChain };
+    const load: TaskLoad = { insertFirst: loading !== null, fromChain, listApart: partial && !fromChain };
     // Writing server copies queues nothing: the waiting deletes are read once for the page.
     this.overlay.withWaitingDeletesRead(() => {
       for (const item of input.items) {
@@ -388,7 +385,6 @@ export class PageApplication {
    * of the chain was not fetched in this pass.
    */
   completePass(collection: CollectionName, scope: string, lastPageIndex: number): ChangeList {
-    // What the pages held is not read here: the sweep below reads the chains' ids in SQL, if at all.
     const state = this.passes.progress(collection, scope);
     if (!state || state.state !== 'running') throw new IncompletePassError(collection, scope, 0);
     for (let i = 0; i <= lastPageIndex; i++) {
