@@ -523,6 +523,43 @@ describe('a first load into an empty mirror', () => {
     expect(mirror.tasks.get(mine.task_id as string)?.task.title).toBe('Mine, renamed');
   });
 
+  test('a chain page of a first load marks what it brings seen in the list’s pass, the person’s own tasks too: its end looks up only what no chain brought (issue 28)', () => {
+    const mine = taskJson({ title: 'Mine' });
+    const mineGone = taskJson({ title: 'Mine, deleted before its chain came' });
+    const others = [taskJson({ title: 'Someone else’s' }), taskJson({ title: 'A third' })];
+    const { passNo } = mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [mine, mineGone], null, { scope: 'hot:assigned', partial: true }));
+    mirror.passes.applyPage(page(0, [others[0], mine], 'c1', { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.applyPage(page(1, [others[1]], null, { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.complete('tasks', '~..2026-03-01', 1);
+
+    // What the sweep at the pass's end must look up in the chains' pages: the rows not seen in the pass.
+    const db = new Database(handle.file, { readonly: true });
+    const unseen = db.prepare('SELECT task_id FROM tasks WHERE seen_pass < ?').pluck().all(passNo);
+    db.close();
+    expect(unseen).toEqual([mineGone.task_id]);
+    const removed = mirror.passes.complete('tasks', '', -1);
+    expect(removed.deleted.map((d) => d.id)).toEqual([mineGone.task_id]);
+    expect(ids()).toEqual([mine.task_id, ...others.map((t) => t.task_id)].sort());
+  });
+
+  test('the end of a first load whose chains brought every task reads none of the ids their pages hold (issue 28)', () => {
+    const all = tasks();
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, all.slice(0, 5), null, { scope: 'hot:assigned', partial: true }));
+    mirror.passes.applyPage(page(0, all.slice(0, 20), 'c1', { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.applyPage(page(1, all.slice(20), null, { scope: '~..2026-03-01', partial: true }));
+    mirror.passes.complete('tasks', '~..2026-03-01', 1);
+    // Ids no reader could parse: reading them, in JavaScript or in SQL, would fail the pass's end.
+    const db = new Database(handle.file);
+    db.prepare("UPDATE sync_pages SET item_ids = 'not ids' WHERE scope = '~..2026-03-01'").run();
+    db.close();
+
+    expect(mirror.passes.complete('tasks', '', -1).deleted).toEqual([]);
+    expect(mirror.passes.state('tasks', '')?.state).toBe('complete');
+    expect(ids()).toEqual(all.map((t) => t.task_id).sort());
+  });
+
   test('by default the indexes are built in the background after the pass, one step each', async () => {
     mirror = await handle.reopen({ sortIndexBuild: 'background' });
     mirror.passes.begin('tasks');

@@ -183,7 +183,14 @@ export class PageApplication {
     const partial = input.partial ?? false;
     this.beginTaskPass(input.collection, scope, partial);
     const pass = this.passes.begin(input.collection, scope, partial, this.now());
-    const seenPass = partial ? null : pass.pass_no;
+    // A first load under way (its build deferred, the full pass running): most ids are new, insert before looking up.
+    const loading =
+      input.collection === 'tasks' && this.store.wordsDeferredAbove !== null ? this.runningTaskPass() : null;
+    if (loading === null) this.insertedApart.clear();
+    const fromChain = scope.startsWith(TASK_CHAIN_PREFIX);
+    // A first load's chain page is its full pass's own: what it brings is seen in it, so the pass's end looks up
+    // no row in the chains' pages (a restarted chain's old task stays till the next full pass, as a read's does).
+    const seenPass = partial ? (fromChain ? loading : null) : pass.pass_no;
     const result: PageApplied = {
       changes: emptyChanges(),
       rejected: [],
@@ -191,14 +198,7 @@ export class PageApplication {
       passNo: pass.pass_no,
     };
     const ids: string[] = [];
-    // A first load under way (its build deferred, the full pass running): most ids are new, insert before looking up.
-    const insertFirst =
-      input.collection === 'tasks' &&
-      this.store.wordsDeferredAbove !== null &&
-      this.runningTaskPass() !== null;
-    if (!insertFirst) this.insertedApart.clear();
-    const fromChain = scope.startsWith(TASK_CHAIN_PREFIX);
-    const load: TaskLoad = { insertFirst, fromChain, listApart: partial && !fromChain };
+    const load: TaskLoad = { insertFirst: loading !== null, fromChain, listApart: partial && !fromChain };
     // Writing server copies queues nothing: the waiting deletes are read once for the page.
     this.overlay.withWaitingDeletesRead(() => {
       for (const item of input.items) {
@@ -385,7 +385,7 @@ export class PageApplication {
    * of the chain was not fetched in this pass.
    */
   completePass(collection: CollectionName, scope: string, lastPageIndex: number): ChangeList {
-    const state = this.passes.state(collection, scope);
+    const state = this.passes.progress(collection, scope);
     if (!state || state.state !== 'running') throw new IncompletePassError(collection, scope, 0);
     for (let i = 0; i <= lastPageIndex; i++) {
       const page = state.pages.find((p) => p.pageIndex === i);
@@ -394,7 +394,7 @@ export class PageApplication {
     // A pass of no pages of its own (lastPageIndex -1) is made of its chains: every one must have ended.
     const chains = lastPageIndex < 0 ? state.chains : null;
     for (const chain of chains ?? []) {
-      const chainState = this.passes.state(collection, chain);
+      const chainState = this.passes.progress(collection, chain);
       if (!chainState || chainState.state !== 'complete' || !chainState.chainEnded)
         throw new IncompletePassError(collection, chain, chainState?.resume.pageIndex ?? 0);
     }

@@ -19,7 +19,15 @@ export interface StoredPage {
   fetchedAt: string;
 }
 
-export interface PassState {
+/** A page's place in its pass, without the ids it held. */
+export interface PageMark {
+  pageIndex: number;
+  passNo: number;
+  nextCursor: string | null;
+}
+
+/** A pass and its pages as state() gives them, or only their marks (progress()). */
+export interface PassProgress<Page extends PageMark = PageMark> {
   collection: string;
   scope: string;
   passNo: number;
@@ -34,10 +42,12 @@ export interface PassState {
   /** The pages fetched so far end with a null next_cursor: the pass can be completed. */
   chainEnded: boolean;
   /** Pages of the last pass (their ETags and cursors allow concurrent revalidation). */
-  pages: StoredPage[];
+  pages: Page[];
   /** The scopes of this list's chains (see chainScopePrefix), in order of name. */
   chains: string[];
 }
+
+export type PassState = PassProgress<StoredPage>;
 
 /**
  * Scopes of the chains a list (collection and scope) is walked as begin with
@@ -59,6 +69,12 @@ function pageOf(row: SyncPageRow): StoredPage {
   };
 }
 
+type MarkRow = Pick<SyncPageRow, 'page_index' | 'pass_no' | 'next_cursor'>;
+
+function markOf(row: MarkRow): PageMark {
+  return { pageIndex: row.page_index, passNo: row.pass_no, nextCursor: row.next_cursor };
+}
+
 /**
  * True until the list's passes ever completed one: a first sync stays the first
  * (announcing nothing) across restarts and interruptions until it completes.
@@ -71,6 +87,7 @@ export class SyncPasses {
   private readonly selectPass: Statement<[string, string], SyncPassRow>;
   private readonly upsertPass: Statement<[string, string, number, number, string]>;
   private readonly selectPages: Statement<[string, string], SyncPageRow>;
+  private readonly selectMarks: Statement<[string, string], MarkRow>;
   private readonly selectPage: Statement<[string, string, number], SyncPageRow>;
   private readonly upsertPage: Statement<unknown[]>;
   private readonly touch: Statement<[number, string, string, string, number]>;
@@ -89,6 +106,9 @@ export class SyncPasses {
     );
     this.selectPages = db.prepare(
       'SELECT * FROM sync_pages WHERE collection = ? AND scope = ? ORDER BY page_index',
+    );
+    this.selectMarks = db.prepare(
+      'SELECT page_index, pass_no, next_cursor FROM sync_pages WHERE collection = ? AND scope = ? ORDER BY page_index',
     );
     this.selectPage = db.prepare(
       'SELECT * FROM sync_pages WHERE collection = ? AND scope = ? AND page_index = ?',
@@ -130,8 +150,21 @@ export class SyncPasses {
 
   state(collection: string, scope: string): PassState | null {
     const pass = this.row(collection, scope);
-    if (!pass) return null;
-    const pages = this.selectPages.all(collection, scope).map(pageOf);
+    return pass ? this.progressOf(pass, this.selectPages.all(collection, scope).map(pageOf)) : null;
+  }
+
+  /**
+   * The pass as state() tells it, its pages without the ids they held: what
+   * ending a pass checks, without parsing every id the list's chains hold (a
+   * million at the end of a first sync of a million tasks).
+   */
+  progress(collection: string, scope: string): PassProgress | null {
+    const pass = this.row(collection, scope);
+    return pass ? this.progressOf(pass, this.selectMarks.all(collection, scope).map(markOf)) : null;
+  }
+
+  private progressOf<Page extends PageMark>(pass: SyncPassRow, pages: Page[]): PassProgress<Page> {
+    const { collection, scope } = pass;
     let k = 0;
     while (k < pages.length && pages[k]?.pageIndex === k && pages[k]?.passNo === pass.pass_no) k++;
     const previous = k > 0 ? pages[k - 1] : undefined;
