@@ -6,23 +6,18 @@
 // and without the list ever saying it is busy.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { clientHeightEachTest } from '../testing/grid-height';
 import { taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { TaskList } from './task-list';
 
 const bridge = fakeBridgeEachTest();
 
 // happy-dom lays nothing out: the grid's body is given a height, or the virtualizer draws no rows.
-const layout = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-});
-afterAll(() => {
-  if (layout) Object.defineProperty(HTMLElement.prototype, 'clientHeight', layout);
-});
+clientHeightEachTest(600);
 
 const ALL = ['Audit log export', 'Migrate billing', 'Safari layout'].map((title, i) =>
   taskRow({ task_id: `t-${i}`, title }),
