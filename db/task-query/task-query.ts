@@ -5,9 +5,9 @@
 // sort order's first entries, and failing a page there reads its candidates
 // off their places in the order (task-query/sort-ranks.ts), or without them
 // sorts its candidates a slice a step (never walking the order to matches
-// gathered far down it);
+// gathered far down it: task-query/broad-search.ts);
 // anything broader still walks the sort index and checks each row until the page is full. The parts, in
-// task-query/: the filter's SQL, the search candidates, the planner, the
+// task-query/: the filter's SQL, the search candidates, the broad search, the planner, the
 // grouped walk, the cursor, the stepped count; this entry composes a page.
 import type { Database } from 'better-sqlite3';
 import {
@@ -15,18 +15,18 @@ import {
   TASK_FILTER_KEYS,
   type TaskListFilter,
   type TaskListQuery,
-  type TaskSortKey,
 } from '../../protocol/task-list-query';
 import type { TaskFieldValues } from '../../protocol/task';
 import type { WordIndex } from '../tasks/word-index';
-import { afterCursorSql, type Cursor, decodeCursor, encodeCursor, orderBySql } from './cursor';
+import { BroadSearch, CANDIDATE_SLICE } from './broad-search';
+import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './cursor';
 import { filterWhere, searchOnly, type Where } from './filter-sql';
 import { GroupedWalk } from './grouped-walk';
 import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
-import { OVER_BUDGET, SortRanks } from './sort-ranks';
+import { SortRanks } from './sort-ranks';
 import { SteppedCount } from './stepped-count';
 import { runSteps } from './steps';
 
@@ -88,25 +88,6 @@ const SPARSE_KEPT = 8;
  */
 const SPARSE_MATCHES = 1000;
 const MAX_LIMIT = 1000;
-/**
- * Entries of the sort order a search too broad to sort checks for its page
- * (walkedAhead): `min` before fetching its candidates (a search most tasks
- * match fills its page there), up to `max` as far as its candidates spread
- * evenly would take, before sorting them in slices; a short step either way.
- */
-const AHEAD_ENTRIES = { min: 1024, max: 4096 };
-/**
- * Candidates a step of slicedPage checks and sorts: at a million tasks, most
- * of their rows are read off the page cache (~5 µs each, 4-20 µs on a loaded
- * machine): 5-20 ms a slice.
- */
-const CANDIDATE_SLICE = 1024;
-/**
- * Of the last broad search's candidates taken for one typed on from it, at
- * most this many are tested for its page (2-3 steps of tests) before its own
- * are fetched: the last term's matches may sort long before the new one's.
- */
-const TYPED_ON_TESTS = 4096;
 
 /** A row of ITEM_JSON as its item (columns by position). */
 function itemOf(row: ItemRow): TaskListItem {
@@ -169,7 +150,7 @@ export class TaskQueries {
   private readonly planner: QueryPlanner;
   private readonly grouped: GroupedWalk;
   private readonly counts: SteppedCount;
-  private readonly ranks: SortRanks;
+  private readonly broad: BroadSearch;
   /** The last filteredCandidates, until the next write. */
   private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
   /**
@@ -202,7 +183,7 @@ export class TaskQueries {
     this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
-    this.ranks = new SortRanks(this.reads, version);
+    this.broad = new BroadSearch(this.reads, this.search, this.planner, new SortRanks(this.reads, version));
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
@@ -235,60 +216,10 @@ export class TaskQueries {
     // A search alone: a broad tag filter (no search) walks the planner's set of its rows, which
     // at a million tasks answers in a few ms where sorting its candidates in slices took 230 ms a step.
     if (rids === null && query.filter.search !== undefined) {
-      // Matches spread through the order fill a page in its first entries: no candidates fetched.
-      const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
-      if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
-      yield;
-      // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
-      const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
-      const many = typedOn ?? (yield* this.search.slicedCandidates(query.filter));
-      if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
-      if (many !== null) {
-        const index = this.planner.sortIndex(query.sort_by);
-        // Before any of the order's places are read: the walk ahead as far as these candidates spread
-        // evenly would take (a few thousand entries and their rows, where the places are read by the 32 768).
-        if (index === null || !this.ranks.begun(index, query.sort_by, desc)) {
-          yield;
-          const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
-          const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
-          const found =
-            entries > AHEAD_ENTRIES.min
-              ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
-              : null;
-          if (found !== null) return this.pageOf(query, this.reads.rowsById(found), limit, 'walk');
-        }
-        // The candidates' places in the order, read off from its start (or the cursor's place).
-        const ranked =
-          index === null
-            ? null
-            : yield* this.ranks.page(
-                index,
-                query.sort_by,
-                desc,
-                where,
-                after,
-                many,
-                limit,
-                typedOn === null ? Infinity : TYPED_ON_TESTS,
-              );
-        if (ranked === OVER_BUDGET) {
-          // Few of the last search's candidates match this one early in the order: its own, then.
-          const own = yield* this.search.slicedCandidates(query.filter);
-          if (own !== null && own.length === 0) return { items: [], next: null, path: 'empty' };
-          if (own !== null && index !== null) {
-            const page = yield* this.ranks.page(index, query.sort_by, desc, where, after, own, limit);
-            if (page !== null && page !== OVER_BUDGET)
-              return this.pageOf(query, this.reads.rowsById(page), limit, 'ranked');
-          }
-          // Its own too many, or a write came meanwhile: the plain ways below, from the start.
-          return yield* this.pageSteps(input, options, false);
-        }
-        if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
-        // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
-        const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
-        yield;
-        return this.pageOf(query, this.reads.rowsById(page), limit, 'sliced');
-      }
+      const broad = yield* this.broad.page(query, where, after, limit, typingOn);
+      if (broad === 'empty') return { items: [], next: null, path: 'empty' };
+      if (broad === 'again') return yield* this.pageSteps(input, options, false);
+      if (broad !== null) return this.pageOf(query, this.reads.rowsById(broad.rids), limit, broad.path);
     }
     const plan = this.planner.planPage(query.sort_by, where, rids, limit);
     let rows: ItemRow[];
@@ -340,85 +271,6 @@ export class TaskQueries {
           })
         : null;
     return { items: rows.map(itemOf), next, path };
-  }
-
-  /**
-   * The page's row ids from the sort order's first `entries` entries, when
-   * they hold a page of matches; else null (or without the sort order's
-   * index). Bounded (AHEAD_ENTRIES: 35-100 ms of a loaded machine for 2 000-3 000
-   * entries at a million tasks), so that a search whose matches gather far
-   * down the order (titles starting with its word) is not walked there row by row.
-   */
-  private walkedAhead(
-    sortBy: TaskSortKey,
-    desc: boolean,
-    where: Where,
-    after: Cursor | null,
-    entries: number,
-    limit: number,
-  ): number[] | null {
-    const index = this.planner.sortIndex(sortBy);
-    if (index === null) return null;
-    const order = orderBySql(sortBy, desc);
-    const params: unknown[] = after ? [...after.values] : [];
-    const walked = `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after ? `WHERE ${afterCursorSql(sortBy, desc)}` : ''} ORDER BY ${order} LIMIT ?`;
-    const rids = this.reads
-      .statement(
-        `SELECT t.rid FROM (${walked}) w CROSS JOIN tasks t ON t.rid = w.rid WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck()
-      .all(...params, entries, ...where.params, limit + 1) as number[];
-    return rids.length > limit ? rids : null;
-  }
-
-  /**
-   * The page's row ids among candidates too many to sort at once: each slice's
-   * first matches in the sort order, a slice a step, kept with the best so far.
-   * Its cost is the candidates', whatever their place in the order: walking
-   * the title order for `mig` (50 000 candidates of a million, their titles
-   * starting with "Migrate") read 600 000 rows and their search text before
-   * its first match, 40-80 s of the main process in one statement.
-   */
-  private *slicedPage(
-    sortBy: TaskSortKey,
-    desc: boolean,
-    where: Where,
-    after: Cursor | null,
-    rids: readonly number[],
-    limit: number,
-  ): Generator<void, number[], void> {
-    const order = orderBySql(sortBy, desc);
-    const sql = [...where.sql];
-    const params = [...where.params];
-    if (after) {
-      sql.push(afterCursorSql(sortBy, desc));
-      params.push(...after.values);
-    }
-    const firstOf = this.reads
-      .statement(
-        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck();
-    const sorted = this.reads
-      .statement(
-        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck();
-    let best: number[] = [];
-    for (let at = 0; at < rids.length; at += CANDIDATE_SLICE) {
-      yield;
-      const first = firstOf.all(
-        JSON.stringify(rids.slice(at, at + CANDIDATE_SLICE)),
-        ...params,
-        limit + 1,
-      ) as number[];
-      if (first.length > 0)
-        best =
-          best.length === 0
-            ? first
-            : (sorted.all(JSON.stringify([...best, ...first]), limit + 1) as number[]);
-    }
-    return best;
   }
 
   /**
