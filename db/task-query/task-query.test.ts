@@ -795,6 +795,38 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
+  test("a write between the slices of a phrase's check leaves no task it edited out in the page", async () => {
+    const handle = await openTestMirror();
+    try {
+      // As below: 5 000 candidates, 5 matches, checked a slice a step after a sample of 256.
+      const tasks = Array.from({ length: 5000 }, (_, i) =>
+        taskJson({
+          title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
+          created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
+        }),
+      );
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const qs = 'filter[search]=plum pear&sort_by=created_at&sort_order=desc';
+      const steps = handle.mirror.tasks.pageSteps(new URLSearchParams(qs), {
+        me: ME,
+        today: TODAY,
+        limit: 200,
+      });
+      // The first step checked the sample, the first match among it; then that match is renamed.
+      let step = steps.next();
+      expect(step.done).toBe(false);
+      const renamed = tasks[9]?.task_id as string;
+      handle.mirror.tasks.edit(renamed, { title: 'Pick a pear' });
+      while (step.done !== true) step = steps.next();
+      const ids = step.value.items.map((t) => t.task_id);
+      expect(ids).toHaveLength(4);
+      expect(ids).not.toContain(renamed);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
   test('a phrase of words many tasks hold checks its candidates a slice a step, and its page is exact', async () => {
     const handle = await openTestMirror();
     try {

@@ -373,7 +373,8 @@ export class TaskQueries {
     }
     this.sparse.delete(key);
     if (this.sparse.size >= SPARSE_KEPT) this.sparse.delete(this.sparse.keys().next().value as string);
-    const matches = { rids: narrowed, exact: narrowed !== rids };
+    // Exact only if no write came between the slices: one that did is seen by the page's own check.
+    const matches = { rids: narrowed, exact: narrowed !== rids && this.version() === version };
     this.sparse.set(key, { version, matches });
     return matches;
   }
