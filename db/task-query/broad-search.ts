@@ -1,0 +1,197 @@
+// A search too broad to sort its candidates at once (task-query.ts hands it
+// over when the word index narrows to more than a page can sort): the sort
+// order's first entries when they hold its page, else its candidates read off
+// their places in the order (sort-ranks.ts), or sorted a slice a step; never
+// a walk of the order to matches gathered far down it.
+import type { TaskListQuery, TaskSortKey } from '../../protocol/task-list-query';
+import { afterCursorSql, type Cursor, orderBySql } from './cursor';
+import type { Where } from './filter-sql';
+import type { TaskReads } from './item-rows';
+import type { QueryPlanner } from './planner';
+import type { SearchCandidates } from './search-candidates';
+import { OVER_BUDGET, type SortRanks } from './sort-ranks';
+
+/**
+ * Entries of the sort order a search too broad to sort checks for its page
+ * (walkedAhead): `min` before fetching its candidates (a search most tasks
+ * match fills its page there), up to `max` as far as its candidates spread
+ * evenly would take, before sorting them in slices; a short step either way.
+ */
+const AHEAD_ENTRIES = { min: 1024, max: 4096 };
+/**
+ * Candidates a step of slicedPage checks and sorts: at a million tasks, most
+ * of their rows are read off the page cache (~5 µs each, 4-20 µs on a loaded
+ * machine): 5-20 ms a slice.
+ */
+export const CANDIDATE_SLICE = 1024;
+/**
+ * Of the last broad search's candidates taken for one typed on from it, at
+ * most this many are tested for its page (2-3 steps of tests) before its own
+ * are fetched: the last term's matches may sort long before the new one's.
+ */
+const TYPED_ON_TESTS = 4096;
+
+/**
+ * A broad search's page: its row ids and how they were found; `empty` when
+ * nothing can match; `again` when the page is to be read again the plain ways
+ * (not typed on from the last search's candidates).
+ */
+export type BroadPage = { rids: number[]; path: 'walk' | 'ranked' | 'sliced' } | 'empty' | 'again';
+
+export class BroadSearch {
+  constructor(
+    private readonly reads: TaskReads,
+    private readonly search: SearchCandidates,
+    private readonly planner: QueryPlanner,
+    private readonly ranks: SortRanks,
+  ) {}
+
+  /**
+   * The page of a search whose candidates are too many to sort (one step, or
+   * a step a slice and a chunk of places); null when even its sliced
+   * candidates are too many: the caller walks the sort order then.
+   */
+  *page(
+    query: TaskListQuery,
+    where: Where,
+    after: Cursor | null,
+    limit: number,
+    /** Whether the last broad search's candidates may be taken for this one's (TYPED_ON_TESTS). */
+    typingOn: boolean,
+  ): Generator<void, BroadPage | null, void> {
+    const desc = query.sort_order === 'desc';
+    // Matches spread through the order fill a page in its first entries: no candidates fetched.
+    const spread = this.walkedAhead(query.sort_by, desc, where, after, AHEAD_ENTRIES.min, limit);
+    if (spread !== null) return { rids: spread, path: 'walk' };
+    yield;
+    // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
+    const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
+    const many = typedOn ?? (yield* this.search.slicedCandidates(query.filter));
+    if (many !== null && many.length === 0) return 'empty';
+    if (many !== null) {
+      const index = this.planner.sortIndex(query.sort_by);
+      // Before any of the order's places are read: the walk ahead as far as these candidates spread
+      // evenly would take (a few thousand entries and their rows, where the places are read by the 32 768).
+      if (index === null || !this.ranks.begun(index, query.sort_by, desc)) {
+        yield;
+        const even = ((limit + 1) * this.reads.rowEstimate()) / Math.max(many.length, 1);
+        const entries = Math.ceil(Math.min(AHEAD_ENTRIES.max, 2 * even));
+        const found =
+          entries > AHEAD_ENTRIES.min
+            ? this.walkedAhead(query.sort_by, desc, where, after, entries, limit)
+            : null;
+        if (found !== null) return { rids: found, path: 'walk' };
+      }
+      // The candidates' places in the order, read off from its start (or the cursor's place).
+      const ranked =
+        index === null
+          ? null
+          : yield* this.ranks.page(
+              index,
+              query.sort_by,
+              desc,
+              where,
+              after,
+              many,
+              limit,
+              typedOn === null ? Infinity : TYPED_ON_TESTS,
+            );
+      if (ranked === OVER_BUDGET) {
+        // Few of the last search's candidates match this one early in the order: its own, then.
+        const own = yield* this.search.slicedCandidates(query.filter);
+        if (own !== null && own.length === 0) return 'empty';
+        if (own !== null && index !== null) {
+          const page = yield* this.ranks.page(index, query.sort_by, desc, where, after, own, limit);
+          if (page !== null && page !== OVER_BUDGET) return { rids: page, path: 'ranked' };
+        }
+        // Its own too many, or a write came meanwhile: the caller's plain ways, from the start.
+        return 'again';
+      }
+      if (ranked !== null) return { rids: ranked, path: 'ranked' };
+      // Without the sort index, or a write came while the places were read: each slice and the page's rows a step.
+      const page = yield* this.slicedPage(query.sort_by, desc, where, after, many, limit);
+      yield;
+      return { rids: page, path: 'sliced' };
+    }
+    return null;
+  }
+
+  /**
+   * The page's row ids from the sort order's first `entries` entries, when
+   * they hold a page of matches; else null (or without the sort order's
+   * index). Bounded (AHEAD_ENTRIES: 35-100 ms of a loaded machine for 2 000-3 000
+   * entries at a million tasks), so that a search whose matches gather far
+   * down the order (titles starting with its word) is not walked there row by row.
+   */
+  private walkedAhead(
+    sortBy: TaskSortKey,
+    desc: boolean,
+    where: Where,
+    after: Cursor | null,
+    entries: number,
+    limit: number,
+  ): number[] | null {
+    const index = this.planner.sortIndex(sortBy);
+    if (index === null) return null;
+    const order = orderBySql(sortBy, desc);
+    const params: unknown[] = after ? [...after.values] : [];
+    const walked = `SELECT t.rid FROM tasks t INDEXED BY ${index} ${after ? `WHERE ${afterCursorSql(sortBy, desc)}` : ''} ORDER BY ${order} LIMIT ?`;
+    const rids = this.reads
+      .statement(
+        `SELECT t.rid FROM (${walked}) w CROSS JOIN tasks t ON t.rid = w.rid WHERE ${where.sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+      )
+      .pluck()
+      .all(...params, entries, ...where.params, limit + 1) as number[];
+    return rids.length > limit ? rids : null;
+  }
+
+  /**
+   * The page's row ids among candidates too many to sort at once: each slice's
+   * first matches in the sort order, a slice a step, kept with the best so far.
+   * Its cost is the candidates', whatever their place in the order: walking
+   * the title order for `mig` (50 000 candidates of a million, their titles
+   * starting with "Migrate") read 600 000 rows and their search text before
+   * its first match, 40-80 s of the main process in one statement.
+   */
+  private *slicedPage(
+    sortBy: TaskSortKey,
+    desc: boolean,
+    where: Where,
+    after: Cursor | null,
+    rids: readonly number[],
+    limit: number,
+  ): Generator<void, number[], void> {
+    const order = orderBySql(sortBy, desc);
+    const sql = [...where.sql];
+    const params = [...where.params];
+    if (after) {
+      sql.push(afterCursorSql(sortBy, desc));
+      params.push(...after.values);
+    }
+    const firstOf = this.reads
+      .statement(
+        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value WHERE ${sql.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+      )
+      .pluck();
+    const sorted = this.reads
+      .statement(
+        `SELECT t.rid FROM json_each(?) c CROSS JOIN tasks t ON t.rid = c.value ORDER BY ${order} LIMIT ?`,
+      )
+      .pluck();
+    let best: number[] = [];
+    for (let at = 0; at < rids.length; at += CANDIDATE_SLICE) {
+      yield;
+      const first = firstOf.all(
+        JSON.stringify(rids.slice(at, at + CANDIDATE_SLICE)),
+        ...params,
+        limit + 1,
+      ) as number[];
+      if (first.length > 0)
+        best =
+          best.length === 0
+            ? first
+            : (sorted.all(JSON.stringify([...best, ...first]), limit + 1) as number[]);
+    }
+    return best;
+  }
+}
