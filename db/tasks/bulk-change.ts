@@ -39,6 +39,11 @@ const IDS_PER_READ = 500;
 const WRITE_BUDGET_MS = 20;
 /** The ids handed to one write at most (its budget ends it sooner on a slow disk or machine). */
 const MAX_PER_WRITE = 1000;
+/**
+ * A query's first tasks in its own order, queued before the rest: the list the
+ * change was made from shows them first (its first page is 40 rows).
+ */
+export const SHOWN_FIRST = 50;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -102,11 +107,21 @@ export async function queueBulkChange(
     onProgress?: (done: number, total: number) => void;
     /** Hears each task changed, with its values before (an undo's record). */
     onChanged?: (changed: BulkTaskChanged) => void;
+    /**
+     * Hears once that a query's first tasks (SHOWN_FIRST) are queued while
+     * others still wait their turn: the screens can show those changed rather
+     * than wait for every task (at a million, 50 000 tasks took 24-47 s).
+     */
+    onFirstQueued?: () => void;
   },
 ): Promise<BulkOutcome> {
   // A value the service would refuse is refused before anything is queued.
   if (change.kind === 'edit') mirror.outbox.checkEdit('task', change.set, 'update');
-  const ids = await inRowOrder(mirror, await bulkTargetIds(mirror, target, options));
+  const targetIds = await bulkTargetIds(mirror, target, options);
+  // The first in the query's order first, the rest in row order (few log pages a task).
+  const first = 'query' in target ? targetIds.slice(0, SHOWN_FIRST) : [];
+  const ids = [...first, ...(await inRowOrder(mirror, targetIds.slice(first.length)))];
+  let firstTold = first.length === 0;
   const outcome: BulkOutcome = { batchId: randomUUID(), matched: 0, queued: 0, unchanged: 0 };
   for (let from = 0; from < ids.length;) {
     if (from > 0) await nextTurn();
@@ -125,6 +140,10 @@ export async function queueBulkChange(
     outcome.queued += done.queued;
     outcome.unchanged += done.unchanged;
     options.onProgress?.(from, ids.length);
+    if (!firstTold && from >= first.length && from < ids.length) {
+      firstTold = true;
+      options.onFirstQueued?.();
+    }
   }
   // A person's change is durable when they hear it queued (open-mirror.ts).
   await mirror.logFlushed();
