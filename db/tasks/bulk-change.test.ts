@@ -185,7 +185,7 @@ describe('a bulk change', () => {
     const listed = mirror.tasks
       .query(query, { ...OPTIONS, limit: SHOWN_FIRST })
       .items.map((item) => item.task_id);
-    const told: { listed: (string | undefined)[]; changed: number }[] = [];
+    const told: { listed: unknown[]; changed: number }[] = [];
 
     const outcome = await queueBulkChange(mirror, { query, except: [] }, setStatus('blocked'), {
       ...OPTIONS,

@@ -63,18 +63,23 @@ export async function bulkTargetIds(
   const ids: string[] = [];
   let after: string | null = null;
   for (;;) {
-    const page = mirror.tasks.matchingIds(target.query, {
+    // In the list's own short steps (a page of a broad search in one read held main for 0.9 s
+    // at a million tasks under load).
+    const page = await mirror.tasks.queryInSteps(target.query, {
       ...options,
       parent: target.parent,
       limit: IDS_PER_READ,
       after,
     });
-    for (const id of page.ids) if (!except.has(id)) ids.push(id);
+    for (const item of page.items) if (!except.has(item.task_id)) ids.push(item.task_id);
     if (page.next === null) return ids;
     after = page.next;
     await nextTurn();
   }
 }
+
+/** Places in a list of ids a sort key keeps apart (2^22): row ids below 2^31 keep keys exact in a double. */
+const PLACES = 2 ** 22;
 
 /**
  * The ids in the order their rows are stored (row id; a task not stored at
@@ -84,14 +89,24 @@ export async function bulkTargetIds(
  * tasks taken in a list's order, scattered over the whole table (measured in
  * bulk-change.test.ts). The order the edits are sent in does not matter.
  */
+
 async function inRowOrder(mirror: Mirror, ids: readonly string[]): Promise<string[]> {
   const rids = new Map<string, number>();
   for (let from = 0; from < ids.length; from += IDS_PER_READ) {
     if (from > 0) await nextTurn();
     for (const [id, rid] of mirror.tasks.ridsOf(ids.slice(from, from + IDS_PER_READ))) rids.set(id, rid);
   }
-  const ridOf = (id: string) => rids.get(id) ?? Infinity;
-  return [...ids].sort((a, b) => ridOf(a) - ridOf(b));
+  // Sorted as numbers, natively: a comparator over 50 000 ids took ~60 ms of main in one step.
+  // Each key is the row id above the id's place in `ids` (a task not stored: after every row).
+  // Order is only fewer pages written: more ids than keys keep apart stay as they are.
+  if (ids.length >= PLACES) return [...ids];
+  const keys = new Float64Array(ids.length);
+  const last = 2 ** 31 - 1;
+  ids.forEach((id, at) => {
+    keys[at] = Math.min(rids.get(id) ?? last, last) * PLACES + at;
+  });
+  keys.sort();
+  return Array.from(keys, (key) => ids[key % PLACES] as string);
 }
 
 /**
