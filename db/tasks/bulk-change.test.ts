@@ -9,7 +9,7 @@ import {
   type TestMirror,
   taskJson,
 } from '../test-mirror';
-import { queueBulkChange, stopBulkChange } from './bulk-change';
+import { queueBulkChange, SHOWN_FIRST, stopBulkChange } from './bulk-change';
 
 const OPTIONS = { me: 'ada', today: '2026-03-10' };
 
@@ -175,6 +175,48 @@ describe('a bulk change', () => {
     expect(outcome).toMatchObject({ matched: 1234, queued: 1234 });
     expect(ids.every((id) => statusOf(id) === 'blocked')).toBe(true);
     expect(mirror.outbox.batchProgress(outcome.batchId).total).toBe(1234);
+  });
+
+  test("a query's first tasks in its own order are queued first and told, while the rest wait their turn", async () => {
+    // More tasks than one write takes (1000), their titles in an order unrelated to the order stored.
+    const count = 1100;
+    const ids = seed(count, (i) => ({ title: `Task ${String((i * 7919) % count).padStart(5, '0')}` }));
+    const query = new URLSearchParams('sort_by=title');
+    const listed = mirror.tasks
+      .query(query, { ...OPTIONS, limit: SHOWN_FIRST })
+      .items.map((item) => item.task_id);
+    const told: { listed: unknown[]; changed: number }[] = [];
+
+    const outcome = await queueBulkChange(mirror, { query, except: [] }, setStatus('blocked'), {
+      ...OPTIONS,
+      onFirstQueued: () =>
+        told.push({
+          listed: listed.map(statusOf),
+          changed: ids.filter((id) => statusOf(id) === 'blocked').length,
+        }),
+    });
+
+    expect(outcome.queued).toBe(count);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.listed).toEqual(listed.map(() => 'blocked'));
+    expect(told[0]?.changed).toBeLessThan(count);
+    const ops = mirror.outbox.batchOps(outcome.batchId);
+    expect(ops.slice(0, SHOWN_FIRST).map((op) => op.entityId)).toEqual(listed);
+  });
+
+  test('a change written in one step is told by its end alone', async () => {
+    seed(30);
+    let told = 0;
+
+    const outcome = await queueBulkChange(
+      mirror,
+      { query: new URLSearchParams(), except: [] },
+      setStatus('blocked'),
+      { ...OPTIONS, onFirstQueued: () => (told += 1) },
+    );
+
+    expect(outcome.queued).toBe(30);
+    expect(told).toBe(0);
   });
 
   test('a task edited by another write between two of its writes keeps that edit and takes the change too', async () => {

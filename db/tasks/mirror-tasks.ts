@@ -333,16 +333,6 @@ export class MirrorTasks {
   }
 
   /**
-   * The ids of up to `limit` tasks the query matches, in its order, after
-   * `after` (a page's `next`); one short read, for callers that take a whole
-   * query's tasks a page at a time (a bulk change, db/tasks/bulk-change.ts).
-   */
-  matchingIds(query: TaskQueryInput, options: TaskQueryOptions): { ids: string[]; next: string | null } {
-    const page = this.query(query, options);
-    return { ids: page.items.map((item) => item.task_id), next: page.next };
-  }
-
-  /**
    * Row ids of tasks (one short read): a bulk change writes its tasks in row
    * id order (db/tasks/bulk-change.ts). A task not stored is left out.
    */

@@ -3,6 +3,8 @@
 // batch and announced, its progress as the push goes, a stop of what is not
 // sent, and refusals before anything is queued.
 import { expect, test } from 'vitest';
+import { SHOWN_FIRST } from '../../db/tasks/bulk-change';
+import { loadTasks, taskJson } from '../../db/test-mirror';
 import { bulkHandlers } from './bulk-handlers';
 import { wiredHandlersPerTest } from './testing/wired-handlers';
 
@@ -42,6 +44,29 @@ test('everything a query matches but the exceptions is queued as one batch, anno
   });
   for (const id of changed) expect(w.f.emulator.control.task(id)?.tags).toContain('bulk');
   expect(w.f.emulator.control.task(kept)?.tags ?? []).not.toContain('bulk');
+});
+
+test("a change of more tasks than one write takes tells the list's first rows changed before it ends", async () => {
+  const w = await wire();
+  // More than one write takes (1000): the change is queued in several steps.
+  const tasks = Array.from({ length: 1100 }, (_, i) =>
+    taskJson({ title: `Bulk ${String(i).padStart(4, '0')}` }),
+  );
+  loadTasks(w.f.mirror, tasks);
+
+  const queued = await w.value('tasks:bulk-edit', {
+    target: { query: EVERY_TASK, except: [] },
+    change: { set: { status: 'blocked' } },
+  });
+
+  expect(queued).toMatchObject({ queued: 1100 });
+  const told = w.events.map((event) => (event.payload as { task_ids: string[] | null }).task_ids);
+  expect(told).toHaveLength(2);
+  // First the tasks queued so far, the list's first rows among them; then the whole change.
+  const listed = tasks.map((task) => task.task_id as string).slice(0, SHOWN_FIRST);
+  expect(told[0]).toEqual(expect.arrayContaining(listed));
+  expect(told[0]?.length).toBeLessThan(1100);
+  expect(told[1]).toBeNull();
 });
 
 test('stop gives up what was not sent and says how many', async () => {

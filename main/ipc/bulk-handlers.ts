@@ -33,11 +33,11 @@ function changeOf(change: BulkChangeInput): BulkTaskChange {
 export function bulkHandlers(dependencies: BulkHandlerDependencies): IpcHandlers {
   const now = dependencies.now ?? (() => new Date());
 
-  function announce(account: ActiveMirror): void {
+  function announce(account: ActiveMirror, taskIds: string[] | null = null): void {
     dependencies.emit('mirror:changed', {
       account_id: account.accountId,
       collections: ['tasks'],
-      task_ids: null,
+      task_ids: taskIds,
       remapped: [],
     });
   }
@@ -50,6 +50,12 @@ export function bulkHandlers(dependencies: BulkHandlerDependencies): IpcHandlers
         me: account.me.username,
         today: now().toISOString().slice(0, 10),
         onChanged: (task) => changed.push(task),
+        // The rows a list shows first are told changed once queued, not after every task is.
+        onFirstQueued: () =>
+          announce(
+            account,
+            changed.map((task) => task.taskId),
+          ),
       });
       // The whole change is one step to undo.
       undoHistoryOf(account.mirror).bulkChanged(changed);
