@@ -4,26 +4,11 @@
 // opens; a change of the views later is read again, and both show it.
 import { act, render, screen } from '@testing-library/react';
 import { expect, test, vi } from 'vitest';
-import type { ViewSummary } from '../../../ipc/view-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { savedView } from '../testing/screen-fixtures';
 import { useViewSidebar } from './use-view-sidebar';
 
 const bridge = fakeBridgeEachTest();
-
-function view(view_id: string, name: string): ViewSummary {
-  return {
-    view_id,
-    name,
-    visibility: 'private',
-    layout: 'list',
-    group_by: null,
-    sort_by: 'title',
-    sort_order: 'asc',
-    filters: {},
-    created_by: null,
-    unknown_filters: null,
-  };
-}
 
 function Names({ label }: { label: string }) {
   const sidebar = useViewSidebar();
@@ -33,7 +18,7 @@ function Names({ label }: { label: string }) {
 }
 
 test('two parts of one screen reading the saved views ask main once, and both follow a change', async () => {
-  let views = [view('v-1', 'Mine')];
+  let views = [savedView('v-1', 'Mine', null)];
   bridge.answer('views:sidebar', () => ({ views, pins: [] }));
   render(
     <>
@@ -45,7 +30,7 @@ test('two parts of one screen reading the saved views ask main once, and both fo
   expect(screen.getByLabelText('save button').textContent).toBe('Mine');
   expect(bridge.callsOf('views:sidebar')).toHaveLength(1);
 
-  views = [view('v-1', 'Mine'), view('v-2', 'Later')];
+  views = [savedView('v-1', 'Mine', null), savedView('v-2', 'Later', null)];
   act(() =>
     bridge.emit('mirror:changed', { account_id: 'a', collections: ['views'], task_ids: null, remapped: [] }),
   );
