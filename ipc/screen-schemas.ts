@@ -392,7 +392,7 @@ export type SyncStatus = z.infer<typeof syncStatusSchema>;
 /** Something in the mirror changed; lists and open screens reload what concerns them. */
 export const mirrorChangedSchema = z.object({
   account_id: z.string().nullable(),
-  /** Collections that changed (`tasks`, `sections`, `task_comments`, …). */
+  /** Collections that changed (`tasks`, `sections`, `task_comments`, …; `tags`: the tags in use counted again). */
   collections: z.array(z.string()),
   /** The tasks that changed, when known; null means "any". */
   task_ids: z.array(z.string()).nullable(),

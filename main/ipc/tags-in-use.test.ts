@@ -76,3 +76,37 @@ test('a change after the queued scan began is answered by a scan of its own', as
   expect(await tags.of(mirror)).toEqual(['api', 'ux']);
   expect(seen.scans).toBe(2);
 });
+
+test('known answers at once with the tags last counted, and tells once when a scan ends with others', async () => {
+  handle = await openTestMirror();
+  const { mirror } = handle;
+  loadTasks(mirror, [taskJson({ tags: ['ux'] })]);
+  const { seen, scan } = countedScan();
+  const tags = new TagsInUse(scan);
+  let told = 0;
+  const recounted = () => (told += 1);
+
+  // Nothing counted yet: no tags, and a scan queued, not waited for (asked again, the same scan).
+  expect(tags.known(mirror, recounted)).toEqual([]);
+  expect(tags.known(mirror, recounted)).toEqual([]);
+  await tags.of(mirror);
+  expect(told).toBe(1);
+  expect(tags.known(mirror, recounted)).toEqual(['ux']);
+  expect(seen.scans).toBe(1);
+
+  // The tasks change: the tags counted before, at once, while the recount runs; it finds others and tells.
+  loadTasks(mirror, [taskJson({ tags: ['ux'] }), taskJson({ tags: ['api'] }), taskJson({ tags: ['api'] })]);
+  tags.changed();
+  expect(tags.known(mirror, recounted)).toEqual(['ux']);
+  expect(await tags.of(mirror)).toEqual(['api', 'ux']);
+  expect(told).toBe(2);
+  expect(tags.known(mirror, recounted)).toEqual(['api', 'ux']);
+
+  // A change that leaves the tags as they were: recounted, nothing told.
+  loadTasks(mirror, [taskJson({ tags: ['api'] }), taskJson({ tags: ['api'] }), taskJson({ tags: ['ux'] })]);
+  tags.changed();
+  expect(tags.known(mirror, recounted)).toEqual(['api', 'ux']);
+  await tags.of(mirror);
+  expect(seen.scans).toBe(3);
+  expect(told).toBe(2);
+});

@@ -411,13 +411,21 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       return { available: true, source: 'service', rows: served.items.map(rowOfServed), next: served.next };
     },
 
-    'workspace:get': async (): Promise<Workspace> => {
-      const { mirror, me } = active();
+    'workspace:get': (): Workspace => {
+      const { mirror, me, accountId } = active();
       const collections = workspaceCollections(mirror, today());
+      // The tags as last counted: a recount that finds others tells the window, which asks again.
+      const recounted = () =>
+        dependencies.emit('mirror:changed', {
+          account_id: accountId,
+          collections: ['tags'],
+          task_ids: [],
+          remapped: [],
+        });
       return {
         me: { username: me.username, user_id: me.user_id },
         ...collections,
-        tags: await tags.of(mirror),
+        tags: tags.known(mirror, recounted),
       };
     },
   };

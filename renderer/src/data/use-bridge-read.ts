@@ -17,6 +17,31 @@ export interface BridgeReadOptions<C extends InvokeChannel> {
   keepPrevious?: boolean;
   /** The answer to keep when a new one arrives (the one on show, so what the person reads does not move). */
   share?: (previous: InvokeOutput<C>, next: InvokeOutput<C>) => InvokeOutput<C>;
+  /**
+   * Reads of this channel and input asked in the same task share one call (several parts of
+   * one screen read it, and a commit runs their effects together): nothing can change between
+   * them, and main answers once.
+   */
+  sameTask?: boolean;
+}
+
+/** The calls asked in this task by reads with `sameTask`, by channel and input. */
+const callsThisTask = new Map<string, Promise<unknown>>();
+
+function invokeOncePerTask<C extends InvokeChannel>(
+  channel: C,
+  key: string,
+  args: InvokeArgs<C>,
+): Promise<InvokeOutput<C>> {
+  const slot = `${channel} ${key}`;
+  let call = callsThisTask.get(slot) as Promise<InvokeOutput<C>> | undefined;
+  if (call === undefined) {
+    call = invoke(channel, ...args);
+    callsThisTask.set(slot, call);
+    // Microtasks run once the task ends: a read in a later task (a reload) calls afresh.
+    queueMicrotask(() => callsThisTask.delete(slot));
+  }
+  return call;
 }
 
 export interface BridgeRead<T> {
@@ -69,7 +94,11 @@ export function useBridgeRead<C extends InvokeChannel>(
         const number = asked.current;
         const sent = again && opened.reloadInput !== undefined ? opened.reloadInput : first;
         const args = (sent === undefined ? [] : [sent]) as InvokeArgs<C>;
-        return invoke(channel, ...args).then((value) => ({ value, number }));
+        const call =
+          opened.sameTask === true
+            ? invokeOncePerTask(channel, JSON.stringify(sent) ?? '', args)
+            : invoke(channel, ...args);
+        return call.then((value) => ({ value, number }));
       },
       reloadOn: opened.reloadOn,
       onValue: ({ value, number }) => {

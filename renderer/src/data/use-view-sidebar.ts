@@ -8,6 +8,8 @@ import { showProblem } from '../store/session-store';
 export function useViewSidebar(): ViewSidebar | null {
   return useBridgeRead('views:sidebar', undefined, {
     reloadOn: { collections: ['views', 'view_pins'] },
+    // The sidebar and the list's Save view button both read it as the first screen opens.
+    sameTask: true,
     onError: (error) => {
       if (errorType(error) !== 'signed-out') showProblem(error, 'Loading saved views');
     },

@@ -8,12 +8,11 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
-import type { ViewSummary } from '../../../ipc/view-schemas';
 import { useSession } from '../store/session-store';
 import { useView } from '../store/view-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { account, workspaceOf } from '../testing/screen-fixtures';
+import { account, savedView, workspaceOf } from '../testing/screen-fixtures';
 import { SaveViewButton } from './save-view-button';
 
 const bridge = fakeBridgeEachTest();
@@ -24,30 +23,14 @@ const query: TaskListQueryInput = {
   sort_order: 'desc',
 };
 
-function view(view_id: string, name: string, created_by: string | null, pending?: 'queued'): ViewSummary {
-  return {
-    view_id,
-    name,
-    visibility: 'private',
-    layout: 'list',
-    group_by: null,
-    sort_by: 'title',
-    sort_order: 'asc',
-    filters: {},
-    created_by,
-    unknown_filters: null,
-    ...(pending === undefined ? {} : { pending }),
-  };
-}
-
 async function showButton() {
   bridge.answer('workspace:get', () => workspaceOf());
   bridge.answer('views:sidebar', () => ({
     views: [
-      view('v-mine', 'Mine', 'user-ada'),
-      view('v-theirs', 'Theirs', 'user-bob'),
-      view('local-v', 'Saved offline', null, 'queued'),
-      view('v-unknown', 'Creator unknown', null),
+      savedView('v-mine', 'Mine', 'user-ada'),
+      savedView('v-theirs', 'Theirs', 'user-bob'),
+      savedView('local-v', 'Saved offline', null, 'queued'),
+      savedView('v-unknown', 'Creator unknown', null),
     ],
     pins: [],
   }));

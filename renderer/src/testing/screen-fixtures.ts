@@ -10,6 +10,7 @@ import type {
   Workspace,
 } from '../../../ipc/screen-schemas';
 import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
+import type { ViewSummary } from '../../../ipc/view-schemas';
 import type { SyncAccountView } from '../../../ipc/visibility-schemas';
 import type { Task } from '../../../protocol/task';
 
@@ -208,5 +209,27 @@ export function syncAccount(parts: Partial<SyncAccountView> = {}): SyncAccountVi
     unseen: 0,
     collections: [],
     ...parts,
+  };
+}
+
+/** A saved view as views:sidebar lists it. */
+export function savedView(
+  view_id: string,
+  name: string,
+  created_by: string | null,
+  pending?: 'queued',
+): ViewSummary {
+  return {
+    view_id,
+    name,
+    visibility: 'private',
+    layout: 'list',
+    group_by: null,
+    sort_by: 'title',
+    sort_order: 'asc',
+    filters: {},
+    created_by,
+    unknown_filters: null,
+    ...(pending === undefined ? {} : { pending }),
   };
 }
