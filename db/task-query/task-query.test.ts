@@ -128,6 +128,22 @@ function lateMatches(before: number, title: string, after: number): Task[] {
   ];
 }
 
+/**
+ * 5 000 tasks holding "plum" and "pear", 5 of them as the phrase "plum pear", in a created order
+ * unlike their insertion's; loaded, indexes built. Returns them and the phrase's query, newest first.
+ */
+async function loadPlumPears(mirror: Mirror): Promise<{ tasks: Task[]; qs: string }> {
+  const tasks = Array.from({ length: 5000 }, (_, i) =>
+    taskJson({
+      title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
+      created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
+    }),
+  );
+  loadTasks(mirror, tasks);
+  await mirror.sortIndexesReady();
+  return { tasks, qs: 'filter[search]=plum pear&sort_by=created_at&sort_order=desc' };
+}
+
 // ---- data covering every edge the semantics name ---------------------------------------
 
 const SPECIAL_TAG = 'odd\u001ftag';
@@ -799,15 +815,7 @@ describe('search candidates', () => {
     const handle = await openTestMirror();
     try {
       // As below: 5 000 candidates, 5 matches, checked a slice a step after a sample of 256.
-      const tasks = Array.from({ length: 5000 }, (_, i) =>
-        taskJson({
-          title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
-          created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
-        }),
-      );
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
-      const qs = 'filter[search]=plum pear&sort_by=created_at&sort_order=desc';
+      const { tasks, qs } = await loadPlumPears(handle.mirror);
       const steps = handle.mirror.tasks.pageSteps(new URLSearchParams(qs), {
         me: ME,
         today: TODAY,
@@ -831,15 +839,7 @@ describe('search candidates', () => {
     const handle = await openTestMirror();
     try {
       // 5 000 tasks hold both words, 5 of them as the phrase: far more candidates than one step checks.
-      const tasks = Array.from({ length: 5000 }, (_, i) =>
-        taskJson({
-          title: i % 1000 === 9 ? `Pick plum pear ${i}` : `Pear and plum ${i}`,
-          created_at: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 5000) * 60_000).toISOString(),
-        }),
-      );
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
-      const qs = 'filter[search]=plum pear&sort_by=created_at&sort_order=desc';
+      const { tasks, qs } = await loadPlumPears(handle.mirror);
       let turns = 0;
       const page = await handle.mirror.tasks.queryInSteps(
         new URLSearchParams(qs),
