@@ -152,30 +152,16 @@ async function timedUpdate(page: Page, act: () => Promise<void>): Promise<number
     const grid = document.querySelector('[role="grid"]');
     window.__bench.pending = new Promise((resolve) => {
       let sawBusy = false;
-      let done = false;
       // Done when the list was busy and is no longer, or when its rows changed without being busy
       // (a query the list answers from what it holds, as on a Backspace back to one it read).
       const observer = new MutationObserver((records) => {
         const busy = grid.getAttribute('aria-busy') === 'true';
         if (busy) sawBusy = true;
-        else if (!done && (sawBusy || records.some((record) => record.type !== 'attributes'))) {
-          done = true;
+        else if (sawBusy || records.some((record) => record.type !== 'attributes')) {
           observer.disconnect();
           requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
         }
       });
-      // Or when the list took the query in the key's (or click's) own render, never busy: it draws
-      // a query it holds at once, and its rows may be the ones already shown (a Backspace from
-      // "migrat" to "migra"), changing nothing the observer could see. The frame after the input
-      // paints it.
-      const settledInItsRender = () => requestAnimationFrame(() => {
-        if (done || sawBusy || grid.getAttribute('aria-busy') === 'true') return;
-        done = true;
-        observer.disconnect();
-        setTimeout(() => resolve(performance.now()), 0);
-      });
-      document.addEventListener('input', settledInItsRender, { capture: true, once: true });
-      document.addEventListener('click', settledInItsRender, { capture: true, once: true });
       observer.observe(grid, {
         attributes: true,
         attributeFilter: ['aria-busy'],

@@ -24,11 +24,6 @@ export class RecentAnswers {
     return this.epoch;
   }
 
-  /** Whether `key` is remembered (without making it the most recent). */
-  has(key: string): boolean {
-    return this.answers.has(key);
-  }
-
   get(key: string): RecentAnswer | null {
     const answer = this.answers.get(key);
     if (answer === undefined) return null;

@@ -6,10 +6,9 @@
 // sent as the query with the rows taken out, never as ids.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { clientHeightEachTest } from '../testing/grid-height';
 import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { controlClick, selectRange } from '../testing/selection-clicks';
 import { TaskList } from './task-list';
@@ -17,7 +16,13 @@ import { TaskList } from './task-list';
 const bridge = fakeBridgeEachTest();
 
 // happy-dom lays nothing out: the grid's body is given a height, or the virtualizer draws no rows.
-clientHeightEachTest(600);
+const layout = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+});
+afterAll(() => {
+  if (layout) Object.defineProperty(HTMLElement.prototype, 'clientHeight', layout);
+});
 
 const ROWS = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'].map((task_id, i) =>
   taskRow({ task_id, title: `Task ${i}` }),

@@ -68,17 +68,7 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const sort = useList((state) => state.sort);
   const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
   const parent = scopeParent(scope);
-  const { window: rows, current, error, askAhead } = useRowWindow(query, parent);
-  // A filter or sort changed leaves for main in the store's update, before this list renders
-  // the change (the key's input, its busy frame): main answers while the page draws.
-  useEffect(
-    () =>
-      useList.subscribe((next, before) => {
-        if (next.filters !== before.filters || next.sort !== before.sort)
-          askAhead(taskListQuery(scope, next.filters, next.sort));
-      }),
-    [scope, askAhead],
-  );
+  const { window: rows, current, error } = useRowWindow(query, parent);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const tasksLocked = useKindReadOnly('task');
   const failure = error ?? null;

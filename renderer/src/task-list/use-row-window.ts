@@ -3,10 +3,8 @@
 // tasks changed. The previous query's rows stay on show until the new ones
 // arrive, and a slower answer to an older query never replaces a newer one.
 // A query asked again since the mirror last changed (a Backspace) is answered
-// from the list's recent answers, without a call, in the render that shows the
-// key; another one leaves for main as soon as the person changed it (askAhead),
-// before the page draws the key.
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+// from the list's recent answers, without a call.
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
 import { followChanges } from '../data/follow-changes';
@@ -37,40 +35,28 @@ export interface RowWindowState {
   /** The window shown belongs to the current query (false while a new query's first page is on its way). */
   current: boolean;
   error: unknown;
-  /**
-   * The list's next query, told as soon as the person changed it (a store's update, before
-   * React renders it): its first page leaves for main then, so main answers while the page
-   * draws the key, and the render of that query takes it instead of asking again.
-   */
-  askAhead: (query: TaskListQueryInput) => void;
 }
 
 const noWindow = () => () => {};
 
-type FirstPageValue = Awaited<ReturnType<typeof invoke<'tasks:query'>>>;
-type FirstPage = Promise<FirstPageValue | typeof SUPERSEDED>;
+type FirstPage = ReturnType<typeof invoke<'tasks:query'>>;
+type FirstPageValue = Awaited<FirstPage>;
 
-/**
- * A first page asked before the list rendered its query: the page the app opens on (asked while
- * the rest of the page is still starting), or a query the person just changed (askAhead).
- */
+/** The first page of the list the app opens on, asked for while the rest of the page is still starting. */
 let prefetched: { key: string; page: FirstPage; value: FirstPageValue | null } | null = null;
 
-function keepAsked(key: string, page: FirstPage): void {
-  const entry: NonNullable<typeof prefetched> = { key, page, value: null };
+/** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
+export function prefetchFirstPage(query: TaskListQueryInput): void {
+  const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
+  const entry: NonNullable<typeof prefetched> = { key: listKey(query), page, value: null };
   page.then(
     (value) => {
-      if (value !== SUPERSEDED) entry.value = value;
+      entry.value = value;
     },
     // Not signed in yet, or it failed: the list asks again when it shows.
     () => undefined,
   );
   prefetched = entry;
-}
-
-/** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
-export function prefetchFirstPage(query: TaskListQueryInput): void {
-  keepAsked(listKey(query), invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST }));
 }
 
 /** The prefetched first page of `key` when it has already arrived (the list then draws it in its first render). */
@@ -106,27 +92,26 @@ function createWindow(query: TaskListQueryInput, parent: string | undefined): Ro
 /** The list's first-page calls: one in flight, a keystroke's query asked only once the one before answered. */
 const firstPages = new LatestOnly();
 
-/** Asks main for a query's first page through the list's one call in flight (firstPages). */
-function askFirstPage(query: TaskListQueryInput, parent: string | undefined): FirstPage {
-  return firstPages.run(() =>
+/** A query's first page, or SUPERSEDED when a newer query of the list came before it was asked. */
+function firstPage(
+  key: string,
+  query: TaskListQueryInput,
+  parent: string | undefined,
+): Promise<FirstPageValue | typeof SUPERSEDED> {
+  const ask = () =>
     invoke('tasks:query', {
       query,
       limit: FIRST_PAGE_SIZE,
       list: LIST,
       ...(parent === undefined ? {} : { parent }),
-    }),
-  );
-}
-
-/** A query's first page, or SUPERSEDED when a newer query of the list came before it was asked. */
-function firstPage(key: string, query: TaskListQueryInput, parent: string | undefined): FirstPage {
+    });
   if (prefetched?.key === key) {
     const { page } = prefetched;
     prefetched = null;
-    return page.catch(() => askFirstPage(query, parent));
+    return page.catch(() => firstPages.run(ask));
   }
   prefetched = null;
-  return askFirstPage(query, parent);
+  return firstPages.run(ask);
 }
 
 /** What identifies a list's rows: its query, and the parent it is narrowed to (the app opens on a list without one). */
@@ -145,57 +130,15 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
     window.seed(arrived);
     return { window, key, error: null };
   });
-  /**
-   * The window a render was given (the page the app opens on, or a remembered answer), taken
-   * over by the effect of its query instead of asking again; `counted` when its count came with it.
-   */
-  const adopted = useRef<{ window: RowWindow; counted: boolean } | null>(
-    state.window === null ? null : { window: state.window, counted: false },
-  );
+  /** The window the first render was given, taken over by the first effect instead of asking again. */
+  const adopted = useRef(state.window);
   /** This list's recent answers (the list is remounted for another account, which starts afresh). */
   const recentRef = useRef<RecentAnswers | null>(null);
   recentRef.current ??= new RecentAnswers();
   const recent = recentRef.current;
-  /** The query askAhead sent, and the moment of the mirror it was asked at (for recent.keep). */
-  const askedAhead = useRef<{ key: string; at: number } | null>(null);
-  /** The query whose effect ran last: the one on show, never asked ahead again. */
-  const shownKey = useRef<string | null>(null);
 
-  // A query asked since the mirror last changed (a Backspace) is drawn by the render that shows
-  // the key: the rows change in the key's own frame, with no busy frame and no second render.
-  if (state.key !== key && adopted.current === null) {
-    const remembered = recent.get(key);
-    if (remembered !== null) {
-      const window = createWindow(query, parent);
-      window.seed(remembered.page);
-      if (remembered.count !== null) window.setCount(remembered.count);
-      adopted.current = { window, counted: remembered.count !== null };
-      setState({ window, key, error: null });
-    }
-  }
-
-  const askAhead = useCallback(
-    (next: TaskListQueryInput) => {
-      const nextKey = listKey(next, parent);
-      // A remembered query is drawn from memory by its render; one already asked is not asked twice.
-      if (nextKey === shownKey.current || recent.has(nextKey) || prefetched?.key === nextKey) return;
-      askedAhead.current = { key: nextKey, at: recent.now() };
-      keepAsked(nextKey, askFirstPage(next, parent));
-    },
-    [parent, recent],
-  );
-
-  // Any change of the mirror may change any answer: the recent ones are dropped at once, and a
-  // page asked ahead that no render took (the list showed another query) is not taken later.
-  useEffect(
-    () =>
-      followChanges({ delayMs: 0 }, () => {
-        recent.clear();
-        if (askedAhead.current !== null && prefetched?.key === askedAhead.current.key) prefetched = null;
-        askedAhead.current = null;
-      }),
-    [recent],
-  );
+  // Any change of the mirror may change any answer: the recent ones are dropped at once.
+  useEffect(() => followChanges({ delayMs: 0 }, () => recent.clear()), [recent]);
 
   useEffect(() => {
     const { query: parsed, parent: within } = JSON.parse(key) as {
@@ -203,10 +146,9 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
       parent?: string;
     };
     let cancelled = false;
-    shownKey.current = key;
     const seeded = adopted.current;
     adopted.current = null;
-    const window = seeded?.window ?? createWindow(parsed, within);
+    const window = seeded ?? createWindow(parsed, within);
     /** Null when a later query or count of this list stopped it (the later one answers). */
     const recount = async (): Promise<number | null> => {
       const askedAt = recent.now();
@@ -222,17 +164,22 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
     let countTimer: ReturnType<typeof setTimeout> | null = null;
     void (async () => {
       try {
-        if (seeded?.counted) return;
         if (seeded === null) {
-          // Asked ahead (the moment it left is when the mirror must not have changed since), or now.
-          const askedAt = askedAhead.current?.key === key ? askedAhead.current.at : recent.now();
-          askedAhead.current = null;
-          const first = await firstPage(key, parsed, within);
-          // Superseded only by the query of a later key, whose effect has already cancelled this one.
-          if (cancelled || first === SUPERSEDED) return;
-          recent.keep(key, askedAt, first);
-          window.seed(first);
-          setState({ window, key, error: null });
+          const remembered = recent.get(key);
+          if (remembered !== null) {
+            window.seed(remembered.page);
+            if (remembered.count !== null) window.setCount(remembered.count);
+            setState({ window, key, error: null });
+            if (remembered.count !== null) return;
+          } else {
+            const askedAt = recent.now();
+            const first = await firstPage(key, parsed, within);
+            // Superseded only by the query of a later key, whose effect has already cancelled this one.
+            if (cancelled || first === SUPERSEDED) return;
+            recent.keep(key, askedAt, first);
+            window.seed(first);
+            setState({ window, key, error: null });
+          }
         }
         // Counting a broad search costs more than its first page: only once the typing paused.
         countTimer = setTimeout(() => {
@@ -274,7 +221,6 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
     window,
     current: state.key === key && state.window !== null,
     error: state.key === key ? state.error : null,
-    askAhead,
   };
 }
 
