@@ -97,7 +97,6 @@ const PLACES = 2 ** 22;
  * tasks taken in a list's order, scattered over the whole table (measured in
  * bulk-change.test.ts). The order the edits are sent in does not matter.
  */
-
 async function inRowOrder(mirror: Mirror, ids: readonly string[]): Promise<string[]> {
   const rids = new Map<string, number>();
   for (let from = 0; from < ids.length; from += IDS_PER_READ) {
