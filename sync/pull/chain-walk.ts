@@ -6,7 +6,7 @@
 // pass. Apart from that walk, which decides where each chain starts.
 import { ProblemError } from '../api/errors';
 import type { ResourceChange } from '../events/sync-events';
-import { MAX_QUEUED_APPLIES } from './apply-backlog';
+import { AheadSlots, MAX_QUEUED_APPLIES } from './apply-backlog';
 import { type CursorAges, issuedAtOf } from './cursor-ages';
 import type { RunTime } from './pull-run-policy';
 import type { SoloGate } from './solo-gate';
@@ -74,6 +74,10 @@ export interface ChainStart {
 interface PageRequest {
   etagSent: string | null;
   answer: Promise<PageAnswer>;
+  /** The chain has reached this page: if it still waits for a slot ahead, it goes at once without one. */
+  reached: () => void;
+  /** Whether the request holds one of the walk's slots ahead (until the chain takes its answer). */
+  slot: { held: boolean };
 }
 
 /** One chain walked once from `start`: build it and `run` it (its state is that one walk's). */
@@ -81,6 +85,8 @@ export class ChainWalk {
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
   private readonly limiter: Limiter;
+  /** Slots for pages asked ahead: the chains' shared ones (their backlog's), else this walk's own. */
+  private readonly aheadSlots: AheadSlots;
   private readonly gate: SoloGate | undefined;
   /**
    * The last pass's pages by the cursor they were sent with; this pass's own pages are not asked again.
@@ -122,6 +128,7 @@ export class ChainWalk {
   ) {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stop.signal]) : this.stop.signal;
     this.limiter = new Limiter(start.solo ? 1 : Math.max(1, options.concurrency));
+    this.aheadSlots = options.backlog?.ahead ?? new AheadSlots();
     this.gate = start.solo ? undefined : options.gate;
     for (const page of start.known) {
       if (page.passNo === start.passNo && page.pageIndex < start.startIndex) continue;
@@ -160,16 +167,18 @@ export class ChainWalk {
       for (;;) {
         this.throwIfApplyFailed();
         const key = keyOf(cursor);
-        const { etagSent, answer: pending } = this.request(cursor, cursorIssuedAt);
+        const taken = this.request(cursor, cursorIssuedAt);
+        const { etagSent } = taken;
         let answer: PageAnswer;
         try {
-          answer = await pending;
+          answer = await taken.answer;
         } catch (error) {
           if (cursor !== null && isRefusedCursor(error))
             throw new RefusedCursor(cursorIssuedAt, { cause: error });
           throw error;
         }
         inFlight.delete(key);
+        this.freeSlot(taken);
         const pageIndex = index;
         let nextCursor: string | null;
         let nextIssuedAt = this.now();
@@ -265,9 +274,12 @@ export class ChainWalk {
     } finally {
       this.stop.abort(new Error('walk ended'));
       // Revalidations the walk did not use: pages the store read for them are forgotten.
-      for (const { answer } of inFlight.values())
-        answer.then(
-          (a) => this.forget(a),
+      for (const request of inFlight.values())
+        request.answer.then(
+          (a) => {
+            this.forget(a);
+            this.freeSlot(request);
+          },
           () => undefined,
         );
       // Whatever was queued is applied (or failed) before the walk reports.
@@ -279,31 +291,59 @@ export class ChainWalk {
     return this.start.time.clock.now();
   }
 
-  /** `issuedAt`: when the service handed out `cursor`; what its answer shows of cursor lifetimes is kept. */
-  private request(cursor: string | null, issuedAt: number): PageRequest {
+  /**
+   * `issuedAt`: when the service handed out `cursor`; what its answer shows of cursor lifetimes is kept.
+   * `ahead`: asked only because the stored chain goes there (speculateFrom): it waits for one of
+   * the slots ahead, unless the chain reaches it first (asks for it again without `ahead`).
+   */
+  private request(cursor: string | null, issuedAt: number, ahead = false): PageRequest {
     const key = keyOf(cursor);
     const existing = this.inFlight.get(key);
-    if (existing) return existing;
+    if (existing) {
+      if (!ahead) existing.reached();
+      return existing;
+    }
     const etagSent = this.known.get(key)?.etag ?? null;
     const { source } = this.options;
     const { gate, signal, early } = this;
-    const answer = this.limiter.run(() =>
-      gate
-        ? gate.shared(() => source.fetch(cursor, etagSent, signal, early))
-        : source.fetch(cursor, etagSent, signal, early),
-    );
+    let reached = (): void => undefined;
+    const reach = new Promise<void>((resolve) => (reached = resolve));
+    const slot = { held: false };
+    const send = (): Promise<PageAnswer> =>
+      this.limiter.run(() =>
+        gate
+          ? gate.shared(() => source.fetch(cursor, etagSent, signal, early))
+          : source.fetch(cursor, etagSent, signal, early),
+      );
+    // The chain's own pages are sent at once (the next one before the store reads this one).
+    const answer = ahead
+      ? this.aheadSlots.take(reach).then((held) => {
+          slot.held = held;
+          return send();
+        })
+      : send();
+    const entry = { etagSent, answer, reached, slot };
     // Speculative answers may never be used; their failures are read when (if) they are.
     answer.then(
-      () => {
+      (page) => {
         if (cursor !== null) this.start.ages.honoured(issuedAt, this.now());
+        // A 304 holds no page: its slot goes to the next page asked ahead at once.
+        if (page.status !== 200) this.freeSlot(entry);
       },
       (error: unknown) => {
         if (cursor !== null && isRefusedCursor(error)) this.start.ages.refused(issuedAt, this.now());
+        this.freeSlot(entry);
       },
     );
-    const entry = { etagSent, answer };
     this.inFlight.set(key, entry);
     return entry;
+  }
+
+  /** The chain took (or the walk dropped) a page asked ahead: its slot goes to the next one waiting. */
+  private freeSlot(request: PageRequest): void {
+    if (!request.slot.held) return;
+    request.slot.held = false;
+    this.aheadSlots.give();
   }
 
   /** Revalidate the stored chain ahead of us, concurrently, as far as it goes. */
@@ -317,7 +357,7 @@ export class ChainWalk {
       const page = this.known.get(key);
       if (!page || page.etag === null || seen.has(key)) return;
       seen.add(key);
-      this.request(next, issuedAt);
+      this.request(next, issuedAt, true);
       issuedAt = issuedAtOf(page);
       if (page.nextCursor === null) return;
       next = page.nextCursor;
