@@ -497,6 +497,30 @@ describe('search candidates', () => {
     }
   });
 
+  test("a search asked again sees a description alone changed through another connection, and its pass over unchanged tasks changes nothing", async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const first = taskJson({ title: 'Alpha one', description: 'plain words' });
+      const second = taskJson({ title: 'Beta two', description: 'plain words' });
+      loadTasks(handle.mirror, [first, second]);
+      const search = (term: string) =>
+        handle.mirror.tasks
+          .query(new URLSearchParams(`filter[search]=${term}&sort_by=title`), { me: ME, today: TODAY })
+          .items.map((t) => t.task_id);
+      expect(search('plain')).toEqual([first.task_id, second.task_id]);
+      loadTasks(worker, [first, second]);
+      expect(search('quince')).toEqual([]);
+      // The server sends a new description alone, which lives beside the row: only the search text changed.
+      loadTasks(worker, [first, { ...second, description: 'a quince' }]);
+      expect(search('quince')).toEqual([second.task_id]);
+      expect(search('plain')).toEqual([first.task_id]);
+    } finally {
+      worker.close();
+      handle.cleanup();
+    }
+  });
+
   test('a search too broad to sort, with a filter that leaves few of its matches, answers from its candidates', async () => {
     const handle = await openTestMirror();
     try {
@@ -608,6 +632,45 @@ describe('search candidates', () => {
       // All of them, where the one after the dropped query read only what was left.
       expect(afterWrite?.taken).toBeGreaterThan(resumed?.taken ?? 0);
     } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a broad search's places outlive another connection's pass over unchanged tasks, and are read again after its edit", async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const tasks = lateMatches(36_000, 'Add errand', 14_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
+      const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
+      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
+        .sort(codePointCompare)
+        .slice(0, 40);
+      const cold = stepsOf('migrat');
+      expect(cold?.page.path).toBe('ranked');
+      const warm = stepsOf('migrate');
+      expect(titles(warm)).toEqual(expected);
+
+      // The pull worker's connection checks every task again and commits: the server sent them unchanged.
+      loadTasks(worker, tasks);
+      const afterPass = stepsOf('migrat');
+      expect(titles(afterPass)).toEqual(expected);
+      // Neither the candidates nor the places read again: as few steps as before the pass.
+      expect(afterPass?.taken).toBe(warm?.taken);
+      expect(afterPass?.taken).toBeLessThan(cold?.taken ?? 0);
+
+      // An edit through that connection: read again, and the first match renamed to sort last leaves the page.
+      const renamed = tasks[36_000]?.task_id as string;
+      worker.tasks.edit(renamed, { title: 'Zebra migrates' });
+      const afterEdit = stepsOf('migrate');
+      expect(afterEdit?.page.items.map((t) => t.task_id)).not.toContain(renamed);
+      expect(titles(afterEdit)?.[0]).toBe(expected[1]);
+      expect(afterEdit?.taken).toBeGreaterThan(warm?.taken ?? 0);
+    } finally {
+      worker.close();
       handle.cleanup();
     }
   }, 60_000);
