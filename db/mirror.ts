@@ -220,7 +220,11 @@ export class Mirror {
   private counted<T>(work: () => T): T {
     const before = this.store.contentChanges;
     const result = work();
-    if (this.store.contentChanges !== before) this.countTaskChanges.run();
+    if (this.store.contentChanges !== before) {
+      this.countTaskChanges.run();
+      // Read again: this connection's own commit leaves data_version as it was.
+      this.taskChangesRead = null;
+    }
     return result;
   }
 

@@ -497,7 +497,7 @@ describe('search candidates', () => {
     }
   });
 
-  test("a search asked again sees a description alone changed through another connection, and its pass over unchanged tasks changes nothing", async () => {
+  test('a search asked again sees a description alone changed through another connection, and its pass over unchanged tasks changes nothing', async () => {
     const handle = await openTestMirror();
     const worker = await openMirror(handle.file);
     try {
@@ -669,6 +669,49 @@ describe('search candidates', () => {
       expect(afterEdit?.page.items.map((t) => t.task_id)).not.toContain(renamed);
       expect(titles(afterEdit)?.[0]).toBe(expected[1]);
       expect(afterEdit?.taken).toBeGreaterThan(warm?.taken ?? 0);
+    } finally {
+      worker.close();
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a broad search's page in steps goes on through another connection's commits that change no task, and is read again after one that does", async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const tasks = lateMatches(36_000, 'Add errand', 14_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
+      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
+        .sort(codePointCompare)
+        .slice(0, 40);
+      /** The page read in steps, `commit` run by the worker's connection between them; how many steps it took. */
+      const inSteps = async (commit: (turn: number) => void) => {
+        let turns = 0;
+        const page = await handle.mirror.tasks.queryInSteps(query, options, async () => {
+          commit(turns++);
+          await Promise.resolve();
+        });
+        expect(page.items.map((t) => t.title)).toEqual(expected);
+        return turns;
+      };
+      // Before each page, a write here: each reads its candidates and places again from the start.
+      const afterEdit = (n: number) =>
+        handle.mirror.tasks.edit(tasks[n]?.task_id as string, { title: `Add errand ${n}.` });
+      afterEdit(0);
+      const quiet = await inSteps(() => undefined);
+      afterEdit(1);
+      // The person opens tasks meanwhile (another table): each step sees the file changed, no task.
+      const opened = await inSteps((turn) => worker.openings.record(tasks[turn]?.task_id as string));
+      expect(opened).toBe(quiet);
+      afterEdit(2);
+      // A task edited between the first steps: read again from the start.
+      const edited = await inSteps((turn) => {
+        if (turn === 1) worker.tasks.edit(tasks[3]?.task_id as string, { title: 'Add errand anew' });
+      });
+      expect(edited).toBeGreaterThan(quiet);
     } finally {
       worker.close();
       handle.cleanup();
