@@ -129,6 +129,39 @@ function lateMatches(before: number, title: string, after: number): Task[] {
 }
 
 /**
+ * 50 000 tasks, loaded with their indexes: the title order takes two chunks to read (32 768
+ * entries each), and the 14 000 matches of `migrat` sort in the second. Returns them, and the
+ * titles of the first 40 matches.
+ */
+async function loadLateMigrates(mirror: Mirror): Promise<{ tasks: Task[]; expected: string[] }> {
+  const tasks = lateMatches(36_000, 'Add errand', 14_000);
+  loadTasks(mirror, tasks);
+  await mirror.sortIndexesReady();
+  const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
+    .sort(codePointCompare)
+    .slice(0, 40);
+  return { tasks, expected };
+}
+
+/**
+ * The first match of loadLateMigrates' tasks renamed through `editor` (this connection or
+ * another) to sort last: `migrate`'s page read again (`read`) leaves it out and starts at the
+ * second. Returns what `read` gave.
+ */
+function expectFirstMatchRenamedOut<T extends { page: TaskListPage } | null>(
+  editor: Mirror,
+  { tasks, expected }: { tasks: Task[]; expected: string[] },
+  read: () => T,
+): T {
+  const renamed = tasks[36_000]?.task_id as string;
+  editor.tasks.edit(renamed, { title: 'Zebra migrates' });
+  const answer = read();
+  expect(answer?.page.items.map((t) => t.task_id)).not.toContain(renamed);
+  expect(answer?.page.items[0]?.title).toBe(expected[1]);
+  return answer;
+}
+
+/**
  * 5 000 tasks holding "plum" and "pear", 5 of them as the phrase "plum pear", in a created order
  * unlike their insertion's; loaded, indexes built. Returns them and the phrase's query, newest first.
  */
@@ -600,16 +633,11 @@ describe('search candidates', () => {
   test("a broad search's places in the order are read once, a chunk a step, kept when a newer query drops the steps, and read again after a write", async () => {
     const handle = await openTestMirror();
     try {
-      // 50 000 tasks: the title order takes two chunks to read (32 768 entries each), the matches in the second.
-      const tasks = lateMatches(36_000, 'Add errand', 14_000);
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
+      const loaded = await loadLateMigrates(handle.mirror);
+      const { expected } = loaded;
       const options = { me: ME, today: TODAY, limit: 40 };
       const stepsOf = (term: string, upTo = Infinity) => titleSearchSteps(handle.mirror, term, options, upTo);
       const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
-      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
-        .sort(codePointCompare)
-        .slice(0, 40);
 
       // Dropped by a newer keystroke while its candidates and places were read: the next one goes on.
       expect(stepsOf('migra', 5)).toBeNull();
@@ -624,11 +652,7 @@ describe('search candidates', () => {
       expect(again?.taken).toBeLessThan(Math.ceil(14_000 / 1024));
 
       // A write moves the data: the places are read again, and the first match renamed to sort last leaves the page.
-      const renamed = tasks[36_000]?.task_id as string;
-      handle.mirror.tasks.edit(renamed, { title: 'Zebra migrates' });
-      const afterWrite = stepsOf('migrate');
-      expect(afterWrite?.page.items.map((t) => t.task_id)).not.toContain(renamed);
-      expect(titles(afterWrite)?.[0]).toBe(expected[1]);
+      const afterWrite = expectFirstMatchRenamedOut(handle.mirror, loaded, () => stepsOf('migrate'));
       // All of them, where the one after the dropped query read only what was left.
       expect(afterWrite?.taken).toBeGreaterThan(resumed?.taken ?? 0);
     } finally {
@@ -640,15 +664,11 @@ describe('search candidates', () => {
     const handle = await openTestMirror();
     const worker = await openMirror(handle.file);
     try {
-      const tasks = lateMatches(36_000, 'Add errand', 14_000);
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
+      const loaded = await loadLateMigrates(handle.mirror);
+      const { tasks, expected } = loaded;
       const options = { me: ME, today: TODAY, limit: 40 };
       const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
       const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
-      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
-        .sort(codePointCompare)
-        .slice(0, 40);
       const cold = stepsOf('migrat');
       expect(cold?.page.path).toBe('ranked');
       const warm = stepsOf('migrate');
@@ -663,11 +683,7 @@ describe('search candidates', () => {
       expect(afterPass?.taken).toBeLessThan(cold?.taken ?? 0);
 
       // An edit through that connection: read again, and the first match renamed to sort last leaves the page.
-      const renamed = tasks[36_000]?.task_id as string;
-      worker.tasks.edit(renamed, { title: 'Zebra migrates' });
-      const afterEdit = stepsOf('migrate');
-      expect(afterEdit?.page.items.map((t) => t.task_id)).not.toContain(renamed);
-      expect(titles(afterEdit)?.[0]).toBe(expected[1]);
+      const afterEdit = expectFirstMatchRenamedOut(worker, loaded, () => stepsOf('migrate'));
       expect(afterEdit?.taken).toBeGreaterThan(warm?.taken ?? 0);
     } finally {
       worker.close();
@@ -679,14 +695,9 @@ describe('search candidates', () => {
     const handle = await openTestMirror();
     const worker = await openMirror(handle.file);
     try {
-      const tasks = lateMatches(36_000, 'Add errand', 14_000);
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
+      const { tasks, expected } = await loadLateMigrates(handle.mirror);
       const options = { me: ME, today: TODAY, limit: 40 };
       const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
-      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
-        .sort(codePointCompare)
-        .slice(0, 40);
       /** The page read in steps, `commit` run by the worker's connection between them; how many steps it took. */
       const inSteps = async (commit: (turn: number) => void) => {
         let turns = 0;
