@@ -206,7 +206,7 @@ export class Mirror {
    * connection's own writes, and another connection's, counted in task_changes), but not
    * on a commit of another connection that changed none (a pass's page of tasks the server
    * sent unchanged, another table's rows): the list's caches compare it. At a million tasks
-   * a pass re-checking them committed a page every ~100 ms while the person typed, and each
+   * a pass re-checking them committed pages many times a second while the person typed, and each
    * keystroke read its broad search's places in the order again (25 steps, 200-270 ms of CPU).
    */
   private taskVersion(): string {

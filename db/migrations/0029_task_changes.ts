@@ -3,7 +3,7 @@
 // the server sent unchanged), moved in the transaction that makes them (issue
 // 28). PRAGMA data_version moves on any commit of another connection, and the
 // pull worker's re-check of a million tasks commits a page of unchanged tasks
-// every ~100 ms: the list's caches (a broad search's places in the sort order,
+// many times a second: the list's caches (a broad search's places in the sort order,
 // its candidates) were dropped on each, and every keystroke read them again.
 // Frozen once landed; imports nothing from the app.
 import { type Kysely, sql } from 'kysely';

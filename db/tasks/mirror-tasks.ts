@@ -99,7 +99,7 @@ export class MirrorTasks {
    * The same page as `query` for the main process: in short steps (task-query.ts's `pageSteps`),
    * `between` awaited between them; a write between steps that may change the answer reads it
    * again (one state of the tasks). Another connection's commit that changed none (a pass's page
-   * of tasks the server sent unchanged, every ~100 ms at a million tasks) does not restart it.
+   * of tasks the server sent unchanged, many a second at a million tasks) does not restart it.
    */
   async queryInSteps(
     query: TaskQueryInput,
