@@ -92,6 +92,10 @@ export class Mirror {
   private readonly store: TaskStore;
   private readonly now: () => string;
   private readonly dataVersion: Statement<[], { data_version: number }>;
+  private readonly taskChanges: Statement<[], number>;
+  private readonly countTaskChanges: Statement<[]>;
+  /** task_changes as last read, and at which data_version (it is read again only when that moved). */
+  private taskChangesRead: { dataVersion: number; n: number } | null = null;
   private readonly schemaVersion: Statement<[], { schema_version: number }>;
   private readonly sortIndexBuild: 'background' | 'at-once';
   /**
@@ -119,6 +123,8 @@ export class Mirror {
     this.logFlush = new BackgroundLogFlush(`${file}-wal`);
     this.flushesServerCommits = options.flushLogInBackground === true;
     this.dataVersion = db.prepare('PRAGMA data_version');
+    this.taskChanges = db.prepare<[], number>('SELECT n FROM task_changes WHERE id = 1').pluck();
+    this.countTaskChanges = db.prepare('UPDATE task_changes SET n = n + 1 WHERE id = 1');
     this.schemaVersion = db.prepare('PRAGMA schema_version');
     // What the parts run through: this mirror's transactions, clock and data version.
     const tx: MirrorTransactions = {
@@ -140,7 +146,7 @@ export class Mirror {
     const queries = new TaskQueries(
       db,
       this.words,
-      () => this.version(),
+      () => this.taskVersion(),
       () => this.taskIndexes(),
       () => this.wordsComplete(),
     );
@@ -195,6 +201,33 @@ export class Mirror {
     return `${this.store.version}:${this.dataVersion.get()?.data_version ?? 0}`;
   }
 
+  /**
+   * Changes whenever a task list's answer may have (task-store.ts contentChanges: this
+   * connection's own writes, and another connection's, counted in task_changes), but not
+   * on a commit of another connection that changed none (a pass's page of tasks the server
+   * sent unchanged, another table's rows): the list's caches compare it. At a million tasks
+   * a pass re-checking them committed pages many times a second while the person typed, and each
+   * keystroke read its broad search's places in the order again (25 steps, 200-270 ms of CPU).
+   */
+  private taskVersion(): string {
+    const dataVersion = this.dataVersion.get()?.data_version ?? 0;
+    if (this.taskChangesRead?.dataVersion !== dataVersion)
+      this.taskChangesRead = { dataVersion, n: this.taskChanges.get() ?? 0 };
+    return `${this.store.contentChanges}:${this.taskChangesRead.n}`;
+  }
+
+  /** Runs a write, counting it in task_changes, in its transaction, when it may have changed a task list's answer. */
+  private counted<T>(work: () => T): T {
+    const before = this.store.contentChanges;
+    const result = work();
+    if (this.store.contentChanges !== before) {
+      this.countTaskChanges.run();
+      // Read again: this connection's own commit leaves data_version as it was.
+      this.taskChangesRead = null;
+    }
+    return result;
+  }
+
   /** The indexes of `tasks` as the file has them now (another connection may defer or build them). */
   private taskIndexes(): ReadonlySet<string> {
     const schema = this.schemaVersion.get()?.schema_version ?? 0;
@@ -220,7 +253,7 @@ export class Mirror {
   /** Runs a write as one immediate transaction; file problems become MirrorStorageError. */
   private write<T>(work: () => T, durability: 'local' | 'server' = 'local'): T {
     // Inside withoutWaiting's transaction: a savepoint of it, settled by its commit.
-    if (this.db.inTransaction) return this.db.transaction(work)();
+    if (this.db.inTransaction) return this.db.transaction(() => this.counted(work))();
     return this.transaction(work, durability, 'wait');
   }
 
@@ -255,7 +288,7 @@ export class Mirror {
           const build = deferredBuild(this.db);
           this.store.wordsDeferredAbove = build === null ? null : build.wordsFrom;
           this.store.registersDeferredWords = registersVocabulary(build);
-          return work();
+          return this.counted(work);
         })
         .immediate();
       this.words.committed();

@@ -112,6 +112,15 @@ export interface TasksTable extends TaskReferences {
   k_lower: string | null;
 }
 
+/**
+ * One row: how many writes may have changed a task list's answer (db/tasks/task-store.ts
+ * contentChanges, counted per transaction): the list's caches compare it (migration 0029).
+ */
+export interface TaskChangesTable {
+  id: number;
+  n: number;
+}
+
 /** The large texts of a task, one row per `tasks` row (same rid), kept apart so task rows stay narrow. */
 export interface TaskBodiesTable {
   rid: number;
@@ -330,6 +339,7 @@ export interface MirrorDatabase extends CollectionKindTables {
   tasks: TasksTable;
   task_bodies: TaskBodiesTable;
   task_search_text: TaskSearchTextTable;
+  task_changes: TaskChangesTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   teams: TeamsTable;

@@ -29,6 +29,7 @@ import * as intakeIndex from './0025_intake_index';
 import * as taskAttachments from './0026_task_attachments';
 import * as smallerTaskRows from './0027_smaller_task_rows';
 import * as smallerIdIndex from './0028_smaller_id_index';
+import * as taskChanges from './0029_task_changes';
 
 /** Names sort in the order they run; append new migrations at the end, never edit or reorder. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -60,6 +61,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0026_task_attachments': taskAttachments,
   '0027_smaller_task_rows': smallerTaskRows,
   '0028_smaller_id_index': smallerIdIndex,
+  '0029_task_changes': taskChanges,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -129,6 +129,39 @@ function lateMatches(before: number, title: string, after: number): Task[] {
 }
 
 /**
+ * 50 000 tasks, loaded with their indexes: the title order takes two chunks to read (32 768
+ * entries each), and the 14 000 matches of `migrat` sort in the second. Returns them, and the
+ * titles of the first 40 matches.
+ */
+async function loadLateMigrates(mirror: Mirror): Promise<{ tasks: Task[]; expected: string[] }> {
+  const tasks = lateMatches(36_000, 'Add errand', 14_000);
+  loadTasks(mirror, tasks);
+  await mirror.sortIndexesReady();
+  const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
+    .sort(codePointCompare)
+    .slice(0, 40);
+  return { tasks, expected };
+}
+
+/**
+ * The first match of loadLateMigrates' tasks renamed through `editor` (this connection or
+ * another) to sort last: `migrate`'s page read again (`read`) leaves it out and starts at the
+ * second. Returns what `read` gave.
+ */
+function expectFirstMatchRenamedOut<T extends { page: TaskListPage } | null>(
+  editor: Mirror,
+  { tasks, expected }: { tasks: Task[]; expected: string[] },
+  read: () => T,
+): T {
+  const renamed = tasks[36_000]?.task_id as string;
+  editor.tasks.edit(renamed, { title: 'Zebra migrates' });
+  const answer = read();
+  expect(answer?.page.items.map((t) => t.task_id)).not.toContain(renamed);
+  expect(answer?.page.items[0]?.title).toBe(expected[1]);
+  return answer;
+}
+
+/**
  * 5 000 tasks holding "plum" and "pear", 5 of them as the phrase "plum pear", in a created order
  * unlike their insertion's; loaded, indexes built. Returns them and the phrase's query, newest first.
  */
@@ -497,6 +530,30 @@ describe('search candidates', () => {
     }
   });
 
+  test('a search asked again sees a description alone changed through another connection, and its pass over unchanged tasks changes nothing', async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const first = taskJson({ title: 'Alpha one', description: 'plain words' });
+      const second = taskJson({ title: 'Beta two', description: 'plain words' });
+      loadTasks(handle.mirror, [first, second]);
+      const search = (term: string) =>
+        handle.mirror.tasks
+          .query(new URLSearchParams(`filter[search]=${term}&sort_by=title`), { me: ME, today: TODAY })
+          .items.map((t) => t.task_id);
+      expect(search('plain')).toEqual([first.task_id, second.task_id]);
+      loadTasks(worker, [first, second]);
+      expect(search('quince')).toEqual([]);
+      // The server sends a new description alone, which lives beside the row: only the search text changed.
+      loadTasks(worker, [first, { ...second, description: 'a quince' }]);
+      expect(search('quince')).toEqual([second.task_id]);
+      expect(search('plain')).toEqual([first.task_id]);
+    } finally {
+      worker.close();
+      handle.cleanup();
+    }
+  });
+
   test('a search too broad to sort, with a filter that leaves few of its matches, answers from its candidates', async () => {
     const handle = await openTestMirror();
     try {
@@ -576,16 +633,11 @@ describe('search candidates', () => {
   test("a broad search's places in the order are read once, a chunk a step, kept when a newer query drops the steps, and read again after a write", async () => {
     const handle = await openTestMirror();
     try {
-      // 50 000 tasks: the title order takes two chunks to read (32 768 entries each), the matches in the second.
-      const tasks = lateMatches(36_000, 'Add errand', 14_000);
-      loadTasks(handle.mirror, tasks);
-      await handle.mirror.sortIndexesReady();
+      const loaded = await loadLateMigrates(handle.mirror);
+      const { expected } = loaded;
       const options = { me: ME, today: TODAY, limit: 40 };
       const stepsOf = (term: string, upTo = Infinity) => titleSearchSteps(handle.mirror, term, options, upTo);
       const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
-      const expected = Array.from({ length: 14_000 }, (_, i) => `Migrate chore ${i}`)
-        .sort(codePointCompare)
-        .slice(0, 40);
 
       // Dropped by a newer keystroke while its candidates and places were read: the next one goes on.
       expect(stepsOf('migra', 5)).toBeNull();
@@ -600,14 +652,79 @@ describe('search candidates', () => {
       expect(again?.taken).toBeLessThan(Math.ceil(14_000 / 1024));
 
       // A write moves the data: the places are read again, and the first match renamed to sort last leaves the page.
-      const renamed = tasks[36_000]?.task_id as string;
-      handle.mirror.tasks.edit(renamed, { title: 'Zebra migrates' });
-      const afterWrite = stepsOf('migrate');
-      expect(afterWrite?.page.items.map((t) => t.task_id)).not.toContain(renamed);
-      expect(titles(afterWrite)?.[0]).toBe(expected[1]);
+      const afterWrite = expectFirstMatchRenamedOut(handle.mirror, loaded, () => stepsOf('migrate'));
       // All of them, where the one after the dropped query read only what was left.
       expect(afterWrite?.taken).toBeGreaterThan(resumed?.taken ?? 0);
     } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a broad search's places outlive another connection's pass over unchanged tasks, and are read again after its edit", async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const loaded = await loadLateMigrates(handle.mirror);
+      const { tasks, expected } = loaded;
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
+      const titles = (answer: ReturnType<typeof stepsOf>) => answer?.page.items.map((t) => t.title);
+      const cold = stepsOf('migrat');
+      expect(cold?.page.path).toBe('ranked');
+      const warm = stepsOf('migrate');
+      expect(titles(warm)).toEqual(expected);
+
+      // The pull worker's connection checks every task again and commits: the server sent them unchanged.
+      loadTasks(worker, tasks);
+      const afterPass = stepsOf('migrat');
+      expect(titles(afterPass)).toEqual(expected);
+      // Neither the candidates nor the places read again: as few steps as before the pass.
+      expect(afterPass?.taken).toBe(warm?.taken);
+      expect(afterPass?.taken).toBeLessThan(cold?.taken ?? 0);
+
+      // An edit through that connection: read again, and the first match renamed to sort last leaves the page.
+      const afterEdit = expectFirstMatchRenamedOut(worker, loaded, () => stepsOf('migrate'));
+      expect(afterEdit?.taken).toBeGreaterThan(warm?.taken ?? 0);
+    } finally {
+      worker.close();
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a broad search's page in steps goes on through another connection's commits that change no task, and is read again after one that does", async () => {
+    const handle = await openTestMirror();
+    const worker = await openMirror(handle.file);
+    try {
+      const { tasks, expected } = await loadLateMigrates(handle.mirror);
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
+      /** The page read in steps, `commit` run by the worker's connection between them; how many steps it took. */
+      const inSteps = async (commit: (turn: number) => void) => {
+        let turns = 0;
+        const page = await handle.mirror.tasks.queryInSteps(query, options, async () => {
+          commit(turns++);
+          await Promise.resolve();
+        });
+        expect(page.items.map((t) => t.title)).toEqual(expected);
+        return turns;
+      };
+      // Before each page, a write here: each reads its candidates and places again from the start.
+      const afterEdit = (n: number) =>
+        handle.mirror.tasks.edit(tasks[n]?.task_id as string, { title: `Add errand ${n}.` });
+      afterEdit(0);
+      const quiet = await inSteps(() => undefined);
+      afterEdit(1);
+      // The person opens tasks meanwhile (another table): each step sees the file changed, no task.
+      const opened = await inSteps((turn) => worker.openings.record(tasks[turn]?.task_id as string));
+      expect(opened).toBe(quiet);
+      afterEdit(2);
+      // A task edited between the first steps: read again from the start.
+      const edited = await inSteps((turn) => {
+        if (turn === 1) worker.tasks.edit(tasks[3]?.task_id as string, { title: 'Add errand anew' });
+      });
+      expect(edited).toBeGreaterThan(quiet);
+    } finally {
+      worker.close();
       handle.cleanup();
     }
   }, 60_000);

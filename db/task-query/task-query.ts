@@ -196,6 +196,14 @@ export class TaskQueries {
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
+  /**
+   * What the answers are read at: moves on every write that may change one (not on another
+   * connection's commit that changed no task's listed values); a page's steps compare it.
+   */
+  answersVersion(): string {
+    return this.version();
+  }
+
   /** A page in one go (`pageSteps` run to the end, in one read transaction): for callers that may block. */
   page(input: TaskQueryInput, options: TaskQueryOptions): TaskListPage {
     return this.oneRead(() => runSteps(this.pageSteps(input, options)));

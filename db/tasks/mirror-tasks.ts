@@ -97,7 +97,9 @@ export class MirrorTasks {
 
   /**
    * The same page as `query` for the main process: in short steps (task-query.ts's `pageSteps`),
-   * `between` awaited between them; a write between steps reads it again (one state of the file).
+   * `between` awaited between them; a write between steps that may change the answer reads it
+   * again (one state of the tasks). Another connection's commit that changed none (a pass's page
+   * of tasks the server sent unchanged, many a second at a million tasks) does not restart it.
    */
   async queryInSteps(
     query: TaskQueryInput,
@@ -105,12 +107,12 @@ export class MirrorTasks {
     between: () => Promise<void> = nextTurn,
   ): Promise<TaskListPage> {
     for (let attempt = 0; ; attempt++) {
-      const version = this.tx.version();
+      const version = this.parts.queries.answersVersion();
       const steps = this.pageSteps(query, options);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) return step.value;
         await between();
-        if (attempt < PAGE_RESTARTS && this.tx.version() !== version) break;
+        if (attempt < PAGE_RESTARTS && this.parts.queries.answersVersion() !== version) break;
       }
     }
   }

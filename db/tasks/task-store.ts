@@ -44,6 +44,8 @@ const COLUMNS = Object.keys(taskColumns({ task_id: '-', title: '', status: '' })
   (column) => !SEARCH_TEXT_PARTS.includes(column),
 ) as readonly WrittenColumn[];
 const BOOKKEEPING = ['etag', 'seen_pass', 'pending', 'hidden', 'server_gone'] as const;
+/** Of BOOKKEEPING, what a pass writes of a task the server sent unchanged: no answer of a query moves with them. */
+const PASS_MARKS: readonly string[] = ['etag', 'seen_pass'];
 
 /** Partial UPDATE statements kept at most (see TaskStore.updates). */
 const MAX_UPDATE_STATEMENTS = 256;
@@ -161,6 +163,13 @@ export class TaskStore {
   private readonly renameRow: Statement<[string, string, number]>;
   /** Moves on every task write; aggregate caches compare it. */
   version = 0;
+  /**
+   * Moves on every write that may change a task list's answer (a task added,
+   * removed, renamed, a value or its search text changed), not on a pass's
+   * marks of tasks the server sent unchanged: the mirror counts it in the file
+   * (task_changes), so that the list's caches outlive another connection's pass.
+   */
+  contentChanges = 0;
   /** A row byId gives back without reading while `version` is still this (withKnownRow). */
   private known: { row: StoredTask; version: number } | null = null;
   /**
@@ -290,6 +299,7 @@ export class TaskStore {
     if (existing === undefined) {
       const inserted = (ifNew ? this.insertIfNewRow : this.insert).run(values);
       if (inserted.changes === 0) return undefined;
+      this.contentChanges++;
       const rid = Number(inserted.lastInsertRowid);
       this.insertBody.run(rid, body, state.local_json);
       this.writeSearchText.run(rid, searchTextRow(columns, state.hidden));
@@ -297,11 +307,14 @@ export class TaskStore {
       else if (this.registersDeferredWords) this.words.register(searchableText(columns));
       return rid;
     }
-    this.updateChanged(existing.rid, values);
+    if (this.updateChanged(existing.rid, values)) this.contentChanges++;
     this.updateBody.run(body, state.local_json, existing.rid);
     const visibleText = searchTextRow(columns, 0);
     const text = state.hidden === 0 ? visibleText : '';
-    if (text !== existing.search_text) this.writeSearchText.run(existing.rid, text);
+    if (text !== existing.search_text) {
+      this.writeSearchText.run(existing.rid, text);
+      this.contentChanges++;
+    }
     // A hidden row's stored text is empty: its words are unknown here, index them anew.
     if (existing.hidden !== 0 || visibleText !== existing.search_text) {
       if (this.indexesWords(existing.rid)) {
@@ -312,18 +325,24 @@ export class TaskStore {
     return existing.rid;
   }
 
-  /** Writes the columns whose value differs from the row's (`values` in COLUMNS, BOOKKEEPING order). */
-  private updateChanged(rid: number, values: readonly unknown[]): void {
+  /**
+   * Writes the columns whose value differs from the row's (`values` in COLUMNS, BOOKKEEPING order);
+   * true when one of them is more than a pass's marks (PASS_MARKS).
+   */
+  private updateChanged(rid: number, values: readonly unknown[]): boolean {
     const stored = this.selectColumns.get(rid);
-    if (stored === undefined) return;
+    if (stored === undefined) return false;
     let mask = '';
     const changed: unknown[] = [];
+    let content = false;
     for (let i = 0; i < values.length; i++) {
       const same = sameValue(values[i], stored[i]);
       mask += same ? '0' : '1';
-      if (!same) changed.push(values[i]);
+      if (same) continue;
+      changed.push(values[i]);
+      if (!PASS_MARKS.includes(BOOKKEEPING[i - COLUMNS.length] ?? '')) content = true;
     }
-    if (changed.length === 0) return;
+    if (changed.length === 0) return false;
     changed.push(rid);
     let update = this.updates.get(mask);
     if (update === undefined) {
@@ -335,6 +354,7 @@ export class TaskStore {
       this.updates.set(mask, update);
     }
     update.run(changed);
+    return content;
   }
 
   seen(rid: number, passNo: number): void {
@@ -348,6 +368,7 @@ export class TaskStore {
 
   remove(rid: number): void {
     this.version++;
+    this.contentChanges++;
     this.deleteRow.run(rid);
     this.deleteBody.run(rid);
     this.deleteSearchText.run(rid);
@@ -357,6 +378,7 @@ export class TaskStore {
   /** Gives a row a new task id (a temporary id replaced by the server's); the caller re-writes its other columns. */
   rename(rid: number, taskId: string): void {
     this.version++;
+    this.contentChanges++;
     const lower = taskId.toLowerCase();
     const row = this.byRid(rid);
     this.renameRow.run(taskId, keptLowerCase(taskId, lower), rid);
