@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { taskRow } from '../testing/screen-fixtures';
-import { type FetchPage, RowWindow } from './row-window';
+import { type FetchEndPage, type FetchPage, RowWindow } from './row-window';
 
 function row(index: number): TaskRow {
   return taskRow({
@@ -33,6 +33,46 @@ function source(total: number, calls: (string | null)[] = []): FetchPage {
 }
 
 const settle = () => new Promise((done) => setTimeout(done, 0));
+
+/**
+ * A keyset source over `rows` (which a test may change) answering from either
+ * end: `before` is the first id of the page after the one wanted, `after` the
+ * id before a page's first. Each call is recorded as `from` (after or before),
+ * `limit` and `skip`.
+ */
+function twoEnded(rows: TaskRow[], calls: string[]): { fetchPage: FetchPage; fetchEnd: FetchEndPage } {
+  const at = (id: string) => rows.findIndex((r) => r.task_id === id);
+  const endPage = (before: string | null, limit: number) => {
+    const end = before === null ? rows.length : at(before);
+    const start = Math.max(0, end - limit);
+    const first = rows[start];
+    return {
+      rows: rows.slice(start, end),
+      after: start === 0 ? null : (rows[start - 1] as TaskRow).task_id,
+      before: start === 0 || first === undefined ? null : first.task_id,
+    };
+  };
+  return {
+    fetchPage: async (after, limit, skip) => {
+      calls.push(`after ${after} ${limit} ${skip}`);
+      const rowsNow = rows.length;
+      const page = await source(rowsNow)(after, limit, skip);
+      // source() numbers its own rows: the rows asked are ours, from the same places.
+      const start = after === null ? 0 : at(after) + 1 + skip * limit;
+      return { ...page, rows: rows.slice(start, start + limit) };
+    },
+    fetchEnd: (before, limit, skip) => {
+      calls.push(`before ${before} ${limit} ${skip}`);
+      let page = endPage(before, limit);
+      const skipped: string[] = [];
+      for (let i = 0; i < skip && page.before !== null; i++) {
+        skipped.push(page.before);
+        page = endPage(page.before, limit);
+      }
+      return Promise.resolve({ ...page, skipped });
+    },
+  };
+}
 
 describe('RowWindow', () => {
   test('fetches the pages covering the wanted rows, walking forward from the last known cursor', async () => {
@@ -97,6 +137,65 @@ describe('RowWindow', () => {
     const counted = new RowWindow(source(250, []), { pageSize: 100 });
     counted.setCount(250);
     expect(counted.size).toBe(250);
+  });
+
+  test('once counted, the last page is fetched from the end in one call, its rows where a walk puts them', async () => {
+    const calls: string[] = [];
+    const rows = Array.from({ length: 100_000 }, (_, i) => row(i));
+    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
+    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    window.want(0, 20);
+    await settle();
+    window.setCount(100_000);
+    window.want(99_980, 99_999);
+    await settle();
+    // Rows 99 940..99 999 are the last page (40 on the first, then pages of 100): 60 rows asked from the end.
+    expect(calls).toEqual(['after null 40 0', 'before null 60 0']);
+    for (const index of [99_940, 99_990, 99_999]) expect(window.rowAt(index)?.title).toBe(`Task ${index}`);
+    expect(window.rowAt(99_939)).toBeUndefined();
+    expect(window.size).toBe(100_000);
+  });
+
+  test('a page nearer the end than any known cursor is reached from the end, passing over pages', async () => {
+    const calls: string[] = [];
+    const rows = Array.from({ length: 100_000 }, (_, i) => row(i));
+    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
+    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    window.setCount(100_000);
+    window.want(99_990, 99_999);
+    await settle();
+    window.want(95_000, 95_010);
+    await settle();
+    for (const index of [94_940, 95_000, 95_039]) expect(window.rowAt(index)?.title).toBe(`Task ${index}`);
+    // The last page, then 40 pages passed over from the one before it, then the 8 left: no walk from the top.
+    expect(calls).toEqual(['before null 60 0', 'before t99940 100 40', 'before t95840 100 8']);
+    // Scrolling on down: the pages passed over left their `before`, so the next page down is one call.
+    window.want(95_140, 95_150);
+    await settle();
+    expect(window.rowAt(95_145)?.title).toBe('Task 95145');
+    expect(calls.slice(3)).toEqual(['before t95240 100 0']);
+  });
+
+  test('rows removed meanwhile: the count that follows the refresh puts the last rows right again', async () => {
+    const calls: string[] = [];
+    const rows = Array.from({ length: 1000 }, (_, i) => row(i));
+    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
+    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    window.setCount(1000);
+    window.want(980, 999);
+    await settle();
+    expect(window.rowAt(999)?.title).toBe('Task 999');
+    rows.splice(500, 2);
+    window.refresh();
+    await settle();
+    window.setCount(998);
+    window.want(980, 997);
+    await settle();
+    await settle();
+    expect(window.size).toBe(998);
+    expect(window.rowAt(997)?.title).toBe('Task 999');
+    expect(window.rowAt(960)?.title).toBe('Task 962');
+    expect(window.rowAt(998)).toBeUndefined();
   });
 
   test('a refresh keeps the old rows on show until the new ones arrive', async () => {
