@@ -154,6 +154,11 @@ describe('RowWindow', () => {
     for (const index of [99_940, 99_990, 99_999]) expect(window.rowAt(index)?.title).toBe(`Task ${index}`);
     expect(window.rowAt(99_939)).toBeUndefined();
     expect(window.size).toBe(100_000);
+    // A refresh asks the last page from the end again, though its forward cursor is known too.
+    window.refresh();
+    await settle();
+    expect(calls.slice(2)).toEqual(['before null 60 0']);
+    expect(window.rowAt(99_999)?.title).toBe('Task 99999');
   });
 
   test('a page nearer the end than any known cursor is reached from the end, passing over pages', async () => {
