@@ -11,25 +11,51 @@ function row(index: number): TaskRow {
   });
 }
 
-/** A keyset source over `total` rows: the cursor is the last id of the previous page. */
-function source(total: number, calls: (string | null)[] = []): FetchPage {
-  const rows = Array.from({ length: total }, (_, i) => row(i));
+/** `page`, or the page `skip` further on, with the cursors of those passed over (`cursorOf` each one's cursor on). */
+function passOver<P extends object>(
+  page: P,
+  skip: number,
+  cursorOf: (page: P) => string | null | undefined,
+  pageAt: (cursor: string) => P,
+): P & { skipped: string[] } {
+  const skipped: string[] = [];
+  for (let i = 0; i < skip; i++) {
+    const cursor = cursorOf(page);
+    if (typeof cursor !== 'string') break;
+    skipped.push(cursor);
+    page = pageAt(cursor);
+  }
+  return { ...page, skipped };
+}
+
+/** A keyset source over `rows` (which a test may change): the cursor is the last id of the previous page. */
+function keysetSource(
+  rows: TaskRow[],
+  record: (after: string | null, limit: number, skip: number) => void,
+): FetchPage {
   const pageAfter = (after: string | null, limit: number) => {
     const start = after === null ? 0 : rows.findIndex((r) => r.task_id === after) + 1;
     const page = rows.slice(start, start + limit);
     const last = page[page.length - 1];
-    return { rows: page, next: start + limit < total && last ? last.task_id : null };
+    return { rows: page, next: start + limit < rows.length && last ? last.task_id : null };
   };
   return (after, limit, skip) => {
-    calls.push(after);
-    let page = pageAfter(after, limit);
-    const skipped: string[] = [];
-    for (let i = 0; i < skip && page.next !== null; i++) {
-      skipped.push(page.next);
-      page = pageAfter(page.next, limit);
-    }
-    return Promise.resolve({ ...page, skipped });
+    record(after, limit, skip);
+    return Promise.resolve(
+      passOver(
+        pageAfter(after, limit),
+        skip,
+        (page) => page.next,
+        (next) => pageAfter(next, limit),
+      ),
+    );
   };
+}
+
+/** A keyset source over `total` rows, each call's `after` recorded in `calls`. */
+function source(total: number, calls: (string | null)[] = []): FetchPage {
+  const rows = Array.from({ length: total }, (_, i) => row(i));
+  return keysetSource(rows, (after) => calls.push(after));
 }
 
 const settle = () => new Promise((done) => setTimeout(done, 0));
@@ -53,25 +79,27 @@ function twoEnded(rows: TaskRow[], calls: string[]): { fetchPage: FetchPage; fet
     };
   };
   return {
-    fetchPage: async (after, limit, skip) => {
-      calls.push(`after ${after} ${limit} ${skip}`);
-      const rowsNow = rows.length;
-      const page = await source(rowsNow)(after, limit, skip);
-      // source() numbers its own rows: the rows asked are ours, from the same places.
-      const start = after === null ? 0 : at(after) + 1 + skip * limit;
-      return { ...page, rows: rows.slice(start, start + limit) };
-    },
+    fetchPage: keysetSource(rows, (after, limit, skip) => calls.push(`after ${after} ${limit} ${skip}`)),
     fetchEnd: (before, limit, skip) => {
       calls.push(`before ${before} ${limit} ${skip}`);
-      let page = endPage(before, limit);
-      const skipped: string[] = [];
-      for (let i = 0; i < skip && page.before !== null; i++) {
-        skipped.push(page.before);
-        page = endPage(page.before, limit);
-      }
-      return Promise.resolve({ ...page, skipped });
+      const page = passOver(
+        endPage(before, limit),
+        skip,
+        (answer) => answer.before,
+        (next) => endPage(next, limit),
+      );
+      return Promise.resolve(page);
     },
   };
+}
+
+/** A window over `total` rows answering from either end (pages of 100, a first of 40, 40 passed over a call), and its calls. */
+function endedWindow(total: number): { window: RowWindow; calls: string[]; rows: TaskRow[] } {
+  const calls: string[] = [];
+  const rows = Array.from({ length: total }, (_, i) => row(i));
+  const { fetchPage, fetchEnd } = twoEnded(rows, calls);
+  const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+  return { window, calls, rows };
 }
 
 describe('RowWindow', () => {
@@ -140,10 +168,7 @@ describe('RowWindow', () => {
   });
 
   test('once counted, the last page is fetched from the end in one call, its rows where a walk puts them', async () => {
-    const calls: string[] = [];
-    const rows = Array.from({ length: 100_000 }, (_, i) => row(i));
-    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
-    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    const { window, calls } = endedWindow(100_000);
     window.want(0, 20);
     await settle();
     window.setCount(100_000);
@@ -162,10 +187,7 @@ describe('RowWindow', () => {
   });
 
   test('a page nearer the end than any known cursor is reached from the end, passing over pages', async () => {
-    const calls: string[] = [];
-    const rows = Array.from({ length: 100_000 }, (_, i) => row(i));
-    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
-    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    const { window, calls } = endedWindow(100_000);
     window.setCount(100_000);
     window.want(99_990, 99_999);
     await settle();
@@ -182,10 +204,7 @@ describe('RowWindow', () => {
   });
 
   test('rows removed meanwhile: the count that follows the refresh puts the last rows right again', async () => {
-    const calls: string[] = [];
-    const rows = Array.from({ length: 1000 }, (_, i) => row(i));
-    const { fetchPage, fetchEnd } = twoEnded(rows, calls);
-    const window = new RowWindow(fetchPage, { pageSize: 100, firstPageSize: 40, maxSkip: 40, fetchEnd });
+    const { window, rows } = endedWindow(1000);
     window.setCount(1000);
     window.want(980, 999);
     await settle();
