@@ -143,6 +143,13 @@ export const taskQueryRequestSchema = z.strictObject({
    * down a long list): walked in main, only their cursors come back.
    */
   skip: z.number().int().min(0).max(MAX_SKIPPED_PAGES).optional(),
+  /**
+   * The page counted from the list's end: its last `limit` rows, or those just
+   * before `before` (the answer's `before` of the page after); `after` is then
+   * not asked, and `skip` passes over pages towards the list's start.
+   */
+  from_end: z.literal(true).optional(),
+  before: z.string().max(4000).nullable().optional(),
   list: listNameSchema.optional(),
   parent: listParentSchema,
 });
@@ -190,8 +197,18 @@ export type TaskRow = z.infer<typeof taskRowSchema>;
 export const taskPageSchema = z.object({
   rows: z.array(taskRowSchema),
   next: z.string().nullable(),
-  /** With `skip`: the cursor (`after`) of each page passed over after the first, in order. */
+  /**
+   * With `skip`: the cursor (`after`) of each page passed over after the first, in order;
+   * from the end, the `before` of each page passed over, towards the start.
+   */
   skipped: z.array(z.string()),
+  /**
+   * From the end: the cursor (`after`) that fetches these rows walking forward, null when
+   * they are the list's first; absent when not known (a write came between).
+   */
+  after: z.string().nullable().optional(),
+  /** From the end: pass as `before` for the page before these; null when they are the first, absent when not known. */
+  before: z.string().nullable().optional(),
 });
 export type TaskPage = z.infer<typeof taskPageSchema>;
 

@@ -7,7 +7,7 @@ import { openMirror } from '../../db/open-mirror';
 import { type RunningEmulator, startEmulator } from '../../emulator/start';
 import type { EventName, EventPayloadInput, InvokeChannel } from '../../ipc/contract';
 import type { ActiveMirror } from './task-handlers';
-import { filedTasksSchema, taskPageSchema } from '../../ipc/screen-schemas';
+import { filedTasksSchema, type TaskPage, taskPageSchema } from '../../ipc/screen-schemas';
 import { taskHandlers } from './task-handlers';
 import { type GateHarness, gateHarness } from './testing/gate-harness';
 
@@ -109,6 +109,31 @@ describe('tasks:query', () => {
     const jumped = await value('tasks:query', { query: allTasks, limit: 40, skip: 2 });
     expect(jumped.rows.map((r) => r.task_id)).toEqual(page3.rows.map((r) => r.task_id));
     expect(jumped.skipped).toEqual([walked.next, page2.next]);
+  });
+
+  test('from the end: the last rows in one call, and skip passes over pages towards the start', async () => {
+    const ids: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page: TaskPage = await value('tasks:query', { query: allTasks, limit: 40, after });
+      ids.push(...page.rows.map((r) => r.task_id));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    const last = await value('tasks:query', { query: allTasks, limit: 40, from_end: true });
+    expect(taskPageSchema.parse(last)).toEqual(last);
+    expect(last.rows.map((r) => r.task_id)).toEqual(ids.slice(-40));
+    // Its forward cursor fetches the same rows walking forward (how the list refreshes them).
+    const again = await value('tasks:query', { query: allTasks, limit: 40, after: last.after });
+    expect(again.rows.map((r) => r.task_id)).toEqual(ids.slice(-40));
+    const before = await value('tasks:query', {
+      query: allTasks,
+      limit: 40,
+      from_end: true,
+      before: last.before,
+    });
+    const jumped = await value('tasks:query', { query: allTasks, limit: 40, from_end: true, skip: 2 });
+    expect(jumped.rows.map((r) => r.task_id)).toEqual(ids.slice(-120, -80));
+    expect(jumped.skipped).toEqual([last.before, before.before]);
   });
 
   test('a value the service would refuse is refused as invalid-parameter', async () => {

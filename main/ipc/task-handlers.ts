@@ -4,6 +4,7 @@
 // the workspace's collections with their counts, and cached activity.
 // No Electron: main and the end-to-end host register the same map.
 import type { Mirror } from '../../db/mirror';
+import type { EndPageOptions } from '../../db/task-query/from-end';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/read-models/milestone-list';
 import { viewRows } from '../../db/read-models/view-rows';
@@ -272,8 +273,39 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     };
   }
 
+  /**
+   * A page counted from the list's end, `skip` pages passed over towards its start (each one's
+   * `before` handed back): the last rows of a million come in one call instead of a walk from the top.
+   */
+  async function endPage(
+    mirror: Mirror,
+    pairs: [string, string][],
+    options: EndPageOptions,
+    skip: number,
+    between: () => Promise<void>,
+  ): Promise<TaskPage> {
+    const skipped: string[] = [];
+    let page = await mirror.tasks.queryFromEndInSteps(pairs, options, between);
+    for (let passed = 0; passed < skip && typeof page.before === 'string'; passed++) {
+      await between();
+      skipped.push(page.before);
+      page = await mirror.tasks.queryFromEndInSteps(pairs, { ...options, before: page.before }, between);
+    }
+    const marks = new WaitingMarks(mirror);
+    return {
+      rows: page.items.map((item) => rowOf(item, marks)),
+      next: null,
+      skipped,
+      ...(page.after === undefined ? {} : { after: page.after }),
+      ...(page.before === undefined ? {} : { before: page.before }),
+    };
+  }
+
   return {
-    'tasks:query': async ({ query, after, limit, skip, list, parent }, { senderId }): Promise<TaskPage> => {
+    'tasks:query': async (
+      { query, after, limit, skip, list, parent, from_end: fromEnd, before },
+      { senderId },
+    ): Promise<TaskPage> => {
       const pairs = taskQueryPairs(query);
       const asked = JSON.stringify([pairs, parent]);
       const slot = list === undefined ? null : `${senderId}:${list}`;
@@ -295,6 +327,14 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         await nextTurn();
         if (slot !== null) stillNewest(slot, asked);
       };
+      if (fromEnd === true)
+        return endPage(
+          mirror,
+          pairs,
+          { ...options, before: before ?? null, limit: size },
+          skip ?? 0,
+          between,
+        );
       let page = await mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between);
       for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
         await between();

@@ -276,7 +276,9 @@ function TaskGrid({
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Keys pressed on a column header's sort button are that button's.
     if (event.target !== event.currentTarget || event.altKey) return;
-    if (event.ctrlKey || event.metaKey) {
+    // Ctrl+Home/End are a grid's first and last row: Home/End's own moves below (one cell a row).
+    const gridEnds = event.key === 'Home' || event.key === 'End';
+    if ((event.ctrlKey || event.metaKey) && !gridEnds) {
       if (event.key.toLowerCase() === 'a' && count > 0) {
         event.preventDefault();
         setSelection('list', everything(query, parent));

@@ -85,6 +85,18 @@ function createWindow(query: TaskListQueryInput, parent: string | undefined): Ro
       firstPageSize: FIRST_PAGE_SIZE,
       maxSkip: MAX_SKIPPED_PAGES,
       aheadDelayMs: AHEAD_DELAY_MS,
+      fetchEnd: async (before, limit, skip) => {
+        const page = await invoke('tasks:query', {
+          query,
+          limit,
+          list: LIST,
+          from_end: true,
+          ...(before === null ? {} : { before }),
+          ...(parent === undefined ? {} : { parent }),
+          ...(skip > 0 ? { skip } : {}),
+        });
+        return { rows: page.rows, after: page.after, before: page.before, skipped: page.skipped };
+      },
     },
   );
 }

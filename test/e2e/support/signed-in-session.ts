@@ -38,7 +38,8 @@ export async function startSignedInSession(options: SignedInSessionOptions = {})
   await app.page.getByRole('button', { name: 'All tasks' }).click();
   await app.page
     .getByTestId('list-count')
-    .filter({ hasText: `${emulator.control.taskCount()} tasks` })
+    // As the list writes it: 6,500 at more than a thousand.
+    .filter({ hasText: `${emulator.control.taskCount().toLocaleString('en-US')} tasks` })
     .waitFor();
   return session;
 }
