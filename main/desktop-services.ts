@@ -90,6 +90,8 @@ export interface DesktopServicesOptions {
   readonly nativeBinding?: string;
   /** The bundled pull worker (out/main/pull-store-worker.js). */
   readonly pullWorkerUrl?: URL;
+  /** The bundled upgrade worker (out/main/mirror-upgrade-worker.js): an older app's mirror migrates there. */
+  readonly upgradeWorkerUrl?: URL;
   /**
    * The updater followed by its controller (main/updates/app-updates.ts builds it
    * around electron-updater); absent, updates are off (tests, the browser host).
@@ -155,6 +157,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     attachmentCacheBytes: () => settings.get().attachment_cache_bytes ?? DEFAULT_ATTACHMENT_CACHE_BYTES,
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
+    ...(options.upgradeWorkerUrl !== undefined ? { upgradeWorkerUrl: options.upgradeWorkerUrl } : {}),
     ...(options.client !== undefined ? { client: options.client } : {}),
     ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
   });

@@ -185,6 +185,7 @@ function start(): void {
         nativeBinding: sqliteAddon,
         // Built beside index.js by electron.vite.config.ts (its own entry: a worker loads a file).
         pullWorkerUrl: new URL('./pull-store-worker.js', import.meta.url),
+        upgradeWorkerUrl: new URL('./mirror-upgrade-worker.js', import.meta.url),
         // The emulator is only loaded when the demo is asked for: a chunk of its own.
         startDemo: () => import('./ipc/demo-server').then((demo) => demo.startDemoServer()),
         // electron-updater only updates a packaged app (a checkout has no feed to install from).

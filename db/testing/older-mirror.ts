@@ -1,0 +1,33 @@
+// A mirror file as an older app left it, for tests of opening it with
+// migrations pending: migrated to 0026 only (0027 and 0028, which rebuild the
+// task rows and the id index, still to run), holding tasks written the way
+// that app wrote them (plain SQL: app code moves on, the file must not).
+import Database from 'better-sqlite3';
+import { migrateFileTo } from '../open-mirror';
+
+export const OLDER_MIRROR_SCHEMA = '0026_task_attachments';
+/** What opening such a file with this app applies. */
+export const MIGRATIONS_AFTER_OLDER_MIRROR = ['0027_smaller_task_rows', '0028_smaller_id_index'];
+
+/** Writes `file` at the older schema with tasks `tsk_1`..`tsk_<count>`, titled `Task <n>`. */
+export async function writeOlderMirror(file: string, count: number): Promise<string> {
+  await migrateFileTo(file, OLDER_MIRROR_SCHEMA);
+  const db = new Database(file);
+  try {
+    const task = db.prepare(
+      `INSERT INTO tasks (rid, task_id, title, status, tags, tags_key, search_id, search_tags, created_at, created_day)
+       VALUES (?, ?, ?, 'not_started', '[]', '', ?, '', '2026-01-05T10:00:00.000Z', '2026-01-05')`,
+    );
+    const body = db.prepare('INSERT INTO task_bodies (rid, server_json) VALUES (?, ?)');
+    db.transaction(() => {
+      for (let rid = 1; rid <= count; rid++) {
+        const id = `tsk_${rid}`;
+        task.run(rid, id, `Task ${rid}`, id);
+        body.run(rid, JSON.stringify({ task_id: id, title: `Task ${rid}`, status: 'not_started', tags: [] }));
+      }
+    })();
+  } finally {
+    db.close();
+  }
+  return file;
+}
