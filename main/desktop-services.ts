@@ -92,6 +92,10 @@ export interface DesktopServicesOptions {
   readonly pullWorkerUrl?: URL;
   /** The bundled upgrade worker (out/main/mirror-upgrade-worker.js): an older app's mirror migrates there. */
   readonly upgradeWorkerUrl?: URL;
+  /** Told how an older app's mirror's upgrade goes while the accounts open (main: the window's opening screen). */
+  readonly onMirrorUpgrade?: AccountManagerOptions['onMirrorUpgrade'];
+  /** settings.json, when main opened it already (for the window, shown before the accounts open); default: opened here. */
+  readonly settings?: SettingsStore;
   /**
    * The updater followed by its controller (main/updates/app-updates.ts builds it
    * around electron-updater); absent, updates are off (tests, the browser host).
@@ -138,6 +142,11 @@ export function isOpenableUrl(url: string): boolean {
   return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 
+/** The app's settings file in the user-data folder. */
+export function openSettings(userDataDir: string): SettingsStore {
+  return new SettingsStore(join(userDataDir, 'settings.json'));
+}
+
 export async function createDesktopServices(options: DesktopServicesOptions): Promise<DesktopServices> {
   const { gate, shell } = options;
   const openUrl = async (url: string) => {
@@ -145,7 +154,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     await shell.openExternal(url);
   };
 
-  const settings = new SettingsStore(join(options.userDataDir, 'settings.json'));
+  const settings = options.settings ?? openSettings(options.userDataDir);
   shell.applyTheme(settings.get().theme);
 
   const envDefaults = serverDefaultsFromEnvironment(options.env);
@@ -158,6 +167,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
     ...(options.upgradeWorkerUrl !== undefined ? { upgradeWorkerUrl: options.upgradeWorkerUrl } : {}),
+    ...(options.onMirrorUpgrade !== undefined ? { onMirrorUpgrade: options.onMirrorUpgrade } : {}),
     ...(options.client !== undefined ? { client: options.client } : {}),
     ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
   });

@@ -20,9 +20,10 @@ import {
 import { APP_ID } from './app-id';
 import { appShutdown } from './app-shutdown';
 import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
-import { createDesktopServices, demoRequested, type DesktopServices } from './desktop-services';
+import { createDesktopServices, demoRequested, type DesktopServices, openSettings } from './desktop-services';
 import { appUpdates } from './updates/app-updates';
 import { createIpcGate } from './ipc/gate';
+import { openingReport } from './ipc/opening-handlers';
 import { LinkInbox } from './links/link-inbox';
 import { BUILT_IN_ADDON_DIGESTS } from './native/built-in-addon-digests';
 import { addonDigestFor, checkAddonDigest, sqliteNativeBinding } from './native/sqlite-addon';
@@ -141,22 +142,28 @@ function start(): void {
       pagePolicy.contentSecurityPolicy,
     );
 
+    // The window opens before the accounts (an older app's mirror may take seconds to upgrade):
+    // its calls wait at the gate until the services registered their handlers.
+    let servicesSettled!: () => void;
     const gate = createIpcGate({
       ipcMain,
       isTrustedPageUrl: pagePolicy.isTrustedPageUrl,
       onInternalError: (channel, error) => logError(`ipc ${channel} failed`, error),
+      startup: new Promise<void>((settle) => (servicesSettled = settle)),
     });
+    const opening = openingReport((event, payload) => gate.emit(event, payload));
+    gate.register(opening.handlers);
+    const settings = openSettings(app.getPath('userData'));
 
     const showWindow = (): BrowserWindow => {
       if (mainWindow && !mainWindow.isDestroyed()) {
         bringToFront(mainWindow);
         return mainWindow;
       }
-      if (!services) throw new Error('the window opens after the services');
       const window = openMainWindow({
         url: devServerUrl ?? APP_ENTRY_URL,
         preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
-        settings: services.settings,
+        settings,
         devTools: !app.isPackaged,
         title: app.getName(),
         // Trusted before its page loads, so no call of the page meets an untrusted sender.
@@ -173,9 +180,12 @@ function start(): void {
       return window;
     };
 
+    showWindow();
     try {
       services = await createDesktopServices({
         userDataDir: app.getPath('userData'),
+        settings,
+        onMirrorUpgrade: (accountId, upgrade) => opening.mirrorUpgrade(accountId, upgrade),
         // After whenReady: before it, Linux reports no storage backend (see safe-storage-secret-store.ts).
         secretStore: safeStorageSecretStore(),
         gate,
@@ -231,11 +241,12 @@ function start(): void {
       );
       app.exit(1);
       return;
+    } finally {
+      servicesSettled();
     }
 
     const running = services;
     tray = createAppTray(running.trayModel(), (action) => running.trayAction(action));
-    showWindow();
     links.deliverTo((raw) => {
       running.openLink(raw).catch((error: unknown) => logError('opening a link failed', error));
     });
