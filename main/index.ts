@@ -180,6 +180,8 @@ function start(): void {
       return window;
     };
 
+    // The person's theme from the first frame (the services apply it again as they start).
+    nativeTheme.themeSource = settings.get().theme;
     showWindow();
     try {
       services = await createDesktopServices({
