@@ -115,6 +115,20 @@ describe('a mirror with migrations pending', () => {
     expect(pendingMigrations(file)).toEqual([]);
   });
 
+  test('a file a newer app wrote starts no worker and is refused on opening as before', async () => {
+    const file = join(dir, 'newer.db');
+    (await openMirror(file)).close();
+    const db = new Database(file);
+    db.prepare(
+      "INSERT INTO kysely_migration (name, timestamp) VALUES ('9999_from_a_newer_app', '2027-01-01')",
+    ).run();
+    db.close();
+    const progress: MirrorUpgrade[] = [];
+    expect(await upgradeMirrorInWorker(file, { onProgress: (u) => progress.push(u) })).toEqual([]);
+    expect(progress).toEqual([]);
+    await expect(openMirror(file)).rejects.toBeInstanceOf(MirrorVersionError);
+  });
+
   test('an up-to-date or new file starts no worker and reports nothing', async () => {
     const current = join(dir, 'current.db');
     (await openMirror(current)).close();
