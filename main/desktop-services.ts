@@ -24,6 +24,7 @@ import type { IpcGate } from './ipc/gate';
 import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import { openingReport } from './ipc/opening-handlers';
 import { AttachmentFiles } from '../db/attachments/attachment-files';
 import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../sync/attachments/attachment-cache';
 import type { AccountSummary } from '../ipc/screen-schemas';
@@ -92,8 +93,6 @@ export interface DesktopServicesOptions {
   readonly pullWorkerUrl?: URL;
   /** The bundled upgrade worker (out/main/mirror-upgrade-worker.js): an older app's mirror migrates there. */
   readonly upgradeWorkerUrl?: URL;
-  /** Told how an older app's mirror's upgrade goes while the accounts open (main: the window's opening screen). */
-  readonly onMirrorUpgrade?: AccountManagerOptions['onMirrorUpgrade'];
   /** settings.json, when main opened it already (for the window, shown before the accounts open); default: opened here. */
   readonly settings?: SettingsStore;
   /**
@@ -154,6 +153,10 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     await shell.openExternal(url);
   };
 
+  // Before the accounts open, and before this function first waits: main opens the
+  // window meanwhile, and its page asks at once whether a mirror is being upgraded.
+  const opening = openingReport((event, payload) => gate.emit(event, payload));
+  gate.register(opening.handlers);
   const settings = options.settings ?? openSettings(options.userDataDir);
   shell.applyTheme(settings.get().theme);
 
@@ -167,7 +170,7 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
     ...(options.upgradeWorkerUrl !== undefined ? { upgradeWorkerUrl: options.upgradeWorkerUrl } : {}),
-    ...(options.onMirrorUpgrade !== undefined ? { onMirrorUpgrade: options.onMirrorUpgrade } : {}),
+    onMirrorUpgrade: (accountId, upgrade) => opening.mirrorUpgrade(accountId, upgrade),
     ...(options.client !== undefined ? { client: options.client } : {}),
     ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
   });

@@ -23,7 +23,6 @@ import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
 import { createDesktopServices, demoRequested, type DesktopServices, openSettings } from './desktop-services';
 import { appUpdates } from './updates/app-updates';
 import { createIpcGate } from './ipc/gate';
-import { openingReport } from './ipc/opening-handlers';
 import { LinkInbox } from './links/link-inbox';
 import { BUILT_IN_ADDON_DIGESTS } from './native/built-in-addon-digests';
 import { addonDigestFor, checkAddonDigest, sqliteNativeBinding } from './native/sqlite-addon';
@@ -151,8 +150,6 @@ function start(): void {
       onInternalError: (channel, error) => logError(`ipc ${channel} failed`, error),
       startup: new Promise<void>((settle) => (servicesSettled = settle)),
     });
-    const opening = openingReport((event, payload) => gate.emit(event, payload));
-    gate.register(opening.handlers);
     const settings = openSettings(app.getPath('userData'));
 
     const showWindow = (): BrowserWindow => {
@@ -180,14 +177,11 @@ function start(): void {
       return window;
     };
 
-    // The person's theme from the first frame (the services apply it again as they start).
-    nativeTheme.themeSource = settings.get().theme;
-    showWindow();
     try {
-      services = await createDesktopServices({
+      // Started, then the window shown while it opens the accounts (it registers `app:opening` first).
+      const starting = createDesktopServices({
         userDataDir: app.getPath('userData'),
         settings,
-        onMirrorUpgrade: (accountId, upgrade) => opening.mirrorUpgrade(accountId, upgrade),
         // After whenReady: before it, Linux reports no storage backend (see safe-storage-secret-store.ts).
         secretStore: safeStorageSecretStore(),
         gate,
@@ -235,6 +229,10 @@ function start(): void {
           quit: () => app.quit(),
         },
       });
+      // The person's theme from the first frame (the services apply it again as they start).
+      nativeTheme.themeSource = settings.get().theme;
+      showWindow();
+      services = await starting;
     } catch (error) {
       logError('opening the accounts failed', error);
       dialog.showErrorBox(
