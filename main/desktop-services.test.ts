@@ -28,7 +28,7 @@ import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-p
 import { gateWithInvoke } from './ipc/testing/gate-harness';
 import { emulatorPerFile } from '../emulator/testing/emulator-per-file';
 import { temporaryDirectoryPerTest } from '../test/support/temporary-directory';
-import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../db/testing/older-mirror';
+import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../db/testing/other-version-mirrors';
 import { removeMirrorFiles } from '../sync/accounts/account-manager';
 
 let emulator: RunningEmulator;

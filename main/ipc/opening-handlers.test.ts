@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { Opening } from '../../ipc/contract';
-import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../../db/testing/older-mirror';
+import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../../db/testing/other-version-mirrors';
 import { upgradeMirrorInWorker } from '../../sync/accounts/mirror-upgrade';
 import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
 import { gateHarness } from './testing/gate-harness';

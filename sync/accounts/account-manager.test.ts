@@ -37,7 +37,7 @@ import type { AccountRuntime, AccountState, AccountSyncEngine } from './account-
 import { accessTokenKey, withEncryptionReport } from './account-secrets';
 import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
 import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
-import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../../db/testing/older-mirror';
+import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../../db/testing/other-version-mirrors';
 
 let emulator: RunningEmulator;
 let directory: string;

@@ -7,7 +7,11 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { MirrorVersionError } from '../../db/mirror-errors';
 import { openMirror, pendingMigrations } from '../../db/open-mirror';
-import { MIGRATIONS_AFTER_OLDER_MIRROR as PENDING, writeOlderMirror } from '../../db/testing/older-mirror';
+import {
+  MIGRATIONS_AFTER_OLDER_MIRROR as PENDING,
+  writeNewerMirror,
+  writeOlderMirror,
+} from '../../db/testing/other-version-mirrors';
 import {
   BUILT_UPGRADE_WORKER,
   builtPullWorker,
@@ -116,13 +120,7 @@ describe('a mirror with migrations pending', () => {
   });
 
   test('a file a newer app wrote starts no worker and is refused on opening as before', async () => {
-    const file = join(dir, 'newer.db');
-    (await openMirror(file)).close();
-    const db = new Database(file);
-    db.prepare(
-      "INSERT INTO kysely_migration (name, timestamp) VALUES ('9999_from_a_newer_app', '2027-01-01')",
-    ).run();
-    db.close();
+    const file = await writeNewerMirror(join(dir, 'newer.db'));
     const progress: MirrorUpgrade[] = [];
     expect(await upgradeMirrorInWorker(file, { onProgress: (u) => progress.push(u) })).toEqual([]);
     expect(progress).toEqual([]);

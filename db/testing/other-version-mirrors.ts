@@ -1,9 +1,10 @@
-// A mirror file as an older app left it, for tests of opening it with
-// migrations pending: migrated to 0026 only (0027 and 0028, which rebuild the
-// task rows and the id index, still to run), holding tasks written the way
-// that app wrote them (plain SQL: app code moves on, the file must not).
+// Mirror files another version of the app left, for tests of opening them: an
+// older one with migrations pending (migrated to 0026 only: 0027 and 0028,
+// which rebuild the task rows and the id index, still to run), holding tasks
+// written the way that app wrote them (plain SQL: app code moves on, the file
+// must not), and a newer one, holding a migration this app does not know.
 import Database from 'better-sqlite3';
-import { migrateFileTo } from '../open-mirror';
+import { migrateFileTo, openMirror } from '../open-mirror';
 
 export const OLDER_MIRROR_SCHEMA = '0026_task_attachments';
 /** What opening such a file with this app applies. */
@@ -26,6 +27,20 @@ export async function writeOlderMirror(file: string, count: number): Promise<str
         body.run(rid, JSON.stringify({ task_id: id, title: `Task ${rid}`, status: 'not_started', tags: [] }));
       }
     })();
+  } finally {
+    db.close();
+  }
+  return file;
+}
+
+/** Writes `file` as this app would, plus a migration a newer app applied: this app must refuse it. */
+export async function writeNewerMirror(file: string): Promise<string> {
+  (await openMirror(file)).close();
+  const db = new Database(file);
+  try {
+    db.prepare(
+      "INSERT INTO kysely_migration (name, timestamp) VALUES ('9999_from_a_newer_app', '2030-01-01')",
+    ).run();
   } finally {
     db.close();
   }
