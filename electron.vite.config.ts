@@ -18,6 +18,8 @@ export default defineConfig({
           // A worker thread loads a file, not an import: the pull worker is an entry of its
           // own, out/main/pull-store-worker.js, which main passes to the sync engine.
           'pull-store-worker': resolve(import.meta.dirname, 'sync/pull/pull-store-worker.ts'),
+          // Likewise the worker that migrates an older app's mirror off main's thread.
+          'mirror-upgrade-worker': resolve(import.meta.dirname, 'sync/accounts/mirror-upgrade-worker.ts'),
         },
         output: {
           // The wire schemas in a chunk of their own: main, the pull worker and the demo's emulator

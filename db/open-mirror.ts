@@ -1,10 +1,19 @@
 // Opens (or creates) the mirror file of one account: connection settings chosen
 // for durability, the SQL functions the queries use, and the schema migrated
 // forward with Kysely's Migrator over the static migration list.
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  SqliteAdapter,
+  SqliteDialect,
+  type DialectAdapter,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import { hasDeferredSortIndexes, restoreSortIndexes } from './tasks/deferred-indexes';
-import { staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
+import { MIGRATIONS, staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
 import { Mirror, type MirrorOptions } from './mirror';
 import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from './files/owner-only-files';
@@ -110,12 +119,36 @@ function registerFunctions(db: Database.Database): void {
   );
 }
 
+/** Told of each migration as it is applied (inside the run's transaction, which commits after the last). */
+export type MigratedListener = (name: string) => void;
+
+/** The static migrations, each telling `onMigrated` when its `up` finished. */
+function reportingProvider(onMigrated: MigratedListener): MigrationProvider {
+  return {
+    getMigrations: async () =>
+      Object.fromEntries(
+        Object.entries(await staticMigrationProvider.getMigrations()).map(([name, migration]) => [
+          name,
+          {
+            ...migration,
+            up: async (db) => {
+              await migration.up(db);
+              onMigrated(name);
+            },
+          } satisfies Migration,
+        ]),
+      ),
+  };
+}
+
 export async function migrateMirror(
   kysely: Kysely<MirrorDatabase>,
   file: string,
   target?: string,
+  onMigrated?: MigratedListener,
 ): Promise<void> {
-  const migrator = new Migrator({ db: kysely, provider: staticMigrationProvider });
+  const provider = onMigrated === undefined ? staticMigrationProvider : reportingProvider(onMigrated);
+  const migrator = new Migrator({ db: kysely, provider });
   const result = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (result.error !== undefined) {
     const mapped = asStorageError(result.error, file);
@@ -134,6 +167,78 @@ async function hasPendingMigrations(kysely: Kysely<MirrorDatabase>): Promise<boo
 }
 
 /**
+ * The migrations this app would apply to an existing file, read without
+ * writing (a few milliseconds): none for a file that does not exist yet (a
+ * new file's migrations are quick) nor for one made by a newer app (opening it
+ * refuses it as today).
+ */
+export function pendingMigrations(file: string, options: { nativeBinding?: string } = {}): string[] {
+  if (!existsSync(file)) return [];
+  let db: Database.Database;
+  try {
+    db = new Database(file, {
+      readonly: true,
+      fileMustExist: true,
+      ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
+    });
+  } catch (error) {
+    throw asStorageError(error, file);
+  }
+  try {
+    const tracked = db
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'")
+      .get();
+    const applied = new Set(
+      tracked
+        ? (db.prepare('SELECT name FROM kysely_migration').all() as { name: string }[]).map((r) => r.name)
+        : [],
+    );
+    if ([...applied].some((name) => !(name in MIGRATIONS))) return [];
+    return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+  } catch (error) {
+    throw asStorageError(error, file);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Brings an existing file to the latest schema and closes it, telling
+ * `onMigrated` of each migration: what the upgrade worker runs, so that the
+ * thread which then opens the mirror finds nothing left to do.
+ */
+export async function upgradeMirrorFile(
+  file: string,
+  options: Pick<OpenMirrorOptions, 'nativeBinding' | 'busyTimeoutMs'> & { onMigrated?: MigratedListener },
+): Promise<void> {
+  const { db, kysely } = connect(file, options);
+  try {
+    await migrateForUse(db, kysely, file, options.onMigrated);
+  } catch (error) {
+    throw asStorageError(error, file);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A first load that stopped before its end left its indexes unbuilt. A
+ * migration must see the whole schema: then build them now (rare: an
+ * interrupted first sync and an app update at once). Otherwise the mirror
+ * goes on building them in the background (see Mirror).
+ */
+async function migrateForUse(
+  db: Database.Database,
+  kysely: Kysely<MirrorDatabase>,
+  file: string,
+  onMigrated?: MigratedListener,
+): Promise<void> {
+  if (hasDeferredSortIndexes(db) && (await hasPendingMigrations(kysely)))
+    restoreSortIndexes(db, new WordIndex(db));
+  await migrateMirror(kysely, file, undefined, onMigrated);
+}
+
+/**
  * Migrates a file up to `target` and closes it, without opening it for use
  * (the mirror's code only knows the latest schema): upgrade tests start here.
  */
@@ -147,8 +252,11 @@ export async function migrateFileTo(file: string, target: string): Promise<void>
   }
 }
 
-/** Opens the mirror file (created if missing), migrated to the latest schema. */
-export async function openMirror(file: string, options: OpenMirrorOptions = {}): Promise<Mirror> {
+/** A connection to the mirror file (created if missing) with the app's settings and SQL functions, not yet migrated. */
+function connect(
+  file: string,
+  options: OpenMirrorOptions,
+): { db: Database.Database; kysely: Kysely<MirrorDatabase> } {
   let db: Database.Database;
   try {
     // People's task contents: readable by them alone (0600), -wal and -shm too.
@@ -198,7 +306,12 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
     db.close();
     throw asStorageError(error, file);
   }
-  const kysely = new Kysely<MirrorDatabase>({ dialect: new MirrorDialect({ database: db }) });
+  return { db, kysely: new Kysely<MirrorDatabase>({ dialect: new MirrorDialect({ database: db }) }) };
+}
+
+/** Opens the mirror file (created if missing), migrated to the latest schema. */
+export async function openMirror(file: string, options: OpenMirrorOptions = {}): Promise<Mirror> {
+  const { db, kysely } = connect(file, options);
   try {
     if (options.readonly) {
       const applied = db
@@ -213,13 +326,7 @@ export async function openMirror(file: string, options: OpenMirrorOptions = {}):
         );
       }
     } else {
-      // A first load that stopped before its end left its indexes unbuilt. A
-      // migration must see the whole schema: then build them now (rare: an
-      // interrupted first sync and an app update at once). Otherwise the
-      // mirror goes on building them in the background (see Mirror).
-      if (hasDeferredSortIndexes(db) && (await hasPendingMigrations(kysely)))
-        restoreSortIndexes(db, new WordIndex(db));
-      await migrateMirror(kysely, file);
+      await migrateForUse(db, kysely, file);
     }
   } catch (error) {
     db.close();

@@ -107,10 +107,26 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+/**
+ * What the app is doing while its window waits for the accounts to open: an
+ * account's mirror, written by an older version, being upgraded (`applied` of
+ * `total` migrations done; the calls waiting are answered after); null otherwise.
+ */
+export const openingSchema = z
+  .object({
+    account_id: z.string(),
+    applied: z.number().int().nonnegative(),
+    total: z.number().int().positive(),
+  })
+  .nullable();
+export type Opening = z.infer<typeof openingSchema>;
+
 const noInput = z.undefined();
 
 export const invokeChannels = {
   'app:info': { input: noInput, output: appInfoSchema },
+  /** Answered at once, also while the accounts are still opening (main/ipc/opening-handlers.ts). */
+  'app:opening': { input: noInput, output: openingSchema },
   'settings:get': { input: noInput, output: rendererSettingsSchema },
   /** Changes the given preferences; answers all of them and emits `settings:changed`. */
   'settings:set': { input: rendererSettingsSchema.partial().strict(), output: rendererSettingsSchema },
@@ -289,6 +305,8 @@ export const invokeChannels = {
 
 export const eventChannels = {
   'settings:changed': rendererSettingsSchema,
+  /** What `app:opening` answers, when it changes. */
+  'app:opening-changed': openingSchema,
   'accounts:changed': accountListSchema,
   'sync:status-changed': syncStatusSchema,
   'mirror:changed': mirrorChangedSchema,

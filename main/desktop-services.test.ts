@@ -28,6 +28,8 @@ import { APP_ENTRY_URL, APP_ORIGIN, trustedPageUrlCheck } from './security/app-p
 import { gateWithInvoke } from './ipc/testing/gate-harness';
 import { emulatorPerFile } from '../emulator/testing/emulator-per-file';
 import { temporaryDirectoryPerTest } from '../test/support/temporary-directory';
+import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../db/testing/other-version-mirrors';
+import { removeMirrorFiles } from '../sync/accounts/account-manager';
 
 let emulator: RunningEmulator;
 let userDataDir: string;
@@ -176,6 +178,30 @@ describe('the desktop services behind the window', () => {
       if (!answer.ok && answer.error.type === 'unavailable') unanswered.push(channel);
     }
     expect(unanswered).toEqual([]);
+  });
+
+  test('an older app’s mirror is upgraded as the services start, and the window is told each step, then done', async () => {
+    const first = await openServices();
+    await first.value('accounts:sign-in-token', { server: server(), token: emulator.tokens.live });
+    const mirrorPath = first.services.accounts.list()[0]?.mirror_path ?? '';
+    await closeServices(first.services);
+    await removeMirrorFiles(mirrorPath);
+    await writeOlderMirror(mirrorPath, 5);
+
+    const second = await openServices();
+
+    const accountId = second.services.accounts.list()[0]?.id;
+    const total = MIGRATIONS_AFTER_OLDER_MIRROR.length;
+    expect(second.events.filter((e) => e.name === 'app:opening-changed').map((e) => e.payload)).toEqual([
+      { account_id: accountId, applied: 0, total },
+      { account_id: accountId, applied: 1, total },
+      { account_id: accountId, applied: 2, total },
+      null,
+    ]);
+    expect(await second.value('app:opening')).toBeNull();
+    expect(second.services.accounts.runtime(accountId ?? '').mirror.tasks.get('tsk_5')?.task.title).toBe(
+      'Task 5',
+    );
   });
 
   test('a pasted token signs in through the gate; the account, its mirror and the sign-in outlive a restart', async () => {

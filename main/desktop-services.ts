@@ -24,6 +24,7 @@ import type { IpcGate } from './ipc/gate';
 import type { LinkRequest } from '../ipc/link-schemas';
 import { createLinkService } from './links/link-service';
 import { createScreenBackend, type ScreenBackend } from './ipc/screen-backend';
+import { openingReport } from './ipc/opening-handlers';
 import { AttachmentFiles } from '../db/attachments/attachment-files';
 import { DEFAULT_ATTACHMENT_CACHE_BYTES } from '../sync/attachments/attachment-cache';
 import type { AccountSummary } from '../ipc/screen-schemas';
@@ -90,6 +91,10 @@ export interface DesktopServicesOptions {
   readonly nativeBinding?: string;
   /** The bundled pull worker (out/main/pull-store-worker.js). */
   readonly pullWorkerUrl?: URL;
+  /** The bundled upgrade worker (out/main/mirror-upgrade-worker.js): an older app's mirror migrates there. */
+  readonly upgradeWorkerUrl?: URL;
+  /** settings.json, when main opened it already (for the window, shown before the accounts open); default: opened here. */
+  readonly settings?: SettingsStore;
   /**
    * The updater followed by its controller (main/updates/app-updates.ts builds it
    * around electron-updater); absent, updates are off (tests, the browser host).
@@ -136,6 +141,11 @@ export function isOpenableUrl(url: string): boolean {
   return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 
+/** The app's settings file in the user-data folder. */
+export function openSettings(userDataDir: string): SettingsStore {
+  return new SettingsStore(join(userDataDir, 'settings.json'));
+}
+
 export async function createDesktopServices(options: DesktopServicesOptions): Promise<DesktopServices> {
   const { gate, shell } = options;
   const openUrl = async (url: string) => {
@@ -143,7 +153,11 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     await shell.openExternal(url);
   };
 
-  const settings = new SettingsStore(join(options.userDataDir, 'settings.json'));
+  // Before the accounts open, and before this function first waits: main opens the
+  // window meanwhile, and its page asks at once whether a mirror is being upgraded.
+  const opening = openingReport((event, payload) => gate.emit(event, payload));
+  gate.register(opening.handlers);
+  const settings = options.settings ?? openSettings(options.userDataDir);
   shell.applyTheme(settings.get().theme);
 
   const envDefaults = serverDefaultsFromEnvironment(options.env);
@@ -155,6 +169,8 @@ export async function createDesktopServices(options: DesktopServicesOptions): Pr
     attachmentCacheBytes: () => settings.get().attachment_cache_bytes ?? DEFAULT_ATTACHMENT_CACHE_BYTES,
     ...(options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.pullWorkerUrl !== undefined ? { pullWorkerUrl: options.pullWorkerUrl } : {}),
+    ...(options.upgradeWorkerUrl !== undefined ? { upgradeWorkerUrl: options.upgradeWorkerUrl } : {}),
+    onMirrorUpgrade: (accountId, upgrade) => opening.mirrorUpgrade(accountId, upgrade),
     ...(options.client !== undefined ? { client: options.client } : {}),
     ...(options.signInTimeoutMs !== undefined ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
   });

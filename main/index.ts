@@ -20,7 +20,7 @@ import {
 import { APP_ID } from './app-id';
 import { appShutdown } from './app-shutdown';
 import { safeStorageSecretStore } from './auth/safe-storage-secret-store';
-import { createDesktopServices, demoRequested, type DesktopServices } from './desktop-services';
+import { createDesktopServices, demoRequested, type DesktopServices, openSettings } from './desktop-services';
 import { appUpdates } from './updates/app-updates';
 import { createIpcGate } from './ipc/gate';
 import { LinkInbox } from './links/link-inbox';
@@ -141,22 +141,26 @@ function start(): void {
       pagePolicy.contentSecurityPolicy,
     );
 
+    // The window opens before the accounts (an older app's mirror may take seconds to upgrade):
+    // its calls wait at the gate until the services registered their handlers.
+    let servicesSettled!: () => void;
     const gate = createIpcGate({
       ipcMain,
       isTrustedPageUrl: pagePolicy.isTrustedPageUrl,
       onInternalError: (channel, error) => logError(`ipc ${channel} failed`, error),
+      startup: new Promise<void>((settle) => (servicesSettled = settle)),
     });
+    const settings = openSettings(app.getPath('userData'));
 
     const showWindow = (): BrowserWindow => {
       if (mainWindow && !mainWindow.isDestroyed()) {
         bringToFront(mainWindow);
         return mainWindow;
       }
-      if (!services) throw new Error('the window opens after the services');
       const window = openMainWindow({
         url: devServerUrl ?? APP_ENTRY_URL,
         preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
-        settings: services.settings,
+        settings,
         devTools: !app.isPackaged,
         title: app.getName(),
         // Trusted before its page loads, so no call of the page meets an untrusted sender.
@@ -174,8 +178,10 @@ function start(): void {
     };
 
     try {
-      services = await createDesktopServices({
+      // Started, then the window shown while it opens the accounts (it registers `app:opening` first).
+      const starting = createDesktopServices({
         userDataDir: app.getPath('userData'),
+        settings,
         // After whenReady: before it, Linux reports no storage backend (see safe-storage-secret-store.ts).
         secretStore: safeStorageSecretStore(),
         gate,
@@ -185,6 +191,7 @@ function start(): void {
         nativeBinding: sqliteAddon,
         // Built beside index.js by electron.vite.config.ts (its own entry: a worker loads a file).
         pullWorkerUrl: new URL('./pull-store-worker.js', import.meta.url),
+        upgradeWorkerUrl: new URL('./mirror-upgrade-worker.js', import.meta.url),
         // The emulator is only loaded when the demo is asked for: a chunk of its own.
         startDemo: () => import('./ipc/demo-server').then((demo) => demo.startDemoServer()),
         // electron-updater only updates a packaged app (a checkout has no feed to install from).
@@ -222,6 +229,10 @@ function start(): void {
           quit: () => app.quit(),
         },
       });
+      // The person's theme from the first frame (the services apply it again as they start).
+      nativeTheme.themeSource = settings.get().theme;
+      showWindow();
+      services = await starting;
     } catch (error) {
       logError('opening the accounts failed', error);
       dialog.showErrorBox(
@@ -230,11 +241,12 @@ function start(): void {
       );
       app.exit(1);
       return;
+    } finally {
+      servicesSettled();
     }
 
     const running = services;
     tray = createAppTray(running.trayModel(), (action) => running.trayAction(action));
-    showWindow();
     links.deliverTo((raw) => {
       running.openLink(raw).catch((error: unknown) => logError('opening a link failed', error));
     });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Mirror } from '../mirror';
 import { MirrorVersionError } from '../mirror-errors';
 import { migrateFileTo, openMirror } from '../open-mirror';
+import { writeNewerMirror } from '../testing/other-version-mirrors';
 import { COLLECTION_KINDS } from '../../protocol/writable-kinds';
 import { taskAttachments } from '../read-models/task-attachments';
 import { VIRTUAL_TABLES } from '../schema';
@@ -889,13 +890,7 @@ describe('migrations', () => {
   });
 
   test('a file from a newer app is refused with a version error, untouched', async () => {
-    const file = join(dir, 'newer.db');
-    (await openMirror(file)).close();
-    const db = new Database(file);
-    db.prepare(
-      "INSERT INTO kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')",
-    ).run();
-    db.close();
+    const file = await writeNewerMirror(join(dir, 'newer.db'));
     await expect(openMirror(file)).rejects.toBeInstanceOf(MirrorVersionError);
   });
 

@@ -134,6 +134,25 @@ describe('the IPC gate', () => {
     expect(!answer.ok && answer.error.type).toBe('unavailable');
   });
 
+  test('while the app starts, a call nobody handles yet waits for its handler; a registered one is answered at once', async () => {
+    let started!: () => void;
+    const { gate, call } = setUp({ startup: new Promise<void>((resolve) => (started = resolve)) });
+    gate.register({ 'app:opening': () => ({ account_id: 'acc_1', applied: 0, total: 2 }) });
+    const waiting = call('settings:get');
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    expect(await call('app:opening')).toEqual({
+      ok: true,
+      value: { account_id: 'acc_1', applied: 0, total: 2 },
+    });
+    expect(answered).toBe(false);
+    gate.register({ 'settings:get': () => ({ theme: 'dark' }) });
+    started();
+    expect(await waiting).toMatchObject({ ok: true, value: { theme: 'dark' } });
+    // Once started, a channel still unhandled is unavailable as before.
+    expect(await call('settings:set', {})).toMatchObject({ ok: false, error: { type: 'unavailable' } });
+  });
+
   test.each<[string, InvokeEventLike]>([
     ['a window we did not create', { sender: { id: 99 }, senderFrame: { url: APP_ENTRY_URL, parent: null } }],
     ['a subframe of our window', { sender: { id: 7 }, senderFrame: { url: APP_ENTRY_URL, parent: {} } }],

@@ -121,6 +121,12 @@ export interface IpcGateOptions {
   readonly isTrustedPageUrl: (url: string) => boolean;
   /** Told about calls that failed inside main without an `IpcHandlerError`; the page only sees `internal`. */
   readonly onInternalError?: (channel: string, error: unknown) => void;
+  /**
+   * Settles once the app's handlers are registered (the accounts opened). The
+   * window opens before: until then a call nobody handles yet waits for it
+   * instead of being answered `unavailable`.
+   */
+  readonly startup?: Promise<unknown>;
 }
 
 export interface IpcGate {
@@ -137,6 +143,11 @@ export interface IpcGate {
 export function createIpcGate(options: IpcGateOptions): IpcGate {
   const handlers = new Map<InvokeChannel, IpcHandler<InvokeChannel>>();
   const trusted = new Map<number, WebContentsLike>();
+  let starting: Promise<unknown> | null = options.startup ?? null;
+  void starting?.then(
+    () => (starting = null),
+    () => (starting = null),
+  );
 
   const refuse = (type: GateErrorType | (string & {}), message: string): IpcResult<never> => ({
     ok: false,
@@ -151,6 +162,7 @@ export function createIpcGate(options: IpcGateOptions): IpcGate {
     if (channel === null || !isInvokeChannel(channel)) {
       return refuse('unknown-channel', `No such call: ${String(channel)}.`);
     }
+    if (!handlers.has(channel) && starting !== null) await starting.catch(() => undefined);
     const handler = handlers.get(channel);
     if (!handler) return refuse('unavailable', `${channel} is not available right now.`);
 

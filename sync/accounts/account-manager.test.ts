@@ -26,12 +26,18 @@ import {
   ServerSettingsRefusedError,
   TokenNotAcceptedError,
 } from './account-errors';
-import { AccountManager, type AccountManagerOptions, type AccountsEvent } from './account-manager';
+import {
+  AccountManager,
+  type AccountManagerOptions,
+  type AccountsEvent,
+  removeMirrorFiles,
+} from './account-manager';
 import { REGISTRY_FILE_NAME } from './account-registry';
 import type { AccountRuntime, AccountState, AccountSyncEngine } from './account-runtime';
 import { accessTokenKey, withEncryptionReport } from './account-secrets';
 import { emulatorPerFile } from '../../emulator/testing/emulator-per-file';
 import { temporaryDirectoryPerTest } from '../../test/support/temporary-directory';
+import { MIGRATIONS_AFTER_OLDER_MIRROR, writeOlderMirror } from '../../db/testing/other-version-mirrors';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -530,6 +536,30 @@ describe('sign-out', () => {
 });
 
 describe('restarts and secrets', () => {
+  test('a mirror an older app left is upgraded as the accounts open, reported upgrading then ready, its tasks kept', async () => {
+    const first = await openManager();
+    const { account } = await first.signInWithToken({ token: emulator.tokens.live });
+    await closeManager(first);
+    await removeMirrorFiles(account.mirror_path);
+    await writeOlderMirror(account.mirror_path, 20);
+
+    const reports: string[] = [];
+    const manager = await openManager({
+      onMirrorUpgrade: (accountId, upgrade) =>
+        reports.push(`${accountId} ${upgrade.state} ${upgrade.applied.join(',')}`),
+    });
+
+    const [older, newer] = MIGRATIONS_AFTER_OLDER_MIRROR;
+    expect(reports).toEqual([
+      `${account.id} upgrading `,
+      `${account.id} upgrading ${older}`,
+      `${account.id} upgrading ${older},${newer}`,
+      `${account.id} ready ${older},${newer}`,
+    ]);
+    expect(manager.runtime(account.id).mirror.tasks.get('tsk_20')?.task.title).toBe('Task 20');
+    expect(manager.list()[0]?.state).toBe('signed-in');
+  });
+
   test('both kinds of sign-in resume after a restart with a keychain', async () => {
     const first = await openManager();
     const pasted = await first.signInWithToken({ token: emulator.tokens.live });

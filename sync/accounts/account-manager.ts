@@ -34,6 +34,7 @@ import {
 } from './account-sign-in';
 import { type AccountSummary, summarizeAccount } from './account-summary';
 import { KnownSecrets } from './known-secrets';
+import { type MirrorUpgrade, upgradeMirrorInWorker } from './mirror-upgrade';
 
 export interface AccountManagerOptions<
   M extends AccountMirror = Mirror,
@@ -48,6 +49,10 @@ export interface AccountManagerOptions<
   openMirror?: (file: string) => Promise<M>;
   /** Start each engine's scheduler when its account signs in (the app: yes; tests driving syncs by hand: no). */
   startEngines?: boolean;
+  /** The default openMirror's upgrade worker (see mirror-upgrade.ts); the app passes its build. */
+  upgradeWorkerUrl?: URL;
+  /** Told how the upgrade of an account's mirror goes, when an older app's file has migrations pending (default openMirror). */
+  onMirrorUpgrade?: (accountId: string, upgrade: MirrorUpgrade) => void;
 }
 
 export type SignOutResult =
@@ -332,13 +337,21 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     // poll: it checkpoints the log, so this (main-process) connection's edits
     // never stall on it.
     const checkpoints = this.#options.createEngine === undefined ? 'another-connection' : 'on-commit';
+    const { upgradeWorkerUrl, onMirrorUpgrade } = this.#options;
+    const binding = nativeBinding !== undefined ? { nativeBinding } : {};
     const open =
       this.#options.openMirror ??
-      ((file: string) =>
-        openMirrorFile(file, {
-          checkpoints,
-          ...(nativeBinding !== undefined ? { nativeBinding } : {}),
-        }) as unknown as Promise<M>);
+      (async (file: string) => {
+        // Off the main thread: an upgrade may take seconds at a million tasks.
+        await upgradeMirrorInWorker(file, {
+          ...binding,
+          ...(upgradeWorkerUrl !== undefined ? { workerUrl: upgradeWorkerUrl } : {}),
+          ...(onMirrorUpgrade !== undefined
+            ? { onProgress: (upgrade: MirrorUpgrade) => onMirrorUpgrade(record.id, upgrade) }
+            : {}),
+        });
+        return (await openMirrorFile(file, { checkpoints, ...binding })) as unknown as M;
+      });
     const runtime = new AccountRuntime<M, E>(record, await open(this.#registry.mirrorPath(record)), () =>
       this.#now(),
     );

@@ -2,21 +2,14 @@
 // (out/main/pull-store-worker.js, its own entry of the main build), started
 // from an explicit location and opening SQLite through the addon it is given.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { BUILT_PULL_WORKER, builtPullWorker } from '../../test/support/built-pull-worker';
+import { BUILT_PULL_WORKER, builtPullWorker, NODE_SQLITE_ADDON } from '../../test/support/built-pull-worker';
 import { pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
 const root = resolve(import.meta.dirname, '../..');
 const builtWorker = BUILT_PULL_WORKER;
-/** The Node build of better-sqlite3, named explicitly as the app names its Electron build. */
-const nodeAddon = join(
-  dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
-  'build',
-  'Release',
-  'better_sqlite3.node',
-);
+const nodeAddon = NODE_SQLITE_ADDON;
 
 const setUp = pullFixturePerTest();
 

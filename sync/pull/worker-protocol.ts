@@ -2,6 +2,7 @@
 // arguments, plain data, from one table of methods) and its reply; errors
 // travel as their name, message and own fields, so typed mirror errors keep
 // what callers branch on.
+import { MirrorStorageError, MirrorVersionError, type StorageProblem } from '../../db/mirror-errors';
 import { InvalidResponseError, type ResponseIssue } from '../api/errors';
 import type { PullStore } from './pull-store';
 
@@ -152,6 +153,22 @@ export function deserializeError(serialized: SerializedError): Error {
       typeof fields.status === 'number' ? fields.status : 200,
       issues,
     );
+  }
+  // The mirror's own errors keep their class: the app branches on it (a refused file, a locked one).
+  if (
+    serialized.name === 'MirrorVersionError' &&
+    typeof fields.file === 'string' &&
+    typeof fields.detail === 'string'
+  ) {
+    return new MirrorVersionError(fields.file, fields.detail);
+  }
+  if (
+    serialized.name === 'MirrorStorageError' &&
+    typeof fields.problem === 'string' &&
+    typeof fields.file === 'string'
+  ) {
+    const code = typeof fields.code === 'string' ? fields.code : null;
+    return new MirrorStorageError(fields.problem as StorageProblem, fields.file, code);
   }
   return new WorkerStoreError(serialized);
 }

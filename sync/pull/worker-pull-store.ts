@@ -11,7 +11,6 @@ import {
   deserializeError,
   type DropPageCall,
   namedArgs,
-  type PullWorkerData,
   type ReadPageCall,
   STAGE_SLICE,
   type StageItems,
@@ -56,8 +55,8 @@ function defaultWorkerUrl(): URL {
   return new URL(fromSource ? './pull-store-worker.ts' : './pull-store-worker.mjs', import.meta.url);
 }
 
-/** Starts the worker: a `.ts` entry from its bundle (development, tests, benchmarks). */
-function startWorker(entry: URL | string, data: PullWorkerData): Worker {
+/** Starts a worker (this one, or the mirror's upgrade worker): a `.ts` entry from its bundle (development, tests, benchmarks). */
+export function startWorker(entry: URL | string, data: unknown): Worker {
   const url = typeof entry === 'string' ? pathToFileURL(entry) : entry;
   return new Worker(url.pathname.endsWith('.ts') ? bundledSourceWorker(url) : url, { workerData: data });
 }

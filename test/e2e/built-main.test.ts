@@ -16,6 +16,12 @@ test('main hands the engines the pull worker built beside it (the worker itself:
   expect(existsSync(join(OUT_MAIN, 'pull-store-worker.js'))).toBe(true);
 });
 
+test('main hands the accounts the upgrade worker built beside it (the worker itself: sync/accounts/mirror-upgrade.test.ts)', () => {
+  const index = readFileSync(join(OUT_MAIN, 'index.js'), 'utf8');
+  expect(index).toContain('new URL("./mirror-upgrade-worker.js", import.meta.url)');
+  expect(existsSync(join(OUT_MAIN, 'mirror-upgrade-worker.js'))).toBe(true);
+});
+
 test('“Try the demo” is a chunk of its own that starts the emulator with sample data', async () => {
   const index = readFileSync(join(OUT_MAIN, 'index.js'), 'utf8');
   expect(index).not.toMatch(/from "fastify"/);

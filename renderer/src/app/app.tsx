@@ -13,6 +13,7 @@ import { prefetchFirstPage } from '../task-list/use-row-window';
 import { loadDateFormats } from '../vocabulary/date-formats';
 import { ROW_DATE_FORMATS } from '../vocabulary/task-words';
 import { NoticeBanner } from './notice-banner';
+import { OpeningSplash } from './opening-splash';
 import { WorkspaceScreen } from './workspace-screen';
 
 /**
@@ -45,13 +46,7 @@ export function App() {
   const started = phase !== 'starting';
   useEffect(() => (started ? followLinks() : undefined), [started]);
 
-  if (phase === 'starting') {
-    return (
-      <div className="splash" role="status" aria-live="polite">
-        Opening…
-      </div>
-    );
-  }
+  if (phase === 'starting') return <OpeningSplash />;
   if (phase === 'sign-in' || addingAccount) {
     return (
       <>
