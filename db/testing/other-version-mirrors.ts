@@ -1,14 +1,22 @@
 // Mirror files another version of the app left, for tests of opening them: an
 // older one with migrations pending (migrated to 0026 only: 0027 and 0028,
-// which rebuild the task rows and the id index, still to run), holding tasks
+// which rebuild the task rows and the id index, and every later one still to run), holding tasks
 // written the way that app wrote them (plain SQL: app code moves on, the file
 // must not), and a newer one, holding a migration this app does not know.
 import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../migrations/index';
 import { migrateFileTo, openMirror } from '../open-mirror';
 
 export const OLDER_MIRROR_SCHEMA = '0026_task_attachments';
-/** What opening such a file with this app applies. */
-export const MIGRATIONS_AFTER_OLDER_MIRROR = ['0027_smaller_task_rows', '0028_smaller_id_index'];
+/** What opening such a file with this app applies: every migration after its schema, in order. */
+export const MIGRATIONS_AFTER_OLDER_MIRROR = Object.keys(MIGRATIONS).filter(
+  (name) => name > OLDER_MIRROR_SCHEMA,
+);
+
+/** The applied migrations as an upgrade tells them: none, then one more at each step. */
+export function upgradeSteps(): string[][] {
+  return MIGRATIONS_AFTER_OLDER_MIRROR.map((_, n) => MIGRATIONS_AFTER_OLDER_MIRROR.slice(0, n + 1));
+}
 
 /** Writes `file` at the older schema with tasks `tsk_1`..`tsk_<count>`, titled `Task <n>`. */
 export async function writeOlderMirror(file: string, count: number): Promise<string> {
