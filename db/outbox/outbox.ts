@@ -130,8 +130,8 @@ export class Outbox {
     return this.#batches.ops(batchId);
   }
 
-  stopBatchSome(batchId: string, limit: number): number {
-    return this.#batches.stopSome(batchId, limit);
+  stopBatchSome(batchId: string, limit: number, budgetMs?: number): { stopped: number; more: boolean } {
+    return this.#batches.stopSome(batchId, limit, budgetMs);
   }
 
   // The sending lifecycle (sending.ts).

@@ -162,6 +162,27 @@ describe('a bulk change', () => {
     expect(ids.filter((id) => statusOf(id) === 'completed')).toEqual([sending?.entityId]);
   });
 
+  test("a stop's write ends at its budget, one drop at least, and says others are left", async () => {
+    const ids = seed(5);
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('completed'), OPTIONS);
+
+    // No time at all: each write gives up one, as a write on a slow machine ends at its budget.
+    expect(mirror.outbox.stopBatchSome(outcome.batchId, 1000, 0)).toEqual({ stopped: 1, more: true });
+    expect(mirror.outbox.stopBatchSome(outcome.batchId, 2)).toEqual({ stopped: 2, more: true });
+    expect(mirror.outbox.stopBatchSome(outcome.batchId, 1000)).toEqual({ stopped: 2, more: false });
+    expect(mirror.outbox.batchProgress(outcome.batchId)).toMatchObject({ total: 0 });
+  });
+
+  test('is told stopped only once the log holding its writes is on disk (flushed off the main thread)', async () => {
+    const ids = seed(30);
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('blocked'), OPTIONS);
+    const flushesBefore = mirror.logFlushes;
+
+    expect(await stopBulkChange(mirror, outcome.batchId)).toBe(30);
+
+    expect(mirror.logFlushes).toBeGreaterThan(flushesBefore);
+  });
+
   test('a query of thousands of tasks is read a page at a time, every one of them changed', async () => {
     const ids = seed(1234);
 

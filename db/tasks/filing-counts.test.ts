@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
+import { FILING_COUNTS, filingCountSql } from './filing-counts';
 import { tagsInUse } from './task-filing';
 import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
@@ -99,6 +100,55 @@ describe('the sidebar counts per section, sprint and goal', () => {
         new RegExp(`^SEARCH tasks USING (COVERING )?INDEX ${index} \\(${index.slice(9)}_id>\\?\\)$`),
       );
       expect(readsTaskRows(file, statement)).toBe(false);
+    }
+  });
+});
+
+describe('the sidebar counts in steps (workspace:get)', () => {
+  test('a few groups a read, with the event loop turning between, answer what one read counts', async () => {
+    const { mirror } = await mirrorOf([
+      taskJson({ task_id: 'tsk_a', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+      taskJson({ section_id: 'sec_2', sprint_id: 'spr_1', goal_id: 'gol_2', status: 'completed' }),
+      taskJson({ section_id: 'sec_3', sprint_id: 'spr_2', goal_id: 'gol_2' }),
+      taskJson({ section_id: 'sec_3', sprint_id: 'spr_3', goal_id: 'gol_3', status: 'completed' }),
+    ]);
+    const inOneRead = [mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()];
+    for (const groupsPerRead of [1, 2, 20]) {
+      // Tasks changed since the last count: counted again, in steps.
+      mirror.tasks.edit('tsk_a', { title: `Renamed ${groupsPerRead}` });
+      let turns = 0;
+      let counting = true;
+      const turn = () => {
+        turns += 1;
+        if (counting) setImmediate(turn);
+      };
+      setImmediate(turn);
+      await mirror.tasks.countFilingsInSteps(groupsPerRead);
+      counting = false;
+      // 3 sections, 3 sprints and 3 goals: a read per group, and one that finds the end, per count.
+      if (groupsPerRead === 1) expect(turns).toBeGreaterThanOrEqual(3 * 4);
+      expect([mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()]).toEqual(
+        inOneRead,
+      );
+    }
+  });
+
+  test("each read walks its count's index in the groups' order, never every task nor a sort", async () => {
+    const { file } = await mirrorOf([
+      taskJson({ section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+    ]);
+    for (const count of FILING_COUNTS) {
+      for (const part of ['first', 'after'] as const) {
+        // The bounds as the walk binds them: the last group read, and the groups a read takes.
+        const statement = filingCountSql(count, part)
+          .replace(/\?(?=.*\?)/s, "'sec_0'")
+          .replace('?', '20');
+        expect(plan(file, statement)).toMatch(
+          /^SEARCH tasks USING (COVERING )?INDEX tasks_by_(section|sprint|goal) /,
+        );
+        expect(plan(file, statement)).not.toMatch(/TEMP B-TREE/);
+        expect(readsTaskRows(file, statement)).toBe(false);
+      }
     }
   });
 });

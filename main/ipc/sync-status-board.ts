@@ -219,7 +219,9 @@ export class SyncStatusBoard {
           ...changedKind(event.entityType, [event.entityId, event.serverId]),
           remapped: [],
         });
-        this.announce(account);
+        // The pending count follows soon, once for a burst: a bulk change pushes thousands of edits,
+        // and each status counts the outbox (at 50 000 waiting, ~3-6 ms of main's CPU a count).
+        this.announceSoon(account);
         break;
       case 'merged':
         // The server's side of the fields it took is in the mirror now, whatever the resend does next.

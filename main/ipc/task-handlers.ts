@@ -451,8 +451,10 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       return { available: true, source: 'service', rows: served.items.map(rowOfServed), next: served.next };
     },
 
-    'workspace:get': (): Workspace => {
+    'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me, accountId } = active();
+      // Counted in short steps when tasks changed since: the sidebar asks again after every change.
+      await mirror.tasks.countFilingsInSteps();
       const collections = workspaceCollections(mirror, today());
       // The tags as last counted: a recount that finds others tells the window, which asks again.
       const recounted = () =>
