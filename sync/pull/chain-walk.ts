@@ -6,7 +6,7 @@
 // pass. Apart from that walk, which decides where each chain starts.
 import { ProblemError } from '../api/errors';
 import type { ResourceChange } from '../events/sync-events';
-import { AheadSlots, MAX_QUEUED_APPLIES } from './apply-backlog';
+import { MAX_QUEUED_APPLIES } from './apply-backlog';
 import { type CursorAges, issuedAtOf } from './cursor-ages';
 import type { RunTime } from './pull-run-policy';
 import type { SoloGate } from './solo-gate';
@@ -71,6 +71,22 @@ export interface ChainStart {
   ages: CursorAges;
 }
 
+/**
+ * Pages a walk asks ahead of its chain (revalidating the stored chain), whose
+ * answers may hold a whole page until the chain reaches them, at once. On a re-sync where every
+ * page changed, each answer is a page of 1 000 tasks kept (in the pull worker,
+ * read) until the chain applies it, and the applies are what is slow: asked
+ * all at once, the stored chain's pages came in long before the chain reached
+ * them: at 100 000 tasks the pull worker held up to 89 of the 100 pages and
+ * the headless sync peaked at 515-590 MB (404-413 with 8 slots; at a million
+ * a bench process reached ~3 GB). A 304 holds nothing and frees its slot at
+ * once. The slots are each walk's own: the task list's chains revalidate at
+ * once, each as many pages as one walk sends at a time (8), so a re-sync that
+ * finds nothing changed asks as far ahead as before (shared, 8 slots for 4
+ * chains made the no-change re-sync of 100 000 tasks 0.86 s instead of ~0.68).
+ */
+export const MAX_PAGES_ASKED_AHEAD = 8;
+
 interface PageRequest {
   etagSent: string | null;
   answer: Promise<PageAnswer>;
@@ -85,8 +101,7 @@ export class ChainWalk {
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
   private readonly limiter: Limiter;
-  /** Slots for pages asked ahead: the chains' shared ones (their backlog's), else this walk's own. */
-  private readonly aheadSlots: AheadSlots;
+  private readonly aheadSlots = new AheadSlots(MAX_PAGES_ASKED_AHEAD);
   private readonly gate: SoloGate | undefined;
   /**
    * The last pass's pages by the cursor they were sent with; this pass's own pages are not asked again.
@@ -128,7 +143,6 @@ export class ChainWalk {
   ) {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stop.signal]) : this.stop.signal;
     this.limiter = new Limiter(start.solo ? 1 : Math.max(1, options.concurrency));
-    this.aheadSlots = options.backlog?.ahead ?? new AheadSlots();
     this.gate = start.solo ? undefined : options.gate;
     for (const page of start.known) {
       if (page.passNo === start.passNo && page.pageIndex < start.startIndex) continue;
@@ -417,6 +431,46 @@ export class ChainWalk {
 /** One macrotask turn: lets pending socket writes and timers run. */
 function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * At most `limit` pages asked ahead held at once, given in the order asked; a
+ * page the chain reaches while it waits goes without one (the chain never waits
+ * on its own read-ahead, which may hold pages a shifted chain will not use).
+ */
+class AheadSlots {
+  private used = 0;
+  private readonly waiting: { grant: () => void; settled: boolean }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Resolves true once a slot is the caller's, or false as soon as `reached` resolves first. */
+  take(reached: Promise<void>): Promise<boolean> {
+    if (this.used < this.limit) {
+      this.used += 1;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const waiter = { grant: () => resolve(true), settled: false };
+      this.waiting.push(waiter);
+      void reached.then(() => {
+        if (waiter.settled) return;
+        waiter.settled = true;
+        resolve(false);
+      });
+    });
+  }
+
+  /** A slot given back: it passes to the first page still waiting for one. */
+  give(): void {
+    for (let waiter = this.waiting.shift(); waiter !== undefined; waiter = this.waiting.shift()) {
+      if (waiter.settled) continue;
+      waiter.settled = true;
+      waiter.grant();
+      return;
+    }
+    this.used -= 1;
+  }
 }
 
 /** At most `limit` fetches at once, in the order asked. */

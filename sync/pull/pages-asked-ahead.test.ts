@@ -4,18 +4,22 @@
 // the mirror is the slow side. Against the emulator over real HTTP, into a
 // real mirror file, with the mirror's page writes made slower than the answers.
 import { describe, expect, test } from 'vitest';
-import { MAX_PAGES_ASKED_AHEAD, MAX_QUEUED_APPLIES } from './apply-backlog';
+import { MAX_QUEUED_APPLIES } from './apply-backlog';
+import { MAX_PAGES_ASKED_AHEAD } from './chain-walk';
 import { MirrorPullStore } from './mirror-pull-store';
 import type { PullStore } from './pull-store';
 import { SyncEngine } from '../engine/sync-engine';
 import { FAST_RUN_POLICY, type PullFixture, pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 
-/** 20 pages of 1 000 tasks: many more than the walks may hold ahead. */
+/** 20 pages of 1 000 tasks: many more than the walk may hold ahead. */
 const TASKS = 20_000;
 
-const setUp = pullFixturePerTest({ seedTasks: TASKS });
+/** The whole list walked as one chain: the slots ahead are each walk's. */
+const ONE_CHAIN = { taskChains: { maxChains: 1 } };
 
-/** Answers of the whole task list's pages (its chains' included; not the person's own tasks) with a page in them. */
+const setUp = pullFixturePerTest({ seedTasks: TASKS, engine: ONE_CHAIN });
+
+/** Answers of the whole task list's pages (not the person's own tasks) with a page in them. */
 function wholeListPagesAnswered(f: PullFixture): number {
   return f.emulator.control.requests().filter((r) => {
     const query = new URLSearchParams(r.query);
@@ -63,6 +67,7 @@ describe('pages asked ahead of a re-sync', () => {
       me: f.emulator.me,
       pullStore: new SlowTaskPages(f.mirror),
       pullRunPolicy: FAST_RUN_POLICY,
+      ...ONE_CHAIN,
     });
     const summary = await engine.pullOnce().finally(() => engine.close());
     expect(held.length).toBeGreaterThanOrEqual(TASKS / 1_000);
