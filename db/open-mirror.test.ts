@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openMirror } from './open-mirror';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations/index';
+import { migrateFileTo, openMirror, pendingMigrations, upgradeMirrorFile } from './open-mirror';
 import { modeOf, usualUmaskWhileTesting } from './testing/file-modes';
 
 const nodeAddon = join(
@@ -72,4 +74,28 @@ describe('readable by its owner alone', () => {
       mirror.close();
     }
   });
+});
+
+test('an update finding a first load unfinished builds its deferred indexes before migrating, as the migrations need the whole schema', async () => {
+  const file = join(directory, 'interrupted.db');
+  const names = Object.keys(MIGRATIONS);
+  await migrateFileTo(file, names[names.length - 2] as string);
+  const db = new Database(file);
+  const created = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tasks_by_created'").pluck().get();
+  db.prepare("INSERT INTO meta (key, value) VALUES ('deferred_task_indexes', ?)").run(
+    JSON.stringify({ indexes: [{ name: 'tasks_by_created', sql: created }], wordsFrom: null }),
+  );
+  db.exec('DROP INDEX tasks_by_created');
+  db.close();
+
+  await upgradeMirrorFile(file, {});
+
+  const after = new Database(file, { readonly: true });
+  try {
+    expect(after.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'tasks_by_created'").get()).toBeDefined();
+    expect(after.prepare("SELECT 1 FROM meta WHERE key = 'deferred_task_indexes'").get()).toBeUndefined();
+    expect(pendingMigrations(file)).toEqual([]);
+  } finally {
+    after.close();
+  }
 });

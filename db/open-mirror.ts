@@ -161,11 +161,6 @@ export async function migrateMirror(
   }
 }
 
-async function hasPendingMigrations(kysely: Kysely<MirrorDatabase>): Promise<boolean> {
-  const migrations = await new Migrator({ db: kysely, provider: staticMigrationProvider }).getMigrations();
-  return migrations.some((m) => m.executedAt === undefined);
-}
-
 /**
  * The migrations this app would apply to an existing file, read without
  * writing (a few milliseconds): none for a file that does not exist yet (a
@@ -185,21 +180,31 @@ export function pendingMigrations(file: string, options: { nativeBinding?: strin
     throw asStorageError(error, file);
   }
   try {
-    const tracked = db
-      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'")
-      .get();
-    const applied = new Set(
-      tracked
-        ? (db.prepare('SELECT name FROM kysely_migration').all() as { name: string }[]).map((r) => r.name)
-        : [],
-    );
-    if ([...applied].some((name) => !(name in MIGRATIONS))) return [];
-    return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+    return unappliedMigrations(db);
   } catch (error) {
     throw asStorageError(error, file);
   } finally {
     db.close();
   }
+}
+
+/**
+ * The app's migrations a connection's file has not applied, from its
+ * `kysely_migration` table: all of them for a file without one, none for a
+ * file made by a newer app (it names a migration this app lacks; opening it
+ * refuses it as today).
+ */
+function unappliedMigrations(db: Database.Database): string[] {
+  const tracked = db
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'kysely_migration'")
+    .get();
+  const applied = new Set(
+    tracked
+      ? (db.prepare('SELECT name FROM kysely_migration').all() as { name: string }[]).map((r) => r.name)
+      : [],
+  );
+  if ([...applied].some((name) => !(name in MIGRATIONS))) return [];
+  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
 }
 
 /**
@@ -233,7 +238,7 @@ async function migrateForUse(
   file: string,
   onMigrated?: MigratedListener,
 ): Promise<void> {
-  if (hasDeferredSortIndexes(db) && (await hasPendingMigrations(kysely)))
+  if (hasDeferredSortIndexes(db) && unappliedMigrations(db).length > 0)
     restoreSortIndexes(db, new WordIndex(db));
   await migrateMirror(kysely, file, undefined, onMigrated);
 }
