@@ -4,7 +4,6 @@
 // the workspace's collections with their counts, and cached activity.
 // No Electron: main and the end-to-end host register the same map.
 import type { Mirror } from '../../db/mirror';
-import type { EndPageOptions } from '../../db/task-query/from-end';
 import { NotInMirrorError } from '../../db/mirror-errors';
 import { projectMilestones } from '../../db/read-models/milestone-list';
 import { viewRows } from '../../db/read-models/view-rows';
@@ -274,31 +273,27 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   }
 
   /**
-   * A page counted from the list's end, `skip` pages passed over towards its start (each one's
-   * `before` handed back): the last rows of a million come in one call instead of a walk from the top.
+   * The page `skip` pages on from `first`: `read(cursor)` reads the page at a cursor, `onward(page)`
+   * is the cursor of the one after it in the walk's direction (null at the list's end). The cursors
+   * passed over are handed back (`skipped`) for the window to ask those pages later. A jump walks up
+   * to 40 pages: `between` lets a newer query of the list stop it between them.
    */
-  async function endPage(
-    mirror: Mirror,
-    pairs: [string, string][],
-    options: EndPageOptions,
+  async function pagePassing<Page>(
+    first: string | null,
+    read: (cursor: string | null) => Promise<Page>,
+    onward: (page: Page) => string | null,
     skip: number,
     between: () => Promise<void>,
-  ): Promise<TaskPage> {
+  ): Promise<{ page: Page; skipped: string[] }> {
     const skipped: string[] = [];
-    let page = await mirror.tasks.queryFromEndInSteps(pairs, options, between);
-    for (let passed = 0; passed < skip && typeof page.before === 'string'; passed++) {
+    let page = await read(first);
+    for (let passed = 0, cursor = onward(page); passed < skip && cursor !== null; passed++) {
       await between();
-      skipped.push(page.before);
-      page = await mirror.tasks.queryFromEndInSteps(pairs, { ...options, before: page.before }, between);
+      skipped.push(cursor);
+      page = await read(cursor);
+      cursor = onward(page);
     }
-    const marks = new WaitingMarks(mirror);
-    return {
-      rows: page.items.map((item) => rowOf(item, marks)),
-      next: null,
-      skipped,
-      ...(page.after === undefined ? {} : { after: page.after }),
-      ...(page.before === undefined ? {} : { before: page.before }),
-    };
+    return { page, skipped };
   }
 
   return {
@@ -319,35 +314,41 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const { mirror, me } = active();
       const options = { me: me.username, today: today(), parent };
       const size = limit ?? 200;
-      let cursor = after ?? null;
-      const skipped: string[] = [];
-      // A page may take steps (a broad search sorts its candidates a slice a step), and a jump walks
-      // up to 40 pages: a newer query of the list stops either between them.
+      // A page may take steps (a broad search sorts its candidates a slice a step): a newer query of
+      // the list stops it between them.
       const between = async () => {
         await nextTurn();
         if (slot !== null) stillNewest(slot, asked);
       };
-      if (fromEnd === true)
-        return endPage(
-          mirror,
-          pairs,
-          { ...options, before: before ?? null, limit: size },
+      if (fromEnd === true) {
+        // Counted from the list's end, towards its start: the last rows of a million come in one
+        // call instead of a walk from the top.
+        const { page, skipped } = await pagePassing(
+          before ?? null,
+          (cursor) =>
+            mirror.tasks.queryFromEndInSteps(pairs, { ...options, before: cursor, limit: size }, between),
+          (read) => (typeof read.before === 'string' ? read.before : null),
           skip ?? 0,
           between,
         );
-      let page = await mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between);
-      for (let passed = 0; passed < (skip ?? 0) && page.next !== null; passed++) {
-        await between();
-        cursor = page.next;
-        skipped.push(cursor);
-        page = await mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between);
+        const marks = new WaitingMarks(mirror);
+        return {
+          rows: page.items.map((item) => rowOf(item, marks)),
+          next: null,
+          skipped,
+          ...(page.after === undefined ? {} : { after: page.after }),
+          ...(page.before === undefined ? {} : { before: page.before }),
+        };
       }
+      const { page, skipped } = await pagePassing(
+        after ?? null,
+        (cursor) => mirror.tasks.queryInSteps(pairs, { ...options, after: cursor, limit: size }, between),
+        (read) => read.next,
+        skip ?? 0,
+        between,
+      );
       const marks = new WaitingMarks(mirror);
-      return {
-        rows: page.items.map((item) => rowOf(item, marks)),
-        next: page.next,
-        skipped,
-      };
+      return { rows: page.items.map((item) => rowOf(item, marks)), next: page.next, skipped };
     },
 
     'tasks:count': async ({ query, list, parent }, { senderId }): Promise<TaskCount> => {
