@@ -320,8 +320,6 @@ export class ChainWalk {
     const etagSent = this.known.get(key)?.etag ?? null;
     const { source } = this.options;
     const { gate, signal, early } = this;
-    let reached = (): void => undefined;
-    const reach = new Promise<void>((resolve) => (reached = resolve));
     const slot = { held: false };
     const send = (): Promise<PageAnswer> =>
       this.limiter.run(() =>
@@ -329,13 +327,19 @@ export class ChainWalk {
           ? gate.shared(() => source.fetch(cursor, etagSent, signal, early))
           : source.fetch(cursor, etagSent, signal, early),
       );
-    // The chain's own pages are sent at once (the next one before the store reads this one).
-    const answer = ahead
-      ? this.aheadSlots.take(reach).then((held) => {
-          slot.held = held;
-          return send();
-        })
-      : send();
+    // The chain's own pages are sent at once (the next one before the store reads this one); only a
+    // page asked ahead waits, for a slot or for the chain to reach it.
+    let reached = (): void => undefined;
+    let answer: Promise<PageAnswer>;
+    if (ahead) {
+      const reach = new Promise<void>((resolve) => (reached = resolve));
+      answer = this.aheadSlots.take(reach).then((held) => {
+        slot.held = held;
+        return send();
+      });
+    } else {
+      answer = send();
+    }
     const entry = { etagSent, answer, reached, slot };
     // Speculative answers may never be used; their failures are read when (if) they are.
     answer.then(
