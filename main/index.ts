@@ -177,6 +177,12 @@ function start(): void {
       return window;
     };
 
+    // macOS: clicking the dock icon shows the window again, also while the accounts still open
+    // (an older app's mirror upgrading), so registered before they start, not after.
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0 || mainWindow?.isVisible() === false) showWindow();
+    });
+
     try {
       // Started, then the window shown while it opens the accounts (it registers `app:opening` first).
       const starting = createDesktopServices({
@@ -250,10 +256,6 @@ function start(): void {
     links.deliverTo((raw) => {
       running.openLink(raw).catch((error: unknown) => logError('opening a link failed', error));
     });
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0 || mainWindow?.isVisible() === false) showWindow();
-    });
-
     if (demoRequested(process.env)) {
       running.signInToDemo().catch((error: unknown) => {
         logError('starting the demo failed', error);
