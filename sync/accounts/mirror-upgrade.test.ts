@@ -1,8 +1,11 @@
 // Opening a mirror an older app wrote, as the app does (real files, the
 // upgrade worker from source): its migrations run in the worker while main's
 // event loop goes on, the progress goes `upgrading` -> `ready`, the tasks
-// survive, and a failing migration is refused as it was on main.
+// survive, a failing migration is refused as it was on main, and a process
+// killed mid-upgrade leaves the older file whole for the next start.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { MirrorVersionError } from '../../db/mirror-errors';
@@ -107,6 +110,44 @@ describe('a mirror with migrations pending', () => {
     const after = new Database(file, { readonly: true });
     expect(after.prepare('SELECT count(*) FROM tasks').pluck().get()).toBe(TASKS);
     after.close();
+  });
+
+  test('the app quit or killed in the middle of an upgrade leaves the old file whole, and the next start upgrades it', async () => {
+    const file = await oldMirror('killed.db');
+    // What the worker runs, in a process of its own that kills itself (kill -9) as the first
+    // migration is done: the later ones and the commit never happen.
+    const openUrl = new URL('../../db/open-mirror.ts', import.meta.url).href;
+    const script = `
+      const { upgradeMirrorFile } = await import(${JSON.stringify(openUrl)});
+      await upgradeMirrorFile(${JSON.stringify(file)}, {
+        onMigrated: () => process.kill(process.pid, 'SIGKILL'),
+      });
+      process.stdout.write('upgraded without being killed');
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_code, killed) => resolve(killed)),
+    );
+    expect(signal).toBe('SIGKILL');
+    expect(printed).toBe('');
+
+    // The first migration's change was never committed: the file is the older app's, every task in it.
+    expect(pendingMigrations(file)).toEqual(PENDING);
+    const before = new Database(file, { readonly: true });
+    expect(before.prepare('SELECT count(*) FROM tasks').pluck().get()).toBe(TASKS);
+    before.close();
+    expect(await upgradeMirrorInWorker(file)).toEqual(PENDING);
+    const mirror = await openMirror(file);
+    try {
+      expect(mirror.tasks.get(`tsk_${TASKS}`)?.task.title).toBe(`Task ${TASKS}`);
+    } finally {
+      mirror.close();
+    }
   });
 
   test('the built worker, as the app starts it with an addon file, upgrades the file', async () => {
