@@ -359,7 +359,9 @@ try {
   mainDelay.enable();
   await bar.getByRole('button', { name: 'Apply' }).click();
   const bulkRowsMs = await page.evaluate<number>('window.__bench.bulk');
-  await page.getByTestId('bulk-progress').filter({ hasText: /sent/ }).waitFor();
+  // Minutes at most: on a loaded machine the change's writes of 50 000 edits outlast Playwright's
+  // 30 s default, and the run dying here left a kept mirror with the change half queued.
+  await page.getByTestId('bulk-progress').filter({ hasText: /sent/ }).waitFor({ timeout: 300_000 });
   mainDelay.disable();
   if (kept) {
     // What the change has not sent is given up, as a person may (Stop): the kept mirror's next run
