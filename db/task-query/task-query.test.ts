@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   InvalidParameterError,
   parseTaskListQuery,
@@ -118,6 +119,31 @@ function titleSearchSteps(
     if (step.done) return { taken, page: step.value };
     if (taken + 1 >= upTo) return null;
   }
+}
+
+/**
+ * The entries of the sort order whose rows a broad search's look ahead read
+ * (task-query/broad-search.ts's walkedAhead), a number per statement, while
+ * `run` ran a page from the list's start (its first parameter is how many).
+ */
+function entriesLookedAt(run: () => void): number[] {
+  const scratch = new Database(':memory:');
+  const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
+    all: (this: { source: string }, ...args: unknown[]) => unknown[];
+  };
+  scratch.close();
+  const all = proto.all;
+  const windows: number[] = [];
+  const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
+    if (this.source.includes(') w CROSS JOIN tasks t')) windows.push(args[0] as number);
+    return all.apply(this, args);
+  });
+  try {
+    run();
+  } finally {
+    spy.mockRestore();
+  }
+  return windows;
 }
 
 /** `before` tasks titled `${title} i`, then `after` titled `Migrate chore i`: the matches of `mig` all sort after the rest. */
@@ -725,6 +751,56 @@ describe('search candidates', () => {
       expect(edited).toBeGreaterThan(quiet);
     } finally {
       worker.close();
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a search most tasks match reads the rows of the sort order's first entries only as far as its page", async () => {
+    const handle = await openTestMirror();
+    try {
+      // 12 000 tasks say "common" (past the 10 000 candidates sorted at once): every one matches.
+      const tasks = Array.from({ length: 12_000 }, (_, i) => taskJson({ title: `Common chore ${i}` }));
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const query = new URLSearchParams('filter[search]=common&sort_by=title');
+      let page: TaskListPage | undefined;
+      const looked = entriesLookedAt(() => {
+        page = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 40 });
+      });
+      expect(page?.items.map((t) => t.task_id)).toEqual(
+        referenceIds(tasks, parseTaskListQuery(query)).slice(0, 40),
+      );
+      expect(page?.path).toBe('walk');
+      // At a million tasks the first search's look at 1 024 entries, their rows off the OS, took
+      // 170-195 ms of main's CPU in one step, where 64 held its page.
+      expect(looked.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(64);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a broad search whose matches sort late looks ahead in the sort order a step at a time, reading each entry's row once", async () => {
+    const handle = await openTestMirror();
+    try {
+      // 12 000 of 40 000 tasks say "migrate", after all the others in title order: spread evenly,
+      // a page of 200 of them would sit in the first 1 340 entries, looked at before their places are read.
+      const tasks = lateMatches(28_000, 'Add errand', 12_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const query = new URLSearchParams('filter[search]=mig&sort_by=title');
+      let page: TaskListPage | undefined;
+      const looked = entriesLookedAt(() => {
+        page = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 200 });
+      });
+      expect(page?.items.map((t) => t.task_id)).toEqual(
+        referenceIds(tasks, parseTaskListQuery(query)).slice(0, 200),
+      );
+      expect(page?.path).toBe('ranked');
+      // The look before the candidates and the one after them: 1 340 entries, none read twice...
+      expect(looked.reduce((sum, n) => sum + n, 0)).toBe(1340);
+      // ...and at most 1 024 a step (4 096 with their rows took 25-43 ms of CPU at a million tasks).
+      expect(Math.max(...looked)).toBeLessThanOrEqual(1024);
+    } finally {
       handle.cleanup();
     }
   }, 60_000);

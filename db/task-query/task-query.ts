@@ -192,7 +192,13 @@ export class TaskQueries {
     this.planner = new QueryPlanner(this.reads, version, indexes, new RowSets(db, this.reads, version));
     this.grouped = new GroupedWalk(this.reads);
     this.counts = new SteppedCount(this.reads, this.planner, this.search, version);
-    this.broad = new BroadSearch(this.reads, this.search, this.planner, new SortRanks(this.reads, version));
+    this.broad = new BroadSearch(
+      this.reads,
+      this.search,
+      this.planner,
+      new SortRanks(this.reads, version),
+      version,
+    );
     this.oneRead = db.transaction((work: () => TaskListPage) => work());
   }
 
