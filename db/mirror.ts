@@ -40,6 +40,7 @@ import { TaskOverlay } from './tasks/task-overlay';
 import { TaskQueries } from './task-query/task-query';
 import { TaskStore } from './tasks/task-store';
 import { WordIndex } from './tasks/word-index';
+import { nextTurn } from './next-turn';
 
 export type { ChangeList, PageApplied, PageInput, Resource } from './passes/page-apply';
 export type { RememberedIdentity } from './passes/mirror-identity';
@@ -382,13 +383,14 @@ export class Mirror {
         }
         this.indexCache = null;
         this.wordsCache = null;
-        if (more) setImmediate(step);
+        // A turn of its own, as every other stepped job's (next-turn.ts).
+        if (more) void nextTurn().then(step);
         else {
           this.indexBuild = null;
           resolve();
         }
       };
-      setImmediate(step);
+      void nextTurn().then(step);
     });
   }
 

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Mirror } from '../mirror';
 import type { TaskQueryInput, TaskQueryOptions } from '../task-query/task-query';
+import { nextTurn } from '../next-turn';
 import { writeWhenFree } from '../write-when-free';
 import type { BulkTaskChange, BulkTaskChanged } from './bulk-task-change';
 
@@ -55,8 +56,6 @@ const MAX_PER_WRITE = 1000;
  * change was made from shows them first (its first page is 40 rows).
  */
 export const SHOWN_FIRST = 50;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Every task id the target names, in the query's order, read a page at a

@@ -1,6 +1,7 @@
 // The sidebar's counts of tasks filed under each section, sprint and goal (workspace:get), as
 // one read each or a few groups a read with the event loop free between (a million tasks).
 import type { Database } from 'better-sqlite3';
+import { nextTurn } from '../next-turn';
 
 /** The sidebar's counts of tasks filed under each section, sprint and goal (workspace:get). */
 export const FILING_COUNTS = ['sections', 'sprints', 'goals'] as const;
@@ -56,7 +57,7 @@ export async function filingCountInSteps(
   const next = db.prepare(filingCountSql(count, 'after'));
   const rows: FilingCountRow[] = [];
   for (;;) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     const after = rows.at(-1)?.id;
     const some = read(() =>
       after === undefined ? first.all(groupsPerRead) : next.all(after, groupsPerRead),

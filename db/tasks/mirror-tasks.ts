@@ -14,6 +14,7 @@ import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
+import { nextTurn } from '../next-turn';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
@@ -49,8 +50,6 @@ import { type BulkTaskChange, type BulkTaskChanged, pickFields, taskPatchOf } fr
 
 /** Writes between a page's steps read it again this many times at most; then it reads on through them. */
 const PAGE_RESTARTS = 2;
-/** The event loop's next turn: what waits in it (a newer keystroke's call) runs between steps. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface MirroredTask {
   /** The effective task: the server's copy with pending local edits applied (raw JSON, unknown fields kept). */

@@ -1,6 +1,7 @@
 // Reads beside the task list that the board and the sprint view make: the
 // tasks filed in some sections, sprints, goals or milestones, and the tags in use.
 import type { Database } from 'better-sqlite3';
+import { nextTurn } from '../next-turn';
 import { type Kysely, sql } from 'kysely';
 import type { FilingField } from '../../protocol/writable-kind';
 import type { MirrorDatabase } from '../schema';
@@ -88,7 +89,7 @@ export async function tagsInUse(
   const last =
     read(() => (db.prepare('SELECT max(rid) AS n FROM tasks').get() as { n: number | null }).n) ?? 0;
   for (let from = 0; from < last; from += stepRows) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (from > 0) await nextTurn();
     const rows = read(() => step.all(from, from + stepRows) as { tag: unknown; n: number }[]);
     for (const { tag, n } of rows) {
       if (typeof tag === 'string') counted.set(tag, (counted.get(tag) ?? 0) + n);

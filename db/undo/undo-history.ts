@@ -12,6 +12,7 @@ import type { Mirror } from '../mirror';
 import type { OutboxOp } from '../outbox/outbox-types';
 import type { TaskObject } from '../tasks/task-columns';
 import type { BulkTaskChanged } from '../tasks/bulk-task-change';
+import { nextTurn } from '../next-turn';
 import { writeWhenFree } from '../write-when-free';
 
 /** One task's change within a step: the changed fields before and after (a delete: after null; a create: before null). */
@@ -48,8 +49,6 @@ const MOVE_FIELDS = new Set(['section_id', 'position', 'project_id', 'milestone_
 
 /** Tasks changed per write of an undo or redo of a bulk change (a person's edit costs ~0.15 ms, plus a commit). */
 const PER_WRITE = 100;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const histories = new WeakMap<Mirror, UndoHistory>();
 

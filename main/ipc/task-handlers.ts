@@ -15,6 +15,7 @@ import type { WaitsOnView } from '../../ipc/outbox-schemas';
 import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
+import { nextTurn } from '../../db/next-turn';
 import { pickFields } from '../../db/tasks/bulk-task-change';
 import { asApplied } from '../../db/tasks/task-overlay';
 import { undoHistoryOf } from '../../db/undo/undo-history';
@@ -85,9 +86,6 @@ export interface TaskHandlerDependencies {
 }
 
 const DEFAULT_FILED_LIMIT = 2000;
-
-/** Lets the calls already waiting in main's event loop (the renderer's next keystroke) run first. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The query's pairs as the service's query string would carry them (the parser then checks every value). */
 export function taskQueryPairs(query: TaskListQueryInput): [string, string][] {

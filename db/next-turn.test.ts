@@ -1,0 +1,92 @@
+import Database from 'better-sqlite3';
+import { describe, expect, test } from 'vitest';
+import type { Mirror } from './mirror';
+import { nextTurn } from './next-turn';
+import { loadTasks, openTestMirrorPerTest, taskJson } from './test-mirror';
+import { queueBulkChange } from './tasks/bulk-change';
+import { filingCountInSteps } from './tasks/filing-counts';
+
+let mirror: Mirror;
+let file: string;
+openTestMirrorPerTest((handle) => {
+  mirror = handle.mirror;
+  file = handle.file;
+});
+
+/**
+ * Counts the turns of the event loop: an immediate queued while the loop runs its immediates
+ * runs on the next turn, after that turn's timers and I/O, so this one runs once a turn.
+ */
+function loopTurns(): { now: () => number; stop: () => void } {
+  let turn = 0;
+  let running = true;
+  const tick = () => {
+    turn += 1;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    now: () => turn,
+    stop: () => {
+      running = false;
+    },
+  };
+}
+
+/** How many steps ran in each turn that ran one, from the turns the steps saw. */
+function stepsPerTurn(turns: readonly number[]): number[] {
+  const per = new Map<number, number>();
+  for (const turn of turns) per.set(turn, (per.get(turn) ?? 0) + 1);
+  return [...per.values()];
+}
+
+describe('work in steps', () => {
+  test('jobs stepping at once take one step a turn of the loop, in the order they asked', async () => {
+    const turns = loopTurns();
+    const seen: [string, number][] = [];
+    const job = async (name: string) => {
+      for (let step = 0; step < 4; step++) {
+        await nextTurn();
+        seen.push([name, turns.now()]);
+      }
+    };
+    await Promise.all([job('a'), job('b'), job('c')]);
+    turns.stop();
+
+    expect(seen.map(([name]) => name).join('')).toBe('abcabcabcabc');
+    expect(stepsPerTurn(seen.map(([, turn]) => turn))).toEqual(Array(12).fill(1));
+  });
+
+  test("a bulk change's writes and the sidebar's counts, at once, never share a turn of main's loop", async () => {
+    // 60 sections of 25 tasks: the count reads 20 sections a step, the bulk change writes a chunk a step.
+    const tasks = Array.from({ length: 1500 }, (_, i) =>
+      taskJson({ title: `Task ${i}`, section_id: `sec_${String(Math.floor(i / 25)).padStart(3, '0')}` }),
+    );
+    loadTasks(mirror, tasks);
+    // The count through a connection of its own, each of its reads seen.
+    const db = new Database(file, { readonly: true });
+    const turns = loopTurns();
+    const stepTurns: number[] = [];
+    const read = <T>(work: () => T): T => {
+      stepTurns.push(turns.now());
+      return work();
+    };
+
+    const [outcome, counted] = await Promise.all([
+      queueBulkChange(
+        mirror,
+        { taskIds: tasks.map((task) => task.task_id as string) },
+        { kind: 'edit', set: { status: 'completed' }, addTags: [], removeTags: [] },
+        { me: 'ada', today: '2026-03-10', onProgress: () => stepTurns.push(turns.now()) },
+      ),
+      filingCountInSteps(db, read, 'sections', 20),
+    ]);
+    turns.stop();
+    db.close();
+
+    expect(outcome.queued).toBe(1500);
+    expect(counted).toHaveLength(60);
+    expect(stepTurns.length).toBeGreaterThan(4);
+    expect(Math.max(...stepsPerTurn(stepTurns))).toBe(1);
+  });
+});
