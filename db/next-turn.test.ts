@@ -58,7 +58,7 @@ describe('work in steps', () => {
   });
 
   test("a bulk change's writes and the sidebar's counts, at once, never share a turn of main's loop", async () => {
-    // 60 sections of 25 tasks: the count reads 20 sections a step, the bulk change writes a chunk a step.
+    // 60 sections of 25 tasks: the count reads 20 sections (500 tasks) a step, the bulk change writes a chunk a step.
     const tasks = Array.from({ length: 1500 }, (_, i) =>
       taskJson({ title: `Task ${i}`, section_id: `sec_${String(Math.floor(i / 25)).padStart(3, '0')}` }),
     );
@@ -79,7 +79,7 @@ describe('work in steps', () => {
         { kind: 'edit', set: { status: 'completed' }, addTags: [], removeTags: [] },
         { me: 'ada', today: '2026-03-10', onProgress: () => stepTurns.push(turns.now()) },
       ),
-      filingCountInSteps(db, read, 'sections', 20),
+      filingCountInSteps(db, read, 'sections', 500),
     ]);
     turns.stop();
     db.close();

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { FILING_COUNTS, filingCountSql } from './filing-counts';
+import { FILING_COUNTS, type FilingCountRow, filingCountInSteps, filingCountSql } from './filing-counts';
 import { tagsInUse } from './task-filing';
 import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
@@ -113,9 +113,9 @@ describe('the sidebar counts in steps (workspace:get)', () => {
       taskJson({ section_id: 'sec_3', sprint_id: 'spr_3', goal_id: 'gol_3', status: 'completed' }),
     ]);
     const inOneRead = [mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()];
-    for (const groupsPerRead of [1, 2, 20]) {
+    for (const tasksPerRead of [1, 2, 20]) {
       // Tasks changed since the last count: counted again, in steps.
-      mirror.tasks.edit('tsk_a', { title: `Renamed ${groupsPerRead}` });
+      mirror.tasks.edit('tsk_a', { title: `Renamed ${tasksPerRead}` });
       let turns = 0;
       let counting = true;
       const turn = () => {
@@ -123,14 +123,49 @@ describe('the sidebar counts in steps (workspace:get)', () => {
         if (counting) setImmediate(turn);
       };
       setImmediate(turn);
-      await mirror.tasks.countFilingsInSteps(groupsPerRead);
+      await mirror.tasks.countFilingsInSteps(tasksPerRead);
       counting = false;
       // 3 sections, 3 sprints and 3 goals: a read per group, and one that finds the end, per count.
-      if (groupsPerRead === 1) expect(turns).toBeGreaterThanOrEqual(3 * 4);
+      if (tasksPerRead === 1) expect(turns).toBeGreaterThanOrEqual(3 * 4);
       expect([mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()]).toEqual(
         inOneRead,
       );
     }
+  });
+
+  test('a read takes as many groups as fit its tasks at the size of the groups read before, a big group alone', async () => {
+    // Ten sections of 100 tasks, then fifty of 5: a fixed twenty groups a read would walk 1 050 tasks at once.
+    const tasks = [
+      ...Array.from({ length: 1000 }, (_, i) =>
+        taskJson({ section_id: `sec_${String(Math.floor(i / 100)).padStart(2, '0')}` }),
+      ),
+      ...Array.from({ length: 250 }, (_, i) => taskJson({ section_id: `sec_${10 + Math.floor(i / 5)}` })),
+    ];
+    const { file, mirror } = await mirrorOf(tasks);
+    const db = new Database(file, { readonly: true });
+    const reads: FilingCountRow[][] = [];
+    try {
+      const counted = await filingCountInSteps(
+        db,
+        (work) => {
+          const rows = work() as FilingCountRow[];
+          reads.push(rows);
+          return rows as never;
+        },
+        'sections',
+        250,
+      );
+      expect(counted).toEqual(
+        [...mirror.tasks.sectionCounts()].map(([id, total]) => ({ id, total, completed: 0 })),
+      );
+    } finally {
+      db.close();
+    }
+    const tasksRead = reads.map((rows) => rows.reduce((sum, row) => sum + row.total, 0));
+    expect(Math.max(...tasksRead)).toBeLessThanOrEqual(250);
+    // One group first, two of the big ones a read (the last with the first small one), then the
+    // small ones as many as fit: not one each.
+    expect(reads.map((rows) => rows.length)).toEqual([1, 2, 2, 2, 2, 2, 4, 45]);
   });
 
   test("each read walks its count's index in the groups' order, never every task nor a sort", async () => {

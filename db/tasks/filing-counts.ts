@@ -13,10 +13,15 @@ export interface FilingCountRow {
 }
 
 /**
- * Groups per read of a count in steps: at a million tasks a sprint holds ~8 000 tasks, a
- * section ~2 700, so 20 groups are a read of a few ms to ~20 ms.
+ * Tasks a read of a count in steps walks, about (the index entries of its groups; the index covers
+ * the count). At a million tasks a walk of 400 000 entries held main 28 ms of CPU on a quiet
+ * machine and 80-96 ms under load, and groups range from a few tasks to hundreds of thousands (the
+ * bench's seed files ~24 000 tasks under a section, ~20 000 under a sprint): a fixed number of
+ * groups a read made some reads 20 times longer than others.
  */
-const FILING_GROUPS_PER_READ = 20;
+const FILING_TASKS_PER_READ = 100_000;
+/** Groups a read takes at most, however small they are. */
+const MAX_GROUPS_PER_READ = 200;
 
 /**
  * A filing count's query: every group (`all`), or the first groups in the id's order and those
@@ -46,23 +51,27 @@ export function completionCountsOf(
 /**
  * A filing count a few groups a read, each read in a turn of its own so that the calls waiting
  * meanwhile are answered between: at a million tasks each count in one read held main 25-50 ms.
+ * The first read takes one group; each next one as many as fit `tasksPerRead` at the size of the
+ * groups the read before found (at least one: a group is never split).
  */
 export async function filingCountInSteps(
   db: Database,
   read: <T>(work: () => T) => T,
   count: FilingCount,
-  groupsPerRead = FILING_GROUPS_PER_READ,
+  tasksPerRead = FILING_TASKS_PER_READ,
 ): Promise<FilingCountRow[]> {
   const first = db.prepare(filingCountSql(count, 'first'));
   const next = db.prepare(filingCountSql(count, 'after'));
   const rows: FilingCountRow[] = [];
-  for (;;) {
+  for (let groups = 1; ;) {
     await nextTurn();
     const after = rows.at(-1)?.id;
     const some = read(() =>
-      after === undefined ? first.all(groupsPerRead) : next.all(after, groupsPerRead),
+      after === undefined ? first.all(groups) : next.all(after, groups),
     ) as FilingCountRow[];
     rows.push(...some);
-    if (some.length < groupsPerRead) return rows;
+    if (some.length < groups) return rows;
+    const tasks = some.reduce((sum, row) => sum + row.total, 0);
+    groups = Math.max(1, Math.min(MAX_GROUPS_PER_READ, Math.floor((tasksPerRead * some.length) / tasks)));
   }
 }

@@ -303,15 +303,15 @@ export class MirrorTasks {
 
   /**
    * Counts the filing counts the tasks changed since (sectionCounts, sprintCounts, goalCounts), a
-   * few groups a read with the event loop free between, for those calls to answer from. At a
+   * few groups a read (about `tasksPerRead` tasks) with the event loop free between, for those calls to answer from. At a
    * million tasks each count in one read held main 25-50 ms of CPU, the three ~120 ms, and the
    * sidebar asks for them after every change of tasks (workspace:get).
    */
-  async countFilingsInSteps(groupsPerRead?: number): Promise<void> {
+  async countFilingsInSteps(tasksPerRead?: number): Promise<void> {
     for (const count of FILING_COUNTS) {
       const version = this.tx.read(() => this.tx.version());
       if (this.aggregateCache.some((c) => c.key === count && c.version === version)) continue;
-      const rows = await filingCountInSteps(this.db, (work) => this.tx.read(work), count, groupsPerRead);
+      const rows = await filingCountInSteps(this.db, (work) => this.tx.read(work), count, tasksPerRead);
       // Kept as of the version the walk began at: a change during it has the next call count again.
       this.remember(count, version, rows);
     }
