@@ -11,6 +11,7 @@ import {
   type MouseEvent,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -44,6 +45,8 @@ import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
 import { listKey, PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
 import { SaveViewButton } from './save-view-button';
+import { blockStart, drawnAt, observeScaledRect, ScaledScrollElement, spacerHeight } from './tall-scroll';
+import { spacerCap } from './spacer-cap';
 import './task-list.css';
 
 interface Column {
@@ -200,18 +203,79 @@ function TaskGrid({
   const count = rows?.size ?? 0;
   const selection = useSelection((state) => (state.surface === 'list' ? state.selection : NOTHING_SELECTED));
   const idAt = (index: number) => rows?.rowAt(index)?.task_id;
+  // The virtualizer works in the rows' own pixels; past the cap the body it scrolls is scaled (tall-scroll.ts).
+  const [cap] = useState(() => spacerCap(window.location.search));
+  const scaledRef = useRef<ScaledScrollElement | null>(null);
+  const content = count * ROW_HEIGHT;
+  scaledRef.current?.setContent(content);
+  const scaledBody = (): ScaledScrollElement | null => {
+    const element = scrollRef.current;
+    if (element === null) return null;
+    if (scaledRef.current?.element !== element) scaledRef.current = new ScaledScrollElement(element, cap);
+    scaledRef.current.setContent(content);
+    return scaledRef.current;
+  };
   // TanStack Virtual hands back fresh functions each render; nothing here is memoized by the compiler anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     ...gridVirtualizerOptions(count),
-    getScrollElement: () => scrollRef.current,
+    // TanStack Virtual reads and writes the few properties ScaledScrollElement maps; an element's type is all it lacks.
+    getScrollElement: () => scaledBody() as unknown as HTMLDivElement,
+    observeElementRect: (instance, report) =>
+      observeScaledRect(instance as unknown as { scrollElement: ScaledScrollElement | null }, report),
   });
   const items = virtualizer.getVirtualItems();
+  const geometry = scaledRef.current?.geometry() ?? { content, viewport: 0, cap };
+  // A new row count past the cap changes the scale: the rows shown stay shown (the scrollTop moves to them).
+  const contentBefore = useRef(content);
+  useLayoutEffect(() => {
+    const before = contentBefore.current;
+    contentBefore.current = content;
+    if (before !== content && Math.max(before, content) > cap) {
+      virtualizer.scrollToOffset(virtualizer.scrollOffset ?? 0);
+    }
+  }, [content, cap, virtualizer]);
   const slots = useRef<RowSlots | null>(null);
   slots.current ??= new RowSlots();
   const keys = slots.current.keys(items.map((item) => item.index));
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const block = blockStart(firstIndex, ROW_HEIGHT);
+
+  // The rows' element follows the scroll: placed after each render, and on each scroll in between,
+  // since past the cap a scroll that draws no new row still moves the rows more than the spacer.
+  const rowsRef = useRef<HTMLDivElement>(null);
+  const placed = useRef({ block, transform: '' });
+  const placeRows = useCallback((offset: number) => {
+    const element = rowsRef.current;
+    const scaled = scaledRef.current;
+    if (element === null) return;
+    const at = drawnAt(
+      placed.current.block,
+      offset,
+      scaled?.geometry() ?? { content: 0, viewport: 0, cap: 1 },
+    );
+    const transform = `translateY(${at}px)`;
+    if (transform === placed.current.transform) return;
+    placed.current.transform = transform;
+    element.style.transform = transform;
+  }, []);
+  useLayoutEffect(() => {
+    placed.current.block = block;
+    placeRows(virtualizer.scrollOffset ?? 0);
+  });
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element === null) return;
+    const follow = () => {
+      const scaled = scaledRef.current;
+      if (scaled === null) return;
+      const geometry = scaled.geometry();
+      if (geometry.content > geometry.cap) placeRows(scaled.scrollTop);
+    };
+    element.addEventListener('scroll', follow, { passive: true });
+    return () => element.removeEventListener('scroll', follow);
+  }, [placeRows]);
 
   useEffect(() => {
     // Two pages of read-ahead: scrolling finds its rows already there.
@@ -376,23 +440,25 @@ function TaskGrid({
           </div>
         </div>
         <div ref={scrollRef} role="rowgroup" className="grid-body" data-testid={GRID_SCROLL_TEST_ID}>
-          <div className="grid-spacer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-            {items.map((item, i) => {
-              const row = rows?.rowAt(item.index);
-              return (
-                <TaskRowView
-                  key={keys[i]}
-                  index={item.index}
-                  row={row}
-                  start={item.start}
-                  active={item.index === activeIndex}
-                  selected={row !== undefined && isSelected(selection, row.task_id)}
-                  open={row !== undefined && row.task_id === openTaskId}
-                  projectName={row?.project_id ? (projectNames.get(row.project_id) ?? null) : null}
-                  onPick={onPick}
-                />
-              );
-            })}
+          <div className="grid-spacer" style={{ height: `${spacerHeight(geometry)}px` }}>
+            <div className="grid-rows" ref={rowsRef}>
+              {items.map((item, i) => {
+                const row = rows?.rowAt(item.index);
+                return (
+                  <TaskRowView
+                    key={keys[i]}
+                    index={item.index}
+                    row={row}
+                    start={item.start - block}
+                    active={item.index === activeIndex}
+                    selected={row !== undefined && isSelected(selection, row.task_id)}
+                    open={row !== undefined && row.task_id === openTaskId}
+                    projectName={row?.project_id ? (projectNames.get(row.project_id) ?? null) : null}
+                    onPick={onPick}
+                  />
+                );
+              })}
+            </div>
           </div>
           {rows !== null && current && count === 0 ? (
             <div className="empty-state">
