@@ -47,9 +47,23 @@ async function taskOnRow(page: Page, index: number): Promise<string | null> {
   return row.getAttribute('data-task-id');
 }
 
+/**
+ * Waits until the first sync is over and the list asked for no page for a second: the list shows
+ * 6 500 tasks before the sync's pass ends, and what ends it refreshes the list's pages from the top.
+ */
+async function listSettled(page: Page, asked: readonly QueryInput[]): Promise<void> {
+  await page.locator('.syncing').waitFor({ state: 'hidden' });
+  for (let seen = -1; seen !== asked.length;) {
+    seen = asked.length;
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+}
+
 describe('the end of a long list', () => {
   test('scrolled to the bottom, the last tasks show where the service orders them, asked from the end', async () => {
     const { page, problems } = session.app;
+    const settling = recordQueries(page);
+    await listSettled(page, settling);
     const asked = recordQueries(page);
     await page.evaluate(`{
       const body = document.querySelector('[data-testid="task-grid-scroll"]');
