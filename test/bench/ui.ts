@@ -311,9 +311,9 @@ try {
     requestAnimationFrame(frame);
   })`);
   const lastRow = page.locator(`[role="row"][aria-rowindex="${taskCount + 1}"][data-task-id]`);
-  // At a million tasks the list reaches its last row by walking its pages from the last one it
-  // knows (40 a call): minutes, main mostly idle meanwhile. Timed, and null when not shown within
-  // the minute, so that the figures after it are still taken.
+  // The scroll's end asks for the last pages (read from the order's end; past the browser's height
+  // cap the grid scales its scroll onto the rows). Timed, and null when not shown within the
+  // minute, so that the figures after it are still taken.
   const lastRowWait = performance.now();
   const lastRowMs = await lastRow.waitFor({ timeout: 60_000 }).then(
     () => performance.now() - lastRowWait,
