@@ -29,7 +29,7 @@ import { contentTypeFor } from '../../../main/security/app-protocol';
 import { APP_CSP_DIRECTIVES, serializeCsp } from '../../../main/security/content-security-policy';
 import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
 import type { ApiClientOptions } from '../../../sync/api/api-client';
-import { MemorySecretStore } from '../../../sync/auth/secret-store';
+import { MemorySecretStore, type SecretStore } from '../../../sync/auth/secret-store';
 import { type RunningEmulator, startEmulator } from '../../../emulator/start';
 import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH, reviveBytes } from './bridge-shim';
 
@@ -65,6 +65,20 @@ export interface E2eHostOptions {
   demoSeedTasks?: number;
   /** The person's answer to main's "keep sign-ins without a keychain?" dialog (default: keep). */
   keepWithoutKeychain?: boolean;
+  /**
+   * Told the page's address once it is served, before main's services start;
+   * they start when it resolves. As in Electron, the window opens before the
+   * accounts do (an older app's mirror may take seconds to upgrade) and its
+   * calls wait at the gate: a test opens the page here to see what it shows meanwhile.
+   */
+  beforeServices?: (url: string) => Promise<void>;
+  /**
+   * The OS keychain, played by one store for several hosts (it outlives the
+   * app): sign-ins are kept there as protected. Default: a machine without a
+   * keychain (a store in memory, the app asks whether to keep sign-ins
+   * unprotected), so a host started again asks to sign in again.
+   */
+  keychain?: SecretStore;
 }
 
 export interface E2eHost {
@@ -163,12 +177,15 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
   };
 
   let pageOrigin = '';
+  // As main/index.ts: the page is served before the services start, and its calls wait for them.
+  let servicesSettled!: () => void;
   const gate = createIpcGate({
     ipcMain,
     isTrustedPageUrl: (url) => pageOrigin !== '' && (url === pageOrigin || url.startsWith(`${pageOrigin}/`)),
     onInternalError: (channel, error) => {
       console.error(`e2e host: ${channel} failed:`, error);
     },
+    startup: new Promise<void>((settle) => (servicesSettled = settle)),
   });
   gate.trust(webContents);
 
@@ -187,51 +204,6 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
   const clipboard: string[] = [];
   let nextPicked: string[] = [];
   const openedFiles: string[] = [];
-  // Main's own services (desktop-services.ts), with what only Electron does
-  // played by recorders: notifications and clipboard writes are kept for the
-  // tests, "open in the browser" goes to `nextOpenedUrl`, there is no tray.
-  const services = await createDesktopServices({
-    userDataDir: dataDir,
-    secretStore: withEncryptionReport(new MemorySecretStore(), false),
-    gate,
-    appInfo: { name: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform },
-    arch: process.arch,
-    shell: {
-      openExternal: async (url) => {
-        await openUrl(url);
-      },
-      applyTheme: () => undefined,
-      showNotifications: (batch) => notifications.push(...batch),
-      trayChanged: () => undefined,
-      writeClipboard: (text) => clipboard.push(text),
-      // Main's own dialog, which no page can answer: the host answers as the test says, and counts the questions.
-      confirmKeepWithoutKeychain: () => {
-        keychainQuestions.count += 1;
-        return Promise.resolve(options.keepWithoutKeychain ?? true);
-      },
-      // Main's file picker and the default app, played by the test: the paths it gave, and a record of what was opened.
-      pickFiles: () => {
-        const paths = [...nextPicked];
-        nextPicked = [];
-        return Promise.resolve(paths);
-      },
-      openPath: (path) => {
-        openedFiles.push(path);
-        return Promise.resolve('');
-      },
-      showWindow: () => undefined,
-      quit: () => undefined,
-    },
-    startDemo: () => startDemoServer(options.demoSeedTasks),
-    env: {
-      SVC_BASE_URL: options.serverUrl ?? emulator.baseUrl,
-      SVC_AUTH_URL: options.serverUrl ?? emulator.authUrl,
-      SVC_CLIENT_ID: emulator.clientId,
-    },
-    signInTimeoutMs: 120_000,
-    ...(options.client ? { client: options.client } : {}),
-  });
-  const { accounts, visibility } = services;
 
   const securityHeaders = {
     'Content-Security-Policy': contentSecurityPolicy,
@@ -331,6 +303,68 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
   const { port } = server.address() as AddressInfo;
   hostGuard.allow(...loopbackHosts(port));
   pageOrigin = `http://127.0.0.1:${port}`;
+
+  // Main's own services (desktop-services.ts), with what only Electron does
+  // played by recorders: notifications and clipboard writes are kept for the
+  // tests, "open in the browser" goes to `nextOpenedUrl`, there is no tray.
+  let services: DesktopServices;
+  try {
+    await options.beforeServices?.(`${pageOrigin}/`);
+    services = await createDesktopServices({
+      userDataDir: dataDir,
+      secretStore:
+        options.keychain !== undefined
+          ? withEncryptionReport(options.keychain, true)
+          : withEncryptionReport(new MemorySecretStore(), false),
+      gate,
+      appInfo: { name: 'svc-desktop', version: '0.0.0-e2e', platform: process.platform },
+      arch: process.arch,
+      shell: {
+        openExternal: async (url) => {
+          await openUrl(url);
+        },
+        applyTheme: () => undefined,
+        showNotifications: (batch) => notifications.push(...batch),
+        trayChanged: () => undefined,
+        writeClipboard: (text) => clipboard.push(text),
+        // Main's own dialog, which no page can answer: the host answers as the test says, and counts the questions.
+        confirmKeepWithoutKeychain: () => {
+          keychainQuestions.count += 1;
+          return Promise.resolve(options.keepWithoutKeychain ?? true);
+        },
+        // Main's file picker and the default app, played by the test: the paths it gave, and a record of what was opened.
+        pickFiles: () => {
+          const paths = [...nextPicked];
+          nextPicked = [];
+          return Promise.resolve(paths);
+        },
+        openPath: (path) => {
+          openedFiles.push(path);
+          return Promise.resolve('');
+        },
+        showWindow: () => undefined,
+        quit: () => undefined,
+      },
+      startDemo: () => startDemoServer(options.demoSeedTasks),
+      env: {
+        SVC_BASE_URL: options.serverUrl ?? emulator.baseUrl,
+        SVC_AUTH_URL: options.serverUrl ?? emulator.authUrl,
+        SVC_CLIENT_ID: emulator.clientId,
+      },
+      signInTimeoutMs: 120_000,
+      ...(options.client ? { client: options.client } : {}),
+    });
+  } catch (error) {
+    // Nothing it started outlives a failed start: a server left listening would hold the test run open.
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+    gate.close();
+    if (ownEmulator) await emulator.stop();
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  servicesSettled();
+  const { accounts, visibility } = services;
 
   return {
     url: `${pageOrigin}/`,

@@ -51,7 +51,7 @@ export interface OpenedApp {
 
 export async function openApp(
   browser: Browser,
-  host: E2eHost,
+  host: Pick<E2eHost, 'url'>,
   options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
 ): Promise<OpenedApp> {
   const context = await browser.newContext({

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../emulator/start';
+import { MemorySecretStore } from '../../../sync/auth/secret-store';
 import { type E2eHost, type E2eHostOptions, startE2eHost } from '../host/e2e-host';
 import { launchBrowser, type OpenedApp, openApp } from './app-browser';
 import { startSwitchableProxy, type SwitchableProxy } from './switchable-proxy';
@@ -16,6 +17,8 @@ export interface AppSessionOptions {
   emulator?: EmulatorOptions;
   /** API client settings for every account (tests shorten retries). */
   client?: E2eHostOptions['client'];
+  /** The machine has an OS keychain: sign-ins are kept protected and outlive a restart (default: none). */
+  keychain?: boolean;
 }
 
 export interface AppSession {
@@ -28,12 +31,22 @@ export interface AppSession {
   /**
    * Quits the app and starts it again: the page and host go, a new host opens
    * the same data folder (its accounts and mirrors) and a new page; `host` and
-   * `app` are the new ones after. The host keeps sign-ins in memory, so the
-   * new page may ask to sign in again (signed-in-session.ts's restartSignedIn).
+   * `app` are the new ones after. Without a keychain (`keychain`) the host
+   * keeps sign-ins in memory, so the new page may ask to sign in again
+   * (signed-in-session.ts's restartSignedIn). The new page opens as soon as the
+   * host serves it, before main's services start (as Electron's window does).
    */
-  restart(): Promise<void>;
+  restart(steps?: RestartSteps): Promise<void>;
   /** Stops everything it started, the browser first. */
   close(): Promise<void>;
+}
+
+/** What a test does in a restart (AppSession.restart). */
+export interface RestartSteps {
+  /** Between the quit and the start: the data folder changed as a person's other app version would leave it. */
+  whileQuit?: () => Promise<void>;
+  /** The new page, watched while main's services start; the restart ends when both did. */
+  whileStarting?: (app: OpenedApp) => Promise<void>;
 }
 
 /** Retries that give up on an unreachable server quickly: the tests are about what the person sees, not the backoff. */
@@ -52,12 +65,16 @@ export async function startAppSession(options: AppSessionOptions = {}): Promise<
     // The session's own data folder, so that a restart opens it again.
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-e2e-session-'));
     started.push({ stop: () => rm(dataDir, { recursive: true, force: true }) });
-    const startHost = () =>
+    // The machine's keychain, when it has one: its sign-ins outlive a restart.
+    const keychain = options.keychain === true ? new MemorySecretStore() : undefined;
+    const startHost = (beforeServices?: E2eHostOptions['beforeServices']) =>
       startE2eHost({
         emulator,
         serverUrl: proxy.url,
         dataDir,
+        ...(keychain ? { keychain } : {}),
         ...(options.client ? { client: options.client } : {}),
+        ...(beforeServices ? { beforeServices } : {}),
       });
     const [firstHost, browser] = await Promise.all([startHost(), launchBrowser()]);
     let host = firstHost;
@@ -65,11 +82,18 @@ export async function startAppSession(options: AppSessionOptions = {}): Promise<
     started.push({ stop: () => host.close() }, { stop: () => browser.close() });
     let app = await openApp(browser, host);
     started.push({ stop: () => app.context.close() });
-    const restart = async () => {
+    const restart = async ({ whileQuit, whileStarting }: RestartSteps = {}) => {
       await app.context.close();
       await host.close();
-      host = await startHost();
-      app = await openApp(browser, host);
+      await whileQuit?.();
+      let watched: Promise<void> = Promise.resolve();
+      host = await startHost(async (url) => {
+        app = await openApp(browser, { url });
+        // Watched while the services start; its failure is awaited below, not left unhandled.
+        watched = whileStarting?.(app) ?? Promise.resolve();
+        watched.catch(() => undefined);
+      });
+      await watched;
     };
     return {
       emulator,
@@ -129,7 +153,7 @@ export function sessionPerFile(
     get app() {
       return started().app;
     },
-    restart: () => started().restart(),
+    restart: (steps) => started().restart(steps),
     close: () => started().close(),
   };
 }

@@ -31,6 +31,7 @@ export async function startSignedInSession(options: SignedInSessionOptions = {})
   const session = await startAppSession({
     emulator: options.emulator ?? {},
     client: options.client ?? { retry: QUICK_RETRY },
+    ...(options.keychain !== undefined ? { keychain: options.keychain } : {}),
   });
   const { emulator, app } = session;
   await options.beforeSignIn?.(session);
@@ -46,8 +47,8 @@ export async function startSignedInSession(options: SignedInSessionOptions = {})
 
 /**
  * Restarts the session's app (a new host on the same data folder, a new page)
- * and signs in again the given way when the page asks (the host keeps no
- * sign-in across the restart); resolves when the workspace shows.
+ * and signs in again the given way when the page asks (without a keychain
+ * the host keeps no sign-in across the restart); resolves when the workspace shows.
  */
 export async function restartSignedIn(session: AppSession, way: SignInWay = 'browser'): Promise<void> {
   await session.restart();
