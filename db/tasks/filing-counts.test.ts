@@ -1,6 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { FILING_COUNTS, type FilingCountRow, filingCountInSteps, filingCountSql } from './filing-counts';
+import {
+  FILING_COUNTS,
+  type FilingCountRow,
+  filingCountInSteps,
+  filingKeys,
+  filingStepSql,
+} from './filing-counts';
 import { tagsInUse } from './task-filing';
 import { loadTasks, openTestMirror, type TestMirror, taskJson } from '../test-mirror';
 
@@ -20,10 +26,10 @@ async function mirrorOf(tasks: readonly Record<string, unknown>[]): Promise<Test
 }
 
 /** How SQLite runs a statement, read through a second connection to the same file. */
-function plan(file: string, statement: string): string {
+function plan(file: string, statement: string, params: readonly unknown[] = []): string {
   const db = new Database(file, { readonly: true });
   try {
-    const steps = db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all() as { detail: string }[];
+    const steps = db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all(...params) as { detail: string }[];
     return steps.map((step) => step.detail).join(' | ');
   } finally {
     db.close();
@@ -36,7 +42,7 @@ function plan(file: string, statement: string): string {
  * the index holding it, but SQLite's plan no longer says "COVERING" then: the
  * program tells, as no column is read through a cursor on the table.
  */
-function readsTaskRows(file: string, statement: string): boolean {
+function readsTaskRows(file: string, statement: string, params: readonly unknown[] = []): boolean {
   const db = new Database(file, { readonly: true });
   try {
     const root = (
@@ -44,7 +50,11 @@ function readsTaskRows(file: string, statement: string): boolean {
         rootpage: number;
       }
     ).rootpage;
-    const program = db.prepare(`EXPLAIN ${statement}`).all() as { opcode: string; p1: number; p2: number }[];
+    const program = db.prepare(`EXPLAIN ${statement}`).all(...params) as {
+      opcode: string;
+      p1: number;
+      p2: number;
+    }[];
     const onTable = new Set(
       program.filter((op) => op.opcode === 'OpenRead' && op.p2 === root).map((op) => op.p1),
     );
@@ -133,57 +143,73 @@ describe('the sidebar counts in steps (workspace:get)', () => {
     }
   });
 
-  test('a read takes as many groups as fit its tasks at the size of the groups read before, a big group alone', async () => {
-    // Ten sections of 100 tasks, then fifty of 5: a fixed twenty groups a read would walk 1 050 tasks at once.
+  test('no read counts more tasks than it may, however big a group, and none counts a task twice', async () => {
+    // A small group, one of 300 (three statuses, 200 in one), then small ones: at 50 tasks a read
+    // the big one is split by status, and its 200 in progress by ranges of rows.
+    const statuses = (n: number) => (n < 200 ? 'in_progress' : n < 260 ? 'completed' : 'not_started');
+    const filed = (group: string, status: string) =>
+      taskJson({ section_id: `sec_${group}`, sprint_id: `spr_${group}`, goal_id: `gol_${group}`, status });
     const tasks = [
-      ...Array.from({ length: 1000 }, (_, i) =>
-        taskJson({ section_id: `sec_${String(Math.floor(i / 100)).padStart(2, '0')}` }),
-      ),
-      ...Array.from({ length: 250 }, (_, i) => taskJson({ section_id: `sec_${10 + Math.floor(i / 5)}` })),
+      ...Array.from({ length: 5 }, () => filed('a', 'completed')),
+      ...Array.from({ length: 300 }, (_, n) => filed('b', statuses(n))),
+      ...Array.from({ length: 120 }, (_, n) => filed(`c${Math.floor(n / 12)}`, statuses(n * 3))),
     ];
     const { file, mirror } = await mirrorOf(tasks);
+    const inOneRead = {
+      sections: [...mirror.tasks.sectionCounts()].map(([id, total]) => ({ id, total, completed: 0 })),
+      sprints: [...mirror.tasks.sprintCounts()].map(([id, counts]) => ({ id, ...counts })),
+      goals: [...mirror.tasks.goalCounts()].map(([id, counts]) => ({ id, ...counts })),
+    };
     const db = new Database(file, { readonly: true });
-    const reads: FilingCountRow[][] = [];
     try {
-      const counted = await filingCountInSteps(
-        db,
-        (work) => {
-          const rows = work() as FilingCountRow[];
-          reads.push(rows);
-          return rows as never;
-        },
-        'sections',
-        250,
-      );
-      expect(counted).toEqual(
-        [...mirror.tasks.sectionCounts()].map(([id, total]) => ({ id, total, completed: 0 })),
-      );
+      for (const count of FILING_COUNTS) {
+        const tasksRead: number[] = [];
+        const counted = await filingCountInSteps(
+          db,
+          (work) => {
+            const read = work() as { rows: FilingCountRow[] };
+            tasksRead.push(read.rows.reduce((sum, row) => sum + row.total, 0));
+            return read as never;
+          },
+          count,
+          50,
+        );
+        expect(counted).toEqual(inOneRead[count]);
+        expect(Math.max(...tasksRead)).toBeLessThanOrEqual(50);
+        expect(tasksRead.reduce((sum, n) => sum + n, 0)).toBe(tasks.length);
+      }
     } finally {
       db.close();
     }
-    const tasksRead = reads.map((rows) => rows.reduce((sum, row) => sum + row.total, 0));
-    expect(Math.max(...tasksRead)).toBeLessThanOrEqual(250);
-    // One group first, two of the big ones a read (the last with the first small one), then the
-    // small ones as many as fit: not one each.
-    expect(reads.map((rows) => rows.length)).toEqual([1, 2, 2, 2, 2, 2, 4, 45]);
   });
 
-  test("each read walks its count's index in the groups' order, never every task nor a sort", async () => {
+  test("each read walks its count's index in its order, never every task nor a sort", async () => {
     const { file } = await mirrorOf([
       taskJson({ section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
     ]);
     for (const count of FILING_COUNTS) {
-      for (const part of ['first', 'after'] as const) {
-        // The bounds as the walk binds them: the last group read, and the groups a read takes.
-        const statement = filingCountSql(count, part)
-          .replace(/\?(?=.*\?)/s, "'sec_0'")
-          .replace('?', '20');
-        expect(plan(file, statement)).toMatch(
-          /^SEARCH tasks USING (COVERING )?INDEX tasks_by_(section|sprint|goal) /,
-        );
-        expect(plan(file, statement)).not.toMatch(/TEMP B-TREE/);
-        expect(readsTaskRows(file, statement)).toBe(false);
-      }
+      const index = `tasks_by_${count.slice(0, -1)}`;
+      filingKeys(count).forEach((key, level) => {
+        for (const from of ['start', '>', '>='] as const) {
+          const statements = [
+            filingStepSql(count, level, 'probe', from),
+            filingStepSql(count, level, 'count', from),
+            filingStepSql(count, level, 'count', from, true),
+          ];
+          for (const statement of statements) {
+            // Planned as the walk runs them, with its keys bound as parameters.
+            const params = statement
+              .split('?')
+              .slice(1)
+              .map(() => null);
+            expect(plan(file, statement, params), `${count} ${key} ${from}`).toMatch(
+              new RegExp(`^SEARCH tasks USING (COVERING )?INDEX ${index} `),
+            );
+            expect(plan(file, statement, params)).not.toMatch(/TEMP B-TREE/);
+            expect(readsTaskRows(file, statement, params)).toBe(false);
+          }
+        }
+      });
     }
   });
 });

@@ -297,7 +297,7 @@ export class MirrorTasks {
   private filingCountRows(count: FilingCount): FilingCountRow[] {
     return this.cachedAggregate(
       count,
-      () => this.db.prepare(filingCountSql(count, 'all')).all() as FilingCountRow[],
+      () => this.db.prepare(filingCountSql(count)).all() as FilingCountRow[],
     );
   }
 
