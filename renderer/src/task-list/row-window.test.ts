@@ -222,6 +222,39 @@ describe('RowWindow', () => {
     expect(window.rowAt(998)).toBeUndefined();
   });
 
+  test('a page answered after another refresh asked it again is shown until its new copy arrives', async () => {
+    // Each change's refresh dropped the page on its way: changes coming faster than a page kept
+    // the rows from before the first of them on show (a bulk change's push, for minutes).
+    const held: (() => void)[] = [];
+    let label = 'old';
+    const fetchPage: FetchPage = async (after, limit) => {
+      const asked = label;
+      if (asked !== 'old') await new Promise<void>((done) => held.push(done));
+      const page = await source(100)(after, limit, 0);
+      return { ...page, rows: page.rows.map((r) => ({ ...r, title: `${asked} ${r.title}` })) };
+    };
+    const window = new RowWindow(fetchPage, { pageSize: 50 });
+    window.want(0, 10);
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('old Task 3');
+    label = 'changed';
+    window.refresh();
+    await settle();
+    label = 'changed again';
+    window.refresh();
+    await settle();
+
+    held.shift()?.();
+    await settle();
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('changed Task 3');
+    expect(held).toHaveLength(1);
+    held.shift()?.();
+    await settle();
+    await settle();
+    expect(window.rowAt(3)?.title).toBe('changed again Task 3');
+  });
+
   test('a refresh keeps the old rows on show until the new ones arrive', async () => {
     let release: (() => void) | null = null;
     let label = 'old';
