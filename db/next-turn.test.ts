@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { nextTurn } from './next-turn';
+import { nextTurn, whenIdle } from './next-turn';
 import { loadTasks, openTestMirrorPerTest, taskJson } from './test-mirror';
 import { queueBulkChange } from './tasks/bulk-change';
 import { filingCountInSteps } from './tasks/filing-counts';
@@ -55,6 +55,29 @@ describe('work in steps', () => {
 
     expect(seen.map(([name]) => name).join('')).toBe('abcabcabcabc');
     expect(stepsPerTurn(seen.map(([, turn]) => turn))).toEqual(Array(12).fill(1));
+  });
+
+  test('idle work takes only turns no step waits for, and the newest given replaces the last', async () => {
+    const seen: string[] = [];
+    const job = async () => {
+      for (let step = 0; step < 4; step++) {
+        await nextTurn();
+        seen.push('job');
+      }
+    };
+    let left = 3;
+    const replaced = whenIdle(() => {
+      seen.push('replaced');
+      return 0;
+    });
+    const idle = whenIdle(() => {
+      seen.push('idle');
+      return --left > 0 ? 0 : null;
+    });
+    await Promise.all([job(), replaced, idle]);
+
+    // The job's steps, each a turn after the last, left no turn between them to the idle work.
+    expect(seen).toEqual(['job', 'job', 'job', 'job', 'idle', 'idle', 'idle']);
   });
 
   test("a bulk change's writes and the sidebar's counts, at once, never share a turn of main's loop", async () => {

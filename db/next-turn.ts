@@ -24,7 +24,7 @@ function release(): void {
   if (waiting.length > 0) {
     scheduled = true;
     setImmediate(release);
-  }
+  } else if (idle !== null) idleTurn(0);
 }
 
 /**
@@ -39,5 +39,52 @@ export function nextTurn(): Promise<void> {
       scheduled = true;
       setImmediate(release);
     }
+  });
+}
+
+/**
+ * Work done ahead of a later call (the sort order's places a search reads), in idle turns only:
+ * one step a turn in which no step waits, so that it never holds back a page or a count by more
+ * than one of its own short steps. Each step answers when to go on: at once (0), after so many
+ * milliseconds (the data still moving), or never (null: done).
+ */
+interface IdleWork {
+  step: () => number | null;
+  ended: () => void;
+}
+
+let idle: IdleWork | null = null;
+/** An idle step asked for: on the next turn, or after a wait. */
+let idleAsked = false;
+
+/** Asks for an idle step on a later turn (or after `ms`), unless one is asked already. */
+function idleTurn(ms: number): void {
+  if (idleAsked) return;
+  idleAsked = true;
+  const run = () => {
+    idleAsked = false;
+    const work = idle;
+    // A step waiting: release() asks again once none does.
+    if (work === null || waiting.length > 0 || scheduled) return;
+    const after = work.step();
+    if (idle !== work) return;
+    if (after === null) {
+      idle = null;
+      work.ended();
+    } else idleTurn(after);
+  };
+  if (ms > 0) setTimeout(run, ms).unref();
+  else setImmediate(run);
+}
+
+/**
+ * Runs `step` in idle turns of the loop until it answers null, in place of the work given
+ * before (which ends then). Resolves when it ends: done, or replaced.
+ */
+export function whenIdle(step: () => number | null): Promise<void> {
+  idle?.ended();
+  return new Promise<void>((ended) => {
+    idle = { step, ended };
+    idleTurn(0);
   });
 }

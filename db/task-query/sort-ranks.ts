@@ -14,6 +14,11 @@ import type { TaskReads } from './item-rows';
 
 /** Entries of the sort index read a step (~5-13 ms at a million tasks). */
 const BUILD_CHUNK = 32_768;
+/**
+ * Entries read a step ahead of a search, in a turn no other step waits for (readAhead): ~3 ms at
+ * a million tasks, what a call arriving meanwhile waits at most.
+ */
+const AHEAD_CHUNK = 8192;
 /** Candidates in order tested a step at most (their rows read and the filter checked: 2-8 ms). */
 const MAX_TESTED = 2048;
 
@@ -131,6 +136,16 @@ export class SortRanks {
     return this.places;
   }
 
+  /**
+   * One chunk more of the order's places, ahead of a search that will want them (a keystroke's
+   * page then reads none of them): begun for the data as it is now if none are. True while some
+   * are left to read; false once all are, or when a write moved the data since they were begun.
+   */
+  readAhead(index: string, sortBy: TaskSortKey, desc: boolean): boolean {
+    const places = this.placesOf(index, sortBy, desc);
+    return !places.done && this.readChunk(places, index, sortBy, desc, AHEAD_CHUNK) && !places.done;
+  }
+
   /** The next chunk of the order's places, after a step; false when a write moved the data since they were begun. */
   private *readMore(
     places: Places,
@@ -139,6 +154,17 @@ export class SortRanks {
     desc: boolean,
   ): Generator<void, boolean, void> {
     yield;
+    return this.readChunk(places, index, sortBy, desc, BUILD_CHUNK);
+  }
+
+  /** The order's next `size` places; false when a write moved the data since they were begun. */
+  private readChunk(
+    places: Places,
+    index: string,
+    sortBy: TaskSortKey,
+    desc: boolean,
+    size: number,
+  ): boolean {
     if (this.version() !== places.version) return false;
     const last = places.filled === 0 ? null : (places.ridAt[places.filled - 1] as number);
     const rids = this.entriesAfter(
@@ -146,14 +172,14 @@ export class SortRanks {
       sortBy,
       desc,
       last === null ? null : this.reads.sortValues(sortBy, last),
-      BUILD_CHUNK,
+      size,
     );
     for (const rid of rids) {
       if (rid >= places.placeOf.length || places.filled >= places.ridAt.length) return false;
       places.ridAt[places.filled] = rid;
       places.placeOf[rid] = places.filled++;
     }
-    places.done = rids.length < BUILD_CHUNK;
+    places.done = rids.length < size;
     return true;
   }
 

@@ -146,6 +146,30 @@ function entriesLookedAt(run: () => void): number[] {
   return windows;
 }
 
+/**
+ * The entries of the sort order read as places (task-query/sort-ranks.ts), a number per
+ * statement (the rows it gave), while `run` ran.
+ */
+async function placesRead<T>(run: () => T | Promise<T>): Promise<{ reads: number[]; value: T }> {
+  const scratch = new Database(':memory:');
+  const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
+    all: (this: { source: string }, ...args: unknown[]) => unknown[];
+  };
+  scratch.close();
+  const all = proto.all;
+  const reads: number[] = [];
+  const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
+    const rows = all.apply(this, args);
+    if (this.source.startsWith('SELECT t.rid FROM tasks t INDEXED BY')) reads.push(rows.length);
+    return rows;
+  });
+  try {
+    return { reads, value: await run() };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 /** `before` tasks titled `${title} i`, then `after` titled `Migrate chore i`: the matches of `mig` all sort after the rest. */
 function lateMatches(before: number, title: string, after: number): Task[] {
   return [
@@ -681,6 +705,40 @@ describe('search candidates', () => {
       const afterWrite = expectFirstMatchRenamedOut(handle.mirror, loaded, () => stepsOf('migrate'));
       // All of them, where the one after the dropped query read only what was left.
       expect(afterWrite?.taken).toBeGreaterThan(resumed?.taken ?? 0);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a list's order has its places read ahead in idle turns, a small chunk each, once the data is still: a broad search's keystroke then reads none of them", async () => {
+    const handle = await openTestMirror();
+    try {
+      const loaded = await loadLateMigrates(handle.mirror);
+      const { expected } = loaded;
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
+      // The list shown as main answers it; then main idles until its order's places are read.
+      const listShown = async () => {
+        await handle.mirror.tasks.queryInSteps(new URLSearchParams('sort_by=title'), options);
+        await handle.mirror.tasks.placesReadAhead();
+      };
+      const sum = (reads: number[]) => reads.reduce((total, read) => total + read, 0);
+
+      const { reads: ahead } = await placesRead(listShown);
+      expect(sum(ahead)).toBe(50_000);
+      // A chunk a turn small enough that a call arriving meanwhile waits little for it.
+      expect(Math.max(...ahead)).toBeLessThanOrEqual(8192);
+      // The first broad search: none of the order read in its own steps (it read 2 chunks of 32 768).
+      const typed = await placesRead(() => stepsOf('migrat'));
+      expect(typed.reads).toEqual([]);
+      expect(typed.value?.page.items.map((t) => t.title)).toEqual(expected);
+
+      // A write moves the data: read ahead again once it is still, and again none in the keystroke's steps.
+      handle.mirror.tasks.edit(loaded.tasks[36_000]?.task_id as string, { title: 'Zebra migrates' });
+      expect(sum((await placesRead(listShown)).reads)).toBe(50_000);
+      const afterWrite = await placesRead(() => stepsOf('migrate'));
+      expect(afterWrite.reads).toEqual([]);
+      expect(afterWrite.value?.page.items[0]?.title).toBe(expected[1]);
     } finally {
       handle.cleanup();
     }

@@ -14,7 +14,7 @@ import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
-import { nextTurn } from '../next-turn';
+import { nextTurn, whenIdle } from '../next-turn';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
@@ -91,6 +91,8 @@ export class MirrorTasks {
   private readonly tx: MirrorTransactions;
   private readonly endPages: EndPages;
   private aggregateCache: { version: string; key: string; value: unknown }[] = [];
+  /** The places read ahead after the last page (queryInSteps). */
+  private placesRead: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: MirrorTasksParts) {
     this.db = parts.db;
@@ -120,7 +122,25 @@ export class MirrorTasks {
     options: TaskQueryOptions,
     between: () => Promise<void> = nextTurn,
   ): Promise<TaskListPage> {
-    return this.inSteps(() => this.pageSteps(query, options), between);
+    const page = await this.inSteps(() => this.pageSteps(query, options), between);
+    // A list in this order may be searched next: its places are read in idle turns meanwhile.
+    const ahead = this.parts.queries.placesAhead(query);
+    this.placesRead = whenIdle(() => {
+      try {
+        return ahead();
+      } catch (error) {
+        // Nothing ahead to read now (another connection dropped the index: a first load starting);
+        // a page's own statements meet any failure of the file and report it.
+        if (indexWentAway(error)) this.parts.forgetIndexes();
+        return null;
+      }
+    });
+    return page;
+  }
+
+  /** Ends when the places of the last page's order, read ahead in idle turns, are all read or dropped (for tests). */
+  placesReadAhead(): Promise<void> {
+    return this.placesRead;
   }
 
   /**
