@@ -161,16 +161,26 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
     const seeded = adopted.current;
     adopted.current = null;
     const window = seeded ?? createWindow(parsed, within);
+    // One count of this query in flight, the newest asked waiting: main stops a list's running
+    // count when the next one comes, and while a bulk change's 50 000 edits were pushed at a
+    // million tasks a change came every few seconds and a count took 0.5-20 s, so every count
+    // was stopped by the next refresh's and none was ever shown.
+    const counting = new LatestOnly();
     /** Null when a later query or count of this list stopped it (the later one answers). */
     const recount = async (): Promise<number | null> => {
-      const askedAt = recent.now();
-      const { count } = await invoke('tasks:count', {
-        query: parsed,
-        list: LIST,
-        ...(within === undefined ? {} : { parent: within }),
+      const answer = await counting.run(async () => {
+        // Another query since (its own count asked): this one would stop that one in main.
+        if (cancelled) return null;
+        const askedAt = recent.now();
+        const { count } = await invoke('tasks:count', {
+          query: parsed,
+          list: LIST,
+          ...(within === undefined ? {} : { parent: within }),
+        });
+        if (count !== null) recent.keepCount(key, askedAt, count);
+        return count;
       });
-      if (count !== null) recent.keepCount(key, askedAt, count);
-      return count;
+      return answer === SUPERSEDED ? null : answer;
     };
 
     let countTimer: ReturnType<typeof setTimeout> | null = null;
