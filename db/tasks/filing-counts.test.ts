@@ -143,6 +143,27 @@ describe('the sidebar counts in steps (workspace:get)', () => {
     }
   });
 
+  test('answer what one read counts while another connection has dropped their indexes (a first load starting)', async () => {
+    const { mirror, file } = await mirrorOf([
+      taskJson({ task_id: 'tsk_a', section_id: 'sec_1', sprint_id: 'spr_1', goal_id: 'gol_1' }),
+      taskJson({ section_id: 'sec_2', sprint_id: 'spr_1', goal_id: 'gol_2', status: 'completed' }),
+      taskJson({ section_id: 'sec_3', sprint_id: 'spr_2', goal_id: 'gol_2' }),
+    ]);
+    const inOneRead = [mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()];
+    // The pull worker's connection, as deferSortIndexes drops them when a first load starts.
+    const other = new Database(file);
+    try {
+      other.exec('DROP INDEX tasks_by_section; DROP INDEX tasks_by_sprint; DROP INDEX tasks_by_goal');
+    } finally {
+      other.close();
+    }
+    mirror.tasks.edit('tsk_a', { title: 'Renamed' });
+    await mirror.tasks.countFilingsInSteps(1);
+    expect([mirror.tasks.sectionCounts(), mirror.tasks.sprintCounts(), mirror.tasks.goalCounts()]).toEqual(
+      inOneRead,
+    );
+  });
+
   test('no read counts more tasks than it may, however big a group, and none counts a task twice', async () => {
     // A small group, one of 300 (three statuses, 200 in one), then small ones: at 50 tasks a read
     // the big one is split by status, and its 200 in progress by ranges of rows.
