@@ -57,3 +57,20 @@ describe('the view on show follows the ids the server gives what was created her
     expect(useView.getState().view).toEqual({ kind: 'inbox' });
   });
 });
+
+describe('a task created here opens under the id the server gave it', () => {
+  test('when its push was answered before the page opened it (the id replaced first)', () => {
+    followRemapsOfView([{ from: 'local-t1', to: 'tsk_1' }]);
+    openTask('local-t1');
+    expect(useView.getState().openTaskId).toBe('tsk_1');
+  });
+
+  test('when its push is answered after it opened, before the editor listens', () => {
+    openTask('local-t2');
+    followRemapsOfView([{ from: 'local-t2', to: 'tsk_2' }]);
+    expect(useView.getState().openTaskId).toBe('tsk_2');
+    // Any other task opens as it is.
+    openTask('tsk_7');
+    expect(useView.getState().openTaskId).toBe('tsk_7');
+  });
+});

@@ -84,12 +84,31 @@ export function followViewRemap(view: View): void {
 }
 
 /**
+ * Temporary ids the server replaced lately, each with the server's: a task created here is opened
+ * under the id task:create answered, and its push may have been answered (and its id replaced)
+ * before that answer reached the page, so opening it looks here first.
+ */
+const replacedIds = new Map<string, string>();
+/** Replaced ids remembered: far more than a person creates between two answers. */
+const REPLACED_IDS_KEPT = 200;
+
+/**
  * A sprint, goal or saved view created here is shown under its temporary id until the server
- * names it; the view on show follows each id replaced. Followed here, for whatever is on show,
- * not by the screen: a screen's code loads when it is first drawn, and a change sent at once can
- * be answered before that screen listens.
+ * names it; the view on show follows each id replaced, and so do the open and the selected task.
+ * Followed here, for whatever is on show, not by the screen: a screen's code loads when it is
+ * first drawn (the task editor subscribes after it is drawn), and a change sent at once can be
+ * answered before that screen listens: the editor of a task just created read its temporary id
+ * after the push had replaced it and said "This task is no longer here".
  */
 export function followRemapsOfView(remaps: readonly { from: string; to: string }[]): void {
+  for (const { from, to } of remaps) {
+    replacedIds.set(from, to);
+    followRemap(from, to);
+  }
+  for (const oldest of replacedIds.keys()) {
+    if (replacedIds.size <= REPLACED_IDS_KEPT) break;
+    replacedIds.delete(oldest);
+  }
   const { view } = useView.getState();
   const renamed = (id: string | null) => remaps.find((r) => r.from === id)?.to;
   let to: string | undefined;
@@ -102,7 +121,10 @@ export function followRemapsOfView(remaps: readonly { from: string; to: string }
 }
 
 export function openTask(taskId: string | null): void {
-  useView.setState({ openTaskId: taskId, creating: false });
+  useView.setState({
+    openTaskId: taskId === null ? null : (replacedIds.get(taskId) ?? taskId),
+    creating: false,
+  });
 }
 
 export function selectTask(taskId: string | null): void {
