@@ -719,8 +719,9 @@ describe('search candidates', () => {
       const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
       // The list shown as main answers it; then main idles until its order's places are read.
       const listShown = async () => {
-        await handle.mirror.tasks.queryInSteps(new URLSearchParams('sort_by=title'), options);
-        await handle.mirror.tasks.placesReadAhead();
+        const query = new URLSearchParams('sort_by=title');
+        await handle.mirror.tasks.queryInSteps(query, options);
+        await handle.mirror.tasks.readPlacesAhead(query);
       };
       const sum = (reads: number[]) => reads.reduce((total, read) => total + read, 0);
 

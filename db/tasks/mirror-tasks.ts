@@ -14,7 +14,7 @@ import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
-import { nextTurn, whenIdle } from '../next-turn';
+import { laterTurn, nextTurn, whenIdle } from '../next-turn';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
@@ -91,8 +91,6 @@ export class MirrorTasks {
   private readonly tx: MirrorTransactions;
   private readonly endPages: EndPages;
   private aggregateCache: { version: string; key: string; value: unknown }[] = [];
-  /** The places read ahead after the last page (queryInSteps). */
-  private placesRead: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: MirrorTasksParts) {
     this.db = parts.db;
@@ -117,15 +115,22 @@ export class MirrorTasks {
    * again (one state of the tasks). Another connection's commit that changed none (a pass's page
    * of tasks the server sent unchanged, many a second at a million tasks) does not restart it.
    */
-  async queryInSteps(
+  queryInSteps(
     query: TaskQueryInput,
     options: TaskQueryOptions,
     between: () => Promise<void> = nextTurn,
   ): Promise<TaskListPage> {
-    const page = await this.inSteps(() => this.pageSteps(query, options), between);
-    // A list in this order may be searched next: its places are read in idle turns meanwhile.
+    return this.inSteps(() => this.pageSteps(query, options), between);
+  }
+
+  /**
+   * Reads the places of the query's order in idle turns (task-query.ts's `placesAhead`): asked
+   * after the list's own page, as a list in this order may be searched next. Replaces the read
+   * asked before; ends when they are all read or dropped (a write moved the data).
+   */
+  readPlacesAhead(query: TaskQueryInput): Promise<void> {
     const ahead = this.parts.queries.placesAhead(query);
-    this.placesRead = whenIdle(() => {
+    return whenIdle(() => {
       try {
         return ahead();
       } catch (error) {
@@ -135,12 +140,6 @@ export class MirrorTasks {
         return null;
       }
     });
-    return page;
-  }
-
-  /** Ends when the places of the last page's order, read ahead in idle turns, are all read or dropped (for tests). */
-  placesReadAhead(): Promise<void> {
-    return this.placesRead;
   }
 
   /**
@@ -214,7 +213,8 @@ export class MirrorTasks {
       if (signal?.aborted) return null;
       const step = steps.next();
       if (step.done) return step.value;
-      await nextTurn();
+      // After the pages: a keystroke's page runs its steps back to back, its count after.
+      await laterTurn();
     }
   }
 
