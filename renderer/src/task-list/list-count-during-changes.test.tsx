@@ -6,22 +6,16 @@
 // asked waiting, and a count of a query the person has left is never sent.
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { elementsLaidOutEachFile } from '../testing/laid-out';
 import { taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { TaskList } from './task-list';
 
 const bridge = fakeBridgeEachTest();
 
-// happy-dom lays nothing out: the grid's body is given a height, or the virtualizer draws no rows.
-const layout = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-});
-afterAll(() => {
-  if (layout) Object.defineProperty(HTMLElement.prototype, 'clientHeight', layout);
-});
+elementsLaidOutEachFile();
 
 const ROWS = ['t-0', 't-1', 't-2'].map((task_id, i) => taskRow({ task_id, title: `Task ${i}` }));
 
@@ -31,13 +25,8 @@ afterEach(() => {
   pending.length = 0;
 });
 
-function tasksChanged(): void {
-  act(() =>
-    bridge.emit('mirror:changed', { account_id: 'a', collections: ['tasks'], task_ids: null, remapped: [] }),
-  );
-}
-
-test('changes coming faster than a count answers leave one count in flight, then the newest asked, and its answer shows', async () => {
+/** The list shown, its first count asked and not answered (answered through `pending`). */
+async function listShownCounting(): Promise<void> {
   bridge.answer('workspace:get', () => workspaceOf());
   bridge.answer('tasks:query', () => ({ rows: ROWS, next: null, skipped: [] }));
   bridge.answer(
@@ -48,6 +37,16 @@ test('changes coming faster than a count answers leave one count in flight, then
   render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
   await screen.findByText('Task 2');
   await vi.waitFor(() => expect(bridge.callsOf('tasks:count')).toHaveLength(1));
+}
+
+function tasksChanged(): void {
+  act(() =>
+    bridge.emit('mirror:changed', { account_id: 'a', collections: ['tasks'], task_ids: null, remapped: [] }),
+  );
+}
+
+test('changes coming faster than a count answers leave one count in flight, then the newest asked, and its answer shows', async () => {
+  await listShownCounting();
 
   // Three changes, each refreshing the list, while the first count runs.
   for (let change = 0; change < 3; change++) {
@@ -66,16 +65,7 @@ test('changes coming faster than a count answers leave one count in flight, then
 });
 
 test('a count waiting for a query the person has left is never sent (it would stop the new query’s count in main)', async () => {
-  bridge.answer('workspace:get', () => workspaceOf());
-  bridge.answer('tasks:query', () => ({ rows: ROWS, next: null, skipped: [] }));
-  bridge.answer(
-    'tasks:count',
-    () => new Promise<{ count: number | null }>((answer) => pending.push((count) => answer({ count }))),
-  );
-  await act(() => loadWorkspace());
-  render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
-  await screen.findByText('Task 2');
-  await vi.waitFor(() => expect(bridge.callsOf('tasks:count')).toHaveLength(1));
+  await listShownCounting();
   tasksChanged();
   await vi.waitFor(() => expect(bridge.callsOf('tasks:query').length).toBeGreaterThan(1));
 

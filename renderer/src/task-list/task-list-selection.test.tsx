@@ -6,23 +6,17 @@
 // sent as the query with the rows taken out, never as ids.
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { elementsLaidOutEachFile } from '../testing/laid-out';
 import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { controlClick, selectRange } from '../testing/selection-clicks';
 import { TaskList } from './task-list';
 
 const bridge = fakeBridgeEachTest();
 
-// happy-dom lays nothing out: the grid's body is given a height, or the virtualizer draws no rows.
-const layout = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-});
-afterAll(() => {
-  if (layout) Object.defineProperty(HTMLElement.prototype, 'clientHeight', layout);
-});
+elementsLaidOutEachFile();
 
 const ROWS = ['t-0', 't-1', 't-2', 't-3', 't-4', 't-5'].map((task_id, i) =>
   taskRow({ task_id, title: `Task ${i}` }),
