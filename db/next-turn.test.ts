@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { nextTurn, whenIdle } from './next-turn';
+import { laterTurn, nextTurn, whenIdle } from './next-turn';
 import { loadTasks, openTestMirrorPerTest, taskJson } from './test-mirror';
 import { queueBulkChange } from './tasks/bulk-change';
 import { filingCountInSteps } from './tasks/filing-counts';
@@ -55,6 +55,42 @@ describe('work in steps', () => {
 
     expect(seen.map(([name]) => name).join('')).toBe('abcabcabcabc');
     expect(stepsPerTurn(seen.map(([, turn]) => turn))).toEqual(Array(12).fill(1));
+  });
+
+  test("a count's steps (later turns) wait while a page's steps do, and go on when none does, before idle work", async () => {
+    const turns = loopTurns();
+    const seen: [string, number][] = [];
+    const job = async (name: string, turn: () => Promise<void>, steps: number) => {
+      for (let step = 0; step < steps; step++) {
+        await turn();
+        seen.push([name, turns.now()]);
+      }
+    };
+    const idle = whenIdle(() => {
+      seen.push(['idle', turns.now()]);
+      return null;
+    });
+    // The count is asked first (the page's previous keystroke), a page after its second step.
+    const count = job('count', laterTurn, 5);
+    await Promise.resolve();
+    while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
+    await Promise.all([count, job('page', nextTurn, 4), idle]);
+    turns.stop();
+
+    expect(seen.map(([name]) => name)).toEqual([
+      'count',
+      'count',
+      'page',
+      'page',
+      'page',
+      'page',
+      'count',
+      'count',
+      'count',
+      'idle',
+    ]);
+    // Still one step a turn: the loop's timers and I/O run between any two.
+    expect(Math.max(...stepsPerTurn(seen.map(([, turn]) => turn)))).toBe(1);
   });
 
   test('idle work takes only turns no step waits for, and the newest given replaces the last', async () => {
