@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { laterTurn, nextTurn, whenIdle } from './next-turn';
+import { nextTurn, nextTurnFirst, whenIdle } from './next-turn';
 import { loadTasks, openTestMirrorPerTest, taskJson } from './test-mirror';
 import { queueBulkChange } from './tasks/bulk-change';
 import { filingCountInSteps } from './tasks/filing-counts';
@@ -57,7 +57,7 @@ describe('work in steps', () => {
     expect(stepsPerTurn(seen.map(([, turn]) => turn))).toEqual(Array(12).fill(1));
   });
 
-  test("a count's steps (later turns) wait while a page's steps do, and go on when none does, before idle work", async () => {
+  test("a page's steps go ahead of the other jobs' waiting, back to back, and the others go on after, before idle work", async () => {
     const turns = loopTurns();
     const seen: [string, number][] = [];
     const job = async (name: string, turn: () => Promise<void>, steps: number) => {
@@ -70,23 +70,23 @@ describe('work in steps', () => {
       seen.push(['idle', turns.now()]);
       return null;
     });
-    // The count is asked first (the page's previous keystroke), a page after its second step.
-    const count = job('count', laterTurn, 5);
-    await Promise.resolve();
+    // A count and a bulk change step (the keystroke before), then a page is asked after their first steps.
+    const others = [job('count', nextTurn, 3), job('bulk', nextTurn, 3)];
     while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
-    await Promise.all([count, job('page', nextTurn, 4), idle]);
+    await Promise.all([...others, job('page', nextTurnFirst, 4), idle]);
     turns.stop();
 
     expect(seen.map(([name]) => name)).toEqual([
       'count',
-      'count',
+      'bulk',
       'page',
       'page',
       'page',
       'page',
       'count',
+      'bulk',
       'count',
-      'count',
+      'bulk',
       'idle',
     ]);
     // Still one step a turn: the loop's timers and I/O run between any two.

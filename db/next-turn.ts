@@ -7,14 +7,14 @@
 // each ran a step in one phase, and timers and I/O (the renderer's calls, the
 // push's answers) waited for all of them. Here the steps waiting for a turn
 // take it in the order they asked, one step a turn of the loop: timers and I/O
-// run between any two steps, whichever jobs they belong to. A step the person
-// looks at later (a list's count) takes a later turn: only when no step of the
-// first kind waits; and work done ahead (whenIdle) only when none of either does.
+// run between any two steps, whichever jobs they belong to. A step of what the
+// person waits to see (a list's page) goes ahead of the others waiting
+// (nextTurnFirst); work done ahead (whenIdle) takes only turns none waits for.
 
 /** Steps waiting for their turn, in the order they asked. */
 const waiting: (() => void)[] = [];
-/** Steps of work shown after what the person waits for (laterTurn): a turn only when none waits in `waiting`. */
-const later: (() => void)[] = [];
+/** Steps of what the person waits to see (nextTurnFirst), let go before any in `waiting`. */
+const first: (() => void)[] = [];
 let scheduled = false;
 
 /**
@@ -24,8 +24,8 @@ let scheduled = false;
  */
 function release(): void {
   scheduled = false;
-  (waiting.shift() ?? later.shift())?.();
-  if (waiting.length > 0 || later.length > 0) {
+  (first.shift() ?? waiting.shift())?.();
+  if (first.length > 0 || waiting.length > 0) {
     scheduled = true;
     setImmediate(release);
   } else if (idle !== null) idleTurn(0);
@@ -51,14 +51,16 @@ export function nextTurn(): Promise<void> {
 }
 
 /**
- * As nextTurn, for a step of work the person looks at after the rows (a list's count): it takes
- * a turn only when no nextTurn step waits. At a million tasks the count of a broad search took
- * 1.7 s of main's CPU in 554 steps, asked with each keystroke's page, and a page's steps took
- * every other turn with it; now the page runs its steps back to back and the count after.
+ * As nextTurn, ahead of the steps waiting there: for a list's page, the rows the person waits to
+ * see. At a million tasks a broad search's count took 1.7 s of main's CPU in 554 steps, asked with
+ * each keystroke's page, and took every other turn from it; the sidebar's counts, a bulk change's
+ * writes or an index build did the same. A page's steps now go back to back (the loop's timers
+ * and I/O still between any two), the other jobs in the turns after. Pages are short (tens of
+ * steps) and a newer keystroke stops the one before, so the others wait a page at a time.
  */
-export function laterTurn(): Promise<void> {
+export function nextTurnFirst(): Promise<void> {
   return new Promise<void>((resolve) => {
-    later.push(resolve);
+    first.push(resolve);
     schedule();
   });
 }
@@ -86,7 +88,7 @@ function idleTurn(ms: number): void {
     idleAsked = false;
     const work = idle;
     // A step waiting: release() asks again once none does.
-    if (work === null || waiting.length > 0 || later.length > 0 || scheduled) return;
+    if (work === null || first.length > 0 || waiting.length > 0 || scheduled) return;
     const after = work.step();
     if (idle !== work) return;
     if (after === null) {

@@ -14,7 +14,7 @@ import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
-import { laterTurn, nextTurn, whenIdle } from '../next-turn';
+import { nextTurn, whenIdle } from '../next-turn';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
@@ -213,8 +213,7 @@ export class MirrorTasks {
       if (signal?.aborted) return null;
       const step = steps.next();
       if (step.done) return step.value;
-      // After the pages: a keystroke's page runs its steps back to back, its count after.
-      await laterTurn();
+      await nextTurn();
     }
   }
 

@@ -15,7 +15,7 @@ import type { WaitsOnView } from '../../ipc/outbox-schemas';
 import { taskFamily } from '../../db/read-models/task-family';
 import { taskActivity, workspaceCollections } from '../../db/read-models/workspace';
 import { writeWhenFree } from '../../db/write-when-free';
-import { nextTurn } from '../../db/next-turn';
+import { nextTurnFirst } from '../../db/next-turn';
 import { pickFields } from '../../db/tasks/bulk-task-change';
 import { asApplied } from '../../db/tasks/task-overlay';
 import { undoHistoryOf } from '../../db/undo/undo-history';
@@ -306,16 +306,17 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         listAsked(slot, asked, false);
         newestQueries.set(slot, asked);
         // Calls that arrived meanwhile are taken in first: one of a newer query supersedes this one unrun.
-        await nextTurn();
+        await nextTurnFirst();
         stillNewest(slot, asked);
       }
       const { mirror, me } = active();
       const options = { me: me.username, today: today(), parent };
       const size = limit ?? 200;
       // A page may take steps (a broad search sorts its candidates a slice a step): a newer query of
-      // the list stops it between them.
+      // the list stops it between them. Its steps go ahead of other jobs' (counts, the sidebar's,
+      // a bulk change's writes): the person waits for these rows.
       const between = async () => {
-        await nextTurn();
+        await nextTurnFirst();
         if (slot !== null) stillNewest(slot, asked);
       };
       if (fromEnd === true) {
