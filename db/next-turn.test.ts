@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import type { Mirror } from './mirror';
-import { nextTurn, nextTurnFirst, whenIdle } from './next-turn';
+import { nextTurn, nextTurnFirst, workAhead } from './next-turn';
 import { loadTasks, openTestMirrorPerTest, taskJson } from './test-mirror';
 import { queueBulkChange } from './tasks/bulk-change';
 import { filingCountInSteps } from './tasks/filing-counts';
@@ -57,7 +57,7 @@ describe('work in steps', () => {
     expect(stepsPerTurn(seen.map(([, turn]) => turn))).toEqual(Array(12).fill(1));
   });
 
-  test("a page's steps go ahead of the other jobs' waiting, back to back, and the others go on after, before idle work", async () => {
+  test("a page's steps go ahead of the other jobs' waiting, back to back, and the others go on after", async () => {
     const turns = loopTurns();
     const seen: [string, number][] = [];
     const job = async (name: string, turn: () => Promise<void>, steps: number) => {
@@ -66,14 +66,10 @@ describe('work in steps', () => {
         seen.push([name, turns.now()]);
       }
     };
-    const idle = whenIdle(() => {
-      seen.push(['idle', turns.now()]);
-      return null;
-    });
     // A count and a bulk change step (the keystroke before), then a page is asked after their first steps.
     const others = [job('count', nextTurn, 3), job('bulk', nextTurn, 3)];
     while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
-    await Promise.all([...others, job('page', nextTurnFirst, 4), idle]);
+    await Promise.all([...others, job('page', nextTurnFirst, 4)]);
     turns.stop();
 
     expect(seen.map(([name]) => name)).toEqual([
@@ -87,33 +83,50 @@ describe('work in steps', () => {
       'bulk',
       'count',
       'bulk',
-      'idle',
     ]);
     // Still one step a turn: the loop's timers and I/O run between any two.
     expect(Math.max(...stepsPerTurn(seen.map(([, turn]) => turn)))).toBe(1);
   });
 
-  test('idle work takes only turns no step waits for, and the newest given replaces the last', async () => {
-    const seen: string[] = [];
-    const job = async () => {
-      for (let step = 0; step < 4; step++) {
-        await nextTurn();
-        seen.push('job');
+  test("work ahead takes turns with a count's steps (not only once it ends), none while a page steps, and the newest given replaces the last", async () => {
+    const turns = loopTurns();
+    const seen: [string, number][] = [];
+    const job = async (name: string, turn: () => Promise<void>, steps: number) => {
+      for (let step = 0; step < steps; step++) {
+        await turn();
+        seen.push([name, turns.now()]);
       }
     };
-    let left = 3;
-    const replaced = whenIdle(() => {
-      seen.push('replaced');
+    const replaced = workAhead(() => {
+      seen.push(['replaced', turns.now()]);
       return 0;
     });
-    const idle = whenIdle(() => {
-      seen.push('idle');
+    let left = 4;
+    const ahead = workAhead(() => {
+      seen.push(['ahead', turns.now()]);
       return --left > 0 ? 0 : null;
     });
-    await Promise.all([job(), replaced, idle]);
+    const count = job('count', nextTurn, 4);
+    while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
+    await Promise.all([count, replaced, ahead, job('page', nextTurnFirst, 3)]);
+    turns.stop();
 
-    // The job's steps, each a turn after the last, left no turn between them to the idle work.
-    expect(seen).toEqual(['job', 'job', 'job', 'job', 'idle', 'idle', 'idle']);
+    // At a million tasks each keystroke's count took every turn between the keys: work done only
+    // once none stepped (the order's places a search reads) was never done while a person typed.
+    expect(seen.map(([name]) => name)).toEqual([
+      'ahead',
+      'count',
+      'page',
+      'page',
+      'page',
+      'ahead',
+      'count',
+      'ahead',
+      'count',
+      'ahead',
+      'count',
+    ]);
+    expect(Math.max(...stepsPerTurn(seen.map(([, turn]) => turn)))).toBe(1);
   });
 
   test("a bulk change's writes and the sidebar's counts, at once, never share a turn of main's loop", async () => {

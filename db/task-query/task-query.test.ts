@@ -10,6 +10,7 @@ import {
   type TaskSortKey,
 } from '../../protocol/task-list-query';
 import type { Mirror } from '../mirror';
+import { nextTurn } from '../next-turn';
 import { openMirror } from '../open-mirror';
 import type { TaskListPage, TaskQueryPath } from './task-query';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from '../test-mirror';
@@ -710,14 +711,14 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
-  test("a list's order has its places read ahead in idle turns, a small chunk each, once the data is still: a broad search's keystroke then reads none of them", async () => {
+  test("a list's order has its places read ahead in main's turns, a small chunk each, once the data is still: a broad search's keystroke then reads none of them", async () => {
     const handle = await openTestMirror();
     try {
       const loaded = await loadLateMigrates(handle.mirror);
       const { expected } = loaded;
       const options = { me: ME, today: TODAY, limit: 40 };
       const stepsOf = (term: string) => titleSearchSteps(handle.mirror, term, options);
-      // The list shown as main answers it; then main idles until its order's places are read.
+      // The list shown as main answers it; then main waits until its order's places are read.
       const listShown = async () => {
         const query = new URLSearchParams('sort_by=title');
         await handle.mirror.tasks.queryInSteps(query, options);
@@ -740,6 +741,31 @@ describe('search candidates', () => {
       const afterWrite = await placesRead(() => stepsOf('migrate'));
       expect(afterWrite.reads).toEqual([]);
       expect(afterWrite.value?.page.items[0]?.title).toBe(expected[1]);
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("a list shown at rest has its order's places read at once, in turns shared with its count: a broad search typed right after reads none of them, and looks at the rows of one step's entries", async () => {
+    const handle = await openTestMirror();
+    try {
+      const { expected } = await loadLateMigrates(handle.mirror);
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const query = new URLSearchParams('sort_by=title');
+      // As main answers the list: its page, its places armed after it, then its count's steps
+      // (countInSteps), as many as the places' chunks and a few more.
+      const { reads: ahead } = await placesRead(async () => {
+        await handle.mirror.tasks.queryInSteps(query, options);
+        void handle.mirror.tasks.readPlacesAhead(query);
+        for (let step = 0; step < 16; step++) await nextTurn();
+      });
+      // All read while the count stepped: none waited for the data to be still a second, nor for the count's end.
+      expect(ahead.reduce((total, read) => total + read, 0)).toBe(50_000);
+      const typed = await placesRead(() => titleSearchSteps(handle.mirror, 'migrat', options));
+      expect(typed.reads).toEqual([]);
+      expect(typed.value?.page.items.map((t) => t.title)).toEqual(expected);
+      // The first look at the order read the rows of its first step only (64 entries, not 1 024).
+      expect(entriesLookedAt(() => titleSearchSteps(handle.mirror, 'migra', options))).toEqual([64]);
     } finally {
       handle.cleanup();
     }

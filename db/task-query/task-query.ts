@@ -395,12 +395,13 @@ export class TaskQueries {
 
   /**
    * Steps reading the places of the query's order ahead of a search in it (sort-ranks.ts, for
-   * next-turn.ts's idle turns): `mig`, the first search at a million tasks whose matches sort
+   * next-turn.ts's workAhead): `mig`, the first search at a million tasks whose matches sort
    * from the 600 000th title, read them in its own steps, 0.9-1.2 s of main's CPU in 30 steps on
    * a loaded machine (`mi` 0.7 s); with them read ahead, 0.15-0.26 s in 12. Reading all of them
-   * ahead takes ~1.8 s of idle CPU there, once for each state of the data: so they are read once
-   * it has been still for PLACES_QUIET_MS, and dropped when a write moves it (a sync writing for
-   * minutes does not have them read again after each of its writes).
+   * ahead takes ~0.7-1.8 s of CPU there, once for each state of the data: so the state a write
+   * was seen to bring is read once it has been still for PLACES_QUIET_MS (the first seen, at once),
+   * and dropped when a write moves it (a sync writing for minutes does not have them read again
+   * after each of its writes).
    */
   placesAhead(input: TaskQueryInput): () => number | null {
     const query = normalizeTaskQuery(input);
@@ -417,10 +418,16 @@ export class TaskQueries {
     };
   }
 
-  /** How long (ms) the data has been at `version`, as far as seen. */
+  /**
+   * How long (ms) the data has been at `version`, as far as seen: the first state seen counts as
+   * still (no write seen moving it), so a list shown at rest reads its places at once; only a state
+   * a write was seen to bring waits for PLACES_QUIET_MS. Waiting a second there too left them
+   * unread for a person typing right after the list showed (the ui bench at a million: `mig` 1.5 s).
+   */
   private stillFor(version: string): number {
     const now = performance.now();
-    if (this.still?.version !== version) this.still = { version, since: now };
+    if (this.still?.version !== version)
+      this.still = { version, since: this.still === null ? -Infinity : now };
     return now - this.still.since;
   }
 

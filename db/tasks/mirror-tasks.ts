@@ -14,7 +14,7 @@ import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
 import type { Kysely } from 'kysely';
 import { asStorageError } from '../mirror-errors';
-import { nextTurn, whenIdle } from '../next-turn';
+import { nextTurn, workAhead } from '../next-turn';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { Outbox } from '../outbox/outbox';
 import type { ChangeList, PageApplication } from '../passes/page-apply';
@@ -124,13 +124,13 @@ export class MirrorTasks {
   }
 
   /**
-   * Reads the places of the query's order in idle turns (task-query.ts's `placesAhead`): asked
+   * Reads the places of the query's order in steps among main's other jobs (task-query.ts's `placesAhead`): asked
    * after the list's own page, as a list in this order may be searched next. Replaces the read
    * asked before; ends when they are all read or dropped (a write moved the data).
    */
   readPlacesAhead(query: TaskQueryInput): Promise<void> {
     const ahead = this.parts.queries.placesAhead(query);
-    return whenIdle(() => {
+    return workAhead(() => {
       try {
         return ahead();
       } catch (error) {

@@ -346,7 +346,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         skip ?? 0,
         between,
       );
-      // A list in this order may be searched next: its places are read in idle turns meanwhile.
+      // A list in this order may be searched next: its places are read meanwhile, in main's turns.
       void mirror.tasks.readPlacesAhead(pairs);
       const marks = new WaitingMarks(mirror);
       return { rows: page.items.map((item) => rowOf(item, marks)), next: page.next, skipped };
