@@ -40,6 +40,23 @@ function stepsPerTurn(turns: readonly number[]): number[] {
   return [...per.values()];
 }
 
+/** Jobs' steps as they run (name and turn), each job taking `steps` turns of the kind given. */
+function stepsSeen() {
+  const turns = loopTurns();
+  const seen: [string, number][] = [];
+  const job = async (name: string, turn: () => Promise<void>, steps: number) => {
+    for (let step = 0; step < steps; step++) {
+      await turn();
+      seen.push([name, turns.now()]);
+    }
+  };
+  /** Waits, a turn at a time, until `count` steps have run. */
+  const firstSteps = async (count: number) => {
+    while (seen.length < count) await new Promise((turned) => setImmediate(turned));
+  };
+  return { turns, seen, job, firstSteps };
+}
+
 describe('work in steps', () => {
   test('jobs stepping at once take one step a turn of the loop, in the order they asked', async () => {
     const turns = loopTurns();
@@ -58,17 +75,10 @@ describe('work in steps', () => {
   });
 
   test("a page's steps go ahead of the other jobs' waiting, back to back, and the others go on after", async () => {
-    const turns = loopTurns();
-    const seen: [string, number][] = [];
-    const job = async (name: string, turn: () => Promise<void>, steps: number) => {
-      for (let step = 0; step < steps; step++) {
-        await turn();
-        seen.push([name, turns.now()]);
-      }
-    };
+    const { turns, seen, job, firstSteps } = stepsSeen();
     // A count and a bulk change step (the keystroke before), then a page is asked after their first steps.
     const others = [job('count', nextTurn, 3), job('bulk', nextTurn, 3)];
-    while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
+    await firstSteps(2);
     await Promise.all([...others, job('page', nextTurnFirst, 4)]);
     turns.stop();
 
@@ -89,14 +99,7 @@ describe('work in steps', () => {
   });
 
   test("work ahead takes turns with a count's steps (not only once it ends), none while a page steps, and the newest given replaces the last", async () => {
-    const turns = loopTurns();
-    const seen: [string, number][] = [];
-    const job = async (name: string, turn: () => Promise<void>, steps: number) => {
-      for (let step = 0; step < steps; step++) {
-        await turn();
-        seen.push([name, turns.now()]);
-      }
-    };
+    const { turns, seen, job, firstSteps } = stepsSeen();
     const replaced = workAhead(() => {
       seen.push(['replaced', turns.now()]);
       return 0;
@@ -107,7 +110,7 @@ describe('work in steps', () => {
       return --left > 0 ? 0 : null;
     });
     const count = job('count', nextTurn, 4);
-    while (seen.length < 2) await new Promise((turned) => setImmediate(turned));
+    await firstSteps(2);
     await Promise.all([count, replaced, ahead, job('page', nextTurnFirst, 3)]);
     turns.stop();
 
