@@ -100,3 +100,23 @@ test('a value the contract refuses is refused whole, nothing queued; a read-only
   });
   expect(locked).toMatchObject({ ok: false, error: { type: 'read-only' } });
 });
+
+test('a tag taken back off drops the changes that waited, and the sync side is told (its count drops)', async () => {
+  const w = await wire();
+  const ids = await w.f.loadedTaskIds(2);
+  for (const id of ids) {
+    const tags = (w.f.mirror.tasks.get(id)?.task.tags ?? []) as string[];
+    w.f.mirror.tasks.edit(id, { tags: [...tags, 'for-now'] });
+  }
+  expect(w.f.mirror.outbox.counts().pending).toBe(2);
+
+  const outcome = await w.value('tasks:bulk-edit', {
+    target: { task_ids: ids },
+    change: { set: {}, tags_remove: ['for-now'] },
+  });
+
+  expect(outcome).toMatchObject({ matched: 2, queued: 0 });
+  expect(w.f.mirror.outbox.counts().pending).toBe(0);
+  // The status bar's count is read again when the sync side is told: without it, "2 changes waiting" stayed.
+  expect(w.edits).toBe(1);
+});

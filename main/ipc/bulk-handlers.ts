@@ -59,7 +59,8 @@ export function bulkHandlers(dependencies: BulkHandlerDependencies): IpcHandlers
       });
       // The whole change is one step to undo.
       undoHistoryOf(account.mirror).bulkChanged(changed);
-      if (outcome.queued > 0) account.edited();
+      // Told even when nothing queued: a task set back to the server's value drops the change that waited.
+      account.edited();
       announce(account);
       return {
         batch_id: outcome.batchId,

@@ -252,6 +252,25 @@ describe('task edits', () => {
     expect(listed.rows[0]?.sync_mark).toBe('pending');
   });
 
+  test("an edit back to the server's value drops the change that waited, and the sync side is told (its count drops)", async () => {
+    const task = emulator.control
+      .tasks()
+      .find((t) => t.priority !== 'urgent' && mirror.tasks.get(t.task_id)?.pending === false);
+    if (!task) throw new Error('no task without a waiting edit in the seed');
+    const waiting = () => mirror.outbox.counts().pending;
+    const before = waiting();
+    await value('task:edit', { task_id: task.task_id, patch: { priority: 'urgent' } });
+    expect(waiting()).toBe(before + 1);
+    edits.length = 0;
+
+    const detail = await value('task:edit', { task_id: task.task_id, patch: { priority: task.priority } });
+
+    expect(detail.sync_mark).not.toBe('pending');
+    expect(waiting()).toBe(before);
+    // The status bar's count is read again when the sync side is told: without it, "1 change waiting" stayed.
+    expect(edits).toEqual(['edited']);
+  });
+
   test('a new task shows under a temporary id; a delete hides it', async () => {
     const created = await value('task:create', { fields: { title: 'Draft the plan', priority: 'low' } });
     expect(created.task.task_id.startsWith('local-')).toBe(true);

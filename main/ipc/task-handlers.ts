@@ -62,7 +62,7 @@ export interface ActiveMirror {
    * false when it cannot be downloaded now (offline, stopped). Absent: never downloaded.
    */
   attachmentContent?(attachmentId: string, sha256: string): Promise<boolean>;
-  /** A local edit was queued: the sync side pushes it soon. */
+  /** The outbox changed (an edit queued, or one folded back to nothing): the sync side pushes soon, the status recounts. */
   edited(): void;
   /**
    * The task is on screen: the sync engine fetches its comments and history,
@@ -396,7 +396,9 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const applied = asApplied(shown, change);
       const before = pickFields(shown, applied);
       const queued = await writeWhenFree(account.mirror, () => account.mirror.tasks.edit(task_id, change));
-      if (queued !== null) account.edited();
+      // Told whatever it queued: an edit back to the server's value drops the change that waited
+      // (an Alt+→ undone, a status key pressed back), and the waiting count drops with it.
+      account.edited();
       // An edit folded back to the server's value queues nothing, yet is a change the person may undo.
       if (!sameJson(before, applied))
         undoHistoryOf(account.mirror).edited(task_id, before, applied, queued?.opId ?? null);
