@@ -185,6 +185,32 @@ describe('the outbox', () => {
     expect(titles()).toEqual(['T3']);
   });
 
+  test("a field set back to the server's value while a change of it is on its way stays to send, after that change", () => {
+    const task = taskJson({ title: 'T', status: 'not_started' });
+    loadTasks(mirror, [task]);
+    mirror.tasks.applyServerCopy(task, '"v1"');
+    const id = task.task_id as string;
+    const first = mirror.tasks.edit(id, { status: 'blocked' }) as { opId: string };
+    mirror.outbox.start(first.opId);
+    const second = mirror.tasks.edit(id, { status: 'completed' }) as { opId: string };
+
+    // Back to the value the server had before the first change: once that lands, it is no longer so.
+    expect(mirror.tasks.edit(id, { status: 'not_started' })?.opId).toBe(second.opId);
+
+    expect(mirror.outbox.op(second.opId)).toMatchObject({
+      patch: { status: 'not_started' },
+      state: 'queued',
+    });
+    expect(mirror.tasks.get(id)?.task.status).toBe('not_started');
+    mirror.outbox.settle(first.opId, { task: serverVersion(task, { status: 'blocked' }), etag: '"v2"' });
+    expect(mirror.outbox.ready().map((op) => op.opId)).toEqual([second.opId]);
+    expect(mirror.outbox.op(second.opId)).toMatchObject({
+      baseEtag: '"v2"',
+      baseValues: { status: 'blocked' },
+      patch: { status: 'not_started' },
+    });
+  });
+
   test('settling an update makes the answer the server copy and rebases what was queued behind it', () => {
     const task = taskJson({ title: 'T', priority: 'low' });
     loadTasks(mirror, [task]);

@@ -107,9 +107,10 @@ export class OutboxQueue {
     kind.checkEdit(patch, 'update');
     const { entityType, entityId, effective, server } = target;
     const at = this.rows.now();
-    const waitingCreate = this.rows.entityOpsOf
-      .all(entityType, entityId)
-      .find((op) => op.kind === 'create' && op.state === 'queued' && op.attempts === 0);
+    const unsettled = this.rows.entityOpsOf.all(entityType, entityId);
+    const waitingCreate = unsettled.find(
+      (op) => op.kind === 'create' && op.state === 'queued' && op.attempts === 0,
+    );
     const toSend = waitingCreate ? this.foldIntoCreate(kind, waitingCreate, patch, at) : patch;
     if (waitingCreate && Object.keys(toSend).length === 0) {
       kind.refresh(entityId);
@@ -121,11 +122,19 @@ export class OutboxQueue {
     if (last && last.state === 'queued' && last.attempts === 0 && last.kind === 'update') {
       const merged = JSON.parse(last.patch) as TaskObject;
       const base = JSON.parse(last.base_values) as TaskObject;
+      // Set back to its base, a field an earlier change also carries (one on its way) still goes: once
+      // that lands the server no longer has the base (status keys 2 3 4 1 3 pressed fast ended
+      // Completed, the third key's, on the server).
+      const carriedBefore = new Set(
+        unsettled
+          .filter((op) => op.seq < last.seq)
+          .flatMap((op) => Object.keys(JSON.parse(op.patch) as TaskObject)),
+      );
       for (const [field, value] of Object.entries(toSend)) {
         // Behind a create never sent there is no server value to fall back to: the field stays to send.
         if (server !== null && !(field in merged)) base[field] = server[field] ?? null;
         merged[field] = value;
-        if (field in base && sameJson(value, base[field])) {
+        if (field in base && !carriedBefore.has(field) && sameJson(value, base[field])) {
           delete merged[field];
           delete base[field];
         }
