@@ -139,16 +139,21 @@ export class OutboxSending {
           continue;
         }
         if (later.kind !== 'update') continue;
-        // Made against the version this operation changed (or against no server copy yet): the answer is its base now.
-        if (later.base_etag !== row.base_etag) continue;
+        // Queued behind this operation, it was made over this operation's values: they are its base now.
         const patch = JSON.parse(later.patch) as TaskObject;
         const base = JSON.parse(later.base_values) as TaskObject;
         for (const field of Object.keys(patch)) {
           if (row.kind === 'create' || field in sentPatch) base[field] = server[field] ?? null;
         }
+        // Made against the version this operation changed (or against no server copy yet), the answer is
+        // its version now. Made against another (this one was merged into a newer version on its way, a
+        // 412's), it keeps it: its own 412 merges its other fields with what changed since, while the
+        // fields it shares with this one now count as its own after this one, not as the server's change
+        // (a section moved right three times fast, the first move merged: the third waited as a conflict).
+        const version = later.base_etag === row.base_etag ? answer.etag : later.base_etag;
         this.rows.db
           .prepare('UPDATE outbox SET base_etag = ?, base_values = ? WHERE op_id = ?')
-          .run(answer.etag, JSON.stringify(base), later.op_id);
+          .run(version, JSON.stringify(base), later.op_id);
       }
       kind.writeServerCopy(taskId, row.parent_id, server, answer.etag);
       return taskId;

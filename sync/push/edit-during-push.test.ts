@@ -74,6 +74,29 @@ test('an edit made while the pusher reads a task that meets a conflict waits wit
   expect(f.emulator.control.task(taskId)).toMatchObject({ title: 'First edit', priority });
 });
 
+test('an edit made while the one before it is merged after a 412 goes after it, not against it', async () => {
+  const f = await startPushFixture();
+  fixture = f;
+  const [taskId] = await f.loadedTaskIds(1);
+  const id = taskId as string;
+  const [first, next] = TASK_PRIORITIES.filter((p) => p !== f.emulator.control.task(id)?.priority);
+  // Someone renames it: the first edit's PATCH meets a 412 and the pusher reads the task to merge.
+  f.emulator.control.peerEdit(id, { title: 'Renamed by the peer' });
+  f.mirror.tasks.edit(id, { priority: first });
+  const read = f.emulator.control.faults.hold({ method: 'GET', pathPrefix: `/v1/tasks/${id}` });
+  const pushing = f.pusher.pushAll();
+  await read.arrived;
+  // The first is on its way (sent once): this one queues behind it, against the version both were made on.
+  f.mirror.tasks.edit(id, { priority: next });
+  read.release();
+  await pushing;
+  await f.pusher.pushAll();
+
+  expect(f.mirror.outbox.conflicts('open')).toEqual([]);
+  expect(f.emulator.control.task(id)).toMatchObject({ title: 'Renamed by the peer', priority: next });
+  expect(f.mirror.outbox.list(['queued', 'in_flight', 'conflict', 'failed', 'blocked'])).toEqual([]);
+});
+
 test.each(['edit', 'delete'] as const)(
   'a discarded %s: the person drops it while the pusher reads the task; it is not sent, and the pass goes on',
   async (kind) => {
