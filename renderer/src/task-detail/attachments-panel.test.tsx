@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import type { AttachmentSummary } from '../../../ipc/attachment-schemas';
 import { useSession } from '../store/session-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { account } from '../testing/screen-fixtures';
+import { account, syncStatus } from '../testing/screen-fixtures';
 import { sizeWords } from '../vocabulary/size-words';
 import { AttachmentsPanel, uploadWords } from './attachments-panel';
 
@@ -62,6 +62,19 @@ test('an upload not yet on the service says whether it waits or is being sent, a
   expect(within(items[0]!).queryByRole('status')).toBeNull();
   expect(within(items[1]!).getByRole('status').textContent).toBe(' Waiting to upload 512 B');
   expect(within(items[2]!).getByRole('status').textContent).toBe(' Uploading 5.0 MB…');
+});
+
+test('an upload the network refused says it waits again once the sync status moves, the mirror unchanged', async () => {
+  const sending: AttachmentSummary = { ...waiting, pending: 'in_flight' };
+  let shown = sending;
+  bridge.answer('attachments:list', () => [shown]);
+  render(<AttachmentsPanel taskId="t-1" />);
+  const row = await screen.findByRole('listitem');
+  expect(within(row).getByRole('status').textContent).toBe(' Uploading 512 B…');
+  // The request was refused (offline): the change is back in the queue, and the status says offline.
+  shown = waiting;
+  act(() => bridge.emit('sync:status-changed', syncStatus({ connection: 'offline' })));
+  await waitFor(() => expect(within(row).getByRole('status').textContent).toBe(' Waiting to upload 512 B'));
 });
 
 test('an upload on its way says how much of it has gone, as main tells it, and that it is being sent', async () => {

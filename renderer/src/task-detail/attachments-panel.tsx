@@ -49,7 +49,9 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   const read = useBridgeRead(
     'attachments:list',
     { task_id: taskId },
-    { reloadOn: { collections: ['task_attachments'], when: concerns, delayMs: 0 } },
+    // The sync status too: an upload the network refused goes back to waiting with no change to the
+    // mirror (its row said 'Sending' until the next one under load: the e2e drop offline).
+    { reloadOn: { collections: ['task_attachments'], when: concerns, syncStatus: true, delayMs: 0 } },
   );
   const [refused, setRefused] = useState<AttachmentAdded['refused']>([]);
   const [notOpened, setNotOpened] = useState<string | null>(null);
