@@ -43,7 +43,6 @@ export const KIND_OPS_SQL = "SELECT * FROM outbox WHERE entity_type = ? AND stat
 
 export class OutboxRows {
   readonly byOpId: Statement<[string], OutboxRow>;
-  readonly lastUnsettled: Statement<[string, string], OutboxRow>;
   readonly insertOp: Statement<unknown[]>;
   readonly updatePatch: Statement<[string, string, string, string]>;
   readonly setState: Statement<[string, string | null, string, string]>;
@@ -63,10 +62,6 @@ export class OutboxRows {
     runningTaskPass: () => number | null,
   ) {
     this.byOpId = db.prepare('SELECT * FROM outbox WHERE op_id = ?');
-    this.lastUnsettled = db.prepare(
-      `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL}
-        ORDER BY seq DESC LIMIT 1`,
-    );
     this.insertOp = db.prepare(
       `INSERT INTO outbox (op_id, entity_type, entity_id, parent_id, kind, patch, base_etag, base_values, state, attempts, created_at, updated_at, batch_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)`,

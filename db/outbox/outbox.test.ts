@@ -32,6 +32,22 @@ function serverVersion(task: Record<string, unknown>, changes: Record<string, un
   return { ...task, ...changes, updated_at: '2026-03-10T13:00:00.000Z' };
 }
 
+/** A task with a server copy (ETag "v1") whose first edit is on its way and second queued behind it. */
+function oneSentOneQueued(
+  fields: Record<string, unknown>,
+  firstEdit: Record<string, unknown>,
+  secondEdit: Record<string, unknown>,
+) {
+  const task = taskJson(fields);
+  loadTasks(mirror, [task]);
+  mirror.tasks.applyServerCopy(task, '"v1"');
+  const id = task.task_id as string;
+  const first = mirror.tasks.edit(id, firstEdit) as { opId: string };
+  mirror.outbox.start(first.opId);
+  const second = mirror.tasks.edit(id, secondEdit) as { opId: string };
+  return { task, id, first, second };
+}
+
 describe('the overlay: local state is server state plus pending edits', () => {
   test('an edit shows at once in lists, search and the task, and is queued with its base', () => {
     const task = taskJson({ title: 'Write the plan', assignee: null });
@@ -186,13 +202,11 @@ describe('the outbox', () => {
   });
 
   test("a field set back to the server's value while a change of it is on its way stays to send, after that change", () => {
-    const task = taskJson({ title: 'T', status: 'not_started' });
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
-    const id = task.task_id as string;
-    const first = mirror.tasks.edit(id, { status: 'blocked' }) as { opId: string };
-    mirror.outbox.start(first.opId);
-    const second = mirror.tasks.edit(id, { status: 'completed' }) as { opId: string };
+    const { task, id, first, second } = oneSentOneQueued(
+      { title: 'T', status: 'not_started' },
+      { status: 'blocked' },
+      { status: 'completed' },
+    );
 
     // Back to the value the server had before the first change: once that lands, it is no longer so.
     expect(mirror.tasks.edit(id, { status: 'not_started' })?.opId).toBe(second.opId);
@@ -212,13 +226,11 @@ describe('the outbox', () => {
   });
 
   test('settling an update makes the answer the server copy and rebases what was queued behind it', () => {
-    const task = taskJson({ title: 'T', priority: 'low' });
-    loadTasks(mirror, [task]);
-    mirror.tasks.applyServerCopy(task, '"v1"');
-    const id = task.task_id as string;
-    const first = mirror.tasks.edit(id, { title: 'T2' }) as { opId: string };
-    mirror.outbox.start(first.opId);
-    const second = mirror.tasks.edit(id, { title: 'T3', priority: 'high' }) as { opId: string };
+    const { task, id, first, second } = oneSentOneQueued(
+      { title: 'T', priority: 'low' },
+      { title: 'T2' },
+      { title: 'T3', priority: 'high' },
+    );
     mirror.outbox.settle(first.opId, { task: serverVersion(task, { title: 'T2' }), etag: '"v2"' });
     expect(mirror.outbox.op(first.opId).state).toBe('done');
     expect(mirror.outbox.op(second.opId)).toMatchObject({

@@ -116,7 +116,8 @@ export class OutboxQueue {
       kind.refresh(entityId);
       return { opId: waitingCreate.op_id };
     }
-    const last = this.rows.lastUnsettled.get(entityType, entityId);
+    // The newest of those read above (folding into a create changed only the create's body, never taken below).
+    const last = unsettled.at(-1);
 
     // An update never sent takes the edit in; a create never sent took what it can carry above.
     if (last && last.state === 'queued' && last.attempts === 0 && last.kind === 'update') {
