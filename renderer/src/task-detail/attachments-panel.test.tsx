@@ -125,6 +125,41 @@ test.each([
   ).toBe(words);
 });
 
+test('an upload refused part way says it waits again, not the share its attempt had sent', async () => {
+  const large: AttachmentSummary = { ...waiting, attachment_id: 'local-4', size_bytes: 26_214_400 };
+  let shown: AttachmentSummary = { ...large, pending: 'in_flight' };
+  bridge.answer('attachments:list', () => [shown]);
+  render(<AttachmentsPanel taskId="t-1" />);
+  const row = await screen.findByRole('listitem');
+  const total = 26_214_400 + 300;
+  act(() =>
+    bridge.emit('attachment:upload-progress', {
+      account_id: 'acc-1',
+      attachment_id: 'local-4',
+      op_id: 'op-4',
+      sent_bytes: Math.round(total * 0.42),
+      total_bytes: total,
+    }),
+  );
+  expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
+  // The connection dropped part way: the upload is back in the queue and no more bytes are told.
+  shown = large;
+  act(() => bridge.emit('sync:status-changed', syncStatus({ connection: 'offline' })));
+  await waitFor(() => expect(within(row).getByRole('status').textContent).toBe(' Waiting to upload 25.0 MB'));
+  expect(row.querySelector('[data-attachment-state="queued"]')).not.toBeNull();
+  // The next attempt tells its bytes from the start again.
+  act(() =>
+    bridge.emit('attachment:upload-progress', {
+      account_id: 'acc-1',
+      attachment_id: 'local-4',
+      op_id: 'op-4',
+      sent_bytes: Math.round(total * 0.1),
+      total_bytes: total,
+    }),
+  );
+  expect(within(row).getByRole('status').textContent).toBe(' 10% · 2.5 of 25 MB');
+});
+
 test('a refused or held upload, or one the service holds, says no progress (its mark says where it stands)', () => {
   const progress = { sent_bytes: 10, total_bytes: 20 };
   expect(uploadWords({ created_at: null, pending: 'failed', size_bytes: 20 }, progress)).toBeNull();

@@ -56,7 +56,7 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
   const [refused, setRefused] = useState<AttachmentAdded['refused']>([]);
   const [notOpened, setNotOpened] = useState<string | null>(null);
   const attachments = read.data ?? [];
-  const progress = useUploadProgress();
+  const progressOf = useUploadProgress(read);
   // A sign-in that may not change attachments (read-only, or tasks:write not granted) is offered no write.
   const readOnly = useKindReadOnly('attachment');
 
@@ -101,7 +101,7 @@ export function AttachmentsPanel({ taskId }: { taskId: string }) {
             <AttachmentRow
               key={a.attachment_id}
               attachment={a}
-              progress={progress.get(a.attachment_id)}
+              progress={progressOf(a)}
               onOpen={() => void open(a.attachment_id)}
               onChanged={read.reload}
               readOnly={readOnly}
