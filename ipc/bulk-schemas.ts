@@ -41,6 +41,8 @@ export const bulkQueuedSchema = z.strictObject({
   batch_id: z.string(),
   matched: countSchema,
   queued: countSchema,
+  /** Tasks whose waiting change the change set back to the service's values (nothing queued, yet changed). */
+  set_back: countSchema,
   unchanged: countSchema,
 });
 export type BulkQueued = z.infer<typeof bulkQueuedSchema>;

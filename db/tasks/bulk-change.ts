@@ -25,6 +25,11 @@ export interface BulkOutcome {
   matched: number;
   /** Tasks given an operation (a new one, or folded into one never sent). */
   queued: number;
+  /**
+   * Tasks set back to the service's values: a change of theirs that waited was
+   * dropped and nothing queued (a tag added here taken off again). Their undo puts it back.
+   */
+  setBack: number;
   /** Tasks the change left as they were (the value was theirs already). */
   unchanged: number;
 }
@@ -164,7 +169,7 @@ export async function queueBulkChange(
 ): Promise<BulkOutcome> {
   // A value the service would refuse is refused before anything is queued.
   if (change.kind === 'edit') mirror.outbox.checkEdit('task', change.set, 'update');
-  const outcome: BulkOutcome = { batchId: randomUUID(), matched: 0, queued: 0, unchanged: 0 };
+  const outcome: BulkOutcome = { batchId: randomUUID(), matched: 0, queued: 0, setBack: 0, unchanged: 0 };
   /** Queues `ids` in writes of the budget, the event loop free between; `before` tasks were queued before them. */
   const queue = async (ids: readonly string[], before: number, total: number | null) => {
     for (let from = 0; from < ids.length;) {
@@ -182,6 +187,7 @@ export async function queueBulkChange(
       from += done.taken;
       outcome.matched += done.taken - done.missing;
       outcome.queued += done.queued;
+      outcome.setBack += done.setBack;
       outcome.unchanged += done.unchanged;
       if (total !== null) options.onProgress?.(before + from, total);
     }

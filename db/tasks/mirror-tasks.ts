@@ -429,8 +429,8 @@ export class MirrorTasks {
     budgetMs = Infinity,
     /** Hears each task the change changed (an undo's record of it). */
     onChanged?: (changed: BulkTaskChanged) => void,
-  ): { taken: number; queued: number; unchanged: number; missing: number } {
-    const outcome = { taken: 0, queued: 0, unchanged: 0, missing: 0 };
+  ): { taken: number; queued: number; setBack: number; unchanged: number; missing: number } {
+    const outcome = { taken: 0, queued: 0, setBack: 0, unchanged: 0, missing: 0 };
     const started = performance.now();
     // A task's edit or delete never queues a goal's, milestone's or section's
     // delete: the waiting ones are read once for the chunk, not up to three
@@ -455,21 +455,24 @@ export class MirrorTasks {
             }
             const patch = taskPatchOf(change, effective);
             const sent = Object.keys(patch).length === 0 ? patch : this.withMoveClearing(taskId, patch);
-            const queued =
-              Object.keys(sent).length === 0
-                ? null
-                : this.parts.store.withKnownRow(row, () => this.parts.outbox.queueUpdate(taskId, sent, row));
-            if (queued === null) outcome.unchanged += 1;
-            else {
-              outcome.queued += 1;
-              const applied = asApplied(effective, sent);
-              onChanged?.({
-                taskId,
-                before: pickFields(effective, applied),
-                after: applied,
-                opId: queued.opId,
-              });
+            if (Object.keys(sent).length === 0) {
+              outcome.unchanged += 1;
+              continue;
             }
+            const queued = this.parts.store.withKnownRow(row, () =>
+              this.parts.outbox.queueUpdate(taskId, sent, row),
+            );
+            // Nothing queued for a task that differed: its waiting change was set back to the
+            // service's values and dropped. A change all the same, which its undo puts back.
+            if (queued === null) outcome.setBack += 1;
+            else outcome.queued += 1;
+            const applied = asApplied(effective, sent);
+            onChanged?.({
+              taskId,
+              before: pickFields(effective, applied),
+              after: applied,
+              opId: queued?.opId ?? null,
+            });
           }
         }),
       ),

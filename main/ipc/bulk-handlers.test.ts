@@ -115,7 +115,8 @@ test('a tag taken back off drops the changes that waited, and the sync side is t
     change: { set: {}, tags_remove: ['for-now'] },
   });
 
-  expect(outcome).toMatchObject({ matched: 2, queued: 0 });
+  // Changed all the same (the tag they showed is gone), though nothing is queued.
+  expect(outcome).toMatchObject({ matched: 2, queued: 0, set_back: 2, unchanged: 0 });
   expect(w.f.mirror.outbox.counts().pending).toBe(0);
   // The status bar's count is read again when the sync side is told: without it, "2 changes waiting" stayed.
   expect(w.edits).toBe(1);

@@ -66,6 +66,7 @@ export function bulkHandlers(dependencies: BulkHandlerDependencies): IpcHandlers
         batch_id: outcome.batchId,
         matched: outcome.matched,
         queued: outcome.queued,
+        set_back: outcome.setBack,
         unchanged: outcome.unchanged,
       };
     },

@@ -171,6 +171,27 @@ test('a bulk change is one step: not sent, undone in the outbox; sent, undone by
   expect(await progress()).toEqual({ total: 3, sent: 3, waiting: 0, stopped: 0 });
 });
 
+test('a bulk change that sets waiting changes back is undone with them back, to send again', async () => {
+  const w = await wire();
+  const ids = await w.f.loadedTaskIds(2);
+  const tagsOf = (id: string) => (w.f.mirror.tasks.get(id)?.task.tags ?? []) as string[];
+  for (const id of ids) w.f.mirror.tasks.edit(id, { tags: [...tagsOf(id), 'for-now'] });
+
+  // The tag taken back off: the changes that waited drop, nothing is queued.
+  const outcome = await w.value('tasks:bulk-edit', {
+    target: { task_ids: ids },
+    change: { set: {}, tags_remove: ['for-now'] },
+  });
+  expect(outcome).toMatchObject({ queued: 0, set_back: 2 });
+  expect(w.f.mirror.outbox.list()).toEqual([]);
+  expect((await w.value('undo:labels')).undo).toBe('Undo tags change of 2 tasks');
+
+  await w.value('undo:undo');
+  for (const id of ids) expect(tagsOf(id)).toContain('for-now');
+  await w.f.pusher.pushAll();
+  for (const id of ids) expect(w.f.emulator.control.task(id)?.tags).toContain('for-now');
+});
+
 test('a bulk delete sent is undone as one step, each task re-created', async () => {
   const w = await wire();
   const ids = await w.f.loadedTaskIds(2);

@@ -30,7 +30,13 @@ async function showBoard() {
   );
   bridge.answer('tasks:filed', () => ({ rows: [...rows], truncated: false }));
   bridge.answer('task:get', ({ task_id }) => taskDetail({ task_id }));
-  bridge.answer('tasks:bulk-edit', () => ({ batch_id: 'b-1', matched: 3, queued: 3, unchanged: 0 }));
+  bridge.answer('tasks:bulk-edit', () => ({
+    batch_id: 'b-1',
+    matched: 3,
+    queued: 3,
+    set_back: 0,
+    unchanged: 0,
+  }));
   bridge.answer('tasks:bulk-progress', () => ({ total: 3, sent: 0, waiting: 3, stopped: 0 }));
   await renderProjectBoard();
 }

@@ -4,9 +4,10 @@
 // the row clicked last, Ctrl/Cmd+click to toggle one, Shift+J/K to extend from
 // the anchor (and shrink back), Ctrl/Cmd+A for everything the query matches,
 // sent as the query with the rows taken out, never as ids.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
+import { useUndo } from '../store/undo-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { elementsLaidOutEachFile } from '../testing/laid-out';
@@ -29,7 +30,13 @@ async function showList() {
   bridge.answer('task:get', ({ task_id }) =>
     taskDetail({ ...ROWS.find((row) => row.task_id === task_id), task_id, org_id: 'o' }),
   );
-  bridge.answer('tasks:bulk-edit', () => ({ batch_id: 'b-1', matched: 3, queued: 3, unchanged: 0 }));
+  bridge.answer('tasks:bulk-edit', () => ({
+    batch_id: 'b-1',
+    matched: 3,
+    queued: 3,
+    set_back: 0,
+    unchanged: 0,
+  }));
   bridge.answer('tasks:bulk-progress', () => ({ total: 3, sent: 1, waiting: 2, stopped: 0 }));
   await act(() => loadWorkspace());
   render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
@@ -73,6 +80,25 @@ test('Shift+click selects the range from the row clicked last; Ctrl/Cmd+click to
     { target: { task_ids: ['t-1', 't-3', 't-5'] }, change: { set: { status: 'completed' } } },
   ]);
   expect((await screen.findByTestId('bulk-progress')).textContent).toContain('1 of 3 sent');
+});
+
+test('a change that only set waiting changes back (nothing queued) is offered to undo all the same', async () => {
+  const user = userEvent.setup();
+  await showList();
+  bridge.answer('tasks:bulk-edit', () => ({
+    batch_id: 'b-1',
+    matched: 2,
+    queued: 0,
+    set_back: 2,
+    unchanged: 0,
+  }));
+  bridge.answer('undo:labels', () => ({ undo: 'Undo status change of 2 tasks', redo: null }));
+
+  await selectRange(user, row('Task 1'), row('Task 2'));
+  await applyStatus(user, 'completed');
+
+  await waitFor(() => expect(useUndo.getState().offer?.label).toBe('Undo status change of 2 tasks'));
+  expect(useUndo.getState().offer?.text).toMatch(/: 2 tasks\.$/);
 });
 
 test('Shift+J and Shift+K extend from the anchor and shrink back; Escape clears', async () => {

@@ -91,7 +91,9 @@ export function BulkBar({
     try {
       const queued = await invoke('tasks:bulk-edit', { target: bulkTarget(selection), change });
       setRunningChange({ batchId: queued.batch_id, label, queued: queued.queued });
-      if (queued.queued > 0) void offerUndo(`${label}: ${countWords(queued.queued, 'task', 'tasks')}.`);
+      // Tasks set back to the service's values changed too (their waiting change dropped): undone with the rest.
+      const changed = queued.queued + queued.set_back;
+      if (changed > 0) void offerUndo(`${label}: ${countWords(changed, 'task', 'tasks')}.`);
       if ('delete' in change) clearSelection();
     } catch (error) {
       showProblem(error, 'Changing the selected tasks');
