@@ -407,7 +407,7 @@ try {
     bulk_tasks: bulkCount,
     bulk_rows_ms: round(bulkRowsMs),
     bulk_main_max_step_ms: round(mainDelay.max / 1e6),
-    targets: { first_rows_ms: 500, keystroke_p95_ms: 50, max_frame_ms: 50, heap_mb: 150 },
+    targets: uiTargets(taskCount),
     /** The machine's 1-minute load average at the end (2 shared cores here): the figures move with it. */
     load_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
   };
@@ -417,4 +417,21 @@ try {
   await browser.close();
   await host.close();
   await emulator.stop();
+}
+
+/**
+ * What a person should meet at this size (issue #28): two frames a keystroke
+ * and first rows in 300 ms up to 100 000 tasks; at a million, 500 ms and
+ * 50 ms a keystroke with main never held 50 ms. A frame stays 33 ms at every
+ * size: it is a person's perception, not the data's.
+ */
+function uiTargets(taskCount: number) {
+  const large = taskCount > 100_000;
+  return {
+    first_rows_ms: large ? 500 : 300,
+    keystroke_p95_ms: large ? 50 : 33,
+    max_frame_ms: 33,
+    search_main_max_step_ms: 50,
+    heap_mb: 150,
+  };
 }
