@@ -5,6 +5,8 @@
 // later wins). Each screen imports its own as well; those of the screens loaded
 // when first shown (app/later-screens.tsx) would otherwise come last, after the
 // app's, and rules that lost before would win. The build makes them one file.
+// Before them all, the locale's data starts loading in a worker (see there).
+import './vocabulary/locale-data-start';
 import './sign-in/sign-in.css';
 import './ui/kind-consent.css';
 import './ui/bulk-bar.css';

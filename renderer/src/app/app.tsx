@@ -10,7 +10,7 @@ import { useView } from '../store/view-store';
 import { taskListQuery } from '../task-list/list-query';
 import { useList } from '../task-list/list-store';
 import { prefetchFirstPage } from '../task-list/use-row-window';
-import { loadDateFormats } from '../vocabulary/date-formats';
+import { loadDateFormats, loadLocaleDataAside } from '../vocabulary/date-formats';
 import { ROW_DATE_FORMATS } from '../vocabulary/task-words';
 import { NoticeBanner } from './notice-banner';
 import { OpeningSplash } from './opening-splash';
@@ -20,9 +20,9 @@ import { WorkspaceScreen } from './workspace-screen';
  * Asks for the session and the first rows of the list the app opens on, at
  * once and side by side: called before React draws anything, so the answers
  * no longer wait for the splash to be rendered, laid out and painted (a
- * component's effects run only after that). Then, in a task of its own while
- * main answers, the rows' date formatters are built: the first loads the
- * locale's data, which the first render would otherwise wait for.
+ * component's effects run only after that). Meanwhile a worker loads the
+ * locale's data, which the rows' first date formatter would otherwise load on
+ * the page's thread, and the formatters are built once it has.
  * Returns what stops the session.
  */
 export function startApp(): () => void {
@@ -32,9 +32,12 @@ export function startApp(): () => void {
     prefetchFirstPage(taskListQuery(view.scope, filters, sort));
   }
   const stop = startSession();
-  const formats = setTimeout(() => loadDateFormats(ROW_DATE_FORMATS), 0);
+  let stopped = false;
+  void loadLocaleDataAside().then(() => {
+    if (!stopped) loadDateFormats(ROW_DATE_FORMATS);
+  });
   return () => {
-    clearTimeout(formats);
+    stopped = true;
     stop();
   };
 }
