@@ -3,7 +3,7 @@ import { appHandlers } from './app-handlers';
 import { IpcHandlerError } from './gate';
 
 const appInfo = { name: 'svc-desktop', version: '0.1.0', platform: 'linux' };
-const context = { senderId: 1 };
+const context = { senderId: 1, senderGone: new AbortController().signal };
 
 function setUp() {
   const opened: string[] = [];

@@ -96,7 +96,10 @@ describe('the IPC gate', () => {
       },
     });
     expect(await call('settings:set', { theme: 'dark' })).toEqual({ ok: true, value: { theme: 'dark' } });
-    expect(seen).toEqual([{ theme: 'dark' }, { senderId: 7 }]);
+    expect(seen).toEqual([
+      { theme: 'dark' },
+      { senderId: 7, senderGone: expect.any(AbortSignal) as unknown },
+    ]);
   });
 
   test.each([
@@ -180,6 +183,27 @@ describe('the IPC gate', () => {
     window.destroy();
     const answer = await call('app:info');
     expect(!answer.ok && answer.error.type).toBe('untrusted-sender');
+  });
+
+  test("tells a call still running that its window closed (its senderGone aborts); another window's call is not told", async () => {
+    const { gate, call, window } = setUp();
+    const other = new RecordingWebContents(8);
+    gate.trust(other);
+    const signals: AbortSignal[] = [];
+    gate.register({
+      'app:info': (_input, { senderGone }) => {
+        signals.push(senderGone);
+        return appInfo;
+      },
+    });
+    await call('app:info');
+    await call('app:info', undefined, {
+      sender: { id: 8 },
+      senderFrame: { url: APP_ENTRY_URL, parent: null },
+    });
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+    window.destroy();
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
   });
 
   test('refuses a second handler for a channel, keeping the first', async () => {

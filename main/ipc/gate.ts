@@ -63,6 +63,11 @@ export interface WebContentsLike {
 export interface HandlerContext {
   /** `webContents.id` of the window that called. */
   readonly senderId: number;
+  /**
+   * Aborted once that window is closed (destroyed): a long job only it waits
+   * for (a list's count at a million tasks) stops instead of running for nobody.
+   */
+  readonly senderGone: AbortSignal;
 }
 
 export type IpcHandler<C extends InvokeChannel> = (
@@ -143,6 +148,8 @@ export interface IpcGate {
 export function createIpcGate(options: IpcGateOptions): IpcGate {
   const handlers = new Map<InvokeChannel, IpcHandler<InvokeChannel>>();
   const trusted = new Map<number, WebContentsLike>();
+  /** Per trusted window, what aborts its calls' `senderGone` once it is destroyed. */
+  const closing = new Map<number, AbortController>();
   let starting: Promise<unknown> | null = options.startup ?? null;
   void starting?.then(
     () => (starting = null),
@@ -176,7 +183,8 @@ export function createIpcGate(options: IpcGateOptions): IpcGate {
     }
     let value: unknown;
     try {
-      value = await handler(input.data, { senderId: event.sender.id });
+      const senderGone = closing.get(event.sender.id)?.signal ?? AbortSignal.abort();
+      value = await handler(input.data, { senderId: event.sender.id, senderGone });
     } catch (error) {
       const answered = handlerErrorOf(error);
       if (answered !== null) return refuse(answered.type, answered.message);
@@ -209,7 +217,13 @@ export function createIpcGate(options: IpcGateOptions): IpcGate {
     },
     trust(webContents) {
       trusted.set(webContents.id, webContents);
-      webContents.once('destroyed', () => trusted.delete(webContents.id));
+      const gone = new AbortController();
+      closing.set(webContents.id, gone);
+      webContents.once('destroyed', () => {
+        trusted.delete(webContents.id);
+        closing.delete(webContents.id);
+        gone.abort();
+      });
     },
     emit(event, payload) {
       if (!isEventName(event))

@@ -205,6 +205,15 @@ describe('tasks:count', () => {
     expect(await counting).toEqual({ ok: true, value: { count: null } });
   });
 
+  test("a count of a window closed meanwhile stops (nobody reads it); another window's goes on", async () => {
+    const closing = callFrom(8, 'tasks:count', { query: search('e'), list: 'task-list' });
+    const staying = call('tasks:count', { query: search('e'), list: 'task-list' });
+    harness.closeWindow(8);
+    expect(await closing).toEqual({ ok: true, value: { count: null } });
+    expect(await staying).toMatchObject({ ok: true, value: { count: expect.any(Number) as number } });
+    expect(await staying).not.toEqual({ ok: true, value: { count: null } });
+  });
+
   test("a list's next count takes over from the one still running", async () => {
     const first = call('tasks:count', { query: allTasks, list: 'task-list' });
     const second = call('tasks:count', { query: allTasks, list: 'task-list' });

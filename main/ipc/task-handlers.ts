@@ -352,10 +352,13 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       return { rows: page.items.map((item) => rowOf(item, marks)), next: page.next, skipped };
     },
 
-    'tasks:count': async ({ query, list, parent }, { senderId }): Promise<TaskCount> => {
+    'tasks:count': async ({ query, list, parent }, { senderId, senderGone }): Promise<TaskCount> => {
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       const stop = new AbortController();
+      // A window closed while its count runs (to the tray): nobody reads the answer.
+      const windowClosed = () => stop.abort();
+      senderGone.addEventListener('abort', windowClosed, { once: true });
       const slot = list === undefined ? null : `${senderId}:${list}`;
       if (slot !== null) {
         const asked = JSON.stringify([pairs, parent]);
@@ -367,6 +370,7 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
         const options = { me: me.username, today: today(), parent };
         return { count: await mirror.tasks.countInSteps(pairs, options, stop.signal) };
       } finally {
+        senderGone.removeEventListener('abort', windowClosed);
         if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
       }
     },

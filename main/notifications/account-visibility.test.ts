@@ -28,7 +28,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const context: HandlerContext = { senderId: 1 };
+const context: HandlerContext = { senderId: 1, senderGone: new AbortController().signal };
 
 /** Polls every few tens of milliseconds, pushes 20 ms after an edit: what pausing must stop is frequent. */
 const FAST_POLLING: PollPolicy = {

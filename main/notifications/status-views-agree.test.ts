@@ -100,7 +100,7 @@ test('while the client waits out a 429, the status bar, the account panel and th
   });
   const accountsHandler = visibility.handlers()['sync:accounts'];
   if (!accountsHandler) throw new Error('no sync:accounts handler');
-  const panel = await accountsHandler(undefined, { senderId: 1 });
+  const panel = await accountsHandler(undefined, { senderId: 1, senderGone: new AbortController().signal });
   expect(panel.accounts[0]).toMatchObject({ connection: bar.connection, problem: bar.problem });
   const line = visibility
     .tray()

@@ -24,7 +24,7 @@ function setUp() {
   return { store, handlers, applied, emitted };
 }
 
-const context = { senderId: 1 };
+const context = { senderId: 1, senderGone: new AbortController().signal };
 
 test('settings:set stores, applies and announces the theme', async () => {
   const { store, handlers, applied, emitted } = setUp();

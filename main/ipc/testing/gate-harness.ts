@@ -15,6 +15,8 @@ export interface GateHarness {
   ) => Promise<IpcResult<InvokeOutput<C>>>;
   /** A call's value; a refused call throws with its error type and message. */
   value: <C extends InvokeChannel>(channel: C, input?: unknown) => Promise<InvokeOutput<C>>;
+  /** The window closes: Electron destroys its webContents. */
+  closeWindow: (id: number) => void;
 }
 
 const PAGE_URL = 'app://svc-desktop/';
@@ -47,8 +49,16 @@ export function gateWithInvoke(isTrustedPageUrl: (url: string) => boolean): {
 /** A gate trusting the windows of these webContents ids (default one window, id 7). */
 export function gateHarness(windows: readonly number[] = [7]): GateHarness {
   const { gate, invoke } = gateWithInvoke((url) => url.startsWith(PAGE_URL));
+  /** Each open window's 'destroyed' listener (the gate's). */
+  const onDestroyed = new Map<number, () => void>();
+  const closed = new Set<number>();
   for (const id of windows) {
-    gate.trust({ id, isDestroyed: () => false, send: () => undefined, once: () => undefined });
+    gate.trust({
+      id,
+      isDestroyed: () => closed.has(id),
+      send: () => undefined,
+      once: (_event, listener) => onDestroyed.set(id, listener),
+    });
   }
   const harness: GateHarness = {
     gate,
@@ -63,6 +73,11 @@ export function gateHarness(windows: readonly number[] = [7]): GateHarness {
       const result = await harness.call(channel, input);
       if (!result.ok) throw new Error(`${channel} failed: ${result.error.type}: ${result.error.message}`);
       return result.value;
+    },
+    closeWindow: (id) => {
+      closed.add(id);
+      onDestroyed.get(id)?.();
+      onDestroyed.delete(id);
     },
   };
   return harness;
