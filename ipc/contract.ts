@@ -21,6 +21,7 @@ import {
   syncStatusSchema,
   taskActivitySchema,
   taskCountRequestSchema,
+  listClosedSchema,
   taskCountSchema,
   intakeCountsSchema,
   taskCreateSchema,
@@ -168,6 +169,8 @@ export const invokeChannels = {
   'tasks:query': { input: taskQueryRequestSchema, output: taskPageSchema, envelope: taskPageEnvelopeSchema },
   /** Counted in short steps with main free between them, so typing never freezes the window. */
   'tasks:count': { input: taskCountRequestSchema, output: taskCountSchema },
+  /** The window left the list: its count still running stops (nobody reads it), as the list's next query's does. */
+  'tasks:list-closed': { input: listClosedSchema, output: z.null() },
   'tasks:intake-counts': { input: noInput, output: intakeCountsSchema },
   'tasks:filed': {
     input: filedTasksRequestSchema,

@@ -122,7 +122,8 @@ export type TaskListQueryInput = z.infer<typeof taskListQuerySchema>;
 /**
  * The list on screen a page or count is for (e.g. `task-list`): a later call
  * for that list with another query, or its next count, stops its count still
- * running, which then answers null (the person typed on).
+ * running, which then answers null (the person typed on); so does the list's
+ * close (`tasks:list-closed`).
  */
 const listNameSchema = z.string().min(1).max(100);
 
@@ -160,6 +161,9 @@ export const taskCountRequestSchema = z.strictObject({
   list: listNameSchema.optional(),
   parent: listParentSchema,
 });
+
+/** A list the window no longer shows (the person went to another screen): its count still running stops. */
+export const listClosedSchema = z.strictObject({ list: listNameSchema });
 
 /**
  * How a task stands with the server, for the mark beside it: edits waiting to

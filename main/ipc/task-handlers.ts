@@ -375,6 +375,15 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       }
     },
 
+    'tasks:list-closed': ({ list }, { senderId }) => {
+      const slot = `${senderId}:${list}`;
+      runningCounts.get(slot)?.stop.abort();
+      runningCounts.delete(slot);
+      // A page of the list still waiting its turn is not read for nobody either.
+      newestQueries.delete(slot);
+      return null;
+    },
+
     'tasks:intake-counts': () => active().mirror.tasks.intakeCounts(),
 
     'tasks:filed': async ({ field, values, limit }): Promise<FiledTasks> => {

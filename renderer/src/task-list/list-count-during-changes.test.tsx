@@ -3,7 +3,8 @@
 // change's edits pushed one by one): main stops a list's running count when the
 // next one comes, so a count asked on every change was stopped by the next
 // change's and none was ever shown. One count is in flight at a time, the newest
-// asked waiting, and a count of a query the person has left is never sent.
+// asked waiting, and a count of a query the person has left is never sent; a
+// list the person leaves for another screen has main stop its count.
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -25,8 +26,8 @@ afterEach(() => {
   pending.length = 0;
 });
 
-/** The list shown, its first count asked and not answered (answered through `pending`). */
-async function listShownCounting(): Promise<void> {
+/** The list shown, its first count asked and not answered (answered through `pending`); returns what leaves it. */
+async function listShownCounting(): Promise<() => void> {
   bridge.answer('workspace:get', () => workspaceOf());
   bridge.answer('tasks:query', () => ({ rows: ROWS, next: null, skipped: [] }));
   bridge.answer(
@@ -34,9 +35,10 @@ async function listShownCounting(): Promise<void> {
     () => new Promise<{ count: number | null }>((answer) => pending.push((count) => answer({ count }))),
   );
   await act(() => loadWorkspace());
-  render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
+  const { unmount } = render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
   await screen.findByText('Task 2');
   await vi.waitFor(() => expect(bridge.callsOf('tasks:count')).toHaveLength(1));
+  return unmount;
 }
 
 function tasksChanged(): void {
@@ -81,4 +83,14 @@ test('a count waiting for a query the person has left is never sent (it would st
   act(() => pending.shift()?.(7));
   await screen.findByText('7 tasks');
   expect(bridge.callsOf('tasks:count')).toHaveLength(2);
+});
+
+test('a list left for another screen has main stop its count still running; a refresh of the list does not', async () => {
+  bridge.answer('tasks:list-closed', () => null);
+  const leave = await listShownCounting();
+  tasksChanged();
+  await vi.waitFor(() => expect(bridge.callsOf('tasks:query').length).toBeGreaterThan(1));
+  expect(bridge.callsOf('tasks:list-closed')).toEqual([]);
+  leave();
+  expect(bridge.callsOf('tasks:list-closed')).toEqual([{ list: 'task-list' }]);
 });

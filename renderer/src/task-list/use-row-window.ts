@@ -152,6 +152,17 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
   // Any change of the mirror may change any answer: the recent ones are dropped at once.
   useEffect(() => followChanges({ delayMs: 0 }, () => recent.clear()), [recent]);
 
+  // Left for another screen: main stops the list's count still running, which at a million tasks
+  // steps on for seconds for nobody (a new query of the list stops it too, from the effect below).
+  useEffect(
+    () => () => {
+      invoke('tasks:list-closed', { list: LIST }).catch(() => {
+        // Signed out or closing: nothing is counted any more either.
+      });
+    },
+    [],
+  );
+
   useEffect(() => {
     const { query: parsed, parent: within } = JSON.parse(key) as {
       query: TaskListQueryInput;
