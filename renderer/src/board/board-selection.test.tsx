@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
-import { project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { bulkQueued, project, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { controlClick, selectRange } from '../testing/selection-clicks';
 import { boardSection, card, renderProjectBoard } from './testing/board-screen';
 
@@ -30,13 +30,7 @@ async function showBoard() {
   );
   bridge.answer('tasks:filed', () => ({ rows: [...rows], truncated: false }));
   bridge.answer('task:get', ({ task_id }) => taskDetail({ task_id }));
-  bridge.answer('tasks:bulk-edit', () => ({
-    batch_id: 'b-1',
-    matched: 3,
-    queued: 3,
-    set_back: 0,
-    unchanged: 0,
-  }));
+  bridge.answer('tasks:bulk-edit', () => bulkQueued(3));
   bridge.answer('tasks:bulk-progress', () => ({ total: 3, sent: 0, waiting: 3, stopped: 0 }));
   await renderProjectBoard();
 }

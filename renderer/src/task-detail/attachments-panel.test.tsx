@@ -35,6 +35,22 @@ const waiting: AttachmentSummary = {
   pending: 'queued',
 };
 
+/** A 25 MB file's upload body: the file and its form's few hundred bytes. */
+const LARGE_BODY = 26_214_400 + 300;
+
+/** Main tells that `share` of an attachment's upload body (LARGE_BODY) has gone. */
+function toldSent(attachmentId: string, share: number): void {
+  act(() =>
+    bridge.emit('attachment:upload-progress', {
+      account_id: 'acc-1',
+      attachment_id: attachmentId,
+      op_id: `op-${attachmentId}`,
+      sent_bytes: Math.round(LARGE_BODY * share),
+      total_bytes: LARGE_BODY,
+    }),
+  );
+}
+
 test('each attachment shows its name, type, size, who and when; one still waiting is marked', async () => {
   bridge.answer('attachments:list', () => [served, waiting]);
   render(<AttachmentsPanel taskId="t-1" />);
@@ -85,29 +101,12 @@ test('an upload on its way says how much of it has gone, as main tells it, and t
   const row = await screen.findByRole('listitem');
   expect(within(row).getByRole('status').textContent).toBe(' Waiting to upload 25.0 MB');
   // The body is the file and its form's few hundred bytes: the share is shown of the file's size.
-  const total = 26_214_400 + 300;
-  act(() =>
-    bridge.emit('attachment:upload-progress', {
-      account_id: 'acc-1',
-      attachment_id: 'local-4',
-      op_id: 'op-4',
-      sent_bytes: Math.round(total * 0.42),
-      total_bytes: total,
-    }),
-  );
+  toldSent('local-4', 0.42);
   expect(row.textContent).toContain('Sending 42% · 10.5 of 25 MB');
   expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
   expect(row.querySelector('[data-attachment-state="in_flight"]')?.textContent).toBe('Sending');
   // Another attachment's progress is not this row's.
-  act(() =>
-    bridge.emit('attachment:upload-progress', {
-      account_id: 'acc-1',
-      attachment_id: 'local-9',
-      op_id: 'op-9',
-      sent_bytes: total,
-      total_bytes: total,
-    }),
-  );
+  toldSent('local-9', 1);
   expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
 });
 
@@ -131,16 +130,7 @@ test('an upload refused part way says it waits again, not the share its attempt 
   bridge.answer('attachments:list', () => [shown]);
   render(<AttachmentsPanel taskId="t-1" />);
   const row = await screen.findByRole('listitem');
-  const total = 26_214_400 + 300;
-  act(() =>
-    bridge.emit('attachment:upload-progress', {
-      account_id: 'acc-1',
-      attachment_id: 'local-4',
-      op_id: 'op-4',
-      sent_bytes: Math.round(total * 0.42),
-      total_bytes: total,
-    }),
-  );
+  toldSent('local-4', 0.42);
   expect(within(row).getByRole('status').textContent).toBe(' 42% · 10.5 of 25 MB');
   // The connection dropped part way: the upload is back in the queue and no more bytes are told.
   shown = large;
@@ -148,15 +138,7 @@ test('an upload refused part way says it waits again, not the share its attempt 
   await waitFor(() => expect(within(row).getByRole('status').textContent).toBe(' Waiting to upload 25.0 MB'));
   expect(row.querySelector('[data-attachment-state="queued"]')).not.toBeNull();
   // The next attempt tells its bytes from the start again.
-  act(() =>
-    bridge.emit('attachment:upload-progress', {
-      account_id: 'acc-1',
-      attachment_id: 'local-4',
-      op_id: 'op-4',
-      sent_bytes: Math.round(total * 0.1),
-      total_bytes: total,
-    }),
-  );
+  toldSent('local-4', 0.1);
   expect(within(row).getByRole('status').textContent).toBe(' 10% · 2.5 of 25 MB');
 });
 

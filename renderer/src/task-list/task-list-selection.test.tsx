@@ -11,7 +11,7 @@ import { useUndo } from '../store/undo-store';
 import { loadWorkspace } from '../store/workspace-store';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { elementsLaidOutEachFile } from '../testing/laid-out';
-import { taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
+import { bulkQueued, taskDetail, taskRow, workspaceOf } from '../testing/screen-fixtures';
 import { controlClick, selectRange } from '../testing/selection-clicks';
 import { TaskList } from './task-list';
 
@@ -30,13 +30,7 @@ async function showList() {
   bridge.answer('task:get', ({ task_id }) =>
     taskDetail({ ...ROWS.find((row) => row.task_id === task_id), task_id, org_id: 'o' }),
   );
-  bridge.answer('tasks:bulk-edit', () => ({
-    batch_id: 'b-1',
-    matched: 3,
-    queued: 3,
-    set_back: 0,
-    unchanged: 0,
-  }));
+  bridge.answer('tasks:bulk-edit', () => bulkQueued(3));
   bridge.answer('tasks:bulk-progress', () => ({ total: 3, sent: 1, waiting: 2, stopped: 0 }));
   await act(() => loadWorkspace());
   render(<TaskList scope={{ kind: 'all' }} title="All tasks" />);
@@ -85,13 +79,7 @@ test('Shift+click selects the range from the row clicked last; Ctrl/Cmd+click to
 test('a change that only set waiting changes back (nothing queued) is offered to undo all the same', async () => {
   const user = userEvent.setup();
   await showList();
-  bridge.answer('tasks:bulk-edit', () => ({
-    batch_id: 'b-1',
-    matched: 2,
-    queued: 0,
-    set_back: 2,
-    unchanged: 0,
-  }));
+  bridge.answer('tasks:bulk-edit', () => bulkQueued(0, { matched: 2, set_back: 2 }));
   bridge.answer('undo:labels', () => ({ undo: 'Undo status change of 2 tasks', redo: null }));
 
   await selectRange(user, row('Task 1'), row('Task 2'));

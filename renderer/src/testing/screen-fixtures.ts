@@ -9,6 +9,7 @@ import type {
   TaskRow,
   Workspace,
 } from '../../../ipc/screen-schemas';
+import type { BulkQueued } from '../../../ipc/bulk-schemas';
 import type { PendingChange, ServerAnswer } from '../../../ipc/outbox-schemas';
 import type { ViewSummary } from '../../../ipc/view-schemas';
 import type { SyncAccountView } from '../../../ipc/visibility-schemas';
@@ -232,4 +233,9 @@ export function savedView(
     unknown_filters: null,
     ...(pending === undefined ? {} : { pending }),
   };
+}
+
+/** main's answer to a bulk change: `queued` tasks given an operation, none set back or left as they were. */
+export function bulkQueued(queued: number, parts: Partial<BulkQueued> = {}): BulkQueued {
+  return { batch_id: 'b-1', matched: queued, queued, set_back: 0, unchanged: 0, ...parts };
 }
