@@ -206,7 +206,7 @@ export class BroadSearch {
     desc: boolean,
     where: Where,
     after: Cursor | null,
-    rids: readonly number[],
+    rids: Int32Array,
     limit: number,
   ): Generator<void, number[], void> {
     const order = orderBySql(sortBy, desc);
@@ -230,7 +230,7 @@ export class BroadSearch {
     for (let at = 0; at < rids.length; at += CANDIDATE_SLICE) {
       yield;
       const first = firstOf.all(
-        JSON.stringify(rids.slice(at, at + CANDIDATE_SLICE)),
+        JSON.stringify(Array.from(rids.subarray(at, at + CANDIDATE_SLICE))),
         ...params,
         limit + 1,
       ) as number[];

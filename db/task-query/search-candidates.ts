@@ -70,15 +70,22 @@ const DENSITY_SAMPLE = 64;
  */
 const COST = { posting: 0.007, check: 1.5, checkSorted: 3, sortedEvery: 2000 };
 
+/** A use's candidates (row ids in order), for the data's version and the search they were found for. */
+interface KeptCandidates {
+  version: string;
+  key: string;
+  rids: Int32Array | null;
+  /** The same as a list, once a use that passes them on as JSON asked for them. */
+  list?: number[];
+}
+
 export class SearchCandidates {
   /**
    * The candidates of the last search or tag filter, until the data changes:
    * the next pages of a list (and its count) ask for the same ones, and
    * fetching a few thousand costs about as much as the page itself (measured).
    */
-  private readonly last: Partial<
-    Record<'sorted' | 'broad' | 'sliced', { version: string; key: string; rids: number[] | null }>
-  > = {};
+  private readonly last: Partial<Record<'sorted' | 'broad' | 'sliced', KeptCandidates>> = {};
 
   /**
    * Word groups' densities, until the data changes (as the planner keeps its
@@ -103,7 +110,7 @@ export class SearchCandidates {
    * CANDIDATE_LIMIT tasks or cannot narrow at all: then the sort order is walked.
    */
   candidates(f: TaskListFilter): number[] | null {
-    return runSteps(this.cached('sorted', f, CANDIDATE_LIMIT));
+    return this.listed('sorted', runSteps(this.cached('sorted', f, CANDIDATE_LIMIT)));
   }
 
   /**
@@ -113,7 +120,7 @@ export class SearchCandidates {
    * search cannot narrow.
    */
   broadCandidates(f: TaskListFilter): number[] | null {
-    return runSteps(this.cached('broad', f, BROAD_CANDIDATE_LIMIT));
+    return this.listed('broad', runSteps(this.cached('broad', f, BROAD_CANDIDATE_LIMIT)));
   }
 
   /**
@@ -121,7 +128,7 @@ export class SearchCandidates {
    * SLICED_CANDIDATE_LIMIT), for a caller that sorts them a slice at a time;
    * null when even these are too many or the search cannot narrow.
    */
-  *slicedCandidates(f: TaskListFilter): Generator<void, number[] | null, void> {
+  *slicedCandidates(f: TaskListFilter): Generator<void, Int32Array | null, void> {
     return yield* this.cached('sliced', f, SLICED_CANDIDATE_LIMIT);
   }
 
@@ -131,7 +138,7 @@ export class SearchCandidates {
    * `f`'s term holds the last one (the person typed on: `mig` after `mi`), so whatever contains it
    * contains the last. Null otherwise. Fetching `mig`'s own 50 000 at a million tasks took 25-35 ms.
    */
-  typedOn(f: TaskListFilter): number[] | null {
+  typedOn(f: TaskListFilter): Int32Array | null {
     const last = this.last.sliced;
     if (last === undefined || last.rids === null || f.search === undefined) return null;
     if (last.version !== this.version()) return null;
@@ -141,12 +148,23 @@ export class SearchCandidates {
     return f.search.toLowerCase().includes(search.toLowerCase()) ? last.rids : null;
   }
 
+  /**
+   * The kept candidates of `use` (`ids`, just kept by `cached`) as a list, made once: the pages
+   * and counts that take them pass them on as JSON (a few thousand, their list ~0.1 ms).
+   */
+  private listed(use: 'sorted' | 'broad', ids: Int32Array | null): number[] | null {
+    const kept = this.last[use];
+    if (ids === null || kept === undefined || kept.rids !== ids) return ids === null ? null : Array.from(ids);
+    kept.list ??= Array.from(ids);
+    return kept.list;
+  }
+
   /** The candidates up to `limit`, kept per use until the data changes, in steps of FETCH_CHUNK. */
   private *cached(
     use: 'sorted' | 'broad' | 'sliced',
     f: TaskListFilter,
     limit: number,
-  ): Generator<void, number[] | null, void> {
+  ): Generator<void, Int32Array | null, void> {
     if (!this.wordsComplete()) return null;
     if (f.search === undefined && f.tags === undefined) return null;
     const version = this.version();
@@ -158,17 +176,17 @@ export class SearchCandidates {
     return rids;
   }
 
-  private *findCandidates(f: TaskListFilter, limit: number): Generator<void, number[] | null, void> {
+  private *findCandidates(f: TaskListFilter, limit: number): Generator<void, Int32Array | null, void> {
     const tags = this.tagsQuery(f.tags);
     if (f.search === undefined) return tags === null ? null : yield* this.fetchCandidates(tags, limit);
     const term = f.search.toLowerCase();
     // Punctuation alone has no word to look up: scan the compact search text
     // (a superset for title-only search too), stopping past CANDIDATE_LIMIT.
     if (termWords(term).length === 0)
-      return tags === null ? this.limited(this.textContaining(term, limit), limit) : null;
+      return tags === null ? this.limited(Int32Array.from(this.textContaining(term, limit)), limit) : null;
     const words = this.searchWordsQuery(term, limit);
     if (words === null) return null;
-    let hits: number[] = [];
+    let hits: Int32Array = new Int32Array(0);
     if (words !== NO_MATCH) {
       const withTags = (query: string) => (tags === null ? query : `${query} AND ${tags}`);
       let found = yield* this.fetchCandidates(withTags(words.query), limit, words.estimate);
@@ -189,7 +207,7 @@ export class SearchCandidates {
               allOfAnyQuery(this.narrowingGroups(this.idGroups(term), limit).groups),
               limit + 1,
             );
-      if (ids.length > 0) hits = [...new Set([...hits, ...ids])];
+      if (ids.length > 0) hits = Int32Array.from(new Set([...hits, ...ids]));
     }
     return this.limited(hits, limit);
   }
@@ -200,32 +218,45 @@ export class SearchCandidates {
    * within it, the first few thousand tell how dense the rest is (they come
    * in row id order): a query clearly beyond the limit stops there instead of
    * fetching ten thousand rows to learn it. The rest come FETCH_CHUNK a step
-   * (100 000 took 56-71 ms of CPU in one, under load).
+   * (100 000 took 56-71 ms of CPU in one, under load), each copied into a
+   * typed array: pushed one by one onto a list, `mi`'s 97 000 at a million
+   * tasks cost 15-20 ms more than the copies (a list's elements are values of
+   * their own, each one for the collector; a typed array's are its bytes).
    */
   private *fetchCandidates(
     query: string,
     limit: number,
     estimate?: number,
-  ): Generator<void, number[] | null, void> {
+  ): Generator<void, Int32Array | null, void> {
     // Fetched in one go when well within: the word index's AND begun again past the first
     // few thousand passed their common words' postings again (4-5 ms more at a million tasks).
     const known = estimate !== undefined && estimate <= limit * NEAR_LIMIT;
     const first = known ? Math.min(FETCH_CHUNK, limit + 1) : FIRST_CANDIDATES;
     const found = this.words.match(query, first);
-    if (found.length < first) return found;
+    if (found.length < first) return Int32Array.from(found);
+    let expected = estimate ?? 0;
     if (!known) {
-      const dense = (found.length * this.reads.rowEstimate()) / (found[found.length - 1] as number);
-      if (dense > limit * 1.5) return null;
+      expected = (found.length * this.reads.rowEstimate()) / (found[found.length - 1] as number);
+      if (expected > limit * 1.5) return null;
     }
+    let ids = new Int32Array(Math.min(limit + 1, Math.ceil(expected * 1.25) + FETCH_CHUNK));
+    ids.set(found);
+    let count = found.length;
     for (;;) {
-      const chunk = Math.min(FETCH_CHUNK, limit + 1 - found.length);
+      const chunk = Math.min(FETCH_CHUNK, limit + 1 - count);
       if (chunk <= 0) break;
       yield;
-      const more = this.words.match(query, chunk, found[found.length - 1]);
-      for (const rid of more) found.push(rid);
+      const more = this.words.match(query, chunk, ids[count - 1]);
+      if (count + more.length > ids.length) {
+        const larger = new Int32Array(Math.min(limit + 1, 2 * ids.length + more.length));
+        larger.set(ids.subarray(0, count));
+        ids = larger;
+      }
+      ids.set(more, count);
+      count += more.length;
       if (more.length < chunk) break;
     }
-    return this.limited(found, limit);
+    return this.limited(ids.subarray(0, count), limit);
   }
 
   /**
@@ -258,7 +289,7 @@ export class SearchCandidates {
       .all(term, limit + 1) as number[];
   }
 
-  private limited(rids: number[], limit: number): number[] | null {
+  private limited(rids: Int32Array, limit: number): Int32Array | null {
     return rids.length > limit ? null : rids;
   }
 

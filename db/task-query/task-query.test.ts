@@ -148,6 +148,32 @@ function entriesLookedAt(run: () => void): number[] {
 }
 
 /**
+ * The rows a search tested against its filter (item-rows.ts's `passing`: the candidates read off
+ * their places, task-query/sort-ranks.ts), summed over the statements run while `run` ran, and
+ * what `run` gave.
+ */
+function rowsTested<T>(run: () => T): { tested: number; value: T } {
+  const scratch = new Database(':memory:');
+  const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
+    all: (this: { source: string }, ...args: unknown[]) => unknown[];
+  };
+  scratch.close();
+  const all = proto.all;
+  let tested = 0;
+  const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
+    if (this.source.startsWith('SELECT t.rid FROM json_each(?) c') && !this.source.includes('ORDER BY'))
+      tested += (JSON.parse(args[0] as string) as unknown[]).length;
+    return all.apply(this, args);
+  });
+  try {
+    const value = run();
+    return { tested, value };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/**
  * The entries of the sort order read as places (task-query/sort-ranks.ts), a number per
  * statement (the rows it gave), while `run` ran.
  */
@@ -914,6 +940,70 @@ describe('search candidates', () => {
       typed('chore');
       // Asked after a search it does not extend: its own candidates fetched, a step more.
       expect(typedOn).toBeLessThan(typed('migr'));
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test('a broad search typed on from the last one gives up on its candidates as soon as the share of them matching says its page is beyond the budget', async () => {
+    const handle = await openTestMirror();
+    try {
+      // `migra`'s 20 000 candidates sort after 20 000 others, its first 6 000 "Migrant", holding no
+      // "migrat": typed on from `migra`, `migrat` tests 82 of them, then 164, none matching.
+      const tasks = [
+        ...lateMatches(20_000, 'Add errand', 14_000),
+        ...Array.from({ length: 6000 }, (_, i) => taskJson({ title: `Migrant wave ${i}` })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      expect(titleSearchSteps(handle.mirror, 'migra', options)?.page.path).toBe('ranked');
+      // At none in 246, its page would take over 10 000 tests, more than the 4 096 of the budget:
+      // it gives up there and tests its own candidates, 82 (tested up to the budget, 2 542 rows,
+      // 36 ms of main's CPU for `mig` typed on from `mi` at a million tasks, before its own).
+      const { tested, value: answer } = rowsTested(() => titleSearchSteps(handle.mirror, 'migrat', options));
+      expect(tested).toBe(82 + 164 + 82);
+      const query = parseTaskListQuery(new URLSearchParams('filter[search]=migrat&sort_by=title'));
+      expect(answer?.page.items.map((t) => t.task_id)).toEqual(referenceIds(tasks, query).slice(0, 40));
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
+  test("two broad searches' pages stepped in turn, both read off their candidates' places, each exact", async () => {
+    const handle = await openTestMirror();
+    try {
+      // `chore` and `mig` have the same 14 000 candidates, all sorting after the 20 000 others: each
+      // page marks them in the one set of marks the places are read against, a step at a time, the
+      // other's marks coming between (main runs two windows' lists, or a list and a bulk change, so).
+      const tasks = lateMatches(20_000, 'Add mission', 14_000);
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const queries = ['chore', 'mig'].map(
+        (term) => new URLSearchParams(`filter[search]=${term}&sort_by=title`),
+      );
+      const running = queries.map((query) => handle.mirror.tasks.pageSteps(query, options));
+      const pages: (TaskListPage | undefined)[] = queries.map(() => undefined);
+      let steps = 0;
+      while (pages.some((page) => page === undefined)) {
+        running.forEach((steps, i) => {
+          if (pages[i] !== undefined) return;
+          const step = steps.next();
+          if (step.done) pages[i] = step.value;
+        });
+        steps += 1;
+      }
+      // Stepped in turn: each page took steps (the places read a chunk a step), the others' between.
+      expect(steps).toBeGreaterThan(2);
+      pages.forEach((page, i) => {
+        const query = parseTaskListQuery(queries[i] as URLSearchParams);
+        expect(
+          page?.items.map((t) => t.task_id),
+          query.filter.search,
+        ).toEqual(referenceIds(tasks, query).slice(0, 40));
+        expect(page?.path, query.filter.search).toBe('ranked');
+      });
     } finally {
       handle.cleanup();
     }
