@@ -207,7 +207,8 @@ export class SearchCandidates {
               allOfAnyQuery(this.narrowingGroups(this.idGroups(term), limit).groups),
               limit + 1,
             );
-      if (ids.length > 0) hits = Int32Array.from(new Set([...hits, ...ids]));
+      // The words' candidates come in row id order (the word index's), the ids' in id order.
+      if (ids.length > 0) hits = unionOfAscending(hits, Int32Array.from(ids).sort());
     }
     return this.limited(hits, limit);
   }
@@ -386,4 +387,27 @@ export class SearchCandidates {
     const alternatives = tags.map((tag) => wordsOf(tag.toLowerCase()));
     return alternatives.every((words) => words.length > 0) ? anyOfAllQuery(alternatives) : null;
   }
+}
+
+/**
+ * The row ids in either of two ascending lists, ascending and each once: `m` at 100 000 tasks
+ * (73 000 tasks with a word holding it, 33 000 ids) took 86-92 ms through a Set, ~1 ms so.
+ */
+function unionOfAscending(a: Int32Array, b: Int32Array): Int32Array {
+  const union = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    union[n++] = Math.min(x, y);
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  union.set(a.subarray(i), n);
+  n += a.length - i;
+  union.set(b.subarray(j), n);
+  n += b.length - j;
+  return union.subarray(0, n);
 }
