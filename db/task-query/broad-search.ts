@@ -86,8 +86,27 @@ export class BroadSearch {
     const placed = index !== null && this.ranks.begun(index, query.sort_by, desc);
     const first = placed ? AHEAD_STEP.first : AHEAD_ENTRIES.min;
     // Matches spread through the order fill a page in its first entries: no candidates fetched.
-    const ahead = yield* this.walkedAhead(query.sort_by, desc, where, after, first, limit);
+    let ahead = yield* this.walkedAhead(query.sort_by, desc, where, after, first, limit);
     if (ahead.page !== null) return { rids: ahead.page, path: 'walk' };
+    // Matches that dense in the entries looked at fill the page within a few more (their share
+    // taken as even, with half again to spare): on, rather than fetching the candidates. At 100 000
+    // tasks `m`, 39 matches in the first 64 entries where 41 were wanted, fetched 73 000 candidates
+    // and 33 000 ids (135-195 ms), where the next 37 entries held its page (17 ms in all).
+    const spread =
+      ahead.matches.length === 0 ? Infinity : ((limit + 1) * ahead.walked) / ahead.matches.length;
+    if (ahead.walked < AHEAD_ENTRIES.min && 1.5 * spread <= AHEAD_ENTRIES.min) {
+      yield;
+      ahead = yield* this.walkedAhead(
+        query.sort_by,
+        desc,
+        where,
+        after,
+        Math.ceil(1.5 * spread),
+        limit,
+        ahead,
+      );
+      if (ahead.page !== null) return { rids: ahead.page, path: 'walk' };
+    }
     yield;
     // Typed on from the last broad search: its candidates hold this one's matches; tried first, on a budget.
     const typedOn = typingOn ? this.search.typedOn(query.filter) : null;
