@@ -216,7 +216,12 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
   function listAsked(slot: string, query: string, newCount: boolean): void {
     const running = runningCounts.get(slot);
     if (running === undefined || (!newCount && running.query === query)) return;
-    running.stop.abort();
+    stopCount(slot);
+  }
+
+  /** Stops the slot's running count, if any: its answer is null. */
+  function stopCount(slot: string): void {
+    runningCounts.get(slot)?.stop.abort();
     runningCounts.delete(slot);
   }
 
@@ -356,9 +361,6 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       const { mirror, me } = active();
       const pairs = taskQueryPairs(query);
       const stop = new AbortController();
-      // A window closed while its count runs (to the tray): nobody reads the answer.
-      const windowClosed = () => stop.abort();
-      senderGone.addEventListener('abort', windowClosed, { once: true });
       const slot = list === undefined ? null : `${senderId}:${list}`;
       if (slot !== null) {
         const asked = JSON.stringify([pairs, parent]);
@@ -368,17 +370,17 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
       }
       try {
         const options = { me: me.username, today: today(), parent };
-        return { count: await mirror.tasks.countInSteps(pairs, options, stop.signal) };
+        // Stopped by the list's next query, or its window closed while it ran (to the tray): nobody reads the answer.
+        const stopped = AbortSignal.any([stop.signal, senderGone]);
+        return { count: await mirror.tasks.countInSteps(pairs, options, stopped) };
       } finally {
-        senderGone.removeEventListener('abort', windowClosed);
         if (slot !== null && runningCounts.get(slot)?.stop === stop) runningCounts.delete(slot);
       }
     },
 
     'tasks:list-closed': ({ list }, { senderId }) => {
       const slot = `${senderId}:${list}`;
-      runningCounts.get(slot)?.stop.abort();
-      runningCounts.delete(slot);
+      stopCount(slot);
       // A page of the list still waiting its turn is not read for nobody either.
       newestQueries.delete(slot);
       return null;
