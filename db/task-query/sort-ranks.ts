@@ -52,6 +52,8 @@ export class SortRanks {
    */
   private marks = new Uint8Array(0);
   private stamp = 0;
+  /** Times the marks were stamped: unlike a stamp (a byte, given again once they ran out), never the same twice. */
+  private markings = 0;
 
   constructor(
     private readonly reads: TaskReads,
@@ -99,12 +101,14 @@ export class SortRanks {
     // A row id past the places' size: rows came since they were begun (the version moved).
     let stamp = this.mark(candidates, size);
     if (stamp === null) return null;
+    let marking = this.markings;
     // After a step: another page may have stamped the marks meanwhile (false: a row id past the size).
     const marked = (): boolean => {
-      if (this.stamp === stamp) return true;
+      if (this.markings === marking) return true;
       const again = this.mark(candidates, size);
       if (again === null) return false;
       stamp = again;
+      marking = this.markings;
       return true;
     };
     let from = 0;
@@ -164,6 +168,7 @@ export class SortRanks {
       this.stamp = 0;
     }
     const stamp = ++this.stamp;
+    this.markings += 1;
     for (const rid of candidates) {
       if (rid >= size) return null;
       this.marks[rid] = stamp;
