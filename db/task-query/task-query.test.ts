@@ -123,27 +123,46 @@ function titleSearchSteps(
 }
 
 /**
- * The entries of the sort order whose rows a broad search's look ahead read
- * (task-query/broad-search.ts's walkedAhead), a number per statement, while
- * `run` ran a page from the list's start (its first parameter is how many).
+ * Runs `run` with every statement's `all` watched: `observe` is told each one's SQL, parameters
+ * and rows. Returns what `run` gave (a promise's watch ends when it settles).
  */
-function entriesLookedAt(run: () => void): number[] {
+function watchingStatements<T>(
+  observe: (source: string, args: unknown[], rows: unknown[]) => void,
+  run: () => T,
+): T {
   const scratch = new Database(':memory:');
   const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
     all: (this: { source: string }, ...args: unknown[]) => unknown[];
   };
   scratch.close();
   const all = proto.all;
-  const windows: number[] = [];
   const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
-    if (this.source.includes(') w CROSS JOIN tasks t')) windows.push(args[0] as number);
-    return all.apply(this, args);
+    const rows = all.apply(this, args);
+    observe(this.source, args, rows);
+    return rows;
   });
+  let value: T;
   try {
-    run();
-  } finally {
+    value = run();
+  } catch (error) {
     spy.mockRestore();
+    throw error;
   }
+  if (value instanceof Promise) return value.finally(() => spy.mockRestore()) as T;
+  spy.mockRestore();
+  return value;
+}
+
+/**
+ * The entries of the sort order whose rows a broad search's look ahead read
+ * (task-query/broad-search.ts's walkedAhead), a number per statement, while
+ * `run` ran a page from the list's start (its first parameter is how many).
+ */
+function entriesLookedAt(run: () => void): number[] {
+  const windows: number[] = [];
+  watchingStatements((source, args) => {
+    if (source.includes(') w CROSS JOIN tasks t')) windows.push(args[0] as number);
+  }, run);
   return windows;
 }
 
@@ -153,24 +172,12 @@ function entriesLookedAt(run: () => void): number[] {
  * what `run` gave.
  */
 function rowsTested<T>(run: () => T): { tested: number; value: T } {
-  const scratch = new Database(':memory:');
-  const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
-    all: (this: { source: string }, ...args: unknown[]) => unknown[];
-  };
-  scratch.close();
-  const all = proto.all;
   let tested = 0;
-  const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
-    if (this.source.startsWith('SELECT t.rid FROM json_each(?) c') && !this.source.includes('ORDER BY'))
+  const value = watchingStatements((source, args) => {
+    if (source.startsWith('SELECT t.rid FROM json_each(?) c') && !source.includes('ORDER BY'))
       tested += (JSON.parse(args[0] as string) as unknown[]).length;
-    return all.apply(this, args);
-  });
-  try {
-    const value = run();
-    return { tested, value };
-  } finally {
-    spy.mockRestore();
-  }
+  }, run);
+  return { tested, value };
 }
 
 /**
@@ -178,23 +185,34 @@ function rowsTested<T>(run: () => T): { tested: number; value: T } {
  * statement (the rows it gave), while `run` ran.
  */
 async function placesRead<T>(run: () => T | Promise<T>): Promise<{ reads: number[]; value: T }> {
-  const scratch = new Database(':memory:');
-  const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as {
-    all: (this: { source: string }, ...args: unknown[]) => unknown[];
-  };
-  scratch.close();
-  const all = proto.all;
   const reads: number[] = [];
-  const spy = vi.spyOn(proto, 'all').mockImplementation(function (this: { source: string }, ...args) {
-    const rows = all.apply(this, args);
-    if (this.source.startsWith('SELECT t.rid FROM tasks t INDEXED BY')) reads.push(rows.length);
-    return rows;
+  const value = await watchingStatements(
+    (source, _args, rows) => {
+      if (source.startsWith('SELECT t.rid FROM tasks t INDEXED BY')) reads.push(rows.length);
+    },
+    async () => run(),
+  );
+  return { reads, value };
+}
+
+/**
+ * The page of a title-sorted `query` over `tasks` from the list's start, checked exact against
+ * the reference, and how many entries of the order its look ahead read in all (entriesLookedAt).
+ */
+function pageLookedAt(
+  mirror: Mirror,
+  tasks: Task[],
+  query: URLSearchParams,
+  limit: number,
+): { page: TaskListPage | undefined; looked: number[] } {
+  let page: TaskListPage | undefined;
+  const looked = entriesLookedAt(() => {
+    page = mirror.tasks.query(query, { me: ME, today: TODAY, limit });
   });
-  try {
-    return { reads, value: await run() };
-  } finally {
-    spy.mockRestore();
-  }
+  expect(page?.items.map((t) => t.task_id)).toEqual(
+    referenceIds(tasks, parseTaskListQuery(query)).slice(0, limit),
+  );
+  return { page, looked };
 }
 
 /** `before` tasks titled `${title} i`, then `after` titled `Migrate chore i`: the matches of `mig` all sort after the rest. */
@@ -874,13 +892,7 @@ describe('search candidates', () => {
       loadTasks(handle.mirror, tasks);
       await handle.mirror.sortIndexesReady();
       const query = new URLSearchParams('filter[search]=common&sort_by=title');
-      let page: TaskListPage | undefined;
-      const looked = entriesLookedAt(() => {
-        page = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 40 });
-      });
-      expect(page?.items.map((t) => t.task_id)).toEqual(
-        referenceIds(tasks, parseTaskListQuery(query)).slice(0, 40),
-      );
+      const { page, looked } = pageLookedAt(handle.mirror, tasks, query, 40);
       expect(page?.path).toBe('walk');
       // At a million tasks the first search's look at 1 024 entries, their rows off the OS, took
       // 170-195 ms of main's CPU in one step, where 64 held its page.
@@ -902,13 +914,7 @@ describe('search candidates', () => {
       await handle.mirror.sortIndexesReady();
       await handle.mirror.tasks.readPlacesAhead(new URLSearchParams('sort_by=title'));
       const query = new URLSearchParams('filter[search]=mission&sort_by=title');
-      let page: TaskListPage | undefined;
-      const looked = entriesLookedAt(() => {
-        page = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 40 });
-      });
-      expect(page?.items.map((t) => t.task_id)).toEqual(
-        referenceIds(tasks, parseTaskListQuery(query)).slice(0, 40),
-      );
+      const { page, looked } = pageLookedAt(handle.mirror, tasks, query, 40);
       // On to 1.5 times where their share puts the page's end (82 entries): 123 entries in all,
       // where the 20 000 candidates were fetched and their places read off (135-195 ms for `m` at 100 000 tasks).
       expect(page?.path).toBe('walk');
@@ -927,13 +933,7 @@ describe('search candidates', () => {
       loadTasks(handle.mirror, tasks);
       await handle.mirror.sortIndexesReady();
       const query = new URLSearchParams('filter[search]=mig&sort_by=title');
-      let page: TaskListPage | undefined;
-      const looked = entriesLookedAt(() => {
-        page = handle.mirror.tasks.query(query, { me: ME, today: TODAY, limit: 200 });
-      });
-      expect(page?.items.map((t) => t.task_id)).toEqual(
-        referenceIds(tasks, parseTaskListQuery(query)).slice(0, 200),
-      );
+      const { page, looked } = pageLookedAt(handle.mirror, tasks, query, 200);
       expect(page?.path).toBe('ranked');
       // The look before the candidates and the one after them: 1 340 entries, none read twice...
       expect(looked.reduce((sum, n) => sum + n, 0)).toBe(1340);
