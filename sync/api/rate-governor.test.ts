@@ -1,13 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { ManualApiClock, settle } from './clock';
-import { type RateObservation, type RatePermit, type RequestLane, RateGovernor } from './rate-governor';
+import {
+  type BackgroundBudget,
+  type RateObservation,
+  type RatePermit,
+  type RequestLane,
+  RateGovernor,
+} from './rate-governor';
 
 function ok(limit: number, remaining: number, resetSeconds: number): RateObservation {
   return { status: 200, limit, remaining, resetSeconds, retryAfterSeconds: null };
 }
 
 /** Queues requests and records the order in which the governor lets them go. */
-function harness(options: { backgroundShare?: number } = {}) {
+function harness(options: { background?: BackgroundBudget } = {}) {
   const clock = new ManualApiClock();
   const governor = new RateGovernor({ clock, ...options });
   const granted: string[] = [];
@@ -88,29 +94,75 @@ describe('RateGovernor', () => {
     expect(h.granted).toEqual(['probe', 'a', 'open-task']);
   });
 
-  test('background work never takes more than its share of a window; person-initiated work still goes', async () => {
-    const h = harness({ backgroundShare: 0.5 });
-    await h.probe('background', ok(10, 9, 60));
-    for (let i = 1; i <= 6; i++) void h.request(`pull-${i}`, 'background');
+  test('while a person is at work, background work takes no more than its share of a window; their requests still go', async () => {
+    const h = harness({ background: { share: 0.5, reserve: 0.1, atWorkMs: 120_000 } });
+    // The first request was the person's: they are at work.
+    await h.probe('user', ok(10, 9, 60));
+    for (let i = 1; i <= 7; i++) void h.request(`pull-${i}`, 'background');
     await settle();
-    // probe + pull-1..4 = 5 = half of 10.
-    expect(h.granted).toEqual(['probe', 'pull-1', 'pull-2', 'pull-3', 'pull-4']);
+    // pull-1..5 = 5 = half of 10.
+    expect(h.granted).toEqual(['probe', 'pull-1', 'pull-2', 'pull-3', 'pull-4', 'pull-5']);
     void h.request('push', 'user');
     await settle();
     expect(h.granted.at(-1)).toBe('push');
     expect(h.governor.state().queued.background).toBe(2);
-    // The next window gives background its share again.
+    // The next window gives background its share again (the person asked less than two minutes ago).
     await h.clock.advance(60_000);
-    expect(h.granted.at(-1)).toBe('pull-5');
+    expect(h.granted.at(-1)).toBe('pull-6');
   });
 
-  test('the background share can be changed while running', async () => {
-    const h = harness({ backgroundShare: 0 });
+  test('while no one is at work, background work takes the window but its reserve, and a person’s first request goes at once', async () => {
+    const h = harness({ background: { share: 0.5, reserve: 0.1, atWorkMs: 120_000 } });
+    await h.probe('background', ok(20, 19, 60));
+    for (let i = 1; i <= 24; i++) void h.request(`pull-${i}`, 'background');
+    await settle();
+    // probe + pull-1..17 = 18: all of 20 but its tenth.
+    expect(h.granted).toHaveLength(18);
+    expect(h.granted.at(-1)).toBe('pull-17');
+    expect(h.governor.state().backgroundUsed).toBe(18);
+    // A person opens a task: the reserve lets it go now, not in a minute.
+    void h.request('open-task', 'user');
+    await settle();
+    expect(h.granted.at(-1)).toBe('open-task');
+    // From now on they are at work: a new window gives background half, and the person the rest.
+    for (const label of h.granted) h.release(label, null);
+    await h.clock.advance(60_000);
+    expect(h.granted.slice(19)).toEqual(['pull-18']);
+    h.release('pull-18', ok(20, 19, 60));
+    await settle();
+    expect(h.granted.slice(19)).toEqual([
+      'pull-18',
+      'pull-19',
+      'pull-20',
+      'pull-21',
+      'pull-22',
+      'pull-23',
+      'pull-24',
+    ]);
+    expect(h.governor.state().backgroundUsed).toBe(7);
+  });
+
+  test('background work held to the person’s share takes more once they have been quiet long enough, in the same window', async () => {
+    const h = harness({ background: { share: 0.5, reserve: 0.1, atWorkMs: 20_000 } });
+    await h.probe('user', ok(20, 19, 60));
+    for (let i = 1; i <= 20; i++) void h.request(`pull-${i}`, 'background');
+    await settle();
+    expect(h.governor.state().backgroundUsed).toBe(10);
+    await h.clock.advance(19_900);
+    expect(h.governor.state().backgroundUsed).toBe(10);
+    // Twenty seconds after the person's request: the window but its reserve (18), less the person's own.
+    await h.clock.advance(200);
+    expect(h.governor.state().backgroundUsed).toBe(18);
+    expect(h.governor.state().remaining).toBe(1);
+  });
+
+  test('the background budget can be changed while running', async () => {
+    const h = harness({ background: { share: 0, reserve: 1, atWorkMs: 0 } });
     await h.probe('user', ok(10, 9, 60));
     void h.request('pull', 'background');
     await settle();
     expect(h.granted).toEqual(['probe']);
-    h.governor.setBackgroundShare(1);
+    h.governor.setBackgroundBudget({ share: 1, reserve: 0, atWorkMs: 0 });
     await settle();
     expect(h.granted).toEqual(['probe', 'pull']);
   });

@@ -7,9 +7,18 @@
 // It spends the budget in bursts rather than spreading it evenly: the service
 // counts requests per window, and a re-sync wins by revalidating many pages at
 // once, which even spacing would forbid.
+//
+// How much background work may take depends on whether a person is at work:
+// while they are, a share of each window (the rest is theirs); while no one
+// has asked for anything lately, all of it but a reserve that lets a person's
+// first request go at once. A first sync of a million tasks needs two windows
+// of requests: held to half, it took four.
 import { type ApiClock, systemApiClock } from './clock';
 
-/** `user`: a person is waiting (push an edit, open a task). `background`: pulling and polling. */
+/**
+ * `user`: a person is waiting (push an edit, open a task); such a request also
+ * says a person is at work. `background`: pulling, polling and probing.
+ */
 export type RequestLane = 'user' | 'background';
 
 /** What an answer said about the budget; null fields were absent. */
@@ -27,10 +36,23 @@ export interface RatePermit {
   release(observation: RateObservation | null): void;
 }
 
+/** How much of each window background work may use. */
+export interface BackgroundBudget {
+  /** While a person is at work: this share of the window, 0..1. */
+  share: number;
+  /** While no one is: all of the window but this share, 0..1, kept for a person's first requests. */
+  reserve: number;
+  /** A person counts as at work while a request of theirs waits and this long after it was asked (ms). */
+  atWorkMs: number;
+}
+
+/** No cap: background work may use the whole window, whoever is at work. */
+export const UNCAPPED_BACKGROUND: BackgroundBudget = { share: 1, reserve: 0, atWorkMs: 0 };
+
 export interface RateGovernorOptions {
   clock?: ApiClock;
-  /** Share of each window's budget that background work may use, 0..1 (default 1: no cap). */
-  backgroundShare?: number;
+  /** Default UNCAPPED_BACKGROUND. */
+  background?: BackgroundBudget;
   /** Wait after a 429 that names no Retry-After, in seconds (default 1). */
   defaultRetryAfterSeconds?: number;
 }
@@ -63,7 +85,7 @@ const SAME_WINDOW_TOLERANCE_MS = 2000;
 
 export class RateGovernor {
   private readonly clock: ApiClock;
-  private backgroundShare: number;
+  private background: BackgroundBudget;
   private readonly defaultRetryAfterSeconds: number;
 
   private known = false;
@@ -75,13 +97,15 @@ export class RateGovernor {
   /** While the budget is unknown, one request at a time goes to learn it. */
   private probeInFlight = false;
   private backgroundUsed = 0;
+  /** When a person last asked for a request (`user` lane). */
+  private personAskedAt = Number.NEGATIVE_INFINITY;
   private readonly queues: Record<RequestLane, Waiter[]> = { user: [], background: [] };
   private cancelWake: (() => void) | null = null;
   private wakeAt = Number.POSITIVE_INFINITY;
 
   constructor(options: RateGovernorOptions = {}) {
     this.clock = options.clock ?? systemApiClock;
-    this.backgroundShare = clampShare(options.backgroundShare ?? 1);
+    this.background = clampBudget(options.background ?? UNCAPPED_BACKGROUND);
     this.defaultRetryAfterSeconds = options.defaultRetryAfterSeconds ?? 1;
   }
 
@@ -106,14 +130,15 @@ export class RateGovernor {
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (lane === 'user') this.personAskedAt = this.clock.now();
       this.queues[lane].push(waiter);
       this.pump();
     });
   }
 
-  /** Changes the background cap (the scheduler asks for "never more than half"). */
-  setBackgroundShare(share: number): void {
-    this.backgroundShare = clampShare(share);
+  /** Changes how much background work may use (the engine sets the app's, sync/schedule/poll-policy.ts). */
+  setBackgroundBudget(budget: BackgroundBudget): void {
+    this.background = clampBudget(budget);
     this.pump();
   }
 
@@ -142,8 +167,15 @@ export class RateGovernor {
     };
   }
 
-  private backgroundCap(): number {
-    return this.limit === null ? Number.POSITIVE_INFINITY : Math.floor(this.limit * this.backgroundShare);
+  private personAtWork(now: number): boolean {
+    return this.queues.user.length > 0 || now < this.personAskedAt + this.background.atWorkMs;
+  }
+
+  private backgroundCap(now: number): number {
+    if (this.limit === null) return Number.POSITIVE_INFINITY;
+    return this.personAtWork(now)
+      ? Math.floor(this.limit * this.background.share)
+      : this.limit - Math.ceil(this.limit * this.background.reserve);
   }
 
   private rollWindowIfDue(now: number): void {
@@ -157,7 +189,7 @@ export class RateGovernor {
   private canSend(lane: RequestLane, now: number): boolean {
     if (now < this.blockedUntil) return false;
     this.rollWindowIfDue(now);
-    if (lane === 'background' && this.backgroundUsed >= this.backgroundCap()) return false;
+    if (lane === 'background' && this.backgroundUsed >= this.backgroundCap(now)) return false;
     if (!this.known) return !this.probeInFlight;
     return this.remaining > 0;
   }
@@ -234,6 +266,10 @@ export class RateGovernor {
       if (now < this.blockedUntil) at = this.blockedUntil;
       else if (this.known) at = this.windowEndsAt;
       // Unknown and waiting: the answer in flight will pump.
+      // Background work held to the person's share may take more once they are done.
+      const quietAt = this.personAskedAt + this.background.atWorkMs;
+      if (this.queues.background.length > 0 && this.queues.user.length === 0 && now < quietAt)
+        at = Math.min(at, quietAt);
     }
     if (at === this.wakeAt) return;
     this.cancelWake?.();
@@ -249,9 +285,17 @@ export class RateGovernor {
   }
 }
 
-function clampShare(share: number): number {
-  if (!Number.isFinite(share)) return 1;
+function clampShare(share: number, otherwise: number): number {
+  if (!Number.isFinite(share)) return otherwise;
   return Math.min(1, Math.max(0, share));
+}
+
+function clampBudget(budget: BackgroundBudget): BackgroundBudget {
+  return {
+    share: clampShare(budget.share, 1),
+    reserve: clampShare(budget.reserve, 0),
+    atWorkMs: Number.isFinite(budget.atWorkMs) ? Math.max(0, budget.atWorkMs) : 0,
+  };
 }
 
 function abortReason(signal: AbortSignal): Error {

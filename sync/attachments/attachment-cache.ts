@@ -101,7 +101,7 @@ export class AttachmentCache {
       room -= want.size;
       if (files.has(want.sha256)) continue;
       try {
-        await downloadAttachment(api, files, want, signal ? { signal } : {});
+        await downloadAttachment(api, files, want, { lane: 'background', ...(signal ? { signal } : {}) });
         downloaded.push(want.attachmentId);
       } catch (error) {
         if (error instanceof ContentChecksumError || (error instanceof ProblemError && error.status < 500)) {

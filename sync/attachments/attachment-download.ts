@@ -8,6 +8,7 @@ import { open, rm, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { AttachmentFiles } from '../../db/attachments/attachment-files';
 import type { ApiClient } from '../api/api-client';
+import type { RequestLane } from '../api/rate-governor';
 import { NetworkError, ProblemError } from '../api/errors';
 import { attachmentContentOperation } from '../api/operations';
 
@@ -62,13 +63,14 @@ function rangeStart(header: string | string[] | undefined): number {
  * Downloads the content of one attachment, whose record says its `sha256`,
  * into `files`; a copy already kept is used as it is. `attempts`: how many
  * times a download cut short goes on before the failure is said (the API
- * client's own retries go on from the bytes kept, too).
+ * client's own retries go on from the bytes kept, too). `lane`: `user` (the
+ * default) when a person opens it, `background` for the cache's fill.
  */
 export async function downloadAttachment(
   api: ApiClient,
   files: AttachmentFiles,
   attachment: { attachmentId: string; sha256: string },
-  options: { signal?: AbortSignal; attempts?: number } = {},
+  options: { signal?: AbortSignal; attempts?: number; lane?: RequestLane } = {},
 ): Promise<DownloadedContent> {
   const { attachmentId, sha256 } = attachment;
   const path = files.pathOf(sha256);
@@ -106,7 +108,7 @@ export async function downloadAttachment(
           const have = existsSync(part) ? statSync(part).size : 0;
           return have > 0 ? { range: `bytes=${have}-`, 'if-range': `"${sha256}"` } : {};
         },
-        { lane: 'user', ...(options.signal ? { signal: options.signal } : {}) },
+        { lane: options.lane ?? 'user', ...(options.signal ? { signal: options.signal } : {}) },
       );
       break;
     } catch (error) {

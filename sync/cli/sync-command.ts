@@ -302,7 +302,8 @@ async function readIdentity(
   const me = await readMeAhead({
     api,
     memo,
-    lane: 'user',
+    // Part of the sync, asked by no person: a `user` request would hold the pull to the at-work share.
+    lane: 'background',
     signal,
     store,
     // A broken answer with the identity the mirror remembers: that one stands, said as the engine says it.

@@ -2,7 +2,7 @@
 // and a real mirror file: start pulls, a local edit is pushed right away,
 // opening a task revalidates it, losing the network goes offline and a health
 // probe brings sync back, stop ends everything.
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import type { SyncEvent } from '../events/sync-events';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 
@@ -154,4 +154,43 @@ test('while the client waits out a 429 the engine says it is rate-limited, and s
   expect(seen).toEqual(['rate-limited', 'rate-limit-lifted']);
   // The pass itself went on after the wait: nothing was lost to the 429.
   expect(summary.pulled).toBeGreaterThan(50);
+});
+
+test('a first sync no one watches takes the rate window but its reserve, and an edit made meanwhile is pushed in that window', async () => {
+  // 40 requests a minute: background may take 36 while no one is at work, 20 once someone is.
+  const f = (fixture = await startPullFixture({ seedTasks: 300, rateLimit: { live: 40, windowMs: 60_000 } }));
+  // Task pages of 5: the first sync needs more requests than the window has.
+  f.emulator.control.faults.shortPages(100, { pathPrefix: '/v1/tasks', pageSize: 5 });
+  f.engine.start();
+  const governor = f.api.governor;
+  // The pull stands at the background's cap, waiting for the next window.
+  await vi.waitFor(
+    () => {
+      const state = governor.state();
+      expect(state.queued.background > 0 && state.inFlight === 0).toBe(true);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  expect(governor.state().backgroundUsed).toBe(36);
+  const id = f.mirroredTaskIds()[0] ?? '';
+  expect(id).not.toBe('');
+
+  f.mirror.tasks.edit(id, { title: 'edited during the first sync' });
+  f.engine.localEdit();
+  await vi.waitFor(() => expect(f.emulator.control.task(id)?.title).toBe('edited during the first sync'), {
+    timeout: 20_000,
+    interval: 20,
+  });
+  await vi.waitFor(() => expect(governor.state()).toMatchObject({ inFlight: 0, queued: { user: 0 } }), {
+    timeout: 5_000,
+    interval: 20,
+  });
+  // Still the same window (its background count not started over), nothing answered 429,
+  // and the person now at work: the pull takes no more of this window.
+  expect(governor.state().backgroundUsed).toBe(36);
+  expect(governor.state().queued.background).toBeGreaterThan(0);
+  expect(f.emulator.control.requests().filter((r) => r.status === 429)).toEqual([]);
+  expect(
+    f.emulator.control.requests().some((r) => r.method === 'PATCH' && r.path === `/v1/tasks/${id}`),
+  ).toBe(true);
 });

@@ -18,7 +18,7 @@ import { AttachmentCache } from '../attachments/attachment-cache';
 import { downloadAttachment } from '../attachments/attachment-download';
 import type { PullStore } from '../pull/pull-store';
 import type { WorkerPullStore } from '../pull/worker-pull-store';
-import { BACKGROUND_SHARE, type PollPolicy } from '../schedule/poll-policy';
+import { BACKGROUND_BUDGET, type PollPolicy } from '../schedule/poll-policy';
 import { type SchedulerState, SyncScheduler } from '../schedule/sync-scheduler';
 import { buildSyncParts, type SyncPartsOptions } from './build-sync-parts';
 import { errorInfo } from '../events/sync-error-info';
@@ -72,8 +72,8 @@ export class SyncEngine {
     this.clock = deps.clock ?? systemApiClock;
     if (deps.onEvent) this.listeners.add(deps.onEvent);
     const emit: SyncEventListener = (event) => this.emit(event);
-    // Background pulling never takes more than half of each window: the rest is the person's.
-    deps.api.governor.setBackgroundShare(BACKGROUND_SHARE);
+    // Background pulling leaves the person their part of each window.
+    deps.api.governor.setBackgroundBudget(BACKGROUND_BUDGET);
     // While the client waits out a 429 on its own, nothing fails, so nothing
     // else would tell the person why sync stands still.
     // Likewise a request the client retries after the network failed it: the
@@ -423,11 +423,12 @@ export class SyncEngine {
   /**
    * `GET /v1/health`: any answer from the service means it is reachable, one
    * that breaks the contract too (taken for no answer, it kept the engine
-   * offline for as long as the service answered so).
+   * offline for as long as the service answered so). The scheduler's, not
+   * the person's: in the background lane, so that it does not count them at work.
    */
   private async probe(signal: AbortSignal): Promise<boolean> {
     try {
-      await this.deps.api.read(healthOperation, {}, { signal, lane: 'user' });
+      await this.deps.api.read(healthOperation, {}, { signal, lane: 'background' });
       return true;
     } catch (error) {
       return error instanceof ApiError && (error.kind === 'problem' || error.kind === 'invalid-response');

@@ -12,7 +12,7 @@ export const OPENED_TASK_WATCH_MS = 30 * 86_400_000;
 /**
  * Comment lists refreshed per hot poll besides the open task's. At the hot
  * tier's tightest interval (30 s) that is 20 requests a minute, a few percent
- * of the background's half of the budget; as polls back off, fewer.
+ * of the background's part of the budget; as polls back off, fewer.
  */
 export const DEFAULT_COMMENT_WATCH = 10;
 

@@ -1,11 +1,13 @@
 // How often each tier of pulling runs, how it backs off while nothing changes
 // and how the scheduler probes while offline. The numbers are chosen against
-// the budget: 600 requests a minute, at most half of it in the background.
+// the budget: 600 requests a minute, of which the background takes at most
+// half while a person is at work (BACKGROUND_BUDGET).
 //
 // At the tightest setting the background spends about 6 (hot) + 20 (the hot
 // poll's comment watch, sync/pull/comment-watch.ts) + 1 (new) + 11 (a
 // 110-request full pass every 10 minutes) requests a minute: about an eighth
 // of its half, leaving room for bursts (a concurrent re-sync, sync now).
+import type { BackgroundBudget } from '../api/rate-governor';
 import type { PullTier } from '../events/sync-parts';
 
 export interface TierPolicy {
@@ -51,5 +53,13 @@ export const DEFAULT_POLL_POLICY: PollPolicy = {
   failedRetryBaseMs: 30_000,
 };
 
-/** The share of each rate-limit window that background pulling may take. */
-export const BACKGROUND_SHARE = 0.5;
+/**
+ * How much of each rate-limit window background pulling may take: half while
+ * a person is at work (a request of theirs in the last two minutes: they tend
+ * to come in runs), so that their edits and openings never wait for a window;
+ * all but a tenth while no one is, so that a first sync or a re-sync of a large
+ * organization is not held to half the pace the service allows (a million
+ * tasks: ~1 200 requests, two windows instead of four). The tenth lets a
+ * person's first requests go at once; from then on they have the other half.
+ */
+export const BACKGROUND_BUDGET: BackgroundBudget = { share: 0.5, reserve: 0.1, atWorkMs: 2 * 60_000 };

@@ -8,8 +8,8 @@
 //   walking the whole task list as one cursor chain, parsing each body, one
 //   page after another (in a child process: its memory and parsing are not the engine's);
 // - resync: a no-change re-sync (in a fresh rate window: a first sync of 100 000
-//   tasks, the person's tasks first, spends ~190 requests of the 300 a minute
-//   background pulling may use), against a bare client revalidating the same
+//   tasks, the person's tasks first, spends ~190 requests of the 540 a minute
+//   background pulling may use while no one is at work), against a bare client revalidating the same
 //   pages one after another with If-None-Match;
 // - push: `edits` queued edits pushed by the engine's pusher (requests per
 //   second, 429s seen);
@@ -26,7 +26,8 @@
 // as warm as the floor's, sync-warm.ts) and the floors run in processes of
 // their own. The last stdout line is one JSON object of figures.
 // From a million tasks on, the task list (~1 000 pages of 1 000) meets the
-// rate limit: the engine's background pulling keeps to half of it by design,
+// rate limit: the engine's background pulling leaves a tenth of each window
+// to the person by design (half once they are at work: no one is, here),
 // and the floors wait out each 429 for its Retry-After as the engine does, so
 // both are walks a client could make; each phase reports its requests, its
 // 429s and the time the limit held it beside its time (the warm-up alone runs
@@ -341,7 +342,7 @@ try {
   );
 
   // No-change re-sync, in a fresh rate window: the first sync spent most of its token's
-  // background half of a minute's budget, and the engine rightly waits for the window otherwise.
+  // background part of a minute's budget, and the engine rightly waits for the window otherwise.
   const windowWait = initialStartedAt + RATE_WINDOW_MS - performance.now();
   if (windowWait > 0) {
     log(`resync waits ${round(windowWait / 1000, 1)} s for a fresh rate window`);
