@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Mirror } from '../../db/mirror';
 import { openMirror } from '../../db/open-mirror';
 import { startEmulator, type RunningEmulator } from '../../emulator/start';
@@ -104,4 +104,60 @@ test('a walk read by the worker asks for each next page before the worker reads 
   expect(askedAtRead).toEqual([2, 3, 3]);
   expect(result.pulled).toBe(2500);
   expect(mirror.tasks.total()).toBe(emulator.control.tasks().length);
+});
+
+test('a walk whose writes fall behind reads only a few pages ahead of them, not the rest of the list', async () => {
+  emulator = await startEmulator({ seedTasks: 3000 });
+  dir = await mkdtemp(join(tmpdir(), 'svc-early-'));
+  const file = join(dir, 'mirror.db');
+  mirror = await openMirror(file);
+  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
+  const worker = (store = new WorkerPullStore(file));
+
+  // Pages of 200: 15 of them. The writes wait until `release` is called.
+  let release = (): void => undefined;
+  const writesHeld = new Promise<void>((resolve) => (release = resolve));
+  let read = 0;
+  let mostHeld = 0;
+  let applyAsked = 0;
+  const slowStore = Object.assign(Object.create(worker) as WorkerPullStore, {
+    readPage: async (operation: string, body: ArrayBuffer) => {
+      read += 1;
+      mostHeld = Math.max(mostHeld, read - applyAsked);
+      return worker.readPage(operation, body);
+    },
+    applyPage: async (...args: Parameters<WorkerPullStore['applyPage']>) => {
+      applyAsked += 1;
+      await writesHeld;
+      return worker.applyPage(...args);
+    },
+  });
+  const source = listSource(
+    api,
+    taskOperations.list,
+    { orgId: emulator.orgId },
+    { limit: 200, sortBy: 'created_at', sortOrder: 'asc' },
+    'background',
+    slowStore,
+  );
+  const walked = walkList({
+    collection: 'tasks',
+    scope: '',
+    source,
+    store: slowStore,
+    partial: false,
+    concurrency: 8,
+  });
+
+  // The walk stands behind its held writes: however long they take, it reads no further.
+  // Three pages queued for writing, the next the walk asked, and two asked early: six of the 15.
+  await vi.waitFor(() => expect(read).toBeGreaterThanOrEqual(6), { timeout: 10_000, interval: 10 });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(read).toBe(6);
+  release();
+  const result = await walked;
+  expect(result.pulled).toBe(3000);
+  expect(mirror.tasks.total()).toBe(3000);
+  // Never more read and not yet written than those, whatever the pace.
+  expect(mostHeld).toBeLessThanOrEqual(6);
 });

@@ -328,7 +328,8 @@ try {
   // A bulk change: everything a search matches selected with Ctrl/Cmd+A (the query, never its ids,
   // goes to main) and its status changed from the bar. Timed from the click on Apply to every row
   // on screen showing it (in the page's clock), and main's longest step meanwhile (the host runs
-  // main's handlers, the sync engine that then pushes, and the emulator, in this process).
+  // main's handlers, the sync engine that then pushes and Playwright's client in this process;
+  // the emulator runs in its own).
   await search.fill('migrate');
   // The search's own count, not the whole list's, still shown while the search is counted.
   for (;;) {
