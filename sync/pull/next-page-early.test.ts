@@ -14,6 +14,7 @@ import { staticCredentials } from '../api/credentials';
 import { taskOperations } from '../api/operations';
 import { listSource, nextCursorAtEnd } from './list-source';
 import { walkList } from './page-walker';
+import type { PullStore } from './pull-store';
 import type { ListSource } from './walk-types';
 import { WorkerPullStore } from './worker-pull-store';
 
@@ -54,13 +55,31 @@ afterEach(async () => {
   emulator = mirror = store = api = dir = null;
 });
 
-test('a walk read by the worker asks for each next page before the worker reads the page that names it, and mirrors every task', async () => {
-  emulator = await startEmulator({ seedTasks: 2500 });
+/** The emulator with `seedTasks`, a client, a new mirror file and the pull worker over it (closed after each test). */
+async function openBench(seedTasks: number) {
+  emulator = await startEmulator({ seedTasks });
   dir = await mkdtemp(join(tmpdir(), 'svc-early-'));
   const file = join(dir, 'mirror.db');
   mirror = await openMirror(file);
   api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
-  const worker = (store = new WorkerPullStore(file));
+  store = new WorkerPullStore(file);
+  const client = api;
+  const orgId = emulator.orgId;
+  /** The task list in pages of `limit`, oldest first, its bodies read by `reader`. */
+  const taskList = (limit: number, reader: Pick<PullStore, 'validatesItems' | 'readPage'>) =>
+    listSource(
+      client,
+      taskOperations.list,
+      { orgId },
+      { limit, sortBy: 'created_at', sortOrder: 'asc' },
+      'background',
+      reader,
+    );
+  return { emulator, mirror, worker: store, taskList };
+}
+
+test('a walk read by the worker asks for each next page before the worker reads the page that names it, and mirrors every task', async () => {
+  const { emulator, mirror, worker, taskList } = await openBench(2500);
 
   /** The cursors the walk asked for, in order; and how many it had asked for as each page went to be read. */
   const asked: (string | null)[] = [];
@@ -72,14 +91,7 @@ test('a walk read by the worker asks for each next page before the worker reads 
       return worker.readPage(operation, body);
     },
   };
-  const list = listSource(
-    api,
-    taskOperations.list,
-    { orgId: emulator.orgId },
-    { limit: 1000, sortBy: 'created_at', sortOrder: 'asc' },
-    'background',
-    reader,
-  );
+  const list = taskList(1000, reader);
   const source: ListSource = {
     fetch(cursor, ifNoneMatch, signal, onNextCursor) {
       asked.push(cursor);
@@ -107,12 +119,7 @@ test('a walk read by the worker asks for each next page before the worker reads 
 });
 
 test('a walk whose writes fall behind reads only a few pages ahead of them, not the rest of the list', async () => {
-  emulator = await startEmulator({ seedTasks: 3000 });
-  dir = await mkdtemp(join(tmpdir(), 'svc-early-'));
-  const file = join(dir, 'mirror.db');
-  mirror = await openMirror(file);
-  api = new ApiClient({ baseUrl: emulator.baseUrl, credentials: staticCredentials(emulator.tokens.live) });
-  const worker = (store = new WorkerPullStore(file));
+  const { mirror, worker, taskList } = await openBench(3000);
 
   // Pages of 200: 15 of them. The writes wait until `release` is called.
   let release = (): void => undefined;
@@ -132,14 +139,7 @@ test('a walk whose writes fall behind reads only a few pages ahead of them, not 
       return worker.applyPage(...args);
     },
   });
-  const source = listSource(
-    api,
-    taskOperations.list,
-    { orgId: emulator.orgId },
-    { limit: 200, sortBy: 'created_at', sortOrder: 'asc' },
-    'background',
-    slowStore,
-  );
+  const source = taskList(200, slowStore);
   const walked = walkList({
     collection: 'tasks',
     scope: '',
