@@ -4,7 +4,7 @@
 import type { CollectionName } from '../collections/collections';
 import type { MirrorTransactions } from '../mirror-transactions';
 import type { ChangeList, PageApplication, PageApplied, PageInput } from './page-apply';
-import type { PassState, StoredPage, SyncPasses } from './sync-passes';
+import type { PageSummary, PassProgress, PassState, StoredPage, SyncPasses } from './sync-passes';
 
 /**
  * Word-index leaf pages merged after a page of tasks, and after a complete
@@ -41,6 +41,11 @@ export class MirrorPasses {
   /** The pass and its pages as last recorded (null if the list was never pulled). */
   state(collection: CollectionName, scope = ''): PassState | null {
     return this.tx.read(() => this.passes.state(collection, scope));
+  }
+
+  /** The same, each page with how many ids it held instead of which: what a walk revalidates by. */
+  walkState(collection: CollectionName, scope = ''): PassProgress<PageSummary> | null {
+    return this.tx.read(() => this.passes.walkState(collection, scope));
   }
 
   /** The server refused a cursor: a fresh pass from the first page. */

@@ -254,6 +254,19 @@ describe('applying pages', () => {
     expect(ids()).toHaveLength(3);
   });
 
+  test('a walk is given each stored page with how many ids it held, and the pass as state() tells it', () => {
+    mirror.passes.begin('tasks');
+    mirror.passes.applyPage(page(0, [taskJson(), taskJson(), taskJson()], 'c1'));
+    mirror.passes.applyPage(page(1, [taskJson()], null));
+    const { pages, ...pass } = mirror.passes.state('tasks') ?? { pages: [] };
+    const walked = mirror.passes.walkState('tasks');
+    expect(walked?.pages).toEqual(
+      pages.map(({ ids: held, ...stored }) => ({ ...stored, count: held.length })),
+    );
+    expect(walked?.pages.map((p) => p.count)).toEqual([3, 1]);
+    expect(walked).toMatchObject(pass);
+  });
+
   test('a restarted pass (cursor refused) does not count what the old one saw', () => {
     const tasks = [taskJson(), taskJson()];
     loadTasks(mirror, tasks);

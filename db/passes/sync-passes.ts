@@ -26,6 +26,9 @@ export interface PageMark {
   nextCursor: string | null;
 }
 
+/** A page as a walk revalidates it (walkState()): StoredPage with how many ids it held, not which. */
+export type PageSummary = Omit<StoredPage, 'ids'> & { count: number };
+
 /** A pass and its pages as state() gives them, or only their marks (progress()). */
 export interface PassProgress<Page extends PageMark = PageMark> {
   collection: string;
@@ -70,6 +73,19 @@ function pageOf(row: SyncPageRow): StoredPage {
 }
 
 type MarkRow = Pick<SyncPageRow, 'page_index' | 'pass_no' | 'next_cursor'>;
+type SummaryRow = Omit<SyncPageRow, 'item_ids' | 'collection' | 'scope'> & { item_count: number };
+
+function summaryOf(row: SummaryRow): PageSummary {
+  return {
+    pageIndex: row.page_index,
+    passNo: row.pass_no,
+    cursorSent: row.cursor_sent,
+    etag: row.etag,
+    nextCursor: row.next_cursor,
+    count: row.item_count,
+    fetchedAt: row.fetched_at,
+  };
+}
 
 function markOf(row: MarkRow): PageMark {
   return { pageIndex: row.page_index, passNo: row.pass_no, nextCursor: row.next_cursor };
@@ -88,6 +104,7 @@ export class SyncPasses {
   private readonly upsertPass: Statement<[string, string, number, number, string]>;
   private readonly selectPages: Statement<[string, string], SyncPageRow>;
   private readonly selectMarks: Statement<[string, string], MarkRow>;
+  private readonly selectSummaries: Statement<[string, string], SummaryRow>;
   private readonly selectPage: Statement<[string, string, number], SyncPageRow>;
   private readonly upsertPage: Statement<unknown[]>;
   private readonly touch: Statement<[number, string, string, string, number]>;
@@ -109,6 +126,10 @@ export class SyncPasses {
     );
     this.selectMarks = db.prepare(
       'SELECT page_index, pass_no, next_cursor FROM sync_pages WHERE collection = ? AND scope = ? ORDER BY page_index',
+    );
+    this.selectSummaries = db.prepare(
+      `SELECT page_index, pass_no, cursor_sent, etag, next_cursor, fetched_at, json_array_length(item_ids) AS item_count
+       FROM sync_pages WHERE collection = ? AND scope = ? ORDER BY page_index`,
     );
     this.selectPage = db.prepare(
       'SELECT * FROM sync_pages WHERE collection = ? AND scope = ? AND page_index = ?',
@@ -161,6 +182,17 @@ export class SyncPasses {
   progress(collection: string, scope: string): PassProgress | null {
     const pass = this.row(collection, scope);
     return pass ? this.progressOf(pass, this.selectMarks.all(collection, scope).map(markOf)) : null;
+  }
+
+  /**
+   * The pass as state() tells it, each page with the number of ids it held:
+   * what a walk revalidates by. A re-sync of a million tasks parsed and
+   * handed the pull's thread every id the chains' pages held (a million) to
+   * count them.
+   */
+  walkState(collection: string, scope: string): PassProgress<PageSummary> | null {
+    const pass = this.row(collection, scope);
+    return pass ? this.progressOf(pass, this.selectSummaries.all(collection, scope).map(summaryOf)) : null;
   }
 
   private progressOf<Page extends PageMark>(pass: SyncPassRow, pages: Page[]): PassProgress<Page> {

@@ -165,7 +165,7 @@ export class ChainWalk {
       const key = keyOf(page.cursorSent);
       if (!this.known.has(key)) this.known.set(key, page);
     }
-    const lastPassItems = start.known.reduce((sum, p) => sum + p.ids.length, 0);
+    const lastPassItems = start.known.reduce((sum, p) => sum + p.count, 0);
     this.early =
       start.solo || options.backlog
         ? undefined
@@ -177,7 +177,7 @@ export class ChainWalk {
           };
     this.progress = {
       pagesDone: start.doneBefore.length,
-      itemsDone: start.doneBefore.reduce((sum, p) => sum + p.ids.length, 0),
+      itemsDone: start.doneBefore.reduce((sum, p) => sum + p.count, 0),
       notModified: 0,
       estimatedTotal: lastPassItems > 0 ? lastPassItems : null,
     };
@@ -230,7 +230,7 @@ export class ChainWalk {
           nextCursor = stored.nextCursor;
           nextIssuedAt = issuedAtOf(stored);
           progress.notModified += 1;
-          progress.itemsDone += stored.ids.length;
+          progress.itemsDone += stored.count;
           if (begun) this.reuse(pageIndex);
           else unchangedSoFar.push(pageIndex);
         } else {

@@ -70,7 +70,7 @@ export class MirrorPullStore implements PullStore {
 
   pass(collection: StoredCollection, scope: string): Promise<PassRecord | null> {
     return settle(() => {
-      const state = this.mirror.passes.state(collection, scope);
+      const state = this.mirror.passes.walkState(collection, scope);
       if (!state) return null;
       return {
         passNo: state.passNo,

@@ -4,12 +4,12 @@
 // so that the writes could be served by a worker without changing pull.
 import type { ParkedEdit } from '../../db/outbox/outbox-types';
 import type { RememberedIdentity } from '../../db/mirror';
-import type { StoredPage } from '../../db/passes/sync-passes';
+import type { PageSummary } from '../../db/passes/sync-passes';
 import type { CommentWatchQuery } from '../../db/tasks/task-openings';
 import type { ChangedCollection, ResourceChange, SyncNotification } from '../events/sync-events';
 
-/** A page as the mirror records it (db/passes/sync-passes.ts). */
-export type StoredPageRecord = Omit<StoredPage, 'fetchedAt'> & {
+/** A page as the mirror records it (db/passes/sync-passes.ts), with how many items it held. */
+export type StoredPageRecord = Omit<PageSummary, 'fetchedAt'> & {
   /** When the page was last received or confirmed (ISO 8601): how old its next_cursor may be. */
   fetchedAt?: string;
 };

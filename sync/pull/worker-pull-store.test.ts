@@ -133,7 +133,7 @@ test('a page of more items than one message carries is applied whole, in one cal
     const ids = tasks.map((t) => t.task_id as string).sort();
     expect(f.mirroredTaskIds().sort()).toEqual(ids);
     const pass = await store.pass('tasks', '');
-    expect(pass?.pages.map((p) => [p.pageIndex, p.etag, p.ids.length])).toEqual([[0, 'W/"page-0"', 250]]);
+    expect(pass?.pages.map((p) => [p.pageIndex, p.etag, p.count])).toEqual([[0, 'W/"page-0"', 250]]);
   } finally {
     await store.close();
   }
