@@ -60,31 +60,27 @@ export function chainScopePrefix(scope: string): string {
   return `${scope}~`;
 }
 
-function pageOf(row: SyncPageRow): StoredPage {
+type MarkRow = Pick<SyncPageRow, 'page_index' | 'pass_no' | 'next_cursor'>;
+type PlaceRow = Omit<SyncPageRow, 'item_ids' | 'collection' | 'scope'>;
+
+/** A page's record but for what it held: what StoredPage and PageSummary share. */
+function placeOf(row: PlaceRow): Omit<StoredPage, 'ids'> {
   return {
     pageIndex: row.page_index,
     passNo: row.pass_no,
     cursorSent: row.cursor_sent,
     etag: row.etag,
     nextCursor: row.next_cursor,
-    ids: JSON.parse(row.item_ids) as string[],
     fetchedAt: row.fetched_at,
   };
 }
 
-type MarkRow = Pick<SyncPageRow, 'page_index' | 'pass_no' | 'next_cursor'>;
-type SummaryRow = Omit<SyncPageRow, 'item_ids' | 'collection' | 'scope'> & { item_count: number };
+function pageOf(row: SyncPageRow): StoredPage {
+  return { ...placeOf(row), ids: JSON.parse(row.item_ids) as string[] };
+}
 
-function summaryOf(row: SummaryRow): PageSummary {
-  return {
-    pageIndex: row.page_index,
-    passNo: row.pass_no,
-    cursorSent: row.cursor_sent,
-    etag: row.etag,
-    nextCursor: row.next_cursor,
-    count: row.item_count,
-    fetchedAt: row.fetched_at,
-  };
+function summaryOf(row: PlaceRow & { item_count: number }): PageSummary {
+  return { ...placeOf(row), count: row.item_count };
 }
 
 function markOf(row: MarkRow): PageMark {
@@ -104,7 +100,7 @@ export class SyncPasses {
   private readonly upsertPass: Statement<[string, string, number, number, string]>;
   private readonly selectPages: Statement<[string, string], SyncPageRow>;
   private readonly selectMarks: Statement<[string, string], MarkRow>;
-  private readonly selectSummaries: Statement<[string, string], SummaryRow>;
+  private readonly selectSummaries: Statement<[string, string], PlaceRow & { item_count: number }>;
   private readonly selectPage: Statement<[string, string, number], SyncPageRow>;
   private readonly upsertPage: Statement<unknown[]>;
   private readonly touch: Statement<[number, string, string, string, number]>;
