@@ -5,8 +5,10 @@
 // later wins). Each screen imports its own as well; those of the screens loaded
 // when first shown (app/later-screens.tsx) would otherwise come last, after the
 // app's, and rules that lost before would win. The build makes them one file.
-// Before them all, the locale's data starts loading in a worker (see there).
+// Before them all, the locale's data starts loading in a worker, and the session
+// and the first rows are asked of main (see there).
 import './vocabulary/locale-data-start';
+import './app/opening-start';
 import './sign-in/sign-in.css';
 import './ui/kind-consent.css';
 import './ui/bulk-bar.css';
@@ -36,15 +38,13 @@ import './triage/triage.css';
 import './ui/undo-toast.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, startApp } from './app/app';
+import { App } from './app/app';
 import './styles/app.css';
 import './styles/shell.css';
 import './styles/sync-trust.css';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
-// The page lives as long as the app: the session is never stopped.
-startApp();
 createRoot(rootElement).render(
   <StrictMode>
     <App />

@@ -12,7 +12,7 @@ const bridge = fakeBridgeEachTest();
 test("the first screen's modules build no date formatter as they load", async () => {
   const built = vi.spyOn(Intl, 'DateTimeFormat');
   try {
-    const { App, startApp } = await import('./app');
+    const [{ App }, { startApp }] = await Promise.all([import('./app'), import('./start-app')]);
     expect([typeof App, typeof startApp]).toEqual(['function', 'function']);
     expect(built).not.toHaveBeenCalled();
   } finally {
@@ -21,7 +21,7 @@ test("the first screen's modules build no date formatter as they load", async ()
 });
 
 test('startApp asks main for the first rows and the session first, then builds the rows’ date formatters in a task of its own', async () => {
-  const { startApp } = await import('./app');
+  const { startApp } = await import('./start-app');
   const built = vi.spyOn(Intl, 'DateTimeFormat');
   const stop = startApp();
   try {
