@@ -31,6 +31,7 @@ import {
   TriageView,
 } from './later-screens';
 import { TrustOverlays } from '../pending-changes/trust-overlays';
+import { AfterFirstPaint } from '../ui/after-first-paint';
 import { CompletionQuestion } from '../ui/completion-question';
 import { UndoToast } from '../ui/undo-toast';
 
@@ -97,7 +98,10 @@ export function WorkspaceScreen() {
 
   return (
     <div className={`app-shell${openTaskId !== null || creating ? ' has-editor' : ''}`}>
-      <Sidebar />
+      {/* The rows first: the sidebar's lists are drawn a frame later, its place kept meanwhile. */}
+      <AfterFirstPaint placeholder={<nav className="sidebar" aria-label="Workspace" />}>
+        <Sidebar />
+      </AfterFirstPaint>
       <main className="main-area" id="main">
         <NoticeBanner />
         {/* Keyed by account: switching shows the other account's lists from scratch, never a mix. */}
