@@ -374,6 +374,19 @@ function AccountMenuItem({ onChoose, children }: { onChoose: () => void; childre
   );
 }
 
+/** The sidebar's root, empty: keeps its place (and its landmark) until its lists are drawn. */
+export function SidebarPlace() {
+  return <SidebarRoot />;
+}
+
+function SidebarRoot({ children }: { children?: ReactNode }) {
+  return (
+    <nav className="sidebar" aria-label="Workspace">
+      {children}
+    </nav>
+  );
+}
+
 export function Sidebar() {
   const workspace = useWorkspace((state) => state.workspace);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
@@ -384,7 +397,7 @@ export function Sidebar() {
   const pinned = new Set(views?.pins.map((pin) => pin.view_id) ?? []);
   const unpinned = views?.views.filter((view) => !pinned.has(view.view_id)) ?? [];
   return (
-    <nav className="sidebar" aria-label="Workspace">
+    <SidebarRoot>
       <AccountSwitcher />
       <div className="sidebar-scroll">
         <ul className="nav-top">
@@ -456,6 +469,6 @@ export function Sidebar() {
           </NavGroup>
         ) : null}
       </div>
-    </nav>
+    </SidebarRoot>
   );
 }

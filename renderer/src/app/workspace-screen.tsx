@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { CommandPalette } from '../command-palette/command-palette';
 import { useGlobalShortcuts } from '../command-palette/shortcuts';
 import { ShortcutsHelp } from '../command-palette/shortcuts-help';
-import { Sidebar } from './sidebar';
+import { Sidebar, SidebarPlace } from './sidebar';
 import { followNotificationClicks } from '../sync-center/notification-click';
 import { StatusBar } from '../status-bar/status-bar';
 import { useSession } from '../store/session-store';
@@ -99,7 +99,7 @@ export function WorkspaceScreen() {
   return (
     <div className={`app-shell${openTaskId !== null || creating ? ' has-editor' : ''}`}>
       {/* The rows first: the sidebar's lists are drawn a frame later, its place kept meanwhile. */}
-      <AfterFirstPaint placeholder={<nav className="sidebar" aria-label="Workspace" />}>
+      <AfterFirstPaint placeholder={<SidebarPlace />}>
         <Sidebar />
       </AfterFirstPaint>
       <main className="main-area" id="main">
