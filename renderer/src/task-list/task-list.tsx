@@ -43,7 +43,7 @@ import { activeFilterCount, type ListSort, scopeParent, type SortKey, taskListQu
 import { clearFilters, sortBy, useList } from './list-store';
 import { ROW_HEIGHT, rowElementId, TaskRowView } from './task-row';
 import type { RowWindow } from './row-window';
-import { listKey, PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
+import { listKey, type NextQueries, PAGE_SIZE, useRowWindow, useWindowVersion } from './use-row-window';
 import { SaveViewButton } from './save-view-button';
 import { blockStart, drawnAt, observeScaledRect, ScaledScrollElement, spacerHeight } from './tall-scroll';
 import { spacerCap } from './spacer-cap';
@@ -71,7 +71,16 @@ export function TaskList({ scope, title }: { scope: ListScope; title: string }) 
   const sort = useList((state) => state.sort);
   const query = useMemo(() => taskListQuery(scope, filters, sort), [scope, filters, sort]);
   const parent = scopeParent(scope);
-  const { window: rows, current, error } = useRowWindow(query, parent);
+  // The store tells of new filters before React renders them: the list asks their rows at once.
+  const nextQueries = useCallback<NextQueries>(
+    (hear) =>
+      useList.subscribe((state, before) => {
+        if (state.filters !== before.filters || state.sort !== before.sort)
+          hear(taskListQuery(scope, state.filters, state.sort));
+      }),
+    [scope],
+  );
+  const { window: rows, current, error } = useRowWindow(query, parent, nextQueries);
   const readOnly = useSession((state) => state.current?.read_only ?? false);
   const tasksLocked = useKindReadOnly('task');
   const failure = error ?? null;

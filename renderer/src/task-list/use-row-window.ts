@@ -3,7 +3,8 @@
 // tasks changed. The previous query's rows stay on show until the new ones
 // arrive, and a slower answer to an older query never replaces a newer one.
 // A query asked again since the mirror last changed (a Backspace) is answered
-// from the list's recent answers, without a call.
+// from the list's recent answers, without a call; a keystroke's new query is
+// asked as the filters change, before React renders it.
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskListQueryInput } from '../../../ipc/screen-schemas';
 import { invoke } from '../bridge/svc';
@@ -126,13 +127,23 @@ function firstPage(
   return firstPages.run(ask);
 }
 
+/**
+ * Tells of each query the list is about to show, as its filters change and
+ * before React renders them (a keystroke in the search box); returns the stop.
+ */
+export type NextQueries = (hear: (query: TaskListQueryInput) => void) => () => void;
+
 /** What identifies a list's rows: its query, and the parent it is narrowed to (the app opens on a list without one). */
 export function listKey(query: TaskListQueryInput, parent?: string): string {
   return JSON.stringify({ query, parent });
 }
 
 /** The rows of `query`, among `parent`'s sub-tasks when one is given (the list filtered by parent). */
-export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWindowState {
+export function useRowWindow(
+  query: TaskListQueryInput,
+  parent?: string,
+  nextQueries?: NextQueries,
+): RowWindowState {
   const key = listKey(query, parent);
   const [state, setState] = useState<{ window: RowWindow | null; key: string | null; error: unknown }>(() => {
     // The page the app opens on may already be here: then the first render draws its rows.
@@ -149,8 +160,33 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
   recentRef.current ??= new RecentAnswers();
   const recent = recentRef.current;
 
-  // Any change of the mirror may change any answer: the recent ones are dropped at once.
-  useEffect(() => followChanges({ delayMs: 0 }, () => recent.clear()), [recent]);
+  /** The first page of the query about to be shown, asked before its render (taken by the effect below). */
+  const early = useRef<{ key: string; askedAt: number; page: ReturnType<typeof firstPage> } | null>(null);
+
+  // Any change of the mirror may change any answer: the recent ones are dropped at once, and so is
+  // an early ask (its render's effect asks again, after the change).
+  useEffect(
+    () =>
+      followChanges({ delayMs: 0 }, () => {
+        recent.clear();
+        early.current = null;
+      }),
+    [recent],
+  );
+
+  // A keystroke's query leaves for main as the filters change: React's render of the search box
+  // and the list took 6-16 ms before the effect below asked it (at 100 000 tasks, issue #28).
+  useEffect(() => {
+    if (nextQueries === undefined) return;
+    return nextQueries((next) => {
+      const nextKey = listKey(next, parent);
+      if (nextKey === early.current?.key) return;
+      early.current = null;
+      // Shown already, or answered from the recent answers without a call.
+      if (nextKey === key || recent.get(nextKey) !== null) return;
+      early.current = { key: nextKey, askedAt: recent.now(), page: firstPage(nextKey, next, parent) };
+    });
+  }, [nextQueries, key, parent, recent]);
 
   // Left for another screen: main stops the list's count still running, which at a million tasks
   // steps on for seconds for nobody (a new query of the list stops it too, from the effect below).
@@ -171,6 +207,8 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
     let cancelled = false;
     const seeded = adopted.current;
     adopted.current = null;
+    const asked = early.current?.key === key ? early.current : null;
+    early.current = null;
     const window = seeded ?? createWindow(parsed, within);
     // One count of this query in flight, the newest asked waiting: main stops a list's running
     // count when the next one comes, and while a bulk change's 50 000 edits were pushed at a
@@ -205,8 +243,11 @@ export function useRowWindow(query: TaskListQueryInput, parent?: string): RowWin
             setState({ window, key, error: null });
             if (remembered.count !== null) return;
           } else {
-            const askedAt = recent.now();
-            const first = await firstPage(key, parsed, within);
+            const askedAt = asked?.askedAt ?? recent.now();
+            let first = await (asked?.page ?? firstPage(key, parsed, within));
+            // An early ask a later one superseded while the filters came back to it: asked again.
+            if (!cancelled && first === SUPERSEDED && asked !== null)
+              first = await firstPage(key, parsed, within);
             // Superseded only by the query of a later key, whose effect has already cancelled this one.
             if (cancelled || first === SUPERSEDED) return;
             recent.keep(key, askedAt, first);
