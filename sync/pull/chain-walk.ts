@@ -102,6 +102,11 @@ interface PageRequest {
   reached: () => void;
   /** Whether the request holds one of the walk's slots ahead (until the chain takes its answer). */
   slot: { held: boolean };
+  /**
+   * The next page's cursor key its answer hinted (ChainWalk.early), once it has; `dropped` when
+   * the request was itself asked on a hint the chain did not follow (its own hint is then ignored).
+   */
+  hint: { key: string | null; dropped: boolean };
 }
 
 /** One chain walked once from `start`: build it and `run` it (its state is that one walk's). */
@@ -272,6 +277,8 @@ export class ChainWalk {
           if (nextCursor !== null && !inFlight.has(keyOf(nextCursor)))
             this.speculateFrom(nextCursor, nextIssuedAt);
         }
+        // The answer hinted at another next page than its own: that page is never reached.
+        if (taken.hint.key !== null && taken.hint.key !== keyOf(nextCursor)) this.dropEarly(taken.hint.key);
         progress.pagesDone += 1;
         if (progress.estimatedTotal !== null && progress.itemsDone > progress.estimatedTotal) {
           progress.estimatedTotal = progress.itemsDone;
@@ -338,8 +345,16 @@ export class ChainWalk {
     }
     const etagSent = this.known.get(key)?.etag ?? null;
     const { source } = this.options;
-    const { gate, signal, early } = this;
+    const { gate, signal } = this;
     const slot = { held: false };
+    const hint: PageRequest['hint'] = { key: null, dropped: false };
+    const early =
+      this.early &&
+      ((next: string): void => {
+        if (hint.dropped) return;
+        hint.key = keyOf(next);
+        this.early?.(next);
+      });
     const send = (): Promise<PageAnswer> =>
       this.limiter.run(() =>
         gate
@@ -359,7 +374,7 @@ export class ChainWalk {
     } else {
       answer = send();
     }
-    const entry = { etagSent, answer, reached, slot };
+    const entry = { etagSent, answer, reached, slot, hint };
     // Speculative answers may never be used; their failures are read when (if) they are.
     answer.then(
       (page) => {
@@ -405,6 +420,26 @@ export class ChainWalk {
   /** Read through a call: the applies set it between awaits, which narrowing cannot see. */
   private throwIfApplyFailed(): void {
     if (this.applyFailure) throw this.applyFailure.error;
+  }
+
+  /**
+   * Drops a page asked early on a hint the chain did not follow (a server's body whose end names
+   * another cursor than its envelope), and the one its own hint asked: kept, they would count
+   * against EARLY_PAGES until the walk ended (no page asked early after two wrong hints), and the
+   * store would hold what it read of them.
+   */
+  private dropEarly(key: string): void {
+    for (let at: string | null = key; at !== null && this.earlyUnreached.delete(at);) {
+      const request = this.inFlight.get(at);
+      if (request === undefined) return;
+      this.inFlight.delete(at);
+      request.hint.dropped = true;
+      request.answer.then(
+        (answer) => this.forget(answer),
+        () => undefined,
+      );
+      at = request.hint.key;
+    }
   }
 
   /** A page the store read but that will not be applied: let it forget the items. */

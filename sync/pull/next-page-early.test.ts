@@ -161,3 +161,71 @@ test('a walk whose writes fall behind reads only a few pages ahead of them, not 
   // Never more read and not yet written than those, whatever the pace.
   expect(mostHeld).toBeLessThanOrEqual(6);
 });
+
+test('hints that name another page than the answer’s own next leave the walk asking early after them, and are forgotten', async () => {
+  const { mirror, worker, taskList } = await openBench(2500);
+
+  // Pages of 250: ten. The first two answers hint at pages that are not their next.
+  const list = taskList(250, worker);
+  /** The real cursors asked, in order; how many had been asked as each page went to be read. */
+  const asked: (string | null)[] = [];
+  const askedAtRead: number[] = [];
+  const wrongAsked: string[] = [];
+  let answers = 0;
+  /** What the worker read of the wrong pages, and how many real pages had been asked as each was dropped. */
+  const wrongReads = new Set<number>();
+  const droppedWhenAsked: number[] = [];
+  const dropPage = worker.dropPage.bind(worker);
+  worker.dropPage = (readAs: number) => {
+    if (wrongReads.has(readAs)) droppedWhenAsked.push(asked.length);
+    dropPage(readAs);
+  };
+  const reader = {
+    validatesItems: true,
+    readPage: (operation: string, body: ArrayBuffer) => {
+      askedAtRead.push(asked.length);
+      return worker.readPage(operation, body);
+    },
+  };
+  const readList = taskList(250, reader);
+  const source: ListSource = {
+    async fetch(cursor, ifNoneMatch, signal, onNextCursor) {
+      if (cursor?.startsWith('wrong-')) {
+        // A page no chain leads to: it would answer with a page of its own (never reached).
+        wrongAsked.push(cursor);
+        const answer = await list.fetch(null, ifNoneMatch, signal);
+        if (answer.status === 200 && answer.read) wrongReads.add(answer.read.readAs);
+        return answer;
+      }
+      asked.push(cursor);
+      const answer = answers++;
+      return readList.fetch(cursor, ifNoneMatch, signal, (next) =>
+        onNextCursor?.(answer < 2 ? `wrong-${answer}` : next),
+      );
+    },
+  };
+
+  const result = await walkList({
+    collection: 'tasks',
+    scope: '',
+    source,
+    store: worker,
+    partial: false,
+    concurrency: 8,
+  });
+
+  expect(wrongAsked).toEqual(['wrong-0', 'wrong-1']);
+  expect(asked).toHaveLength(10);
+  expect(new Set(asked).size).toBe(10);
+  // Past the wrong hints, pages are asked early again: the page after the third before the worker
+  // reads the third, and of any two pages in a row, one's next before the worker reads it (a page
+  // asked once the one before was read hints at its next with none asked early unreached).
+  const askedEarly = (page: number) => (askedAtRead[page - 1] ?? 0) > page;
+  expect(askedEarly(3)).toBe(true);
+  // What the worker read of the wrong pages is dropped as the chain leaves them, not at the walk's end.
+  expect(droppedWhenAsked).toHaveLength(2);
+  for (const asked of droppedWhenAsked) expect(asked).toBeLessThan(10);
+  for (let page = 3; page < 9; page++) expect(askedEarly(page) || askedEarly(page + 1)).toBe(true);
+  expect(result.pulled).toBe(2500);
+  expect(mirror.tasks.total()).toBe(2500);
+});
