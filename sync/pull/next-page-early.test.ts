@@ -78,11 +78,16 @@ async function openBench(seedTasks: number) {
   return { emulator, mirror, worker: store, taskList };
 }
 
-test('a walk read by the worker asks for each next page before the worker reads the page that names it, and mirrors every task', async () => {
-  const { emulator, mirror, worker, taskList } = await openBench(2500);
+/** The task list walked whole from its start into `store`, eight pages at a time at most. */
+function walkTasks(source: ListSource, store: PullStore) {
+  return walkList({ collection: 'tasks', scope: '', source, store, partial: false, concurrency: 8 });
+}
 
-  /** The cursors the walk asked for, in order; and how many it had asked for as each page went to be read. */
-  const asked: (string | null)[] = [];
+/**
+ * The worker as a page reader that notes, as each page goes to be read, how many cursors `asked`
+ * holds then: `askedAtRead`.
+ */
+function readerNotingAsks(worker: WorkerPullStore, asked: readonly (string | null)[]) {
   const askedAtRead: number[] = [];
   const reader = {
     validatesItems: true,
@@ -91,6 +96,15 @@ test('a walk read by the worker asks for each next page before the worker reads 
       return worker.readPage(operation, body);
     },
   };
+  return { reader, askedAtRead };
+}
+
+test('a walk read by the worker asks for each next page before the worker reads the page that names it, and mirrors every task', async () => {
+  const { emulator, mirror, worker, taskList } = await openBench(2500);
+
+  /** The cursors the walk asked for, in order; and how many it had asked for as each page went to be read. */
+  const asked: (string | null)[] = [];
+  const { reader, askedAtRead } = readerNotingAsks(worker, asked);
   const list = taskList(1000, reader);
   const source: ListSource = {
     fetch(cursor, ifNoneMatch, signal, onNextCursor) {
@@ -99,14 +113,7 @@ test('a walk read by the worker asks for each next page before the worker reads 
     },
   };
 
-  const result = await walkList({
-    collection: 'tasks',
-    scope: '',
-    source,
-    store: worker,
-    partial: false,
-    concurrency: 8,
-  });
+  const result = await walkTasks(source, worker);
 
   // Three pages, each asked for once (every hint was the page's own next_cursor).
   expect(asked).toHaveLength(3);
@@ -140,14 +147,7 @@ test('a walk whose writes fall behind reads only a few pages ahead of them, not 
     },
   });
   const source = taskList(200, slowStore);
-  const walked = walkList({
-    collection: 'tasks',
-    scope: '',
-    source,
-    store: slowStore,
-    partial: false,
-    concurrency: 8,
-  });
+  const walked = walkTasks(source, slowStore);
 
   // The walk stands behind its held writes: however long they take, it reads no further.
   // Three pages queued for writing, the next the walk asked, and two asked early: six of the 15.
@@ -169,7 +169,7 @@ test('hints that name another page than the answer’s own next leave the walk a
   const list = taskList(250, worker);
   /** The real cursors asked, in order; how many had been asked as each page went to be read. */
   const asked: (string | null)[] = [];
-  const askedAtRead: number[] = [];
+  const { reader, askedAtRead } = readerNotingAsks(worker, asked);
   const wrongAsked: string[] = [];
   let answers = 0;
   /** What the worker read of the wrong pages, and how many real pages had been asked as each was dropped. */
@@ -179,13 +179,6 @@ test('hints that name another page than the answer’s own next leave the walk a
   worker.dropPage = (readAs: number) => {
     if (wrongReads.has(readAs)) droppedWhenAsked.push(asked.length);
     dropPage(readAs);
-  };
-  const reader = {
-    validatesItems: true,
-    readPage: (operation: string, body: ArrayBuffer) => {
-      askedAtRead.push(asked.length);
-      return worker.readPage(operation, body);
-    },
   };
   const readList = taskList(250, reader);
   const source: ListSource = {
@@ -205,14 +198,7 @@ test('hints that name another page than the answer’s own next leave the walk a
     },
   };
 
-  const result = await walkList({
-    collection: 'tasks',
-    scope: '',
-    source,
-    store: worker,
-    partial: false,
-    concurrency: 8,
-  });
+  const result = await walkTasks(source, worker);
 
   expect(wrongAsked).toEqual(['wrong-0', 'wrong-1']);
   expect(asked).toHaveLength(10);
