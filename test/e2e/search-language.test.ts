@@ -190,3 +190,28 @@ test('keys and values complete from the keyboard', async () => {
   await expect.poll(() => searchBox(page).inputValue()).toBe('');
   expect(problems).toEqual([]);
 });
+
+test('the list stays where it is as a search’s first letter is typed and cleared, at every width', async () => {
+  const { page } = session.app;
+  const gridTop = async () => (await page.getByRole('grid').boundingBox())?.y;
+  const clear = page.getByRole('button', { name: 'Clear' });
+  try {
+    // One line of search, chips and controls down to ~1 280 px, two lines below it.
+    for (const width of [1800, 1440, 1360, 1300, 1280, 1250, 1100]) {
+      await page.setViewportSize({ width, height: 820 });
+      await typeQuery(page, '');
+      await clear.waitFor({ state: 'hidden' });
+      const top = await gridTop();
+      // "Filters (1)" and "Clear" appear as the first letter is typed: the row holds them as it was.
+      await typeQuery(page, 'a');
+      await clear.waitFor();
+      expect(await gridTop(), `${width} px wide`).toBe(top);
+      await typeQuery(page, '');
+      await clear.waitFor({ state: 'hidden' });
+      expect(await gridTop(), `${width} px wide`).toBe(top);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1360, height: 820 });
+    await typeQuery(page, '');
+  }
+});

@@ -220,11 +220,16 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
           >
             Filters{active > 0 ? ` (${active})` : ''}
           </button>
-          {active > 0 ? (
-            <button type="button" className="link-button" onClick={clearFilters}>
-              Clear
-            </button>
-          ) : null}
+          {/* Its place is kept while there is nothing to clear: the row does not rewrap (and move the
+              list down) as the first filter is typed. */}
+          <button
+            type="button"
+            className={`link-button${active > 0 ? '' : ' is-place-kept'}`}
+            onClick={clearFilters}
+            {...(active > 0 ? {} : { 'aria-hidden': true, tabIndex: -1, disabled: true })}
+          >
+            Clear
+          </button>
         </div>
       </div>
       <SearchProblems fixedKeyNote={fixedKeyNote(fixed, filters)} />
