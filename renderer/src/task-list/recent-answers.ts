@@ -24,6 +24,11 @@ export class RecentAnswers {
     return this.epoch;
   }
 
+  /** Whether `key` is remembered, without counting as a use (`get` does). */
+  has(key: string): boolean {
+    return this.answers.has(key);
+  }
+
   get(key: string): RecentAnswer | null {
     const answer = this.answers.get(key);
     if (answer === undefined) return null;

@@ -43,29 +43,51 @@ const noWindow = () => () => {};
 type FirstPage = ReturnType<typeof invoke<'tasks:query'>>;
 type FirstPageValue = Awaited<FirstPage>;
 
-/** The first page of the list the app opens on, asked for while the rest of the page is still starting. */
-let prefetched: { key: string; page: FirstPage; value: FirstPageValue | null } | null = null;
+/**
+ * A list's first page asked before the list's render asks it: the page the app opens on (asked
+ * before React draws anything) and a keystroke's query (asked as the filters change, issue #28).
+ * The render takes it instead of asking again. One list shows at a time, so one is held; the list
+ * drops it when the mirror changes (asked again after the change) and when it closes (another
+ * account's list must not take it).
+ */
+interface AskedAhead {
+  key: string;
+  /** The list's epoch it was asked at (RecentAnswers.now); null when asked before the list existed. */
+  askedAt: number | null;
+  page: Promise<FirstPageValue | typeof SUPERSEDED>;
+  /** The page once it arrived: a list's first render can then draw it at once. */
+  arrived: FirstPageValue | null;
+}
+
+let askedAhead: AskedAhead | null = null;
+
+function askAhead(
+  key: string,
+  askedAt: number | null,
+  query: TaskListQueryInput,
+  parent: string | undefined,
+): void {
+  const entry: AskedAhead = { key, askedAt, page: firstPage(query, parent), arrived: null };
+  entry.page.then(
+    (value) => {
+      if (value !== SUPERSEDED) entry.arrived = value;
+    },
+    // Not signed in yet, or it failed: the list asks again when it takes it.
+    () => undefined,
+  );
+  askedAhead = entry;
+}
+
+/** The first page asked ahead for `key`, taken (the render's effect asks nothing then). */
+function takeAskedAhead(key: string): AskedAhead | null {
+  const entry = askedAhead?.key === key ? askedAhead : null;
+  askedAhead = null;
+  return entry;
+}
 
 /** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
 export function prefetchFirstPage(query: TaskListQueryInput): void {
-  const page = invoke('tasks:query', { query, limit: FIRST_PAGE_SIZE, list: LIST });
-  const entry: NonNullable<typeof prefetched> = { key: listKey(query), page, value: null };
-  page.then(
-    (value) => {
-      entry.value = value;
-    },
-    // Not signed in yet, or it failed: the list asks again when it shows.
-    () => undefined,
-  );
-  prefetched = entry;
-}
-
-/** The prefetched first page of `key` when it has already arrived (the list then draws it in its first render). */
-function arrivedFirstPage(key: string): FirstPageValue | null {
-  if (prefetched?.key !== key || prefetched.value === null) return null;
-  const { value } = prefetched;
-  prefetched = null;
-  return value;
+  askAhead(listKey(query), null, query, undefined);
 }
 
 function createWindow(query: TaskListQueryInput, parent: string | undefined): RowWindow {
@@ -107,24 +129,17 @@ const firstPages = new LatestOnly();
 
 /** A query's first page, or SUPERSEDED when a newer query of the list came before it was asked. */
 function firstPage(
-  key: string,
   query: TaskListQueryInput,
   parent: string | undefined,
 ): Promise<FirstPageValue | typeof SUPERSEDED> {
-  const ask = () =>
+  return firstPages.run(() =>
     invoke('tasks:query', {
       query,
       limit: FIRST_PAGE_SIZE,
       list: LIST,
       ...(parent === undefined ? {} : { parent }),
-    });
-  if (prefetched?.key === key) {
-    const { page } = prefetched;
-    prefetched = null;
-    return page.catch(() => firstPages.run(ask));
-  }
-  prefetched = null;
-  return firstPages.run(ask);
+    }),
+  );
 }
 
 /**
@@ -147,8 +162,9 @@ export function useRowWindow(
   const key = listKey(query, parent);
   const [state, setState] = useState<{ window: RowWindow | null; key: string | null; error: unknown }>(() => {
     // The page the app opens on may already be here: then the first render draws its rows.
-    const arrived = arrivedFirstPage(key);
+    const arrived = askedAhead?.key === key ? askedAhead.arrived : null;
     if (arrived === null) return { window: null, key: null, error: null };
+    askedAhead = null;
     const window = createWindow(query, parent);
     window.seed(arrived);
     return { window, key, error: null };
@@ -160,16 +176,13 @@ export function useRowWindow(
   recentRef.current ??= new RecentAnswers();
   const recent = recentRef.current;
 
-  /** The first page of the query about to be shown, asked before its render (taken by the effect below). */
-  const early = useRef<{ key: string; askedAt: number; page: ReturnType<typeof firstPage> } | null>(null);
-
   // Any change of the mirror may change any answer: the recent ones are dropped at once, and so is
-  // an early ask (its render's effect asks again, after the change).
+  // a page asked ahead (its render's effect asks again, after the change).
   useEffect(
     () =>
       followChanges({ delayMs: 0 }, () => {
         recent.clear();
-        early.current = null;
+        askedAhead = null;
       }),
     [recent],
   );
@@ -180,11 +193,11 @@ export function useRowWindow(
     if (nextQueries === undefined) return;
     return nextQueries((next) => {
       const nextKey = listKey(next, parent);
-      if (nextKey === early.current?.key) return;
-      early.current = null;
+      if (nextKey === askedAhead?.key) return;
+      askedAhead = null;
       // Shown already, or answered from the recent answers without a call.
-      if (nextKey === key || recent.get(nextKey) !== null) return;
-      early.current = { key: nextKey, askedAt: recent.now(), page: firstPage(nextKey, next, parent) };
+      if (nextKey === key || recent.has(nextKey)) return;
+      askAhead(nextKey, recent.now(), next, parent);
     });
   }, [nextQueries, key, parent, recent]);
 
@@ -192,6 +205,7 @@ export function useRowWindow(
   // steps on for seconds for nobody (a new query of the list stops it too, from the effect below).
   useEffect(
     () => () => {
+      askedAhead = null;
       invoke('tasks:list-closed', { list: LIST }).catch(() => {
         // Signed out or closing: nothing is counted any more either.
       });
@@ -207,8 +221,7 @@ export function useRowWindow(
     let cancelled = false;
     const seeded = adopted.current;
     adopted.current = null;
-    const asked = early.current?.key === key ? early.current : null;
-    early.current = null;
+    const asked = takeAskedAhead(key);
     const window = seeded ?? createWindow(parsed, within);
     // One count of this query in flight, the newest asked waiting: main stops a list's running
     // count when the next one comes, and while a bulk change's 50 000 edits were pushed at a
@@ -244,10 +257,11 @@ export function useRowWindow(
             if (remembered.count !== null) return;
           } else {
             const askedAt = asked?.askedAt ?? recent.now();
-            let first = await (asked?.page ?? firstPage(key, parsed, within));
-            // An early ask a later one superseded while the filters came back to it: asked again.
-            if (!cancelled && first === SUPERSEDED && asked !== null)
-              first = await firstPage(key, parsed, within);
+            const again = () => firstPage(parsed, within);
+            // Failed ahead (the app opening before sign-in): asked again, its error shown if it fails again.
+            let first = await (asked === null ? again() : asked.page.catch(again));
+            // Asked ahead but superseded by a later ask while the filters came back to it: asked again.
+            if (!cancelled && first === SUPERSEDED && asked !== null) first = await again();
             // Superseded only by the query of a later key, whose effect has already cancelled this one.
             if (cancelled || first === SUPERSEDED) return;
             recent.keep(key, askedAt, first);
