@@ -221,12 +221,12 @@ export const FilterBar = memo(function FilterBar({ scope }: { scope: ListScope }
             Filters{active > 0 ? ` (${active})` : ''}
           </button>
           {/* Its place is kept while there is nothing to clear: the row does not rewrap (and move the
-              list down) as the first filter is typed. */}
+              list down) as the first filter is typed; disabled keeps it out of the tab order. */}
           <button
             type="button"
             className={`link-button${active > 0 ? '' : ' is-place-kept'}`}
             onClick={clearFilters}
-            {...(active > 0 ? {} : { 'aria-hidden': true, tabIndex: -1, disabled: true })}
+            {...(active > 0 ? {} : { 'aria-hidden': true, disabled: true })}
           >
             Clear
           </button>
