@@ -97,11 +97,18 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
           <span className={`priority priority-${row.priority}`}>{valueWord(row.priority)}</span>
         )}
       </div>
+      {/* Each cell keeps one shape whatever its task holds, so that when the row's slot takes another
+          task (a keystroke's answer, a scroll) React changes text and classes in place instead of
+          deleting and creating elements (issue #28: a keystroke's answer redraws every row). */}
       <div role="gridcell" className="cell cell-assignee">
-        {row.assignee ?? <span className="muted">Unassigned</span>}
+        <span className={row.assignee === null ? 'cell-text muted' : 'cell-text'}>
+          {row.assignee ?? 'Unassigned'}
+        </span>
       </div>
       <div role="gridcell" className={`cell cell-due${overdue ? ' is-overdue' : ''}`}>
-        {row.due_date === null ? <span className="muted">—</span> : dayWords(row.due_date)}
+        <span className={row.due_date === null ? 'muted' : undefined}>
+          {row.due_date === null ? '—' : dayWords(row.due_date)}
+        </span>
         {overdue ? <span className="visually-hidden"> (overdue)</span> : null}
       </div>
       <div role="gridcell" className="cell cell-project">
@@ -113,8 +120,9 @@ export const TaskRowView = memo(function TaskRowView(props: TaskRowViewProps) {
         )}
       </div>
       <div role="gridcell" className="cell cell-tags">
-        {row.tags.slice(0, 2).map((tag) => (
-          <span key={tag} className="tag">
+        {row.tags.slice(0, 2).map((tag, place) => (
+          // Keyed by place, not name: another task's tags take the same two chips.
+          <span key={place} className="tag">
             {tag}
           </span>
         ))}
