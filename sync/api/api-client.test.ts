@@ -23,6 +23,7 @@ import {
   teamOperations,
 } from './operations';
 import { failure } from './testing/failure';
+import { RateGovernor } from './rate-governor';
 import { type StaticClients, staticClients } from './testing/static-clients';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, random: () => 0.5 };
@@ -127,6 +128,26 @@ describe('ApiClient against the emulator', () => {
       });
       const health = await api.read(healthOperation, {});
       expect(health.status === 200 && health.body.status).toBe('ok');
+    });
+
+    test('the health probe is not held by a spent background share: the token’s budget is not its own', async () => {
+      // No background request at all once the window's budget is known (a person's share only).
+      const governor = new RateGovernor({ background: { share: 0, reserve: 1, atWorkMs: 0 } });
+      const api = client({ governor });
+      const taskId = await someTaskId();
+      // The first answer teaches the governor the window; the next background read waits for it to turn.
+      await api.read(taskOperations.get, { taskId }, { lane: 'background' });
+      const stop = new AbortController();
+      const held = api.read(taskOperations.get, { taskId }, { lane: 'background', signal: stop.signal });
+      held.catch(() => undefined);
+      await new Promise((done) => setTimeout(done, 20));
+      expect(governor.state().queued.background).toBe(1);
+      // Coming back online is not put off until the window turns (up to a minute).
+      const health = await api.read(healthOperation, {}, { lane: 'background' });
+      expect(health.status === 200 && health.body.status).toBe('ok');
+      expect(governor.state().queued.background).toBe(1);
+      stop.abort();
+      await expect(held).rejects.toBeInstanceOf(RequestAbortedError);
     });
 
     test('an aborted request is a typed error', async () => {
