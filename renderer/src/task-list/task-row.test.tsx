@@ -5,23 +5,12 @@ import { render } from '@testing-library/react';
 import { expect, test } from 'vitest';
 import type { TaskRow } from '../../../ipc/screen-schemas';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
+import { PlainRow } from '../testing/plain-row';
 import { taskRow } from '../testing/screen-fixtures';
-import { TaskRowView } from './task-row';
 
 fakeBridgeEachTest();
 
-const row = (task: TaskRow) => (
-  <TaskRowView
-    index={0}
-    row={task}
-    start={0}
-    active={false}
-    selected={false}
-    open={false}
-    projectName={null}
-    onPick={() => undefined}
-  />
-);
+const row = (task: TaskRow) => <PlainRow row={task} />;
 
 const cellText = (container: HTMLElement, cell: string) =>
   container.querySelector(`.cell-${cell}`)?.textContent;

@@ -11,7 +11,7 @@ import { UPLOAD_LIMIT_BYTES } from '../../../protocol/upload-rules';
 import { BoardCard } from '../board/board-card';
 import { useSession } from '../store/session-store';
 import { AttachmentsPanel } from '../task-detail/attachments-panel';
-import { TaskRowView } from '../task-list/task-row';
+import { PlainRow } from '../testing/plain-row';
 import { fakeBridgeEachTest } from '../testing/fake-bridge';
 import { account, taskRow } from '../testing/screen-fixtures';
 import { TASK_DRAG_TYPE } from './task-drag';
@@ -103,16 +103,7 @@ test('a file dropped on a list row is attached to its task; a refusal is said on
   }));
   render(
     <div role="grid">
-      <TaskRowView
-        index={0}
-        row={taskRow({ task_id: 't-7', title: 'Ship it' })}
-        start={0}
-        active={false}
-        selected={false}
-        open={false}
-        projectName={null}
-        onPick={() => undefined}
-      />
+      <PlainRow row={taskRow({ task_id: 't-7', title: 'Ship it' })} />
     </div>,
   );
   const row = screen.getByRole('row');
