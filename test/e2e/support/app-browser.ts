@@ -31,12 +31,17 @@ export function e2eBrowserPath(): string {
   throw missing;
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** How the tests' browser is started (the benchmarks start it in a process of their own). */
+export function browserLaunchOptions(): { executablePath: string; headless: true; args: string[] } {
+  return {
     executablePath: e2eBrowserPath(),
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch(browserLaunchOptions());
 }
 
 /** How long one browser step (a click, a wait) may take when the test gives none. */
