@@ -6,7 +6,7 @@
 // (100 000 tasks), more of the process's time than main's handlers. An Electron main
 // process has none of it. Connected to a server apart, the benchmark's process keeps
 // only the calls it makes.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
@@ -21,8 +21,14 @@ process.stdin.resume();
 process.stdin.on('end', () => void server.close().then(() => process.exit(0)));
 `;
 
+export interface BrowserApart {
+  browser: Browser;
+  /** The Playwright server's process: it ends once the browser is closed (or the connection lost). */
+  server: ChildProcess;
+}
+
 /** The browser, its Playwright server in a child process; closing (or losing) the browser ends that process. */
-export async function launchBrowserApart(): Promise<Browser> {
+export async function launchBrowserApart(): Promise<BrowserApart> {
   const server = spawn(process.execPath, ['--input-type=module', '-e', SERVER], {
     // Where playwright-core resolves from.
     cwd: resolve(import.meta.dirname, '../..'),
@@ -42,5 +48,5 @@ export async function launchBrowserApart(): Promise<Browser> {
   });
   const browser = await chromium.connect(endpoint);
   browser.on('disconnected', () => server.stdin.end());
-  return browser;
+  return { browser, server };
 }

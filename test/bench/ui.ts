@@ -217,7 +217,7 @@ const host = await startE2eHost({
   serverUrl: emulator.base_url,
   ...(kept ? { dataDir: kept.dataDir } : {}),
 });
-const browser = await launchBrowserApart();
+const { browser } = await launchBrowserApart();
 try {
   const signedInAt = new Date().toISOString();
   await host.accounts.signInWithToken({ token: emulator.tokens.live });
