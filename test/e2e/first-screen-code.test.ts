@@ -13,9 +13,13 @@ const session = sessionPerFile(() => startSignedInSession({ emulator: { seedTask
 test('the list asks only for its own code before its rows, and the inbox brings its code when opened', async () => {
   const { page } = session.app;
   const scripts: { path: string; text: Promise<string> }[] = [];
+  // When the reload below began: a script the page before it asked (a screen's code loaded
+  // after its first rows) is not the opening's, and its body goes with that page.
+  let reloadedAt = Number.POSITIVE_INFINITY;
   const noteScript = (response: Response) => {
     const path = new URL(response.url()).pathname;
     if (!path.startsWith('/assets/') || !path.endsWith('.js')) return;
+    if (response.request().timing().startTime < reloadedAt) return;
     const text = response.text();
     // A script answered as the session closes has its body no more: only those awaited below matter.
     text.catch(() => undefined);
@@ -30,6 +34,7 @@ test('the list asks only for its own code before its rows, and the inbox brings 
   `);
 
   const worker = page.waitForEvent('worker');
+  reloadedAt = Date.now();
   await page.reload();
   await page.locator('[role="row"][data-task-id]').first().waitFor();
   // The one script index.html does not name: the locale's data is loaded in a worker (date-formats.ts),
