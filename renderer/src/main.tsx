@@ -39,14 +39,24 @@ import './ui/undo-toast.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { openingAnswered } from './app/start-app';
 import './styles/app.css';
 import './styles/shell.css';
 import './styles/sync-trust.css';
 
+/**
+ * How long the first render waits for main's answers (start-app.ts): they come
+ * back while the modules evaluate, 10-60 ms after; a slower main (an upgrade of
+ * the saved tasks) has the splash drawn then.
+ */
+const FIRST_RENDER_WAIT_MS = 250;
+
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
-createRoot(rootElement).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void openingAnswered(FIRST_RENDER_WAIT_MS).then(() =>
+  createRoot(rootElement).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -66,7 +66,7 @@ function askAhead(
   askedAt: number | null,
   query: TaskListQueryInput,
   parent: string | undefined,
-): void {
+): AskedAhead {
   const entry: AskedAhead = { key, askedAt, page: firstPage(query, parent), arrived: null };
   entry.page.then(
     (value) => {
@@ -76,6 +76,7 @@ function askAhead(
     () => undefined,
   );
   askedAhead = entry;
+  return entry;
 }
 
 /** The first page asked ahead for `key`, taken (the render's effect asks nothing then). */
@@ -85,9 +86,15 @@ function takeAskedAhead(key: string): AskedAhead | null {
   return entry;
 }
 
-/** Asks for a query's first page now; the list showing that query takes it instead of asking again. */
-export function prefetchFirstPage(query: TaskListQueryInput): void {
-  askAhead(listKey(query), null, query, undefined);
+/**
+ * Asks for a query's first page now; the list showing that query takes it instead of asking again.
+ * Settles once it is answered, or has failed (the list asks again then).
+ */
+export function prefetchFirstPage(query: TaskListQueryInput): Promise<void> {
+  return askAhead(listKey(query), null, query, undefined).page.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function createWindow(query: TaskListQueryInput, parent: string | undefined): RowWindow {
