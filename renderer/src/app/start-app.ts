@@ -45,9 +45,8 @@ let firstRowsAnswered: Promise<void> = Promise.resolve();
  * when it is slow (an upgrade of the saved tasks: the splash then tells of it).
  * The page's entry waits for it before React's first render: drawn at once, that
  * render was the splash, laid out and committed while the answers waited behind
- * it, and the workspace then came in a render of the answers' own, with every
- * effect of its screens run before its first paint (~30 + 23 ms of the page's
- * thread at 100 000 tasks, issue #28).
+ * it, before the workspace came in a render of the answers' own (first rows
+ * 20-45 ms sooner without it at 100 000 tasks, issue #28).
  */
 export function openingAnswered(deadlineMs: number): Promise<void> {
   const sessionKnown = new Promise<void>((known) => {
