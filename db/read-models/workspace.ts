@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { PendingResource } from '../collections/collection-writes';
 import type { Mirror } from '../mirror';
+import type { FilingCounts } from '../tasks/filing-counts';
 import type { Resource } from '../passes/page-apply';
 import { textOf } from '../../protocol/wire-fields';
 
@@ -110,9 +111,16 @@ export function progressSummaryOf(
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/** A team's sprints with their task counts, newest first; `day` (YYYY-MM-DD) says which one is current. */
-export function sprintSummaries(mirror: Mirror, teamId: string, day: string): SprintSummary[] {
-  const counts = mirror.tasks.sprintCounts();
+/**
+ * A team's sprints with their task counts, newest first; `day` (YYYY-MM-DD) says which one is
+ * current. `counts`: the sprints' counts as already counted (the mirror's, counted now, if not).
+ */
+export function sprintSummaries(
+  mirror: Mirror,
+  teamId: string,
+  day: string,
+  counts: FilingCounts['sprints'] = mirror.tasks.sprintCounts(),
+): SprintSummary[] {
   return mirror.sprints
     .list(teamId)
     .map((sprint): SprintSummary => {
@@ -140,12 +148,21 @@ export function sprintSummaries(mirror: Mirror, teamId: string, day: string): Sp
     .sort((a, b) => b.start_date.localeCompare(a.start_date) || a.name.localeCompare(b.name));
 }
 
-/** Every collection the sidebar shows; `day` (YYYY-MM-DD) is today, for the current sprints. */
-export function workspaceCollections(mirror: Mirror, day: string): WorkspaceCollections {
+/**
+ * Every collection the sidebar shows; `day` (YYYY-MM-DD) is today, for the current sprints.
+ * `counts`: the tasks filed per section, sprint and goal as the caller counted them in steps
+ * (MirrorTasks.countFilingsInSteps); counted now in one read each if not given.
+ */
+export function workspaceCollections(
+  mirror: Mirror,
+  day: string,
+  counts?: FilingCounts,
+): WorkspaceCollections {
   const organization = mirror.collections.list('organizations')[0];
   // The mirror's counts see the pull worker's writes (its caches follow PRAGMA data_version).
-  const sectionCounts = mirror.tasks.sectionCounts();
-  const goalCounts = mirror.tasks.goalCounts();
+  const sectionCounts = counts?.sections ?? mirror.tasks.sectionCounts();
+  const goalCounts = counts?.goals ?? mirror.tasks.goalCounts();
+  const sprintCounts = counts?.sprints ?? mirror.tasks.sprintCounts();
   return {
     organization:
       organization === undefined
@@ -168,7 +185,7 @@ export function workspaceCollections(mirror: Mirror, day: string): WorkspaceColl
       .map((t) => ({
         team_id: String(t.team_id),
         name: textOf(t.name) ?? String(t.team_id),
-        sprints: sprintSummaries(mirror, String(t.team_id), day),
+        sprints: sprintSummaries(mirror, String(t.team_id), day, sprintCounts),
       }))
       .sort(byName),
     goals: mirror.goals

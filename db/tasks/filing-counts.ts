@@ -89,6 +89,17 @@ export function filingStepSql(
   return `SELECT ${column} AS id, count(*) AS total, ${completed} AS completed FROM ${tasks} WHERE ${where} ${byKey}`;
 }
 
+/** The three filing counts by the id of the section, sprint or goal (MirrorTasks's sectionCounts and the others). */
+export interface FilingCounts {
+  sections: Map<string, number>;
+  sprints: Map<string, { total: number; completed: number }>;
+  goals: Map<string, { total: number; completed: number }>;
+}
+
+export function sectionCountsOf(rows: readonly FilingCountRow[]): Map<string, number> {
+  return new Map(rows.map((r) => [r.id, r.total]));
+}
+
 export function completionCountsOf(
   rows: readonly FilingCountRow[],
 ): Map<string, { total: number; completed: number }> {

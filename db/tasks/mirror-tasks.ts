@@ -8,7 +8,9 @@ import {
   type FilingCount,
   filingCountInSteps,
   type FilingCountRow,
+  type FilingCounts,
   filingCountSql,
+  sectionCountsOf,
 } from './filing-counts';
 import { intakeCounts } from './intake-counts';
 import { type EndPage, type EndPageOptions, EndPages } from '../task-query/from-end';
@@ -299,7 +301,7 @@ export class MirrorTasks {
 
   /** `task_count` per section: tasks filed in it, every status. */
   sectionCounts(): Map<string, number> {
-    return new Map(this.filingCountRows('sections').map((r) => [r.id, r.total]));
+    return sectionCountsOf(this.filingCountRows('sections'));
   }
 
   /** `task_count` / `completed_count` per sprint. */
@@ -321,15 +323,24 @@ export class MirrorTasks {
   }
 
   /**
-   * Counts the filing counts the tasks changed since (sectionCounts, sprintCounts, goalCounts), a
-   * few groups a read (about `tasksPerRead` tasks) with the event loop free between, for those calls to answer from. At a
-   * million tasks each count in one read held main 25-50 ms of CPU, the three ~120 ms, and the
-   * sidebar asks for them after every change of tasks (workspace:get).
+   * The filing counts (sectionCounts, sprintCounts, goalCounts), those the tasks changed since
+   * counted again a few groups a read (about `tasksPerRead` tasks) with the event loop free
+   * between. At a million tasks each count in one read held main 25-50 ms of CPU, the three
+   * ~120 ms, and the sidebar asks for them after every change of tasks (workspace:get).
+   * Answered as counted, though the tasks change during the walk: during a bulk change at a
+   * million tasks they changed at every step, and the sidebar's call that then read the counts
+   * afresh held main ~100 ms in one step. A change during the walk is told (mirror:changed) and
+   * the sidebar asks again, which counts again; those calls and the next walk answer from it.
    */
-  async countFilingsInSteps(tasksPerRead?: number): Promise<void> {
+  async countFilingsInSteps(tasksPerRead?: number): Promise<FilingCounts> {
+    const counted: Partial<Record<FilingCount, FilingCountRow[]>> = {};
     for (const count of FILING_COUNTS) {
       const version = this.tx.read(() => this.tx.version());
-      if (this.aggregateCache.some((c) => c.key === count && c.version === version)) continue;
+      const kept = this.aggregateCache.find((c) => c.key === count && c.version === version);
+      if (kept) {
+        counted[count] = kept.value as FilingCountRow[];
+        continue;
+      }
       const rows = await filingCountInSteps(this.db, (work) => this.tx.read(work), count, tasksPerRead).catch(
         (error: unknown) => {
           // Its index is gone while a first load writes (deferred-indexes.ts: the steps name it): the
@@ -340,7 +351,13 @@ export class MirrorTasks {
       );
       // Kept as of the version the walk began at: a change during it has the next call count again.
       this.remember(count, version, rows);
+      counted[count] = rows;
     }
+    return {
+      sections: sectionCountsOf(counted.sections ?? []),
+      sprints: completionCountsOf(counted.sprints ?? []),
+      goals: completionCountsOf(counted.goals ?? []),
+    };
   }
 
   /** The visible tasks filed under some sections, sprints or goals, in board order (db/tasks/task-filing.ts). */

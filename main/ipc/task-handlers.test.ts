@@ -473,4 +473,31 @@ describe('workspace:get', () => {
       sections.map((s) => mirror.tasks.sectionCounts().get(s.section_id) ?? 0),
     );
   });
+
+  test('a change of tasks during the count is answered by the next call, never counted again in one read', async () => {
+    const before = await value('workspace:get');
+    const countOf = (workspace: typeof before, id: string) =>
+      workspace.sections.find((s) => s.section_id === id)?.task_count ?? 0;
+    const [from, to] = before.sections.filter((s) => s.task_count > 0);
+    const moved = [...mirror.tasks.exportJson()]
+      .map((json) => JSON.parse(json) as { task_id: string; section_id: string | null })
+      .find((task) => task.section_id === from?.section_id);
+    if (from === undefined || to === undefined || moved === undefined) throw new Error('no two sections');
+    const [other] = [...mirror.tasks.exportJson()].map((json) => JSON.parse(json) as { task_id: string });
+    mirror.tasks.edit(other?.task_id ?? '', { title: 'Counted once more' });
+    // Tasks changed: the call counts in steps, a turn each, sections first. The move comes a few
+    // turns in, once they are counted and before the goals are.
+    const answer = value('workspace:get');
+    for (let turn = 0; turn < 3; turn++) await new Promise((next) => setImmediate(next));
+    mirror.tasks.edit(moved.task_id, { section_id: to.section_id });
+    // Answered as its walk counted: at a million tasks, counting the moved tasks afresh in one read
+    // held main ~100 ms while a bulk change wrote (the tasks changed at every step).
+    expect(countOf(await answer, from.section_id)).toBe(from.task_count);
+    // The move is told (mirror:changed) and the sidebar asks again: counted then.
+    const after = await value('workspace:get');
+    expect([countOf(after, from.section_id), countOf(after, to.section_id)]).toEqual([
+      from.task_count - 1,
+      to.task_count + 1,
+    ]);
+  });
 });

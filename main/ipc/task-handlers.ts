@@ -473,8 +473,8 @@ export function taskHandlers(dependencies: TaskHandlerDependencies): IpcHandlers
     'workspace:get': async (): Promise<Workspace> => {
       const { mirror, me, accountId } = active();
       // Counted in short steps when tasks changed since: the sidebar asks again after every change.
-      await mirror.tasks.countFilingsInSteps();
-      const collections = workspaceCollections(mirror, today());
+      const counts = await mirror.tasks.countFilingsInSteps();
+      const collections = workspaceCollections(mirror, today(), counts);
       // The tags as last counted: a recount that finds others tells the window, which asks again.
       const recounted = () =>
         dependencies.emit('mirror:changed', {
