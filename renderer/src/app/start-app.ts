@@ -10,6 +10,9 @@ import { prefetchFirstPage } from '../task-list/use-row-window';
 import { loadDateFormats, loadLocaleDataAside } from '../vocabulary/date-formats';
 import { ROW_DATE_FORMATS } from '../vocabulary/task-words';
 
+/** The first rows asked by startApp, settled once answered or failed (none asked: settled). */
+let firstRowsAnswered: Promise<void> = Promise.resolve();
+
 /**
  * Asks for the session and the first rows of the list the app opens on, at
  * once and side by side: called before React draws anything, so the answers
@@ -35,9 +38,6 @@ export function startApp(): () => void {
     stop();
   };
 }
-
-/** The first rows asked by startApp, settled once answered or failed (none asked: settled). */
-let firstRowsAnswered: Promise<void> = Promise.resolve();
 
 /**
  * Settles once main has answered what the first screen draws (the session, so
