@@ -50,6 +50,8 @@ export class OutboxRows {
   /** Marks an operation as a bulk change's, unless another bulk change's already. */
   readonly joinBatch: Statement<[string, string]>;
   readonly entityOpsOf: Statement<[string, string], OutboxRow>;
+  /** How many of a JSON list of op ids are queued and never tried: the ones an undo can still call back. */
+  private readonly countRecallable: Statement<[string], number>;
   /** Every writable kind, by the outbox's entity_type. */
   private readonly kinds: ReadonlyMap<string, MirrorWriteKind>;
 
@@ -74,6 +76,11 @@ export class OutboxRows {
       'UPDATE outbox SET state = ?, last_problem = ?, updated_at = ? WHERE op_id = ?',
     );
     this.deleteOp = db.prepare('DELETE FROM outbox WHERE op_id = ?');
+    this.countRecallable = db
+      .prepare<[string], number>(
+        "SELECT count(*) FROM outbox WHERE op_id IN (SELECT value FROM json_each(?)) AND state = 'queued' AND attempts = 0",
+      )
+      .pluck();
     this.entityOpsOf = db.prepare(
       `SELECT * FROM outbox WHERE entity_type = ? AND entity_id = ? AND state IN ${UNSETTLED_SQL} ORDER BY seq`,
     );
@@ -111,6 +118,17 @@ export class OutboxRows {
   /** The queueing methods belong inside a write of mirror.tasks (with the effective-row update). */
   inWrite(what: string): void {
     if (!this.db.inTransaction) throw new Error(`outbox ${what} runs inside a mirror write (mirror.tasks)`);
+  }
+
+  /**
+   * Outbox.someSent, in one read however many: an operation's row each (its
+   * patch and base values parsed) took 76-99 ms for a bulk delete's 5 000 at
+   * 100 000 tasks, the label of its undo asked after the change and twice an undo.
+   */
+  someSent(opIds: readonly string[]): boolean {
+    const distinct = [...new Set(opIds)];
+    if (distinct.length === 0) return false;
+    return this.tx.read(() => this.countRecallable.get(JSON.stringify(distinct)) !== distinct.length);
   }
 
   row(opId: string): OutboxRow {

@@ -371,6 +371,29 @@ describe('the outbox', () => {
     expect(mirror.tasks.total()).toBe(1);
   });
 
+  test('some of many operations sent: any started, tried, stopped or settled and gone counts; queued and never tried ones do not', () => {
+    const tasks = ['A', 'B', 'C', 'D'].map((title) => taskJson({ title }));
+    loadTasks(mirror, tasks);
+    const [a, b, c, d] = tasks.map(
+      (task) => (mirror.tasks.delete(task.task_id as string) as { opId: string }).opId,
+    );
+    const all = [a, b, c, d] as string[];
+    expect(mirror.outbox.someSent([])).toBe(false);
+    expect(mirror.outbox.someSent([...all, ...all])).toBe(false);
+
+    mirror.outbox.start(a as string);
+    expect(mirror.outbox.someSent(all)).toBe(true);
+    expect(mirror.outbox.someSent([b, c, d] as string[])).toBe(false);
+    // Tried once and queued again: the server may have taken it.
+    mirror.outbox.start(b as string);
+    mirror.outbox.fail(b as string, 'queued', { status: 503 });
+    expect(mirror.outbox.someSent([b, c] as string[])).toBe(true);
+    // Settled: the operation is gone from the outbox.
+    mirror.outbox.settle(a as string, null);
+    expect(mirror.outbox.someSent([a, c] as string[])).toBe(true);
+    expect(mirror.outbox.someSent([c, d] as string[])).toBe(false);
+  });
+
   test('settling a delete removes the task', () => {
     const task = taskJson({ title: 'Gone soon' });
     loadTasks(mirror, [task]);

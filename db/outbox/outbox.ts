@@ -62,6 +62,15 @@ export class Outbox {
     return this.#rows.op(opId);
   }
 
+  /**
+   * Whether any of these operations can no longer be called back (an undo's
+   * concern): gone (sent and settled), being sent, stopped for the person,
+   * or tried once. None of them: false.
+   */
+  someSent(opIds: readonly string[]): boolean {
+    return this.#rows.someSent(opIds);
+  }
+
   opsOf(entityType: string, entityId: string): OutboxOp[] {
     return this.#rows.opsOf(entityType, entityId);
   }
