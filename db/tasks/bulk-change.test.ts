@@ -9,7 +9,7 @@ import {
   type TestMirror,
   taskJson,
 } from '../test-mirror';
-import { queueBulkChange, SHOWN_FIRST, stopBulkChange } from './bulk-change';
+import { nextWriteSize, queueBulkChange, SHOWN_FIRST, stopBulkChange } from './bulk-change';
 
 const OPTIONS = { me: 'ada', today: '2026-03-10' };
 
@@ -315,6 +315,40 @@ describe('a bulk change', () => {
 });
 
 describe("a bulk change's writes", () => {
+  test('each is handed as many tasks as the last one took fit in a step of ~20 ms, its commit counted', () => {
+    expect(nextWriteSize(null)).toBe(1000);
+    // 40 tasks held main 60 ms: 13 fit in 20.
+    expect(nextWriteSize({ taken: 40, heldMs: 60 })).toBe(13);
+    expect(nextWriteSize({ taken: 40, heldMs: 4 })).toBe(200);
+    expect(nextWriteSize({ taken: 900, heldMs: 1 })).toBe(1000);
+    expect(nextWriteSize({ taken: 1, heldMs: 500 })).toBe(1);
+  });
+
+  test('a write that held main long (its commit, a collection) hands the next one fewer tasks, and all are queued', async () => {
+    const ids = seed(600);
+    const handed: number[] = [];
+    const taken: number[] = [];
+    const bulkChunk = mirror.tasks.bulkChunk.bind(mirror.tasks);
+    vi.spyOn(mirror.tasks, 'bulkChunk').mockImplementation((...args) => {
+      handed.push(args[0].length);
+      const done = bulkChunk(...args);
+      taken.push(done.taken);
+      // The first write held main 60 ms in all, as a slow commit would.
+      if (handed.length === 1) for (const until = performance.now() + 60; performance.now() < until;);
+      return done;
+    });
+
+    const outcome = await queueBulkChange(mirror, { taskIds: ids }, setStatus('blocked'), OPTIONS);
+
+    expect(outcome.queued).toBe(600);
+    expect(handed[0]).toBe(600);
+    // Held 60 ms or more: a third of what it took fits in 20.
+    expect(handed[1]).toBeLessThanOrEqual(Math.floor((taken[0] as number) / 3));
+    expect(ids.every((id) => statusOf(id) === 'blocked')).toBe(true);
+  });
+});
+
+describe("a bulk change's log pages", () => {
   let handle: TestMirror;
   openTestMirrorPerTest(
     (opened) => {

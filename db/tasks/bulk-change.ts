@@ -57,6 +57,22 @@ const WRITE_BUDGET_MS = 10;
 /** The ids handed to one write at most (its budget ends it sooner on a slow disk or machine). */
 const MAX_PER_WRITE = 1000;
 /**
+ * A write's whole step, its commit counted, is aimed at this (ms): the next
+ * write is handed as many tasks as the last one's cost a task fits in it.
+ * WRITE_BUDGET_MS counts only taking tasks in; in `bench ui`'s bulk change at a
+ * million tasks (the renderer and the pull worker busy beside it) commits
+ * took two to three times that: main's steps over 30 ms were ~110, the
+ * change's own up to 78 ms; so aimed, ~65, up to 50 (one run each).
+ */
+const STEP_AIM_MS = 20;
+
+/** How many ids the next write is handed, from what the last one took and how long it held main (commit counted). */
+export function nextWriteSize(last: { taken: number; heldMs: number } | null): number {
+  if (last === null || last.taken === 0 || last.heldMs <= 0) return MAX_PER_WRITE;
+  const fits = Math.floor((STEP_AIM_MS * last.taken) / last.heldMs);
+  return Math.min(MAX_PER_WRITE, Math.max(1, fits));
+}
+/**
  * A query's first tasks in its own order, queued before the rest: the list the
  * change was made from shows them first (its first page is 40 rows).
  */
@@ -170,20 +186,28 @@ export async function queueBulkChange(
   // A value the service would refuse is refused before anything is queued.
   if (change.kind === 'edit') mirror.outbox.checkEdit('task', change.set, 'update');
   const outcome: BulkOutcome = { batchId: randomUUID(), matched: 0, queued: 0, setBack: 0, unchanged: 0 };
+  /** The last write's tasks and how long it held main (nextWriteSize). */
+  let last: { taken: number; heldMs: number } | null = null;
   /** Queues `ids` in writes of the budget, the event loop free between; `before` tasks were queued before them. */
   const queue = async (ids: readonly string[], before: number, total: number | null) => {
     for (let from = 0; from < ids.length;) {
       if (before + from > 0) await nextTurn();
-      const rest = ids.slice(from, from + MAX_PER_WRITE);
+      const rest = ids.slice(from, from + nextWriteSize(last));
       // Without an fsync of its own (see Durability 'interim'): the log is
       // flushed on libuv's threads instead, awaited below before the change is
       // told queued. An fsync per chunk on main was most of a chunk's step on a
       // busy disk.
+      let began = 0;
       const done = await writeWhenFree(
         mirror,
-        () => mirror.tasks.bulkChunk(rest, change, outcome.batchId, WRITE_BUDGET_MS, options.onChanged),
+        () => {
+          // From when the write runs, not while it waited for the lock: main is free meanwhile.
+          began = performance.now();
+          return mirror.tasks.bulkChunk(rest, change, outcome.batchId, WRITE_BUDGET_MS, options.onChanged);
+        },
         { durability: 'interim' },
       );
+      last = { taken: done.taken, heldMs: performance.now() - began };
       from += done.taken;
       outcome.matched += done.taken - done.missing;
       outcome.queued += done.queued;
