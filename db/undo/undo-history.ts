@@ -31,8 +31,10 @@ interface UndoStep {
   changes: TaskChange[];
 }
 
-/** What an undo or a redo did: the tasks it touched, and the batch of a step of many tasks with something to send. */
+/** What an undo or a redo did: its label, the tasks it touched, and the batch of a step of many tasks with something to send. */
 export interface UndoneStep {
+  /** What it did, as its label said when it began ("Undo status change"). */
+  label: string;
   touched: string[];
   /** Null for one task's step, or when nothing is left to send (it all folded back in the outbox). */
   batch: { batchId: string; queued: number } | null;
@@ -125,8 +127,8 @@ export class UndoHistory {
     const undo = this.undos.at(-1);
     const redo = this.redos.at(-1);
     return {
-      undo: undo === undefined ? null : `Undo ${await this.describe(undo, 'undo')}`,
-      redo: redo === undefined ? null : `Redo ${await this.describe(redo, 'redo')}`,
+      undo: undo === undefined ? null : await this.label(undo, 'undo'),
+      redo: redo === undefined ? null : await this.label(redo, 'redo'),
     };
   }
 
@@ -141,16 +143,20 @@ export class UndoHistory {
 
   /** Undo and redo are one move: the last step of one stack is applied and lands on the other. */
   private async replay(from: UndoStep[], to: UndoStep[], way: 'undo' | 'redo'): Promise<UndoneStep | null> {
+    // Taken off its stack before anything awaits: a second undo meanwhile takes the step below,
+    // and each one's label names its own step.
     const step = from.pop();
     if (step === undefined) return null;
+    const label = await this.label(step, way);
     const done = await this.apply(step, way);
     to.push(done.step);
-    return this.outcome(done);
+    return this.outcome(done, label);
   }
 
-  private outcome({ step, batchId }: { step: UndoStep; batchId: string | null }): UndoneStep {
+  private outcome({ step, batchId }: { step: UndoStep; batchId: string | null }, label: string): UndoneStep {
     const queued = batchId === null ? 0 : this.mirror.outbox.batchProgress(batchId).total;
     return {
+      label,
       touched: step.changes.map((change) => change.taskId),
       batch: batchId === null || queued === 0 ? null : { batchId, queued },
     };
@@ -159,6 +165,10 @@ export class UndoHistory {
   private push(step: UndoStep): void {
     this.undos.push(step);
     this.redos.length = 0;
+  }
+
+  private async label(step: UndoStep, way: 'undo' | 'redo'): Promise<string> {
+    return `${way === 'undo' ? 'Undo' : 'Redo'} ${await this.describe(step, way)}`;
   }
 
   private async describe(step: UndoStep, way: 'undo' | 'redo'): Promise<string> {

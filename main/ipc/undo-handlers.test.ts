@@ -48,6 +48,18 @@ test('an edit not sent is undone in the outbox (nothing left to send) and redone
   expect(w.f.mirror.outbox.list().map((op) => op.patch)).toEqual([{ status: 'blocked' }]);
 });
 
+test('two undos asked at once each undo one step and say which: the last first', async () => {
+  const w = await wire();
+  const id = await oneTask(w);
+  await w.value('task:edit', { task_id: id, patch: { status: 'blocked' } });
+  await w.value('task:edit', { task_id: id, patch: { priority: 'urgent' } });
+
+  const [first, second] = await Promise.all([w.value('undo:undo'), w.value('undo:undo')]);
+
+  expect([first.done, second.done]).toEqual(['Undo priority change', 'Undo status change']);
+  expect(second.labels).toEqual({ undo: null, redo: 'Redo status change' });
+});
+
 test('an edit sent is undone by a reverse edit the service takes, and redone', async () => {
   const w = await wire();
   const id = await oneTask(w);

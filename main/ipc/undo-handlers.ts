@@ -16,7 +16,6 @@ export function undoHandlers(dependencies: UndoHandlerDependencies): IpcHandlers
   async function step(way: 'undo' | 'redo'): Promise<Undone> {
     const account = writableAccount(dependencies.active, 'tasks', 'task');
     const history = undoHistoryOf(account.mirror);
-    const label = (await history.labels())[way];
     const done = way === 'undo' ? await history.undo() : await history.redo();
     const touched = done?.touched ?? null;
     if (touched !== null) {
@@ -31,7 +30,7 @@ export function undoHandlers(dependencies: UndoHandlerDependencies): IpcHandlers
     }
     const batch = done?.batch ?? null;
     return {
-      done: touched === null ? null : label,
+      done: done?.label ?? null,
       labels: await history.labels(),
       batch: batch === null ? null : { batch_id: batch.batchId, queued: batch.queued },
     };
