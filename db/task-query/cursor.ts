@@ -31,6 +31,13 @@ export function afterCursorSql(sortBy: TaskSortKey, desc: boolean): string {
   return `(${columns.map((c) => `t.${c}`).join(', ')}) ${desc ? '<' : '>'} (${marks})`;
 }
 
+/** The SQL condition true for a row up to the sort key values of the `?`s in the order, that row's included (a walk's bound). */
+export function throughCursorSql(sortBy: TaskSortKey, desc: boolean): string {
+  const columns = SORT_COLUMNS[sortBy];
+  const marks = columns.map(() => '?').join(', ');
+  return `(${columns.map((c) => `t.${c}`).join(', ')}) ${desc ? '>=' : '<='} (${marks})`;
+}
+
 /** The ORDER BY terms of a sort key in its direction. */
 export function orderBySql(sortBy: TaskSortKey, desc: boolean): string {
   return SORT_COLUMNS[sortBy].map((c) => `t.${c}${desc ? ' DESC' : ''}`).join(', ');

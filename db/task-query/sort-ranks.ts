@@ -73,6 +73,31 @@ export class SortRanks {
   }
 
   /**
+   * The places of `rids` in the order as far as it is read for the data as it is now: a row id not
+   * reached yet is placed at the first entry not read (the least its place can be); null when none
+   * are read. What tells how far down the order a search's first matches lie, from a sample of them.
+   */
+  knownPlaces(index: string, sortBy: TaskSortKey, desc: boolean, rids: readonly number[]): number[] | null {
+    if (!this.begun(index, sortBy, desc)) return null;
+    const places = this.places as Places;
+    return rids.map((rid) => {
+      const place = rid < places.placeOf.length ? (places.placeOf[rid] as number) : -1;
+      return place < 0 ? places.filled : place;
+    });
+  }
+
+  /**
+   * The row id at `place` in the order, when read for the data as it is now; past the last place
+   * read, the last one read (or null when none are, or all are and `place` is past the end).
+   */
+  entryAt(index: string, sortBy: TaskSortKey, desc: boolean, place: number): number | null {
+    if (!this.begun(index, sortBy, desc)) return null;
+    const places = this.places as Places;
+    if (place < places.filled) return places.ridAt[place] as number;
+    return places.done ? null : (places.ridAt[places.filled - 1] as number);
+  }
+
+  /**
    * The row ids of the page: the first `limit` + 1 of `candidates` (a superset
    * of the matches) after `after` in the order that pass `where`; null when
    * a write moved the data while the places were read (the caller reads the

@@ -725,6 +725,64 @@ describe('search candidates', () => {
     }
   }, 60_000);
 
+  test('a search too broad to sort whose matches spread from some way down the order is walked there against its word-index candidates, never fetched: the same pages, and a search alone only', async () => {
+    const handle = await openTestMirror();
+    try {
+      // 3 000 titles without a match sort first; then 18 000 matches of `migrat` (well past the
+      // 10 000 candidates sorted at once) each beside one without: the shape of `mi` at a million tasks,
+      // whose first match is the 29 909th title and whose 97 397 candidates took 20-40 ms to fetch.
+      // Stored in turns, as tasks come in no order of their titles.
+      const MATCHES = 18_000;
+      const tasks = [
+        ...Array.from({ length: MATCHES }, (_, i) => [
+          taskJson({ title: `Plan ${i} errand` }),
+          taskJson({ title: `Plan ${i} migrate`, assignee: i % 3 === 0 ? ME : null }),
+        ]).flat(),
+        ...Array.from({ length: 3_000 }, (_, i) => taskJson({ title: `Add errand ${i}` })),
+      ];
+      loadTasks(handle.mirror, tasks);
+      await handle.mirror.sortIndexesReady();
+      const options = { me: ME, today: TODAY, limit: 40 };
+      const list = new URLSearchParams('sort_by=title');
+      await handle.mirror.tasks.queryInSteps(list, options);
+      await handle.mirror.tasks.readPlacesAhead(list);
+
+      const query = new URLSearchParams('filter[search]=migrat&sort_by=title');
+      const expected = referenceIds(tasks, parseTaskListQuery(query)).slice(0, 120);
+      // Rows handed over by the word index's own statements (not those testing it inside another).
+      const handedOver: number[] = [];
+      const first = watchingStatements(
+        (source, _args, rows) => {
+          if (/FROM task_words WHERE task_words MATCH/.test(source) && !source.includes('tasks t'))
+            handedOver.push(rows.length);
+        },
+        () => handle.mirror.tasks.query(query, options),
+      );
+      expect(first.path).toBe('superset-walk');
+      // Of its candidates, the few thousand that told how many they are and where they lie.
+      expect(handedOver.reduce((sum, n) => sum + n, 0)).toBeLessThan(MATCHES / 4);
+      const ids = first.items.map((t) => t.task_id);
+      let next = first.next;
+      for (let page = 1; page < 3; page++) {
+        const answer = handle.mirror.tasks.query(query, { ...options, after: next });
+        ids.push(...answer.items.map((t) => t.task_id));
+        next = answer.next;
+      }
+      // Page after page as the service orders them, the next ones read from the cursor the other ways.
+      expect(ids).toEqual(expected);
+
+      // With another filter beside the search, its matches may lie far apart: not walked so.
+      const mine = new URLSearchParams('filter[search]=migrat&filter[assignee]=me&sort_by=title');
+      const minePage = handle.mirror.tasks.query(mine, options);
+      expect(minePage.items.map((t) => t.task_id)).toEqual(
+        referenceIds(tasks, parseTaskListQuery(mine)).slice(0, 40),
+      );
+      expect(minePage.path).not.toBe('superset-walk');
+    } finally {
+      handle.cleanup();
+    }
+  }, 60_000);
+
   test("a broad search's places in the order are read once, a chunk a step, kept when a newer query drops the steps, and read again after a write", async () => {
     const handle = await openTestMirror();
     try {

@@ -2,8 +2,9 @@
 // effective task rows, with the same ids in the same order as the service, in
 // keyset pages. A search or tag filter that narrows to a few thousand tasks is
 // answered from the word index's candidates, sorted; a broader one checks the
-// sort order's first entries, and failing a page there reads its candidates
-// off their places in the order (task-query/sort-ranks.ts), or without them
+// sort order's first entries, and failing a page there walks on inside SQLite
+// testing the word index when a sample of its candidates says its page is near,
+// or reads its candidates off their places in the order (task-query/sort-ranks.ts), or without them
 // sorts its candidates a slice a step (never walking the order to matches
 // gathered far down it: task-query/broad-search.ts);
 // anything broader still walks the sort index and checks each row until the page is full. The parts, in
@@ -64,7 +65,7 @@ export interface TaskListItem extends Omit<
 }
 
 /** How a query was answered (for benchmarks and tests; not part of the result's meaning). */
-export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced' | 'ranked';
+export type TaskQueryPath = Plan['path'] | 'empty' | 'sliced' | 'ranked' | 'superset-walk';
 
 export interface TaskListPage {
   items: TaskListItem[];
