@@ -42,6 +42,13 @@ export const CANDIDATE_SLICE = 1024;
 const TYPED_ON_TESTS = 4096;
 /** Candidates sampled to tell how far down the order a search's page lies (supersetWalk): ~1 ms. */
 const SUPERSET_SAMPLE = 2048;
+/**
+ * Candidates a search has at least for supersetWalk to walk the order rather than fetch them
+ * (~35 ms of CPU at a million tasks): fetched, they serve the keys typed on after it too, 1-4 ms
+ * each (typedOn), where each key walked costs its own 9-20 ms. At a million tasks `mi` (97 397)
+ * and `au` (122 120) fetched theirs in 28-42 ms, walked in 16-21; `sa` (66 789) in 14-27, walked in 9.
+ */
+const SUPERSET_WALK_CANDIDATES = 75_000;
 /** Entries of the order supersetWalk walks at most: one statement, one step (~30 ms at a million tasks). */
 const MAX_SUPERSET_WALK = 131_072;
 /**
@@ -177,21 +184,22 @@ export class BroadSearch {
   }
 
   /**
-   * The first page of a search alone whose first matches lie early enough in the order, by
-   * walking the order inside SQLite against its word-index superset (its candidates never handed
-   * to JavaScript), as far as a sample of them and its places say the page lies, with as much
-   * again to spare; null when the walk would cost more than fetching them (matches gathered far
-   * down the order: `mig`'s, all past the 599 595th title at a million tasks), when the order's
-   * places are not read yet, or when the page was not within it (the caller fetches them then).
-   * At a million tasks `mi` (97 397 candidates, its first match the 29 909th title), `au` (122 120)
-   * and `sa` (66 789) walked in 7-18 ms where fetching their candidates alone took 12-30 ms.
+   * The first page of a search alone with too many candidates to fetch cheaply whose first
+   * matches lie early enough in the order, by walking the order inside SQLite against its
+   * word-index superset (its candidates never handed to JavaScript), as far as a sample of them
+   * and their places say the page lies, with as much again to spare; null when the walk would
+   * cost more than fetching them (matches gathered far down the order: `mig`'s, all past the
+   * 599 595th title at a million tasks), when the order's places are not read yet, or when the
+   * page was not within it (the caller fetches them then). At a million tasks, with the bench's
+   * keystrokes in a row: `mi` (97 397 candidates, its first match the 29 909th title) 28 → 22 ms
+   * of CPU, `au` (122 120) 42 → 16.
    */
   private supersetWalk(query: TaskListQuery, where: Where, index: string, limit: number): number[] | null {
     if (searchOnly(query.filter) === null) return null;
     const desc = query.sort_order === 'desc';
     if (!this.ranks.begun(index, query.sort_by, desc)) return null;
     const superset = this.search.supersetSample(query.filter, SUPERSET_SAMPLE);
-    if (superset === null) return null;
+    if (superset === null || superset.estimate < SUPERSET_WALK_CANDIDATES) return null;
     const places = this.ranks.knownPlaces(index, query.sort_by, desc, superset.sample);
     if (places === null) return null;
     places.sort((a, b) => a - b);
