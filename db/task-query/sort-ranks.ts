@@ -54,6 +54,14 @@ export class SortRanks {
   private stamp = 0;
   /** Times the marks were stamped: unlike a stamp (a byte, given again once they ran out), never the same twice. */
   private markings = 0;
+  /** The candidates the marks hold now, and with which stamp (their marking `markings` then). */
+  private marked: { candidates: Int32Array; stamp: number; marking: number } | null = null;
+  /**
+   * The first place in the order holding one of these candidates, in these places: where a first
+   * page of the same candidates starts walking. The keys typed on from `mig` at a million tasks test
+   * its 49 968 candidates, the first the 599 595th title: each walked the 599 594 entries before it.
+   */
+  private firstPlace: { candidates: Int32Array; places: Places; place: number } | null = null;
 
   constructor(
     private readonly reads: TaskReads,
@@ -137,6 +145,11 @@ export class SortRanks {
       return true;
     };
     let from = 0;
+    // A first page of candidates walked before starts at the first of them, no entry before it tested.
+    const start = this.firstPlace;
+    const known = after === null && start?.candidates === candidates && start.places === places;
+    if (known) from = start.place;
+    let firstSought = after === null && !known;
     if (after !== null) {
       const [first] = this.entriesAfter(index, sortBy, desc, after.values, 1);
       if (first === undefined) return [];
@@ -159,7 +172,12 @@ export class SortRanks {
           continue;
         }
         const rid = places.ridAt[from++] as number;
-        if (this.marks[rid] === stamp) tested.push(rid);
+        if (this.marks[rid] !== stamp) continue;
+        if (firstSought) {
+          this.firstPlace = { candidates, places, place: from - 1 };
+          firstSought = false;
+        }
+        tested.push(rid);
       }
       if (tested.length === 0) break;
       budget -= tested.length;
@@ -184,6 +202,10 @@ export class SortRanks {
    * page's (older stamps) is seen as one.
    */
   private mark(candidates: Int32Array, size: number): number | null {
+    // The same candidates, the last marked: their marks stand (typed on, the same array comes again).
+    const last = this.marked;
+    if (last?.candidates === candidates && last.marking === this.markings && this.marks.length >= size)
+      return last.stamp;
     if (this.marks.length < size) {
       this.marks = new Uint8Array(size);
       this.stamp = 0;
@@ -195,9 +217,13 @@ export class SortRanks {
     const stamp = ++this.stamp;
     this.markings += 1;
     for (const rid of candidates) {
-      if (rid >= size) return null;
+      if (rid >= size) {
+        this.marked = null;
+        return null;
+      }
       this.marks[rid] = stamp;
     }
+    this.marked = { candidates, stamp, marking: this.markings };
     return stamp;
   }
 
