@@ -172,13 +172,11 @@ export class SearchCandidates {
     if (f.search_fields === 'all') {
       // A one-character term scans the ids, which no word-index query stands for.
       if ([...term].length < MIN_ID_LOOKUP_CHARS) return null;
-      const ids = allOfAnyQuery(this.narrowingGroups(this.idGroups(term), SLICED_CANDIDATE_LIMIT).groups);
-      query = `(${query}) OR (${ids})`;
+      query = `(${query}) OR (${this.idsQuery(term, SLICED_CANDIDATE_LIMIT)})`;
     }
     const sample = this.words.match(query, size);
     if (sample.length < size) return null;
-    const estimate = (sample.length * this.reads.rowEstimate()) / (sample[sample.length - 1] as number);
-    return { query, sample, estimate };
+    return { query, sample, estimate: this.countFromFirst(sample) };
   }
 
   /**
@@ -236,10 +234,7 @@ export class SearchCandidates {
       const ids =
         [...term].length < MIN_ID_LOOKUP_CHARS
           ? this.idsContaining(term, limit)
-          : this.words.match(
-              allOfAnyQuery(this.narrowingGroups(this.idGroups(term), limit).groups),
-              limit + 1,
-            );
+          : this.words.match(this.idsQuery(term, limit), limit + 1);
       // The words' candidates come in row id order (the word index's), the ids' in id order.
       if (ids.length > 0) hits = unionOfAscending(hits, Int32Array.from(ids).sort());
     }
@@ -270,7 +265,7 @@ export class SearchCandidates {
     if (found.length < first) return Int32Array.from(found);
     let expected = estimate ?? 0;
     if (!known) {
-      expected = (found.length * this.reads.rowEstimate()) / (found[found.length - 1] as number);
+      expected = this.countFromFirst(found);
       if (expected > limit * 1.5) return null;
     }
     let ids = new Int32Array(Math.min(limit + 1, Math.ceil(expected * 1.25) + FETCH_CHUNK));
@@ -291,6 +286,19 @@ export class SearchCandidates {
       if (more.length < chunk) break;
     }
     return this.limited(ids.subarray(0, count), limit);
+  }
+
+  /**
+   * How many a word-index query's matches are, about, from its first ones (non-empty: they come
+   * in row id order, so how far their row ids reach tells how densely they lie).
+   */
+  private countFromFirst(first: readonly number[]): number {
+    return (first.length * this.reads.rowEstimate()) / (first[first.length - 1] as number);
+  }
+
+  /** A word-index query of the tasks whose id may hold `term` (its id bigrams that narrow, ANDed). */
+  private idsQuery(term: string, limit: number): string {
+    return allOfAnyQuery(this.narrowingGroups(this.idGroups(term), limit).groups);
   }
 
   /**
