@@ -8,6 +8,8 @@ import { installSvcBridge } from '../../../preload/bridge';
 export const BRIDGE_SHIM_PATH = '/__e2e/svc-bridge.js';
 export const INVOKE_PATH = '/__svc/invoke';
 export const EVENTS_PATH = '/__svc/events';
+/** The Server-Timing metric on each invoke's answer: main's time answering the call (the ui benchmark's breakdown). */
+export const MAIN_TIMING = 'gate';
 /**
  * Bytes (a dropped file's) cross Electron's IPC as a Uint8Array by structured
  * clone; over this host's JSON they travel as `{ [BYTES_KEY]: base64 }`, turned

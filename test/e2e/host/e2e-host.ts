@@ -31,7 +31,14 @@ import { withEncryptionReport } from '../../../sync/accounts/account-secrets';
 import type { ApiClientOptions } from '../../../sync/api/api-client';
 import { MemorySecretStore, type SecretStore } from '../../../sync/auth/secret-store';
 import { type RunningEmulator, startEmulator } from '../../../emulator/start';
-import { BRIDGE_SHIM_PATH, bridgeShimSource, EVENTS_PATH, INVOKE_PATH, reviveBytes } from './bridge-shim';
+import {
+  BRIDGE_SHIM_PATH,
+  bridgeShimSource,
+  EVENTS_PATH,
+  INVOKE_PATH,
+  MAIN_TIMING,
+  reviveBytes,
+} from './bridge-shim';
 
 // SVC_E2E_RENDERER_DIR: a renderer built elsewhere (`electron-vite build --outDir <dir>`), so that
 // engineers building at the same time on one machine do not test each other's half-written builds.
@@ -229,7 +236,7 @@ export async function startE2eHost(options: E2eHostOptions = {}): Promise<E2eHos
         : { ok: false, error: { type: 'unavailable', message: 'closing' } };
       const body = JSON.stringify(answer);
       // How long main took, for the browser's network log (and the ui benchmark's breakdown).
-      const serverTiming = `gate;dur=${(performance.now() - started).toFixed(1)}`;
+      const serverTiming = `${MAIN_TIMING};dur=${(performance.now() - started).toFixed(1)}`;
       response.writeHead(200, {
         'Content-Type': 'application/json',
         'Cache-Control': 'no-store',
