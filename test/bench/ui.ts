@@ -435,6 +435,8 @@ try {
     `bulk change: ${bulkCount} tasks matching "migrate" set to completed, rows show it after ${Math.round(bulkRowsMs)} ms; main's longest step ${Math.round(mainDelay.max / 1e6)} ms`,
   );
 
+  const keystrokeMs = keystrokes.map((update) => update.ms);
+  const keystrokeMainMs = keystrokes.map((update) => update.mainMs);
   const figures = {
     tasks: taskCount,
     first_rows_ms: round(percentile(openings, 50)),
@@ -451,27 +453,12 @@ try {
         50,
       ),
     ),
-    keystroke_p95_ms: round(
-      percentile(
-        keystrokes.map((update) => update.ms),
-        95,
-      ),
-    ),
-    keystroke_median_ms: round(
-      percentile(
-        keystrokes.map((update) => update.ms),
-        50,
-      ),
-    ),
-    keystroke_main_p95_ms: round(
-      percentile(
-        keystrokes.map((update) => update.mainMs),
-        95,
-      ),
-    ),
+    keystroke_p95_ms: round(percentile(keystrokeMs, 95)),
+    keystroke_median_ms: round(percentile(keystrokeMs, 50)),
+    keystroke_main_p95_ms: round(percentile(keystrokeMainMs, 95)),
     keystroke_page_p95_ms: round(
       percentile(
-        keystrokes.map((update) => update.ms - update.mainMs),
+        keystrokeMs.map((ms, i) => ms - (keystrokeMainMs[i] ?? 0)),
         95,
       ),
     ),
