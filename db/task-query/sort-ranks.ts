@@ -54,8 +54,8 @@ export class SortRanks {
   private stamp = 0;
   /** Times the marks were stamped: unlike a stamp (a byte, given again once they ran out), never the same twice. */
   private markings = 0;
-  /** The candidates the marks hold now, and with which stamp (their marking `markings` then). */
-  private marked: { candidates: Int32Array; stamp: number; marking: number } | null = null;
+  /** The candidates the marks hold now, and with which stamp (every marking replaces it). */
+  private marked: { candidates: Int32Array; stamp: number } | null = null;
   /**
    * The first place in the order holding one of these candidates, in these places: where a first
    * page of the same candidates starts walking. The keys typed on from `mig` at a million tasks test
@@ -204,8 +204,7 @@ export class SortRanks {
   private mark(candidates: Int32Array, size: number): number | null {
     // The same candidates, the last marked: their marks stand (typed on, the same array comes again).
     const last = this.marked;
-    if (last?.candidates === candidates && last.marking === this.markings && this.marks.length >= size)
-      return last.stamp;
+    if (last?.candidates === candidates && this.marks.length >= size) return last.stamp;
     if (this.marks.length < size) {
       this.marks = new Uint8Array(size);
       this.stamp = 0;
@@ -223,7 +222,7 @@ export class SortRanks {
       }
       this.marks[rid] = stamp;
     }
-    this.marked = { candidates, stamp, marking: this.markings };
+    this.marked = { candidates, stamp };
     return stamp;
   }
 
