@@ -117,6 +117,10 @@ export function timeWords(iso: string | null | undefined): string {
   return MOMENT().format(at);
 }
 
+/** Built once (count.toLocaleString() asks for one on each call; the list's count is drawn on each page it takes). */
+let counts: Intl.NumberFormat | null = null;
+
 export function countWords(count: number, one: string, many: string): string {
-  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+  counts ??= new Intl.NumberFormat();
+  return `${counts.format(count)} ${count === 1 ? one : many}`;
 }
