@@ -25,9 +25,13 @@ const AHEAD_ENTRIES = { min: 1024, max: 4096 };
  * most tasks match fills its page there), then three times as many as read so far, at most `max`.
  * Each step's rows are all read and checked (SQLite sorts its matches): at a million tasks the
  * first search's look at 1 024 entries, their rows off the OS, took 170-195 ms of main's CPU in one
- * step for `m`, whose page the first 64 held (4 096 after the candidates: 25-43 ms in one step).
+ * step for `m`, whose page the first 64 held. A term new to the mirror's caches pays ~100 µs an
+ * entry (its row and search text, a 16 KB page each, scattered over the file), where the same
+ * entries read again cost ~6: with steps of up to 1 024, 40 short terms typed after opening held
+ * main up to 57-65 ms in one step at 100 000 tasks and 130 ms at a million (the file off the disk);
+ * with 256, 30 and 38, the terms' warm time unchanged.
  */
-const AHEAD_STEP = { first: 64, max: 1024 };
+const AHEAD_STEP = { first: 64, max: 256 };
 /**
  * Candidates a step of slicedPage checks and sorts: at a million tasks, most
  * of their rows are read off the page cache (~5 µs each, 4-20 µs on a loaded
