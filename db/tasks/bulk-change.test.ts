@@ -225,6 +225,33 @@ describe('a bulk change', () => {
     expect(ops.slice(0, SHOWN_FIRST).map((op) => op.entityId)).toEqual(listed);
   });
 
+  test("the first write waits for main's next turn after the query's read: the call's start and the write are two steps", async () => {
+    const ids = seed(20);
+    const query = new URLSearchParams('sort_by=title');
+    // Set by the loop's next turn after each read of the query: true when a turn ran between.
+    let turnSinceRead = true;
+    const read = mirror.tasks.queryInSteps.bind(mirror.tasks);
+    vi.spyOn(mirror.tasks, 'queryInSteps').mockImplementation(async (...args) => {
+      const page = await read(...args);
+      turnSinceRead = false;
+      setImmediate(() => {
+        turnSinceRead = true;
+      });
+      return page;
+    });
+    const turnsBeforeWrites: boolean[] = [];
+    const write = mirror.tasks.bulkChunk.bind(mirror.tasks);
+    vi.spyOn(mirror.tasks, 'bulkChunk').mockImplementation((...args) => {
+      turnsBeforeWrites.push(turnSinceRead);
+      return write(...args);
+    });
+
+    const outcome = await queueBulkChange(mirror, { query, except: [] }, setStatus('blocked'), OPTIONS);
+
+    expect(outcome.queued).toBe(ids.length);
+    expect(turnsBeforeWrites).toEqual([true]);
+  });
+
   test("a query's first tasks are queued and told before the rest of what it matches is read", async () => {
     // At a million tasks the walk of a search's 50 000 ids took 34 s: the list's rows waited for it.
     const count = 1100;
