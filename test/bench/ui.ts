@@ -158,7 +158,6 @@ async function waitForDeferredBuild(file: string): Promise<void> {
   }
 }
 
-/** Runs an action that changes the query; resolves with the ms from it to the new rows painted. */
 /** A keystroke's (or a click's) time to the list's rows painted, and main's part of it. */
 interface TimedUpdate {
   ms: number;
@@ -177,6 +176,7 @@ function timingWords(update: TimedUpdate): string {
 /** The resource name of a list page call: the bridge names each call by its channel (bridge-shim.ts). */
 const PAGE_CALL = `${INVOKE_PATH}?${encodeURIComponent('tasks:query')}`;
 
+/** Runs an action that changes the query; resolves with the time from it to the new rows painted, and main's part. */
 async function timedUpdate(page: Page, act: () => Promise<void>): Promise<TimedUpdate> {
   await page.evaluate(`(() => {
     const grid = document.querySelector('[role="grid"]');
