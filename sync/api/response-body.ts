@@ -3,6 +3,7 @@
 // InvalidResponseError naming the operation and the field path, never a crash.
 import type { z } from 'zod';
 import { InvalidResponseError, type ResponseIssue } from './errors';
+import { parseUtf8Json } from './utf8-json';
 
 /** `['data', 3, 'task_id']` → `data[3].task_id`; the empty path is the body itself. */
 export function formatIssuePath(path: readonly PropertyKey[]): string {
@@ -32,20 +33,21 @@ export function validateResponseBody<Schema extends z.ZodType>(
   throw new InvalidResponseError(operation, status, issues);
 }
 
-/** Parses a body's text as JSON and validates it. */
+/** Parses a body as JSON, its text or its UTF-8 bytes as received (utf8-json.ts), and validates it. */
 export function parseResponseBody<Schema extends z.ZodType>(
   operation: string,
   status: number,
   schema: Schema,
-  text: string,
+  body: string | ArrayBuffer,
 ): z.infer<Schema> {
-  let body: unknown;
+  let parsed: unknown;
   try {
-    body = JSON.parse(text);
+    parsed = typeof body === 'string' ? JSON.parse(body) : parseUtf8Json(body);
   } catch {
+    const none = typeof body === 'string' ? body === '' : body.byteLength === 0;
     throw new InvalidResponseError(operation, status, [
-      { path: '(body)', message: text === '' ? 'expected a JSON body, got none' : 'not valid JSON' },
+      { path: '(body)', message: none ? 'expected a JSON body, got none' : 'not valid JSON' },
     ]);
   }
-  return validateResponseBody(operation, status, schema, body);
+  return validateResponseBody(operation, status, schema, parsed);
 }

@@ -152,9 +152,6 @@ export function isItemChecked(operationName: string): boolean {
   return ITEM_CHECKED.has(operationName);
 }
 
-/** Drops a byte order mark, as undici's text() does (JSON.parse refuses one). */
-const utf8 = new TextDecoder();
-
 /**
  * Reads a list page's 200 body as received: decoded, parsed and its envelope
  * checked, failing as the API client would (InvalidResponseError naming the
@@ -164,5 +161,5 @@ export function readListBody(
   operationName: string,
   body: ArrayBuffer,
 ): { data: unknown[]; next_cursor: string | null; total?: number | null | undefined } {
-  return parseResponseBody(operationName, 200, envelopeSchema, utf8.decode(body));
+  return parseResponseBody(operationName, 200, envelopeSchema, body);
 }
