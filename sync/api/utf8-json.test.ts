@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseUtf8Json } from './utf8-json';
 
-const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+const bytesOf = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text);
 /** What a body's bytes read as through the platform's decoder: what parseUtf8Json must give. */
 const decodedAndParsed = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes));
 
