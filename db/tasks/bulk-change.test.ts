@@ -252,6 +252,45 @@ describe('a bulk change', () => {
     expect(turnsBeforeWrites).toEqual([true]);
   });
 
+  test("the ids' row order is made as each page of them is read, and sorted on a turn of its own", async () => {
+    // Three reads of row ids (500 a read); at a million tasks, keys made and sorted after the last
+    // read held main ~40 ms in that read's step.
+    const ids = seed(1200);
+    let turnSinceRead = true;
+    const read = mirror.tasks.ridsOf.bind(mirror.tasks);
+    const reads = vi.spyOn(mirror.tasks, 'ridsOf').mockImplementation((...args) => {
+      const rids = read(...args);
+      turnSinceRead = false;
+      setImmediate(() => {
+        turnSinceRead = true;
+      });
+      return rids;
+    });
+    // Float64Array's sort is its prototype's prototype's own (%TypedArray%.prototype): watched there.
+    const typedArrays = Object.getPrototypeOf(Float64Array.prototype) as Float64Array;
+    const sort = Reflect.get<Float64Array, 'sort'>(typedArrays, 'sort');
+    const turnsBeforeSorts: boolean[] = [];
+    const sorts = vi.spyOn(typedArrays, 'sort').mockImplementation(function (this: Float64Array, ...args) {
+      if (this instanceof Float64Array) turnsBeforeSorts.push(turnSinceRead);
+      return Reflect.apply<Float64Array, typeof args, Float64Array>(sort, this, args);
+    });
+
+    try {
+      const outcome = await queueBulkChange(
+        mirror,
+        { taskIds: [...ids].reverse() },
+        setStatus('blocked'),
+        OPTIONS,
+      );
+
+      expect(outcome.queued).toBe(ids.length);
+      expect(reads).toHaveBeenCalledTimes(3);
+      expect(turnsBeforeSorts).toEqual([true]);
+    } finally {
+      sorts.mockRestore();
+    }
+  });
+
   test("a query's first tasks are queued and told before the rest of what it matches is read", async () => {
     // At a million tasks the walk of a search's 50 000 ids took 34 s: the list's rows waited for it.
     const count = 1100;
