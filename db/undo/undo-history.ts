@@ -56,6 +56,8 @@ const PER_WRITE = 100;
  * 100 000 tasks): a bulk delete of 50 000 holds main ~10 ms a read, not ~100 ms in one.
  */
 const SENT_CHECKED_PER_READ = 5000;
+/** A step's changes whose fields are gathered a turn (fieldsOf): ~1.6 µs a change at a million tasks. */
+const FIELDS_READ_PER_TURN = 5000;
 
 const histories = new WeakMap<Mirror, UndoHistory>();
 
@@ -77,7 +79,7 @@ export class UndoHistory {
   /** Steps with a delete the server took (someDeleteSent): it stays so. */
   private readonly sentSteps = new WeakSet<UndoStep>();
   /** Each step's fields (fieldsOf). */
-  private readonly stepFields = new WeakMap<UndoStep, string[]>();
+  private readonly stepFields = new WeakMap<UndoStep, Promise<string[]>>();
 
   constructor(private readonly mirror: Mirror) {}
 
@@ -187,7 +189,7 @@ export class UndoHistory {
         ? `delete${tasks}: re-creates the task with a new id`
         : `delete${tasks}`;
     }
-    const fields = this.fieldsOf(step);
+    const fields = await this.fieldsOf(step);
     // A board move sends its section and place (and a move to another project clears the milestone).
     if (fields.every((field) => MOVE_FIELDS.has(field)) && fields.some((field) => field !== 'milestone_id'))
       return `move${tasks}`;
@@ -243,15 +245,14 @@ export class UndoHistory {
 
   /**
    * The fields the step's changes set, in their order first seen: kept per step (its changes
-   * never change), read once. At a million tasks, gathering them anew for a bulk change's
-   * 66 789 changes held main ~38 ms for each label asked (a CPU profile of `bench ui`'s bulk change).
+   * never change), read once, FIELDS_READ_PER_TURN changes a step. At a million tasks, gathering
+   * them anew for a bulk change's 66 789 changes held main ~38 ms for each label asked, and
+   * gathering those of 50 000 once held it 80 ms (CPU profiles of `bench ui`'s bulk change).
    */
-  private fieldsOf(step: UndoStep): string[] {
+  private fieldsOf(step: UndoStep): Promise<string[]> {
     let fields = this.stepFields.get(step);
     if (fields === undefined) {
-      const seen = new Set<string>();
-      for (const change of step.changes) for (const field of Object.keys(change.after ?? {})) seen.add(field);
-      fields = [...seen];
+      fields = fieldsSet(step.changes);
       this.stepFields.set(step, fields);
     }
     return fields;
@@ -342,4 +343,16 @@ export class UndoHistory {
     this.moved.set(taskId, created.taskId);
     return { ...change, taskId: created.taskId, opId: created.opId };
   }
+}
+
+/** The fields a step's changes set, in their order first seen, with the event loop free between reads. */
+async function fieldsSet(changes: readonly TaskChange[]): Promise<string[]> {
+  const seen = new Set<string>();
+  for (let from = 0; from < changes.length; from += FIELDS_READ_PER_TURN) {
+    if (from > 0) await nextTurn();
+    const to = Math.min(changes.length, from + FIELDS_READ_PER_TURN);
+    for (let at = from; at < to; at++)
+      for (const field of Object.keys(changes[at]?.after ?? {})) seen.add(field);
+  }
+  return [...seen];
 }
