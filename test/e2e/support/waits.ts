@@ -15,12 +15,26 @@ export async function until(
   }
 }
 
-/** Waits until nothing is left to send: the status bar says every change is synced. */
+/**
+ * Waits until nothing is left to send: the status bar says every change is synced. One that
+ * never does says what the status bar said instead (connection, changes waiting and their
+ * states), so that a failure in CI tells offline from a change stuck or refused.
+ */
 export async function allChangesSynced(page: Page, timeoutMs = 20_000): Promise<void> {
-  await page
-    .getByTestId('pending-count')
-    .filter({ hasText: 'All changes synced' })
-    .waitFor({ timeout: timeoutMs });
+  try {
+    await page
+      .getByTestId('pending-count')
+      .filter({ hasText: 'All changes synced' })
+      .waitFor({ timeout: timeoutMs });
+  } catch (error) {
+    const bar = await page
+      .locator('footer.status-bar')
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no status bar)');
+    throw new Error(`"All changes synced" never showed; the status bar said: ${bar.replace(/\s+/g, ' ')}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Syncs now and waits until nothing is left to send. */
