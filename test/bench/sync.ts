@@ -48,6 +48,7 @@ import { ApiClient } from '../../sync/api/api-client';
 import { staticCredentials } from '../../sync/api/credentials';
 import { SyncEngine } from '../../sync/engine/sync-engine';
 import { builtPullWorker } from '../support/built-pull-worker';
+import { threadCpuMs, threadCpuSince } from './thread-cpu';
 import { benchEngine } from './bench-engine';
 import { runSizes } from './bench-sizes';
 import { runBuilt, runsFromSource } from './built-bench';
@@ -89,6 +90,8 @@ if (values.sizes !== undefined) {
     'peak_rss_mb',
     'peak_main_heap_mb',
     'initial_loopback_per_s',
+    'initial_main_cpu_ms',
+    'initial_busiest_thread_cpu_ms',
     'emulator_seed_s',
     'emulator_rss_mb',
     'load_avg',
@@ -301,8 +304,10 @@ try {
   budget.waitMs = 0;
   t0 = performance.now();
   const initialStartedAt = t0;
+  const threadsBefore = threadCpuMs();
   const initial = await main.engine.pullOnce();
   const initialS = (performance.now() - t0) / 1000;
+  const initialThreads = threadCpuSince(threadsBefore);
   loopDelay.disable();
   const initialBudgetWaitS = budget.waitMs / 1000;
   const initial429 = engineApi.stats.rateLimited;
@@ -313,6 +318,10 @@ try {
   log(
     `initial: ${mirroredTasks} tasks, ${initial.requests} requests (${initial429} answered 429) in ${round(initialS)} s, ${round(initialBudgetWaitS, 1)} s of it held by the rate limit, max block ${round(maxBlockMs, 1)} ms`,
   );
+  if (initialThreads !== null)
+    log(
+      `initial's CPU: main thread ${initialThreads.main} ms, busiest other thread ${initialThreads.busiestOther} ms (${Math.round((100 * initialThreads.busiestOther) / (initialS * 1000))}% of the time)`,
+    );
 
   // The floors: a bare client, the same pages in the same order, each body parsed, then each
   // revalidated; in a process of its own (test/bench/sync-floor.ts), so its memory is not the engine's.
@@ -430,6 +439,9 @@ try {
       peak_rss_mb: round(peakRssWithLatency / 2 ** 20, 1),
       peak_main_heap_mb: round(peakHeap / 2 ** 20, 1),
       initial_loopback_per_s: Math.round(loopbackTasks / loopbackS),
+      // Which thread sets the first sync's pace: main's CPU over it, and the busiest other thread's (null off Linux).
+      initial_main_cpu_ms: initialThreads?.main ?? null,
+      initial_busiest_thread_cpu_ms: initialThreads?.busiestOther ?? null,
       // What the rate limit did (it binds from a million tasks on): requests, 429s and time held, engine and floor.
       initial_429: initial429,
       initial_budget_wait_s: round(initialBudgetWaitS, 1),
