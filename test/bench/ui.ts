@@ -12,12 +12,15 @@
 //   list's page calls the update waited on) and the rest (the page, and the calls' transport);
 //   search_main_max_step_ms: main's longest step while the search is typed (this process's
 //   event loop, which runs main's handlers; the browser's Playwright server runs apart,
-//   browser-apart.ts);
+//   browser-apart.ts); search_main_max_step_cpu_ms: the most CPU main's code used in one step,
+//   search_main_max_step_waiting_ms: how long main waited for a core in its longest step
+//   (main-steps.ts, Linux only: a step can outlast its code on two shared cores);
 // - max_frame_ms: the longest frame while scrolling All tasks from top to bottom;
 //   last_row_ms: from the scroll's end to the last row shown (null: not within 60 s);
 // - heap_mb: the page's JS heap after the scroll (after a garbage collection);
 // - bulk_rows_ms: everything a search matches selected (Ctrl/Cmd+A) and its status changed from
-//   the bulk bar, to every row on screen showing it; bulk_main_max_step_ms: main's longest step then.
+//   the bulk bar, to every row on screen showing it; bulk_main_max_step_ms: main's longest step then,
+//   bulk_main_max_step_cpu_ms and bulk_main_max_step_waiting_ms as the search's.
 // The last stdout line is one JSON object of figures. `--sizes 10000,100000,1000000`
 // runs it once per size and prints a table of the figures by size (bench-sizes.ts).
 import { execSync } from 'node:child_process';
@@ -33,6 +36,7 @@ import { deferredBuild } from '../../db/tasks/deferred-indexes';
 import { INVOKE_PATH, MAIN_TIMING } from '../e2e/host/bridge-shim';
 import { RENDERER_DIR, startE2eHost } from '../e2e/host/e2e-host';
 import { launchBrowserApart } from './browser-apart';
+import { type MainSteps, watchMainSteps } from './main-steps';
 import { PAGE_TRACE_CATEGORIES, type PageCpu, pageCpu } from './page-trace';
 import { untilBrowserQuiet } from './quiet-browser';
 import { runSizes } from './bench-sizes';
@@ -65,11 +69,15 @@ if (values.sizes !== undefined) {
       'keystroke_main_p95_ms',
       'keystroke_page_p95_ms',
       'search_main_max_step_ms',
+      'search_main_max_step_cpu_ms',
+      'search_main_max_step_waiting_ms',
       'max_frame_ms',
       'heap_mb',
       'bulk_tasks',
       'bulk_rows_ms',
       'bulk_main_max_step_ms',
+      'bulk_main_max_step_cpu_ms',
+      'bulk_main_max_step_waiting_ms',
       'load_1m',
     ],
     { loadKey: 'load_1m' },
@@ -84,6 +92,13 @@ const OPENINGS = 3;
 const SETTLE_MS = 3000;
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+const roundOrNull = (ms: number | null) => (ms === null ? null : round(ms));
+/** A watch of main's steps in the log: the longest step's parts, the most CPU in a step. */
+function stepWords({ longest, mostCpuMs }: MainSteps): string {
+  if (longest.cpuMs === null || longest.waitingMs === null || mostCpuMs === null) return 'no /proc here';
+  const asleep = longest.ms - longest.cpuMs - longest.waitingMs;
+  return `the longest by a 1 ms tick ${Math.round(longest.ms)}: CPU ${Math.round(longest.cpuMs)}, waiting for a core ${Math.round(longest.waitingMs)}, asleep ${Math.round(asleep)}; the most CPU in a step ${Math.round(mostCpuMs)}`;
+}
 function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -309,6 +324,7 @@ try {
   // Main's longest step while the search is typed (the host runs main's handlers in this process).
   const searchMainDelay = monitorEventLoopDelay({ resolution: 1 });
   searchMainDelay.enable();
+  const searchMainSteps = watchMainSteps();
   const timings: string[] = [];
   for (const word of ['migrate', 'audit log', 'safari', 'unicode']) {
     // A space at the end changes no query (the search reads words, protocol/task-search.ts): the
@@ -334,8 +350,11 @@ try {
     }
   }
   searchMainDelay.disable();
+  const searchSteps = searchMainSteps.stop();
   log(`keystrokes (term: ms/main's part): ${timings.join(' ')}`);
-  log(`main's longest step while the search was typed: ${Math.round(searchMainDelay.max / 1e6)} ms`);
+  log(
+    `main's longest step while the search was typed: ${Math.round(searchMainDelay.max / 1e6)} ms (${stepWords(searchSteps)})`,
+  );
   for (const status of ['Blocked', 'In progress', 'Blocked', 'In progress']) {
     const chip = page.getByRole('group', { name: 'Status' }).getByRole('button', { name: status });
     keystrokes.push(await timedUpdate(page, () => chip.click()));
@@ -411,6 +430,7 @@ try {
   })()`);
   const mainDelay = monitorEventLoopDelay({ resolution: 1 });
   mainDelay.enable();
+  const bulkMainSteps = watchMainSteps();
   await bar.getByRole('button', { name: 'Apply' }).click();
   const bulkRowsMs = await page.evaluate<number>('window.__bench.bulk');
   // Minutes at most: on a loaded machine the change's writes of 50 000 edits outlast Playwright's
@@ -418,6 +438,7 @@ try {
   // left a kept mirror with the change half queued and printed none of its figures.
   await page.getByTestId('bulk-progress').filter({ hasText: /sent/ }).waitFor({ timeout: 900_000 });
   mainDelay.disable();
+  const bulkSteps = bulkMainSteps.stop();
   if (kept) {
     // What the change has not sent is given up, as a person may (Stop): the kept mirror's next run
     // would otherwise push it first (at a million, 50 000 edits at the rate limit's pace, each a 412
@@ -432,7 +453,7 @@ try {
     if (stopped) await line.getByRole('button', { name: 'Dismiss' }).waitFor({ timeout: 600_000 });
   }
   log(
-    `bulk change: ${bulkCount} tasks matching "migrate" set to completed, rows show it after ${Math.round(bulkRowsMs)} ms; main's longest step ${Math.round(mainDelay.max / 1e6)} ms`,
+    `bulk change: ${bulkCount} tasks matching "migrate" set to completed, rows show it after ${Math.round(bulkRowsMs)} ms; main's longest step ${Math.round(mainDelay.max / 1e6)} ms (${stepWords(bulkSteps)})`,
   );
 
   const keystrokeMs = keystrokes.map((update) => update.ms);
@@ -464,12 +485,16 @@ try {
     ),
     keystrokes: keystrokes.length,
     search_main_max_step_ms: round(searchMainDelay.max / 1e6),
+    search_main_max_step_cpu_ms: roundOrNull(searchSteps.mostCpuMs),
+    search_main_max_step_waiting_ms: roundOrNull(searchSteps.longest.waitingMs),
     max_frame_ms: round(maxFrameMs),
     last_row_ms: lastRowMs === null ? null : round(lastRowMs),
     heap_mb: round(heap.usedSize / 1024 / 1024),
     bulk_tasks: bulkCount,
     bulk_rows_ms: round(bulkRowsMs),
     bulk_main_max_step_ms: round(mainDelay.max / 1e6),
+    bulk_main_max_step_cpu_ms: roundOrNull(bulkSteps.mostCpuMs),
+    bulk_main_max_step_waiting_ms: roundOrNull(bulkSteps.longest.waitingMs),
     targets: uiTargets(taskCount),
     /** The machine's 1-minute load average at the end (2 shared cores here): the figures move with it. */
     load_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
