@@ -14,6 +14,9 @@ export class BackgroundLogFlush {
   private closed = false;
   /** Flushes done (whatever their outcome). */
   flushes = 0;
+  /** Flushes that failed, and the last one's error (a writer that waits for its pages asks: `failedSince`). */
+  failures = 0;
+  private lastFailure: NodeJS.ErrnoException | null = null;
 
   constructor(private readonly logFile: string) {}
 
@@ -40,8 +43,12 @@ export class BackgroundLogFlush {
     }
     const fd = this.fd;
     this.running = new Promise<void>((resolve) => {
-      fsync(fd, () => {
-        // A failed flush leaves the pages to the next checkpoint, as before.
+      fsync(fd, (error) => {
+        // A failed flush leaves the pages to the next checkpoint; a writer waiting for them is told (failedSince).
+        if (error) {
+          this.failures++;
+          this.lastFailure = error;
+        }
         this.running = null;
         this.flushes++;
         resolve();
@@ -60,6 +67,11 @@ export class BackgroundLogFlush {
       if (this.running !== null) await this.running;
       else await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** The error of the last failed flush when one failed after `failures` read `before`; else null. */
+  failedSince(before: number): NodeJS.ErrnoException | null {
+    return this.failures > before ? this.lastFailure : null;
   }
 
   /** The mirror closes: no more flushes; the handle goes once the running one is done. */

@@ -5,10 +5,11 @@
 /**
  * How a write commits. `local`, a person's change the app acknowledges:
  * synchronous=FULL, the WAL fsynced before the call returns (see
- * open-mirror.ts). `server`, data fetched again if lost: NORMAL. `interim`, a
- * step of a longer local change (a bulk change's chunk): NORMAL, the WAL then
- * flushed on libuv's threads (Mirror.logFlushed says when), so that main never
- * waits on the disk for it; the change is told done only once flushed.
+ * open-mirror.ts). `server`, data fetched again if lost: NORMAL. `interim`:
+ * NORMAL, the WAL then flushed on libuv's threads (Mirror.logFlushed says
+ * when), so that main never waits on the disk for it; what the person is told
+ * done waits for that flush (writeWhenFree: every write on the app's main
+ * thread, a bulk change's chunks once at its end).
  */
 export type Durability = 'local' | 'server' | 'interim';
 

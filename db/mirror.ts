@@ -20,7 +20,7 @@ import { CollectionWrites } from './collections/collection-writes';
 import { MirrorCollections } from './collections/mirror-collections';
 import { MirrorComments } from './collections/mirror-comments';
 import { MirrorDrafts } from './drafts/mirror-drafts';
-import { asStorageError } from './mirror-errors';
+import { asStorageError, MirrorStorageError } from './mirror-errors';
 import { MirrorIdentity } from './passes/mirror-identity';
 import { MirrorPasses } from './passes/mirror-passes';
 import { MirrorTasks } from './tasks/mirror-tasks';
@@ -421,10 +421,17 @@ export class Mirror {
 
   /**
    * Resolves once no background log flush is running: every commit that asked
-   * for one before this call is on disk (a bulk change's interim writes; tests).
+   * for one before this call is on disk (a bulk change's interim writes, a
+   * person's write through writeWhenFree; tests). Fails as MirrorStorageError
+   * `io` when a flush failed meanwhile.
    */
   async logFlushed(): Promise<void> {
+    const failures = this.logFlush.failures;
     await this.logFlush.settled();
+    // A flush that failed meanwhile may have left these pages off the disk: said as an fsync in a commit would.
+    const failed = this.logFlush.failedSince(failures);
+    if (failed !== null)
+      throw new MirrorStorageError('io', this.file, failed.code ?? null, { cause: failed });
   }
 
   close(): void {

@@ -289,8 +289,11 @@ function connect(
       // also makes every earlier commit durable. Pages from the server commit
       // with NORMAL (Mirror switches per transaction): losing the last one to
       // a power cut only means fetching it again, its bookkeeping lost with it.
-      // A bulk change's chunks commit with NORMAL too, and the log is fsynced
-      // off the main thread before the change is told queued (Durability 'interim').
+      // On the app's main thread a person's writes go through writeWhenFree,
+      // which commits with NORMAL and waits for the log's fsync on libuv's
+      // threads before telling them saved (an fsync in the commit held main
+      // asleep while it flushed every page not yet on disk); a bulk change's
+      // chunks commit so too, waited for once at its end (Durability 'interim').
       db.pragma('synchronous = FULL');
       db.pragma('journal_size_limit = 67108864');
       if (options.checkpoints === 'another-connection') db.pragma('wal_autocheckpoint = 0');

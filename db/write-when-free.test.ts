@@ -1,9 +1,23 @@
+import type * as NodeFs from 'node:fs';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { MirrorStorageError, NotInMirrorError } from './mirror-errors';
 import { loadTasks, openTestMirror, taskJson, type TestMirror } from './test-mirror';
 import { writeWhenFree } from './write-when-free';
+
+/** Set to an errno code, the log's flushes fail with it (a disk's I/O error); null: they run. */
+const failingFlush = vi.hoisted(() => ({ code: null as string | null }));
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof NodeFs>();
+  const fsync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void): void => {
+    if (failingFlush.code === null) return fs.fsync(fd, done);
+    const error: NodeJS.ErrnoException = new Error(`${failingFlush.code}: i/o error, fsync`);
+    error.code = failingFlush.code;
+    setImmediate(() => done(error));
+  };
+  return { ...fs, default: { ...fs, fsync }, fsync };
+});
 
 let handle: TestMirror;
 /** Another connection to the same file, standing in for the pull worker. */
@@ -18,6 +32,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  failingFlush.code = null;
   if (worker.inTransaction) worker.exec('ROLLBACK');
   worker.close();
   handle.cleanup();
@@ -125,4 +140,32 @@ test('a write that fails does not hold up or fail the writes asked after it', as
   await expect(failing).rejects.toBeInstanceOf(NotInMirrorError);
   expect(await after).not.toBeNull();
   expect(titleOnFile()).toBe('After');
+});
+
+test("a person's write is on disk when it resolves, its log flushed off this thread; a chunk of a bulk change is not waited for", async () => {
+  const before = handle.mirror.logFlushes;
+  await writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'After' }));
+  // The commit asked for a flush on libuv's threads and the write waited for it (an fsync in the commit asks none).
+  expect(handle.mirror.logFlushes).toBeGreaterThan(before);
+  expect(titleOnFile()).toBe('After');
+
+  const flushing = handle.mirror.logFlushes;
+  await writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'Interim' }), {
+    durability: 'interim',
+  });
+  expect(handle.mirror.logFlushes).toBe(flushing);
+  await handle.mirror.logFlushed();
+  expect(handle.mirror.logFlushes).toBeGreaterThan(flushing);
+});
+
+test('a write whose log cannot be flushed is told as an I/O error, not as saved; the next one that flushes is', async () => {
+  failingFlush.code = 'EIO';
+  const write = writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'After' }));
+  await expect(write).rejects.toMatchObject({ name: 'MirrorStorageError', problem: 'io', code: 'EIO' });
+
+  failingFlush.code = null;
+  await expect(
+    writeWhenFree(handle.mirror, () => handle.mirror.tasks.edit(id, { title: 'Again' })),
+  ).resolves.not.toBeNull();
+  expect(titleOnFile()).toBe('Again');
 });

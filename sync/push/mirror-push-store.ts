@@ -30,15 +30,8 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
   // Writes wait for the pull worker's write lock on a timer, not in SQLite's
   // busy handler: the pusher runs on the app's main thread. Each is on disk
   // before the next step (an operation is durably in flight before its
-  // request leaves), flushed on libuv's threads (Durability 'interim') rather
-  // than fsynced in the commit on main: after a bulk change, whose chunks'
-  // log is flushed behind them, a push step's own fsync held main asleep for
-  // ~40 ms (`bench ui` at a million, bulk_main_max_step's parts).
-  const write = async <T>(work: () => T): Promise<T> => {
-    const result = await writeWhenFree(mirror, work, { durability: 'interim' });
-    await mirror.logFlushed();
-    return result;
-  };
+  // request leaves), its log flushed off this thread (writeWhenFree).
+  const write = <T>(work: () => T): Promise<T> => writeWhenFree(mirror, work);
   const stored = (opId: string): OutboxOp | null => {
     try {
       return mirror.outbox.op(opId);
