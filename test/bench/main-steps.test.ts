@@ -18,24 +18,25 @@ function sleep(ms: number): void {
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 5));
 
+/** Main's steps watched around one step that runs `hold`, a turn of the loop before and after it. */
+async function stepsAround(hold: () => void) {
+  const steps = watchMainSteps();
+  await turn();
+  hold();
+  await turn();
+  return steps.stop();
+}
+
 test.runIf(process.platform === 'linux')(
   "a step that runs is main's CPU; one that sleeps is neither CPU nor waiting",
   async () => {
-    const running = watchMainSteps();
-    await turn();
-    spin(120);
-    await turn();
-    const ran = running.stop();
+    const ran = await stepsAround(() => spin(120));
     expect(ran.longest.ms).toBeGreaterThanOrEqual(120);
     // Whatever the machine's load, the CPU and the wait for a core make up the step it spun.
     expect((ran.longest.cpuMs ?? 0) + (ran.longest.waitingMs ?? 0)).toBeGreaterThanOrEqual(100);
     expect(ran.mostCpuMs).toBeGreaterThan(0);
 
-    const sleeping = watchMainSteps();
-    await turn();
-    sleep(120);
-    await turn();
-    const slept = sleeping.stop();
+    const slept = await stepsAround(() => sleep(120));
     expect(slept.longest.ms).toBeGreaterThanOrEqual(120);
     expect(slept.longest.cpuMs).toBeLessThan(30);
     expect(slept.longest.waitingMs).toBeLessThan(30);
@@ -57,11 +58,7 @@ test.runIf(process.platform === 'linux')(
     );
     try {
       await Promise.all(spinners.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
-      const steps = watchMainSteps();
-      await turn();
-      spin(300);
-      await turn();
-      const contended = steps.stop();
+      const contended = await stepsAround(() => spin(300));
       expect(contended.longest.ms).toBeGreaterThanOrEqual(300);
       // Three runnable threads a core: main runs about a third of the step, and waits the rest.
       expect(contended.longest.waitingMs).toBeGreaterThan(60);
