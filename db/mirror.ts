@@ -5,7 +5,6 @@
 // `outbox`, `passes` (what the pull records), `collections`, `feed`
 // (notifications), `identity`, `openings` (tasks opened, comments
 // watched) and `drafts` (what the person has not sent yet). All calls are synchronous: no transaction ever spans an await.
-import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
@@ -62,9 +61,6 @@ export interface MirrorOptions {
    */
   flushLogInBackground?: boolean;
 }
-
-/** How long a RESTART checkpoint waits for the write lock (keepLogNear): a person's write waits no longer for it. */
-const RESTART_WAIT_MS = 100;
 
 export class Mirror {
   readonly words: WordIndex;
@@ -416,45 +412,6 @@ export class Mirror {
   /** Copies the write-ahead log into the database file when nothing reads it (idle time). */
   checkpoint(): void {
     this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
-  }
-
-  /**
-   * Keeps the write-ahead log near `bytes` while another connection writes
-   * (the pull worker's, for the app's main thread, whose own never
-   * checkpoints: open-mirror.ts). Only the pull worker checkpointed, inside
-   * its own commits: while main alone wrote (a bulk change of 50 000 tasks at
-   * a million and its push, ~5 MB of log a chunk) the log grew to 9 GB, and
-   * the kernel's writeback of it took 7 s of CPU beside the change. Past
-   * `bytes`, a PASSIVE checkpoint copies the log into the file without
-   * waiting for anyone; the next write starts the log again from its
-   * beginning if all of it was copied. Commits that keep landing while it
-   * copies leave some of it behind each time: past four times `bytes`, a
-   * RESTART checkpoint takes the write lock when it can get it within
-   * RESTART_WAIT_MS (the main thread's writes wait for it on a timer,
-   * writeWhenFree) and restarts the log. Returns which ran.
-   */
-  keepLogNear(bytes: number): 'none' | 'passive' | 'restart' {
-    const size = this.logSize();
-    if (size <= bytes) return 'none';
-    this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
-    if (this.logSize() <= 4 * bytes) return 'passive';
-    const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
-    try {
-      this.db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
-      this.read(() => this.db.pragma('wal_checkpoint(RESTART)'));
-    } finally {
-      this.db.pragma(`busy_timeout = ${busyTimeout}`);
-    }
-    return 'restart';
-  }
-
-  /** The write-ahead log file's size in bytes (0 when there is none). */
-  private logSize(): number {
-    try {
-      return statSync(`${this.file}-wal`).size;
-    } catch {
-      return 0;
-    }
   }
 
   /** Background flushes of the log done (whatever their outcome): tests. */

@@ -70,13 +70,6 @@ export const MIRROR_PAGE_SIZE = 16384;
 export const PAGE_WRITER_CHECKPOINT_PAGES = 4000;
 
 /**
- * The write-ahead log's size after a checkpoint restarts it (SQLite's
- * journal_size_limit), and the size past which the pull worker restarts it
- * while the app's main thread is the one writing (Mirror.keepLogNear).
- */
-export const LOG_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
-
-/**
  * Page cache of that connection (the app's own keeps the default 64 MiB). A
  * first load appends rows and builds its sort indexes after the pass, so it
  * mostly touches the id index; 16 MiB bounds what the pull worker adds to the
@@ -302,7 +295,7 @@ function connect(
       // asleep while it flushed every page not yet on disk); a bulk change's
       // chunks commit so too, waited for once at its end (Durability 'interim').
       db.pragma('synchronous = FULL');
-      db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
+      db.pragma('journal_size_limit = 67108864');
       if (options.checkpoints === 'another-connection') db.pragma('wal_autocheckpoint = 0');
       else if (options.checkpointPages !== undefined)
         db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.checkpointPages))}`);

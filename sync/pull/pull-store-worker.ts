@@ -2,12 +2,7 @@
 // runs each PullStore call there, so that applying a 1000-task page (columns,
 // word index, one fsynced transaction) never stalls the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  LOG_SIZE_LIMIT_BYTES,
-  openMirror,
-  PAGE_WRITER_CACHE_MB,
-  PAGE_WRITER_CHECKPOINT_PAGES,
-} from '../../db/open-mirror';
+import { openMirror, PAGE_WRITER_CACHE_MB, PAGE_WRITER_CHECKPOINT_PAGES } from '../../db/open-mirror';
 import { MirrorPullStore } from './mirror-pull-store';
 import { readListBody } from './deferred-validation';
 import type { ReadPage } from './pull-store';
@@ -19,7 +14,7 @@ import {
   type WorkerMessage,
 } from './worker-protocol';
 
-const { file, nativeBinding, logLimitBytes, logCheckMs } = workerData as PullWorkerData;
+const { file, nativeBinding } = workerData as PullWorkerData;
 const port = parentPort;
 if (port === null) throw new Error('pull-store-worker runs only as a worker thread');
 
@@ -32,28 +27,6 @@ const ready = openMirror(file, {
   mirror,
   store: new MirrorPullStore(mirror),
 }));
-
-/**
- * How often the log's size is looked at (ms): the main thread's writes
- * (a person's, a bulk change's, the push's) grow it and never checkpoint
- * (Mirror.keepLogNear); between this thread's calls, it is kept short.
- */
-const LOG_CHECK_MS = 500;
-const logCheck = setInterval(() => {
-  ready.then(
-    ({ mirror }) => {
-      try {
-        mirror.keepLogNear(logLimitBytes ?? LOG_SIZE_LIMIT_BYTES);
-      } catch {
-        // The next look tries again; a page's own commit checkpoints too.
-      }
-    },
-    // A mirror that could not be opened is told through the calls' answers.
-    () => clearInterval(logCheck),
-  );
-}, logCheckMs ?? LOG_CHECK_MS);
-// It never keeps the worker alive on its own.
-logCheck.unref();
 
 /** Page items sent ahead in slices, by stage id, until their applyPage call arrives. */
 const staged = new Map<number, Record<string, unknown>[]>();
@@ -91,7 +64,6 @@ port.on('message', (call: WorkerMessage) => {
     return;
   }
   if (call.method === 'close') {
-    clearInterval(logCheck);
     void ready.then(({ mirror }) => {
       mirror.close();
       port.close();

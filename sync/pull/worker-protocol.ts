@@ -10,10 +10,6 @@ import type { PullStore } from './pull-store';
 export interface PullWorkerData {
   file: string;
   nativeBinding?: string;
-  /** The log's size the worker keeps it near (default LOG_SIZE_LIMIT_BYTES); tests lower it. */
-  logLimitBytes?: number;
-  /** How often the worker looks at the log's size (ms, default 500); tests shorten it. */
-  logCheckMs?: number;
 }
 
 /** The PullStore calls that travel as a method name and arguments (readPage and dropPage have messages of their own). */

@@ -11,7 +11,6 @@ import {
   deserializeError,
   type DropPageCall,
   namedArgs,
-  type PullWorkerData,
   type ReadPageCall,
   STAGE_SLICE,
   type StageItems,
@@ -44,9 +43,6 @@ export interface WorkerPullStoreOptions {
    * load there. Default: the addon in node_modules.
    */
   nativeBinding?: string;
-  /** The worker's log limit and how often it looks (PullWorkerData): tests lower them. */
-  logLimitBytes?: number;
-  logCheckMs?: number;
 }
 
 /**
@@ -117,9 +113,7 @@ export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
     const worker = startWorker(this.options.workerUrl ?? defaultWorkerUrl(), {
       file: this.file,
       ...(this.options.nativeBinding !== undefined ? { nativeBinding: this.options.nativeBinding } : {}),
-      ...(this.options.logLimitBytes !== undefined ? { logLimitBytes: this.options.logLimitBytes } : {}),
-      ...(this.options.logCheckMs !== undefined ? { logCheckMs: this.options.logCheckMs } : {}),
-    } satisfies PullWorkerData);
+    });
     // An idle worker must not keep the process alive on its own; one with calls
     // pending must, or Node would exit while a caller still awaits its answer.
     worker.unref();
