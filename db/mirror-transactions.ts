@@ -20,8 +20,6 @@ export interface MirrorTransactions {
    * `server` data commits without fsync, a person's edit (`local`, the default) with it.
    */
   write<T>(work: () => T, durability?: 'local' | 'server'): T;
-  /** Runs `work` as one transaction that fails at once as `locked` instead of waiting for the lock. */
-  withoutWaiting<T>(work: () => T, durability?: 'local' | 'interim'): T;
   /** Runs a read; file problems become MirrorStorageError. */
   read<T>(work: () => T): T;
   /** The current time as ISO 8601 (the mirror's clock). */

@@ -130,7 +130,6 @@ export class Mirror {
     // What the parts run through: this mirror's transactions, clock and data version.
     const tx: MirrorTransactions = {
       write: (work, durability) => this.write(work, durability),
-      withoutWaiting: (work, durability) => this.withoutWaiting(work, durability),
       read: (work) => this.read(work),
       now: () => this.now(),
       version: () => this.version(),
@@ -264,10 +263,12 @@ export class Mirror {
    * pull worker: a page, an index build step) holds the write lock, instead
    * of sleeping in SQLite's busy handler, which would freeze this thread.
    * Nothing of `work` has run then; see writeWhenFree, which tries again.
+   * It commits 'interim' (no fsync on this thread): writeWhenFree waits for
+   * the log's flush when what it wrote must be on disk.
    */
-  withoutWaiting<T>(work: () => T, durability: 'local' | 'interim' = 'local'): T {
+  withoutWaiting<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
-    return this.transaction(work, durability, 'fail-fast');
+    return this.transaction(work, 'interim', 'fail-fast');
   }
 
   private transaction<T>(work: () => T, durability: Durability, lock: 'wait' | 'fail-fast'): T {

@@ -36,21 +36,21 @@ const queues = new WeakMap<Mirror, { end: Promise<unknown>; waiting: number }>()
  * sees it). Fails with MirrorStorageError `locked` after `timeoutMs` (counted
  * from the call); other errors at once, and the writes behind it go on.
  *
- * Durability `local` (the default, a person's write): on disk when the
- * promise resolves. The commit does not fsync on this thread: its log is
- * flushed on libuv's threads and waited for (Mirror.logFlushed). An fsync in
- * the commit flushes every log page not yet on disk, the pull worker's and a
- * bulk change's too, and held main asleep 20-48 ms after a first load and
- * ~40 ms after a bulk change at a million tasks. `interim`: committed, its
- * flush not waited for (a bulk change's chunks, which wait once at the end).
+ * By default (a person's write) it is on disk when the promise resolves.
+ * The commit does not fsync on this thread: its log is flushed on libuv's
+ * threads and waited for (Mirror.logFlushed). An fsync in the commit flushes
+ * every log page not yet on disk, the pull worker's and a bulk change's too,
+ * and held main asleep 20-48 ms after a first load and ~40 ms after a bulk
+ * change at a million tasks. `awaitFlush: false`: resolved once committed,
+ * the flush not waited for (a bulk change's chunks, which wait once at the end).
  */
 export async function writeWhenFree<T>(
   mirror: Mirror,
   write: () => T,
-  options: { timeoutMs?: number; durability?: 'local' | 'interim' } = {},
+  options: { timeoutMs?: number; awaitFlush?: boolean } = {},
 ): Promise<T> {
   const written = await committed(mirror, write, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  if (options.durability !== 'interim') await mirror.logFlushed();
+  if (options.awaitFlush !== false) await mirror.logFlushed();
   return written;
 }
 
@@ -60,7 +60,7 @@ function committed<T>(mirror: Mirror, write: () => T, timeoutMs: number): Promis
   const queue = queues.get(mirror) ?? { end: Promise.resolve(), waiting: 0 };
   if (queue.waiting === 0) {
     try {
-      return Promise.resolve(mirror.withoutWaiting(write, 'interim'));
+      return Promise.resolve(mirror.withoutWaiting(write));
     } catch (error) {
       const locked = error instanceof MirrorStorageError && error.problem === 'locked';
       if (!locked) return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -84,7 +84,7 @@ function committed<T>(mirror: Mirror, write: () => T, timeoutMs: number): Promis
 async function tryWrite<T>(mirror: Mirror, write: () => T, deadline: number): Promise<T> {
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     try {
-      return mirror.withoutWaiting(write, 'interim');
+      return mirror.withoutWaiting(write);
     } catch (error) {
       const locked = error instanceof MirrorStorageError && error.problem === 'locked';
       if (!locked || performance.now() >= deadline) throw error;

@@ -212,7 +212,7 @@ export async function queueBulkChange(
           began = performance.now();
           return mirror.tasks.bulkChunk(rest, change, outcome.batchId, WRITE_BUDGET_MS, options.onChanged);
         },
-        { durability: 'interim' },
+        { awaitFlush: false },
       );
       last = { taken: done.taken, heldMs: performance.now() - began };
       from += done.taken;
@@ -267,7 +267,7 @@ export async function stopBulkChange(mirror: Mirror, batchId: string): Promise<n
     const some = await writeWhenFree(
       mirror,
       () => mirror.outbox.stopBatchSome(batchId, MAX_PER_WRITE, WRITE_BUDGET_MS),
-      { durability: 'interim' },
+      { awaitFlush: false },
     );
     stopped += some.stopped;
     more = some.more;
