@@ -5,6 +5,7 @@
 // `outbox`, `passes` (what the pull records), `collections`, `feed`
 // (notifications), `identity`, `openings` (tasks opened, comments
 // watched) and `drafts` (what the person has not sent yet). All calls are synchronous: no transaction ever spans an await.
+import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { BackgroundLogFlush } from './background-log-flush';
@@ -60,7 +61,23 @@ export interface MirrorOptions {
    * connection (db/background-log-flush.ts). Default off.
    */
   flushLogInBackground?: boolean;
+  /**
+   * The write-ahead log's size after a checkpoint restarts it (SQLite's
+   * journal_size_limit), and past which keepLogShort asks for a checkpoint.
+   * Default LOG_SIZE_LIMIT_BYTES; tests lower it.
+   */
+  logLimitBytes?: number;
 }
+
+/** The log's size limit (MirrorOptions.logLimitBytes): 4 000 pages of 16 KiB. */
+export const LOG_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How long keepLogShort waits for the other connection's checkpoint: one
+ * step of the pull worker may be a first load's index build of seconds, and
+ * a bulk change should not stall behind it (its log then grows a while more).
+ */
+const CHECKPOINT_WAIT_MS = 2_000;
 
 export class Mirror {
   readonly words: WordIndex;
@@ -106,6 +123,9 @@ export class Mirror {
    */
   private readonly logFlush: BackgroundLogFlush;
   private readonly flushesServerCommits: boolean;
+  private readonly logLimitBytes: number;
+  /** Checkpoints this file's log on another connection (checkpointsThrough); null: none does between its commits. */
+  private logCheckpointer: (() => Promise<void>) | null = null;
   private indexCache: { schema: number; names: ReadonlySet<string> } | null = null;
   private wordsCache: { version: string; complete: boolean } | null = null;
   /** Which `synchronous` the connection is set to: FULL for local writes, NORMAL for server data and interim steps. */
@@ -123,6 +143,7 @@ export class Mirror {
     this.sortIndexBuild = options.sortIndexBuild ?? 'background';
     this.logFlush = new BackgroundLogFlush(`${file}-wal`);
     this.flushesServerCommits = options.flushLogInBackground === true;
+    this.logLimitBytes = options.logLimitBytes ?? LOG_SIZE_LIMIT_BYTES;
     this.dataVersion = db.prepare('PRAGMA data_version');
     this.taskChanges = db.prepare<[], number>('SELECT n FROM task_changes WHERE id = 1').pluck();
     this.countTaskChanges = db.prepare('UPDATE task_changes SET n = n + 1 WHERE id = 1');
@@ -413,6 +434,50 @@ export class Mirror {
   /** Copies the write-ahead log into the database file when nothing reads it (idle time). */
   checkpoint(): void {
     this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
+  }
+
+  /**
+   * Names the connection that checkpoints this one's log (the sync engine's
+   * pull worker; null: none), for keepLogShort. The app's main thread opens
+   * its connection so that no commit of it checkpoints (open-mirror.ts:
+   * `another-connection`); that worker's connection does, but only inside
+   * its own commits.
+   */
+  checkpointsThrough(checkpoint: (() => Promise<void>) | null): void {
+    this.logCheckpointer = checkpoint;
+  }
+
+  /**
+   * For a writer that commits many times in a row on this connection (a bulk
+   * change's chunks), before each write: past the log's size limit, waits
+   * (up to CHECKPOINT_WAIT_MS) for the checkpointing connection to copy the
+   * log into the file. With no write landing meanwhile the copy is whole, and
+   * the next commit then starts the log again from its beginning, cut back to
+   * the limit. Without this, a bulk change of 50 000 tasks at a million (~5 MB
+   * of log a chunk: its tasks' scattered index pages) grew the log to 9 GB,
+   * and the kernel's writeback of it took 7 s of CPU beside the change. A
+   * checkpoint that fails is left to the next call: the writes go on.
+   */
+  async keepLogShort(): Promise<void> {
+    if (this.logCheckpointer === null || this.logSize() <= this.logLimitBytes) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CHECKPOINT_WAIT_MS);
+    });
+    try {
+      await Promise.race([this.logCheckpointer().catch(() => undefined), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The write-ahead log file's size in bytes (0 when there is none). */
+  private logSize(): number {
+    try {
+      return statSync(`${this.file}-wal`).size;
+    } catch {
+      return 0;
+    }
   }
 
   /** Background flushes of the log done (whatever their outcome): tests. */

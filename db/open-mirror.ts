@@ -15,7 +15,7 @@ import {
 import { hasDeferredSortIndexes, restoreSortIndexes } from './tasks/deferred-indexes';
 import { MIGRATIONS, staticMigrationProvider, LATEST_MIGRATION } from './migrations/index';
 import { asStorageError, MirrorStorageError, MirrorVersionError } from './mirror-errors';
-import { Mirror, type MirrorOptions } from './mirror';
+import { LOG_SIZE_LIMIT_BYTES, Mirror, type MirrorOptions } from './mirror';
 import { prepareOwnerOnlyDatabase, tightenDatabaseFiles } from './files/owner-only-files';
 import type { MirrorDatabase } from './schema';
 import { searchBodyOf } from './tasks/task-columns';
@@ -295,7 +295,7 @@ function connect(
       // asleep while it flushed every page not yet on disk); a bulk change's
       // chunks commit so too, waited for once at its end (Durability 'interim').
       db.pragma('synchronous = FULL');
-      db.pragma('journal_size_limit = 67108864');
+      db.pragma(`journal_size_limit = ${options.logLimitBytes ?? LOG_SIZE_LIMIT_BYTES}`);
       if (options.checkpoints === 'another-connection') db.pragma('wal_autocheckpoint = 0');
       else if (options.checkpointPages !== undefined)
         db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.checkpointPages))}`);

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { describe, expect, test, vi } from 'vitest';
 import { InvalidEditError } from '../mirror-errors';
 import type { Mirror } from '../mirror';
@@ -452,5 +454,63 @@ describe("a bulk change's log pages", () => {
     const perTask = logPages(handle.file) / outcome.queued;
     // Measured 0.68 (2.08 in the list's order); 0.99 with chunks a fifth as long (a machine five times slower).
     expect(perTask).toBeLessThan(1.5);
+  });
+
+  /** Changes 4 000 tasks' status in chunks of ~200; the log's largest size after a chunk, in bytes. */
+  async function largestLogOfChange(mirror: Mirror): Promise<number> {
+    const tasks = Array.from({ length: 4000 }, (_, i) => taskJson({ description: `About ${i} `.repeat(40) }));
+    loadTasks(mirror, tasks);
+    emptyLog(handle.file);
+    // Chunks as short as a slow machine's, so that the change is many commits.
+    const bulkChunk = mirror.tasks.bulkChunk.bind(mirror.tasks);
+    vi.spyOn(mirror.tasks, 'bulkChunk').mockImplementation((ids, ...rest) =>
+      bulkChunk(ids.slice(0, 200), ...rest),
+    );
+    let largest = 0;
+    const outcome = await queueBulkChange(
+      mirror,
+      { taskIds: tasks.map((task) => task.task_id as string) },
+      setStatus('blocked'),
+      { ...OPTIONS, onProgress: () => (largest = Math.max(largest, statSync(`${handle.file}-wal`).size)) },
+    );
+    expect(outcome.queued).toBe(4000);
+    expect(tasks.every((task) => mirror.tasks.get(task.task_id as string)?.task.status === 'blocked')).toBe(
+      true,
+    );
+    return largest;
+  }
+
+  test('past its size limit the log is copied back between two writes by the connection that checkpoints, and starts again', async () => {
+    const limit = 1024 * 1024;
+    const mirror = await handle.reopen({ checkpoints: 'another-connection', logLimitBytes: limit });
+    // The pull worker's part in the app: another connection to the file.
+    const other = new Database(handle.file);
+    let checkpoints = 0;
+    mirror.checkpointsThrough(() => {
+      checkpoints++;
+      other.pragma('wal_checkpoint(PASSIVE)');
+      return Promise.resolve();
+    });
+    try {
+      const largest = await largestLogOfChange(mirror);
+      expect(checkpoints).toBeGreaterThan(0);
+      // One chunk's log past the limit at most (without it: the whole change's, 34 MB here).
+      expect(largest).toBeLessThan(4 * limit);
+    } finally {
+      other.close();
+    }
+  });
+
+  test('a checkpoint that fails leaves the log long and the change whole', async () => {
+    const limit = 1024 * 1024;
+    const mirror = await handle.reopen({ checkpoints: 'another-connection', logLimitBytes: limit });
+    let asked = 0;
+    mirror.checkpointsThrough(() => {
+      asked++;
+      return Promise.reject(new Error('the worker is gone'));
+    });
+    const largest = await largestLogOfChange(mirror);
+    expect(asked).toBeGreaterThan(0);
+    expect(largest).toBeGreaterThan(4 * limit);
   });
 });

@@ -199,6 +199,8 @@ export async function queueBulkChange(
   const queue = async (ids: readonly string[], before: number, total: number | null) => {
     for (let from = 0; from < ids.length;) {
       await nextTurn();
+      // Its chunks alone can grow the log by gigabytes at a million tasks (Mirror.keepLogShort).
+      await mirror.keepLogShort();
       const rest = ids.slice(from, from + nextWriteSize(last));
       // Without an fsync of its own (see Durability 'interim'): the log is
       // flushed on libuv's threads instead, awaited below before the change is
@@ -263,6 +265,7 @@ export async function stopBulkChange(mirror: Mirror, batchId: string): Promise<n
   let stopped = 0;
   for (let more = true; more;) {
     if (stopped > 0) await nextTurn();
+    await mirror.keepLogShort();
     // Without an fsync of its own on main, as the change's chunks (see queueBulkChange).
     const some = await writeWhenFree(
       mirror,

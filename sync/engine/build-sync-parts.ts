@@ -69,7 +69,10 @@ export function buildSyncParts(deps: SyncPartsDeps): SyncParts {
   if (deps.pullStore) {
     pullStore = deps.pullStore;
   } else if (deps.pullInWorker ?? true) {
-    pullStore = workerStore = new WorkerPullStore(deps.mirror.file, deps.pullWorker);
+    const worker = (workerStore = new WorkerPullStore(deps.mirror.file, deps.pullWorker));
+    pullStore = worker;
+    // The app's connection never checkpoints; the worker's does, for it too (Mirror.keepLogShort).
+    deps.mirror.checkpointsThrough(() => worker.checkpointLog());
   } else {
     pullStore = new MirrorPullStore(deps.mirror, () => clock.now());
   }

@@ -63,6 +63,18 @@ port.on('message', (call: WorkerMessage) => {
     staged.set(call.stage, items);
     return;
   }
+  if (call.method === 'checkpointLog') {
+    // In turn with the store's calls: never inside a page's transaction.
+    const { id } = call;
+    ready
+      .then(({ mirror }) => mirror.checkpoint())
+      .then(
+        () => port.postMessage({ id, ok: true, value: null } satisfies StoreReply),
+        (error: unknown) =>
+          port.postMessage({ id, ok: false, error: serializeError(error) } satisfies StoreReply),
+      );
+    return;
+  }
   if (call.method === 'close') {
     void ready.then(({ mirror }) => {
       mirror.close();

@@ -107,13 +107,24 @@ export interface DropPageCall {
   readAs: number;
 }
 
+/**
+ * Copy the write-ahead log into the file on the worker's connection (a
+ * PASSIVE checkpoint): the app's main thread asks between the commits of a
+ * bulk change, its own connection never checkpointing (Mirror.keepLogShort).
+ */
+export interface CheckpointLogCall {
+  method: 'checkpointLog';
+  id: number;
+}
+
 /** Close the worker's connection and end the worker. */
 export interface CloseCall {
   method: 'close';
 }
 
 /** Every message the worker receives. */
-export type WorkerMessage = StoreCall | StageItems | ReadPageCall | DropPageCall | CloseCall;
+export type WorkerMessage =
+  StoreCall | StageItems | ReadPageCall | DropPageCall | CheckpointLogCall | CloseCall;
 
 export interface SerializedError {
   name: string;

@@ -2,11 +2,14 @@
 // in this thread, written by the worker's own connection and read by the
 // app's, with the mirror's typed errors arriving intact.
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import Database from 'better-sqlite3';
+import { expect, test, vi } from 'vitest';
 import { MirrorStorageError } from '../../db/mirror-errors';
+import { deferredBuild } from '../../db/tasks/deferred-indexes';
 import { errorInfo } from '../events/sync-error-info';
 import { pullFixturePerTest, serverTaskIds } from './testing/pull-fixture';
 import { WorkerPullStore } from './worker-pull-store';
@@ -173,4 +176,33 @@ test('a process with nothing but the worker to wait for runs to its end', async 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test("the engine's worker copies back the log the app's main thread wrote, asked between a bulk change's writes", async () => {
+  const limit = 1024 * 1024;
+  // As in the app: the main thread's connection never checkpoints; the worker's does.
+  const f = await setUp({
+    seedTasks: 20,
+    engine: { pullInWorker: true },
+    mirror: { checkpoints: 'another-connection', logLimitBytes: limit },
+  });
+  await f.engine.pullOnce();
+  // The first load's indexes built in the worker's steps (each a read and a write of its own) first.
+  const look = new Database(f.file, { readonly: true });
+  await vi.waitFor(() => expect(deferredBuild(look)).toBeNull(), { timeout: 10_000 });
+  look.close();
+  const logSize = () => statSync(`${f.file}-wal`).size;
+  const ids = f.mirroredTaskIds();
+  let round = 0;
+  do {
+    round++;
+    for (const id of ids) f.mirror.tasks.edit(id, { description: `round ${round} ${'words '.repeat(3000)}` });
+  } while (logSize() <= 2 * limit);
+
+  await f.mirror.keepLogShort();
+  f.mirror.tasks.edit(ids[0] ?? '', { description: 'after' });
+
+  // Copied back whole: the next write started the log again and cut it back to the limit.
+  expect(logSize()).toBeLessThanOrEqual(limit);
+  expect(f.mirror.tasks.get(ids[1] ?? '')?.task.description).toMatch(`round ${round} `);
 });

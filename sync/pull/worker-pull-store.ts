@@ -8,6 +8,7 @@ import { MAX_ROW_NESTING, nestedDeeperThan } from '../../db/collections/row-nest
 import { bundledSourceWorker } from './source-worker-bundle';
 import type { FetchedPage, PageOutcome, PullStore, ReadPage, StoredCollection } from './pull-store';
 import {
+  type CheckpointLogCall,
   deserializeError,
   type DropPageCall,
   namedArgs,
@@ -177,6 +178,16 @@ export class WorkerPullStore extends ForwardedStoreCalls implements PullStore {
 
   dropPage(readAs: number): void {
     this.worker?.postMessage({ method: 'dropPage', readAs } satisfies DropPageCall);
+  }
+
+  /**
+   * Copies the mirror's write-ahead log into the file on the worker's
+   * connection, in turn with the calls before it (Mirror.keepLogShort asks).
+   * Resolves at once when no worker runs: nothing of the engine's is open then.
+   */
+  checkpointLog(): Promise<void> {
+    if (this.worker === null) return Promise.resolve();
+    return this.send((id) => ({ method: 'checkpointLog', id }) satisfies CheckpointLogCall);
   }
 
   /** Closes the worker's connection and ends it. */

@@ -61,7 +61,12 @@ export function mirrorPushStore(mirror: Mirror): PushStore {
       const sendable = op !== null && (op.state === 'queued' || op.state === 'in_flight');
       return Promise.resolve(sendable ? pushOpOf(op) : null);
     },
-    start: (opId) => write(() => (stored(opId) === null ? null : pushOpOf(mirror.outbox.start(opId)))),
+    start: async (opId) => {
+      // Pushing a bulk change is tens of thousands of commits on this connection, which never
+      // checkpoints: one look at the log's size an operation (Mirror.keepLogShort).
+      await mirror.keepLogShort();
+      return write(() => (stored(opId) === null ? null : pushOpOf(mirror.outbox.start(opId))));
+    },
     unstart: (op) => write(() => mirror.outbox.unstart(op.opId, { state: op.state, attempts: op.attempts })),
     settle: (opId, answer) => write(() => mirror.outbox.settle(opId, answer)),
     landServerCopy: async (op, server) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
-import { openMirror } from '../../../db/open-mirror';
+import { openMirror, type OpenMirrorOptions } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
 import type { ApiClient } from '../../api/api-client';
 import { staticClients } from '../../api/testing/static-clients';
@@ -40,6 +40,8 @@ export interface PullFixture {
 
 export interface PullFixtureOptions extends EmulatorOptions {
   engine?: Partial<Omit<SyncEngineDeps, 'mirror' | 'api' | 'me' | 'onEvent'>>;
+  /** How the engine's mirror is opened (the app's main thread: `checkpoints: 'another-connection'`). */
+  mirror?: OpenMirrorOptions;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function startPullFixture(options: PullFixtureOptions = {}): Promis
   const apiWith = (token: string): ApiClient => clients.withToken(token);
   const events: SyncEvent[] = [];
   const build = async () => {
-    const mirror = await openMirror(file);
+    const mirror = await openMirror(file, options.mirror);
     const api = apiWith(emulator.tokens.live);
     const engine = new SyncEngine({
       mirror,

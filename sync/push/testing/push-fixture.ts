@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { Mirror } from '../../../db/mirror';
-import { openMirror } from '../../../db/open-mirror';
+import { openMirror, type OpenMirrorOptions } from '../../../db/open-mirror';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/start';
 import type { ApiClient } from '../../api/api-client';
 import { staticClients } from '../../api/testing/static-clients';
@@ -39,6 +39,8 @@ export interface PushFixture {
 export interface PushFixtureOptions extends EmulatorOptions {
   /** Which of the emulator's tokens the pusher uses. Default live. */
   token?: 'live' | 'test';
+  /** How the mirror is opened (the app's main thread: `checkpoints: 'another-connection'`). */
+  mirror?: OpenMirrorOptions;
 }
 
 /** Quick retries: tests meet drops and 500s without waiting seconds. */
@@ -61,7 +63,7 @@ export async function startPushFixture(options: PushFixtureOptions = {}): Promis
   const emulator = await startEmulator({ seedTasks: 12, ...options });
   const dir = await mkdtemp(join(tmpdir(), 'svc-push-'));
   const file = join(dir, 'mirror.db');
-  const mirror = await openMirror(file);
+  const mirror = await openMirror(file, options.mirror);
   mirror.identity.setAccount({ orgId: emulator.orgId, username: emulator.me.username });
   const clients = staticClients(emulator.baseUrl, FAST_RETRY);
   const apiWith = (token: string): ApiClient => clients.withToken(token);
