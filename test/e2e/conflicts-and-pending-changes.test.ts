@@ -133,9 +133,10 @@ describe('a conflict with the peer', () => {
     const view = page.getByRole('dialog', { name: /Resolve the conflict/ });
     await view.waitFor();
     const fields = view.locator('fieldset.conflict-field');
-    const names: (string | null)[] = [];
-    for (const field of await fields.all()) names.push(await field.getAttribute('data-field'));
-    expect(names).toEqual(['title', 'description', 'priority']);
+    const fieldNames = async () =>
+      Promise.all((await fields.all()).map((field) => field.getAttribute('data-field')));
+    // The dialog may be drawn before its fields are read from main (CI once found none there).
+    await expect.poll(fieldNames).toEqual(['title', 'description', 'priority']);
     const title = view.locator('fieldset[data-field="title"]');
     // Each side marked against where the edit started: only what was added shows as added.
     await expect(title.locator('.is-mine ins').allTextContents()).resolves.toEqual([' for SSO users']);
