@@ -431,7 +431,11 @@ export class Mirror {
     this.read(() => this.db.pragma('optimize'));
   }
 
-  /** Copies the write-ahead log into the database file when nothing reads it (idle time). */
+  /**
+   * Copies the write-ahead log into the database file as far as no reader
+   * still needs it (PASSIVE: it waits for no lock). The pull worker's
+   * connection runs it for the app's, whose commits never do (keepLogShort).
+   */
   checkpoint(): void {
     this.read(() => this.db.pragma('wal_checkpoint(PASSIVE)'));
   }
