@@ -13,6 +13,8 @@ import {
   dialog,
   ipcMain,
   nativeTheme,
+  net,
+  powerMonitor,
   session,
   shell as electronShell,
   type OpenDialogOptions,
@@ -24,6 +26,7 @@ import { createDesktopServices, demoRequested, type DesktopServices, openSetting
 import { appUpdates } from './updates/app-updates';
 import { createIpcGate } from './ipc/gate';
 import { LinkInbox } from './links/link-inbox';
+import { watchNetwork } from './network-watch';
 import { BUILT_IN_ADDON_DIGESTS } from './native/built-in-addon-digests';
 import { addonDigestFor, checkAddonDigest, sqliteNativeBinding } from './native/sqlite-addon';
 import { showDesktopNotifications } from './notifications/desktop-notifications';
@@ -253,6 +256,12 @@ function start(): void {
 
     const running = services;
     tray = createAppTray(running.trayModel(), (action) => running.trayAction(action));
+    // Sync catches up when the network comes back or the computer wakes, not at its next timer.
+    watchNetwork(
+      () => net.isOnline(),
+      () => running.accounts.networkChanged(),
+    );
+    powerMonitor.on('resume', () => running.accounts.woke());
     links.deliverTo((raw) => {
       running.openLink(raw).catch((error: unknown) => logError('opening a link failed', error));
     });

@@ -20,6 +20,8 @@ import {
   startStandardAuthServer,
 } from '../auth/testing/standard-auth-server';
 import { createMirrorPusher } from '../push/mirror-push-store';
+import { SyncEngine } from '../engine/sync-engine';
+import type { SyncEvent } from '../events/sync-events';
 import {
   AccountMismatchError,
   AccountRegistryUnreadableError,
@@ -770,6 +772,86 @@ describe('pause', () => {
     await manager.pause();
     manager.resume();
     expect(engines.running.get(account.id)).toBe(false);
+  });
+});
+
+describe('what the operating system says', () => {
+  /**
+   * A manager running the app's engine, whose own timers would not act within the test: a probe
+   * and each poll ten minutes away. What happens sooner, the operating system's word brought.
+   */
+  async function slowPollingManager(): Promise<TestManager> {
+    const later = { baseMs: 10 * 60_000, maxMs: 10 * 60_000 };
+    return openManager({
+      createEngine: ({ mirror, api, me, onEvent }) =>
+        new SyncEngine({
+          mirror,
+          api,
+          me,
+          onEvent,
+          pollPolicy: {
+            probeBaseMs: later.baseMs,
+            probeMaxMs: later.maxMs,
+            tiers: { hot: later, new: later, full: later },
+          },
+        }),
+      startEngines: true,
+    });
+  }
+
+  /** The next sync event of `type` from any account that `matches`. */
+  function nextSyncEvent<T extends SyncEvent['type']>(
+    manager: TestManager,
+    type: T,
+    matches: (event: Extract<SyncEvent, { type: T }>) => boolean = () => true,
+  ): Promise<Extract<SyncEvent, { type: T }>> {
+    return new Promise((resolve) => {
+      const stop = manager.subscribe((event) => {
+        if (event.type !== 'account-event' || event.event.type !== 'sync') return;
+        const sync = event.event.event;
+        if (sync.type === type && matches(sync as Extract<SyncEvent, { type: T }>)) {
+          stop();
+          resolve(sync as Extract<SyncEvent, { type: T }>);
+        }
+      });
+    });
+  }
+
+  test('the network coming back sends an offline account’s waiting edit at once, not at its next probe', async () => {
+    const manager = await slowPollingManager();
+    const firstSync = nextSyncEvent(manager, 'sync-finished');
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    await firstSync;
+    const runtime = manager.runtime(account.id);
+    // The network goes: the next sync cannot get through, and sync goes offline; an edit waits.
+    emulator.control.faults.dropConnections(10_000);
+    const offline = nextSyncEvent(manager, 'offline');
+    void (runtime.session?.engine as SyncEngine).syncNow();
+    await offline;
+    const taskId = queueEdit(runtime, 'Written on the train');
+    expect(runtime.queuedEditCount()).toBe(1);
+
+    emulator.control.faults.clear();
+    const online = nextSyncEvent(manager, 'online');
+    manager.networkChanged();
+    await online;
+    await expect.poll(() => runtime.queuedEditCount()).toBe(0);
+    expect(emulator.control.task(taskId)?.title).toBe('Written on the train');
+  });
+
+  test('the computer waking pulls what others did meanwhile at once, not at the next poll', async () => {
+    const manager = await slowPollingManager();
+    const firstSync = nextSyncEvent(manager, 'sync-finished');
+    const { account } = await manager.signInWithToken({ token: emulator.tokens.live });
+    await firstSync;
+    const created = emulator.control.peerCreate({ title: 'Filed while the laptop slept' });
+
+    const caughtUp = nextSyncEvent(manager, 'sync-finished', (event) => event.reason === 'woke');
+    manager.woke();
+    await caughtUp;
+    expect(manager.runtime(account.id).mirror.tasks.get(created.task_id)?.task.title).toBe(
+      'Filed while the laptop slept',
+    );
   });
 });
 

@@ -211,6 +211,22 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
     for (const runtime of this.#runtimes.values()) runtime.session?.engine?.start?.();
   }
 
+  // ---- what the operating system says -------------------------------------------------
+
+  /**
+   * The network came back: every signed-in account's engine that is offline
+   * checks the service at once, rather than at its next probe (up to a minute
+   * later: sync/schedule/poll-policy.ts).
+   */
+  networkChanged(): void {
+    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.networkChanged?.();
+  }
+
+  /** The computer woke from sleep: every signed-in account's engine catches up at once. */
+  woke(): void {
+    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.woke?.();
+  }
+
   #startsEngines(): boolean {
     return (this.#options.startEngines ?? false) && !this.#paused;
   }

@@ -36,6 +36,10 @@ export interface AccountSyncEngine {
   pushOnce(options?: { signal?: AbortSignal }): Promise<unknown>;
   start?(): void;
   stop?(): Promise<void>;
+  /** The operating system says the network came back. */
+  networkChanged?(): void;
+  /** The computer woke from sleep. */
+  woke?(): void;
 }
 
 export interface SyncEngineInput<M extends AccountMirror> {

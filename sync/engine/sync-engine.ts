@@ -352,6 +352,11 @@ export class SyncEngine {
     this.scheduler.networkChanged();
   }
 
+  /** The computer woke from sleep: sync catches up at once (SyncScheduler.woke). */
+  woke(): void {
+    this.scheduler.woke();
+  }
+
   state(): SchedulerState {
     return this.scheduler.state();
   }

@@ -25,6 +25,8 @@ export type SyncReason =
   | 'start'
   | 'sync-now'
   | 'network-returned'
+  /** The computer woke from sleep: the quick tiers catch up. */
+  | 'woke'
   | 'poll-full'
   | 'poll-hot'
   | 'poll-new'

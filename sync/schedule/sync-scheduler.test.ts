@@ -103,6 +103,30 @@ async function startedOffline(): Promise<ReturnType<typeof setUp>> {
 }
 
 describe('polling', () => {
+  test('when the computer wakes, the quick tiers pull at once and what waits is pushed; the full pass keeps its turn', async () => {
+    const { clock, actions, scheduler, since } = setUp();
+    scheduler.start();
+    await clock.advance(0);
+    // Quiet for a while: hot and new backed off.
+    await clock.advance(5 * MINUTE);
+    const fullAt = scheduler.state().nextPoll.full;
+    const intervals = scheduler.state().intervals;
+    actions.take();
+    scheduler.woke();
+    await clock.advance(0);
+    const woke = actions.take();
+    expect(woke.map((c) => (c.what === 'pull' ? `${c.tier}:${c.reason}` : c.what))).toEqual([
+      'new:woke',
+      'push',
+      'hot:woke',
+    ]);
+    expect(woke.every((c) => since(c) === 5 * MINUTE)).toBe(true);
+    expect(scheduler.state().nextPoll.full).toBe(fullAt);
+    // A pull the wake asked for says nothing of the pace: the tiers do not back off for it.
+    expect(scheduler.state().intervals).toEqual(intervals);
+    await scheduler.stop();
+  });
+
   test('start pulls everything at once, then polls hot, new and full at their base intervals', async () => {
     const { clock, actions, scheduler, since } = setUp();
     scheduler.start();
@@ -297,6 +321,19 @@ describe('online and offline', () => {
     const { clock, actions, scheduler } = await startedOffline();
     actions.probeOutcomes = [true];
     scheduler.networkChanged();
+    await clock.advance(0);
+    expect(actions.take().map((c) => c.what)).toEqual(['probe', 'pull', 'push']);
+    expect(scheduler.state().connectivity).toBe('online');
+    await scheduler.stop();
+  });
+
+  test('when the computer wakes while offline, a probe goes at once instead of at its backed-off time', async () => {
+    const { clock, actions, scheduler } = await startedOffline();
+    // Long offline: the next probe is a minute away.
+    await clock.advance(2 * MINUTE);
+    actions.take();
+    actions.probeOutcomes = [true];
+    scheduler.woke();
     await clock.advance(0);
     expect(actions.take().map((c) => c.what)).toEqual(['probe', 'pull', 'push']);
     expect(scheduler.state().connectivity).toBe('online');

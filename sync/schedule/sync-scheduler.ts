@@ -1,8 +1,9 @@
 // Decides when to pull and push: on start, on "sync now", when the network
-// returns, right after a local edit, and on a tiered poll schedule that backs
-// off while nothing changes and tightens when something does. Online/offline
-// follows what requests do; while offline only health probes run. All timing
-// goes through the injected clock, so every decision is tested in fake time.
+// returns, when the computer wakes, right after a local edit, and on a tiered
+// poll schedule that backs off while nothing changes and tightens when
+// something does. Online/offline follows what requests do; while offline only
+// health probes run. All timing goes through the injected clock, so every
+// decision is tested in fake time.
 import { ApiError, NetworkError, SignedOutError } from '../api/errors';
 import type { ApiClock } from '../api/clock';
 import type { PullTier } from '../events/sync-parts';
@@ -176,6 +177,23 @@ export class SyncScheduler {
   /** The operating system says the network changed: if we were offline, probe now. */
   networkChanged(): void {
     if (this.connectivity === 'offline') this.probeNow();
+  }
+
+  /**
+   * The computer woke from sleep: what the mirror holds may be hours old, and
+   * the timers were held while it slept (Node's clock stops with the machine
+   * on Linux and macOS). Offline, a probe goes now; else the quick tiers pull
+   * now and what waits is pushed. The full pass keeps its turn: at a million
+   * tasks it is thousands of requests, and a laptop wakes many times a day.
+   */
+  woke(): void {
+    if (this.connectivity === 'offline') {
+      this.probeNow();
+      return;
+    }
+    this.requestPull('new', 'woke');
+    this.requestPull('hot', 'woke');
+    this.requestPush();
   }
 
   /** Something else (a push, a read by the UI) learned whether the service is reachable. */
