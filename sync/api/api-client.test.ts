@@ -480,6 +480,37 @@ describe('ApiClient under a small rate limit', () => {
   });
 });
 
+test('tries refused before they reached the service leave the window’s budget to the requests after them', async () => {
+  // Sixty requests a minute: what the refused tries spent, were they counted, would hold the rest a minute.
+  const emulator = await startEmulator({ seedTasks: 1, rateLimit: { live: 6, windowMs: 60_000 } });
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const governor = new RateGovernor();
+  const credentials = staticCredentials(emulator.tokens.live);
+  const online = new ApiClient({ baseUrl: emulator.baseUrl, credentials, governor });
+  // The same token through an address nothing listens on: every try is refused (the network is down).
+  const offline = new ApiClient({
+    baseUrl: `http://127.0.0.1:${closedPort}`,
+    credentials,
+    governor,
+    retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  try {
+    expect((await online.read(meOperations.get, {})).status).toBe(200);
+    const left = governor.state().remaining;
+    await expect(offline.read(meOperations.get, {})).rejects.toMatchObject({ kind: 'network' });
+    await expect(offline.read(meOperations.get, {})).rejects.toMatchObject({ kind: 'network' });
+    expect(governor.state().remaining).toBe(left);
+    const answers = await Promise.all(Array.from({ length: left }, () => online.read(meOperations.get, {})));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+  } finally {
+    await Promise.all([online.close(), offline.close()]);
+    await emulator.stop();
+  }
+});
+
 test('every request names the app and its version, over kept-alive connections', async () => {
   const seen: { userAgent: string | undefined; port: number | undefined }[] = [];
   const server = createServer((request, response) => {

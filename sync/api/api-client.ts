@@ -54,7 +54,7 @@ import type {
   ReadOperation,
   UpdateOperation,
 } from './operations';
-import { type RateObservation, RateGovernor } from './rate-governor';
+import { type RatePermit, RateGovernor } from './rate-governor';
 import {
   DEFAULT_RETRY_OPTIONS,
   type RetryOptions,
@@ -399,9 +399,9 @@ export class ApiClient {
           answer = { status, headers: response.headers, text: await response.body.text() };
         }
       } catch (error) {
-        permit?.release(null);
-        if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);
         const failure = describeTransportFailure(error);
+        permit?.release(failure.notSent ? 'not-sent' : null);
+        if (spec.signal?.aborted) throw new RequestAbortedError(spec.operation);
         const again = failure.retryable && (safe || failure.notSent) && attempt < this.retry.maxAttempts;
         report(null, null, again, failure.code);
         if (again) {
@@ -481,7 +481,7 @@ export class ApiClient {
     }
   }
 
-  private async acquire(spec: RequestSpec): Promise<{ release(observation: RateObservation | null): void }> {
+  private async acquire(spec: RequestSpec): Promise<RatePermit> {
     try {
       return await this.governor.acquire(spec.lane, spec.signal);
     } catch {

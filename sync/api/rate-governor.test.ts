@@ -26,7 +26,7 @@ function harness(options: { background?: BackgroundBudget } = {}) {
     });
     return pending;
   };
-  const release = (label: string, observation: RateObservation | null) => {
+  const release = (label: string, observation: RateObservation | null | 'not-sent') => {
     const permit = permits.get(label);
     if (!permit) throw new Error(`${label} was not granted`);
     permit.release(observation);
@@ -63,6 +63,26 @@ describe('RateGovernor', () => {
     expect(h.granted).toHaveLength(3);
     await h.clock.advance(200);
     expect(h.granted).toEqual(['probe', 'a', 'b', 'c']);
+  });
+
+  test('a request refused before it reached the service spends none of the window; one cut without an answer does', async () => {
+    const h = harness();
+    await h.probe('user', ok(5, 2, 10));
+    // Offline: the connection refused, each try gives its share back and the next may go.
+    for (const label of ['refused 1', 'refused 2', 'refused 3', 'refused 4']) {
+      void h.request(label, 'user');
+      await settle();
+      h.release(label, 'not-sent');
+    }
+    expect(h.governor.state().remaining).toBe(2);
+    // Cut after it was sent: the service may have counted it.
+    void h.request('cut', 'user');
+    await settle();
+    h.release('cut', null);
+    for (const label of ['a', 'b']) void h.request(label, 'user');
+    await settle();
+    expect(h.granted.slice(-2)).toEqual(['cut', 'a']);
+    expect(h.governor.state().remaining).toBe(0);
   });
 
   test('a person-initiated request overtakes background requests queued before it', async () => {

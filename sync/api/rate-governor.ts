@@ -32,8 +32,13 @@ export interface RateObservation {
 }
 
 export interface RatePermit {
-  /** Call once when the request ended: with what the answer said, or null when no answer came. */
-  release(observation: RateObservation | null): void;
+  /**
+   * Call once when the request ended: with what the answer said; null when no
+   * answer came (the service may have counted it); `not-sent` when the request
+   * certainly never reached the service (its connection was refused), which
+   * gives its share of the window back.
+   */
+  release(observation: RateObservation | null | 'not-sent'): void;
 }
 
 /** How much of each window background work may use. */
@@ -215,12 +220,20 @@ export class RateGovernor {
     this.inFlight += 1;
     this.remaining -= 1;
     if (lane === 'background') this.backgroundUsed += 1;
+    const window = this.windowEndsAt;
     let released = false;
     return {
       release: (observation) => {
         if (released) return;
         released = true;
-        if (observation) this.observe(observation);
+        if (observation === 'not-sent') {
+          // Offline, every retry of every queued request was refused before it left: spent, they
+          // emptied the window, and back online nothing went until it ended (up to a minute).
+          if (this.known && this.windowEndsAt === window) {
+            this.remaining += 1;
+            if (lane === 'background') this.backgroundUsed = Math.max(0, this.backgroundUsed - 1);
+          }
+        } else if (observation) this.observe(observation);
         if (probe) this.probeInFlight = false;
         this.inFlight -= 1;
         this.pump();
