@@ -58,6 +58,8 @@ input.on('line', (line) => {
     console.log('offline: the app cannot reach the service; its edits wait until you type online.');
   } else if (command === 'online') {
     proxy.goOnline();
+    // As the operating system tells the app when the network comes back (main/network-watch.ts).
+    host.accounts.networkChanged();
     console.log('online: the app reaches the service again and sends what waited.');
   } else if (command !== '') {
     console.log("Type 'offline' or 'online' (Ctrl+C stops it).");
