@@ -396,7 +396,7 @@ describe('pause and rate limits', () => {
   });
 
   test('while the client waits out a 429 the status says rate-limited until when, and clears once answers come', () => {
-    feed(account, { type: 'rate-limited', retryAfterSeconds: 30 });
+    feed(account, { type: 'rate-limited', retryAfterSeconds: 30, cause: 'answer' });
     expect(latest()).toMatchObject({
       connection: 'offline',
       problem: { type: 'rate-limit', retry_at: '2026-03-04T10:00:30.000Z' },

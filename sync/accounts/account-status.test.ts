@@ -164,13 +164,28 @@ const cases: {
   {
     name: 'waiting out a 429 is offline, rate-limited until then',
     from: { ...start, connection: 'online' },
-    event: { type: 'rate-limited', retryAfterSeconds: 120 },
+    event: { type: 'rate-limited', retryAfterSeconds: 120, cause: 'answer' },
     to: slowedDown('2026-03-04T10:02:00.000Z'),
+  },
+  {
+    name: 'edits held for the window’s end, its budget spent, read as rate-limited until then, and why',
+    from: { ...start, connection: 'online' },
+    event: { type: 'rate-limited', retryAfterSeconds: 42, cause: 'budget' },
+    to: {
+      connection: 'offline',
+      problem: {
+        kind: 'problem',
+        type: 'rate-limit',
+        message:
+          'This minute’s share of the service’s requests is spent: sending goes on when the next begins.',
+        retryAt: '2026-03-04T10:00:42.000Z',
+      },
+    },
   },
   {
     name: 'a 429 without Retry-After is rate-limited with no time',
     from: start,
-    event: { type: 'rate-limited', retryAfterSeconds: null },
+    event: { type: 'rate-limited', retryAfterSeconds: null, cause: 'answer' },
     to: slowedDown(null),
   },
   {

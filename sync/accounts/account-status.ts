@@ -145,7 +145,10 @@ export function reduceAccountSync(
             type: 'rate-limit',
             status: 429,
             operation: null,
-            message: 'The service asked the app to slow down.',
+            message:
+              event.cause === 'budget'
+                ? 'This minute’s share of the service’s requests is spent: sending goes on when the next begins.'
+                : 'The service asked the app to slow down.',
             retryAfterSeconds: event.retryAfterSeconds,
           },
           context.nowMs,

@@ -85,6 +85,38 @@ describe('RateGovernor', () => {
     expect(h.governor.state().remaining).toBe(0);
   });
 
+  test('a person’s request held for the window’s end is told with when it ends, and told again once none waits', async () => {
+    const h = harness();
+    const told: (number | null)[] = [];
+    h.governor.watchHolds((resumesInMs) => told.push(resumesInMs));
+    await h.probe('background', ok(3, 1, 10));
+    // Background work held by the budget is no one's wait: not told.
+    void h.request('b1', 'background');
+    void h.request('b2', 'background');
+    await settle();
+    expect(told).toEqual([]);
+    void h.request('edit', 'user');
+    await settle();
+    expect(told).toEqual([10_000]);
+    await h.clock.advance(10_000);
+    // The window ended: one request goes to learn the next, the person's first.
+    expect(h.granted).toEqual(['probe', 'b1', 'edit']);
+    expect(told).toEqual([10_000, null]);
+  });
+
+  test('a 429’s wait is not told as a held window (the client tells it, with its Retry-After)', async () => {
+    const h = harness();
+    const told: (number | null)[] = [];
+    h.governor.watchHolds((resumesInMs) => told.push(resumesInMs));
+    await h.probe('user', { status: 429, limit: 3, remaining: 0, resetSeconds: 30, retryAfterSeconds: 5 });
+    void h.request('edit', 'user');
+    await settle();
+    expect(h.granted).toEqual(['probe']);
+    await h.clock.advance(5_000);
+    expect(h.granted).toEqual(['probe', 'edit']);
+    expect(told).toEqual([]);
+  });
+
   test('a person-initiated request overtakes background requests queued before it', async () => {
     const h = harness();
     await h.probe('background', ok(10, 0, 5));

@@ -107,6 +107,9 @@ export class RateGovernor {
   private readonly queues: Record<RequestLane, Waiter[]> = { user: [], background: [] };
   private cancelWake: (() => void) | null = null;
   private wakeAt = Number.POSITIVE_INFINITY;
+  private readonly holdListeners = new Set<(resumesInMs: number | null) => void>();
+  /** The window's end last told to holdListeners (null: no person's request held). */
+  private holdTold: number | null = null;
 
   constructor(options: RateGovernorOptions = {}) {
     this.clock = options.clock ?? systemApiClock;
@@ -139,6 +142,18 @@ export class RateGovernor {
       this.queues[lane].push(waiter);
       this.pump();
     });
+  }
+
+  /**
+   * Tells `listener` when a person's request starts waiting for the window to
+   * end because its budget is spent (in how many ms it ends), and when none
+   * waits so any more (null): no 429 came, and without it the person would see
+   * their changes wait with no reason given. A 429's wait is the client's to
+   * tell (its Retry-After). Returns a function that stops telling.
+   */
+  watchHolds(listener: (resumesInMs: number | null) => void): () => void {
+    this.holdListeners.add(listener);
+    return () => this.holdListeners.delete(listener);
   }
 
   /** Changes how much background work may use (the engine sets the app's, sync/schedule/poll-policy.ts). */
@@ -212,6 +227,15 @@ export class RateGovernor {
       waiter.resolve(this.grant(lane));
     }
     this.scheduleWake(now);
+    this.tellHold(now);
+  }
+
+  private tellHold(now: number): void {
+    const held = this.queues.user.length > 0 && this.known && this.remaining <= 0 && now >= this.blockedUntil;
+    const until = held ? this.windowEndsAt : null;
+    if (until === this.holdTold) return;
+    this.holdTold = until;
+    for (const listener of this.holdListeners) listener(until === null ? null : until - now);
   }
 
   private grant(lane: RequestLane): RatePermit {

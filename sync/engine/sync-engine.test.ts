@@ -194,3 +194,28 @@ test('a first sync no one watches takes the rate window but its reserve, and an 
     f.emulator.control.requests().some((r) => r.method === 'PATCH' && r.path === `/v1/tasks/${id}`),
   ).toBe(true);
 });
+
+test('edits held for the next window, this one’s budget spent, say so until they go: no 429 came to say it', async () => {
+  // Twenty requests in two seconds: twenty edits after a sync cannot all go in its window.
+  const f = (fixture = await startPullFixture({ seedTasks: 30, rateLimit: { live: 20, windowMs: 2_000 } }));
+  await f.engine.pullOnce();
+  const ids = f.mirroredTaskIds().slice(0, 20);
+  for (const id of ids) f.mirror.tasks.edit(id, { title: `held ${id}` });
+  const held = f.events.length;
+  expect(await f.engine.pushOnce()).toMatchObject({ pushed: 20, failed: 0 });
+  const told = f.events
+    .slice(held)
+    .filter((e) => e.type === 'rate-limited' || e.type === 'rate-limit-lifted');
+  // Held, then going again, for each window the edits waited for.
+  expect(told.length).toBeGreaterThanOrEqual(2);
+  told.forEach((event, i) =>
+    expect(event).toEqual(
+      i % 2 === 0
+        ? { type: 'rate-limited', retryAfterSeconds: expect.any(Number) as number, cause: 'budget' }
+        : { type: 'rate-limit-lifted' },
+    ),
+  );
+  expect(told.at(-1)).toEqual({ type: 'rate-limit-lifted' });
+  for (const id of ids) expect(f.emulator.control.task(id)?.title).toBe(`held ${id}`);
+  expect(f.emulator.control.requests().filter((r) => r.status === 429)).toEqual([]);
+});

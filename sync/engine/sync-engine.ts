@@ -57,6 +57,7 @@ export class SyncEngine {
   private readonly pullStore: PullStore;
   private readonly workerStore: WorkerPullStore | null;
   private readonly stopWatchingRateLimits: () => void;
+  private readonly stopWatchingHolds: () => void;
   private readonly pusher: PushRunner;
   private readonly scheduler: SyncScheduler;
   /** One full sync at a time: a second request joins the one running. */
@@ -83,7 +84,7 @@ export class SyncEngine {
     this.stopWatchingRateLimits = deps.api.observe((exchange) => {
       if (exchange.status === 429 && exchange.willRetry) {
         rateLimited = true;
-        this.emit({ type: 'rate-limited', retryAfterSeconds: exchange.retryAfterSeconds });
+        this.emit({ type: 'rate-limited', retryAfterSeconds: exchange.retryAfterSeconds, cause: 'answer' });
       } else if (rateLimited && exchange.status !== null && exchange.status !== 429) {
         rateLimited = false;
         this.emit({ type: 'rate-limit-lifted' });
@@ -100,6 +101,22 @@ export class SyncEngine {
       } else if (connectionLost && exchange.status !== null) {
         connectionLost = false;
         this.emit({ type: 'connection-back' });
+      }
+    });
+    // A person's request held until the window ends, its budget spent (a bulk change of hundreds
+    // of tasks): no 429 says so, and their changes would wait up to a minute with no reason shown.
+    let heldByBudget = false;
+    this.stopWatchingHolds = deps.api.governor.watchHolds((resumesInMs) => {
+      if (resumesInMs !== null) {
+        heldByBudget = true;
+        this.emit({
+          type: 'rate-limited',
+          retryAfterSeconds: Math.max(1, Math.ceil(resumesInMs / 1000)),
+          cause: 'budget',
+        });
+      } else if (heldByBudget) {
+        heldByBudget = false;
+        this.emit({ type: 'rate-limit-lifted' });
       }
     });
     this.cache = deps.attachmentCache
@@ -218,6 +235,7 @@ export class SyncEngine {
   /** Stops, and ends the pull worker (its connection to the mirror file). The engine may be started again. */
   async close(): Promise<void> {
     this.stopWatchingRateLimits();
+    this.stopWatchingHolds();
     await this.scheduler.stop();
     await this.filling;
     await this.workerStore?.close();

@@ -197,10 +197,12 @@ export type SyncEvent =
   /**
    * The service answered 429 and the client waits out its `Retry-After`
    * before sending again (on its own; a sync that gives up reports
-   * `sync-failed`). `rate-limit-lifted` follows with the next answer that
-   * is not a 429.
+   * `sync-failed`), or (`budget`) a person's request waits for the window's
+   * end, its budget spent (sync/api/rate-governor.ts). `rate-limit-lifted`
+   * follows with the next answer that is not a 429, or once nothing waits for
+   * the window.
    */
-  | { type: 'rate-limited'; retryAfterSeconds: number | null }
+  | { type: 'rate-limited'; retryAfterSeconds: number | null; cause: 'answer' | 'budget' }
   | { type: 'rate-limit-lifted' }
   /**
    * A request failed to reach the service twice in a row and the client is

@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import { type PullFixture, startPullFixture } from '../pull/testing/pull-fixture';
 import { diagnosticsReport } from './diagnostics-report';
 import { SyncLog } from './sync-log';
-import { recordSyncActivity } from './sync-log-recorder';
+import { eventEntry, recordSyncActivity } from './sync-log-recorder';
 
 let fixture: PullFixture | null = null;
 let log: SyncLog | null = null;
@@ -96,4 +96,13 @@ test('requests, a retried server error, the sync summary, a conflict and a clean
   expect(report).not.toContain(f.emulator.tokens.live);
   expect(report).not.toContain(f.emulator.tokens.live.slice(9, 20));
   expect(report).toContain('500');
+});
+
+test('requests held for the window’s end, its budget spent, make a line; a 429’s wait is its request’s line already', () => {
+  expect(eventEntry({ type: 'rate-limited', retryAfterSeconds: 42, cause: 'budget' })).toMatchObject({
+    level: 'info',
+    kind: 'connectivity',
+    message: "requests held 42 s: this minute's budget is spent",
+  });
+  expect(eventEntry({ type: 'rate-limited', retryAfterSeconds: 42, cause: 'answer' })).toBeNull();
 });

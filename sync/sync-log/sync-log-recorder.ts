@@ -239,8 +239,15 @@ export function eventEntry(event: SyncEvent): SyncLogEntryInput | null {
       // Too frequent to be worth a line: the requests and the summary say it (and `read-only` why writes wait).
       return null;
     case 'rate-limited':
+      // The 429 answers are request lines already, with their Retry-After wait; a hold of the app's own is not.
+      if (event.cause === 'answer') return null;
+      return {
+        level: 'info',
+        kind: 'connectivity',
+        message: `requests held ${event.retryAfterSeconds ?? 0} s: this minute's budget is spent`,
+        detail: { retry_after_seconds: event.retryAfterSeconds },
+      };
     case 'rate-limit-lifted':
-      // The 429 answers are request lines already, with their Retry-After wait.
       return null;
     case 'connection-lost':
     case 'connection-back':
