@@ -136,12 +136,16 @@ test('the built main wires every handler behind a hardened window and a tray, an
   expect(names.at(-1)).toBe('quit-done');
   // One gate: nothing but it listens on ipcMain.
   expect(detailOf(steps, 'ipc-channels')).toEqual(['svc:invoke']);
+  // Sync catches up when the computer wakes.
+  expect(detailOf(steps, 'power-monitor')).toBe('resume');
 });
 
 test('npm run demo: the built main starts the demo emulator and signs in to it at launch, syncing', async () => {
   const { steps } = await runMain(stageApp(), { SVC_DEMO: '1' });
   expect(detailOf(steps, 'demo-signed-in')).toMatchObject({ demo: true, state: 'signed-in', current: true });
   expect(detailOf(steps, 'sync:status')).toMatchObject({ ok: true });
+  // The computer woke: the account's new and hot tiers pulled at once.
+  expect(String(detailOf(steps, 'woke-sync'))).toMatch(/^sync finished \(woke\)/);
   expect(steps.at(-1)?.step).toBe('quit-done');
 }, 120_000);
 

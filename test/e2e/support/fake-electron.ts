@@ -108,6 +108,14 @@ export const shell = {
 };
 export const clipboard = { writeText: () => undefined };
 export const net = { isOnline: () => true };
+const powerEvents = new EventEmitter();
+export const powerMonitor = {
+  on: (event: string, listener: Listener) => {
+    report('power-monitor', event);
+    powerEvents.on(event, listener);
+    return powerMonitor;
+  },
+};
 export const nativeImage = { createFromBitmap: () => ({}) };
 export const Menu = { buildFromTemplate: (items: unknown[]) => ({ items }) };
 
@@ -219,6 +227,19 @@ async function drive(window: BrowserWindow, pageUrl: string): Promise<void> {
     }
     const status = await invoke(window, pageUrl, 'sync:status');
     report('sync:status', status);
+    // The computer wakes: the account catches up at once, which its sync log tells.
+    powerEvents.emit('resume');
+    for (let tries = 0; tries < 300; tries++) {
+      const log = (await invoke(window, pageUrl, 'sync-log:query', { text: 'sync finished (woke)' })) as {
+        value?: { entries: { message: string }[] };
+      };
+      const woke = log.value?.entries[0];
+      if (woke) {
+        report('woke-sync', woke.message);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
   window.emit('close', { preventDefault: () => report('close-prevented') });
   app.quit();
