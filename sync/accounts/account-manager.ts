@@ -199,16 +199,14 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
    */
   async pause(): Promise<void> {
     this.#paused = true;
-    await Promise.all(
-      [...this.#runtimes.values()].map((r) => r.session?.engine?.stop?.() ?? Promise.resolve()),
-    );
+    await Promise.all(this.#engines().map((engine) => engine.stop?.() ?? Promise.resolve()));
   }
 
   /** Starts the engines again (when this manager starts engines at all). */
   resume(): void {
     this.#paused = false;
     if (!this.#startsEngines()) return;
-    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.start?.();
+    for (const engine of this.#engines()) engine.start?.();
   }
 
   // ---- what the operating system says -------------------------------------------------
@@ -219,12 +217,17 @@ export class AccountManager<M extends AccountMirror = Mirror, E extends AccountS
    * later: sync/schedule/poll-policy.ts).
    */
   networkChanged(): void {
-    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.networkChanged?.();
+    for (const engine of this.#engines()) engine.networkChanged?.();
   }
 
   /** The computer woke from sleep: every signed-in account's engine catches up at once. */
   woke(): void {
-    for (const runtime of this.#runtimes.values()) runtime.session?.engine?.woke?.();
+    for (const engine of this.#engines()) engine.woke?.();
+  }
+
+  /** The engines of the accounts signed in now (a signed-out account has none). */
+  #engines(): E[] {
+    return [...this.#runtimes.values()].flatMap((runtime) => runtime.session?.engine ?? []);
   }
 
   #startsEngines(): boolean {
