@@ -251,8 +251,8 @@ export class RateGovernor {
         if (released) return;
         released = true;
         if (observation === 'not-sent') {
-          // Offline, every retry of every queued request was refused before it left: spent, they
-          // emptied the window, and back online nothing went until it ended (up to a minute).
+          // Never counted by the service (a refused connection): each request tries five times
+          // before sync goes offline, and kept as spent those tries held what came after them.
           if (this.known && this.windowEndsAt === window) {
             this.remaining += 1;
             if (lane === 'background') this.backgroundUsed = Math.max(0, this.backgroundUsed - 1);
